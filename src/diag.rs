@@ -1,0 +1,125 @@
+//! Errors and warnings that users can act on: each leads with `file:line`
+//! where there is one, and carries a `hint:` where we know the fix.
+
+use std::fmt;
+
+/// Where a diagnostic points. Example: `cuda.h:4711`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Origin {
+    /// File name as the user passed it or as clang reported it. Example: `/tmp/cuda/include/cuda.h`.
+    pub file: String,
+    /// 1-based line. Example: `4711`.
+    pub line: u32,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A finding of one stage about the input. Warnings are collected and printed;
+/// any error stops generation before anything is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub origin: Option<Origin>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn warning(origin: Option<Origin>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            origin,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn error(origin: Option<Origin>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            ..Diagnostic::warning(origin, message)
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(o) = &self.origin {
+            write!(f, "{o}: ")?;
+        }
+        let level = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{level}: {}", self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, "\n  hint: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The one error type of the library: a failure that stops the command.
+#[derive(Debug)]
+pub struct Error {
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Error {
+    pub fn new(message: impl Into<String>) -> Self {
+        Error {
+            diagnostics: vec![Diagnostic::error(None, message)],
+        }
+    }
+
+    pub fn at(origin: Origin, message: impl Into<String>) -> Self {
+        Error {
+            diagnostics: vec![Diagnostic::error(Some(origin), message)],
+        }
+    }
+
+    pub fn from_diagnostics(diagnostics: Vec<Diagnostic>) -> Self {
+        Error { diagnostics }
+    }
+
+    /// Adds a hint to the last diagnostic.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        if let Some(d) = self.diagnostics.last_mut() {
+            d.hint = Some(hint.into());
+        }
+        self
+    }
+
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}

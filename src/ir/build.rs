@@ -1,0 +1,289 @@
+//! Raw declarations → [`Api`]: names, symbols, ABI versions and twins.
+//!
+//! The ABI version rule (checked against driver 580 for every function of the
+//! 11.8, 12.9 and 13.5 headers): list every `PFN_<base>_v<version>` of the
+//! symbol's base in ascending order; `base_vN` binds the N-th, an unsuffixed
+//! `base` the first. The signature only checks that pick: about fifty symbols
+//! share their signature with another version of the same base.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{Api, Function, Param, PerThread};
+use crate::diag::{Diagnostic, Error, Severity};
+use crate::parse::{Raw, RawFunction, RawTypedef};
+
+/// Which functions to keep, by C name.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub allow: Option<regex::Regex>,
+    pub block: Option<regex::Regex>,
+}
+
+impl Filter {
+    fn keeps(&self, names: &[&str]) -> bool {
+        let allowed = match &self.allow {
+            Some(r) => names.iter().any(|n| r.is_match(n)),
+            None => true,
+        };
+        let blocked = match &self.block {
+            Some(r) => names.iter().any(|n| r.is_match(n)),
+            None => false,
+        };
+        allowed && !blocked
+    }
+}
+
+/// The PFN table, indexed by base name.
+struct Table<'a> {
+    /// base → ascending `(version, typedef)` of the default-stream variants.
+    versions: HashMap<&'a str, Vec<(u32, &'a RawTypedef)>>,
+    /// (base, `ptds`|`ptsz`) → `(version, typedef)` of the per-thread variants.
+    twins: HashMap<(&'a str, &'a str), Vec<(u32, &'a RawTypedef)>>,
+}
+
+impl<'a> Table<'a> {
+    fn new(pfn: &'a BTreeMap<String, RawTypedef>) -> Table<'a> {
+        let mut versions: HashMap<&str, Vec<(u32, &RawTypedef)>> = HashMap::new();
+        let mut twins: HashMap<(&str, &str), Vec<(u32, &RawTypedef)>> = HashMap::new();
+        for (name, td) in pfn {
+            let Some(rest) = name.strip_prefix("PFN_") else { continue };
+            let (rest, twin) = match rest.rsplit_once('_') {
+                Some((r, s @ ("ptds" | "ptsz"))) => (r, Some(s)),
+                _ => (rest, None),
+            };
+            let Some((base, version)) = split_version(rest) else { continue };
+            match twin {
+                Some(t) => twins.entry((base, t)).or_default().push((version, td)),
+                None => versions.entry(base).or_default().push((version, td)),
+            }
+        }
+        for v in versions.values_mut().chain(twins.values_mut()) {
+            v.sort_by_key(|(ver, _)| *ver);
+            v.dedup_by_key(|(ver, _)| *ver);
+        }
+        Table { versions, twins }
+    }
+}
+
+/// `cuMemAlloc_v3020` → (`cuMemAlloc`, 3020).
+fn split_version(s: &str) -> Option<(&str, u32)> {
+    let (base, v) = s.rsplit_once("_v")?;
+    if base.is_empty() || v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((base, v.parse().ok()?))
+}
+
+/// Builds the IR. Errors (an unsupported signature, a variadic function) stop
+/// here; everything else that looks wrong becomes a warning in `Api::diagnostics`.
+pub fn build(
+    raw: &Raw,
+    cuda_version: &str,
+    header_sha256: &str,
+    rust_types: String,
+    filter: &Filter,
+) -> Result<Api, Error> {
+    let table = Table::new(&raw.pfn);
+    let mut diags = Vec::new();
+
+    // Several declarations may reach one symbol (`cuGraphInstantiate` and
+    // `cuGraphInstantiateWithFlags`); the first one written is the primary name.
+    let mut by_symbol: BTreeMap<&str, Vec<&RawFunction>> = BTreeMap::new();
+    for f in &raw.functions {
+        by_symbol.entry(f.symbol.as_str()).or_default().push(f);
+    }
+
+    let mut functions = Vec::new();
+    for (symbol, decls) in by_symbol {
+        let first = decls[0];
+        let names: Vec<&str> = decls.iter().map(|d| d.spelled.as_str()).collect();
+        if !filter.keeps(&names) && !filter.keeps(&[symbol]) {
+            continue;
+        }
+        if let Some(why) = &first.unsupported {
+            diags.push(
+                Diagnostic::error(Some(first.origin.clone()), format!("`{symbol}`: {why}"))
+                    .hint("exclude it with `--block` or report the header shape to cushim"),
+            );
+            continue;
+        }
+        if first.variadic {
+            diags.push(
+                Diagnostic::error(Some(first.origin.clone()), format!("`{symbol}` is variadic"))
+                    .hint("variadic functions cannot be forwarded; exclude it with `--block`"),
+            );
+            continue;
+        }
+        for d in &decls[1..] {
+            if d.signature != first.signature {
+                diags.push(Diagnostic::warning(
+                    Some(d.origin.clone()),
+                    format!(
+                        "`{}` and `{}` both resolve to `{symbol}` with different signatures; keeping the first",
+                        first.spelled, d.spelled
+                    ),
+                ));
+            }
+        }
+        let (proc_name, version) = abi_version(first, &table, &mut diags);
+        let per_thread = twin(first, proc_name, version, &table, &mut diags);
+        let mut aliases: Vec<String> = names[1..].iter().map(|s| s.to_string()).collect();
+        aliases.sort();
+        aliases.dedup();
+        aliases.retain(|a| a != &first.spelled);
+        functions.push(Function {
+            name: first.spelled.clone(),
+            aliases,
+            symbol: symbol.to_string(),
+            proc_name: proc_name.to_string(),
+            version,
+            per_thread,
+            params: first
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, (n, t))| Param {
+                    name: if n.is_empty() { format!("arg{i}") } else { n.clone() },
+                    ty: t.clone(),
+                })
+                .collect(),
+            ret: first.ret.clone(),
+            doc: first.doc.clone(),
+            deprecated: decls.iter().any(|d| d.deprecated),
+            origin: first.origin.clone(),
+        });
+    }
+
+    if diags.iter().any(|d| d.severity == Severity::Error) {
+        diags.sort_by(|a, b| a.origin.cmp(&b.origin));
+        return Err(Error::from_diagnostics(diags));
+    }
+    Ok(Api {
+        cuda_version: cuda_version.to_string(),
+        header_sha256: header_sha256.to_string(),
+        functions,
+        rust_types,
+        diagnostics: diags,
+    })
+}
+
+/// The `cuGetProcAddress` name and ABI version of `f`'s default-stream symbol.
+fn abi_version<'a>(
+    f: &'a RawFunction,
+    table: &Table<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> (&'a str, Option<u32>) {
+    let symbol = f.symbol.as_str();
+    // `base_vN` binds the N-th version, but only where a PFN typedef confirms the base.
+    let (base, ordinal) = match split_version(symbol) {
+        Some((base, n)) if table.versions.contains_key(base) => (base, n as usize),
+        _ => (symbol, 1),
+    };
+    let Some(list) = table.versions.get(base) else {
+        diags.push(
+            Diagnostic::warning(
+                Some(f.origin.clone()),
+                format!("`{symbol}` has no `PFN_{base}_v*` typedef; its ABI version is unknown"),
+            )
+            .hint("pass the PFN typedef header (`--typedefs`), or the shim can only be bound by exact symbol"),
+        );
+        return (base, None);
+    };
+    let Some((version, typedef)) = list.get(ordinal.wrapping_sub(1)) else {
+        diags.push(Diagnostic::warning(
+            Some(f.origin.clone()),
+            format!(
+                "`{symbol}` is ABI variant {ordinal} of `{base}`, but the PFN table lists only {}: {}",
+                list.len(),
+                versions_text(list)
+            ),
+        ));
+        return (base, None);
+    };
+    if typedef.signature != f.signature {
+        let matching: Vec<String> = list
+            .iter()
+            .filter(|(_, td)| td.signature == f.signature)
+            .map(|(v, _)| format!("PFN_{base}_v{v}"))
+            .collect();
+        let also = if matching.is_empty() {
+            "no PFN typedef of that base matches it".to_string()
+        } else {
+            format!("its signature matches {}", matching.join(", "))
+        };
+        diags.push(
+            Diagnostic::warning(
+                Some(f.origin.clone()),
+                format!(
+                    "`{symbol}` binds ABI version {version} by the ordinal rule, but `PFN_{base}_v{version}` (at {}) has a different signature; {also}",
+                    typedef.origin
+                ),
+            )
+            .hint("the ordinal pick is kept: it is what the driver binds for this symbol"),
+        );
+    }
+    (base, Some(*version))
+}
+
+/// The `_ptds`/`_ptsz` twin of `f`, with the version of the twin typedef whose signature matches.
+fn twin(
+    f: &RawFunction,
+    base: &str,
+    default_version: Option<u32>,
+    table: &Table<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<PerThread> {
+    if f.per_thread_symbol == f.symbol {
+        return None;
+    }
+    let suffix = f.per_thread_symbol.rsplit_once('_').map(|(_, s)| s)?;
+    let candidates = table.twins.get(&(base, suffix)).map(Vec::as_slice).unwrap_or(&[]);
+    let matching: Vec<u32> = candidates
+        .iter()
+        .filter(|(_, td)| td.signature == f.signature)
+        .map(|(v, _)| *v)
+        .collect();
+    // Several twins can share one signature (`cuStreamWaitValue32_v8000_ptsz` and
+    // `_v11070_ptsz`); the twin of a variant then carries the variant's own version.
+    let same_version: Vec<u32> = matching
+        .iter()
+        .copied()
+        .filter(|v| Some(*v) == default_version)
+        .collect();
+    let version = match (matching.as_slice(), candidates) {
+        ([v], _) => Some(*v),
+        (_, _) if same_version.len() == 1 => Some(same_version[0]),
+        ([], [(v, _)]) => {
+            diags.push(Diagnostic::warning(
+                Some(f.origin.clone()),
+                format!(
+                    "the only `PFN_{base}_v*_{suffix}` typedef (v{v}) does not match the signature of `{}`; using it",
+                    f.per_thread_symbol
+                ),
+            ));
+            Some(*v)
+        }
+        _ => {
+            diags.push(Diagnostic::warning(
+                Some(f.origin.clone()),
+                format!(
+                    "cannot pick the ABI version of `{}`: {} `PFN_{base}_v*_{suffix}` typedefs match its signature",
+                    f.per_thread_symbol,
+                    matching.len()
+                ),
+            ));
+            None
+        }
+    };
+    Some(PerThread {
+        symbol: f.per_thread_symbol.clone(),
+        version,
+    })
+}
+
+fn versions_text(list: &[(u32, &RawTypedef)]) -> String {
+    list.iter()
+        .map(|(v, _)| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

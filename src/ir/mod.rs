@@ -1,0 +1,90 @@
+//! The intermediate representation: facts about every function, derived once
+//! and never re-derived by the emitters. Built from [`crate::parse::Raw`] by
+//! [`build`]; no libclang here, so it is unit-tested with hand-built input.
+
+pub mod build;
+mod types;
+
+pub use build::build;
+pub use types::{Builtin, Type};
+
+use crate::diag::{Diagnostic, Origin};
+
+/// Everything an emitter needs about one header set.
+#[derive(Clone, Debug)]
+pub struct Api {
+    /// The CUDA release the headers come from. Example: `13.5`.
+    pub cuda_version: String,
+    /// sha256 over the headers read, in order. Example: `df2b79a8…`.
+    pub header_sha256: String,
+    /// Sorted by `symbol`.
+    pub functions: Vec<Function>,
+    /// Bindgen's Rust for the types, constants and enums of the header.
+    pub rust_types: String,
+    /// Warnings found while building the IR.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One driver entry point (one ABI variant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The name C callers write. Example: `cuMemAlloc`.
+    pub name: String,
+    /// Other C names that reach the same symbol. Example: `["cuGraphInstantiate"]`
+    /// for `cuGraphInstantiateWithFlags`.
+    pub aliases: Vec<String>,
+    /// What the library exports for this signature. Example: `cuMemAlloc_v2`.
+    pub symbol: String,
+    /// The base name that `cuGetProcAddress` takes. Example: `cuMemAlloc`.
+    pub proc_name: String,
+    /// The ABI version from the PFN table. Example: `3020`. `None` when the table has none.
+    pub version: Option<u32>,
+    /// The per-thread default-stream twin, when the header declares one.
+    pub per_thread: Option<PerThread>,
+    /// Example: `[dptr: *mut CUdeviceptr, bytesize: size_t]`.
+    pub params: Vec<Param>,
+    /// Example: `CUresult`.
+    pub ret: Type,
+    /// The Doxygen brief. Example: `Allocates device memory`.
+    pub doc: Option<String>,
+    /// Example: `true` for `cuCtxAttach`.
+    pub deprecated: bool,
+    /// Where the declaration was written. Example: `cuda.h:4711`.
+    pub origin: Origin,
+}
+
+/// The `_ptds`/`_ptsz` variant of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerThread {
+    /// Example: `cuMemcpyHtoD_v2_ptds`.
+    pub symbol: String,
+    /// Example: `7000`. `None` when the PFN table has no matching twin typedef.
+    pub version: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Example: `dptr`. Generated as `arg<N>` when the header leaves it unnamed.
+    pub name: String,
+    /// Example: `*mut CUdeviceptr`.
+    pub ty: Type,
+}
+
+impl Function {
+    /// Every C name of this function other than the symbol itself, sorted.
+    /// Example: `["cuMemAlloc"]` for `cuMemAlloc_v2`.
+    pub fn c_names_besides_symbol(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = std::iter::once(self.name.as_str())
+            .chain(self.aliases.iter().map(String::as_str))
+            .filter(|n| *n != self.symbol)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+/// Renders a CUDA version number as the driver reports it. Example: `12050` → `12.5`.
+pub fn version_text(v: u32) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}

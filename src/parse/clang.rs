@@ -1,0 +1,400 @@
+#![allow(non_upper_case_globals)]
+
+//! The one place that calls libclang through clang-sys. Everything here is a
+//! safe wrapper: callers see owned Rust values, never raw clang handles.
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_uint, c_void};
+use std::path::{Path, PathBuf};
+use std::ptr;
+
+use clang_sys::*;
+
+use crate::diag::Error;
+use crate::ir::{Builtin, Type};
+
+/// Makes sure libclang is loaded for the calling thread (clang-sys keeps the
+/// loaded library per thread in its `runtime` mode).
+fn ensure_loaded() -> Result<(), Error> {
+    if is_loaded() {
+        return Ok(());
+    }
+    load().map_err(|e| {
+        Error::new(format!("cannot load libclang: {e}"))
+            .hint("install it (`apt-get install -y libclang-dev`) or set LIBCLANG_PATH")
+    })
+}
+
+/// One parsed translation unit.
+pub struct Unit {
+    index: CXIndex,
+    tu: CXTranslationUnit,
+}
+
+impl Drop for Unit {
+    fn drop(&mut self) {
+        // SAFETY: both handles were created by `Unit::parse` and are disposed once.
+        unsafe {
+            clang_disposeTranslationUnit(self.tu);
+            clang_disposeIndex(self.index);
+        }
+    }
+}
+
+/// A source position, resolved through macro expansions to where the text was written.
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub file: PathBuf,
+    pub line: u32,
+    pub offset: u32,
+}
+
+/// A borrowed cursor; valid while its `Unit` lives.
+#[derive(Clone, Copy)]
+pub struct Cursor<'u> {
+    raw: CXCursor,
+    _unit: &'u Unit,
+}
+
+fn take_string(s: CXString) -> String {
+    // SAFETY: `s` is a live CXString; it is disposed right after copying.
+    unsafe {
+        let p = clang_getCString(s);
+        let out = if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        };
+        clang_disposeString(s);
+        out
+    }
+}
+
+impl Unit {
+    /// Parses `source` (an in-memory file named `name`) with `args`.
+    /// Errors carry clang's own `file:line: message` lines.
+    pub fn parse(name: &str, source: &str, args: &[String]) -> Result<Unit, Error> {
+        ensure_loaded()?;
+        let c_name = CString::new(name).map_err(|_| Error::new("file name contains NUL"))?;
+        let c_source = CString::new(source).map_err(|_| Error::new("source contains NUL"))?;
+        let c_args: Vec<CString> = args
+            .iter()
+            .map(|a| CString::new(a.as_str()))
+            .collect::<Result<_, _>>()
+            .map_err(|_| Error::new("clang argument contains NUL"))?;
+        let arg_ptrs: Vec<*const c_char> = c_args.iter().map(|a| a.as_ptr()).collect();
+        let mut unsaved = CXUnsavedFile {
+            Filename: c_name.as_ptr(),
+            Contents: c_source.as_ptr(),
+            Length: source.len() as _,
+        };
+        // SAFETY: every pointer handed to libclang outlives the call.
+        unsafe {
+            let index = clang_createIndex(0, 0);
+            let mut tu: CXTranslationUnit = ptr::null_mut();
+            let flags = CXTranslationUnit_DetailedPreprocessingRecord
+                | CXTranslationUnit_SkipFunctionBodies;
+            let rc = clang_parseTranslationUnit2(
+                index,
+                c_name.as_ptr(),
+                arg_ptrs.as_ptr(),
+                arg_ptrs.len() as _,
+                &mut unsaved,
+                1,
+                flags,
+                &mut tu,
+            );
+            if rc != CXError_Success || tu.is_null() {
+                clang_disposeIndex(index);
+                return Err(Error::new(format!("libclang failed to parse (error code {rc})")));
+            }
+            let unit = Unit { index, tu };
+            let errors = unit.errors();
+            if !errors.is_empty() {
+                return Err(Error::new(format!(
+                    "the header does not compile:\n{}",
+                    errors.join("\n")
+                ))
+                .hint("fix the header, or check the include paths and defines passed to clang"));
+            }
+            Ok(unit)
+        }
+    }
+
+    /// clang's error and fatal diagnostics, formatted as `file:line:col: error: ...`.
+    fn errors(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        // SAFETY: the TU is live; each diagnostic is disposed after use.
+        unsafe {
+            for i in 0..clang_getNumDiagnostics(self.tu) {
+                let d = clang_getDiagnostic(self.tu, i);
+                if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                    let opts = CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn;
+                    out.push(take_string(clang_formatDiagnostic(d, opts)));
+                }
+                clang_disposeDiagnostic(d);
+            }
+        }
+        out
+    }
+
+    pub fn root(&self) -> Cursor<'_> {
+        // SAFETY: the TU is live.
+        Cursor {
+            raw: unsafe { clang_getTranslationUnitCursor(self.tu) },
+            _unit: self,
+        }
+    }
+}
+
+/// The kinds of top-level declaration the parser cares about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Function,
+    Typedef,
+    Other,
+}
+
+impl<'u> Cursor<'u> {
+    fn wrap(&self, raw: CXCursor) -> Cursor<'u> {
+        Cursor { raw, _unit: self._unit }
+    }
+
+    /// The direct children of this cursor.
+    pub fn children(&self) -> Vec<Cursor<'u>> {
+        extern "C" fn visit(c: CXCursor, _p: CXCursor, data: CXClientData) -> CXChildVisitResult {
+            // SAFETY: `data` is the `Vec` passed below, alive for the whole visit.
+            let v = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+            v.push(c);
+            CXChildVisit_Continue
+        }
+        let mut raw: Vec<CXCursor> = Vec::new();
+        // SAFETY: the callback only pushes into `raw`.
+        unsafe {
+            clang_visitChildren(self.raw, visit, &mut raw as *mut Vec<CXCursor> as *mut c_void);
+        }
+        raw.into_iter().map(|c| self.wrap(c)).collect()
+    }
+
+    pub fn kind(&self) -> Kind {
+        // SAFETY: plain query on a live cursor.
+        match unsafe { clang_getCursorKind(self.raw) } {
+            CXCursor_FunctionDecl => Kind::Function,
+            CXCursor_TypedefDecl => Kind::Typedef,
+            _ => Kind::Other,
+        }
+    }
+
+    /// The declared name after macro expansion (for `cuMemAlloc(...)` under
+    /// `#define cuMemAlloc cuMemAlloc_v2`, this is `cuMemAlloc_v2`).
+    pub fn spelling(&self) -> String {
+        // SAFETY: plain query on a live cursor.
+        take_string(unsafe { clang_getCursorSpelling(self.raw) })
+    }
+
+    /// Where the declaration's name was written, looking through macros.
+    pub fn location(&self) -> Option<Location> {
+        // SAFETY: plain queries on a live cursor; out-pointers are valid locals.
+        unsafe {
+            let loc = clang_getCursorLocation(self.raw);
+            let mut file: CXFile = ptr::null_mut();
+            let (mut line, mut column, mut offset) = (0, 0, 0);
+            clang_getExpansionLocation(loc, &mut file, &mut line, &mut column, &mut offset);
+            if file.is_null() {
+                return None;
+            }
+            Some(Location {
+                file: PathBuf::from(take_string(clang_getFileName(file))),
+                line,
+                offset,
+            })
+        }
+    }
+
+    pub fn is_deprecated(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_getCursorAvailability(self.raw) == CXAvailability_Deprecated }
+    }
+
+    /// The Doxygen `\brief` text, if any.
+    pub fn brief(&self) -> Option<String> {
+        // SAFETY: plain query on a live cursor.
+        let s = take_string(unsafe { clang_Cursor_getBriefCommentText(self.raw) });
+        let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        (!s.is_empty()).then_some(s)
+    }
+
+    /// Parameters of a function declaration: (name, type, canonical C spelling).
+    pub fn params(&self) -> Result<Vec<(String, Type, String)>, String> {
+        // SAFETY: plain queries on a live function cursor.
+        unsafe {
+            let n = clang_Cursor_getNumArguments(self.raw);
+            let mut out = Vec::new();
+            for i in 0..n.max(0) as c_uint {
+                let arg = clang_Cursor_getArgument(self.raw, i);
+                let ty = clang_getCursorType(arg);
+                let name = take_string(clang_getCursorSpelling(arg));
+                out.push((name, convert(ty)?, canonical(ty)));
+            }
+            Ok(out)
+        }
+    }
+
+    pub fn is_variadic(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_isFunctionTypeVariadic(clang_getCursorType(self.raw)) != 0 }
+    }
+
+    /// Return type of a function declaration.
+    pub fn result(&self) -> Result<(Type, String), String> {
+        // SAFETY: plain query on a live cursor.
+        unsafe {
+            let ty = clang_getCursorResultType(self.raw);
+            Ok((convert(ty)?, canonical(ty)))
+        }
+    }
+
+    /// For `typedef R (*PFN)(A, B)`: the canonical spellings `[R, A, B]`;
+    /// `None` when the typedef is not a pointer to a function prototype.
+    pub fn fn_pointer_signature(&self) -> Option<Vec<String>> {
+        // SAFETY: plain queries on a live typedef cursor.
+        unsafe {
+            let under = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(self.raw));
+            if under.kind != CXType_Pointer {
+                return None;
+            }
+            let f = clang_getPointeeType(under);
+            if f.kind != CXType_FunctionProto && f.kind != CXType_FunctionNoProto {
+                return None;
+            }
+            let mut sig = vec![canonical(clang_getResultType(f))];
+            for i in 0..clang_getNumArgTypes(f).max(0) as c_uint {
+                sig.push(canonical(clang_getArgType(f, i)));
+            }
+            Some(sig)
+        }
+    }
+}
+
+fn canonical(ty: CXType) -> String {
+    // SAFETY: plain query on a live type.
+    take_string(unsafe { clang_getTypeSpelling(clang_getCanonicalType(ty)) })
+}
+
+/// Names of C typedefs that stand for Rust primitives; bindgen maps them the same way.
+fn std_typedef(name: &str) -> Option<Builtin> {
+    Some(match name {
+        "size_t" => Builtin::Usize,
+        "ssize_t" | "ptrdiff_t" | "intptr_t" => Builtin::Isize,
+        "uintptr_t" => Builtin::Usize,
+        "int8_t" => Builtin::I8,
+        "int16_t" => Builtin::I16,
+        "int32_t" => Builtin::I32,
+        "int64_t" => Builtin::I64,
+        "uint8_t" => Builtin::U8,
+        "uint16_t" => Builtin::U16,
+        "uint32_t" => Builtin::U32,
+        "uint64_t" => Builtin::U64,
+        _ => return None,
+    })
+}
+
+/// Converts a clang type into the language-neutral IR type.
+/// An unknown shape is an error, reported by the caller with the declaration's location.
+fn convert(ty: CXType) -> Result<Type, String> {
+    // SAFETY: plain queries on live types.
+    unsafe {
+        let t = match ty.kind {
+            CXType_Void => Type::Builtin(Builtin::Void),
+            CXType_Bool => Type::Builtin(Builtin::Bool),
+            CXType_Char_S | CXType_Char_U => Type::Builtin(Builtin::Char),
+            CXType_SChar => Type::Builtin(Builtin::SChar),
+            CXType_UChar => Type::Builtin(Builtin::UChar),
+            CXType_Short => Type::Builtin(Builtin::Short),
+            CXType_UShort => Type::Builtin(Builtin::UShort),
+            CXType_Int => Type::Builtin(Builtin::Int),
+            CXType_UInt => Type::Builtin(Builtin::UInt),
+            CXType_Long => Type::Builtin(Builtin::Long),
+            CXType_ULong => Type::Builtin(Builtin::ULong),
+            CXType_LongLong => Type::Builtin(Builtin::LongLong),
+            CXType_ULongLong => Type::Builtin(Builtin::ULongLong),
+            CXType_Float => Type::Builtin(Builtin::Float),
+            CXType_Double => Type::Builtin(Builtin::Double),
+            CXType_Pointer => {
+                let pointee = clang_getPointeeType(ty);
+                let pc = clang_isConstQualifiedType(pointee) != 0;
+                let canon = clang_getCanonicalType(pointee);
+                if canon.kind == CXType_FunctionProto || canon.kind == CXType_FunctionNoProto {
+                    return fn_pointer(canon);
+                }
+                Type::Pointer {
+                    is_const: pc,
+                    pointee: Box::new(convert(pointee)?),
+                }
+            }
+            CXType_ConstantArray | CXType_IncompleteArray => Type::Pointer {
+                is_const: clang_isConstQualifiedType(clang_getArrayElementType(ty)) != 0,
+                pointee: Box::new(convert(clang_getArrayElementType(ty))?),
+            },
+            CXType_Elaborated => return convert(clang_Type_getNamedType(ty)),
+            CXType_Typedef => {
+                let decl = clang_getTypeDeclaration(ty);
+                let name = take_string(clang_getCursorSpelling(decl));
+                let in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) != 0;
+                match std_typedef(&name) {
+                    Some(b) => Type::Builtin(b),
+                    None if in_system => return convert(clang_getCanonicalType(ty)),
+                    None => Type::Named(name),
+                }
+            }
+            CXType_Record | CXType_Enum => {
+                let decl = clang_getTypeDeclaration(ty);
+                let name = take_string(clang_getCursorSpelling(decl));
+                if name.is_empty() || name.contains(' ') {
+                    return Err(format!("anonymous type `{}`", take_string(clang_getTypeSpelling(ty))));
+                }
+                Type::Named(name)
+            }
+            _ => {
+                return Err(format!(
+                    "unsupported C type `{}`",
+                    take_string(clang_getTypeSpelling(ty))
+                ))
+            }
+        };
+        Ok(t)
+    }
+}
+
+fn fn_pointer(f: CXType) -> Result<Type, String> {
+    // SAFETY: plain queries on a live function type.
+    unsafe {
+        if clang_isFunctionTypeVariadic(f) != 0 {
+            return Err("variadic callback type".into());
+        }
+        let ret = convert(clang_getResultType(f))?;
+        let mut params = Vec::new();
+        for i in 0..clang_getNumArgTypes(f).max(0) as c_uint {
+            params.push(convert(clang_getArgType(f, i))?);
+        }
+        Ok(Type::FnPointer {
+            ret: Box::new(ret),
+            params,
+        })
+    }
+}
+
+/// Reads the identifier that starts at byte `offset` of `file`.
+pub fn identifier_at(file: &Path, offset: u32, cache: &mut std::collections::HashMap<PathBuf, Vec<u8>>) -> Option<String> {
+    if !cache.contains_key(file) {
+        let bytes = std::fs::read(file).ok()?;
+        cache.insert(file.to_path_buf(), bytes);
+    }
+    let bytes = cache.get(file)?;
+    let rest = bytes.get(offset as usize..)?;
+    let len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    (len > 0).then(|| String::from_utf8_lossy(&rest[..len]).into_owned())
+}

@@ -1,0 +1,238 @@
+//! Headers → raw declarations. The only stage that touches libclang: clang-sys
+//! (through `clang.rs`) for function declarations and the PFN table, bindgen
+//! (through `types.rs`) for types.
+//!
+//! The header set is parsed in three configurations, each answering one question:
+//! - plain: the functions as C callers see them, and the public PFN table;
+//! - `CUDA_API_PER_THREAD_DEFAULT_STREAM`: which functions have `_ptds`/`_ptsz`
+//!   twins, and the twins' PFN typedefs;
+//! - `__CUDA_API_VERSION_INTERNAL`: the legacy PFN typedefs (`PFN_cuMemAlloc_v2000`)
+//!   that the ordinal rule needs. Only typedefs are taken from this parse, since the
+//!   macro exposes v1 prototypes under unversioned names.
+
+mod clang;
+mod types;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Error, Origin};
+use crate::ir::Type;
+
+pub use types::bindgen_types;
+
+/// What the caller must say about the headers.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The header that declares the functions. Example: `.../include/cuda.h`.
+    pub header: PathBuf,
+    /// The header with the PFN typedef table, if separate. Example: `.../include/cudaTypedefs.h`.
+    pub typedefs: Option<PathBuf>,
+    /// Extra clang arguments (`-I`, `-D`).
+    pub clang_args: Vec<String>,
+}
+
+/// One function declaration as written.
+#[derive(Clone, Debug)]
+pub struct RawFunction {
+    /// The identifier written at the declaration. Example: `cuMemAlloc`.
+    pub spelled: String,
+    /// The name after macro expansion, in the plain parse. Example: `cuMemAlloc_v2`.
+    pub symbol: String,
+    /// The name after expansion with per-thread default stream on. Example: `cuMemAlloc_v2`
+    /// (`cuMemcpyHtoD_v2_ptds` for `cuMemcpyHtoD`).
+    pub per_thread_symbol: String,
+    pub params: Vec<(String, Type)>,
+    pub ret: Type,
+    /// Canonical C spellings `[ret, param...]`, for comparing against PFN typedefs.
+    pub signature: Vec<String>,
+    pub doc: Option<String>,
+    pub deprecated: bool,
+    pub origin: Origin,
+    /// Why the signature could not be converted, if it could not.
+    pub unsupported: Option<String>,
+    pub variadic: bool,
+}
+
+/// A `PFN_*` typedef: its name and canonical signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawTypedef {
+    pub signature: Vec<String>,
+    pub origin: Origin,
+}
+
+/// The parse stage's output.
+#[derive(Clone, Debug)]
+pub struct Raw {
+    pub functions: Vec<RawFunction>,
+    /// Every `PFN_*` typedef seen in any configuration, by name.
+    pub pfn: BTreeMap<String, RawTypedef>,
+    /// Every file read (for `cargo:rerun-if-changed` and the provenance hash).
+    pub files: Vec<PathBuf>,
+}
+
+/// Parses the functions and PFN table of `input`.
+pub fn parse(input: &Input) -> Result<Raw, Error> {
+    for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
+        if !p.is_file() {
+            return Err(Error::new(format!("header `{}` not found", p.display()))
+                .hint("pass an existing file, or use `--cuda <version>` to fetch the pinned headers"));
+        }
+    }
+    let plain = Config::new(input, &[]).parse()?;
+    let per_thread = Config::new(input, &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]).parse()?;
+    let internal = Config::new(input, &["-D__CUDA_API_VERSION_INTERNAL"]).parse()?;
+
+    let header = canonical(&input.header);
+    let mut text_cache = HashMap::new();
+    let mut functions = Vec::new();
+    let twins: HashMap<(String, u32), String> = per_thread
+        .functions(&header, &mut text_cache)?
+        .into_iter()
+        .map(|f| ((f.spelled.clone(), f.origin.line), f.symbol))
+        .collect();
+    for mut f in plain.functions(&header, &mut text_cache)? {
+        if let Some(t) = twins.get(&(f.spelled.clone(), f.origin.line)) {
+            f.per_thread_symbol = t.clone();
+        }
+        functions.push(f);
+    }
+
+    let mut pfn = BTreeMap::new();
+    for unit in [&internal, &per_thread, &plain] {
+        for (name, td) in unit.pfn_typedefs() {
+            pfn.insert(name, td);
+        }
+    }
+
+    let mut files = vec![input.header.clone()];
+    files.extend(input.typedefs.iter().cloned());
+    Ok(Raw {
+        functions,
+        pfn,
+        files,
+    })
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The include directories and the synthetic main file for one parse.
+struct Config {
+    source: String,
+    args: Vec<String>,
+}
+
+impl Config {
+    fn new(input: &Input, defines: &[&str]) -> Config {
+        let mut source = String::new();
+        for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
+            source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
+        }
+        let mut args: Vec<String> = vec!["-x".into(), "c".into(), "-std=c11".into()];
+        if let Some(dir) = canonical(&input.header).parent() {
+            args.push(format!("-I{}", dir.display()));
+        }
+        args.extend(input.clang_args.iter().cloned());
+        args.extend(defines.iter().map(|d| d.to_string()));
+        Config { source, args }
+    }
+
+    fn parse(&self) -> Result<Parsed, Error> {
+        Ok(Parsed {
+            unit: clang::Unit::parse("cushim-input.h", &self.source, &self.args)?,
+        })
+    }
+}
+
+struct Parsed {
+    unit: clang::Unit,
+}
+
+impl Parsed {
+    /// The function declarations written in `header`, in source order.
+    fn functions(
+        &self,
+        header: &Path,
+        text: &mut HashMap<PathBuf, Vec<u8>>,
+    ) -> Result<Vec<RawFunction>, Error> {
+        let mut out = Vec::new();
+        for c in self.unit.root().children() {
+            if c.kind() != clang::Kind::Function {
+                continue;
+            }
+            let Some(loc) = c.location() else { continue };
+            if canonical(&loc.file) != header {
+                continue;
+            }
+            let origin = Origin {
+                file: loc.file.display().to_string(),
+                line: loc.line,
+            };
+            let symbol = c.spelling();
+            let spelled = clang::identifier_at(&loc.file, loc.offset, text).ok_or_else(|| {
+                Error::at(origin.clone(), format!("cannot read the name of `{symbol}`"))
+            })?;
+            let mut unsupported = None;
+            let params = match c.params() {
+                Ok(p) => p,
+                Err(e) => {
+                    unsupported = Some(e);
+                    Vec::new()
+                }
+            };
+            let (ret, ret_sig) = match c.result() {
+                Ok(r) => r,
+                Err(e) => {
+                    unsupported.get_or_insert(e);
+                    (Type::Builtin(crate::ir::Builtin::Void), String::new())
+                }
+            };
+            let mut signature = vec![ret_sig];
+            signature.extend(params.iter().map(|p| p.2.clone()));
+            out.push(RawFunction {
+                spelled,
+                per_thread_symbol: symbol.clone(),
+                symbol,
+                params: params.into_iter().map(|(n, t, _)| (n, t)).collect(),
+                ret,
+                signature,
+                doc: c.brief(),
+                deprecated: c.is_deprecated(),
+                origin,
+                unsupported,
+                variadic: c.is_variadic(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every `PFN_*` typedef that names a function pointer.
+    fn pfn_typedefs(&self) -> Vec<(String, RawTypedef)> {
+        let mut out = Vec::new();
+        for c in self.unit.root().children() {
+            if c.kind() != clang::Kind::Typedef {
+                continue;
+            }
+            let name = c.spelling();
+            if !name.starts_with("PFN_") {
+                continue;
+            }
+            let (Some(signature), Some(loc)) = (c.fn_pointer_signature(), c.location()) else {
+                continue;
+            };
+            out.push((
+                name,
+                RawTypedef {
+                    signature,
+                    origin: Origin {
+                        file: loc.file.display().to_string(),
+                        line: loc.line,
+                    },
+                },
+            ));
+        }
+        out
+    }
+}
