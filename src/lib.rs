@@ -1,9 +1,143 @@
-//! cushim: generates lazy-loading Rust shims for the CUDA driver API.
+//! cushim generates lazy-loading Rust shims for the CUDA driver API.
 //!
-//! The pipeline is `parse → ir → emit → write`, driven by one [`Options`].
+//! The pipeline is `parse → ir → emit → write`, driven by one [`Options`]
+//! that both the `cushim` CLI and [`Builder`] (for `build.rs`) fill.
 
+mod builder;
+pub mod cli;
 pub mod diag;
+pub mod emit;
+pub mod fetch;
 pub mod ir;
+pub mod options;
 pub mod parse;
+pub mod pins;
+pub mod write;
 
+use std::path::PathBuf;
+
+pub use builder::Builder;
 pub use diag::{Diagnostic, Error};
+pub use options::{Language, Options, Source};
+
+/// The result of a generation, before anything is written.
+#[derive(Debug)]
+pub struct Generated {
+    pub api: ir::Api,
+    pub files: Vec<emit::File>,
+    /// Every header read, for `cargo:rerun-if-changed`.
+    pub inputs: Vec<PathBuf>,
+    /// Example: `generated/cuda-13.5`.
+    pub default_out_dir: PathBuf,
+}
+
+/// The headers selected by `source`, and the CUDA release they belong to when known.
+fn resolve_source(source: &Source) -> Result<(parse::Input, Option<String>), Error> {
+    let toolkit = |include: PathBuf| parse::Input {
+        header: include.join("cuda.h"),
+        typedefs: Some(include.join("cudaTypedefs.h")),
+        clang_args: Vec::new(),
+    };
+    Ok(match source {
+        Source::Default => {
+            let pin = pins::default_pin();
+            (toolkit(fetch::include_dir(&pin)?), Some(pin.cuda))
+        }
+        Source::Pinned(v) => {
+            let pin = pins::find(v)?;
+            (toolkit(fetch::include_dir(&pin)?), Some(pin.cuda))
+        }
+        Source::Toolkit(root) => (toolkit(fetch::toolkit_include(root.as_deref())?), None),
+        Source::Files { header, typedefs } => (
+            parse::Input {
+                header: header.clone(),
+                typedefs: typedefs.clone(),
+                clang_args: Vec::new(),
+            },
+            None,
+        ),
+    })
+}
+
+fn regex(flag: &str, pattern: &Option<String>) -> Result<Option<regex::Regex>, Error> {
+    pattern
+        .as_deref()
+        .map(|p| {
+            regex::Regex::new(p).map_err(|e| {
+                Error::new(format!("invalid {flag} regex `{p}`: {e}"))
+                    .hint("the syntax is that of the `regex` crate, e.g. `^cu(Init|MemAlloc)`")
+            })
+        })
+        .transpose()
+}
+
+/// `#define CUDA_VERSION 13050` → `13.5`.
+fn header_cuda_version(header: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(header).ok()?;
+    text.lines().find_map(|l| {
+        let mut w = l.split_whitespace();
+        match (w.next(), w.next(), w.next()) {
+            (Some("#define"), Some("CUDA_VERSION"), Some(v)) => {
+                v.parse().ok().map(ir::version_text)
+            }
+            _ => None,
+        }
+    })
+}
+
+/// Parses the headers and builds the IR (what `cushim list` shows).
+pub fn load(options: &Options) -> Result<(ir::Api, Vec<PathBuf>), Error> {
+    let filter = ir::build::Filter {
+        allow: regex("--allow", &options.allow)?,
+        block: regex("--block", &options.block)?,
+    };
+    let (mut input, pinned) = resolve_source(&options.source)?;
+    input.clang_args = options.clang_args.clone();
+    let raw = parse::parse(&input)?;
+    let cuda_version = pinned
+        .or_else(|| header_cuda_version(&input.header))
+        .unwrap_or_else(|| "unknown".into());
+    let rust_types = parse::bindgen_types(&input)?;
+    let api = ir::build(&raw, &cuda_version, rust_types, &filter)?;
+    Ok((api, raw.files))
+}
+
+/// Runs the whole pipeline short of writing.
+pub fn generate(options: &Options) -> Result<Generated, Error> {
+    let (api, inputs) = load(options)?;
+    let mut headers = Vec::new();
+    for p in &inputs {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        headers.push(format!("{name} sha256:{}", fetch::file_sha256(p)?));
+    }
+    let provenance = emit::Provenance {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        cuda_version: api.cuda_version.clone(),
+        headers,
+        command: options.command(&api.cuda_version),
+    };
+    let stem = inputs[0]
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "cuda".into());
+    let mut files = Vec::new();
+    for lang in &options.languages {
+        match lang {
+            Language::Rust => files.push(emit::rust::emit(
+                &api,
+                &provenance,
+                &format!("{stem}.rs"),
+                &emit::rust::RustOptions { docs: options.docs },
+            )?),
+        }
+    }
+    Ok(Generated {
+        default_out_dir: PathBuf::from("generated").join(format!("cuda-{}", api.cuda_version)),
+        api,
+        files,
+        inputs,
+    })
+}

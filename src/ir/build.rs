@@ -46,12 +46,16 @@ impl<'a> Table<'a> {
         let mut versions: HashMap<&str, Vec<(u32, &RawTypedef)>> = HashMap::new();
         let mut twins: HashMap<(&str, &str), Vec<(u32, &RawTypedef)>> = HashMap::new();
         for (name, td) in pfn {
-            let Some(rest) = name.strip_prefix("PFN_") else { continue };
+            let Some(rest) = name.strip_prefix("PFN_") else {
+                continue;
+            };
             let (rest, twin) = match rest.rsplit_once('_') {
                 Some((r, s @ ("ptds" | "ptsz"))) => (r, Some(s)),
                 _ => (rest, None),
             };
-            let Some((base, version)) = split_version(rest) else { continue };
+            let Some((base, version)) = split_version(rest) else {
+                continue;
+            };
             match twin {
                 Some(t) => twins.entry((base, t)).or_default().push((version, td)),
                 None => versions.entry(base).or_default().push((version, td)),
@@ -79,7 +83,6 @@ fn split_version(s: &str) -> Option<(&str, u32)> {
 pub fn build(
     raw: &Raw,
     cuda_version: &str,
-    header_sha256: &str,
     rust_types: String,
     filter: &Filter,
 ) -> Result<Api, Error> {
@@ -109,8 +112,11 @@ pub fn build(
         }
         if first.variadic {
             diags.push(
-                Diagnostic::error(Some(first.origin.clone()), format!("`{symbol}` is variadic"))
-                    .hint("variadic functions cannot be forwarded; exclude it with `--block`"),
+                Diagnostic::error(
+                    Some(first.origin.clone()),
+                    format!("`{symbol}` is variadic"),
+                )
+                .hint("variadic functions cannot be forwarded; exclude it with `--block`"),
             );
             continue;
         }
@@ -143,7 +149,11 @@ pub fn build(
                 .iter()
                 .enumerate()
                 .map(|(i, (n, t))| Param {
-                    name: if n.is_empty() { format!("arg{i}") } else { n.clone() },
+                    name: if n.is_empty() {
+                        format!("arg{i}")
+                    } else {
+                        n.clone()
+                    },
                     ty: t.clone(),
                 })
                 .collect(),
@@ -160,7 +170,6 @@ pub fn build(
     }
     Ok(Api {
         cuda_version: cuda_version.to_string(),
-        header_sha256: header_sha256.to_string(),
         functions,
         rust_types,
         diagnostics: diags,
@@ -237,7 +246,11 @@ fn twin(
         return None;
     }
     let suffix = f.per_thread_symbol.rsplit_once('_').map(|(_, s)| s)?;
-    let candidates = table.twins.get(&(base, suffix)).map(Vec::as_slice).unwrap_or(&[]);
+    let candidates = table
+        .twins
+        .get(&(base, suffix))
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let matching: Vec<u32> = candidates
         .iter()
         .filter(|(_, td)| td.signature == f.signature)

@@ -15,8 +15,6 @@ use crate::diag::{Diagnostic, Origin};
 pub struct Api {
     /// The CUDA release the headers come from. Example: `13.5`.
     pub cuda_version: String,
-    /// sha256 over the headers read, in order. Example: `df2b79a8…`.
-    pub header_sha256: String,
     /// Sorted by `symbol`.
     pub functions: Vec<Function>,
     /// Bindgen's Rust for the types, constants and enums of the header.
@@ -87,4 +85,62 @@ impl Function {
 /// Renders a CUDA version number as the driver reports it. Example: `12050` → `12.5`.
 pub fn version_text(v: u32) -> String {
     format!("{}.{}", v / 1000, (v % 1000) / 10)
+}
+
+/// The `cushim list` table: one row per function.
+pub fn table(api: &Api) -> String {
+    let mut rows = vec![[
+        "name".to_string(),
+        "symbol".to_string(),
+        "proc name".to_string(),
+        "version".to_string(),
+        "per-thread twin".to_string(),
+        "flags".to_string(),
+    ]];
+    for f in &api.functions {
+        let twin = match &f.per_thread {
+            Some(t) => format!(
+                "{} @{}",
+                t.symbol,
+                t.version.map_or("?".into(), |v| v.to_string())
+            ),
+            None => "-".into(),
+        };
+        let mut flags = Vec::new();
+        if f.deprecated {
+            flags.push("deprecated".to_string());
+        }
+        for a in &f.aliases {
+            flags.push(format!("alias {a}"));
+        }
+        rows.push([
+            f.name.clone(),
+            f.symbol.clone(),
+            f.proc_name.clone(),
+            f.version.map_or("?".into(), |v| v.to_string()),
+            twin,
+            if flags.is_empty() {
+                "-".into()
+            } else {
+                flags.join(", ")
+            },
+        ]);
+    }
+    let mut widths = [0usize; 6];
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let mut out = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
 }

@@ -106,7 +106,9 @@ impl Unit {
             );
             if rc != CXError_Success || tu.is_null() {
                 clang_disposeIndex(index);
-                return Err(Error::new(format!("libclang failed to parse (error code {rc})")));
+                return Err(Error::new(format!(
+                    "libclang failed to parse (error code {rc})"
+                )));
             }
             let unit = Unit { index, tu };
             let errors = unit.errors();
@@ -157,7 +159,10 @@ pub enum Kind {
 
 impl<'u> Cursor<'u> {
     fn wrap(&self, raw: CXCursor) -> Cursor<'u> {
-        Cursor { raw, _unit: self._unit }
+        Cursor {
+            raw,
+            _unit: self._unit,
+        }
     }
 
     /// The direct children of this cursor.
@@ -171,7 +176,11 @@ impl<'u> Cursor<'u> {
         let mut raw: Vec<CXCursor> = Vec::new();
         // SAFETY: the callback only pushes into `raw`.
         unsafe {
-            clang_visitChildren(self.raw, visit, &mut raw as *mut Vec<CXCursor> as *mut c_void);
+            clang_visitChildren(
+                self.raw,
+                visit,
+                &mut raw as *mut Vec<CXCursor> as *mut c_void,
+            );
         }
         raw.into_iter().map(|c| self.wrap(c)).collect()
     }
@@ -351,7 +360,10 @@ fn convert(ty: CXType) -> Result<Type, String> {
                 let decl = clang_getTypeDeclaration(ty);
                 let name = take_string(clang_getCursorSpelling(decl));
                 if name.is_empty() || name.contains(' ') {
-                    return Err(format!("anonymous type `{}`", take_string(clang_getTypeSpelling(ty))));
+                    return Err(format!(
+                        "anonymous type `{}`",
+                        take_string(clang_getTypeSpelling(ty))
+                    ));
                 }
                 Type::Named(name)
             }
@@ -385,7 +397,11 @@ fn fn_pointer(f: CXType) -> Result<Type, String> {
 }
 
 /// Reads the identifier that starts at byte `offset` of `file`.
-pub fn identifier_at(file: &Path, offset: u32, cache: &mut std::collections::HashMap<PathBuf, Vec<u8>>) -> Option<String> {
+pub fn identifier_at(
+    file: &Path,
+    offset: u32,
+    cache: &mut std::collections::HashMap<PathBuf, Vec<u8>>,
+) -> Option<String> {
     if !cache.contains_key(file) {
         let bytes = std::fs::read(file).ok()?;
         cache.insert(file.to_path_buf(), bytes);

@@ -75,8 +75,11 @@ pub struct Raw {
 pub fn parse(input: &Input) -> Result<Raw, Error> {
     for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
         if !p.is_file() {
-            return Err(Error::new(format!("header `{}` not found", p.display()))
-                .hint("pass an existing file, or use `--cuda <version>` to fetch the pinned headers"));
+            return Err(
+                Error::new(format!("header `{}` not found", p.display())).hint(
+                    "pass an existing file, or use `--cuda <version>` to fetch the pinned headers",
+                ),
+            );
         }
     }
     let plain = Config::new(input, &[]).parse()?;
@@ -172,7 +175,10 @@ impl Parsed {
             };
             let symbol = c.spelling();
             let spelled = clang::identifier_at(&loc.file, loc.offset, text).ok_or_else(|| {
-                Error::at(origin.clone(), format!("cannot read the name of `{symbol}`"))
+                Error::at(
+                    origin.clone(),
+                    format!("cannot read the name of `{symbol}`"),
+                )
             })?;
             let mut unsupported = None;
             let params = match c.params() {

@@ -16,7 +16,10 @@ pub fn bindgen_types(input: &Input) -> Result<String, Error> {
         .header
         .canonicalize()
         .map_err(|e| Error::new(format!("header `{}`: {e}", input.header.display())))?;
-    let dir = header.parent().map(|d| d.display().to_string()).unwrap_or_default();
+    let dir = header
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
     let mut builder = bindgen::Builder::default()
         .header(header.display().to_string())
         .clang_args(["-x", "c", "-std=c11"])
@@ -36,7 +39,10 @@ pub fn bindgen_types(input: &Input) -> Result<String, Error> {
         .formatter(Formatter::Prettyplease);
     builder = builder.generate_cstr(true);
     let bindings = builder.generate().map_err(|e| {
-        Error::new(format!("bindgen could not read `{}`: {e}", input.header.display()))
+        Error::new(format!(
+            "bindgen could not read `{}`: {e}",
+            input.header.display()
+        ))
     })?;
     Ok(bindings.to_string())
 }

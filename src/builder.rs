@@ -1,0 +1,114 @@
+//! `cushim::Builder`: the `build.rs` front-end. Every method sets one field of
+//! [`Options`]; `generate` runs the same pipeline as the CLI.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::Error;
+use crate::options::{Language, Options, Source};
+use crate::write::{self, Outcome};
+
+/// Generates the lazy-loading module from a downstream `build.rs`:
+///
+/// ```no_run
+/// // build.rs
+/// if let Err(e) = cushim::Builder::new().cuda_version("13.5").generate() {
+///     eprintln!("{e}");
+///     std::process::exit(1);
+/// }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Builder {
+    options: Options,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// A pinned CUDA release (`"13.5"`); fetched on first use.
+    pub fn cuda_version(mut self, version: impl Into<String>) -> Self {
+        self.options.source = Source::Pinned(version.into());
+        self
+    }
+
+    /// A local toolkit root; `None` searches `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
+    pub fn cuda_path(mut self, root: Option<PathBuf>) -> Self {
+        self.options.source = Source::Toolkit(root);
+        self
+    }
+
+    /// Explicit headers: the one with the functions, and the PFN typedef table.
+    pub fn header(mut self, header: impl Into<PathBuf>, typedefs: Option<PathBuf>) -> Self {
+        self.options.source = Source::Files {
+            header: header.into(),
+            typedefs,
+        };
+        self
+    }
+
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.options.out_dir = Some(dir.into());
+        self
+    }
+
+    pub fn languages(mut self, languages: &[Language]) -> Self {
+        self.options.languages = languages.to_vec();
+        self
+    }
+
+    /// Keep only functions whose C name matches this regex.
+    pub fn allowlist(mut self, regex: impl Into<String>) -> Self {
+        self.options.allow = Some(regex.into());
+        self
+    }
+
+    /// Drop functions whose C name matches this regex.
+    pub fn blocklist(mut self, regex: impl Into<String>) -> Self {
+        self.options.block = Some(regex.into());
+        self
+    }
+
+    pub fn clang_arg(mut self, arg: impl Into<String>) -> Self {
+        self.options.clang_args.push(arg.into());
+        self
+    }
+
+    /// Copy the header's brief docs into the output.
+    pub fn docs(mut self, on: bool) -> Self {
+        self.options.docs = on;
+        self
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Generates and writes the module into the output directory (default:
+    /// `OUT_DIR`), printing `cargo:rerun-if-changed` for every header read and
+    /// `cargo:warning` for every diagnostic. Returns the written paths.
+    pub fn generate(&self) -> Result<Vec<PathBuf>, Error> {
+        let generated = crate::generate(&self.options)?;
+        for d in &generated.api.diagnostics {
+            println!("cargo:warning={}", d.to_string().replace('\n', " "));
+        }
+        for input in &generated.inputs {
+            println!("cargo:rerun-if-changed={}", input.display());
+        }
+        let dir = match &self.options.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| {
+                    Error::new("OUT_DIR is not set")
+                        .hint("call `Builder::out_dir` outside of build.rs")
+                })?,
+        };
+        Ok(write::write_all(Path::new(&dir), &generated.files)?
+            .into_iter()
+            .map(|o| match o {
+                Outcome::Written(p) | Outcome::Unchanged(p) => p,
+            })
+            .collect())
+    }
+}

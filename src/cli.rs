@@ -1,0 +1,210 @@
+//! The `cushim` command line. Each flag maps to one [`Builder`] call.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::diag::Error;
+use crate::write::Outcome;
+use crate::{fetch, pins, Builder, Language};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cushim",
+    version,
+    about = "Generates lazy-loading Rust shims for the CUDA driver API"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Generate the shim module (default: the newest pinned CUDA, into generated/cuda-<version>/)
+    Generate(Generate),
+    /// Print one row per function: name, symbol, proc name, ABI version, per-thread twin
+    List(List),
+    /// Download and check pinned headers into the cache
+    Fetch(Fetch),
+}
+
+/// Where the headers come from. At most one of these.
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
+    #[arg(long, value_name = "VERSION", group = "source")]
+    pub cuda: Option<String>,
+    /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
+    #[arg(long, value_name = "DIR", group = "source")]
+    pub cuda_path: Option<PathBuf>,
+    /// An explicit header that declares the functions
+    #[arg(long, value_name = "FILE", group = "source")]
+    pub header: Option<PathBuf>,
+    /// The PFN typedef header that goes with --header
+    #[arg(long, value_name = "FILE", requires = "header")]
+    pub typedefs: Option<PathBuf>,
+    /// Keep only functions whose C name matches this regex
+    #[arg(long, value_name = "REGEX")]
+    pub allow: Option<String>,
+    /// Drop functions whose C name matches this regex
+    #[arg(long, value_name = "REGEX")]
+    pub block: Option<String>,
+    /// An extra argument for clang, e.g. -I/opt/include (repeatable)
+    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub clang_args: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct Generate {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Output directory (default: generated/cuda-<version>)
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Output languages, comma-separated
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust")]
+    pub lang: Vec<LangArg>,
+    /// Copy each function's brief doc from the header into the output
+    #[arg(long)]
+    pub docs: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct List {
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct Fetch {
+    /// Releases to fetch (default: the newest pin)
+    #[arg(value_name = "VERSION", conflicts_with = "all")]
+    pub versions: Vec<String>,
+    /// Fetch every pinned release
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LangArg {
+    Rust,
+}
+
+impl SourceArgs {
+    /// The Builder these flags describe.
+    pub fn builder(&self) -> Builder {
+        let mut b = Builder::new();
+        if let Some(v) = &self.cuda {
+            b = b.cuda_version(v);
+        }
+        if let Some(p) = &self.cuda_path {
+            b = b.cuda_path((!p.as_os_str().is_empty()).then(|| p.clone()));
+        }
+        if let Some(h) = &self.header {
+            b = b.header(h, self.typedefs.clone());
+        }
+        if let Some(r) = &self.allow {
+            b = b.allowlist(r);
+        }
+        if let Some(r) = &self.block {
+            b = b.blocklist(r);
+        }
+        for a in &self.clang_args {
+            b = b.clang_arg(a);
+        }
+        b
+    }
+}
+
+impl Generate {
+    pub fn builder(&self) -> Builder {
+        let mut b = self.source.builder().docs(self.docs);
+        let langs: Vec<Language> = self
+            .lang
+            .iter()
+            .map(|l| match l {
+                LangArg::Rust => Language::Rust,
+            })
+            .collect();
+        b = b.languages(&langs);
+        if let Some(o) = &self.out {
+            b = b.out_dir(o);
+        }
+        b
+    }
+}
+
+fn generate(args: &Generate) -> Result<(), Error> {
+    let builder = args.builder();
+    let generated = crate::generate(builder.options())?;
+    for d in &generated.api.diagnostics {
+        eprintln!("{d}");
+    }
+    let dir = builder
+        .options()
+        .out_dir
+        .clone()
+        .unwrap_or(generated.default_out_dir.clone());
+    for outcome in crate::write::write_all(&dir, &generated.files)? {
+        match outcome {
+            Outcome::Written(p) => eprintln!(
+                "wrote {} ({} functions)",
+                p.display(),
+                generated.api.functions.len()
+            ),
+            Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+        }
+    }
+    Ok(())
+}
+
+fn list(args: &List) -> Result<(), Error> {
+    let (api, _) = crate::load(args.source.builder().options())?;
+    for d in &api.diagnostics {
+        eprintln!("{d}");
+    }
+    print!("{}", crate::ir::table(&api));
+    Ok(())
+}
+
+fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
+    let pins = if args.all {
+        pins::all()
+    } else if args.versions.is_empty() {
+        vec![pins::default_pin()]
+    } else {
+        args.versions
+            .iter()
+            .map(|v| pins::find(v))
+            .collect::<Result<_, _>>()?
+    };
+    for pin in pins {
+        let dir = fetch::include_dir(&pin)?;
+        println!("CUDA {}: {}", pin.cuda, dir.display());
+    }
+    Ok(())
+}
+
+/// Runs the CLI on `args` and returns the process exit code.
+pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let result = match &cli.command {
+        Command::Generate(g) => generate(g),
+        Command::List(l) => list(l),
+        Command::Fetch(f) => fetch_cmd(f),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The Rust module: bindgen's types, the loader runtime, and one
+//! `cushim_shim!` invocation per function.
+
+use askama::Template;
+
+use super::{File, Provenance};
+use crate::diag::Error;
+use crate::ir::{Api, Builtin, Function, Type};
+
+#[derive(Template)]
+#[template(path = "rust/module.rs", escape = "none")]
+struct Module<'a> {
+    tool_version: &'a str,
+    cuda_version: &'a str,
+    headers: &'a [String],
+    command: &'a str,
+    file_name: &'a str,
+    rust_types: &'a str,
+    status_type: String,
+    functions: Vec<Shim>,
+}
+
+/// Everything one macro invocation needs, as Rust source fragments.
+struct Shim {
+    attrs: Vec<String>,
+    symbol: String,
+    state: String,
+    params: Vec<ShimParam>,
+    ret: String,
+    name_lit: String,
+    proc_lit: String,
+    version: u32,
+    per_thread_lit: String,
+    per_thread_version: u32,
+    aliases: Vec<String>,
+}
+
+struct ShimParam {
+    name: String,
+    ty: String,
+}
+
+/// Options that change the Rust text.
+#[derive(Clone, Debug, Default)]
+pub struct RustOptions {
+    /// Copy each function's brief into a `///` line. Off by default: the
+    /// committed output must carry no prose from NVIDIA's headers.
+    pub docs: bool,
+}
+
+/// Renders `api` as one self-contained Rust module named `file_name`.
+pub fn emit(
+    api: &Api,
+    provenance: &Provenance,
+    file_name: &str,
+    options: &RustOptions,
+) -> Result<File, Error> {
+    let status_type = status_type(api)?;
+    let module = Module {
+        tool_version: &provenance.tool_version,
+        cuda_version: &provenance.cuda_version,
+        headers: &provenance.headers,
+        command: &provenance.command,
+        file_name,
+        rust_types: api.rust_types.trim_end(),
+        status_type,
+        functions: api.functions.iter().map(|f| shim(f, options)).collect(),
+    };
+    let mut contents = module
+        .render()
+        .map_err(|e| Error::new(format!("rendering the Rust template failed: {e}")))?;
+    if !contents.ends_with('\n') {
+        contents.push('\n');
+    }
+    Ok(File {
+        name: file_name.to_string(),
+        contents,
+    })
+}
+
+/// The one return type every function shares (`CUresult` for `cuda.h`).
+fn status_type(api: &Api) -> Result<String, Error> {
+    let mut found: Option<&str> = None;
+    for f in &api.functions {
+        match (f.ret.named(), found) {
+            (Some(n), None) => found = Some(n),
+            (Some(n), Some(s)) if n == s => {}
+            _ => {
+                return Err(Error::at(
+                    f.origin.clone(),
+                    format!(
+                        "`{}` returns `{}`, but the Rust emitter needs every function to return the same status enum{}",
+                        f.symbol,
+                        rust_type(&f.ret),
+                        found.map(|s| format!(" (`{s}`)")).unwrap_or_default()
+                    ),
+                )
+                .hint("exclude it with `--block`"));
+            }
+        }
+    }
+    found
+        .map(str::to_string)
+        .ok_or_else(|| Error::new("no functions to generate").hint("check `--allow`/`--block`"))
+}
+
+fn shim(f: &Function, options: &RustOptions) -> Shim {
+    let mut attrs = Vec::new();
+    if options.docs {
+        if let Some(d) = &f.doc {
+            attrs.push(format!("#[doc = {:?}]", d));
+        }
+    }
+    if f.deprecated {
+        attrs.push("#[deprecated(note = \"deprecated in the CUDA header\")]".to_string());
+    }
+    let (per_thread_symbol, per_thread_version) = match &f.per_thread {
+        Some(t) => (t.symbol.as_str(), t.version.unwrap_or(0)),
+        None => ("", 0),
+    };
+    Shim {
+        attrs,
+        symbol: f.symbol.clone(),
+        state: format!("__cushim_{}", f.symbol),
+        params: f
+            .params
+            .iter()
+            .map(|p| ShimParam {
+                name: param_name(&p.name),
+                ty: rust_type(&p.ty),
+            })
+            .collect(),
+        ret: rust_type(&f.ret),
+        name_lit: format!("{:?}", f.name),
+        proc_lit: format!("{:?}", f.proc_name),
+        version: f.version.unwrap_or(0),
+        per_thread_lit: format!("{per_thread_symbol:?}"),
+        per_thread_version,
+        aliases: f
+            .c_names_besides_symbol()
+            .into_iter()
+            .map(String::from)
+            .collect(),
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else", "enum",
+    "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
+    "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
+    "true", "try", "type", "unsafe", "use", "where", "while", "yield", "abstract", "become", "do",
+    "final", "macro", "override", "priv", "typeof", "unsized", "virtual",
+];
+
+/// A parameter name that is a Rust keyword gets a trailing underscore (`type` → `type_`).
+fn param_name(name: &str) -> String {
+    if KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+fn builtin(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Void => "()",
+        Builtin::Bool => "bool",
+        Builtin::Char => "::core::ffi::c_char",
+        Builtin::SChar => "::core::ffi::c_schar",
+        Builtin::UChar => "::core::ffi::c_uchar",
+        Builtin::Short => "::core::ffi::c_short",
+        Builtin::UShort => "::core::ffi::c_ushort",
+        Builtin::Int => "::core::ffi::c_int",
+        Builtin::UInt => "::core::ffi::c_uint",
+        Builtin::Long => "::core::ffi::c_long",
+        Builtin::ULong => "::core::ffi::c_ulong",
+        Builtin::LongLong => "::core::ffi::c_longlong",
+        Builtin::ULongLong => "::core::ffi::c_ulonglong",
+        Builtin::Float => "f32",
+        Builtin::Double => "f64",
+        Builtin::Usize => "usize",
+        Builtin::Isize => "isize",
+        Builtin::I8 => "i8",
+        Builtin::I16 => "i16",
+        Builtin::I32 => "i32",
+        Builtin::I64 => "i64",
+        Builtin::U8 => "u8",
+        Builtin::U16 => "u16",
+        Builtin::U32 => "u32",
+        Builtin::U64 => "u64",
+    }
+}
+
+/// The Rust spelling of an IR type, as it appears in a signature.
+pub fn rust_type(t: &Type) -> String {
+    match t {
+        Type::Builtin(b) => builtin(*b).to_string(),
+        Type::Named(n) => n.clone(),
+        Type::Pointer { is_const, pointee } => {
+            let inner = match **pointee {
+                Type::Builtin(Builtin::Void) => "::core::ffi::c_void".to_string(),
+                ref p => rust_type(p),
+            };
+            format!("*{} {inner}", if *is_const { "const" } else { "mut" })
+        }
+        Type::FnPointer { ret, params } => {
+            let params: Vec<String> = params.iter().map(rust_type).collect();
+            let ret = match **ret {
+                Type::Builtin(Builtin::Void) => String::new(),
+                ref r => format!(" -> {}", rust_type(r)),
+            };
+            format!(
+                "::core::option::Option<unsafe extern \"C\" fn({}){ret}>",
+                params.join(", ")
+            )
+        }
+    }
+}

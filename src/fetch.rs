@@ -1,0 +1,191 @@
+//! Gets the pinned headers: `pip download` of the pinned wheel, a sha256
+//! check, and extraction of `cuda.h` and `cudaTypedefs.h` into a cache that is
+//! never committed.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+use crate::diag::Error;
+use crate::pins::Pin;
+
+/// The two headers every CUDA release needs.
+pub const HEADERS: [&str; 2] = ["cuda.h", "cudaTypedefs.h"];
+
+/// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
+/// else `~/.cache/cushim`.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("CUSHIM_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("cushim");
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    home.join(".cache").join("cushim")
+}
+
+/// The include directory of a pinned release, fetched first if it is not cached.
+pub fn include_dir(pin: &Pin) -> Result<PathBuf, Error> {
+    let root = cache_dir().join(format!("cuda-{}", pin.cuda));
+    let include = root.join("include");
+    let stamp = root.join("wheel.sha256");
+    let cached = HEADERS.iter().all(|h| include.join(h).is_file())
+        && fs::read_to_string(&stamp)
+            .map(|s| s.trim() == pin.sha256)
+            .unwrap_or(false);
+    if !cached {
+        fetch(pin, &root)?;
+    }
+    Ok(include)
+}
+
+fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
+    Error::new(format!("{what} `{}`: {e}", path.display()))
+}
+
+/// Downloads, checks and extracts `pin` into `root`, replacing it atomically.
+fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
+    let parent = root.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).map_err(|e| {
+        io_error("cannot create the header cache", parent, e)
+            .hint("set CUSHIM_CACHE_DIR to a writable directory")
+    })?;
+    let staging = parent.join(format!(".cuda-{}.{}.tmp", pin.cuda, std::process::id()));
+    let _ = fs::remove_dir_all(&staging);
+    let result = fetch_into(pin, &staging).and_then(|()| {
+        let _ = fs::remove_dir_all(root);
+        fs::rename(&staging, root).map_err(|e| io_error("cannot move the headers into", root, e))
+    });
+    let _ = fs::remove_dir_all(&staging);
+    result
+}
+
+fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
+    let download = staging.join("wheel");
+    fs::create_dir_all(&download).map_err(|e| io_error("cannot create", &download, e))?;
+    let spec = format!("{}=={}", pin.wheel, pin.version);
+    eprintln!("cushim: fetching CUDA {} headers ({spec})", pin.cuda);
+    let out = Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args([
+            "--only-binary=:all:",
+            "--platform",
+            "manylinux2014_x86_64",
+            "--python-version",
+            "3.11",
+        ])
+        .arg("--dest")
+        .arg(&download)
+        .arg(&spec)
+        .output()
+        .map_err(|e| {
+            Error::new(format!("cannot run `python3 -m pip`: {e}"))
+                .hint("install Python 3 with pip, or pass a local toolkit with `--cuda-path`")
+        })?;
+    if !out.status.success() {
+        return Err(Error::new(format!(
+            "`pip download {spec}` failed:\n{}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+        .hint("check the network, or pass a local toolkit with `--cuda-path`"));
+    }
+    let wheel = fs::read_dir(&download)
+        .map_err(|e| io_error("cannot list", &download, e))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| Error::new(format!("`pip download {spec}` produced no wheel")))?;
+    let bytes = fs::read(&wheel).map_err(|e| io_error("cannot read", &wheel, e))?;
+    let sha = hex(&Sha256::digest(&bytes));
+    if sha != pin.sha256 {
+        return Err(Error::new(format!(
+            "`{}` has sha256 {sha}, but headers/pins.txt pins {}",
+            wheel.display(),
+            pin.sha256
+        ))
+        .hint("the download was altered or the pin is wrong; nothing was extracted"));
+    }
+    extract(&bytes, &staging.join("include"))?;
+    fs::remove_dir_all(&download).map_err(|e| io_error("cannot clean", &download, e))?;
+    fs::write(staging.join("wheel.sha256"), format!("{sha}\n"))
+        .map_err(|e| io_error("cannot write", staging, e))
+}
+
+/// Copies `*/include/cuda.h` and `*/include/cudaTypedefs.h` out of the wheel.
+fn extract(wheel: &[u8], include: &Path) -> Result<(), Error> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(wheel))
+        .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
+    fs::create_dir_all(include).map_err(|e| io_error("cannot create", include, e))?;
+    for header in HEADERS {
+        let suffix = format!("/include/{header}");
+        let name = zip
+            .file_names()
+            .filter_map(Result::ok)
+            .find(|n| n.ends_with(&suffix))
+            .map(|n| n.into_owned())
+            .ok_or_else(|| Error::new(format!("the wheel has no `{header}`")))?;
+        let mut text = Vec::new();
+        zip.by_name(&name)
+            .and_then(|mut f| f.read_to_end(&mut text).map_err(Into::into))
+            .map_err(|e| Error::new(format!("cannot extract `{name}`: {e}")))?;
+        let dest = include.join(header);
+        fs::write(&dest, text).map_err(|e| io_error("cannot write", &dest, e))?;
+    }
+    Ok(())
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// sha256 of a file, as lowercase hex.
+pub fn file_sha256(path: &Path) -> Result<String, Error> {
+    let bytes = fs::read(path).map_err(|e| io_error("cannot read", path, e))?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+/// A local toolkit's include directory: `--cuda-path`, else `CUDA_PATH`,
+/// `CUDA_HOME`, then `/usr/local/cuda`.
+pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {
+    let mut candidates: Vec<(String, PathBuf)> = Vec::new();
+    match explicit {
+        Some(p) => candidates.push(("--cuda-path".into(), p.to_path_buf())),
+        None => {
+            for var in ["CUDA_PATH", "CUDA_HOME"] {
+                if let Some(v) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+                    candidates.push((var.into(), PathBuf::from(v)));
+                }
+            }
+            candidates.push(("default".into(), PathBuf::from("/usr/local/cuda")));
+        }
+    }
+    for (_, root) in &candidates {
+        let include = root.join("include");
+        if HEADERS.iter().all(|h| include.join(h).is_file()) {
+            return Ok(include);
+        }
+    }
+    let tried: Vec<String> = candidates
+        .iter()
+        .map(|(from, p)| format!("{} ({from})", p.join("include").display()))
+        .collect();
+    Err(Error::new(format!(
+        "no CUDA toolkit with cuda.h and cudaTypedefs.h found; looked in {}",
+        tried.join(", ")
+    ))
+    .hint("pass `--cuda-path <toolkit root>`, or `--cuda <version>` to use pinned headers"))
+}

@@ -1,0 +1,94 @@
+//! The one set of options behind both front-ends: the CLI maps each flag to a
+//! [`crate::Builder`] call, and the Builder fills this struct.
+
+use std::path::PathBuf;
+
+/// Where the headers come from.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Source {
+    /// The newest pinned release.
+    #[default]
+    Default,
+    /// A pinned release. Example: `12.9`.
+    Pinned(String),
+    /// A local toolkit: this root, or `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
+    Toolkit(Option<PathBuf>),
+    /// Explicit files (our fixtures, or another library's headers).
+    Files {
+        header: PathBuf,
+        typedefs: Option<PathBuf>,
+    },
+}
+
+/// Output languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Language {
+    Rust,
+}
+
+/// Everything that decides what cushim generates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub source: Source,
+    /// Output directory. Default: `generated/cuda-<version>` for the CLI, `OUT_DIR` for the Builder.
+    pub out_dir: Option<PathBuf>,
+    pub languages: Vec<Language>,
+    /// Keep only functions whose C name matches. Example: `^cu(Init|MemAlloc)`.
+    pub allow: Option<String>,
+    /// Drop functions whose C name matches.
+    pub block: Option<String>,
+    /// Extra clang arguments (`-I`, `-D`).
+    pub clang_args: Vec<String>,
+    /// Copy the header's brief docs into the output (off: see `RustOptions::docs`).
+    pub docs: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            source: Source::Default,
+            out_dir: None,
+            languages: vec![Language::Rust],
+            allow: None,
+            block: None,
+            clang_args: Vec::new(),
+            docs: false,
+        }
+    }
+}
+
+impl Options {
+    /// The `cushim generate` command that reproduces this output, written
+    /// without absolute paths so that it is the same on every machine.
+    pub fn command(&self, cuda_version: &str) -> String {
+        let mut c = String::from("cushim generate");
+        let file_name = |p: &PathBuf| {
+            p.file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        match &self.source {
+            Source::Default | Source::Pinned(_) => c.push_str(&format!(" --cuda {cuda_version}")),
+            Source::Toolkit(_) => c.push_str(" --cuda-path <toolkit>"),
+            Source::Files { header, typedefs } => {
+                c.push_str(&format!(" --header {}", file_name(header)));
+                if let Some(t) = typedefs {
+                    c.push_str(&format!(" --typedefs {}", file_name(t)));
+                }
+            }
+        }
+        if let Some(a) = &self.allow {
+            c.push_str(&format!(" --allow '{a}'"));
+        }
+        if let Some(b) = &self.block {
+            c.push_str(&format!(" --block '{b}'"));
+        }
+        for a in &self.clang_args {
+            c.push_str(&format!(" --clang-arg '{a}'"));
+        }
+        if self.docs {
+            c.push_str(" --docs");
+        }
+        c
+    }
+}

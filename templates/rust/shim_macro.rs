@@ -1,0 +1,116 @@
+/// One shim per invocation.
+///
+/// `SLOT` starts at `resolve`, which binds the symbol, patches the slot with the
+/// real address (or with `absent` on failure) and forwards the call. From then on
+/// a call is one atomic load and one indirect call.
+macro_rules! cushim_shim {
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        attrs $attrs:tt;
+        state $state:ident, name $name:literal, proc $proc:literal, version $version:literal,
+        per_thread ($twin:literal, $twin_version:literal);
+        aliases [$($alias:ident),* $(,)?];
+    ) => {
+        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, $twin, $twin_version);
+        $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
+    };
+    (
+        @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
+        $state:ident, $name:literal, $proc:literal, $version:literal, $twin:literal, $twin_version:literal
+    ) => {
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code, unused_variables, unused_imports, deprecated)]
+        pub mod $state {
+            use super::*;
+            use std::sync::atomic::{AtomicPtr, Ordering};
+            use std::sync::OnceLock;
+
+            pub type Pointer = unsafe extern "C" fn($($ty),*) -> $ret;
+
+            static FAILURE: OnceLock<super::cushim_loader::LoadError> = OnceLock::new();
+            static REASON: OnceLock<&'static super::cushim_loader::LoadError> = OnceLock::new();
+
+            pub static FUNCTION: super::cushim_loader::Function = super::cushim_loader::Function {
+                name: $name,
+                symbol: match ::std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($symbol), "\0").as_bytes()) {
+                    Ok(s) => s,
+                    Err(_) => panic!("symbol names contain no NUL"),
+                },
+                proc_name: $proc,
+                version: $version,
+                per_thread: ($twin, $twin_version),
+                failure: &FAILURE,
+            };
+
+            pub static SLOT: AtomicPtr<()> = AtomicPtr::new(resolve as Pointer as *mut ());
+
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                match super::cushim_loader::resolve(&FUNCTION) {
+                    Ok(p) => {
+                        SLOT.store(p, Ordering::Release);
+                        // SAFETY: `p` is the exported symbol whose C prototype `Pointer` mirrors.
+                        let f: Pointer = unsafe { ::std::mem::transmute::<*mut (), Pointer>(p) };
+                        unsafe { f($($arg),*) }
+                    }
+                    Err(e) => {
+                        let _ = REASON.set(e);
+                        SLOT.store(absent as Pointer as *mut (), Ordering::Release);
+                        <$ret as super::cushim_loader::Status>::from_code(e.code())
+                    }
+                }
+            }
+
+            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
+                let code = REASON.get().map_or(super::cushim_loader::CODE_LIBRARY_NOT_FOUND, |e| e.code());
+                <$ret as super::cushim_loader::Status>::from_code(code)
+            }
+
+            /// Tells a loading failure from a driver failure; only on the error path.
+            #[cold]
+            pub fn classify(code: $ret) -> super::Error {
+                match (SLOT.load(Ordering::Acquire) == absent as Pointer as *mut (), REASON.get()) {
+                    (true, Some(e)) => super::Error::Load(e),
+                    _ => super::Error::Driver(code),
+                }
+            }
+        }
+
+        $(#[$attr])*
+        #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
+        #[inline]
+        pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
+            let p = $state::SLOT.load(::std::sync::atomic::Ordering::Acquire);
+            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's symbol.
+            let f = unsafe { ::std::mem::transmute::<*mut (), $state::Pointer>(p) };
+            unsafe { f($($arg),*) }
+        }
+
+
+        #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
+        impl Api {
+            $(#[$attr])*
+            #[inline]
+            pub unsafe fn $symbol($($arg: $ty),*) -> Result<(), Error> {
+                let code = unsafe { $symbol($($arg),*) };
+                if <$ret as cushim_loader::Status>::is_success(&code) {
+                    Ok(())
+                } else {
+                    Err($state::classify(code))
+                }
+            }
+        }
+    };
+    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+        #[allow(unused_imports, deprecated)]
+        pub use self::$symbol as $alias;
+
+        #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
+        impl Api {
+            $(#[$attr])*
+            #[inline]
+            pub unsafe fn $alias($($arg: $ty),*) -> Result<(), Error> {
+                unsafe { Self::$symbol($($arg),*) }
+            }
+        }
+    };
+}
