@@ -285,9 +285,18 @@ impl<'u> Cursor<'u> {
     }
 }
 
+/// The canonical C spelling, with array parameters decayed to pointers as the ABI sees them.
 fn canonical(ty: CXType) -> String {
-    // SAFETY: plain query on a live type.
-    take_string(unsafe { clang_getTypeSpelling(clang_getCanonicalType(ty)) })
+    // SAFETY: plain queries on a live type.
+    unsafe {
+        let c = clang_getCanonicalType(ty);
+        if c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray {
+            let element = canonical(clang_getArrayElementType(c));
+            let is_const = clang_isConstQualifiedType(c) != 0 && !element.starts_with("const ");
+            return format!("{}{element} *", if is_const { "const " } else { "" });
+        }
+        take_string(clang_getTypeSpelling(c))
+    }
 }
 
 /// Names of C typedefs that stand for Rust primitives; bindgen maps them the same way.
@@ -342,7 +351,8 @@ fn convert(ty: CXType) -> Result<Type, String> {
                 }
             }
             CXType_ConstantArray | CXType_IncompleteArray => Type::Pointer {
-                is_const: clang_isConstQualifiedType(clang_getArrayElementType(ty)) != 0,
+                is_const: clang_isConstQualifiedType(ty) != 0
+                    || clang_isConstQualifiedType(clang_getArrayElementType(ty)) != 0,
                 pointee: Box::new(convert(clang_getArrayElementType(ty))?),
             },
             CXType_Elaborated => return convert(clang_Type_getNamedType(ty)),

@@ -1,0 +1,56 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    root().join("headers/fixtures").join(format!("{name}.h"))
+}
+
+pub const FIXTURES: [&str; 6] = ["aliases", "cudaapi", "deprecated", "per_thread", "pfn_table", "types"];
+
+/// A fresh directory under `target/`, removed first if it exists.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target/test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the `cushim` binary built for these tests.
+pub fn cushim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("cushim runs")
+}
+
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every file under `dir`, recursively.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(files_under(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,126 @@
+//! The generated 13.5 module, compiled into a downstream crate whose build.rs
+//! uses `cushim::Builder`, run against a fake `libcuda.so.1` written in C and
+//! built here with the system C compiler.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::root;
+
+/// Builds `tests/consumer` once; returns its binary.
+fn consumer() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let target = root().join("target/consumer");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = Command::new(cargo)
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(root().join("tests/consumer/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "the consumer crate must build without warnings:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        target.join("debug/cushim-consumer")
+    })
+}
+
+/// Builds the fake driver as `<dir>/libcuda.so.1` with extra C defines.
+fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
+    let dir = common::scratch(&format!("fake-{name}"));
+    let lib = dir.join("libcuda.so.1");
+    let status = Command::new("cc")
+        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
+        .arg(&lib)
+        .arg(root().join("tests/fake/libcuda.c"))
+        .args(defines)
+        .status()
+        .expect("a C compiler runs");
+    assert!(status.success(), "the fake driver compiles");
+    lib
+}
+
+/// Runs one scenario with a clean loader environment plus `env`.
+fn run(scenario: &[&str], env: &[(&str, &Path)]) -> String {
+    let mut cmd = Command::new(consumer());
+    cmd.args(scenario)
+        .env_remove("CUSHIM_CUDA_LIBRARY")
+        .env_remove("LD_LIBRARY_PATH");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the consumer runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "scenario {scenario:?} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains(&format!("ok: {}", scenario[0])), "{stdout}");
+    assert!(stderr.is_empty(), "the loader prints nothing on its own: {stderr}");
+    stdout
+}
+
+fn system_has_libcuda() -> bool {
+    Command::new("/sbin/ldconfig")
+        .arg("-p")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("libcuda.so.1"))
+        .unwrap_or(false)
+}
+
+#[test]
+fn without_a_library_every_shim_reports_library_not_found() {
+    let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
+    let out = run(
+        &["no-library", missing.to_str().unwrap()],
+        &[("CUSHIM_CUDA_LIBRARY", &missing)],
+    );
+    assert!(out.contains("checked 492 shims"), "{out}");
+    assert!(out.contains("cannot open shared object file"), "dlerror's reason is kept: {out}");
+
+    if system_has_libcuda() {
+        eprintln!("this machine has a libcuda.so.1: the default-search half is not run");
+        return;
+    }
+    let empty = common::scratch("empty-lib-dir");
+    let out = run(&["no-library", "libcuda.so.1"], &[("LD_LIBRARY_PATH", &empty)]);
+    assert!(out.contains("tried `libcuda.so.1`"), "{out}");
+}
+
+#[test]
+fn with_the_fake_driver_calls_round_trip() {
+    let lib = fake_driver("full", &[]);
+    run(&["fake"], &[("LD_LIBRARY_PATH", lib.parent().unwrap())]);
+}
+
+#[test]
+fn a_missing_symbol_fails_that_function_alone() {
+    let lib = fake_driver("no-memalloc", &["-DFAKE_OMIT_cuMemAlloc_v2"]);
+    let nm = Command::new("nm").arg("-D").arg(&lib).output().expect("nm runs");
+    let exports = String::from_utf8_lossy(&nm.stdout);
+    assert!(!exports.contains(" cuMemAlloc_v2"), "the knob removes the export");
+    assert!(exports.contains(" cuMemAlloc\n"), "the v1 export stays, as a trap");
+    run(&["missing-symbol"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn thirty_two_threads_racing_on_the_first_call_load_once() {
+    let lib = fake_driver("race", &[]);
+    for _ in 0..5 {
+        run(&["race"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    }
+    let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
+    for _ in 0..5 {
+        run(&["race-no-library"], &[("CUSHIM_CUDA_LIBRARY", &missing)]);
+    }
+}
