@@ -71,17 +71,12 @@ fn regex(flag: &str, pattern: &Option<String>) -> Result<Option<regex::Regex>, E
         .transpose()
 }
 
-/// `#define CUDA_VERSION 13050` → `13.5`.
-fn header_cuda_version(header: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(header).ok()?;
-    text.lines().find_map(|l| {
-        let mut w = l.split_whitespace();
-        match (w.next(), w.next(), w.next()) {
-            (Some("#define"), Some("CUDA_VERSION"), Some(v)) => {
-                v.parse().ok().map(ir::version_text)
-            }
-            _ => None,
-        }
+/// The header's `CUDA_VERSION` macro, as bindgen rendered it
+/// (`pub const CUDA_VERSION: u32 = 13050;`) → `13.5`.
+fn header_cuda_version(rust_types: &str) -> Option<String> {
+    rust_types.lines().find_map(|l| {
+        let v = l.trim().strip_prefix("pub const CUDA_VERSION: u32 = ")?;
+        v.trim_end_matches(';').parse().ok().map(ir::version_text)
     })
 }
 
@@ -94,10 +89,10 @@ pub fn load(options: &Options) -> Result<(ir::Api, Vec<PathBuf>), Error> {
     let (mut input, pinned) = resolve_source(&options.source)?;
     input.clang_args = options.clang_args.clone();
     let raw = parse::parse(&input)?;
-    let cuda_version = pinned
-        .or_else(|| header_cuda_version(&input.header))
-        .unwrap_or_else(|| "unknown".into());
     let rust_types = parse::bindgen_types(&input)?;
+    let cuda_version = pinned
+        .or_else(|| header_cuda_version(&rust_types))
+        .unwrap_or_else(|| "unknown".into());
     let api = ir::build(&raw, &cuda_version, rust_types, &filter)?;
     Ok((api, raw.files))
 }

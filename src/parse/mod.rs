@@ -108,8 +108,14 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
         }
     }
 
+    // The named headers first, then whatever else of ours they include.
     let mut files = vec![input.header.clone()];
     files.extend(input.typedefs.iter().cloned());
+    for f in plain.unit.user_files() {
+        if !files.iter().any(|k| canonical(k) == canonical(&f)) {
+            files.push(f);
+        }
+    }
     Ok(Raw {
         functions,
         pfn,

@@ -1,0 +1,149 @@
+//! The `cushim` command line as a user meets it: help, bad input, determinism,
+//! and the promise that the CLI and `cushim::Builder` write the same bytes.
+
+mod common;
+
+use std::fs;
+
+use common::{cushim, files_under, fixture, scratch, text};
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [&["--help"][..], &["generate", "--help"], &["list", "--help"], &["fetch", "--help"]] {
+        let out = cushim(sub);
+        let (stdout, _) = text(&out);
+        assert!(out.status.success(), "{sub:?}");
+        assert!(stdout.contains("Usage: cushim"), "{sub:?}: {stdout}");
+    }
+    let (stdout, _) = text(&cushim(&["generate", "--help"]));
+    for flag in ["--cuda", "--cuda-path", "--header", "--out", "--lang", "--allow", "--block"] {
+        assert!(stdout.contains(flag), "generate --help lists {flag}");
+    }
+}
+
+#[test]
+fn a_missing_header_is_a_clear_error_and_writes_nothing() {
+    let out_dir = scratch("missing-header");
+    let out = cushim(&["generate", "--header", "headers/fixtures/nope.h", "--out", out_dir.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("header `headers/fixtures/nope.h` not found"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(files_under(&out_dir).is_empty());
+}
+
+#[test]
+fn a_syntax_error_shows_clangs_file_and_line() {
+    let dir = scratch("syntax-error");
+    let header = dir.join("broken.h");
+    fs::write(&header, "typedef int CUresult;\n\nCUresult cuBroken(int x;\n").unwrap();
+    let out_dir = dir.join("out");
+    let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("broken.h:3:"), "clang's file:line is shown: {stderr}");
+    assert!(stderr.contains("error:"), "{stderr}");
+    assert!(!out_dir.exists(), "nothing is written");
+}
+
+#[test]
+fn an_unwritable_output_dir_is_a_clear_error() {
+    let dir = scratch("unwritable");
+    let file = dir.join("a-file");
+    fs::write(&file, "").unwrap();
+    let out_dir = file.join("out");
+    let out = cushim(&["generate", "--header", fixture("cudaapi").to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("cannot create output directory"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+}
+
+#[test]
+fn a_failed_write_leaves_no_partial_file() {
+    let dir = scratch("blocked-file");
+    // The target name is taken by a directory: the rename must fail, and the
+    // temporary file must not stay behind.
+    fs::create_dir_all(dir.join("cudaapi.rs/inner")).unwrap();
+    let out = cushim(&["generate", "--header", fixture("cudaapi").to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    let left: Vec<_> = fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("cudaapi.rs")], "only the blocking directory remains");
+}
+
+#[test]
+fn an_invalid_regex_is_a_clear_error() {
+    let out = cushim(&["list", "--header", fixture("cudaapi").to_str().unwrap(), "--allow", "cu(Init"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("invalid --allow regex `cu(Init`"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_cuda_version_lists_the_pinned_ones() {
+    let out = cushim(&["generate", "--cuda", "12.7"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("unknown CUDA version `12.7`"), "{stderr}");
+    assert!(stderr.contains("11.8, 12.0, 12.1"), "{stderr}");
+    assert!(stderr.contains("13.5"), "{stderr}");
+}
+
+#[test]
+fn allow_and_block_filter_by_c_name() {
+    let header = fixture("aliases");
+    let out = cushim(&["list", "--header", header.to_str().unwrap(), "--allow", "^cu(Init|MemAlloc)$"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let rows: Vec<&str> = stdout.lines().skip(1).map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(rows, ["cuInit", "cuMemAlloc"]);
+
+    let out = cushim(&["list", "--header", header.to_str().unwrap(), "--block", "^cuGraph"]);
+    let (stdout, _) = text(&out);
+    assert!(!stdout.contains("cuGraphInstantiate"), "{stdout}");
+    assert!(stdout.contains("cuCtxCreate_v3"), "{stdout}");
+}
+
+#[test]
+fn cli_and_builder_write_identical_bytes_and_rerun_changes_nothing() {
+    for name in ["aliases", "per_thread", "types"] {
+        let header = fixture(name);
+        let a = scratch(&format!("identical-cli-{name}"));
+        let b = scratch(&format!("identical-builder-{name}"));
+        let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", a.to_str().unwrap()]);
+        assert!(out.status.success(), "{:?}", text(&out));
+        cushim::Builder::new().header(&header, None).out_dir(&b).generate().unwrap();
+        let file = format!("{name}.rs");
+        let cli_bytes = fs::read(a.join(&file)).unwrap();
+        assert_eq!(cli_bytes, fs::read(b.join(&file)).unwrap(), "{name}: CLI and Builder differ");
+
+        let before = fs::metadata(a.join(&file)).unwrap().modified().unwrap();
+        let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", a.to_str().unwrap()]);
+        let (_, stderr) = text(&out);
+        assert!(stderr.contains("unchanged"), "{stderr}");
+        assert_eq!(fs::read(a.join(&file)).unwrap(), cli_bytes, "{name}: a second run differs");
+        assert_eq!(fs::metadata(a.join(&file)).unwrap().modified().unwrap(), before, "not rewritten");
+    }
+}
+
+#[test]
+fn the_cli_flags_and_the_builder_calls_fill_the_same_options() {
+    use clap::Parser;
+    let cli = cushim::cli::Cli::parse_from([
+        "cushim", "generate", "--cuda", "12.9", "--allow", "^cuMem", "--block", "Async$", "--clang-arg", "-DX=1",
+        "--out", "o", "--docs",
+    ]);
+    let cushim::cli::Command::Generate(g) = cli.command else { panic!("generate") };
+    let built = cushim::Builder::new()
+        .cuda_version("12.9")
+        .allowlist("^cuMem")
+        .blocklist("Async$")
+        .clang_arg("-DX=1")
+        .docs(true)
+        .languages(&[cushim::Language::Rust])
+        .out_dir("o");
+    assert_eq!(g.builder().options(), built.options());
+}
