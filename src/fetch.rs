@@ -6,6 +6,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
@@ -32,17 +33,23 @@ pub fn cache_dir() -> PathBuf {
 
 /// The include directory of a pinned release, fetched first if it is not cached.
 pub fn include_dir(pin: &Pin) -> Result<PathBuf, Error> {
-    let root = cache_dir().join(format!("cuda-{}", pin.cuda));
-    let include = root.join("include");
-    let stamp = root.join("wheel.sha256");
-    let cached = HEADERS.iter().all(|h| include.join(h).is_file())
-        && fs::read_to_string(&stamp)
-            .map(|s| s.trim() == pin.sha256)
-            .unwrap_or(false);
-    if !cached {
+    include_dir_in(&cache_dir(), pin)
+}
+
+/// [`include_dir`] with an explicit cache directory.
+pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
+    let root = cache.join(format!("cuda-{}", pin.cuda));
+    if !is_cached(pin, &root) {
         fetch(pin, &root)?;
     }
-    Ok(include)
+    Ok(root.join("include"))
+}
+
+/// Both headers are there, extracted from the wheel with the pinned sha256.
+fn is_cached(pin: &Pin, root: &Path) -> bool {
+    let include = root.join("include");
+    HEADERS.iter().all(|h| include.join(h).is_file())
+        && fs::read_to_string(root.join("wheel.sha256")).is_ok_and(|s| s.trim() == pin.sha256)
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -56,11 +63,20 @@ fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
         io_error("cannot create the header cache", parent, e)
             .hint("set CUSHIM_CACHE_DIR to a writable directory")
     })?;
-    let staging = parent.join(format!(".cuda-{}.{}.tmp", pin.cuda, std::process::id()));
+    static STAGING: AtomicUsize = AtomicUsize::new(0);
+    let n = STAGING.fetch_add(1, Ordering::Relaxed);
+    let staging = parent.join(format!(".cuda-{}.{}-{n}.tmp", pin.cuda, std::process::id()));
     let _ = fs::remove_dir_all(&staging);
     let result = fetch_into(pin, &staging).and_then(|()| {
+        if is_cached(pin, root) {
+            // Another process or thread finished the same fetch first.
+            return Ok(());
+        }
         let _ = fs::remove_dir_all(root);
-        fs::rename(&staging, root).map_err(|e| io_error("cannot move the headers into", root, e))
+        match fs::rename(&staging, root) {
+            Err(_) if is_cached(pin, root) => Ok(()),
+            other => other.map_err(|e| io_error("cannot move the headers into", root, e)),
+        }
     });
     let _ = fs::remove_dir_all(&staging);
     result
@@ -188,4 +204,26 @@ pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {
         tried.join(", ")
     ))
     .hint("pass `--cuda-path <toolkit root>`, or `--cuda <version>` to use pinned headers"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wheel_with_the_wrong_sha256_is_refused_and_nothing_is_extracted() {
+        let cache = std::env::temp_dir().join(format!("cushim-bad-pin-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&cache);
+        let mut pin = crate::pins::find("12.0").unwrap();
+        pin.sha256 = "0".repeat(64);
+        let e = include_dir_in(&cache, &pin).unwrap_err().to_string();
+        assert!(e.contains("but headers/pins.txt pins 0000"), "{e}");
+        assert!(e.contains("nothing was extracted"), "{e}");
+        assert!(!cache.join("cuda-12.0").exists());
+        let leftovers = fs::read_dir(&cache)
+            .map(|d| d.flatten().count())
+            .unwrap_or(0);
+        assert_eq!(leftovers, 0, "no staging directory is left behind");
+        let _ = fs::remove_dir_all(&cache);
+    }
 }

@@ -9,14 +9,27 @@ use common::{cushim, files_under, fixture, scratch, text};
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in [&["--help"][..], &["generate", "--help"], &["list", "--help"], &["fetch", "--help"]] {
+    for sub in [
+        &["--help"][..],
+        &["generate", "--help"],
+        &["list", "--help"],
+        &["fetch", "--help"],
+    ] {
         let out = cushim(sub);
         let (stdout, _) = text(&out);
         assert!(out.status.success(), "{sub:?}");
         assert!(stdout.contains("Usage: cushim"), "{sub:?}: {stdout}");
     }
     let (stdout, _) = text(&cushim(&["generate", "--help"]));
-    for flag in ["--cuda", "--cuda-path", "--header", "--out", "--lang", "--allow", "--block"] {
+    for flag in [
+        "--cuda",
+        "--cuda-path",
+        "--header",
+        "--out",
+        "--lang",
+        "--allow",
+        "--block",
+    ] {
         assert!(stdout.contains(flag), "generate --help lists {flag}");
     }
 }
@@ -24,10 +37,19 @@ fn every_subcommand_has_help() {
 #[test]
 fn a_missing_header_is_a_clear_error_and_writes_nothing() {
     let out_dir = scratch("missing-header");
-    let out = cushim(&["generate", "--header", "headers/fixtures/nope.h", "--out", out_dir.to_str().unwrap()]);
+    let out = cushim(&[
+        "generate",
+        "--header",
+        "headers/fixtures/nope.h",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("header `headers/fixtures/nope.h` not found"), "{stderr}");
+    assert!(
+        stderr.contains("header `headers/fixtures/nope.h` not found"),
+        "{stderr}"
+    );
     assert!(stderr.contains("hint:"), "{stderr}");
     assert!(files_under(&out_dir).is_empty());
 }
@@ -36,12 +58,25 @@ fn a_missing_header_is_a_clear_error_and_writes_nothing() {
 fn a_syntax_error_shows_clangs_file_and_line() {
     let dir = scratch("syntax-error");
     let header = dir.join("broken.h");
-    fs::write(&header, "typedef int CUresult;\n\nCUresult cuBroken(int x;\n").unwrap();
+    fs::write(
+        &header,
+        "typedef int CUresult;\n\nCUresult cuBroken(int x;\n",
+    )
+    .unwrap();
     let out_dir = dir.join("out");
-    let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("broken.h:3:"), "clang's file:line is shown: {stderr}");
+    assert!(
+        stderr.contains("broken.h:3:"),
+        "clang's file:line is shown: {stderr}"
+    );
     assert!(stderr.contains("error:"), "{stderr}");
     assert!(!out_dir.exists(), "nothing is written");
 }
@@ -52,10 +87,19 @@ fn an_unwritable_output_dir_is_a_clear_error() {
     let file = dir.join("a-file");
     fs::write(&file, "").unwrap();
     let out_dir = file.join("out");
-    let out = cushim(&["generate", "--header", fixture("cudaapi").to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    let out = cushim(&[
+        "generate",
+        "--header",
+        fixture("cudaapi").to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("cannot create output directory"), "{stderr}");
+    assert!(
+        stderr.contains("cannot create output directory"),
+        "{stderr}"
+    );
     assert!(stderr.contains("hint:"), "{stderr}");
 }
 
@@ -65,20 +109,43 @@ fn a_failed_write_leaves_no_partial_file() {
     // The target name is taken by a directory: the rename must fail, and the
     // temporary file must not stay behind.
     fs::create_dir_all(dir.join("cudaapi.rs/inner")).unwrap();
-    let out = cushim(&["generate", "--header", fixture("cudaapi").to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    let out = cushim(&[
+        "generate",
+        "--header",
+        fixture("cudaapi").to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cannot write"), "{stderr}");
-    let left: Vec<_> = fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
-    assert_eq!(left, vec![std::ffi::OsString::from("cudaapi.rs")], "only the blocking directory remains");
+    let left: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("cudaapi.rs")],
+        "only the blocking directory remains"
+    );
 }
 
 #[test]
 fn an_invalid_regex_is_a_clear_error() {
-    let out = cushim(&["list", "--header", fixture("cudaapi").to_str().unwrap(), "--allow", "cu(Init"]);
+    let out = cushim(&[
+        "list",
+        "--header",
+        fixture("cudaapi").to_str().unwrap(),
+        "--allow",
+        "cu(Init",
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("invalid --allow regex `cu(Init`"), "{stderr}");
+    assert!(
+        stderr.contains("invalid --allow regex `cu(Init`"),
+        "{stderr}"
+    );
     assert!(stderr.contains("hint:"), "{stderr}");
 }
 
@@ -95,13 +162,29 @@ fn an_unknown_cuda_version_lists_the_pinned_ones() {
 #[test]
 fn allow_and_block_filter_by_c_name() {
     let header = fixture("aliases");
-    let out = cushim(&["list", "--header", header.to_str().unwrap(), "--allow", "^cu(Init|MemAlloc)$"]);
+    let out = cushim(&[
+        "list",
+        "--header",
+        header.to_str().unwrap(),
+        "--allow",
+        "^cu(Init|MemAlloc)$",
+    ]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
-    let rows: Vec<&str> = stdout.lines().skip(1).map(|l| l.split_whitespace().next().unwrap()).collect();
+    let rows: Vec<&str> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert_eq!(rows, ["cuInit", "cuMemAlloc"]);
 
-    let out = cushim(&["list", "--header", header.to_str().unwrap(), "--block", "^cuGraph"]);
+    let out = cushim(&[
+        "list",
+        "--header",
+        header.to_str().unwrap(),
+        "--block",
+        "^cuGraph",
+    ]);
     let (stdout, _) = text(&out);
     assert!(!stdout.contains("cuGraphInstantiate"), "{stdout}");
     assert!(stdout.contains("cuCtxCreate_v3"), "{stdout}");
@@ -113,19 +196,47 @@ fn cli_and_builder_write_identical_bytes_and_rerun_changes_nothing() {
         let header = fixture(name);
         let a = scratch(&format!("identical-cli-{name}"));
         let b = scratch(&format!("identical-builder-{name}"));
-        let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", a.to_str().unwrap()]);
+        let out = cushim(&[
+            "generate",
+            "--header",
+            header.to_str().unwrap(),
+            "--out",
+            a.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{:?}", text(&out));
-        cushim::Builder::new().header(&header, None).out_dir(&b).generate().unwrap();
+        cushim::Builder::new()
+            .header(&header, None)
+            .out_dir(&b)
+            .generate()
+            .unwrap();
         let file = format!("{name}.rs");
         let cli_bytes = fs::read(a.join(&file)).unwrap();
-        assert_eq!(cli_bytes, fs::read(b.join(&file)).unwrap(), "{name}: CLI and Builder differ");
+        assert_eq!(
+            cli_bytes,
+            fs::read(b.join(&file)).unwrap(),
+            "{name}: CLI and Builder differ"
+        );
 
         let before = fs::metadata(a.join(&file)).unwrap().modified().unwrap();
-        let out = cushim(&["generate", "--header", header.to_str().unwrap(), "--out", a.to_str().unwrap()]);
+        let out = cushim(&[
+            "generate",
+            "--header",
+            header.to_str().unwrap(),
+            "--out",
+            a.to_str().unwrap(),
+        ]);
         let (_, stderr) = text(&out);
         assert!(stderr.contains("unchanged"), "{stderr}");
-        assert_eq!(fs::read(a.join(&file)).unwrap(), cli_bytes, "{name}: a second run differs");
-        assert_eq!(fs::metadata(a.join(&file)).unwrap().modified().unwrap(), before, "not rewritten");
+        assert_eq!(
+            fs::read(a.join(&file)).unwrap(),
+            cli_bytes,
+            "{name}: a second run differs"
+        );
+        assert_eq!(
+            fs::metadata(a.join(&file)).unwrap().modified().unwrap(),
+            before,
+            "not rewritten"
+        );
     }
 }
 
@@ -133,10 +244,23 @@ fn cli_and_builder_write_identical_bytes_and_rerun_changes_nothing() {
 fn the_cli_flags_and_the_builder_calls_fill_the_same_options() {
     use clap::Parser;
     let cli = cushim::cli::Cli::parse_from([
-        "cushim", "generate", "--cuda", "12.9", "--allow", "^cuMem", "--block", "Async$", "--clang-arg", "-DX=1",
-        "--out", "o", "--docs",
+        "cushim",
+        "generate",
+        "--cuda",
+        "12.9",
+        "--allow",
+        "^cuMem",
+        "--block",
+        "Async$",
+        "--clang-arg",
+        "-DX=1",
+        "--out",
+        "o",
+        "--docs",
     ]);
-    let cushim::cli::Command::Generate(g) = cli.command else { panic!("generate") };
+    let cushim::cli::Command::Generate(g) = cli.command else {
+        panic!("generate")
+    };
     let built = cushim::Builder::new()
         .cuda_version("12.9")
         .allowlist("^cuMem")

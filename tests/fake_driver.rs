@@ -66,7 +66,10 @@ fn run(scenario: &[&str], env: &[(&str, &Path)]) -> String {
         out.status
     );
     assert!(stdout.contains(&format!("ok: {}", scenario[0])), "{stdout}");
-    assert!(stderr.is_empty(), "the loader prints nothing on its own: {stderr}");
+    assert!(
+        stderr.is_empty(),
+        "the loader prints nothing on its own: {stderr}"
+    );
     stdout
 }
 
@@ -86,14 +89,20 @@ fn without_a_library_every_shim_reports_library_not_found() {
         &[("CUSHIM_CUDA_LIBRARY", &missing)],
     );
     assert!(out.contains("checked 492 shims"), "{out}");
-    assert!(out.contains("cannot open shared object file"), "dlerror's reason is kept: {out}");
+    assert!(
+        out.contains("cannot open shared object file"),
+        "dlerror's reason is kept: {out}"
+    );
 
     if system_has_libcuda() {
         eprintln!("this machine has a libcuda.so.1: the default-search half is not run");
         return;
     }
     let empty = common::scratch("empty-lib-dir");
-    let out = run(&["no-library", "libcuda.so.1"], &[("LD_LIBRARY_PATH", &empty)]);
+    let out = run(
+        &["no-library", "libcuda.so.1"],
+        &[("LD_LIBRARY_PATH", &empty)],
+    );
     assert!(out.contains("tried `libcuda.so.1`"), "{out}");
 }
 
@@ -106,10 +115,20 @@ fn with_the_fake_driver_calls_round_trip() {
 #[test]
 fn a_missing_symbol_fails_that_function_alone() {
     let lib = fake_driver("no-memalloc", &["-DFAKE_OMIT_cuMemAlloc_v2"]);
-    let nm = Command::new("nm").arg("-D").arg(&lib).output().expect("nm runs");
+    let nm = Command::new("nm")
+        .arg("-D")
+        .arg(&lib)
+        .output()
+        .expect("nm runs");
     let exports = String::from_utf8_lossy(&nm.stdout);
-    assert!(!exports.contains(" cuMemAlloc_v2"), "the knob removes the export");
-    assert!(exports.contains(" cuMemAlloc\n"), "the v1 export stays, as a trap");
+    assert!(
+        !exports.contains(" cuMemAlloc_v2"),
+        "the knob removes the export"
+    );
+    assert!(
+        exports.contains(" cuMemAlloc\n"),
+        "the v1 export stays, as a trap"
+    );
     run(&["missing-symbol"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
 }
 
@@ -122,5 +141,36 @@ fn thirty_two_threads_racing_on_the_first_call_load_once() {
     let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
     for _ in 0..5 {
         run(&["race-no-library"], &[("CUSHIM_CUDA_LIBRARY", &missing)]);
+    }
+}
+
+#[test]
+fn the_builder_tells_cargo_about_every_header_it_read() {
+    consumer();
+    let build = root().join("target/consumer/debug/build");
+    let outputs: Vec<String> = std::fs::read_dir(&build)
+        .expect("the consumer's build dir")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("cushim-consumer-")
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("output")).ok())
+        .collect();
+    let output = outputs.join("\n");
+    for header in [
+        "cuda-13.5/include/cuda.h",
+        "cuda-13.5/include/cudaTypedefs.h",
+        "cuda-11.8/include/cuda.h",
+        "fixtures/common/base.h",
+        "fixtures/types.h",
+    ] {
+        assert!(
+            output
+                .lines()
+                .any(|l| l.starts_with("cargo:rerun-if-changed=") && l.ends_with(header)),
+            "no rerun-if-changed for {header}:\n{output}"
+        );
     }
 }

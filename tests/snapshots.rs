@@ -19,7 +19,10 @@ fn relative(text: &str) -> String {
 }
 
 fn options(name: &str) -> cushim::Options {
-    cushim::Builder::new().header(fixture(name), None).options().clone()
+    cushim::Builder::new()
+        .header(fixture(name), None)
+        .options()
+        .clone()
 }
 
 #[test]

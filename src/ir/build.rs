@@ -300,3 +300,292 @@ fn versions_text(list: &[(u32, &RawTypedef)]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    //! The version rule on hand-built input: no libclang here.
+    use super::*;
+    use crate::diag::Origin;
+    use crate::ir::{Builtin, Type};
+
+    fn origin(line: u32) -> Origin {
+        Origin {
+            file: "api.h".into(),
+            line,
+        }
+    }
+
+    fn sig(params: &[&str]) -> Vec<String> {
+        std::iter::once("CUresult")
+            .chain(params.iter().copied())
+            .map(String::from)
+            .collect()
+    }
+
+    fn function(spelled: &str, symbol: &str, twin: &str, params: &[&str]) -> RawFunction {
+        RawFunction {
+            spelled: spelled.into(),
+            symbol: symbol.into(),
+            per_thread_symbol: twin.into(),
+            params: params
+                .iter()
+                .enumerate()
+                .map(|(i, _)| (format!("p{i}"), Type::Builtin(Builtin::Int)))
+                .collect(),
+            ret: Type::Named("CUresult".into()),
+            signature: sig(params),
+            doc: None,
+            deprecated: false,
+            origin: origin(10),
+            unsupported: None,
+            variadic: false,
+        }
+    }
+
+    fn raw(functions: Vec<RawFunction>, pfn: &[(&str, &[&str])]) -> Raw {
+        Raw {
+            functions,
+            pfn: pfn
+                .iter()
+                .map(|(n, p)| {
+                    (
+                        n.to_string(),
+                        RawTypedef {
+                            signature: sig(p),
+                            origin: origin(99),
+                        },
+                    )
+                })
+                .collect(),
+            files: Vec::new(),
+        }
+    }
+
+    fn build_ok(r: &Raw) -> Api {
+        build(r, "13.5", String::new(), &Filter::default()).expect("builds")
+    }
+
+    #[test]
+    fn a_suffixed_symbol_binds_the_nth_version_including_internal_ones() {
+        // cuCtxCreate_v4 → the 4th of 2000 (internal), 3020, 11040, 12050.
+        let r = raw(
+            vec![function(
+                "cuCtxCreate",
+                "cuCtxCreate_v4",
+                "cuCtxCreate_v4",
+                &["ctxparams"],
+            )],
+            &[
+                ("PFN_cuCtxCreate_v2000", &["old"]),
+                ("PFN_cuCtxCreate_v3020", &["old"]),
+                ("PFN_cuCtxCreate_v11040", &["affinity"]),
+                ("PFN_cuCtxCreate_v12050", &["ctxparams"]),
+            ],
+        );
+        let api = build_ok(&r);
+        let f = &api.functions[0];
+        assert_eq!(
+            (f.name.as_str(), f.symbol.as_str(), f.proc_name.as_str()),
+            ("cuCtxCreate", "cuCtxCreate_v4", "cuCtxCreate")
+        );
+        assert_eq!(f.version, Some(12050));
+        assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
+    }
+
+    #[test]
+    fn an_unsuffixed_symbol_binds_the_first_version() {
+        let r = raw(
+            vec![function(
+                "cuEventElapsedTime",
+                "cuEventElapsedTime",
+                "cuEventElapsedTime",
+                &["f"],
+            )],
+            &[
+                ("PFN_cuEventElapsedTime_v2000", &["f"]),
+                ("PFN_cuEventElapsedTime_v12080", &["f"]),
+            ],
+        );
+        assert_eq!(build_ok(&r).functions[0].version, Some(2000));
+    }
+
+    #[test]
+    fn the_ordinal_decides_when_signatures_are_identical() {
+        let r = raw(
+            vec![function(
+                "cuEventElapsedTime",
+                "cuEventElapsedTime_v2",
+                "cuEventElapsedTime_v2",
+                &["f"],
+            )],
+            &[
+                ("PFN_cuEventElapsedTime_v2000", &["f"]),
+                ("PFN_cuEventElapsedTime_v12080", &["f"]),
+            ],
+        );
+        let api = build_ok(&r);
+        assert_eq!(api.functions[0].version, Some(12080));
+        assert!(api.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_suffix_without_a_pfn_of_that_base_is_part_of_the_name() {
+        // `cuFoo_v2` with only `PFN_cuFoo_v2_v12000`: the base is `cuFoo_v2`.
+        let r = raw(
+            vec![function("cuFoo_v2", "cuFoo_v2", "cuFoo_v2", &["x"])],
+            &[("PFN_cuFoo_v2_v12000", &["x"])],
+        );
+        let f = &build_ok(&r).functions[0];
+        assert_eq!((f.proc_name.as_str(), f.version), ("cuFoo_v2", Some(12000)));
+    }
+
+    #[test]
+    fn a_signature_that_disagrees_with_the_pick_is_reported_not_guessed() {
+        let r = raw(
+            vec![function(
+                "cuCtxSetFlags",
+                "cuCtxSetFlags",
+                "cuCtxSetFlags",
+                &["unsigned int"],
+            )],
+            &[("PFN_cuCtxSetFlags_v12010", &["int"])],
+        );
+        let api = build_ok(&r);
+        assert_eq!(api.functions[0].version, Some(12010));
+        assert_eq!(api.diagnostics.len(), 1);
+        let d = api.diagnostics[0].to_string();
+        assert!(d.starts_with("api.h:10: warning:"), "{d}");
+        assert!(d.contains("PFN_cuCtxSetFlags_v12010"), "{d}");
+    }
+
+    #[test]
+    fn a_missing_pfn_typedef_leaves_the_version_unknown_with_a_warning() {
+        let r = raw(
+            vec![function(
+                "cuProfilerStart",
+                "cuProfilerStart",
+                "cuProfilerStart",
+                &[],
+            )],
+            &[],
+        );
+        let api = build_ok(&r);
+        assert_eq!(api.functions[0].version, None);
+        assert!(api.diagnostics[0]
+            .to_string()
+            .contains("no `PFN_cuProfilerStart_v*` typedef"));
+    }
+
+    #[test]
+    fn the_twin_takes_the_matching_twin_typedef_and_ties_go_to_the_same_version() {
+        let r = raw(
+            vec![
+                function(
+                    "cuMemcpyHtoD",
+                    "cuMemcpyHtoD_v2",
+                    "cuMemcpyHtoD_v2_ptds",
+                    &["d", "s", "n"],
+                ),
+                function(
+                    "cuStreamWaitValue32",
+                    "cuStreamWaitValue32_v2",
+                    "cuStreamWaitValue32_v2_ptsz",
+                    &["w"],
+                ),
+            ],
+            &[
+                ("PFN_cuMemcpyHtoD_v2000", &["d32", "s", "n32"]),
+                ("PFN_cuMemcpyHtoD_v3020", &["d", "s", "n"]),
+                ("PFN_cuMemcpyHtoD_v7000_ptds", &["d", "s", "n"]),
+                ("PFN_cuStreamWaitValue32_v8000", &["w"]),
+                ("PFN_cuStreamWaitValue32_v11070", &["w"]),
+                ("PFN_cuStreamWaitValue32_v8000_ptsz", &["w"]),
+                ("PFN_cuStreamWaitValue32_v11070_ptsz", &["w"]),
+            ],
+        );
+        let api = build_ok(&r);
+        let twin = |i: usize| api.functions[i].per_thread.clone().unwrap();
+        assert_eq!(api.functions[0].version, Some(3020));
+        assert_eq!(
+            twin(0),
+            PerThread {
+                symbol: "cuMemcpyHtoD_v2_ptds".into(),
+                version: Some(7000)
+            }
+        );
+        assert_eq!(api.functions[1].version, Some(11070));
+        assert_eq!(twin(1).version, Some(11070));
+        assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
+    }
+
+    #[test]
+    fn two_names_of_one_symbol_become_one_function_with_an_alias() {
+        let r = raw(
+            vec![
+                function(
+                    "cuGraphInstantiate",
+                    "cuGraphInstantiateWithFlags",
+                    "cuGraphInstantiateWithFlags",
+                    &["g"],
+                ),
+                function(
+                    "cuGraphInstantiateWithFlags",
+                    "cuGraphInstantiateWithFlags",
+                    "cuGraphInstantiateWithFlags",
+                    &["g"],
+                ),
+            ],
+            &[("PFN_cuGraphInstantiateWithFlags_v11040", &["g"])],
+        );
+        let api = build_ok(&r);
+        assert_eq!(api.functions.len(), 1);
+        let f = &api.functions[0];
+        assert_eq!(f.name, "cuGraphInstantiate");
+        assert_eq!(f.aliases, ["cuGraphInstantiateWithFlags"]);
+        assert_eq!(f.c_names_besides_symbol(), ["cuGraphInstantiate"]);
+    }
+
+    #[test]
+    fn no_lookup_name_carries_a_version_or_stream_suffix() {
+        let r = raw(
+            vec![
+                function("cuMemAlloc", "cuMemAlloc_v2", "cuMemAlloc_v2", &["p", "n"]),
+                function(
+                    "cuLaunchKernel",
+                    "cuLaunchKernel",
+                    "cuLaunchKernel_ptsz",
+                    &["k"],
+                ),
+            ],
+            &[
+                ("PFN_cuMemAlloc_v2000", &["p32", "n32"]),
+                ("PFN_cuMemAlloc_v3020", &["p", "n"]),
+                ("PFN_cuLaunchKernel_v4000", &["k"]),
+                ("PFN_cuLaunchKernel_v7000_ptsz", &["k"]),
+            ],
+        );
+        for f in build_ok(&r).functions {
+            assert!(split_version(&f.proc_name).is_none(), "{}", f.proc_name);
+            assert!(!f.proc_name.ends_with("_ptds") && !f.proc_name.ends_with("_ptsz"));
+        }
+    }
+
+    #[test]
+    fn an_unsupported_signature_is_an_error_with_its_location() {
+        let mut f = function("cuOdd", "cuOdd", "cuOdd", &[]);
+        f.unsupported = Some("unsupported C type `_Complex float`".into());
+        let e = build(
+            &raw(vec![f], &[]),
+            "13.5",
+            String::new(),
+            &Filter::default(),
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("api.h:10: error: `cuOdd`: unsupported C type"),
+            "{text}"
+        );
+        assert!(text.contains("hint:"), "{text}");
+    }
+}

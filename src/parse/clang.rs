@@ -142,7 +142,12 @@ impl Unit {
 
     /// Every file this unit read that is not a system header, in inclusion order.
     pub fn user_files(&self) -> Vec<PathBuf> {
-        extern "C" fn visit(file: CXFile, _stack: *mut CXSourceLocation, _n: c_uint, data: CXClientData) {
+        extern "C" fn visit(
+            file: CXFile,
+            _stack: *mut CXSourceLocation,
+            _n: c_uint,
+            data: CXClientData,
+        ) {
             // SAFETY: `data` is the `Vec` passed below, alive for the whole visit.
             let v = unsafe { &mut *(data as *mut Vec<CXFile>) };
             v.push(file);
@@ -151,7 +156,11 @@ impl Unit {
         let mut out = Vec::new();
         // SAFETY: the TU is live; the callback only pushes into `files`.
         unsafe {
-            clang_getInclusions(self.tu, visit, &mut files as *mut Vec<CXFile> as *mut c_void);
+            clang_getInclusions(
+                self.tu,
+                visit,
+                &mut files as *mut Vec<CXFile> as *mut c_void,
+            );
             for f in files {
                 let start = clang_getLocationForOffset(self.tu, f, 0);
                 if clang_Location_isInSystemHeader(start) != 0 {

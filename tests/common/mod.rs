@@ -12,7 +12,14 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("headers/fixtures").join(format!("{name}.h"))
 }
 
-pub const FIXTURES: [&str; 6] = ["aliases", "cudaapi", "deprecated", "per_thread", "pfn_table", "types"];
+pub const FIXTURES: [&str; 6] = [
+    "aliases",
+    "cudaapi",
+    "deprecated",
+    "per_thread",
+    "pfn_table",
+    "types",
+];
 
 /// A fresh directory under `target/`, removed first if it exists.
 pub fn scratch(name: &str) -> PathBuf {

@@ -1,0 +1,152 @@
+//! The IR of the real pinned headers (fetched into the cache on first use):
+//! counts, and the version table facts that the real driver was checked against.
+
+use cushim::ir::Api;
+
+fn api(version: &str) -> Api {
+    let b = cushim::Builder::new().cuda_version(version);
+    cushim::load(b.options())
+        .unwrap_or_else(|e| panic!("CUDA {version}: {e}"))
+        .0
+}
+
+fn find<'a>(api: &'a Api, name: &str) -> &'a cushim::ir::Function {
+    api.functions
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn function_counts_and_clean_version_tables() {
+    for (version, count) in [("11.8", 368), ("12.9", 452), ("13.5", 492)] {
+        let api = api(version);
+        assert_eq!(api.functions.len(), count, "CUDA {version}");
+        let diagnostics: Vec<String> = api.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert!(diagnostics.is_empty(), "CUDA {version}: {diagnostics:#?}");
+        for f in &api.functions {
+            let v = f
+                .version
+                .unwrap_or_else(|| panic!("{version} {}: no version", f.symbol));
+            assert!((2000..=13050).contains(&v), "{}: {v}", f.symbol);
+            let p = &f.proc_name;
+            assert!(!p.ends_with("_ptds") && !p.ends_with("_ptsz"), "{p}");
+            if let Some((_, n)) = p.rsplit_once("_v") {
+                // A suffix stays in the base name only where PFN_<name>_v<version> confirms it.
+                assert!(
+                    !n.chars().all(|c| c.is_ascii_digit()) || p == &f.symbol,
+                    "{p}"
+                );
+            }
+            if let Some(t) = &f.per_thread {
+                assert!(
+                    t.symbol.ends_with("_ptds") || t.symbol.ends_with("_ptsz"),
+                    "{}",
+                    t.symbol
+                );
+                assert!(t.version.is_some(), "{}: twin without a version", t.symbol);
+            }
+        }
+    }
+}
+
+#[test]
+fn known_entries_of_the_13_5_table() {
+    let api = api("13.5");
+    let row = |name: &str| {
+        let f = find(&api, name);
+        (
+            f.symbol.clone(),
+            f.proc_name.clone(),
+            f.version,
+            f.per_thread.as_ref().map(|t| (t.symbol.clone(), t.version)),
+        )
+    };
+    assert_eq!(
+        row("cuCtxCreate"),
+        (
+            "cuCtxCreate_v4".into(),
+            "cuCtxCreate".into(),
+            Some(12050),
+            None
+        )
+    );
+    assert_eq!(
+        row("cuMemAlloc"),
+        (
+            "cuMemAlloc_v2".into(),
+            "cuMemAlloc".into(),
+            Some(3020),
+            None
+        )
+    );
+    assert_eq!(
+        row("cuMemcpyHtoD"),
+        (
+            "cuMemcpyHtoD_v2".into(),
+            "cuMemcpyHtoD".into(),
+            Some(3020),
+            Some(("cuMemcpyHtoD_v2_ptds".into(), Some(7000)))
+        )
+    );
+    assert_eq!(
+        row("cuLaunchKernel"),
+        (
+            "cuLaunchKernel".into(),
+            "cuLaunchKernel".into(),
+            Some(4000),
+            Some(("cuLaunchKernel_ptsz".into(), Some(7000)))
+        )
+    );
+    assert_eq!(row("cuEventElapsedTime").0, "cuEventElapsedTime_v2");
+    assert_eq!(row("cuEventElapsedTime").2, Some(12080));
+    assert_eq!(row("cuDeviceGetUuid").2, Some(11040));
+    let graph = find(&api, "cuGraphInstantiate");
+    assert_eq!(graph.symbol, "cuGraphInstantiateWithFlags");
+    // Independently of clang: every `#define cuX __CUDA_API_PTDS(...)`/`PTSZ` of the header.
+    let pin = cushim::pins::find("13.5").unwrap();
+    let header =
+        std::fs::read_to_string(cushim::fetch::include_dir(&pin).unwrap().join("cuda.h")).unwrap();
+    let mut from_macros: Vec<&str> = header
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            match (w.next(), w.next(), w.next()) {
+                (Some("#define"), Some(name), Some(body)) if body.starts_with("__CUDA_API_PT") => {
+                    Some(name)
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    from_macros.sort_unstable();
+    let mut twins: Vec<&str> = api
+        .functions
+        .iter()
+        .filter(|f| f.per_thread.is_some())
+        .map(|f| f.name.as_str())
+        .collect();
+    twins.sort_unstable();
+    assert_eq!(twins, from_macros);
+    assert_eq!(twins.len(), 93);
+    assert!(find(&api, "cuCtxAttach").deprecated);
+}
+
+#[test]
+fn the_committed_default_module_is_fresh() {
+    let generated = cushim::generate(cushim::Builder::new().options()).expect("generates");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&generated.default_out_dir);
+    assert_eq!(
+        generated.default_out_dir,
+        std::path::Path::new("generated/cuda-13.5")
+    );
+    for file in &generated.files {
+        let committed =
+            std::fs::read_to_string(dir.join(&file.name)).expect("committed output exists");
+        assert!(
+            committed == file.contents,
+            "{} is stale; regenerate with `cargo run --release -- generate`",
+            file.name
+        );
+    }
+}
