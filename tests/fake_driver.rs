@@ -174,3 +174,12 @@ fn the_builder_tells_cargo_about_every_header_it_read() {
         );
     }
 }
+
+#[test]
+fn the_toolkit_stub_is_detected_and_never_used() {
+    let lib = fake_driver("stub", &["-DFAKE_STUB"]);
+    run(
+        &["stub", lib.to_str().unwrap()],
+        &[("CUSHIM_CUDA_LIBRARY", &lib)],
+    );
+}

@@ -5876,6 +5876,8 @@ pub mod cushim_loader {
     pub const CODE_LIBRARY_NOT_FOUND: u32 = 303;
     /// `CUDA_ERROR_NOT_FOUND`: the library lacks this function.
     pub const CODE_SYMBOL_NOT_FOUND: u32 = 500;
+    /// `CUDA_ERROR_STUB_LIBRARY`: the library found is the toolkit's stub.
+    pub const CODE_STUB_LIBRARY: u32 = 34;
 
     /// One library name that was tried, and why it failed.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -5892,6 +5894,9 @@ pub mod cushim_loader {
         LibraryNotFound { tried: Vec<Attempt> },
         /// The override variable is set to something other than an absolute path.
         InvalidOverride { value: String },
+        /// The library is NVIDIA's toolkit stub (`lib64/stubs/libcuda.so`): it
+        /// answers `CUDA_ERROR_STUB_LIBRARY` to everything, so it is never used.
+        StubLibrary { path: String },
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
         Reentrant,
@@ -5909,6 +5914,7 @@ pub mod cushim_loader {
         pub fn code(&self) -> u32 {
             match self {
                 LoadError::SymbolNotFound { .. } => CODE_SYMBOL_NOT_FOUND,
+                LoadError::StubLibrary { .. } => CODE_STUB_LIBRARY,
                 _ => CODE_LIBRARY_NOT_FOUND,
             }
         }
@@ -5933,6 +5939,10 @@ pub mod cushim_loader {
                 LoadError::InvalidOverride { value } => write!(
                     f,
                     "{OVERRIDE_VAR}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory"
+                ),
+                LoadError::StubLibrary { path } => write!(
+                    f,
+                    "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"
                 ),
                 LoadError::Reentrant => write!(
                     f,
@@ -6042,10 +6052,13 @@ pub mod cushim_loader {
             OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
             match open_one(&name) {
                 Ok(library) => {
-                    return Ok(Library {
-                        library,
-                        path: name.to_string_lossy().into_owned(),
-                    })
+                    let path = name.to_string_lossy().into_owned();
+                    if is_stub(&library) {
+                        // Kept mapped but never used: a library is never unloaded.
+                        std::mem::forget(library);
+                        return Err(LoadError::StubLibrary { path });
+                    }
+                    return Ok(Library { library, path });
                 }
                 Err(e) => tried.push(Attempt {
                     name: name.to_string_lossy().into_owned(),
@@ -6054,6 +6067,22 @@ pub mod cushim_loader {
             }
         }
         Err(LoadError::LibraryNotFound { tried })
+    }
+
+    /// The toolkit's stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`;
+    /// a real driver never does. Asked before anything else is called.
+    fn is_stub(library: &libloading::Library) -> bool {
+        type DriverGetVersion = unsafe extern "C" fn(*mut std::ffi::c_int) -> std::ffi::c_int;
+        // SAFETY: `cuDriverGetVersion(int *)` has had this prototype since CUDA 2.2.
+        unsafe {
+            match library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
+                Ok(f) => {
+                    let mut version = 0;
+                    f(&mut version) == CODE_STUB_LIBRARY as std::ffi::c_int
+                }
+                Err(_) => false,
+            }
+        }
     }
 
     /// libloading's message and the platform's own (`dlerror`), on one line.

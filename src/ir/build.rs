@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Api, Function, Param, PerThread};
+use super::{Api, Fallback, Function, Param, PerThread, Type};
 use crate::diag::{Diagnostic, Error, Severity};
 use crate::parse::{Raw, RawFunction, RawTypedef};
 
@@ -161,6 +161,7 @@ pub fn build(
             doc: first.doc.clone(),
             deprecated: decls.iter().any(|d| d.deprecated),
             origin: first.origin.clone(),
+            fallback: fallback(proc_name, first),
         });
     }
 
@@ -172,8 +173,30 @@ pub fn build(
         cuda_version: cuda_version.to_string(),
         functions,
         rust_types,
+        status_codes: raw.status_codes.clone(),
         diagnostics: diags,
     })
+}
+
+/// `cuGetErrorName`/`cuGetErrorString` with their usual shape `(status, const char **)`
+/// answer from the status enum when the driver is absent.
+fn fallback(proc_name: &str, f: &RawFunction) -> Option<Fallback> {
+    let kind = match proc_name {
+        "cuGetErrorName" => Fallback::ErrorName,
+        "cuGetErrorString" => Fallback::ErrorString,
+        _ => return None,
+    };
+    let out_string = Type::Pointer {
+        is_const: false,
+        pointee: Box::new(Type::Pointer {
+            is_const: true,
+            pointee: Box::new(Type::Builtin(crate::ir::Builtin::Char)),
+        }),
+    };
+    match f.params.as_slice() {
+        [(_, code), (_, out)] if *code == f.ret && *out == out_string => Some(kind),
+        _ => None,
+    }
 }
 
 /// The `cuGetProcAddress` name and ABI version of `f`'s default-stream symbol.
@@ -358,6 +381,7 @@ mod tests {
                 })
                 .collect(),
             files: Vec::new(),
+            status_codes: Vec::new(),
         }
     }
 

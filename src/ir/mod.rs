@@ -19,6 +19,8 @@ pub struct Api {
     pub functions: Vec<Function>,
     /// Bindgen's Rust for the types, constants and enums of the header.
     pub rust_types: String,
+    /// The constants of the status enum every function returns, in header order.
+    pub status_codes: Vec<StatusCode>,
     /// Warnings found while building the IR.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -49,6 +51,29 @@ pub struct Function {
     pub deprecated: bool,
     /// Where the declaration was written. Example: `cuda.h:4711`.
     pub origin: Origin,
+    /// What the drop-in layer answers when the driver is absent, beyond an error code.
+    /// Example: `Some(ErrorName)` for `cuGetErrorName`.
+    pub fallback: Option<Fallback>,
+}
+
+/// Functions that keep answering without a driver, from the status enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// `cuGetErrorName(code, &str)`: the constant's name.
+    ErrorName,
+    /// `cuGetErrorString(code, &str)`: a description of the constant.
+    ErrorString,
+}
+
+/// One constant of the status enum. Example: `CUDA_ERROR_OUT_OF_MEMORY = 2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusCode {
+    /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
+    pub name: String,
+    /// Example: `2`.
+    pub value: i64,
+    /// The Doxygen brief, if any. Example: `The API call failed because it was unable to allocate enough memory`.
+    pub doc: Option<String>,
 }
 
 /// The `_ptds`/`_ptsz` variant of a function.

@@ -298,6 +298,30 @@ impl<'u> Cursor<'u> {
         }
     }
 
+    /// The constants of the enum a function returns (`CUresult` → `cudaError_enum`):
+    /// name, value and Doxygen brief. Empty when it returns no enum.
+    pub fn result_enum_constants(&self) -> Vec<(String, i64, Option<String>)> {
+        // SAFETY: plain queries on live cursors and types.
+        unsafe {
+            let ty = clang_getCanonicalType(clang_getCursorResultType(self.raw));
+            if ty.kind != CXType_Enum {
+                return Vec::new();
+            }
+            let decl = self.wrap(clang_getTypeDeclaration(ty));
+            decl.children()
+                .into_iter()
+                .filter(|c| clang_getCursorKind(c.raw) == CXCursor_EnumConstantDecl)
+                .map(|c| {
+                    (
+                        c.spelling(),
+                        clang_getEnumConstantDeclValue(c.raw),
+                        c.brief(),
+                    )
+                })
+                .collect()
+        }
+    }
+
     /// For `typedef R (*PFN)(A, B)`: the canonical spellings `[R, A, B]`;
     /// `None` when the typedef is not a pointer to a function prototype.
     pub fn fn_pointer_signature(&self) -> Option<Vec<String>> {

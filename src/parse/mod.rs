@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Error, Origin};
-use crate::ir::Type;
+use crate::ir::{StatusCode, Type};
 
 pub use types::bindgen_types;
 
@@ -69,6 +69,8 @@ pub struct Raw {
     pub pfn: BTreeMap<String, RawTypedef>,
     /// Every file read (for `cargo:rerun-if-changed` and the provenance hash).
     pub files: Vec<PathBuf>,
+    /// The constants of the enum the functions return (`CUresult`), in header order.
+    pub status_codes: Vec<StatusCode>,
 }
 
 /// Parses the functions and PFN table of `input`.
@@ -89,6 +91,7 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
     let header = canonical(&input.header);
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
+    let status_codes = plain.status_codes(&header);
     let twins: HashMap<(String, u32), String> = per_thread
         .functions(&header, &mut text_cache)?
         .into_iter()
@@ -120,6 +123,7 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
         functions,
         pfn,
         files,
+        status_codes,
     })
 }
 
@@ -218,6 +222,21 @@ impl Parsed {
             });
         }
         Ok(out)
+    }
+
+    /// The constants of the enum returned by the first function of `header`.
+    fn status_codes(&self, header: &Path) -> Vec<StatusCode> {
+        self.unit
+            .root()
+            .children()
+            .into_iter()
+            .filter(|c| c.kind() == clang::Kind::Function)
+            .find(|c| c.location().is_some_and(|l| canonical(&l.file) == header))
+            .map(|c| c.result_enum_constants())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(name, value, doc)| StatusCode { name, value, doc })
+            .collect()
     }
 
     /// Every `PFN_*` typedef that names a function pointer.

@@ -155,6 +155,26 @@ fn missing_symbol() {
     }
 }
 
+/// NVIDIA's stub library (here the fake built as one): detected before any
+/// other call, reported with its path, and never called again.
+fn stub(path: &str) {
+    unsafe {
+        match Api::cuInit(0) {
+            Err(Error::Load(LoadError::StubLibrary { path: p })) => assert_eq!(p, path),
+            other => panic!("expected StubLibrary, got {other:?}"),
+        }
+        let mut n = 0;
+        assert_eq!(cuda::cuDeviceGetCount(&mut n).0, 34);
+        assert_eq!(n, 0);
+        let message = cuda::last_load_error().expect("kept").to_string();
+        assert!(message.contains("stub library") && message.contains(path), "{message}");
+        let lib = libloading::Library::new(path).expect("the stub is still mapped");
+        let init_calls = lib.get::<unsafe extern "C" fn() -> i32>(b"fake_init_calls\0").expect("test hook");
+        assert_eq!(init_calls(), 0, "cuInit never reached the stub");
+        std::mem::forget(lib);
+    }
+}
+
 /// 32 threads race on the first call of different shims.
 fn race(expect_driver: bool) {
     const THREADS: usize = 32;
@@ -200,6 +220,7 @@ fn main() {
         "no-library" => no_library(&std::env::args().nth(2).expect("expected library name")),
         "fake" => fake(),
         "missing-symbol" => missing_symbol(),
+        "stub" => stub(&std::env::args().nth(2).expect("expected the stub's path")),
         "race" => race(true),
         "race-no-library" => race(false),
         other => panic!("unknown scenario `{other}`"),
