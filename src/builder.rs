@@ -74,6 +74,12 @@ impl Builder {
         self
     }
 
+    /// C++ only: export `<prefix><symbol>` instead of the drop-in names.
+    pub fn cpp_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.options.cpp_prefix = Some(prefix.into());
+        self
+    }
+
     /// Copy the header's brief docs into the output.
     pub fn docs(mut self, on: bool) -> Self {
         self.options.docs = on;

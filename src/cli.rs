@@ -63,8 +63,11 @@ pub struct Generate {
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Output languages, comma-separated
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust")]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust,cpp")]
     pub lang: Vec<LangArg>,
+    /// C++: export `<PREFIX>cuMemAlloc_v2` instead of drop-in names (for programs that also link libcuda)
+    #[arg(long, value_name = "PREFIX")]
+    pub prefix: Option<String>,
     /// Copy each function's brief doc from the header into the output
     #[arg(long)]
     pub docs: bool,
@@ -89,6 +92,7 @@ pub struct Fetch {
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LangArg {
     Rust,
+    Cpp,
 }
 
 impl SourceArgs {
@@ -125,11 +129,15 @@ impl Generate {
             .iter()
             .map(|l| match l {
                 LangArg::Rust => Language::Rust,
+                LangArg::Cpp => Language::Cpp,
             })
             .collect();
         b = b.languages(&langs);
         if let Some(o) = &self.out {
             b = b.out_dir(o);
+        }
+        if let Some(p) = &self.prefix {
+            b = b.cpp_prefix(p);
         }
         b
     }

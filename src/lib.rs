@@ -118,6 +118,10 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "cuda".into());
+    let header_name = inputs[0]
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "cuda.h".into());
     let mut files = Vec::new();
     for lang in &options.languages {
         match lang {
@@ -126,6 +130,16 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
                 &provenance,
                 &format!("{stem}.rs"),
                 &emit::rust::RustOptions { docs: options.docs },
+            )?),
+            Language::Cpp => files.extend(emit::cpp::emit(
+                &api,
+                &provenance,
+                &stem,
+                &header_name,
+                &emit::cpp::CppOptions {
+                    prefix: options.cpp_prefix.clone(),
+                    docs: options.docs,
+                },
             )?),
         }
     }

@@ -24,6 +24,17 @@ pub enum Source {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Language {
     Rust,
+    /// A C-compatible status header and a C++ source of drop-in stubs.
+    Cpp,
+}
+
+impl Language {
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Rust => "rust",
+            Language::Cpp => "cpp",
+        }
+    }
 }
 
 /// Everything that decides what cushim generates.
@@ -41,6 +52,8 @@ pub struct Options {
     pub clang_args: Vec<String>,
     /// Copy the header's brief docs into the output (off: see `RustOptions::docs`).
     pub docs: bool,
+    /// C++ only: export `<prefix>cuMemAlloc_v2` instead of the drop-in names. Example: `cushim_`.
+    pub cpp_prefix: Option<String>,
 }
 
 impl Default for Options {
@@ -48,11 +61,12 @@ impl Default for Options {
         Options {
             source: Source::Default,
             out_dir: None,
-            languages: vec![Language::Rust],
+            languages: vec![Language::Rust, Language::Cpp],
             allow: None,
             block: None,
             clang_args: Vec::new(),
             docs: false,
+            cpp_prefix: None,
         }
     }
 }
@@ -85,6 +99,13 @@ impl Options {
         }
         for a in &self.clang_args {
             c.push_str(&format!(" --clang-arg '{a}'"));
+        }
+        if self.languages != Options::default().languages {
+            let names: Vec<&str> = self.languages.iter().map(|l| l.name()).collect();
+            c.push_str(&format!(" --lang {}", names.join(",")));
+        }
+        if let Some(p) = &self.cpp_prefix {
+            c.push_str(&format!(" --prefix {p}"));
         }
         if self.docs {
             c.push_str(" --docs");

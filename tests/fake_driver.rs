@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::root;
+use common::{fake_driver, root};
 
 /// Builds `tests/consumer` once; returns its binary.
 fn consumer() -> &'static Path {
@@ -31,21 +31,6 @@ fn consumer() -> &'static Path {
         );
         target.join("debug/cushim-consumer")
     })
-}
-
-/// Builds the fake driver as `<dir>/libcuda.so.1` with extra C defines.
-fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
-    let dir = common::scratch(&format!("fake-{name}"));
-    let lib = dir.join("libcuda.so.1");
-    let status = Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
-        .arg(&lib)
-        .arg(root().join("tests/fake/libcuda.c"))
-        .args(defines)
-        .status()
-        .expect("a C compiler runs");
-    assert!(status.success(), "the fake driver compiles");
-    lib
 }
 
 /// Runs one scenario with a clean loader environment plus `env`.

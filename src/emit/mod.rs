@@ -1,7 +1,11 @@
 //! [`Api`](crate::ir::Api) → generated source text. Emitters never re-derive
 //! facts: they only render what the IR says.
 
+pub mod cpp;
 pub mod rust;
+
+use crate::diag::Error;
+use crate::ir::Api;
 
 /// One generated file: its name inside the output directory, and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,4 +26,30 @@ pub struct Provenance {
     pub headers: Vec<String>,
     /// The command that regenerates the file. Example: `cushim generate --cuda 13.5`.
     pub command: String,
+}
+
+/// The one return type every function shares (`CUresult` for `cuda.h`).
+pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
+    let mut found: Option<&str> = None;
+    for f in &api.functions {
+        match (f.ret.named(), found) {
+            (Some(n), None) => found = Some(n),
+            (Some(n), Some(s)) if n == s => {}
+            _ => {
+                return Err(Error::at(
+                    f.origin.clone(),
+                    format!(
+                        "`{}` returns `{}`, but the Rust emitter needs every function to return the same status enum{}",
+                        f.symbol,
+                        rust::rust_type(&f.ret),
+                        found.map(|s| format!(" (`{s}`)")).unwrap_or_default()
+                    ),
+                )
+                .hint("exclude it with `--block`"));
+            }
+        }
+    }
+    found
+        .map(str::to_string)
+        .ok_or_else(|| Error::new("no functions to generate").hint("check `--allow`/`--block`"))
 }

@@ -55,7 +55,7 @@ pub fn emit(
     file_name: &str,
     options: &RustOptions,
 ) -> Result<File, Error> {
-    let status_type = status_type(api)?;
+    let status_type = super::status_type(api)?;
     let module = Module {
         tool_version: &provenance.tool_version,
         cuda_version: &provenance.cuda_version,
@@ -76,32 +76,6 @@ pub fn emit(
         name: file_name.to_string(),
         contents,
     })
-}
-
-/// The one return type every function shares (`CUresult` for `cuda.h`).
-fn status_type(api: &Api) -> Result<String, Error> {
-    let mut found: Option<&str> = None;
-    for f in &api.functions {
-        match (f.ret.named(), found) {
-            (Some(n), None) => found = Some(n),
-            (Some(n), Some(s)) if n == s => {}
-            _ => {
-                return Err(Error::at(
-                    f.origin.clone(),
-                    format!(
-                        "`{}` returns `{}`, but the Rust emitter needs every function to return the same status enum{}",
-                        f.symbol,
-                        rust_type(&f.ret),
-                        found.map(|s| format!(" (`{s}`)")).unwrap_or_default()
-                    ),
-                )
-                .hint("exclude it with `--block`"));
-            }
-        }
-    }
-    found
-        .map(str::to_string)
-        .ok_or_else(|| Error::new("no functions to generate").hint("check `--allow`/`--block`"))
 }
 
 fn shim(f: &Function, options: &RustOptions) -> Shim {

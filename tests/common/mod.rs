@@ -61,3 +61,31 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Builds the fake driver (`tests/fake/libcuda.c`) as `<dir>/libcuda.so.1`
+/// with extra C defines, using the system C compiler.
+pub fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
+    let dir = scratch(&format!("fake-{name}"));
+    let lib = dir.join("libcuda.so.1");
+    let status = Command::new("cc")
+        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
+        .arg(&lib)
+        .arg(root().join("tests/fake/libcuda.c"))
+        .args(defines)
+        .status()
+        .expect("a C compiler runs");
+    assert!(status.success(), "the fake driver compiles");
+    lib
+}
+
+/// Runs `cmd`; panics with its output unless it succeeds. Returns stdout.
+pub fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let (stdout, stderr) = text(&out);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}

@@ -110,6 +110,14 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
     return OK;
 }
 
+/* Says where it came from, so tests can tell the driver from a fallback. */
+CUresult cuGetErrorString(CUresult error, const char **text) {
+    STUB_GUARD;
+    if (!text) return INVALID_VALUE;
+    *text = error == 2 ? "fake driver: out of memory" : "fake driver: some error";
+    return OK;
+}
+
 /* cuCtxCreate_v4 takes a struct pointer; the fake reads its fields back. */
 struct exec_affinity { int type; int sm_count; };
 struct ctx_create_params { struct exec_affinity *affinity; int num_affinity; void *cig; };

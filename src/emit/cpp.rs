@@ -1,0 +1,281 @@
+//! The C++ pair: a C-compatible status header and a source file that defines
+//! every driver function with the exact prototype of the real header, so that a
+//! C or C++ program links it instead of `-lcuda`.
+
+use askama::Template;
+
+use super::{File, Provenance};
+use crate::diag::Error;
+use crate::ir::{Api, Builtin, Fallback, Function, Type};
+
+/// Options that change the C++ text.
+#[derive(Clone, Debug, Default)]
+pub struct CppOptions {
+    /// Export `<prefix><symbol>` instead of the drop-in names, for programs
+    /// that also link the real driver. Example: `cushim_`.
+    pub prefix: Option<String>,
+    /// Describe status codes with the header's doc text instead of their names.
+    pub docs: bool,
+}
+
+#[derive(Template)]
+#[template(path = "cpp/shim.h", escape = "none")]
+struct Header<'a> {
+    provenance: &'a Provenance,
+    guard: String,
+    api: String,
+    api_upper: String,
+}
+
+#[derive(Template)]
+#[template(path = "cpp/shim.cpp", escape = "none")]
+struct Source<'a> {
+    provenance: &'a Provenance,
+    api_header: &'a str,
+    shim_header: &'a str,
+    api: String,
+    api_upper: String,
+    status_type: &'a str,
+    invalid_value: i64,
+    prefix: Option<&'a str>,
+    table: Vec<Row>,
+    shims: Vec<Shim>,
+    texts: Vec<Text>,
+}
+
+/// One entry of the function table: what `resolve` needs.
+struct Row {
+    name: String,
+    symbol: String,
+    proc_name: String,
+    version: u32,
+}
+
+/// One macro invocation.
+struct Shim {
+    ret: String,
+    symbol: String,
+    export: String,
+    index: usize,
+    params: String,
+    args: String,
+    absent: String,
+    checked: bool,
+}
+
+/// One status code for the driver-less `cuGetErrorName`/`cuGetErrorString`.
+struct Text {
+    value: i64,
+    name: String,
+    text: String,
+}
+
+/// Renders the pair for `api`: `<stem>_shim.h` and `<stem>_shim.cpp`.
+pub fn emit(
+    api: &Api,
+    provenance: &Provenance,
+    stem: &str,
+    api_header: &str,
+    options: &CppOptions,
+) -> Result<Vec<File>, Error> {
+    let status_type = super::status_type(api)?;
+    let api_name = format!("cushim_{}", identifier(stem));
+    let shim_header = format!("{stem}_shim.h");
+
+    let mut table = Vec::new();
+    let mut shims = Vec::new();
+    for f in &api.functions {
+        let params = params(f);
+        let args = format!(
+            "({})",
+            f.params
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut add = |symbol: &str, version: Option<u32>, checked: bool| {
+            let index = table.len();
+            table.push(Row {
+                name: f.name.clone(),
+                symbol: symbol.to_string(),
+                proc_name: f.proc_name.clone(),
+                version: version.unwrap_or(0),
+            });
+            shims.push(Shim {
+                ret: c_type(&f.ret),
+                symbol: symbol.to_string(),
+                export: format!("{}{symbol}", options.prefix.as_deref().unwrap_or("")),
+                index,
+                params: params.clone(),
+                args: args.clone(),
+                absent: absent(f, index),
+                checked,
+            });
+        };
+        add(&f.symbol, f.version, true);
+        if let Some(t) = &f.per_thread {
+            add(&t.symbol, t.version, false);
+        }
+    }
+
+    let texts = api
+        .status_codes
+        .iter()
+        .map(|c| Text {
+            value: c.value,
+            name: c.name.clone(),
+            text: describe(&c.name, c.doc.as_deref().filter(|_| options.docs)),
+        })
+        .collect();
+    let invalid_value = api
+        .status_codes
+        .iter()
+        .find(|c| c.name.ends_with("ERROR_INVALID_VALUE"))
+        .map_or(1, |c| c.value);
+
+    let header = Header {
+        provenance,
+        guard: format!("CUSHIM_{}_SHIM_H", identifier(stem).to_ascii_uppercase()),
+        api: api_name.clone(),
+        api_upper: api_name.to_ascii_uppercase(),
+    };
+    let source = Source {
+        provenance,
+        api_header,
+        shim_header: &shim_header,
+        api_upper: api_name.to_ascii_uppercase(),
+        api: api_name,
+        status_type: &status_type,
+        invalid_value,
+        prefix: options.prefix.as_deref(),
+        table,
+        shims,
+        texts,
+    };
+    let render = |what: &str, r: Result<String, askama::Error>| {
+        r.map(|mut s| {
+            if !s.ends_with('\n') {
+                s.push('\n');
+            }
+            s
+        })
+        .map_err(|e| Error::new(format!("rendering the C++ {what} failed: {e}")))
+    };
+    Ok(vec![
+        File {
+            name: shim_header.clone(),
+            contents: render("header", header.render())?,
+        },
+        File {
+            name: format!("{stem}_shim.cpp"),
+            contents: render("source", source.render())?,
+        },
+    ])
+}
+
+/// What a shim returns when it cannot reach the driver.
+fn absent(f: &Function, index: usize) -> String {
+    let ret = c_type(&f.ret);
+    match (f.fallback, f.params.as_slice()) {
+        (Some(kind), [code, out]) => {
+            let which = match kind {
+                Fallback::ErrorName => "name",
+                Fallback::ErrorString => "text",
+            };
+            format!(
+                "cushim::status_text({}, {}, cushim::Text::{which})",
+                code.name, out.name
+            )
+        }
+        _ => format!("static_cast<{ret}>(cushim::absent({index}))"),
+    }
+}
+
+/// `CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, unless the header's doc is wanted.
+fn describe(name: &str, doc: Option<&str>) -> String {
+    if let Some(d) = doc {
+        return d.to_string();
+    }
+    let words = name
+        .strip_prefix("CUDA_ERROR_")
+        .or_else(|| name.strip_prefix("CUDA_"))
+        .unwrap_or(name);
+    if words == "SUCCESS" {
+        return "no error".into();
+    }
+    words.to_ascii_lowercase().replace('_', " ")
+}
+
+fn identifier(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// `(CUdeviceptr *dptr, size_t bytesize)`.
+fn params(f: &Function) -> String {
+    let list: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let ty = c_type(&p.ty);
+            let space = if ty.ends_with('*') { "" } else { " " };
+            format!("{ty}{space}{}", p.name)
+        })
+        .collect();
+    format!("({})", list.join(", "))
+}
+
+fn builtin(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Void => "void",
+        Builtin::Bool => "bool",
+        Builtin::Char => "char",
+        Builtin::SChar => "signed char",
+        Builtin::UChar => "unsigned char",
+        Builtin::Short => "short",
+        Builtin::UShort => "unsigned short",
+        Builtin::Int => "int",
+        Builtin::UInt => "unsigned int",
+        Builtin::Long => "long",
+        Builtin::ULong => "unsigned long",
+        Builtin::LongLong => "long long",
+        Builtin::ULongLong => "unsigned long long",
+        Builtin::Float => "float",
+        Builtin::Double => "double",
+        Builtin::Usize => "size_t",
+        Builtin::Isize => "ptrdiff_t",
+        Builtin::I8 => "int8_t",
+        Builtin::I16 => "int16_t",
+        Builtin::I32 => "int32_t",
+        Builtin::I64 => "int64_t",
+        Builtin::U8 => "uint8_t",
+        Builtin::U16 => "uint16_t",
+        Builtin::U32 => "uint32_t",
+        Builtin::U64 => "uint64_t",
+    }
+}
+
+/// The C++ spelling of an IR type. Inline function pointers use
+/// `std::add_pointer<R(A...)>::type` so that no declarator has to be woven
+/// around a parameter name.
+pub fn c_type(t: &Type) -> String {
+    match t {
+        Type::Builtin(b) => builtin(*b).to_string(),
+        Type::Named(n) => n.clone(),
+        Type::Pointer { is_const, pointee } => {
+            let inner = c_type(pointee);
+            let space = if inner.ends_with('*') { "" } else { " " };
+            format!("{}{inner}{space}*", if *is_const { "const " } else { "" })
+        }
+        Type::FnPointer { ret, params } => {
+            let params: Vec<String> = params.iter().map(c_type).collect();
+            format!(
+                "std::add_pointer<{}({})>::type",
+                c_type(ret),
+                params.join(", ")
+            )
+        }
+    }
+}

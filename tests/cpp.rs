@@ -1,0 +1,221 @@
+//! The C++ pair: compiled with g++ against the real pinned headers, linked
+//! into a C program and a C++ program instead of `-lcuda`, and run against the
+//! fake `libcuda.so.1`.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{fake_driver, fixture, root, run_ok, scratch, FIXTURES};
+
+const CXXFLAGS: [&str; 5] = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2"];
+
+fn include_dir(version: &str) -> PathBuf {
+    cushim::fetch::include_dir(&cushim::pins::find(version).unwrap()).unwrap()
+}
+
+/// Generates the C++ pair of `builder` into a fresh scratch directory.
+fn pair(name: &str, builder: cushim::Builder) -> PathBuf {
+    let dir = scratch(name);
+    builder
+        .languages(&[cushim::Language::Cpp])
+        .out_dir(&dir)
+        .generate()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    dir
+}
+
+/// `g++ -c` of `<dir>/<stem>_shim.cpp`; returns the object.
+fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBuf {
+    let object = dir.join(format!("{stem}_shim.o"));
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .args(extra)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg("-c")
+            .arg(dir.join(format!("{stem}_shim.cpp")))
+            .arg("-o")
+            .arg(&object),
+    );
+    object
+}
+
+#[test]
+fn pairs_from_the_real_headers_compile_without_warnings() {
+    for version in ["11.8", "12.9", "13.5"] {
+        let dir = pair(
+            &format!("cpp-{version}"),
+            cushim::Builder::new().cuda_version(version),
+        );
+        compile(&dir, "cuda", &include_dir(version), &[]);
+    }
+    let dir = pair(
+        "cpp-13.5-prefixed",
+        cushim::Builder::new()
+            .cuda_version("13.5")
+            .cpp_prefix("cushim_"),
+    );
+    let object = compile(&dir, "cuda", &include_dir("13.5"), &[]);
+    let nm = run_ok(Command::new("nm").arg("--defined-only").arg(&object));
+    assert!(nm.contains(" T cushim_cuMemAlloc_v2\n"), "prefixed export");
+    assert!(
+        !nm.contains(" T cuMemAlloc_v2\n"),
+        "no drop-in export in prefixed mode"
+    );
+}
+
+#[test]
+fn fixture_pairs_compile_without_warnings() {
+    let include = root().join("headers/fixtures");
+    for name in FIXTURES {
+        let dir = pair(
+            &format!("cpp-fixture-{name}"),
+            cushim::Builder::new().header(fixture(name), None),
+        );
+        compile(&dir, name, &include, &[]);
+    }
+}
+
+#[test]
+fn snapshots_of_every_fixture_pair() {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(root().join("snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    for name in FIXTURES {
+        let generated = cushim::generate(
+            cushim::Builder::new()
+                .header(fixture(name), None)
+                .languages(&[cushim::Language::Cpp])
+                .options(),
+        )
+        .unwrap();
+        for file in &generated.files {
+            let ext = if file.name.ends_with(".h") {
+                "h"
+            } else {
+                "cpp"
+            };
+            settings.bind(|| insta::assert_snapshot!(format!("cpp-{name}.{ext}"), file.contents));
+        }
+    }
+}
+
+/// The 13.5 pair, its object, and the C++ test program linked against it.
+fn consumer() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let dir = pair("cpp-consumer", cushim::Builder::new().cuda_version("13.5"));
+        let include = include_dir("13.5");
+        let object = compile(&dir, "cuda", &include, &[]);
+
+        let (api, _) = cushim::load(cushim::Builder::new().cuda_version("13.5").options()).unwrap();
+        let mut calls = String::new();
+        for f in &api.functions {
+            let args = vec!["{}"; f.params.len()].join(", ");
+            writeln!(calls, "CALL({}, ({args}))", f.symbol).unwrap();
+        }
+        std::fs::write(dir.join("calls.inc"), calls).unwrap();
+
+        let bin = dir.join("consumer");
+        run_ok(
+            Command::new("g++")
+                .args(CXXFLAGS)
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(root().join("tests/cpp/consumer.cpp"))
+                .arg(&object)
+                .args(["-pthread", "-ldl", "-o"])
+                .arg(&bin),
+        );
+        bin
+    })
+}
+
+fn scenario(args: &[&str], env: &[(&str, &Path)]) -> String {
+    let mut cmd = Command::new(consumer());
+    cmd.args(args)
+        .env_remove("CUSHIM_CUDA_LIBRARY")
+        .env_remove("LD_LIBRARY_PATH");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = run_ok(&mut cmd);
+    assert!(out.contains(&format!("ok: {}", args[0])), "{out}");
+    out
+}
+
+#[test]
+fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
+    let dir = pair("cpp-c-program", cushim::Builder::new().cuda_version("13.5"));
+    let include = include_dir("13.5");
+    let object = compile(&dir, "cuda", &include, &[]);
+    let c_object = dir.join("c_program.o");
+    run_ok(
+        Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-c"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/c_program.c"))
+            .arg("-o")
+            .arg(&c_object),
+    );
+    let bin = dir.join("c_program");
+    run_ok(
+        Command::new("g++")
+            .arg(&c_object)
+            .arg(&object)
+            .args(["-pthread", "-ldl", "-o"])
+            .arg(&bin),
+    );
+    let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
+    let out = run_ok(Command::new(&bin).env("CUSHIM_CUDA_LIBRARY", &missing));
+    assert!(out.contains("cuInit -> 303, status 1"), "{out}");
+}
+
+#[test]
+fn without_a_driver_every_stub_returns_the_documented_code() {
+    let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
+    let out = scenario(
+        &["no-library", missing.to_str().unwrap()],
+        &[("CUSHIM_CUDA_LIBRARY", &missing)],
+    );
+    assert!(out.contains("checked 492 functions"), "{out}");
+}
+
+#[test]
+fn with_the_fake_driver_calls_go_through() {
+    let lib = fake_driver("cpp-full", &[]);
+    scenario(&["fake"], &[("LD_LIBRARY_PATH", lib.parent().unwrap())]);
+    scenario(&["set-path", lib.to_str().unwrap()], &[]);
+}
+
+#[test]
+fn a_removed_symbol_fails_that_function_alone() {
+    let lib = fake_driver("cpp-no-memalloc", &["-DFAKE_OMIT_cuMemAlloc_v2"]);
+    scenario(&["missing-symbol"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn the_toolkit_stub_is_reported_and_never_called() {
+    let lib = fake_driver("cpp-stub", &["-DFAKE_STUB"]);
+    scenario(
+        &["stub", lib.to_str().unwrap()],
+        &[("CUSHIM_CUDA_LIBRARY", &lib)],
+    );
+}
+
+#[test]
+fn thirty_two_threads_racing_load_once() {
+    let lib = fake_driver("cpp-race", &[]);
+    let missing = root().join("target/test-scratch/no-such-dir/libcuda.so.1");
+    for _ in 0..5 {
+        scenario(&["race"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+        scenario(&["race-no-library"], &[("CUSHIM_CUDA_LIBRARY", &missing)]);
+    }
+}

@@ -1,0 +1,216 @@
+// The C++ test program: an ordinary driver-API program that includes cuda.h and
+// links the generated stubs instead of -lcuda. Each scenario is one process;
+// it prints "ok: <scenario>" when every expectation held and aborts otherwise.
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuda_shim.h"
+
+#define EXPECT(cond)                                                                  \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+            std::fprintf(stderr, "  last message: %s\n", cushim_cuda_last_message()); \
+            std::exit(1);                                                             \
+        }                                                                             \
+    } while (0)
+
+static bool contains(const char *haystack, const char *needle) {
+    return haystack && std::strstr(haystack, needle) != nullptr;
+}
+
+// Every function of the header, called with value-initialised arguments
+// (written by the test harness from cushim's IR).
+struct Call {
+    const char *name;
+    CUresult result;
+};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static std::vector<Call> call_every_function() {
+    std::vector<Call> calls;
+#define CALL(NAME, ARGS) calls.push_back(Call{#NAME, NAME ARGS});
+#include "calls.inc"
+#undef CALL
+    return calls;
+}
+#pragma GCC diagnostic pop
+
+static void no_library(const char *expected_name) {
+    std::vector<Call> calls = call_every_function();
+    EXPECT(calls.size() > 400);
+    for (const Call &c : calls) {
+        if (std::strcmp(c.name, "cuGetErrorName") == 0 || std::strcmp(c.name, "cuGetErrorString") == 0)
+            continue;  // they answer from the fallback table
+        if (c.result != CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) {
+            std::fprintf(stderr, "%s returned %d\n", c.name, static_cast<int>(c.result));
+            std::exit(1);
+        }
+    }
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_LIBRARY_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), expected_name));
+    EXPECT(contains(cushim_cuda_last_message(), "not found"));
+    EXPECT(cushim_cuda_load() == CUSHIM_CUDA_LIBRARY_NOT_FOUND);
+    EXPECT(cushim_cuda_resolve_all(nullptr, 0) == static_cast<size_t>(-1));
+    for (int i = 0; i < 1000; ++i) EXPECT(cuInit(0) == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+    EXPECT(cushim_cuda_library_open_attempts() == 1);
+
+    const char *text = nullptr;
+    EXPECT(cuGetErrorName(CUDA_ERROR_OUT_OF_MEMORY, &text) == CUDA_SUCCESS);
+    EXPECT(text && std::strcmp(text, "CUDA_ERROR_OUT_OF_MEMORY") == 0);
+    EXPECT(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &text) == CUDA_SUCCESS);
+    EXPECT(text && std::strcmp(text, "out of memory") == 0);
+    EXPECT(cuGetErrorString(CUDA_SUCCESS, &text) == CUDA_SUCCESS);
+    EXPECT(text && std::strcmp(text, "no error") == 0);
+    EXPECT(cuGetErrorName(static_cast<CUresult>(123456), &text) == CUDA_ERROR_INVALID_VALUE);
+    EXPECT(text == nullptr);
+    std::printf("checked %zu functions: %s\n", calls.size(), cushim_cuda_last_message());
+}
+
+static void fake() {
+    EXPECT(cushim_cuda_set_library_path("relative/libcuda.so.1") == -1);
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    EXPECT(cushim_cuda_load() == CUSHIM_CUDA_OK);
+    EXPECT(cushim_cuda_set_library_path("/too/late/libcuda.so.1") == -2);
+    int version = 0;
+    EXPECT(cuDriverGetVersion(&version) == CUDA_SUCCESS && version == 13050);
+    int count = 0;
+    EXPECT(cuDeviceGetCount(&count) == CUDA_SUCCESS && count == 2);
+    char name[64] = {};
+    EXPECT(cuDeviceGetName(name, sizeof name, 1) == CUDA_SUCCESS);
+    EXPECT(std::strcmp(name, "Fake GPU 1") == 0);
+    CUuuid uuid = {};
+    EXPECT(cuDeviceGetUuid(&uuid, 2) == CUDA_SUCCESS);
+    for (int i = 0; i < 16; ++i) EXPECT(uuid.bytes[i] == static_cast<char>(i * 3 + 2));
+
+    // cuMemAlloc is cuMemAlloc_v2 here, never the v1 export of the same name.
+    CUdeviceptr ptr = 0;
+    EXPECT(cuMemAlloc(&ptr, 4096) == CUDA_SUCCESS);
+    EXPECT(ptr == 0x7f0000000000ULL + 4096);
+    unsigned char data[] = {1, 2, 3, 250};
+    EXPECT(cuMemcpyHtoD(ptr, data, sizeof data) == CUDA_SUCCESS);
+
+    CUexecAffinityParam affinity = {};
+    affinity.param.smCount.val = 7;
+    CUctxCreateParams params = {};
+    params.execAffinityParams = &affinity;
+    params.numExecAffinityParams = 1;
+    CUcontext ctx = nullptr;
+    EXPECT(cuCtxCreate(&ctx, &params, 3, 1) == CUDA_SUCCESS);
+    EXPECT(reinterpret_cast<uintptr_t>(ctx) == 0x1000u + 3 * 16 + 1 + (7u << 20));
+
+    // The driver answers when it is there.
+    const char *text = nullptr;
+    EXPECT(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &text) == CUDA_SUCCESS);
+    EXPECT(text && std::strcmp(text, "fake driver: out of memory") == 0);
+
+    // A driver failure passes through untouched and is no loader failure.
+    EXPECT(cuCtxSynchronize() == CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT(cuInit(5) == CUDA_ERROR_INVALID_VALUE);
+
+    // A function the fake lacks fails alone.
+    EXPECT(cuCtxGetCurrent(&ctx) == CUDA_ERROR_NOT_FOUND);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), "cuCtxGetCurrent"));
+    EXPECT(cushim_cuda_function_status("cuCtxGetCurrent") == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    EXPECT(cushim_cuda_function_status("cuMemAlloc") == CUSHIM_CUDA_OK);
+    EXPECT(cushim_cuda_function_status("cuMemAlloc_v2") == CUSHIM_CUDA_OK);
+    EXPECT(cushim_cuda_function_status("cuNoSuchThing") == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+
+    // Eager resolution lists what this driver lacks.
+    std::vector<const char *> missing(1000);
+    size_t n = cushim_cuda_resolve_all(missing.data(), missing.size());
+    EXPECT(n > 400 && n < 1000);
+    bool listed = false;
+    for (size_t i = 0; i < n; ++i) {
+        EXPECT(std::strcmp(missing[i], "cuInit") != 0);
+        listed = listed || std::strcmp(missing[i], "cuCtxGetCurrent") == 0;
+    }
+    EXPECT(listed);
+    EXPECT(cushim_cuda_library_open_attempts() == 1);
+}
+
+static void missing_symbol() {
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    CUdeviceptr ptr = 0;
+    EXPECT(cuMemAlloc(&ptr, 64) == CUDA_ERROR_NOT_FOUND);
+    EXPECT(ptr == 0);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), "cuMemAlloc_v2"));
+    int version = 0;
+    EXPECT(cuDriverGetVersion(&version) == CUDA_SUCCESS && version == 13050);
+    EXPECT(cuMemAlloc(&ptr, 64) == CUDA_ERROR_NOT_FOUND);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+}
+
+static void stub(const char *path) {
+    EXPECT(cuInit(0) == CUDA_ERROR_STUB_LIBRARY);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_STUB_LIBRARY);
+    EXPECT(contains(cushim_cuda_last_message(), path));
+    EXPECT(contains(cushim_cuda_last_message(), "stub library"));
+    int count = -1;
+    EXPECT(cuDeviceGetCount(&count) == CUDA_ERROR_STUB_LIBRARY && count == -1);
+    EXPECT(cushim_cuda_load() == CUSHIM_CUDA_STUB_LIBRARY);
+    void *again = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    EXPECT(again != nullptr);
+    auto init_calls = reinterpret_cast<int (*)()>(dlsym(again, "fake_init_calls"));
+    EXPECT(init_calls && init_calls() == 0);
+}
+
+static void race(bool expect_driver) {
+    constexpr int threads = 32;
+    std::atomic<int> ready{0};
+    std::vector<CUresult> results(threads);
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) {
+        pool.emplace_back([&, i] {
+            ready.fetch_add(1);
+            while (ready.load() < threads) {
+            }
+            int n = 0;
+            switch (i % 3) {
+                case 0: results[i] = cuInit(0); break;
+                case 1: results[i] = cuDriverGetVersion(&n); break;
+                default: results[i] = cuDeviceGetCount(&n); break;
+            }
+        });
+    }
+    for (std::thread &t : pool) t.join();
+    EXPECT(cushim_cuda_library_open_attempts() == 1);
+    for (CUresult r : results)
+        EXPECT(r == (expect_driver ? CUDA_SUCCESS : CUDA_ERROR_SHARED_OBJECT_INIT_FAILED));
+}
+
+static void set_path(const char *path) {
+    EXPECT(cushim_cuda_set_library_path(path) == 0);
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    int version = 0;
+    EXPECT(cuDriverGetVersion(&version) == CUDA_SUCCESS && version == 13050);
+}
+
+int main(int argc, char **argv) {
+    std::string scenario = argc > 1 ? argv[1] : "";
+    const char *arg = argc > 2 ? argv[2] : "";
+    if (scenario == "no-library") no_library(arg);
+    else if (scenario == "fake") fake();
+    else if (scenario == "missing-symbol") missing_symbol();
+    else if (scenario == "stub") stub(arg);
+    else if (scenario == "race") race(true);
+    else if (scenario == "race-no-library") race(false);
+    else if (scenario == "set-path") set_path(arg);
+    else {
+        std::fprintf(stderr, "unknown scenario `%s`\n", scenario.c_str());
+        return 2;
+    }
+    std::printf("ok: %s\n", scenario.c_str());
+    return 0;
+}
