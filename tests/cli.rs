@@ -209,6 +209,14 @@ fn cli_and_builder_write_identical_bytes_and_rerun_changes_nothing() {
             .out_dir(&b)
             .generate()
             .unwrap();
+        for file in [format!("{name}_shim.h"), format!("{name}_shim.cpp")] {
+            let cli = fs::read(a.join(&file)).unwrap();
+            assert_eq!(
+                cli,
+                fs::read(b.join(&file)).unwrap(),
+                "{file}: CLI and Builder differ"
+            );
+        }
         let file = format!("{name}.rs");
         let cli_bytes = fs::read(a.join(&file)).unwrap();
         assert_eq!(
@@ -257,6 +265,10 @@ fn the_cli_flags_and_the_builder_calls_fill_the_same_options() {
         "--out",
         "o",
         "--docs",
+        "--lang",
+        "rust,cpp",
+        "--prefix",
+        "cushim_",
     ]);
     let cushim::cli::Command::Generate(g) = cli.command else {
         panic!("generate")
@@ -267,7 +279,8 @@ fn the_cli_flags_and_the_builder_calls_fill_the_same_options() {
         .blocklist("Async$")
         .clang_arg("-DX=1")
         .docs(true)
-        .languages(&[cushim::Language::Rust])
-        .out_dir("o");
+        .languages(&[cushim::Language::Rust, cushim::Language::Cpp])
+        .out_dir("o")
+        .cpp_prefix("cushim_");
     assert_eq!(g.builder().options(), built.options());
 }
