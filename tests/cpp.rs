@@ -219,3 +219,62 @@ fn thirty_two_threads_racing_load_once() {
         scenario(&["race-no-library"], &[("CUSHIM_CUDA_LIBRARY", &missing)]);
     }
 }
+
+/// Cross-compiles with mingw-w64 and runs under Wine: no driver, a planted
+/// `nvcuda.dll` beside the executable and in the working directory.
+#[test]
+fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
+    let have = |tool: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(have("x86_64-w64-mingw32-g++-posix") && have("wine")) {
+        assert!(
+            std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+            "install g++-mingw-w64-x86-64 and wine64 (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+        );
+        return;
+    }
+    let dir = pair("cpp-windows", cushim::Builder::new().cuda_version("13.5"));
+    let include = include_dir("13.5");
+    let exe = dir.join("program.exe");
+    run_ok(
+        Command::new("x86_64-w64-mingw32-g++-posix")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/windows_program.cpp"))
+            .arg(dir.join("cuda_shim.cpp"))
+            .args(["-static", "-o"])
+            .arg(&exe),
+    );
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for d in [&dir, &cwd] {
+        run_ok(
+            Command::new("x86_64-w64-mingw32-gcc")
+                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+                .arg(d.join("nvcuda.dll"))
+                .arg(root().join("tests/cpp/planted_nvcuda.c")),
+        );
+    }
+    let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
+    let out = run_ok(
+        Command::new("wine")
+            .arg(&exe)
+            .arg(&marker)
+            .current_dir(&cwd)
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("CUSHIM_PLANT_MARKER", &marker),
+    );
+    assert!(out.contains("cuInit -> 303, status 1"), "{out}");
+    assert!(out.contains("tried `nvcuda.dll`"), "{out}");
+    assert!(
+        out.contains("control: LoadLibraryA(\"nvcuda.dll\") loads the planted DLL"),
+        "{out}"
+    );
+    assert!(out.contains("ok: windows"), "{out}");
+}
