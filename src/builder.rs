@@ -80,6 +80,18 @@ impl Builder {
         self
     }
 
+    /// How shims find functions: `cuGetProcAddress` (default) or exact exports.
+    pub fn resolve(mut self, resolve: crate::Resolve) -> Self {
+        self.options.resolve = resolve;
+        self
+    }
+
+    /// The default-stream mode shims bind unless the program chooses at run time.
+    pub fn stream(mut self, stream: crate::StreamMode) -> Self {
+        self.options.stream = stream;
+        self
+    }
+
     /// Copy the header's brief docs into the output.
     pub fn docs(mut self, on: bool) -> Self {
         self.options.docs = on;

@@ -71,6 +71,26 @@ pub struct Generate {
     /// Copy each function's brief doc from the header into the output
     #[arg(long)]
     pub docs: bool,
+    /// How shims find driver functions
+    #[arg(long, value_enum, default_value = "proc-address")]
+    pub resolve: ResolveArg,
+    /// The default-stream mode shims bind unless the program chooses at run time
+    #[arg(long, value_enum, default_value = "legacy")]
+    pub stream: StreamArg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResolveArg {
+    /// cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export
+    ProcAddress,
+    /// The exact versioned export only
+    Dlsym,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamArg {
+    Legacy,
+    PerThread,
 }
 
 #[derive(Args, Debug)]
@@ -139,7 +159,14 @@ impl Generate {
         if let Some(p) = &self.prefix {
             b = b.cpp_prefix(p);
         }
-        b
+        b.resolve(match self.resolve {
+            ResolveArg::ProcAddress => crate::Resolve::ProcAddress,
+            ResolveArg::Dlsym => crate::Resolve::Dlsym,
+        })
+        .stream(match self.stream {
+            StreamArg::Legacy => crate::StreamMode::Legacy,
+            StreamArg::PerThread => crate::StreamMode::PerThread,
+        })
     }
 }
 

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 pub use builder::Builder;
 pub use diag::{Diagnostic, Error};
-pub use options::{Language, Options, Source};
+pub use options::{Language, Options, Resolve, Source, StreamMode};
 
 /// The result of a generation, before anything is written.
 #[derive(Debug)]
@@ -129,7 +129,11 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
                 &api,
                 &provenance,
                 &format!("{stem}.rs"),
-                &emit::rust::RustOptions { docs: options.docs },
+                &emit::rust::RustOptions {
+                    docs: options.docs,
+                    resolve: options.resolve,
+                    stream: options.stream,
+                },
             )?),
             Language::Cpp => files.extend(emit::cpp::emit(
                 &api,
@@ -139,6 +143,8 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
                 &emit::cpp::CppOptions {
                     prefix: options.cpp_prefix.clone(),
                     docs: options.docs,
+                    resolve: options.resolve,
+                    stream: options.stream,
                 },
             )?),
         }

@@ -37,6 +37,24 @@ impl Language {
     }
 }
 
+/// How generated shims find driver functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resolve {
+    /// `cuGetProcAddress_v2` with each function's ABI version, then v1, then the exact export.
+    #[default]
+    ProcAddress,
+    /// The exact versioned export only.
+    Dlsym,
+}
+
+/// The default-stream semantics generated shims bind by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StreamMode {
+    #[default]
+    Legacy,
+    PerThread,
+}
+
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -54,6 +72,10 @@ pub struct Options {
     pub docs: bool,
     /// C++ only: export `<prefix>cuMemAlloc_v2` instead of the drop-in names. Example: `cushim_`.
     pub cpp_prefix: Option<String>,
+    /// How shims find functions. Default: `cuGetProcAddress`.
+    pub resolve: Resolve,
+    /// The default-stream mode shims bind unless the program chooses at run time.
+    pub stream: StreamMode,
 }
 
 impl Default for Options {
@@ -67,6 +89,8 @@ impl Default for Options {
             clang_args: Vec::new(),
             docs: false,
             cpp_prefix: None,
+            resolve: Resolve::default(),
+            stream: StreamMode::default(),
         }
     }
 }
@@ -103,6 +127,12 @@ impl Options {
         if self.languages != Options::default().languages {
             let names: Vec<&str> = self.languages.iter().map(|l| l.name()).collect();
             c.push_str(&format!(" --lang {}", names.join(",")));
+        }
+        if self.resolve == Resolve::Dlsym {
+            c.push_str(" --resolve dlsym");
+        }
+        if self.stream == StreamMode::PerThread {
+            c.push_str(" --stream per-thread");
         }
         if let Some(p) = &self.cpp_prefix {
             c.push_str(&format!(" --prefix {p}"));

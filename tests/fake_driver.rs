@@ -168,3 +168,90 @@ fn the_toolkit_stub_is_detected_and_never_used() {
         &[("CUSHIM_CUDA_LIBRARY", &lib)],
     );
 }
+
+#[test]
+fn each_driver_generation_binds_the_right_symbol() {
+    // 12.x and later: cuGetProcAddress_v2.
+    let modern = fake_driver("modern", &[]);
+    let out = run(&["binds-proc"], &[("CUSHIM_CUDA_LIBRARY", &modern)]);
+    assert!(out.contains("bound through cuGetProcAddress_v2"), "{out}");
+    // 11.3 to 11.8: only the 4-argument cuGetProcAddress.
+    let v1 = fake_driver(
+        "v1",
+        &["-DFAKE_PROC_ADDRESS=1", "-DFAKE_DRIVER_VERSION=11080"],
+    );
+    let out = run(&["binds-proc"], &[("CUSHIM_CUDA_LIBRARY", &v1)]);
+    assert!(out.contains("bound through cuGetProcAddress\n"), "{out}");
+    // Before 11.3: exact exports.
+    let old = fake_driver(
+        "old",
+        &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=12080"],
+    );
+    let out = run(&["binds-dlsym"], &[("CUSHIM_CUDA_LIBRARY", &old)]);
+    assert!(out.contains("bound through none"), "{out}");
+    // A module generated with --resolve dlsym ignores cuGetProcAddress.
+    run(&["dlsym-module"], &[("CUSHIM_CUDA_LIBRARY", &modern)]);
+}
+
+#[test]
+fn per_thread_mode_binds_the_twins() {
+    let lib = fake_driver("per-thread", &[]);
+    run(&["per-thread"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    let on = root().join("target/test-scratch/stream-var-1");
+    let mut cmd = Command::new(consumer());
+    let out = cmd
+        .args(["per-thread-env"])
+        .env("CUSHIM_CUDA_LIBRARY", &lib)
+        .env("CUSHIM_PER_THREAD_DEFAULT_STREAM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = on;
+    // "0" means off: legacy binding.
+    let out = Command::new(consumer())
+        .args(["binds-proc"])
+        .env("CUSHIM_CUDA_LIBRARY", &lib)
+        .env("CUSHIM_PER_THREAD_DEFAULT_STREAM", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_driver_older_than_the_function_gets_a_typed_error_and_no_call() {
+    let lib = fake_driver("12.2", &["-DFAKE_DRIVER_VERSION=12020"]);
+    run(&["too-old", "12020"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    let old = fake_driver(
+        "11.2-no-proc",
+        &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=11020"],
+    );
+    run(&["too-old", "11020"], &[("CUSHIM_CUDA_LIBRARY", &old)]);
+}
+
+#[test]
+fn every_odd_cu_get_proc_address_answer_is_typed() {
+    let lib = fake_driver("quirks", &["-DFAKE_QUIRKS"]);
+    run(&["quirks"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn introspection_lists_what_the_driver_lacks() {
+    let lib = fake_driver("introspection", &[]);
+    run(&["introspection"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn a_relative_override_is_refused() {
+    run(
+        &["relative-override"],
+        &[("CUSHIM_CUDA_LIBRARY", Path::new("libcuda.so.1"))],
+    );
+}

@@ -43,7 +43,11 @@ fn ir_of_every_fixture() {
 #[test]
 fn rust_output_of_every_fixture() {
     for name in FIXTURES {
-        let generated = cushim::generate(&options(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rust_only = cushim::Builder::new()
+            .header(fixture(name), None)
+            .languages(&[cushim::Language::Rust]);
+        let generated =
+            cushim::generate(rust_only.options()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(generated.files.len(), 1);
         let file = &generated.files[0];
         assert_eq!(file.name, format!("{name}.rs"));

@@ -5850,20 +5850,23 @@ pub type CUlogIterator = ::std::os::raw::c_uint;
 #[allow(unused_imports)]
 pub use self::sys::*;
 
-/// The loader runtime: opens the driver once, resolves one symbol per shim on
+/// The loader runtime: opens the driver once, binds one function per shim on
 /// that shim's first call, and keeps every failure as a typed value.
 #[allow(dead_code)]
 pub mod cushim_loader {
     use std::cell::Cell;
-    use std::ffi::{c_void, CStr, OsString};
+    use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
     use std::path::PathBuf;
-    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
     /// Environment variable that names the driver library by absolute path,
     /// instead of the default search. Read once, on the first load.
     pub const OVERRIDE_VAR: &str = "CUSHIM_CUDA_LIBRARY";
+    /// Environment variable that picks the default-stream mode when the program
+    /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
+    pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
 
     /// The names tried, in order, when no override is set.
     #[cfg(not(windows))]
@@ -5878,6 +5881,56 @@ pub mod cushim_loader {
     pub const CODE_SYMBOL_NOT_FOUND: u32 = 500;
     /// `CUDA_ERROR_STUB_LIBRARY`: the library found is the toolkit's stub.
     pub const CODE_STUB_LIBRARY: u32 = 34;
+    /// `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`: the function's ABI is newer than the driver.
+    pub const CODE_DRIVER_TOO_OLD: u32 = 36;
+
+    /// How shims find their functions (chosen at generation time).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Resolve {
+        /// `cuGetProcAddress_v2`, then v1 (drivers 11.3–11.8), then the exact
+        /// versioned export for older drivers.
+        ProcAddress,
+        /// The exact versioned export only.
+        Dlsym,
+    }
+
+    /// The default-stream semantics of the stream-ordered functions.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum StreamMode {
+        /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
+        Legacy,
+        /// The per-thread default stream: `_ptds`/`_ptsz` variants.
+        PerThread,
+    }
+
+    impl StreamMode {
+        /// The `cuGetProcAddress` flag of this mode, never 0.
+        pub fn flag(self) -> u64 {
+            match self {
+                StreamMode::Legacy => 1,
+                StreamMode::PerThread => 2,
+            }
+        }
+    }
+
+    /// `set_stream_mode` came after the first function was bound.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct StreamModeLocked {
+        pub requested: StreamMode,
+        pub current: StreamMode,
+    }
+
+    impl fmt::Display for StreamModeLocked {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(
+                f,
+                "the stream mode must be set before the first CUDA call; it stays {:?} (asked for {:?})",
+                self.current, self.requested
+            )
+        }
+    }
+
+    impl std::error::Error for StreamModeLocked {}
 
     /// One library name that was tried, and why it failed.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -5900,13 +5953,30 @@ pub mod cushim_loader {
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
         Reentrant,
-        /// The library is loaded but does not export this function.
+        /// The library is loaded but does not provide this function.
         SymbolNotFound {
             function: &'static str,
             symbol: &'static str,
             library: String,
             error: String,
         },
+        /// The function's ABI version is newer than the driver; the driver was not asked.
+        DriverTooOld {
+            function: &'static str,
+            required: u32,
+            driver: u32,
+        },
+        /// `cuGetProcAddress` knows the function but not at this ABI version.
+        VersionNotSufficient {
+            function: &'static str,
+            version: u32,
+            driver: u32,
+        },
+    }
+
+    /// `12050` → `12.5`.
+    pub fn version_text(v: u32) -> String {
+        format!("{}.{}", v / 1000, (v % 1000) / 10)
     }
 
     impl LoadError {
@@ -5915,6 +5985,9 @@ pub mod cushim_loader {
             match self {
                 LoadError::SymbolNotFound { .. } => CODE_SYMBOL_NOT_FOUND,
                 LoadError::StubLibrary { .. } => CODE_STUB_LIBRARY,
+                LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
+                    CODE_DRIVER_TOO_OLD
+                }
                 _ => CODE_LIBRARY_NOT_FOUND,
             }
         }
@@ -5955,7 +6028,27 @@ pub mod cushim_loader {
                     error,
                 } => write!(
                     f,
-                    "`{function}`: the driver at `{library}` does not export `{symbol}` ({error}); the driver is probably older than the header"
+                    "`{function}`: the driver at `{library}` does not provide `{symbol}` ({error}); the driver is probably older than the header"
+                ),
+                LoadError::DriverTooOld {
+                    function,
+                    required,
+                    driver,
+                } => write!(
+                    f,
+                    "driver too old: `{function}` needs CUDA {}, driver is {}",
+                    version_text(*required),
+                    version_text(*driver)
+                ),
+                LoadError::VersionNotSufficient {
+                    function,
+                    version,
+                    driver,
+                } => write!(
+                    f,
+                    "driver too old: cuGetProcAddress knows `{function}` but not its CUDA {} ABI (driver is {})",
+                    version_text(*version),
+                    version_text(*driver)
                 ),
             }
         }
@@ -5963,38 +6056,84 @@ pub mod cushim_loader {
 
     impl std::error::Error for LoadError {}
 
-    /// Facts about one shim, from the generator's IR.
-    #[derive(Debug)]
+    /// Facts about one shim, from the generator's IR, and its binding state.
     pub struct Function {
         /// The name C callers write. Example: `cuMemAlloc`.
         pub name: &'static str,
-        /// The exported symbol bound by exact name. Example: `cuMemAlloc_v2`.
+        /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
         pub symbol: &'static CStr,
         /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
-        pub proc_name: &'static str,
+        pub proc_name: &'static CStr,
         /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
         pub version: u32,
-        /// The per-thread default-stream twin and its version, or `("", 0)`.
-        pub per_thread: (&'static str, u32),
-        /// Where each failure for this function is kept.
-        pub failure: &'static OnceLock<LoadError>,
+        /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
+        pub per_thread: Option<(&'static CStr, u32)>,
+        /// The shim's slot: its resolver, the driver's function, or `absent`.
+        pub slot: &'static AtomicPtr<()>,
+        /// The shim's first-call resolver, type-erased.
+        pub resolver: unsafe extern "C" fn(),
+        /// The shim's failure stub, type-erased.
+        pub absent: unsafe extern "C" fn(),
+        /// This function's own failure, when it has one.
+        pub failure: OnceLock<LoadError>,
+        /// Why the slot holds `absent`.
+        pub reason: OnceLock<&'static LoadError>,
+    }
+
+    impl fmt::Debug for Function {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("Function")
+                .field("name", &self.name)
+                .field("symbol", &self.symbol)
+                .field("proc_name", &self.proc_name)
+                .field("version", &self.version)
+                .field("per_thread", &self.per_thread)
+                .finish()
+        }
+    }
+
+    type GetProcV2 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
+    type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
+
+    /// Which `cuGetProcAddress` the driver exports.
+    #[derive(Clone, Copy, Debug)]
+    enum GetProc {
+        V2(GetProcV2),
+        V1(GetProcV1),
+        Missing,
     }
 
     /// The loaded driver. Never unloaded: shims keep pointers into it.
     #[derive(Debug)]
-    pub struct Library {
+    pub struct Driver {
         library: libloading::Library,
         path: String,
+        version: u32,
+        get_proc: GetProc,
     }
 
-    impl Library {
+    impl Driver {
         /// The name or path it was opened by. Example: `libcuda.so.1`.
         pub fn path(&self) -> &str {
             &self.path
         }
+
+        /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+        pub fn version(&self) -> u32 {
+            self.version
+        }
+
+        /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
+        pub fn proc_address(&self) -> &'static str {
+            match self.get_proc {
+                GetProc::V2(_) => "cuGetProcAddress_v2",
+                GetProc::V1(_) => "cuGetProcAddress",
+                GetProc::Missing => "none",
+            }
+        }
     }
 
-    static LIBRARY: OnceLock<Result<Library, LoadError>> = OnceLock::new();
+    static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
     static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
     static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
     static REENTRANT: LoadError = LoadError::Reentrant;
@@ -6003,17 +6142,17 @@ pub mod cushim_loader {
         static LOADING: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// The driver library, opened on the first call from any thread. A failure
-    /// is cached like a success: later calls return it without trying again.
-    pub fn library() -> Result<&'static Library, &'static LoadError> {
-        if let Some(r) = LIBRARY.get() {
-            return r.as_ref();
+    /// The driver, opened on the first call from any thread. A failure is
+    /// cached like a success: later calls return it without trying again.
+    pub fn driver() -> Result<&'static Driver, &'static LoadError> {
+        if let Some(r) = DRIVER.get() {
+            return r.as_ref().map_err(note);
         }
         if LOADING.with(Cell::get) {
             return Err(note(&REENTRANT));
         }
         LOADING.with(|l| l.set(true));
-        let r = LIBRARY.get_or_init(open).as_ref();
+        let r = DRIVER.get_or_init(open).as_ref();
         LOADING.with(|l| l.set(false));
         r.map_err(note)
     }
@@ -6035,7 +6174,76 @@ pub mod cushim_loader {
         e
     }
 
-    fn open() -> Result<Library, LoadError> {
+    // The stream mode: unset, or a mode; LOCKED once the first function was bound.
+    const MODE_UNSET: u8 = 0;
+    const MODE_LEGACY: u8 = 1;
+    const MODE_PER_THREAD: u8 = 2;
+    const MODE_LOCKED: u8 = 0x80;
+    static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
+
+    fn mode_of(bits: u8) -> Option<StreamMode> {
+        match bits & !MODE_LOCKED {
+            MODE_LEGACY => Some(StreamMode::Legacy),
+            MODE_PER_THREAD => Some(StreamMode::PerThread),
+            _ => None,
+        }
+    }
+
+    fn bits_of(mode: StreamMode) -> u8 {
+        match mode {
+            StreamMode::Legacy => MODE_LEGACY,
+            StreamMode::PerThread => MODE_PER_THREAD,
+        }
+    }
+
+    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
+    fn initial_mode() -> StreamMode {
+        match std::env::var(STREAM_VAR).as_deref().map(str::trim) {
+            Ok("1") | Ok("true") | Ok("on") => StreamMode::PerThread,
+            Ok("0") | Ok("false") | Ok("off") => StreamMode::Legacy,
+            _ => super::CUSHIM_DEFAULT_STREAM_MODE,
+        }
+    }
+
+    /// Chooses the default-stream mode for this process. Only before the first
+    /// function is bound; afterwards it says so and changes nothing.
+    pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
+        let mut current = MODE.load(Ordering::Acquire);
+        loop {
+            if current & MODE_LOCKED != 0 {
+                return Err(StreamModeLocked {
+                    requested: mode,
+                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
+                });
+            }
+            match MODE.compare_exchange(current, bits_of(mode), Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Ok(()),
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// The mode in force, fixed from the first binding on.
+    pub fn stream_mode() -> StreamMode {
+        mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
+    }
+
+    /// Fixes the mode (first binding) and returns it.
+    fn lock_stream_mode() -> StreamMode {
+        let mut current = MODE.load(Ordering::Acquire);
+        loop {
+            if current & MODE_LOCKED != 0 {
+                return mode_of(current).unwrap_or(StreamMode::Legacy);
+            }
+            let mode = mode_of(current).unwrap_or_else(initial_mode);
+            match MODE.compare_exchange(current, bits_of(mode) | MODE_LOCKED, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return mode,
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    fn open() -> Result<Driver, LoadError> {
         let candidates: Vec<OsString> = match std::env::var_os(OVERRIDE_VAR) {
             Some(v) if !v.is_empty() => {
                 if !PathBuf::from(&v).is_absolute() {
@@ -6051,15 +6259,7 @@ pub mod cushim_loader {
         for name in candidates {
             OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
             match open_one(&name) {
-                Ok(library) => {
-                    let path = name.to_string_lossy().into_owned();
-                    if is_stub(&library) {
-                        // Kept mapped but never used: a library is never unloaded.
-                        std::mem::forget(library);
-                        return Err(LoadError::StubLibrary { path });
-                    }
-                    return Ok(Library { library, path });
-                }
+                Ok(library) => return inspect(library, name.to_string_lossy().into_owned()),
                 Err(e) => tried.push(Attempt {
                     name: name.to_string_lossy().into_owned(),
                     error: describe(&e),
@@ -6069,19 +6269,35 @@ pub mod cushim_loader {
         Err(LoadError::LibraryNotFound { tried })
     }
 
-    /// The toolkit's stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`;
-    /// a real driver never does. Asked before anything else is called.
-    fn is_stub(library: &libloading::Library) -> bool {
-        type DriverGetVersion = unsafe extern "C" fn(*mut std::ffi::c_int) -> std::ffi::c_int;
-        // SAFETY: `cuDriverGetVersion(int *)` has had this prototype since CUDA 2.2.
+    /// Reads the driver version once and finds `cuGetProcAddress`. The toolkit's
+    /// stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`; a real
+    /// driver never does. Asked before anything else is called.
+    fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadError> {
+        type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
+        // SAFETY: each prototype is the one the driver has exported since it
+        // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
         unsafe {
-            match library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
-                Ok(f) => {
-                    let mut version = 0;
-                    f(&mut version) == CODE_STUB_LIBRARY as std::ffi::c_int
+            let mut version: c_int = 0;
+            if let Ok(f) = library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
+                if f(&mut version) == CODE_STUB_LIBRARY as c_int {
+                    // Kept mapped but never used: a library is never unloaded.
+                    std::mem::forget(library);
+                    return Err(LoadError::StubLibrary { path });
                 }
-                Err(_) => false,
             }
+            let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
+                GetProc::V2(*f)
+            } else if let Ok(f) = library.get::<GetProcV1>(b"cuGetProcAddress\0") {
+                GetProc::V1(*f)
+            } else {
+                GetProc::Missing
+            };
+            Ok(Driver {
+                library,
+                path,
+                version: version.max(0) as u32,
+                get_proc,
+            })
         }
     }
 
@@ -6107,26 +6323,106 @@ pub mod cushim_loader {
         unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
     }
 
-    /// Finds the address of `f`. The seam where version-aware resolution plugs in:
-    /// today it binds the exact versioned symbol.
+    /// Finds the address of `f` for the process's stream mode, by
+    /// `super::CUSHIM_RESOLVE`. Never calls the driver for a function whose ABI
+    /// is newer than it, never passes NULL or flags 0 to `cuGetProcAddress`,
+    /// and never retries with a lower version.
     pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
-        let lib = library()?;
-        // SAFETY: the symbol is only read as an address, never called here.
-        let found = unsafe { lib.library.get::<*mut c_void>(f.symbol.to_bytes_with_nul()) };
-        match found {
-            Ok(sym) if !(*sym).is_null() => Ok(*sym as *mut ()),
-            other => {
-                let error = match other {
-                    Err(e) => describe(&e),
-                    Ok(_) => "the symbol's address is NULL".to_string(),
-                };
-                Err(note(f.failure.get_or_init(|| LoadError::SymbolNotFound {
-                    function: f.name,
-                    symbol: f.symbol.to_str().unwrap_or(f.name),
-                    library: lib.path.clone(),
-                    error,
-                })))
+        let mode = lock_stream_mode();
+        let driver = driver()?;
+        let (symbol, version) = match (mode, f.per_thread) {
+            (StreamMode::PerThread, Some(twin)) => twin,
+            _ => (f.symbol, f.version),
+        };
+        let flags = match (mode, f.per_thread) {
+            (StreamMode::PerThread, Some(_)) => StreamMode::PerThread.flag(),
+            _ => StreamMode::Legacy.flag(),
+        };
+        let fail = |e: LoadError| Err(note(f.failure.get_or_init(|| e)));
+        if version != 0 && driver.version != 0 && version > driver.version {
+            return fail(LoadError::DriverTooOld {
+                function: f.name,
+                required: version,
+                driver: driver.version,
+            });
+        }
+        let not_found = |error: String| LoadError::SymbolNotFound {
+            function: f.name,
+            symbol: symbol.to_str().unwrap_or(f.name),
+            library: driver.path.clone(),
+            error,
+        };
+        let mut pfn: *mut c_void = std::ptr::null_mut();
+        let by_proc = super::CUSHIM_RESOLVE == Resolve::ProcAddress && version != 0;
+        match driver.get_proc {
+            GetProc::V2(get) if by_proc => {
+                let mut status: c_int = 0;
+                // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
+                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags, &mut status) };
+                match (rc, status) {
+                    (0, 0) if !pfn.is_null() => Ok(pfn as *mut ()),
+                    (0, 2) => fail(LoadError::VersionNotSufficient {
+                        function: f.name,
+                        version,
+                        driver: driver.version,
+                    }),
+                    (0, 0) => fail(not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into())),
+                    (0, s) => fail(not_found(format!("cuGetProcAddress_v2 status {s}"))),
+                    (rc, _) => fail(not_found(format!("cuGetProcAddress_v2 returned {rc}"))),
+                }
             }
+            GetProc::V1(get) if by_proc => {
+                // SAFETY: valid name and out-pointer; flags 1 or 2.
+                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags) };
+                match rc {
+                    0 if !pfn.is_null() => Ok(pfn as *mut ()),
+                    0 => fail(not_found("cuGetProcAddress succeeded with a NULL pointer".into())),
+                    rc => fail(not_found(format!("cuGetProcAddress returned {rc}"))),
+                }
+            }
+            _ => {
+                // SAFETY: the symbol is only read as an address, never called here.
+                let found = unsafe { driver.library.get::<*mut c_void>(symbol.to_bytes_with_nul()) };
+                match found {
+                    Ok(sym) if !(*sym).is_null() => Ok(*sym as *mut ()),
+                    Ok(_) => fail(not_found("the exported address is NULL".into())),
+                    Err(e) => fail(not_found(describe(&e))),
+                }
+            }
+        }
+    }
+
+    /// Binds `f`: patches its slot with the driver's function, or with its
+    /// failure stub, and returns what the slot now holds.
+    pub fn bind(f: &'static Function) -> *mut () {
+        let p = match resolve(f) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = f.reason.set(e);
+                f.absent as *mut ()
+            }
+        };
+        f.slot.store(p, Ordering::Release);
+        p
+    }
+
+    /// Whether `f`'s slot holds its failure stub; the reason, if so.
+    pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
+        if f.slot.load(Ordering::Acquire) == f.absent as *mut () {
+            f.reason.get().copied()
+        } else {
+            None
+        }
+    }
+
+    /// Binds `f` now if it was not yet, and reports the failure, if any.
+    pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
+        if f.slot.load(Ordering::Acquire) == f.resolver as *mut () {
+            bind(f);
+        }
+        match failed(f) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 
@@ -6138,7 +6434,13 @@ pub mod cushim_loader {
 }
 
 #[allow(unused_imports)]
-pub use self::cushim_loader::{LoadError, Status};
+pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
+
+/// How this module finds functions (`--resolve` at generation time).
+pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::ProcAddress;
+/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
+/// says otherwise (`--stream` at generation time).
+pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::Legacy;
 
 impl cushim_loader::Status for CUresult {
     #[inline]
@@ -6183,25 +6485,590 @@ pub fn last_load_error() -> Option<&'static LoadError> {
     cushim_loader::last_error()
 }
 
+/// Every shim's metadata and state, sorted by symbol.
+#[allow(dead_code)]
+pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+    &__cushim_cuArray3DCreate_v2::FUNCTION,
+    &__cushim_cuArray3DGetDescriptor_v2::FUNCTION,
+    &__cushim_cuArrayCreate_v2::FUNCTION,
+    &__cushim_cuArrayDestroy::FUNCTION,
+    &__cushim_cuArrayGetDescriptor_v2::FUNCTION,
+    &__cushim_cuArrayGetMemoryRequirements::FUNCTION,
+    &__cushim_cuArrayGetPlane::FUNCTION,
+    &__cushim_cuArrayGetSparseProperties::FUNCTION,
+    &__cushim_cuCheckpointOperationComplete::FUNCTION,
+    &__cushim_cuCheckpointProcessCheckpoint::FUNCTION,
+    &__cushim_cuCheckpointProcessGetRestoreThreadId::FUNCTION,
+    &__cushim_cuCheckpointProcessGetState::FUNCTION,
+    &__cushim_cuCheckpointProcessLock::FUNCTION,
+    &__cushim_cuCheckpointProcessRestore::FUNCTION,
+    &__cushim_cuCheckpointProcessUnlock::FUNCTION,
+    &__cushim_cuCoredumpDeregisterCompleteCallback::FUNCTION,
+    &__cushim_cuCoredumpDeregisterStartCallback::FUNCTION,
+    &__cushim_cuCoredumpGetAttribute::FUNCTION,
+    &__cushim_cuCoredumpGetAttributeGlobal::FUNCTION,
+    &__cushim_cuCoredumpRegisterCompleteCallback::FUNCTION,
+    &__cushim_cuCoredumpRegisterStartCallback::FUNCTION,
+    &__cushim_cuCoredumpSetAttribute::FUNCTION,
+    &__cushim_cuCoredumpSetAttributeGlobal::FUNCTION,
+    &__cushim_cuCtxAttach::FUNCTION,
+    &__cushim_cuCtxCreate_v4::FUNCTION,
+    &__cushim_cuCtxDestroy_v2::FUNCTION,
+    &__cushim_cuCtxDetach::FUNCTION,
+    &__cushim_cuCtxDisablePeerAccess::FUNCTION,
+    &__cushim_cuCtxEnablePeerAccess::FUNCTION,
+    &__cushim_cuCtxFromGreenCtx::FUNCTION,
+    &__cushim_cuCtxGetApiVersion::FUNCTION,
+    &__cushim_cuCtxGetCacheConfig::FUNCTION,
+    &__cushim_cuCtxGetCurrent::FUNCTION,
+    &__cushim_cuCtxGetDevResource::FUNCTION,
+    &__cushim_cuCtxGetDevice::FUNCTION,
+    &__cushim_cuCtxGetDevice_v2::FUNCTION,
+    &__cushim_cuCtxGetExecAffinity::FUNCTION,
+    &__cushim_cuCtxGetFlags::FUNCTION,
+    &__cushim_cuCtxGetId::FUNCTION,
+    &__cushim_cuCtxGetLimit::FUNCTION,
+    &__cushim_cuCtxGetSharedMemConfig::FUNCTION,
+    &__cushim_cuCtxGetStreamPriorityRange::FUNCTION,
+    &__cushim_cuCtxPopCurrent_v2::FUNCTION,
+    &__cushim_cuCtxPushCurrent_v2::FUNCTION,
+    &__cushim_cuCtxRecordEvent::FUNCTION,
+    &__cushim_cuCtxResetPersistingL2Cache::FUNCTION,
+    &__cushim_cuCtxSetCacheConfig::FUNCTION,
+    &__cushim_cuCtxSetCurrent::FUNCTION,
+    &__cushim_cuCtxSetFlags::FUNCTION,
+    &__cushim_cuCtxSetLimit::FUNCTION,
+    &__cushim_cuCtxSetSharedMemConfig::FUNCTION,
+    &__cushim_cuCtxSynchronize::FUNCTION,
+    &__cushim_cuCtxSynchronize_v2::FUNCTION,
+    &__cushim_cuCtxWaitEvent::FUNCTION,
+    &__cushim_cuDestroyExternalMemory::FUNCTION,
+    &__cushim_cuDestroyExternalSemaphore::FUNCTION,
+    &__cushim_cuDevResourceGenerateDesc::FUNCTION,
+    &__cushim_cuDevSmResourceSplit::FUNCTION,
+    &__cushim_cuDevSmResourceSplitByCount::FUNCTION,
+    &__cushim_cuDeviceCanAccessPeer::FUNCTION,
+    &__cushim_cuDeviceComputeCapability::FUNCTION,
+    &__cushim_cuDeviceGet::FUNCTION,
+    &__cushim_cuDeviceGetAttribute::FUNCTION,
+    &__cushim_cuDeviceGetByPCIBusId::FUNCTION,
+    &__cushim_cuDeviceGetCliqueCount::FUNCTION,
+    &__cushim_cuDeviceGetCliqueInfo::FUNCTION,
+    &__cushim_cuDeviceGetCount::FUNCTION,
+    &__cushim_cuDeviceGetDefaultMemPool::FUNCTION,
+    &__cushim_cuDeviceGetDevResource::FUNCTION,
+    &__cushim_cuDeviceGetExecAffinitySupport::FUNCTION,
+    &__cushim_cuDeviceGetFabricClusterUuid::FUNCTION,
+    &__cushim_cuDeviceGetGraphMemAttribute::FUNCTION,
+    &__cushim_cuDeviceGetHostAtomicCapabilities::FUNCTION,
+    &__cushim_cuDeviceGetLuid::FUNCTION,
+    &__cushim_cuDeviceGetMemPool::FUNCTION,
+    &__cushim_cuDeviceGetName::FUNCTION,
+    &__cushim_cuDeviceGetNvSciSyncAttributes::FUNCTION,
+    &__cushim_cuDeviceGetP2PAtomicCapabilities::FUNCTION,
+    &__cushim_cuDeviceGetP2PAttribute::FUNCTION,
+    &__cushim_cuDeviceGetPCIBusId::FUNCTION,
+    &__cushim_cuDeviceGetProperties::FUNCTION,
+    &__cushim_cuDeviceGetTexture1DLinearMaxWidth::FUNCTION,
+    &__cushim_cuDeviceGetUuid_v2::FUNCTION,
+    &__cushim_cuDeviceGraphMemTrim::FUNCTION,
+    &__cushim_cuDevicePrimaryCtxGetState::FUNCTION,
+    &__cushim_cuDevicePrimaryCtxRelease_v2::FUNCTION,
+    &__cushim_cuDevicePrimaryCtxReset_v2::FUNCTION,
+    &__cushim_cuDevicePrimaryCtxRetain::FUNCTION,
+    &__cushim_cuDevicePrimaryCtxSetFlags_v2::FUNCTION,
+    &__cushim_cuDeviceRegisterAsyncNotification::FUNCTION,
+    &__cushim_cuDeviceSetGraphMemAttribute::FUNCTION,
+    &__cushim_cuDeviceSetMemPool::FUNCTION,
+    &__cushim_cuDeviceTotalMem_v2::FUNCTION,
+    &__cushim_cuDeviceUnregisterAsyncNotification::FUNCTION,
+    &__cushim_cuDriverGetVersion::FUNCTION,
+    &__cushim_cuEventCreate::FUNCTION,
+    &__cushim_cuEventDestroy_v2::FUNCTION,
+    &__cushim_cuEventElapsedTime_v2::FUNCTION,
+    &__cushim_cuEventQuery::FUNCTION,
+    &__cushim_cuEventRecord::FUNCTION,
+    &__cushim_cuEventRecordWithFlags::FUNCTION,
+    &__cushim_cuEventSynchronize::FUNCTION,
+    &__cushim_cuExternalMemoryGetMappedBuffer::FUNCTION,
+    &__cushim_cuExternalMemoryGetMappedMipmappedArray::FUNCTION,
+    &__cushim_cuFabricCpyBatchAsync::FUNCTION,
+    &__cushim_cuFlushGPUDirectRDMAWrites::FUNCTION,
+    &__cushim_cuFuncGetAttribute::FUNCTION,
+    &__cushim_cuFuncGetModule::FUNCTION,
+    &__cushim_cuFuncGetName::FUNCTION,
+    &__cushim_cuFuncGetParamCount::FUNCTION,
+    &__cushim_cuFuncGetParamInfo::FUNCTION,
+    &__cushim_cuFuncIsLoaded::FUNCTION,
+    &__cushim_cuFuncLoad::FUNCTION,
+    &__cushim_cuFuncSetAttribute::FUNCTION,
+    &__cushim_cuFuncSetBlockShape::FUNCTION,
+    &__cushim_cuFuncSetCacheConfig::FUNCTION,
+    &__cushim_cuFuncSetSharedMemConfig::FUNCTION,
+    &__cushim_cuFuncSetSharedSize::FUNCTION,
+    &__cushim_cuGetErrorName::FUNCTION,
+    &__cushim_cuGetErrorString::FUNCTION,
+    &__cushim_cuGetExportTable::FUNCTION,
+    &__cushim_cuGetProcAddress_v2::FUNCTION,
+    &__cushim_cuGraphAddBatchMemOpNode::FUNCTION,
+    &__cushim_cuGraphAddChildGraphNode::FUNCTION,
+    &__cushim_cuGraphAddDependencies_v2::FUNCTION,
+    &__cushim_cuGraphAddEmptyNode::FUNCTION,
+    &__cushim_cuGraphAddEventRecordNode::FUNCTION,
+    &__cushim_cuGraphAddEventWaitNode::FUNCTION,
+    &__cushim_cuGraphAddExternalSemaphoresSignalNode::FUNCTION,
+    &__cushim_cuGraphAddExternalSemaphoresWaitNode::FUNCTION,
+    &__cushim_cuGraphAddHostNode::FUNCTION,
+    &__cushim_cuGraphAddKernelNode_v2::FUNCTION,
+    &__cushim_cuGraphAddMemAllocNode::FUNCTION,
+    &__cushim_cuGraphAddMemFreeNode::FUNCTION,
+    &__cushim_cuGraphAddMemcpyNode::FUNCTION,
+    &__cushim_cuGraphAddMemsetNode::FUNCTION,
+    &__cushim_cuGraphAddNode_v2::FUNCTION,
+    &__cushim_cuGraphAddNode_v3::FUNCTION,
+    &__cushim_cuGraphBatchMemOpNodeGetParams::FUNCTION,
+    &__cushim_cuGraphBatchMemOpNodeSetParams::FUNCTION,
+    &__cushim_cuGraphChildGraphNodeGetGraph::FUNCTION,
+    &__cushim_cuGraphClone::FUNCTION,
+    &__cushim_cuGraphConditionalHandleCreate::FUNCTION,
+    &__cushim_cuGraphCreate::FUNCTION,
+    &__cushim_cuGraphDebugDotPrint::FUNCTION,
+    &__cushim_cuGraphDestroy::FUNCTION,
+    &__cushim_cuGraphDestroyNode::FUNCTION,
+    &__cushim_cuGraphEventRecordNodeGetEvent::FUNCTION,
+    &__cushim_cuGraphEventRecordNodeSetEvent::FUNCTION,
+    &__cushim_cuGraphEventWaitNodeGetEvent::FUNCTION,
+    &__cushim_cuGraphEventWaitNodeSetEvent::FUNCTION,
+    &__cushim_cuGraphExecBatchMemOpNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecChildGraphNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecDestroy::FUNCTION,
+    &__cushim_cuGraphExecEventRecordNodeSetEvent::FUNCTION,
+    &__cushim_cuGraphExecEventWaitNodeSetEvent::FUNCTION,
+    &__cushim_cuGraphExecExternalSemaphoresSignalNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecExternalSemaphoresWaitNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecGetFlags::FUNCTION,
+    &__cushim_cuGraphExecGetId::FUNCTION,
+    &__cushim_cuGraphExecHostNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecKernelNodeSetParams_v2::FUNCTION,
+    &__cushim_cuGraphExecMemcpyNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecMemsetNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExecUpdate_v2::FUNCTION,
+    &__cushim_cuGraphExternalSemaphoresSignalNodeGetParams::FUNCTION,
+    &__cushim_cuGraphExternalSemaphoresSignalNodeSetParams::FUNCTION,
+    &__cushim_cuGraphExternalSemaphoresWaitNodeGetParams::FUNCTION,
+    &__cushim_cuGraphExternalSemaphoresWaitNodeSetParams::FUNCTION,
+    &__cushim_cuGraphGetEdges_v2::FUNCTION,
+    &__cushim_cuGraphGetId::FUNCTION,
+    &__cushim_cuGraphGetNodes::FUNCTION,
+    &__cushim_cuGraphGetRootNodes::FUNCTION,
+    &__cushim_cuGraphHostNodeGetParams::FUNCTION,
+    &__cushim_cuGraphHostNodeSetParams::FUNCTION,
+    &__cushim_cuGraphInstantiateWithFlags::FUNCTION,
+    &__cushim_cuGraphInstantiateWithParams::FUNCTION,
+    &__cushim_cuGraphKernelNodeCopyAttributes::FUNCTION,
+    &__cushim_cuGraphKernelNodeGetAttribute::FUNCTION,
+    &__cushim_cuGraphKernelNodeGetParams_v2::FUNCTION,
+    &__cushim_cuGraphKernelNodeSetAttribute::FUNCTION,
+    &__cushim_cuGraphKernelNodeSetParams_v2::FUNCTION,
+    &__cushim_cuGraphLaunch::FUNCTION,
+    &__cushim_cuGraphMemAllocNodeGetParams::FUNCTION,
+    &__cushim_cuGraphMemFreeNodeGetParams::FUNCTION,
+    &__cushim_cuGraphMemcpyNodeGetParams::FUNCTION,
+    &__cushim_cuGraphMemcpyNodeSetParams::FUNCTION,
+    &__cushim_cuGraphMemsetNodeGetParams::FUNCTION,
+    &__cushim_cuGraphMemsetNodeSetParams::FUNCTION,
+    &__cushim_cuGraphNodeFindInClone::FUNCTION,
+    &__cushim_cuGraphNodeGetContainingGraph::FUNCTION,
+    &__cushim_cuGraphNodeGetDependencies_v2::FUNCTION,
+    &__cushim_cuGraphNodeGetDependentNodes_v2::FUNCTION,
+    &__cushim_cuGraphNodeGetEnabled::FUNCTION,
+    &__cushim_cuGraphNodeGetLocalId::FUNCTION,
+    &__cushim_cuGraphNodeGetParams::FUNCTION,
+    &__cushim_cuGraphNodeGetToolsId::FUNCTION,
+    &__cushim_cuGraphNodeGetType::FUNCTION,
+    &__cushim_cuGraphNodeSetEnabled::FUNCTION,
+    &__cushim_cuGraphNodeSetParams::FUNCTION,
+    &__cushim_cuGraphNodeSetParams_v2::FUNCTION,
+    &__cushim_cuGraphReleaseUserObject::FUNCTION,
+    &__cushim_cuGraphRemoveDependencies_v2::FUNCTION,
+    &__cushim_cuGraphRetainUserObject::FUNCTION,
+    &__cushim_cuGraphUpload::FUNCTION,
+    &__cushim_cuGraphicsMapResources::FUNCTION,
+    &__cushim_cuGraphicsResourceGetMappedMipmappedArray::FUNCTION,
+    &__cushim_cuGraphicsResourceGetMappedPointer_v2::FUNCTION,
+    &__cushim_cuGraphicsResourceSetMapFlags_v2::FUNCTION,
+    &__cushim_cuGraphicsSubResourceGetMappedArray::FUNCTION,
+    &__cushim_cuGraphicsUnmapResources::FUNCTION,
+    &__cushim_cuGraphicsUnregisterResource::FUNCTION,
+    &__cushim_cuGreenCtxCreate::FUNCTION,
+    &__cushim_cuGreenCtxDestroy::FUNCTION,
+    &__cushim_cuGreenCtxGetDevResource::FUNCTION,
+    &__cushim_cuGreenCtxGetId::FUNCTION,
+    &__cushim_cuGreenCtxRecordEvent::FUNCTION,
+    &__cushim_cuGreenCtxStreamCreate::FUNCTION,
+    &__cushim_cuGreenCtxWaitEvent::FUNCTION,
+    &__cushim_cuImportExternalMemory::FUNCTION,
+    &__cushim_cuImportExternalSemaphore::FUNCTION,
+    &__cushim_cuInit::FUNCTION,
+    &__cushim_cuIpcCloseMemHandle::FUNCTION,
+    &__cushim_cuIpcGetEventHandle::FUNCTION,
+    &__cushim_cuIpcGetMemHandle::FUNCTION,
+    &__cushim_cuIpcOpenEventHandle::FUNCTION,
+    &__cushim_cuIpcOpenMemHandle_v2::FUNCTION,
+    &__cushim_cuKernelGetAttribute::FUNCTION,
+    &__cushim_cuKernelGetFunction::FUNCTION,
+    &__cushim_cuKernelGetLibrary::FUNCTION,
+    &__cushim_cuKernelGetName::FUNCTION,
+    &__cushim_cuKernelGetParamCount::FUNCTION,
+    &__cushim_cuKernelGetParamInfo::FUNCTION,
+    &__cushim_cuKernelSetAttribute::FUNCTION,
+    &__cushim_cuKernelSetCacheConfig::FUNCTION,
+    &__cushim_cuLaunch::FUNCTION,
+    &__cushim_cuLaunchCooperativeKernel::FUNCTION,
+    &__cushim_cuLaunchCooperativeKernelMultiDevice::FUNCTION,
+    &__cushim_cuLaunchGrid::FUNCTION,
+    &__cushim_cuLaunchGridAsync::FUNCTION,
+    &__cushim_cuLaunchHostFunc::FUNCTION,
+    &__cushim_cuLaunchHostFunc_v2::FUNCTION,
+    &__cushim_cuLaunchKernel::FUNCTION,
+    &__cushim_cuLaunchKernelEx::FUNCTION,
+    &__cushim_cuLibraryEnumerateKernels::FUNCTION,
+    &__cushim_cuLibraryGetGlobal::FUNCTION,
+    &__cushim_cuLibraryGetKernel::FUNCTION,
+    &__cushim_cuLibraryGetKernelCount::FUNCTION,
+    &__cushim_cuLibraryGetManaged::FUNCTION,
+    &__cushim_cuLibraryGetModule::FUNCTION,
+    &__cushim_cuLibraryGetUnifiedFunction::FUNCTION,
+    &__cushim_cuLibraryLoadData::FUNCTION,
+    &__cushim_cuLibraryLoadFromFile::FUNCTION,
+    &__cushim_cuLibraryUnload::FUNCTION,
+    &__cushim_cuLinkAddData_v2::FUNCTION,
+    &__cushim_cuLinkAddFile_v2::FUNCTION,
+    &__cushim_cuLinkComplete::FUNCTION,
+    &__cushim_cuLinkCreate_v2::FUNCTION,
+    &__cushim_cuLinkDestroy::FUNCTION,
+    &__cushim_cuLogicalEndpointAddDevice::FUNCTION,
+    &__cushim_cuLogicalEndpointBindAddr::FUNCTION,
+    &__cushim_cuLogicalEndpointBindMem::FUNCTION,
+    &__cushim_cuLogicalEndpointCreate::FUNCTION,
+    &__cushim_cuLogicalEndpointDestroy::FUNCTION,
+    &__cushim_cuLogicalEndpointExport::FUNCTION,
+    &__cushim_cuLogicalEndpointGetLimits::FUNCTION,
+    &__cushim_cuLogicalEndpointIdRelease::FUNCTION,
+    &__cushim_cuLogicalEndpointIdReserve::FUNCTION,
+    &__cushim_cuLogicalEndpointImport::FUNCTION,
+    &__cushim_cuLogicalEndpointQuery::FUNCTION,
+    &__cushim_cuLogicalEndpointUnbind::FUNCTION,
+    &__cushim_cuLogsCurrent::FUNCTION,
+    &__cushim_cuLogsDumpToFile::FUNCTION,
+    &__cushim_cuLogsDumpToMemory::FUNCTION,
+    &__cushim_cuLogsRegisterCallback::FUNCTION,
+    &__cushim_cuLogsUnregisterCallback::FUNCTION,
+    &__cushim_cuMemAddressFree::FUNCTION,
+    &__cushim_cuMemAddressReserve::FUNCTION,
+    &__cushim_cuMemAdvise_v2::FUNCTION,
+    &__cushim_cuMemAllocAsync::FUNCTION,
+    &__cushim_cuMemAllocFromPoolAsync::FUNCTION,
+    &__cushim_cuMemAllocHost_v2::FUNCTION,
+    &__cushim_cuMemAllocManaged::FUNCTION,
+    &__cushim_cuMemAllocPitch_v2::FUNCTION,
+    &__cushim_cuMemAlloc_v2::FUNCTION,
+    &__cushim_cuMemBatchDecompressAsync::FUNCTION,
+    &__cushim_cuMemCreate::FUNCTION,
+    &__cushim_cuMemDiscardAndPrefetchBatchAsync::FUNCTION,
+    &__cushim_cuMemDiscardBatchAsync::FUNCTION,
+    &__cushim_cuMemExportToShareableHandle::FUNCTION,
+    &__cushim_cuMemFreeAsync::FUNCTION,
+    &__cushim_cuMemFreeHost::FUNCTION,
+    &__cushim_cuMemFree_v2::FUNCTION,
+    &__cushim_cuMemGetAccess::FUNCTION,
+    &__cushim_cuMemGetAddressRange_v2::FUNCTION,
+    &__cushim_cuMemGetAllocationGranularity::FUNCTION,
+    &__cushim_cuMemGetAllocationPropertiesFromHandle::FUNCTION,
+    &__cushim_cuMemGetDefaultMemPool::FUNCTION,
+    &__cushim_cuMemGetHandleForAddressRange::FUNCTION,
+    &__cushim_cuMemGetInfo_v2::FUNCTION,
+    &__cushim_cuMemGetLocationInfo::FUNCTION,
+    &__cushim_cuMemGetMemPool::FUNCTION,
+    &__cushim_cuMemHostAlloc::FUNCTION,
+    &__cushim_cuMemHostGetDevicePointer_v2::FUNCTION,
+    &__cushim_cuMemHostGetFlags::FUNCTION,
+    &__cushim_cuMemHostRegister_v2::FUNCTION,
+    &__cushim_cuMemHostUnregister::FUNCTION,
+    &__cushim_cuMemImportFromShareableHandle::FUNCTION,
+    &__cushim_cuMemMap::FUNCTION,
+    &__cushim_cuMemMapArrayAsync::FUNCTION,
+    &__cushim_cuMemPoolCreate::FUNCTION,
+    &__cushim_cuMemPoolDestroy::FUNCTION,
+    &__cushim_cuMemPoolExportPointer::FUNCTION,
+    &__cushim_cuMemPoolExportToShareableHandle::FUNCTION,
+    &__cushim_cuMemPoolGetAccess::FUNCTION,
+    &__cushim_cuMemPoolGetAttribute::FUNCTION,
+    &__cushim_cuMemPoolImportFromShareableHandle::FUNCTION,
+    &__cushim_cuMemPoolImportPointer::FUNCTION,
+    &__cushim_cuMemPoolSetAccess::FUNCTION,
+    &__cushim_cuMemPoolSetAttribute::FUNCTION,
+    &__cushim_cuMemPoolTrimTo::FUNCTION,
+    &__cushim_cuMemPrefetchAsync_v2::FUNCTION,
+    &__cushim_cuMemPrefetchBatchAsync::FUNCTION,
+    &__cushim_cuMemRangeGetAttribute::FUNCTION,
+    &__cushim_cuMemRangeGetAttributes::FUNCTION,
+    &__cushim_cuMemRelease::FUNCTION,
+    &__cushim_cuMemRetainAllocationHandle::FUNCTION,
+    &__cushim_cuMemSetAccess::FUNCTION,
+    &__cushim_cuMemSetMemPool::FUNCTION,
+    &__cushim_cuMemUnmap::FUNCTION,
+    &__cushim_cuMemcpy::FUNCTION,
+    &__cushim_cuMemcpy2DAsync_v2::FUNCTION,
+    &__cushim_cuMemcpy2DUnaligned_v2::FUNCTION,
+    &__cushim_cuMemcpy2D_v2::FUNCTION,
+    &__cushim_cuMemcpy3DAsync_v2::FUNCTION,
+    &__cushim_cuMemcpy3DBatchAsync_v2::FUNCTION,
+    &__cushim_cuMemcpy3DPeer::FUNCTION,
+    &__cushim_cuMemcpy3DPeerAsync::FUNCTION,
+    &__cushim_cuMemcpy3DWithAttributesAsync::FUNCTION,
+    &__cushim_cuMemcpy3D_v2::FUNCTION,
+    &__cushim_cuMemcpyAsync::FUNCTION,
+    &__cushim_cuMemcpyAtoA_v2::FUNCTION,
+    &__cushim_cuMemcpyAtoD_v2::FUNCTION,
+    &__cushim_cuMemcpyAtoHAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyAtoH_v2::FUNCTION,
+    &__cushim_cuMemcpyBatchAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyDtoA_v2::FUNCTION,
+    &__cushim_cuMemcpyDtoDAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyDtoD_v2::FUNCTION,
+    &__cushim_cuMemcpyDtoHAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyDtoH_v2::FUNCTION,
+    &__cushim_cuMemcpyHtoAAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyHtoA_v2::FUNCTION,
+    &__cushim_cuMemcpyHtoDAsync_v2::FUNCTION,
+    &__cushim_cuMemcpyHtoD_v2::FUNCTION,
+    &__cushim_cuMemcpyPeer::FUNCTION,
+    &__cushim_cuMemcpyPeerAsync::FUNCTION,
+    &__cushim_cuMemcpyWithAttributesAsync::FUNCTION,
+    &__cushim_cuMemsetD16Async::FUNCTION,
+    &__cushim_cuMemsetD16_v2::FUNCTION,
+    &__cushim_cuMemsetD2D16Async::FUNCTION,
+    &__cushim_cuMemsetD2D16_v2::FUNCTION,
+    &__cushim_cuMemsetD2D32Async::FUNCTION,
+    &__cushim_cuMemsetD2D32_v2::FUNCTION,
+    &__cushim_cuMemsetD2D8Async::FUNCTION,
+    &__cushim_cuMemsetD2D8_v2::FUNCTION,
+    &__cushim_cuMemsetD32Async::FUNCTION,
+    &__cushim_cuMemsetD32_v2::FUNCTION,
+    &__cushim_cuMemsetD8Async::FUNCTION,
+    &__cushim_cuMemsetD8_v2::FUNCTION,
+    &__cushim_cuMipmappedArrayCreate::FUNCTION,
+    &__cushim_cuMipmappedArrayDestroy::FUNCTION,
+    &__cushim_cuMipmappedArrayGetLevel::FUNCTION,
+    &__cushim_cuMipmappedArrayGetMemoryRequirements::FUNCTION,
+    &__cushim_cuMipmappedArrayGetSparseProperties::FUNCTION,
+    &__cushim_cuModuleEnumerateFunctions::FUNCTION,
+    &__cushim_cuModuleGetFunction::FUNCTION,
+    &__cushim_cuModuleGetFunctionCount::FUNCTION,
+    &__cushim_cuModuleGetGlobal_v2::FUNCTION,
+    &__cushim_cuModuleGetLoadingMode::FUNCTION,
+    &__cushim_cuModuleGetSurfRef::FUNCTION,
+    &__cushim_cuModuleGetTexRef::FUNCTION,
+    &__cushim_cuModuleLoad::FUNCTION,
+    &__cushim_cuModuleLoadData::FUNCTION,
+    &__cushim_cuModuleLoadDataEx::FUNCTION,
+    &__cushim_cuModuleLoadFatBinary::FUNCTION,
+    &__cushim_cuModuleUnload::FUNCTION,
+    &__cushim_cuMulticastAddDevice::FUNCTION,
+    &__cushim_cuMulticastBindAddr::FUNCTION,
+    &__cushim_cuMulticastBindAddr_v2::FUNCTION,
+    &__cushim_cuMulticastBindMem::FUNCTION,
+    &__cushim_cuMulticastBindMem_v2::FUNCTION,
+    &__cushim_cuMulticastCreate::FUNCTION,
+    &__cushim_cuMulticastGetGranularity::FUNCTION,
+    &__cushim_cuMulticastUnbind::FUNCTION,
+    &__cushim_cuOccupancyAvailableDynamicSMemPerBlock::FUNCTION,
+    &__cushim_cuOccupancyMaxActiveBlocksPerMultiprocessor::FUNCTION,
+    &__cushim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags::FUNCTION,
+    &__cushim_cuOccupancyMaxActiveClusters::FUNCTION,
+    &__cushim_cuOccupancyMaxPotentialBlockSize::FUNCTION,
+    &__cushim_cuOccupancyMaxPotentialBlockSizeWithFlags::FUNCTION,
+    &__cushim_cuOccupancyMaxPotentialClusterSize::FUNCTION,
+    &__cushim_cuParamSetSize::FUNCTION,
+    &__cushim_cuParamSetTexRef::FUNCTION,
+    &__cushim_cuParamSetf::FUNCTION,
+    &__cushim_cuParamSeti::FUNCTION,
+    &__cushim_cuParamSetv::FUNCTION,
+    &__cushim_cuPointerGetAttribute::FUNCTION,
+    &__cushim_cuPointerGetAttributes::FUNCTION,
+    &__cushim_cuPointerSetAttribute::FUNCTION,
+    &__cushim_cuSignalExternalSemaphoresAsync::FUNCTION,
+    &__cushim_cuStreamAddCallback::FUNCTION,
+    &__cushim_cuStreamAttachMemAsync::FUNCTION,
+    &__cushim_cuStreamBatchMemOp_v2::FUNCTION,
+    &__cushim_cuStreamBeginCaptureToCig::FUNCTION,
+    &__cushim_cuStreamBeginCaptureToGraph::FUNCTION,
+    &__cushim_cuStreamBeginCapture_v2::FUNCTION,
+    &__cushim_cuStreamBeginRecaptureToGraph::FUNCTION,
+    &__cushim_cuStreamCopyAttributes::FUNCTION,
+    &__cushim_cuStreamCreate::FUNCTION,
+    &__cushim_cuStreamCreateWithPriority::FUNCTION,
+    &__cushim_cuStreamDestroy_v2::FUNCTION,
+    &__cushim_cuStreamEndCapture::FUNCTION,
+    &__cushim_cuStreamEndCaptureToCig::FUNCTION,
+    &__cushim_cuStreamGetAttribute::FUNCTION,
+    &__cushim_cuStreamGetCaptureInfo_v3::FUNCTION,
+    &__cushim_cuStreamGetCtx::FUNCTION,
+    &__cushim_cuStreamGetCtx_v2::FUNCTION,
+    &__cushim_cuStreamGetDevResource::FUNCTION,
+    &__cushim_cuStreamGetDevice::FUNCTION,
+    &__cushim_cuStreamGetFlags::FUNCTION,
+    &__cushim_cuStreamGetGreenCtx::FUNCTION,
+    &__cushim_cuStreamGetId::FUNCTION,
+    &__cushim_cuStreamGetPriority::FUNCTION,
+    &__cushim_cuStreamIsCapturing::FUNCTION,
+    &__cushim_cuStreamQuery::FUNCTION,
+    &__cushim_cuStreamSetAttribute::FUNCTION,
+    &__cushim_cuStreamSynchronize::FUNCTION,
+    &__cushim_cuStreamUpdateCaptureDependencies_v2::FUNCTION,
+    &__cushim_cuStreamWaitEvent::FUNCTION,
+    &__cushim_cuStreamWaitValue32_v2::FUNCTION,
+    &__cushim_cuStreamWaitValue64_v2::FUNCTION,
+    &__cushim_cuStreamWriteValue32_v2::FUNCTION,
+    &__cushim_cuStreamWriteValue64_v2::FUNCTION,
+    &__cushim_cuSurfObjectCreate::FUNCTION,
+    &__cushim_cuSurfObjectDestroy::FUNCTION,
+    &__cushim_cuSurfObjectGetResourceDesc::FUNCTION,
+    &__cushim_cuSurfRefGetArray::FUNCTION,
+    &__cushim_cuSurfRefSetArray::FUNCTION,
+    &__cushim_cuTensorMapEncodeIm2col::FUNCTION,
+    &__cushim_cuTensorMapEncodeIm2colWide::FUNCTION,
+    &__cushim_cuTensorMapEncodeTiled::FUNCTION,
+    &__cushim_cuTensorMapReplaceAddress::FUNCTION,
+    &__cushim_cuTensorMapSetAllocationClass::FUNCTION,
+    &__cushim_cuTexObjectCreate::FUNCTION,
+    &__cushim_cuTexObjectDestroy::FUNCTION,
+    &__cushim_cuTexObjectGetResourceDesc::FUNCTION,
+    &__cushim_cuTexObjectGetResourceViewDesc::FUNCTION,
+    &__cushim_cuTexObjectGetTextureDesc::FUNCTION,
+    &__cushim_cuTexRefCreate::FUNCTION,
+    &__cushim_cuTexRefDestroy::FUNCTION,
+    &__cushim_cuTexRefGetAddressMode::FUNCTION,
+    &__cushim_cuTexRefGetAddress_v2::FUNCTION,
+    &__cushim_cuTexRefGetArray::FUNCTION,
+    &__cushim_cuTexRefGetBorderColor::FUNCTION,
+    &__cushim_cuTexRefGetFilterMode::FUNCTION,
+    &__cushim_cuTexRefGetFlags::FUNCTION,
+    &__cushim_cuTexRefGetFormat::FUNCTION,
+    &__cushim_cuTexRefGetMaxAnisotropy::FUNCTION,
+    &__cushim_cuTexRefGetMipmapFilterMode::FUNCTION,
+    &__cushim_cuTexRefGetMipmapLevelBias::FUNCTION,
+    &__cushim_cuTexRefGetMipmapLevelClamp::FUNCTION,
+    &__cushim_cuTexRefGetMipmappedArray::FUNCTION,
+    &__cushim_cuTexRefSetAddress2D_v3::FUNCTION,
+    &__cushim_cuTexRefSetAddressMode::FUNCTION,
+    &__cushim_cuTexRefSetAddress_v2::FUNCTION,
+    &__cushim_cuTexRefSetArray::FUNCTION,
+    &__cushim_cuTexRefSetBorderColor::FUNCTION,
+    &__cushim_cuTexRefSetFilterMode::FUNCTION,
+    &__cushim_cuTexRefSetFlags::FUNCTION,
+    &__cushim_cuTexRefSetFormat::FUNCTION,
+    &__cushim_cuTexRefSetMaxAnisotropy::FUNCTION,
+    &__cushim_cuTexRefSetMipmapFilterMode::FUNCTION,
+    &__cushim_cuTexRefSetMipmapLevelBias::FUNCTION,
+    &__cushim_cuTexRefSetMipmapLevelClamp::FUNCTION,
+    &__cushim_cuTexRefSetMipmappedArray::FUNCTION,
+    &__cushim_cuThreadExchangeStreamCaptureMode::FUNCTION,
+    &__cushim_cuUserObjectCreate::FUNCTION,
+    &__cushim_cuUserObjectRelease::FUNCTION,
+    &__cushim_cuUserObjectRetain::FUNCTION,
+    &__cushim_cuWaitExternalSemaphoresAsync::FUNCTION,
+];
+
+/// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+#[allow(dead_code)]
+pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
+    FUNCTIONS
+        .iter()
+        .copied()
+        .find(|f| f.name == name || f.symbol.to_bytes() == name.as_bytes())
+}
+
+/// Whether the driver provides this function (binding it now if needed).
+#[allow(dead_code)]
+pub fn is_available(name: &str) -> bool {
+    function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
+}
+
+/// Functions that a program needs but cannot have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// Each missing function with the reason; `None` when the header has no such function.
+    pub functions: Vec<(String, Option<&'static LoadError>)>,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} required CUDA function(s) unavailable:", self.functions.len())?;
+        for (name, why) in &self.functions {
+            match why {
+                Some(e) => write!(f, "\n  {name}: {e}")?,
+                None => write!(f, "\n  {name}: not a function of this header")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Missing {}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    let functions: Vec<(String, Option<&'static LoadError>)> = names
+        .iter()
+        .filter_map(|name| match function(name) {
+            None => Some((name.to_string(), None)),
+            Some(f) => cushim_loader::check(f).err().map(|e| (name.to_string(), Some(e))),
+        })
+        .collect();
+    if functions.is_empty() {
+        Ok(())
+    } else {
+        Err(Missing { functions })
+    }
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions this driver lacks (empty when it has them all).
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_loader::driver()?;
+    Ok(FUNCTIONS
+        .iter()
+        .filter_map(|f| cushim_loader::check(f).err().map(|e| (f.name, e)))
+        .collect())
+}
+
 /// One shim per invocation.
 ///
-/// `SLOT` starts at `resolve`, which binds the symbol, patches the slot with the
-/// real address (or with `absent` on failure) and forwards the call. From then on
-/// a call is one atomic load and one indirect call.
+/// `SLOT` starts at `resolve`, which binds the function (see
+/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// and forwards the call. From then on a call is one atomic load and one
+/// indirect call.
 macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
         state $state:ident, name $name:literal, proc $proc:literal, version $version:literal,
-        per_thread ($twin:literal, $twin_version:literal);
+        per_thread [$($twin:literal, $twin_version:literal)?];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, $twin, $twin_version);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, [$($twin, $twin_version)?]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
+    (@twin) => { None };
+    (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $state:ident, $name:literal, $proc:literal, $version:literal, $twin:literal, $twin_version:literal
+        $state:ident, $name:literal, $proc:literal, $version:literal, [$($twin:tt)*]
     ) => {
         #[doc(hidden)]
         #[allow(non_snake_case, dead_code, unused_variables, unused_imports, deprecated)]
@@ -6212,9 +7079,6 @@ macro_rules! cushim_shim {
 
             pub type Pointer = unsafe extern "C" fn($($ty),*) -> $ret;
 
-            static FAILURE: OnceLock<super::cushim_loader::LoadError> = OnceLock::new();
-            static REASON: OnceLock<&'static super::cushim_loader::LoadError> = OnceLock::new();
-
             pub static FUNCTION: super::cushim_loader::Function = super::cushim_loader::Function {
                 name: $name,
                 symbol: match ::std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($symbol), "\0").as_bytes()) {
@@ -6223,39 +7087,36 @@ macro_rules! cushim_shim {
                 },
                 proc_name: $proc,
                 version: $version,
-                per_thread: ($twin, $twin_version),
-                failure: &FAILURE,
+                per_thread: cushim_shim!(@twin $($twin)*),
+                slot: &SLOT,
+                // SAFETY: only compared and stored, never called through this type.
+                resolver: unsafe { ::std::mem::transmute::<Pointer, unsafe extern "C" fn()>(resolve) },
+                absent: unsafe { ::std::mem::transmute::<Pointer, unsafe extern "C" fn()>(absent) },
+                failure: OnceLock::new(),
+                reason: OnceLock::new(),
             };
 
             pub static SLOT: AtomicPtr<()> = AtomicPtr::new(resolve as Pointer as *mut ());
 
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                match super::cushim_loader::resolve(&FUNCTION) {
-                    Ok(p) => {
-                        SLOT.store(p, Ordering::Release);
-                        // SAFETY: `p` is the exported symbol whose C prototype `Pointer` mirrors.
-                        let f: Pointer = unsafe { ::std::mem::transmute::<*mut (), Pointer>(p) };
-                        unsafe { f($($arg),*) }
-                    }
-                    Err(e) => {
-                        let _ = REASON.set(e);
-                        SLOT.store(absent as Pointer as *mut (), Ordering::Release);
-                        <$ret as super::cushim_loader::Status>::from_code(e.code())
-                    }
-                }
+                let p = super::cushim_loader::bind(&FUNCTION);
+                // SAFETY: `p` is the driver's function, whose C prototype `Pointer`
+                // mirrors, or `absent`.
+                let f = unsafe { ::std::mem::transmute::<*mut (), Pointer>(p) };
+                unsafe { f($($arg),*) }
             }
 
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                let code = REASON.get().map_or(super::cushim_loader::CODE_LIBRARY_NOT_FOUND, |e| e.code());
+                let code = FUNCTION.reason.get().map_or(super::cushim_loader::CODE_LIBRARY_NOT_FOUND, |e| e.code());
                 <$ret as super::cushim_loader::Status>::from_code(code)
             }
 
             /// Tells a loading failure from a driver failure; only on the error path.
             #[cold]
             pub fn classify(code: $ret) -> super::Error {
-                match (SLOT.load(Ordering::Acquire) == absent as Pointer as *mut (), REASON.get()) {
-                    (true, Some(e)) => super::Error::Load(e),
-                    _ => super::Error::Driver(code),
+                match super::cushim_loader::failed(&FUNCTION) {
+                    Some(e) => super::Error::Load(e),
+                    None => super::Error::Driver(code),
                 }
             }
         }
@@ -6265,11 +7126,10 @@ macro_rules! cushim_shim {
         #[inline]
         pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
             let p = $state::SLOT.load(::std::sync::atomic::Ordering::Acquire);
-            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's symbol.
+            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
             let f = unsafe { ::std::mem::transmute::<*mut (), $state::Pointer>(p) };
             unsafe { f($($arg),*) }
         }
-
 
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
         impl Api {
@@ -6303,3443 +7163,3443 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn cuArray3DCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
     attrs [];
-    state __cushim_cuArray3DCreate_v2, name "cuArray3DCreate", proc "cuArray3DCreate", version 3020, per_thread ("", 0);
+    state __cushim_cuArray3DCreate_v2, name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, per_thread [];
     aliases [cuArray3DCreate];
 }
 
 cushim_shim! {
     fn cuArray3DGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    state __cushim_cuArray3DGetDescriptor_v2, name "cuArray3DGetDescriptor", proc "cuArray3DGetDescriptor", version 3020, per_thread ("", 0);
+    state __cushim_cuArray3DGetDescriptor_v2, name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, per_thread [];
     aliases [cuArray3DGetDescriptor];
 }
 
 cushim_shim! {
     fn cuArrayCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR) -> CUresult;
     attrs [];
-    state __cushim_cuArrayCreate_v2, name "cuArrayCreate", proc "cuArrayCreate", version 3020, per_thread ("", 0);
+    state __cushim_cuArrayCreate_v2, name "cuArrayCreate", proc c"cuArrayCreate", version 3020, per_thread [];
     aliases [cuArrayCreate];
 }
 
 cushim_shim! {
     fn cuArrayDestroy(hArray: CUarray) -> CUresult;
     attrs [];
-    state __cushim_cuArrayDestroy, name "cuArrayDestroy", proc "cuArrayDestroy", version 2000, per_thread ("", 0);
+    state __cushim_cuArrayDestroy, name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuArrayGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    state __cushim_cuArrayGetDescriptor_v2, name "cuArrayGetDescriptor", proc "cuArrayGetDescriptor", version 3020, per_thread ("", 0);
+    state __cushim_cuArrayGetDescriptor_v2, name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, per_thread [];
     aliases [cuArrayGetDescriptor];
 }
 
 cushim_shim! {
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuArrayGetMemoryRequirements, name "cuArrayGetMemoryRequirements", proc "cuArrayGetMemoryRequirements", version 11060, per_thread ("", 0);
+    state __cushim_cuArrayGetMemoryRequirements, name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuArrayGetPlane(pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuArrayGetPlane, name "cuArrayGetPlane", proc "cuArrayGetPlane", version 11020, per_thread ("", 0);
+    state __cushim_cuArrayGetPlane, name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray) -> CUresult;
     attrs [];
-    state __cushim_cuArrayGetSparseProperties, name "cuArrayGetSparseProperties", proc "cuArrayGetSparseProperties", version 11010, per_thread ("", 0);
+    state __cushim_cuArrayGetSparseProperties, name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointOperationComplete(handle: CUcheckpointOperationHandle) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointOperationComplete, name "cuCheckpointOperationComplete", proc "cuCheckpointOperationComplete", version 13040, per_thread ("", 0);
+    state __cushim_cuCheckpointOperationComplete, name "cuCheckpointOperationComplete", proc c"cuCheckpointOperationComplete", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessCheckpoint(pid: ::core::ffi::c_int, args: *mut CUcheckpointCheckpointArgs) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessCheckpoint, name "cuCheckpointProcessCheckpoint", proc "cuCheckpointProcessCheckpoint", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessCheckpoint, name "cuCheckpointProcessCheckpoint", proc c"cuCheckpointProcessCheckpoint", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessGetRestoreThreadId(pid: ::core::ffi::c_int, tid: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessGetRestoreThreadId, name "cuCheckpointProcessGetRestoreThreadId", proc "cuCheckpointProcessGetRestoreThreadId", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessGetRestoreThreadId, name "cuCheckpointProcessGetRestoreThreadId", proc c"cuCheckpointProcessGetRestoreThreadId", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessGetState(pid: ::core::ffi::c_int, state: *mut CUprocessState) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessGetState, name "cuCheckpointProcessGetState", proc "cuCheckpointProcessGetState", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessGetState, name "cuCheckpointProcessGetState", proc c"cuCheckpointProcessGetState", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessLock(pid: ::core::ffi::c_int, args: *mut CUcheckpointLockArgs) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessLock, name "cuCheckpointProcessLock", proc "cuCheckpointProcessLock", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessLock, name "cuCheckpointProcessLock", proc c"cuCheckpointProcessLock", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessRestore(pid: ::core::ffi::c_int, args: *mut CUcheckpointRestoreArgs) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessRestore, name "cuCheckpointProcessRestore", proc "cuCheckpointProcessRestore", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessRestore, name "cuCheckpointProcessRestore", proc c"cuCheckpointProcessRestore", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCheckpointProcessUnlock(pid: ::core::ffi::c_int, args: *mut CUcheckpointUnlockArgs) -> CUresult;
     attrs [];
-    state __cushim_cuCheckpointProcessUnlock, name "cuCheckpointProcessUnlock", proc "cuCheckpointProcessUnlock", version 12080, per_thread ("", 0);
+    state __cushim_cuCheckpointProcessUnlock, name "cuCheckpointProcessUnlock", proc c"cuCheckpointProcessUnlock", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpDeregisterCompleteCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpDeregisterCompleteCallback, name "cuCoredumpDeregisterCompleteCallback", proc "cuCoredumpDeregisterCompleteCallback", version 13020, per_thread ("", 0);
+    state __cushim_cuCoredumpDeregisterCompleteCallback, name "cuCoredumpDeregisterCompleteCallback", proc c"cuCoredumpDeregisterCompleteCallback", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpDeregisterStartCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpDeregisterStartCallback, name "cuCoredumpDeregisterStartCallback", proc "cuCoredumpDeregisterStartCallback", version 13020, per_thread ("", 0);
+    state __cushim_cuCoredumpDeregisterStartCallback, name "cuCoredumpDeregisterStartCallback", proc c"cuCoredumpDeregisterStartCallback", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpGetAttribute, name "cuCoredumpGetAttribute", proc "cuCoredumpGetAttribute", version 12010, per_thread ("", 0);
+    state __cushim_cuCoredumpGetAttribute, name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpGetAttributeGlobal, name "cuCoredumpGetAttributeGlobal", proc "cuCoredumpGetAttributeGlobal", version 12010, per_thread ("", 0);
+    state __cushim_cuCoredumpGetAttributeGlobal, name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpRegisterCompleteCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpRegisterCompleteCallback, name "cuCoredumpRegisterCompleteCallback", proc "cuCoredumpRegisterCompleteCallback", version 13020, per_thread ("", 0);
+    state __cushim_cuCoredumpRegisterCompleteCallback, name "cuCoredumpRegisterCompleteCallback", proc c"cuCoredumpRegisterCompleteCallback", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpRegisterStartCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpRegisterStartCallback, name "cuCoredumpRegisterStartCallback", proc "cuCoredumpRegisterStartCallback", version 13020, per_thread ("", 0);
+    state __cushim_cuCoredumpRegisterStartCallback, name "cuCoredumpRegisterStartCallback", proc c"cuCoredumpRegisterStartCallback", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpSetAttribute, name "cuCoredumpSetAttribute", proc "cuCoredumpSetAttribute", version 12010, per_thread ("", 0);
+    state __cushim_cuCoredumpSetAttribute, name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuCoredumpSetAttributeGlobal, name "cuCoredumpSetAttributeGlobal", proc "cuCoredumpSetAttributeGlobal", version 12010, per_thread ("", 0);
+    state __cushim_cuCoredumpSetAttributeGlobal, name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuCtxAttach, name "cuCtxAttach", proc "cuCtxAttach", version 2000, per_thread ("", 0);
+    state __cushim_cuCtxAttach, name "cuCtxAttach", proc c"cuCtxAttach", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxCreate_v4(pctx: *mut CUcontext, ctxCreateParams: *mut CUctxCreateParams, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuCtxCreate_v4, name "cuCtxCreate", proc "cuCtxCreate", version 12050, per_thread ("", 0);
+    state __cushim_cuCtxCreate_v4, name "cuCtxCreate", proc c"cuCtxCreate", version 12050, per_thread [];
     aliases [cuCtxCreate];
 }
 
 cushim_shim! {
     fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxDestroy_v2, name "cuCtxDestroy", proc "cuCtxDestroy", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxDestroy_v2, name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, per_thread [];
     aliases [cuCtxDestroy];
 }
 
 cushim_shim! {
     fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuCtxDetach, name "cuCtxDetach", proc "cuCtxDetach", version 2000, per_thread ("", 0);
+    state __cushim_cuCtxDetach, name "cuCtxDetach", proc c"cuCtxDetach", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxDisablePeerAccess, name "cuCtxDisablePeerAccess", proc "cuCtxDisablePeerAccess", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxDisablePeerAccess, name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuCtxEnablePeerAccess, name "cuCtxEnablePeerAccess", proc "cuCtxEnablePeerAccess", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxEnablePeerAccess, name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     attrs [];
-    state __cushim_cuCtxFromGreenCtx, name "cuCtxFromGreenCtx", proc "cuCtxFromGreenCtx", version 12040, per_thread ("", 0);
+    state __cushim_cuCtxFromGreenCtx, name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetApiVersion, name "cuCtxGetApiVersion", proc "cuCtxGetApiVersion", version 3020, per_thread ("", 0);
+    state __cushim_cuCtxGetApiVersion, name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetCacheConfig, name "cuCtxGetCacheConfig", proc "cuCtxGetCacheConfig", version 3020, per_thread ("", 0);
+    state __cushim_cuCtxGetCacheConfig, name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetCurrent, name "cuCtxGetCurrent", proc "cuCtxGetCurrent", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxGetCurrent, name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetDevResource(hCtx: CUcontext, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetDevResource, name "cuCtxGetDevResource", proc "cuCtxGetDevResource", version 12040, per_thread ("", 0);
+    state __cushim_cuCtxGetDevResource, name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetDevice, name "cuCtxGetDevice", proc "cuCtxGetDevice", version 2000, per_thread ("", 0);
+    state __cushim_cuCtxGetDevice, name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetDevice_v2, name "cuCtxGetDevice_v2", proc "cuCtxGetDevice", version 13000, per_thread ("", 0);
+    state __cushim_cuCtxGetDevice_v2, name "cuCtxGetDevice_v2", proc c"cuCtxGetDevice", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetExecAffinity(pExecAffinity: *mut CUexecAffinityParam, type_: CUexecAffinityType) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetExecAffinity, name "cuCtxGetExecAffinity", proc "cuCtxGetExecAffinity", version 11040, per_thread ("", 0);
+    state __cushim_cuCtxGetExecAffinity, name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetFlags, name "cuCtxGetFlags", proc "cuCtxGetFlags", version 7000, per_thread ("", 0);
+    state __cushim_cuCtxGetFlags, name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetId, name "cuCtxGetId", proc "cuCtxGetId", version 12000, per_thread ("", 0);
+    state __cushim_cuCtxGetId, name "cuCtxGetId", proc c"cuCtxGetId", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetLimit, name "cuCtxGetLimit", proc "cuCtxGetLimit", version 3010, per_thread ("", 0);
+    state __cushim_cuCtxGetLimit, name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuCtxGetSharedMemConfig, name "cuCtxGetSharedMemConfig", proc "cuCtxGetSharedMemConfig", version 4020, per_thread ("", 0);
+    state __cushim_cuCtxGetSharedMemConfig, name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuCtxGetStreamPriorityRange, name "cuCtxGetStreamPriorityRange", proc "cuCtxGetStreamPriorityRange", version 5050, per_thread ("", 0);
+    state __cushim_cuCtxGetStreamPriorityRange, name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxPopCurrent_v2, name "cuCtxPopCurrent", proc "cuCtxPopCurrent", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxPopCurrent_v2, name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, per_thread [];
     aliases [cuCtxPopCurrent];
 }
 
 cushim_shim! {
     fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxPushCurrent_v2, name "cuCtxPushCurrent", proc "cuCtxPushCurrent", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxPushCurrent_v2, name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, per_thread [];
     aliases [cuCtxPushCurrent];
 }
 
 cushim_shim! {
     fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuCtxRecordEvent, name "cuCtxRecordEvent", proc "cuCtxRecordEvent", version 12050, per_thread ("", 0);
+    state __cushim_cuCtxRecordEvent, name "cuCtxRecordEvent", proc c"cuCtxRecordEvent", version 12050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxResetPersistingL2Cache() -> CUresult;
     attrs [];
-    state __cushim_cuCtxResetPersistingL2Cache, name "cuCtxResetPersistingL2Cache", proc "cuCtxResetPersistingL2Cache", version 11000, per_thread ("", 0);
+    state __cushim_cuCtxResetPersistingL2Cache, name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     attrs [];
-    state __cushim_cuCtxSetCacheConfig, name "cuCtxSetCacheConfig", proc "cuCtxSetCacheConfig", version 3020, per_thread ("", 0);
+    state __cushim_cuCtxSetCacheConfig, name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxSetCurrent, name "cuCtxSetCurrent", proc "cuCtxSetCurrent", version 4000, per_thread ("", 0);
+    state __cushim_cuCtxSetCurrent, name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuCtxSetFlags, name "cuCtxSetFlags", proc "cuCtxSetFlags", version 12010, per_thread ("", 0);
+    state __cushim_cuCtxSetFlags, name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
     attrs [];
-    state __cushim_cuCtxSetLimit, name "cuCtxSetLimit", proc "cuCtxSetLimit", version 3010, per_thread ("", 0);
+    state __cushim_cuCtxSetLimit, name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuCtxSetSharedMemConfig, name "cuCtxSetSharedMemConfig", proc "cuCtxSetSharedMemConfig", version 4020, per_thread ("", 0);
+    state __cushim_cuCtxSetSharedMemConfig, name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSynchronize() -> CUresult;
     attrs [];
-    state __cushim_cuCtxSynchronize, name "cuCtxSynchronize", proc "cuCtxSynchronize", version 2000, per_thread ("", 0);
+    state __cushim_cuCtxSynchronize, name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuCtxSynchronize_v2, name "cuCtxSynchronize_v2", proc "cuCtxSynchronize", version 13000, per_thread ("", 0);
+    state __cushim_cuCtxSynchronize_v2, name "cuCtxSynchronize_v2", proc c"cuCtxSynchronize", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuCtxWaitEvent, name "cuCtxWaitEvent", proc "cuCtxWaitEvent", version 12050, per_thread ("", 0);
+    state __cushim_cuCtxWaitEvent, name "cuCtxWaitEvent", proc c"cuCtxWaitEvent", version 12050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
     attrs [];
-    state __cushim_cuDestroyExternalMemory, name "cuDestroyExternalMemory", proc "cuDestroyExternalMemory", version 10000, per_thread ("", 0);
+    state __cushim_cuDestroyExternalMemory, name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     attrs [];
-    state __cushim_cuDestroyExternalSemaphore, name "cuDestroyExternalSemaphore", proc "cuDestroyExternalSemaphore", version 10000, per_thread ("", 0);
+    state __cushim_cuDestroyExternalSemaphore, name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevResourceGenerateDesc(phDesc: *mut CUdevResourceDesc, resources: *mut CUdevResource, nbResources: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuDevResourceGenerateDesc, name "cuDevResourceGenerateDesc", proc "cuDevResourceGenerateDesc", version 12040, per_thread ("", 0);
+    state __cushim_cuDevResourceGenerateDesc, name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevSmResourceSplit(result: *mut CUdevResource, nbGroups: ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuDevSmResourceSplit, name "cuDevSmResourceSplit", proc "cuDevSmResourceSplit", version 13010, per_thread ("", 0);
+    state __cushim_cuDevSmResourceSplit, name "cuDevSmResourceSplit", proc c"cuDevSmResourceSplit", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevSmResourceSplitByCount(result: *mut CUdevResource, nbGroups: *mut ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, minCount: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuDevSmResourceSplitByCount, name "cuDevSmResourceSplitByCount", proc "cuDevSmResourceSplitByCount", version 12040, per_thread ("", 0);
+    state __cushim_cuDevSmResourceSplitByCount, name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, dev: CUdevice, peerDev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceCanAccessPeer, name "cuDeviceCanAccessPeer", proc "cuDeviceCanAccessPeer", version 4000, per_thread ("", 0);
+    state __cushim_cuDeviceCanAccessPeer, name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceComputeCapability(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuDeviceComputeCapability, name "cuDeviceComputeCapability", proc "cuDeviceComputeCapability", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceComputeCapability, name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGet, name "cuDeviceGet", proc "cuDeviceGet", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceGet, name "cuDeviceGet", proc c"cuDeviceGet", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUdevice_attribute, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetAttribute, name "cuDeviceGetAttribute", proc "cuDeviceGetAttribute", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceGetAttribute, name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pciBusId: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetByPCIBusId, name "cuDeviceGetByPCIBusId", proc "cuDeviceGetByPCIBusId", version 4010, per_thread ("", 0);
+    state __cushim_cuDeviceGetByPCIBusId, name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetCliqueCount(count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetCliqueCount, name "cuDeviceGetCliqueCount", proc "cuDeviceGetCliqueCount", version 13040, per_thread ("", 0);
+    state __cushim_cuDeviceGetCliqueCount, name "cuDeviceGetCliqueCount", proc c"cuDeviceGetCliqueCount", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetCliqueInfo(cliqueInfo: *mut CUcliqueInfo, count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetCliqueInfo, name "cuDeviceGetCliqueInfo", proc "cuDeviceGetCliqueInfo", version 13040, per_thread ("", 0);
+    state __cushim_cuDeviceGetCliqueInfo, name "cuDeviceGetCliqueInfo", proc c"cuDeviceGetCliqueInfo", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetCount, name "cuDeviceGetCount", proc "cuDeviceGetCount", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceGetCount, name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetDefaultMemPool(pool_out: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetDefaultMemPool, name "cuDeviceGetDefaultMemPool", proc "cuDeviceGetDefaultMemPool", version 11020, per_thread ("", 0);
+    state __cushim_cuDeviceGetDefaultMemPool, name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetDevResource(device: CUdevice, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetDevResource, name "cuDeviceGetDevResource", proc "cuDeviceGetDevResource", version 12040, per_thread ("", 0);
+    state __cushim_cuDeviceGetDevResource, name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetExecAffinitySupport(pi: *mut ::core::ffi::c_int, type_: CUexecAffinityType, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetExecAffinitySupport, name "cuDeviceGetExecAffinitySupport", proc "cuDeviceGetExecAffinitySupport", version 11040, per_thread ("", 0);
+    state __cushim_cuDeviceGetExecAffinitySupport, name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetFabricClusterUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetFabricClusterUuid, name "cuDeviceGetFabricClusterUuid", proc "cuDeviceGetFabricClusterUuid", version 13040, per_thread ("", 0);
+    state __cushim_cuDeviceGetFabricClusterUuid, name "cuDeviceGetFabricClusterUuid", proc c"cuDeviceGetFabricClusterUuid", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetGraphMemAttribute, name "cuDeviceGetGraphMemAttribute", proc "cuDeviceGetGraphMemAttribute", version 11040, per_thread ("", 0);
+    state __cushim_cuDeviceGetGraphMemAttribute, name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetHostAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetHostAtomicCapabilities, name "cuDeviceGetHostAtomicCapabilities", proc "cuDeviceGetHostAtomicCapabilities", version 13000, per_thread ("", 0);
+    state __cushim_cuDeviceGetHostAtomicCapabilities, name "cuDeviceGetHostAtomicCapabilities", proc c"cuDeviceGetHostAtomicCapabilities", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetLuid(luid: *mut ::core::ffi::c_char, deviceNodeMask: *mut ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetLuid, name "cuDeviceGetLuid", proc "cuDeviceGetLuid", version 10000, per_thread ("", 0);
+    state __cushim_cuDeviceGetLuid, name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetMemPool, name "cuDeviceGetMemPool", proc "cuDeviceGetMemPool", version 11020, per_thread ("", 0);
+    state __cushim_cuDeviceGetMemPool, name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetName(name: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetName, name "cuDeviceGetName", proc "cuDeviceGetName", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceGetName, name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, dev: CUdevice, flags: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetNvSciSyncAttributes, name "cuDeviceGetNvSciSyncAttributes", proc "cuDeviceGetNvSciSyncAttributes", version 10020, per_thread ("", 0);
+    state __cushim_cuDeviceGetNvSciSyncAttributes, name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetP2PAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetP2PAtomicCapabilities, name "cuDeviceGetP2PAtomicCapabilities", proc "cuDeviceGetP2PAtomicCapabilities", version 13000, per_thread ("", 0);
+    state __cushim_cuDeviceGetP2PAtomicCapabilities, name "cuDeviceGetP2PAtomicCapabilities", proc c"cuDeviceGetP2PAtomicCapabilities", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetP2PAttribute, name "cuDeviceGetP2PAttribute", proc "cuDeviceGetP2PAttribute", version 8000, per_thread ("", 0);
+    state __cushim_cuDeviceGetP2PAttribute, name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetPCIBusId, name "cuDeviceGetPCIBusId", proc "cuDeviceGetPCIBusId", version 4010, per_thread ("", 0);
+    state __cushim_cuDeviceGetPCIBusId, name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuDeviceGetProperties, name "cuDeviceGetProperties", proc "cuDeviceGetProperties", version 2000, per_thread ("", 0);
+    state __cushim_cuDeviceGetProperties, name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, format: CUarray_format, numChannels: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetTexture1DLinearMaxWidth, name "cuDeviceGetTexture1DLinearMaxWidth", proc "cuDeviceGetTexture1DLinearMaxWidth", version 11010, per_thread ("", 0);
+    state __cushim_cuDeviceGetTexture1DLinearMaxWidth, name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGetUuid_v2, name "cuDeviceGetUuid", proc "cuDeviceGetUuid", version 11040, per_thread ("", 0);
+    state __cushim_cuDeviceGetUuid_v2, name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 11040, per_thread [];
     aliases [cuDeviceGetUuid];
 }
 
 cushim_shim! {
     fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceGraphMemTrim, name "cuDeviceGraphMemTrim", proc "cuDeviceGraphMemTrim", version 11040, per_thread ("", 0);
+    state __cushim_cuDeviceGraphMemTrim, name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut ::core::ffi::c_uint, active: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuDevicePrimaryCtxGetState, name "cuDevicePrimaryCtxGetState", proc "cuDevicePrimaryCtxGetState", version 7000, per_thread ("", 0);
+    state __cushim_cuDevicePrimaryCtxGetState, name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDevicePrimaryCtxRelease_v2, name "cuDevicePrimaryCtxRelease", proc "cuDevicePrimaryCtxRelease", version 11000, per_thread ("", 0);
+    state __cushim_cuDevicePrimaryCtxRelease_v2, name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, per_thread [];
     aliases [cuDevicePrimaryCtxRelease];
 }
 
 cushim_shim! {
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDevicePrimaryCtxReset_v2, name "cuDevicePrimaryCtxReset", proc "cuDevicePrimaryCtxReset", version 11000, per_thread ("", 0);
+    state __cushim_cuDevicePrimaryCtxReset_v2, name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, per_thread [];
     aliases [cuDevicePrimaryCtxReset];
 }
 
 cushim_shim! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDevicePrimaryCtxRetain, name "cuDevicePrimaryCtxRetain", proc "cuDevicePrimaryCtxRetain", version 7000, per_thread ("", 0);
+    state __cushim_cuDevicePrimaryCtxRetain, name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuDevicePrimaryCtxSetFlags_v2, name "cuDevicePrimaryCtxSetFlags", proc "cuDevicePrimaryCtxSetFlags", version 11000, per_thread ("", 0);
+    state __cushim_cuDevicePrimaryCtxSetFlags_v2, name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, per_thread [];
     aliases [cuDevicePrimaryCtxSetFlags];
 }
 
 cushim_shim! {
     fn cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut CUasyncCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceRegisterAsyncNotification, name "cuDeviceRegisterAsyncNotification", proc "cuDeviceRegisterAsyncNotification", version 12040, per_thread ("", 0);
+    state __cushim_cuDeviceRegisterAsyncNotification, name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceSetGraphMemAttribute, name "cuDeviceSetGraphMemAttribute", proc "cuDeviceSetGraphMemAttribute", version 11040, per_thread ("", 0);
+    state __cushim_cuDeviceSetGraphMemAttribute, name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceSetMemPool, name "cuDeviceSetMemPool", proc "cuDeviceSetMemPool", version 11020, per_thread ("", 0);
+    state __cushim_cuDeviceSetMemPool, name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceTotalMem_v2, name "cuDeviceTotalMem", proc "cuDeviceTotalMem", version 3020, per_thread ("", 0);
+    state __cushim_cuDeviceTotalMem_v2, name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, per_thread [];
     aliases [cuDeviceTotalMem];
 }
 
 cushim_shim! {
     fn cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuDeviceUnregisterAsyncNotification, name "cuDeviceUnregisterAsyncNotification", proc "cuDeviceUnregisterAsyncNotification", version 12040, per_thread ("", 0);
+    state __cushim_cuDeviceUnregisterAsyncNotification, name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuDriverGetVersion, name "cuDriverGetVersion", proc "cuDriverGetVersion", version 2020, per_thread ("", 0);
+    state __cushim_cuDriverGetVersion, name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuEventCreate, name "cuEventCreate", proc "cuEventCreate", version 2000, per_thread ("", 0);
+    state __cushim_cuEventCreate, name "cuEventCreate", proc c"cuEventCreate", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuEventDestroy_v2, name "cuEventDestroy", proc "cuEventDestroy", version 4000, per_thread ("", 0);
+    state __cushim_cuEventDestroy_v2, name "cuEventDestroy", proc c"cuEventDestroy", version 4000, per_thread [];
     aliases [cuEventDestroy];
 }
 
 cushim_shim! {
     fn cuEventElapsedTime_v2(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuEventElapsedTime_v2, name "cuEventElapsedTime", proc "cuEventElapsedTime", version 12080, per_thread ("", 0);
+    state __cushim_cuEventElapsedTime_v2, name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 12080, per_thread [];
     aliases [cuEventElapsedTime];
 }
 
 cushim_shim! {
     fn cuEventQuery(hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuEventQuery, name "cuEventQuery", proc "cuEventQuery", version 2000, per_thread ("", 0);
+    state __cushim_cuEventQuery, name "cuEventQuery", proc c"cuEventQuery", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuEventRecord, name "cuEventRecord", proc "cuEventRecord", version 2000, per_thread ("cuEventRecord_ptsz", 7000);
+    state __cushim_cuEventRecord, name "cuEventRecord", proc c"cuEventRecord", version 2000, per_thread [c"cuEventRecord_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuEventRecordWithFlags, name "cuEventRecordWithFlags", proc "cuEventRecordWithFlags", version 11010, per_thread ("cuEventRecordWithFlags_ptsz", 11010);
+    state __cushim_cuEventRecordWithFlags, name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuEventSynchronize, name "cuEventSynchronize", proc "cuEventSynchronize", version 2000, per_thread ("", 0);
+    state __cushim_cuEventSynchronize, name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuExternalMemoryGetMappedBuffer(devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuExternalMemoryGetMappedBuffer, name "cuExternalMemoryGetMappedBuffer", proc "cuExternalMemoryGetMappedBuffer", version 10000, per_thread ("", 0);
+    state __cushim_cuExternalMemoryGetMappedBuffer, name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuExternalMemoryGetMappedMipmappedArray, name "cuExternalMemoryGetMappedMipmappedArray", proc "cuExternalMemoryGetMappedMipmappedArray", version 10000, per_thread ("", 0);
+    state __cushim_cuExternalMemoryGetMappedMipmappedArray, name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFabricCpyBatchAsync(numOps: usize, opList: *mut CUDA_FABRIC_COPY_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuFabricCpyBatchAsync, name "cuFabricCpyBatchAsync", proc "cuFabricCpyBatchAsync", version 13050, per_thread ("cuFabricCpyBatchAsync_ptsz", 13050);
+    state __cushim_cuFabricCpyBatchAsync, name "cuFabricCpyBatchAsync", proc c"cuFabricCpyBatchAsync", version 13050, per_thread [c"cuFabricCpyBatchAsync_ptsz", 13050];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope) -> CUresult;
     attrs [];
-    state __cushim_cuFlushGPUDirectRDMAWrites, name "cuFlushGPUDirectRDMAWrites", proc "cuFlushGPUDirectRDMAWrites", version 11030, per_thread ("", 0);
+    state __cushim_cuFlushGPUDirectRDMAWrites, name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, hfunc: CUfunction) -> CUresult;
     attrs [];
-    state __cushim_cuFuncGetAttribute, name "cuFuncGetAttribute", proc "cuFuncGetAttribute", version 2020, per_thread ("", 0);
+    state __cushim_cuFuncGetAttribute, name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     attrs [];
-    state __cushim_cuFuncGetModule, name "cuFuncGetModule", proc "cuFuncGetModule", version 11000, per_thread ("", 0);
+    state __cushim_cuFuncGetModule, name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUfunction) -> CUresult;
     attrs [];
-    state __cushim_cuFuncGetName, name "cuFuncGetName", proc "cuFuncGetName", version 12030, per_thread ("", 0);
+    state __cushim_cuFuncGetName, name "cuFuncGetName", proc c"cuFuncGetName", version 12030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncGetParamCount(func: CUfunction, paramCount: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuFuncGetParamCount, name "cuFuncGetParamCount", proc "cuFuncGetParamCount", version 13020, per_thread ("", 0);
+    state __cushim_cuFuncGetParamCount, name "cuFuncGetParamCount", proc c"cuFuncGetParamCount", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncGetParamInfo(func: CUfunction, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuFuncGetParamInfo, name "cuFuncGetParamInfo", proc "cuFuncGetParamInfo", version 12040, per_thread ("", 0);
+    state __cushim_cuFuncGetParamInfo, name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncIsLoaded(state: *mut CUfunctionLoadingState, function: CUfunction) -> CUresult;
     attrs [];
-    state __cushim_cuFuncIsLoaded, name "cuFuncIsLoaded", proc "cuFuncIsLoaded", version 12040, per_thread ("", 0);
+    state __cushim_cuFuncIsLoaded, name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncLoad(function: CUfunction) -> CUresult;
     attrs [];
-    state __cushim_cuFuncLoad, name "cuFuncLoad", proc "cuFuncLoad", version 12040, per_thread ("", 0);
+    state __cushim_cuFuncLoad, name "cuFuncLoad", proc c"cuFuncLoad", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuFuncSetAttribute, name "cuFuncSetAttribute", proc "cuFuncSetAttribute", version 9000, per_thread ("", 0);
+    state __cushim_cuFuncSetAttribute, name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncSetBlockShape(hfunc: CUfunction, x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuFuncSetBlockShape, name "cuFuncSetBlockShape", proc "cuFuncSetBlockShape", version 2000, per_thread ("", 0);
+    state __cushim_cuFuncSetBlockShape, name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     attrs [];
-    state __cushim_cuFuncSetCacheConfig, name "cuFuncSetCacheConfig", proc "cuFuncSetCacheConfig", version 3000, per_thread ("", 0);
+    state __cushim_cuFuncSetCacheConfig, name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuFuncSetSharedMemConfig, name "cuFuncSetSharedMemConfig", proc "cuFuncSetSharedMemConfig", version 4020, per_thread ("", 0);
+    state __cushim_cuFuncSetSharedMemConfig, name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuFuncSetSharedSize(hfunc: CUfunction, bytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuFuncSetSharedSize, name "cuFuncSetSharedSize", proc "cuFuncSetSharedSize", version 2000, per_thread ("", 0);
+    state __cushim_cuFuncSetSharedSize, name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGetErrorName(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuGetErrorName, name "cuGetErrorName", proc "cuGetErrorName", version 6000, per_thread ("", 0);
+    state __cushim_cuGetErrorName, name "cuGetErrorName", proc c"cuGetErrorName", version 6000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGetErrorString(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuGetErrorString, name "cuGetErrorString", proc "cuGetErrorString", version 6000, per_thread ("", 0);
+    state __cushim_cuGetErrorString, name "cuGetErrorString", proc c"cuGetErrorString", version 6000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const CUuuid) -> CUresult;
     attrs [];
-    state __cushim_cuGetExportTable, name "cuGetExportTable", proc "cuGetExportTable", version 3000, per_thread ("", 0);
+    state __cushim_cuGetExportTable, name "cuGetExportTable", proc c"cuGetExportTable", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGetProcAddress_v2(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t, symbolStatus: *mut CUdriverProcAddressQueryResult) -> CUresult;
     attrs [];
-    state __cushim_cuGetProcAddress_v2, name "cuGetProcAddress", proc "cuGetProcAddress", version 12000, per_thread ("", 0);
+    state __cushim_cuGetProcAddress_v2, name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, per_thread [];
     aliases [cuGetProcAddress];
 }
 
 cushim_shim! {
     fn cuGraphAddBatchMemOpNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddBatchMemOpNode, name "cuGraphAddBatchMemOpNode", proc "cuGraphAddBatchMemOpNode", version 11070, per_thread ("", 0);
+    state __cushim_cuGraphAddBatchMemOpNode, name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddChildGraphNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddChildGraphNode, name "cuGraphAddChildGraphNode", proc "cuGraphAddChildGraphNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphAddChildGraphNode, name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddDependencies_v2, name "cuGraphAddDependencies", proc "cuGraphAddDependencies", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphAddDependencies_v2, name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 12030, per_thread [];
     aliases [cuGraphAddDependencies];
 }
 
 cushim_shim! {
     fn cuGraphAddEmptyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddEmptyNode, name "cuGraphAddEmptyNode", proc "cuGraphAddEmptyNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphAddEmptyNode, name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddEventRecordNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddEventRecordNode, name "cuGraphAddEventRecordNode", proc "cuGraphAddEventRecordNode", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphAddEventRecordNode, name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddEventWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddEventWaitNode, name "cuGraphAddEventWaitNode", proc "cuGraphAddEventWaitNode", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphAddEventWaitNode, name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresSignalNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddExternalSemaphoresSignalNode, name "cuGraphAddExternalSemaphoresSignalNode", proc "cuGraphAddExternalSemaphoresSignalNode", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphAddExternalSemaphoresSignalNode, name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddExternalSemaphoresWaitNode, name "cuGraphAddExternalSemaphoresWaitNode", proc "cuGraphAddExternalSemaphoresWaitNode", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphAddExternalSemaphoresWaitNode, name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddHostNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddHostNode, name "cuGraphAddHostNode", proc "cuGraphAddHostNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphAddHostNode, name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddKernelNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddKernelNode_v2, name "cuGraphAddKernelNode", proc "cuGraphAddKernelNode", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphAddKernelNode_v2, name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, per_thread [];
     aliases [cuGraphAddKernelNode];
 }
 
 cushim_shim! {
     fn cuGraphAddMemAllocNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddMemAllocNode, name "cuGraphAddMemAllocNode", proc "cuGraphAddMemAllocNode", version 11040, per_thread ("", 0);
+    state __cushim_cuGraphAddMemAllocNode, name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddMemFreeNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddMemFreeNode, name "cuGraphAddMemFreeNode", proc "cuGraphAddMemFreeNode", version 11040, per_thread ("", 0);
+    state __cushim_cuGraphAddMemFreeNode, name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddMemcpyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddMemcpyNode, name "cuGraphAddMemcpyNode", proc "cuGraphAddMemcpyNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphAddMemcpyNode, name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddMemsetNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddMemsetNode, name "cuGraphAddMemsetNode", proc "cuGraphAddMemsetNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphAddMemsetNode, name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphAddNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddNode_v2, name "cuGraphAddNode", proc "cuGraphAddNode", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphAddNode_v2, name "cuGraphAddNode", proc c"cuGraphAddNode", version 12030, per_thread [];
     aliases [cuGraphAddNode];
 }
 
 cushim_shim! {
     fn cuGraphAddNode_v3(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphAddNode_v3, name "cuGraphAddNode_v3", proc "cuGraphAddNode", version 13040, per_thread ("", 0);
+    state __cushim_cuGraphAddNode_v3, name "cuGraphAddNode_v3", proc c"cuGraphAddNode", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphBatchMemOpNodeGetParams, name "cuGraphBatchMemOpNodeGetParams", proc "cuGraphBatchMemOpNodeGetParams", version 11070, per_thread ("", 0);
+    state __cushim_cuGraphBatchMemOpNodeGetParams, name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphBatchMemOpNodeSetParams, name "cuGraphBatchMemOpNodeSetParams", proc "cuGraphBatchMemOpNodeSetParams", version 11070, per_thread ("", 0);
+    state __cushim_cuGraphBatchMemOpNodeSetParams, name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphChildGraphNodeGetGraph, name "cuGraphChildGraphNodeGetGraph", proc "cuGraphChildGraphNodeGetGraph", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphChildGraphNodeGetGraph, name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphClone, name "cuGraphClone", proc "cuGraphClone", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphClone, name "cuGraphClone", proc c"cuGraphClone", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphConditionalHandleCreate(pHandle_out: *mut CUgraphConditionalHandle, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphConditionalHandleCreate, name "cuGraphConditionalHandleCreate", proc "cuGraphConditionalHandleCreate", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphConditionalHandleCreate, name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphCreate, name "cuGraphCreate", proc "cuGraphCreate", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphCreate, name "cuGraphCreate", proc c"cuGraphCreate", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphDebugDotPrint(hGraph: CUgraph, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphDebugDotPrint, name "cuGraphDebugDotPrint", proc "cuGraphDebugDotPrint", version 11030, per_thread ("", 0);
+    state __cushim_cuGraphDebugDotPrint, name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphDestroy, name "cuGraphDestroy", proc "cuGraphDestroy", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphDestroy, name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     attrs [];
-    state __cushim_cuGraphDestroyNode, name "cuGraphDestroyNode", proc "cuGraphDestroyNode", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphDestroyNode, name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphEventRecordNodeGetEvent, name "cuGraphEventRecordNodeGetEvent", proc "cuGraphEventRecordNodeGetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphEventRecordNodeGetEvent, name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphEventRecordNodeSetEvent, name "cuGraphEventRecordNodeSetEvent", proc "cuGraphEventRecordNodeSetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphEventRecordNodeSetEvent, name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphEventWaitNodeGetEvent, name "cuGraphEventWaitNodeGetEvent", proc "cuGraphEventWaitNodeGetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphEventWaitNodeGetEvent, name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphEventWaitNodeSetEvent, name "cuGraphEventWaitNodeSetEvent", proc "cuGraphEventWaitNodeSetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphEventWaitNodeSetEvent, name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecBatchMemOpNodeSetParams, name "cuGraphExecBatchMemOpNodeSetParams", proc "cuGraphExecBatchMemOpNodeSetParams", version 11070, per_thread ("", 0);
+    state __cushim_cuGraphExecBatchMemOpNodeSetParams, name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecChildGraphNodeSetParams, name "cuGraphExecChildGraphNodeSetParams", proc "cuGraphExecChildGraphNodeSetParams", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphExecChildGraphNodeSetParams, name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecDestroy, name "cuGraphExecDestroy", proc "cuGraphExecDestroy", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphExecDestroy, name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecEventRecordNodeSetEvent, name "cuGraphExecEventRecordNodeSetEvent", proc "cuGraphExecEventRecordNodeSetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphExecEventRecordNodeSetEvent, name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecEventWaitNodeSetEvent, name "cuGraphExecEventWaitNodeSetEvent", proc "cuGraphExecEventWaitNodeSetEvent", version 11010, per_thread ("", 0);
+    state __cushim_cuGraphExecEventWaitNodeSetEvent, name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecExternalSemaphoresSignalNodeSetParams, name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc "cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExecExternalSemaphoresSignalNodeSetParams, name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecExternalSemaphoresWaitNodeSetParams, name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc "cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExecExternalSemaphoresWaitNodeSetParams, name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecGetFlags(hGraphExec: CUgraphExec, flags: *mut cuuint64_t) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecGetFlags, name "cuGraphExecGetFlags", proc "cuGraphExecGetFlags", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphExecGetFlags, name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecGetId(hGraphExec: CUgraphExec, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecGetId, name "cuGraphExecGetId", proc "cuGraphExecGetId", version 13010, per_thread ("", 0);
+    state __cushim_cuGraphExecGetId, name "cuGraphExecGetId", proc c"cuGraphExecGetId", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecHostNodeSetParams, name "cuGraphExecHostNodeSetParams", proc "cuGraphExecHostNodeSetParams", version 10020, per_thread ("", 0);
+    state __cushim_cuGraphExecHostNodeSetParams, name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecKernelNodeSetParams_v2(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecKernelNodeSetParams_v2, name "cuGraphExecKernelNodeSetParams", proc "cuGraphExecKernelNodeSetParams", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphExecKernelNodeSetParams_v2, name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, per_thread [];
     aliases [cuGraphExecKernelNodeSetParams];
 }
 
 cushim_shim! {
     fn cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecMemcpyNodeSetParams, name "cuGraphExecMemcpyNodeSetParams", proc "cuGraphExecMemcpyNodeSetParams", version 10020, per_thread ("", 0);
+    state __cushim_cuGraphExecMemcpyNodeSetParams, name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecMemsetNodeSetParams, name "cuGraphExecMemsetNodeSetParams", proc "cuGraphExecMemsetNodeSetParams", version 10020, per_thread ("", 0);
+    state __cushim_cuGraphExecMemsetNodeSetParams, name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecNodeSetParams, name "cuGraphExecNodeSetParams", proc "cuGraphExecNodeSetParams", version 12020, per_thread ("", 0);
+    state __cushim_cuGraphExecNodeSetParams, name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExecUpdate_v2(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut CUgraphExecUpdateResultInfo) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExecUpdate_v2, name "cuGraphExecUpdate", proc "cuGraphExecUpdate", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphExecUpdate_v2, name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, per_thread [];
     aliases [cuGraphExecUpdate];
 }
 
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExternalSemaphoresSignalNodeGetParams, name "cuGraphExternalSemaphoresSignalNodeGetParams", proc "cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExternalSemaphoresSignalNodeGetParams, name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExternalSemaphoresSignalNodeSetParams, name "cuGraphExternalSemaphoresSignalNodeSetParams", proc "cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExternalSemaphoresSignalNodeSetParams, name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExternalSemaphoresWaitNodeGetParams, name "cuGraphExternalSemaphoresWaitNodeGetParams", proc "cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExternalSemaphoresWaitNodeGetParams, name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphExternalSemaphoresWaitNodeSetParams, name "cuGraphExternalSemaphoresWaitNodeSetParams", proc "cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, per_thread ("", 0);
+    state __cushim_cuGraphExternalSemaphoresWaitNodeSetParams, name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphGetEdges_v2(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numEdges: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphGetEdges_v2, name "cuGraphGetEdges", proc "cuGraphGetEdges", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphGetEdges_v2, name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 12030, per_thread [];
     aliases [cuGraphGetEdges];
 }
 
 cushim_shim! {
     fn cuGraphGetId(hGraph: CUgraph, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphGetId, name "cuGraphGetId", proc "cuGraphGetId", version 13010, per_thread ("", 0);
+    state __cushim_cuGraphGetId, name "cuGraphGetId", proc c"cuGraphGetId", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphGetNodes(hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphGetNodes, name "cuGraphGetNodes", proc "cuGraphGetNodes", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphGetNodes, name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphGetRootNodes, name "cuGraphGetRootNodes", proc "cuGraphGetRootNodes", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphGetRootNodes, name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphHostNodeGetParams, name "cuGraphHostNodeGetParams", proc "cuGraphHostNodeGetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphHostNodeGetParams, name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphHostNodeSetParams, name "cuGraphHostNodeSetParams", proc "cuGraphHostNodeSetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphHostNodeSetParams, name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphInstantiateWithFlags(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuGraphInstantiateWithFlags, name "cuGraphInstantiate", proc "cuGraphInstantiateWithFlags", version 11040, per_thread ("", 0);
+    state __cushim_cuGraphInstantiateWithFlags, name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, per_thread [];
     aliases [cuGraphInstantiate];
 }
 
 cushim_shim! {
     fn cuGraphInstantiateWithParams(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphInstantiateWithParams, name "cuGraphInstantiateWithParams", proc "cuGraphInstantiateWithParams", version 12000, per_thread ("cuGraphInstantiateWithParams_ptsz", 12000);
+    state __cushim_cuGraphInstantiateWithParams, name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) -> CUresult;
     attrs [];
-    state __cushim_cuGraphKernelNodeCopyAttributes, name "cuGraphKernelNodeCopyAttributes", proc "cuGraphKernelNodeCopyAttributes", version 11000, per_thread ("", 0);
+    state __cushim_cuGraphKernelNodeCopyAttributes, name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    state __cushim_cuGraphKernelNodeGetAttribute, name "cuGraphKernelNodeGetAttribute", proc "cuGraphKernelNodeGetAttribute", version 11000, per_thread ("", 0);
+    state __cushim_cuGraphKernelNodeGetAttribute, name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphKernelNodeGetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphKernelNodeGetParams_v2, name "cuGraphKernelNodeGetParams", proc "cuGraphKernelNodeGetParams", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphKernelNodeGetParams_v2, name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, per_thread [];
     aliases [cuGraphKernelNodeGetParams];
 }
 
 cushim_shim! {
     fn cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    state __cushim_cuGraphKernelNodeSetAttribute, name "cuGraphKernelNodeSetAttribute", proc "cuGraphKernelNodeSetAttribute", version 11000, per_thread ("", 0);
+    state __cushim_cuGraphKernelNodeSetAttribute, name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphKernelNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphKernelNodeSetParams_v2, name "cuGraphKernelNodeSetParams", proc "cuGraphKernelNodeSetParams", version 12000, per_thread ("", 0);
+    state __cushim_cuGraphKernelNodeSetParams_v2, name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, per_thread [];
     aliases [cuGraphKernelNodeSetParams];
 }
 
 cushim_shim! {
     fn cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuGraphLaunch, name "cuGraphLaunch", proc "cuGraphLaunch", version 10000, per_thread ("cuGraphLaunch_ptsz", 10000);
+    state __cushim_cuGraphLaunch, name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, per_thread [c"cuGraphLaunch_ptsz", 10000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemAllocNodeGetParams, name "cuGraphMemAllocNodeGetParams", proc "cuGraphMemAllocNodeGetParams", version 11040, per_thread ("", 0);
+    state __cushim_cuGraphMemAllocNodeGetParams, name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: *mut CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemFreeNodeGetParams, name "cuGraphMemFreeNodeGetParams", proc "cuGraphMemFreeNodeGetParams", version 11040, per_thread ("", 0);
+    state __cushim_cuGraphMemFreeNodeGetParams, name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemcpyNodeGetParams, name "cuGraphMemcpyNodeGetParams", proc "cuGraphMemcpyNodeGetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphMemcpyNodeGetParams, name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemcpyNodeSetParams, name "cuGraphMemcpyNodeSetParams", proc "cuGraphMemcpyNodeSetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphMemcpyNodeSetParams, name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemsetNodeGetParams, name "cuGraphMemsetNodeGetParams", proc "cuGraphMemsetNodeGetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphMemsetNodeGetParams, name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    state __cushim_cuGraphMemsetNodeSetParams, name "cuGraphMemsetNodeSetParams", proc "cuGraphMemsetNodeSetParams", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphMemsetNodeSetParams, name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeFindInClone(phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeFindInClone, name "cuGraphNodeFindInClone", proc "cuGraphNodeFindInClone", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphNodeFindInClone, name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetContainingGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetContainingGraph, name "cuGraphNodeGetContainingGraph", proc "cuGraphNodeGetContainingGraph", version 13010, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetContainingGraph, name "cuGraphNodeGetContainingGraph", proc c"cuGraphNodeGetContainingGraph", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependencies: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetDependencies_v2, name "cuGraphNodeGetDependencies", proc "cuGraphNodeGetDependencies", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetDependencies_v2, name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 12030, per_thread [];
     aliases [cuGraphNodeGetDependencies];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetDependentNodes_v2, name "cuGraphNodeGetDependentNodes", proc "cuGraphNodeGetDependentNodes", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetDependentNodes_v2, name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 12030, per_thread [];
     aliases [cuGraphNodeGetDependentNodes];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetEnabled, name "cuGraphNodeGetEnabled", proc "cuGraphNodeGetEnabled", version 11060, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetEnabled, name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetLocalId(hNode: CUgraphNode, nodeId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetLocalId, name "cuGraphNodeGetLocalId", proc "cuGraphNodeGetLocalId", version 13010, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetLocalId, name "cuGraphNodeGetLocalId", proc c"cuGraphNodeGetLocalId", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetParams, name "cuGraphNodeGetParams", proc "cuGraphNodeGetParams", version 13020, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetParams, name "cuGraphNodeGetParams", proc c"cuGraphNodeGetParams", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetToolsId(hNode: CUgraphNode, toolsNodeId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetToolsId, name "cuGraphNodeGetToolsId", proc "cuGraphNodeGetToolsId", version 13010, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetToolsId, name "cuGraphNodeGetToolsId", proc c"cuGraphNodeGetToolsId", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeGetType(hNode: CUgraphNode, type_: *mut CUgraphNodeType) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeGetType, name "cuGraphNodeGetType", proc "cuGraphNodeGetType", version 10000, per_thread ("", 0);
+    state __cushim_cuGraphNodeGetType, name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeSetEnabled, name "cuGraphNodeSetEnabled", proc "cuGraphNodeSetEnabled", version 11060, per_thread ("", 0);
+    state __cushim_cuGraphNodeSetEnabled, name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeSetParams, name "cuGraphNodeSetParams", proc "cuGraphNodeSetParams", version 12020, per_thread ("", 0);
+    state __cushim_cuGraphNodeSetParams, name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    state __cushim_cuGraphNodeSetParams_v2, name "cuGraphNodeSetParams_v2", proc "cuGraphNodeSetParams", version 13040, per_thread ("", 0);
+    state __cushim_cuGraphNodeSetParams_v2, name "cuGraphNodeSetParams_v2", proc c"cuGraphNodeSetParams", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphReleaseUserObject, name "cuGraphReleaseUserObject", proc "cuGraphReleaseUserObject", version 11030, per_thread ("", 0);
+    state __cushim_cuGraphReleaseUserObject, name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
-    state __cushim_cuGraphRemoveDependencies_v2, name "cuGraphRemoveDependencies", proc "cuGraphRemoveDependencies", version 12030, per_thread ("", 0);
+    state __cushim_cuGraphRemoveDependencies_v2, name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 12030, per_thread [];
     aliases [cuGraphRemoveDependencies];
 }
 
 cushim_shim! {
     fn cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphRetainUserObject, name "cuGraphRetainUserObject", proc "cuGraphRetainUserObject", version 11030, per_thread ("", 0);
+    state __cushim_cuGraphRetainUserObject, name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuGraphUpload, name "cuGraphUpload", proc "cuGraphUpload", version 11010, per_thread ("cuGraphUpload_ptsz", 11010);
+    state __cushim_cuGraphUpload, name "cuGraphUpload", proc c"cuGraphUpload", version 11010, per_thread [c"cuGraphUpload_ptsz", 11010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphicsMapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsMapResources, name "cuGraphicsMapResources", proc "cuGraphicsMapResources", version 3000, per_thread ("cuGraphicsMapResources_ptsz", 7000);
+    state __cushim_cuGraphicsMapResources, name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsResourceGetMappedMipmappedArray, name "cuGraphicsResourceGetMappedMipmappedArray", proc "cuGraphicsResourceGetMappedMipmappedArray", version 5000, per_thread ("", 0);
+    state __cushim_cuGraphicsResourceGetMappedMipmappedArray, name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphicsResourceGetMappedPointer_v2(pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsResourceGetMappedPointer_v2, name "cuGraphicsResourceGetMappedPointer", proc "cuGraphicsResourceGetMappedPointer", version 3020, per_thread ("", 0);
+    state __cushim_cuGraphicsResourceGetMappedPointer_v2, name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, per_thread [];
     aliases [cuGraphicsResourceGetMappedPointer];
 }
 
 cushim_shim! {
     fn cuGraphicsResourceSetMapFlags_v2(resource: CUgraphicsResource, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsResourceSetMapFlags_v2, name "cuGraphicsResourceSetMapFlags", proc "cuGraphicsResourceSetMapFlags", version 6050, per_thread ("", 0);
+    state __cushim_cuGraphicsResourceSetMapFlags_v2, name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, per_thread [];
     aliases [cuGraphicsResourceSetMapFlags];
 }
 
 cushim_shim! {
     fn cuGraphicsSubResourceGetMappedArray(pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsSubResourceGetMappedArray, name "cuGraphicsSubResourceGetMappedArray", proc "cuGraphicsSubResourceGetMappedArray", version 3000, per_thread ("", 0);
+    state __cushim_cuGraphicsSubResourceGetMappedArray, name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphicsUnmapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsUnmapResources, name "cuGraphicsUnmapResources", proc "cuGraphicsUnmapResources", version 3000, per_thread ("cuGraphicsUnmapResources_ptsz", 7000);
+    state __cushim_cuGraphicsUnmapResources, name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    state __cushim_cuGraphicsUnregisterResource, name "cuGraphicsUnregisterResource", proc "cuGraphicsUnregisterResource", version 3000, per_thread ("", 0);
+    state __cushim_cuGraphicsUnregisterResource, name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxCreate(phCtx: *mut CUgreenCtx, desc: CUdevResourceDesc, dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxCreate, name "cuGreenCtxCreate", proc "cuGreenCtxCreate", version 12040, per_thread ("", 0);
+    state __cushim_cuGreenCtxCreate, name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxDestroy, name "cuGreenCtxDestroy", proc "cuGreenCtxDestroy", version 12040, per_thread ("", 0);
+    state __cushim_cuGreenCtxDestroy, name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxGetDevResource(hCtx: CUgreenCtx, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxGetDevResource, name "cuGreenCtxGetDevResource", proc "cuGreenCtxGetDevResource", version 12040, per_thread ("", 0);
+    state __cushim_cuGreenCtxGetDevResource, name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxGetId(greenCtx: CUgreenCtx, greenCtxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxGetId, name "cuGreenCtxGetId", proc "cuGreenCtxGetId", version 12090, per_thread ("", 0);
+    state __cushim_cuGreenCtxGetId, name "cuGreenCtxGetId", proc c"cuGreenCtxGetId", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxRecordEvent, name "cuGreenCtxRecordEvent", proc "cuGreenCtxRecordEvent", version 12040, per_thread ("", 0);
+    state __cushim_cuGreenCtxRecordEvent, name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxStreamCreate(phStream: *mut CUstream, greenCtx: CUgreenCtx, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxStreamCreate, name "cuGreenCtxStreamCreate", proc "cuGreenCtxStreamCreate", version 12050, per_thread ("", 0);
+    state __cushim_cuGreenCtxStreamCreate, name "cuGreenCtxStreamCreate", proc c"cuGreenCtxStreamCreate", version 12050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuGreenCtxWaitEvent, name "cuGreenCtxWaitEvent", proc "cuGreenCtxWaitEvent", version 12040, per_thread ("", 0);
+    state __cushim_cuGreenCtxWaitEvent, name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuImportExternalMemory(extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuImportExternalMemory, name "cuImportExternalMemory", proc "cuImportExternalMemory", version 10000, per_thread ("", 0);
+    state __cushim_cuImportExternalMemory, name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuImportExternalSemaphore(extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuImportExternalSemaphore, name "cuImportExternalSemaphore", proc "cuImportExternalSemaphore", version 10000, per_thread ("", 0);
+    state __cushim_cuImportExternalSemaphore, name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuInit, name "cuInit", proc "cuInit", version 2000, per_thread ("", 0);
+    state __cushim_cuInit, name "cuInit", proc c"cuInit", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuIpcCloseMemHandle, name "cuIpcCloseMemHandle", proc "cuIpcCloseMemHandle", version 4010, per_thread ("", 0);
+    state __cushim_cuIpcCloseMemHandle, name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuIpcGetEventHandle(pHandle: *mut CUipcEventHandle, event: CUevent) -> CUresult;
     attrs [];
-    state __cushim_cuIpcGetEventHandle, name "cuIpcGetEventHandle", proc "cuIpcGetEventHandle", version 4010, per_thread ("", 0);
+    state __cushim_cuIpcGetEventHandle, name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuIpcGetMemHandle(pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuIpcGetMemHandle, name "cuIpcGetMemHandle", proc "cuIpcGetMemHandle", version 4010, per_thread ("", 0);
+    state __cushim_cuIpcGetMemHandle, name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuIpcOpenEventHandle(phEvent: *mut CUevent, handle: CUipcEventHandle) -> CUresult;
     attrs [];
-    state __cushim_cuIpcOpenEventHandle, name "cuIpcOpenEventHandle", proc "cuIpcOpenEventHandle", version 4010, per_thread ("", 0);
+    state __cushim_cuIpcOpenEventHandle, name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuIpcOpenMemHandle_v2(pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuIpcOpenMemHandle_v2, name "cuIpcOpenMemHandle", proc "cuIpcOpenMemHandle", version 11000, per_thread ("", 0);
+    state __cushim_cuIpcOpenMemHandle_v2, name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, per_thread [];
     aliases [cuIpcOpenMemHandle];
 }
 
 cushim_shim! {
     fn cuKernelGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetAttribute, name "cuKernelGetAttribute", proc "cuKernelGetAttribute", version 12000, per_thread ("", 0);
+    state __cushim_cuKernelGetAttribute, name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetFunction, name "cuKernelGetFunction", proc "cuKernelGetFunction", version 12000, per_thread ("", 0);
+    state __cushim_cuKernelGetFunction, name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelGetLibrary(pLib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetLibrary, name "cuKernelGetLibrary", proc "cuKernelGetLibrary", version 12050, per_thread ("", 0);
+    state __cushim_cuKernelGetLibrary, name "cuKernelGetLibrary", proc c"cuKernelGetLibrary", version 12050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUkernel) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetName, name "cuKernelGetName", proc "cuKernelGetName", version 12030, per_thread ("", 0);
+    state __cushim_cuKernelGetName, name "cuKernelGetName", proc c"cuKernelGetName", version 12030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelGetParamCount(kernel: CUkernel, paramCount: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetParamCount, name "cuKernelGetParamCount", proc "cuKernelGetParamCount", version 13020, per_thread ("", 0);
+    state __cushim_cuKernelGetParamCount, name "cuKernelGetParamCount", proc c"cuKernelGetParamCount", version 13020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelGetParamInfo(kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuKernelGetParamInfo, name "cuKernelGetParamInfo", proc "cuKernelGetParamInfo", version 12040, per_thread ("", 0);
+    state __cushim_cuKernelGetParamInfo, name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelSetAttribute(attrib: CUfunction_attribute, val: ::core::ffi::c_int, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuKernelSetAttribute, name "cuKernelSetAttribute", proc "cuKernelSetAttribute", version 12000, per_thread ("", 0);
+    state __cushim_cuKernelSetAttribute, name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuKernelSetCacheConfig, name "cuKernelSetCacheConfig", proc "cuKernelSetCacheConfig", version 12000, per_thread ("", 0);
+    state __cushim_cuKernelSetCacheConfig, name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunch(f: CUfunction) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuLaunch, name "cuLaunch", proc "cuLaunch", version 2000, per_thread ("", 0);
+    state __cushim_cuLaunch, name "cuLaunch", proc c"cuLaunch", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLaunchCooperativeKernel, name "cuLaunchCooperativeKernel", proc "cuLaunchCooperativeKernel", version 9000, per_thread ("cuLaunchCooperativeKernel_ptsz", 9000);
+    state __cushim_cuLaunchCooperativeKernel, name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuLaunchCooperativeKernelMultiDevice, name "cuLaunchCooperativeKernelMultiDevice", proc "cuLaunchCooperativeKernelMultiDevice", version 9000, per_thread ("", 0);
+    state __cushim_cuLaunchCooperativeKernelMultiDevice, name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchGrid(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuLaunchGrid, name "cuLaunchGrid", proc "cuLaunchGrid", version 2000, per_thread ("", 0);
+    state __cushim_cuLaunchGrid, name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchGridAsync(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuLaunchGridAsync, name "cuLaunchGridAsync", proc "cuLaunchGridAsync", version 2000, per_thread ("", 0);
+    state __cushim_cuLaunchGridAsync, name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchHostFunc(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLaunchHostFunc, name "cuLaunchHostFunc", proc "cuLaunchHostFunc", version 10000, per_thread ("cuLaunchHostFunc_ptsz", 10000);
+    state __cushim_cuLaunchHostFunc, name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchHostFunc_v2(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void, syncMode: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLaunchHostFunc_v2, name "cuLaunchHostFunc_v2", proc "cuLaunchHostFunc", version 13010, per_thread ("cuLaunchHostFunc_v2_ptsz", 13010);
+    state __cushim_cuLaunchHostFunc_v2, name "cuLaunchHostFunc_v2", proc c"cuLaunchHostFunc", version 13010, per_thread [c"cuLaunchHostFunc_v2_ptsz", 13010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLaunchKernel, name "cuLaunchKernel", proc "cuLaunchKernel", version 4000, per_thread ("cuLaunchKernel_ptsz", 7000);
+    state __cushim_cuLaunchKernel, name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, per_thread [c"cuLaunchKernel_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLaunchKernelEx, name "cuLaunchKernelEx", proc "cuLaunchKernelEx", version 11060, per_thread ("cuLaunchKernelEx_ptsz", 11060);
+    state __cushim_cuLaunchKernelEx, name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryEnumerateKernels(kernels: *mut CUkernel, numKernels: ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryEnumerateKernels, name "cuLibraryEnumerateKernels", proc "cuLibraryEnumerateKernels", version 12040, per_thread ("", 0);
+    state __cushim_cuLibraryEnumerateKernels, name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetGlobal, name "cuLibraryGetGlobal", proc "cuLibraryGetGlobal", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryGetGlobal, name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetKernel(pKernel: *mut CUkernel, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetKernel, name "cuLibraryGetKernel", proc "cuLibraryGetKernel", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryGetKernel, name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetKernelCount, name "cuLibraryGetKernelCount", proc "cuLibraryGetKernelCount", version 12040, per_thread ("", 0);
+    state __cushim_cuLibraryGetKernelCount, name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetManaged, name "cuLibraryGetManaged", proc "cuLibraryGetManaged", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryGetManaged, name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetModule, name "cuLibraryGetModule", proc "cuLibraryGetModule", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryGetModule, name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: CUlibrary, symbol: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryGetUnifiedFunction, name "cuLibraryGetUnifiedFunction", proc "cuLibraryGetUnifiedFunction", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryGetUnifiedFunction, name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryLoadData(library: *mut CUlibrary, code: *const ::core::ffi::c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryLoadData, name "cuLibraryLoadData", proc "cuLibraryLoadData", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryLoadData, name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryLoadFromFile(library: *mut CUlibrary, fileName: *const ::core::ffi::c_char, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryLoadFromFile, name "cuLibraryLoadFromFile", proc "cuLibraryLoadFromFile", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryLoadFromFile, name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     attrs [];
-    state __cushim_cuLibraryUnload, name "cuLibraryUnload", proc "cuLibraryUnload", version 12000, per_thread ("", 0);
+    state __cushim_cuLibraryUnload, name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLinkAddData_v2(state: CUlinkState, type_: CUjitInputType, data: *mut ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLinkAddData_v2, name "cuLinkAddData", proc "cuLinkAddData", version 6050, per_thread ("", 0);
+    state __cushim_cuLinkAddData_v2, name "cuLinkAddData", proc c"cuLinkAddData", version 6050, per_thread [];
     aliases [cuLinkAddData];
 }
 
 cushim_shim! {
     fn cuLinkAddFile_v2(state: CUlinkState, type_: CUjitInputType, path: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuLinkAddFile_v2, name "cuLinkAddFile", proc "cuLinkAddFile", version 6050, per_thread ("", 0);
+    state __cushim_cuLinkAddFile_v2, name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, per_thread [];
     aliases [cuLinkAddFile];
 }
 
 cushim_shim! {
     fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut ::core::ffi::c_void, sizeOut: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuLinkComplete, name "cuLinkComplete", proc "cuLinkComplete", version 5050, per_thread ("", 0);
+    state __cushim_cuLinkComplete, name "cuLinkComplete", proc c"cuLinkComplete", version 5050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLinkCreate_v2(numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void, stateOut: *mut CUlinkState) -> CUresult;
     attrs [];
-    state __cushim_cuLinkCreate_v2, name "cuLinkCreate", proc "cuLinkCreate", version 6050, per_thread ("", 0);
+    state __cushim_cuLinkCreate_v2, name "cuLinkCreate", proc c"cuLinkCreate", version 6050, per_thread [];
     aliases [cuLinkCreate];
 }
 
 cushim_shim! {
     fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     attrs [];
-    state __cushim_cuLinkDestroy, name "cuLinkDestroy", proc "cuLinkDestroy", version 5050, per_thread ("", 0);
+    state __cushim_cuLinkDestroy, name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointAddDevice(leId: CUlogicalEndpointId, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointAddDevice, name "cuLogicalEndpointAddDevice", proc "cuLogicalEndpointAddDevice", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointAddDevice, name "cuLogicalEndpointAddDevice", proc c"cuLogicalEndpointAddDevice", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointBindAddr(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, ptr: *mut ::core::ffi::c_void, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointBindAddr, name "cuLogicalEndpointBindAddr", proc "cuLogicalEndpointBindAddr", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointBindAddr, name "cuLogicalEndpointBindAddr", proc c"cuLogicalEndpointBindAddr", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointBindMem(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, memHandle: CUmemGenericAllocationHandle, memOffset: cuuint64_t, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointBindMem, name "cuLogicalEndpointBindMem", proc "cuLogicalEndpointBindMem", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointBindMem, name "cuLogicalEndpointBindMem", proc c"cuLogicalEndpointBindMem", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointCreate(leId: CUlogicalEndpointId, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointCreate, name "cuLogicalEndpointCreate", proc "cuLogicalEndpointCreate", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointCreate, name "cuLogicalEndpointCreate", proc c"cuLogicalEndpointCreate", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointDestroy(leId: CUlogicalEndpointId) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointDestroy, name "cuLogicalEndpointDestroy", proc "cuLogicalEndpointDestroy", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointDestroy, name "cuLogicalEndpointDestroy", proc c"cuLogicalEndpointDestroy", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointExport(handle: *mut ::core::ffi::c_void, leId: CUlogicalEndpointId, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointExport, name "cuLogicalEndpointExport", proc "cuLogicalEndpointExport", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointExport, name "cuLogicalEndpointExport", proc c"cuLogicalEndpointExport", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointGetLimits(bindAlignment: *mut cuuint64_t, maxSize: *mut cuuint64_t, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointGetLimits, name "cuLogicalEndpointGetLimits", proc "cuLogicalEndpointGetLimits", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointGetLimits, name "cuLogicalEndpointGetLimits", proc c"cuLogicalEndpointGetLimits", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointIdRelease(baseLeId: CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointIdRelease, name "cuLogicalEndpointIdRelease", proc "cuLogicalEndpointIdRelease", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointIdRelease, name "cuLogicalEndpointIdRelease", proc c"cuLogicalEndpointIdRelease", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointIdReserve(baseLeId: *mut CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointIdReserve, name "cuLogicalEndpointIdReserve", proc "cuLogicalEndpointIdReserve", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointIdReserve, name "cuLogicalEndpointIdReserve", proc c"cuLogicalEndpointIdReserve", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointImport(leId: CUlogicalEndpointId, handle: *const ::core::ffi::c_void, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointImport, name "cuLogicalEndpointImport", proc "cuLogicalEndpointImport", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointImport, name "cuLogicalEndpointImport", proc c"cuLogicalEndpointImport", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointQuery(leId: CUlogicalEndpointId, count: cuuint32_t, queryStatus: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointQuery, name "cuLogicalEndpointQuery", proc "cuLogicalEndpointQuery", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointQuery, name "cuLogicalEndpointQuery", proc c"cuLogicalEndpointQuery", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogicalEndpointUnbind(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, size: cuuint64_t) -> CUresult;
     attrs [];
-    state __cushim_cuLogicalEndpointUnbind, name "cuLogicalEndpointUnbind", proc "cuLogicalEndpointUnbind", version 13030, per_thread ("", 0);
+    state __cushim_cuLogicalEndpointUnbind, name "cuLogicalEndpointUnbind", proc c"cuLogicalEndpointUnbind", version 13030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogsCurrent(iterator_out: *mut CUlogIterator, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLogsCurrent, name "cuLogsCurrent", proc "cuLogsCurrent", version 12090, per_thread ("", 0);
+    state __cushim_cuLogsCurrent, name "cuLogsCurrent", proc c"cuLogsCurrent", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogsDumpToFile(iterator: *mut CUlogIterator, pathToFile: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLogsDumpToFile, name "cuLogsDumpToFile", proc "cuLogsDumpToFile", version 12090, per_thread ("", 0);
+    state __cushim_cuLogsDumpToFile, name "cuLogsDumpToFile", proc c"cuLogsDumpToFile", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogsDumpToMemory(iterator: *mut CUlogIterator, buffer: *mut ::core::ffi::c_char, size: *mut usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuLogsDumpToMemory, name "cuLogsDumpToMemory", proc "cuLogsDumpToMemory", version 12090, per_thread ("", 0);
+    state __cushim_cuLogsDumpToMemory, name "cuLogsDumpToMemory", proc c"cuLogsDumpToMemory", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: *mut ::core::ffi::c_void, callback_out: *mut CUlogsCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuLogsRegisterCallback, name "cuLogsRegisterCallback", proc "cuLogsRegisterCallback", version 12090, per_thread ("", 0);
+    state __cushim_cuLogsRegisterCallback, name "cuLogsRegisterCallback", proc c"cuLogsRegisterCallback", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuLogsUnregisterCallback(callback: CUlogsCallbackHandle) -> CUresult;
     attrs [];
-    state __cushim_cuLogsUnregisterCallback, name "cuLogsUnregisterCallback", proc "cuLogsUnregisterCallback", version 12090, per_thread ("", 0);
+    state __cushim_cuLogsUnregisterCallback, name "cuLogsUnregisterCallback", proc c"cuLogsUnregisterCallback", version 12090, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemAddressFree, name "cuMemAddressFree", proc "cuMemAddressFree", version 10020, per_thread ("", 0);
+    state __cushim_cuMemAddressFree, name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAddressReserve(ptr: *mut CUdeviceptr, size: usize, alignment: usize, addr: CUdeviceptr, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemAddressReserve, name "cuMemAddressReserve", proc "cuMemAddressReserve", version 10020, per_thread ("", 0);
+    state __cushim_cuMemAddressReserve, name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) -> CUresult;
     attrs [];
-    state __cushim_cuMemAdvise_v2, name "cuMemAdvise", proc "cuMemAdvise", version 12020, per_thread ("", 0);
+    state __cushim_cuMemAdvise_v2, name "cuMemAdvise", proc c"cuMemAdvise", version 12020, per_thread [];
     aliases [cuMemAdvise];
 }
 
 cushim_shim! {
     fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemAllocAsync, name "cuMemAllocAsync", proc "cuMemAllocAsync", version 11020, per_thread ("cuMemAllocAsync_ptsz", 11020);
+    state __cushim_cuMemAllocAsync, name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, per_thread [c"cuMemAllocAsync_ptsz", 11020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemAllocFromPoolAsync, name "cuMemAllocFromPoolAsync", proc "cuMemAllocFromPoolAsync", version 11020, per_thread ("cuMemAllocFromPoolAsync_ptsz", 11020);
+    state __cushim_cuMemAllocFromPoolAsync, name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAllocHost_v2(pp: *mut *mut ::core::ffi::c_void, bytesize: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemAllocHost_v2, name "cuMemAllocHost", proc "cuMemAllocHost", version 3020, per_thread ("", 0);
+    state __cushim_cuMemAllocHost_v2, name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, per_thread [];
     aliases [cuMemAllocHost];
 }
 
 cushim_shim! {
     fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMemAllocManaged, name "cuMemAllocManaged", proc "cuMemAllocManaged", version 6000, per_thread ("", 0);
+    state __cushim_cuMemAllocManaged, name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pPitch: *mut usize, WidthInBytes: usize, Height: usize, ElementSizeBytes: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMemAllocPitch_v2, name "cuMemAllocPitch", proc "cuMemAllocPitch", version 3020, per_thread ("", 0);
+    state __cushim_cuMemAllocPitch_v2, name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, per_thread [];
     aliases [cuMemAllocPitch];
 }
 
 cushim_shim! {
     fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemAlloc_v2, name "cuMemAlloc", proc "cuMemAlloc", version 3020, per_thread ("", 0);
+    state __cushim_cuMemAlloc_v2, name "cuMemAlloc", proc c"cuMemAlloc", version 3020, per_thread [];
     aliases [cuMemAlloc];
 }
 
 cushim_shim! {
     fn cuMemBatchDecompressAsync(paramsArray: *mut CUmemDecompressParams, count: usize, flags: ::core::ffi::c_uint, errorIndex: *mut usize, stream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemBatchDecompressAsync, name "cuMemBatchDecompressAsync", proc "cuMemBatchDecompressAsync", version 12060, per_thread ("cuMemBatchDecompressAsync_ptsz", 12060);
+    state __cushim_cuMemBatchDecompressAsync, name "cuMemBatchDecompressAsync", proc c"cuMemBatchDecompressAsync", version 12060, per_thread [c"cuMemBatchDecompressAsync_ptsz", 12060];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemCreate(handle: *mut CUmemGenericAllocationHandle, size: usize, prop: *const CUmemAllocationProp, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemCreate, name "cuMemCreate", proc "cuMemCreate", version 10020, per_thread ("", 0);
+    state __cushim_cuMemCreate, name "cuMemCreate", proc c"cuMemCreate", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemDiscardAndPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemDiscardAndPrefetchBatchAsync, name "cuMemDiscardAndPrefetchBatchAsync", proc "cuMemDiscardAndPrefetchBatchAsync", version 13000, per_thread ("cuMemDiscardAndPrefetchBatchAsync_ptsz", 13000);
+    state __cushim_cuMemDiscardAndPrefetchBatchAsync, name "cuMemDiscardAndPrefetchBatchAsync", proc c"cuMemDiscardAndPrefetchBatchAsync", version 13000, per_thread [c"cuMemDiscardAndPrefetchBatchAsync_ptsz", 13000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemDiscardBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemDiscardBatchAsync, name "cuMemDiscardBatchAsync", proc "cuMemDiscardBatchAsync", version 13000, per_thread ("cuMemDiscardBatchAsync_ptsz", 13000);
+    state __cushim_cuMemDiscardBatchAsync, name "cuMemDiscardBatchAsync", proc c"cuMemDiscardBatchAsync", version 13000, per_thread [c"cuMemDiscardBatchAsync_ptsz", 13000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemExportToShareableHandle, name "cuMemExportToShareableHandle", proc "cuMemExportToShareableHandle", version 10020, per_thread ("", 0);
+    state __cushim_cuMemExportToShareableHandle, name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemFreeAsync, name "cuMemFreeAsync", proc "cuMemFreeAsync", version 11020, per_thread ("cuMemFreeAsync_ptsz", 11020);
+    state __cushim_cuMemFreeAsync, name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, per_thread [c"cuMemFreeAsync_ptsz", 11020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemFreeHost, name "cuMemFreeHost", proc "cuMemFreeHost", version 2000, per_thread ("", 0);
+    state __cushim_cuMemFreeHost, name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuMemFree_v2, name "cuMemFree", proc "cuMemFree", version 3020, per_thread ("", 0);
+    state __cushim_cuMemFree_v2, name "cuMemFree", proc c"cuMemFree", version 3020, per_thread [];
     aliases [cuMemFree];
 }
 
 cushim_shim! {
     fn cuMemGetAccess(flags: *mut ::core::ffi::c_ulonglong, location: *const CUmemLocation, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetAccess, name "cuMemGetAccess", proc "cuMemGetAccess", version 10020, per_thread ("", 0);
+    state __cushim_cuMemGetAccess, name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetAddressRange_v2, name "cuMemGetAddressRange", proc "cuMemGetAddressRange", version 3020, per_thread ("", 0);
+    state __cushim_cuMemGetAddressRange_v2, name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, per_thread [];
     aliases [cuMemGetAddressRange];
 }
 
 cushim_shim! {
     fn cuMemGetAllocationGranularity(granularity: *mut usize, prop: *const CUmemAllocationProp, option: CUmemAllocationGranularity_flags) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetAllocationGranularity, name "cuMemGetAllocationGranularity", proc "cuMemGetAllocationGranularity", version 10020, per_thread ("", 0);
+    state __cushim_cuMemGetAllocationGranularity, name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetAllocationPropertiesFromHandle(prop: *mut CUmemAllocationProp, handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetAllocationPropertiesFromHandle, name "cuMemGetAllocationPropertiesFromHandle", proc "cuMemGetAllocationPropertiesFromHandle", version 10020, per_thread ("", 0);
+    state __cushim_cuMemGetAllocationPropertiesFromHandle, name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetDefaultMemPool(pool_out: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetDefaultMemPool, name "cuMemGetDefaultMemPool", proc "cuMemGetDefaultMemPool", version 13000, per_thread ("", 0);
+    state __cushim_cuMemGetDefaultMemPool, name "cuMemGetDefaultMemPool", proc c"cuMemGetDefaultMemPool", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetHandleForAddressRange(handle: *mut ::core::ffi::c_void, dptr: CUdeviceptr, size: usize, handleType: CUmemRangeHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetHandleForAddressRange, name "cuMemGetHandleForAddressRange", proc "cuMemGetHandleForAddressRange", version 11070, per_thread ("", 0);
+    state __cushim_cuMemGetHandleForAddressRange, name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetInfo_v2, name "cuMemGetInfo", proc "cuMemGetInfo", version 3020, per_thread ("", 0);
+    state __cushim_cuMemGetInfo_v2, name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, per_thread [];
     aliases [cuMemGetInfo];
 }
 
 cushim_shim! {
     fn cuMemGetLocationInfo(ptr: CUdeviceptr, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut CUmemLocation) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetLocationInfo, name "cuMemGetLocationInfo", proc "cuMemGetLocationInfo", version 13040, per_thread ("", 0);
+    state __cushim_cuMemGetLocationInfo, name "cuMemGetLocationInfo", proc c"cuMemGetLocationInfo", version 13040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemGetMemPool(pool: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
-    state __cushim_cuMemGetMemPool, name "cuMemGetMemPool", proc "cuMemGetMemPool", version 13000, per_thread ("", 0);
+    state __cushim_cuMemGetMemPool, name "cuMemGetMemPool", proc c"cuMemGetMemPool", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemHostAlloc(pp: *mut *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMemHostAlloc, name "cuMemHostAlloc", proc "cuMemHostAlloc", version 2020, per_thread ("", 0);
+    state __cushim_cuMemHostAlloc, name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut ::core::ffi::c_void, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMemHostGetDevicePointer_v2, name "cuMemHostGetDevicePointer", proc "cuMemHostGetDevicePointer", version 3020, per_thread ("", 0);
+    state __cushim_cuMemHostGetDevicePointer_v2, name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, per_thread [];
     aliases [cuMemHostGetDevicePointer];
 }
 
 cushim_shim! {
     fn cuMemHostGetFlags(pFlags: *mut ::core::ffi::c_uint, p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemHostGetFlags, name "cuMemHostGetFlags", proc "cuMemHostGetFlags", version 2030, per_thread ("", 0);
+    state __cushim_cuMemHostGetFlags, name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemHostRegister_v2(p: *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMemHostRegister_v2, name "cuMemHostRegister", proc "cuMemHostRegister", version 6050, per_thread ("", 0);
+    state __cushim_cuMemHostRegister_v2, name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, per_thread [];
     aliases [cuMemHostRegister];
 }
 
 cushim_shim! {
     fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemHostUnregister, name "cuMemHostUnregister", proc "cuMemHostUnregister", version 4000, per_thread ("", 0);
+    state __cushim_cuMemHostUnregister, name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, osHandle: *mut ::core::ffi::c_void, shHandleType: CUmemAllocationHandleType) -> CUresult;
     attrs [];
-    state __cushim_cuMemImportFromShareableHandle, name "cuMemImportFromShareableHandle", proc "cuMemImportFromShareableHandle", version 10020, per_thread ("", 0);
+    state __cushim_cuMemImportFromShareableHandle, name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemMap(ptr: CUdeviceptr, size: usize, offset: usize, handle: CUmemGenericAllocationHandle, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemMap, name "cuMemMap", proc "cuMemMap", version 10020, per_thread ("", 0);
+    state __cushim_cuMemMap, name "cuMemMap", proc c"cuMemMap", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemMapArrayAsync(mapInfoList: *mut CUarrayMapInfo, count: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemMapArrayAsync, name "cuMemMapArrayAsync", proc "cuMemMapArrayAsync", version 11010, per_thread ("cuMemMapArrayAsync_ptsz", 11010);
+    state __cushim_cuMemMapArrayAsync, name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolCreate(pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolCreate, name "cuMemPoolCreate", proc "cuMemPoolCreate", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolCreate, name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolDestroy, name "cuMemPoolDestroy", proc "cuMemPoolDestroy", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolDestroy, name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolExportPointer(shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolExportPointer, name "cuMemPoolExportPointer", proc "cuMemPoolExportPointer", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolExportPointer, name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolExportToShareableHandle(handle_out: *mut ::core::ffi::c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolExportToShareableHandle, name "cuMemPoolExportToShareableHandle", proc "cuMemPoolExportToShareableHandle", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolExportToShareableHandle, name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolGetAccess(flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolGetAccess, name "cuMemPoolGetAccess", proc "cuMemPoolGetAccess", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolGetAccess, name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolGetAttribute, name "cuMemPoolGetAttribute", proc "cuMemPoolGetAttribute", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolGetAttribute, name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolImportFromShareableHandle(pool_out: *mut CUmemoryPool, handle: *mut ::core::ffi::c_void, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolImportFromShareableHandle, name "cuMemPoolImportFromShareableHandle", proc "cuMemPoolImportFromShareableHandle", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolImportFromShareableHandle, name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolImportPointer(ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolImportPointer, name "cuMemPoolImportPointer", proc "cuMemPoolImportPointer", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolImportPointer, name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolSetAccess(pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolSetAccess, name "cuMemPoolSetAccess", proc "cuMemPoolSetAccess", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolSetAccess, name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolSetAttribute, name "cuMemPoolSetAttribute", proc "cuMemPoolSetAttribute", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolSetAttribute, name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemPoolTrimTo, name "cuMemPoolTrimTo", proc "cuMemPoolTrimTo", version 11020, per_thread ("", 0);
+    state __cushim_cuMemPoolTrimTo, name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemPrefetchAsync_v2, name "cuMemPrefetchAsync", proc "cuMemPrefetchAsync", version 12020, per_thread ("cuMemPrefetchAsync_v2_ptsz", 12020);
+    state __cushim_cuMemPrefetchAsync_v2, name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 12020, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
     aliases [cuMemPrefetchAsync];
 }
 
 cushim_shim! {
     fn cuMemPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemPrefetchBatchAsync, name "cuMemPrefetchBatchAsync", proc "cuMemPrefetchBatchAsync", version 13000, per_thread ("cuMemPrefetchBatchAsync_ptsz", 13000);
+    state __cushim_cuMemPrefetchBatchAsync, name "cuMemPrefetchBatchAsync", proc c"cuMemPrefetchBatchAsync", version 13000, per_thread [c"cuMemPrefetchBatchAsync_ptsz", 13000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemRangeGetAttribute, name "cuMemRangeGetAttribute", proc "cuMemRangeGetAttribute", version 8000, per_thread ("", 0);
+    state __cushim_cuMemRangeGetAttribute, name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemRangeGetAttributes, name "cuMemRangeGetAttributes", proc "cuMemRangeGetAttributes", version 8000, per_thread ("", 0);
+    state __cushim_cuMemRangeGetAttributes, name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    state __cushim_cuMemRelease, name "cuMemRelease", proc "cuMemRelease", version 10020, per_thread ("", 0);
+    state __cushim_cuMemRelease, name "cuMemRelease", proc c"cuMemRelease", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemRetainAllocationHandle(handle: *mut CUmemGenericAllocationHandle, addr: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuMemRetainAllocationHandle, name "cuMemRetainAllocationHandle", proc "cuMemRetainAllocationHandle", version 11000, per_thread ("", 0);
+    state __cushim_cuMemRetainAllocationHandle, name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemSetAccess(ptr: CUdeviceptr, size: usize, desc: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemSetAccess, name "cuMemSetAccess", proc "cuMemSetAccess", version 10020, per_thread ("", 0);
+    state __cushim_cuMemSetAccess, name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemSetMemPool(location: *mut CUmemLocation, type_: CUmemAllocationType, pool: CUmemoryPool) -> CUresult;
     attrs [];
-    state __cushim_cuMemSetMemPool, name "cuMemSetMemPool", proc "cuMemSetMemPool", version 13000, per_thread ("", 0);
+    state __cushim_cuMemSetMemPool, name "cuMemSetMemPool", proc c"cuMemSetMemPool", version 13000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemUnmap, name "cuMemUnmap", proc "cuMemUnmap", version 10020, per_thread ("", 0);
+    state __cushim_cuMemUnmap, name "cuMemUnmap", proc c"cuMemUnmap", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy, name "cuMemcpy", proc "cuMemcpy", version 4000, per_thread ("cuMemcpy_ptds", 7000);
+    state __cushim_cuMemcpy, name "cuMemcpy", proc c"cuMemcpy", version 4000, per_thread [c"cuMemcpy_ptds", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpy2DAsync_v2(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy2DAsync_v2, name "cuMemcpy2DAsync", proc "cuMemcpy2DAsync", version 3020, per_thread ("cuMemcpy2DAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpy2DAsync_v2, name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
     aliases [cuMemcpy2DAsync];
 }
 
 cushim_shim! {
     fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy2DUnaligned_v2, name "cuMemcpy2DUnaligned", proc "cuMemcpy2DUnaligned", version 3020, per_thread ("cuMemcpy2DUnaligned_v2_ptds", 7000);
+    state __cushim_cuMemcpy2DUnaligned_v2, name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
     aliases [cuMemcpy2DUnaligned];
 }
 
 cushim_shim! {
     fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy2D_v2, name "cuMemcpy2D", proc "cuMemcpy2D", version 3020, per_thread ("cuMemcpy2D_v2_ptds", 7000);
+    state __cushim_cuMemcpy2D_v2, name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
     aliases [cuMemcpy2D];
 }
 
 cushim_shim! {
     fn cuMemcpy3DAsync_v2(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3DAsync_v2, name "cuMemcpy3DAsync", proc "cuMemcpy3DAsync", version 3020, per_thread ("cuMemcpy3DAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpy3DAsync_v2, name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
     aliases [cuMemcpy3DAsync];
 }
 
 cushim_shim! {
     fn cuMemcpy3DBatchAsync_v2(numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3DBatchAsync_v2, name "cuMemcpy3DBatchAsync", proc "cuMemcpy3DBatchAsync", version 13000, per_thread ("cuMemcpy3DBatchAsync_v2_ptsz", 13000);
+    state __cushim_cuMemcpy3DBatchAsync_v2, name "cuMemcpy3DBatchAsync", proc c"cuMemcpy3DBatchAsync", version 13000, per_thread [c"cuMemcpy3DBatchAsync_v2_ptsz", 13000];
     aliases [cuMemcpy3DBatchAsync];
 }
 
 cushim_shim! {
     fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3DPeer, name "cuMemcpy3DPeer", proc "cuMemcpy3DPeer", version 4000, per_thread ("cuMemcpy3DPeer_ptds", 7000);
+    state __cushim_cuMemcpy3DPeer, name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3DPeerAsync, name "cuMemcpy3DPeerAsync", proc "cuMemcpy3DPeerAsync", version 4000, per_thread ("cuMemcpy3DPeerAsync_ptsz", 7000);
+    state __cushim_cuMemcpy3DPeerAsync, name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpy3DWithAttributesAsync(op: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3DWithAttributesAsync, name "cuMemcpy3DWithAttributesAsync", proc "cuMemcpy3DWithAttributesAsync", version 13020, per_thread ("cuMemcpy3DWithAttributesAsync_ptsz", 13020);
+    state __cushim_cuMemcpy3DWithAttributesAsync, name "cuMemcpy3DWithAttributesAsync", proc c"cuMemcpy3DWithAttributesAsync", version 13020, per_thread [c"cuMemcpy3DWithAttributesAsync_ptsz", 13020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpy3D_v2, name "cuMemcpy3D", proc "cuMemcpy3D", version 3020, per_thread ("cuMemcpy3D_v2_ptds", 7000);
+    state __cushim_cuMemcpy3D_v2, name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
     aliases [cuMemcpy3D];
 }
 
 cushim_shim! {
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyAsync, name "cuMemcpyAsync", proc "cuMemcpyAsync", version 4000, per_thread ("cuMemcpyAsync_ptsz", 7000);
+    state __cushim_cuMemcpyAsync, name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, per_thread [c"cuMemcpyAsync_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpyAtoA_v2(dstArray: CUarray, dstOffset: usize, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyAtoA_v2, name "cuMemcpyAtoA", proc "cuMemcpyAtoA", version 3020, per_thread ("cuMemcpyAtoA_v2_ptds", 7000);
+    state __cushim_cuMemcpyAtoA_v2, name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
     aliases [cuMemcpyAtoA];
 }
 
 cushim_shim! {
     fn cuMemcpyAtoD_v2(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyAtoD_v2, name "cuMemcpyAtoD", proc "cuMemcpyAtoD", version 3020, per_thread ("cuMemcpyAtoD_v2_ptds", 7000);
+    state __cushim_cuMemcpyAtoD_v2, name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
     aliases [cuMemcpyAtoD];
 }
 
 cushim_shim! {
     fn cuMemcpyAtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyAtoHAsync_v2, name "cuMemcpyAtoHAsync", proc "cuMemcpyAtoHAsync", version 3020, per_thread ("cuMemcpyAtoHAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpyAtoHAsync_v2, name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
     aliases [cuMemcpyAtoHAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyAtoH_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyAtoH_v2, name "cuMemcpyAtoH", proc "cuMemcpyAtoH", version 3020, per_thread ("cuMemcpyAtoH_v2_ptds", 7000);
+    state __cushim_cuMemcpyAtoH_v2, name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
     aliases [cuMemcpyAtoH];
 }
 
 cushim_shim! {
     fn cuMemcpyBatchAsync_v2(dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyBatchAsync_v2, name "cuMemcpyBatchAsync", proc "cuMemcpyBatchAsync", version 13000, per_thread ("cuMemcpyBatchAsync_v2_ptsz", 13000);
+    state __cushim_cuMemcpyBatchAsync_v2, name "cuMemcpyBatchAsync", proc c"cuMemcpyBatchAsync", version 13000, per_thread [c"cuMemcpyBatchAsync_v2_ptsz", 13000];
     aliases [cuMemcpyBatchAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyDtoA_v2(dstArray: CUarray, dstOffset: usize, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyDtoA_v2, name "cuMemcpyDtoA", proc "cuMemcpyDtoA", version 3020, per_thread ("cuMemcpyDtoA_v2_ptds", 7000);
+    state __cushim_cuMemcpyDtoA_v2, name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
     aliases [cuMemcpyDtoA];
 }
 
 cushim_shim! {
     fn cuMemcpyDtoDAsync_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyDtoDAsync_v2, name "cuMemcpyDtoDAsync", proc "cuMemcpyDtoDAsync", version 3020, per_thread ("cuMemcpyDtoDAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpyDtoDAsync_v2, name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
     aliases [cuMemcpyDtoDAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyDtoD_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyDtoD_v2, name "cuMemcpyDtoD", proc "cuMemcpyDtoD", version 3020, per_thread ("cuMemcpyDtoD_v2_ptds", 7000);
+    state __cushim_cuMemcpyDtoD_v2, name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
     aliases [cuMemcpyDtoD];
 }
 
 cushim_shim! {
     fn cuMemcpyDtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyDtoHAsync_v2, name "cuMemcpyDtoHAsync", proc "cuMemcpyDtoHAsync", version 3020, per_thread ("cuMemcpyDtoHAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpyDtoHAsync_v2, name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
     aliases [cuMemcpyDtoHAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyDtoH_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyDtoH_v2, name "cuMemcpyDtoH", proc "cuMemcpyDtoH", version 3020, per_thread ("cuMemcpyDtoH_v2_ptds", 7000);
+    state __cushim_cuMemcpyDtoH_v2, name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
     aliases [cuMemcpyDtoH];
 }
 
 cushim_shim! {
     fn cuMemcpyHtoAAsync_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyHtoAAsync_v2, name "cuMemcpyHtoAAsync", proc "cuMemcpyHtoAAsync", version 3020, per_thread ("cuMemcpyHtoAAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpyHtoAAsync_v2, name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
     aliases [cuMemcpyHtoAAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyHtoA_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyHtoA_v2, name "cuMemcpyHtoA", proc "cuMemcpyHtoA", version 3020, per_thread ("cuMemcpyHtoA_v2_ptds", 7000);
+    state __cushim_cuMemcpyHtoA_v2, name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
     aliases [cuMemcpyHtoA];
 }
 
 cushim_shim! {
     fn cuMemcpyHtoDAsync_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyHtoDAsync_v2, name "cuMemcpyHtoDAsync", proc "cuMemcpyHtoDAsync", version 3020, per_thread ("cuMemcpyHtoDAsync_v2_ptsz", 7000);
+    state __cushim_cuMemcpyHtoDAsync_v2, name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
     aliases [cuMemcpyHtoDAsync];
 }
 
 cushim_shim! {
     fn cuMemcpyHtoD_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyHtoD_v2, name "cuMemcpyHtoD", proc "cuMemcpyHtoD", version 3020, per_thread ("cuMemcpyHtoD_v2_ptds", 7000);
+    state __cushim_cuMemcpyHtoD_v2, name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
     aliases [cuMemcpyHtoD];
 }
 
 cushim_shim! {
     fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyPeer, name "cuMemcpyPeer", proc "cuMemcpyPeer", version 4000, per_thread ("cuMemcpyPeer_ptds", 7000);
+    state __cushim_cuMemcpyPeer, name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, per_thread [c"cuMemcpyPeer_ptds", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyPeerAsync, name "cuMemcpyPeerAsync", proc "cuMemcpyPeerAsync", version 4000, per_thread ("cuMemcpyPeerAsync_ptsz", 7000);
+    state __cushim_cuMemcpyPeerAsync, name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemcpyWithAttributesAsync(dst: CUdeviceptr, src: CUdeviceptr, size: usize, attr: *mut CUmemcpyAttributes, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemcpyWithAttributesAsync, name "cuMemcpyWithAttributesAsync", proc "cuMemcpyWithAttributesAsync", version 13020, per_thread ("cuMemcpyWithAttributesAsync_ptsz", 13020);
+    state __cushim_cuMemcpyWithAttributesAsync, name "cuMemcpyWithAttributesAsync", proc c"cuMemcpyWithAttributesAsync", version 13020, per_thread [c"cuMemcpyWithAttributesAsync_ptsz", 13020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD16Async(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD16Async, name "cuMemsetD16Async", proc "cuMemsetD16Async", version 3020, per_thread ("cuMemsetD16Async_ptsz", 7000);
+    state __cushim_cuMemsetD16Async, name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, per_thread [c"cuMemsetD16Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD16_v2(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD16_v2, name "cuMemsetD16", proc "cuMemsetD16", version 3020, per_thread ("cuMemsetD16_v2_ptds", 7000);
+    state __cushim_cuMemsetD16_v2, name "cuMemsetD16", proc c"cuMemsetD16", version 3020, per_thread [c"cuMemsetD16_v2_ptds", 7000];
     aliases [cuMemsetD16];
 }
 
 cushim_shim! {
     fn cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D16Async, name "cuMemsetD2D16Async", proc "cuMemsetD2D16Async", version 3020, per_thread ("cuMemsetD2D16Async_ptsz", 7000);
+    state __cushim_cuMemsetD2D16Async, name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD2D16_v2(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D16_v2, name "cuMemsetD2D16", proc "cuMemsetD2D16", version 3020, per_thread ("cuMemsetD2D16_v2_ptds", 7000);
+    state __cushim_cuMemsetD2D16_v2, name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
     aliases [cuMemsetD2D16];
 }
 
 cushim_shim! {
     fn cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D32Async, name "cuMemsetD2D32Async", proc "cuMemsetD2D32Async", version 3020, per_thread ("cuMemsetD2D32Async_ptsz", 7000);
+    state __cushim_cuMemsetD2D32Async, name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD2D32_v2(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D32_v2, name "cuMemsetD2D32", proc "cuMemsetD2D32", version 3020, per_thread ("cuMemsetD2D32_v2_ptds", 7000);
+    state __cushim_cuMemsetD2D32_v2, name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
     aliases [cuMemsetD2D32];
 }
 
 cushim_shim! {
     fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D8Async, name "cuMemsetD2D8Async", proc "cuMemsetD2D8Async", version 3020, per_thread ("cuMemsetD2D8Async_ptsz", 7000);
+    state __cushim_cuMemsetD2D8Async, name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD2D8_v2(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD2D8_v2, name "cuMemsetD2D8", proc "cuMemsetD2D8", version 3020, per_thread ("cuMemsetD2D8_v2_ptds", 7000);
+    state __cushim_cuMemsetD2D8_v2, name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
     aliases [cuMemsetD2D8];
 }
 
 cushim_shim! {
     fn cuMemsetD32Async(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD32Async, name "cuMemsetD32Async", proc "cuMemsetD32Async", version 3020, per_thread ("cuMemsetD32Async_ptsz", 7000);
+    state __cushim_cuMemsetD32Async, name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, per_thread [c"cuMemsetD32Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD32_v2(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD32_v2, name "cuMemsetD32", proc "cuMemsetD32", version 3020, per_thread ("cuMemsetD32_v2_ptds", 7000);
+    state __cushim_cuMemsetD32_v2, name "cuMemsetD32", proc c"cuMemsetD32", version 3020, per_thread [c"cuMemsetD32_v2_ptds", 7000];
     aliases [cuMemsetD32];
 }
 
 cushim_shim! {
     fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD8Async, name "cuMemsetD8Async", proc "cuMemsetD8Async", version 3020, per_thread ("cuMemsetD8Async_ptsz", 7000);
+    state __cushim_cuMemsetD8Async, name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, per_thread [c"cuMemsetD8Async_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMemsetD8_v2(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMemsetD8_v2, name "cuMemsetD8", proc "cuMemsetD8", version 3020, per_thread ("cuMemsetD8_v2_ptds", 7000);
+    state __cushim_cuMemsetD8_v2, name "cuMemsetD8", proc c"cuMemsetD8", version 3020, per_thread [c"cuMemsetD8_v2_ptds", 7000];
     aliases [cuMemsetD8];
 }
 
 cushim_shim! {
     fn cuMipmappedArrayCreate(pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMipmappedArrayCreate, name "cuMipmappedArrayCreate", proc "cuMipmappedArrayCreate", version 5000, per_thread ("", 0);
+    state __cushim_cuMipmappedArrayCreate, name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     attrs [];
-    state __cushim_cuMipmappedArrayDestroy, name "cuMipmappedArrayDestroy", proc "cuMipmappedArrayDestroy", version 5000, per_thread ("", 0);
+    state __cushim_cuMipmappedArrayDestroy, name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMipmappedArrayGetLevel(pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuMipmappedArrayGetLevel, name "cuMipmappedArrayGetLevel", proc "cuMipmappedArrayGetLevel", version 5000, per_thread ("", 0);
+    state __cushim_cuMipmappedArrayGetLevel, name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuMipmappedArrayGetMemoryRequirements, name "cuMipmappedArrayGetMemoryRequirements", proc "cuMipmappedArrayGetMemoryRequirements", version 11060, per_thread ("", 0);
+    state __cushim_cuMipmappedArrayGetMemoryRequirements, name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMipmappedArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray) -> CUresult;
     attrs [];
-    state __cushim_cuMipmappedArrayGetSparseProperties, name "cuMipmappedArrayGetSparseProperties", proc "cuMipmappedArrayGetSparseProperties", version 11010, per_thread ("", 0);
+    state __cushim_cuMipmappedArrayGetSparseProperties, name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleEnumerateFunctions(functions: *mut CUfunction, numFunctions: ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
-    state __cushim_cuModuleEnumerateFunctions, name "cuModuleEnumerateFunctions", proc "cuModuleEnumerateFunctions", version 12040, per_thread ("", 0);
+    state __cushim_cuModuleEnumerateFunctions, name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuModuleGetFunction, name "cuModuleGetFunction", proc "cuModuleGetFunction", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleGetFunction, name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleGetFunctionCount(count: *mut ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
-    state __cushim_cuModuleGetFunctionCount, name "cuModuleGetFunctionCount", proc "cuModuleGetFunctionCount", version 12040, per_thread ("", 0);
+    state __cushim_cuModuleGetFunctionCount, name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuModuleGetGlobal_v2, name "cuModuleGetGlobal", proc "cuModuleGetGlobal", version 3020, per_thread ("", 0);
+    state __cushim_cuModuleGetGlobal_v2, name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, per_thread [];
     aliases [cuModuleGetGlobal];
 }
 
 cushim_shim! {
     fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     attrs [];
-    state __cushim_cuModuleGetLoadingMode, name "cuModuleGetLoadingMode", proc "cuModuleGetLoadingMode", version 11070, per_thread ("", 0);
+    state __cushim_cuModuleGetLoadingMode, name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleGetSurfRef(pSurfRef: *mut CUsurfref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuModuleGetSurfRef, name "cuModuleGetSurfRef", proc "cuModuleGetSurfRef", version 3000, per_thread ("", 0);
+    state __cushim_cuModuleGetSurfRef, name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleGetTexRef(pTexRef: *mut CUtexref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuModuleGetTexRef, name "cuModuleGetTexRef", proc "cuModuleGetTexRef", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleGetTexRef, name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleLoad(module: *mut CUmodule, fname: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    state __cushim_cuModuleLoad, name "cuModuleLoad", proc "cuModuleLoad", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleLoad, name "cuModuleLoad", proc c"cuModuleLoad", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleLoadData(module: *mut CUmodule, image: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuModuleLoadData, name "cuModuleLoadData", proc "cuModuleLoadData", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleLoadData, name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleLoadDataEx(module: *mut CUmodule, image: *const ::core::ffi::c_void, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuModuleLoadDataEx, name "cuModuleLoadDataEx", proc "cuModuleLoadDataEx", version 2010, per_thread ("", 0);
+    state __cushim_cuModuleLoadDataEx, name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuModuleLoadFatBinary, name "cuModuleLoadFatBinary", proc "cuModuleLoadFatBinary", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleLoadFatBinary, name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     attrs [];
-    state __cushim_cuModuleUnload, name "cuModuleUnload", proc "cuModuleUnload", version 2000, per_thread ("", 0);
+    state __cushim_cuModuleUnload, name "cuModuleUnload", proc c"cuModuleUnload", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastAddDevice, name "cuMulticastAddDevice", proc "cuMulticastAddDevice", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastAddDevice, name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastBindAddr, name "cuMulticastBindAddr", proc "cuMulticastBindAddr", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastBindAddr, name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastBindAddr_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastBindAddr_v2, name "cuMulticastBindAddr_v2", proc "cuMulticastBindAddr", version 13010, per_thread ("", 0);
+    state __cushim_cuMulticastBindAddr_v2, name "cuMulticastBindAddr_v2", proc c"cuMulticastBindAddr", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastBindMem, name "cuMulticastBindMem", proc "cuMulticastBindMem", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastBindMem, name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastBindMem_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastBindMem_v2, name "cuMulticastBindMem_v2", proc "cuMulticastBindMem", version 13010, per_thread ("", 0);
+    state __cushim_cuMulticastBindMem_v2, name "cuMulticastBindMem_v2", proc c"cuMulticastBindMem", version 13010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastCreate(mcHandle: *mut CUmemGenericAllocationHandle, prop: *const CUmulticastObjectProp) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastCreate, name "cuMulticastCreate", proc "cuMulticastCreate", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastCreate, name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastGetGranularity(granularity: *mut usize, prop: *const CUmulticastObjectProp, option: CUmulticastGranularity_flags) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastGetGranularity, name "cuMulticastGetGranularity", proc "cuMulticastGetGranularity", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastGetGranularity, name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, size: usize) -> CUresult;
     attrs [];
-    state __cushim_cuMulticastUnbind, name "cuMulticastUnbind", proc "cuMulticastUnbind", version 12010, per_thread ("", 0);
+    state __cushim_cuMulticastUnbind, name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyAvailableDynamicSMemPerBlock, name "cuOccupancyAvailableDynamicSMemPerBlock", proc "cuOccupancyAvailableDynamicSMemPerBlock", version 10020, per_thread ("", 0);
+    state __cushim_cuOccupancyAvailableDynamicSMemPerBlock, name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxActiveBlocksPerMultiprocessor, name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc "cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxActiveBlocksPerMultiprocessor, name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxActiveClusters, name "cuOccupancyMaxActiveClusters", proc "cuOccupancyMaxActiveClusters", version 11070, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxActiveClusters, name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSize(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxPotentialBlockSize, name "cuOccupancyMaxPotentialBlockSize", proc "cuOccupancyMaxPotentialBlockSize", version 6050, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxPotentialBlockSize, name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxPotentialBlockSizeWithFlags, name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc "cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxPotentialBlockSizeWithFlags, name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    state __cushim_cuOccupancyMaxPotentialClusterSize, name "cuOccupancyMaxPotentialClusterSize", proc "cuOccupancyMaxPotentialClusterSize", version 11070, per_thread ("", 0);
+    state __cushim_cuOccupancyMaxPotentialClusterSize, name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuParamSetSize, name "cuParamSetSize", proc "cuParamSetSize", version 2000, per_thread ("", 0);
+    state __cushim_cuParamSetSize, name "cuParamSetSize", proc c"cuParamSetSize", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuParamSetTexRef(hfunc: CUfunction, texunit: ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuParamSetTexRef, name "cuParamSetTexRef", proc "cuParamSetTexRef", version 2000, per_thread ("", 0);
+    state __cushim_cuParamSetTexRef, name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuParamSetf(hfunc: CUfunction, offset: ::core::ffi::c_int, value: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuParamSetf, name "cuParamSetf", proc "cuParamSetf", version 2000, per_thread ("", 0);
+    state __cushim_cuParamSetf, name "cuParamSetf", proc c"cuParamSetf", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuParamSeti(hfunc: CUfunction, offset: ::core::ffi::c_int, value: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuParamSeti, name "cuParamSeti", proc "cuParamSeti", version 2000, per_thread ("", 0);
+    state __cushim_cuParamSeti, name "cuParamSeti", proc c"cuParamSeti", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuParamSetv(hfunc: CUfunction, offset: ::core::ffi::c_int, ptr: *mut ::core::ffi::c_void, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuParamSetv, name "cuParamSetv", proc "cuParamSetv", version 2000, per_thread ("", 0);
+    state __cushim_cuParamSetv, name "cuParamSetv", proc c"cuParamSetv", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuPointerGetAttribute(data: *mut ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuPointerGetAttribute, name "cuPointerGetAttribute", proc "cuPointerGetAttribute", version 4000, per_thread ("", 0);
+    state __cushim_cuPointerGetAttribute, name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuPointerGetAttributes(numAttributes: ::core::ffi::c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut ::core::ffi::c_void, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuPointerGetAttributes, name "cuPointerGetAttributes", proc "cuPointerGetAttributes", version 7000, per_thread ("", 0);
+    state __cushim_cuPointerGetAttributes, name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuPointerSetAttribute(value: *const ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    state __cushim_cuPointerSetAttribute, name "cuPointerSetAttribute", proc "cuPointerSetAttribute", version 6000, per_thread ("", 0);
+    state __cushim_cuPointerSetAttribute, name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuSignalExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuSignalExternalSemaphoresAsync, name "cuSignalExternalSemaphoresAsync", proc "cuSignalExternalSemaphoresAsync", version 10000, per_thread ("cuSignalExternalSemaphoresAsync_ptsz", 10000);
+    state __cushim_cuSignalExternalSemaphoresAsync, name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamAddCallback, name "cuStreamAddCallback", proc "cuStreamAddCallback", version 5000, per_thread ("cuStreamAddCallback_ptsz", 7000);
+    state __cushim_cuStreamAddCallback, name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, per_thread [c"cuStreamAddCallback_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamAttachMemAsync, name "cuStreamAttachMemAsync", proc "cuStreamAttachMemAsync", version 6000, per_thread ("cuStreamAttachMemAsync_ptsz", 7000);
+    state __cushim_cuStreamAttachMemAsync, name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamBatchMemOp_v2(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamBatchMemOp_v2, name "cuStreamBatchMemOp", proc "cuStreamBatchMemOp", version 11070, per_thread ("cuStreamBatchMemOp_v2_ptsz", 11070);
+    state __cushim_cuStreamBatchMemOp_v2, name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
     aliases [cuStreamBatchMemOp];
 }
 
 cushim_shim! {
     fn cuStreamBeginCaptureToCig(hStream: CUstream, streamCigCaptureParams: *mut CUstreamCigCaptureParams) -> CUresult;
     attrs [];
-    state __cushim_cuStreamBeginCaptureToCig, name "cuStreamBeginCaptureToCig", proc "cuStreamBeginCaptureToCig", version 13010, per_thread ("cuStreamBeginCaptureToCig_ptsz", 13010);
+    state __cushim_cuStreamBeginCaptureToCig, name "cuStreamBeginCaptureToCig", proc c"cuStreamBeginCaptureToCig", version 13010, per_thread [c"cuStreamBeginCaptureToCig_ptsz", 13010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
-    state __cushim_cuStreamBeginCaptureToGraph, name "cuStreamBeginCaptureToGraph", proc "cuStreamBeginCaptureToGraph", version 12030, per_thread ("cuStreamBeginCaptureToGraph_ptsz", 12030);
+    state __cushim_cuStreamBeginCaptureToGraph, name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamBeginCapture_v2(hStream: CUstream, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
-    state __cushim_cuStreamBeginCapture_v2, name "cuStreamBeginCapture", proc "cuStreamBeginCapture", version 10010, per_thread ("cuStreamBeginCapture_v2_ptsz", 10010);
+    state __cushim_cuStreamBeginCapture_v2, name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
     aliases [cuStreamBeginCapture];
 }
 
 cushim_shim! {
     fn cuStreamBeginRecaptureToGraph(hStream: CUstream, mode: CUstreamCaptureMode, hGraph: CUgraph, callbackFunc: CUgraphRecaptureCallback, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuStreamBeginRecaptureToGraph, name "cuStreamBeginRecaptureToGraph", proc "cuStreamBeginRecaptureToGraph", version 13030, per_thread ("cuStreamBeginRecaptureToGraph_ptsz", 13030);
+    state __cushim_cuStreamBeginRecaptureToGraph, name "cuStreamBeginRecaptureToGraph", proc c"cuStreamBeginRecaptureToGraph", version 13030, per_thread [c"cuStreamBeginRecaptureToGraph_ptsz", 13030];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamCopyAttributes(dst: CUstream, src: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuStreamCopyAttributes, name "cuStreamCopyAttributes", proc "cuStreamCopyAttributes", version 11000, per_thread ("cuStreamCopyAttributes_ptsz", 11000);
+    state __cushim_cuStreamCopyAttributes, name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamCreate(phStream: *mut CUstream, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamCreate, name "cuStreamCreate", proc "cuStreamCreate", version 2000, per_thread ("", 0);
+    state __cushim_cuStreamCreate, name "cuStreamCreate", proc c"cuStreamCreate", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuStreamCreateWithPriority, name "cuStreamCreateWithPriority", proc "cuStreamCreateWithPriority", version 5050, per_thread ("", 0);
+    state __cushim_cuStreamCreateWithPriority, name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuStreamDestroy_v2, name "cuStreamDestroy", proc "cuStreamDestroy", version 4000, per_thread ("", 0);
+    state __cushim_cuStreamDestroy_v2, name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, per_thread [];
     aliases [cuStreamDestroy];
 }
 
 cushim_shim! {
     fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    state __cushim_cuStreamEndCapture, name "cuStreamEndCapture", proc "cuStreamEndCapture", version 10000, per_thread ("cuStreamEndCapture_ptsz", 10000);
+    state __cushim_cuStreamEndCapture, name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, per_thread [c"cuStreamEndCapture_ptsz", 10000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuStreamEndCaptureToCig, name "cuStreamEndCaptureToCig", proc "cuStreamEndCaptureToCig", version 13010, per_thread ("cuStreamEndCaptureToCig_ptsz", 13010);
+    state __cushim_cuStreamEndCaptureToCig, name "cuStreamEndCaptureToCig", proc c"cuStreamEndCaptureToCig", version 13010, per_thread [c"cuStreamEndCaptureToCig_ptsz", 13010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: *mut CUstreamAttrValue) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetAttribute, name "cuStreamGetAttribute", proc "cuStreamGetAttribute", version 11000, per_thread ("cuStreamGetAttribute_ptsz", 11000);
+    state __cushim_cuStreamGetAttribute, name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetCaptureInfo_v3(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const CUgraphEdgeData, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetCaptureInfo_v3, name "cuStreamGetCaptureInfo", proc "cuStreamGetCaptureInfo", version 12030, per_thread ("cuStreamGetCaptureInfo_v3_ptsz", 12030);
+    state __cushim_cuStreamGetCaptureInfo_v3, name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 12030, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
     aliases [cuStreamGetCaptureInfo];
 }
 
 cushim_shim! {
     fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetCtx, name "cuStreamGetCtx", proc "cuStreamGetCtx", version 9020, per_thread ("cuStreamGetCtx_ptsz", 9020);
+    state __cushim_cuStreamGetCtx, name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, per_thread [c"cuStreamGetCtx_ptsz", 9020];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetCtx_v2(hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetCtx_v2, name "cuStreamGetCtx_v2", proc "cuStreamGetCtx", version 12050, per_thread ("cuStreamGetCtx_v2_ptsz", 12050);
+    state __cushim_cuStreamGetCtx_v2, name "cuStreamGetCtx_v2", proc c"cuStreamGetCtx", version 12050, per_thread [c"cuStreamGetCtx_v2_ptsz", 12050];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetDevResource(hStream: CUstream, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetDevResource, name "cuStreamGetDevResource", proc "cuStreamGetDevResource", version 13010, per_thread ("cuStreamGetDevResource_ptsz", 13010);
+    state __cushim_cuStreamGetDevResource, name "cuStreamGetDevResource", proc c"cuStreamGetDevResource", version 13010, per_thread [c"cuStreamGetDevResource_ptsz", 13010];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetDevice(hStream: CUstream, device: *mut CUdevice) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetDevice, name "cuStreamGetDevice", proc "cuStreamGetDevice", version 12080, per_thread ("cuStreamGetDevice_ptsz", 12080);
+    state __cushim_cuStreamGetDevice, name "cuStreamGetDevice", proc c"cuStreamGetDevice", version 12080, per_thread [c"cuStreamGetDevice_ptsz", 12080];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetFlags(hStream: CUstream, flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetFlags, name "cuStreamGetFlags", proc "cuStreamGetFlags", version 5050, per_thread ("cuStreamGetFlags_ptsz", 7000);
+    state __cushim_cuStreamGetFlags, name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, per_thread [c"cuStreamGetFlags_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetGreenCtx, name "cuStreamGetGreenCtx", proc "cuStreamGetGreenCtx", version 12040, per_thread ("", 0);
+    state __cushim_cuStreamGetGreenCtx, name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetId(hStream: CUstream, streamId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetId, name "cuStreamGetId", proc "cuStreamGetId", version 12000, per_thread ("cuStreamGetId_ptsz", 12000);
+    state __cushim_cuStreamGetId, name "cuStreamGetId", proc c"cuStreamGetId", version 12000, per_thread [c"cuStreamGetId_ptsz", 12000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamGetPriority(hStream: CUstream, priority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    state __cushim_cuStreamGetPriority, name "cuStreamGetPriority", proc "cuStreamGetPriority", version 5050, per_thread ("cuStreamGetPriority_ptsz", 7000);
+    state __cushim_cuStreamGetPriority, name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, per_thread [c"cuStreamGetPriority_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamIsCapturing(hStream: CUstream, captureStatus: *mut CUstreamCaptureStatus) -> CUresult;
     attrs [];
-    state __cushim_cuStreamIsCapturing, name "cuStreamIsCapturing", proc "cuStreamIsCapturing", version 10000, per_thread ("cuStreamIsCapturing_ptsz", 10000);
+    state __cushim_cuStreamIsCapturing, name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamQuery(hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuStreamQuery, name "cuStreamQuery", proc "cuStreamQuery", version 2000, per_thread ("cuStreamQuery_ptsz", 7000);
+    state __cushim_cuStreamQuery, name "cuStreamQuery", proc c"cuStreamQuery", version 2000, per_thread [c"cuStreamQuery_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: *const CUstreamAttrValue) -> CUresult;
     attrs [];
-    state __cushim_cuStreamSetAttribute, name "cuStreamSetAttribute", proc "cuStreamSetAttribute", version 11000, per_thread ("cuStreamSetAttribute_ptsz", 11000);
+    state __cushim_cuStreamSetAttribute, name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuStreamSynchronize, name "cuStreamSynchronize", proc "cuStreamSynchronize", version 2000, per_thread ("cuStreamSynchronize_ptsz", 7000);
+    state __cushim_cuStreamSynchronize, name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, per_thread [c"cuStreamSynchronize_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamUpdateCaptureDependencies_v2, name "cuStreamUpdateCaptureDependencies", proc "cuStreamUpdateCaptureDependencies", version 12030, per_thread ("cuStreamUpdateCaptureDependencies_v2_ptsz", 12030);
+    state __cushim_cuStreamUpdateCaptureDependencies_v2, name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 12030, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
     aliases [cuStreamUpdateCaptureDependencies];
 }
 
 cushim_shim! {
     fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamWaitEvent, name "cuStreamWaitEvent", proc "cuStreamWaitEvent", version 3020, per_thread ("cuStreamWaitEvent_ptsz", 7000);
+    state __cushim_cuStreamWaitEvent, name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
     aliases [];
 }
 
 cushim_shim! {
     fn cuStreamWaitValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamWaitValue32_v2, name "cuStreamWaitValue32", proc "cuStreamWaitValue32", version 11070, per_thread ("cuStreamWaitValue32_v2_ptsz", 11070);
+    state __cushim_cuStreamWaitValue32_v2, name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
     aliases [cuStreamWaitValue32];
 }
 
 cushim_shim! {
     fn cuStreamWaitValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamWaitValue64_v2, name "cuStreamWaitValue64", proc "cuStreamWaitValue64", version 11070, per_thread ("cuStreamWaitValue64_v2_ptsz", 11070);
+    state __cushim_cuStreamWaitValue64_v2, name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
     aliases [cuStreamWaitValue64];
 }
 
 cushim_shim! {
     fn cuStreamWriteValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamWriteValue32_v2, name "cuStreamWriteValue32", proc "cuStreamWriteValue32", version 11070, per_thread ("cuStreamWriteValue32_v2_ptsz", 11070);
+    state __cushim_cuStreamWriteValue32_v2, name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
     aliases [cuStreamWriteValue32];
 }
 
 cushim_shim! {
     fn cuStreamWriteValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuStreamWriteValue64_v2, name "cuStreamWriteValue64", proc "cuStreamWriteValue64", version 11070, per_thread ("cuStreamWriteValue64_v2_ptsz", 11070);
+    state __cushim_cuStreamWriteValue64_v2, name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
     aliases [cuStreamWriteValue64];
 }
 
 cushim_shim! {
     fn cuSurfObjectCreate(pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuSurfObjectCreate, name "cuSurfObjectCreate", proc "cuSurfObjectCreate", version 5000, per_thread ("", 0);
+    state __cushim_cuSurfObjectCreate, name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    state __cushim_cuSurfObjectDestroy, name "cuSurfObjectDestroy", proc "cuSurfObjectDestroy", version 5000, per_thread ("", 0);
+    state __cushim_cuSurfObjectDestroy, name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    state __cushim_cuSurfObjectGetResourceDesc, name "cuSurfObjectGetResourceDesc", proc "cuSurfObjectGetResourceDesc", version 5000, per_thread ("", 0);
+    state __cushim_cuSurfObjectGetResourceDesc, name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuSurfRefGetArray, name "cuSurfRefGetArray", proc "cuSurfRefGetArray", version 3000, per_thread ("", 0);
+    state __cushim_cuSurfRefGetArray, name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuSurfRefSetArray, name "cuSurfRefSetArray", proc "cuSurfRefSetArray", version 3000, per_thread ("", 0);
+    state __cushim_cuSurfRefSetArray, name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTensorMapEncodeIm2col(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCorner: *const ::core::ffi::c_int, pixelBoxUpperCorner: *const ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    state __cushim_cuTensorMapEncodeIm2col, name "cuTensorMapEncodeIm2col", proc "cuTensorMapEncodeIm2col", version 12000, per_thread ("", 0);
+    state __cushim_cuTensorMapEncodeIm2col, name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTensorMapEncodeIm2colWide(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCornerWidth: ::core::ffi::c_int, pixelBoxUpperCornerWidth: ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    state __cushim_cuTensorMapEncodeIm2colWide, name "cuTensorMapEncodeIm2colWide", proc "cuTensorMapEncodeIm2colWide", version 12080, per_thread ("", 0);
+    state __cushim_cuTensorMapEncodeIm2colWide, name "cuTensorMapEncodeIm2colWide", proc c"cuTensorMapEncodeIm2colWide", version 12080, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTensorMapEncodeTiled(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, boxDim: *const cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    state __cushim_cuTensorMapEncodeTiled, name "cuTensorMapEncodeTiled", proc "cuTensorMapEncodeTiled", version 12000, per_thread ("", 0);
+    state __cushim_cuTensorMapEncodeTiled, name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTensorMapReplaceAddress(tensorMap: *mut CUtensorMap, globalAddress: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    state __cushim_cuTensorMapReplaceAddress, name "cuTensorMapReplaceAddress", proc "cuTensorMapReplaceAddress", version 12000, per_thread ("", 0);
+    state __cushim_cuTensorMapReplaceAddress, name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTensorMapSetAllocationClass(tensorMap: *mut CUtensorMap, allocClass: CUtensorMapAllocClass, outAllocClass: *mut CUtensorMapAllocClass) -> CUresult;
     attrs [];
-    state __cushim_cuTensorMapSetAllocationClass, name "cuTensorMapSetAllocationClass", proc "cuTensorMapSetAllocationClass", version 13050, per_thread ("", 0);
+    state __cushim_cuTensorMapSetAllocationClass, name "cuTensorMapSetAllocationClass", proc c"cuTensorMapSetAllocationClass", version 13050, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexObjectCreate(pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC) -> CUresult;
     attrs [];
-    state __cushim_cuTexObjectCreate, name "cuTexObjectCreate", proc "cuTexObjectCreate", version 5000, per_thread ("", 0);
+    state __cushim_cuTexObjectCreate, name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
     attrs [];
-    state __cushim_cuTexObjectDestroy, name "cuTexObjectDestroy", proc "cuTexObjectDestroy", version 5000, per_thread ("", 0);
+    state __cushim_cuTexObjectDestroy, name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    state __cushim_cuTexObjectGetResourceDesc, name "cuTexObjectGetResourceDesc", proc "cuTexObjectGetResourceDesc", version 5000, per_thread ("", 0);
+    state __cushim_cuTexObjectGetResourceDesc, name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    state __cushim_cuTexObjectGetResourceViewDesc, name "cuTexObjectGetResourceViewDesc", proc "cuTexObjectGetResourceViewDesc", version 5000, per_thread ("", 0);
+    state __cushim_cuTexObjectGetResourceViewDesc, name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    state __cushim_cuTexObjectGetTextureDesc, name "cuTexObjectGetTextureDesc", proc "cuTexObjectGetTextureDesc", version 5000, per_thread ("", 0);
+    state __cushim_cuTexObjectGetTextureDesc, name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefCreate, name "cuTexRefCreate", proc "cuTexRefCreate", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefCreate, name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefDestroy, name "cuTexRefDestroy", proc "cuTexRefDestroy", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefDestroy, name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetAddressMode(pam: *mut CUaddress_mode, hTexRef: CUtexref, dim: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetAddressMode, name "cuTexRefGetAddressMode", proc "cuTexRefGetAddressMode", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefGetAddressMode, name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetAddress_v2, name "cuTexRefGetAddress", proc "cuTexRefGetAddress", version 3020, per_thread ("", 0);
+    state __cushim_cuTexRefGetAddress_v2, name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, per_thread [];
     aliases [cuTexRefGetAddress];
 }
 
 cushim_shim! {
     fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetArray, name "cuTexRefGetArray", proc "cuTexRefGetArray", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefGetArray, name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetBorderColor, name "cuTexRefGetBorderColor", proc "cuTexRefGetBorderColor", version 8000, per_thread ("", 0);
+    state __cushim_cuTexRefGetBorderColor, name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetFilterMode, name "cuTexRefGetFilterMode", proc "cuTexRefGetFilterMode", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefGetFilterMode, name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetFlags(pFlags: *mut ::core::ffi::c_uint, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetFlags, name "cuTexRefGetFlags", proc "cuTexRefGetFlags", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefGetFlags, name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetFormat(pFormat: *mut CUarray_format, pNumChannels: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetFormat, name "cuTexRefGetFormat", proc "cuTexRefGetFormat", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefGetFormat, name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetMaxAnisotropy(pmaxAniso: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetMaxAnisotropy, name "cuTexRefGetMaxAnisotropy", proc "cuTexRefGetMaxAnisotropy", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefGetMaxAnisotropy, name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetMipmapFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetMipmapFilterMode, name "cuTexRefGetMipmapFilterMode", proc "cuTexRefGetMipmapFilterMode", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefGetMipmapFilterMode, name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetMipmapLevelBias, name "cuTexRefGetMipmapLevelBias", proc "cuTexRefGetMipmapLevelBias", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefGetMipmapLevelBias, name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: *mut f32, pmaxMipmapLevelClamp: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetMipmapLevelClamp, name "cuTexRefGetMipmapLevelClamp", proc "cuTexRefGetMipmapLevelClamp", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefGetMipmapLevelClamp, name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefGetMipmappedArray(phMipmappedArray: *mut CUmipmappedArray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefGetMipmappedArray, name "cuTexRefGetMipmappedArray", proc "cuTexRefGetMipmappedArray", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefGetMipmappedArray, name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetAddress2D_v3(hTexRef: CUtexref, desc: *const CUDA_ARRAY_DESCRIPTOR, dptr: CUdeviceptr, Pitch: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetAddress2D_v3, name "cuTexRefSetAddress2D", proc "cuTexRefSetAddress2D", version 4010, per_thread ("", 0);
+    state __cushim_cuTexRefSetAddress2D_v3, name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, per_thread [];
     aliases [cuTexRefSetAddress2D];
 }
 
 cushim_shim! {
     fn cuTexRefSetAddressMode(hTexRef: CUtexref, dim: ::core::ffi::c_int, am: CUaddress_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetAddressMode, name "cuTexRefSetAddressMode", proc "cuTexRefSetAddressMode", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefSetAddressMode, name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetAddress_v2(ByteOffset: *mut usize, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetAddress_v2, name "cuTexRefSetAddress", proc "cuTexRefSetAddress", version 3020, per_thread ("", 0);
+    state __cushim_cuTexRefSetAddress_v2, name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, per_thread [];
     aliases [cuTexRefSetAddress];
 }
 
 cushim_shim! {
     fn cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetArray, name "cuTexRefSetArray", proc "cuTexRefSetArray", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefSetArray, name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetBorderColor, name "cuTexRefSetBorderColor", proc "cuTexRefSetBorderColor", version 8000, per_thread ("", 0);
+    state __cushim_cuTexRefSetBorderColor, name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetFilterMode, name "cuTexRefSetFilterMode", proc "cuTexRefSetFilterMode", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefSetFilterMode, name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetFlags, name "cuTexRefSetFlags", proc "cuTexRefSetFlags", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefSetFlags, name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetFormat, name "cuTexRefSetFormat", proc "cuTexRefSetFormat", version 2000, per_thread ("", 0);
+    state __cushim_cuTexRefSetFormat, name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetMaxAnisotropy, name "cuTexRefSetMaxAnisotropy", proc "cuTexRefSetMaxAnisotropy", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefSetMaxAnisotropy, name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetMipmapFilterMode, name "cuTexRefSetMipmapFilterMode", proc "cuTexRefSetMipmapFilterMode", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefSetMipmapFilterMode, name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetMipmapLevelBias, name "cuTexRefSetMipmapLevelBias", proc "cuTexRefSetMipmapLevelBias", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefSetMipmapLevelBias, name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: f32, maxMipmapLevelClamp: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetMipmapLevelClamp, name "cuTexRefSetMipmapLevelClamp", proc "cuTexRefSetMipmapLevelClamp", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefSetMipmapLevelClamp, name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    state __cushim_cuTexRefSetMipmappedArray, name "cuTexRefSetMipmappedArray", proc "cuTexRefSetMipmappedArray", version 5000, per_thread ("", 0);
+    state __cushim_cuTexRefSetMipmappedArray, name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
     attrs [];
-    state __cushim_cuThreadExchangeStreamCaptureMode, name "cuThreadExchangeStreamCaptureMode", proc "cuThreadExchangeStreamCaptureMode", version 10010, per_thread ("", 0);
+    state __cushim_cuThreadExchangeStreamCaptureMode, name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuUserObjectCreate(object_out: *mut CUuserObject, ptr: *mut ::core::ffi::c_void, destroy: CUhostFn, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuUserObjectCreate, name "cuUserObjectCreate", proc "cuUserObjectCreate", version 11030, per_thread ("", 0);
+    state __cushim_cuUserObjectCreate, name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuUserObjectRelease(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuUserObjectRelease, name "cuUserObjectRelease", proc "cuUserObjectRelease", version 11030, per_thread ("", 0);
+    state __cushim_cuUserObjectRelease, name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuUserObjectRetain(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    state __cushim_cuUserObjectRetain, name "cuUserObjectRetain", proc "cuUserObjectRetain", version 11030, per_thread ("", 0);
+    state __cushim_cuUserObjectRetain, name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, per_thread [];
     aliases [];
 }
 
 cushim_shim! {
     fn cuWaitExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    state __cushim_cuWaitExternalSemaphoresAsync, name "cuWaitExternalSemaphoresAsync", proc "cuWaitExternalSemaphoresAsync", version 10000, per_thread ("cuWaitExternalSemaphoresAsync_ptsz", 10000);
+    state __cushim_cuWaitExternalSemaphoresAsync, name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
     aliases [];
 }

@@ -7,6 +7,7 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Fallback, Function, Type};
+use crate::options::{Resolve, StreamMode};
 
 /// Options that change the C++ text.
 #[derive(Clone, Debug, Default)]
@@ -16,6 +17,8 @@ pub struct CppOptions {
     pub prefix: Option<String>,
     /// Describe status codes with the header's doc text instead of their names.
     pub docs: bool,
+    pub resolve: Resolve,
+    pub stream: StreamMode,
 }
 
 #[derive(Template)]

@@ -6,6 +6,7 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Function, Type};
+use crate::options::{Resolve, StreamMode};
 
 #[derive(Template)]
 #[template(path = "rust/module.rs", escape = "none")]
@@ -17,6 +18,8 @@ struct Module<'a> {
     file_name: &'a str,
     rust_types: &'a str,
     status_type: String,
+    resolve: &'static str,
+    stream: &'static str,
     functions: Vec<Shim>,
 }
 
@@ -30,8 +33,8 @@ struct Shim {
     name_lit: String,
     proc_lit: String,
     version: u32,
-    per_thread_lit: String,
-    per_thread_version: u32,
+    /// `c"cuMemcpyHtoD_v2_ptds", 7000`, or empty.
+    per_thread: String,
     aliases: Vec<String>,
 }
 
@@ -46,6 +49,8 @@ pub struct RustOptions {
     /// Copy each function's brief into a `///` line. Off by default: the
     /// committed output must carry no prose from NVIDIA's headers.
     pub docs: bool,
+    pub resolve: Resolve,
+    pub stream: StreamMode,
 }
 
 /// Renders `api` as one self-contained Rust module named `file_name`.
@@ -64,6 +69,14 @@ pub fn emit(
         file_name,
         rust_types: api.rust_types.trim_end(),
         status_type,
+        resolve: match options.resolve {
+            Resolve::ProcAddress => "ProcAddress",
+            Resolve::Dlsym => "Dlsym",
+        },
+        stream: match options.stream {
+            StreamMode::Legacy => "Legacy",
+            StreamMode::PerThread => "PerThread",
+        },
         functions: api.functions.iter().map(|f| shim(f, options)).collect(),
     };
     let mut contents = module
@@ -88,10 +101,6 @@ fn shim(f: &Function, options: &RustOptions) -> Shim {
     if f.deprecated {
         attrs.push("#[deprecated(note = \"deprecated in the CUDA header\")]".to_string());
     }
-    let (per_thread_symbol, per_thread_version) = match &f.per_thread {
-        Some(t) => (t.symbol.as_str(), t.version.unwrap_or(0)),
-        None => ("", 0),
-    };
     Shim {
         attrs,
         symbol: f.symbol.clone(),
@@ -106,10 +115,13 @@ fn shim(f: &Function, options: &RustOptions) -> Shim {
             .collect(),
         ret: rust_type(&f.ret),
         name_lit: format!("{:?}", f.name),
-        proc_lit: format!("{:?}", f.proc_name),
+        proc_lit: format!("c{:?}", f.proc_name),
         version: f.version.unwrap_or(0),
-        per_thread_lit: format!("{per_thread_symbol:?}"),
-        per_thread_version,
+        per_thread: f
+            .per_thread
+            .as_ref()
+            .map(|t| format!("c{:?}, {}", t.symbol, t.version.unwrap_or(0)))
+            .unwrap_or_default(),
         aliases: f
             .c_names_besides_symbol()
             .into_iter()

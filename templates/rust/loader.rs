@@ -1,17 +1,20 @@
-/// The loader runtime: opens the driver once, resolves one symbol per shim on
+/// The loader runtime: opens the driver once, binds one function per shim on
 /// that shim's first call, and keeps every failure as a typed value.
 #[allow(dead_code)]
 pub mod cushim_loader {
     use std::cell::Cell;
-    use std::ffi::{c_void, CStr, OsString};
+    use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
     use std::path::PathBuf;
-    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
     /// Environment variable that names the driver library by absolute path,
     /// instead of the default search. Read once, on the first load.
     pub const OVERRIDE_VAR: &str = "CUSHIM_CUDA_LIBRARY";
+    /// Environment variable that picks the default-stream mode when the program
+    /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
+    pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
 
     /// The names tried, in order, when no override is set.
     #[cfg(not(windows))]
@@ -26,6 +29,56 @@ pub mod cushim_loader {
     pub const CODE_SYMBOL_NOT_FOUND: u32 = 500;
     /// `CUDA_ERROR_STUB_LIBRARY`: the library found is the toolkit's stub.
     pub const CODE_STUB_LIBRARY: u32 = 34;
+    /// `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`: the function's ABI is newer than the driver.
+    pub const CODE_DRIVER_TOO_OLD: u32 = 36;
+
+    /// How shims find their functions (chosen at generation time).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Resolve {
+        /// `cuGetProcAddress_v2`, then v1 (drivers 11.3–11.8), then the exact
+        /// versioned export for older drivers.
+        ProcAddress,
+        /// The exact versioned export only.
+        Dlsym,
+    }
+
+    /// The default-stream semantics of the stream-ordered functions.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum StreamMode {
+        /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
+        Legacy,
+        /// The per-thread default stream: `_ptds`/`_ptsz` variants.
+        PerThread,
+    }
+
+    impl StreamMode {
+        /// The `cuGetProcAddress` flag of this mode, never 0.
+        pub fn flag(self) -> u64 {
+            match self {
+                StreamMode::Legacy => 1,
+                StreamMode::PerThread => 2,
+            }
+        }
+    }
+
+    /// `set_stream_mode` came after the first function was bound.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct StreamModeLocked {
+        pub requested: StreamMode,
+        pub current: StreamMode,
+    }
+
+    impl fmt::Display for StreamModeLocked {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(
+                f,
+                "the stream mode must be set before the first CUDA call; it stays {:?} (asked for {:?})",
+                self.current, self.requested
+            )
+        }
+    }
+
+    impl std::error::Error for StreamModeLocked {}
 
     /// One library name that was tried, and why it failed.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,13 +101,30 @@ pub mod cushim_loader {
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
         Reentrant,
-        /// The library is loaded but does not export this function.
+        /// The library is loaded but does not provide this function.
         SymbolNotFound {
             function: &'static str,
             symbol: &'static str,
             library: String,
             error: String,
         },
+        /// The function's ABI version is newer than the driver; the driver was not asked.
+        DriverTooOld {
+            function: &'static str,
+            required: u32,
+            driver: u32,
+        },
+        /// `cuGetProcAddress` knows the function but not at this ABI version.
+        VersionNotSufficient {
+            function: &'static str,
+            version: u32,
+            driver: u32,
+        },
+    }
+
+    /// `12050` → `12.5`.
+    pub fn version_text(v: u32) -> String {
+        format!("{}.{}", v / 1000, (v % 1000) / 10)
     }
 
     impl LoadError {
@@ -63,6 +133,9 @@ pub mod cushim_loader {
             match self {
                 LoadError::SymbolNotFound { .. } => CODE_SYMBOL_NOT_FOUND,
                 LoadError::StubLibrary { .. } => CODE_STUB_LIBRARY,
+                LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
+                    CODE_DRIVER_TOO_OLD
+                }
                 _ => CODE_LIBRARY_NOT_FOUND,
             }
         }
@@ -103,7 +176,27 @@ pub mod cushim_loader {
                     error,
                 } => write!(
                     f,
-                    "`{function}`: the driver at `{library}` does not export `{symbol}` ({error}); the driver is probably older than the header"
+                    "`{function}`: the driver at `{library}` does not provide `{symbol}` ({error}); the driver is probably older than the header"
+                ),
+                LoadError::DriverTooOld {
+                    function,
+                    required,
+                    driver,
+                } => write!(
+                    f,
+                    "driver too old: `{function}` needs CUDA {}, driver is {}",
+                    version_text(*required),
+                    version_text(*driver)
+                ),
+                LoadError::VersionNotSufficient {
+                    function,
+                    version,
+                    driver,
+                } => write!(
+                    f,
+                    "driver too old: cuGetProcAddress knows `{function}` but not its CUDA {} ABI (driver is {})",
+                    version_text(*version),
+                    version_text(*driver)
                 ),
             }
         }
@@ -111,38 +204,84 @@ pub mod cushim_loader {
 
     impl std::error::Error for LoadError {}
 
-    /// Facts about one shim, from the generator's IR.
-    #[derive(Debug)]
+    /// Facts about one shim, from the generator's IR, and its binding state.
     pub struct Function {
         /// The name C callers write. Example: `cuMemAlloc`.
         pub name: &'static str,
-        /// The exported symbol bound by exact name. Example: `cuMemAlloc_v2`.
+        /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
         pub symbol: &'static CStr,
         /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
-        pub proc_name: &'static str,
+        pub proc_name: &'static CStr,
         /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
         pub version: u32,
-        /// The per-thread default-stream twin and its version, or `("", 0)`.
-        pub per_thread: (&'static str, u32),
-        /// Where each failure for this function is kept.
-        pub failure: &'static OnceLock<LoadError>,
+        /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
+        pub per_thread: Option<(&'static CStr, u32)>,
+        /// The shim's slot: its resolver, the driver's function, or `absent`.
+        pub slot: &'static AtomicPtr<()>,
+        /// The shim's first-call resolver, type-erased.
+        pub resolver: unsafe extern "C" fn(),
+        /// The shim's failure stub, type-erased.
+        pub absent: unsafe extern "C" fn(),
+        /// This function's own failure, when it has one.
+        pub failure: OnceLock<LoadError>,
+        /// Why the slot holds `absent`.
+        pub reason: OnceLock<&'static LoadError>,
+    }
+
+    impl fmt::Debug for Function {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("Function")
+                .field("name", &self.name)
+                .field("symbol", &self.symbol)
+                .field("proc_name", &self.proc_name)
+                .field("version", &self.version)
+                .field("per_thread", &self.per_thread)
+                .finish()
+        }
+    }
+
+    type GetProcV2 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
+    type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
+
+    /// Which `cuGetProcAddress` the driver exports.
+    #[derive(Clone, Copy, Debug)]
+    enum GetProc {
+        V2(GetProcV2),
+        V1(GetProcV1),
+        Missing,
     }
 
     /// The loaded driver. Never unloaded: shims keep pointers into it.
     #[derive(Debug)]
-    pub struct Library {
+    pub struct Driver {
         library: libloading::Library,
         path: String,
+        version: u32,
+        get_proc: GetProc,
     }
 
-    impl Library {
+    impl Driver {
         /// The name or path it was opened by. Example: `libcuda.so.1`.
         pub fn path(&self) -> &str {
             &self.path
         }
+
+        /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+        pub fn version(&self) -> u32 {
+            self.version
+        }
+
+        /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
+        pub fn proc_address(&self) -> &'static str {
+            match self.get_proc {
+                GetProc::V2(_) => "cuGetProcAddress_v2",
+                GetProc::V1(_) => "cuGetProcAddress",
+                GetProc::Missing => "none",
+            }
+        }
     }
 
-    static LIBRARY: OnceLock<Result<Library, LoadError>> = OnceLock::new();
+    static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
     static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
     static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
     static REENTRANT: LoadError = LoadError::Reentrant;
@@ -151,17 +290,17 @@ pub mod cushim_loader {
         static LOADING: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// The driver library, opened on the first call from any thread. A failure
-    /// is cached like a success: later calls return it without trying again.
-    pub fn library() -> Result<&'static Library, &'static LoadError> {
-        if let Some(r) = LIBRARY.get() {
-            return r.as_ref();
+    /// The driver, opened on the first call from any thread. A failure is
+    /// cached like a success: later calls return it without trying again.
+    pub fn driver() -> Result<&'static Driver, &'static LoadError> {
+        if let Some(r) = DRIVER.get() {
+            return r.as_ref().map_err(note);
         }
         if LOADING.with(Cell::get) {
             return Err(note(&REENTRANT));
         }
         LOADING.with(|l| l.set(true));
-        let r = LIBRARY.get_or_init(open).as_ref();
+        let r = DRIVER.get_or_init(open).as_ref();
         LOADING.with(|l| l.set(false));
         r.map_err(note)
     }
@@ -183,7 +322,76 @@ pub mod cushim_loader {
         e
     }
 
-    fn open() -> Result<Library, LoadError> {
+    // The stream mode: unset, or a mode; LOCKED once the first function was bound.
+    const MODE_UNSET: u8 = 0;
+    const MODE_LEGACY: u8 = 1;
+    const MODE_PER_THREAD: u8 = 2;
+    const MODE_LOCKED: u8 = 0x80;
+    static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
+
+    fn mode_of(bits: u8) -> Option<StreamMode> {
+        match bits & !MODE_LOCKED {
+            MODE_LEGACY => Some(StreamMode::Legacy),
+            MODE_PER_THREAD => Some(StreamMode::PerThread),
+            _ => None,
+        }
+    }
+
+    fn bits_of(mode: StreamMode) -> u8 {
+        match mode {
+            StreamMode::Legacy => MODE_LEGACY,
+            StreamMode::PerThread => MODE_PER_THREAD,
+        }
+    }
+
+    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
+    fn initial_mode() -> StreamMode {
+        match std::env::var(STREAM_VAR).as_deref().map(str::trim) {
+            Ok("1") | Ok("true") | Ok("on") => StreamMode::PerThread,
+            Ok("0") | Ok("false") | Ok("off") => StreamMode::Legacy,
+            _ => super::CUSHIM_DEFAULT_STREAM_MODE,
+        }
+    }
+
+    /// Chooses the default-stream mode for this process. Only before the first
+    /// function is bound; afterwards it says so and changes nothing.
+    pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
+        let mut current = MODE.load(Ordering::Acquire);
+        loop {
+            if current & MODE_LOCKED != 0 {
+                return Err(StreamModeLocked {
+                    requested: mode,
+                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
+                });
+            }
+            match MODE.compare_exchange(current, bits_of(mode), Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Ok(()),
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// The mode in force, fixed from the first binding on.
+    pub fn stream_mode() -> StreamMode {
+        mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
+    }
+
+    /// Fixes the mode (first binding) and returns it.
+    fn lock_stream_mode() -> StreamMode {
+        let mut current = MODE.load(Ordering::Acquire);
+        loop {
+            if current & MODE_LOCKED != 0 {
+                return mode_of(current).unwrap_or(StreamMode::Legacy);
+            }
+            let mode = mode_of(current).unwrap_or_else(initial_mode);
+            match MODE.compare_exchange(current, bits_of(mode) | MODE_LOCKED, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return mode,
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    fn open() -> Result<Driver, LoadError> {
         let candidates: Vec<OsString> = match std::env::var_os(OVERRIDE_VAR) {
             Some(v) if !v.is_empty() => {
                 if !PathBuf::from(&v).is_absolute() {
@@ -199,15 +407,7 @@ pub mod cushim_loader {
         for name in candidates {
             OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
             match open_one(&name) {
-                Ok(library) => {
-                    let path = name.to_string_lossy().into_owned();
-                    if is_stub(&library) {
-                        // Kept mapped but never used: a library is never unloaded.
-                        std::mem::forget(library);
-                        return Err(LoadError::StubLibrary { path });
-                    }
-                    return Ok(Library { library, path });
-                }
+                Ok(library) => return inspect(library, name.to_string_lossy().into_owned()),
                 Err(e) => tried.push(Attempt {
                     name: name.to_string_lossy().into_owned(),
                     error: describe(&e),
@@ -217,19 +417,35 @@ pub mod cushim_loader {
         Err(LoadError::LibraryNotFound { tried })
     }
 
-    /// The toolkit's stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`;
-    /// a real driver never does. Asked before anything else is called.
-    fn is_stub(library: &libloading::Library) -> bool {
-        type DriverGetVersion = unsafe extern "C" fn(*mut std::ffi::c_int) -> std::ffi::c_int;
-        // SAFETY: `cuDriverGetVersion(int *)` has had this prototype since CUDA 2.2.
+    /// Reads the driver version once and finds `cuGetProcAddress`. The toolkit's
+    /// stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`; a real
+    /// driver never does. Asked before anything else is called.
+    fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadError> {
+        type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
+        // SAFETY: each prototype is the one the driver has exported since it
+        // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
         unsafe {
-            match library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
-                Ok(f) => {
-                    let mut version = 0;
-                    f(&mut version) == CODE_STUB_LIBRARY as std::ffi::c_int
+            let mut version: c_int = 0;
+            if let Ok(f) = library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
+                if f(&mut version) == CODE_STUB_LIBRARY as c_int {
+                    // Kept mapped but never used: a library is never unloaded.
+                    std::mem::forget(library);
+                    return Err(LoadError::StubLibrary { path });
                 }
-                Err(_) => false,
             }
+            let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
+                GetProc::V2(*f)
+            } else if let Ok(f) = library.get::<GetProcV1>(b"cuGetProcAddress\0") {
+                GetProc::V1(*f)
+            } else {
+                GetProc::Missing
+            };
+            Ok(Driver {
+                library,
+                path,
+                version: version.max(0) as u32,
+                get_proc,
+            })
         }
     }
 
@@ -255,26 +471,106 @@ pub mod cushim_loader {
         unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
     }
 
-    /// Finds the address of `f`. The seam where version-aware resolution plugs in:
-    /// today it binds the exact versioned symbol.
+    /// Finds the address of `f` for the process's stream mode, by
+    /// `super::CUSHIM_RESOLVE`. Never calls the driver for a function whose ABI
+    /// is newer than it, never passes NULL or flags 0 to `cuGetProcAddress`,
+    /// and never retries with a lower version.
     pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
-        let lib = library()?;
-        // SAFETY: the symbol is only read as an address, never called here.
-        let found = unsafe { lib.library.get::<*mut c_void>(f.symbol.to_bytes_with_nul()) };
-        match found {
-            Ok(sym) if !(*sym).is_null() => Ok(*sym as *mut ()),
-            other => {
-                let error = match other {
-                    Err(e) => describe(&e),
-                    Ok(_) => "the symbol's address is NULL".to_string(),
-                };
-                Err(note(f.failure.get_or_init(|| LoadError::SymbolNotFound {
-                    function: f.name,
-                    symbol: f.symbol.to_str().unwrap_or(f.name),
-                    library: lib.path.clone(),
-                    error,
-                })))
+        let mode = lock_stream_mode();
+        let driver = driver()?;
+        let (symbol, version) = match (mode, f.per_thread) {
+            (StreamMode::PerThread, Some(twin)) => twin,
+            _ => (f.symbol, f.version),
+        };
+        let flags = match (mode, f.per_thread) {
+            (StreamMode::PerThread, Some(_)) => StreamMode::PerThread.flag(),
+            _ => StreamMode::Legacy.flag(),
+        };
+        let fail = |e: LoadError| Err(note(f.failure.get_or_init(|| e)));
+        if version != 0 && driver.version != 0 && version > driver.version {
+            return fail(LoadError::DriverTooOld {
+                function: f.name,
+                required: version,
+                driver: driver.version,
+            });
+        }
+        let not_found = |error: String| LoadError::SymbolNotFound {
+            function: f.name,
+            symbol: symbol.to_str().unwrap_or(f.name),
+            library: driver.path.clone(),
+            error,
+        };
+        let mut pfn: *mut c_void = std::ptr::null_mut();
+        let by_proc = super::CUSHIM_RESOLVE == Resolve::ProcAddress && version != 0;
+        match driver.get_proc {
+            GetProc::V2(get) if by_proc => {
+                let mut status: c_int = 0;
+                // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
+                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags, &mut status) };
+                match (rc, status) {
+                    (0, 0) if !pfn.is_null() => Ok(pfn as *mut ()),
+                    (0, 2) => fail(LoadError::VersionNotSufficient {
+                        function: f.name,
+                        version,
+                        driver: driver.version,
+                    }),
+                    (0, 0) => fail(not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into())),
+                    (0, s) => fail(not_found(format!("cuGetProcAddress_v2 status {s}"))),
+                    (rc, _) => fail(not_found(format!("cuGetProcAddress_v2 returned {rc}"))),
+                }
             }
+            GetProc::V1(get) if by_proc => {
+                // SAFETY: valid name and out-pointer; flags 1 or 2.
+                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags) };
+                match rc {
+                    0 if !pfn.is_null() => Ok(pfn as *mut ()),
+                    0 => fail(not_found("cuGetProcAddress succeeded with a NULL pointer".into())),
+                    rc => fail(not_found(format!("cuGetProcAddress returned {rc}"))),
+                }
+            }
+            _ => {
+                // SAFETY: the symbol is only read as an address, never called here.
+                let found = unsafe { driver.library.get::<*mut c_void>(symbol.to_bytes_with_nul()) };
+                match found {
+                    Ok(sym) if !(*sym).is_null() => Ok(*sym as *mut ()),
+                    Ok(_) => fail(not_found("the exported address is NULL".into())),
+                    Err(e) => fail(not_found(describe(&e))),
+                }
+            }
+        }
+    }
+
+    /// Binds `f`: patches its slot with the driver's function, or with its
+    /// failure stub, and returns what the slot now holds.
+    pub fn bind(f: &'static Function) -> *mut () {
+        let p = match resolve(f) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = f.reason.set(e);
+                f.absent as *mut ()
+            }
+        };
+        f.slot.store(p, Ordering::Release);
+        p
+    }
+
+    /// Whether `f`'s slot holds its failure stub; the reason, if so.
+    pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
+        if f.slot.load(Ordering::Acquire) == f.absent as *mut () {
+            f.reason.get().copied()
+        } else {
+            None
+        }
+    }
+
+    /// Binds `f` now if it was not yet, and reports the failure, if any.
+    pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
+        if f.slot.load(Ordering::Acquire) == f.resolver as *mut () {
+            bind(f);
+        }
+        match failed(f) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 

@@ -24,7 +24,13 @@ pub use self::sys::*;
 {% include "rust/loader.rs" %}
 
 #[allow(unused_imports)]
-pub use self::cushim_loader::{LoadError, Status};
+pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
+
+/// How this module finds functions (`--resolve` at generation time).
+pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::{{ resolve }};
+/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
+/// says otherwise (`--stream` at generation time).
+pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::{{ stream }};
 
 impl cushim_loader::Status for {{ status_type }} {
     #[inline]
@@ -69,12 +75,85 @@ pub fn last_load_error() -> Option<&'static LoadError> {
     cushim_loader::last_error()
 }
 
+/// Every shim's metadata and state, sorted by symbol.
+#[allow(dead_code)]
+pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+{%- for f in functions %}
+    &{{ f.state }}::FUNCTION,
+{%- endfor %}
+];
+
+/// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+#[allow(dead_code)]
+pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
+    FUNCTIONS
+        .iter()
+        .copied()
+        .find(|f| f.name == name || f.symbol.to_bytes() == name.as_bytes())
+}
+
+/// Whether the driver provides this function (binding it now if needed).
+#[allow(dead_code)]
+pub fn is_available(name: &str) -> bool {
+    function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
+}
+
+/// Functions that a program needs but cannot have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// Each missing function with the reason; `None` when the header has no such function.
+    pub functions: Vec<(String, Option<&'static LoadError>)>,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} required CUDA function(s) unavailable:", self.functions.len())?;
+        for (name, why) in &self.functions {
+            match why {
+                Some(e) => write!(f, "\n  {name}: {e}")?,
+                None => write!(f, "\n  {name}: not a function of this header")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Missing {}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    let functions: Vec<(String, Option<&'static LoadError>)> = names
+        .iter()
+        .filter_map(|name| match function(name) {
+            None => Some((name.to_string(), None)),
+            Some(f) => cushim_loader::check(f).err().map(|e| (name.to_string(), Some(e))),
+        })
+        .collect();
+    if functions.is_empty() {
+        Ok(())
+    } else {
+        Err(Missing { functions })
+    }
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions this driver lacks (empty when it has them all).
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_loader::driver()?;
+    Ok(FUNCTIONS
+        .iter()
+        .filter_map(|f| cushim_loader::check(f).err().map(|e| (f.name, e)))
+        .collect())
+}
+
 {% include "rust/shim_macro.rs" %}
 {% for f in functions %}
 cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
-    state {{ f.state }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, per_thread ({{ f.per_thread_lit }}, {{ f.per_thread_version }});
+    state {{ f.state }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, per_thread [{{ f.per_thread }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
 {% endfor %}

@@ -1,22 +1,25 @@
 /// One shim per invocation.
 ///
-/// `SLOT` starts at `resolve`, which binds the symbol, patches the slot with the
-/// real address (or with `absent` on failure) and forwards the call. From then on
-/// a call is one atomic load and one indirect call.
+/// `SLOT` starts at `resolve`, which binds the function (see
+/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// and forwards the call. From then on a call is one atomic load and one
+/// indirect call.
 macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
         state $state:ident, name $name:literal, proc $proc:literal, version $version:literal,
-        per_thread ($twin:literal, $twin_version:literal);
+        per_thread [$($twin:literal, $twin_version:literal)?];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, $twin, $twin_version);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, [$($twin, $twin_version)?]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
+    (@twin) => { None };
+    (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $state:ident, $name:literal, $proc:literal, $version:literal, $twin:literal, $twin_version:literal
+        $state:ident, $name:literal, $proc:literal, $version:literal, [$($twin:tt)*]
     ) => {
         #[doc(hidden)]
         #[allow(non_snake_case, dead_code, unused_variables, unused_imports, deprecated)]
@@ -27,9 +30,6 @@ macro_rules! cushim_shim {
 
             pub type Pointer = unsafe extern "C" fn($($ty),*) -> $ret;
 
-            static FAILURE: OnceLock<super::cushim_loader::LoadError> = OnceLock::new();
-            static REASON: OnceLock<&'static super::cushim_loader::LoadError> = OnceLock::new();
-
             pub static FUNCTION: super::cushim_loader::Function = super::cushim_loader::Function {
                 name: $name,
                 symbol: match ::std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($symbol), "\0").as_bytes()) {
@@ -38,39 +38,36 @@ macro_rules! cushim_shim {
                 },
                 proc_name: $proc,
                 version: $version,
-                per_thread: ($twin, $twin_version),
-                failure: &FAILURE,
+                per_thread: cushim_shim!(@twin $($twin)*),
+                slot: &SLOT,
+                // SAFETY: only compared and stored, never called through this type.
+                resolver: unsafe { ::std::mem::transmute::<Pointer, unsafe extern "C" fn()>(resolve) },
+                absent: unsafe { ::std::mem::transmute::<Pointer, unsafe extern "C" fn()>(absent) },
+                failure: OnceLock::new(),
+                reason: OnceLock::new(),
             };
 
             pub static SLOT: AtomicPtr<()> = AtomicPtr::new(resolve as Pointer as *mut ());
 
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                match super::cushim_loader::resolve(&FUNCTION) {
-                    Ok(p) => {
-                        SLOT.store(p, Ordering::Release);
-                        // SAFETY: `p` is the exported symbol whose C prototype `Pointer` mirrors.
-                        let f: Pointer = unsafe { ::std::mem::transmute::<*mut (), Pointer>(p) };
-                        unsafe { f($($arg),*) }
-                    }
-                    Err(e) => {
-                        let _ = REASON.set(e);
-                        SLOT.store(absent as Pointer as *mut (), Ordering::Release);
-                        <$ret as super::cushim_loader::Status>::from_code(e.code())
-                    }
-                }
+                let p = super::cushim_loader::bind(&FUNCTION);
+                // SAFETY: `p` is the driver's function, whose C prototype `Pointer`
+                // mirrors, or `absent`.
+                let f = unsafe { ::std::mem::transmute::<*mut (), Pointer>(p) };
+                unsafe { f($($arg),*) }
             }
 
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                let code = REASON.get().map_or(super::cushim_loader::CODE_LIBRARY_NOT_FOUND, |e| e.code());
+                let code = FUNCTION.reason.get().map_or(super::cushim_loader::CODE_LIBRARY_NOT_FOUND, |e| e.code());
                 <$ret as super::cushim_loader::Status>::from_code(code)
             }
 
             /// Tells a loading failure from a driver failure; only on the error path.
             #[cold]
             pub fn classify(code: $ret) -> super::Error {
-                match (SLOT.load(Ordering::Acquire) == absent as Pointer as *mut (), REASON.get()) {
-                    (true, Some(e)) => super::Error::Load(e),
-                    _ => super::Error::Driver(code),
+                match super::cushim_loader::failed(&FUNCTION) {
+                    Some(e) => super::Error::Load(e),
+                    None => super::Error::Driver(code),
                 }
             }
         }
@@ -80,11 +77,10 @@ macro_rules! cushim_shim {
         #[inline]
         pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
             let p = $state::SLOT.load(::std::sync::atomic::Ordering::Acquire);
-            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's symbol.
+            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
             let f = unsafe { ::std::mem::transmute::<*mut (), $state::Pointer>(p) };
             unsafe { f($($arg),*) }
         }
-
 
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
         impl Api {

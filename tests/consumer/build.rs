@@ -13,6 +13,14 @@ fn fail(e: cushim::Error) -> ! {
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     cushim::Builder::new().cuda_version("13.5").generate().unwrap_or_else(|e| fail(e));
+    // The same release bound by exact exports only.
+    cushim::Builder::new()
+        .cuda_version("13.5")
+        .resolve(cushim::Resolve::Dlsym)
+        .languages(&[cushim::Language::Rust])
+        .out_dir(out.join("dlsym"))
+        .generate()
+        .unwrap_or_else(|e| fail(e));
     for v in ["11.8", "12.9"] {
         cushim::Builder::new()
             .cuda_version(v)

@@ -5,22 +5,39 @@
  *
  * Knobs (preprocessor):
  *   FAKE_DRIVER_VERSION      what cuDriverGetVersion reports (default 13050)
- *   FAKE_OMIT_cuMemAlloc_v2  leave that export out
+ *   FAKE_PROC_ADDRESS        2: cuGetProcAddress_v2 and v1 (default, 12.x and
+ *                            later); 1: only the 4-argument v1 (11.3 to 11.8);
+ *                            0: neither (before 11.3)
+ *   FAKE_OMIT_cuMemAlloc_v2  leave cuMemAlloc out: the _v2 export and both
+ *                            table entries (the v1 export stays, as a trap)
  *   FAKE_STUB                behave like NVIDIA's toolkit stub: every call
  *                            answers CUDA_ERROR_STUB_LIBRARY (34)
+ *   FAKE_QUIRKS              cuGetProcAddress_v2 misbehaves the ways some
+ *                            drivers do: success with a NULL pointer for
+ *                            cuDeviceGetCount, 500 for cuDeviceGetName, and
+ *                            VERSION_NOT_SUFFICIENT for cuDeviceGetUuid
+ *
+ * Test hooks: which function ran last, which symbol cuGetProcAddress bound
+ * last, how often it was asked (per base name) and which flags it saw. The
+ * fake aborts when cuGetProcAddress gets a NULL name or out-pointer, or flags
+ * other than 1 and 2, because the real driver crashes or misbinds on those.
  */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef FAKE_DRIVER_VERSION
 #define FAKE_DRIVER_VERSION 13050
 #endif
+#ifndef FAKE_PROC_ADDRESS
+#define FAKE_PROC_ADDRESS 2
+#endif
 
 typedef int CUresult;
-enum { OK = 0, INVALID_VALUE = 1, STUB_LIBRARY = 34 };
+enum { OK = 0, INVALID_VALUE = 1, STUB_LIBRARY = 34, NOT_FOUND = 500 };
 
 #ifdef FAKE_STUB
 #define STUB_GUARD return STUB_LIBRARY
@@ -28,37 +45,51 @@ enum { OK = 0, INVALID_VALUE = 1, STUB_LIBRARY = 34 };
 #define STUB_GUARD (void)0
 #endif
 
+/* Every implemented function records itself here. */
+static const char *_Atomic last_called = "";
+#define ENTER(name)                     \
+    do {                                \
+        STUB_GUARD;                     \
+        atomic_store(&last_called, name); \
+    } while (0)
+
 static atomic_int init_calls;
 static atomic_int loads;
+static const char *_Atomic last_bound = "";
+static atomic_int proc_calls;
+static atomic_uint flags_seen;
 
 __attribute__((constructor)) static void fake_loaded(void) { atomic_fetch_add(&loads, 1); }
 
-/* Test hooks: how often the library was initialised and cuInit called. */
 int fake_load_count(void) { return atomic_load(&loads); }
 int fake_init_calls(void) { return atomic_load(&init_calls); }
+const char *fake_last_called(void) { return atomic_load(&last_called); }
+const char *fake_last_bound(void) { return atomic_load(&last_bound); }
+int fake_proc_calls(void) { return atomic_load(&proc_calls); }
+unsigned fake_flags_seen(void) { return atomic_load(&flags_seen); }
 
 CUresult cuInit(unsigned int flags) {
-    STUB_GUARD;
+    ENTER("cuInit");
     atomic_fetch_add(&init_calls, 1);
     return flags == 0 ? OK : INVALID_VALUE;
 }
 
 CUresult cuDriverGetVersion(int *version) {
-    STUB_GUARD;
+    ENTER("cuDriverGetVersion");
     if (!version) return INVALID_VALUE;
     *version = FAKE_DRIVER_VERSION;
     return OK;
 }
 
 CUresult cuDeviceGetCount(int *count) {
-    STUB_GUARD;
+    ENTER("cuDeviceGetCount");
     if (!count) return INVALID_VALUE;
     *count = 2;
     return OK;
 }
 
 CUresult cuDeviceGetName(char *name, int len, int dev) {
-    STUB_GUARD;
+    ENTER("cuDeviceGetName");
     if (!name || len <= 0) return INVALID_VALUE;
     snprintf(name, (size_t)len, "Fake GPU %d", dev);
     return OK;
@@ -67,7 +98,7 @@ CUresult cuDeviceGetName(char *name, int len, int dev) {
 struct uuid16 { char bytes[16]; };
 
 CUresult cuDeviceGetUuid_v2(struct uuid16 *uuid, int dev) {
-    STUB_GUARD;
+    ENTER("cuDeviceGetUuid_v2");
     if (!uuid) return INVALID_VALUE;
     for (int i = 0; i < 16; i++) uuid->bytes[i] = (char)(i * 3 + dev);
     return OK;
@@ -75,7 +106,7 @@ CUresult cuDeviceGetUuid_v2(struct uuid16 *uuid, int dev) {
 
 #ifndef FAKE_OMIT_cuMemAlloc_v2
 CUresult cuMemAlloc_v2(unsigned long long *dptr, size_t bytesize) {
-    STUB_GUARD;
+    ENTER("cuMemAlloc_v2");
     if (!dptr || bytesize == 0) return INVALID_VALUE;
     *dptr = 0x7f0000000000ULL + bytesize;
     return OK;
@@ -85,26 +116,46 @@ CUresult cuMemAlloc_v2(unsigned long long *dptr, size_t bytesize) {
 /* The 32-bit v1 ABI under the unversioned name, as old drivers export it. A
  * loader that binds `cuMemAlloc` instead of `cuMemAlloc_v2` lands here. */
 CUresult cuMemAlloc(unsigned int *dptr, unsigned int bytesize) {
-    STUB_GUARD;
+    ENTER("cuMemAlloc");
     (void)bytesize;
     if (dptr) *dptr = 0xdead;
     return OK;
 }
 
-static uint64_t last_copy_sum;
-uint64_t fake_last_copy_sum(void) { return last_copy_sum; }
-
-CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
-    STUB_GUARD;
-    if (!src || dst == 0) return INVALID_VALUE;
+static uint64_t copy_sum(const void *src, size_t n) {
     uint64_t sum = 0;
     for (size_t i = 0; i < n; i++) sum += ((const unsigned char *)src)[i];
-    last_copy_sum = sum;
+    return sum;
+}
+
+CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) {
+    ENTER("cuMemcpyHtoD_v2");
+    if (!src || dst == 0) return INVALID_VALUE;
+    (void)copy_sum(src, n);
+    return OK;
+}
+
+CUresult cuMemcpyHtoD_v2_ptds(unsigned long long dst, const void *src, size_t n) {
+    ENTER("cuMemcpyHtoD_v2_ptds");
+    if (!src || dst == 0) return INVALID_VALUE;
+    (void)copy_sum(src, n);
+    return OK;
+}
+
+CUresult cuStreamQuery(void *stream) {
+    ENTER("cuStreamQuery");
+    (void)stream;
+    return OK;
+}
+
+CUresult cuStreamQuery_ptsz(void *stream) {
+    ENTER("cuStreamQuery_ptsz");
+    (void)stream;
     return OK;
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-    STUB_GUARD;
+    ENTER("cuGetErrorName");
     if (!name) return INVALID_VALUE;
     *name = error == 0 ? "CUDA_SUCCESS" : error == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_UNKNOWN";
     return OK;
@@ -112,7 +163,7 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
 
 /* Says where it came from, so tests can tell the driver from a fallback. */
 CUresult cuGetErrorString(CUresult error, const char **text) {
-    STUB_GUARD;
+    ENTER("cuGetErrorString");
     if (!text) return INVALID_VALUE;
     *text = error == 2 ? "fake driver: out of memory" : "fake driver: some error";
     return OK;
@@ -123,7 +174,7 @@ struct exec_affinity { int type; int sm_count; };
 struct ctx_create_params { struct exec_affinity *affinity; int num_affinity; void *cig; };
 
 CUresult cuCtxCreate_v4(void **pctx, struct ctx_create_params *params, unsigned int flags, int dev) {
-    STUB_GUARD;
+    ENTER("cuCtxCreate_v4");
     if (!pctx) return INVALID_VALUE;
     uintptr_t tag = 0x1000u + flags * 16u + (unsigned)dev;
     if (params && params->num_affinity > 0 && params->affinity)
@@ -134,6 +185,116 @@ CUresult cuCtxCreate_v4(void **pctx, struct ctx_create_params *params, unsigned 
 
 /* A call that fails, to tell driver failures from loading failures. */
 CUresult cuCtxSynchronize(void) {
-    STUB_GUARD;
+    ENTER("cuCtxSynchronize");
     return 201; /* CUDA_ERROR_INVALID_CONTEXT */
 }
+
+/* What cuGetProcAddress knows: base name, ABI version, per-thread or not, and
+ * the function. */
+struct entry {
+    const char *base;
+    int version;
+    int per_thread;
+    const char *symbol;
+    void *fn;
+};
+
+#define ENTRY(base, version, per_thread, fn) {base, version, per_thread, #fn, (void *)fn}
+static const struct entry table[] = {
+    ENTRY("cuInit", 2000, 0, cuInit),
+    ENTRY("cuDriverGetVersion", 2020, 0, cuDriverGetVersion),
+    ENTRY("cuDeviceGetCount", 2000, 0, cuDeviceGetCount),
+    ENTRY("cuDeviceGetName", 2000, 0, cuDeviceGetName),
+    ENTRY("cuDeviceGetUuid", 11040, 0, cuDeviceGetUuid_v2),
+#ifndef FAKE_OMIT_cuMemAlloc_v2
+    ENTRY("cuMemAlloc", 2000, 0, cuMemAlloc),
+    ENTRY("cuMemAlloc", 3020, 0, cuMemAlloc_v2),
+#endif
+    ENTRY("cuMemcpyHtoD", 3020, 0, cuMemcpyHtoD_v2),
+    ENTRY("cuMemcpyHtoD", 7000, 1, cuMemcpyHtoD_v2_ptds),
+    ENTRY("cuStreamQuery", 2000, 0, cuStreamQuery),
+    ENTRY("cuStreamQuery", 7000, 1, cuStreamQuery_ptsz),
+    ENTRY("cuGetErrorName", 6000, 0, cuGetErrorName),
+    ENTRY("cuGetErrorString", 6000, 0, cuGetErrorString),
+    ENTRY("cuCtxCreate", 12050, 0, cuCtxCreate_v4),
+    ENTRY("cuCtxSynchronize", 2000, 0, cuCtxSynchronize),
+};
+
+/* Per base name (the first table entry of that base): how often
+ * cuGetProcAddress was asked for it. Unknown names are not counted. */
+#define ENTRIES (sizeof table / sizeof table[0])
+static atomic_int asked[ENTRIES];
+
+static int first_entry(const char *base) {
+    for (size_t i = 0; i < ENTRIES; i++)
+        if (strcmp(table[i].base, base) == 0) return (int)i;
+    return -1;
+}
+
+int fake_proc_calls_for(const char *base) {
+    int i = first_entry(base);
+    return i < 0 ? 0 : atomic_load(&asked[i]);
+}
+
+static void count_ask(const char *base) {
+    int i = first_entry(base);
+    if (i >= 0) atomic_fetch_add(&asked[i], 1);
+}
+
+enum { FOUND = 0, SYMBOL_NOT_FOUND = 1, VERSION_NOT_SUFFICIENT = 2 };
+
+/* The driver's choice: the newest variant not newer than `version`, per-thread
+ * ones first when flags ask for them. */
+__attribute__((unused)) static int lookup(const char *symbol, void **pfn, int version, unsigned long long flags) {
+    if (!symbol || !pfn) abort();
+    if (flags != 1 && flags != 2) abort();
+    atomic_fetch_or(&flags_seen, (unsigned)flags);
+    atomic_fetch_add(&proc_calls, 1);
+    count_ask(symbol);
+    *pfn = NULL;
+    const struct entry *best = NULL;
+    int known = 0;
+    for (int pass = flags == 2 ? 1 : 0; pass >= 0 && !best; pass--) {
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+            const struct entry *e = &table[i];
+            if (strcmp(e->base, symbol) != 0) continue;
+            known = 1;
+            if (e->per_thread != pass || e->version > version) continue;
+            if (!best || e->version > best->version) best = e;
+        }
+    }
+    if (!best) return known ? VERSION_NOT_SUFFICIENT : SYMBOL_NOT_FOUND;
+    atomic_store(&last_bound, best->symbol);
+    *pfn = best->fn;
+    return FOUND;
+}
+
+#if FAKE_PROC_ADDRESS >= 2
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, unsigned long long flags, int *status) {
+    STUB_GUARD;
+    if (version > FAKE_DRIVER_VERSION) return INVALID_VALUE;
+    int found = lookup(symbol, pfn, version, flags);
+#ifdef FAKE_QUIRKS
+    if (strcmp(symbol, "cuDeviceGetCount") == 0) {
+        *pfn = NULL;
+        found = FOUND;
+    } else if (strcmp(symbol, "cuDeviceGetName") == 0) {
+        *pfn = NULL;
+        return NOT_FOUND;
+    } else if (strcmp(symbol, "cuDeviceGetUuid") == 0) {
+        *pfn = NULL;
+        found = VERSION_NOT_SUFFICIENT;
+    }
+#endif
+    if (status) *status = found;
+    return OK;
+}
+#endif
+
+#if FAKE_PROC_ADDRESS >= 1
+CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, unsigned long long flags) {
+    STUB_GUARD;
+    if (version > FAKE_DRIVER_VERSION) return INVALID_VALUE;
+    return lookup(symbol, pfn, version, flags) == FOUND ? OK : NOT_FOUND;
+}
+#endif

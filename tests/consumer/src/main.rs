@@ -9,6 +9,10 @@ mod cuda {
     include!(concat!(env!("OUT_DIR"), "/cuda.rs"));
 }
 #[allow(dead_code)]
+mod cuda_dlsym {
+    include!(concat!(env!("OUT_DIR"), "/dlsym/cuda.rs"));
+}
+#[allow(dead_code)]
 mod cuda_11_8 {
     include!(concat!(env!("OUT_DIR"), "/cuda-11.8/cuda.rs"));
 }
@@ -42,7 +46,215 @@ mod calls {
     include!(concat!(env!("OUT_DIR"), "/calls.rs"));
 }
 
-use cuda::{Api, CUresult, Error, LoadError};
+use cuda::{Api, CUresult, Error, LoadError, StreamMode};
+
+/// The fake driver's test hooks, from the instance the shims loaded.
+struct Fake(libloading::Library);
+
+impl Fake {
+    fn open() -> Fake {
+        let name = std::env::var("CUSHIM_CUDA_LIBRARY").unwrap_or_else(|_| "libcuda.so.1".into());
+        // SAFETY: the fake's constructor only counts.
+        Fake(unsafe { libloading::Library::new(name) }.expect("the fake is loaded"))
+    }
+
+    fn text(&self, hook: &[u8]) -> String {
+        unsafe {
+            let f = self.0.get::<unsafe extern "C" fn() -> *const std::ffi::c_char>(hook).expect("hook");
+            std::ffi::CStr::from_ptr(f()).to_string_lossy().into_owned()
+        }
+    }
+
+    fn number(&self, hook: &[u8]) -> i64 {
+        unsafe { self.0.get::<unsafe extern "C" fn() -> u32>(hook).expect("hook")() as i64 }
+    }
+
+    fn last_called(&self) -> String {
+        self.text(b"fake_last_called\0")
+    }
+
+    fn last_bound(&self) -> String {
+        self.text(b"fake_last_bound\0")
+    }
+
+    fn proc_calls(&self) -> i64 {
+        self.number(b"fake_proc_calls\0")
+    }
+
+    fn flags_seen(&self) -> i64 {
+        self.number(b"fake_flags_seen\0")
+    }
+
+    fn proc_calls_for(&self, base: &std::ffi::CStr) -> i32 {
+        unsafe {
+            let f = self
+                .0
+                .get::<unsafe extern "C" fn(*const std::ffi::c_char) -> i32>(b"fake_proc_calls_for\0")
+                .expect("hook");
+            f(base.as_ptr())
+        }
+    }
+}
+
+fn load_error<T: std::fmt::Debug>(r: Result<T, Error>) -> &'static LoadError {
+    match r {
+        Err(Error::Load(e)) => e,
+        other => panic!("expected a loading failure, got {other:?}"),
+    }
+}
+
+/// Which symbol each call binds, through cuGetProcAddress (v2 or v1) or by exact export.
+fn binds(expect_proc: bool) {
+    let fake = Fake::open();
+    unsafe {
+        let mut ptr: cuda::CUdeviceptr = 0;
+        Api::cuMemAlloc(&mut ptr, 16).expect("cuMemAlloc");
+        assert_eq!(fake.last_called(), "cuMemAlloc_v2");
+        assert_eq!(ptr, 0x7f00_0000_0000 + 16);
+        let data = [7u8; 4];
+        Api::cuMemcpyHtoD(ptr, data.as_ptr().cast(), 4).expect("cuMemcpyHtoD");
+        assert_eq!(fake.last_called(), "cuMemcpyHtoD_v2");
+        Api::cuStreamQuery(std::ptr::null_mut()).expect("cuStreamQuery");
+        assert_eq!(fake.last_called(), "cuStreamQuery");
+        let mut uuid = cuda::CUuuid::default();
+        Api::cuDeviceGetUuid(&mut uuid, 0).expect("cuDeviceGetUuid");
+        assert_eq!(fake.last_called(), "cuDeviceGetUuid_v2");
+    }
+    if expect_proc {
+        assert_eq!(fake.last_bound(), "cuDeviceGetUuid_v2");
+        assert!(fake.proc_calls() >= 4);
+        assert_eq!(fake.flags_seen(), 1, "legacy mode sends flags 1 only");
+    } else {
+        assert_eq!(fake.proc_calls(), 0, "no cuGetProcAddress to call");
+    }
+    println!("bound through {}", cuda::cushim_loader::driver().unwrap().proc_address());
+}
+
+/// Per-thread mode binds the `_ptds`/`_ptsz` variants with flags 2.
+fn per_thread(set_at_run_time: bool) {
+    if set_at_run_time {
+        cuda::set_stream_mode(StreamMode::PerThread).expect("before first use");
+    }
+    let fake = Fake::open();
+    unsafe {
+        let mut ptr: cuda::CUdeviceptr = 0;
+        Api::cuMemAlloc(&mut ptr, 16).expect("cuMemAlloc");
+        assert_eq!(fake.last_called(), "cuMemAlloc_v2");
+        let data = [7u8; 4];
+        Api::cuMemcpyHtoD(ptr, data.as_ptr().cast(), 4).expect("cuMemcpyHtoD");
+        assert_eq!(fake.last_called(), "cuMemcpyHtoD_v2_ptds");
+        Api::cuStreamQuery(std::ptr::null_mut()).expect("cuStreamQuery");
+        assert_eq!(fake.last_called(), "cuStreamQuery_ptsz");
+    }
+    assert_eq!(fake.flags_seen(), 1 | 2, "flags 1 for plain functions, 2 for the twins");
+    assert_eq!(cuda::stream_mode(), StreamMode::PerThread);
+    let late = cuda::set_stream_mode(StreamMode::Legacy).expect_err("too late");
+    assert_eq!(late.current, StreamMode::PerThread);
+    assert!(late.to_string().contains("before the first CUDA call"), "{late}");
+}
+
+/// A driver older than a function's ABI: typed error, no call into the driver.
+fn too_old(driver: u32) {
+    let fake = Fake::open();
+    unsafe {
+        let mut ctx: cuda::CUcontext = std::ptr::null_mut();
+        let e = load_error(Api::cuCtxCreate(&mut ctx, std::ptr::null_mut(), 0, 0));
+        assert_eq!(
+            *e,
+            LoadError::DriverTooOld {
+                function: "cuCtxCreate",
+                required: 12050,
+                driver
+            }
+        );
+        let text = e.to_string();
+        let want = format!("driver too old: `cuCtxCreate` needs CUDA 12.5, driver is {}", cuda::cushim_loader::version_text(driver));
+        assert_eq!(text, want);
+        assert_eq!(cuda::cuCtxCreate_v4(&mut ctx, std::ptr::null_mut(), 0, 0).0, 36);
+        assert_eq!(fake.proc_calls_for(c"cuCtxCreate"), 0, "the driver was never asked");
+        assert!(fake.last_called() != "cuCtxCreate_v4");
+        let mut ptr: cuda::CUdeviceptr = 0;
+        Api::cuMemAlloc(&mut ptr, 16).expect("older functions keep working");
+        assert_eq!(fake.last_called(), "cuMemAlloc_v2");
+    }
+}
+
+/// What cuGetProcAddress_v2 can answer besides success, each typed.
+fn quirks() {
+    unsafe {
+        let mut n = 0;
+        let e = load_error(Api::cuDeviceGetCount(&mut n));
+        assert!(matches!(e, LoadError::SymbolNotFound { .. }), "{e:?}");
+        assert!(e.to_string().contains("NULL pointer"), "{e}");
+        let mut name = [0 as std::ffi::c_char; 8];
+        let e = load_error(Api::cuDeviceGetName(name.as_mut_ptr(), 8, 0));
+        assert!(e.to_string().contains("returned 500"), "{e}");
+        let mut uuid = cuda::CUuuid::default();
+        let e = load_error(Api::cuDeviceGetUuid(&mut uuid, 0));
+        assert!(matches!(e, LoadError::VersionNotSufficient { version: 11040, .. }), "{e:?}");
+        assert_eq!(cuda::cuDeviceGetUuid_v2(&mut uuid, 0).0, 36);
+        Api::cuInit(0).expect("the others keep working");
+    }
+}
+
+/// The dlsym-generated module: exact exports only, even with cuGetProcAddress present.
+fn dlsym_module() {
+    let fake = Fake::open();
+    unsafe {
+        let mut ptr: cuda_dlsym::CUdeviceptr = 0;
+        cuda_dlsym::Api::cuMemAlloc(&mut ptr, 16).expect("cuMemAlloc");
+        assert_eq!(ptr, 0x7f00_0000_0000 + 16);
+        assert_eq!(fake.last_called(), "cuMemAlloc_v2");
+    }
+    assert_eq!(fake.proc_calls(), 0);
+}
+
+/// is_available, require and preload_all.
+fn introspection() {
+    assert!(cuda::is_available("cuInit"));
+    assert!(cuda::is_available("cuMemAlloc_v2"));
+    assert!(!cuda::is_available("cuCtxGetCurrent"));
+    let missing = cuda::require(&["cuInit", "cuCtxGetCurrent", "cuNoSuchThing", "cuMemAlloc"]).expect_err("two missing");
+    let names: Vec<&str> = missing.functions.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["cuCtxGetCurrent", "cuNoSuchThing"]);
+    let text = missing.to_string();
+    assert!(text.contains("2 required CUDA function(s) unavailable"), "{text}");
+    assert!(text.contains("cuNoSuchThing: not a function of this header"), "{text}");
+    cuda::require(&["cuInit", "cuMemAlloc"]).expect("both present");
+    let lacking = cuda::preload_all().expect("the library loads");
+    assert!(lacking.iter().any(|(n, _)| *n == "cuCtxGetCurrent"));
+    assert!(!lacking.iter().any(|(n, _)| *n == "cuInit" || *n == "cuMemcpyHtoD"));
+    let mut available: Vec<&str> = cuda::FUNCTIONS
+        .iter()
+        .map(|f| f.name)
+        .filter(|n| !lacking.iter().any(|(m, _)| m == n))
+        .collect();
+    available.sort_unstable();
+    assert_eq!(
+        available,
+        [
+            // cuCtxSynchronize_v2 asks for the 13.0 ABI of cuCtxSynchronize; the fake
+            // knows only the 2.0 one and, as cuGetProcAddress does, returns the
+            // newest variant not newer than the one asked for.
+            "cuCtxCreate", "cuCtxSynchronize", "cuCtxSynchronize_v2", "cuDeviceGetCount", "cuDeviceGetName", "cuDeviceGetUuid",
+            "cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString", "cuInit", "cuMemAlloc", "cuMemcpyHtoD",
+            "cuStreamQuery"
+        ],
+        "exactly what the fake's table has"
+    );
+    let f = cuda::function("cuMemcpyHtoD").expect("metadata");
+    assert_eq!((f.symbol, f.proc_name, f.version), (c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD", 3020));
+    assert_eq!(f.per_thread, Some((c"cuMemcpyHtoD_v2_ptds", 7000)));
+}
+
+/// A relative override is refused.
+fn relative_override() {
+    let e = load_error(unsafe { Api::cuInit(0) });
+    assert_eq!(*e, LoadError::InvalidOverride { value: "libcuda.so.1".into() });
+    assert!(e.to_string().contains("not an absolute path"), "{e}");
+    assert_eq!(unsafe { cuda::cuInit(0) }.0, 303);
+    assert_eq!(cuda::cushim_loader::open_attempts(), 0, "nothing was opened");
+}
 
 fn library_not_found(e: &Error) -> &[cuda::cushim_loader::Attempt] {
     match e {
@@ -221,6 +433,15 @@ fn main() {
         "fake" => fake(),
         "missing-symbol" => missing_symbol(),
         "stub" => stub(&std::env::args().nth(2).expect("expected the stub's path")),
+        "binds-proc" => binds(true),
+        "binds-dlsym" => binds(false),
+        "per-thread" => per_thread(true),
+        "per-thread-env" => per_thread(false),
+        "too-old" => too_old(std::env::args().nth(2).and_then(|v| v.parse().ok()).expect("driver version")),
+        "quirks" => quirks(),
+        "dlsym-module" => dlsym_module(),
+        "introspection" => introspection(),
+        "relative-override" => relative_override(),
         "race" => race(true),
         "race-no-library" => race(false),
         other => panic!("unknown scenario `{other}`"),
