@@ -278,3 +278,50 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
     );
     assert!(out.contains("ok: windows"), "{out}");
 }
+
+#[test]
+fn each_driver_generation_binds_the_right_symbol() {
+    let modern = fake_driver("cpp-modern", &[]);
+    scenario(&["binds-proc"], &[("CUSHIM_CUDA_LIBRARY", &modern)]);
+    let v1 = fake_driver(
+        "cpp-v1",
+        &["-DFAKE_PROC_ADDRESS=1", "-DFAKE_DRIVER_VERSION=11080"],
+    );
+    scenario(&["binds-proc"], &[("CUSHIM_CUDA_LIBRARY", &v1)]);
+    let old = fake_driver(
+        "cpp-old",
+        &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=12080"],
+    );
+    scenario(&["binds-dlsym"], &[("CUSHIM_CUDA_LIBRARY", &old)]);
+}
+
+#[test]
+fn per_thread_mode_binds_the_twins() {
+    let lib = fake_driver("cpp-per-thread", &[]);
+    scenario(&["per-thread"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn a_driver_older_than_the_function_gets_the_documented_code_and_no_call() {
+    let lib = fake_driver("cpp-12.2", &["-DFAKE_DRIVER_VERSION=12020"]);
+    scenario(&["too-old", "12020"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    let old = fake_driver(
+        "cpp-11.2",
+        &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=11020"],
+    );
+    scenario(&["too-old", "11020"], &[("CUSHIM_CUDA_LIBRARY", &old)]);
+}
+
+#[test]
+fn every_odd_cu_get_proc_address_answer_gets_a_status() {
+    let lib = fake_driver("cpp-quirks", &["-DFAKE_QUIRKS"]);
+    scenario(&["quirks"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn a_relative_override_is_refused() {
+    scenario(
+        &["relative-override"],
+        &[("CUSHIM_CUDA_LIBRARY", Path::new("libcuda.so.1"))],
+    );
+}

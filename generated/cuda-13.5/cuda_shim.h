@@ -20,7 +20,11 @@ typedef enum cushim_cuda_status {
     /* The library found is NVIDIA's toolkit stub; it is never used. */
     CUSHIM_CUDA_STUB_LIBRARY = 2,
     /* The library lacks this function (the driver is older than the header). */
-    CUSHIM_CUDA_SYMBOL_NOT_FOUND = 3
+    CUSHIM_CUDA_SYMBOL_NOT_FOUND = 3,
+    /* The function's ABI is newer than the driver; the driver was not asked. */
+    CUSHIM_CUDA_DRIVER_TOO_OLD = 4,
+    /* cuGetProcAddress knows the function, but not at this ABI version. */
+    CUSHIM_CUDA_VERSION_NOT_SUFFICIENT = 5
 } cushim_cuda_status;
 
 /* Loads the library if that has not happened yet; returns its state. */
@@ -45,6 +49,19 @@ int cushim_cuda_set_library_path(const char *absolute_path);
  * `capacity` of their names in `missing` (which may be NULL); returns
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cuda_resolve_all(const char **missing, size_t capacity);
+
+/* Chooses the default-stream semantics of the legacy names: nonzero binds the
+ * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
+ * 0, or -2 (and notes why) when it is too late. Without it, the environment
+ * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
+ * decides. */
+int cushim_cuda_set_stream_mode(int per_thread);
+
+/* 1 when the legacy names bind the per-thread variants, else 0. */
+int cushim_cuda_stream_mode(void);
+
+/* What cuDriverGetVersion reported (13000 for 13.0), or 0 without a driver. */
+unsigned cushim_cuda_driver_version(void);
 
 /* How many times the platform's library loader has been called. */
 unsigned cushim_cuda_library_open_attempts(void);

@@ -41,6 +41,8 @@ struct Source<'a> {
     status_type: &'a str,
     invalid_value: i64,
     prefix: Option<&'a str>,
+    use_proc_address: bool,
+    per_thread_by_default: bool,
     table: Vec<Row>,
     shims: Vec<Shim>,
     texts: Vec<Text>,
@@ -52,6 +54,10 @@ struct Row {
     symbol: String,
     proc_name: String,
     version: u32,
+    /// `true` for a `_ptds`/`_ptsz` row.
+    per_thread: bool,
+    /// The row of the per-thread variant, or -1.
+    twin: i64,
 }
 
 /// One macro invocation.
@@ -104,6 +110,8 @@ pub fn emit(
                 symbol: symbol.to_string(),
                 proc_name: f.proc_name.clone(),
                 version: version.unwrap_or(0),
+                per_thread: !checked,
+                twin: -1,
             });
             shims.push(Shim {
                 ret: c_type(&f.ret),
@@ -115,10 +123,12 @@ pub fn emit(
                 absent: absent(f, index),
                 checked,
             });
+            index
         };
-        add(&f.symbol, f.version, true);
+        let legacy = add(&f.symbol, f.version, true);
         if let Some(t) = &f.per_thread {
-            add(&t.symbol, t.version, false);
+            let twin = add(&t.symbol, t.version, false);
+            table[legacy].twin = twin as i64;
         }
     }
 
@@ -152,6 +162,8 @@ pub fn emit(
         status_type: &status_type,
         invalid_value,
         prefix: options.prefix.as_deref(),
+        use_proc_address: options.resolve == Resolve::ProcAddress,
+        per_thread_by_default: options.stream == StreamMode::PerThread,
         table,
         shims,
         texts,

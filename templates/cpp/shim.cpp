@@ -41,18 +41,24 @@ template <class... T>
 inline void ignore(T &&...) {}
 
 // One row per stub: what to resolve, and what became of it.
+// What became of one stub.
+enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient };
+
 struct Function {
     const char *name;       // the C name callers write
     const char *symbol;     // the export bound by exact name
     const char *proc_name;  // the base name for cuGetProcAddress
     unsigned version;       // ABI version from the PFN table (0: unknown)
+    bool per_thread;        // a _ptds/_ptsz variant: bound with flag 2
+    int twin;               // the row of this function's per-thread variant, or -1
     std::atomic<void *> address;
-    std::atomic<int> state;  // 0 unresolved, 1 resolved, 2 missing
+    std::atomic<int> state;
+    std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
 };
 
 Function functions[] = {
 {%- for r in table %}
-    {"{{ r.name }}", "{{ r.symbol }}", "{{ r.proc_name }}", {{ r.version }}u, {nullptr}, {0}},
+    {"{{ r.name }}", "{{ r.symbol }}", "{{ r.proc_name }}", {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, {unresolved}, {0}},
 {%- endfor %}
 };
 constexpr std::size_t function_count = sizeof(functions) / sizeof(functions[0]);
@@ -60,6 +66,14 @@ constexpr std::size_t function_count = sizeof(functions) / sizeof(functions[0]);
 constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
 constexpr int code_stub_library = 34;        // CUDA_ERROR_STUB_LIBRARY
 constexpr int code_symbol_not_found = 500;   // CUDA_ERROR_NOT_FOUND
+constexpr int code_driver_too_old = 36;      // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
+
+// Chosen at generation time: --resolve and --stream.
+constexpr bool use_proc_address = {{ use_proc_address }};
+constexpr bool per_thread_by_default = {{ per_thread_by_default }};
+
+using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
+using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
 
 // Fixed buffers rather than string objects: no template instantiation of ours
 // leaks out of this file as a weak symbol.
@@ -76,6 +90,9 @@ struct Library {
     {{ api }}_status status = {{ api_upper }}_LIBRARY_NOT_FOUND;
     char message[message_size] = {};
     std::atomic<unsigned> attempts{0};
+    unsigned driver_version = 0;  // from cuDriverGetVersion, read once
+    get_proc_v2 proc_v2 = nullptr;
+    get_proc_v1 proc_v1 = nullptr;
 };
 
 Library &library() {
@@ -143,13 +160,16 @@ void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
 const char *const default_names[] = {"libcuda.so.1"};
 #endif
 
-// NVIDIA's toolkit stub answers cuDriverGetVersion with CUDA_ERROR_STUB_LIBRARY.
-bool is_stub(void *handle) {
+// Reads the driver version once. NVIDIA's toolkit stub answers
+// cuDriverGetVersion with CUDA_ERROR_STUB_LIBRARY; a real driver never does.
+bool is_stub(void *handle, unsigned &version) {
     using driver_get_version = int (*)(int *);
     void *p = find(handle, "cuDriverGetVersion");
     if (!p) return false;
-    int version = 0;
-    return reinterpret_cast<driver_get_version>(p)(&version) == code_stub_library;
+    int v = 0;
+    if (reinterpret_cast<driver_get_version>(p)(&v) == code_stub_library) return true;
+    version = v > 0 ? static_cast<unsigned>(v) : 0u;
+    return false;
 }
 
 // Tries one name; true when the search is over (loaded, or found the stub).
@@ -165,7 +185,7 @@ bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size
         append(tried, tried_size, ")");
         return false;
     }
-    if (is_stub(h)) {
+    if (is_stub(h, lib.driver_version)) {
         // Kept loaded but never used: a library is never unloaded.
         lib.status = {{ api_upper }}_STUB_LIBRARY;
         format(lib.message, sizeof lib.message,
@@ -176,6 +196,8 @@ bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size
         return true;
     }
     lib.handle = h;
+    lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, "cuGetProcAddress_v2"));
+    lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, "cuGetProcAddress"));
     lib.status = {{ api_upper }}_OK;
     format(lib.message, sizeof lib.message, "loaded `%s`", name);
     return true;
@@ -219,32 +241,115 @@ Library &loaded() {
     return lib;
 }
 
-void note_missing(const Function &f) {
+// The stream mode: unset, or a mode; locked once the first stub was bound.
+constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
+std::atomic<int> stream_mode{mode_unset};
+
+int initial_mode() {
+    const char *env = std::getenv("CUSHIM_PER_THREAD_DEFAULT_STREAM");
+    if (env && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0 || std::strcmp(env, "on") == 0))
+        return mode_per_thread;
+    if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "false") == 0 || std::strcmp(env, "off") == 0))
+        return mode_legacy;
+    return per_thread_by_default ? mode_per_thread : mode_legacy;
+}
+
+// Fixes the mode at the first binding and returns it.
+int lock_stream_mode() {
+    int current = stream_mode.load(std::memory_order_acquire);
+    for (;;) {
+        if (current & mode_locked) return current & ~mode_locked;
+        int mode = current == mode_unset ? initial_mode() : current;
+        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
+            return mode;
+    }
+}
+
+void note_failure(const Function &f) {
     char message[1024];
-    format(message, sizeof message,
-           "`%s`: the driver does not export `%s`; the driver is probably older than the header",
-           f.name, f.symbol);
-    note({{ api_upper }}_SYMBOL_NOT_FOUND, message);
+    const Library &lib = library();
+    switch (f.state.load(std::memory_order_acquire)) {
+        case too_old:
+            format(message, sizeof message, "driver too old: `%s` needs CUDA %u.%u, driver is %u.%u", f.name,
+                   f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
+                   lib.driver_version % 1000 / 10);
+            note({{ api_upper }}_DRIVER_TOO_OLD, message);
+            return;
+        case version_not_sufficient:
+            format(message, sizeof message,
+                   "driver too old: cuGetProcAddress knows `%s` but not its CUDA %u.%u ABI (driver is %u.%u)",
+                   f.name, f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
+                   lib.driver_version % 1000 / 10);
+            note({{ api_upper }}_VERSION_NOT_SUFFICIENT, message);
+            return;
+        default:
+            format(message, sizeof message,
+                   "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
+                   f.name, f.symbol, use_proc_address && f.version ? "cuGetProcAddress answered" : "dlsym, code",
+                   f.detail.load(std::memory_order_relaxed));
+            note({{ api_upper }}_SYMBOL_NOT_FOUND, message);
+    }
+}
+
+// Finds the address for row `index` in the process's stream mode. Never calls
+// the driver for a function whose ABI is newer than it, never passes NULL or
+// flags 0 to cuGetProcAddress, and never retries with a lower version.
+void *lookup(const Library &lib, Function &f, int &state) {
+    const Function *target = &f;
+    bool per_thread = f.per_thread;
+    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
+        // The legacy name in per-thread mode binds the per-thread variant.
+        target = &functions[f.twin];
+        per_thread = true;
+    }
+    unsigned version = target->version;
+    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
+        state = too_old;
+        return nullptr;
+    }
+    unsigned long long flags = per_thread ? 2u : 1u;
+    void *p = nullptr;
+    if (use_proc_address && version != 0 && lib.proc_v2) {
+        int status = 0;
+        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
+        if (rc == 0 && status == 0 && p) return p;
+        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
+        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
+        return nullptr;
+    }
+    if (use_proc_address && version != 0 && lib.proc_v1) {
+        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
+        if (rc == 0 && p) return p;
+        state = missing;
+        f.detail.store(rc, std::memory_order_relaxed);
+        return nullptr;
+    }
+    p = find(lib.handle, target->symbol);
+    if (!p) state = missing;
+    return p;
 }
 
 // The address of stub `index`, or nullptr with the reason noted.
 void *resolve(std::size_t index) {
     Function &f = functions[index];
-    if (f.state.load(std::memory_order_acquire) == 1) return f.address.load(std::memory_order_relaxed);
+    int state = f.state.load(std::memory_order_acquire);
+    if (state == resolved) return f.address.load(std::memory_order_relaxed);
     Library &lib = loaded();
     if (lib.status != {{ api_upper }}_OK) {
         note(lib.status, lib.message);
         return nullptr;
     }
-    void *p = find(lib.handle, f.symbol);
-    if (!p) {
-        f.state.store(2, std::memory_order_release);
-        note_missing(f);
-        return nullptr;
+    if (state == unresolved) {
+        void *p = lookup(lib, f, state);
+        if (p) {
+            f.address.store(p, std::memory_order_relaxed);
+            f.state.store(resolved, std::memory_order_release);
+            return p;
+        }
+        f.state.store(state, std::memory_order_release);
     }
-    f.address.store(p, std::memory_order_relaxed);
-    f.state.store(1, std::memory_order_release);
-    return p;
+    note_failure(f);
+    return nullptr;
 }
 
 // What a stub that cannot reach the driver returns; the reason is noted again
@@ -255,8 +360,10 @@ int absent(std::size_t index) {
         note(lib.status, lib.message);
         return lib.status == {{ api_upper }}_STUB_LIBRARY ? code_stub_library : code_library_not_found;
     }
-    note_missing(functions[index]);
-    return code_symbol_not_found;
+    const Function &f = functions[index];
+    note_failure(f);
+    int state = f.state.load(std::memory_order_acquire);
+    return state == too_old || state == version_not_sufficient ? code_driver_too_old : code_symbol_not_found;
 }
 
 // cuGetErrorName and cuGetErrorString keep answering without a driver.
@@ -382,6 +489,31 @@ CUSHIM_EXPORT size_t {{ api }}_resolve_all(const char **missing, size_t capacity
         ++count;
     }
     return count;
+}
+
+CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) {
+    int mode = per_thread ? cushim::mode_per_thread : cushim::mode_legacy;
+    int current = cushim::stream_mode.load(std::memory_order_acquire);
+    while (!(current & cushim::mode_locked)) {
+        if (cushim::stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
+    }
+    char message[256];
+    cushim::format(message, sizeof message,
+                   "the stream mode must be set before the first CUDA call; it stays %s",
+                   (current & ~cushim::mode_locked) == cushim::mode_per_thread ? "per-thread" : "legacy");
+    cushim::note({{ api_upper }}_OK, message);
+    return -2;
+}
+
+CUSHIM_EXPORT int {{ api }}_stream_mode(void) {
+    int current = cushim::stream_mode.load(std::memory_order_acquire) & ~cushim::mode_locked;
+    if (current == cushim::mode_unset) current = cushim::initial_mode();
+    return current == cushim::mode_per_thread;
+}
+
+CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) {
+    cushim::Library &lib = cushim::loaded();
+    return lib.status == {{ api_upper }}_OK ? lib.driver_version : 0u;
 }
 
 CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) {

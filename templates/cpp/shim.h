@@ -20,7 +20,11 @@ typedef enum {{ api }}_status {
     /* The library found is NVIDIA's toolkit stub; it is never used. */
     {{ api_upper }}_STUB_LIBRARY = 2,
     /* The library lacks this function (the driver is older than the header). */
-    {{ api_upper }}_SYMBOL_NOT_FOUND = 3
+    {{ api_upper }}_SYMBOL_NOT_FOUND = 3,
+    /* The function's ABI is newer than the driver; the driver was not asked. */
+    {{ api_upper }}_DRIVER_TOO_OLD = 4,
+    /* cuGetProcAddress knows the function, but not at this ABI version. */
+    {{ api_upper }}_VERSION_NOT_SUFFICIENT = 5
 } {{ api }}_status;
 
 /* Loads the library if that has not happened yet; returns its state. */
@@ -45,6 +49,19 @@ int {{ api }}_set_library_path(const char *absolute_path);
  * `capacity` of their names in `missing` (which may be NULL); returns
  * (size_t)-1 when the library itself could not be loaded. */
 size_t {{ api }}_resolve_all(const char **missing, size_t capacity);
+
+/* Chooses the default-stream semantics of the legacy names: nonzero binds the
+ * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
+ * 0, or -2 (and notes why) when it is too late. Without it, the environment
+ * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
+ * decides. */
+int {{ api }}_set_stream_mode(int per_thread);
+
+/* 1 when the legacy names bind the per-thread variants, else 0. */
+int {{ api }}_stream_mode(void);
+
+/* What cuDriverGetVersion reported (13000 for 13.0), or 0 without a driver. */
+unsigned {{ api }}_driver_version(void);
 
 /* How many times the platform's library loader has been called. */
 unsigned {{ api }}_library_open_attempts(void);

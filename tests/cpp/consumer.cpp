@@ -4,6 +4,8 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <cstdint>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +15,10 @@
 #include <vector>
 
 #include "cuda_shim.h"
+
+// What cuda.h declares for a translation unit built with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM; this one is built without it.
+extern "C" CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
 
 #define EXPECT(cond)                                                                  \
     do {                                                                              \
@@ -166,6 +172,107 @@ static void stub(const char *path) {
     EXPECT(init_calls && init_calls() == 0);
 }
 
+// The fake driver's test hooks, from the instance the stubs loaded.
+struct Fake {
+    void *lib;
+    Fake() {
+        const char *path = std::getenv("CUSHIM_CUDA_LIBRARY");
+        lib = dlopen(path ? path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        EXPECT(lib != nullptr);
+    }
+    const char *text(const char *hook) const {
+        auto f = reinterpret_cast<const char *(*)()>(dlsym(lib, hook));
+        EXPECT(f != nullptr);
+        return f();
+    }
+    unsigned number(const char *hook) const {
+        auto f = reinterpret_cast<unsigned (*)()>(dlsym(lib, hook));
+        EXPECT(f != nullptr);
+        return f();
+    }
+    int asked_for(const char *base) const {
+        auto f = reinterpret_cast<int (*)(const char *)>(dlsym(lib, "fake_proc_calls_for"));
+        EXPECT(f != nullptr);
+        return f(base);
+    }
+    bool last_called(const char *name) const { return std::strcmp(text("fake_last_called"), name) == 0; }
+};
+
+static void binds(bool expect_proc) {
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    Fake fake;
+    CUdeviceptr ptr = 0;
+    EXPECT(cuMemAlloc(&ptr, 16) == CUDA_SUCCESS && fake.last_called("cuMemAlloc_v2"));
+    unsigned char data[4] = {7, 7, 7, 7};
+    EXPECT(cuMemcpyHtoD(ptr, data, 4) == CUDA_SUCCESS && fake.last_called("cuMemcpyHtoD_v2"));
+    EXPECT(cuStreamQuery(nullptr) == CUDA_SUCCESS && fake.last_called("cuStreamQuery"));
+    CUuuid uuid = {};
+    EXPECT(cuDeviceGetUuid(&uuid, 0) == CUDA_SUCCESS && fake.last_called("cuDeviceGetUuid_v2"));
+    // The per-thread export binds the per-thread variant in any mode.
+    EXPECT(cuMemcpyHtoD_v2_ptds(ptr, data, 4) == CUDA_SUCCESS && fake.last_called("cuMemcpyHtoD_v2_ptds"));
+    if (expect_proc) {
+        EXPECT(fake.number("fake_proc_calls") >= 5);
+        EXPECT(fake.number("fake_flags_seen") == (1u | 2u));
+    } else {
+        EXPECT(fake.number("fake_proc_calls") == 0);
+    }
+    EXPECT(cushim_cuda_driver_version() > 0);
+}
+
+static void per_thread() {
+    EXPECT(cushim_cuda_set_stream_mode(1) == 0);
+    EXPECT(cushim_cuda_stream_mode() == 1);
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    Fake fake;
+    CUdeviceptr ptr = 0;
+    EXPECT(cuMemAlloc(&ptr, 16) == CUDA_SUCCESS && fake.last_called("cuMemAlloc_v2"));
+    unsigned char data[4] = {7, 7, 7, 7};
+    EXPECT(cuMemcpyHtoD(ptr, data, 4) == CUDA_SUCCESS && fake.last_called("cuMemcpyHtoD_v2_ptds"));
+    EXPECT(cuStreamQuery(nullptr) == CUDA_SUCCESS && fake.last_called("cuStreamQuery_ptsz"));
+    EXPECT(fake.number("fake_flags_seen") == (1u | 2u));
+    EXPECT(cushim_cuda_set_stream_mode(0) == -2);
+    EXPECT(contains(cushim_cuda_last_message(), "before the first CUDA call"));
+    EXPECT(cushim_cuda_stream_mode() == 1);
+}
+
+static void too_old(unsigned driver) {
+    Fake *fake = nullptr;
+    CUcontext ctx = nullptr;
+    EXPECT(cuCtxCreate(&ctx, nullptr, 0, 0) == CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER);
+    fake = new Fake;
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_DRIVER_TOO_OLD);
+    char want[128];
+    std::snprintf(want, sizeof want, "driver too old: `cuCtxCreate` needs CUDA 12.5, driver is %u.%u", driver / 1000,
+                  driver % 1000 / 10);
+    EXPECT(std::strcmp(cushim_cuda_last_message(), want) == 0);
+    EXPECT(fake->asked_for("cuCtxCreate") == 0);
+    EXPECT(!fake->last_called("cuCtxCreate_v4"));
+    EXPECT(cushim_cuda_function_status("cuCtxCreate") == CUSHIM_CUDA_DRIVER_TOO_OLD);
+    CUdeviceptr ptr = 0;
+    EXPECT(cuMemAlloc(&ptr, 16) == CUDA_SUCCESS && fake->last_called("cuMemAlloc_v2"));
+    delete fake;
+}
+
+static void quirks() {
+    int n = 0;
+    EXPECT(cuDeviceGetCount(&n) == CUDA_ERROR_NOT_FOUND);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    char name[8];
+    EXPECT(cuDeviceGetName(name, 8, 0) == CUDA_ERROR_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), "answered 500"));
+    CUuuid uuid = {};
+    EXPECT(cuDeviceGetUuid(&uuid, 0) == CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_VERSION_NOT_SUFFICIENT);
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+}
+
+static void relative_override() {
+    EXPECT(cuInit(0) == CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_LIBRARY_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), "not an absolute path"));
+    EXPECT(cushim_cuda_library_open_attempts() == 0);
+}
+
 static void race(bool expect_driver) {
     constexpr int threads = 32;
     std::atomic<int> ready{0};
@@ -204,6 +311,12 @@ int main(int argc, char **argv) {
     else if (scenario == "fake") fake();
     else if (scenario == "missing-symbol") missing_symbol();
     else if (scenario == "stub") stub(arg);
+    else if (scenario == "binds-proc") binds(true);
+    else if (scenario == "binds-dlsym") binds(false);
+    else if (scenario == "per-thread") per_thread();
+    else if (scenario == "too-old") too_old(static_cast<unsigned>(std::atoi(arg)));
+    else if (scenario == "quirks") quirks();
+    else if (scenario == "relative-override") relative_override();
     else if (scenario == "race") race(true);
     else if (scenario == "race-no-library") race(false);
     else if (scenario == "set-path") set_path(arg);
