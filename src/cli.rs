@@ -27,6 +27,17 @@ pub enum Command {
     List(List),
     /// Download and check pinned headers into the cache
     Fetch(Fetch),
+    /// Load this machine's driver and list the header's functions it lacks or is too old for
+    Doctor(Doctor),
+}
+
+#[derive(Args, Debug)]
+pub struct Doctor {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// The stream mode to check (default: CUSHIM_PER_THREAD_DEFAULT_STREAM, else legacy)
+    #[arg(long, value_enum)]
+    pub stream: Option<StreamArg>,
 }
 
 /// Where the headers come from. At most one of these.
@@ -203,6 +214,20 @@ fn list(args: &List) -> Result<(), Error> {
     Ok(())
 }
 
+fn doctor(args: &Doctor) -> Result<(), Error> {
+    let (api, _) = crate::load(args.source.builder().options())?;
+    let per_thread_env = std::env::var("CUSHIM_PER_THREAD_DEFAULT_STREAM")
+        .is_ok_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    let mode = match args.stream {
+        Some(StreamArg::PerThread) => crate::StreamMode::PerThread,
+        Some(StreamArg::Legacy) => crate::StreamMode::Legacy,
+        None if per_thread_env => crate::StreamMode::PerThread,
+        None => crate::StreamMode::Legacy,
+    };
+    print!("{}", crate::doctor::report(&api, mode)?);
+    Ok(())
+}
+
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
     let pins = if args.all {
         pins::all()
@@ -234,6 +259,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Generate(g) => generate(g),
         Command::List(l) => list(l),
         Command::Fetch(f) => fetch_cmd(f),
+        Command::Doctor(d) => doctor(d),
     };
     match result {
         Ok(()) => 0,

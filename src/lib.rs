@@ -6,6 +6,7 @@
 mod builder;
 pub mod cli;
 pub mod diag;
+pub mod doctor;
 pub mod emit;
 pub mod fetch;
 pub mod ir;

@@ -1,0 +1,108 @@
+//! `cushim doctor` against the fake drivers: what it prints, and that it fails
+//! clearly without a driver or with only the stub.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{fake_driver, root, text};
+
+fn doctor(library: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .arg("doctor")
+        .args(args)
+        .env("CUSHIM_CUDA_LIBRARY", library)
+        .env_remove("CUSHIM_PER_THREAD_DEFAULT_STREAM")
+        .output()
+        .expect("cushim runs")
+}
+
+#[test]
+fn a_modern_driver_lists_what_it_lacks() {
+    let lib = fake_driver("doctor-modern", &[]);
+    let out = doctor(&lib, &[]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("driver version:   13.5 (13050)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("resolution:       cuGetProcAddress_v2"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("stream mode:      legacy (flag 1)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("492 functions; 13 available, 479 not"),
+        "{stdout}"
+    );
+    let row = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .map(str::to_string)
+    };
+    assert!(row("cuMemAlloc").is_none(), "cuMemAlloc is available");
+    let missing = row("cuCtxGetCurrent").expect("listed");
+    assert!(
+        missing.contains("missing (cuGetProcAddress_v2 status 1)"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn an_older_driver_shows_what_it_is_too_old_for() {
+    let lib = fake_driver("doctor-12.2", &["-DFAKE_DRIVER_VERSION=12020"]);
+    let out = doctor(&lib, &["--stream", "per-thread"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("driver version:   12.2 (12020)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("stream mode:      per-thread"), "{stdout}");
+    let ctx = stdout
+        .lines()
+        .find(|l| l.starts_with("cuCtxCreate "))
+        .expect("cuCtxCreate listed");
+    assert!(
+        ctx.contains("cuCtxCreate_v4")
+            && ctx.contains("driver too old: needs 12.5, driver is 12.2"),
+        "{ctx}"
+    );
+    let twin = stdout
+        .lines()
+        .find(|l| l.starts_with("cuMemcpyHtoDAsync "))
+        .expect("listed");
+    assert!(
+        twin.contains("cuMemcpyHtoDAsync_v2_ptsz"),
+        "per-thread mode checks the twin: {twin}"
+    );
+}
+
+#[test]
+fn no_driver_or_only_the_stub_is_a_clear_failure() {
+    let out = doctor(
+        &root().join("target/test-scratch/no-such-dir/libcuda.so.1"),
+        &[],
+    );
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("no CUDA driver: cannot load"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+
+    let stub = fake_driver("doctor-stub", &["-DFAKE_STUB"]);
+    let out = doctor(&stub, &[]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("is NVIDIA's stub library"), "{stderr}");
+
+    let out = doctor(Path::new("relative/libcuda.so.1"), &[]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("not an absolute path"), "{stderr}");
+}
