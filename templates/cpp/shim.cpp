@@ -237,7 +237,7 @@ void open_library(Library &lib) {
 
 Library &loaded() {
     Library &lib = library();
-    std::call_once(lib.once, open_library, std::ref(lib));
+    std::call_once(lib.once, [&lib] { open_library(lib); });
     return lib;
 }
 
