@@ -3,10 +3,12 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use cushim_bench_calls::*;
 
+type Scheme<'a> = (&'static str, &'a dyn Fn(&mut i32) -> i32);
+
 fn calls(c: &mut Criterion) {
     init_raw();
     let mut g = c.benchmark_group("cuDriverGetVersion");
-    let schemes: [(&str, &dyn Fn(&mut i32) -> i32); 9] = [
+    let schemes: [Scheme; 9] = [
         ("direct", &direct),
         ("raw-static", &raw_static),
         ("raw-pointer", &raw_pointer),
