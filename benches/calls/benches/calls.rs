@@ -13,7 +13,7 @@ fn calls(c: &mut Criterion) {
         ("raw-static", &raw_static),
         ("raw-pointer", &raw_pointer),
         ("cushim-drop-in", &cushim_drop_in),
-        ("cushim-typed", &|v| cushim_typed(v).map_or(1, |()| 0)),
+        ("cushim-typed", &|v| i32::from(!cushim_typed(v))),
         ("libloading-get", &libloading_get_per_call),
         ("bindgen-style", &bindgen_style),
         ("oncelock", &once_lock),

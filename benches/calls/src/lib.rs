@@ -73,10 +73,11 @@ pub fn cushim_drop_in(v: &mut i32) -> i32 {
     unsafe { cuda::cuDriverGetVersion(v).0 as i32 }
 }
 
-/// cushim's typed layer: `Result<(), Error>`, returned as is.
+/// cushim's typed layer: `Result<(), Error>`, used the way `?` uses it (a
+/// branch on success), so that the loop keeps a plain value like the others.
 #[inline(always)]
-pub fn cushim_typed(v: &mut i32) -> Result<(), cuda::Error> {
-    unsafe { cuda::Api::cuDriverGetVersion(v) }
+pub fn cushim_typed(v: &mut i32) -> bool {
+    unsafe { cuda::Api::cuDriverGetVersion(v) }.is_ok()
 }
 
 /// The naive way: `Library::get` on every call.

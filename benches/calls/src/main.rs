@@ -20,9 +20,9 @@ impl Success for i32 {
     }
 }
 
-impl<E> Success for Result<(), E> {
+impl Success for bool {
     fn is_success(&self) -> bool {
-        self.is_ok()
+        *self
     }
 }
 
