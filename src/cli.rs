@@ -29,6 +29,15 @@ pub enum Command {
     Fetch(Fetch),
     /// Load this machine's driver and list the header's functions it lacks or is too old for
     Doctor(Doctor),
+    /// Regenerate the generated files under a directory in memory and report stale ones (exit 3)
+    Check(Check),
+}
+
+#[derive(Args, Debug)]
+pub struct Check {
+    /// Where the generated (or vendored) files are
+    #[arg(long, value_name = "DIR", default_value = "generated")]
+    pub dir: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -46,6 +55,9 @@ pub struct SourceArgs {
     /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
     #[arg(long, value_name = "VERSION", group = "source")]
     pub cuda: Option<String>,
+    /// Every pinned release, each into <out>/cuda-<version> (default out: generated)
+    #[arg(long, group = "source")]
+    pub all: bool,
     /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
     #[arg(long, value_name = "DIR", group = "source")]
     pub cuda_path: Option<PathBuf>,
@@ -182,7 +194,22 @@ impl Generate {
 }
 
 fn generate(args: &Generate) -> Result<(), Error> {
-    let builder = args.builder();
+    if args.source.all {
+        let root = args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("generated"));
+        for pin in pins::all() {
+            let mut one = args.builder().cuda_version(&pin.cuda);
+            one = one.out_dir(root.join(format!("cuda-{}", pin.cuda)));
+            generate_one(&one)?;
+        }
+        return Ok(());
+    }
+    generate_one(&args.builder())
+}
+
+fn generate_one(builder: &Builder) -> Result<(), Error> {
     let generated = crate::generate(builder.options())?;
     for d in &generated.api.diagnostics {
         eprintln!("{d}");
@@ -212,6 +239,38 @@ fn list(args: &List) -> Result<(), Error> {
     }
     print!("{}", crate::ir::table(&api));
     Ok(())
+}
+
+fn check_cmd(args: &Check) -> i32 {
+    match crate::check::check(&args.dir) {
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+        Ok(report) if report.stale.is_empty() => {
+            println!("{} generated files are fresh", report.fresh.len());
+            0
+        }
+        Ok(report) => {
+            println!(
+                "{} of {} generated files are stale:",
+                report.stale.len(),
+                report.stale.len() + report.fresh.len()
+            );
+            let mut fixes: Vec<&str> = Vec::new();
+            for (path, fix) in &report.stale {
+                println!("  {}", path.display());
+                if !fixes.contains(&fix.as_str()) {
+                    fixes.push(fix);
+                }
+            }
+            println!("fix with:");
+            for f in fixes {
+                println!("  {f}");
+            }
+            crate::check::STALE_EXIT
+        }
+    }
 }
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
@@ -260,6 +319,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::List(l) => list(l),
         Command::Fetch(f) => fetch_cmd(f),
         Command::Doctor(d) => doctor(d),
+        Command::Check(c) => return check_cmd(c),
     };
     match result {
         Ok(()) => 0,

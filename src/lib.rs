@@ -4,6 +4,7 @@
 //! that both the `cushim` CLI and [`Builder`] (for `build.rs`) fill.
 
 mod builder;
+pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod doctor;
