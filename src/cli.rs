@@ -31,6 +31,60 @@ pub enum Command {
     Doctor(Doctor),
     /// Regenerate the generated files under a directory in memory and report stale ones (exit 3)
     Check(Check),
+    /// The API difference between two CUDA releases or header sets
+    Diff(DiffArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The old side: a pinned release (12.9), a header file, or a toolkit directory
+    pub from: String,
+    /// The new side, likewise
+    pub to: String,
+    /// Output format
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DiffFormat,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffFormat {
+    Text,
+    Markdown,
+    Json,
+}
+
+/// A diff side: a pinned release, a header file (with its `cudaTypedefs.h`
+/// beside it when there is one), or a toolkit directory.
+fn side(spec: &str) -> Builder {
+    let path = PathBuf::from(spec);
+    if path.is_file() {
+        let typedefs = path.with_file_name("cudaTypedefs.h");
+        Builder::new().header(&path, typedefs.is_file().then_some(typedefs))
+    } else if path.is_dir() {
+        let include = if path.join("include/cuda.h").is_file() {
+            path.join("include")
+        } else {
+            path
+        };
+        Builder::new().header(include.join("cuda.h"), Some(include.join("cudaTypedefs.h")))
+    } else {
+        Builder::new().cuda_version(spec)
+    }
+}
+
+fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
+    let (a, _) = crate::load(side(&args.from).options())?;
+    let (b, _) = crate::load(side(&args.to).options())?;
+    let d = crate::diff::diff(&a, &b);
+    print!(
+        "{}",
+        match args.format {
+            DiffFormat::Text => d.text(),
+            DiffFormat::Markdown => d.markdown(),
+            DiffFormat::Json => d.json(),
+        }
+    );
+    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -320,6 +374,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Fetch(f) => fetch_cmd(f),
         Command::Doctor(d) => doctor(d),
         Command::Check(c) => return check_cmd(c),
+        Command::Diff(d) => diff_cmd(d),
     };
     match result {
         Ok(()) => 0,

@@ -7,6 +7,7 @@ mod builder;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod doctor;
 pub mod emit;
 pub mod fetch;

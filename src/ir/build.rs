@@ -174,6 +174,7 @@ pub fn build(
         functions,
         rust_types,
         status_codes: raw.status_codes.clone(),
+        types: raw.types.clone(),
         diagnostics: diags,
     })
 }
@@ -382,6 +383,7 @@ mod tests {
                 .collect(),
             files: Vec::new(),
             status_codes: Vec::new(),
+            types: Default::default(),
         }
     }
 

@@ -21,6 +21,9 @@ pub struct Api {
     pub rust_types: String,
     /// The constants of the status enum every function returns, in header order.
     pub status_codes: Vec<StatusCode>,
+    /// Each named type the signatures mention, with a description of its ABI.
+    /// Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
+    pub types: std::collections::BTreeMap<String, String>,
     /// Warnings found while building the IR.
     pub diagnostics: Vec<Diagnostic>,
 }

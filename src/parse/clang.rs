@@ -298,6 +298,22 @@ impl<'u> Cursor<'u> {
         }
     }
 
+    /// The named types (typedefs, structs, unions, enums) this function's
+    /// signature mentions, directly or behind pointers, with a description of
+    /// each that changes when its ABI does.
+    pub fn signature_types(&self, out: &mut std::collections::BTreeMap<String, String>) {
+        // SAFETY: plain queries on a live function cursor.
+        unsafe {
+            collect_named(clang_getCursorResultType(self.raw), out);
+            for i in 0..clang_Cursor_getNumArguments(self.raw).max(0) as c_uint {
+                collect_named(
+                    clang_getCursorType(clang_Cursor_getArgument(self.raw, i)),
+                    out,
+                );
+            }
+        }
+    }
+
     /// The constants of the enum a function returns (`CUresult` → `cudaError_enum`):
     /// name, value and Doxygen brief. Empty when it returns no enum.
     pub fn result_enum_constants(&self) -> Vec<(String, i64, Option<String>)> {
@@ -482,4 +498,121 @@ pub fn identifier_at(
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
     (len > 0).then(|| String::from_utf8_lossy(&rest[..len]).into_owned())
+}
+
+/// Records `ty` and what it names, through pointers and arrays.
+fn collect_named(ty: CXType, out: &mut std::collections::BTreeMap<String, String>) {
+    // SAFETY: plain queries on live types.
+    unsafe {
+        match ty.kind {
+            CXType_Pointer => collect_named(clang_getPointeeType(ty), out),
+            CXType_ConstantArray | CXType_IncompleteArray => {
+                collect_named(clang_getArrayElementType(ty), out)
+            }
+            CXType_Elaborated => collect_named(clang_Type_getNamedType(ty), out),
+            CXType_Typedef | CXType_Record | CXType_Enum => {
+                let decl = clang_getTypeDeclaration(ty);
+                if clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) != 0 {
+                    return;
+                }
+                let name = take_string(clang_getCursorSpelling(decl));
+                if name.is_empty() || out.contains_key(&name) {
+                    return;
+                }
+                out.insert(name.clone(), String::new());
+                let description = describe(clang_getCanonicalType(ty), 0);
+                out.insert(name, description);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A description of a type's ABI: size, fields with their types, enum values.
+/// Anonymous members are described inline, never by their source location.
+fn describe(ty: CXType, depth: u32) -> String {
+    // SAFETY: plain queries on live types and cursors; the visitor only pushes.
+    unsafe {
+        match ty.kind {
+            CXType_Record if depth < 4 => {
+                extern "C" fn field(c: CXCursor, data: CXClientData) -> CXVisitorResult {
+                    // SAFETY: `data` is the `Vec` passed below.
+                    let v = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+                    v.push(c);
+                    CXVisit_Continue
+                }
+                let mut fields: Vec<CXCursor> = Vec::new();
+                clang_Type_visitFields(ty, field, &mut fields as *mut Vec<CXCursor> as *mut c_void);
+                let decl = clang_getTypeDeclaration(ty);
+                let kind = if clang_getCursorKind(decl) == CXCursor_UnionDecl {
+                    "union"
+                } else {
+                    "struct"
+                };
+                let parts: Vec<String> = fields
+                    .into_iter()
+                    .map(|f| {
+                        let fty = clang_getCanonicalType(clang_getCursorType(f));
+                        format!(
+                            "{}: {}",
+                            take_string(clang_getCursorSpelling(f)),
+                            spell(fty, depth + 1)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{kind} {{ {} }} ({} bytes)",
+                    parts.join("; "),
+                    clang_Type_getSizeOf(ty)
+                )
+            }
+            CXType_Enum => {
+                let decl = clang_getTypeDeclaration(ty);
+                let mut items: Vec<CXCursor> = Vec::new();
+                extern "C" fn visit(
+                    c: CXCursor,
+                    _p: CXCursor,
+                    data: CXClientData,
+                ) -> CXChildVisitResult {
+                    // SAFETY: `data` is the `Vec` passed below.
+                    let v = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+                    v.push(c);
+                    CXChildVisit_Continue
+                }
+                clang_visitChildren(decl, visit, &mut items as *mut Vec<CXCursor> as *mut c_void);
+                let parts: Vec<String> = items
+                    .into_iter()
+                    .filter(|c| clang_getCursorKind(*c) == CXCursor_EnumConstantDecl)
+                    .map(|c| {
+                        format!(
+                            "{} = {}",
+                            take_string(clang_getCursorSpelling(c)),
+                            clang_getEnumConstantDeclValue(c)
+                        )
+                    })
+                    .collect();
+                format!("enum {{ {} }}", parts.join(", "))
+            }
+            _ => spell(ty, depth),
+        }
+    }
+}
+
+/// A field's type: its spelling, or its description when it is anonymous.
+fn spell(ty: CXType, depth: u32) -> String {
+    // SAFETY: plain queries on live types.
+    unsafe {
+        let decl = clang_getTypeDeclaration(ty);
+        let anonymous = clang_getCursorKind(decl) != CXCursor_NoDeclFound
+            && clang_Cursor_isAnonymous(decl) != 0;
+        match ty.kind {
+            CXType_Record | CXType_Enum if anonymous => describe(ty, depth),
+            CXType_ConstantArray => format!(
+                "{}[{}]",
+                spell(clang_getCanonicalType(clang_getArrayElementType(ty)), depth),
+                clang_getArraySize(ty)
+            ),
+            _ => take_string(clang_getTypeSpelling(ty)),
+        }
+    }
 }

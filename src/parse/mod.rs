@@ -71,6 +71,8 @@ pub struct Raw {
     pub files: Vec<PathBuf>,
     /// The constants of the enum the functions return (`CUresult`), in header order.
     pub status_codes: Vec<StatusCode>,
+    /// Every named type the signatures mention, with a description of its ABI.
+    pub types: BTreeMap<String, String>,
 }
 
 /// Parses the functions and PFN table of `input`.
@@ -92,6 +94,7 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
     let status_codes = plain.status_codes(&header);
+    let types = plain.signature_types(&header);
     let twins: HashMap<(String, u32), String> = per_thread
         .functions(&header, &mut text_cache)?
         .into_iter()
@@ -124,6 +127,7 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
         pfn,
         files,
         status_codes,
+        types,
     })
 }
 
@@ -222,6 +226,19 @@ impl Parsed {
             });
         }
         Ok(out)
+    }
+
+    /// The named types of every signature in `header`.
+    fn signature_types(&self, header: &Path) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for c in self.unit.root().children() {
+            if c.kind() == clang::Kind::Function
+                && c.location().is_some_and(|l| canonical(&l.file) == header)
+            {
+                c.signature_types(&mut out);
+            }
+        }
+        out
     }
 
     /// The constants of the enum returned by the first function of `header`.

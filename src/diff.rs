@@ -1,0 +1,395 @@
+//! `cushim diff`: the API difference between two header sets, from their IRs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::emit::cpp::c_type;
+use crate::ir::{Api, Function, Type};
+
+/// One function as the diff shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Example: `cuMemAlloc`.
+    pub name: String,
+    /// Example: `cuMemAlloc_v2`.
+    pub symbol: String,
+    /// Example: `3020` (0: unknown).
+    pub version: u32,
+    /// Example: `CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)`.
+    pub signature: String,
+}
+
+/// A type whose ABI description changed, and the functions that mention it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeChange {
+    pub name: String,
+    /// Members (fields, enum constants, size) only the old side has.
+    pub old: Vec<String>,
+    /// Members only the new side has.
+    pub new: Vec<String>,
+    pub used_by: Vec<String>,
+}
+
+/// The top-level members of a type description: `struct { a: T; b: U } (8 bytes)`
+/// → `["a: T", "b: U", "(8 bytes)"]`; `enum { A = 1, B = 2 }` → `["A = 1", "B = 2"]`.
+fn members(description: &str) -> Vec<String> {
+    let Some(open) = description.find('{') else {
+        return vec![description.to_string()];
+    };
+    let (mut depth, mut start, mut out) = (0usize, open + 1, Vec::new());
+    let mut close = description.len();
+    for (i, c) in description.char_indices().skip(open) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = i;
+                    break;
+                }
+            }
+            ';' | ',' if depth == 1 => {
+                out.push(description[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(description[start..close].trim().to_string());
+    let tail = description[close..].trim_start_matches('}').trim();
+    if !tail.is_empty() {
+        out.push(tail.to_string());
+    }
+    out.retain(|m| !m.is_empty());
+    out
+}
+
+/// What changed from `from` to `to`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    pub from: String,
+    pub to: String,
+    pub counts: (usize, usize),
+    pub added: Vec<Entry>,
+    pub removed: Vec<Entry>,
+    /// Same C name, a different symbol: a new ABI variant.
+    pub new_abi: Vec<(Entry, Entry)>,
+    /// Same C name and symbol, a different signature.
+    pub changed: Vec<(Entry, Entry)>,
+    pub deprecated: Vec<String>,
+    pub types: Vec<TypeChange>,
+}
+
+fn signature(f: &Function) -> String {
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let t = c_type(&p.ty);
+            let space = if t.ends_with('*') { "" } else { " " };
+            format!("{t}{space}{}", p.name)
+        })
+        .collect();
+    format!("{} {}({})", c_type(&f.ret), f.symbol, params.join(", "))
+}
+
+fn entry(name: &str, f: &Function) -> Entry {
+    Entry {
+        name: name.to_string(),
+        symbol: f.symbol.clone(),
+        version: f.version.unwrap_or(0),
+        signature: signature(f),
+    }
+}
+
+/// Every C name of `api` (names and aliases) with its function.
+fn by_name(api: &Api) -> BTreeMap<&str, &Function> {
+    let mut m = BTreeMap::new();
+    for f in &api.functions {
+        for n in std::iter::once(&f.name).chain(&f.aliases) {
+            m.insert(n.as_str(), f);
+        }
+    }
+    m
+}
+
+fn named_in(t: &Type, out: &mut BTreeSet<String>) {
+    match t {
+        Type::Named(n) => {
+            out.insert(n.clone());
+        }
+        Type::Pointer { pointee, .. } => named_in(pointee, out),
+        Type::FnPointer { ret, params } => {
+            named_in(ret, out);
+            params.iter().for_each(|p| named_in(p, out));
+        }
+        Type::Builtin(_) => {}
+    }
+}
+
+/// Compares two IRs.
+pub fn diff(a: &Api, b: &Api) -> Diff {
+    let (old, new) = (by_name(a), by_name(b));
+    let mut d = Diff {
+        from: a.cuda_version.clone(),
+        to: b.cuda_version.clone(),
+        counts: (a.functions.len(), b.functions.len()),
+        ..Diff::default()
+    };
+    // A name stays callable while it is a C name or the exported symbol of one
+    // (`cuCtxCreate_v4` in 13.0, where only `cuCtxCreate` is declared).
+    let symbols = |api: &Api| -> BTreeSet<String> {
+        api.functions.iter().map(|f| f.symbol.clone()).collect()
+    };
+    let (old_symbols, new_symbols) = (symbols(a), symbols(b));
+    for (name, f) in &old {
+        if !new.contains_key(name) && !new_symbols.contains(*name) {
+            d.removed.push(entry(name, f));
+        }
+    }
+    for (name, g) in &new {
+        let Some(f) = old.get(name) else {
+            if !old_symbols.contains(*name) {
+                d.added.push(entry(name, g));
+            }
+            continue;
+        };
+        if f.symbol != g.symbol {
+            d.new_abi.push((entry(name, f), entry(name, g)));
+        } else if f.params != g.params || f.ret != g.ret {
+            d.changed.push((entry(name, f), entry(name, g)));
+        }
+        if g.deprecated && !f.deprecated {
+            d.deprecated.push(name.to_string());
+        }
+    }
+    for (name, new_desc) in &b.types {
+        let Some(old_desc) = a.types.get(name) else {
+            continue;
+        };
+        if old_desc == new_desc {
+            continue;
+        }
+        let (was, now) = (members(old_desc), members(new_desc));
+        let gone: Vec<String> = was.iter().filter(|m| !now.contains(m)).cloned().collect();
+        let came: Vec<String> = now.iter().filter(|m| !was.contains(m)).cloned().collect();
+        // New enum constants change no signature; a struct's new field does.
+        if gone.is_empty() && new_desc.starts_with("enum ") {
+            continue;
+        }
+        let used_by = b
+            .functions
+            .iter()
+            .filter(|f| {
+                let mut names = BTreeSet::new();
+                named_in(&f.ret, &mut names);
+                f.params.iter().for_each(|p| named_in(&p.ty, &mut names));
+                names.contains(name)
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        d.types.push(TypeChange {
+            name: name.clone(),
+            old: gone,
+            new: came,
+            used_by,
+        });
+    }
+    d
+}
+
+/// The first few users of a type, and how many more.
+fn used_by(names: &[String], show: impl Fn(&str) -> String) -> String {
+    const SHOWN: usize = 6;
+    let mut list: Vec<String> = names.iter().take(SHOWN).map(|n| show(n)).collect();
+    if names.len() > SHOWN {
+        list.push(format!("and {} more", names.len() - SHOWN));
+    }
+    list.join(", ")
+}
+
+fn version(v: u32) -> String {
+    if v == 0 {
+        "?".into()
+    } else {
+        crate::ir::version_text(v)
+    }
+}
+
+impl Diff {
+    /// Readable text.
+    pub fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "CUDA {} -> {}: {} -> {} functions",
+            self.from, self.to, self.counts.0, self.counts.1
+        );
+        let _ = writeln!(o, "\nadded ({}):", self.added.len());
+        for e in &self.added {
+            let _ = writeln!(
+                o,
+                "  + {} (ABI {})  {}",
+                e.name,
+                version(e.version),
+                e.signature
+            );
+        }
+        let _ = writeln!(o, "\nremoved ({}):", self.removed.len());
+        for e in &self.removed {
+            let _ = writeln!(
+                o,
+                "  - {} (ABI {})  {}",
+                e.name,
+                version(e.version),
+                e.signature
+            );
+        }
+        let _ = writeln!(o, "\nnew ABI version ({}):", self.new_abi.len());
+        for (f, g) in &self.new_abi {
+            let _ = writeln!(
+                o,
+                "  {}: {} ({}) -> {} ({})",
+                f.name,
+                f.symbol,
+                version(f.version),
+                g.symbol,
+                version(g.version)
+            );
+            let _ = writeln!(o, "    - {}", f.signature);
+            let _ = writeln!(o, "    + {}", g.signature);
+        }
+        let _ = writeln!(o, "\nsignature changed ({}):", self.changed.len());
+        for (f, g) in &self.changed {
+            let _ = writeln!(o, "  {}:", f.name);
+            let _ = writeln!(o, "    - {}", f.signature);
+            let _ = writeln!(o, "    + {}", g.signature);
+        }
+        let _ = writeln!(o, "\nnewly deprecated ({}):", self.deprecated.len());
+        for n in &self.deprecated {
+            let _ = writeln!(o, "  {n}");
+        }
+        let _ = writeln!(
+            o,
+            "\ntypes changed that signatures use ({}):",
+            self.types.len()
+        );
+        for t in &self.types {
+            let _ = writeln!(
+                o,
+                "  {} (used by {})",
+                t.name,
+                used_by(&t.used_by, |u| u.to_string())
+            );
+            for m in &t.old {
+                let _ = writeln!(o, "    - {m}");
+            }
+            for m in &t.new {
+                let _ = writeln!(o, "    + {m}");
+            }
+        }
+        o
+    }
+
+    /// Markdown, for release notes and pull requests.
+    pub fn markdown(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(o, "# CUDA {} → {}\n", self.from, self.to);
+        let _ = writeln!(o, "{} → {} functions.\n", self.counts.0, self.counts.1);
+        let section = |o: &mut String, title: &str, n: usize| {
+            let _ = writeln!(o, "## {title} ({n})\n");
+        };
+        section(&mut o, "Added", self.added.len());
+        for e in &self.added {
+            let _ = writeln!(
+                o,
+                "- `{}` (ABI {}): `{}`",
+                e.name,
+                version(e.version),
+                e.signature
+            );
+        }
+        o.push('\n');
+        section(&mut o, "Removed", self.removed.len());
+        for e in &self.removed {
+            let _ = writeln!(
+                o,
+                "- `{}` (ABI {}): `{}`",
+                e.name,
+                version(e.version),
+                e.signature
+            );
+        }
+        o.push('\n');
+        section(&mut o, "New ABI version", self.new_abi.len());
+        for (f, g) in &self.new_abi {
+            let _ = writeln!(
+                o,
+                "- `{}`: `{}` ({}) → `{}` ({})\n  - was `{}`\n  - now `{}`",
+                f.name,
+                f.symbol,
+                version(f.version),
+                g.symbol,
+                version(g.version),
+                f.signature,
+                g.signature
+            );
+        }
+        o.push('\n');
+        section(&mut o, "Signature changed", self.changed.len());
+        for (f, g) in &self.changed {
+            let _ = writeln!(
+                o,
+                "- `{}`\n  - was `{}`\n  - now `{}`",
+                f.name, f.signature, g.signature
+            );
+        }
+        o.push('\n');
+        section(&mut o, "Newly deprecated", self.deprecated.len());
+        for n in &self.deprecated {
+            let _ = writeln!(o, "- `{n}`");
+        }
+        o.push('\n');
+        section(
+            &mut o,
+            "Types changed that signatures use",
+            self.types.len(),
+        );
+        for t in &self.types {
+            let _ = writeln!(
+                o,
+                "- `{}` (used by {})",
+                t.name,
+                used_by(&t.used_by, |u| format!("`{u}`"))
+            );
+            for m in &t.old {
+                let _ = writeln!(o, "  - removed `{m}`");
+            }
+            for m in &t.new {
+                let _ = writeln!(o, "  - added `{m}`");
+            }
+        }
+        o
+    }
+
+    /// JSON, for tools.
+    pub fn json(&self) -> String {
+        let e = |e: &Entry| json!({"name": e.name, "symbol": e.symbol, "version": e.version, "signature": e.signature});
+        let value = json!({
+            "from": self.from,
+            "to": self.to,
+            "functions": {"from": self.counts.0, "to": self.counts.1},
+            "added": self.added.iter().map(e).collect::<Vec<_>>(),
+            "removed": self.removed.iter().map(e).collect::<Vec<_>>(),
+            "new_abi": self.new_abi.iter().map(|(f, g)| json!({"old": e(f), "new": e(g)})).collect::<Vec<_>>(),
+            "signature_changed": self.changed.iter().map(|(f, g)| json!({"old": e(f), "new": e(g)})).collect::<Vec<_>>(),
+            "newly_deprecated": self.deprecated,
+            "types_changed": self.types.iter().map(|t| json!({"name": t.name, "old": t.old, "new": t.new, "used_by": t.used_by})).collect::<Vec<_>>(),
+        });
+        let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}

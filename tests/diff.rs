@@ -1,0 +1,63 @@
+//! `cushim diff` on real pairs of pinned releases, as snapshots.
+
+mod common;
+
+use common::{cushim, root, text};
+
+fn diff(args: &[&str]) -> String {
+    let mut all = vec!["diff"];
+    all.extend_from_slice(args);
+    let out = cushim(&all);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    stdout
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(root().join("snapshots"));
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
+#[test]
+fn twelve_eight_to_twelve_nine() {
+    let text = diff(&["12.8", "12.9"]);
+    assert!(
+        text.starts_with("CUDA 12.8 -> 12.9: 447 -> 452 functions"),
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("diff-12.8-12.9", text));
+}
+
+#[test]
+fn twelve_nine_to_thirteen_in_every_format() {
+    let text = diff(&["12.9", "13.0"]);
+    assert!(
+        text.contains("cuCtxCreate: cuCtxCreate_v2 (3.2) -> cuCtxCreate_v4 (12.5)"),
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0", text));
+    settings().bind(|| {
+        insta::assert_snapshot!(
+            "diff-12.9-13.0.md",
+            diff(&["12.9", "13.0", "--format", "markdown"])
+        )
+    });
+    let json = diff(&["12.9", "13.0", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(value["functions"]["to"], 449);
+    settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0.json", json));
+}
+
+#[test]
+fn a_side_can_be_a_header_path() {
+    let pin = cushim::pins::find("13.0").unwrap();
+    let include = cushim::fetch::include_dir(&pin).unwrap();
+    let text = diff(&["13.0", include.join("cuda.h").to_str().unwrap()]);
+    assert!(
+        text.contains("added (0):") && text.contains("removed (0):"),
+        "{text}"
+    );
+}
