@@ -32,6 +32,16 @@ impl Builder {
         self
     }
 
+    /// Every pinned release from `from` to `to` (`"11.8"`, `"13.5"`), merged into
+    /// one module that serves every driver from `from` on.
+    pub fn cuda_range(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
+        self.options.source = Source::Merged {
+            from: from.into(),
+            to: to.into(),
+        };
+        self
+    }
+
     /// A local toolkit root; `None` searches `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
     pub fn cuda_path(mut self, root: Option<PathBuf>) -> Self {
         self.options.source = Source::Toolkit(root);

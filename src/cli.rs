@@ -109,9 +109,12 @@ pub struct SourceArgs {
     /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
     #[arg(long, value_name = "VERSION", group = "source")]
     pub cuda: Option<String>,
-    /// Every pinned release, each into <out>/cuda-<version> (default out: generated)
+    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
     #[arg(long, group = "source")]
     pub all: bool,
+    /// With `--cuda FROM..TO`: one module for every release in the range
+    #[arg(long)]
+    pub merged: bool,
     /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
     #[arg(long, value_name = "DIR", group = "source")]
     pub cuda_path: Option<PathBuf>,
@@ -197,7 +200,10 @@ impl SourceArgs {
     pub fn builder(&self) -> Builder {
         let mut b = Builder::new();
         if let Some(v) = &self.cuda {
-            b = b.cuda_version(v);
+            b = match v.split_once("..") {
+                Some((from, to)) if self.merged => b.cuda_range(from, to),
+                _ => b.cuda_version(v),
+            };
         }
         if let Some(p) = &self.cuda_path {
             b = b.cuda_path((!p.as_os_str().is_empty()).then(|| p.clone()));
@@ -253,10 +259,18 @@ fn generate(args: &Generate) -> Result<(), Error> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("generated"));
-        for pin in pins::all() {
+        let all = pins::all();
+        for pin in &all {
             let mut one = args.builder().cuda_version(&pin.cuda);
             one = one.out_dir(root.join(format!("cuda-{}", pin.cuda)));
             generate_one(&one)?;
+        }
+        if let (Some(first), Some(last)) = (all.first(), all.last()) {
+            let merged = args
+                .builder()
+                .cuda_range(&first.cuda, &last.cuda)
+                .out_dir(root.join("merged"));
+            generate_one(&merged)?;
         }
         return Ok(());
     }

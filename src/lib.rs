@@ -51,6 +51,7 @@ fn resolve_source(source: &Source) -> Result<(parse::Input, Option<String>), Err
             (toolkit(fetch::include_dir(&pin)?), Some(pin.cuda))
         }
         Source::Toolkit(root) => (toolkit(fetch::toolkit_include(root.as_deref())?), None),
+        Source::Merged { .. } => unreachable!("merged sources are loaded release by release"),
         Source::Files { header, typedefs } => (
             parse::Input {
                 header: header.clone(),
@@ -83,8 +84,35 @@ fn header_cuda_version(rust_types: &str) -> Option<String> {
     })
 }
 
+/// The pinned releases from `from` to `to`, oldest first.
+fn release_range(from: &str, to: &str) -> Result<Vec<pins::Pin>, Error> {
+    let (first, last) = (pins::find(from)?, pins::find(to)?);
+    let all = pins::all();
+    let start = all.iter().position(|p| *p == first).unwrap_or(0);
+    let end = all.iter().position(|p| *p == last).unwrap_or(0);
+    if start > end {
+        return Err(Error::new(format!("the range {from}..{to} is empty"))
+            .hint("write the older release first"));
+    }
+    Ok(all[start..=end].to_vec())
+}
+
 /// Parses the headers and builds the IR (what `cushim list` shows).
 pub fn load(options: &Options) -> Result<(ir::Api, Vec<PathBuf>), Error> {
+    if let Source::Merged { from, to } = &options.source {
+        let mut releases = Vec::new();
+        let mut inputs = Vec::new();
+        for pin in release_range(from, to)? {
+            let one = Options {
+                source: Source::Pinned(pin.cuda.clone()),
+                ..options.clone()
+            };
+            let (api, files) = load(&one)?;
+            releases.push(api);
+            inputs.extend(files);
+        }
+        return Ok((ir::merge::merge(&releases), inputs));
+    }
     let filter = ir::build::Filter {
         allow: regex("--allow", &options.allow)?,
         block: regex("--block", &options.block)?,
@@ -103,13 +131,23 @@ pub fn load(options: &Options) -> Result<(ir::Api, Vec<PathBuf>), Error> {
 /// Runs the whole pipeline short of writing.
 pub fn generate(options: &Options) -> Result<Generated, Error> {
     let (api, inputs) = load(options)?;
+    let merged = matches!(options.source, Source::Merged { .. });
     let mut headers = Vec::new();
     for p in &inputs {
+        let release = if merged {
+            p.parent()
+                .and_then(|d| d.parent())
+                .and_then(|d| d.file_name())
+                .map(|d| format!("{} ", d.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
         let name = p
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        headers.push(format!("{name} sha256:{}", fetch::file_sha256(p)?));
+        headers.push(format!("{release}{name} sha256:{}", fetch::file_sha256(p)?));
     }
     let provenance = emit::Provenance {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -138,6 +176,8 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
                     stream: options.stream,
                 },
             )?),
+            // A C++ pair must match one release's cuda.h, so merging is Rust only.
+            Language::Cpp if merged => {}
             Language::Cpp => files.extend(emit::cpp::emit(
                 &api,
                 &provenance,
@@ -153,7 +193,11 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         }
     }
     Ok(Generated {
-        default_out_dir: PathBuf::from("generated").join(format!("cuda-{}", api.cuda_version)),
+        default_out_dir: if merged {
+            PathBuf::from("generated").join("merged")
+        } else {
+            PathBuf::from("generated").join(format!("cuda-{}", api.cuda_version))
+        },
         api,
         files,
         inputs,

@@ -13,6 +13,8 @@ pub enum Source {
     Pinned(String),
     /// A local toolkit: this root, or `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
     Toolkit(Option<PathBuf>),
+    /// Every pinned release from `from` to `to`, merged into one module.
+    Merged { from: String, to: String },
     /// Explicit files (our fixtures, or another library's headers).
     Files {
         header: PathBuf,
@@ -107,6 +109,7 @@ impl Options {
         };
         match &self.source {
             Source::Default | Source::Pinned(_) => c.push_str(&format!(" --cuda {cuda_version}")),
+            Source::Merged { from, to } => c.push_str(&format!(" --cuda {from}..{to} --merged")),
             Source::Toolkit(_) => c.push_str(" --cuda-path <toolkit>"),
             Source::Files { header, typedefs } => {
                 c.push_str(&format!(" --header {}", file_name(header)));

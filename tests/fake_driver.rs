@@ -255,3 +255,11 @@ fn a_relative_override_is_refused() {
         &[("CUSHIM_CUDA_LIBRARY", Path::new("libcuda.so.1"))],
     );
 }
+
+#[test]
+fn the_merged_module_binds_the_right_variant_for_old_and_new_drivers() {
+    let old = fake_driver("merged-12.2", &["-DFAKE_DRIVER_VERSION=12020"]);
+    run(&["merged", "12020"], &[("CUSHIM_CUDA_LIBRARY", &old)]);
+    let new = fake_driver("merged-13.5", &[]);
+    run(&["merged", "13050"], &[("CUSHIM_CUDA_LIBRARY", &new)]);
+}

@@ -26,7 +26,12 @@ struct Module<'a> {
 /// Everything one macro invocation needs, as Rust source fragments.
 struct Shim {
     attrs: Vec<String>,
+    /// The Rust name: the symbol, unless a C name of a newer variant took it.
     symbol: String,
+    /// `c"cuDeviceGetUuid"`: what the library exports.
+    export_lit: String,
+    /// The first release of a merged module that declared it, e.g. `11080`; 0 otherwise.
+    since: u32,
     state: String,
     params: Vec<ShimParam>,
     ret: String,
@@ -77,7 +82,20 @@ pub fn emit(
             StreamMode::Legacy => "Legacy",
             StreamMode::PerThread => "PerThread",
         },
-        functions: api.functions.iter().map(|f| shim(f, options)).collect(),
+        functions: {
+            // In a merged module an old variant's symbol can be a newer variant's C
+            // name (`cuDeviceGetUuid`): the C name wins, and the variant goes by the
+            // name the merge gave it (`cuDeviceGetUuid_v9020`).
+            let taken: std::collections::BTreeSet<&str> = api
+                .functions
+                .iter()
+                .flat_map(|f| f.c_names_besides_symbol())
+                .collect();
+            api.functions
+                .iter()
+                .map(|f| shim(f, options, taken.contains(f.symbol.as_str())))
+                .collect()
+        },
     };
     let mut contents = module
         .render()
@@ -91,7 +109,7 @@ pub fn emit(
     })
 }
 
-fn shim(f: &Function, options: &RustOptions) -> Shim {
+fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
     let mut attrs = Vec::new();
     if options.docs {
         if let Some(d) = &f.doc {
@@ -103,7 +121,13 @@ fn shim(f: &Function, options: &RustOptions) -> Shim {
     }
     Shim {
         attrs,
-        symbol: f.symbol.clone(),
+        symbol: if renamed {
+            f.name.clone()
+        } else {
+            f.symbol.clone()
+        },
+        export_lit: format!("c{:?}", f.symbol),
+        since: f.introduced.as_deref().map_or(0, release_number),
         state: format!("__cushim_{}", f.symbol),
         params: f
             .params
@@ -125,9 +149,16 @@ fn shim(f: &Function, options: &RustOptions) -> Shim {
         aliases: f
             .c_names_besides_symbol()
             .into_iter()
+            .filter(|n| !(renamed && *n == f.name))
             .map(String::from)
             .collect(),
     }
+}
+
+/// `11.8` → `11080`.
+fn release_number(release: &str) -> u32 {
+    let (major, minor) = release.split_once('.').unwrap_or((release, "0"));
+    major.parse::<u32>().unwrap_or(0) * 1000 + minor.parse::<u32>().unwrap_or(0) * 10
 }
 
 const KEYWORDS: &[&str] = &[

@@ -162,6 +162,7 @@ pub fn build(
             deprecated: decls.iter().any(|d| d.deprecated),
             origin: first.origin.clone(),
             fallback: fallback(proc_name, first),
+            introduced: None,
         });
     }
 

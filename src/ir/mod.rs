@@ -3,6 +3,7 @@
 //! [`build`]; no libclang here, so it is unit-tested with hand-built input.
 
 pub mod build;
+pub mod merge;
 mod types;
 
 pub use build::build;
@@ -57,6 +58,8 @@ pub struct Function {
     /// What the drop-in layer answers when the driver is absent, beyond an error code.
     /// Example: `Some(ErrorName)` for `cuGetErrorName`.
     pub fallback: Option<Fallback>,
+    /// In a merged module, the first release that declared this variant. Example: `Some("11.8")`.
+    pub introduced: Option<String>,
 }
 
 /// Functions that keep answering without a driver, from the status enum.

@@ -214,6 +214,8 @@ pub mod cushim_loader {
         pub proc_name: &'static CStr,
         /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
         pub version: u32,
+        /// In a merged module, the first release that declared it (`11080`); 0 otherwise.
+        pub since: u32,
         /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
         pub per_thread: Option<(&'static CStr, u32)>,
         /// The shim's slot: its resolver, the driver's function, or `absent`.
@@ -235,6 +237,7 @@ pub mod cushim_loader {
                 .field("symbol", &self.symbol)
                 .field("proc_name", &self.proc_name)
                 .field("version", &self.version)
+                .field("since", &self.since)
                 .field("per_thread", &self.per_thread)
                 .finish()
         }

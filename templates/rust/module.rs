@@ -153,7 +153,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
-    state {{ f.state }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, per_thread [{{ f.per_thread }}];
+    state {{ f.state }}, export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
 {% endfor %}

@@ -8,18 +8,18 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        state $state:ident, name $name:literal, proc $proc:literal, version $version:literal,
-        per_thread [$($twin:literal, $twin_version:literal)?];
+        state $state:ident, export $export:literal, name $name:literal, proc $proc:literal, version $version:literal,
+        since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $name, $proc, $version, [$($twin, $twin_version)?]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $state, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $state:ident, $name:literal, $proc:literal, $version:literal, [$($twin:tt)*]
+        $state:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal, [$($twin:tt)*]
     ) => {
         #[doc(hidden)]
         #[allow(non_snake_case, dead_code, unused_variables, unused_imports, deprecated)]
@@ -32,12 +32,10 @@ macro_rules! cushim_shim {
 
             pub static FUNCTION: super::cushim_loader::Function = super::cushim_loader::Function {
                 name: $name,
-                symbol: match ::std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($symbol), "\0").as_bytes()) {
-                    Ok(s) => s,
-                    Err(_) => panic!("symbol names contain no NUL"),
-                },
+                symbol: $export,
                 proc_name: $proc,
                 version: $version,
+                since: $since,
                 per_thread: cushim_shim!(@twin $($twin)*),
                 slot: &SLOT,
                 // SAFETY: only compared and stored, never called through this type.

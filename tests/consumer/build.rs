@@ -21,6 +21,12 @@ fn main() {
         .out_dir(out.join("dlsym"))
         .generate()
         .unwrap_or_else(|e| fail(e));
+    // One module for every release, as users would vendor it.
+    cushim::Builder::new()
+        .cuda_range("11.8", "13.5")
+        .out_dir(out.join("merged"))
+        .generate()
+        .unwrap_or_else(|e| fail(e));
     for v in ["11.8", "12.9"] {
         cushim::Builder::new()
             .cuda_version(v)

@@ -110,6 +110,14 @@ CUresult cuDeviceGetUuid_v2(struct uuid16 *uuid, int dev) {
     return OK;
 }
 
+/* The 9.2 ABI of cuDeviceGetUuid, for merged modules that keep old variants. */
+CUresult cuDeviceGetUuid(struct uuid16 *uuid, int dev) {
+    ENTER("cuDeviceGetUuid");
+    if (!uuid) return INVALID_VALUE;
+    memset(uuid->bytes, dev, sizeof uuid->bytes);
+    return OK;
+}
+
 #ifndef FAKE_OMIT_cuMemAlloc_v2
 CUresult cuMemAlloc_v2(unsigned long long *dptr, size_t bytesize) {
     ENTER("cuMemAlloc_v2");
@@ -189,6 +197,15 @@ CUresult cuCtxCreate_v4(void **pctx, struct ctx_create_params *params, unsigned 
     return OK;
 }
 
+/* The 11.4 ABI of cuCtxCreate. */
+CUresult cuCtxCreate_v3(void **pctx, void *params, int num_params, unsigned int flags, int dev) {
+    ENTER("cuCtxCreate_v3");
+    (void)params;
+    if (!pctx) return INVALID_VALUE;
+    *pctx = (void *)(uintptr_t)(0x3000u + flags * 16u + (unsigned)dev + (unsigned)num_params);
+    return OK;
+}
+
 /* A call that fails, to tell driver failures from loading failures. */
 CUresult cuCtxSynchronize(void) {
     ENTER("cuCtxSynchronize");
@@ -211,6 +228,7 @@ static const struct entry table[] = {
     ENTRY("cuDriverGetVersion", 2020, 0, cuDriverGetVersion),
     ENTRY("cuDeviceGetCount", 2000, 0, cuDeviceGetCount),
     ENTRY("cuDeviceGetName", 2000, 0, cuDeviceGetName),
+    ENTRY("cuDeviceGetUuid", 9020, 0, cuDeviceGetUuid),
     ENTRY("cuDeviceGetUuid", 11040, 0, cuDeviceGetUuid_v2),
 #ifndef FAKE_OMIT_cuMemAlloc_v2
     ENTRY("cuMemAlloc", 2000, 0, cuMemAlloc),
@@ -222,6 +240,7 @@ static const struct entry table[] = {
     ENTRY("cuStreamQuery", 7000, 1, cuStreamQuery_ptsz),
     ENTRY("cuGetErrorName", 6000, 0, cuGetErrorName),
     ENTRY("cuGetErrorString", 6000, 0, cuGetErrorString),
+    ENTRY("cuCtxCreate", 11040, 0, cuCtxCreate_v3),
     ENTRY("cuCtxCreate", 12050, 0, cuCtxCreate_v4),
     ENTRY("cuCtxSynchronize", 2000, 0, cuCtxSynchronize),
 };

@@ -13,6 +13,10 @@ mod cuda_dlsym {
     include!(concat!(env!("OUT_DIR"), "/dlsym/cuda.rs"));
 }
 #[allow(dead_code)]
+mod merged {
+    include!(concat!(env!("OUT_DIR"), "/merged/cuda.rs"));
+}
+#[allow(dead_code)]
 mod cuda_11_8 {
     include!(concat!(env!("OUT_DIR"), "/cuda-11.8/cuda.rs"));
 }
@@ -56,6 +60,12 @@ impl Fake {
         let name = std::env::var("CUSHIM_CUDA_LIBRARY").unwrap_or_else(|_| "libcuda.so.1".into());
         // SAFETY: the fake's constructor only counts.
         Fake(unsafe { libloading::Library::new(name) }.expect("the fake is loaded"))
+    }
+
+    /// The hooks of the library that `first_call` made the shims load.
+    fn open_after(first_call: impl FnOnce() -> u32) -> Fake {
+        first_call();
+        Fake::open()
     }
 
     fn text(&self, hook: &[u8]) -> String {
@@ -245,6 +255,35 @@ fn introspection() {
     let f = cuda::function("cuMemcpyHtoD").expect("metadata");
     assert_eq!((f.symbol, f.proc_name, f.version), (c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD", 3020));
     assert_eq!(f.per_thread, Some((c"cuMemcpyHtoD_v2_ptds", 7000)));
+}
+
+/// The merged module on an old driver and a new one: each name binds its
+/// newest variant, older variants stay callable by their own names.
+fn merged_module(driver: u32) {
+    let fake = Fake::open_after(|| unsafe { merged::cuInit(0) }.0);
+    unsafe {
+        let mut ctx: merged::CUcontext = std::ptr::null_mut();
+        let newest = merged::Api::cuCtxCreate(&mut ctx, std::ptr::null_mut(), 0, 0);
+        if driver >= 12050 {
+            newest.expect("cuCtxCreate");
+            assert_eq!(fake.last_called(), "cuCtxCreate_v4");
+        } else {
+            match newest {
+                Err(merged::Error::Load(merged::LoadError::DriverTooOld { required: 12050, .. })) => {}
+                other => panic!("expected DriverTooOld, got {other:?}"),
+            }
+            merged::Api::cuCtxCreate_v3(&mut ctx, std::ptr::null_mut(), 0, 0, 0).expect("the 11.4 variant");
+            assert_eq!(fake.last_called(), "cuCtxCreate_v3");
+        }
+        let mut uuid = merged::CUuuid::default();
+        merged::Api::cuDeviceGetUuid(&mut uuid, 1).expect("cuDeviceGetUuid");
+        assert_eq!(fake.last_called(), "cuDeviceGetUuid_v2");
+        merged::Api::cuDeviceGetUuid_v9020(&mut uuid, 1).expect("the 9.2 variant");
+        assert_eq!(fake.last_called(), "cuDeviceGetUuid");
+    }
+    let f = merged::function("cuCtxCreate_v3").expect("metadata");
+    assert_eq!((f.version, f.since), (11040, 11080));
+    assert_eq!(merged::function("cuCtxCreate").expect("metadata").symbol, c"cuCtxCreate_v4");
 }
 
 /// A relative override is refused.
@@ -442,6 +481,7 @@ fn main() {
         "dlsym-module" => dlsym_module(),
         "introspection" => introspection(),
         "relative-override" => relative_override(),
+        "merged" => merged_module(std::env::args().nth(2).and_then(|v| v.parse().ok()).expect("driver version")),
         "race" => race(true),
         "race-no-library" => race(false),
         other => panic!("unknown scenario `{other}`"),
