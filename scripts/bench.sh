@@ -13,7 +13,7 @@ runs=${RUNS:-7}
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-cargo build --quiet --release --examples
+cargo build --quiet --release --bins --examples
 (cd benches/calls && cargo build --quiet --release)
 B=benches/calls/target/release/cushim-bench-calls
 fake=$(ls -d benches/calls/target/release/build/cushim-bench-calls-*/out/fake | head -1)
@@ -101,5 +101,18 @@ echo "|---|---|"
 echo "| generated 13.5 module (492 shims + bindgen types) + libloading | $ours |"
 echo "| cudarc 0.19 driver::sys (cuda-13000, dynamic-loading) | $theirs |"
 echo "| ratio | $(echo "scale=2; $ours / $theirs" | bc) |"
+echo
+echo "## 6. regenerate every pinned release (s, one run each, same headers)"
+t0=$(date +%s%N)
+./target/release/cushim generate --all --out target/bench-all >/dev/null 2>&1
+t1=$(date +%s%N)
+for v in $(grep -v '^#' headers/pins.txt | awk 'NF {print $1}'); do
+    ./target/release/examples/bindgen_only "$(./target/release/cushim fetch "$v" | sed 's/^CUDA [^:]*: //')" >/dev/null
+done
+t2=$(date +%s%N)
+echo "| command | s |"
+echo "|---|---|"
+echo "| cushim generate --all (16 releases, Rust and C++, plus the merged module) | $(echo "scale=2; ($t1 - $t0) / 1000000000" | bc) |"
+echo "| bindgen alone on the same 16 headers | $(echo "scale=2; ($t2 - $t1) / 1000000000" | bc) |"
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)"
