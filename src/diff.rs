@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::emit::cpp::c_type;
+use crate::emit::cpp::{c_params, c_type};
 use crate::ir::{Api, Function, Type};
 
 /// One function as the diff shows it.
@@ -83,16 +83,7 @@ pub struct Diff {
 }
 
 fn signature(f: &Function) -> String {
-    let params: Vec<String> = f
-        .params
-        .iter()
-        .map(|p| {
-            let t = c_type(&p.ty);
-            let space = if t.ends_with('*') { "" } else { " " };
-            format!("{t}{space}{}", p.name)
-        })
-        .collect();
-    format!("{} {}({})", c_type(&f.ret), f.symbol, params.join(", "))
+    format!("{} {}({})", c_type(&f.ret), f.symbol, c_params(f))
 }
 
 fn entry(name: &str, f: &Function) -> Entry {

@@ -199,22 +199,9 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     );
     if !rows.is_empty() {
         out.push('\n');
-        let head = ["function", "symbol", "ABI", "why"].map(String::from);
-        let mut widths = [0usize; 4];
-        for r in std::iter::once(&head).chain(&rows) {
-            for (w, c) in widths.iter_mut().zip(r) {
-                *w = (*w).max(c.len());
-            }
-        }
-        for r in std::iter::once(&head).chain(&rows) {
-            let line: Vec<String> = r
-                .iter()
-                .zip(widths)
-                .map(|(c, w)| format!("{c:w$}"))
-                .collect();
-            out.push_str(line.join("  ").trim_end());
-            out.push('\n');
-        }
+        let mut table = vec![["function", "symbol", "ABI", "why"].map(String::from)];
+        table.extend(rows);
+        out.push_str(&crate::columns::columns(&table));
     }
     Ok(out)
 }

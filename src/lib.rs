@@ -6,6 +6,7 @@
 mod builder;
 pub mod check;
 pub mod cli;
+mod columns;
 pub mod diag;
 pub mod diff;
 pub mod doctor;

@@ -230,6 +230,11 @@ fn identifier(s: &str) -> String {
 
 /// `(CUdeviceptr *dptr, size_t bytesize)`.
 fn params(f: &Function) -> String {
+    format!("({})", c_params(f))
+}
+
+/// `CUdeviceptr *dptr, size_t bytesize`: each parameter as C declares it.
+pub fn c_params(f: &Function) -> String {
     let list: Vec<String> = f
         .params
         .iter()
@@ -239,7 +244,7 @@ fn params(f: &Function) -> String {
             format!("{ty}{space}{}", p.name)
         })
         .collect();
-    format!("({})", list.join(", "))
+    list.join(", ")
 }
 
 fn builtin(b: Builtin) -> &'static str {

@@ -157,21 +157,5 @@ pub fn table(api: &Api) -> String {
             },
         ]);
     }
-    let mut widths = [0usize; 6];
-    for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.len());
-        }
-    }
-    let mut out = String::new();
-    for r in &rows {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    crate::columns::columns(&rows)
 }
