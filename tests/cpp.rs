@@ -325,3 +325,20 @@ fn a_relative_override_is_refused() {
         &[("CUSHIM_CUDA_LIBRARY", Path::new("libcuda.so.1"))],
     );
 }
+
+#[test]
+fn every_committed_pair_compiles_against_its_own_headers() {
+    let mut checked = 0;
+    for pin in cushim::pins::all() {
+        let dir = root().join("generated").join(format!("cuda-{}", pin.cuda));
+        run_ok(
+            Command::new("g++")
+                .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+                .arg(format!("-I{}", include_dir(&pin.cuda).display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(dir.join("cuda_shim.cpp")),
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 16);
+}
