@@ -263,3 +263,23 @@ fn the_merged_module_binds_the_right_variant_for_old_and_new_drivers() {
     let new = fake_driver("merged-13.5", &[]);
     run(&["merged", "13050"], &[("CUSHIM_CUDA_LIBRARY", &new)]);
 }
+
+#[test]
+fn a_program_defining_cu_init_itself_still_reaches_the_driver() {
+    let lib = fake_driver("interposition", &[]);
+    run(&["interposition"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    let nm = Command::new("nm")
+        .arg("-D")
+        .arg(consumer())
+        .output()
+        .expect("nm runs");
+    let exported = String::from_utf8_lossy(&nm.stdout);
+    assert!(
+        exported.contains(" T cuInit\n"),
+        "the program does export its own cuInit"
+    );
+    assert!(
+        !exported.contains(" T cuMemAlloc"),
+        "the generated shims export nothing"
+    );
+}

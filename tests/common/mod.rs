@@ -68,7 +68,17 @@ pub fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
     let dir = scratch(&format!("fake-{name}"));
     let lib = dir.join("libcuda.so.1");
     let status = Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
+        // -Bsymbolic: like NVIDIA's library, the fake's references to its own
+        // functions are not interposed by a program that defines the same names.
+        .args([
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-Wall",
+            "-Werror",
+            "-Wl,-Bsymbolic",
+            "-o",
+        ])
         .arg(&lib)
         .arg(root().join("tests/fake/libcuda.c"))
         .args(defines)

@@ -11,8 +11,13 @@ fn fail(e: cushim::Error) -> ! {
 }
 
 fn main() {
+    // Export the program's own symbols, so that its `cuInit` could interpose.
+    println!("cargo:rustc-link-arg-bins=-rdynamic");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    cushim::Builder::new().cuda_version("13.5").generate().unwrap_or_else(|e| fail(e));
+    cushim::Builder::new()
+        .cuda_version("13.5")
+        .generate()
+        .unwrap_or_else(|e| fail(e));
     // The same release bound by exact exports only.
     cushim::Builder::new()
         .cuda_version("13.5")
@@ -35,7 +40,14 @@ fn main() {
             .unwrap_or_else(|e| fail(e));
     }
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../headers/fixtures");
-    for name in ["aliases", "cudaapi", "deprecated", "per_thread", "pfn_table", "types"] {
+    for name in [
+        "aliases",
+        "cudaapi",
+        "deprecated",
+        "per_thread",
+        "pfn_table",
+        "types",
+    ] {
         cushim::Builder::new()
             .header(fixtures.join(format!("{name}.h")), None)
             .out_dir(out.join("fixtures"))
@@ -54,8 +66,16 @@ fn write_calls(out: &Path) {
     let mut drop_in = String::new();
     for f in &api.functions {
         let args = vec!["::std::mem::zeroed()"; f.params.len()].join(", ");
-        let _ = writeln!(typed, "        ({:?}, cuda::Api::{}({args})),", f.symbol, f.symbol);
-        let _ = writeln!(drop_in, "        ({:?}, cuda::{}({args})),", f.symbol, f.symbol);
+        let _ = writeln!(
+            typed,
+            "        ({:?}, cuda::Api::{}({args})),",
+            f.symbol, f.symbol
+        );
+        let _ = writeln!(
+            drop_in,
+            "        ({:?}, cuda::{}({args})),",
+            f.symbol, f.symbol
+        );
     }
     let text = format!(
         "/// Every shim through the typed layer.\n#[allow(deprecated)]\npub fn typed() -> Vec<(&'static str, Result<(), cuda::Error>)> {{\n    unsafe {{ vec![\n{typed}    ] }}\n}}\n\n\

@@ -70,13 +70,20 @@ impl Fake {
 
     fn text(&self, hook: &[u8]) -> String {
         unsafe {
-            let f = self.0.get::<unsafe extern "C" fn() -> *const std::ffi::c_char>(hook).expect("hook");
+            let f = self
+                .0
+                .get::<unsafe extern "C" fn() -> *const std::ffi::c_char>(hook)
+                .expect("hook");
             std::ffi::CStr::from_ptr(f()).to_string_lossy().into_owned()
         }
     }
 
     fn number(&self, hook: &[u8]) -> i64 {
-        unsafe { self.0.get::<unsafe extern "C" fn() -> u32>(hook).expect("hook")() as i64 }
+        unsafe {
+            self.0
+                .get::<unsafe extern "C" fn() -> u32>(hook)
+                .expect("hook")() as i64
+        }
     }
 
     fn last_called(&self) -> String {
@@ -99,7 +106,9 @@ impl Fake {
         unsafe {
             let f = self
                 .0
-                .get::<unsafe extern "C" fn(*const std::ffi::c_char) -> i32>(b"fake_proc_calls_for\0")
+                .get::<unsafe extern "C" fn(*const std::ffi::c_char) -> i32>(
+                    b"fake_proc_calls_for\0",
+                )
                 .expect("hook");
             f(base.as_ptr())
         }
@@ -137,7 +146,10 @@ fn binds(expect_proc: bool) {
     } else {
         assert_eq!(fake.proc_calls(), 0, "no cuGetProcAddress to call");
     }
-    println!("bound through {}", cuda::cushim_loader::driver().unwrap().proc_address());
+    println!(
+        "bound through {}",
+        cuda::cushim_loader::driver().unwrap().proc_address()
+    );
 }
 
 /// Per-thread mode binds the `_ptds`/`_ptsz` variants with flags 2.
@@ -156,11 +168,18 @@ fn per_thread(set_at_run_time: bool) {
         Api::cuStreamQuery(std::ptr::null_mut()).expect("cuStreamQuery");
         assert_eq!(fake.last_called(), "cuStreamQuery_ptsz");
     }
-    assert_eq!(fake.flags_seen(), 1 | 2, "flags 1 for plain functions, 2 for the twins");
+    assert_eq!(
+        fake.flags_seen(),
+        1 | 2,
+        "flags 1 for plain functions, 2 for the twins"
+    );
     assert_eq!(cuda::stream_mode(), StreamMode::PerThread);
     let late = cuda::set_stream_mode(StreamMode::Legacy).expect_err("too late");
     assert_eq!(late.current, StreamMode::PerThread);
-    assert!(late.to_string().contains("before the first CUDA call"), "{late}");
+    assert!(
+        late.to_string().contains("before the first CUDA call"),
+        "{late}"
+    );
 }
 
 /// A driver older than a function's ABI: typed error, no call into the driver.
@@ -178,10 +197,20 @@ fn too_old(driver: u32) {
             }
         );
         let text = e.to_string();
-        let want = format!("driver too old: `cuCtxCreate` needs CUDA 12.5, driver is {}", cuda::cushim_loader::version_text(driver));
+        let want = format!(
+            "driver too old: `cuCtxCreate` needs CUDA 12.5, driver is {}",
+            cuda::cushim_loader::version_text(driver)
+        );
         assert_eq!(text, want);
-        assert_eq!(cuda::cuCtxCreate_v4(&mut ctx, std::ptr::null_mut(), 0, 0).0, 36);
-        assert_eq!(fake.proc_calls_for(c"cuCtxCreate"), 0, "the driver was never asked");
+        assert_eq!(
+            cuda::cuCtxCreate_v4(&mut ctx, std::ptr::null_mut(), 0, 0).0,
+            36
+        );
+        assert_eq!(
+            fake.proc_calls_for(c"cuCtxCreate"),
+            0,
+            "the driver was never asked"
+        );
         assert!(fake.last_called() != "cuCtxCreate_v4");
         let mut ptr: cuda::CUdeviceptr = 0;
         Api::cuMemAlloc(&mut ptr, 16).expect("older functions keep working");
@@ -201,7 +230,10 @@ fn quirks() {
         assert!(e.to_string().contains("returned 500"), "{e}");
         let mut uuid = cuda::CUuuid::default();
         let e = load_error(Api::cuDeviceGetUuid(&mut uuid, 0));
-        assert!(matches!(e, LoadError::VersionNotSufficient { version: 11040, .. }), "{e:?}");
+        assert!(
+            matches!(e, LoadError::VersionNotSufficient { version: 11040, .. }),
+            "{e:?}"
+        );
         assert_eq!(cuda::cuDeviceGetUuid_v2(&mut uuid, 0).0, 36);
         Api::cuInit(0).expect("the others keep working");
     }
@@ -224,16 +256,25 @@ fn introspection() {
     assert!(cuda::is_available("cuInit"));
     assert!(cuda::is_available("cuMemAlloc_v2"));
     assert!(!cuda::is_available("cuCtxGetCurrent"));
-    let missing = cuda::require(&["cuInit", "cuCtxGetCurrent", "cuNoSuchThing", "cuMemAlloc"]).expect_err("two missing");
+    let missing = cuda::require(&["cuInit", "cuCtxGetCurrent", "cuNoSuchThing", "cuMemAlloc"])
+        .expect_err("two missing");
     let names: Vec<&str> = missing.functions.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["cuCtxGetCurrent", "cuNoSuchThing"]);
     let text = missing.to_string();
-    assert!(text.contains("2 required CUDA function(s) unavailable"), "{text}");
-    assert!(text.contains("cuNoSuchThing: not a function of this header"), "{text}");
+    assert!(
+        text.contains("2 required CUDA function(s) unavailable"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cuNoSuchThing: not a function of this header"),
+        "{text}"
+    );
     cuda::require(&["cuInit", "cuMemAlloc"]).expect("both present");
     let lacking = cuda::preload_all().expect("the library loads");
     assert!(lacking.iter().any(|(n, _)| *n == "cuCtxGetCurrent"));
-    assert!(!lacking.iter().any(|(n, _)| *n == "cuInit" || *n == "cuMemcpyHtoD"));
+    assert!(!lacking
+        .iter()
+        .any(|(n, _)| *n == "cuInit" || *n == "cuMemcpyHtoD"));
     let mut available: Vec<&str> = cuda::FUNCTIONS
         .iter()
         .map(|f| f.name)
@@ -246,14 +287,27 @@ fn introspection() {
             // cuCtxSynchronize_v2 asks for the 13.0 ABI of cuCtxSynchronize; the fake
             // knows only the 2.0 one and, as cuGetProcAddress does, returns the
             // newest variant not newer than the one asked for.
-            "cuCtxCreate", "cuCtxSynchronize", "cuCtxSynchronize_v2", "cuDeviceGetCount", "cuDeviceGetName", "cuDeviceGetUuid",
-            "cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString", "cuInit", "cuMemAlloc", "cuMemcpyHtoD",
+            "cuCtxCreate",
+            "cuCtxSynchronize",
+            "cuCtxSynchronize_v2",
+            "cuDeviceGetCount",
+            "cuDeviceGetName",
+            "cuDeviceGetUuid",
+            "cuDriverGetVersion",
+            "cuGetErrorName",
+            "cuGetErrorString",
+            "cuInit",
+            "cuMemAlloc",
+            "cuMemcpyHtoD",
             "cuStreamQuery"
         ],
         "exactly what the fake's table has"
     );
     let f = cuda::function("cuMemcpyHtoD").expect("metadata");
-    assert_eq!((f.symbol, f.proc_name, f.version), (c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD", 3020));
+    assert_eq!(
+        (f.symbol, f.proc_name, f.version),
+        (c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD", 3020)
+    );
     assert_eq!(f.per_thread, Some((c"cuMemcpyHtoD_v2_ptds", 7000)));
 }
 
@@ -269,10 +323,14 @@ fn merged_module(driver: u32) {
             assert_eq!(fake.last_called(), "cuCtxCreate_v4");
         } else {
             match newest {
-                Err(merged::Error::Load(merged::LoadError::DriverTooOld { required: 12050, .. })) => {}
+                Err(merged::Error::Load(merged::LoadError::DriverTooOld {
+                    required: 12050,
+                    ..
+                })) => {}
                 other => panic!("expected DriverTooOld, got {other:?}"),
             }
-            merged::Api::cuCtxCreate_v3(&mut ctx, std::ptr::null_mut(), 0, 0, 0).expect("the 11.4 variant");
+            merged::Api::cuCtxCreate_v3(&mut ctx, std::ptr::null_mut(), 0, 0, 0)
+                .expect("the 11.4 variant");
             assert_eq!(fake.last_called(), "cuCtxCreate_v3");
         }
         let mut uuid = merged::CUuuid::default();
@@ -283,16 +341,56 @@ fn merged_module(driver: u32) {
     }
     let f = merged::function("cuCtxCreate_v3").expect("metadata");
     assert_eq!((f.version, f.since), (11040, 11080));
-    assert_eq!(merged::function("cuCtxCreate").expect("metadata").symbol, c"cuCtxCreate_v4");
+    assert_eq!(
+        merged::function("cuCtxCreate").expect("metadata").symbol,
+        c"cuCtxCreate_v4"
+    );
+}
+
+/// This program defines and exports its own `cuInit` (a name clash a user can
+/// hit): the shims must still reach the driver's, never this one.
+#[no_mangle]
+pub extern "C" fn cuInit(_flags: u32) -> u32 {
+    12345
+}
+
+fn interposition() {
+    unsafe {
+        assert_eq!(
+            Api::cuInit(5),
+            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE))
+        );
+        assert_eq!(
+            cuda_dlsym::Api::cuInit(5),
+            Err(cuda_dlsym::Error::Driver(
+                cuda_dlsym::CUresult::CUDA_ERROR_INVALID_VALUE
+            ))
+        );
+        Api::cuInit(0).expect("the driver's cuInit");
+    }
+    assert_eq!(
+        cuInit(0),
+        12345,
+        "the program's own cuInit is still its own"
+    );
 }
 
 /// A relative override is refused.
 fn relative_override() {
     let e = load_error(unsafe { Api::cuInit(0) });
-    assert_eq!(*e, LoadError::InvalidOverride { value: "libcuda.so.1".into() });
+    assert_eq!(
+        *e,
+        LoadError::InvalidOverride {
+            value: "libcuda.so.1".into()
+        }
+    );
     assert!(e.to_string().contains("not an absolute path"), "{e}");
     assert_eq!(unsafe { cuda::cuInit(0) }.0, 303);
-    assert_eq!(cuda::cushim_loader::open_attempts(), 0, "nothing was opened");
+    assert_eq!(
+        cuda::cushim_loader::open_attempts(),
+        0,
+        "nothing was opened"
+    );
 }
 
 fn library_not_found(e: &Error) -> &[cuda::cushim_loader::Attempt] {
@@ -319,7 +417,11 @@ fn no_library(expected_name: &str) {
     for _ in 0..1000 {
         assert!(unsafe { Api::cuInit(0) }.is_err());
     }
-    assert_eq!(cuda::cushim_loader::open_attempts(), 1, "the failure must be cached");
+    assert_eq!(
+        cuda::cushim_loader::open_attempts(),
+        1,
+        "the failure must be cached"
+    );
     let last = cuda::last_load_error().expect("the failure is kept");
     assert!(last.to_string().contains(expected_name), "{last}");
     println!("checked {} shims: {}", typed.len(), last);
@@ -344,7 +446,10 @@ fn fake() {
         let mut uuid = cuda::CUuuid::default();
         Api::cuDeviceGetUuid(&mut uuid, 2).expect("cuDeviceGetUuid");
         let want: Vec<i8> = (0..16).map(|i| (i * 3 + 2) as i8).collect();
-        assert_eq!(uuid.bytes.iter().map(|b| *b as i8).collect::<Vec<_>>(), want);
+        assert_eq!(
+            uuid.bytes.iter().map(|b| *b as i8).collect::<Vec<_>>(),
+            want
+        );
 
         // `cuMemAlloc` must bind `cuMemAlloc_v2`, not the v1 export beside it.
         let mut ptr: cuda::CUdeviceptr = 0;
@@ -358,7 +463,10 @@ fn fake() {
 
         let mut text: *const std::ffi::c_char = std::ptr::null();
         Api::cuGetErrorName(CUresult::CUDA_ERROR_OUT_OF_MEMORY, &mut text).expect("cuGetErrorName");
-        assert_eq!(std::ffi::CStr::from_ptr(text).to_str().unwrap(), "CUDA_ERROR_OUT_OF_MEMORY");
+        assert_eq!(
+            std::ffi::CStr::from_ptr(text).to_str().unwrap(),
+            "CUDA_ERROR_OUT_OF_MEMORY"
+        );
 
         let mut affinity = cuda::CUexecAffinityParam::default();
         affinity.param.smCount.val = 7;
@@ -372,12 +480,20 @@ fn fake() {
         assert_eq!(ctx as usize, 0x1000 + 3 * 16 + 1 + (7 << 20));
 
         // A driver failure is a driver failure, not a loading one.
-        assert_eq!(Api::cuInit(5), Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE)));
-        assert_eq!(Api::cuCtxSynchronize(), Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_CONTEXT)));
+        assert_eq!(
+            Api::cuInit(5),
+            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE))
+        );
+        assert_eq!(
+            Api::cuCtxSynchronize(),
+            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_CONTEXT))
+        );
 
         // A function the fake lacks fails alone, with its own name.
         match Api::cuCtxGetCurrent(&mut ctx) {
-            Err(Error::Load(LoadError::SymbolNotFound { symbol, .. })) => assert_eq!(*symbol, "cuCtxGetCurrent"),
+            Err(Error::Load(LoadError::SymbolNotFound { symbol, .. })) => {
+                assert_eq!(*symbol, "cuCtxGetCurrent")
+            }
             other => panic!("expected SymbolNotFound, got {other:?}"),
         }
         assert_eq!(cuda::cuCtxGetCurrent(&mut ctx).0, 500);
@@ -392,7 +508,11 @@ fn missing_symbol() {
         Api::cuInit(0).expect("cuInit");
         let mut ptr: cuda::CUdeviceptr = 0;
         match Api::cuMemAlloc(&mut ptr, 64) {
-            Err(Error::Load(e @ LoadError::SymbolNotFound { function, symbol, .. })) => {
+            Err(Error::Load(
+                e @ LoadError::SymbolNotFound {
+                    function, symbol, ..
+                },
+            )) => {
                 assert_eq!((*function, *symbol), ("cuMemAlloc", "cuMemAlloc_v2"));
                 assert!(e.to_string().contains("cuMemAlloc_v2"), "{e}");
             }
@@ -418,9 +538,14 @@ fn stub(path: &str) {
         assert_eq!(cuda::cuDeviceGetCount(&mut n).0, 34);
         assert_eq!(n, 0);
         let message = cuda::last_load_error().expect("kept").to_string();
-        assert!(message.contains("stub library") && message.contains(path), "{message}");
+        assert!(
+            message.contains("stub library") && message.contains(path),
+            "{message}"
+        );
         let lib = libloading::Library::new(path).expect("the stub is still mapped");
-        let init_calls = lib.get::<unsafe extern "C" fn() -> i32>(b"fake_init_calls\0").expect("test hook");
+        let init_calls = lib
+            .get::<unsafe extern "C" fn() -> i32>(b"fake_init_calls\0")
+            .expect("test hook");
         assert_eq!(init_calls(), 0, "cuInit never reached the stub");
         std::mem::forget(lib);
     }
@@ -447,7 +572,10 @@ fn race(expect_driver: bool) {
             })
         })
         .collect();
-    let results: Vec<_> = handles.into_iter().map(|h| h.join().expect("no thread panics")).collect();
+    let results: Vec<_> = handles
+        .into_iter()
+        .map(|h| h.join().expect("no thread panics"))
+        .collect();
     assert_eq!(cuda::cushim_loader::open_attempts(), 1, "exactly one load");
     let first_error = results[0].1;
     for (kind, r, n) in results {
@@ -476,12 +604,23 @@ fn main() {
         "binds-dlsym" => binds(false),
         "per-thread" => per_thread(true),
         "per-thread-env" => per_thread(false),
-        "too-old" => too_old(std::env::args().nth(2).and_then(|v| v.parse().ok()).expect("driver version")),
+        "too-old" => too_old(
+            std::env::args()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .expect("driver version"),
+        ),
         "quirks" => quirks(),
         "dlsym-module" => dlsym_module(),
         "introspection" => introspection(),
         "relative-override" => relative_override(),
-        "merged" => merged_module(std::env::args().nth(2).and_then(|v| v.parse().ok()).expect("driver version")),
+        "interposition" => interposition(),
+        "merged" => merged_module(
+            std::env::args()
+                .nth(2)
+                .and_then(|v| v.parse().ok())
+                .expect("driver version"),
+        ),
         "race" => race(true),
         "race-no-library" => race(false),
         other => panic!("unknown scenario `{other}`"),
