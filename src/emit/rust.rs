@@ -32,7 +32,10 @@ struct Shim {
     export_lit: String,
     /// The first release of a merged module that declared it, e.g. `11080`; 0 otherwise.
     since: u32,
-    state: String,
+    /// `__cushim_fn_cuMemAlloc_v2`: the shim's metadata static.
+    function_static: String,
+    /// `__cushim_slot_cuMemAlloc_v2`: the shim's pointer slot.
+    slot_static: String,
     params: Vec<ShimParam>,
     ret: String,
     name_lit: String,
@@ -128,7 +131,8 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
         },
         export_lit: format!("c{:?}", f.symbol),
         since: f.introduced.as_deref().map_or(0, release_number),
-        state: format!("__cushim_{}", f.symbol),
+        function_static: format!("__cushim_fn_{}", f.symbol),
+        slot_static: format!("__cushim_slot_{}", f.symbol),
         params: f
             .params
             .iter()

@@ -6,7 +6,7 @@ pub mod cushim_loader {
     use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
     use std::path::PathBuf;
-    use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
     /// Environment variable that names the driver library by absolute path,
@@ -220,10 +220,10 @@ pub mod cushim_loader {
         pub per_thread: Option<(&'static CStr, u32)>,
         /// The shim's slot: its resolver, the driver's function, or `absent`.
         pub slot: &'static AtomicPtr<()>,
-        /// The shim's first-call resolver, type-erased.
-        pub resolver: unsafe extern "C" fn(),
         /// The shim's failure stub, type-erased.
         pub absent: unsafe extern "C" fn(),
+        /// Whether the shim was bound (its slot no longer holds its resolver).
+        pub bound: AtomicBool,
         /// This function's own failure, when it has one.
         pub failure: OnceLock<LoadError>,
         /// Why the slot holds `absent`.
@@ -554,7 +554,13 @@ pub mod cushim_loader {
             }
         };
         f.slot.store(p, Ordering::Release);
+        f.bound.store(true, Ordering::Release);
         p
+    }
+
+    /// The code a failed shim returns (its reason's, or "no library" before any).
+    pub fn absent_code(f: &'static Function) -> u32 {
+        f.reason.get().map_or(CODE_LIBRARY_NOT_FOUND, |e| e.code())
     }
 
     /// Whether `f`'s slot holds its failure stub; the reason, if so.
@@ -568,7 +574,7 @@ pub mod cushim_loader {
 
     /// Binds `f` now if it was not yet, and reports the failure, if any.
     pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
-        if f.slot.load(Ordering::Acquire) == f.resolver as *mut () {
+        if !f.bound.load(Ordering::Acquire) {
             bind(f);
         }
         match failed(f) {

@@ -65,6 +65,16 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Tells a loading failure from a driver failure; only on the error path.
+#[cold]
+#[allow(dead_code)]
+fn cushim_classify(f: &'static cushim_loader::Function, code: {{ status_type }}) -> Error {
+    match cushim_loader::failed(f) {
+        Some(e) => Error::Load(e),
+        None => Error::Driver(code),
+    }
+}
+
 /// The typed layer: every function as `Api::name(...) -> Result<(), Error>`.
 #[allow(dead_code)]
 pub struct Api;
@@ -79,7 +89,7 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 pub static FUNCTIONS: &[&cushim_loader::Function] = &[
 {%- for f in functions %}
-    &{{ f.state }}::FUNCTION,
+    &{{ f.function_static }},
 {%- endfor %}
 ];
 
@@ -153,7 +163,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
-    state {{ f.state }}, export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
+    statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
 {% endfor %}
