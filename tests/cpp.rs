@@ -342,3 +342,11 @@ fn every_committed_pair_compiles_against_its_own_headers() {
     }
     assert_eq!(checked, 16);
 }
+
+#[test]
+fn stubs_work_from_atexit_handlers_and_reuse_a_preloaded_driver() {
+    let lib = fake_driver("cpp-exit", &[]);
+    let out = scenario(&["at-exit"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+    assert!(out.contains("atexit: driver 13050"), "{out}");
+    scenario(&["preloaded"], &[("CUSHIM_CUDA_LIBRARY", &lib), ("LD_PRELOAD", &lib)]);
+}

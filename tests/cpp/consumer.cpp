@@ -273,6 +273,35 @@ static void relative_override() {
     EXPECT(cushim_cuda_library_open_attempts() == 0);
 }
 
+// RELIABILITY 17: stubs called from an atexit handler, after main returned,
+// still reach the driver (nothing is unloaded or destroyed at exit).
+static void at_exit() {
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    std::atexit([] {
+        int version = 0;
+        if (cuDriverGetVersion(&version) != CUDA_SUCCESS || version != 13050) std::_Exit(3);
+        std::printf("atexit: driver %d\n", version);
+    });
+}
+
+// RELIABILITY 24: a driver already loaded by someone else (here LD_PRELOAD)
+// is the instance the stubs use; no second copy is mapped.
+static void preloaded() {
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    Fake fake;
+    EXPECT(fake.number("fake_load_count") == 1);
+    // One executable mapping of the library in this process.
+    const char *path = std::getenv("CUSHIM_CUDA_LIBRARY");
+    FILE *maps = std::fopen("/proc/self/maps", "r");
+    EXPECT(maps != nullptr && path != nullptr);
+    char line[4096];
+    int text_mappings = 0;
+    while (std::fgets(line, sizeof line, maps))
+        if (std::strstr(line, " r-xp ") && std::strstr(line, path)) ++text_mappings;
+    std::fclose(maps);
+    EXPECT(text_mappings == 1);
+}
+
 static void race(bool expect_driver) {
     constexpr int threads = 32;
     std::atomic<int> ready{0};
@@ -317,6 +346,8 @@ int main(int argc, char **argv) {
     else if (scenario == "too-old") too_old(static_cast<unsigned>(std::atoi(arg)));
     else if (scenario == "quirks") quirks();
     else if (scenario == "relative-override") relative_override();
+    else if (scenario == "at-exit") at_exit();
+    else if (scenario == "preloaded") preloaded();
     else if (scenario == "race") race(true);
     else if (scenario == "race-no-library") race(false);
     else if (scenario == "set-path") set_path(arg);
