@@ -130,7 +130,9 @@ fn consumer() -> &'static Path {
                 .arg(format!("-I{}", dir.display()))
                 .arg(root().join("tests/cpp/consumer.cpp"))
                 .arg(&object)
-                .args(["-pthread", "-ldl", "-o"])
+                // Exported like a shared library's: the re-entrancy test reaches
+                // the stubs through the global scope.
+                .args(["-pthread", "-ldl", "-rdynamic", "-o"])
                 .arg(&bin),
         );
         bin
@@ -348,5 +350,20 @@ fn stubs_work_from_atexit_handlers_and_reuse_a_preloaded_driver() {
     let lib = fake_driver("cpp-exit", &[]);
     let out = scenario(&["at-exit"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
     assert!(out.contains("atexit: driver 13050"), "{out}");
-    scenario(&["preloaded"], &[("CUSHIM_CUDA_LIBRARY", &lib), ("LD_PRELOAD", &lib)]);
+    scenario(
+        &["preloaded"],
+        &[("CUSHIM_CUDA_LIBRARY", &lib), ("LD_PRELOAD", &lib)],
+    );
+}
+
+#[test]
+fn a_fork_during_the_first_load_does_not_hang_the_child() {
+    let lib = fake_driver("cpp-slow-load", &["-DFAKE_SLOW_LOAD=400"]);
+    scenario(&["fork-during-load"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn a_driver_calling_back_during_its_own_load_does_not_deadlock() {
+    let lib = fake_driver("cpp-reenter", &["-DFAKE_REENTER"]);
+    scenario(&["reentrant"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
 }

@@ -283,3 +283,9 @@ fn a_program_defining_cu_init_itself_still_reaches_the_driver() {
         "the generated shims export nothing"
     );
 }
+
+#[test]
+fn a_fork_during_the_first_load_does_not_hang_the_child() {
+    let lib = fake_driver("slow-load", &["-DFAKE_SLOW_LOAD=400"]);
+    run(&["fork-during-load"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}

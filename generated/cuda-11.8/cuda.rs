@@ -3417,6 +3417,8 @@ pub mod cushim_loader {
     pub const CODE_STUB_LIBRARY: u32 = 34;
     /// `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`: the function's ABI is newer than the driver.
     pub const CODE_DRIVER_TOO_OLD: u32 = 36;
+    /// `CUDA_ERROR_NOT_INITIALIZED`: what the driver itself answers in a forked child.
+    pub const CODE_NOT_INITIALIZED: u32 = 3;
 
     /// How shims find their functions (chosen at generation time).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -3487,6 +3489,9 @@ pub mod cushim_loader {
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
         Reentrant,
+        /// This process was forked while another thread was loading the
+        /// library; the child cannot finish that load.
+        ForkedDuringLoad,
         /// The library is loaded but does not provide this function.
         SymbolNotFound {
             function: &'static str,
@@ -3522,6 +3527,7 @@ pub mod cushim_loader {
                 LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
                     CODE_DRIVER_TOO_OLD
                 }
+                LoadError::ForkedDuringLoad => CODE_NOT_INITIALIZED,
                 _ => CODE_LIBRARY_NOT_FOUND,
             }
         }
@@ -3550,6 +3556,10 @@ pub mod cushim_loader {
                 LoadError::StubLibrary { path } => write!(
                     f,
                     "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"
+                ),
+                LoadError::ForkedDuringLoad => write!(
+                    f,
+                    "this process was forked while another thread was loading the CUDA driver; the child cannot use it"
                 ),
                 LoadError::Reentrant => write!(
                     f,
@@ -3670,28 +3680,90 @@ pub mod cushim_loader {
         }
     }
 
-    static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
+    // The driver is loaded once, published through an atomic pointer. Not a
+    // OnceLock: a fork() while another thread is loading must not leave the
+    // child waiting forever for a thread it does not have (see `forked_child`).
+    const EMPTY: u8 = 0;
+    const LOADING: u8 = 1;
+    const READY: u8 = 2;
+    const FORKED: u8 = 3;
+    static STATE: AtomicU8 = AtomicU8::new(EMPTY);
+    static DRIVER: AtomicPtr<Result<Driver, LoadError>> = AtomicPtr::new(std::ptr::null_mut());
     static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
     static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
     static REENTRANT: LoadError = LoadError::Reentrant;
+    static FORKED_DURING_LOAD: LoadError = LoadError::ForkedDuringLoad;
 
     thread_local! {
-        static LOADING: Cell<bool> = const { Cell::new(false) };
+        static LOADING_HERE: Cell<bool> = const { Cell::new(false) };
+    }
+
+    #[cfg(unix)]
+    extern "C" {
+        fn pthread_atfork(
+            prepare: Option<extern "C" fn()>,
+            parent: Option<extern "C" fn()>,
+            child: Option<extern "C" fn()>,
+        ) -> c_int;
+    }
+
+    /// In the child of a fork made while another thread was loading: that
+    /// thread is not in the child, so the load can never finish there. The
+    /// child gets a typed error instead of a hang (as with the real driver,
+    /// a forked child cannot use CUDA anyway).
+    #[cfg(unix)]
+    extern "C" fn forked_child() {
+        let _ = STATE.compare_exchange(LOADING, FORKED, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    fn watch_forks() {
+        #[cfg(unix)]
+        {
+            static WATCHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if !WATCHING.swap(true, Ordering::AcqRel) {
+                // SAFETY: registers a handler that only touches an atomic.
+                unsafe { pthread_atfork(None, None, Some(forked_child)) };
+            }
+        }
     }
 
     /// The driver, opened on the first call from any thread. A failure is
     /// cached like a success: later calls return it without trying again.
     pub fn driver() -> Result<&'static Driver, &'static LoadError> {
-        if let Some(r) = DRIVER.get() {
-            return r.as_ref().map_err(note);
+        let mut spins = 0u32;
+        loop {
+            match STATE.load(Ordering::Acquire) {
+                READY => {
+                    // SAFETY: READY is published after DRIVER holds a leaked, never-freed box.
+                    let r = unsafe { &*DRIVER.load(Ordering::Acquire) };
+                    return r.as_ref().map_err(note);
+                }
+                FORKED => return Err(note(&FORKED_DURING_LOAD)),
+                LOADING if LOADING_HERE.with(Cell::get) => return Err(note(&REENTRANT)),
+                LOADING => {
+                    // Another thread is loading: a dlopen takes about a millisecond.
+                    spins += 1;
+                    if spins < 64 {
+                        std::thread::yield_now();
+                    } else {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    }
+                }
+                _ => {
+                    watch_forks();
+                    if STATE
+                        .compare_exchange(EMPTY, LOADING, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                    {
+                        LOADING_HERE.with(|l| l.set(true));
+                        let loaded: &'static Result<Driver, LoadError> = Box::leak(Box::new(open()));
+                        DRIVER.store(loaded as *const _ as *mut _, Ordering::Release);
+                        STATE.store(READY, Ordering::Release);
+                        LOADING_HERE.with(|l| l.set(false));
+                    }
+                }
+            }
         }
-        if LOADING.with(Cell::get) {
-            return Err(note(&REENTRANT));
-        }
-        LOADING.with(|l| l.set(true));
-        let r = DRIVER.get_or_init(open).as_ref();
-        LOADING.with(|l| l.set(false));
-        r.map_err(note)
     }
 
     /// How many times this process has called the platform's library loader.
@@ -3934,6 +4006,8 @@ pub mod cushim_loader {
     pub fn bind(f: &'static Function) -> *mut () {
         let p = match resolve(f) {
             Ok(p) => p,
+            // A call from inside the load fails this once; the slot stays unbound.
+            Err(LoadError::Reentrant) => return f.absent as *mut (),
             Err(e) => {
                 let _ = f.reason.set(e);
                 f.absent as *mut ()

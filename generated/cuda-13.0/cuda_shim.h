@@ -24,7 +24,11 @@ typedef enum cushim_cuda_status {
     /* The function's ABI is newer than the driver; the driver was not asked. */
     CUSHIM_CUDA_DRIVER_TOO_OLD = 4,
     /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUDA_VERSION_NOT_SUFFICIENT = 5
+    CUSHIM_CUDA_VERSION_NOT_SUFFICIENT = 5,
+    /* A stub was called from the driver's initializer, during the load. */
+    CUSHIM_CUDA_REENTRANT = 6,
+    /* This process was forked while another thread was loading the driver. */
+    CUSHIM_CUDA_FORKED_DURING_LOAD = 7
 } cushim_cuda_status;
 
 /* Loads the library if that has not happened yet; returns its state. */

@@ -26,6 +26,9 @@
 #include <windows.h>
 #else
 #include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #endif
 
 #if defined(_WIN32)
@@ -608,6 +611,7 @@ constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FA
 constexpr int code_stub_library = 34;        // CUDA_ERROR_STUB_LIBRARY
 constexpr int code_symbol_not_found = 500;   // CUDA_ERROR_NOT_FOUND
 constexpr int code_driver_too_old = 36;      // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
+constexpr int code_not_initialized = 3;      // CUDA_ERROR_NOT_INITIALIZED, as in a forked child
 
 // Chosen at generation time: --resolve and --stream.
 constexpr bool use_proc_address = true;
@@ -623,7 +627,6 @@ constexpr std::size_t message_size = 8192;
 
 // Never destroyed: stubs may run from atexit handlers and other threads at exit.
 struct Library {
-    std::once_flag once;
     std::mutex override_mutex;
     char override_path[path_size] = {};
     bool started = false;
@@ -776,10 +779,67 @@ void open_library(Library &lib) {
            tried);
 }
 
+// The library is loaded once and published through an atomic state, not
+// std::call_once: a fork() while another thread is loading must not leave the
+// child waiting forever for a thread it does not have.
+constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
+std::atomic<int> load_state{state_empty};
+thread_local bool loading_here = false;
+
+#ifndef _WIN32
+// In the child of such a fork the load can never finish; the child gets a
+// status instead of a hang (a forked child cannot use CUDA anyway).
+void forked_child() {
+    int expected = state_loading;
+    load_state.compare_exchange_strong(expected, state_forked);
+}
+#endif
+
 Library &loaded() {
     Library &lib = library();
-    std::call_once(lib.once, [&lib] { open_library(lib); });
-    return lib;
+    for (unsigned spins = 0;; ++spins) {
+        int state = load_state.load(std::memory_order_acquire);
+        if (state == state_ready) return lib;
+        if (state == state_forked) {
+            // Only this thread exists in the child: nobody else writes `lib` here.
+            lib.status = CUSHIM_CUDA_FORKED_DURING_LOAD;
+            format(lib.message, sizeof lib.message,
+                   "this process was forked while another thread was loading the CUDA driver; "
+                   "the child cannot use it");
+            load_state.store(state_ready, std::memory_order_release);
+            return lib;
+        }
+        if (state == state_loading && loading_here) {
+            // Called back from the driver's own initializer, on the loading thread.
+            static Library *reentrant = [] {
+                Library *l = new Library;
+                l->status = CUSHIM_CUDA_REENTRANT;
+                format(l->message, sizeof l->message,
+                       "a CUDA stub was called while the driver was being loaded on the same thread");
+                return l;
+            }();
+            return *reentrant;
+        }
+        if (state == state_loading) {
+#ifdef _WIN32
+            SwitchToThread();
+#else
+            if (spins < 64) sched_yield(); else usleep(50);
+#endif
+            continue;
+        }
+#ifndef _WIN32
+        static bool watching = (pthread_atfork(nullptr, nullptr, forked_child), true);
+        (void)watching;
+#endif
+        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
+            loading_here = true;
+            open_library(lib);
+            loading_here = false;
+            load_state.store(state_ready, std::memory_order_release);
+            return lib;
+        }
+    }
 }
 
 // The stream mode: unset, or a mode; locked once the first stub was bound.
@@ -893,13 +953,19 @@ void *resolve(std::size_t index) {
     return nullptr;
 }
 
+// Whether the failure just noted holds for good; a call from inside the load
+// does not, and must not leave the stub failing once the load is done.
+bool failure_is_final() { return last_status != CUSHIM_CUDA_REENTRANT; }
+
 // What a stub that cannot reach the driver returns; the reason is noted again
 // so that every failed call can be asked why.
 int absent(std::size_t index) {
     Library &lib = loaded();
     if (lib.status != CUSHIM_CUDA_OK) {
         note(lib.status, lib.message);
-        return lib.status == CUSHIM_CUDA_STUB_LIBRARY ? code_stub_library : code_library_not_found;
+        if (lib.status == CUSHIM_CUDA_STUB_LIBRARY) return code_stub_library;
+        if (lib.status == CUSHIM_CUDA_FORKED_DURING_LOAD) return code_not_initialized;
+        return code_library_not_found;
     }
     const Function &f = functions[index];
     note_failure(f);
@@ -1050,7 +1116,8 @@ enum class Text { name, text };
     static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS {                                         \
         RET(CUDAAPI * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
         if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUDAAPI *) PARAMS>(p); \
-        cushim_slot_##SYMBOL.store(call, std::memory_order_release);                             \
+        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
+            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
         return call ARGS;                                                                        \
     }                                                                                            \
     CHECK(SYMBOL, RET, PARAMS)                                                                   \

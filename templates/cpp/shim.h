@@ -24,7 +24,11 @@ typedef enum {{ api }}_status {
     /* The function's ABI is newer than the driver; the driver was not asked. */
     {{ api_upper }}_DRIVER_TOO_OLD = 4,
     /* cuGetProcAddress knows the function, but not at this ABI version. */
-    {{ api_upper }}_VERSION_NOT_SUFFICIENT = 5
+    {{ api_upper }}_VERSION_NOT_SUFFICIENT = 5,
+    /* A stub was called from the driver's initializer, during the load. */
+    {{ api_upper }}_REENTRANT = 6,
+    /* This process was forked while another thread was loading the driver. */
+    {{ api_upper }}_FORKED_DURING_LOAD = 7
 } {{ api }}_status;
 
 /* Loads the library if that has not happened yet; returns its state. */

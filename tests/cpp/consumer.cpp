@@ -3,6 +3,8 @@
 // it prints "ok: <scenario>" when every expectation held and aborts otherwise.
 #include <cuda.h>
 #include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 
@@ -302,6 +304,34 @@ static void preloaded() {
     EXPECT(text_mappings == 1);
 }
 
+// RELIABILITY 18: a fork while another thread sits in a slow first load: the
+// child gets CUDA_ERROR_NOT_INITIALIZED and a status, not a hang.
+static void fork_during_load() {
+    std::thread loader([] { EXPECT(cuInit(0) == CUDA_SUCCESS); });
+    usleep(100 * 1000);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);  // a hang becomes SIGALRM, which the parent sees
+        int version = 0;
+        CUresult rc = cuDriverGetVersion(&version);
+        _exit(rc == CUDA_ERROR_NOT_INITIALIZED && cushim_cuda_last_status() == CUSHIM_CUDA_FORKED_DURING_LOAD ? 0 : 1);
+    }
+    int status = 0;
+    EXPECT(waitpid(pid, &status, 0) == pid);
+    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    loader.join();
+}
+
+// RELIABILITY 14: the driver's initializer calls back into a stub during the
+// load. No deadlock: that call gets a status, and the load completes.
+static void reentrant() {
+    EXPECT(cuInit(0) == CUDA_SUCCESS);
+    Fake fake;
+    EXPECT(fake.number("fake_reentry_result") == static_cast<unsigned>(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED));
+    int version = 0;
+    EXPECT(cuDriverGetVersion(&version) == CUDA_SUCCESS && version == 13050);
+}
+
 static void race(bool expect_driver) {
     constexpr int threads = 32;
     std::atomic<int> ready{0};
@@ -348,6 +378,8 @@ int main(int argc, char **argv) {
     else if (scenario == "relative-override") relative_override();
     else if (scenario == "at-exit") at_exit();
     else if (scenario == "preloaded") preloaded();
+    else if (scenario == "fork-during-load") fork_during_load();
+    else if (scenario == "reentrant") reentrant();
     else if (scenario == "race") race(true);
     else if (scenario == "race-no-library") race(false);
     else if (scenario == "set-path") set_path(arg);

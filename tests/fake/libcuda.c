@@ -13,6 +13,9 @@
  *   FAKE_STUB                behave like NVIDIA's toolkit stub: every call
  *                            answers CUDA_ERROR_STUB_LIBRARY (34)
  *   FAKE_LEAN                record nothing per call (for benchmarks)
+ *   FAKE_SLOW_LOAD=ms        the library's initializer sleeps that long
+ *   FAKE_REENTER             the initializer calls the program's own
+ *                            cuDriverGetVersion (its stubs, if it exports them)
  *   FAKE_QUIRKS              cuGetProcAddress_v2 misbehaves the ways some
  *                            drivers do: success with a NULL pointer for
  *                            cuDeviceGetCount, 500 for cuDeviceGetName, and
@@ -65,7 +68,30 @@ static const char *_Atomic last_bound = "";
 static atomic_int proc_calls;
 static atomic_uint flags_seen;
 
-__attribute__((constructor)) static void fake_loaded(void) { atomic_fetch_add(&loads, 1); }
+#ifdef FAKE_SLOW_LOAD
+#include <unistd.h>
+#endif
+
+#ifdef FAKE_REENTER
+#include <dlfcn.h>
+#endif
+static int reentry_result = -1;
+int fake_reentry_result(void) { return reentry_result; }
+
+__attribute__((constructor)) static void fake_loaded(void) {
+#ifdef FAKE_SLOW_LOAD
+    usleep(FAKE_SLOW_LOAD * 1000); /* a slow first use, to fork in the middle of */
+#endif
+#ifdef FAKE_REENTER
+    /* An initializer that calls the program's "cuDriverGetVersion" reaches
+     * the program's stubs, in the middle of their own load. */
+    void *program = dlopen(NULL, RTLD_NOW);
+    int (*f)(int *) = program ? (int (*)(int *))dlsym(program, "cuDriverGetVersion") : NULL;
+    int version = 0;
+    if (f) reentry_result = f(&version);
+#endif
+    atomic_fetch_add(&loads, 1);
+}
 
 int fake_load_count(void) { return atomic_load(&loads); }
 int fake_init_calls(void) { return atomic_load(&init_calls); }

@@ -375,6 +375,46 @@ fn interposition() {
     );
 }
 
+extern "C" {
+    fn fork() -> i32;
+    fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
+    fn alarm(seconds: u32) -> u32;
+    fn _exit(code: i32) -> !;
+}
+
+/// RELIABILITY 18: the child of a fork made while another thread is inside
+/// the first (slow) load must not hang: it gets a typed error (and the drop-in
+/// layer CUDA_ERROR_NOT_INITIALIZED, as the driver answers in a forked child),
+/// while the parent's load completes.
+fn fork_during_load() {
+    let loader = std::thread::spawn(|| unsafe { Api::cuInit(0) });
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    // SAFETY: the child only calls the shims and exits.
+    let pid = unsafe { fork() };
+    if pid == 0 {
+        unsafe {
+            alarm(10); // a hang becomes SIGALRM, which the parent sees
+            let mut version = 0;
+            let code = match Api::cuDriverGetVersion(&mut version) {
+                Err(Error::Load(LoadError::ForkedDuringLoad)) => 0,
+                _ => 1,
+            };
+            let drop_in = cuda::cuInit(0).0;
+            _exit(if drop_in == 3 { code } else { 2 });
+        }
+    }
+    let mut status = 0;
+    assert_eq!(unsafe { waitpid(pid, &mut status, 0) }, pid);
+    assert_eq!(
+        status, 0,
+        "the child finished its call (wait status {status:#x})"
+    );
+    loader
+        .join()
+        .expect("no panic")
+        .expect("the parent's load completes");
+}
+
 /// A relative override is refused.
 fn relative_override() {
     let e = load_error(unsafe { Api::cuInit(0) });
@@ -615,6 +655,7 @@ fn main() {
         "introspection" => introspection(),
         "relative-override" => relative_override(),
         "interposition" => interposition(),
+        "fork-during-load" => fork_during_load(),
         "merged" => merged_module(
             std::env::args()
                 .nth(2)
