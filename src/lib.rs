@@ -52,7 +52,11 @@ fn resolve_source(source: &Source) -> Result<(parse::Input, Option<String>), Err
             (toolkit(fetch::include_dir(&pin)?), Some(pin.cuda))
         }
         Source::Toolkit(root) => (toolkit(fetch::toolkit_include(root.as_deref())?), None),
-        Source::Merged { .. } => unreachable!("merged sources are loaded release by release"),
+        Source::Merged { from, to } => {
+            return Err(Error::new(format!(
+                "{from}..{to} names several releases; they are loaded one by one and merged"
+            )))
+        }
         Source::Files { header, typedefs } => (
             parse::Input {
                 header: header.clone(),
