@@ -140,7 +140,9 @@ fn consumer() -> &'static Path {
 }
 
 fn scenario(args: &[&str], env: &[(&str, &Path)]) -> String {
-    let mut cmd = Command::new(consumer());
+    // A hang (a deadlocked loader) fails the test after a minute instead of stalling it.
+    let mut cmd = Command::new("timeout");
+    cmd.arg("60").arg(consumer());
     cmd.args(args)
         .env_remove("CUSHIM_CUDA_LIBRARY")
         .env_remove("LD_LIBRARY_PATH");

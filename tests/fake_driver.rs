@@ -35,7 +35,9 @@ fn consumer() -> &'static Path {
 
 /// Runs one scenario with a clean loader environment plus `env`.
 fn run(scenario: &[&str], env: &[(&str, &Path)]) -> String {
-    let mut cmd = Command::new(consumer());
+    // A hang (a deadlocked loader) fails the test after a minute instead of stalling it.
+    let mut cmd = Command::new("timeout");
+    cmd.arg("60").arg(consumer());
     cmd.args(scenario)
         .env_remove("CUSHIM_CUDA_LIBRARY")
         .env_remove("LD_LIBRARY_PATH");
@@ -288,4 +290,10 @@ fn a_program_defining_cu_init_itself_still_reaches_the_driver() {
 fn a_fork_during_the_first_load_does_not_hang_the_child() {
     let lib = fake_driver("slow-load", &["-DFAKE_SLOW_LOAD=400"]);
     run(&["fork-during-load"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
+}
+
+#[test]
+fn a_driver_calling_back_during_its_own_load_does_not_deadlock() {
+    let lib = fake_driver("reenter", &["-DFAKE_REENTER"]);
+    run(&["reentrant"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
 }

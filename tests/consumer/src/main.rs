@@ -354,6 +354,29 @@ pub extern "C" fn cuInit(_flags: u32) -> u32 {
     12345
 }
 
+/// A program that re-exports a drop-in name itself (say, to stand in for
+/// libcuda), forwarding to the shim: a driver that calls it during its own load
+/// re-enters the loader (RELIABILITY 14).
+#[no_mangle]
+pub extern "C" fn cuDriverGetVersion(version: *mut std::ffi::c_int) -> u32 {
+    unsafe { cuda::cuDriverGetVersion(version).0 }
+}
+
+fn reentrant() {
+    unsafe {
+        Api::cuInit(0).expect("the load completes");
+        let fake = Fake::open();
+        assert_eq!(
+            fake.number(b"fake_reentry_result\0"),
+            303,
+            "the call from inside the load failed once"
+        );
+        let mut version = 0;
+        Api::cuDriverGetVersion(&mut version).expect("and binds normally afterwards");
+        assert_eq!(version, 13050);
+    }
+}
+
 fn interposition() {
     unsafe {
         assert_eq!(
@@ -655,6 +678,7 @@ fn main() {
         "introspection" => introspection(),
         "relative-override" => relative_override(),
         "interposition" => interposition(),
+        "reentrant" => reentrant(),
         "fork-during-load" => fork_during_load(),
         "merged" => merged_module(
             std::env::args()
