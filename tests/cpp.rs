@@ -140,18 +140,7 @@ fn consumer() -> &'static Path {
 }
 
 fn scenario(args: &[&str], env: &[(&str, &Path)]) -> String {
-    // A hang (a deadlocked loader) fails the test after a minute instead of stalling it.
-    let mut cmd = Command::new("timeout");
-    cmd.arg("60").arg(consumer());
-    cmd.args(args)
-        .env_remove("CUSHIM_CUDA_LIBRARY")
-        .env_remove("LD_LIBRARY_PATH");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = run_ok(&mut cmd);
-    assert!(out.contains(&format!("ok: {}", args[0])), "{out}");
-    out
+    common::scenario(consumer(), args, env).0
 }
 
 #[test]

@@ -33,26 +33,9 @@ fn consumer() -> &'static Path {
     })
 }
 
-/// Runs one scenario with a clean loader environment plus `env`.
+/// Runs one scenario of the consumer; the Rust loader prints nothing on its own.
 fn run(scenario: &[&str], env: &[(&str, &Path)]) -> String {
-    // A hang (a deadlocked loader) fails the test after a minute instead of stalling it.
-    let mut cmd = Command::new("timeout");
-    cmd.arg("60").arg(consumer());
-    cmd.args(scenario)
-        .env_remove("CUSHIM_CUDA_LIBRARY")
-        .env_remove("LD_LIBRARY_PATH");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("the consumer runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "scenario {scenario:?} failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
-    assert!(stdout.contains(&format!("ok: {}", scenario[0])), "{stdout}");
+    let (stdout, stderr) = common::scenario(consumer(), scenario, env);
     assert!(
         stderr.is_empty(),
         "the loader prints nothing on its own: {stderr}"
@@ -199,32 +182,17 @@ fn each_driver_generation_binds_the_right_symbol() {
 fn per_thread_mode_binds_the_twins() {
     let lib = fake_driver("per-thread", &[]);
     run(&["per-thread"], &[("CUSHIM_CUDA_LIBRARY", &lib)]);
-    let on = root().join("target/test-scratch/stream-var-1");
-    let mut cmd = Command::new(consumer());
-    let out = cmd
-        .args(["per-thread-env"])
-        .env("CUSHIM_CUDA_LIBRARY", &lib)
-        .env("CUSHIM_PER_THREAD_DEFAULT_STREAM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = on;
+    let on = [
+        ("CUSHIM_CUDA_LIBRARY", lib.as_path()),
+        ("CUSHIM_PER_THREAD_DEFAULT_STREAM", Path::new("1")),
+    ];
+    run(&["per-thread-env"], &on);
     // "0" means off: legacy binding.
-    let out = Command::new(consumer())
-        .args(["binds-proc"])
-        .env("CUSHIM_CUDA_LIBRARY", &lib)
-        .env("CUSHIM_PER_THREAD_DEFAULT_STREAM", "0")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let off = [
+        ("CUSHIM_CUDA_LIBRARY", lib.as_path()),
+        ("CUSHIM_PER_THREAD_DEFAULT_STREAM", Path::new("0")),
+    ];
+    run(&["binds-proc"], &off);
 }
 
 #[test]

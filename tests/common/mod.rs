@@ -99,3 +99,32 @@ pub fn run_ok(cmd: &mut Command) -> String {
     );
     stdout
 }
+
+/// Runs one scenario of a test program (`bin SCENARIO ARGS...`) in a clean
+/// loader environment plus `env`, under `timeout 60` so that a deadlocked
+/// loader fails the test instead of stalling it. Asserts that it succeeded and
+/// printed `ok: SCENARIO`; returns (stdout, stderr).
+pub fn scenario(bin: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, String) {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("60").arg(bin).args(args);
+    for var in [
+        "CUSHIM_CUDA_LIBRARY",
+        "CUSHIM_PER_THREAD_DEFAULT_STREAM",
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+    ] {
+        cmd.env_remove(var);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let (stdout, stderr) = text(&out);
+    assert!(
+        out.status.success(),
+        "scenario {args:?} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains(&format!("ok: {}", args[0])), "{stdout}");
+    (stdout, stderr)
+}
