@@ -35,7 +35,9 @@ check "generate C++ pair from /usr/local/cuda/include" \
     "$g/bin/cushim" generate --cuda-path /usr/local/cuda --lang cpp,rust --out "$work/local-pair"
 sha256sum "$local_inc/cuda.h" "$local_inc/cudaTypedefs.h" >>"$log"
 
-cxx() { g++ -std=c++17 -O2 -Wall -Wextra -Werror "$@" -ldl -pthread; }
+# The kernel both programs load, as a C++ string for vector_add.cpp.
+{ printf 'static const char *ptx = R"PTX('; cat gpu/vadd.ptx; printf ')PTX";\n'; } >"$work/vadd_ptx.h"
+cxx() { g++ -std=c++17 -O2 -Wall -Wextra -Werror -I"$work" "$@" -ldl -pthread; }
 check "g++ vector_add + pinned 13.5 pair" cxx -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-pinned"
 check "g++ vector_add + local pair" cxx -I"$local_inc" -I"$work/local-pair" gpu/vector_add.cpp "$work/local-pair/cuda_shim.cpp" -o "$work/vadd-local"
 check "g++ vector_add (per-thread TU) + pinned pair" cxx -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-ptds"

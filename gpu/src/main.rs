@@ -17,49 +17,8 @@ mod local {
     include!(concat!(env!("OUT_DIR"), "/local/cuda.rs"));
 }
 
-/// A vector add, written for this check: c[i] = a[i] + b[i] for i < n.
-const PTX: &str = "
-.version 8.0
-.target sm_90
-.address_size 64
-
-.visible .entry vadd(
-    .param .u64 pa,
-    .param .u64 pb,
-    .param .u64 pc,
-    .param .u32 pn
-)
-{
-    .reg .pred done;
-    .reg .b32 r<5>;
-    .reg .b64 rd<8>;
-    .reg .f32 f<3>;
-
-    ld.param.u64 rd0, [pa];
-    ld.param.u64 rd1, [pb];
-    ld.param.u64 rd2, [pc];
-    ld.param.u32 r0, [pn];
-    mov.u32 r1, %ctaid.x;
-    mov.u32 r2, %ntid.x;
-    mov.u32 r3, %tid.x;
-    mad.lo.s32 r4, r1, r2, r3;
-    setp.ge.u32 done, r4, r0;
-    @done bra END;
-    cvta.to.global.u64 rd0, rd0;
-    cvta.to.global.u64 rd1, rd1;
-    cvta.to.global.u64 rd2, rd2;
-    mul.wide.u32 rd3, r4, 4;
-    add.s64 rd4, rd0, rd3;
-    add.s64 rd5, rd1, rd3;
-    add.s64 rd6, rd2, rd3;
-    ld.global.f32 f0, [rd4];
-    ld.global.f32 f1, [rd5];
-    add.f32 f2, f0, f1;
-    st.global.f32 [rd6], f2;
-END:
-    ret;
-}
-\0";
+/// The kernel both programs load (`gpu/vadd.ptx`), NUL-terminated for cuModuleLoadData.
+const PTX: &str = concat!(include_str!("../vadd.ptx"), "\0");
 
 /// The whole program for one generated module.
 macro_rules! vector_add {
