@@ -343,13 +343,10 @@ fn check_cmd(args: &Check) -> i32 {
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
     let (api, _) = crate::load(args.source.builder().options())?;
-    let per_thread_env = std::env::var("CUSHIM_PER_THREAD_DEFAULT_STREAM")
-        .is_ok_and(|v| matches!(v.trim(), "1" | "true" | "on"));
     let mode = match args.stream {
         Some(StreamArg::PerThread) => crate::StreamMode::PerThread,
         Some(StreamArg::Legacy) => crate::StreamMode::Legacy,
-        None if per_thread_env => crate::StreamMode::PerThread,
-        None => crate::StreamMode::Legacy,
+        None => crate::doctor::stream_mode_from_env().unwrap_or(crate::StreamMode::Legacy),
     };
     print!("{}", crate::doctor::report(&api, mode)?);
     Ok(())

@@ -1,164 +1,95 @@
-//! `cushim doctor`: loads the driver of this machine the way the generated
-//! shims do, and reports what the header's functions would bind to.
-//!
-//! The rules are the runtime's (see `templates/rust/loader.rs`): `libcuda.so.1`
-//! or an absolute `CUSHIM_CUDA_LIBRARY`, the stub check through
-//! `cuDriverGetVersion`, then per function `cuGetProcAddress_v2`, v1 or the
-//! exact export, with the function's own ABI version and never a lower one.
+//! `cushim doctor`: loads the driver of this machine with the loader runtime
+//! that generated modules carry (the same source, compiled into cushim), and
+//! reports what the header's functions would bind to.
 
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::CString;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use crate::diag::Error;
 use crate::ir::{version_text, Api, Function};
 use crate::options::StreamMode;
+use crate::runtime::cushim_loader::{self as loader, LoadError, Miss, Target};
 
-const STUB_LIBRARY: c_int = 34;
-
-type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
-type GetProcV2 =
-    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
-type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
-
-/// The driver as the shims see it.
-struct Driver {
-    library: libloading::Library,
-    path: String,
-    version: u32,
-    v2: Option<GetProcV2>,
-    v1: Option<GetProcV1>,
+/// The stream mode `CUSHIM_PER_THREAD_DEFAULT_STREAM` asks for, by the runtime's own rule.
+pub fn stream_mode_from_env() -> Option<StreamMode> {
+    std::env::var(loader::STREAM_VAR)
+        .ok()
+        .and_then(|v| loader::stream_mode_from_env(&v))
 }
 
-/// What one function would bind to.
-enum Binding {
-    Bound,
-    TooOld,
-    VersionNotSufficient,
-    Missing(String),
-}
-
-fn open() -> Result<Driver, Error> {
-    let path = match std::env::var_os("CUSHIM_CUDA_LIBRARY").filter(|v| !v.is_empty()) {
-        Some(v) if !Path::new(&v).is_absolute() => {
-            return Err(Error::new(format!(
-                "CUSHIM_CUDA_LIBRARY=`{}` is not an absolute path; relative paths are refused",
-                v.to_string_lossy()
-            )))
+/// The driver as the shims see it, or an error that says why there is none.
+fn open() -> Result<&'static loader::Driver, Error> {
+    loader::driver().map_err(|e| match e {
+        LoadError::LibraryNotFound { tried } => {
+            let attempts: Vec<String> = tried
+                .iter()
+                .map(|a| format!("`{}` ({})", a.name, a.error))
+                .collect();
+            Error::new(format!(
+                "no CUDA driver: cannot load {}",
+                attempts.join(", ")
+            ))
+            .hint(format!(
+                "install the NVIDIA driver, or set {} to the absolute path of libcuda",
+                loader::OVERRIDE_VAR
+            ))
         }
-        Some(v) => v.to_string_lossy().into_owned(),
-        None => "libcuda.so.1".to_string(),
-    };
-    // SAFETY: loading the driver runs its initializers, as the shims would.
-    let library = unsafe { libloading::Library::new(&path) }.map_err(|e| {
-        let why = std::error::Error::source(&e).map_or(e.to_string(), |s| s.to_string());
-        Error::new(format!("no CUDA driver: cannot load `{path}` ({why})")).hint(
-            "install the NVIDIA driver, or set CUSHIM_CUDA_LIBRARY to the absolute path of libcuda",
-        )
-    })?;
-    // SAFETY: these prototypes are the driver's since the symbols appeared.
-    unsafe {
-        let mut version: c_int = 0;
-        if let Ok(f) = library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
-            if f(&mut version) == STUB_LIBRARY {
-                return Err(Error::new(format!(
-                    "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY)"
-                ))
-                .hint("remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"));
-            }
-        }
-        let v2 = library
-            .get::<GetProcV2>(b"cuGetProcAddress_v2\0")
-            .ok()
-            .map(|f| *f);
-        let v1 = library
-            .get::<GetProcV1>(b"cuGetProcAddress\0")
-            .ok()
-            .map(|f| *f);
-        Ok(Driver {
-            library,
-            path,
-            version: version.max(0) as u32,
-            v2,
-            v1,
-        })
-    }
+        LoadError::StubLibrary { path } => Error::new(format!(
+            "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY)"
+        ))
+        .hint("remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"),
+        other => Error::new(other.to_string()),
+    })
 }
 
-fn bind(driver: &Driver, f: &Function, mode: StreamMode) -> (String, u32, Binding) {
-    let (symbol, version, flags) = match (mode, &f.per_thread) {
-        (StreamMode::PerThread, Some(t)) => (t.symbol.clone(), t.version.unwrap_or(0), 2u64),
-        _ => (f.symbol.clone(), f.version.unwrap_or(0), 1u64),
-    };
-    if version != 0 && driver.version != 0 && version > driver.version {
-        return (symbol, version, Binding::TooOld);
-    }
-    let (Ok(proc_name), Ok(c_symbol)) = (
+/// What one function binds to in `mode`: its symbol, ABI version and the miss, if any.
+fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32, Option<Miss>) {
+    let names = (
         CString::new(f.proc_name.as_str()),
-        CString::new(symbol.as_str()),
-    ) else {
-        return (
-            symbol,
-            version,
-            Binding::Missing("name contains NUL".into()),
-        );
+        CString::new(f.symbol.as_str()),
+        f.per_thread
+            .as_ref()
+            .map(|t| CString::new(t.symbol.as_str()))
+            .transpose(),
+    );
+    let (Ok(proc_name), Ok(symbol), Ok(twin)) = names else {
+        let why = Miss::NotFound("name contains NUL".into());
+        return (f.symbol.clone(), f.version.unwrap_or(0), Some(why));
     };
-    let mut pfn: *mut c_void = std::ptr::null_mut();
-    let binding = if let (Some(get), true) = (driver.v2, version != 0) {
-        let mut status: c_int = 0;
-        // SAFETY: valid name, out-pointer and status; flags 1 or 2.
-        let rc = unsafe {
-            get(
-                proc_name.as_ptr(),
-                &mut pfn,
-                version as c_int,
-                flags,
-                &mut status,
-            )
-        };
-        match (rc, status) {
-            (0, 0) if !pfn.is_null() => Binding::Bound,
-            (0, 2) => Binding::VersionNotSufficient,
-            (0, 0) => Binding::Missing("cuGetProcAddress_v2 gave a NULL pointer".into()),
-            (0, s) => Binding::Missing(format!("cuGetProcAddress_v2 status {s}")),
-            (rc, _) => Binding::Missing(format!("cuGetProcAddress_v2 returned {rc}")),
-        }
-    } else if let (Some(get), true) = (driver.v1, version != 0) {
-        // SAFETY: valid name and out-pointer; flags 1 or 2.
-        let rc = unsafe { get(proc_name.as_ptr(), &mut pfn, version as c_int, flags) };
-        match rc {
-            0 if !pfn.is_null() => Binding::Bound,
-            rc => Binding::Missing(format!("cuGetProcAddress returned {rc}")),
-        }
-    } else {
-        // SAFETY: only the address is read.
-        match unsafe {
-            driver
-                .library
-                .get::<*mut c_void>(c_symbol.as_bytes_with_nul())
-        } {
-            Ok(p) if !(*p).is_null() => Binding::Bound,
-            _ => Binding::Missing("not exported".into()),
-        }
-    };
-    (symbol, version, binding)
+    let per_thread = f
+        .per_thread
+        .as_ref()
+        .zip(twin.as_deref())
+        .map(|(t, name)| (name, t.version.unwrap_or(0)));
+    let target = Target::new(
+        &proc_name,
+        (&symbol, f.version.unwrap_or(0)),
+        per_thread,
+        mode,
+    );
+    let miss = driver.find(&target, loader::Resolve::ProcAddress).err();
+    (
+        target.symbol.to_string_lossy().into_owned(),
+        target.version,
+        miss,
+    )
 }
 
 /// The report, or an error when there is no usable driver.
 pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     let driver = open()?;
     let mut out = String::new();
-    let proc = match (driver.v2.is_some(), driver.v1.is_some()) {
-        (true, _) => "cuGetProcAddress_v2",
-        (false, true) => "cuGetProcAddress (v1)",
+    let proc = match driver.proc_address() {
+        "cuGetProcAddress_v2" => "cuGetProcAddress_v2",
+        "cuGetProcAddress" => "cuGetProcAddress (v1)",
         _ => "none (exact exports)",
     };
-    let _ = writeln!(out, "library:          {}", driver.path);
+    let _ = writeln!(out, "library:          {}", driver.path());
     let _ = writeln!(
         out,
         "driver version:   {} ({})",
-        version_text(driver.version),
-        driver.version
+        version_text(driver.version()),
+        driver.version()
     );
     let _ = writeln!(out, "resolution:       {proc}");
     let _ = writeln!(
@@ -171,21 +102,21 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     );
     let mut rows = Vec::new();
     for f in &api.functions {
-        let (symbol, version, binding) = bind(&driver, f, mode);
-        let why = match binding {
-            Binding::Bound => continue,
-            Binding::TooOld => format!(
+        let (symbol, version, miss) = bind(driver, f, mode);
+        let why = match miss {
+            None => continue,
+            Some(Miss::TooOld) => format!(
                 "driver too old: needs {}, driver is {}",
                 version_text(version),
-                version_text(driver.version)
+                version_text(driver.version())
             ),
-            Binding::VersionNotSufficient => {
+            Some(Miss::VersionNotSufficient) => {
                 format!(
                     "version not sufficient: driver lacks the {} ABI",
                     version_text(version)
                 )
             }
-            Binding::Missing(how) => format!("missing ({how})"),
+            Some(Miss::NotFound(how)) => format!("missing ({how})"),
         };
         rows.push([f.name.clone(), symbol, version.to_string(), why]);
     }

@@ -13,9 +13,11 @@ pub mod doctor;
 pub mod emit;
 pub mod fetch;
 pub mod ir;
+pub mod library;
 pub mod options;
 pub mod parse;
 pub mod pins;
+mod runtime;
 pub mod write;
 
 use std::path::PathBuf;
@@ -129,7 +131,7 @@ pub fn load(options: &Options) -> Result<(ir::Api, Vec<PathBuf>), Error> {
     let cuda_version = pinned
         .or_else(|| header_cuda_version(&rust_types))
         .unwrap_or_else(|| "unknown".into());
-    let api = ir::build(&raw, &cuda_version, rust_types, &filter)?;
+    let api = ir::build(&raw, &library::DRIVER, &cuda_version, rust_types, &filter)?;
     Ok((api, raw.files))
 }
 

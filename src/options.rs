@@ -39,23 +39,9 @@ impl Language {
     }
 }
 
-/// How generated shims find driver functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Resolve {
-    /// `cuGetProcAddress_v2` with each function's ABI version, then v1, then the exact export.
-    #[default]
-    ProcAddress,
-    /// The exact versioned export only.
-    Dlsym,
-}
-
-/// The default-stream semantics generated shims bind by default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum StreamMode {
-    #[default]
-    Legacy,
-    PerThread,
-}
+/// How generated shims find functions, and the default-stream mode they bind:
+/// the runtime's own enums, from the command line to the emitted code.
+pub use crate::runtime::{Resolve, StreamMode};
 
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,8 +77,8 @@ impl Default for Options {
             clang_args: Vec::new(),
             docs: false,
             cpp_prefix: None,
-            resolve: Resolve::default(),
-            stream: StreamMode::default(),
+            resolve: Resolve::ProcAddress,
+            stream: StreamMode::Legacy,
         }
     }
 }

@@ -13,6 +13,41 @@
 #include "cuda.h"
 #include "cuda_shim.h"
 
+namespace {
+namespace cushim {
+// What --resolve, --stream and the description of the library chose.
+namespace settings {
+constexpr bool use_proc_address = true;
+constexpr bool per_thread_by_default = false;
+constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
+constexpr int code_stub_library = 34;  // CUDA_ERROR_STUB_LIBRARY
+constexpr int code_symbol_not_found = 500;  // CUDA_ERROR_NOT_FOUND
+constexpr int code_driver_too_old = 36;  // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
+constexpr int code_not_initialized = 3;  // CUDA_ERROR_NOT_INITIALIZED
+constexpr const char *version_function = "cuDriverGetVersion";
+constexpr const char *override_var = "CUSHIM_CUDA_LIBRARY";
+constexpr const char *stream_var = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
+const char *const stream_on[] = {"1", "true", "on"};
+const char *const stream_off[] = {"0", "false", "off"};
+#ifdef _WIN32
+const char *const library_names[] = {"nvcuda.dll"};
+#else
+const char *const library_names[] = {"libcuda.so.1"};
+#endif
+}  // namespace settings
+}  // namespace cushim
+}  // namespace
+
+// The C++ runtime of the lazy stubs: opens the library once, binds one stub on
+// its first call, and keeps every failure as a status and a message.
+//
+// This file is real source, with no template tag: cushim's tests compile it on
+// its own, and the C++ emitter copies it verbatim into every generated
+// `*_shim.cpp`. Before it, the generated file defines `cushim::settings` (what
+// --resolve, --stream and the library's description chose); after it, the
+// function table (`function_table()`, `function_count()`), one
+// CUSHIM_DEFINE invocation per stub and the exported status API.
+
 #include <atomic>
 #include <cstdarg>
 #include <cstddef>
@@ -37,16 +72,35 @@
 #define CUSHIM_EXPORT __attribute__((visibility("default")))
 #endif
 
+#if defined(__GNUC__)
+#define CUSHIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CUSHIM_PRINTF(f, a)
+#endif
+
 namespace {
 namespace cushim {
 
 template <class... T>
 inline void ignore(T &&...) {}
 
-// One row per stub: what to resolve, and what became of it.
+// The state of the library or of one stub; the values of the generated
+// header's `<api>_status` enum, which the generated file checks.
+enum Status : int {
+    status_ok = 0,
+    status_library_not_found = 1,
+    status_stub_library = 2,
+    status_symbol_not_found = 3,
+    status_driver_too_old = 4,
+    status_version_not_sufficient = 5,
+    status_reentrant = 6,
+    status_forked_during_load = 7
+};
+
 // What became of one stub.
 enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient };
 
+// One row per stub: what to resolve, and what became of it.
 struct Function {
     const char *name;       // the C name callers write
     const char *symbol;     // the export bound by exact name
@@ -58,6 +112,503 @@ struct Function {
     std::atomic<int> state;
     std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
 };
+
+// Defined after this file, by the generated table.
+Function *function_table();
+std::size_t function_count();
+
+using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
+using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
+
+// Fixed buffers rather than string objects: no template instantiation of ours
+// leaks out of this file as a weak symbol.
+constexpr std::size_t path_size = 4096;
+constexpr std::size_t message_size = 8192;
+
+// Never destroyed: stubs may run from atexit handlers and other threads at exit.
+struct Library {
+    std::mutex override_mutex;
+    char override_path[path_size] = {};
+    bool started = false;
+    void *handle = nullptr;
+    Status status = status_library_not_found;
+    char message[message_size] = {};
+    std::atomic<unsigned> attempts{0};
+    unsigned driver_version = 0;  // from the version function, read once
+    get_proc_v2 proc_v2 = nullptr;
+    get_proc_v1 proc_v1 = nullptr;
+};
+
+Library &library() {
+    static Library *lib = new Library;
+    return *lib;
+}
+
+thread_local Status last_status = status_ok;
+thread_local char last_message[message_size];
+
+// printf into a fixed buffer, truncating.
+void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
+void format(char *out, std::size_t size, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(out, size, fmt, args);
+    va_end(args);
+}
+
+// Appends to a fixed buffer, truncating.
+void append(char *out, std::size_t size, const char *text) {
+    std::size_t used = std::strlen(out);
+    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
+}
+
+void note(Status status, const char *message) {
+    last_status = status;
+    format(last_message, sizeof last_message, "%s", message);
+}
+
+bool is_absolute(const char *path) {
+#ifdef _WIN32
+    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
+#else
+    return path[0] == '/';
+#endif
+}
+
+#ifdef _WIN32
+void *open_one(const char *name, char *error, std::size_t size) {
+    wchar_t wide[path_size];
+    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
+        format(error, size, "the name is not valid UTF-8");
+        return nullptr;
+    }
+    // Only the system directory: never the executable's or the current directory.
+    HMODULE h = LoadLibraryExW(wide, nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32);
+    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
+    return reinterpret_cast<void *>(h);
+}
+void *find(void *handle, const char *symbol) {
+    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
+}
+#else
+void *open_one(const char *name, char *error, std::size_t size) {
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        format(error, size, "%s", e ? e : "dlopen failed");
+    }
+    return h;
+}
+void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
+#endif
+
+// Reads the library version once. NVIDIA's toolkit stub answers the version
+// function with the stub code; a real driver never does.
+bool is_stub(void *handle, unsigned &version) {
+    using get_version = int (*)(int *);
+    void *p = find(handle, settings::version_function);
+    if (!p) return false;
+    int v = 0;
+    if (reinterpret_cast<get_version>(p)(&v) == settings::code_stub_library) return true;
+    version = v > 0 ? static_cast<unsigned>(v) : 0u;
+    return false;
+}
+
+// Tries one name; true when the search is over (loaded, or found the stub).
+bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size) {
+    lib.attempts.fetch_add(1, std::memory_order_relaxed);
+    char error[1024] = {};
+    void *h = open_one(name, error, sizeof error);
+    if (!h) {
+        append(tried, tried_size, tried[0] ? "; `" : "`");
+        append(tried, tried_size, name);
+        append(tried, tried_size, "` (");
+        append(tried, tried_size, error);
+        append(tried, tried_size, ")");
+        return false;
+    }
+    if (is_stub(h, lib.driver_version)) {
+        // Kept loaded but never used: a library is never unloaded.
+        lib.status = status_stub_library;
+        format(lib.message, sizeof lib.message,
+               "`%s` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered "
+               "CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from "
+               "LD_LIBRARY_PATH",
+               name);
+        return true;
+    }
+    lib.handle = h;
+    lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, "cuGetProcAddress_v2"));
+    lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, "cuGetProcAddress"));
+    lib.status = status_ok;
+    format(lib.message, sizeof lib.message, "loaded `%s`", name);
+    return true;
+}
+
+void open_library(Library &lib) {
+    char chosen[path_size] = {};
+    {
+        std::lock_guard<std::mutex> guard(lib.override_mutex);
+        lib.started = true;
+        format(chosen, sizeof chosen, "%s", lib.override_path);
+    }
+    if (!chosen[0]) {
+        const char *env = std::getenv(settings::override_var);
+        if (env && *env) {
+            if (!is_absolute(env)) {
+                format(lib.message, sizeof lib.message,
+                       "%s=`%s` is not an absolute path; relative paths are refused", settings::override_var, env);
+                return;
+            }
+            format(chosen, sizeof chosen, "%s", env);
+        }
+    }
+    char tried[message_size] = {};
+    if (chosen[0]) {
+        if (attempt(lib, chosen, tried, sizeof tried)) return;
+    } else {
+        for (const char *name : settings::library_names)
+            if (attempt(lib, name, tried, sizeof tried)) return;
+    }
+    lib.status = status_library_not_found;
+    format(lib.message, sizeof lib.message,
+           "CUDA driver library not found; tried %s. Install the NVIDIA driver, or set "
+           "%s to the absolute path of libcuda",
+           tried, settings::override_var);
+}
+
+// The library is loaded once and published through an atomic state, not
+// std::call_once: a fork() while another thread is loading must not leave the
+// child waiting forever for a thread it does not have.
+constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
+std::atomic<int> load_state{state_empty};
+thread_local bool loading_here = false;
+
+#ifndef _WIN32
+// In the child of such a fork the load can never finish; the child gets a
+// status instead of a hang (a forked child cannot use CUDA anyway).
+void forked_child() {
+    int expected = state_loading;
+    load_state.compare_exchange_strong(expected, state_forked);
+}
+#endif
+
+Library &loaded() {
+    Library &lib = library();
+    for (unsigned spins = 0;; ++spins) {
+        int state = load_state.load(std::memory_order_acquire);
+        if (state == state_ready) return lib;
+        if (state == state_forked) {
+            // Only this thread exists in the child: nobody else writes `lib` here.
+            lib.status = status_forked_during_load;
+            format(lib.message, sizeof lib.message,
+                   "this process was forked while another thread was loading the CUDA driver; "
+                   "the child cannot use it");
+            load_state.store(state_ready, std::memory_order_release);
+            return lib;
+        }
+        if (state == state_loading && loading_here) {
+            // Called back from the driver's own initializer, on the loading thread.
+            static Library *reentrant = [] {
+                Library *l = new Library;
+                l->status = status_reentrant;
+                format(l->message, sizeof l->message,
+                       "a CUDA stub was called while the driver was being loaded on the same thread");
+                return l;
+            }();
+            return *reentrant;
+        }
+        if (state == state_loading) {
+#ifdef _WIN32
+            SwitchToThread();
+#else
+            if (spins < 64) sched_yield(); else usleep(50);
+#endif
+            continue;
+        }
+#ifndef _WIN32
+        static bool watching = (pthread_atfork(nullptr, nullptr, forked_child), true);
+        (void)watching;
+#endif
+        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
+            loading_here = true;
+            open_library(lib);
+            loading_here = false;
+            load_state.store(state_ready, std::memory_order_release);
+            return lib;
+        }
+    }
+}
+
+// The stream mode: unset, or a mode; locked once the first stub was bound.
+constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
+std::atomic<int> stream_mode{mode_unset};
+
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+// Whether `value`, without surrounding ASCII whitespace, is one of `words`.
+template <std::size_t N>
+bool one_of(const char *value, const char *const (&words)[N]) {
+    while (is_ascii_space(*value)) ++value;
+    std::size_t length = std::strlen(value);
+    while (length > 0 && is_ascii_space(value[length - 1])) --length;
+    for (const char *word : words)
+        if (std::strlen(word) == length && std::strncmp(value, word, length) == 0) return true;
+    return false;
+}
+
+// The mode a value of the stream variable asks for; mode_unset for any other
+// value. The same rule as the Rust runtime's `stream_mode_from_env`.
+int stream_mode_from_env(const char *value) {
+    if (!value) return mode_unset;
+    if (one_of(value, settings::stream_on)) return mode_per_thread;
+    if (one_of(value, settings::stream_off)) return mode_legacy;
+    return mode_unset;
+}
+
+int initial_mode() {
+    int mode = stream_mode_from_env(std::getenv(settings::stream_var));
+    if (mode != mode_unset) return mode;
+    return settings::per_thread_by_default ? mode_per_thread : mode_legacy;
+}
+
+// Fixes the mode at the first binding and returns it.
+int lock_stream_mode() {
+    int current = stream_mode.load(std::memory_order_acquire);
+    for (;;) {
+        if (current & mode_locked) return current & ~mode_locked;
+        int mode = current == mode_unset ? initial_mode() : current;
+        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
+            return mode;
+    }
+}
+
+void note_failure(const Function &f) {
+    char message[1024];
+    const Library &lib = library();
+    switch (f.state.load(std::memory_order_acquire)) {
+        case too_old:
+            format(message, sizeof message, "driver too old: `%s` needs CUDA %u.%u, driver is %u.%u", f.name,
+                   f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
+                   lib.driver_version % 1000 / 10);
+            note(status_driver_too_old, message);
+            return;
+        case version_not_sufficient:
+            format(message, sizeof message,
+                   "driver too old: cuGetProcAddress knows `%s` but not its CUDA %u.%u ABI (driver is %u.%u)",
+                   f.name, f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
+                   lib.driver_version % 1000 / 10);
+            note(status_version_not_sufficient, message);
+            return;
+        default:
+            format(message, sizeof message,
+                   "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
+                   f.name, f.symbol,
+                   settings::use_proc_address && f.version ? "cuGetProcAddress answered" : "dlsym, code",
+                   f.detail.load(std::memory_order_relaxed));
+            note(status_symbol_not_found, message);
+    }
+}
+
+// Finds the address for row `f` in the process's stream mode. Never calls
+// the driver for a function whose ABI is newer than it, never passes NULL or
+// flags 0 to cuGetProcAddress, and never retries with a lower version.
+void *lookup(const Library &lib, Function &f, int &state) {
+    const Function *target = &f;
+    bool per_thread = f.per_thread;
+    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
+        // The legacy name in per-thread mode binds the per-thread variant.
+        target = &function_table()[f.twin];
+        per_thread = true;
+    }
+    unsigned version = target->version;
+    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
+        state = too_old;
+        return nullptr;
+    }
+    unsigned long long flags = per_thread ? 2u : 1u;
+    void *p = nullptr;
+    if (settings::use_proc_address && version != 0 && lib.proc_v2) {
+        int status = 0;
+        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
+        if (rc == 0 && status == 0 && p) return p;
+        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
+        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
+        return nullptr;
+    }
+    if (settings::use_proc_address && version != 0 && lib.proc_v1) {
+        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
+        if (rc == 0 && p) return p;
+        state = missing;
+        f.detail.store(rc, std::memory_order_relaxed);
+        return nullptr;
+    }
+    p = find(lib.handle, target->symbol);
+    if (!p) state = missing;
+    return p;
+}
+
+// The address of stub `index`, or nullptr with the reason noted.
+void *resolve(std::size_t index) {
+    Function &f = function_table()[index];
+    int state = f.state.load(std::memory_order_acquire);
+    if (state == resolved) return f.address.load(std::memory_order_relaxed);
+    Library &lib = loaded();
+    if (lib.status != status_ok) {
+        note(lib.status, lib.message);
+        return nullptr;
+    }
+    if (state == unresolved) {
+        void *p = lookup(lib, f, state);
+        if (p) {
+            f.address.store(p, std::memory_order_relaxed);
+            f.state.store(resolved, std::memory_order_release);
+            return p;
+        }
+        f.state.store(state, std::memory_order_release);
+    }
+    note_failure(f);
+    return nullptr;
+}
+
+// Whether the failure just noted holds for good; a call from inside the load
+// does not, and must not leave the stub failing once the load is done.
+bool failure_is_final() { return last_status != status_reentrant; }
+
+// What a stub that cannot reach the driver returns; the reason is noted again
+// so that every failed call can be asked why.
+int absent(std::size_t index) {
+    Library &lib = loaded();
+    if (lib.status != status_ok) {
+        note(lib.status, lib.message);
+        if (lib.status == status_stub_library) return settings::code_stub_library;
+        if (lib.status == status_forked_during_load) return settings::code_not_initialized;
+        return settings::code_library_not_found;
+    }
+    const Function &f = function_table()[index];
+    note_failure(f);
+    int state = f.state.load(std::memory_order_acquire);
+    return state == too_old || state == version_not_sufficient ? settings::code_driver_too_old
+                                                               : settings::code_symbol_not_found;
+}
+
+// cuGetErrorName and cuGetErrorString keep answering without a driver, from
+// the generated table of status constants.
+struct StatusText {
+    int code;
+    const char *name;
+    const char *text;
+};
+
+enum class Text { name, text };
+
+// Stores the name or text of `code` in `*out`; false for an unknown code.
+[[maybe_unused]] bool status_text(const StatusText *texts, std::size_t count, int code, const char **out,
+                                  Text which) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (texts[i].code == code) {
+            *out = which == Text::name ? texts[i].name : texts[i].text;
+            return true;
+        }
+    }
+    *out = nullptr;
+    return false;
+}
+
+// The exported status API, by index into the table; the generated file wraps
+// each under the header's own names.
+[[maybe_unused]] Status function_status(const char *name) {
+    for (std::size_t i = 0; i < function_count(); ++i) {
+        const Function &f = function_table()[i];
+        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
+            if (resolve(i)) return status_ok;
+            return last_status;
+        }
+    }
+    char message[1024];
+    format(message, sizeof message, "`%s` is not a function of this header", name);
+    note(status_symbol_not_found, message);
+    return status_symbol_not_found;
+}
+
+[[maybe_unused]] int set_library_path(const char *absolute_path) {
+    if (!absolute_path || !is_absolute(absolute_path)) return -1;
+    Library &lib = library();
+    std::lock_guard<std::mutex> guard(lib.override_mutex);
+    if (lib.started) return -2;
+    if (std::strlen(absolute_path) >= sizeof lib.override_path) return -1;
+    format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
+    return 0;
+}
+
+[[maybe_unused]] std::size_t resolve_all(const char **missing, std::size_t capacity) {
+    if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < function_count(); ++i) {
+        if (resolve(i)) continue;
+        if (missing && count < capacity) missing[count] = function_table()[i].symbol;
+        ++count;
+    }
+    return count;
+}
+
+[[maybe_unused]] int set_stream_mode(int per_thread) {
+    int mode = per_thread ? mode_per_thread : mode_legacy;
+    int current = stream_mode.load(std::memory_order_acquire);
+    while (!(current & mode_locked)) {
+        if (stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
+    }
+    char message[256];
+    format(message, sizeof message, "the stream mode must be set before the first CUDA call; it stays %s",
+           (current & ~mode_locked) == mode_per_thread ? "per-thread" : "legacy");
+    note(status_ok, message);
+    return -2;
+}
+
+[[maybe_unused]] int current_stream_mode() {
+    int current = stream_mode.load(std::memory_order_acquire) & ~mode_locked;
+    if (current == mode_unset) current = initial_mode();
+    return current == mode_per_thread;
+}
+
+[[maybe_unused]] unsigned driver_version() {
+    Library &lib = loaded();
+    return lib.status == status_ok ? lib.driver_version : 0u;
+}
+
+[[maybe_unused]] unsigned library_open_attempts() { return library().attempts.load(std::memory_order_relaxed); }
+
+}  // namespace cushim
+}  // namespace
+
+// One invocation per stub. The slot starts at a resolver that binds the symbol,
+// patches the slot (with the driver's function, or with a stub that reports the
+// failure) and forwards the call; from then on a call is one atomic load and one
+// indirect call.
+#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
+    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS;                                          \
+    static RET CUDAAPI cushim_absent_##SYMBOL PARAMS {                                          \
+        cushim::ignore ARGS;                                                                     \
+        return ABSENT;                                                                           \
+    }                                                                                            \
+    static std::atomic<RET(CUDAAPI *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
+    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS {                                         \
+        RET(CUDAAPI * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
+        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUDAAPI *) PARAMS>(p); \
+        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
+            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
+        return call ARGS;                                                                        \
+    }                                                                                            \
+    CHECK(SYMBOL, RET, PARAMS)                                                                   \
+    extern "C" CUSHIM_EXPORT RET CUDAAPI EXPORT PARAMS {                                         \
+        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
+    }
+
+// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
+#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
+
+namespace {
+namespace cushim {
 
 Function functions[] = {
     {"cuArray3DCreate", "cuArray3DCreate_v2", "cuArray3DCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
@@ -549,380 +1100,9 @@ Function functions[] = {
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 487, {nullptr}, {unresolved}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
 };
-constexpr std::size_t function_count = sizeof(functions) / sizeof(functions[0]);
 
-constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-constexpr int code_stub_library = 34;        // CUDA_ERROR_STUB_LIBRARY
-constexpr int code_symbol_not_found = 500;   // CUDA_ERROR_NOT_FOUND
-constexpr int code_driver_too_old = 36;      // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
-constexpr int code_not_initialized = 3;      // CUDA_ERROR_NOT_INITIALIZED, as in a forked child
-
-// Chosen at generation time: --resolve and --stream.
-constexpr bool use_proc_address = true;
-constexpr bool per_thread_by_default = false;
-
-using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
-using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
-
-// Fixed buffers rather than string objects: no template instantiation of ours
-// leaks out of this file as a weak symbol.
-constexpr std::size_t path_size = 4096;
-constexpr std::size_t message_size = 8192;
-
-// Never destroyed: stubs may run from atexit handlers and other threads at exit.
-struct Library {
-    std::mutex override_mutex;
-    char override_path[path_size] = {};
-    bool started = false;
-    void *handle = nullptr;
-    cushim_cuda_status status = CUSHIM_CUDA_LIBRARY_NOT_FOUND;
-    char message[message_size] = {};
-    std::atomic<unsigned> attempts{0};
-    unsigned driver_version = 0;  // from cuDriverGetVersion, read once
-    get_proc_v2 proc_v2 = nullptr;
-    get_proc_v1 proc_v1 = nullptr;
-};
-
-Library &library() {
-    static Library *lib = new Library;
-    return *lib;
-}
-
-thread_local cushim_cuda_status last_status = CUSHIM_CUDA_OK;
-thread_local char last_message[message_size];
-
-// printf into a fixed buffer, truncating.
-void format(char *out, std::size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void format(char *out, std::size_t size, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(out, size, fmt, args);
-    va_end(args);
-}
-
-// Appends to a fixed buffer, truncating.
-void append(char *out, std::size_t size, const char *text) {
-    std::size_t used = std::strlen(out);
-    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
-}
-
-void note(cushim_cuda_status status, const char *message) {
-    last_status = status;
-    format(last_message, sizeof last_message, "%s", message);
-}
-
-bool is_absolute(const char *path) {
-#ifdef _WIN32
-    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-#else
-    return path[0] == '/';
-#endif
-}
-
-#ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
-    wchar_t wide[path_size];
-    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
-        format(error, size, "the name is not valid UTF-8");
-        return nullptr;
-    }
-    // Only the system directory: never the executable's or the current directory.
-    HMODULE h = LoadLibraryExW(wide, nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32);
-    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
-    return reinterpret_cast<void *>(h);
-}
-void *find(void *handle, const char *symbol) {
-    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
-}
-const char *const default_names[] = {"nvcuda.dll"};
-#else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        format(error, size, "%s", e ? e : "dlopen failed");
-    }
-    return h;
-}
-void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
-const char *const default_names[] = {"libcuda.so.1"};
-#endif
-
-// Reads the driver version once. NVIDIA's toolkit stub answers
-// cuDriverGetVersion with CUDA_ERROR_STUB_LIBRARY; a real driver never does.
-bool is_stub(void *handle, unsigned &version) {
-    using driver_get_version = int (*)(int *);
-    void *p = find(handle, "cuDriverGetVersion");
-    if (!p) return false;
-    int v = 0;
-    if (reinterpret_cast<driver_get_version>(p)(&v) == code_stub_library) return true;
-    version = v > 0 ? static_cast<unsigned>(v) : 0u;
-    return false;
-}
-
-// Tries one name; true when the search is over (loaded, or found the stub).
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size) {
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        append(tried, tried_size, tried[0] ? "; `" : "`");
-        append(tried, tried_size, name);
-        append(tried, tried_size, "` (");
-        append(tried, tried_size, error);
-        append(tried, tried_size, ")");
-        return false;
-    }
-    if (is_stub(h, lib.driver_version)) {
-        // Kept loaded but never used: a library is never unloaded.
-        lib.status = CUSHIM_CUDA_STUB_LIBRARY;
-        format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered "
-               "CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from "
-               "LD_LIBRARY_PATH",
-               name);
-        return true;
-    }
-    lib.handle = h;
-    lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, "cuGetProcAddress_v2"));
-    lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, "cuGetProcAddress"));
-    lib.status = CUSHIM_CUDA_OK;
-    format(lib.message, sizeof lib.message, "loaded `%s`", name);
-    return true;
-}
-
-void open_library(Library &lib) {
-    char chosen[path_size] = {};
-    {
-        std::lock_guard<std::mutex> guard(lib.override_mutex);
-        lib.started = true;
-        format(chosen, sizeof chosen, "%s", lib.override_path);
-    }
-    if (!chosen[0]) {
-        const char *env = std::getenv("CUSHIM_CUDA_LIBRARY");
-        if (env && *env) {
-            if (!is_absolute(env)) {
-                format(lib.message, sizeof lib.message,
-                       "CUSHIM_CUDA_LIBRARY=`%s` is not an absolute path; relative paths are refused", env);
-                return;
-            }
-            format(chosen, sizeof chosen, "%s", env);
-        }
-    }
-    char tried[message_size] = {};
-    if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried)) return;
-    } else {
-        for (const char *name : default_names)
-            if (attempt(lib, name, tried, sizeof tried)) return;
-    }
-    lib.status = CUSHIM_CUDA_LIBRARY_NOT_FOUND;
-    format(lib.message, sizeof lib.message,
-           "CUDA driver library not found; tried %s. Install the NVIDIA driver, or set "
-           "CUSHIM_CUDA_LIBRARY to the absolute path of libcuda",
-           tried);
-}
-
-// The library is loaded once and published through an atomic state, not
-// std::call_once: a fork() while another thread is loading must not leave the
-// child waiting forever for a thread it does not have.
-constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
-std::atomic<int> load_state{state_empty};
-thread_local bool loading_here = false;
-
-#ifndef _WIN32
-// In the child of such a fork the load can never finish; the child gets a
-// status instead of a hang (a forked child cannot use CUDA anyway).
-void forked_child() {
-    int expected = state_loading;
-    load_state.compare_exchange_strong(expected, state_forked);
-}
-#endif
-
-Library &loaded() {
-    Library &lib = library();
-    for (unsigned spins = 0;; ++spins) {
-        int state = load_state.load(std::memory_order_acquire);
-        if (state == state_ready) return lib;
-        if (state == state_forked) {
-            // Only this thread exists in the child: nobody else writes `lib` here.
-            lib.status = CUSHIM_CUDA_FORKED_DURING_LOAD;
-            format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the CUDA driver; "
-                   "the child cannot use it");
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-        if (state == state_loading && loading_here) {
-            // Called back from the driver's own initializer, on the loading thread.
-            static Library *reentrant = [] {
-                Library *l = new Library;
-                l->status = CUSHIM_CUDA_REENTRANT;
-                format(l->message, sizeof l->message,
-                       "a CUDA stub was called while the driver was being loaded on the same thread");
-                return l;
-            }();
-            return *reentrant;
-        }
-        if (state == state_loading) {
-#ifdef _WIN32
-            SwitchToThread();
-#else
-            if (spins < 64) sched_yield(); else usleep(50);
-#endif
-            continue;
-        }
-#ifndef _WIN32
-        static bool watching = (pthread_atfork(nullptr, nullptr, forked_child), true);
-        (void)watching;
-#endif
-        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
-            loading_here = true;
-            open_library(lib);
-            loading_here = false;
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-    }
-}
-
-// The stream mode: unset, or a mode; locked once the first stub was bound.
-constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
-std::atomic<int> stream_mode{mode_unset};
-
-int initial_mode() {
-    const char *env = std::getenv("CUSHIM_PER_THREAD_DEFAULT_STREAM");
-    if (env && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0 || std::strcmp(env, "on") == 0))
-        return mode_per_thread;
-    if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "false") == 0 || std::strcmp(env, "off") == 0))
-        return mode_legacy;
-    return per_thread_by_default ? mode_per_thread : mode_legacy;
-}
-
-// Fixes the mode at the first binding and returns it.
-int lock_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire);
-    for (;;) {
-        if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode() : current;
-        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
-            return mode;
-    }
-}
-
-void note_failure(const Function &f) {
-    char message[1024];
-    const Library &lib = library();
-    switch (f.state.load(std::memory_order_acquire)) {
-        case too_old:
-            format(message, sizeof message, "driver too old: `%s` needs CUDA %u.%u, driver is %u.%u", f.name,
-                   f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
-            note(CUSHIM_CUDA_DRIVER_TOO_OLD, message);
-            return;
-        case version_not_sufficient:
-            format(message, sizeof message,
-                   "driver too old: cuGetProcAddress knows `%s` but not its CUDA %u.%u ABI (driver is %u.%u)",
-                   f.name, f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
-            note(CUSHIM_CUDA_VERSION_NOT_SUFFICIENT, message);
-            return;
-        default:
-            format(message, sizeof message,
-                   "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
-                   f.name, f.symbol, use_proc_address && f.version ? "cuGetProcAddress answered" : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed));
-            note(CUSHIM_CUDA_SYMBOL_NOT_FOUND, message);
-    }
-}
-
-// Finds the address for row `index` in the process's stream mode. Never calls
-// the driver for a function whose ABI is newer than it, never passes NULL or
-// flags 0 to cuGetProcAddress, and never retries with a lower version.
-void *lookup(const Library &lib, Function &f, int &state) {
-    const Function *target = &f;
-    bool per_thread = f.per_thread;
-    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
-        // The legacy name in per-thread mode binds the per-thread variant.
-        target = &functions[f.twin];
-        per_thread = true;
-    }
-    unsigned version = target->version;
-    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
-        state = too_old;
-        return nullptr;
-    }
-    unsigned long long flags = per_thread ? 2u : 1u;
-    void *p = nullptr;
-    if (use_proc_address && version != 0 && lib.proc_v2) {
-        int status = 0;
-        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
-        if (rc == 0 && status == 0 && p) return p;
-        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
-        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
-        return nullptr;
-    }
-    if (use_proc_address && version != 0 && lib.proc_v1) {
-        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
-        if (rc == 0 && p) return p;
-        state = missing;
-        f.detail.store(rc, std::memory_order_relaxed);
-        return nullptr;
-    }
-    p = find(lib.handle, target->symbol);
-    if (!p) state = missing;
-    return p;
-}
-
-// The address of stub `index`, or nullptr with the reason noted.
-void *resolve(std::size_t index) {
-    Function &f = functions[index];
-    int state = f.state.load(std::memory_order_acquire);
-    if (state == resolved) return f.address.load(std::memory_order_relaxed);
-    Library &lib = loaded();
-    if (lib.status != CUSHIM_CUDA_OK) {
-        note(lib.status, lib.message);
-        return nullptr;
-    }
-    if (state == unresolved) {
-        void *p = lookup(lib, f, state);
-        if (p) {
-            f.address.store(p, std::memory_order_relaxed);
-            f.state.store(resolved, std::memory_order_release);
-            return p;
-        }
-        f.state.store(state, std::memory_order_release);
-    }
-    note_failure(f);
-    return nullptr;
-}
-
-// Whether the failure just noted holds for good; a call from inside the load
-// does not, and must not leave the stub failing once the load is done.
-bool failure_is_final() { return last_status != CUSHIM_CUDA_REENTRANT; }
-
-// What a stub that cannot reach the driver returns; the reason is noted again
-// so that every failed call can be asked why.
-int absent(std::size_t index) {
-    Library &lib = loaded();
-    if (lib.status != CUSHIM_CUDA_OK) {
-        note(lib.status, lib.message);
-        if (lib.status == CUSHIM_CUDA_STUB_LIBRARY) return code_stub_library;
-        if (lib.status == CUSHIM_CUDA_FORKED_DURING_LOAD) return code_not_initialized;
-        return code_library_not_found;
-    }
-    const Function &f = functions[index];
-    note_failure(f);
-    int state = f.state.load(std::memory_order_acquire);
-    return state == too_old || state == version_not_sufficient ? code_driver_too_old : code_symbol_not_found;
-}
-
-// cuGetErrorName and cuGetErrorString keep answering without a driver.
-struct StatusText {
-    int code;
-    const char *name;
-    const char *text;
-};
+Function *function_table() { return functions; }
+std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
 [[maybe_unused]] const StatusText status_texts[] = {
     {0, "CUDA_SUCCESS", "no error"},
@@ -1021,48 +1201,25 @@ struct StatusText {
     {999, "CUDA_ERROR_UNKNOWN", "unknown"},
 };
 
-enum class Text { name, text };
-
+// The answer of cuGetErrorName/cuGetErrorString without a driver.
 [[maybe_unused]] CUresult status_text(CUresult code, const char **out, Text which) {
-    if (!out) return static_cast<CUresult>(1);
-    for (const StatusText &t : status_texts) {
-        if (t.code == static_cast<int>(code)) {
-            *out = which == Text::name ? t.name : t.text;
-            return static_cast<CUresult>(0);
-        }
-    }
-    *out = nullptr;
+    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
+        return static_cast<CUresult>(0);
     return static_cast<CUresult>(1);
 }
 
 }  // namespace cushim
 }  // namespace
 
-// One invocation per stub. The slot starts at a resolver that binds the symbol,
-// patches the slot (with the driver's function, or with a stub that reports the
-// failure) and forwards the call; from then on a call is one atomic load and one
-// indirect call.
-#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUDAAPI cushim_absent_##SYMBOL PARAMS {                                          \
-        cushim::ignore ARGS;                                                                     \
-        return ABSENT;                                                                           \
-    }                                                                                            \
-    static std::atomic<RET(CUDAAPI *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUDAAPI * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUDAAPI *) PARAMS>(p); \
-        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
-            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
-        return call ARGS;                                                                        \
-    }                                                                                            \
-    CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUDAAPI EXPORT PARAMS {                                         \
-        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
-    }
-
-// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
-#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
+// The runtime's statuses are the values of cushim_cuda_status.
+static_assert(static_cast<int>(CUSHIM_CUDA_OK) == cushim::status_ok, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_STUB_LIBRARY) == cushim::status_stub_library, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_REENTRANT) == cushim::status_reentrant, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 // Drop-in exports: each definition redeclares the header's own prototype.
 #define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
 
@@ -1572,74 +1729,34 @@ CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaph
 
 extern "C" {
 
-CUSHIM_EXPORT cushim_cuda_status cushim_cuda_load(void) { return cushim::loaded().status; }
+CUSHIM_EXPORT cushim_cuda_status cushim_cuda_load(void) {
+    return static_cast<cushim_cuda_status>(cushim::loaded().status);
+}
 
-CUSHIM_EXPORT cushim_cuda_status cushim_cuda_last_status(void) { return cushim::last_status; }
+CUSHIM_EXPORT cushim_cuda_status cushim_cuda_last_status(void) {
+    return static_cast<cushim_cuda_status>(cushim::last_status);
+}
 
 CUSHIM_EXPORT const char *cushim_cuda_last_message(void) { return cushim::last_message; }
 
 CUSHIM_EXPORT cushim_cuda_status cushim_cuda_function_status(const char *name) {
-    for (std::size_t i = 0; i < cushim::function_count; ++i) {
-        const cushim::Function &f = cushim::functions[i];
-        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
-            if (cushim::resolve(i)) return CUSHIM_CUDA_OK;
-            return cushim::last_status;
-        }
-    }
-    char message[1024];
-    cushim::format(message, sizeof message, "`%s` is not a function of this header", name);
-    cushim::note(CUSHIM_CUDA_SYMBOL_NOT_FOUND, message);
-    return CUSHIM_CUDA_SYMBOL_NOT_FOUND;
+    return static_cast<cushim_cuda_status>(cushim::function_status(name));
 }
 
 CUSHIM_EXPORT int cushim_cuda_set_library_path(const char *absolute_path) {
-    if (!absolute_path || !cushim::is_absolute(absolute_path)) return -1;
-    cushim::Library &lib = cushim::library();
-    std::lock_guard<std::mutex> guard(lib.override_mutex);
-    if (lib.started) return -2;
-    if (std::strlen(absolute_path) >= sizeof lib.override_path) return -1;
-    cushim::format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    return 0;
+    return cushim::set_library_path(absolute_path);
 }
 
 CUSHIM_EXPORT size_t cushim_cuda_resolve_all(const char **missing, size_t capacity) {
-    if (cushim::loaded().status != CUSHIM_CUDA_OK) return static_cast<size_t>(-1);
-    size_t count = 0;
-    for (std::size_t i = 0; i < cushim::function_count; ++i) {
-        if (cushim::resolve(i)) continue;
-        if (missing && count < capacity) missing[count] = cushim::functions[i].symbol;
-        ++count;
-    }
-    return count;
+    return cushim::resolve_all(missing, capacity);
 }
 
-CUSHIM_EXPORT int cushim_cuda_set_stream_mode(int per_thread) {
-    int mode = per_thread ? cushim::mode_per_thread : cushim::mode_legacy;
-    int current = cushim::stream_mode.load(std::memory_order_acquire);
-    while (!(current & cushim::mode_locked)) {
-        if (cushim::stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
-    }
-    char message[256];
-    cushim::format(message, sizeof message,
-                   "the stream mode must be set before the first CUDA call; it stays %s",
-                   (current & ~cushim::mode_locked) == cushim::mode_per_thread ? "per-thread" : "legacy");
-    cushim::note(CUSHIM_CUDA_OK, message);
-    return -2;
-}
+CUSHIM_EXPORT int cushim_cuda_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
 
-CUSHIM_EXPORT int cushim_cuda_stream_mode(void) {
-    int current = cushim::stream_mode.load(std::memory_order_acquire) & ~cushim::mode_locked;
-    if (current == cushim::mode_unset) current = cushim::initial_mode();
-    return current == cushim::mode_per_thread;
-}
+CUSHIM_EXPORT int cushim_cuda_stream_mode(void) { return cushim::current_stream_mode(); }
 
-CUSHIM_EXPORT unsigned cushim_cuda_driver_version(void) {
-    cushim::Library &lib = cushim::loaded();
-    return lib.status == CUSHIM_CUDA_OK ? lib.driver_version : 0u;
-}
+CUSHIM_EXPORT unsigned cushim_cuda_driver_version(void) { return cushim::driver_version(); }
 
-CUSHIM_EXPORT unsigned cushim_cuda_library_open_attempts(void) {
-    return cushim::library().attempts.load(std::memory_order_relaxed);
-}
+CUSHIM_EXPORT unsigned cushim_cuda_library_open_attempts(void) { return cushim::library_open_attempts(); }
 
 }  // extern "C"

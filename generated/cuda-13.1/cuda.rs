@@ -5135,10 +5135,17 @@ pub type CUlogIterator = ::std::os::raw::c_uint;
 #[allow(unused_imports)]
 pub use self::sys::*;
 
-/// The loader runtime: opens the driver once, binds one function per shim on
-/// that shim's first call, and keeps every failure as a typed value.
 #[allow(dead_code)]
 pub mod cushim_loader {
+    //! The loader runtime: opens the driver once, binds one function per shim on
+    //! that shim's first call, and keeps every failure as a typed value.
+    //!
+    //! This file is real source. cushim compiles, lints and tests it as its own
+    //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
+    //! into every generated module. What varies per header comes from the
+    //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
+    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY_NAMES`.
+
     use std::cell::Cell;
     use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
@@ -5152,24 +5159,43 @@ pub mod cushim_loader {
     /// Environment variable that picks the default-stream mode when the program
     /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
     pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
+    /// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
+    /// after trimming ASCII whitespace. The C++ runtime gets the same list.
+    pub const STREAM_ON: &[&str] = &["1", "true", "on"];
+    /// Values of [`STREAM_VAR`] that choose the legacy default stream.
+    pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
 
-    /// The names tried, in order, when no override is set.
-    #[cfg(not(windows))]
-    pub const LIBRARY_NAMES: &[&str] = &["libcuda.so.1"];
-    #[cfg(windows)]
-    pub const LIBRARY_NAMES: &[&str] = &["nvcuda.dll"];
+    /// The mode a value of [`STREAM_VAR`] asks for; `None` for any other value,
+    /// which leaves the generated default in force.
+    pub fn stream_mode_from_env(value: &str) -> Option<StreamMode> {
+        let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
+        if STREAM_ON.contains(&value) {
+            Some(StreamMode::PerThread)
+        } else if STREAM_OFF.contains(&value) {
+            Some(StreamMode::Legacy)
+        } else {
+            None
+        }
+    }
 
-    /// `CUresult` codes the drop-in layer returns when loading fails.
-    /// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`: no usable driver library.
-    pub const CODE_LIBRARY_NOT_FOUND: u32 = 303;
-    /// `CUDA_ERROR_NOT_FOUND`: the library lacks this function.
-    pub const CODE_SYMBOL_NOT_FOUND: u32 = 500;
-    /// `CUDA_ERROR_STUB_LIBRARY`: the library found is the toolkit's stub.
-    pub const CODE_STUB_LIBRARY: u32 = 34;
-    /// `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`: the function's ABI is newer than the driver.
-    pub const CODE_DRIVER_TOO_OLD: u32 = 36;
-    /// `CUDA_ERROR_NOT_INITIALIZED`: what the driver itself answers in a forked child.
-    pub const CODE_NOT_INITIALIZED: u32 = 3;
+    /// The status values the drop-in layer returns when a call never reached the
+    /// driver: the values of the header's own constants, chosen by cushim's
+    /// description of the library.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Codes {
+        /// No usable library. Example: 303, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
+        pub library_not_found: u32,
+        /// The library lacks this function. Example: 500, `CUDA_ERROR_NOT_FOUND`.
+        pub symbol_not_found: u32,
+        /// The library found is the toolkit's stub. Example: 34, `CUDA_ERROR_STUB_LIBRARY`.
+        pub stub_library: u32,
+        /// The function's ABI is newer than the driver.
+        /// Example: 36, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`.
+        pub driver_too_old: u32,
+        /// What the driver itself answers in a forked child.
+        /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
+        pub not_initialized: u32,
+    }
 
     /// How shims find their functions (chosen at generation time).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -5272,14 +5298,15 @@ pub mod cushim_loader {
     impl LoadError {
         /// The `CUresult` value the drop-in layer returns for this failure.
         pub fn code(&self) -> u32 {
+            let codes = super::CUSHIM_CODES;
             match self {
-                LoadError::SymbolNotFound { .. } => CODE_SYMBOL_NOT_FOUND,
-                LoadError::StubLibrary { .. } => CODE_STUB_LIBRARY,
+                LoadError::SymbolNotFound { .. } => codes.symbol_not_found,
+                LoadError::StubLibrary { .. } => codes.stub_library,
                 LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
-                    CODE_DRIVER_TOO_OLD
+                    codes.driver_too_old
                 }
-                LoadError::ForkedDuringLoad => CODE_NOT_INITIALIZED,
-                _ => CODE_LIBRARY_NOT_FOUND,
+                LoadError::ForkedDuringLoad => codes.not_initialized,
+                _ => codes.library_not_found,
             }
         }
     }
@@ -5390,7 +5417,8 @@ pub mod cushim_loader {
         }
     }
 
-    type GetProcV2 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
+    type GetProcV2 =
+        unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
     type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
 
     /// Which `cuGetProcAddress` the driver exports.
@@ -5558,11 +5586,10 @@ pub mod cushim_loader {
 
     /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
     fn initial_mode() -> StreamMode {
-        match std::env::var(STREAM_VAR).as_deref().map(str::trim) {
-            Ok("1") | Ok("true") | Ok("on") => StreamMode::PerThread,
-            Ok("0") | Ok("false") | Ok("off") => StreamMode::Legacy,
-            _ => super::CUSHIM_DEFAULT_STREAM_MODE,
-        }
+        std::env::var(STREAM_VAR)
+            .ok()
+            .and_then(|v| stream_mode_from_env(&v))
+            .unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
     }
 
     /// Chooses the default-stream mode for this process. Only before the first
@@ -5596,7 +5623,12 @@ pub mod cushim_loader {
                 return mode_of(current).unwrap_or(StreamMode::Legacy);
             }
             let mode = mode_of(current).unwrap_or_else(initial_mode);
-            match MODE.compare_exchange(current, bits_of(mode) | MODE_LOCKED, Ordering::AcqRel, Ordering::Acquire) {
+            match MODE.compare_exchange(
+                current,
+                bits_of(mode) | MODE_LOCKED,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
                 Ok(_) => return mode,
                 Err(now) => current = now,
             }
@@ -5613,7 +5645,10 @@ pub mod cushim_loader {
                 }
                 vec![v]
             }
-            _ => LIBRARY_NAMES.iter().map(OsString::from).collect(),
+            _ => super::CUSHIM_LIBRARY_NAMES
+                .iter()
+                .map(OsString::from)
+                .collect(),
         };
         let mut tried = Vec::new();
         for name in candidates {
@@ -5639,7 +5674,7 @@ pub mod cushim_loader {
         unsafe {
             let mut version: c_int = 0;
             if let Ok(f) = library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
-                if f(&mut version) == CODE_STUB_LIBRARY as c_int {
+                if f(&mut version) == super::CUSHIM_CODES.stub_library as c_int {
                     // Kept mapped but never used: a library is never unloaded.
                     std::mem::forget(library);
                     return Err(LoadError::StubLibrary { path });
@@ -5683,73 +5718,144 @@ pub mod cushim_loader {
         unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
     }
 
+    /// One function to look up, in one stream mode: what `cuGetProcAddress`
+    /// and the exact-export fallback are asked for.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Target<'a> {
+        /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
+        pub proc_name: &'a CStr,
+        /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
+        pub symbol: &'a CStr,
+        /// Its ABI version; 0 when unknown (then only the export is tried).
+        pub version: u32,
+        /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
+        pub flags: u64,
+    }
+
+    impl<'a> Target<'a> {
+        /// What a function binds in `mode`: its per-thread variant (flag 2) when it
+        /// has one and the mode is per-thread, else its legacy symbol (flag 1).
+        pub fn new(
+            proc_name: &'a CStr,
+            legacy: (&'a CStr, u32),
+            per_thread: Option<(&'a CStr, u32)>,
+            mode: StreamMode,
+        ) -> Target<'a> {
+            let ((symbol, version), flags) = match (mode, per_thread) {
+                (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
+                _ => (legacy, StreamMode::Legacy.flag()),
+            };
+            Target {
+                proc_name,
+                symbol,
+                version,
+                flags,
+            }
+        }
+    }
+
+    /// Why a lookup found no address.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Miss {
+        /// The target's ABI version is newer than the driver; the driver was not asked.
+        TooOld,
+        /// `cuGetProcAddress_v2` knows the name, but not at this ABI version.
+        VersionNotSufficient,
+        /// Not provided; the text says what the driver answered.
+        NotFound(String),
+    }
+
+    impl Driver {
+        /// Finds `target` by `resolve`. Never calls the driver for a target whose
+        /// ABI is newer than it, never passes NULL or flags 0 to
+        /// `cuGetProcAddress`, and never retries with a lower version.
+        pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
+            let version = target.version;
+            if version != 0 && self.version != 0 && version > self.version {
+                return Err(Miss::TooOld);
+            }
+            let not_found = |why: String| Err(Miss::NotFound(why));
+            let mut pfn: *mut c_void = std::ptr::null_mut();
+            let by_proc = resolve == Resolve::ProcAddress && version != 0;
+            match self.get_proc {
+                GetProc::V2(get) if by_proc => {
+                    let mut status: c_int = 0;
+                    // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
+                    let rc = unsafe {
+                        get(
+                            target.proc_name.as_ptr(),
+                            &mut pfn,
+                            version as c_int,
+                            target.flags,
+                            &mut status,
+                        )
+                    };
+                    match (rc, status) {
+                        (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
+                        (0, 2) => Err(Miss::VersionNotSufficient),
+                        (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
+                        (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
+                        (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
+                    }
+                }
+                GetProc::V1(get) if by_proc => {
+                    // SAFETY: valid name and out-pointer; flags 1 or 2.
+                    let rc = unsafe {
+                        get(
+                            target.proc_name.as_ptr(),
+                            &mut pfn,
+                            version as c_int,
+                            target.flags,
+                        )
+                    };
+                    match rc {
+                        0 if !pfn.is_null() => Ok(pfn.cast()),
+                        0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
+                        rc => not_found(format!("cuGetProcAddress returned {rc}")),
+                    }
+                }
+                _ => {
+                    // SAFETY: the symbol is only read as an address, never called here.
+                    let found = unsafe {
+                        self.library
+                            .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
+                    };
+                    match found {
+                        Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
+                        Ok(_) => not_found("the exported address is NULL".into()),
+                        Err(e) => not_found(describe(&e)),
+                    }
+                }
+            }
+        }
+    }
+
     /// Finds the address of `f` for the process's stream mode, by
-    /// `super::CUSHIM_RESOLVE`. Never calls the driver for a function whose ABI
-    /// is newer than it, never passes NULL or flags 0 to `cuGetProcAddress`,
-    /// and never retries with a lower version.
+    /// `super::CUSHIM_RESOLVE` (see [`Driver::find`]).
     pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
         let mode = lock_stream_mode();
         let driver = driver()?;
-        let (symbol, version) = match (mode, f.per_thread) {
-            (StreamMode::PerThread, Some(twin)) => twin,
-            _ => (f.symbol, f.version),
-        };
-        let flags = match (mode, f.per_thread) {
-            (StreamMode::PerThread, Some(_)) => StreamMode::PerThread.flag(),
-            _ => StreamMode::Legacy.flag(),
-        };
-        let fail = |e: LoadError| Err(note(f.failure.get_or_init(|| e)));
-        if version != 0 && driver.version != 0 && version > driver.version {
-            return fail(LoadError::DriverTooOld {
+        let target = Target::new(f.proc_name, (f.symbol, f.version), f.per_thread, mode);
+        let error = match driver.find(&target, super::CUSHIM_RESOLVE) {
+            Ok(p) => return Ok(p),
+            Err(Miss::TooOld) => LoadError::DriverTooOld {
                 function: f.name,
-                required: version,
+                required: target.version,
                 driver: driver.version,
-            });
-        }
-        let not_found = |error: String| LoadError::SymbolNotFound {
-            function: f.name,
-            symbol: symbol.to_str().unwrap_or(f.name),
-            library: driver.path.clone(),
-            error,
+            },
+            Err(Miss::VersionNotSufficient) => LoadError::VersionNotSufficient {
+                function: f.name,
+                version: target.version,
+                driver: driver.version,
+            },
+            Err(Miss::NotFound(error)) => LoadError::SymbolNotFound {
+                function: f.name,
+                symbol: target.symbol.to_str().unwrap_or(f.name),
+                library: driver.path.clone(),
+                error,
+            },
         };
-        let mut pfn: *mut c_void = std::ptr::null_mut();
-        let by_proc = super::CUSHIM_RESOLVE == Resolve::ProcAddress && version != 0;
-        match driver.get_proc {
-            GetProc::V2(get) if by_proc => {
-                let mut status: c_int = 0;
-                // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags, &mut status) };
-                match (rc, status) {
-                    (0, 0) if !pfn.is_null() => Ok(pfn as *mut ()),
-                    (0, 2) => fail(LoadError::VersionNotSufficient {
-                        function: f.name,
-                        version,
-                        driver: driver.version,
-                    }),
-                    (0, 0) => fail(not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into())),
-                    (0, s) => fail(not_found(format!("cuGetProcAddress_v2 status {s}"))),
-                    (rc, _) => fail(not_found(format!("cuGetProcAddress_v2 returned {rc}"))),
-                }
-            }
-            GetProc::V1(get) if by_proc => {
-                // SAFETY: valid name and out-pointer; flags 1 or 2.
-                let rc = unsafe { get(f.proc_name.as_ptr(), &mut pfn, version as c_int, flags) };
-                match rc {
-                    0 if !pfn.is_null() => Ok(pfn as *mut ()),
-                    0 => fail(not_found("cuGetProcAddress succeeded with a NULL pointer".into())),
-                    rc => fail(not_found(format!("cuGetProcAddress returned {rc}"))),
-                }
-            }
-            _ => {
-                // SAFETY: the symbol is only read as an address, never called here.
-                let found = unsafe { driver.library.get::<*mut c_void>(symbol.to_bytes_with_nul()) };
-                match found {
-                    Ok(sym) if !(*sym).is_null() => Ok(*sym as *mut ()),
-                    Ok(_) => fail(not_found("the exported address is NULL".into())),
-                    Err(e) => fail(not_found(describe(&e))),
-                }
-            }
-        }
+        Err(note(f.failure.get_or_init(|| error)))
     }
 
     /// Binds `f`: patches its slot with the driver's function, or with its
@@ -5771,7 +5877,9 @@ pub mod cushim_loader {
 
     /// The code a failed shim returns (its reason's, or "no library" before any).
     pub fn absent_code(f: &'static Function) -> u32 {
-        f.reason.get().map_or(CODE_LIBRARY_NOT_FOUND, |e| e.code())
+        f.reason
+            .get()
+            .map_or(super::CUSHIM_CODES.library_not_found, |e| e.code())
     }
 
     /// Whether `f`'s slot holds its failure stub; the reason, if so.
@@ -5809,6 +5917,21 @@ pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::ProcA
 /// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
 /// says otherwise (`--stream` at generation time).
 pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::Legacy;
+/// What the drop-in layer returns when a call never reached the library: the
+/// values of the header's `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, `CUDA_ERROR_NOT_FOUND`, `CUDA_ERROR_STUB_LIBRARY`, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`, `CUDA_ERROR_NOT_INITIALIZED`.
+pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
+    library_not_found: 303,
+    symbol_not_found: 500,
+    stub_library: 34,
+    driver_too_old: 36,
+    not_initialized: 3,
+};
+/// The library names tried, in order, unless `CUSHIM_CUDA_LIBRARY` names one.
+pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
+    &["nvcuda.dll"]
+} else {
+    &["libcuda.so.1"]
+};
 
 impl cushim_loader::Status for CUresult {
     #[inline]

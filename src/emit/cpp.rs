@@ -7,10 +7,12 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Fallback, Function, Type};
+use crate::library::LoaderCodes;
 use crate::options::{Resolve, StreamMode};
+use crate::runtime::{self, cushim_loader as loader};
 
 /// Options that change the C++ text.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CppOptions {
     /// Export `<prefix><symbol>` instead of the drop-in names, for programs
     /// that also link the real driver. Example: `cushim_`.
@@ -39,7 +41,17 @@ struct Source<'a> {
     api: String,
     api_upper: String,
     status_type: &'a str,
-    invalid_value: i64,
+    codes: crate::ir::Codes,
+    code_names: LoaderCodes,
+    version_function: &'static str,
+    override_var: &'static str,
+    stream_var: &'static str,
+    stream_on: &'static [&'static str],
+    stream_off: &'static [&'static str],
+    unix_names: &'static [&'static str],
+    windows_names: &'static [&'static str],
+    /// The C++ runtime, verbatim.
+    runtime: &'static str,
     prefix: Option<&'a str>,
     use_proc_address: bool,
     per_thread_by_default: bool,
@@ -141,11 +153,6 @@ pub fn emit(
             text: describe(&c.name, c.doc.as_deref().filter(|_| options.docs)),
         })
         .collect();
-    let invalid_value = api
-        .status_codes
-        .iter()
-        .find(|c| c.name.ends_with("ERROR_INVALID_VALUE"))
-        .map_or(1, |c| c.value);
 
     let header = Header {
         provenance,
@@ -160,7 +167,16 @@ pub fn emit(
         api_upper: api_name.to_ascii_uppercase(),
         api: api_name,
         status_type: &status_type,
-        invalid_value,
+        codes: api.codes,
+        code_names: api.library.codes,
+        version_function: api.library.version_function,
+        override_var: loader::OVERRIDE_VAR,
+        stream_var: loader::STREAM_VAR,
+        stream_on: loader::STREAM_ON,
+        stream_off: loader::STREAM_OFF,
+        unix_names: api.library.names.unix,
+        windows_names: api.library.names.windows,
+        runtime: runtime::CPP_RUNTIME,
         prefix: options.prefix.as_deref(),
         use_proc_address: options.resolve == Resolve::ProcAddress,
         per_thread_by_default: options.stream == StreamMode::PerThread,

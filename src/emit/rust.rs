@@ -7,6 +7,7 @@ use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Function, Type};
 use crate::options::{Resolve, StreamMode};
+use crate::runtime;
 
 #[derive(Template)]
 #[template(path = "rust/module.rs", escape = "none")]
@@ -20,6 +21,14 @@ struct Module<'a> {
     status_type: String,
     resolve: &'static str,
     stream: &'static str,
+    codes: crate::ir::Codes,
+    code_names: Vec<&'static str>,
+    override_var: &'static str,
+    unix_names: &'static [&'static str],
+    windows_names: &'static [&'static str],
+    /// The loader runtime, indented into its module.
+    loader: String,
+    shim_macro: &'static str,
     functions: Vec<Shim>,
 }
 
@@ -52,7 +61,7 @@ struct ShimParam {
 }
 
 /// Options that change the Rust text.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RustOptions {
     /// Copy each function's brief into a `///` line. Off by default: the
     /// committed output must carry no prose from NVIDIA's headers.
@@ -85,6 +94,25 @@ pub fn emit(
             StreamMode::Legacy => "Legacy",
             StreamMode::PerThread => "PerThread",
         },
+        codes: api.codes,
+        code_names: {
+            let c = &api.library.codes;
+            [
+                c.library_not_found,
+                c.symbol_not_found,
+                c.stub_library,
+                c.driver_too_old,
+                c.not_initialized,
+            ]
+            .iter()
+            .map(|c| c.name)
+            .collect()
+        },
+        override_var: runtime::cushim_loader::OVERRIDE_VAR,
+        unix_names: api.library.names.unix,
+        windows_names: api.library.names.windows,
+        loader: indent(runtime::RUST_LOADER),
+        shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
         functions: {
             // In a merged module an old variant's symbol can be a newer variant's C
             // name (`cuDeviceGetUuid`): the C name wins, and the variant goes by the
@@ -157,6 +185,19 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
             .map(String::from)
             .collect(),
     }
+}
+
+/// `text` with every non-empty line indented by four spaces.
+fn indent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// `11.8` → `11080`.

@@ -8,8 +8,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Api, Fallback, Function, Param, PerThread, Type};
+use super::{Api, Codes, Fallback, Function, Param, PerThread, Type};
 use crate::diag::{Diagnostic, Error, Severity};
+use crate::library::Library;
 use crate::parse::{Raw, RawFunction, RawTypedef};
 
 /// Which functions to keep, by C name.
@@ -82,6 +83,7 @@ fn split_version(s: &str) -> Option<(&str, u32)> {
 /// here; everything else that looks wrong becomes a warning in `Api::diagnostics`.
 pub fn build(
     raw: &Raw,
+    library: &Library,
     cuda_version: &str,
     rust_types: String,
     filter: &Filter,
@@ -161,7 +163,7 @@ pub fn build(
             doc: first.doc.clone(),
             deprecated: decls.iter().any(|d| d.deprecated),
             origin: first.origin.clone(),
-            fallback: fallback(proc_name, first),
+            fallback: fallback(library, proc_name, first),
             introduced: None,
         });
     }
@@ -176,18 +178,17 @@ pub fn build(
         rust_types,
         status_codes: raw.status_codes.clone(),
         types: raw.types.clone(),
+        codes: Codes::resolve(library, &raw.status_codes),
+        library: *library,
         diagnostics: diags,
     })
 }
 
-/// `cuGetErrorName`/`cuGetErrorString` with their usual shape `(status, const char **)`
-/// answer from the status enum when the driver is absent.
-fn fallback(proc_name: &str, f: &RawFunction) -> Option<Fallback> {
-    let kind = match proc_name {
-        "cuGetErrorName" => Fallback::ErrorName,
-        "cuGetErrorString" => Fallback::ErrorString,
-        _ => return None,
-    };
+/// The library's fallback functions (`cuGetErrorName`/`cuGetErrorString`) with
+/// their usual shape `(status, const char **)` answer from the status enum when
+/// the library is absent.
+fn fallback(library: &Library, proc_name: &str, f: &RawFunction) -> Option<Fallback> {
+    let kind = library.fallback(proc_name)?;
     let out_string = Type::Pointer {
         is_const: false,
         pointee: Box::new(Type::Pointer {
@@ -389,7 +390,14 @@ mod tests {
     }
 
     fn build_ok(r: &Raw) -> Api {
-        build(r, "13.5", String::new(), &Filter::default()).expect("builds")
+        build(
+            r,
+            &crate::library::DRIVER,
+            "13.5",
+            String::new(),
+            &Filter::default(),
+        )
+        .expect("builds")
     }
 
     #[test]
@@ -603,6 +611,7 @@ mod tests {
         f.unsupported = Some("unsupported C type `_Complex float`".into());
         let e = build(
             &raw(vec![f], &[]),
+            &crate::library::DRIVER,
             "13.5",
             String::new(),
             &Filter::default(),

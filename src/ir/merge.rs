@@ -102,6 +102,8 @@ pub fn merge(releases: &[Api]) -> Api {
         rust_types: newest.rust_types.clone(),
         status_codes: newest.status_codes.clone(),
         types: newest.types.clone(),
+        codes: newest.codes,
+        library: newest.library,
         diagnostics,
     }
 }
@@ -143,6 +145,8 @@ mod tests {
             rust_types: "pub struct CUuuid_st {}\npub type CUuuid = CUuuid_st;\n".into(),
             status_codes: Vec::new(),
             types: Default::default(),
+            codes: crate::ir::Codes::resolve(&crate::library::DRIVER, &[]),
+            library: crate::library::DRIVER,
             diagnostics: Vec::new(),
         }
     }

@@ -10,6 +10,8 @@ pub use build::build;
 pub use types::{Builtin, Type};
 
 use crate::diag::{Diagnostic, Origin};
+pub use crate::library::Fallback;
+use crate::library::Library;
 
 /// Everything an emitter needs about one header set.
 #[derive(Clone, Debug)]
@@ -25,8 +27,55 @@ pub struct Api {
     /// Each named type the signatures mention, with a description of its ABI.
     /// Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
     pub types: std::collections::BTreeMap<String, String>,
+    /// The status values loaders answer with, resolved against the header.
+    pub codes: Codes,
+    /// The description of the library the headers belong to.
+    pub library: Library,
     /// Warnings found while building the IR.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The status values a loader answers with: the header's constants named by
+/// the library description, or the documented value where a header lacks one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Codes {
+    /// Example: `0` (`CUDA_SUCCESS`).
+    pub success: i64,
+    /// Example: `1` (`CUDA_ERROR_INVALID_VALUE`).
+    pub invalid_value: i64,
+    /// Example: `303` (`CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`).
+    pub library_not_found: i64,
+    /// Example: `500` (`CUDA_ERROR_NOT_FOUND`).
+    pub symbol_not_found: i64,
+    /// Example: `34` (`CUDA_ERROR_STUB_LIBRARY`).
+    pub stub_library: i64,
+    /// Example: `36` (`CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`).
+    pub driver_too_old: i64,
+    /// Example: `3` (`CUDA_ERROR_NOT_INITIALIZED`).
+    pub not_initialized: i64,
+}
+
+impl Codes {
+    /// The codes `library` names, with the values `status_codes` gives them.
+    pub fn resolve(library: &Library, status_codes: &[StatusCode]) -> Codes {
+        let value = |name: &str, documented: u32| {
+            status_codes
+                .iter()
+                .find(|c| c.name == name)
+                .map_or(i64::from(documented), |c| c.value)
+        };
+        let c = &library.codes;
+        let code = |c: crate::library::Code| value(c.name, c.value);
+        Codes {
+            success: value(library.success, 0),
+            invalid_value: code(c.invalid_value),
+            library_not_found: code(c.library_not_found),
+            symbol_not_found: code(c.symbol_not_found),
+            stub_library: code(c.stub_library),
+            driver_too_old: code(c.driver_too_old),
+            not_initialized: code(c.not_initialized),
+        }
+    }
 }
 
 /// One driver entry point (one ABI variant).
@@ -60,15 +109,6 @@ pub struct Function {
     pub fallback: Option<Fallback>,
     /// In a merged module, the first release that declared this variant. Example: `Some("11.8")`.
     pub introduced: Option<String>,
-}
-
-/// Functions that keep answering without a driver, from the status enum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fallback {
-    /// `cuGetErrorName(code, &str)`: the constant's name.
-    ErrorName,
-    /// `cuGetErrorString(code, &str)`: a description of the constant.
-    ErrorString,
 }
 
 /// One constant of the status enum. Example: `CUDA_ERROR_OUT_OF_MEMORY = 2`.

@@ -13,431 +13,43 @@
 #include "{{ api_header }}"
 #include "{{ shim_header }}"
 
-#include <atomic>
-#include <cstdarg>
-#include <cstddef>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <mutex>
-#include <type_traits>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
-#endif
-
-#if defined(_WIN32)
-#define CUSHIM_EXPORT
-#else
-#define CUSHIM_EXPORT __attribute__((visibility("default")))
-#endif
-
 namespace {
 namespace cushim {
+// What --resolve, --stream and the description of the library chose.
+namespace settings {
+constexpr bool use_proc_address = {{ use_proc_address }};
+constexpr bool per_thread_by_default = {{ per_thread_by_default }};
+constexpr int code_library_not_found = {{ codes.library_not_found }};  // {{ code_names.library_not_found.name }}
+constexpr int code_stub_library = {{ codes.stub_library }};  // {{ code_names.stub_library.name }}
+constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_names.symbol_not_found.name }}
+constexpr int code_driver_too_old = {{ codes.driver_too_old }};  // {{ code_names.driver_too_old.name }}
+constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
+constexpr const char *version_function = "{{ version_function }}";
+constexpr const char *override_var = "{{ override_var }}";
+constexpr const char *stream_var = "{{ stream_var }}";
+const char *const stream_on[] = { {%- for v in stream_on %}"{{ v }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+const char *const stream_off[] = { {%- for v in stream_off %}"{{ v }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+#ifdef _WIN32
+const char *const library_names[] = { {%- for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+#else
+const char *const library_names[] = { {%- for n in unix_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+#endif
+}  // namespace settings
+}  // namespace cushim
+}  // namespace
 
-template <class... T>
-inline void ignore(T &&...) {}
-
-// One row per stub: what to resolve, and what became of it.
-// What became of one stub.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient };
-
-struct Function {
-    const char *name;       // the C name callers write
-    const char *symbol;     // the export bound by exact name
-    const char *proc_name;  // the base name for cuGetProcAddress
-    unsigned version;       // ABI version from the PFN table (0: unknown)
-    bool per_thread;        // a _ptds/_ptsz variant: bound with flag 2
-    int twin;               // the row of this function's per-thread variant, or -1
-    std::atomic<void *> address;
-    std::atomic<int> state;
-    std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
-};
+{{ runtime }}
+namespace {
+namespace cushim {
 
 Function functions[] = {
 {%- for r in table %}
     {"{{ r.name }}", "{{ r.symbol }}", "{{ r.proc_name }}", {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, {unresolved}, {0}},
 {%- endfor %}
 };
-constexpr std::size_t function_count = sizeof(functions) / sizeof(functions[0]);
 
-constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-constexpr int code_stub_library = 34;        // CUDA_ERROR_STUB_LIBRARY
-constexpr int code_symbol_not_found = 500;   // CUDA_ERROR_NOT_FOUND
-constexpr int code_driver_too_old = 36;      // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
-constexpr int code_not_initialized = 3;      // CUDA_ERROR_NOT_INITIALIZED, as in a forked child
-
-// Chosen at generation time: --resolve and --stream.
-constexpr bool use_proc_address = {{ use_proc_address }};
-constexpr bool per_thread_by_default = {{ per_thread_by_default }};
-
-using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
-using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
-
-// Fixed buffers rather than string objects: no template instantiation of ours
-// leaks out of this file as a weak symbol.
-constexpr std::size_t path_size = 4096;
-constexpr std::size_t message_size = 8192;
-
-// Never destroyed: stubs may run from atexit handlers and other threads at exit.
-struct Library {
-    std::mutex override_mutex;
-    char override_path[path_size] = {};
-    bool started = false;
-    void *handle = nullptr;
-    {{ api }}_status status = {{ api_upper }}_LIBRARY_NOT_FOUND;
-    char message[message_size] = {};
-    std::atomic<unsigned> attempts{0};
-    unsigned driver_version = 0;  // from cuDriverGetVersion, read once
-    get_proc_v2 proc_v2 = nullptr;
-    get_proc_v1 proc_v1 = nullptr;
-};
-
-Library &library() {
-    static Library *lib = new Library;
-    return *lib;
-}
-
-thread_local {{ api }}_status last_status = {{ api_upper }}_OK;
-thread_local char last_message[message_size];
-
-// printf into a fixed buffer, truncating.
-void format(char *out, std::size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void format(char *out, std::size_t size, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(out, size, fmt, args);
-    va_end(args);
-}
-
-// Appends to a fixed buffer, truncating.
-void append(char *out, std::size_t size, const char *text) {
-    std::size_t used = std::strlen(out);
-    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
-}
-
-void note({{ api }}_status status, const char *message) {
-    last_status = status;
-    format(last_message, sizeof last_message, "%s", message);
-}
-
-bool is_absolute(const char *path) {
-#ifdef _WIN32
-    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-#else
-    return path[0] == '/';
-#endif
-}
-
-#ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
-    wchar_t wide[path_size];
-    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
-        format(error, size, "the name is not valid UTF-8");
-        return nullptr;
-    }
-    // Only the system directory: never the executable's or the current directory.
-    HMODULE h = LoadLibraryExW(wide, nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32);
-    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
-    return reinterpret_cast<void *>(h);
-}
-void *find(void *handle, const char *symbol) {
-    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
-}
-const char *const default_names[] = {"nvcuda.dll"};
-#else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        format(error, size, "%s", e ? e : "dlopen failed");
-    }
-    return h;
-}
-void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
-const char *const default_names[] = {"libcuda.so.1"};
-#endif
-
-// Reads the driver version once. NVIDIA's toolkit stub answers
-// cuDriverGetVersion with CUDA_ERROR_STUB_LIBRARY; a real driver never does.
-bool is_stub(void *handle, unsigned &version) {
-    using driver_get_version = int (*)(int *);
-    void *p = find(handle, "cuDriverGetVersion");
-    if (!p) return false;
-    int v = 0;
-    if (reinterpret_cast<driver_get_version>(p)(&v) == code_stub_library) return true;
-    version = v > 0 ? static_cast<unsigned>(v) : 0u;
-    return false;
-}
-
-// Tries one name; true when the search is over (loaded, or found the stub).
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size) {
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        append(tried, tried_size, tried[0] ? "; `" : "`");
-        append(tried, tried_size, name);
-        append(tried, tried_size, "` (");
-        append(tried, tried_size, error);
-        append(tried, tried_size, ")");
-        return false;
-    }
-    if (is_stub(h, lib.driver_version)) {
-        // Kept loaded but never used: a library is never unloaded.
-        lib.status = {{ api_upper }}_STUB_LIBRARY;
-        format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered "
-               "CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from "
-               "LD_LIBRARY_PATH",
-               name);
-        return true;
-    }
-    lib.handle = h;
-    lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, "cuGetProcAddress_v2"));
-    lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, "cuGetProcAddress"));
-    lib.status = {{ api_upper }}_OK;
-    format(lib.message, sizeof lib.message, "loaded `%s`", name);
-    return true;
-}
-
-void open_library(Library &lib) {
-    char chosen[path_size] = {};
-    {
-        std::lock_guard<std::mutex> guard(lib.override_mutex);
-        lib.started = true;
-        format(chosen, sizeof chosen, "%s", lib.override_path);
-    }
-    if (!chosen[0]) {
-        const char *env = std::getenv("CUSHIM_CUDA_LIBRARY");
-        if (env && *env) {
-            if (!is_absolute(env)) {
-                format(lib.message, sizeof lib.message,
-                       "CUSHIM_CUDA_LIBRARY=`%s` is not an absolute path; relative paths are refused", env);
-                return;
-            }
-            format(chosen, sizeof chosen, "%s", env);
-        }
-    }
-    char tried[message_size] = {};
-    if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried)) return;
-    } else {
-        for (const char *name : default_names)
-            if (attempt(lib, name, tried, sizeof tried)) return;
-    }
-    lib.status = {{ api_upper }}_LIBRARY_NOT_FOUND;
-    format(lib.message, sizeof lib.message,
-           "CUDA driver library not found; tried %s. Install the NVIDIA driver, or set "
-           "CUSHIM_CUDA_LIBRARY to the absolute path of libcuda",
-           tried);
-}
-
-// The library is loaded once and published through an atomic state, not
-// std::call_once: a fork() while another thread is loading must not leave the
-// child waiting forever for a thread it does not have.
-constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
-std::atomic<int> load_state{state_empty};
-thread_local bool loading_here = false;
-
-#ifndef _WIN32
-// In the child of such a fork the load can never finish; the child gets a
-// status instead of a hang (a forked child cannot use CUDA anyway).
-void forked_child() {
-    int expected = state_loading;
-    load_state.compare_exchange_strong(expected, state_forked);
-}
-#endif
-
-Library &loaded() {
-    Library &lib = library();
-    for (unsigned spins = 0;; ++spins) {
-        int state = load_state.load(std::memory_order_acquire);
-        if (state == state_ready) return lib;
-        if (state == state_forked) {
-            // Only this thread exists in the child: nobody else writes `lib` here.
-            lib.status = {{ api_upper }}_FORKED_DURING_LOAD;
-            format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the CUDA driver; "
-                   "the child cannot use it");
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-        if (state == state_loading && loading_here) {
-            // Called back from the driver's own initializer, on the loading thread.
-            static Library *reentrant = [] {
-                Library *l = new Library;
-                l->status = {{ api_upper }}_REENTRANT;
-                format(l->message, sizeof l->message,
-                       "a CUDA stub was called while the driver was being loaded on the same thread");
-                return l;
-            }();
-            return *reentrant;
-        }
-        if (state == state_loading) {
-#ifdef _WIN32
-            SwitchToThread();
-#else
-            if (spins < 64) sched_yield(); else usleep(50);
-#endif
-            continue;
-        }
-#ifndef _WIN32
-        static bool watching = (pthread_atfork(nullptr, nullptr, forked_child), true);
-        (void)watching;
-#endif
-        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
-            loading_here = true;
-            open_library(lib);
-            loading_here = false;
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-    }
-}
-
-// The stream mode: unset, or a mode; locked once the first stub was bound.
-constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
-std::atomic<int> stream_mode{mode_unset};
-
-int initial_mode() {
-    const char *env = std::getenv("CUSHIM_PER_THREAD_DEFAULT_STREAM");
-    if (env && (std::strcmp(env, "1") == 0 || std::strcmp(env, "true") == 0 || std::strcmp(env, "on") == 0))
-        return mode_per_thread;
-    if (env && (std::strcmp(env, "0") == 0 || std::strcmp(env, "false") == 0 || std::strcmp(env, "off") == 0))
-        return mode_legacy;
-    return per_thread_by_default ? mode_per_thread : mode_legacy;
-}
-
-// Fixes the mode at the first binding and returns it.
-int lock_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire);
-    for (;;) {
-        if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode() : current;
-        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
-            return mode;
-    }
-}
-
-void note_failure(const Function &f) {
-    char message[1024];
-    const Library &lib = library();
-    switch (f.state.load(std::memory_order_acquire)) {
-        case too_old:
-            format(message, sizeof message, "driver too old: `%s` needs CUDA %u.%u, driver is %u.%u", f.name,
-                   f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
-            note({{ api_upper }}_DRIVER_TOO_OLD, message);
-            return;
-        case version_not_sufficient:
-            format(message, sizeof message,
-                   "driver too old: cuGetProcAddress knows `%s` but not its CUDA %u.%u ABI (driver is %u.%u)",
-                   f.name, f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
-            note({{ api_upper }}_VERSION_NOT_SUFFICIENT, message);
-            return;
-        default:
-            format(message, sizeof message,
-                   "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
-                   f.name, f.symbol, use_proc_address && f.version ? "cuGetProcAddress answered" : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed));
-            note({{ api_upper }}_SYMBOL_NOT_FOUND, message);
-    }
-}
-
-// Finds the address for row `index` in the process's stream mode. Never calls
-// the driver for a function whose ABI is newer than it, never passes NULL or
-// flags 0 to cuGetProcAddress, and never retries with a lower version.
-void *lookup(const Library &lib, Function &f, int &state) {
-    const Function *target = &f;
-    bool per_thread = f.per_thread;
-    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
-        // The legacy name in per-thread mode binds the per-thread variant.
-        target = &functions[f.twin];
-        per_thread = true;
-    }
-    unsigned version = target->version;
-    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
-        state = too_old;
-        return nullptr;
-    }
-    unsigned long long flags = per_thread ? 2u : 1u;
-    void *p = nullptr;
-    if (use_proc_address && version != 0 && lib.proc_v2) {
-        int status = 0;
-        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
-        if (rc == 0 && status == 0 && p) return p;
-        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
-        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
-        return nullptr;
-    }
-    if (use_proc_address && version != 0 && lib.proc_v1) {
-        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
-        if (rc == 0 && p) return p;
-        state = missing;
-        f.detail.store(rc, std::memory_order_relaxed);
-        return nullptr;
-    }
-    p = find(lib.handle, target->symbol);
-    if (!p) state = missing;
-    return p;
-}
-
-// The address of stub `index`, or nullptr with the reason noted.
-void *resolve(std::size_t index) {
-    Function &f = functions[index];
-    int state = f.state.load(std::memory_order_acquire);
-    if (state == resolved) return f.address.load(std::memory_order_relaxed);
-    Library &lib = loaded();
-    if (lib.status != {{ api_upper }}_OK) {
-        note(lib.status, lib.message);
-        return nullptr;
-    }
-    if (state == unresolved) {
-        void *p = lookup(lib, f, state);
-        if (p) {
-            f.address.store(p, std::memory_order_relaxed);
-            f.state.store(resolved, std::memory_order_release);
-            return p;
-        }
-        f.state.store(state, std::memory_order_release);
-    }
-    note_failure(f);
-    return nullptr;
-}
-
-// Whether the failure just noted holds for good; a call from inside the load
-// does not, and must not leave the stub failing once the load is done.
-bool failure_is_final() { return last_status != {{ api_upper }}_REENTRANT; }
-
-// What a stub that cannot reach the driver returns; the reason is noted again
-// so that every failed call can be asked why.
-int absent(std::size_t index) {
-    Library &lib = loaded();
-    if (lib.status != {{ api_upper }}_OK) {
-        note(lib.status, lib.message);
-        if (lib.status == {{ api_upper }}_STUB_LIBRARY) return code_stub_library;
-        if (lib.status == {{ api_upper }}_FORKED_DURING_LOAD) return code_not_initialized;
-        return code_library_not_found;
-    }
-    const Function &f = functions[index];
-    note_failure(f);
-    int state = f.state.load(std::memory_order_acquire);
-    return state == too_old || state == version_not_sufficient ? code_driver_too_old : code_symbol_not_found;
-}
-
-// cuGetErrorName and cuGetErrorString keep answering without a driver.
-struct StatusText {
-    int code;
-    const char *name;
-    const char *text;
-};
+Function *function_table() { return functions; }
+std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
 [[maybe_unused]] const StatusText status_texts[] = {
 {%- for t in texts %}
@@ -445,48 +57,26 @@ struct StatusText {
 {%- endfor %}
 };
 
-enum class Text { name, text };
-
+// The answer of cuGetErrorName/cuGetErrorString without a driver.
 [[maybe_unused]] {{ status_type }} status_text({{ status_type }} code, const char **out, Text which) {
-    if (!out) return static_cast<{{ status_type }}>({{ invalid_value }});
-    for (const StatusText &t : status_texts) {
-        if (t.code == static_cast<int>(code)) {
-            *out = which == Text::name ? t.name : t.text;
-            return static_cast<{{ status_type }}>(0);
-        }
-    }
-    *out = nullptr;
-    return static_cast<{{ status_type }}>({{ invalid_value }});
+    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
+        return static_cast<{{ status_type }}>({{ codes.success }});
+    return static_cast<{{ status_type }}>({{ codes.invalid_value }});
 }
 
 }  // namespace cushim
 }  // namespace
 
-// One invocation per stub. The slot starts at a resolver that binds the symbol,
-// patches the slot (with the driver's function, or with a stub that reports the
-// failure) and forwards the call; from then on a call is one atomic load and one
-// indirect call.
-#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUDAAPI cushim_absent_##SYMBOL PARAMS {                                          \
-        cushim::ignore ARGS;                                                                     \
-        return ABSENT;                                                                           \
-    }                                                                                            \
-    static std::atomic<RET(CUDAAPI *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUDAAPI * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUDAAPI *) PARAMS>(p); \
-        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
-            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
-        return call ARGS;                                                                        \
-    }                                                                                            \
-    CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUDAAPI EXPORT PARAMS {                                         \
-        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
-    }
+// The runtime's statuses are the values of {{ api }}_status.
+static_assert(static_cast<int>({{ api_upper }}_OK) == cushim::status_ok, "status");
+static_assert(static_cast<int>({{ api_upper }}_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
+static_assert(static_cast<int>({{ api_upper }}_STUB_LIBRARY) == cushim::status_stub_library, "status");
+static_assert(static_cast<int>({{ api_upper }}_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
+static_assert(static_cast<int>({{ api_upper }}_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
+static_assert(static_cast<int>({{ api_upper }}_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
+static_assert(static_cast<int>({{ api_upper }}_REENTRANT) == cushim::status_reentrant, "status");
+static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 
-// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
-#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
 {%- match prefix %}
 {%- when Some with (p) %}
 // Prefixed exports ({{ p }}): the header's own declaration checks each signature.
@@ -517,74 +107,34 @@ CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.p
 
 extern "C" {
 
-CUSHIM_EXPORT {{ api }}_status {{ api }}_load(void) { return cushim::loaded().status; }
+CUSHIM_EXPORT {{ api }}_status {{ api }}_load(void) {
+    return static_cast<{{ api }}_status>(cushim::loaded().status);
+}
 
-CUSHIM_EXPORT {{ api }}_status {{ api }}_last_status(void) { return cushim::last_status; }
+CUSHIM_EXPORT {{ api }}_status {{ api }}_last_status(void) {
+    return static_cast<{{ api }}_status>(cushim::last_status);
+}
 
 CUSHIM_EXPORT const char *{{ api }}_last_message(void) { return cushim::last_message; }
 
 CUSHIM_EXPORT {{ api }}_status {{ api }}_function_status(const char *name) {
-    for (std::size_t i = 0; i < cushim::function_count; ++i) {
-        const cushim::Function &f = cushim::functions[i];
-        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
-            if (cushim::resolve(i)) return {{ api_upper }}_OK;
-            return cushim::last_status;
-        }
-    }
-    char message[1024];
-    cushim::format(message, sizeof message, "`%s` is not a function of this header", name);
-    cushim::note({{ api_upper }}_SYMBOL_NOT_FOUND, message);
-    return {{ api_upper }}_SYMBOL_NOT_FOUND;
+    return static_cast<{{ api }}_status>(cushim::function_status(name));
 }
 
 CUSHIM_EXPORT int {{ api }}_set_library_path(const char *absolute_path) {
-    if (!absolute_path || !cushim::is_absolute(absolute_path)) return -1;
-    cushim::Library &lib = cushim::library();
-    std::lock_guard<std::mutex> guard(lib.override_mutex);
-    if (lib.started) return -2;
-    if (std::strlen(absolute_path) >= sizeof lib.override_path) return -1;
-    cushim::format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    return 0;
+    return cushim::set_library_path(absolute_path);
 }
 
 CUSHIM_EXPORT size_t {{ api }}_resolve_all(const char **missing, size_t capacity) {
-    if (cushim::loaded().status != {{ api_upper }}_OK) return static_cast<size_t>(-1);
-    size_t count = 0;
-    for (std::size_t i = 0; i < cushim::function_count; ++i) {
-        if (cushim::resolve(i)) continue;
-        if (missing && count < capacity) missing[count] = cushim::functions[i].symbol;
-        ++count;
-    }
-    return count;
+    return cushim::resolve_all(missing, capacity);
 }
 
-CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) {
-    int mode = per_thread ? cushim::mode_per_thread : cushim::mode_legacy;
-    int current = cushim::stream_mode.load(std::memory_order_acquire);
-    while (!(current & cushim::mode_locked)) {
-        if (cushim::stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
-    }
-    char message[256];
-    cushim::format(message, sizeof message,
-                   "the stream mode must be set before the first CUDA call; it stays %s",
-                   (current & ~cushim::mode_locked) == cushim::mode_per_thread ? "per-thread" : "legacy");
-    cushim::note({{ api_upper }}_OK, message);
-    return -2;
-}
+CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
 
-CUSHIM_EXPORT int {{ api }}_stream_mode(void) {
-    int current = cushim::stream_mode.load(std::memory_order_acquire) & ~cushim::mode_locked;
-    if (current == cushim::mode_unset) current = cushim::initial_mode();
-    return current == cushim::mode_per_thread;
-}
+CUSHIM_EXPORT int {{ api }}_stream_mode(void) { return cushim::current_stream_mode(); }
 
-CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) {
-    cushim::Library &lib = cushim::loaded();
-    return lib.status == {{ api_upper }}_OK ? lib.driver_version : 0u;
-}
+CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) { return cushim::driver_version(); }
 
-CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) {
-    return cushim::library().attempts.load(std::memory_order_relaxed);
-}
+CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) { return cushim::library_open_attempts(); }
 
 }  // extern "C"

@@ -21,7 +21,9 @@ pub mod sys {
 #[allow(unused_imports)]
 pub use self::sys::*;
 
-{% include "rust/loader.rs" %}
+#[allow(dead_code)]
+pub mod cushim_loader {
+{{ loader }}}
 
 #[allow(unused_imports)]
 pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
@@ -31,6 +33,21 @@ pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::{{ re
 /// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
 /// says otherwise (`--stream` at generation time).
 pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::{{ stream }};
+/// What the drop-in layer returns when a call never reached the library: the
+/// values of the header's {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.
+pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
+    library_not_found: {{ codes.library_not_found }},
+    symbol_not_found: {{ codes.symbol_not_found }},
+    stub_library: {{ codes.stub_library }},
+    driver_too_old: {{ codes.driver_too_old }},
+    not_initialized: {{ codes.not_initialized }},
+};
+/// The library names tried, in order, unless `{{ override_var }}` names one.
+pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
+    &[{% for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
+} else {
+    &[{% for n in unix_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
+};
 
 impl cushim_loader::Status for {{ status_type }} {
     #[inline]
@@ -39,7 +56,7 @@ impl cushim_loader::Status for {{ status_type }} {
     }
     #[inline(always)]
     fn is_success(&self) -> bool {
-        self.0 == 0
+        self.0 == {{ codes.success }}
     }
 }
 
@@ -158,7 +175,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
         .collect())
 }
 
-{% include "rust/shim_macro.rs" %}
+{{ shim_macro }}
 {% for f in functions %}
 cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};

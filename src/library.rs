@@ -1,0 +1,197 @@
+//! What cushim knows about a library it generates loaders for, as data.
+//!
+//! Every fact that differs between CUDA libraries lives in one [`Library`]
+//! value: which headers declare its functions and where they come from, how
+//! the headers are parsed, how a C name becomes an exported symbol and an ABI
+//! version, its status type and the codes a loader answers with, and the file
+//! names the library has on each system. The pipeline reads the description
+//! and has no special case for any one library. The driver API ([`DRIVER`]) is
+//! the first description; NVRTC, nvJitLink, NVML and cuBLAS come next.
+
+use crate::runtime::Codes;
+
+/// One status constant the loader needs, by the name the header gives it, with
+/// the value the library documents (used when a header does not declare it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Code {
+    /// Example: `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
+    pub name: &'static str,
+    /// Example: `303`.
+    pub value: u32,
+}
+
+/// The status constants a loader answers with when a call cannot reach the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoaderCodes {
+    /// No usable library. Example: `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` (303).
+    pub library_not_found: Code,
+    /// The library lacks the function. Example: `CUDA_ERROR_NOT_FOUND` (500).
+    pub symbol_not_found: Code,
+    /// The library found is a link-time stub. Example: `CUDA_ERROR_STUB_LIBRARY` (34).
+    pub stub_library: Code,
+    /// The function is newer than the library. Example: `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER` (36).
+    pub driver_too_old: Code,
+    /// What the library answers in a forked child. Example: `CUDA_ERROR_NOT_INITIALIZED` (3).
+    pub not_initialized: Code,
+    /// An invalid argument (the driver-less error-text fallbacks answer it).
+    /// Example: `CUDA_ERROR_INVALID_VALUE` (1).
+    pub invalid_value: Code,
+}
+
+/// Functions that keep answering without the library, from the status enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// `cuGetErrorName(code, &str)`: the constant's name.
+    ErrorName,
+    /// `cuGetErrorString(code, &str)`: a description of the constant.
+    ErrorString,
+}
+
+/// How the headers are parsed: one plain parse, plus one per define below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseSettings {
+    /// The define that turns on the per-thread default stream, whose parse
+    /// tells which functions have `_ptds`/`_ptsz` twins.
+    /// Example: `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
+    pub per_thread_define: Option<&'static str>,
+    /// The define that exposes the legacy PFN typedefs the version rule needs;
+    /// only typedefs are taken from that parse. Example: `__CUDA_API_VERSION_INTERNAL`.
+    pub internal_define: Option<&'static str>,
+    /// The macro that holds the release. Example: `CUDA_VERSION` (`13050`).
+    pub version_macro: &'static str,
+}
+
+/// How C names map to exported symbols and ABI versions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Naming {
+    /// Prefix of the typedefs that list each function's ABI versions. Example: `PFN_`.
+    pub pfn_prefix: &'static str,
+    /// What separates a base name from its ABI ordinal or version. Example: `_v`.
+    pub version_separator: &'static str,
+    /// Suffixes of the per-thread default-stream variants. Example: `ptds`, `ptsz`.
+    pub per_thread_suffixes: &'static [&'static str],
+}
+
+/// The file names of a library, tried in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Names {
+    /// Example: `libcuda.so.1`.
+    pub unix: &'static [&'static str],
+    /// Example: `nvcuda.dll`, from the system directory only.
+    pub windows: &'static [&'static str],
+}
+
+/// One library, as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Library {
+    /// Example: `driver`.
+    pub name: &'static str,
+    /// The header that declares the functions. Example: `cuda.h`.
+    pub header: &'static str,
+    /// The header with the PFN typedef table, if separate. Example: `cudaTypedefs.h`.
+    pub typedefs: Option<&'static str>,
+    /// The pinned wheels that carry the headers, one line a release. Example: `headers/pins.txt`.
+    pub pins: &'static str,
+    pub parse: ParseSettings,
+    pub naming: Naming,
+    /// The success constant of the status enum every function returns. Example: `CUDA_SUCCESS`.
+    pub success: &'static str,
+    pub codes: LoaderCodes,
+    /// Functions that answer without the library, by their `cuGetProcAddress` name.
+    pub fallbacks: &'static [(&'static str, Fallback)],
+    /// Library file names per system.
+    pub names: Names,
+    /// The function that reports the library's version; a link-time stub
+    /// answers it with `codes.stub_library`. Example: `cuDriverGetVersion`.
+    pub version_function: &'static str,
+}
+
+impl Library {
+    /// The loader codes with the values the library documents.
+    pub const fn default_codes(&self) -> Codes {
+        Codes {
+            library_not_found: self.codes.library_not_found.value,
+            symbol_not_found: self.codes.symbol_not_found.value,
+            stub_library: self.codes.stub_library.value,
+            driver_too_old: self.codes.driver_too_old.value,
+            not_initialized: self.codes.not_initialized.value,
+        }
+    }
+
+    /// The file names on the system cushim runs on.
+    pub const fn names_here(&self) -> &'static [&'static str] {
+        if cfg!(windows) {
+            self.names.windows
+        } else {
+            self.names.unix
+        }
+    }
+
+    /// The fallback of the function with this `cuGetProcAddress` name, if any.
+    pub fn fallback(&self, proc_name: &str) -> Option<Fallback> {
+        self.fallbacks
+            .iter()
+            .find(|(n, _)| *n == proc_name)
+            .map(|(_, f)| *f)
+    }
+
+    /// Every header a release needs. Example: `["cuda.h", "cudaTypedefs.h"]`.
+    pub fn headers(&self) -> Vec<&'static str> {
+        std::iter::once(self.header).chain(self.typedefs).collect()
+    }
+}
+
+/// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, from the
+/// runtime wheels; `libcuda.so.1` or `nvcuda.dll`, installed with the driver.
+pub const DRIVER: Library = Library {
+    name: "driver",
+    header: "cuda.h",
+    typedefs: Some("cudaTypedefs.h"),
+    pins: "headers/pins.txt",
+    parse: ParseSettings {
+        per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
+        internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
+        version_macro: "CUDA_VERSION",
+    },
+    naming: Naming {
+        pfn_prefix: "PFN_",
+        version_separator: "_v",
+        per_thread_suffixes: &["ptds", "ptsz"],
+    },
+    success: "CUDA_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+            value: 303,
+        },
+        symbol_not_found: Code {
+            name: "CUDA_ERROR_NOT_FOUND",
+            value: 500,
+        },
+        stub_library: Code {
+            name: "CUDA_ERROR_STUB_LIBRARY",
+            value: 34,
+        },
+        driver_too_old: Code {
+            name: "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
+            value: 36,
+        },
+        not_initialized: Code {
+            name: "CUDA_ERROR_NOT_INITIALIZED",
+            value: 3,
+        },
+        invalid_value: Code {
+            name: "CUDA_ERROR_INVALID_VALUE",
+            value: 1,
+        },
+    },
+    fallbacks: &[
+        ("cuGetErrorName", Fallback::ErrorName),
+        ("cuGetErrorString", Fallback::ErrorString),
+    ],
+    names: Names {
+        unix: &["libcuda.so.1"],
+        windows: &["nvcuda.dll"],
+    },
+    version_function: "cuDriverGetVersion",
+};

@@ -1,0 +1,33 @@
+//! The runtimes that generated code carries, as real source.
+//!
+//! - `cushim_loader.rs` is the Rust loader. It is compiled here as
+//!   [`cushim_loader`], with the driver's settings below standing in for the
+//!   constants a generated module defines, so that this crate lints it, unit-tests
+//!   it and runs `cushim doctor` on it; the Rust emitter copies the same text.
+//! - `shim_macro.rs` is the `cushim_shim!` macro; the unit tests below expand it.
+//! - `cpp/runtime.cpp` is the C++ runtime without a template tag; the C++
+//!   emitter copies it between the generated settings and the function table.
+
+#[allow(dead_code)]
+pub mod cushim_loader;
+
+#[cfg(test)]
+mod tests;
+
+use crate::library::{Library, DRIVER};
+
+/// The Rust loader's text, as the emitter copies it.
+pub const RUST_LOADER: &str = include_str!("cushim_loader.rs");
+/// The `cushim_shim!` macro's text.
+pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
+/// The C++ runtime's text.
+pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
+
+pub use cushim_loader::{Codes, Resolve, StreamMode};
+
+// The constants a generated module defines, here for the driver as the
+// library description has it; `cushim doctor` checks a machine with them.
+pub(crate) const CUSHIM_RESOLVE: Resolve = Resolve::ProcAddress;
+pub(crate) const CUSHIM_DEFAULT_STREAM_MODE: StreamMode = StreamMode::Legacy;
+pub(crate) const CUSHIM_CODES: Codes = DRIVER.default_codes();
+pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);

@@ -1,0 +1,329 @@
+//! Unit tests of both runtimes as source: the Rust loader with the shim macro
+//! expanded over a hand-written function, and the C++ runtime compiled on its
+//! own with g++. One table of stream-variable values is parsed by both.
+
+use std::ffi::c_uint;
+use std::path::PathBuf;
+use std::process::Command;
+
+use super::cushim_loader::{self, self as loader, LoadError, StreamMode};
+
+/// The status type a generated module gets from bindgen, reduced to its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct TestResult(pub c_uint);
+
+impl loader::Status for TestResult {
+    fn from_code(code: u32) -> Self {
+        TestResult(code)
+    }
+    fn is_success(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// The typed layer's error, as the Rust template defines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    Driver(TestResult),
+    Load(&'static LoadError),
+}
+
+#[cold]
+fn cushim_classify(f: &'static loader::Function, code: TestResult) -> Error {
+    match loader::failed(f) {
+        Some(e) => Error::Load(e),
+        None => Error::Driver(code),
+    }
+}
+
+pub struct Api;
+
+include!("shim_macro.rs");
+
+cushim_shim! {
+    fn cuInit(flags: ::core::ffi::c_uint) -> TestResult;
+    attrs [];
+    statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    aliases [cuInitAlias];
+}
+
+/// The only test that touches the loader's process-wide state: the first call
+/// of a shim with no library anywhere.
+#[test]
+fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
+    let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
+    std::env::set_var(loader::OVERRIDE_VAR, &missing);
+    std::env::remove_var(loader::STREAM_VAR);
+
+    // SAFETY: the shim never reaches a driver here.
+    let code = unsafe { cuInit(0) };
+    assert_eq!(code, TestResult(super::CUSHIM_CODES.library_not_found));
+    assert_eq!(code.0, 303, "the driver's documented value");
+    for _ in 0..100 {
+        // SAFETY: as above.
+        assert_eq!(unsafe { cuInitAlias(0) }, code);
+    }
+    assert_eq!(loader::open_attempts(), 1, "a failure is cached");
+
+    // SAFETY: as above.
+    let typed = unsafe { Api::cuInit(0) };
+    let Err(Error::Load(LoadError::LibraryNotFound { tried })) = typed else {
+        panic!("{typed:?}");
+    };
+    assert_eq!(tried.len(), 1);
+    assert_eq!(PathBuf::from(&tried[0].name), missing);
+    assert!(tried[0].error.contains("No such file"), "{tried:?}");
+    assert!(loader::check(&__cushim_fn_cuInit).is_err());
+    assert!(matches!(
+        loader::last_error(),
+        Some(LoadError::LibraryNotFound { .. })
+    ));
+    let late = loader::set_stream_mode(StreamMode::PerThread).unwrap_err();
+    assert_eq!(late.current, StreamMode::Legacy);
+}
+
+#[test]
+fn every_failure_maps_to_the_code_of_the_description() {
+    let codes = super::CUSHIM_CODES;
+    let cases = [
+        (LoadError::Reentrant, codes.library_not_found),
+        (LoadError::ForkedDuringLoad, codes.not_initialized),
+        (
+            LoadError::StubLibrary {
+                path: "/stubs/libcuda.so".into(),
+            },
+            codes.stub_library,
+        ),
+        (
+            LoadError::DriverTooOld {
+                function: "cuCtxCreate",
+                required: 12050,
+                driver: 12020,
+            },
+            codes.driver_too_old,
+        ),
+        (
+            LoadError::SymbolNotFound {
+                function: "cuX",
+                symbol: "cuX",
+                library: "libcuda.so.1".into(),
+                error: "status 1".into(),
+            },
+            codes.symbol_not_found,
+        ),
+    ];
+    for (error, code) in cases {
+        assert_eq!(error.code(), code, "{error}");
+    }
+    let too_old = LoadError::DriverTooOld {
+        function: "cuCtxCreate",
+        required: 12050,
+        driver: 12020,
+    };
+    assert_eq!(
+        too_old.to_string(),
+        "driver too old: `cuCtxCreate` needs CUDA 12.5, driver is 12.2"
+    );
+}
+
+#[test]
+fn a_target_is_the_twin_only_in_per_thread_mode() {
+    let (proc_name, symbol, twin) = (c"cuMemcpyHtoD", c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD_v2_ptds");
+    let legacy = loader::Target::new(
+        proc_name,
+        (symbol, 3020),
+        Some((twin, 7000)),
+        StreamMode::Legacy,
+    );
+    assert_eq!(
+        (legacy.symbol, legacy.version, legacy.flags),
+        (symbol, 3020, 1)
+    );
+    let per_thread = loader::Target::new(
+        proc_name,
+        (symbol, 3020),
+        Some((twin, 7000)),
+        StreamMode::PerThread,
+    );
+    assert_eq!(
+        (per_thread.symbol, per_thread.version, per_thread.flags),
+        (twin, 7000, 2)
+    );
+    let no_twin = loader::Target::new(proc_name, (symbol, 3020), None, StreamMode::PerThread);
+    assert_eq!((no_twin.symbol, no_twin.flags), (symbol, 1));
+}
+
+/// Values of the stream variable, ordinary and odd: both runtimes must agree on each.
+const STREAM_VALUES: &[&str] = &[
+    "1",
+    "true",
+    "on",
+    "0",
+    "false",
+    "off",
+    " 1 ",
+    "1\n",
+    "\t0",
+    "\r\non\r\n",
+    "\x0b1",
+    "TRUE",
+    "On",
+    "",
+    " ",
+    "2",
+    "yes",
+    "1 1",
+    "10",
+    "o n",
+    "on\u{a0}",
+    "\u{a0}0",
+];
+
+/// The Rust runtime's answer, as the C++ runtime spells it (0 unset, 1 legacy, 2 per-thread).
+fn rust_mode(value: &str) -> i32 {
+    match loader::stream_mode_from_env(value) {
+        None => 0,
+        Some(StreamMode::Legacy) => 1,
+        Some(StreamMode::PerThread) => 2,
+    }
+}
+
+#[test]
+fn the_rust_rule_accepts_exactly_the_listed_words() {
+    for v in loader::STREAM_ON {
+        assert_eq!(rust_mode(v), 2);
+    }
+    for v in loader::STREAM_OFF {
+        assert_eq!(rust_mode(v), 1);
+    }
+    assert_eq!(rust_mode(" 1 "), 2);
+    assert_eq!(rust_mode("TRUE"), 0);
+    assert_eq!(
+        rust_mode("\x0b1"),
+        0,
+        "vertical tab is not ASCII whitespace in Rust"
+    );
+}
+
+/// `const char *const name[] = {"a", "b"};`
+fn c_array(name: &str, words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+    format!("const char *const {name}[] = {{{}}};\n", quoted.join(", "))
+}
+
+/// The C++ runtime alone, between a minimal settings block and a one-row table.
+fn cpp_runtime_program() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/cpp-runtime");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let codes = super::CUSHIM_CODES;
+    let mut source =
+        String::from("#define CUDAAPI\nnamespace {\nnamespace cushim {\nnamespace settings {\n");
+    source.push_str(
+        "constexpr bool use_proc_address = true;\nconstexpr bool per_thread_by_default = false;\n",
+    );
+    for (name, value) in [
+        ("code_library_not_found", codes.library_not_found),
+        ("code_stub_library", codes.stub_library),
+        ("code_symbol_not_found", codes.symbol_not_found),
+        ("code_driver_too_old", codes.driver_too_old),
+        ("code_not_initialized", codes.not_initialized),
+    ] {
+        source.push_str(&format!("constexpr int {name} = {value};\n"));
+    }
+    for (name, value) in [
+        ("version_function", "cuDriverGetVersion"),
+        ("override_var", loader::OVERRIDE_VAR),
+        ("stream_var", loader::STREAM_VAR),
+    ] {
+        source.push_str(&format!("constexpr const char *{name} = {value:?};\n"));
+    }
+    source.push_str(&c_array("stream_on", loader::STREAM_ON));
+    source.push_str(&c_array("stream_off", loader::STREAM_OFF));
+    source.push_str(&c_array("library_names", super::CUSHIM_LIBRARY_NAMES));
+    source.push_str("}\n}\n}\n#include \"runtime.cpp\"\n");
+    source.push_str(
+        r#"namespace {
+namespace cushim {
+Function functions[] = {{"cuInit", "cuInit", "cuInit", 2000u, false, -1, {nullptr}, {unresolved}, {0}}};
+Function *function_table() { return functions; }
+std::size_t function_count() { return 1; }
+}  // namespace cushim
+}  // namespace
+CUSHIM_DEFINE(int, cuInit, cuInit, 0, (unsigned int flags), (flags), cushim::absent(0), CUSHIM_UNCHECKED)
+
+int main(int argc, char **argv) {
+    if (argc > 1 && std::strcmp(argv[1], "env") == 0) {
+        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::stream_mode_from_env(argv[i]));
+        return 0;
+    }
+    int rc = cuInit(0);
+    std::printf("%d %d %u\n%s\n", rc, static_cast<int>(cushim::last_status), cushim::library_open_attempts(),
+                cushim::last_message);
+    return 0;
+}
+"#,
+    );
+    let main = dir.join("main.cpp");
+    std::fs::write(&main, source).unwrap();
+    let bin = dir.join("runtime-alone");
+    let out = Command::new("g++")
+        .args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-pthread",
+        ])
+        .arg(format!(
+            "-I{}",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/src/runtime/cpp")
+        ))
+        .arg(&main)
+        .args(["-ldl", "-o"])
+        .arg(&bin)
+        .output()
+        .expect("g++ runs");
+    assert!(
+        out.status.success(),
+        "the C++ runtime compiles alone:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    bin
+}
+
+#[test]
+fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
+    let bin = cpp_runtime_program();
+    let out = Command::new(&bin)
+        .arg("env")
+        .args(STREAM_VALUES)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let cpp: Vec<i32> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let rust: Vec<i32> = STREAM_VALUES.iter().map(|v| rust_mode(v)).collect();
+    assert_eq!(cpp, rust, "values: {STREAM_VALUES:?}");
+
+    let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
+    let out = Command::new(&bin)
+        .env(loader::OVERRIDE_VAR, &missing)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!("{} 1 1", super::CUSHIM_CODES.library_not_found),
+        "code, status LIBRARY_NOT_FOUND, one attempt: {text}"
+    );
+    assert!(
+        text.contains("CUDA driver library not found; tried"),
+        "{text}"
+    );
+}
