@@ -81,31 +81,6 @@ fn fixture_pairs_compile_without_warnings() {
     }
 }
 
-#[test]
-fn snapshots_of_every_fixture_pair() {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(root().join("snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    for name in FIXTURES {
-        let generated = cushim::generate(
-            cushim::Builder::new()
-                .header(fixture(name), None)
-                .languages(&[cushim::Language::Cpp])
-                .options(),
-        )
-        .unwrap();
-        for file in &generated.files {
-            let ext = if file.name.ends_with(".h") {
-                "h"
-            } else {
-                "cpp"
-            };
-            settings.bind(|| insta::assert_snapshot!(format!("cpp-{name}.{ext}"), file.contents));
-        }
-    }
-}
-
 /// The 13.5 pair, its object, and the C++ test program linked against it.
 fn consumer() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();

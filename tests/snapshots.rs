@@ -1,34 +1,84 @@
-//! insta snapshots of the IR and of the Rust output, one pair per fixture
-//! header, stored under `snapshots/`.
+//! insta snapshots under `snapshots/`: the IR of every fixture header, and what
+//! the emitters make of it, per fixture and per flag that changes the output.
+//!
+//! The runtimes are source files (`src/runtime/`) that every output copies
+//! verbatim; the snapshots show each copy as one marker line, so a runtime edit
+//! changes no snapshot, and a snapshot diff is a change in per-header output.
 
 mod common;
 
-use common::{fixture, root, FIXTURES};
+use common::{fixture, insta_settings, root, FIXTURES};
 
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(root().join("snapshots"));
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
+const RUST_LOADER: &str = include_str!("../src/runtime/cushim_loader.rs");
+const RUST_API: &str = include_str!("../src/runtime/cushim_api.rs");
+const RUST_SHIM_MACRO: &str = include_str!("../src/runtime/shim_macro.rs");
+const CPP_RUNTIME: &str = include_str!("../src/runtime/cpp/runtime.cpp");
 
 /// Absolute paths differ per checkout; snapshots show them relative to the repo.
 fn relative(text: &str) -> String {
     text.replace(&format!("{}/", root().display()), "")
 }
 
-fn options(name: &str) -> cushim::Options {
-    cushim::Builder::new()
-        .header(fixture(name), None)
-        .options()
-        .clone()
+fn indented(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {l}\n")
+            }
+        })
+        .collect()
+}
+
+/// `output` with each runtime copy replaced by a marker; each must be there exactly once.
+fn elide_runtimes(name: &str, output: &str) -> String {
+    let copies = [
+        (
+            indented(RUST_LOADER),
+            "    // [src/runtime/cushim_loader.rs, verbatim]\n",
+        ),
+        (
+            indented(RUST_API),
+            "    // [src/runtime/cushim_api.rs, verbatim]\n",
+        ),
+        (
+            RUST_SHIM_MACRO.trim_end().to_string(),
+            "// [src/runtime/shim_macro.rs, verbatim]",
+        ),
+        (
+            CPP_RUNTIME.to_string(),
+            "// [src/runtime/cpp/runtime.cpp, verbatim]\n",
+        ),
+    ];
+    let mut text = output.to_string();
+    let mut found = 0;
+    for (copy, marker) in &copies {
+        match text.matches(copy.as_str()).count() {
+            0 => {}
+            1 => {
+                text = text.replace(copy.as_str(), marker);
+                found += 1;
+            }
+            n => panic!("{name}: a runtime is copied {n} times"),
+        }
+    }
+    let expected = if name.ends_with(".rs") {
+        3
+    } else if name.ends_with(".cpp") {
+        1
+    } else {
+        0
+    };
+    assert_eq!(found, expected, "{name}: every runtime is copied verbatim");
+    text
 }
 
 #[test]
 fn ir_of_every_fixture() {
     for name in FIXTURES {
-        let (api, _) = cushim::load(&options(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let options = cushim::Builder::new().header(fixture(name), None);
+        let (api, _) = cushim::load(options.options()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut text = cushim::ir::table(&api);
         text.push_str("\ndiagnostics:\n");
         for d in &api.diagnostics {
@@ -36,21 +86,54 @@ fn ir_of_every_fixture() {
         }
         text.push_str("\nfunctions:\n");
         text.push_str(&format!("{:#?}\n", api.functions));
-        settings().bind(|| insta::assert_snapshot!(format!("ir-{name}"), relative(&text)));
+        insta_settings().bind(|| insta::assert_snapshot!(format!("ir-{name}"), relative(&text)));
+    }
+}
+
+/// Snapshots every file `builder` generates as `<prefix>-<file name>`.
+fn snapshot_outputs(prefix: &str, builder: cushim::Builder) {
+    let generated = cushim::generate(builder.options()).unwrap_or_else(|e| panic!("{prefix}: {e}"));
+    for file in &generated.files {
+        let text = elide_runtimes(&file.name, &file.contents);
+        let stem = file.name.split('.').next().unwrap_or_default();
+        let kind = if file.name.ends_with(".rs") {
+            "rust"
+        } else {
+            "cpp"
+        };
+        let ext = file.name.rsplit('.').next().unwrap_or_default();
+        let snapshot = match prefix {
+            "" => format!("{kind}-{stem}.{ext}"),
+            p => format!("{kind}-{stem}-{p}.{ext}"),
+        };
+        insta_settings().bind(|| insta::assert_snapshot!(snapshot, text));
     }
 }
 
 #[test]
-fn rust_output_of_every_fixture() {
+fn outputs_of_every_fixture() {
     for name in FIXTURES {
-        let rust_only = cushim::Builder::new()
-            .header(fixture(name), None)
-            .languages(&[cushim::Language::Rust]);
-        let generated =
-            cushim::generate(rust_only.options()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(generated.files.len(), 1);
-        let file = &generated.files[0];
-        assert_eq!(file.name, format!("{name}.rs"));
-        settings().bind(|| insta::assert_snapshot!(format!("rust-{name}"), file.contents));
+        snapshot_outputs("", cushim::Builder::new().header(fixture(name), None));
     }
+}
+
+/// One fixture per flag that changes the output, against the plain snapshot of that fixture.
+#[test]
+fn outputs_of_every_flag_that_changes_them() {
+    let with = |name: &str| cushim::Builder::new().header(fixture(name), None);
+    snapshot_outputs(
+        "stream-per-thread",
+        with("per_thread").stream(cushim::StreamMode::PerThread),
+    );
+    snapshot_outputs(
+        "resolve-dlsym",
+        with("per_thread").resolve(cushim::Resolve::Dlsym),
+    );
+    snapshot_outputs(
+        "prefix",
+        with("aliases")
+            .cpp_prefix("cushim_")
+            .languages(&[cushim::Language::Cpp]),
+    );
+    snapshot_outputs("docs", with("deprecated").docs(true));
 }

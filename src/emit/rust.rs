@@ -28,6 +28,8 @@ struct Module<'a> {
     windows_names: &'static [&'static str],
     /// The loader runtime, indented into its module.
     loader: String,
+    /// The typed layer and introspection, indented into their module.
+    api: String,
     shim_macro: &'static str,
     functions: Vec<Shim>,
 }
@@ -112,6 +114,7 @@ pub fn emit(
         unix_names: api.library.names.unix,
         windows_names: api.library.names.windows,
         loader: indent(runtime::RUST_LOADER),
+        api: indent(runtime::RUST_API),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
         functions: {
             // In a merged module an old variant's symbol can be a newer variant's C

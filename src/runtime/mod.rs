@@ -4,7 +4,10 @@
 //!   [`cushim_loader`], with the driver's settings below standing in for the
 //!   constants a generated module defines, so that this crate lints it, unit-tests
 //!   it and runs `cushim doctor` on it; the Rust emitter copies the same text.
-//! - `shim_macro.rs` is the `cushim_shim!` macro; the unit tests below expand it.
+//! - `cushim_api.rs` is the typed layer (`Api`, `Error`) and the introspection
+//!   (`require`, `preload_all`, ...) of a generated module, and `shim_macro.rs`
+//!   the `cushim_shim!` macro; the unit tests below compile both around a
+//!   hand-written function.
 //! - `cpp/runtime.cpp` is the C++ runtime without a template tag; the C++
 //!   emitter copies it between the generated settings and the function table.
 
@@ -18,6 +21,8 @@ use crate::library::{Library, DRIVER};
 
 /// The Rust loader's text, as the emitter copies it.
 pub const RUST_LOADER: &str = include_str!("cushim_loader.rs");
+/// The typed layer and introspection of a generated module.
+pub const RUST_API: &str = include_str!("cushim_api.rs");
 /// The `cushim_shim!` macro's text.
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 /// The C++ runtime's text.

@@ -22,22 +22,14 @@ impl loader::Status for TestResult {
     }
 }
 
-/// The typed layer's error, as the Rust template defines it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Error {
-    Driver(TestResult),
-    Load(&'static LoadError),
-}
+#[path = "cushim_api.rs"]
+mod cushim_api;
+use cushim_api::{cushim_classify, Api, Error};
 
-#[cold]
-fn cushim_classify(f: &'static loader::Function, code: TestResult) -> Error {
-    match loader::failed(f) {
-        Some(e) => Error::Load(e),
-        None => Error::Driver(code),
-    }
-}
-
-pub struct Api;
+/// What a generated module defines for `cushim_api`.
+type CushimStatus = TestResult;
+const CUSHIM_STATUS_NAME: &str = "TestResult";
+static FUNCTIONS: &[&cushim_loader::Function] = &[&__cushim_fn_cuInit];
 
 include!("shim_macro.rs");
 
@@ -76,9 +68,20 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     assert!(tried[0].error.contains("No such file"), "{tried:?}");
     assert!(loader::check(&__cushim_fn_cuInit).is_err());
     assert!(matches!(
-        loader::last_error(),
+        cushim_api::last_load_error(),
         Some(LoadError::LibraryNotFound { .. })
     ));
+    assert!(!cushim_api::is_available("cuInit"));
+    let missing = cushim_api::require(&["cuInit", "cuNoSuchThing"]).unwrap_err();
+    assert_eq!(missing.functions.len(), 2);
+    assert!(missing
+        .to_string()
+        .contains("cuNoSuchThing: not a function of this header"));
+    assert!(cushim_api::preload_all().is_err());
+    assert_eq!(
+        Error::Driver(TestResult(2)).to_string(),
+        "CUDA driver call failed with TestResult 2"
+    );
     let late = loader::set_stream_mode(StreamMode::PerThread).unwrap_err();
     assert_eq!(late.current, StreamMode::Legacy);
 }

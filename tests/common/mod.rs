@@ -21,6 +21,15 @@ pub const FIXTURES: [&str; 6] = [
     "types",
 ];
 
+/// The one insta configuration: snapshots under `snapshots/`, named as given.
+pub fn insta_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(root().join("snapshots"));
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
 /// A fresh directory under `target/`, removed first if it exists.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = root().join("target/test-scratch").join(name);
