@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Error;
 use crate::options::{Language, Options, Source};
+use crate::version::CudaVersion;
 use crate::write::{self, Outcome};
 
 /// Generates the lazy-loading module from a downstream `build.rs`:
@@ -19,6 +20,8 @@ use crate::write::{self, Outcome};
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     options: Options,
+    /// A version that did not parse; reported by `generate`.
+    invalid: Option<String>,
 }
 
 impl Builder {
@@ -26,19 +29,33 @@ impl Builder {
         Builder::default()
     }
 
+    /// The Builder for these options.
+    pub fn from_options(options: Options) -> Self {
+        Builder {
+            options,
+            invalid: None,
+        }
+    }
+
+    fn version(&mut self, text: &str) -> CudaVersion {
+        text.parse()
+            .unwrap_or_else(|e: crate::version::InvalidVersion| {
+                self.invalid = Some(e.to_string());
+                CudaVersion::from_number(0)
+            })
+    }
+
     /// A pinned CUDA release (`"13.5"`); fetched on first use.
-    pub fn cuda_version(mut self, version: impl Into<String>) -> Self {
-        self.options.source = Source::Pinned(version.into());
+    pub fn cuda_version(mut self, version: impl AsRef<str>) -> Self {
+        self.options.source = Source::Pinned(self.version(version.as_ref()));
         self
     }
 
     /// Every pinned release from `from` to `to` (`"11.8"`, `"13.5"`), merged into
     /// one module that serves every driver from `from` on.
-    pub fn cuda_range(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
-        self.options.source = Source::Merged {
-            from: from.into(),
-            to: to.into(),
-        };
+    pub fn cuda_range(mut self, from: impl AsRef<str>, to: impl AsRef<str>) -> Self {
+        let (from, to) = (self.version(from.as_ref()), self.version(to.as_ref()));
+        self.options.source = Source::Merged { from, to };
         self
     }
 
@@ -91,13 +108,13 @@ impl Builder {
     }
 
     /// How shims find functions: `cuGetProcAddress` (default) or exact exports.
-    pub fn resolve(mut self, resolve: crate::Resolve) -> Self {
+    pub fn resolve(mut self, resolve: crate::options::Resolve) -> Self {
         self.options.resolve = resolve;
         self
     }
 
     /// The default-stream mode shims bind unless the program chooses at run time.
-    pub fn stream(mut self, stream: crate::StreamMode) -> Self {
+    pub fn stream(mut self, stream: crate::options::StreamMode) -> Self {
         self.options.stream = stream;
         self
     }
@@ -112,11 +129,19 @@ impl Builder {
         &self.options
     }
 
+    /// The options, or the error a method could not report when it was called.
+    pub fn checked_options(&self) -> Result<&Options, Error> {
+        match &self.invalid {
+            Some(why) => Err(Error::new(why.clone())),
+            None => Ok(&self.options),
+        }
+    }
+
     /// Generates and writes the module into the output directory (default:
     /// `OUT_DIR`), printing `cargo:rerun-if-changed` for every header read and
     /// `cargo:warning` for every diagnostic. Returns the written paths.
     pub fn generate(&self) -> Result<Vec<PathBuf>, Error> {
-        let generated = crate::generate(&self.options)?;
+        let generated = crate::pipeline::generate(self.checked_options()?)?;
         for d in &generated.api.diagnostics {
             println!("cargo:warning={}", d.to_string().replace('\n', " "));
         }

@@ -5,11 +5,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
-
-use crate::cli::{Cli, Command};
 use crate::diag::Error;
 use crate::emit::File;
+use crate::options;
 
 /// The exit code for "some files are stale" (1 is a failure to check at all).
 pub const STALE_EXIT: i32 = 3;
@@ -97,16 +95,11 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
         let words = shell_words::split(&command).map_err(|e| {
             Error::new(format!("cannot read the recorded command `{command}`: {e}"))
         })?;
-        let cli = Cli::try_parse_from(&words).map_err(|e| {
+        let generate = options::parse_generate(&words).map_err(|e| {
             Error::new(format!(
                 "the recorded command `{command}` is not valid here: {e}"
             ))
         })?;
-        let Command::Generate(generate) = cli.command else {
-            return Err(Error::new(format!(
-                "the recorded command `{command}` is not `cushim generate`"
-            )));
-        };
         if generate.source.cuda_path.is_some() || generate.source.header.is_some() {
             return Err(Error::new(format!(
                 "{} were generated from local headers (`{command}`); they can only be checked against pinned releases",
@@ -114,7 +107,7 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
             ))
             .hint("regenerate them with `--cuda <version>`, or check them by regenerating by hand"));
         }
-        let generated = crate::generate(generate.builder().options())?;
+        let generated = crate::pipeline::generate(&generate.options()?)?;
         for path in paths {
             let fresh = counterpart(&path, &generated.files)
                 .is_some_and(|f| fs::read(&path).is_ok_and(|old| old == f.contents.as_bytes()));

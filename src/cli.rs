@@ -1,12 +1,16 @@
-//! The `cushim` command line. Each flag maps to one [`Builder`] call.
+//! The `cushim` command line. The flags that decide the output are the
+//! options table's ([`crate::options::GenerateArgs`]); this module adds the
+//! commands and what they print.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::diag::Error;
+use crate::options::{GenerateArgs, Options, SourceArgs};
+use crate::version::CudaVersion;
 use crate::write::Outcome;
-use crate::{fetch, pins, Builder, Language};
+use crate::{fetch, pins, Builder, StreamMode};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,7 +26,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Generate the shim module (default: the newest pinned CUDA, into generated/cuda-<version>/)
-    Generate(Generate),
+    Generate(GenerateArgs),
     /// Print one row per function: name, symbol, proc name, ABI version, per-thread twin
     List(List),
     /// Download and check pinned headers into the cache
@@ -73,8 +77,8 @@ fn side(spec: &str) -> Builder {
 }
 
 fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
-    let (a, _) = crate::load(side(&args.from).options())?;
-    let (b, _) = crate::load(side(&args.to).options())?;
+    let (a, _) = crate::load(side(&args.from).checked_options()?)?;
+    let (b, _) = crate::load(side(&args.to).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
     print!(
         "{}",
@@ -99,78 +103,8 @@ pub struct Doctor {
     #[command(flatten)]
     pub source: SourceArgs,
     /// The stream mode to check (default: CUSHIM_PER_THREAD_DEFAULT_STREAM, else legacy)
-    #[arg(long, value_enum)]
-    pub stream: Option<StreamArg>,
-}
-
-/// Where the headers come from. At most one of these.
-#[derive(Args, Debug, Clone)]
-pub struct SourceArgs {
-    /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
-    #[arg(long, value_name = "VERSION", group = "source")]
-    pub cuda: Option<String>,
-    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
-    #[arg(long, group = "source")]
-    pub all: bool,
-    /// With `--cuda FROM..TO`: one module for every release in the range
-    #[arg(long)]
-    pub merged: bool,
-    /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
-    #[arg(long, value_name = "DIR", group = "source")]
-    pub cuda_path: Option<PathBuf>,
-    /// An explicit header that declares the functions
-    #[arg(long, value_name = "FILE", group = "source")]
-    pub header: Option<PathBuf>,
-    /// The PFN typedef header that goes with --header
-    #[arg(long, value_name = "FILE", requires = "header")]
-    pub typedefs: Option<PathBuf>,
-    /// Keep only functions whose C name matches this regex
-    #[arg(long, value_name = "REGEX")]
-    pub allow: Option<String>,
-    /// Drop functions whose C name matches this regex
-    #[arg(long, value_name = "REGEX")]
-    pub block: Option<String>,
-    /// An extra argument for clang, e.g. -I/opt/include (repeatable)
-    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
-    pub clang_args: Vec<String>,
-}
-
-#[derive(Args, Debug)]
-pub struct Generate {
-    #[command(flatten)]
-    pub source: SourceArgs,
-    /// Output directory (default: generated/cuda-<version>)
-    #[arg(long, short, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Output languages, comma-separated
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust,cpp")]
-    pub lang: Vec<LangArg>,
-    /// C++: export `<PREFIX>cuMemAlloc_v2` instead of drop-in names (for programs that also link libcuda)
-    #[arg(long, value_name = "PREFIX")]
-    pub prefix: Option<String>,
-    /// Copy each function's brief doc from the header into the output
-    #[arg(long)]
-    pub docs: bool,
-    /// How shims find driver functions
-    #[arg(long, value_enum, default_value = "proc-address")]
-    pub resolve: ResolveArg,
-    /// The default-stream mode shims bind unless the program chooses at run time
-    #[arg(long, value_enum, default_value = "legacy")]
-    pub stream: StreamArg,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ResolveArg {
-    /// cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export
-    ProcAddress,
-    /// The exact versioned export only
-    Dlsym,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StreamArg {
-    Legacy,
-    PerThread,
+    #[arg(long, value_parser = crate::options::stream_parser())]
+    pub stream: Option<StreamMode>,
 }
 
 #[derive(Args, Debug)]
@@ -189,71 +123,8 @@ pub struct Fetch {
     pub all: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LangArg {
-    Rust,
-    Cpp,
-}
-
-impl SourceArgs {
-    /// The Builder these flags describe.
-    pub fn builder(&self) -> Builder {
-        let mut b = Builder::new();
-        if let Some(v) = &self.cuda {
-            b = match v.split_once("..") {
-                Some((from, to)) if self.merged => b.cuda_range(from, to),
-                _ => b.cuda_version(v),
-            };
-        }
-        if let Some(p) = &self.cuda_path {
-            b = b.cuda_path((!p.as_os_str().is_empty()).then(|| p.clone()));
-        }
-        if let Some(h) = &self.header {
-            b = b.header(h, self.typedefs.clone());
-        }
-        if let Some(r) = &self.allow {
-            b = b.allowlist(r);
-        }
-        if let Some(r) = &self.block {
-            b = b.blocklist(r);
-        }
-        for a in &self.clang_args {
-            b = b.clang_arg(a);
-        }
-        b
-    }
-}
-
-impl Generate {
-    pub fn builder(&self) -> Builder {
-        let mut b = self.source.builder().docs(self.docs);
-        let langs: Vec<Language> = self
-            .lang
-            .iter()
-            .map(|l| match l {
-                LangArg::Rust => Language::Rust,
-                LangArg::Cpp => Language::Cpp,
-            })
-            .collect();
-        b = b.languages(&langs);
-        if let Some(o) = &self.out {
-            b = b.out_dir(o);
-        }
-        if let Some(p) = &self.prefix {
-            b = b.cpp_prefix(p);
-        }
-        b.resolve(match self.resolve {
-            ResolveArg::ProcAddress => crate::Resolve::ProcAddress,
-            ResolveArg::Dlsym => crate::Resolve::Dlsym,
-        })
-        .stream(match self.stream {
-            StreamArg::Legacy => crate::StreamMode::Legacy,
-            StreamArg::PerThread => crate::StreamMode::PerThread,
-        })
-    }
-}
-
-fn generate(args: &Generate) -> Result<(), Error> {
+fn generate(args: &GenerateArgs) -> Result<(), Error> {
+    let options = args.options()?;
     if args.source.all {
         let root = args
             .out
@@ -261,29 +132,33 @@ fn generate(args: &Generate) -> Result<(), Error> {
             .unwrap_or_else(|| PathBuf::from("generated"));
         let all = pins::all();
         for pin in &all {
-            let mut one = args.builder().cuda_version(&pin.cuda);
-            one = one.out_dir(root.join(format!("cuda-{}", pin.cuda)));
-            generate_one(&one)?;
+            generate_one(&Options {
+                source: crate::Source::Pinned(pin.cuda),
+                out_dir: Some(root.join(pin.cuda.dir_name())),
+                ..options.clone()
+            })?;
         }
         if let (Some(first), Some(last)) = (all.first(), all.last()) {
-            let merged = args
-                .builder()
-                .cuda_range(&first.cuda, &last.cuda)
-                .out_dir(root.join("merged"));
-            generate_one(&merged)?;
+            generate_one(&Options {
+                source: crate::Source::Merged {
+                    from: first.cuda,
+                    to: last.cuda,
+                },
+                out_dir: Some(root.join("merged")),
+                ..options
+            })?;
         }
         return Ok(());
     }
-    generate_one(&args.builder())
+    generate_one(&options)
 }
 
-fn generate_one(builder: &Builder) -> Result<(), Error> {
-    let generated = crate::generate(builder.options())?;
+fn generate_one(options: &Options) -> Result<(), Error> {
+    let generated = crate::generate(options)?;
     for d in &generated.api.diagnostics {
         eprintln!("{d}");
     }
-    let dir = builder
-        .options()
+    let dir = options
         .out_dir
         .clone()
         .unwrap_or(generated.default_out_dir.clone());
@@ -301,7 +176,7 @@ fn generate_one(builder: &Builder) -> Result<(), Error> {
 }
 
 fn list(args: &List) -> Result<(), Error> {
-    let (api, _) = crate::load(args.source.builder().options())?;
+    let (api, _) = crate::load(&args.source.options()?)?;
     for d in &api.diagnostics {
         eprintln!("{d}");
     }
@@ -342,12 +217,11 @@ fn check_cmd(args: &Check) -> i32 {
 }
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
-    let (api, _) = crate::load(args.source.builder().options())?;
-    let mode = match args.stream {
-        Some(StreamArg::PerThread) => crate::StreamMode::PerThread,
-        Some(StreamArg::Legacy) => crate::StreamMode::Legacy,
-        None => crate::doctor::stream_mode_from_env().unwrap_or(crate::StreamMode::Legacy),
-    };
+    let (api, _) = crate::load(&args.source.options()?)?;
+    let mode = args
+        .stream
+        .or_else(crate::doctor::stream_mode_from_env)
+        .unwrap_or(StreamMode::Legacy);
     print!("{}", crate::doctor::report(&api, mode)?);
     Ok(())
 }
@@ -360,7 +234,12 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
     } else {
         args.versions
             .iter()
-            .map(|v| pins::find(v))
+            .map(|v| {
+                let v: CudaVersion = v
+                    .parse()
+                    .map_err(|e: crate::version::InvalidVersion| Error::new(e.to_string()))?;
+                pins::find(v)
+            })
             .collect::<Result<_, _>>()?
     };
     for pin in pins {

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::emit::cpp::{c_params, c_type};
-use crate::ir::{Api, Function, Type};
+use crate::ir::{Api, Function, Shape, Type};
+use crate::version::CudaVersion;
 
 /// One function as the diff shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,40 +32,6 @@ pub struct TypeChange {
     pub used_by: Vec<String>,
 }
 
-/// The top-level members of a type description: `struct { a: T; b: U } (8 bytes)`
-/// → `["a: T", "b: U", "(8 bytes)"]`; `enum { A = 1, B = 2 }` → `["A = 1", "B = 2"]`.
-fn members(description: &str) -> Vec<String> {
-    let Some(open) = description.find('{') else {
-        return vec![description.to_string()];
-    };
-    let (mut depth, mut start, mut out) = (0usize, open + 1, Vec::new());
-    let mut close = description.len();
-    for (i, c) in description.char_indices().skip(open) {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = i;
-                    break;
-                }
-            }
-            ';' | ',' if depth == 1 => {
-                out.push(description[start..i].trim().to_string());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(description[start..close].trim().to_string());
-    let tail = description[close..].trim_start_matches('}').trim();
-    if !tail.is_empty() {
-        out.push(tail.to_string());
-    }
-    out.retain(|m| !m.is_empty());
-    out
-}
-
 /// What changed from `from` to `to`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diff {
@@ -82,16 +48,12 @@ pub struct Diff {
     pub types: Vec<TypeChange>,
 }
 
-fn signature(f: &Function) -> String {
-    format!("{} {}({})", c_type(&f.ret), f.symbol, c_params(f))
-}
-
 fn entry(name: &str, f: &Function) -> Entry {
     Entry {
         name: name.to_string(),
         symbol: f.symbol.clone(),
-        version: f.version.unwrap_or(0),
-        signature: signature(f),
+        version: f.version.map_or(0, CudaVersion::number),
+        signature: f.c_signature(),
     }
 }
 
@@ -124,8 +86,8 @@ fn named_in(t: &Type, out: &mut BTreeSet<String>) {
 pub fn diff(a: &Api, b: &Api) -> Diff {
     let (old, new) = (by_name(a), by_name(b));
     let mut d = Diff {
-        from: a.cuda_version.clone(),
-        to: b.cuda_version.clone(),
+        from: a.release.to_string(),
+        to: b.release.to_string(),
         counts: (a.functions.len(), b.functions.len()),
         ..Diff::default()
     };
@@ -163,11 +125,11 @@ pub fn diff(a: &Api, b: &Api) -> Diff {
         if old_desc == new_desc {
             continue;
         }
-        let (was, now) = (members(old_desc), members(new_desc));
+        let (was, now) = (old_desc.members(), new_desc.members());
         let gone: Vec<String> = was.iter().filter(|m| !now.contains(m)).cloned().collect();
         let came: Vec<String> = now.iter().filter(|m| !was.contains(m)).cloned().collect();
         // New enum constants change no signature; a struct's new field does.
-        if gone.is_empty() && new_desc.starts_with("enum ") {
+        if gone.is_empty() && matches!(new_desc, Shape::Enum(_)) {
             continue;
         }
         let used_by = b
@@ -205,7 +167,7 @@ fn version(v: u32) -> String {
     if v == 0 {
         "?".into()
     } else {
-        crate::ir::version_text(v)
+        CudaVersion::from_number(v).to_string()
     }
 }
 

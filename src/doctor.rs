@@ -6,9 +6,15 @@ use std::ffi::CString;
 use std::fmt::Write as _;
 
 use crate::diag::Error;
-use crate::ir::{version_text, Api, Function};
+use crate::ir::{Api, Function};
 use crate::options::StreamMode;
 use crate::runtime::cushim_loader::{self as loader, LoadError, Miss, Target};
+use crate::version::CudaVersion;
+
+/// `12050` → `12.5`.
+fn version_text(number: u32) -> String {
+    CudaVersion::from_number(number).to_string()
+}
 
 /// The stream mode `CUSHIM_PER_THREAD_DEFAULT_STREAM` asks for, by the runtime's own rule.
 pub fn stream_mode_from_env() -> Option<StreamMode> {
@@ -42,6 +48,10 @@ fn open() -> Result<&'static loader::Driver, Error> {
     })
 }
 
+fn number(v: Option<CudaVersion>) -> u32 {
+    v.map_or(0, CudaVersion::number)
+}
+
 /// What one function binds to in `mode`: its symbol, ABI version and the miss, if any.
 fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32, Option<Miss>) {
     let names = (
@@ -54,19 +64,14 @@ fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32
     );
     let (Ok(proc_name), Ok(symbol), Ok(twin)) = names else {
         let why = Miss::NotFound("name contains NUL".into());
-        return (f.symbol.clone(), f.version.unwrap_or(0), Some(why));
+        return (f.symbol.clone(), number(f.version), Some(why));
     };
     let per_thread = f
         .per_thread
         .as_ref()
         .zip(twin.as_deref())
-        .map(|(t, name)| (name, t.version.unwrap_or(0)));
-    let target = Target::new(
-        &proc_name,
-        (&symbol, f.version.unwrap_or(0)),
-        per_thread,
-        mode,
-    );
+        .map(|(t, name)| (name, number(t.version)));
+    let target = Target::new(&proc_name, (&symbol, number(f.version)), per_thread, mode);
     let miss = driver.find(&target, loader::Resolve::ProcAddress).err();
     (
         target.symbol.to_string_lossy().into_owned(),
@@ -123,7 +128,7 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     let _ = writeln!(
         out,
         "header:           CUDA {}, {} functions; {} available, {} not",
-        api.cuda_version,
+        api.release,
         api.functions.len(),
         api.functions.len() - rows.len(),
         rows.len()

@@ -13,8 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::diag::Error;
 use crate::pins::Pin;
 
-/// The two headers every CUDA release needs.
-pub const HEADERS: [&str; 2] = ["cuda.h", "cudaTypedefs.h"];
+use crate::library::DRIVER;
 
 /// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
 /// else `~/.cache/cushim`.
@@ -38,7 +37,7 @@ pub fn include_dir(pin: &Pin) -> Result<PathBuf, Error> {
 
 /// [`include_dir`] with an explicit cache directory.
 pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
-    let root = cache.join(format!("cuda-{}", pin.cuda));
+    let root = cache.join(pin.cuda.dir_name());
     if !is_cached(pin, &root) {
         fetch(pin, &root)?;
     }
@@ -48,7 +47,7 @@ pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
 /// Both headers are there, extracted from the wheel with the pinned sha256.
 fn is_cached(pin: &Pin, root: &Path) -> bool {
     let include = root.join("include");
-    HEADERS.iter().all(|h| include.join(h).is_file())
+    DRIVER.headers().iter().all(|h| include.join(h).is_file())
         && fs::read_to_string(root.join("wheel.sha256")).is_ok_and(|s| s.trim() == pin.sha256)
 }
 
@@ -145,7 +144,7 @@ fn extract(wheel: &[u8], include: &Path) -> Result<(), Error> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(wheel))
         .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
     fs::create_dir_all(include).map_err(|e| io_error("cannot create", include, e))?;
-    for header in HEADERS {
+    for header in DRIVER.headers() {
         let suffix = format!("/include/{header}");
         let name = zip
             .file_names()
@@ -191,7 +190,7 @@ pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {
     }
     for (_, root) in &candidates {
         let include = root.join("include");
-        if HEADERS.iter().all(|h| include.join(h).is_file()) {
+        if DRIVER.headers().iter().all(|h| include.join(h).is_file()) {
             return Ok(include);
         }
     }
@@ -214,7 +213,7 @@ mod tests {
     fn a_wheel_with_the_wrong_sha256_is_refused_and_nothing_is_extracted() {
         let cache = std::env::temp_dir().join(format!("cushim-bad-pin-{}", std::process::id()));
         let _ = fs::remove_dir_all(&cache);
-        let mut pin = crate::pins::find("12.0").unwrap();
+        let mut pin = crate::pins::find("12.0".parse().unwrap()).unwrap();
         pin.sha256 = "0".repeat(64);
         let e = include_dir_in(&cache, &pin).unwrap_err().to_string();
         assert!(e.contains("but headers/pins.txt pins 0000"), "{e}");

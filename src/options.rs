@@ -1,7 +1,22 @@
-//! The one set of options behind both front-ends: the CLI maps each flag to a
-//! [`crate::Builder`] call, and the Builder fills this struct.
+//! The one table of options behind both front-ends.
+//!
+//! [`Options`] is what decides the output. [`GenerateArgs`] is its command-line
+//! form: `cushim generate` parses it, `cushim check` parses the command that a
+//! generated file records, and [`Options::to_args`] writes it back, so that a
+//! [`crate::Builder`] and the command line round-trip through each other.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, ValueEnum};
+
+use crate::diag::Error;
+use crate::version::CudaVersion;
+
+/// How generated shims find functions, and the default-stream mode they bind:
+/// the runtime's own enums, from the command line to the emitted code.
+pub use crate::runtime::{Resolve, StreamMode};
 
 /// Where the headers come from.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -10,11 +25,11 @@ pub enum Source {
     #[default]
     Default,
     /// A pinned release. Example: `12.9`.
-    Pinned(String),
+    Pinned(CudaVersion),
     /// A local toolkit: this root, or `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
     Toolkit(Option<PathBuf>),
     /// Every pinned release from `from` to `to`, merged into one module.
-    Merged { from: String, to: String },
+    Merged { from: CudaVersion, to: CudaVersion },
     /// Explicit files (our fixtures, or another library's headers).
     Files {
         header: PathBuf,
@@ -23,7 +38,7 @@ pub enum Source {
 }
 
 /// Output languages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum Language {
     Rust,
     /// A C-compatible status header and a C++ source of drop-in stubs.
@@ -39,10 +54,6 @@ impl Language {
     }
 }
 
-/// How generated shims find functions, and the default-stream mode they bind:
-/// the runtime's own enums, from the command line to the emitted code.
-pub use crate::runtime::{Resolve, StreamMode};
-
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -56,7 +67,8 @@ pub struct Options {
     pub block: Option<String>,
     /// Extra clang arguments (`-I`, `-D`).
     pub clang_args: Vec<String>,
-    /// Copy the header's brief docs into the output (off: see `RustOptions::docs`).
+    /// Copy the header's brief docs into the output (off: committed output
+    /// must carry no prose from NVIDIA's headers).
     pub docs: bool,
     /// C++ only: export `<prefix>cuMemAlloc_v2` instead of the drop-in names. Example: `cushim_`.
     pub cpp_prefix: Option<String>,
@@ -83,52 +95,402 @@ impl Default for Options {
     }
 }
 
+/// How [`Options::args`] writes paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paths {
+    /// As given: the arguments mean what the options mean.
+    Exact,
+    /// File names only, and `<toolkit>` for a toolkit root: the same on every
+    /// machine, for the command a generated file records.
+    Recorded,
+}
+
+/// The flag name of a resolution mode. Example: `proc-address`.
+pub fn resolve_name(r: Resolve) -> &'static str {
+    match r {
+        Resolve::ProcAddress => "proc-address",
+        Resolve::Dlsym => "dlsym",
+    }
+}
+
+/// The flag name of a stream mode. Example: `per-thread`.
+pub fn stream_name(s: StreamMode) -> &'static str {
+    match s {
+        StreamMode::Legacy => "legacy",
+        StreamMode::PerThread => "per-thread",
+    }
+}
+
+fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
+    PossibleValuesParser::new(["proc-address", "dlsym"]).map(|s| match s.as_str() {
+        "dlsym" => Resolve::Dlsym,
+        _ => Resolve::ProcAddress,
+    })
+}
+
+/// The `--stream` flag's parser (also for `cushim doctor`).
+pub fn stream_parser() -> impl TypedValueParser<Value = StreamMode> {
+    PossibleValuesParser::new(["legacy", "per-thread"]).map(|s| match s.as_str() {
+        "per-thread" => StreamMode::PerThread,
+        _ => StreamMode::Legacy,
+    })
+}
+
+fn version_arg(text: &str) -> Result<CudaVersion, Error> {
+    text.parse::<CudaVersion>().map_err(|e| {
+        Error::new(e.to_string()).hint("pinned releases are listed by `cushim fetch --help`")
+    })
+}
+
+/// Where the headers come from. At most one of these.
+#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceArgs {
+    /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
+    #[arg(long, value_name = "VERSION", group = "source")]
+    pub cuda: Option<String>,
+    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
+    #[arg(long, group = "source")]
+    pub all: bool,
+    /// With `--cuda FROM..TO`: one module for every release in the range
+    #[arg(long)]
+    pub merged: bool,
+    /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
+    #[arg(long, value_name = "DIR", group = "source", value_parser = clap::builder::ValueParser::os_string())]
+    pub cuda_path: Option<OsString>,
+    /// An explicit header that declares the functions
+    #[arg(long, value_name = "FILE", group = "source")]
+    pub header: Option<PathBuf>,
+    /// The PFN typedef header that goes with --header
+    #[arg(long, value_name = "FILE", requires = "header")]
+    pub typedefs: Option<PathBuf>,
+    /// Keep only functions whose C name matches this regex
+    #[arg(long, value_name = "REGEX", allow_hyphen_values = true)]
+    pub allow: Option<String>,
+    /// Drop functions whose C name matches this regex
+    #[arg(long, value_name = "REGEX", allow_hyphen_values = true)]
+    pub block: Option<String>,
+    /// An extra argument for clang, e.g. -I/opt/include (repeatable)
+    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub clang_args: Vec<String>,
+}
+
+impl SourceArgs {
+    /// The header source these flags name; `--all` is the command line's own.
+    pub fn source(&self) -> Result<Source, Error> {
+        if let Some(v) = &self.cuda {
+            return match v.split_once("..") {
+                Some((from, to)) if self.merged => Ok(Source::Merged {
+                    from: version_arg(from)?,
+                    to: version_arg(to)?,
+                }),
+                _ if self.merged => Err(Error::new(format!(
+                    "`--merged` needs a range of releases, not `{v}`"
+                ))
+                .hint("write `--cuda 11.8..13.5 --merged`")),
+                _ => Ok(Source::Pinned(version_arg(v)?)),
+            };
+        }
+        if self.merged {
+            return Err(Error::new("`--merged` needs `--cuda FROM..TO`")
+                .hint("write `--cuda 11.8..13.5 --merged`"));
+        }
+        if let Some(p) = &self.cuda_path {
+            return Ok(Source::Toolkit((!p.is_empty()).then(|| PathBuf::from(p))));
+        }
+        if let Some(h) = &self.header {
+            return Ok(Source::Files {
+                header: h.clone(),
+                typedefs: self.typedefs.clone(),
+            });
+        }
+        Ok(Source::Default)
+    }
+
+    /// The options these flags describe, with every other option at its default.
+    pub fn options(&self) -> Result<Options, Error> {
+        Ok(Options {
+            source: self.source()?,
+            allow: self.allow.clone(),
+            block: self.block.clone(),
+            clang_args: self.clang_args.clone(),
+            ..Options::default()
+        })
+    }
+}
+
+/// `cushim generate`'s flags.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Output directory (default: generated/cuda-<version>)
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Output languages, comma-separated
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust,cpp")]
+    pub lang: Vec<Language>,
+    /// C++: export `<PREFIX>cuMemAlloc_v2` instead of drop-in names (for programs that also link libcuda)
+    #[arg(long, value_name = "PREFIX", allow_hyphen_values = true)]
+    pub prefix: Option<String>,
+    /// Copy each function's brief doc from the header into the output
+    #[arg(long)]
+    pub docs: bool,
+    /// How shims find driver functions: cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export; or the exact versioned export only
+    #[arg(long, default_value = "proc-address", value_parser = resolve_parser())]
+    pub resolve: Resolve,
+    /// The default-stream mode shims bind unless the program chooses at run time
+    #[arg(long, default_value = "legacy", value_parser = stream_parser())]
+    pub stream: StreamMode,
+}
+
+impl GenerateArgs {
+    /// The options these flags describe.
+    pub fn options(&self) -> Result<Options, Error> {
+        Ok(Options {
+            out_dir: self.out.clone(),
+            languages: self.lang.clone(),
+            docs: self.docs,
+            cpp_prefix: self.prefix.clone(),
+            resolve: self.resolve,
+            stream: self.stream,
+            ..self.source.options()?
+        })
+    }
+}
+
+/// The recorded command, parsed as `cushim generate` would parse it.
+#[derive(clap::Parser, Debug)]
+#[command(name = "cushim", no_binary_name = false)]
+struct Recorded {
+    #[command(subcommand)]
+    command: RecordedCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum RecordedCommand {
+    Generate(GenerateArgs),
+}
+
+/// Parses `cushim generate ARGS...` into the flags it holds.
+pub fn parse_generate<I, T>(words: I) -> Result<GenerateArgs, Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use clap::Parser as _;
+    let recorded = Recorded::try_parse_from(words)
+        .map_err(|e| Error::new(e.to_string().trim_end().to_string()))?;
+    let RecordedCommand::Generate(args) = recorded.command;
+    Ok(args)
+}
+
 impl Options {
+    /// The `cushim generate` arguments that give these options.
+    /// `release` names the release `Source::Default` resolved to.
+    pub fn args(&self, paths: Paths, release: Option<CudaVersion>) -> Vec<OsString> {
+        self.flags(paths, release)
+            .into_iter()
+            .flat_map(|(name, value)| std::iter::once(OsString::from(name)).chain(value))
+            .collect()
+    }
+
     /// The `cushim generate` command that reproduces this output, written
     /// without absolute paths so that it is the same on every machine.
-    pub fn command(&self, cuda_version: &str) -> String {
+    pub fn command(&self, release: Option<CudaVersion>) -> String {
         let mut c = String::from("cushim generate");
-        let file_name = |p: &PathBuf| {
-            p.file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
-        match &self.source {
-            Source::Default | Source::Pinned(_) => c.push_str(&format!(" --cuda {cuda_version}")),
-            Source::Merged { from, to } => c.push_str(&format!(" --cuda {from}..{to} --merged")),
-            Source::Toolkit(_) => c.push_str(" --cuda-path <toolkit>"),
-            Source::Files { header, typedefs } => {
-                c.push_str(&format!(" --header {}", file_name(header)));
-                if let Some(t) = typedefs {
-                    c.push_str(&format!(" --typedefs {}", file_name(t)));
+        for (name, value) in self.flags(Paths::Recorded, release) {
+            c.push(' ');
+            c.push_str(name);
+            if let Some(v) = value {
+                let v = v.to_string_lossy();
+                if matches!(name, "--allow" | "--block" | "--clang-arg") {
+                    c.push_str(&format!(" '{v}'"));
+                } else {
+                    c.push_str(&format!(" {v}"));
                 }
             }
         }
-        if let Some(a) = &self.allow {
-            c.push_str(&format!(" --allow '{a}'"));
+        c
+    }
+
+    /// Each flag with its value, in the order the command line writes them.
+    fn flags(
+        &self,
+        paths: Paths,
+        release: Option<CudaVersion>,
+    ) -> Vec<(&'static str, Option<OsString>)> {
+        let mut a: Vec<(&'static str, Option<OsString>)> = Vec::new();
+        let text = |s: String| Some(OsString::from(s));
+        let path = |p: &PathBuf| -> Option<OsString> {
+            Some(match paths {
+                Paths::Exact => p.clone().into_os_string(),
+                Paths::Recorded => p.file_name().map(Into::into).unwrap_or_default(),
+            })
+        };
+        match &self.source {
+            Source::Default => {
+                if let Some(v) = release {
+                    a.push(("--cuda", text(v.to_string())));
+                }
+            }
+            Source::Pinned(v) => a.push(("--cuda", text(v.to_string()))),
+            Source::Merged { from, to } => {
+                a.push(("--cuda", text(format!("{from}..{to}"))));
+                a.push(("--merged", None));
+            }
+            Source::Toolkit(root) => a.push((
+                "--cuda-path",
+                Some(match (paths, root) {
+                    (Paths::Recorded, _) => "<toolkit>".into(),
+                    (Paths::Exact, Some(r)) => r.clone().into_os_string(),
+                    (Paths::Exact, None) => OsString::new(),
+                }),
+            )),
+            Source::Files { header, typedefs } => {
+                a.push(("--header", path(header)));
+                if let Some(t) = typedefs {
+                    a.push(("--typedefs", path(t)));
+                }
+            }
         }
-        if let Some(b) = &self.block {
-            c.push_str(&format!(" --block '{b}'"));
+        if let Some(r) = &self.allow {
+            a.push(("--allow", text(r.clone())));
         }
-        for a in &self.clang_args {
-            c.push_str(&format!(" --clang-arg '{a}'"));
+        if let Some(r) = &self.block {
+            a.push(("--block", text(r.clone())));
+        }
+        for c in &self.clang_args {
+            a.push(("--clang-arg", text(c.clone())));
         }
         if self.languages != Options::default().languages {
             let names: Vec<&str> = self.languages.iter().map(|l| l.name()).collect();
-            c.push_str(&format!(" --lang {}", names.join(",")));
+            a.push(("--lang", text(names.join(","))));
         }
-        if self.resolve == Resolve::Dlsym {
-            c.push_str(" --resolve dlsym");
+        if self.resolve != Resolve::ProcAddress {
+            a.push(("--resolve", text(resolve_name(self.resolve).into())));
         }
-        if self.stream == StreamMode::PerThread {
-            c.push_str(" --stream per-thread");
+        if self.stream != StreamMode::Legacy {
+            a.push(("--stream", text(stream_name(self.stream).into())));
         }
         if let Some(p) = &self.cpp_prefix {
-            c.push_str(&format!(" --prefix {p}"));
+            a.push(("--prefix", text(p.clone())));
         }
         if self.docs {
-            c.push_str(" --docs");
+            a.push(("--docs", None));
         }
-        c
+        if paths == Paths::Exact {
+            if let Some(o) = &self.out_dir {
+                a.push(("--out", Some(o.clone().into_os_string())));
+            }
+        }
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(options: &Options) -> Options {
+        let mut words: Vec<OsString> = vec!["cushim".into(), "generate".into()];
+        words.extend(options.args(Paths::Exact, None));
+        parse_generate(words.clone())
+            .and_then(|a| a.options())
+            .unwrap_or_else(|e| panic!("{words:?}: {e}"))
+    }
+
+    /// Every flag of `cushim generate` but `--all`: Builder → command line → Builder.
+    #[test]
+    fn every_flag_round_trips_through_the_command_line() {
+        let v = |s: &str| s.parse::<CudaVersion>().unwrap();
+        let sources = [
+            Source::Default,
+            Source::Pinned(v("12.9")),
+            Source::Merged {
+                from: v("11.8"),
+                to: v("13.5"),
+            },
+            Source::Toolkit(None),
+            Source::Toolkit(Some("/opt/cuda".into())),
+            Source::Files {
+                header: "dir/api.h".into(),
+                typedefs: None,
+            },
+            Source::Files {
+                header: "dir/api.h".into(),
+                typedefs: Some("dir/apiTypedefs.h".into()),
+            },
+        ];
+        for source in sources {
+            let options = Options {
+                source,
+                ..Options::default()
+            };
+            assert_eq!(round_trip(&options), options);
+        }
+        let everything = Options {
+            source: Source::Pinned(v("13.5")),
+            out_dir: Some("out/dir".into()),
+            languages: vec![Language::Cpp],
+            allow: Some("^cu(Init|MemAlloc)".into()),
+            block: Some("-x|Ctx".into()),
+            clang_args: vec!["-DFOO=1".into(), "-I/opt/include".into()],
+            docs: true,
+            cpp_prefix: Some("cushim_".into()),
+            resolve: Resolve::Dlsym,
+            stream: StreamMode::PerThread,
+        };
+        assert_eq!(round_trip(&everything), everything);
+        for languages in [vec![Language::Rust], vec![Language::Cpp, Language::Rust]] {
+            let options = Options {
+                languages,
+                ..Options::default()
+            };
+            assert_eq!(round_trip(&options), options);
+        }
+    }
+
+    #[test]
+    fn the_recorded_command_has_no_paths_and_quotes_patterns() {
+        let options = Options {
+            source: Source::Files {
+                header: "/abs/dir/api.h".into(),
+                typedefs: Some("/abs/dir/t.h".into()),
+            },
+            allow: Some("cu.*".into()),
+            clang_args: vec!["-DX".into()],
+            stream: StreamMode::PerThread,
+            out_dir: Some("/abs/out".into()),
+            ..Options::default()
+        };
+        assert_eq!(
+            options.command(None),
+            "cushim generate --header api.h --typedefs t.h --allow 'cu.*' --clang-arg '-DX' --stream per-thread"
+        );
+        let toolkit = Options {
+            source: Source::Toolkit(Some("/opt/cuda".into())),
+            ..Options::default()
+        };
+        assert_eq!(
+            toolkit.command(None),
+            "cushim generate --cuda-path <toolkit>"
+        );
+        assert_eq!(
+            Options::default().command(Some("13.5".parse().unwrap())),
+            "cushim generate --cuda 13.5"
+        );
+    }
+
+    #[test]
+    fn bad_versions_and_a_lone_merged_are_errors() {
+        for words in [
+            &["cushim", "generate", "--cuda", "thirteen"][..],
+            &["cushim", "generate", "--merged"],
+            &["cushim", "generate", "--cuda", "13.5", "--merged"],
+            &["cushim", "generate", "--cuda", "11.8..x", "--merged"],
+        ] {
+            let result = parse_generate(words.iter().copied()).and_then(|a| a.options());
+            assert!(result.is_err(), "{words:?}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! that `build.rs` users need no file of ours at run time.
 
 use crate::diag::Error;
+use crate::version::CudaVersion;
 
 const PINS: &str = include_str!("../headers/pins.txt");
 
@@ -9,7 +10,7 @@ const PINS: &str = include_str!("../headers/pins.txt");
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pin {
     /// Example: `13.5`.
-    pub cuda: String,
+    pub cuda: CudaVersion,
     /// Example: `nvidia-cuda-runtime`.
     pub wheel: String,
     /// Example: `13.5.37`.
@@ -27,7 +28,7 @@ pub fn all() -> Vec<Pin> {
             let f: Vec<&str> = l.split_whitespace().collect();
             match f.as_slice() {
                 [cuda, wheel, version, sha256] => Some(Pin {
-                    cuda: cuda.to_string(),
+                    cuda: cuda.parse().ok()?,
                     wheel: wheel.to_string(),
                     version: version.to_string(),
                     sha256: sha256.to_string(),
@@ -46,18 +47,31 @@ pub fn default_pin() -> Pin {
 }
 
 /// The pin for `cuda` (`13.5`), or an error that lists the pinned releases.
-pub fn find(cuda: &str) -> Result<Pin, Error> {
+pub fn find(cuda: CudaVersion) -> Result<Pin, Error> {
     let pins = all();
     pins.iter()
         .find(|p| p.cuda == cuda)
         .cloned()
         .ok_or_else(|| {
-            let known: Vec<&str> = pins.iter().map(|p| p.cuda.as_str()).collect();
+            let known: Vec<String> = pins.iter().map(|p| p.cuda.to_string()).collect();
             Error::new(format!("unknown CUDA version `{cuda}`")).hint(format!(
                 "pinned releases: {}; or pass a local toolkit with `--cuda-path`",
                 known.join(", ")
             ))
         })
+}
+
+/// The pinned releases from `from` to `to`, oldest first.
+pub fn range(from: CudaVersion, to: CudaVersion) -> Result<Vec<Pin>, Error> {
+    let (first, last) = (find(from)?, find(to)?);
+    if first.cuda > last.cuda {
+        return Err(Error::new(format!("the range {from}..{to} is empty"))
+            .hint("write the older release first"));
+    }
+    Ok(all()
+        .into_iter()
+        .filter(|p| p.cuda >= first.cuda && p.cuda <= last.cuda)
+        .collect())
 }
 
 #[cfg(test)]
@@ -73,16 +87,20 @@ mod tests {
         assert_eq!(all().len(), lines);
         assert_eq!(lines, 16);
         assert!(all().iter().all(|p| p.sha256.len() == 64));
+        assert!(
+            all().windows(2).all(|w| w[0].cuda < w[1].cuda),
+            "oldest first"
+        );
     }
 
     #[test]
     fn the_newest_release_is_the_default() {
-        assert_eq!(default_pin().cuda, "13.5");
+        assert_eq!(default_pin().cuda.to_string(), "13.5");
     }
 
     #[test]
     fn an_unknown_version_lists_the_pinned_ones() {
-        let e = find("12.7").unwrap_err().to_string();
+        let e = find("12.7".parse().unwrap()).unwrap_err().to_string();
         assert!(e.contains("unknown CUDA version `12.7`"), "{e}");
         assert!(e.contains("11.8, 12.0"), "{e}");
     }

@@ -248,39 +248,69 @@ fn cli_and_builder_write_identical_bytes_and_rerun_changes_nothing() {
     }
 }
 
+/// Builder → command line → Builder, for every Builder call that has a flag:
+/// the arguments the options table writes, parsed by the real CLI, give the
+/// same options back.
 #[test]
-fn the_cli_flags_and_the_builder_calls_fill_the_same_options() {
+fn every_builder_call_round_trips_through_the_command_line() {
     use clap::Parser;
-    let cli = cushim::cli::Cli::parse_from([
-        "cushim",
-        "generate",
-        "--cuda",
-        "12.9",
-        "--allow",
-        "^cuMem",
-        "--block",
-        "Async$",
-        "--clang-arg",
-        "-DX=1",
-        "--out",
-        "o",
-        "--docs",
-        "--lang",
-        "rust,cpp",
-        "--prefix",
-        "cushim_",
-    ]);
-    let cushim::cli::Command::Generate(g) = cli.command else {
-        panic!("generate")
-    };
-    let built = cushim::Builder::new()
-        .cuda_version("12.9")
-        .allowlist("^cuMem")
-        .blocklist("Async$")
-        .clang_arg("-DX=1")
-        .docs(true)
-        .languages(&[cushim::Language::Rust, cushim::Language::Cpp])
-        .out_dir("o")
-        .cpp_prefix("cushim_");
-    assert_eq!(g.builder().options(), built.options());
+    use cushim::Builder;
+    let builders = [
+        Builder::new(),
+        Builder::new().cuda_version("12.9"),
+        Builder::new().cuda_range("11.8", "13.5"),
+        Builder::new().cuda_path(None),
+        Builder::new().cuda_path(Some("/opt/cuda".into())),
+        Builder::new().header("dir/api.h", None),
+        Builder::new().header("dir/api.h", Some("dir/apiTypedefs.h".into())),
+        Builder::new().out_dir("o"),
+        Builder::new().languages(&[cushim::Language::Rust]),
+        Builder::new().languages(&[cushim::Language::Cpp]),
+        Builder::new().allowlist("^cuMem"),
+        Builder::new().blocklist("-Async$"),
+        Builder::new()
+            .clang_arg("-DX=1")
+            .clang_arg("-I/opt/include"),
+        Builder::new().cpp_prefix("cushim_"),
+        Builder::new().resolve(cushim::Resolve::Dlsym),
+        Builder::new().stream(cushim::StreamMode::PerThread),
+        Builder::new().docs(true),
+        Builder::new()
+            .cuda_version("13.5")
+            .allowlist("^cuMem")
+            .blocklist("Async$")
+            .clang_arg("-DX=1")
+            .docs(true)
+            .languages(&[cushim::Language::Cpp, cushim::Language::Rust])
+            .out_dir("o")
+            .cpp_prefix("cushim_")
+            .resolve(cushim::Resolve::Dlsym)
+            .stream(cushim::StreamMode::PerThread),
+    ];
+    for built in builders {
+        let options = built.checked_options().unwrap();
+        let mut words: Vec<std::ffi::OsString> = vec!["cushim".into(), "generate".into()];
+        words.extend(options.args(cushim::options::Paths::Exact, None));
+        let cli =
+            cushim::cli::Cli::try_parse_from(&words).unwrap_or_else(|e| panic!("{words:?}: {e}"));
+        let cushim::cli::Command::Generate(g) = cli.command else {
+            panic!("generate")
+        };
+        let parsed = cushim::Builder::from_options(g.options().unwrap());
+        assert_eq!(parsed.options(), options, "{words:?}");
+    }
+}
+
+#[test]
+fn a_malformed_version_is_an_error_not_a_panic() {
+    let e = cushim::Builder::new()
+        .cuda_version("thirteen")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`thirteen` is not a CUDA version"), "{e}");
+    let out = cushim(&["generate", "--cuda", "13.x"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("`13.x` is not a CUDA version"), "{stderr}");
 }

@@ -14,7 +14,7 @@ use common::{fake_driver, fixture, root, run_ok, scratch, FIXTURES};
 const CXXFLAGS: [&str; 5] = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2"];
 
 fn include_dir(version: &str) -> PathBuf {
-    cushim::fetch::include_dir(&cushim::pins::find(version).unwrap()).unwrap()
+    cushim::fetch::include_dir(&cushim::pins::find(version.parse().unwrap()).unwrap()).unwrap()
 }
 
 /// Generates the C++ pair of `builder` into a fresh scratch directory.
@@ -298,11 +298,14 @@ fn a_relative_override_is_refused() {
 fn every_committed_pair_compiles_against_its_own_headers() {
     let mut checked = 0;
     for pin in cushim::pins::all() {
-        let dir = root().join("generated").join(format!("cuda-{}", pin.cuda));
+        let dir = root().join("generated").join(pin.cuda.dir_name());
         run_ok(
             Command::new("g++")
                 .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
-                .arg(format!("-I{}", include_dir(&pin.cuda).display()))
+                .arg(format!(
+                    "-I{}",
+                    include_dir(&pin.cuda.to_string()).display()
+                ))
                 .arg(format!("-I{}", dir.display()))
                 .arg(dir.join("cuda_shim.cpp")),
         );

@@ -45,7 +45,7 @@ fn twelve_nine_to_thirteen_in_every_format() {
 
 #[test]
 fn a_side_can_be_a_header_path() {
-    let pin = cushim::pins::find("13.0").unwrap();
+    let pin = cushim::pins::find("13.0".parse().unwrap()).unwrap();
     let include = cushim::fetch::include_dir(&pin).unwrap();
     let text = diff(&["13.0", include.join("cuda.h").to_str().unwrap()]);
     assert!(

@@ -6,10 +6,11 @@ use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
-use crate::ir::{Api, Builtin, Fallback, Function, Type};
+use crate::ir::{Api, Fallback, Function};
 use crate::library::LoaderCodes;
 use crate::options::{Resolve, StreamMode};
 use crate::runtime::{self, cushim_loader as loader};
+use crate::version::CudaVersion;
 
 /// Options that change the C++ text.
 #[derive(Clone, Debug)]
@@ -126,7 +127,7 @@ pub fn emit(
                 twin: -1,
             });
             shims.push(Shim {
-                ret: c_type(&f.ret),
+                ret: f.ret.to_string(),
                 symbol: symbol.to_string(),
                 export: format!("{}{symbol}", options.prefix.as_deref().unwrap_or("")),
                 index,
@@ -137,9 +138,9 @@ pub fn emit(
             });
             index
         };
-        let legacy = add(&f.symbol, f.version, true);
+        let legacy = add(&f.symbol, f.version.map(CudaVersion::number), true);
         if let Some(t) = &f.per_thread {
-            let twin = add(&t.symbol, t.version, false);
+            let twin = add(&t.symbol, t.version.map(CudaVersion::number), false);
             table[legacy].twin = twin as i64;
         }
     }
@@ -207,7 +208,7 @@ pub fn emit(
 
 /// What a shim returns when it cannot reach the driver.
 fn absent(f: &Function, index: usize) -> String {
-    let ret = c_type(&f.ret);
+    let ret = &f.ret;
     match (f.fallback, f.params.as_slice()) {
         (Some(kind), [code, out]) => {
             let which = match kind {
@@ -244,74 +245,7 @@ fn identifier(s: &str) -> String {
         .collect()
 }
 
-/// `(CUdeviceptr *dptr, size_t bytesize)`.
+/// `(CUdeviceptr *dptr, size_t bytesize)`: each parameter as C declares it.
 fn params(f: &Function) -> String {
-    format!("({})", c_params(f))
-}
-
-/// `CUdeviceptr *dptr, size_t bytesize`: each parameter as C declares it.
-pub fn c_params(f: &Function) -> String {
-    let list: Vec<String> = f
-        .params
-        .iter()
-        .map(|p| {
-            let ty = c_type(&p.ty);
-            let space = if ty.ends_with('*') { "" } else { " " };
-            format!("{ty}{space}{}", p.name)
-        })
-        .collect();
-    list.join(", ")
-}
-
-fn builtin(b: Builtin) -> &'static str {
-    match b {
-        Builtin::Void => "void",
-        Builtin::Bool => "bool",
-        Builtin::Char => "char",
-        Builtin::SChar => "signed char",
-        Builtin::UChar => "unsigned char",
-        Builtin::Short => "short",
-        Builtin::UShort => "unsigned short",
-        Builtin::Int => "int",
-        Builtin::UInt => "unsigned int",
-        Builtin::Long => "long",
-        Builtin::ULong => "unsigned long",
-        Builtin::LongLong => "long long",
-        Builtin::ULongLong => "unsigned long long",
-        Builtin::Float => "float",
-        Builtin::Double => "double",
-        Builtin::Usize => "size_t",
-        Builtin::Isize => "ptrdiff_t",
-        Builtin::I8 => "int8_t",
-        Builtin::I16 => "int16_t",
-        Builtin::I32 => "int32_t",
-        Builtin::I64 => "int64_t",
-        Builtin::U8 => "uint8_t",
-        Builtin::U16 => "uint16_t",
-        Builtin::U32 => "uint32_t",
-        Builtin::U64 => "uint64_t",
-    }
-}
-
-/// The C++ spelling of an IR type. Inline function pointers use
-/// `std::add_pointer<R(A...)>::type` so that no declarator has to be woven
-/// around a parameter name.
-pub fn c_type(t: &Type) -> String {
-    match t {
-        Type::Builtin(b) => builtin(*b).to_string(),
-        Type::Named(n) => n.clone(),
-        Type::Pointer { is_const, pointee } => {
-            let inner = c_type(pointee);
-            let space = if inner.ends_with('*') { "" } else { " " };
-            format!("{}{inner}{space}*", if *is_const { "const " } else { "" })
-        }
-        Type::FnPointer { ret, params } => {
-            let params: Vec<String> = params.iter().map(c_type).collect();
-            format!(
-                "std::add_pointer<{}({})>::type",
-                c_type(ret),
-                params.join(", ")
-            )
-        }
-    }
+    format!("({})", f.c_params())
 }

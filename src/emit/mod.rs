@@ -6,6 +6,7 @@ pub mod rust;
 
 use crate::diag::Error;
 use crate::ir::Api;
+use crate::version::Release;
 
 /// One generated file: its name inside the output directory, and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub struct Provenance {
     /// Example: `0.1.0`.
     pub tool_version: String,
     /// Example: `13.5`.
-    pub cuda_version: String,
+    pub release: Release,
     /// `name sha256` for each header read. Example: `cuda.h 3f1c…`.
     pub headers: Vec<String>,
     /// The command that regenerates the file. Example: `cushim generate --cuda 13.5`.
@@ -39,9 +40,9 @@ pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
                 return Err(Error::at(
                     f.origin.clone(),
                     format!(
-                        "`{}` returns `{}`, but the Rust emitter needs every function to return the same status enum{}",
+                        "`{}` returns `{}`, but the emitters need every function to return the same status enum{}",
                         f.symbol,
-                        rust::rust_type(&f.ret),
+                        f.ret,
                         found.map(|s| format!(" (`{s}`)")).unwrap_or_default()
                     ),
                 )

@@ -8,12 +8,13 @@ use crate::diag::Error;
 use crate::ir::{Api, Builtin, Function, Type};
 use crate::options::{Resolve, StreamMode};
 use crate::runtime;
+use crate::version::CudaVersion;
 
 #[derive(Template)]
 #[template(path = "rust/module.rs", escape = "none")]
 struct Module<'a> {
     tool_version: &'a str,
-    cuda_version: &'a str,
+    release: String,
     headers: &'a [String],
     command: &'a str,
     file_name: &'a str,
@@ -75,6 +76,7 @@ pub struct RustOptions {
 /// Renders `api` as one self-contained Rust module named `file_name`.
 pub fn emit(
     api: &Api,
+    rust_types: &str,
     provenance: &Provenance,
     file_name: &str,
     options: &RustOptions,
@@ -82,11 +84,11 @@ pub fn emit(
     let status_type = super::status_type(api)?;
     let module = Module {
         tool_version: &provenance.tool_version,
-        cuda_version: &provenance.cuda_version,
+        release: provenance.release.to_string(),
         headers: &provenance.headers,
         command: &provenance.command,
         file_name,
-        rust_types: api.rust_types.trim_end(),
+        rust_types: rust_types.trim_end(),
         status_type,
         resolve: match options.resolve {
             Resolve::ProcAddress => "ProcAddress",
@@ -161,7 +163,7 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
             f.symbol.clone()
         },
         export_lit: format!("c{:?}", f.symbol),
-        since: f.introduced.as_deref().map_or(0, release_number),
+        since: f.introduced.map_or(0, CudaVersion::number),
         function_static: format!("__cushim_fn_{}", f.symbol),
         slot_static: format!("__cushim_slot_{}", f.symbol),
         params: f
@@ -175,11 +177,14 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
         ret: rust_type(&f.ret),
         name_lit: format!("{:?}", f.name),
         proc_lit: format!("c{:?}", f.proc_name),
-        version: f.version.unwrap_or(0),
+        version: f.version.map_or(0, CudaVersion::number),
         per_thread: f
             .per_thread
             .as_ref()
-            .map(|t| format!("c{:?}, {}", t.symbol, t.version.unwrap_or(0)))
+            .map(|t| {
+                let version = t.version.map_or(0, CudaVersion::number);
+                format!("c{:?}, {version}", t.symbol)
+            })
             .unwrap_or_default(),
         aliases: f
             .c_names_besides_symbol()
@@ -201,12 +206,6 @@ fn indent(text: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// `11.8` → `11080`.
-fn release_number(release: &str) -> u32 {
-    let (major, minor) = release.split_once('.').unwrap_or((release, "0"));
-    major.parse::<u32>().unwrap_or(0) * 1000 + minor.parse::<u32>().unwrap_or(0) * 10
 }
 
 const KEYWORDS: &[&str] = &[

@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::{Api, Codes, Fallback, Function, Param, PerThread, Type};
 use crate::diag::{Diagnostic, Error, Severity};
-use crate::library::Library;
+use crate::library::{Library, Naming};
 use crate::parse::{Raw, RawFunction, RawTypedef};
+use crate::version::{CudaVersion, Release};
 
 /// Which functions to keep, by C name.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +37,7 @@ impl Filter {
 
 /// The PFN table, indexed by base name.
 struct Table<'a> {
+    naming: &'a Naming,
     /// base → ascending `(version, typedef)` of the default-stream variants.
     versions: HashMap<&'a str, Vec<(u32, &'a RawTypedef)>>,
     /// (base, `ptds`|`ptsz`) → `(version, typedef)` of the per-thread variants.
@@ -43,18 +45,18 @@ struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    fn new(pfn: &'a BTreeMap<String, RawTypedef>) -> Table<'a> {
+    fn new(pfn: &'a BTreeMap<String, RawTypedef>, naming: &'a Naming) -> Table<'a> {
         let mut versions: HashMap<&str, Vec<(u32, &RawTypedef)>> = HashMap::new();
         let mut twins: HashMap<(&str, &str), Vec<(u32, &RawTypedef)>> = HashMap::new();
         for (name, td) in pfn {
-            let Some(rest) = name.strip_prefix("PFN_") else {
+            let Some(rest) = name.strip_prefix(naming.pfn_prefix) else {
                 continue;
             };
             let (rest, twin) = match rest.rsplit_once('_') {
-                Some((r, s @ ("ptds" | "ptsz"))) => (r, Some(s)),
+                Some((r, s)) if naming.per_thread_suffixes.contains(&s) => (r, Some(s)),
                 _ => (rest, None),
             };
-            let Some((base, version)) = split_version(rest) else {
+            let Some((base, version)) = split_version(rest, naming) else {
                 continue;
             };
             match twin {
@@ -66,13 +68,17 @@ impl<'a> Table<'a> {
             v.sort_by_key(|(ver, _)| *ver);
             v.dedup_by_key(|(ver, _)| *ver);
         }
-        Table { versions, twins }
+        Table {
+            naming,
+            versions,
+            twins,
+        }
     }
 }
 
 /// `cuMemAlloc_v3020` → (`cuMemAlloc`, 3020).
-fn split_version(s: &str) -> Option<(&str, u32)> {
-    let (base, v) = s.rsplit_once("_v")?;
+fn split_version<'s>(s: &'s str, naming: &Naming) -> Option<(&'s str, u32)> {
+    let (base, v) = s.rsplit_once(naming.version_separator)?;
     if base.is_empty() || v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -84,11 +90,10 @@ fn split_version(s: &str) -> Option<(&str, u32)> {
 pub fn build(
     raw: &Raw,
     library: &Library,
-    cuda_version: &str,
-    rust_types: String,
+    release: Release,
     filter: &Filter,
 ) -> Result<Api, Error> {
-    let table = Table::new(&raw.pfn);
+    let table = Table::new(&raw.pfn, &library.naming);
     let mut diags = Vec::new();
 
     // Several declarations may reach one symbol (`cuGraphInstantiate` and
@@ -135,6 +140,7 @@ pub fn build(
         }
         let (proc_name, version) = abi_version(first, &table, &mut diags);
         let per_thread = twin(first, proc_name, version, &table, &mut diags);
+        let version = version.map(CudaVersion::from_number);
         let mut aliases: Vec<String> = names[1..].iter().map(|s| s.to_string()).collect();
         aliases.sort();
         aliases.dedup();
@@ -173,11 +179,11 @@ pub fn build(
         return Err(Error::from_diagnostics(diags));
     }
     Ok(Api {
-        cuda_version: cuda_version.to_string(),
+        release,
         functions,
-        rust_types,
         status_codes: raw.status_codes.clone(),
         types: raw.types.clone(),
+        declared: raw.declared.clone(),
         codes: Codes::resolve(library, &raw.status_codes),
         library: *library,
         diagnostics: diags,
@@ -210,7 +216,7 @@ fn abi_version<'a>(
 ) -> (&'a str, Option<u32>) {
     let symbol = f.symbol.as_str();
     // `base_vN` binds the N-th version, but only where a PFN typedef confirms the base.
-    let (base, ordinal) = match split_version(symbol) {
+    let (base, ordinal) = match split_version(symbol, table.naming) {
         Some((base, n)) if table.versions.contains_key(base) => (base, n as usize),
         _ => (symbol, 1),
     };
@@ -218,7 +224,10 @@ fn abi_version<'a>(
         diags.push(
             Diagnostic::warning(
                 Some(f.origin.clone()),
-                format!("`{symbol}` has no `PFN_{base}_v*` typedef; its ABI version is unknown"),
+                format!(
+                    "`{symbol}` has no `{}{base}{}*` typedef; its ABI version is unknown",
+                    table.naming.pfn_prefix, table.naming.version_separator
+                ),
             )
             .hint("pass the PFN typedef header (`--typedefs`), or the shim can only be bound by exact symbol"),
         );
@@ -316,7 +325,7 @@ fn twin(
     };
     Some(PerThread {
         symbol: f.per_thread_symbol.clone(),
-        version,
+        version: version.map(CudaVersion::from_number),
     })
 }
 
@@ -386,18 +395,21 @@ mod tests {
             files: Vec::new(),
             status_codes: Vec::new(),
             types: Default::default(),
+            declared: Default::default(),
+            version: None,
         }
     }
 
+    fn release() -> Release {
+        Release::One("13.5".parse().unwrap())
+    }
+
+    fn v(number: u32) -> Option<CudaVersion> {
+        Some(CudaVersion::from_number(number))
+    }
+
     fn build_ok(r: &Raw) -> Api {
-        build(
-            r,
-            &crate::library::DRIVER,
-            "13.5",
-            String::new(),
-            &Filter::default(),
-        )
-        .expect("builds")
+        build(r, &crate::library::DRIVER, release(), &Filter::default()).expect("builds")
     }
 
     #[test]
@@ -423,7 +435,7 @@ mod tests {
             (f.name.as_str(), f.symbol.as_str(), f.proc_name.as_str()),
             ("cuCtxCreate", "cuCtxCreate_v4", "cuCtxCreate")
         );
-        assert_eq!(f.version, Some(12050));
+        assert_eq!(f.version, v(12050));
         assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
     }
 
@@ -441,7 +453,7 @@ mod tests {
                 ("PFN_cuEventElapsedTime_v12080", &["f"]),
             ],
         );
-        assert_eq!(build_ok(&r).functions[0].version, Some(2000));
+        assert_eq!(build_ok(&r).functions[0].version, v(2000));
     }
 
     #[test]
@@ -459,7 +471,7 @@ mod tests {
             ],
         );
         let api = build_ok(&r);
-        assert_eq!(api.functions[0].version, Some(12080));
+        assert_eq!(api.functions[0].version, v(12080));
         assert!(api.diagnostics.is_empty());
     }
 
@@ -471,7 +483,7 @@ mod tests {
             &[("PFN_cuFoo_v2_v12000", &["x"])],
         );
         let f = &build_ok(&r).functions[0];
-        assert_eq!((f.proc_name.as_str(), f.version), ("cuFoo_v2", Some(12000)));
+        assert_eq!((f.proc_name.as_str(), f.version), ("cuFoo_v2", v(12000)));
     }
 
     #[test]
@@ -486,7 +498,7 @@ mod tests {
             &[("PFN_cuCtxSetFlags_v12010", &["int"])],
         );
         let api = build_ok(&r);
-        assert_eq!(api.functions[0].version, Some(12010));
+        assert_eq!(api.functions[0].version, v(12010));
         assert_eq!(api.diagnostics.len(), 1);
         let d = api.diagnostics[0].to_string();
         assert!(d.starts_with("api.h:10: warning:"), "{d}");
@@ -540,16 +552,16 @@ mod tests {
         );
         let api = build_ok(&r);
         let twin = |i: usize| api.functions[i].per_thread.clone().unwrap();
-        assert_eq!(api.functions[0].version, Some(3020));
+        assert_eq!(api.functions[0].version, v(3020));
         assert_eq!(
             twin(0),
             PerThread {
                 symbol: "cuMemcpyHtoD_v2_ptds".into(),
-                version: Some(7000)
+                version: v(7000)
             }
         );
-        assert_eq!(api.functions[1].version, Some(11070));
-        assert_eq!(twin(1).version, Some(11070));
+        assert_eq!(api.functions[1].version, v(11070));
+        assert_eq!(twin(1).version, v(11070));
         assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
     }
 
@@ -600,7 +612,11 @@ mod tests {
             ],
         );
         for f in build_ok(&r).functions {
-            assert!(split_version(&f.proc_name).is_none(), "{}", f.proc_name);
+            assert!(
+                split_version(&f.proc_name, &crate::library::DRIVER.naming).is_none(),
+                "{}",
+                f.proc_name
+            );
             assert!(!f.proc_name.ends_with("_ptds") && !f.proc_name.ends_with("_ptsz"));
         }
     }
@@ -612,8 +628,7 @@ mod tests {
         let e = build(
             &raw(vec![f], &[]),
             &crate::library::DRIVER,
-            "13.5",
-            String::new(),
+            release(),
             &Filter::default(),
         )
         .unwrap_err();

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{Api, Function, Type};
 use crate::diag::Diagnostic;
+use crate::version::{CudaVersion, Release};
 
 fn named_types(t: &Type, out: &mut Vec<String>) {
     match t {
@@ -19,30 +20,16 @@ fn named_types(t: &Type, out: &mut Vec<String>) {
     }
 }
 
-/// Whether bindgen's text for the newest release declares `name`.
-fn declares(rust_types: &str, name: &str) -> bool {
-    // A typedef of an enum is a re-export: `pub use self::cudaError_enum as CUresult;`.
-    if rust_types.contains(&format!(" as {name};")) {
-        return true;
-    }
-    ["pub type ", "pub struct ", "pub union ", "pub enum "]
-        .iter()
-        .any(|kw| {
-            rust_types
-                .match_indices(&format!("{kw}{name}"))
-                .any(|(i, m)| {
-                    let next = rust_types[i + m.len()..].chars().next();
-                    !matches!(next, Some(c) if c.is_alphanumeric() || c == '_')
-                })
-        })
-}
-
-/// Merges `releases` (oldest first). The types, status codes and version
-/// label come from the newest; `cuda_version` reads `11.8..13.5`.
+/// Merges `releases` (oldest first). The types and status codes come from
+/// the newest; the release reads `11.8..13.5`.
 pub fn merge(releases: &[Api]) -> Api {
     let newest = releases.last().expect("at least one release");
+    let release = |api: &Api| match api.release {
+        Release::One(v) => Some(v),
+        _ => None,
+    };
     // symbol → (first release, newest declaration)
-    let mut variants: BTreeMap<String, (String, Function)> = BTreeMap::new();
+    let mut variants: BTreeMap<String, (Option<CudaVersion>, Function)> = BTreeMap::new();
     // C name → the symbol the newest release that declares the name maps it to
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     for api in releases {
@@ -50,7 +37,7 @@ pub fn merge(releases: &[Api]) -> Api {
             variants
                 .entry(f.symbol.clone())
                 .and_modify(|(_, latest)| *latest = f.clone())
-                .or_insert_with(|| (api.cuda_version.clone(), f.clone()));
+                .or_insert_with(|| (release(api), f.clone()));
             for n in std::iter::once(&f.name).chain(&f.aliases) {
                 names.insert(n.clone(), f.symbol.clone());
             }
@@ -64,12 +51,13 @@ pub fn merge(releases: &[Api]) -> Api {
         f.params
             .iter()
             .for_each(|p| named_types(&p.ty, &mut missing));
-        missing.retain(|t| !declares(&newest.rust_types, t));
+        missing.retain(|t| !newest.declared.contains(t));
         if !missing.is_empty() {
             diagnostics.push(Diagnostic::warning(
                 Some(f.origin.clone()),
                 format!(
-                    "`{symbol}` (from CUDA {first}) is left out: the newest header no longer declares {}",
+                    "`{symbol}` (from CUDA {}) is left out: the newest header no longer declares {}",
+                    first.map_or("?".to_string(), |v| v.to_string()),
                     missing.join(", ")
                 ),
             ));
@@ -85,23 +73,24 @@ pub fn merge(releases: &[Api]) -> Api {
             Some(n) => n.clone(),
             // Its symbol is now a newer variant's C name (`cuDeviceGetUuid` means
             // `cuDeviceGetUuid_v2`): the old one is called after its ABI version.
-            None if names.contains_key(&symbol) => format!("{symbol}_v{}", f.version.unwrap_or(0)),
+            None if names.contains_key(&symbol) => {
+                format!("{symbol}_v{}", f.version.map_or(0, CudaVersion::number))
+            }
             None => symbol.clone(),
         };
         f.aliases = own.into_iter().filter(|n| *n != f.name).collect();
-        f.introduced = Some(first);
+        f.introduced = first;
         functions.push(f);
     }
     Api {
-        cuda_version: format!(
-            "{}..{}",
-            releases.first().map_or("", |a| a.cuda_version.as_str()),
-            newest.cuda_version
-        ),
+        release: match (releases.first().and_then(release), release(newest)) {
+            (Some(from), Some(to)) => Release::Range(from, to),
+            _ => Release::Unknown,
+        },
         functions,
-        rust_types: newest.rust_types.clone(),
         status_codes: newest.status_codes.clone(),
         types: newest.types.clone(),
+        declared: newest.declared.clone(),
         codes: newest.codes,
         library: newest.library,
         diagnostics,
@@ -120,7 +109,7 @@ mod tests {
             aliases: Vec::new(),
             symbol: symbol.into(),
             proc_name: name.into(),
-            version: Some(version),
+            version: Some(CudaVersion::from_number(version)),
             per_thread: None,
             params: vec![Param {
                 name: "p".into(),
@@ -140,9 +129,9 @@ mod tests {
 
     fn api(version: &str, functions: Vec<Function>) -> Api {
         Api {
-            cuda_version: version.into(),
+            release: Release::One(version.parse().unwrap()),
             functions,
-            rust_types: "pub struct CUuuid_st {}\npub type CUuuid = CUuuid_st;\n".into(),
+            declared: ["CUuuid_st", "CUuuid"].map(String::from).into(),
             status_codes: Vec::new(),
             types: Default::default(),
             codes: crate::ir::Codes::resolve(&crate::library::DRIVER, &[]),
@@ -168,18 +157,25 @@ mod tests {
             ],
         );
         let merged = merge(&[old, new]);
-        assert_eq!(merged.cuda_version, "12.0..13.0");
-        let rows: Vec<(&str, &str, Option<&str>)> = merged
+        assert_eq!(merged.release.to_string(), "12.0..13.0");
+        let rows: Vec<(&str, &str, Option<String>)> = merged
             .functions
             .iter()
-            .map(|f| (f.name.as_str(), f.symbol.as_str(), f.introduced.as_deref()))
+            .map(|f| {
+                let introduced = f.introduced.map(|v| v.to_string());
+                (f.name.as_str(), f.symbol.as_str(), introduced)
+            })
             .collect();
         assert_eq!(
             rows,
             [
-                ("cuDeviceGetUuid_v9020", "cuDeviceGetUuid", Some("12.0")),
-                ("cuDeviceGetUuid", "cuDeviceGetUuid_v2", Some("13.0")),
-                ("cuInit", "cuInit", Some("12.0")),
+                (
+                    "cuDeviceGetUuid_v9020",
+                    "cuDeviceGetUuid",
+                    Some("12.0".into())
+                ),
+                ("cuDeviceGetUuid", "cuDeviceGetUuid_v2", Some("13.0".into())),
+                ("cuInit", "cuInit", Some("12.0".into())),
             ]
         );
     }

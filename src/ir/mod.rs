@@ -4,29 +4,29 @@
 
 pub mod build;
 pub mod merge;
-mod types;
 
+pub use crate::c::{Builtin, Shape, StatusCode, Type};
 pub use build::build;
-pub use types::{Builtin, Type};
 
 use crate::diag::{Diagnostic, Origin};
 pub use crate::library::Fallback;
 use crate::library::Library;
+use crate::version::{CudaVersion, Release};
 
 /// Everything an emitter needs about one header set.
 #[derive(Clone, Debug)]
 pub struct Api {
     /// The CUDA release the headers come from. Example: `13.5`.
-    pub cuda_version: String,
+    pub release: Release,
     /// Sorted by `symbol`.
     pub functions: Vec<Function>,
-    /// Bindgen's Rust for the types, constants and enums of the header.
-    pub rust_types: String,
     /// The constants of the status enum every function returns, in header order.
     pub status_codes: Vec<StatusCode>,
-    /// Each named type the signatures mention, with a description of its ABI.
+    /// Each named type the signatures mention, with its ABI.
     /// Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
-    pub types: std::collections::BTreeMap<String, String>,
+    pub types: std::collections::BTreeMap<String, Shape>,
+    /// Every type name the headers declare. Example: `CUuuid`.
+    pub declared: std::collections::BTreeSet<String>,
     /// The status values loaders answer with, resolved against the header.
     pub codes: Codes,
     /// The description of the library the headers belong to.
@@ -90,8 +90,9 @@ pub struct Function {
     pub symbol: String,
     /// The base name that `cuGetProcAddress` takes. Example: `cuMemAlloc`.
     pub proc_name: String,
-    /// The ABI version from the PFN table. Example: `3020`. `None` when the table has none.
-    pub version: Option<u32>,
+    /// The ABI version from the PFN table. Example: `3.2` (`PFN_cuMemAlloc_v3020`).
+    /// `None` when the table has none.
+    pub version: Option<CudaVersion>,
     /// The per-thread default-stream twin, when the header declares one.
     pub per_thread: Option<PerThread>,
     /// Example: `[dptr: *mut CUdeviceptr, bytesize: size_t]`.
@@ -107,19 +108,8 @@ pub struct Function {
     /// What the drop-in layer answers when the driver is absent, beyond an error code.
     /// Example: `Some(ErrorName)` for `cuGetErrorName`.
     pub fallback: Option<Fallback>,
-    /// In a merged module, the first release that declared this variant. Example: `Some("11.8")`.
-    pub introduced: Option<String>,
-}
-
-/// One constant of the status enum. Example: `CUDA_ERROR_OUT_OF_MEMORY = 2`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StatusCode {
-    /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
-    pub name: String,
-    /// Example: `2`.
-    pub value: i64,
-    /// The Doxygen brief, if any. Example: `The API call failed because it was unable to allocate enough memory`.
-    pub doc: Option<String>,
+    /// In a merged module, the first release that declared this variant. Example: `Some(11.8)`.
+    pub introduced: Option<CudaVersion>,
 }
 
 /// The `_ptds`/`_ptsz` variant of a function.
@@ -127,8 +117,8 @@ pub struct StatusCode {
 pub struct PerThread {
     /// Example: `cuMemcpyHtoD_v2_ptds`.
     pub symbol: String,
-    /// Example: `7000`. `None` when the PFN table has no matching twin typedef.
-    pub version: Option<u32>,
+    /// Example: `7.0`. `None` when the PFN table has no matching twin typedef.
+    pub version: Option<CudaVersion>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,6 +130,18 @@ pub struct Param {
 }
 
 impl Function {
+    /// The parameters as C declares them. Example: `CUdeviceptr *dptr, size_t bytesize`.
+    pub fn c_params(&self) -> String {
+        let list: Vec<String> = self.params.iter().map(|p| p.ty.declare(&p.name)).collect();
+        list.join(", ")
+    }
+
+    /// The declaration of the exported symbol.
+    /// Example: `CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)`.
+    pub fn c_signature(&self) -> String {
+        format!("{} {}({})", self.ret, self.symbol, self.c_params())
+    }
+
     /// Every C name of this function other than the symbol itself, sorted.
     /// Example: `["cuMemAlloc"]` for `cuMemAlloc_v2`.
     pub fn c_names_besides_symbol(&self) -> Vec<&str> {
@@ -151,11 +153,6 @@ impl Function {
         v.dedup();
         v
     }
-}
-
-/// Renders a CUDA version number as the driver reports it. Example: `12050` → `12.5`.
-pub fn version_text(v: u32) -> String {
-    format!("{}.{}", v / 1000, (v % 1000) / 10)
 }
 
 /// The `cushim list` table: one row per function.
@@ -173,7 +170,7 @@ pub fn table(api: &Api) -> String {
             Some(t) => format!(
                 "{} @{}",
                 t.symbol,
-                t.version.map_or("?".into(), |v| v.to_string())
+                t.version.map_or("?".into(), |v| v.number().to_string())
             ),
             None => "-".into(),
         };
@@ -188,7 +185,7 @@ pub fn table(api: &Api) -> String {
             f.name.clone(),
             f.symbol.clone(),
             f.proc_name.clone(),
-            f.version.map_or("?".into(), |v| v.to_string()),
+            f.version.map_or("?".into(), |v| v.number().to_string()),
             twin,
             if flags.is_empty() {
                 "-".into()

@@ -10,8 +10,8 @@ use std::ptr;
 
 use clang_sys::*;
 
+use crate::c::{Builtin, Field, Shape, Type};
 use crate::diag::Error;
-use crate::ir::{Builtin, Type};
 
 /// Makes sure libclang is loaded for the calling thread (clang-sys keeps the
 /// loaded library per thread in its `runtime` mode).
@@ -175,6 +175,59 @@ impl Unit {
         out
     }
 
+    /// The names of the typedefs, structs, unions and enums declared outside
+    /// system headers.
+    pub fn declared_types(&self) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for c in self.root().children() {
+            // SAFETY: plain queries on live cursors.
+            let declares_type = unsafe {
+                matches!(
+                    clang_getCursorKind(c.raw),
+                    CXCursor_TypedefDecl
+                        | CXCursor_StructDecl
+                        | CXCursor_UnionDecl
+                        | CXCursor_EnumDecl
+                ) && clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) == 0
+            };
+            let name = c.spelling();
+            if declares_type && !name.is_empty() && !name.contains(' ') {
+                out.insert(name);
+            }
+        }
+        out
+    }
+
+    /// The integer that a non-system `#define NAME <integer>` gives, if any.
+    pub fn macro_value(&self, name: &str) -> Option<u32> {
+        for c in self.root().children() {
+            // SAFETY: plain queries on live cursors; the tokens are disposed after use.
+            unsafe {
+                if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
+                    || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
+                    || c.spelling() != name
+                {
+                    continue;
+                }
+                let mut tokens: *mut CXToken = ptr::null_mut();
+                let mut count: c_uint = 0;
+                clang_tokenize(
+                    self.tu,
+                    clang_getCursorExtent(c.raw),
+                    &mut tokens,
+                    &mut count,
+                );
+                let text = (count >= 2)
+                    .then(|| take_string(clang_getTokenSpelling(self.tu, *tokens.add(1))));
+                if !tokens.is_null() {
+                    clang_disposeTokens(self.tu, tokens, count);
+                }
+                return text.and_then(|t| t.parse().ok());
+            }
+        }
+        None
+    }
+
     pub fn root(&self) -> Cursor<'_> {
         // SAFETY: the TU is live.
         Cursor {
@@ -301,7 +354,7 @@ impl<'u> Cursor<'u> {
     /// The named types (typedefs, structs, unions, enums) this function's
     /// signature mentions, directly or behind pointers, with a description of
     /// each that changes when its ABI does.
-    pub fn signature_types(&self, out: &mut std::collections::BTreeMap<String, String>) {
+    pub fn signature_types(&self, out: &mut std::collections::BTreeMap<String, Shape>) {
         // SAFETY: plain queries on a live function cursor.
         unsafe {
             collect_named(clang_getCursorResultType(self.raw), out);
@@ -501,7 +554,7 @@ pub fn identifier_at(
 }
 
 /// Records `ty` and what it names, through pointers and arrays.
-fn collect_named(ty: CXType, out: &mut std::collections::BTreeMap<String, String>) {
+fn collect_named(ty: CXType, out: &mut std::collections::BTreeMap<String, Shape>) {
     // SAFETY: plain queries on live types.
     unsafe {
         match ty.kind {
@@ -519,7 +572,7 @@ fn collect_named(ty: CXType, out: &mut std::collections::BTreeMap<String, String
                 if name.is_empty() || out.contains_key(&name) {
                     return;
                 }
-                out.insert(name.clone(), String::new());
+                out.insert(name.clone(), Shape::Other(String::new()));
                 let description = describe(clang_getCanonicalType(ty), 0);
                 out.insert(name, description);
             }
@@ -528,9 +581,9 @@ fn collect_named(ty: CXType, out: &mut std::collections::BTreeMap<String, String
     }
 }
 
-/// A description of a type's ABI: size, fields with their types, enum values.
-/// Anonymous members are described inline, never by their source location.
-fn describe(ty: CXType, depth: u32) -> String {
+/// The ABI of a type: size, fields with their types, enum values. Anonymous
+/// members are described inline, never by their source location.
+fn describe(ty: CXType, depth: u32) -> Shape {
     // SAFETY: plain queries on live types and cursors; the visitor only pushes.
     unsafe {
         match ty.kind {
@@ -544,27 +597,20 @@ fn describe(ty: CXType, depth: u32) -> String {
                 let mut fields: Vec<CXCursor> = Vec::new();
                 clang_Type_visitFields(ty, field, &mut fields as *mut Vec<CXCursor> as *mut c_void);
                 let decl = clang_getTypeDeclaration(ty);
-                let kind = if clang_getCursorKind(decl) == CXCursor_UnionDecl {
-                    "union"
-                } else {
-                    "struct"
-                };
-                let parts: Vec<String> = fields
-                    .into_iter()
-                    .map(|f| {
-                        let fty = clang_getCanonicalType(clang_getCursorType(f));
-                        format!(
-                            "{}: {}",
-                            take_string(clang_getCursorSpelling(f)),
-                            spell(fty, depth + 1)
-                        )
-                    })
-                    .collect();
-                format!(
-                    "{kind} {{ {} }} ({} bytes)",
-                    parts.join("; "),
-                    clang_Type_getSizeOf(ty)
-                )
+                Shape::Record {
+                    union: clang_getCursorKind(decl) == CXCursor_UnionDecl,
+                    fields: fields
+                        .into_iter()
+                        .map(|f| {
+                            let fty = clang_getCanonicalType(clang_getCursorType(f));
+                            (
+                                take_string(clang_getCursorSpelling(f)),
+                                spell(fty, depth + 1),
+                            )
+                        })
+                        .collect(),
+                    size: clang_Type_getSizeOf(ty),
+                }
             }
             CXType_Enum => {
                 let decl = clang_getTypeDeclaration(ty);
@@ -580,39 +626,43 @@ fn describe(ty: CXType, depth: u32) -> String {
                     CXChildVisit_Continue
                 }
                 clang_visitChildren(decl, visit, &mut items as *mut Vec<CXCursor> as *mut c_void);
-                let parts: Vec<String> = items
-                    .into_iter()
-                    .filter(|c| clang_getCursorKind(*c) == CXCursor_EnumConstantDecl)
-                    .map(|c| {
-                        format!(
-                            "{} = {}",
-                            take_string(clang_getCursorSpelling(c)),
-                            clang_getEnumConstantDeclValue(c)
-                        )
-                    })
-                    .collect();
-                format!("enum {{ {} }}", parts.join(", "))
+                Shape::Enum(
+                    items
+                        .into_iter()
+                        .filter(|c| clang_getCursorKind(*c) == CXCursor_EnumConstantDecl)
+                        .map(|c| {
+                            (
+                                take_string(clang_getCursorSpelling(c)),
+                                clang_getEnumConstantDeclValue(c),
+                            )
+                        })
+                        .collect(),
+                )
             }
-            _ => spell(ty, depth),
+            _ => Shape::Other(spell(ty, depth).to_string()),
         }
     }
 }
 
-/// A field's type: its spelling, or its description when it is anonymous.
-fn spell(ty: CXType, depth: u32) -> String {
+/// A field's type: its spelling, or its shape when it is anonymous.
+fn spell(ty: CXType, depth: u32) -> Field {
     // SAFETY: plain queries on live types.
     unsafe {
         let decl = clang_getTypeDeclaration(ty);
         let anonymous = clang_getCursorKind(decl) != CXCursor_NoDeclFound
             && clang_Cursor_isAnonymous(decl) != 0;
         match ty.kind {
-            CXType_Record | CXType_Enum if anonymous => describe(ty, depth),
-            CXType_ConstantArray => format!(
-                "{}[{}]",
-                spell(clang_getCanonicalType(clang_getArrayElementType(ty)), depth),
-                clang_getArraySize(ty)
+            CXType_Record | CXType_Enum if anonymous && depth < 4 => {
+                Field::Anonymous(Box::new(describe(ty, depth)))
+            }
+            CXType_ConstantArray => Field::Array(
+                Box::new(spell(
+                    clang_getCanonicalType(clang_getArrayElementType(ty)),
+                    depth,
+                )),
+                clang_getArraySize(ty),
             ),
-            _ => take_string(clang_getTypeSpelling(ty)),
+            _ => Field::Spelled(take_string(clang_getTypeSpelling(ty))),
         }
     }
 }

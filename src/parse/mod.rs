@@ -2,22 +2,26 @@
 //! (through `clang.rs`) for function declarations and the PFN table, bindgen
 //! (through `types.rs`) for types.
 //!
-//! The header set is parsed in three configurations, each answering one question:
-//! - plain: the functions as C callers see them, and the public PFN table;
-//! - `CUDA_API_PER_THREAD_DEFAULT_STREAM`: which functions have `_ptds`/`_ptsz`
-//!   twins, and the twins' PFN typedefs;
-//! - `__CUDA_API_VERSION_INTERNAL`: the legacy PFN typedefs (`PFN_cuMemAlloc_v2000`)
-//!   that the ordinal rule needs. Only typedefs are taken from this parse, since the
-//!   macro exposes v1 prototypes under unversioned names.
+//! The header set is parsed in up to three configurations (the library
+//! description's [`ParseSettings`]), each answering one question:
+//! - plain: the functions as C callers see them, the public PFN table, the
+//!   status constants, the type shapes and the version macro;
+//! - the per-thread define (`CUDA_API_PER_THREAD_DEFAULT_STREAM`): which functions
+//!   have `_ptds`/`_ptsz` twins, and the twins' PFN typedefs;
+//! - the internal define (`__CUDA_API_VERSION_INTERNAL`): the legacy PFN typedefs
+//!   (`PFN_cuMemAlloc_v2000`) that the ordinal rule needs. Only typedefs are taken
+//!   from this parse, since the macro exposes v1 prototypes under unversioned names.
 
 mod clang;
 mod types;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use crate::c::{Shape, StatusCode, Type};
 use crate::diag::{Error, Origin};
-use crate::ir::{StatusCode, Type};
+use crate::library::{Library, ParseSettings};
+use crate::version::CudaVersion;
 
 pub use types::bindgen_types;
 
@@ -30,6 +34,17 @@ pub struct Input {
     pub typedefs: Option<PathBuf>,
     /// Extra clang arguments (`-I`, `-D`).
     pub clang_args: Vec<String>,
+}
+
+impl Input {
+    /// A toolkit or cache include directory's headers for `library`.
+    pub fn in_dir(include: &Path, library: &Library) -> Input {
+        Input {
+            header: include.join(library.header),
+            typedefs: library.typedefs.map(|t| include.join(t)),
+            clang_args: Vec::new(),
+        }
+    }
 }
 
 /// One function declaration as written.
@@ -71,12 +86,16 @@ pub struct Raw {
     pub files: Vec<PathBuf>,
     /// The constants of the enum the functions return (`CUresult`), in header order.
     pub status_codes: Vec<StatusCode>,
-    /// Every named type the signatures mention, with a description of its ABI.
-    pub types: BTreeMap<String, String>,
+    /// Every named type the signatures mention, with its ABI.
+    pub types: BTreeMap<String, Shape>,
+    /// Every type name the headers declare.
+    pub declared: BTreeSet<String>,
+    /// The release the version macro gives (`CUDA_VERSION 13050` → 13.5).
+    pub version: Option<CudaVersion>,
 }
 
 /// Parses the functions and PFN table of `input`.
-pub fn parse(input: &Input) -> Result<Raw, Error> {
+pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
         if !p.is_file() {
             return Err(
@@ -86,20 +105,27 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
             );
         }
     }
-    let plain = Config::new(input, &[]).parse()?;
-    let per_thread = Config::new(input, &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]).parse()?;
-    let internal = Config::new(input, &["-D__CUDA_API_VERSION_INTERNAL"]).parse()?;
+    let plain = Config::new(input, None).parse()?;
+    let per_thread = settings
+        .per_thread_define
+        .map(|d| Config::new(input, Some(d)).parse())
+        .transpose()?;
+    let internal = settings
+        .internal_define
+        .map(|d| Config::new(input, Some(d)).parse())
+        .transpose()?;
 
     let header = canonical(&input.header);
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
     let status_codes = plain.status_codes(&header);
     let types = plain.signature_types(&header);
-    let twins: HashMap<(String, u32), String> = per_thread
-        .functions(&header, &mut text_cache)?
-        .into_iter()
-        .map(|f| ((f.spelled.clone(), f.origin.line), f.symbol))
-        .collect();
+    let mut twins: HashMap<(String, u32), String> = HashMap::new();
+    if let Some(unit) = &per_thread {
+        for f in unit.functions(&header, &mut text_cache)? {
+            twins.insert((f.spelled.clone(), f.origin.line), f.symbol);
+        }
+    }
     for mut f in plain.functions(&header, &mut text_cache)? {
         if let Some(t) = twins.get(&(f.spelled.clone(), f.origin.line)) {
             f.per_thread_symbol = t.clone();
@@ -108,7 +134,10 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
     }
 
     let mut pfn = BTreeMap::new();
-    for unit in [&internal, &per_thread, &plain] {
+    for unit in [internal.as_ref(), per_thread.as_ref(), Some(&plain)]
+        .into_iter()
+        .flatten()
+    {
         for (name, td) in unit.pfn_typedefs() {
             pfn.insert(name, td);
         }
@@ -122,12 +151,19 @@ pub fn parse(input: &Input) -> Result<Raw, Error> {
             files.push(f);
         }
     }
+    let declared = plain.unit.declared_types();
+    let version = plain
+        .unit
+        .macro_value(settings.version_macro)
+        .map(CudaVersion::from_number);
     Ok(Raw {
         functions,
         pfn,
         files,
         status_codes,
         types,
+        declared,
+        version,
     })
 }
 
@@ -142,7 +178,7 @@ struct Config {
 }
 
 impl Config {
-    fn new(input: &Input, defines: &[&str]) -> Config {
+    fn new(input: &Input, define: Option<&str>) -> Config {
         let mut source = String::new();
         for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
             source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
@@ -152,7 +188,7 @@ impl Config {
             args.push(format!("-I{}", dir.display()));
         }
         args.extend(input.clang_args.iter().cloned());
-        args.extend(defines.iter().map(|d| d.to_string()));
+        args.extend(define.map(|d| format!("-D{d}")));
         Config { source, args }
     }
 
@@ -229,7 +265,7 @@ impl Parsed {
     }
 
     /// The named types of every signature in `header`.
-    fn signature_types(&self, header: &Path) -> BTreeMap<String, String> {
+    fn signature_types(&self, header: &Path) -> BTreeMap<String, Shape> {
         let mut out = BTreeMap::new();
         for c in self.unit.root().children() {
             if c.kind() == clang::Kind::Function
