@@ -6,11 +6,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::builder::Builder;
 use crate::diag::Error;
-use crate::options::{GenerateArgs, Options, SourceArgs};
+use crate::options::{GenerateArgs, Options, Source, SourceArgs, StreamMode};
+use crate::pipeline::{generate as run_pipeline, load};
 use crate::version::CudaVersion;
 use crate::write::Outcome;
-use crate::{fetch, pins, Builder, StreamMode};
+use crate::{fetch, pins};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -77,8 +79,8 @@ fn side(spec: &str) -> Builder {
 }
 
 fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
-    let (a, _) = crate::load(side(&args.from).checked_options()?)?;
-    let (b, _) = crate::load(side(&args.to).checked_options()?)?;
+    let (a, _) = load(side(&args.from).checked_options()?)?;
+    let (b, _) = load(side(&args.to).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
     print!(
         "{}",
@@ -133,14 +135,14 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
         let all = pins::all();
         for pin in &all {
             generate_one(&Options {
-                source: crate::Source::Pinned(pin.cuda),
+                source: Source::Pinned(pin.cuda),
                 out_dir: Some(root.join(pin.cuda.dir_name())),
                 ..options.clone()
             })?;
         }
         if let (Some(first), Some(last)) = (all.first(), all.last()) {
             generate_one(&Options {
-                source: crate::Source::Merged {
+                source: Source::Merged {
                     from: first.cuda,
                     to: last.cuda,
                 },
@@ -154,7 +156,7 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
 }
 
 fn generate_one(options: &Options) -> Result<(), Error> {
-    let generated = crate::generate(options)?;
+    let generated = run_pipeline(options)?;
     for d in &generated.api.diagnostics {
         eprintln!("{d}");
     }
@@ -176,7 +178,7 @@ fn generate_one(options: &Options) -> Result<(), Error> {
 }
 
 fn list(args: &List) -> Result<(), Error> {
-    let (api, _) = crate::load(&args.source.options()?)?;
+    let (api, _) = load(&args.source.options()?)?;
     for d in &api.diagnostics {
         eprintln!("{d}");
     }
@@ -217,7 +219,7 @@ fn check_cmd(args: &Check) -> i32 {
 }
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
-    let (api, _) = crate::load(&args.source.options()?)?;
+    let (api, _) = load(&args.source.options()?)?;
     let mode = args
         .stream
         .or_else(crate::doctor::stream_mode_from_env)

@@ -7,10 +7,11 @@
 //! [`runtime`] sources that generated code carries. This file is the crate's
 //! face and holds no logic.
 //!
-//! Dependency order, each module using only those before it:
-//! `diag`, `columns`, `version` → `c` → `runtime`, `library` → `pins`, `fetch`
-//! → `parse` → `ir` → `emit`, `diff`, `doctor` → `write` → `options` →
-//! `pipeline` → `builder`, `check` → `cli`.
+//! Dependency order, each layer using only those before it (`tests/layers.rs`
+//! holds the code to it):
+//! `diag`, `columns`, `version`, `c`, `library` → `runtime`, `pins`, `parse` →
+//! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor` → `write`, `pipeline` →
+//! `builder`, `check` → `cli`.
 
 mod builder;
 pub mod c;

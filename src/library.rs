@@ -8,8 +8,6 @@
 //! and has no special case for any one library. The driver API ([`DRIVER`]) is
 //! the first description; NVRTC, nvJitLink, NVML and cuBLAS come next.
 
-use crate::runtime::Codes;
-
 /// One status constant the loader needs, by the name the header gives it, with
 /// the value the library documents (used when a header does not declare it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,17 +105,6 @@ pub struct Library {
 }
 
 impl Library {
-    /// The loader codes with the values the library documents.
-    pub const fn default_codes(&self) -> Codes {
-        Codes {
-            library_not_found: self.codes.library_not_found.value,
-            symbol_not_found: self.codes.symbol_not_found.value,
-            stub_library: self.codes.stub_library.value,
-            driver_too_old: self.codes.driver_too_old.value,
-            not_initialized: self.codes.not_initialized.value,
-        }
-    }
-
     /// The file names on the system cushim runs on.
     pub const fn names_here(&self) -> &'static [&'static str] {
         if cfg!(windows) {

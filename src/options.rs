@@ -3,7 +3,7 @@
 //! [`Options`] is what decides the output. [`GenerateArgs`] is its command-line
 //! form: `cushim generate` parses it, `cushim check` parses the command that a
 //! generated file records, and [`Options::to_args`] writes it back, so that a
-//! [`crate::Builder`] and the command line round-trip through each other.
+//! `Builder` and the command line round-trip through each other.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

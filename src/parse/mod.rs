@@ -242,7 +242,7 @@ impl Parsed {
                 Ok(r) => r,
                 Err(e) => {
                     unsupported.get_or_insert(e);
-                    (Type::Builtin(crate::ir::Builtin::Void), String::new())
+                    (Type::Builtin(crate::c::Builtin::Void), String::new())
                 }
             };
             let mut signature = vec![ret_sig];

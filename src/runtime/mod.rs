@@ -34,5 +34,11 @@ pub use cushim_loader::{Codes, Resolve, StreamMode};
 // library description has it; `cushim doctor` checks a machine with them.
 pub(crate) const CUSHIM_RESOLVE: Resolve = Resolve::ProcAddress;
 pub(crate) const CUSHIM_DEFAULT_STREAM_MODE: StreamMode = StreamMode::Legacy;
-pub(crate) const CUSHIM_CODES: Codes = DRIVER.default_codes();
+pub(crate) const CUSHIM_CODES: Codes = Codes {
+    library_not_found: DRIVER.codes.library_not_found.value,
+    symbol_not_found: DRIVER.codes.symbol_not_found.value,
+    stub_library: DRIVER.codes.stub_library.value,
+    driver_too_old: DRIVER.codes.driver_too_old.value,
+    not_initialized: DRIVER.codes.not_initialized.value,
+};
 pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
