@@ -54,3 +54,6 @@ pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
         .map(str::to_string)
         .ok_or_else(|| Error::new("no functions to generate").hint("check `--allow`/`--block`"))
 }
+
+#[cfg(test)]
+mod tests;
