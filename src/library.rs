@@ -100,8 +100,8 @@ pub struct Library {
     /// Library file names per system.
     pub names: Names,
     /// The function that reports the library's version; a link-time stub
-    /// answers it with `codes.stub_library`. Example: `cuDriverGetVersion`.
-    pub version_function: &'static str,
+    /// answers it with `codes.stub_library`. Example: `c"cuDriverGetVersion"`.
+    pub version_function: &'static std::ffi::CStr,
 }
 
 impl Library {
@@ -180,5 +180,5 @@ pub const DRIVER: Library = Library {
         unix: &["libcuda.so.1"],
         windows: &["nvcuda.dll"],
     },
-    version_function: "cuDriverGetVersion",
+    version_function: c"cuDriverGetVersion",
 };

@@ -4444,7 +4444,7 @@ pub mod cushim_loader {
     //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
     //! into every generated module. What varies per header comes from the
     //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY_NAMES`.
+    //! `CUSHIM_CODES`, `CUSHIM_LIBRARY_NAMES` and `CUSHIM_VERSION_FUNCTION`.
 
     use std::cell::Cell;
     use std::ffi::{c_char, c_int, c_void, CStr, OsString};
@@ -4973,7 +4973,8 @@ pub mod cushim_loader {
         // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
         unsafe {
             let mut version: c_int = 0;
-            if let Ok(f) = library.get::<DriverGetVersion>(b"cuDriverGetVersion\0") {
+            let name = super::CUSHIM_VERSION_FUNCTION.to_bytes_with_nul();
+            if let Ok(f) = library.get::<DriverGetVersion>(name) {
                 if f(&mut version) == super::CUSHIM_CODES.stub_library as c_int {
                     // Kept mapped but never used: a library is never unloaded.
                     std::mem::forget(library);
@@ -5226,6 +5227,9 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     driver_too_old: 36,
     not_initialized: 3,
 };
+/// The function that reports the library's version; a link-time stub answers
+/// it with `CUSHIM_CODES.stub_library`.
+pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"cuDriverGetVersion";
 /// The library names tried, in order, unless `CUSHIM_CUDA_LIBRARY` names one.
 pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
     &["nvcuda.dll"]

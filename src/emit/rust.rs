@@ -25,6 +25,7 @@ struct Module<'a> {
     codes: crate::ir::Codes,
     code_names: Vec<&'static str>,
     override_var: &'static str,
+    version_function: String,
     unix_names: &'static [&'static str],
     windows_names: &'static [&'static str],
     /// The loader runtime, indented into its module.
@@ -113,6 +114,7 @@ pub fn emit(
             .collect()
         },
         override_var: runtime::cushim_loader::OVERRIDE_VAR,
+        version_function: api.library.version_function.to_string_lossy().into_owned(),
         unix_names: api.library.names.unix,
         windows_names: api.library.names.windows,
         loader: indent(runtime::RUST_LOADER),

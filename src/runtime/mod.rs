@@ -42,3 +42,4 @@ pub(crate) const CUSHIM_CODES: Codes = Codes {
     not_initialized: DRIVER.codes.not_initialized.value,
 };
 pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
+pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;

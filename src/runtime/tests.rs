@@ -235,8 +235,9 @@ fn cpp_runtime_program() -> PathBuf {
     ] {
         source.push_str(&format!("constexpr int {name} = {value};\n"));
     }
+    let version_function = super::CUSHIM_VERSION_FUNCTION.to_str().unwrap();
     for (name, value) in [
-        ("version_function", "cuDriverGetVersion"),
+        ("version_function", version_function),
         ("override_var", loader::OVERRIDE_VAR),
         ("stream_var", loader::STREAM_VAR),
     ] {

@@ -42,6 +42,9 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     driver_too_old: {{ codes.driver_too_old }},
     not_initialized: {{ codes.not_initialized }},
 };
+/// The function that reports the library's version; a link-time stub answers
+/// it with `CUSHIM_CODES.stub_library`.
+pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"{{ version_function }}";
 /// The library names tried, in order, unless `{{ override_var }}` names one.
 pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
     &[{% for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
