@@ -245,6 +245,14 @@ bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size
     return true;
 }
 
+// What a value of the override variable asks for: 0 (unset or empty) to
+// search the default names, 1 to open it, -1 for a relative path, which is
+// refused. The same rule as the Rust runtime's `library_override`.
+int library_override(const char *value) {
+    if (!value || !*value) return 0;
+    return is_absolute(value) ? 1 : -1;
+}
+
 void open_library(Library &lib) {
     char chosen[path_size] = {};
     {
@@ -254,13 +262,16 @@ void open_library(Library &lib) {
     }
     if (!chosen[0]) {
         const char *env = std::getenv(settings::override_var);
-        if (env && *env) {
-            if (!is_absolute(env)) {
+        switch (library_override(env)) {
+            case -1:
                 format(lib.message, sizeof lib.message,
                        "%s=`%s` is not an absolute path; relative paths are refused", settings::override_var, env);
                 return;
-            }
-            format(chosen, sizeof chosen, "%s", env);
+            case 1:
+                format(chosen, sizeof chosen, "%s", env);
+                break;
+            default:
+                break;
         }
     }
     char tried[message_size] = {};

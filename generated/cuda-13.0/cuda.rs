@@ -5458,17 +5458,29 @@ pub mod cushim_loader {
         }
     }
 
-    fn open() -> Result<Driver, LoadError> {
-        let candidates: Vec<OsString> = match std::env::var_os(OVERRIDE_VAR) {
+    /// What a value of [`OVERRIDE_VAR`] asks for: `None` (unset or empty) to search
+    /// the default names, the library to open, or an error for a relative path,
+    /// so that no library is ever picked up from the working directory. The C++
+    /// runtime applies the same rule.
+    pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, LoadError> {
+        match value {
             Some(v) if !v.is_empty() => {
-                if !PathBuf::from(&v).is_absolute() {
-                    return Err(LoadError::InvalidOverride {
+                if PathBuf::from(&v).is_absolute() {
+                    Ok(Some(v))
+                } else {
+                    Err(LoadError::InvalidOverride {
                         value: v.to_string_lossy().into_owned(),
-                    });
+                    })
                 }
-                vec![v]
             }
-            _ => super::CUSHIM_LIBRARY_NAMES
+            _ => Ok(None),
+        }
+    }
+
+    fn open() -> Result<Driver, LoadError> {
+        let candidates: Vec<OsString> = match library_override(std::env::var_os(OVERRIDE_VAR))? {
+            Some(v) => vec![v],
+            None => super::CUSHIM_LIBRARY_NAMES
                 .iter()
                 .map(OsString::from)
                 .collect(),

@@ -262,6 +262,11 @@ int main(int argc, char **argv) {
         for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::stream_mode_from_env(argv[i]));
         return 0;
     }
+    if (argc > 1 && std::strcmp(argv[1], "override") == 0) {
+        std::printf("%d\n", cushim::library_override(nullptr));
+        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::library_override(argv[i]));
+        return 0;
+    }
     int rc = cuInit(0);
     std::printf("%d %d %u\n%s\n", rc, static_cast<int>(cushim::last_status), cushim::library_open_attempts(),
                 cushim::last_message);
@@ -298,9 +303,45 @@ int main(int argc, char **argv) {
     bin
 }
 
+/// Values of the override variable: both runtimes must agree on each.
+const OVERRIDE_VALUES: &[&str] = &[
+    "",
+    "/usr/lib/libcuda.so.1",
+    "//double/slash.so",
+    "relative/libcuda.so.1",
+    "./libcuda.so.1",
+    "libcuda.so.1",
+    " /leading-space.so",
+    "~/libcuda.so.1",
+];
+
+/// The Rust runtime's answer, as the C++ runtime spells it (0 search, 1 open, -1 refused).
+fn rust_override(value: Option<&str>) -> i32 {
+    match loader::library_override(value.map(Into::into)) {
+        Ok(None) => 0,
+        Ok(Some(_)) => 1,
+        Err(_) => -1,
+    }
+}
+
 #[test]
 fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
     let bin = cpp_runtime_program();
+    let out = Command::new(&bin)
+        .arg("override")
+        .args(OVERRIDE_VALUES)
+        .output()
+        .unwrap();
+    let cpp: Vec<i32> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let rust: Vec<i32> = std::iter::once(rust_override(None))
+        .chain(OVERRIDE_VALUES.iter().map(|v| rust_override(Some(v))))
+        .collect();
+    assert_eq!(cpp, rust, "unset, then {OVERRIDE_VALUES:?}");
+    assert_eq!(rust, [0, 0, 1, 1, -1, -1, -1, -1, -1]);
+
     let out = Command::new(&bin)
         .arg("env")
         .args(STREAM_VALUES)
