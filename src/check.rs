@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::Error;
 use crate::emit::File;
@@ -90,26 +91,39 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
         ))
         .hint("point `--dir` at the directory that holds the generated or vendored files"));
     }
+    // Each group is one regeneration; they are independent, so they run on
+    // every core (libclang is loaded per thread), and the report keeps the
+    // order of the walk.
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(groups.len());
+    let mut results: Vec<(usize, Result<Vec<File>, Error>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((command, paths)) = groups.get(i) else {
+                            return done;
+                        };
+                        done.push((i, regenerate(command, paths.len())));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
     let mut report = Report::default();
-    for (command, paths) in groups {
-        let words = shell_words::split(&command).map_err(|e| {
-            Error::new(format!("cannot read the recorded command `{command}`: {e}"))
-        })?;
-        let generate = options::parse_generate(&words).map_err(|e| {
-            Error::new(format!(
-                "the recorded command `{command}` is not valid here: {e}"
-            ))
-        })?;
-        if generate.source.cuda_path.is_some() || generate.source.header.is_some() {
-            return Err(Error::new(format!(
-                "{} were generated from local headers (`{command}`); they can only be checked against pinned releases",
-                paths.len()
-            ))
-            .hint("regenerate them with `--cuda <version>`, or check them by regenerating by hand"));
-        }
-        let generated = crate::pipeline::generate(&generate.options()?)?;
+    for ((command, paths), (_, generated)) in groups.into_iter().zip(results) {
+        let generated = generated?;
         for path in paths {
-            let fresh = counterpart(&path, &generated.files)
+            let fresh = counterpart(&path, &generated)
                 .is_some_and(|f| fs::read(&path).is_ok_and(|old| old == f.contents.as_bytes()));
             if fresh {
                 report.fresh.push(path);
@@ -121,4 +135,22 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
         }
     }
     Ok(report)
+}
+
+/// The files that the recorded `command` generates, for `count` files that record it.
+fn regenerate(command: &str, count: usize) -> Result<Vec<File>, Error> {
+    let words = shell_words::split(command)
+        .map_err(|e| Error::new(format!("cannot read the recorded command `{command}`: {e}")))?;
+    let generate = options::parse_generate(&words).map_err(|e| {
+        Error::new(format!(
+            "the recorded command `{command}` is not valid here: {e}"
+        ))
+    })?;
+    if generate.source.cuda_path.is_some() || generate.source.header.is_some() {
+        return Err(Error::new(format!(
+            "{count} were generated from local headers (`{command}`); they can only be checked against pinned releases"
+        ))
+        .hint("regenerate them with `--cuda <version>`, or check them by regenerating by hand"));
+    }
+    Ok(crate::pipeline::generate(&generate.options()?)?.files)
 }
