@@ -4,7 +4,7 @@
 //! [`pipeline`] from one [`Options`] that both the `cushim` CLI and
 //! [`Builder`] (for `build.rs`) fill. Below them sit the shared vocabulary
 //! ([`c`] facts, [`version`]s), the description of each [`library`], and the
-//! [`runtime`] sources that generated code carries. This file is the crate's
+//! `runtime` sources that generated code carries. This file is the crate's
 //! face and holds no logic.
 //!
 //! Dependency order, each layer using only those before it (`tests/layers.rs`

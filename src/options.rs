@@ -2,7 +2,7 @@
 //!
 //! [`Options`] is what decides the output. [`GenerateArgs`] is its command-line
 //! form: `cushim generate` parses it, `cushim check` parses the command that a
-//! generated file records, and [`Options::to_args`] writes it back, so that a
+//! generated file records, and [`Options::args`] writes it back, so that a
 //! `Builder` and the command line round-trip through each other.
 
 use std::ffi::OsString;
