@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{cushim, root, text};
+use common::{cushim, insta_settings, text};
 
 fn diff(args: &[&str]) -> String {
     let mut all = vec!["diff"];
@@ -13,14 +13,6 @@ fn diff(args: &[&str]) -> String {
     stdout
 }
 
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(root().join("snapshots"));
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
-
 #[test]
 fn twelve_eight_to_twelve_nine() {
     let text = diff(&["12.8", "12.9"]);
@@ -28,7 +20,7 @@ fn twelve_eight_to_twelve_nine() {
         text.starts_with("CUDA 12.8 -> 12.9: 447 -> 452 functions"),
         "{text}"
     );
-    settings().bind(|| insta::assert_snapshot!("diff-12.8-12.9", text));
+    insta_settings().bind(|| insta::assert_snapshot!("diff-12.8-12.9", text));
 }
 
 #[test]
@@ -38,8 +30,8 @@ fn twelve_nine_to_thirteen_in_every_format() {
         text.contains("cuCtxCreate: cuCtxCreate_v2 (3.2) -> cuCtxCreate_v4 (12.5)"),
         "{text}"
     );
-    settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0", text));
-    settings().bind(|| {
+    insta_settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0", text));
+    insta_settings().bind(|| {
         insta::assert_snapshot!(
             "diff-12.9-13.0.md",
             diff(&["12.9", "13.0", "--format", "markdown"])
@@ -48,7 +40,7 @@ fn twelve_nine_to_thirteen_in_every_format() {
     let json = diff(&["12.9", "13.0", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     assert_eq!(value["functions"]["to"], 449);
-    settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0.json", json));
+    insta_settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0.json", json));
 }
 
 #[test]

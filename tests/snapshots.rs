@@ -3,15 +3,7 @@
 
 mod common;
 
-use common::{fixture, root, FIXTURES};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(root().join("snapshots"));
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
+use common::{fixture, insta_settings, root, FIXTURES};
 
 /// Absolute paths differ per checkout; snapshots show them relative to the repo.
 fn relative(text: &str) -> String {
@@ -36,7 +28,7 @@ fn ir_of_every_fixture() {
         }
         text.push_str("\nfunctions:\n");
         text.push_str(&format!("{:#?}\n", api.functions));
-        settings().bind(|| insta::assert_snapshot!(format!("ir-{name}"), relative(&text)));
+        insta_settings().bind(|| insta::assert_snapshot!(format!("ir-{name}"), relative(&text)));
     }
 }
 
@@ -51,6 +43,6 @@ fn rust_output_of_every_fixture() {
         assert_eq!(generated.files.len(), 1);
         let file = &generated.files[0];
         assert_eq!(file.name, format!("{name}.rs"));
-        settings().bind(|| insta::assert_snapshot!(format!("rust-{name}"), file.contents));
+        insta_settings().bind(|| insta::assert_snapshot!(format!("rust-{name}"), file.contents));
     }
 }
