@@ -12,6 +12,21 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("headers/fixtures").join(format!("{name}.h"))
 }
 
+/// Where no library exists: an absolute path for `CUSHIM_CUDA_LIBRARY`.
+pub fn missing_library() -> PathBuf {
+    root().join("target/test-scratch/no-such-dir/libcuda.so.1")
+}
+
+/// The insta settings of every snapshot test: snapshots live in `snapshots/`,
+/// named without the test module and without the asserted expression.
+pub fn insta_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(root().join("snapshots"));
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
 pub const FIXTURES: [&str; 6] = [
     "aliases",
     "cudaapi",
@@ -20,15 +35,6 @@ pub const FIXTURES: [&str; 6] = [
     "pfn_table",
     "types",
 ];
-
-/// The one insta configuration: snapshots under `snapshots/`, named as given.
-pub fn insta_settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path(root().join("snapshots"));
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
 
 /// A fresh directory under `target/`, removed first if it exists.
 pub fn scratch(name: &str) -> PathBuf {
@@ -136,4 +142,40 @@ pub fn scenario(bin: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, St
     );
     assert!(stdout.contains(&format!("ok: {}", args[0])), "{stdout}");
     (stdout, stderr)
+}
+
+/// The flags every C++ pair compiles with: no warning is allowed.
+pub const CXXFLAGS: [&str; 5] = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2"];
+
+/// The cached include directory of a pinned CUDA release.
+pub fn include_dir(version: &str) -> PathBuf {
+    cushim::fetch::include_dir(&cushim::pins::find(version.parse().unwrap()).unwrap()).unwrap()
+}
+
+/// Generates the C++ pair of `builder` into a fresh scratch directory.
+pub fn pair(name: &str, builder: cushim::Builder) -> PathBuf {
+    let dir = scratch(name);
+    builder
+        .languages(&[cushim::Language::Cpp])
+        .out_dir(&dir)
+        .generate()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    dir
+}
+
+/// `g++ -c` of `<dir>/<stem>_shim.cpp`; returns the object.
+pub fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBuf {
+    let object = dir.join(format!("{stem}_shim.o"));
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .args(extra)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg("-c")
+            .arg(dir.join(format!("{stem}_shim.cpp")))
+            .arg("-o")
+            .arg(&object),
+    );
+    object
 }

@@ -1,0 +1,665 @@
+//! Every fault scenario, as one table, for the two test programs, each run as
+//! `PROGRAM SCENARIO ARGS...`:
+//!
+//! - Rust: the downstream crate `tests/consumer`, whose build.rs generates its
+//!   modules with `cushim::Builder` (the 13.5 module and others);
+//! - C++: `tests/cpp/consumer.cpp`, linked against the generated 13.5 pair
+//!   instead of `-lcuda`.
+//!
+//! They run against a fake `libcuda.so.1` (`tests/fake/libcuda.c`) built with
+//! the row's C defines by the system C compiler: one build per define set,
+//! shared by every row and both programs. Each row is one test per program it
+//! names, `ROW::rust` and `ROW::cpp` (`cargo test --test scenarios too_old`,
+//! `cargo test --test scenarios ::cpp`). A run must succeed within 60 s, in a
+//! clean loader environment plus the row's `env`, and print `ok: SCENARIO`
+//! and the row's `expect` texts for that program; the Rust loader must also
+//! print nothing to stderr.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::panic::resume_unwind;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use common::{compile, include_dir, missing_library, pair, root, run_ok, CXXFLAGS};
+
+/// One test program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Program {
+    Rust,
+    Cpp,
+}
+
+/// The programs a row (or one of its expectations) applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Runtimes {
+    Rust,
+    Cpp,
+    Both,
+}
+use Runtimes::{Both, Cpp, Rust};
+
+impl Runtimes {
+    fn has(self, program: Program) -> bool {
+        match self {
+            Both => true,
+            Rust => program == Program::Rust,
+            Cpp => program == Program::Cpp,
+        }
+    }
+}
+
+/// An argument or environment value, resolved when the row runs.
+#[derive(Clone, Copy, Debug)]
+enum Val {
+    /// The row's fake `libcuda.so.1`.
+    Lib,
+    /// The directory holding it, alone.
+    LibDir,
+    /// An absolute path where no library exists.
+    Missing,
+    /// An empty directory.
+    EmptyDir,
+    /// This text.
+    Text(&'static str),
+}
+use Val::{EmptyDir, Lib, LibDir, Missing, Text};
+
+/// When a row runs at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum When {
+    Always,
+    /// Only where the system has no `libcuda.so.1` of its own (the default
+    /// search would find it).
+    NoSystemDriver,
+}
+
+/// One row of the table.
+struct Scenario {
+    /// The row's name: its test module.
+    name: &'static str,
+    runtimes: Runtimes,
+    /// The C defines of the fake driver; `None`: no fake is built.
+    fake: Option<&'static [&'static str]>,
+    /// The program's first argument: which of its scenarios runs.
+    scenario: &'static str,
+    /// Its further arguments.
+    args: &'static [Val],
+    /// Set on top of a clean loader environment.
+    env: &'static [(&'static str, Val)],
+    /// Texts stdout must contain, besides `ok: SCENARIO`, for these programs.
+    expect: &'static [(Runtimes, &'static str)],
+    /// How many times the program runs; each run must pass.
+    repeat: usize,
+    when: When,
+}
+
+/// The defaults of a row.
+const ROW: Scenario = Scenario {
+    name: "",
+    runtimes: Both,
+    fake: None,
+    scenario: "",
+    args: &[],
+    env: &[],
+    expect: &[],
+    repeat: 1,
+    when: When::Always,
+};
+
+// The fake drivers (tests/fake/libcuda.c documents the knobs).
+
+/// A 13.5 driver with cuGetProcAddress_v2 (12.x and later).
+const MODERN: &[&str] = &[];
+/// cuMemAlloc_v2 left out (the v1 export stays, as a trap).
+const NO_MEMALLOC: &[&str] = &["-DFAKE_OMIT_cuMemAlloc_v2"];
+/// NVIDIA's toolkit stub: every call fails.
+const STUB: &[&str] = &["-DFAKE_STUB"];
+/// 11.3 to 11.8: only the 4-argument cuGetProcAddress.
+const V1_11_8: &[&str] = &["-DFAKE_PROC_ADDRESS=1", "-DFAKE_DRIVER_VERSION=11080"];
+/// No cuGetProcAddress at all (as before 11.3), reporting 12.8.
+const NO_PROC_12_8: &[&str] = &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=12080"];
+/// A 12.2 driver.
+const DRIVER_12_2: &[&str] = &["-DFAKE_DRIVER_VERSION=12020"];
+/// An 11.2 driver, without cuGetProcAddress.
+const NO_PROC_11_2: &[&str] = &["-DFAKE_PROC_ADDRESS=0", "-DFAKE_DRIVER_VERSION=11020"];
+/// cuGetProcAddress_v2 answering every odd way seen in the wild.
+const QUIRKS: &[&str] = &["-DFAKE_QUIRKS"];
+/// An initializer that sleeps 400 ms (to fork in the middle of the load).
+const SLOW_LOAD: &[&str] = &["-DFAKE_SLOW_LOAD=400"];
+/// An initializer calling back into the program's own cuDriverGetVersion.
+const REENTER: &[&str] = &["-DFAKE_REENTER"];
+
+const LIBRARY: &str = "CUSHIM_CUDA_LIBRARY";
+const PER_THREAD: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
+
+/// `ROW: Scenario { runtimes: Both|Rust|Cpp, ... }` rows: `TABLE`, and a module
+/// `ROW` with a test `rust` and/or `cpp`.
+macro_rules! table {
+    ($($row:ident: Scenario { runtimes: $runtimes:ident, $($field:tt)* },)*) => {
+        const TABLE: &[Scenario] = &[
+            $(Scenario { name: stringify!($row), runtimes: $runtimes, $($field)* },)*
+        ];
+        $(mod $row { tests_of!($runtimes, stringify!($row)); })*
+    };
+}
+
+macro_rules! tests_of {
+    (Both, $row:expr) => {
+        tests_of!(Rust, $row);
+        tests_of!(Cpp, $row);
+    };
+    (Rust, $row:expr) => {
+        #[test]
+        fn rust() {
+            super::run($row, super::Program::Rust);
+        }
+    };
+    (Cpp, $row:expr) => {
+        #[test]
+        fn cpp() {
+            super::run($row, super::Program::Cpp);
+        }
+    };
+}
+
+table! {
+    // No library at the override path: every function fails with the
+    // documented code, and dlerror's reason is kept.
+    no_library: Scenario {
+        runtimes: Both,
+        scenario: "no-library",
+        args: &[Missing],
+        env: &[(LIBRARY, Missing)],
+        expect: &[
+            (Rust, "checked 492 shims"),
+            (Rust, "cannot open shared object file"),
+            (Cpp, "checked 492 functions"),
+        ],
+        ..ROW
+    },
+    // The default search, with nothing to find.
+    no_library_default_search: Scenario {
+        runtimes: Rust,
+        scenario: "no-library",
+        args: &[Text("libcuda.so.1")],
+        env: &[("LD_LIBRARY_PATH", EmptyDir)],
+        expect: &[(Rust, "tried `libcuda.so.1`")],
+        when: When::NoSystemDriver,
+        ..ROW
+    },
+    // Found by the default search: calls round-trip.
+    fake: Scenario {
+        runtimes: Both,
+        fake: Some(MODERN),
+        scenario: "fake",
+        env: &[("LD_LIBRARY_PATH", LibDir)],
+        ..ROW
+    },
+    // The path set by the program, before the first call.
+    set_path: Scenario {
+        runtimes: Cpp,
+        fake: Some(MODERN),
+        scenario: "set-path",
+        args: &[Lib],
+        ..ROW
+    },
+    // A missing symbol fails that function alone.
+    missing_symbol: Scenario {
+        runtimes: Both,
+        fake: Some(NO_MEMALLOC),
+        scenario: "missing-symbol",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // The toolkit stub is detected and never called.
+    stub: Scenario {
+        runtimes: Both,
+        fake: Some(STUB),
+        scenario: "stub",
+        args: &[Lib],
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // 32 threads racing on the first call load once.
+    race: Scenario {
+        runtimes: Both,
+        fake: Some(MODERN),
+        scenario: "race",
+        env: &[(LIBRARY, Lib)],
+        repeat: 5,
+        ..ROW
+    },
+    // ... and all see the same failure when there is no library.
+    race_no_library: Scenario {
+        runtimes: Both,
+        scenario: "race-no-library",
+        env: &[(LIBRARY, Missing)],
+        repeat: 5,
+        ..ROW
+    },
+    // 12.x and later: cuGetProcAddress_v2.
+    binds_proc_v2: Scenario {
+        runtimes: Both,
+        fake: Some(MODERN),
+        scenario: "binds-proc",
+        env: &[(LIBRARY, Lib)],
+        expect: &[(Rust, "bound through cuGetProcAddress_v2")],
+        ..ROW
+    },
+    // 11.3 to 11.8: only the 4-argument cuGetProcAddress.
+    binds_proc_v1: Scenario {
+        runtimes: Both,
+        fake: Some(V1_11_8),
+        scenario: "binds-proc",
+        env: &[(LIBRARY, Lib)],
+        expect: &[(Rust, "bound through cuGetProcAddress\n")],
+        ..ROW
+    },
+    // Before 11.3: exact exports.
+    binds_dlsym: Scenario {
+        runtimes: Both,
+        fake: Some(NO_PROC_12_8),
+        scenario: "binds-dlsym",
+        env: &[(LIBRARY, Lib)],
+        expect: &[(Rust, "bound through none")],
+        ..ROW
+    },
+    // A module generated with --resolve dlsym ignores cuGetProcAddress.
+    dlsym_module: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "dlsym-module",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // Per-thread default stream mode binds the _ptds/_ptsz twins.
+    per_thread: Scenario {
+        runtimes: Both,
+        fake: Some(MODERN),
+        scenario: "per-thread",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // ... also when chosen by the environment.
+    per_thread_env: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "per-thread-env",
+        env: &[(LIBRARY, Lib), (PER_THREAD, Text("1"))],
+        ..ROW
+    },
+    // "0" means off: legacy binding.
+    per_thread_env_zero_is_legacy: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "binds-proc",
+        env: &[(LIBRARY, Lib), (PER_THREAD, Text("0"))],
+        ..ROW
+    },
+    // A driver older than the function: a typed error and no call.
+    too_old_12_2: Scenario {
+        runtimes: Both,
+        fake: Some(DRIVER_12_2),
+        scenario: "too-old",
+        args: &[Text("12020")],
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    too_old_11_2_without_proc_address: Scenario {
+        runtimes: Both,
+        fake: Some(NO_PROC_11_2),
+        scenario: "too-old",
+        args: &[Text("11020")],
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // Every odd cuGetProcAddress answer gets its own error.
+    quirks: Scenario {
+        runtimes: Both,
+        fake: Some(QUIRKS),
+        scenario: "quirks",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // Introspection lists what the driver lacks.
+    introspection: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "introspection",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // A relative override is refused, without trying to open it.
+    relative_override: Scenario {
+        runtimes: Both,
+        scenario: "relative-override",
+        env: &[(LIBRARY, Text("libcuda.so.1"))],
+        ..ROW
+    },
+    // The module merged from 12.2 and 13.5 binds the right variant.
+    merged_12_2: Scenario {
+        runtimes: Rust,
+        fake: Some(DRIVER_12_2),
+        scenario: "merged",
+        args: &[Text("12020")],
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    merged_13_5: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "merged",
+        args: &[Text("13050")],
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // A program defining cuInit itself still reaches the driver (its exports:
+    // `the_rust_program_exports_its_own_cu_init_and_no_shim`).
+    interposition: Scenario {
+        runtimes: Rust,
+        fake: Some(MODERN),
+        scenario: "interposition",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // A fork during the first load does not hang the child.
+    fork_during_load: Scenario {
+        runtimes: Both,
+        fake: Some(SLOW_LOAD),
+        scenario: "fork-during-load",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // A driver calling back during its own load does not deadlock.
+    reentrant: Scenario {
+        runtimes: Both,
+        fake: Some(REENTER),
+        scenario: "reentrant",
+        env: &[(LIBRARY, Lib)],
+        ..ROW
+    },
+    // Stubs work from atexit handlers.
+    at_exit: Scenario {
+        runtimes: Cpp,
+        fake: Some(MODERN),
+        scenario: "at-exit",
+        env: &[(LIBRARY, Lib)],
+        expect: &[(Cpp, "atexit: driver 13050")],
+        ..ROW
+    },
+    // A driver already loaded (here by LD_PRELOAD) is the one used.
+    preloaded: Scenario {
+        runtimes: Cpp,
+        fake: Some(MODERN),
+        scenario: "preloaded",
+        env: &[(LIBRARY, Lib), ("LD_PRELOAD", Lib)],
+        ..ROW
+    },
+}
+
+/// Runs row `name` in `program`.
+fn run(name: &str, program: Program) {
+    let row = TABLE.iter().find(|r| r.name == name).expect("a row");
+    if row.when == When::NoSystemDriver && system_has_libcuda() {
+        eprintln!("{name}: this machine has a libcuda.so.1: not run");
+        return;
+    }
+    let lib = row.fake.map(fake);
+    let value = |v: Val| -> PathBuf {
+        let fake_lib = || lib.unwrap_or_else(|| panic!("{name}: {v:?} needs a fake"));
+        match v {
+            Lib => fake_lib().to_path_buf(),
+            LibDir => fake_lib().parent().unwrap().to_path_buf(),
+            Missing => missing_library(),
+            EmptyDir => empty_dir().to_path_buf(),
+            Text(text) => PathBuf::from(text),
+        }
+    };
+    let mut args = vec![row.scenario.to_string()];
+    for &arg in row.args {
+        args.push(value(arg).into_os_string().into_string().unwrap());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env: Vec<(&str, PathBuf)> = row.env.iter().map(|&(k, v)| (k, value(v))).collect();
+    let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
+    let bin = match program {
+        Program::Rust => rust_program(),
+        Program::Cpp => cpp_program(),
+    };
+    for run in 1..=row.repeat {
+        let (stdout, stderr) = common::scenario(bin, &args, &env);
+        if program == Program::Rust {
+            assert!(
+                stderr.is_empty(),
+                "{name}: the loader prints nothing on its own: {stderr}"
+            );
+        }
+        for &(runtimes, text) in row.expect {
+            if runtimes.has(program) {
+                assert!(
+                    stdout.contains(text),
+                    "{name} ({program:?}, run {run}): no {text:?} in:\n{stdout}"
+                );
+            }
+        }
+    }
+}
+
+/// The fake driver built with `defines`: once per define set and test run.
+fn fake(defines: &'static [&'static str]) -> &'static Path {
+    type Builds = BTreeMap<Vec<&'static str>, &'static OnceLock<PathBuf>>;
+    static BUILDS: Mutex<Builds> = Mutex::new(BTreeMap::new());
+    let mut key = defines.to_vec();
+    key.sort_unstable();
+    let build = *BUILDS
+        .lock()
+        .unwrap()
+        .entry(key.clone())
+        .or_insert_with(|| Box::leak(Box::default()));
+    // Built outside the map's lock: different define sets build in parallel.
+    build.get_or_init(|| common::fake_driver(&fake_name(&key), &key))
+}
+
+/// `table-default`, `table-DRIVER_VERSION-12020`, ...: a scratch name per
+/// define set.
+fn fake_name(defines: &[&str]) -> String {
+    if defines.is_empty() {
+        return "table-default".into();
+    }
+    let parts: Vec<String> = defines
+        .iter()
+        .map(|d| d.trim_start_matches("-DFAKE_").replace('=', "-"))
+        .collect();
+    format!("table-{}", parts.join("+"))
+}
+
+fn empty_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| common::scratch("empty-lib-dir"))
+}
+
+fn system_has_libcuda() -> bool {
+    Command::new("/sbin/ldconfig")
+        .arg("-p")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("libcuda.so.1"))
+        .unwrap_or(false)
+}
+
+/// Builds `tests/consumer` once; returns its binary.
+fn rust_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let target = root().join("target/consumer");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = Command::new(cargo)
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(root().join("tests/consumer/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "the consumer crate must build without warnings:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        target.join("debug/cushim-consumer")
+    })
+}
+
+/// The 13.5 pair, its object, and the C++ test program linked against it,
+/// built once. The pair's object compiles on one core while the list of calls
+/// and the program's own object are made on the other.
+fn cpp_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let include = include_dir("13.5");
+        std::thread::scope(|s| {
+            let calls = s.spawn(|| {
+                let options = cushim::Builder::new().cuda_version("13.5");
+                let (api, _) = cushim::load(options.options()).unwrap();
+                let mut calls = String::new();
+                for f in &api.functions {
+                    let args = vec!["{}"; f.params.len()].join(", ");
+                    writeln!(calls, "CALL({}, ({args}))", f.symbol).unwrap();
+                }
+                calls
+            });
+            let dir = pair("cpp-consumer", cushim::Builder::new().cuda_version("13.5"));
+            let shim = {
+                let (dir, include) = (dir.clone(), &include);
+                s.spawn(move || compile(&dir, "cuda", include, &[]))
+            };
+            let calls = calls.join().unwrap_or_else(|e| resume_unwind(e));
+            std::fs::write(dir.join("calls.inc"), calls).unwrap();
+            let program = dir.join("consumer.o");
+            run_ok(
+                Command::new("g++")
+                    .args(CXXFLAGS)
+                    .arg("-pthread")
+                    .arg(format!("-I{}", include.display()))
+                    .arg(format!("-I{}", dir.display()))
+                    .arg("-c")
+                    .arg(root().join("tests/cpp/consumer.cpp"))
+                    .arg("-o")
+                    .arg(&program),
+            );
+            let shim = shim.join().unwrap_or_else(|e| resume_unwind(e));
+            let bin = dir.join("consumer");
+            run_ok(
+                Command::new("g++")
+                    .arg(&program)
+                    .arg(&shim)
+                    // Exported like a shared library's: the re-entrancy test
+                    // reaches the stubs through the global scope.
+                    .args(["-pthread", "-ldl", "-rdynamic", "-o"])
+                    .arg(&bin),
+            );
+            bin
+        })
+    })
+}
+
+// Checks on the table itself and on what its rows run.
+
+#[test]
+fn every_row_is_well_formed() {
+    for row in TABLE {
+        let name = row.name;
+        assert!(!row.scenario.is_empty(), "{name}: no scenario");
+        assert!(row.repeat >= 1, "{name}: runs at least once");
+        let values = row.args.iter().chain(row.env.iter().map(|(_, v)| v));
+        for v in values {
+            if matches!(v, Lib | LibDir) {
+                assert!(row.fake.is_some(), "{name}: {v:?} needs a fake");
+            }
+        }
+        for (runtimes, text) in row.expect {
+            assert!(
+                [Program::Rust, Program::Cpp]
+                    .iter()
+                    .any(|&p| runtimes.has(p) && row.runtimes.has(p)),
+                "{name}: {text:?} is expected of a program the row does not run"
+            );
+        }
+    }
+    // One scratch name per define set, distinct for distinct sets.
+    let mut sets: Vec<Vec<&str>> = TABLE
+        .iter()
+        .filter_map(|r| r.fake)
+        .map(|d| {
+            let mut d = d.to_vec();
+            d.sort_unstable();
+            d
+        })
+        .collect();
+    sets.sort();
+    sets.dedup();
+    let mut names: Vec<String> = sets.iter().map(|d| fake_name(d)).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), sets.len(), "{names:?}");
+}
+
+#[test]
+fn the_omit_knob_removes_the_v2_export_and_keeps_the_v1_trap() {
+    let nm = run_ok(Command::new("nm").arg("-D").arg(fake(NO_MEMALLOC)));
+    assert!(
+        !nm.contains(" cuMemAlloc_v2"),
+        "the knob removes the export"
+    );
+    assert!(
+        nm.contains(" cuMemAlloc\n"),
+        "the v1 export stays, as a trap"
+    );
+}
+
+#[test]
+fn the_rust_program_exports_its_own_cu_init_and_no_shim() {
+    let nm = run_ok(Command::new("nm").arg("-D").arg(rust_program()));
+    assert!(
+        nm.contains(" T cuInit\n"),
+        "the program does export its own cuInit"
+    );
+    assert!(
+        !nm.contains(" T cuMemAlloc"),
+        "the generated shims export nothing"
+    );
+}
+
+#[test]
+fn the_builder_tells_cargo_about_every_header_it_read() {
+    rust_program();
+    let build = root().join("target/consumer/debug/build");
+    let outputs: Vec<String> = std::fs::read_dir(&build)
+        .expect("the consumer's build dir")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("cushim-consumer-")
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("output")).ok())
+        .collect();
+    let output = outputs.join("\n");
+    for header in [
+        "cuda-13.5/include/cuda.h",
+        "cuda-13.5/include/cudaTypedefs.h",
+        "cuda-11.8/include/cuda.h",
+        "fixtures/common/base.h",
+        "fixtures/types.h",
+    ] {
+        assert!(
+            output
+                .lines()
+                .any(|l| l.starts_with("cargo:rerun-if-changed=") && l.ends_with(header)),
+            "no rerun-if-changed for {header}:\n{output}"
+        );
+    }
+}
