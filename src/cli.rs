@@ -14,11 +14,23 @@ use crate::version::CudaVersion;
 use crate::write::Outcome;
 use crate::{fetch, pins};
 
+/// The environment variables cushim and the code it generates read.
+const ENVIRONMENT: &str = "\
+Environment:
+  CUSHIM_CACHE_DIR       where fetched headers go (else $XDG_CACHE_HOME/cushim, else ~/.cache/cushim)
+  CUDA_PATH, CUDA_HOME   toolkit roots searched by `--cuda-path ''` (then /usr/local/cuda)
+  LIBCLANG_PATH          the directory of libclang, when it is not found on its own
+  CUSHIM_CUDA_LIBRARY    absolute path of the driver library, for `doctor` and generated code
+  CUSHIM_PER_THREAD_DEFAULT_STREAM
+                         1/true/on: per-thread default stream, 0/false/off: legacy,
+                         for `doctor` and generated code";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "cushim",
     version,
-    about = "Generates lazy-loading Rust shims for the CUDA driver API"
+    about = "Generates lazy-loading Rust shims for the CUDA driver API",
+    after_help = ENVIRONMENT
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -78,19 +90,31 @@ fn side(spec: &str) -> Builder {
     }
 }
 
+/// Writes `text` to standard output. A reader that went away (`cushim list |
+/// head`) ends the output quietly; any other failure is an error.
+fn out(text: &str) -> Result<(), Error> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::new(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
     let (a, _) = load(side(&args.from).checked_options()?)?;
     let (b, _) = load(side(&args.to).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
-    print!(
-        "{}",
-        match args.format {
-            DiffFormat::Text => d.text(),
-            DiffFormat::Markdown => d.markdown(),
-            DiffFormat::Json => d.json(),
-        }
-    );
-    Ok(())
+    out(&match args.format {
+        DiffFormat::Text => d.text(),
+        DiffFormat::Markdown => d.markdown(),
+        DiffFormat::Json => d.json(),
+    })
 }
 
 #[derive(Args, Debug)]
@@ -127,7 +151,7 @@ pub struct Fetch {
 
 fn generate(args: &GenerateArgs) -> Result<(), Error> {
     let options = args.options()?;
-    if args.source.all {
+    if args.all {
         let root = args
             .out
             .clone()
@@ -140,7 +164,8 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
                 ..options.clone()
             })?;
         }
-        if let (Some(first), Some(last)) = (all.first(), all.last()) {
+        let rust = options.languages.contains(&crate::options::Language::Rust);
+        if let (Some(first), Some(last), true) = (all.first(), all.last(), rust) {
             generate_one(&Options {
                 source: Source::Merged {
                     from: first.cuda,
@@ -182,38 +207,48 @@ fn list(args: &List) -> Result<(), Error> {
     for d in &api.diagnostics {
         eprintln!("{d}");
     }
-    print!("{}", crate::ir::table(&api));
-    Ok(())
+    out(&crate::ir::table(&api))
 }
 
 fn check_cmd(args: &Check) -> i32 {
-    match crate::check::check(&args.dir) {
+    let report = match crate::check::check(&args.dir) {
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+        Ok(report) => report,
+    };
+    let mut text = String::new();
+    let code = if report.stale.is_empty() {
+        text.push_str(&format!(
+            "{} generated files are fresh\n",
+            report.fresh.len()
+        ));
+        0
+    } else {
+        text.push_str(&format!(
+            "{} of {} generated files are stale:\n",
+            report.stale.len(),
+            report.stale.len() + report.fresh.len()
+        ));
+        let mut fixes: Vec<&str> = Vec::new();
+        for (path, fix) in &report.stale {
+            text.push_str(&format!("  {}\n", path.display()));
+            if !fixes.contains(&fix.as_str()) {
+                fixes.push(fix);
+            }
+        }
+        text.push_str("fix with:\n");
+        for f in fixes {
+            text.push_str(&format!("  {f}\n"));
+        }
+        crate::check::STALE_EXIT
+    };
+    match out(&text) {
+        Ok(()) => code,
         Err(e) => {
             eprintln!("{e}");
             1
-        }
-        Ok(report) if report.stale.is_empty() => {
-            println!("{} generated files are fresh", report.fresh.len());
-            0
-        }
-        Ok(report) => {
-            println!(
-                "{} of {} generated files are stale:",
-                report.stale.len(),
-                report.stale.len() + report.fresh.len()
-            );
-            let mut fixes: Vec<&str> = Vec::new();
-            for (path, fix) in &report.stale {
-                println!("  {}", path.display());
-                if !fixes.contains(&fix.as_str()) {
-                    fixes.push(fix);
-                }
-            }
-            println!("fix with:");
-            for f in fixes {
-                println!("  {f}");
-            }
-            crate::check::STALE_EXIT
         }
     }
 }
@@ -224,8 +259,7 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
         .stream
         .or_else(crate::doctor::stream_mode_from_env)
         .unwrap_or(StreamMode::Legacy);
-    print!("{}", crate::doctor::report(&api, mode)?);
-    Ok(())
+    out(&crate::doctor::report(&api, mode)?)
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
@@ -246,7 +280,7 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
     };
     for pin in pins {
         let dir = fetch::include_dir(&pin)?;
-        println!("CUDA {}: {}", pin.cuda, dir.display());
+        out(&format!("CUDA {}: {}\n", pin.cuda, dir.display()))?;
     }
     Ok(())
 }

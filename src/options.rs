@@ -148,9 +148,6 @@ pub struct SourceArgs {
     /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
     #[arg(long, value_name = "VERSION", group = "source")]
     pub cuda: Option<String>,
-    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
-    #[arg(long, group = "source")]
-    pub all: bool,
     /// With `--cuda FROM..TO`: one module for every release in the range
     #[arg(long)]
     pub merged: bool,
@@ -175,7 +172,7 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
-    /// The header source these flags name; `--all` is the command line's own.
+    /// The header source these flags name.
     pub fn source(&self) -> Result<Source, Error> {
         if let Some(v) = &self.cuda {
             return match v.split_once("..") {
@@ -223,6 +220,9 @@ impl SourceArgs {
 pub struct GenerateArgs {
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
+    #[arg(long, conflicts_with_all = ["cuda", "cuda_path", "header", "merged"])]
+    pub all: bool,
     /// Output directory (default: generated/cuda-<version>)
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -244,7 +244,8 @@ pub struct GenerateArgs {
 }
 
 impl GenerateArgs {
-    /// The options these flags describe.
+    /// The options these flags describe. `--all` is the command line's own:
+    /// it runs these options once per release.
     pub fn options(&self) -> Result<Options, Error> {
         Ok(Options {
             out_dir: self.out.clone(),

@@ -157,6 +157,14 @@ pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
 
 /// Runs the whole pipeline short of writing.
 pub fn generate(options: &Options) -> Result<Generated, Error> {
+    if matches!(options.source, Source::Merged { .. })
+        && !options.languages.contains(&Language::Rust)
+    {
+        return Err(Error::new(
+            "a merged module is Rust only: a C++ pair must match one release's cuda.h",
+        )
+        .hint("ask for Rust (`--lang rust`), and for each release's C++ pair with `--cuda <version>` or `--all`"));
+    }
     let Loaded { api, files, newest } = load_all(options, &DRIVER)?;
     let merged = matches!(api.release, Release::Range(..));
     let mut headers = Vec::new();

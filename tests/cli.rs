@@ -314,3 +314,74 @@ fn a_malformed_version_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr.contains("`13.x` is not a CUDA version"), "{stderr}");
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["list", "--header"])
+        .arg(fixture("aliases"))
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cushim runs");
+    // Closing the read end before cushim writes: every write fails with EPIPE.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn a_flag_that_does_not_apply_is_refused() {
+    for args in [
+        &["list", "--all"][..],
+        &["doctor", "--all"],
+        &["generate", "--all", "--cuda", "13.5"],
+        &["list", "--merged"],
+    ] {
+        let out = cushim(args);
+        let (_, stderr) = text(&out);
+        assert!(!out.status.success(), "{args:?} is refused");
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_merged_module_without_rust_is_refused_and_writes_nothing() {
+    let dir = scratch("merged-cpp-only");
+    let out_dir = dir.join("out");
+    let out = cushim(&[
+        "generate",
+        "--cuda",
+        "13.4..13.5",
+        "--merged",
+        "--lang",
+        "cpp",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("a merged module is Rust only"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(!out_dir.exists());
+}
+
+#[test]
+fn help_names_every_environment_variable() {
+    let (stdout, _) = text(&cushim(&["--help"]));
+    for var in [
+        "CUSHIM_CACHE_DIR",
+        "CUDA_PATH",
+        "CUDA_HOME",
+        "LIBCLANG_PATH",
+        "CUSHIM_CUDA_LIBRARY",
+        "CUSHIM_PER_THREAD_DEFAULT_STREAM",
+    ] {
+        assert!(stdout.contains(var), "--help names {var}");
+    }
+}
