@@ -74,14 +74,34 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
             .arg("-o")
             .arg(&c_object),
     );
+    // The stub object needs nothing from the C++ library: no operator new,
+    // no static-init guards, no exceptions, no std::mutex.
+    let undefined = run_ok(Command::new("nm").arg("-u").arg(object));
+    let cxx_runtime: Vec<&str> = undefined
+        .lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .filter(|s| {
+            s.starts_with("_Z")
+                || s.starts_with("__cxa")
+                || s.starts_with("__gxx")
+                || s.starts_with("_Unwind")
+        })
+        .collect();
+    assert!(
+        cxx_runtime.is_empty(),
+        "the stub object needs the C++ runtime: {cxx_runtime:?}"
+    );
+    // So a C compiler links the program, without libstdc++.
     let bin = dir.join("c_program");
     run_ok(
-        Command::new("g++")
+        Command::new("gcc")
             .arg(&c_object)
             .arg(object)
             .args(["-pthread", "-ldl", "-o"])
             .arg(&bin),
     );
+    let needed = run_ok(Command::new("readelf").arg("-d").arg(&bin));
+    assert!(!needed.contains("libstdc++"), "{needed}");
     let out = run_ok(Command::new(&bin).env("CUSHIM_CUDA_LIBRARY", missing_library()));
     assert!(out.contains("cuInit -> 303, status 1"), "{out}");
 }

@@ -54,7 +54,6 @@ const char *const library_names[] = {"libcuda.so.1"};
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <type_traits>
 
 #ifdef _WIN32
@@ -125,9 +124,24 @@ using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
 constexpr std::size_t path_size = 4096;
 constexpr std::size_t message_size = 8192;
 
-// Never destroyed: stubs may run from atexit handlers and other threads at exit.
+// A lock for the rare writes of the override path; no std::mutex, so that
+// the stubs need nothing from the C++ library (a C program links them with a
+// C compiler).
+class SpinLock {
+    std::atomic<bool> held{false};
+
+public:
+    void lock() {
+        while (held.exchange(true, std::memory_order_acquire)) {
+        }
+    }
+    void unlock() { held.store(false, std::memory_order_release); }
+};
+
+// Constant-initialized and trivially destructible: no guard, no destructor at
+// exit, so stubs keep working from atexit handlers and other threads at exit.
 struct Library {
-    std::mutex override_mutex;
+    SpinLock override_lock;
     char override_path[path_size] = {};
     bool started = false;
     void *handle = nullptr;
@@ -139,10 +153,11 @@ struct Library {
     get_proc_v1 proc_v1 = nullptr;
 };
 
-Library &library() {
-    static Library *lib = new Library;
-    return *lib;
-}
+Library the_library;
+// What a stub called from the driver's own initializer sees.
+Library reentrant_library;
+
+Library &library() { return the_library; }
 
 thread_local Status last_status = status_ok;
 thread_local char last_message[message_size];
@@ -255,11 +270,10 @@ int library_override(const char *value) {
 
 void open_library(Library &lib) {
     char chosen[path_size] = {};
-    {
-        std::lock_guard<std::mutex> guard(lib.override_mutex);
-        lib.started = true;
-        format(chosen, sizeof chosen, "%s", lib.override_path);
-    }
+    lib.override_lock.lock();
+    lib.started = true;
+    format(chosen, sizeof chosen, "%s", lib.override_path);
+    lib.override_lock.unlock();
     if (!chosen[0]) {
         const char *env = std::getenv(settings::override_var);
         switch (library_override(env)) {
@@ -320,14 +334,11 @@ Library &loaded() {
         }
         if (state == state_loading && loading_here) {
             // Called back from the driver's own initializer, on the loading thread.
-            static Library *reentrant = [] {
-                Library *l = new Library;
-                l->status = status_reentrant;
-                format(l->message, sizeof l->message,
-                       "a CUDA stub was called while the driver was being loaded on the same thread");
-                return l;
-            }();
-            return *reentrant;
+            // Only the loading thread comes here, so only it writes this.
+            reentrant_library.status = status_reentrant;
+            format(reentrant_library.message, sizeof reentrant_library.message,
+                   "a CUDA stub was called while the driver was being loaded on the same thread");
+            return reentrant_library;
         }
         if (state == state_loading) {
 #ifdef _WIN32
@@ -338,8 +349,8 @@ Library &loaded() {
             continue;
         }
 #ifndef _WIN32
-        static bool watching = (pthread_atfork(nullptr, nullptr, forked_child), true);
-        (void)watching;
+        static std::atomic<bool> watching{false};
+        if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
 #endif
         if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
             loading_here = true;
@@ -545,11 +556,16 @@ enum class Text { name, text };
 [[maybe_unused]] int set_library_path(const char *absolute_path) {
     if (!absolute_path || !is_absolute(absolute_path)) return -1;
     Library &lib = library();
-    std::lock_guard<std::mutex> guard(lib.override_mutex);
-    if (lib.started) return -2;
-    if (std::strlen(absolute_path) >= sizeof lib.override_path) return -1;
-    format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    return 0;
+    int result = 0;
+    lib.override_lock.lock();
+    if (lib.started)
+        result = -2;
+    else if (std::strlen(absolute_path) >= sizeof lib.override_path)
+        result = -1;
+    else
+        format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
+    lib.override_lock.unlock();
+    return result;
 }
 
 [[maybe_unused]] std::size_t resolve_all(const char **missing, std::size_t capacity) {

@@ -44,13 +44,14 @@ struct Source<'a> {
     status_type: &'a str,
     codes: crate::ir::Codes,
     code_names: LoaderCodes,
+    /// C string literals, quotes included.
     version_function: String,
-    override_var: &'static str,
-    stream_var: &'static str,
-    stream_on: &'static [&'static str],
-    stream_off: &'static [&'static str],
-    unix_names: &'static [&'static str],
-    windows_names: &'static [&'static str],
+    override_var: String,
+    stream_var: String,
+    stream_on: Vec<String>,
+    stream_off: Vec<String>,
+    unix_names: Vec<String>,
+    windows_names: Vec<String>,
     /// The C++ runtime, verbatim.
     runtime: &'static str,
     prefix: Option<&'a str>,
@@ -101,6 +102,17 @@ pub fn emit(
     options: &CppOptions,
 ) -> Result<Vec<File>, Error> {
     let status_type = super::status_type(api)?;
+    include_name(api_header)?;
+    include_name(stem)?;
+    if let Some(p) = &options.prefix {
+        if !is_identifier(p) {
+            return Err(Error::new(format!(
+                "the C++ prefix `{}` is not a C identifier",
+                p.escape_debug()
+            ))
+            .hint("use letters, digits and `_`, not starting with a digit, e.g. `cushim_`"));
+        }
+    }
     let api_name = format!("cushim_{}", identifier(stem));
     let shim_header = format!("{stem}_shim.h");
 
@@ -119,9 +131,9 @@ pub fn emit(
         let mut add = |symbol: &str, version: Option<u32>, checked: bool| {
             let index = table.len();
             table.push(Row {
-                name: f.name.clone(),
-                symbol: symbol.to_string(),
-                proc_name: f.proc_name.clone(),
+                name: c_string(&f.name),
+                symbol: c_string(symbol),
+                proc_name: c_string(&f.proc_name),
                 version: version.unwrap_or(0),
                 per_thread: !checked,
                 twin: -1,
@@ -150,8 +162,11 @@ pub fn emit(
         .iter()
         .map(|c| Text {
             value: c.value,
-            name: c.name.clone(),
-            text: describe(&c.name, c.doc.as_deref().filter(|_| options.docs)),
+            name: c_string(&c.name),
+            text: c_string(&describe(
+                &c.name,
+                c.doc.as_deref().filter(|_| options.docs),
+            )),
         })
         .collect();
 
@@ -170,13 +185,13 @@ pub fn emit(
         status_type: &status_type,
         codes: api.codes,
         code_names: api.library.codes,
-        version_function: api.library.version_function.to_string_lossy().into_owned(),
-        override_var: loader::OVERRIDE_VAR,
-        stream_var: loader::STREAM_VAR,
-        stream_on: loader::STREAM_ON,
-        stream_off: loader::STREAM_OFF,
-        unix_names: api.library.names.unix,
-        windows_names: api.library.names.windows,
+        version_function: c_string(&api.library.version_function.to_string_lossy()),
+        override_var: c_string(loader::OVERRIDE_VAR),
+        stream_var: c_string(loader::STREAM_VAR),
+        stream_on: c_strings(loader::STREAM_ON),
+        stream_off: c_strings(loader::STREAM_OFF),
+        unix_names: c_strings(api.library.names.unix),
+        windows_names: c_strings(api.library.names.windows),
         runtime: runtime::CPP_RUNTIME,
         prefix: options.prefix.as_deref(),
         use_proc_address: options.resolve == Resolve::ProcAddress,
@@ -237,6 +252,53 @@ fn describe(name: &str, doc: Option<&str>) -> String {
         return "no error".into();
     }
     words.to_ascii_lowercase().replace('_', " ")
+}
+
+/// `text` as a C string literal, quotes included: quotes, backslashes and
+/// every byte outside printable ASCII escaped (octal, so no escape runs on).
+pub(crate) fn c_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for b in text.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'?' => out.push_str("\\?"),
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn c_strings(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|t| c_string(t)).collect()
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A file name the generated source can `#include "..."`: no quote, backslash
+/// or control character, which an include directive cannot escape.
+fn include_name(name: &str) -> Result<(), Error> {
+    if name.is_empty()
+        || name
+            .chars()
+            .any(|c| c == '"' || c == '\\' || c.is_control())
+    {
+        return Err(Error::new(format!(
+            "cannot `#include` a header named `{}` from the C++ stubs",
+            name.escape_debug()
+        ))
+        .hint("rename the header to a plain file name"));
+    }
+    Ok(())
 }
 
 fn identifier(s: &str) -> String {

@@ -274,3 +274,93 @@ fn a_function_with_another_return_type_is_an_error_at_its_line() {
     );
     assert!(e.contains("hint:"), "{e}");
 }
+
+#[test]
+fn header_prose_with_quotes_becomes_valid_c_strings() {
+    let mut api = api();
+    api.status_codes[1].doc = Some("Said \"no\" \\ twice\nand\ttabbed ??= é".into());
+    let options = cpp::CppOptions {
+        prefix: None,
+        docs: true,
+        resolve: Resolve::ProcAddress,
+        stream: StreamMode::Legacy,
+    };
+    let files = cpp::emit(&api, &provenance(), "api", "api.h", &options).unwrap();
+    assert!(
+        files[1]
+            .contents
+            .contains(r#"{1, "CUDA_ERROR_INVALID_VALUE", "Said \"no\" \\ twice\012and\011tabbed \?\?= \303\251"},"#),
+        "{}",
+        files[1].contents
+    );
+}
+
+/// Every byte survives the trip through a C string literal and a real compiler.
+#[test]
+fn c_strings_compile_back_to_the_same_bytes() {
+    let texts = [
+        "plain",
+        "q\"uote",
+        "back\\slash",
+        "new\nline",
+        "??=",
+        "é\u{1}\u{7f}",
+        "\\x41",
+    ];
+    let mut source = String::from("#include <cstdio>\nint main() {\n");
+    for t in texts {
+        source.push_str(&format!("    std::puts({});\n", cpp::c_string(t)));
+    }
+    source.push_str("}\n");
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/c-strings");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.cpp"), source).unwrap();
+    let status = std::process::Command::new("g++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(dir.join("main"))
+        .arg(dir.join("main.cpp"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::process::Command::new(dir.join("main"))
+        .output()
+        .unwrap();
+    let expected: Vec<u8> = texts
+        .iter()
+        .flat_map(|t| format!("{t}\n").into_bytes())
+        .collect();
+    assert_eq!(out.stdout, expected);
+}
+
+#[test]
+fn names_that_cannot_reach_cpp_text_are_errors() {
+    let options = |prefix: Option<&str>| cpp::CppOptions {
+        prefix: prefix.map(String::from),
+        docs: false,
+        resolve: Resolve::ProcAddress,
+        stream: StreamMode::Legacy,
+    };
+    for prefix in ["a b", "1x", "x;y", ""] {
+        let e = cpp::emit(
+            &api(),
+            &provenance(),
+            "api",
+            "api.h",
+            &options(Some(prefix)),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("is not a C identifier"), "{prefix:?}: {e}");
+    }
+    for header in ["a\"b.h", "new\nline.h", "back\\slash.h"] {
+        let e = cpp::emit(&api(), &provenance(), "api", header, &options(None))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("cannot `#include` a header named"),
+            "{header:?}: {e}"
+        );
+    }
+}

@@ -24,15 +24,15 @@ constexpr int code_stub_library = {{ codes.stub_library }};  // {{ code_names.st
 constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_names.symbol_not_found.name }}
 constexpr int code_driver_too_old = {{ codes.driver_too_old }};  // {{ code_names.driver_too_old.name }}
 constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
-constexpr const char *version_function = "{{ version_function }}";
-constexpr const char *override_var = "{{ override_var }}";
-constexpr const char *stream_var = "{{ stream_var }}";
-const char *const stream_on[] = { {%- for v in stream_on %}"{{ v }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
-const char *const stream_off[] = { {%- for v in stream_off %}"{{ v }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+constexpr const char *version_function = {{ version_function }};
+constexpr const char *override_var = {{ override_var }};
+constexpr const char *stream_var = {{ stream_var }};
+const char *const stream_on[] = { {%- for v in stream_on %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
+const char *const stream_off[] = { {%- for v in stream_off %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
 #ifdef _WIN32
-const char *const library_names[] = { {%- for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+const char *const library_names[] = { {%- for n in windows_names %}{{ n }}{% if !loop.last %}, {% endif %}{% endfor -%} };
 #else
-const char *const library_names[] = { {%- for n in unix_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor -%} };
+const char *const library_names[] = { {%- for n in unix_names %}{{ n }}{% if !loop.last %}, {% endif %}{% endfor -%} };
 #endif
 }  // namespace settings
 }  // namespace cushim
@@ -44,7 +44,7 @@ namespace cushim {
 
 Function functions[] = {
 {%- for r in table %}
-    {"{{ r.name }}", "{{ r.symbol }}", "{{ r.proc_name }}", {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, {unresolved}, {0}},
+    { {{- r.name }}, {{ r.symbol }}, {{ r.proc_name }}, {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, {unresolved}, {0}},
 {%- endfor %}
 };
 
@@ -53,7 +53,7 @@ std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); 
 
 [[maybe_unused]] const StatusText status_texts[] = {
 {%- for t in texts %}
-    {{ "{" }}{{ t.value }}, "{{ t.name }}", "{{ t.text }}"},
+    { {{- t.value }}, {{ t.name }}, {{ t.text }}},
 {%- endfor %}
 };
 
