@@ -4388,6 +4388,10 @@ pub mod cushim_loader {
         /// What the driver itself answers in a forked child.
         /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
         pub not_initialized: u32,
+        /// Success. Example: 0, `CUDA_SUCCESS`.
+        pub success: u32,
+        /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
+        pub invalid_value: u32,
     }
 
     /// How shims find their functions (chosen at generation time).
@@ -5112,6 +5116,8 @@ pub mod cushim_loader {
     pub trait Status: Sized {
         fn from_code(code: u32) -> Self;
         fn is_success(&self) -> bool;
+        /// The value, to look its name up. Example: `1`.
+        fn code(&self) -> i64;
     }
 }
 
@@ -5131,6 +5137,8 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     stub_library: 34,
     driver_too_old: 36,
     not_initialized: 3,
+    success: 0,
+    invalid_value: 1,
 };
 /// The function that reports the library's version; a link-time stub answers
 /// it with `CUSHIM_CODES.stub_library`.
@@ -5151,6 +5159,10 @@ impl cushim_loader::Status for CUresult {
     fn is_success(&self) -> bool {
         self.0 == 0
     }
+    #[inline]
+    fn code(&self) -> i64 {
+        self.0 as i64
+    }
 }
 
 #[allow(dead_code)]
@@ -5158,13 +5170,73 @@ pub mod cushim_api {
     //! The typed layer and the introspection of a generated module: the same for
     //! every header, so it is real source that cushim compiles and tests, and the
     //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
-    //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME` and `FUNCTIONS`.
+    //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
+    //! `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
 
-    use super::cushim_loader::{self, LoadError};
+    use std::ffi::{c_char, CStr};
+
+    use super::cushim_loader::{self, LoadError, Status as _};
+
+    /// One constant of the status enum, for the answers that need no library.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct StatusText {
+        /// Example: `2`.
+        pub code: i64,
+        /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
+        pub name: &'static CStr,
+        /// Example: `out of memory`.
+        pub text: &'static CStr,
+    }
+
+    /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
+    pub fn status_name(code: i64) -> Option<&'static str> {
+        status_text_of(code).and_then(|t| t.name.to_str().ok())
+    }
+
+    fn status_text_of(code: i64) -> Option<&'static StatusText> {
+        super::CUSHIM_STATUS_TEXTS.iter().find(|t| t.code == code)
+    }
+
+    /// Which answer a driver-less fallback gives.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Fallback {
+        /// `cuGetErrorName`: the constant's name.
+        Name,
+        /// `cuGetErrorString`: a description of it.
+        Text,
+    }
+
+    /// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as the
+    /// C++ stubs do: the name or description of `code` in `*out`, or the invalid
+    /// value code (and `*out` = NULL) for a code the header does not list.
+    ///
+    /// # Safety
+    /// `out` is NULL or valid for one pointer write.
+    pub unsafe fn status_fallback(
+        code: super::CushimStatus,
+        out: *mut *const c_char,
+        which: Fallback,
+    ) -> super::CushimStatus {
+        let codes = super::CUSHIM_CODES;
+        if out.is_null() {
+            return super::CushimStatus::from_code(codes.invalid_value);
+        }
+        let found = status_text_of(code.code()).map(|t| match which {
+            Fallback::Name => t.name,
+            Fallback::Text => t.text,
+        });
+        // SAFETY: the caller passes a valid out-pointer; the text is static.
+        unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
+        super::CushimStatus::from_code(if found.is_some() {
+            codes.success
+        } else {
+            codes.invalid_value
+        })
+    }
 
     /// The typed layer's error: a driver that answered with a failure code, or a
     /// driver (or one function of it) that could not be loaded.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[derive(Clone, Copy, PartialEq, Eq)]
     pub enum Error {
         /// The driver ran and returned this code.
         Driver(super::CushimStatus),
@@ -5172,16 +5244,32 @@ pub mod cushim_api {
         Load(&'static LoadError),
     }
 
+    /// `CUDA_ERROR_INVALID_VALUE (1)`, or `CUresult 999` for a value the header does not list.
+    struct Code(i64);
+
+    impl std::fmt::Display for Code {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match status_name(self.0) {
+                Some(name) => write!(f, "{name} ({})", self.0),
+                None => write!(f, "{} {}", super::CUSHIM_STATUS_NAME, self.0),
+            }
+        }
+    }
+
     impl std::fmt::Display for Error {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             match self {
-                Error::Driver(code) => write!(
-                    f,
-                    "CUDA driver call failed with {} {}",
-                    super::CUSHIM_STATUS_NAME,
-                    code.0
-                ),
+                Error::Driver(code) => write!(f, "CUDA driver call failed: {}", Code(code.code())),
                 Error::Load(e) => e.fmt(f),
+            }
+        }
+    }
+
+    impl std::fmt::Debug for Error {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Error::Driver(code) => write!(f, "Driver({})", Code(code.code())),
+                Error::Load(e) => f.debug_tuple("Load").field(e).finish(),
             }
         }
     }
@@ -5284,6 +5372,107 @@ use self::cushim_api::cushim_classify;
 type CushimStatus = CUresult;
 /// Its C name, for messages.
 const CUSHIM_STATUS_NAME: &str = "CUresult";
+/// The status constants: names for messages, and the answers of the
+/// functions that work without the library.
+static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
+    cushim_api::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
+    cushim_api::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
+    cushim_api::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
+    cushim_api::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_api::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
+    cushim_api::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
+    cushim_api::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
+    cushim_api::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
+    cushim_api::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
+    cushim_api::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
+    cushim_api::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
+    cushim_api::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
+    cushim_api::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
+    cushim_api::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
+    cushim_api::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
+    cushim_api::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
+    cushim_api::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
+    cushim_api::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
+    cushim_api::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
+    cushim_api::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
+    cushim_api::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
+    cushim_api::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
+    cushim_api::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
+    cushim_api::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
+    cushim_api::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
+    cushim_api::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
+    cushim_api::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
+    cushim_api::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
+    cushim_api::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
+    cushim_api::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
+    cushim_api::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
+    cushim_api::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
+    cushim_api::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
+    cushim_api::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
+    cushim_api::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
+    cushim_api::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
+    cushim_api::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
+    cushim_api::StatusText { code: 225, name: c"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", text: c"unsupported devside sync" },
+    cushim_api::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
+    cushim_api::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
+    cushim_api::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
+    cushim_api::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
+    cushim_api::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_api::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
+    cushim_api::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
+    cushim_api::StatusText { code: 402, name: c"CUDA_ERROR_LOSSY_QUERY", text: c"lossy query" },
+    cushim_api::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_api::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
+    cushim_api::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
+    cushim_api::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
+    cushim_api::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
+    cushim_api::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
+    cushim_api::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
+    cushim_api::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
+    cushim_api::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
+    cushim_api::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
+    cushim_api::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
+    cushim_api::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
+    cushim_api::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
+    cushim_api::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
+    cushim_api::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
+    cushim_api::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
+    cushim_api::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
+    cushim_api::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
+    cushim_api::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
+    cushim_api::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
+    cushim_api::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
+    cushim_api::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
+    cushim_api::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_api::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
+    cushim_api::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
+    cushim_api::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
+    cushim_api::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
+    cushim_api::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
+    cushim_api::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
+    cushim_api::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
+    cushim_api::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
+    cushim_api::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
+    cushim_api::StatusText { code: 811, name: c"CUDA_ERROR_CDP_NOT_SUPPORTED", text: c"cdp not supported" },
+    cushim_api::StatusText { code: 812, name: c"CUDA_ERROR_CDP_VERSION_MISMATCH", text: c"cdp version mismatch" },
+    cushim_api::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
+    cushim_api::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
+    cushim_api::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
+    cushim_api::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
+    cushim_api::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
+    cushim_api::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
+    cushim_api::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
+    cushim_api::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
+    cushim_api::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
+    cushim_api::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_api::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
+    cushim_api::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
+    cushim_api::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
+    cushim_api::StatusText { code: 913, name: c"CUDA_ERROR_FUNCTION_NOT_LOADED", text: c"function not loaded" },
+    cushim_api::StatusText { code: 914, name: c"CUDA_ERROR_INVALID_RESOURCE_TYPE", text: c"invalid resource type" },
+    cushim_api::StatusText { code: 915, name: c"CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", text: c"invalid resource configuration" },
+    cushim_api::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
+];
 
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
@@ -5733,23 +5922,33 @@ macro_rules! cushim_shim {
         attrs $attrs:tt;
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
+        fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
+    // Without the library a shim answers the code of its failure, or, for a
+    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    (@absent $function:ident, $ret:ty, []) => {
+        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+    };
+    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+        // SAFETY: the caller's out-pointer, as the C function takes it.
+        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+    };
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*]
+        [$($twin:tt)*], [$($fallback:tt)*]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
         pub static $function: cushim_loader::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+                cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
             cushim_loader::Function {
                 name: $name,
@@ -5825,6 +6024,7 @@ cushim_shim! {
     fn cuArray3DCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuArray3DCreate];
 }
 
@@ -5832,6 +6032,7 @@ cushim_shim! {
     fn cuArray3DGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuArray3DGetDescriptor];
 }
 
@@ -5839,6 +6040,7 @@ cushim_shim! {
     fn cuArrayCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuArrayCreate];
 }
 
@@ -5846,6 +6048,7 @@ cushim_shim! {
     fn cuArrayDestroy(hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5853,6 +6056,7 @@ cushim_shim! {
     fn cuArrayGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuArrayGetDescriptor];
 }
 
@@ -5860,6 +6064,7 @@ cushim_shim! {
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5867,6 +6072,7 @@ cushim_shim! {
     fn cuArrayGetPlane(pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5874,6 +6080,7 @@ cushim_shim! {
     fn cuArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5881,6 +6088,7 @@ cushim_shim! {
     fn cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttribute, __cushim_slot_cuCoredumpGetAttribute), export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5888,6 +6096,7 @@ cushim_shim! {
     fn cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttributeGlobal, __cushim_slot_cuCoredumpGetAttributeGlobal), export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5895,6 +6104,7 @@ cushim_shim! {
     fn cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttribute, __cushim_slot_cuCoredumpSetAttribute), export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5902,6 +6112,7 @@ cushim_shim! {
     fn cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttributeGlobal, __cushim_slot_cuCoredumpSetAttributeGlobal), export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5909,6 +6120,7 @@ cushim_shim! {
     fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5916,6 +6128,7 @@ cushim_shim! {
     fn cuCtxCreate_v2(pctx: *mut CUcontext, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v2, __cushim_slot_cuCtxCreate_v2), export c"cuCtxCreate_v2", name "cuCtxCreate", proc c"cuCtxCreate", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuCtxCreate];
 }
 
@@ -5923,6 +6136,7 @@ cushim_shim! {
     fn cuCtxCreate_v3(pctx: *mut CUcontext, paramsArray: *mut CUexecAffinityParam, numParams: ::core::ffi::c_int, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v3, __cushim_slot_cuCtxCreate_v3), export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5930,6 +6144,7 @@ cushim_shim! {
     fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [cuCtxDestroy];
 }
 
@@ -5937,6 +6152,7 @@ cushim_shim! {
     fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5944,6 +6160,7 @@ cushim_shim! {
     fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5951,6 +6168,7 @@ cushim_shim! {
     fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5958,6 +6176,7 @@ cushim_shim! {
     fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxFromGreenCtx, __cushim_slot_cuCtxFromGreenCtx), export c"cuCtxFromGreenCtx", name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5965,6 +6184,7 @@ cushim_shim! {
     fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5972,6 +6192,7 @@ cushim_shim! {
     fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5979,6 +6200,7 @@ cushim_shim! {
     fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5986,6 +6208,7 @@ cushim_shim! {
     fn cuCtxGetDevResource(hCtx: CUcontext, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetDevResource, __cushim_slot_cuCtxGetDevResource), export c"cuCtxGetDevResource", name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -5993,6 +6216,7 @@ cushim_shim! {
     fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6000,6 +6224,7 @@ cushim_shim! {
     fn cuCtxGetExecAffinity(pExecAffinity: *mut CUexecAffinityParam, type_: CUexecAffinityType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6007,6 +6232,7 @@ cushim_shim! {
     fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6014,6 +6240,7 @@ cushim_shim! {
     fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetId, __cushim_slot_cuCtxGetId), export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6021,6 +6248,7 @@ cushim_shim! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6028,6 +6256,7 @@ cushim_shim! {
     fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6035,6 +6264,7 @@ cushim_shim! {
     fn cuCtxGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6042,6 +6272,7 @@ cushim_shim! {
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [cuCtxPopCurrent];
 }
 
@@ -6049,6 +6280,7 @@ cushim_shim! {
     fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [cuCtxPushCurrent];
 }
 
@@ -6056,6 +6288,7 @@ cushim_shim! {
     fn cuCtxResetPersistingL2Cache() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6063,6 +6296,7 @@ cushim_shim! {
     fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6070,6 +6304,7 @@ cushim_shim! {
     fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6077,6 +6312,7 @@ cushim_shim! {
     fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetFlags, __cushim_slot_cuCtxSetFlags), export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6084,6 +6320,7 @@ cushim_shim! {
     fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6091,6 +6328,7 @@ cushim_shim! {
     fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6098,6 +6336,7 @@ cushim_shim! {
     fn cuCtxSynchronize() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6105,6 +6344,7 @@ cushim_shim! {
     fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6112,6 +6352,7 @@ cushim_shim! {
     fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6119,6 +6360,7 @@ cushim_shim! {
     fn cuDevResourceGenerateDesc(phDesc: *mut CUdevResourceDesc, resources: *mut CUdevResource, nbResources: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevResourceGenerateDesc, __cushim_slot_cuDevResourceGenerateDesc), export c"cuDevResourceGenerateDesc", name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6126,6 +6368,7 @@ cushim_shim! {
     fn cuDevSmResourceSplitByCount(result: *mut CUdevResource, nbGroups: *mut ::core::ffi::c_uint, input: *const CUdevResource, remaining: *mut CUdevResource, useFlags: ::core::ffi::c_uint, minCount: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevSmResourceSplitByCount, __cushim_slot_cuDevSmResourceSplitByCount), export c"cuDevSmResourceSplitByCount", name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6133,6 +6376,7 @@ cushim_shim! {
     fn cuDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, dev: CUdevice, peerDev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6140,6 +6384,7 @@ cushim_shim! {
     fn cuDeviceComputeCapability(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6147,6 +6392,7 @@ cushim_shim! {
     fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6154,6 +6400,7 @@ cushim_shim! {
     fn cuDeviceGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUdevice_attribute, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6161,6 +6408,7 @@ cushim_shim! {
     fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pciBusId: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6168,6 +6416,7 @@ cushim_shim! {
     fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6175,6 +6424,7 @@ cushim_shim! {
     fn cuDeviceGetDefaultMemPool(pool_out: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6182,6 +6432,7 @@ cushim_shim! {
     fn cuDeviceGetDevResource(device: CUdevice, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetDevResource, __cushim_slot_cuDeviceGetDevResource), export c"cuDeviceGetDevResource", name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6189,6 +6440,7 @@ cushim_shim! {
     fn cuDeviceGetExecAffinitySupport(pi: *mut ::core::ffi::c_int, type_: CUexecAffinityType, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6196,6 +6448,7 @@ cushim_shim! {
     fn cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6203,6 +6456,7 @@ cushim_shim! {
     fn cuDeviceGetLuid(luid: *mut ::core::ffi::c_char, deviceNodeMask: *mut ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6210,6 +6464,7 @@ cushim_shim! {
     fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6217,6 +6472,7 @@ cushim_shim! {
     fn cuDeviceGetName(name: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6224,6 +6480,7 @@ cushim_shim! {
     fn cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, dev: CUdevice, flags: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6231,6 +6488,7 @@ cushim_shim! {
     fn cuDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6238,6 +6496,7 @@ cushim_shim! {
     fn cuDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6245,6 +6504,7 @@ cushim_shim! {
     fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6252,6 +6512,7 @@ cushim_shim! {
     fn cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, format: CUarray_format, numChannels: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6259,6 +6520,7 @@ cushim_shim! {
     fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid, __cushim_slot_cuDeviceGetUuid), export c"cuDeviceGetUuid", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 9020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6266,6 +6528,7 @@ cushim_shim! {
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid_v2", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6273,6 +6536,7 @@ cushim_shim! {
     fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6280,6 +6544,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut ::core::ffi::c_uint, active: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6287,6 +6552,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [cuDevicePrimaryCtxRelease];
 }
 
@@ -6294,6 +6560,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [cuDevicePrimaryCtxReset];
 }
 
@@ -6301,6 +6568,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6308,6 +6576,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
 }
 
@@ -6315,6 +6584,7 @@ cushim_shim! {
     fn cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut CUasyncCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceRegisterAsyncNotification, __cushim_slot_cuDeviceRegisterAsyncNotification), export c"cuDeviceRegisterAsyncNotification", name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6322,6 +6592,7 @@ cushim_shim! {
     fn cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6329,6 +6600,7 @@ cushim_shim! {
     fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6336,6 +6608,7 @@ cushim_shim! {
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuDeviceTotalMem];
 }
 
@@ -6343,6 +6616,7 @@ cushim_shim! {
     fn cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceUnregisterAsyncNotification, __cushim_slot_cuDeviceUnregisterAsyncNotification), export c"cuDeviceUnregisterAsyncNotification", name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6350,6 +6624,7 @@ cushim_shim! {
     fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6357,6 +6632,7 @@ cushim_shim! {
     fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6364,6 +6640,7 @@ cushim_shim! {
     fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [cuEventDestroy];
 }
 
@@ -6371,6 +6648,7 @@ cushim_shim! {
     fn cuEventElapsedTime(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventElapsedTime, __cushim_slot_cuEventElapsedTime), export c"cuEventElapsedTime", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6378,6 +6656,7 @@ cushim_shim! {
     fn cuEventQuery(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6385,6 +6664,7 @@ cushim_shim! {
     fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -6392,6 +6672,7 @@ cushim_shim! {
     fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
+    fallback [];
     aliases [];
 }
 
@@ -6399,6 +6680,7 @@ cushim_shim! {
     fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6406,6 +6688,7 @@ cushim_shim! {
     fn cuExternalMemoryGetMappedBuffer(devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6413,6 +6696,7 @@ cushim_shim! {
     fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6420,6 +6704,7 @@ cushim_shim! {
     fn cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6427,6 +6712,7 @@ cushim_shim! {
     fn cuFuncGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6434,6 +6720,7 @@ cushim_shim! {
     fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6441,6 +6728,7 @@ cushim_shim! {
     fn cuFuncGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetName, __cushim_slot_cuFuncGetName), export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6448,6 +6736,7 @@ cushim_shim! {
     fn cuFuncGetParamInfo(func: CUfunction, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetParamInfo, __cushim_slot_cuFuncGetParamInfo), export c"cuFuncGetParamInfo", name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6455,6 +6744,7 @@ cushim_shim! {
     fn cuFuncIsLoaded(state: *mut CUfunctionLoadingState, function: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncIsLoaded, __cushim_slot_cuFuncIsLoaded), export c"cuFuncIsLoaded", name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6462,6 +6752,7 @@ cushim_shim! {
     fn cuFuncLoad(function: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncLoad, __cushim_slot_cuFuncLoad), export c"cuFuncLoad", name "cuFuncLoad", proc c"cuFuncLoad", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6469,6 +6760,7 @@ cushim_shim! {
     fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6476,6 +6768,7 @@ cushim_shim! {
     fn cuFuncSetBlockShape(hfunc: CUfunction, x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6483,6 +6776,7 @@ cushim_shim! {
     fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6490,6 +6784,7 @@ cushim_shim! {
     fn cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6497,6 +6792,7 @@ cushim_shim! {
     fn cuFuncSetSharedSize(hfunc: CUfunction, bytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6504,6 +6800,7 @@ cushim_shim! {
     fn cuGetErrorName(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    fallback [error, pStr, Name];
     aliases [];
 }
 
@@ -6511,6 +6808,7 @@ cushim_shim! {
     fn cuGetErrorString(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    fallback [error, pStr, Text];
     aliases [];
 }
 
@@ -6518,6 +6816,7 @@ cushim_shim! {
     fn cuGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const CUuuid) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6525,6 +6824,7 @@ cushim_shim! {
     fn cuGetProcAddress_v2(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t, symbolStatus: *mut CUdriverProcAddressQueryResult) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetProcAddress_v2, __cushim_slot_cuGetProcAddress_v2), export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGetProcAddress];
 }
 
@@ -6532,6 +6832,7 @@ cushim_shim! {
     fn cuGraphAddBatchMemOpNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6539,6 +6840,7 @@ cushim_shim! {
     fn cuGraphAddChildGraphNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6546,6 +6848,7 @@ cushim_shim! {
     fn cuGraphAddDependencies(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies, __cushim_slot_cuGraphAddDependencies), export c"cuGraphAddDependencies", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6553,6 +6856,7 @@ cushim_shim! {
     fn cuGraphAddDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies_v2, __cushim_slot_cuGraphAddDependencies_v2), export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies_v2", proc c"cuGraphAddDependencies", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6560,6 +6864,7 @@ cushim_shim! {
     fn cuGraphAddEmptyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6567,6 +6872,7 @@ cushim_shim! {
     fn cuGraphAddEventRecordNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6574,6 +6880,7 @@ cushim_shim! {
     fn cuGraphAddEventWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6581,6 +6888,7 @@ cushim_shim! {
     fn cuGraphAddExternalSemaphoresSignalNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6588,6 +6896,7 @@ cushim_shim! {
     fn cuGraphAddExternalSemaphoresWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6595,6 +6904,7 @@ cushim_shim! {
     fn cuGraphAddHostNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6602,6 +6912,7 @@ cushim_shim! {
     fn cuGraphAddKernelNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddKernelNode_v2, __cushim_slot_cuGraphAddKernelNode_v2), export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphAddKernelNode];
 }
 
@@ -6609,6 +6920,7 @@ cushim_shim! {
     fn cuGraphAddMemAllocNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6616,6 +6928,7 @@ cushim_shim! {
     fn cuGraphAddMemFreeNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6623,6 +6936,7 @@ cushim_shim! {
     fn cuGraphAddMemcpyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6630,6 +6944,7 @@ cushim_shim! {
     fn cuGraphAddMemsetNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6637,6 +6952,7 @@ cushim_shim! {
     fn cuGraphAddNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddNode, __cushim_slot_cuGraphAddNode), export c"cuGraphAddNode", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6644,6 +6960,7 @@ cushim_shim! {
     fn cuGraphAddNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddNode_v2, __cushim_slot_cuGraphAddNode_v2), export c"cuGraphAddNode_v2", name "cuGraphAddNode_v2", proc c"cuGraphAddNode", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6651,6 +6968,7 @@ cushim_shim! {
     fn cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6658,6 +6976,7 @@ cushim_shim! {
     fn cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6665,6 +6984,7 @@ cushim_shim! {
     fn cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6672,6 +6992,7 @@ cushim_shim! {
     fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6679,6 +7000,7 @@ cushim_shim! {
     fn cuGraphConditionalHandleCreate(pHandle_out: *mut CUgraphConditionalHandle, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphConditionalHandleCreate, __cushim_slot_cuGraphConditionalHandleCreate), export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6686,6 +7008,7 @@ cushim_shim! {
     fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6693,6 +7016,7 @@ cushim_shim! {
     fn cuGraphDebugDotPrint(hGraph: CUgraph, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6700,6 +7024,7 @@ cushim_shim! {
     fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6707,6 +7032,7 @@ cushim_shim! {
     fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6714,6 +7040,7 @@ cushim_shim! {
     fn cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6721,6 +7048,7 @@ cushim_shim! {
     fn cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6728,6 +7056,7 @@ cushim_shim! {
     fn cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6735,6 +7064,7 @@ cushim_shim! {
     fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6742,6 +7072,7 @@ cushim_shim! {
     fn cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6749,6 +7080,7 @@ cushim_shim! {
     fn cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6756,6 +7088,7 @@ cushim_shim! {
     fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6763,6 +7096,7 @@ cushim_shim! {
     fn cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6770,6 +7104,7 @@ cushim_shim! {
     fn cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6777,6 +7112,7 @@ cushim_shim! {
     fn cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6784,6 +7120,7 @@ cushim_shim! {
     fn cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6791,6 +7128,7 @@ cushim_shim! {
     fn cuGraphExecGetFlags(hGraphExec: CUgraphExec, flags: *mut cuuint64_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecGetFlags, __cushim_slot_cuGraphExecGetFlags), export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6798,6 +7136,7 @@ cushim_shim! {
     fn cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6805,6 +7144,7 @@ cushim_shim! {
     fn cuGraphExecKernelNodeSetParams_v2(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecKernelNodeSetParams_v2, __cushim_slot_cuGraphExecKernelNodeSetParams_v2), export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphExecKernelNodeSetParams];
 }
 
@@ -6812,6 +7152,7 @@ cushim_shim! {
     fn cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6819,6 +7160,7 @@ cushim_shim! {
     fn cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6826,6 +7168,7 @@ cushim_shim! {
     fn cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecNodeSetParams, __cushim_slot_cuGraphExecNodeSetParams), export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6833,6 +7176,7 @@ cushim_shim! {
     fn cuGraphExecUpdate_v2(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut CUgraphExecUpdateResultInfo) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecUpdate_v2, __cushim_slot_cuGraphExecUpdate_v2), export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphExecUpdate];
 }
 
@@ -6840,6 +7184,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6847,6 +7192,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6854,6 +7200,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6861,6 +7208,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6868,6 +7216,7 @@ cushim_shim! {
     fn cuGraphGetEdges(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, numEdges: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges, __cushim_slot_cuGraphGetEdges), export c"cuGraphGetEdges", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6875,6 +7224,7 @@ cushim_shim! {
     fn cuGraphGetEdges_v2(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numEdges: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges_v2, __cushim_slot_cuGraphGetEdges_v2), export c"cuGraphGetEdges_v2", name "cuGraphGetEdges_v2", proc c"cuGraphGetEdges", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6882,6 +7232,7 @@ cushim_shim! {
     fn cuGraphGetNodes(hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6889,6 +7240,7 @@ cushim_shim! {
     fn cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6896,6 +7248,7 @@ cushim_shim! {
     fn cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6903,6 +7256,7 @@ cushim_shim! {
     fn cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6910,6 +7264,7 @@ cushim_shim! {
     fn cuGraphInstantiateWithFlags(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphInstantiate];
 }
 
@@ -6917,6 +7272,7 @@ cushim_shim! {
     fn cuGraphInstantiateWithParams(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithParams, __cushim_slot_cuGraphInstantiateWithParams), export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 0, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
+    fallback [];
     aliases [];
 }
 
@@ -6924,6 +7280,7 @@ cushim_shim! {
     fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6931,6 +7288,7 @@ cushim_shim! {
     fn cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut CUkernelNodeAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6938,6 +7296,7 @@ cushim_shim! {
     fn cuGraphKernelNodeGetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetParams_v2, __cushim_slot_cuGraphKernelNodeGetParams_v2), export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphKernelNodeGetParams];
 }
 
@@ -6945,6 +7304,7 @@ cushim_shim! {
     fn cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const CUkernelNodeAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6952,6 +7312,7 @@ cushim_shim! {
     fn cuGraphKernelNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetParams_v2, __cushim_slot_cuGraphKernelNodeSetParams_v2), export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphKernelNodeSetParams];
 }
 
@@ -6959,6 +7320,7 @@ cushim_shim! {
     fn cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
+    fallback [];
     aliases [];
 }
 
@@ -6966,6 +7328,7 @@ cushim_shim! {
     fn cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6973,6 +7336,7 @@ cushim_shim! {
     fn cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: *mut CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6980,6 +7344,7 @@ cushim_shim! {
     fn cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6987,6 +7352,7 @@ cushim_shim! {
     fn cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -6994,6 +7360,7 @@ cushim_shim! {
     fn cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7001,6 +7368,7 @@ cushim_shim! {
     fn cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7008,6 +7376,7 @@ cushim_shim! {
     fn cuGraphNodeFindInClone(phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7015,6 +7384,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: *mut CUgraphNode, numDependencies: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies, __cushim_slot_cuGraphNodeGetDependencies), export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7022,6 +7392,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependencies: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies_v2, __cushim_slot_cuGraphNodeGetDependencies_v2), export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies_v2", proc c"cuGraphNodeGetDependencies", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7029,6 +7400,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes, __cushim_slot_cuGraphNodeGetDependentNodes), export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7036,6 +7408,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes_v2, __cushim_slot_cuGraphNodeGetDependentNodes_v2), export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes_v2", proc c"cuGraphNodeGetDependentNodes", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7043,6 +7416,7 @@ cushim_shim! {
     fn cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7050,6 +7424,7 @@ cushim_shim! {
     fn cuGraphNodeGetType(hNode: CUgraphNode, type_: *mut CUgraphNodeType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7057,6 +7432,7 @@ cushim_shim! {
     fn cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7064,6 +7440,7 @@ cushim_shim! {
     fn cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetParams, __cushim_slot_cuGraphNodeSetParams), export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7071,6 +7448,7 @@ cushim_shim! {
     fn cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7078,6 +7456,7 @@ cushim_shim! {
     fn cuGraphRemoveDependencies(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies, __cushim_slot_cuGraphRemoveDependencies), export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7085,6 +7464,7 @@ cushim_shim! {
     fn cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies_v2, __cushim_slot_cuGraphRemoveDependencies_v2), export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies_v2", proc c"cuGraphRemoveDependencies", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7092,6 +7472,7 @@ cushim_shim! {
     fn cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7099,6 +7480,7 @@ cushim_shim! {
     fn cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
+    fallback [];
     aliases [];
 }
 
@@ -7106,6 +7488,7 @@ cushim_shim! {
     fn cuGraphicsMapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7113,6 +7496,7 @@ cushim_shim! {
     fn cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7120,6 +7504,7 @@ cushim_shim! {
     fn cuGraphicsResourceGetMappedPointer_v2(pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
 }
 
@@ -7127,6 +7512,7 @@ cushim_shim! {
     fn cuGraphicsResourceSetMapFlags_v2(resource: CUgraphicsResource, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
 }
 
@@ -7134,6 +7520,7 @@ cushim_shim! {
     fn cuGraphicsSubResourceGetMappedArray(pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7141,6 +7528,7 @@ cushim_shim! {
     fn cuGraphicsUnmapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7148,6 +7536,7 @@ cushim_shim! {
     fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7155,6 +7544,7 @@ cushim_shim! {
     fn cuGreenCtxCreate(phCtx: *mut CUgreenCtx, desc: CUdevResourceDesc, dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxCreate, __cushim_slot_cuGreenCtxCreate), export c"cuGreenCtxCreate", name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7162,6 +7552,7 @@ cushim_shim! {
     fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxDestroy, __cushim_slot_cuGreenCtxDestroy), export c"cuGreenCtxDestroy", name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7169,6 +7560,7 @@ cushim_shim! {
     fn cuGreenCtxGetDevResource(hCtx: CUgreenCtx, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxGetDevResource, __cushim_slot_cuGreenCtxGetDevResource), export c"cuGreenCtxGetDevResource", name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7176,6 +7568,7 @@ cushim_shim! {
     fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxRecordEvent, __cushim_slot_cuGreenCtxRecordEvent), export c"cuGreenCtxRecordEvent", name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7183,6 +7576,7 @@ cushim_shim! {
     fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxWaitEvent, __cushim_slot_cuGreenCtxWaitEvent), export c"cuGreenCtxWaitEvent", name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7190,6 +7584,7 @@ cushim_shim! {
     fn cuImportExternalMemory(extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7197,6 +7592,7 @@ cushim_shim! {
     fn cuImportExternalSemaphore(extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7204,6 +7600,7 @@ cushim_shim! {
     fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7211,6 +7608,7 @@ cushim_shim! {
     fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7218,6 +7616,7 @@ cushim_shim! {
     fn cuIpcGetEventHandle(pHandle: *mut CUipcEventHandle, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7225,6 +7624,7 @@ cushim_shim! {
     fn cuIpcGetMemHandle(pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7232,6 +7632,7 @@ cushim_shim! {
     fn cuIpcOpenEventHandle(phEvent: *mut CUevent, handle: CUipcEventHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7239,6 +7640,7 @@ cushim_shim! {
     fn cuIpcOpenMemHandle_v2(pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [cuIpcOpenMemHandle];
 }
 
@@ -7246,6 +7648,7 @@ cushim_shim! {
     fn cuKernelGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetAttribute, __cushim_slot_cuKernelGetAttribute), export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7253,6 +7656,7 @@ cushim_shim! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetFunction, __cushim_slot_cuKernelGetFunction), export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7260,6 +7664,7 @@ cushim_shim! {
     fn cuKernelGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUkernel) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetName, __cushim_slot_cuKernelGetName), export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7267,6 +7672,7 @@ cushim_shim! {
     fn cuKernelGetParamInfo(kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetParamInfo, __cushim_slot_cuKernelGetParamInfo), export c"cuKernelGetParamInfo", name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7274,6 +7680,7 @@ cushim_shim! {
     fn cuKernelSetAttribute(attrib: CUfunction_attribute, val: ::core::ffi::c_int, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelSetAttribute, __cushim_slot_cuKernelSetAttribute), export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7281,6 +7688,7 @@ cushim_shim! {
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelSetCacheConfig, __cushim_slot_cuKernelSetCacheConfig), export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7288,6 +7696,7 @@ cushim_shim! {
     fn cuLaunch(f: CUfunction) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7295,6 +7704,7 @@ cushim_shim! {
     fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
+    fallback [];
     aliases [];
 }
 
@@ -7302,6 +7712,7 @@ cushim_shim! {
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7309,6 +7720,7 @@ cushim_shim! {
     fn cuLaunchGrid(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7316,6 +7728,7 @@ cushim_shim! {
     fn cuLaunchGridAsync(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7323,6 +7736,7 @@ cushim_shim! {
     fn cuLaunchHostFunc(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
+    fallback [];
     aliases [];
 }
 
@@ -7330,6 +7744,7 @@ cushim_shim! {
     fn cuLaunchKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7337,6 +7752,7 @@ cushim_shim! {
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
+    fallback [];
     aliases [];
 }
 
@@ -7344,6 +7760,7 @@ cushim_shim! {
     fn cuLibraryEnumerateKernels(kernels: *mut CUkernel, numKernels: ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryEnumerateKernels, __cushim_slot_cuLibraryEnumerateKernels), export c"cuLibraryEnumerateKernels", name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7351,6 +7768,7 @@ cushim_shim! {
     fn cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetGlobal, __cushim_slot_cuLibraryGetGlobal), export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7358,6 +7776,7 @@ cushim_shim! {
     fn cuLibraryGetKernel(pKernel: *mut CUkernel, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernel, __cushim_slot_cuLibraryGetKernel), export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7365,6 +7784,7 @@ cushim_shim! {
     fn cuLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernelCount, __cushim_slot_cuLibraryGetKernelCount), export c"cuLibraryGetKernelCount", name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7372,6 +7792,7 @@ cushim_shim! {
     fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetManaged, __cushim_slot_cuLibraryGetManaged), export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7379,6 +7800,7 @@ cushim_shim! {
     fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetModule, __cushim_slot_cuLibraryGetModule), export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7386,6 +7808,7 @@ cushim_shim! {
     fn cuLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: CUlibrary, symbol: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetUnifiedFunction, __cushim_slot_cuLibraryGetUnifiedFunction), export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7393,6 +7816,7 @@ cushim_shim! {
     fn cuLibraryLoadData(library: *mut CUlibrary, code: *const ::core::ffi::c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryLoadData, __cushim_slot_cuLibraryLoadData), export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7400,6 +7824,7 @@ cushim_shim! {
     fn cuLibraryLoadFromFile(library: *mut CUlibrary, fileName: *const ::core::ffi::c_char, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryLoadFromFile, __cushim_slot_cuLibraryLoadFromFile), export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7407,6 +7832,7 @@ cushim_shim! {
     fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryUnload, __cushim_slot_cuLibraryUnload), export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7414,6 +7840,7 @@ cushim_shim! {
     fn cuLinkAddData_v2(state: CUlinkState, type_: CUjitInputType, data: *mut ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [cuLinkAddData];
 }
 
@@ -7421,6 +7848,7 @@ cushim_shim! {
     fn cuLinkAddFile_v2(state: CUlinkState, type_: CUjitInputType, path: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [cuLinkAddFile];
 }
 
@@ -7428,6 +7856,7 @@ cushim_shim! {
     fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut ::core::ffi::c_void, sizeOut: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7435,6 +7864,7 @@ cushim_shim! {
     fn cuLinkCreate_v2(numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void, stateOut: *mut CUlinkState) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [cuLinkCreate];
 }
 
@@ -7442,6 +7872,7 @@ cushim_shim! {
     fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7449,6 +7880,7 @@ cushim_shim! {
     fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7456,6 +7888,7 @@ cushim_shim! {
     fn cuMemAddressReserve(ptr: *mut CUdeviceptr, size: usize, alignment: usize, addr: CUdeviceptr, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7463,6 +7896,7 @@ cushim_shim! {
     fn cuMemAdvise(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAdvise, __cushim_slot_cuMemAdvise), export c"cuMemAdvise", name "cuMemAdvise", proc c"cuMemAdvise", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7470,6 +7904,7 @@ cushim_shim! {
     fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAdvise_v2, __cushim_slot_cuMemAdvise_v2), export c"cuMemAdvise_v2", name "cuMemAdvise_v2", proc c"cuMemAdvise", version 12020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7477,6 +7912,7 @@ cushim_shim! {
     fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
+    fallback [];
     aliases [];
 }
 
@@ -7484,6 +7920,7 @@ cushim_shim! {
     fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
+    fallback [];
     aliases [];
 }
 
@@ -7491,6 +7928,7 @@ cushim_shim! {
     fn cuMemAllocHost_v2(pp: *mut *mut ::core::ffi::c_void, bytesize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemAllocHost];
 }
 
@@ -7498,6 +7936,7 @@ cushim_shim! {
     fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7505,6 +7944,7 @@ cushim_shim! {
     fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pPitch: *mut usize, WidthInBytes: usize, Height: usize, ElementSizeBytes: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemAllocPitch];
 }
 
@@ -7512,6 +7952,7 @@ cushim_shim! {
     fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemAlloc];
 }
 
@@ -7519,6 +7960,7 @@ cushim_shim! {
     fn cuMemCreate(handle: *mut CUmemGenericAllocationHandle, size: usize, prop: *const CUmemAllocationProp, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7526,6 +7968,7 @@ cushim_shim! {
     fn cuMemExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7533,6 +7976,7 @@ cushim_shim! {
     fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
+    fallback [];
     aliases [];
 }
 
@@ -7540,6 +7984,7 @@ cushim_shim! {
     fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7547,6 +7992,7 @@ cushim_shim! {
     fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemFree];
 }
 
@@ -7554,6 +8000,7 @@ cushim_shim! {
     fn cuMemGetAccess(flags: *mut ::core::ffi::c_ulonglong, location: *const CUmemLocation, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7561,6 +8008,7 @@ cushim_shim! {
     fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemGetAddressRange];
 }
 
@@ -7568,6 +8016,7 @@ cushim_shim! {
     fn cuMemGetAllocationGranularity(granularity: *mut usize, prop: *const CUmemAllocationProp, option: CUmemAllocationGranularity_flags) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7575,6 +8024,7 @@ cushim_shim! {
     fn cuMemGetAllocationPropertiesFromHandle(prop: *mut CUmemAllocationProp, handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7582,6 +8032,7 @@ cushim_shim! {
     fn cuMemGetHandleForAddressRange(handle: *mut ::core::ffi::c_void, dptr: CUdeviceptr, size: usize, handleType: CUmemRangeHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7589,6 +8040,7 @@ cushim_shim! {
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemGetInfo];
 }
 
@@ -7596,6 +8048,7 @@ cushim_shim! {
     fn cuMemHostAlloc(pp: *mut *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7603,6 +8056,7 @@ cushim_shim! {
     fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut ::core::ffi::c_void, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuMemHostGetDevicePointer];
 }
 
@@ -7610,6 +8064,7 @@ cushim_shim! {
     fn cuMemHostGetFlags(pFlags: *mut ::core::ffi::c_uint, p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7617,6 +8072,7 @@ cushim_shim! {
     fn cuMemHostRegister_v2(p: *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [cuMemHostRegister];
 }
 
@@ -7624,6 +8080,7 @@ cushim_shim! {
     fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7631,6 +8088,7 @@ cushim_shim! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, osHandle: *mut ::core::ffi::c_void, shHandleType: CUmemAllocationHandleType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7638,6 +8096,7 @@ cushim_shim! {
     fn cuMemMap(ptr: CUdeviceptr, size: usize, offset: usize, handle: CUmemGenericAllocationHandle, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7645,6 +8104,7 @@ cushim_shim! {
     fn cuMemMapArrayAsync(mapInfoList: *mut CUarrayMapInfo, count: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
+    fallback [];
     aliases [];
 }
 
@@ -7652,6 +8112,7 @@ cushim_shim! {
     fn cuMemPoolCreate(pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7659,6 +8120,7 @@ cushim_shim! {
     fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7666,6 +8128,7 @@ cushim_shim! {
     fn cuMemPoolExportPointer(shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7673,6 +8136,7 @@ cushim_shim! {
     fn cuMemPoolExportToShareableHandle(handle_out: *mut ::core::ffi::c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7680,6 +8144,7 @@ cushim_shim! {
     fn cuMemPoolGetAccess(flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7687,6 +8152,7 @@ cushim_shim! {
     fn cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7694,6 +8160,7 @@ cushim_shim! {
     fn cuMemPoolImportFromShareableHandle(pool_out: *mut CUmemoryPool, handle: *mut ::core::ffi::c_void, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7701,6 +8168,7 @@ cushim_shim! {
     fn cuMemPoolImportPointer(ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7708,6 +8176,7 @@ cushim_shim! {
     fn cuMemPoolSetAccess(pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7715,6 +8184,7 @@ cushim_shim! {
     fn cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7722,6 +8192,7 @@ cushim_shim! {
     fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7729,6 +8200,7 @@ cushim_shim! {
     fn cuMemPrefetchAsync(devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync, __cushim_slot_cuMemPrefetchAsync), export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 8000, since 0, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
+    fallback [];
     aliases [];
 }
 
@@ -7736,6 +8208,7 @@ cushim_shim! {
     fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync_v2, __cushim_slot_cuMemPrefetchAsync_v2), export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync_v2", proc c"cuMemPrefetchAsync", version 12020, since 0, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
+    fallback [];
     aliases [];
 }
 
@@ -7743,6 +8216,7 @@ cushim_shim! {
     fn cuMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7750,6 +8224,7 @@ cushim_shim! {
     fn cuMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7757,6 +8232,7 @@ cushim_shim! {
     fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7764,6 +8240,7 @@ cushim_shim! {
     fn cuMemRetainAllocationHandle(handle: *mut CUmemGenericAllocationHandle, addr: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7771,6 +8248,7 @@ cushim_shim! {
     fn cuMemSetAccess(ptr: CUdeviceptr, size: usize, desc: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7778,6 +8256,7 @@ cushim_shim! {
     fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -7785,6 +8264,7 @@ cushim_shim! {
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7792,6 +8272,7 @@ cushim_shim! {
     fn cuMemcpy2DAsync_v2(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpy2DAsync];
 }
 
@@ -7799,6 +8280,7 @@ cushim_shim! {
     fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpy2DUnaligned];
 }
 
@@ -7806,6 +8288,7 @@ cushim_shim! {
     fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpy2D];
 }
 
@@ -7813,6 +8296,7 @@ cushim_shim! {
     fn cuMemcpy3DAsync_v2(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpy3DAsync];
 }
 
@@ -7820,6 +8304,7 @@ cushim_shim! {
     fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7827,6 +8312,7 @@ cushim_shim! {
     fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7834,6 +8320,7 @@ cushim_shim! {
     fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpy3D];
 }
 
@@ -7841,6 +8328,7 @@ cushim_shim! {
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7848,6 +8336,7 @@ cushim_shim! {
     fn cuMemcpyAtoA_v2(dstArray: CUarray, dstOffset: usize, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyAtoA];
 }
 
@@ -7855,6 +8344,7 @@ cushim_shim! {
     fn cuMemcpyAtoD_v2(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyAtoD];
 }
 
@@ -7862,6 +8352,7 @@ cushim_shim! {
     fn cuMemcpyAtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpyAtoHAsync];
 }
 
@@ -7869,6 +8360,7 @@ cushim_shim! {
     fn cuMemcpyAtoH_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyAtoH];
 }
 
@@ -7876,6 +8368,7 @@ cushim_shim! {
     fn cuMemcpyDtoA_v2(dstArray: CUarray, dstOffset: usize, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyDtoA];
 }
 
@@ -7883,6 +8376,7 @@ cushim_shim! {
     fn cuMemcpyDtoDAsync_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpyDtoDAsync];
 }
 
@@ -7890,6 +8384,7 @@ cushim_shim! {
     fn cuMemcpyDtoD_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyDtoD];
 }
 
@@ -7897,6 +8392,7 @@ cushim_shim! {
     fn cuMemcpyDtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpyDtoHAsync];
 }
 
@@ -7904,6 +8400,7 @@ cushim_shim! {
     fn cuMemcpyDtoH_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyDtoH];
 }
 
@@ -7911,6 +8408,7 @@ cushim_shim! {
     fn cuMemcpyHtoAAsync_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpyHtoAAsync];
 }
 
@@ -7918,6 +8416,7 @@ cushim_shim! {
     fn cuMemcpyHtoA_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyHtoA];
 }
 
@@ -7925,6 +8424,7 @@ cushim_shim! {
     fn cuMemcpyHtoDAsync_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
+    fallback [];
     aliases [cuMemcpyHtoDAsync];
 }
 
@@ -7932,6 +8432,7 @@ cushim_shim! {
     fn cuMemcpyHtoD_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemcpyHtoD];
 }
 
@@ -7939,6 +8440,7 @@ cushim_shim! {
     fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7946,6 +8448,7 @@ cushim_shim! {
     fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7953,6 +8456,7 @@ cushim_shim! {
     fn cuMemsetD16Async(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7960,6 +8464,7 @@ cushim_shim! {
     fn cuMemsetD16_v2(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD16];
 }
 
@@ -7967,6 +8472,7 @@ cushim_shim! {
     fn cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7974,6 +8480,7 @@ cushim_shim! {
     fn cuMemsetD2D16_v2(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD2D16];
 }
 
@@ -7981,6 +8488,7 @@ cushim_shim! {
     fn cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -7988,6 +8496,7 @@ cushim_shim! {
     fn cuMemsetD2D32_v2(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD2D32];
 }
 
@@ -7995,6 +8504,7 @@ cushim_shim! {
     fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8002,6 +8512,7 @@ cushim_shim! {
     fn cuMemsetD2D8_v2(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD2D8];
 }
 
@@ -8009,6 +8520,7 @@ cushim_shim! {
     fn cuMemsetD32Async(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8016,6 +8528,7 @@ cushim_shim! {
     fn cuMemsetD32_v2(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD32];
 }
 
@@ -8023,6 +8536,7 @@ cushim_shim! {
     fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8030,6 +8544,7 @@ cushim_shim! {
     fn cuMemsetD8_v2(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
+    fallback [];
     aliases [cuMemsetD8];
 }
 
@@ -8037,6 +8552,7 @@ cushim_shim! {
     fn cuMipmappedArrayCreate(pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8044,6 +8560,7 @@ cushim_shim! {
     fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8051,6 +8568,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetLevel(pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8058,6 +8576,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8065,6 +8584,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8072,6 +8592,7 @@ cushim_shim! {
     fn cuModuleEnumerateFunctions(functions: *mut CUfunction, numFunctions: ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleEnumerateFunctions, __cushim_slot_cuModuleEnumerateFunctions), export c"cuModuleEnumerateFunctions", name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8079,6 +8600,7 @@ cushim_shim! {
     fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8086,6 +8608,7 @@ cushim_shim! {
     fn cuModuleGetFunctionCount(count: *mut ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetFunctionCount, __cushim_slot_cuModuleGetFunctionCount), export c"cuModuleGetFunctionCount", name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8093,6 +8616,7 @@ cushim_shim! {
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuModuleGetGlobal];
 }
 
@@ -8100,6 +8624,7 @@ cushim_shim! {
     fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8107,6 +8632,7 @@ cushim_shim! {
     fn cuModuleGetSurfRef(pSurfRef: *mut CUsurfref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8114,6 +8640,7 @@ cushim_shim! {
     fn cuModuleGetTexRef(pTexRef: *mut CUtexref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8121,6 +8648,7 @@ cushim_shim! {
     fn cuModuleLoad(module: *mut CUmodule, fname: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8128,6 +8656,7 @@ cushim_shim! {
     fn cuModuleLoadData(module: *mut CUmodule, image: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8135,6 +8664,7 @@ cushim_shim! {
     fn cuModuleLoadDataEx(module: *mut CUmodule, image: *const ::core::ffi::c_void, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8142,6 +8672,7 @@ cushim_shim! {
     fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8149,6 +8680,7 @@ cushim_shim! {
     fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8156,6 +8688,7 @@ cushim_shim! {
     fn cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastAddDevice, __cushim_slot_cuMulticastAddDevice), export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8163,6 +8696,7 @@ cushim_shim! {
     fn cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindAddr, __cushim_slot_cuMulticastBindAddr), export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8170,6 +8704,7 @@ cushim_shim! {
     fn cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindMem, __cushim_slot_cuMulticastBindMem), export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8177,6 +8712,7 @@ cushim_shim! {
     fn cuMulticastCreate(mcHandle: *mut CUmemGenericAllocationHandle, prop: *const CUmulticastObjectProp) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastCreate, __cushim_slot_cuMulticastCreate), export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8184,6 +8720,7 @@ cushim_shim! {
     fn cuMulticastGetGranularity(granularity: *mut usize, prop: *const CUmulticastObjectProp, option: CUmulticastGranularity_flags) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastGetGranularity, __cushim_slot_cuMulticastGetGranularity), export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8191,6 +8728,7 @@ cushim_shim! {
     fn cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastUnbind, __cushim_slot_cuMulticastUnbind), export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8198,6 +8736,7 @@ cushim_shim! {
     fn cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8205,6 +8744,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8212,6 +8752,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8219,6 +8760,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8226,6 +8768,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSize(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8233,6 +8776,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8240,6 +8784,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8247,6 +8792,7 @@ cushim_shim! {
     fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8254,6 +8800,7 @@ cushim_shim! {
     fn cuParamSetTexRef(hfunc: CUfunction, texunit: ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8261,6 +8808,7 @@ cushim_shim! {
     fn cuParamSetf(hfunc: CUfunction, offset: ::core::ffi::c_int, value: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8268,6 +8816,7 @@ cushim_shim! {
     fn cuParamSeti(hfunc: CUfunction, offset: ::core::ffi::c_int, value: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8275,6 +8824,7 @@ cushim_shim! {
     fn cuParamSetv(hfunc: CUfunction, offset: ::core::ffi::c_int, ptr: *mut ::core::ffi::c_void, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8282,6 +8832,7 @@ cushim_shim! {
     fn cuPointerGetAttribute(data: *mut ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8289,6 +8840,7 @@ cushim_shim! {
     fn cuPointerGetAttributes(numAttributes: ::core::ffi::c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut ::core::ffi::c_void, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8296,6 +8848,7 @@ cushim_shim! {
     fn cuPointerSetAttribute(value: *const ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8303,6 +8856,7 @@ cushim_shim! {
     fn cuSignalExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
+    fallback [];
     aliases [];
 }
 
@@ -8310,6 +8864,7 @@ cushim_shim! {
     fn cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8317,6 +8872,7 @@ cushim_shim! {
     fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8324,6 +8880,7 @@ cushim_shim! {
     fn cuStreamBatchMemOp_v2(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
+    fallback [];
     aliases [cuStreamBatchMemOp];
 }
 
@@ -8331,6 +8888,7 @@ cushim_shim! {
     fn cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginCaptureToGraph, __cushim_slot_cuStreamBeginCaptureToGraph), export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 0, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
+    fallback [];
     aliases [];
 }
 
@@ -8338,6 +8896,7 @@ cushim_shim! {
     fn cuStreamBeginCapture_v2(hStream: CUstream, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
+    fallback [];
     aliases [cuStreamBeginCapture];
 }
 
@@ -8345,6 +8904,7 @@ cushim_shim! {
     fn cuStreamCopyAttributes(dst: CUstream, src: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
+    fallback [];
     aliases [];
 }
 
@@ -8352,6 +8912,7 @@ cushim_shim! {
     fn cuStreamCreate(phStream: *mut CUstream, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8359,6 +8920,7 @@ cushim_shim! {
     fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8366,6 +8928,7 @@ cushim_shim! {
     fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
+    fallback [];
     aliases [cuStreamDestroy];
 }
 
@@ -8373,6 +8936,7 @@ cushim_shim! {
     fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
+    fallback [];
     aliases [];
 }
 
@@ -8380,6 +8944,7 @@ cushim_shim! {
     fn cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: *mut CUstreamAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
+    fallback [];
     aliases [];
 }
 
@@ -8387,6 +8952,7 @@ cushim_shim! {
     fn cuStreamGetCaptureInfo_v2(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v2, __cushim_slot_cuStreamGetCaptureInfo_v2), export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 11030, since 0, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
+    fallback [];
     aliases [cuStreamGetCaptureInfo];
 }
 
@@ -8394,6 +8960,7 @@ cushim_shim! {
     fn cuStreamGetCaptureInfo_v3(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const CUgraphEdgeData, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v3, __cushim_slot_cuStreamGetCaptureInfo_v3), export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo_v3", proc c"cuStreamGetCaptureInfo", version 12030, since 0, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
+    fallback [];
     aliases [];
 }
 
@@ -8401,6 +8968,7 @@ cushim_shim! {
     fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
+    fallback [];
     aliases [];
 }
 
@@ -8408,6 +8976,7 @@ cushim_shim! {
     fn cuStreamGetFlags(hStream: CUstream, flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8415,6 +8984,7 @@ cushim_shim! {
     fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetGreenCtx, __cushim_slot_cuStreamGetGreenCtx), export c"cuStreamGetGreenCtx", name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8422,6 +8992,7 @@ cushim_shim! {
     fn cuStreamGetId(hStream: CUstream, streamId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetId, __cushim_slot_cuStreamGetId), export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 0, per_thread [c"cuStreamGetId_ptsz", 12000];
+    fallback [];
     aliases [];
 }
 
@@ -8429,6 +9000,7 @@ cushim_shim! {
     fn cuStreamGetPriority(hStream: CUstream, priority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8436,6 +9008,7 @@ cushim_shim! {
     fn cuStreamIsCapturing(hStream: CUstream, captureStatus: *mut CUstreamCaptureStatus) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
+    fallback [];
     aliases [];
 }
 
@@ -8443,6 +9016,7 @@ cushim_shim! {
     fn cuStreamQuery(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8450,6 +9024,7 @@ cushim_shim! {
     fn cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: *const CUstreamAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
+    fallback [];
     aliases [];
 }
 
@@ -8457,6 +9032,7 @@ cushim_shim! {
     fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8464,6 +9040,7 @@ cushim_shim! {
     fn cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: *mut CUgraphNode, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies, __cushim_slot_cuStreamUpdateCaptureDependencies), export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
+    fallback [];
     aliases [];
 }
 
@@ -8471,6 +9048,7 @@ cushim_shim! {
     fn cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies_v2, __cushim_slot_cuStreamUpdateCaptureDependencies_v2), export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies_v2", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
+    fallback [];
     aliases [];
 }
 
@@ -8478,6 +9056,7 @@ cushim_shim! {
     fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
+    fallback [];
     aliases [];
 }
 
@@ -8485,6 +9064,7 @@ cushim_shim! {
     fn cuStreamWaitValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
+    fallback [];
     aliases [cuStreamWaitValue32];
 }
 
@@ -8492,6 +9072,7 @@ cushim_shim! {
     fn cuStreamWaitValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
+    fallback [];
     aliases [cuStreamWaitValue64];
 }
 
@@ -8499,6 +9080,7 @@ cushim_shim! {
     fn cuStreamWriteValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
+    fallback [];
     aliases [cuStreamWriteValue32];
 }
 
@@ -8506,6 +9088,7 @@ cushim_shim! {
     fn cuStreamWriteValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
+    fallback [];
     aliases [cuStreamWriteValue64];
 }
 
@@ -8513,6 +9096,7 @@ cushim_shim! {
     fn cuSurfObjectCreate(pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8520,6 +9104,7 @@ cushim_shim! {
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8527,6 +9112,7 @@ cushim_shim! {
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8534,6 +9120,7 @@ cushim_shim! {
     fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8541,6 +9128,7 @@ cushim_shim! {
     fn cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8548,6 +9136,7 @@ cushim_shim! {
     fn cuTensorMapEncodeIm2col(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCorner: *const ::core::ffi::c_int, pixelBoxUpperCorner: *const ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeIm2col, __cushim_slot_cuTensorMapEncodeIm2col), export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8555,6 +9144,7 @@ cushim_shim! {
     fn cuTensorMapEncodeTiled(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, boxDim: *const cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeTiled, __cushim_slot_cuTensorMapEncodeTiled), export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8562,6 +9152,7 @@ cushim_shim! {
     fn cuTensorMapReplaceAddress(tensorMap: *mut CUtensorMap, globalAddress: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapReplaceAddress, __cushim_slot_cuTensorMapReplaceAddress), export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8569,6 +9160,7 @@ cushim_shim! {
     fn cuTexObjectCreate(pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8576,6 +9168,7 @@ cushim_shim! {
     fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8583,6 +9176,7 @@ cushim_shim! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8590,6 +9184,7 @@ cushim_shim! {
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8597,6 +9192,7 @@ cushim_shim! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8604,6 +9200,7 @@ cushim_shim! {
     fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8611,6 +9208,7 @@ cushim_shim! {
     fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8618,6 +9216,7 @@ cushim_shim! {
     fn cuTexRefGetAddressMode(pam: *mut CUaddress_mode, hTexRef: CUtexref, dim: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8625,6 +9224,7 @@ cushim_shim! {
     fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuTexRefGetAddress];
 }
 
@@ -8632,6 +9232,7 @@ cushim_shim! {
     fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8639,6 +9240,7 @@ cushim_shim! {
     fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8646,6 +9248,7 @@ cushim_shim! {
     fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8653,6 +9256,7 @@ cushim_shim! {
     fn cuTexRefGetFlags(pFlags: *mut ::core::ffi::c_uint, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8660,6 +9264,7 @@ cushim_shim! {
     fn cuTexRefGetFormat(pFormat: *mut CUarray_format, pNumChannels: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8667,6 +9272,7 @@ cushim_shim! {
     fn cuTexRefGetMaxAnisotropy(pmaxAniso: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8674,6 +9280,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8681,6 +9288,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8688,6 +9296,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: *mut f32, pmaxMipmapLevelClamp: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8695,6 +9304,7 @@ cushim_shim! {
     fn cuTexRefGetMipmappedArray(phMipmappedArray: *mut CUmipmappedArray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8702,6 +9312,7 @@ cushim_shim! {
     fn cuTexRefSetAddress2D_v3(hTexRef: CUtexref, desc: *const CUDA_ARRAY_DESCRIPTOR, dptr: CUdeviceptr, Pitch: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
+    fallback [];
     aliases [cuTexRefSetAddress2D];
 }
 
@@ -8709,6 +9320,7 @@ cushim_shim! {
     fn cuTexRefSetAddressMode(hTexRef: CUtexref, dim: ::core::ffi::c_int, am: CUaddress_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8716,6 +9328,7 @@ cushim_shim! {
     fn cuTexRefSetAddress_v2(ByteOffset: *mut usize, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
+    fallback [];
     aliases [cuTexRefSetAddress];
 }
 
@@ -8723,6 +9336,7 @@ cushim_shim! {
     fn cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8730,6 +9344,7 @@ cushim_shim! {
     fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8737,6 +9352,7 @@ cushim_shim! {
     fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8744,6 +9360,7 @@ cushim_shim! {
     fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8751,6 +9368,7 @@ cushim_shim! {
     fn cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8758,6 +9376,7 @@ cushim_shim! {
     fn cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8765,6 +9384,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8772,6 +9392,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8779,6 +9400,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: f32, maxMipmapLevelClamp: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8786,6 +9408,7 @@ cushim_shim! {
     fn cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8793,6 +9416,7 @@ cushim_shim! {
     fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8800,6 +9424,7 @@ cushim_shim! {
     fn cuUserObjectCreate(object_out: *mut CUuserObject, ptr: *mut ::core::ffi::c_void, destroy: CUhostFn, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8807,6 +9432,7 @@ cushim_shim! {
     fn cuUserObjectRelease(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8814,6 +9440,7 @@ cushim_shim! {
     fn cuUserObjectRetain(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
+    fallback [];
     aliases [];
 }
 
@@ -8821,5 +9448,6 @@ cushim_shim! {
     fn cuWaitExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
+    fallback [];
     aliases [];
 }

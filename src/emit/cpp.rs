@@ -163,7 +163,7 @@ pub fn emit(
         .map(|c| Text {
             value: c.value,
             name: c_string(&c.name),
-            text: c_string(&describe(
+            text: c_string(&super::describe_status(
                 &c.name,
                 c.doc.as_deref().filter(|_| options.docs),
             )),
@@ -237,21 +237,6 @@ fn absent(f: &Function, index: usize) -> String {
         }
         _ => format!("static_cast<{ret}>(cushim::absent({index}))"),
     }
-}
-
-/// `CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, unless the header's doc is wanted.
-fn describe(name: &str, doc: Option<&str>) -> String {
-    if let Some(d) = doc {
-        return d.to_string();
-    }
-    let words = name
-        .strip_prefix("CUDA_ERROR_")
-        .or_else(|| name.strip_prefix("CUDA_"))
-        .unwrap_or(name);
-    if words == "SUCCESS" {
-        return "no error".into();
-    }
-    words.to_ascii_lowercase().replace('_', " ")
 }
 
 /// `text` as a C string literal, quotes included: quotes, backslashes and

@@ -29,6 +29,21 @@ pub struct Provenance {
     pub command: String,
 }
 
+/// `CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, unless the header's doc is wanted.
+pub(crate) fn describe_status(name: &str, doc: Option<&str>) -> String {
+    if let Some(d) = doc {
+        return d.to_string();
+    }
+    let words = name
+        .strip_prefix("CUDA_ERROR_")
+        .or_else(|| name.strip_prefix("CUDA_"))
+        .unwrap_or(name);
+    if words == "SUCCESS" {
+        return "no error".into();
+    }
+    words.to_ascii_lowercase().replace('_', " ")
+}
+
 /// The one return type every function shares (`CUresult` for `cuda.h`).
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
     let mut found: Option<&str> = None;

@@ -5,7 +5,7 @@ use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
-use crate::ir::{Api, Builtin, Function, Type};
+use crate::ir::{Api, Builtin, Fallback, Function, Type};
 use crate::options::{Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
@@ -33,7 +33,15 @@ struct Module<'a> {
     /// The typed layer and introspection, indented into their module.
     api: String,
     shim_macro: &'static str,
+    texts: Vec<StatusText>,
     functions: Vec<Shim>,
+}
+
+/// One status constant as Rust literals: `1`, `c"CUDA_ERROR_INVALID_VALUE"`, `c"invalid value"`.
+struct StatusText {
+    code: i64,
+    name: String,
+    text: String,
 }
 
 /// Everything one macro invocation needs, as Rust source fragments.
@@ -56,6 +64,8 @@ struct Shim {
     version: u32,
     /// `c"cuMemcpyHtoD_v2_ptds", 7000`, or empty.
     per_thread: String,
+    /// `error, pStr, Name` for a driver-less fallback, or empty.
+    fallback: String,
     aliases: Vec<String>,
 }
 
@@ -120,6 +130,18 @@ pub fn emit(
         loader: indent(runtime::RUST_LOADER),
         api: indent(runtime::RUST_API),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
+        texts: api
+            .status_codes
+            .iter()
+            .map(|c| StatusText {
+                code: c.value,
+                name: format!("c{:?}", c.name),
+                text: format!(
+                    "c{:?}",
+                    super::describe_status(&c.name, c.doc.as_deref().filter(|_| options.docs))
+                ),
+            })
+            .collect(),
         functions: {
             // In a merged module an old variant's symbol can be a newer variant's C
             // name (`cuDeviceGetUuid`): the C name wins, and the variant goes by the
@@ -188,6 +210,18 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
                 format!("c{:?}, {version}", t.symbol)
             })
             .unwrap_or_default(),
+        fallback: match (f.fallback, f.params.as_slice()) {
+            (Some(kind), [code, out]) => format!(
+                "{}, {}, {}",
+                param_name(&code.name),
+                param_name(&out.name),
+                match kind {
+                    Fallback::ErrorName => "Name",
+                    Fallback::ErrorString => "Text",
+                }
+            ),
+            _ => String::new(),
+        },
         aliases: f
             .c_names_besides_symbol()
             .into_iter()

@@ -1,13 +1,73 @@
 //! The typed layer and the introspection of a generated module: the same for
 //! every header, so it is real source that cushim compiles and tests, and the
 //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
-//! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME` and `FUNCTIONS`.
+//! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
+//! `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
 
-use super::cushim_loader::{self, LoadError};
+use std::ffi::{c_char, CStr};
+
+use super::cushim_loader::{self, LoadError, Status as _};
+
+/// One constant of the status enum, for the answers that need no library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusText {
+    /// Example: `2`.
+    pub code: i64,
+    /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
+    pub name: &'static CStr,
+    /// Example: `out of memory`.
+    pub text: &'static CStr,
+}
+
+/// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
+pub fn status_name(code: i64) -> Option<&'static str> {
+    status_text_of(code).and_then(|t| t.name.to_str().ok())
+}
+
+fn status_text_of(code: i64) -> Option<&'static StatusText> {
+    super::CUSHIM_STATUS_TEXTS.iter().find(|t| t.code == code)
+}
+
+/// Which answer a driver-less fallback gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// `cuGetErrorName`: the constant's name.
+    Name,
+    /// `cuGetErrorString`: a description of it.
+    Text,
+}
+
+/// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as the
+/// C++ stubs do: the name or description of `code` in `*out`, or the invalid
+/// value code (and `*out` = NULL) for a code the header does not list.
+///
+/// # Safety
+/// `out` is NULL or valid for one pointer write.
+pub unsafe fn status_fallback(
+    code: super::CushimStatus,
+    out: *mut *const c_char,
+    which: Fallback,
+) -> super::CushimStatus {
+    let codes = super::CUSHIM_CODES;
+    if out.is_null() {
+        return super::CushimStatus::from_code(codes.invalid_value);
+    }
+    let found = status_text_of(code.code()).map(|t| match which {
+        Fallback::Name => t.name,
+        Fallback::Text => t.text,
+    });
+    // SAFETY: the caller passes a valid out-pointer; the text is static.
+    unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
+    super::CushimStatus::from_code(if found.is_some() {
+        codes.success
+    } else {
+        codes.invalid_value
+    })
+}
 
 /// The typed layer's error: a driver that answered with a failure code, or a
 /// driver (or one function of it) that could not be loaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Error {
     /// The driver ran and returned this code.
     Driver(super::CushimStatus),
@@ -15,16 +75,32 @@ pub enum Error {
     Load(&'static LoadError),
 }
 
+/// `CUDA_ERROR_INVALID_VALUE (1)`, or `CUresult 999` for a value the header does not list.
+struct Code(i64);
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match status_name(self.0) {
+            Some(name) => write!(f, "{name} ({})", self.0),
+            None => write!(f, "{} {}", super::CUSHIM_STATUS_NAME, self.0),
+        }
+    }
+}
+
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Driver(code) => write!(
-                f,
-                "CUDA driver call failed with {} {}",
-                super::CUSHIM_STATUS_NAME,
-                code.0
-            ),
+            Error::Driver(code) => write!(f, "CUDA driver call failed: {}", Code(code.code())),
             Error::Load(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Driver(code) => write!(f, "Driver({})", Code(code.code())),
+            Error::Load(e) => f.debug_tuple("Load").field(e).finish(),
         }
     }
 }

@@ -56,6 +56,10 @@ pub struct Codes {
     /// What the driver itself answers in a forked child.
     /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
     pub not_initialized: u32,
+    /// Success. Example: 0, `CUDA_SUCCESS`.
+    pub success: u32,
+    /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
+    pub invalid_value: u32,
 }
 
 /// How shims find their functions (chosen at generation time).
@@ -780,4 +784,6 @@ pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
 pub trait Status: Sized {
     fn from_code(code: u32) -> Self;
     fn is_success(&self) -> bool;
+    /// The value, to look its name up. Example: `1`.
+    fn code(&self) -> i64;
 }

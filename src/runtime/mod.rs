@@ -40,6 +40,8 @@ pub(crate) const CUSHIM_CODES: Codes = Codes {
     stub_library: DRIVER.codes.stub_library.value,
     driver_too_old: DRIVER.codes.driver_too_old.value,
     not_initialized: DRIVER.codes.not_initialized.value,
+    success: 0,
+    invalid_value: DRIVER.codes.invalid_value.value,
 };
 pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
 pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;

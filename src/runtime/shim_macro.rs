@@ -12,23 +12,33 @@ macro_rules! cushim_shim {
         attrs $attrs:tt;
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
+        fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
+    // Without the library a shim answers the code of its failure, or, for a
+    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    (@absent $function:ident, $ret:ty, []) => {
+        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+    };
+    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+        // SAFETY: the caller's out-pointer, as the C function takes it.
+        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+    };
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*]
+        [$($twin:tt)*], [$($fallback:tt)*]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
         pub static $function: cushim_loader::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+                cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
             cushim_loader::Function {
                 name: $name,

@@ -20,6 +20,9 @@ impl loader::Status for TestResult {
     fn is_success(&self) -> bool {
         self.0 == 0
     }
+    fn code(&self) -> i64 {
+        i64::from(self.0)
+    }
 }
 
 #[path = "cushim_api.rs"]
@@ -29,7 +32,20 @@ use cushim_api::{cushim_classify, Api, Error};
 /// What a generated module defines for `cushim_api`.
 type CushimStatus = TestResult;
 const CUSHIM_STATUS_NAME: &str = "TestResult";
-static FUNCTIONS: &[&cushim_loader::Function] = &[&__cushim_fn_cuInit];
+use super::CUSHIM_CODES;
+static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
+    cushim_api::StatusText {
+        code: 0,
+        name: c"CUDA_SUCCESS",
+        text: c"no error",
+    },
+    cushim_api::StatusText {
+        code: 1,
+        name: c"CUDA_ERROR_INVALID_VALUE",
+        text: c"invalid value",
+    },
+];
+static FUNCTIONS: &[&cushim_loader::Function] = &[&__cushim_fn_cuInit, &__cushim_fn_cuGetErrorName];
 
 include!("shim_macro.rs");
 
@@ -37,7 +53,16 @@ cushim_shim! {
     fn cuInit(flags: ::core::ffi::c_uint) -> TestResult;
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    fallback [];
     aliases [cuInitAlias];
+}
+
+cushim_shim! {
+    fn cuGetErrorName(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
+    attrs [];
+    statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    fallback [error, pStr, Name];
+    aliases [];
 }
 
 /// The only test that touches the loader's process-wide state: the first call
@@ -72,6 +97,33 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         Some(LoadError::LibraryNotFound { .. })
     ));
     assert!(!cushim_api::is_available("cuInit"));
+    // Without a library the fallback still names status values, as in C++.
+    let mut name: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: a valid out-pointer.
+    assert_eq!(
+        unsafe { cuGetErrorName(TestResult(1), &mut name) },
+        TestResult(0)
+    );
+    // SAFETY: the fallback stored a static C string.
+    assert_eq!(
+        unsafe { std::ffi::CStr::from_ptr(name) },
+        c"CUDA_ERROR_INVALID_VALUE"
+    );
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { cuGetErrorName(TestResult(777), &mut name) },
+        TestResult(1)
+    );
+    assert!(name.is_null());
+    // SAFETY: NULL is answered, not written through.
+    assert_eq!(
+        unsafe { cuGetErrorName(TestResult(0), std::ptr::null_mut()) },
+        TestResult(1)
+    );
+    assert_eq!(
+        format!("{} / {:?}", Error::Driver(TestResult(1)), Error::Driver(TestResult(1))),
+        "CUDA driver call failed: CUDA_ERROR_INVALID_VALUE (1) / Driver(CUDA_ERROR_INVALID_VALUE (1))"
+    );
     let missing = cushim_api::require(&["cuInit", "cuNoSuchThing"]).unwrap_err();
     assert_eq!(missing.functions.len(), 2);
     assert!(missing
@@ -80,7 +132,7 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     assert!(cushim_api::preload_all().is_err());
     assert_eq!(
         Error::Driver(TestResult(2)).to_string(),
-        "CUDA driver call failed with TestResult 2"
+        "CUDA driver call failed: TestResult 2"
     );
     let late = loader::set_stream_mode(StreamMode::PerThread).unwrap_err();
     assert_eq!(late.current, StreamMode::Legacy);

@@ -41,6 +41,8 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     stub_library: {{ codes.stub_library }},
     driver_too_old: {{ codes.driver_too_old }},
     not_initialized: {{ codes.not_initialized }},
+    success: {{ codes.success }},
+    invalid_value: {{ codes.invalid_value }},
 };
 /// The function that reports the library's version; a link-time stub answers
 /// it with `CUSHIM_CODES.stub_library`.
@@ -61,6 +63,10 @@ impl cushim_loader::Status for {{ status_type }} {
     fn is_success(&self) -> bool {
         self.0 == {{ codes.success }}
     }
+    #[inline]
+    fn code(&self) -> i64 {
+        self.0 as i64
+    }
 }
 
 #[allow(dead_code)]
@@ -75,6 +81,13 @@ use self::cushim_api::cushim_classify;
 type CushimStatus = {{ status_type }};
 /// Its C name, for messages.
 const CUSHIM_STATUS_NAME: &str = "{{ status_type }}";
+/// The status constants: names for messages, and the answers of the
+/// functions that work without the library.
+static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
+{%- for t in texts %}
+    cushim_api::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
+{%- endfor %}
+];
 
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
@@ -90,6 +103,7 @@ cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
     statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
+    fallback [{{ f.fallback }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
 {% endfor %}
