@@ -45,7 +45,11 @@ static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
         text: c"invalid value",
     },
 ];
-static FUNCTIONS: &[&cushim_loader::Function] = &[&__cushim_fn_cuInit, &__cushim_fn_cuGetErrorName];
+static FUNCTIONS: &[&cushim_loader::Function] = &[
+    &__cushim_fn_cuInit,
+    &__cushim_fn_cuGetErrorName,
+    &__cushim_fn_cuGetErrorString,
+];
 
 include!("shim_macro.rs");
 
@@ -62,6 +66,14 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     fallback [error, pStr, Name];
+    aliases [];
+}
+
+cushim_shim! {
+    fn cuGetErrorString(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
+    attrs [];
+    statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    fallback [error, pStr, Text];
     aliases [];
 }
 
