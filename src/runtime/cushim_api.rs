@@ -20,6 +20,7 @@ pub struct StatusText {
 }
 
 /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
+#[must_use]
 pub fn status_name(code: i64) -> Option<&'static str> {
     status_text_of(code).and_then(|t| t.name.to_str().ok())
 }
@@ -123,11 +124,13 @@ pub(super) fn cushim_classify(
 pub struct Api;
 
 /// Why the most recent shim that could not reach the driver failed.
+#[must_use]
 pub fn last_load_error() -> Option<&'static LoadError> {
     cushim_loader::last_error()
 }
 
 /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+#[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
     super::FUNCTIONS
         .iter()
@@ -136,6 +139,7 @@ pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
 }
 
 /// Whether the driver provides this function (binding it now if needed).
+#[must_use]
 pub fn is_available(name: &str) -> bool {
     function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
 }
@@ -167,6 +171,9 @@ impl std::fmt::Display for Missing {
 impl std::error::Error for Missing {}
 
 /// Checks every function in `names` and returns one error listing all that are missing.
+///
+/// # Errors
+/// `Missing`, with each function this driver cannot provide and why.
 pub fn require(names: &[&str]) -> Result<(), Missing> {
     let functions: Vec<(String, Option<&'static LoadError>)> = names
         .iter()
@@ -186,6 +193,9 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
 /// otherwise the functions this driver lacks (empty when it has them all).
+///
+/// # Errors
+/// Why the library cannot be used at all.
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
     cushim_loader::driver()?;
     Ok(super::FUNCTIONS

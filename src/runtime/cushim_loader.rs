@@ -28,6 +28,7 @@ pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
 
 /// The mode a value of [`STREAM_VAR`] asks for; `None` for any other value,
 /// which leaves the generated default in force.
+#[must_use]
 pub fn stream_mode_from_env(value: &str) -> Option<StreamMode> {
     let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
     if STREAM_ON.contains(&value) {
@@ -83,6 +84,7 @@ pub enum StreamMode {
 
 impl StreamMode {
     /// The `cuGetProcAddress` flag of this mode, never 0.
+    #[must_use]
     pub fn flag(self) -> u64 {
         match self {
             StreamMode::Legacy => 1,
@@ -94,7 +96,9 @@ impl StreamMode {
 /// `set_stream_mode` came after the first function was bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamModeLocked {
+    /// The mode asked for.
     pub requested: StreamMode,
+    /// The mode in force, which stays.
     pub current: StreamMode,
 }
 
@@ -113,7 +117,9 @@ impl std::error::Error for StreamModeLocked {}
 /// One library name that was tried, and why it failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
+    /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
     pub name: String,
+    /// Why it failed, as the platform said (`dlerror`).
     pub error: String,
 }
 
@@ -122,12 +128,21 @@ pub struct Attempt {
 #[non_exhaustive]
 pub enum LoadError {
     /// No candidate library could be opened.
-    LibraryNotFound { tried: Vec<Attempt> },
+    LibraryNotFound {
+        /// Every name tried, in order, with its reason.
+        tried: Vec<Attempt>,
+    },
     /// The override variable is set to something other than an absolute path.
-    InvalidOverride { value: String },
+    InvalidOverride {
+        /// The variable's value.
+        value: String,
+    },
     /// The library is NVIDIA's toolkit stub (`lib64/stubs/libcuda.so`): it
     /// answers `CUDA_ERROR_STUB_LIBRARY` to everything, so it is never used.
-    StubLibrary { path: String },
+    StubLibrary {
+        /// The library that turned out to be the stub.
+        path: String,
+    },
     /// A shim was called while the library was being loaded on the same
     /// thread (for example from the library's own initializer).
     Reentrant,
@@ -136,32 +151,44 @@ pub enum LoadError {
     ForkedDuringLoad,
     /// The library is loaded but does not provide this function.
     SymbolNotFound {
+        /// The C name. Example: `cuMemAlloc`.
         function: &'static str,
+        /// The export looked for. Example: `cuMemAlloc_v2`.
         symbol: &'static str,
+        /// The library searched.
         library: String,
+        /// What the library answered.
         error: String,
     },
     /// The function's ABI version is newer than the driver; the driver was not asked.
     DriverTooOld {
+        /// The C name. Example: `cuCtxCreate`.
         function: &'static str,
+        /// The function's ABI version. Example: `12050`.
         required: u32,
+        /// What the driver reports. Example: `12020`.
         driver: u32,
     },
     /// `cuGetProcAddress` knows the function but not at this ABI version.
     VersionNotSufficient {
+        /// The C name.
         function: &'static str,
+        /// The ABI version asked for.
         version: u32,
+        /// What the driver reports.
         driver: u32,
     },
 }
 
 /// `12050` → `12.5`.
+#[must_use]
 pub fn version_text(v: u32) -> String {
     format!("{}.{}", v / 1000, (v % 1000) / 10)
 }
 
 impl LoadError {
     /// The `CUresult` value the drop-in layer returns for this failure.
+    #[must_use]
     pub fn code(&self) -> u32 {
         let codes = super::CUSHIM_CODES;
         match self {
@@ -278,7 +305,7 @@ impl fmt::Debug for Function {
             .field("version", &self.version)
             .field("since", &self.since)
             .field("per_thread", &self.per_thread)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -305,16 +332,19 @@ pub struct Driver {
 
 impl Driver {
     /// The name or path it was opened by. Example: `libcuda.so.1`.
+    #[must_use]
     pub fn path(&self) -> &str {
         &self.path
     }
 
     /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+    #[must_use]
     pub fn version(&self) -> u32 {
         self.version
     }
 
     /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
+    #[must_use]
     pub fn proc_address(&self) -> &'static str {
         match self.get_proc {
             GetProc::V2(_) => "cuGetProcAddress_v2",
@@ -343,7 +373,7 @@ thread_local! {
 }
 
 #[cfg(unix)]
-extern "C" {
+unsafe extern "C" {
     fn pthread_atfork(
         prepare: Option<extern "C" fn()>,
         parent: Option<extern "C" fn()>,
@@ -373,6 +403,9 @@ fn watch_forks() {
 
 /// The driver, opened on the first call from any thread. A failure is
 /// cached like a success: later calls return it without trying again.
+///
+/// # Errors
+/// Why no usable library could be loaded, the same for every later call.
 pub fn driver() -> Result<&'static Driver, &'static LoadError> {
     let mut spins = 0u32;
     loop {
@@ -401,7 +434,7 @@ pub fn driver() -> Result<&'static Driver, &'static LoadError> {
                 {
                     LOADING_HERE.with(|l| l.set(true));
                     let loaded: &'static Result<Driver, LoadError> = Box::leak(Box::new(open()));
-                    DRIVER.store(loaded as *const _ as *mut _, Ordering::Release);
+                    DRIVER.store(std::ptr::from_ref(loaded).cast_mut(), Ordering::Release);
                     STATE.store(READY, Ordering::Release);
                     LOADING_HERE.with(|l| l.set(false));
                 }
@@ -423,7 +456,7 @@ pub fn last_error() -> Option<&'static LoadError> {
 }
 
 fn note(e: &'static LoadError) -> &'static LoadError {
-    LAST_ERROR.store(e as *const LoadError as *mut LoadError, Ordering::Release);
+    LAST_ERROR.store(std::ptr::from_ref(e).cast_mut(), Ordering::Release);
     e
 }
 
@@ -459,6 +492,9 @@ fn initial_mode() -> StreamMode {
 
 /// Chooses the default-stream mode for this process. Only before the first
 /// function is bound; afterwards it says so and changes nothing.
+///
+/// # Errors
+/// The mode in force, when the first function is already bound.
 pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
     let mut current = MODE.load(Ordering::Acquire);
     loop {
@@ -504,6 +540,9 @@ fn lock_stream_mode() -> StreamMode {
 /// the default names, the library to open, or an error for a relative path,
 /// so that no library is ever picked up from the working directory. The C++
 /// runtime applies the same rule.
+///
+/// # Errors
+/// `InvalidOverride` for a relative path.
 pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, LoadError> {
     match value {
         Some(v) if !v.is_empty() => {
@@ -551,12 +590,14 @@ fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadErr
     unsafe {
         let mut version: c_int = 0;
         let name = super::CUSHIM_VERSION_FUNCTION.to_bytes_with_nul();
-        if let Ok(f) = library.get::<DriverGetVersion>(name) {
-            if f(&mut version) == super::CUSHIM_CODES.stub_library as c_int {
-                // Kept mapped but never used: a library is never unloaded.
-                std::mem::forget(library);
-                return Err(LoadError::StubLibrary { path });
-            }
+        let stub_code = super::CUSHIM_CODES.stub_library.cast_signed();
+        let is_stub = library
+            .get::<DriverGetVersion>(name)
+            .is_ok_and(|f| f(&raw mut version) == stub_code);
+        if is_stub {
+            // Kept mapped but never used: a library is never unloaded.
+            std::mem::forget(library);
+            return Err(LoadError::StubLibrary { path });
         }
         let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
             GetProc::V2(*f)
@@ -568,7 +609,7 @@ fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadErr
         Ok(Driver {
             library,
             path,
-            version: version.max(0) as u32,
+            version: version.max(0).cast_unsigned(),
             get_proc,
         })
     }
@@ -613,6 +654,7 @@ pub struct Target<'a> {
 impl<'a> Target<'a> {
     /// What a function binds in `mode`: its per-thread variant (flag 2) when it
     /// has one and the mode is per-thread, else its legacy symbol (flag 1).
+    #[must_use]
     pub fn new(
         proc_name: &'a CStr,
         legacy: (&'a CStr, u32),
@@ -647,6 +689,9 @@ impl Driver {
     /// Finds `target` by `resolve`. Never calls the driver for a target whose
     /// ABI is newer than it, never passes NULL or flags 0 to
     /// `cuGetProcAddress`, and never retries with a lower version.
+    ///
+    /// # Errors
+    /// Why there is no address: too old, version not sufficient, or not found.
     pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
         let version = target.version;
         if version != 0 && self.version != 0 && version > self.version {
@@ -662,10 +707,10 @@ impl Driver {
                 let rc = unsafe {
                     get(
                         target.proc_name.as_ptr(),
-                        &mut pfn,
-                        version as c_int,
+                        &raw mut pfn,
+                        version.cast_signed(),
                         target.flags,
-                        &mut status,
+                        &raw mut status,
                     )
                 };
                 match (rc, status) {
@@ -681,8 +726,8 @@ impl Driver {
                 let rc = unsafe {
                     get(
                         target.proc_name.as_ptr(),
-                        &mut pfn,
-                        version as c_int,
+                        &raw mut pfn,
+                        version.cast_signed(),
                         target.flags,
                     )
                 };
@@ -710,6 +755,9 @@ impl Driver {
 
 /// Finds the address of `f` for the process's stream mode, by
 /// `super::CUSHIM_RESOLVE` (see [`Driver::find`]).
+///
+/// # Errors
+/// Why `f` cannot be bound; kept, so later calls get the same answer.
 pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
     let mode = lock_stream_mode();
     let driver = driver()?;
@@ -770,6 +818,9 @@ pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
 }
 
 /// Binds `f` now if it was not yet, and reports the failure, if any.
+///
+/// # Errors
+/// Why `f` cannot be bound.
 pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
     if !f.bound.load(Ordering::Acquire) {
         bind(f);
@@ -782,7 +833,9 @@ pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
 
 /// A return type that can carry a loading failure through the C ABI.
 pub trait Status: Sized {
+    /// The status with this value.
     fn from_code(code: u32) -> Self;
+    /// Whether it is the success value.
     fn is_success(&self) -> bool;
     /// The value, to look its name up. Example: `1`.
     fn code(&self) -> i64;

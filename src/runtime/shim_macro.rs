@@ -72,6 +72,11 @@ macro_rules! cushim_shim {
         };
 
         $(#[$attr])*
+        #[doc = concat!(
+            "The driver's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
+            "Without a usable driver it returns the code of the failure; `last_load_error` says why.\n\n",
+            "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
+        )]
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
         #[inline]
         pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
@@ -84,6 +89,11 @@ macro_rules! cushim_shim {
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
         impl Api {
             $(#[$attr])*
+            #[doc = concat!(
+                "`", stringify!($symbol), "` with its status as a `Result`.\n\n",
+                "# Errors\n\n`Error::Driver` with the code the driver returned, or `Error::Load` when the call never reached it.\n\n",
+                "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
+            )]
             #[inline]
             pub unsafe fn $symbol($($arg: $ty),*) -> Result<(), Error> {
                 let code = unsafe { $symbol($($arg),*) };
@@ -102,6 +112,11 @@ macro_rules! cushim_shim {
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
         impl Api {
             $(#[$attr])*
+            #[doc = concat!(
+                "The same as `Api::", stringify!($symbol), "`.\n\n",
+                "# Errors\n\nAs `Api::", stringify!($symbol), "`.\n\n",
+                "# Safety\n\nAs `Api::", stringify!($symbol), "`."
+            )]
             #[inline]
             pub unsafe fn $alias($($arg: $ty),*) -> Result<(), Error> {
                 unsafe { Self::$symbol($($arg),*) }

@@ -26,6 +26,7 @@ impl loader::Status for TestResult {
 }
 
 #[path = "cushim_api.rs"]
+#[warn(missing_docs, clippy::pedantic)]
 mod cushim_api;
 use cushim_api::{cushim_classify, Api, Error};
 

@@ -13,7 +13,9 @@
     dead_code,
     unused_imports,
     unnecessary_transmutes,
-    clippy::all
+    missing_docs,
+    clippy::all,
+    clippy::pedantic
 )]
 pub mod sys {
 {{ rust_types }}
@@ -54,10 +56,11 @@ pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
     &[{% for n in unix_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
 };
 
+#[allow(clippy::all, clippy::pedantic)]
 impl cushim_loader::Status for {{ status_type }} {
     #[inline]
     fn from_code(code: u32) -> Self {
-        {{ status_type }} { 0: code as _ }
+        Self(code as _)
     }
     #[inline(always)]
     fn is_success(&self) -> bool {
