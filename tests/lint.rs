@@ -52,3 +52,31 @@ fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() 
     );
     assert!(stdout.contains("cuGetErrorName -> 0"), "{stdout}");
 }
+
+/// `cargo fmt` in a crate that vendors the output changes nothing, so
+/// `cushim check` keeps calling the vendored copy fresh.
+#[test]
+fn rustfmt_leaves_every_generated_module_unchanged() {
+    let mut modules = vec![root().join("generated/merged/cuda.rs")];
+    for pin in cushim::pins::all() {
+        modules.push(
+            root()
+                .join("generated")
+                .join(pin.cuda.dir_name())
+                .join("cuda.rs"),
+        );
+    }
+    for edition in ["2021", "2024"] {
+        let out = Command::new("rustfmt")
+            .args(["--check", "--edition", edition])
+            .args(&modules)
+            .output()
+            .expect("rustfmt runs");
+        let (stdout, stderr) = text(&out);
+        assert!(
+            out.status.success(),
+            "rustfmt (edition {edition}) would change generated code:\n{}\n{stderr}",
+            stdout.lines().take(40).collect::<Vec<_>>().join("\n")
+        );
+    }
+}

@@ -17,26 +17,33 @@
     clippy::all,
     clippy::pedantic
 )]
+#[rustfmt::skip]
 pub mod sys {
 {{ rust_types }}
 }
 #[allow(unused_imports)]
+#[rustfmt::skip]
 pub use self::sys::*;
 
 #[allow(dead_code)]
+#[rustfmt::skip]
 pub mod cushim_loader {
 {{ loader }}}
 
 #[allow(unused_imports)]
+#[rustfmt::skip]
 pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
 
 /// How this module finds functions (`--resolve` at generation time).
+#[rustfmt::skip]
 pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::{{ resolve }};
 /// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
 /// says otherwise (`--stream` at generation time).
+#[rustfmt::skip]
 pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::{{ stream }};
 /// What the drop-in layer returns when a call never reached the library: the
 /// values of the header's {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.
+#[rustfmt::skip]
 pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     library_not_found: {{ codes.library_not_found }},
     symbol_not_found: {{ codes.symbol_not_found }},
@@ -48,8 +55,10 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
 };
 /// The function that reports the library's version; a link-time stub answers
 /// it with `CUSHIM_CODES.stub_library`.
+#[rustfmt::skip]
 pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"{{ version_function }}";
 /// The library names tried, in order, unless `{{ override_var }}` names one.
+#[rustfmt::skip]
 pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
     &[{% for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
 } else {
@@ -57,6 +66,7 @@ pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
 };
 
 #[allow(clippy::all, clippy::pedantic)]
+#[rustfmt::skip]
 impl cushim_loader::Status for {{ status_type }} {
     #[inline]
     fn from_code(code: u32) -> Self {
@@ -73,19 +83,25 @@ impl cushim_loader::Status for {{ status_type }} {
 }
 
 #[allow(dead_code)]
+#[rustfmt::skip]
 pub mod cushim_api {
 {{ api }}}
 
 #[allow(unused_imports)]
+#[rustfmt::skip]
 pub use self::cushim_api::{function, is_available, last_load_error, preload_all, require, Api, Error, Missing};
+#[rustfmt::skip]
 use self::cushim_api::cushim_classify;
 
 /// The status type every function returns.
+#[rustfmt::skip]
 type CushimStatus = {{ status_type }};
 /// Its C name, for messages.
+#[rustfmt::skip]
 const CUSHIM_STATUS_NAME: &str = "{{ status_type }}";
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
+#[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
 {%- for t in texts %}
     cushim_api::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
@@ -94,6 +110,7 @@ static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
 
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
+#[rustfmt::skip]
 pub static FUNCTIONS: &[&cushim_loader::Function] = &[
 {%- for f in functions %}
     &{{ f.function_static }},
