@@ -184,3 +184,60 @@ fn every_committed_pair_compiles_against_its_own_headers() {
     }
     assert_eq!(checked, 16);
 }
+
+/// `cmake/cushim.cmake` in a real CMake build: a C and a C++ program, each
+/// with the committed 13.5 pair instead of -lcuda; the C one links without
+/// libstdc++. Both run without a driver and get the documented answers.
+#[test]
+fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
+    let have_cmake = Command::new("cmake")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_cmake {
+        assert!(
+            std::env::var_os("CUSHIM_SKIP_CMAKE").is_some(),
+            "install cmake (as .ci/run does), or set CUSHIM_SKIP_CMAKE=1"
+        );
+        return;
+    }
+    let build = common::scratch("cmake-build");
+    run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(root().join("tests/cmake"))
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DCUSHIM_ROOT={}", root().display()))
+            .arg(format!(
+                "-DCUSHIM_PAIR={}",
+                root().join("generated/cuda-13.5").display()
+            ))
+            .arg(format!("-DCUDA_INCLUDE={}", include_dir("13.5").display()))
+            .arg("-DCMAKE_BUILD_TYPE=Release"),
+    );
+    run_ok(
+        Command::new("cmake")
+            .arg("--build")
+            .arg(&build)
+            .args(["--parallel", "2"]),
+    );
+    let needed = run_ok(
+        Command::new("readelf")
+            .arg("-d")
+            .arg(build.join("c_program")),
+    );
+    assert!(!needed.contains("libstdc++"), "{needed}");
+    for program in ["c_program", "cpp_program"] {
+        let out =
+            run_ok(Command::new(build.join(program)).env("CUSHIM_CUDA_LIBRARY", missing_library()));
+        assert!(out.contains("cuInit -> 303"), "{program}: {out}");
+    }
+    let out = run_ok(
+        Command::new(build.join("cpp_program")).env("CUSHIM_CUDA_LIBRARY", missing_library()),
+    );
+    assert!(
+        out.contains("(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)"),
+        "{out}"
+    );
+}
