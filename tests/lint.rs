@@ -80,3 +80,53 @@ fn rustfmt_leaves_every_generated_module_unchanged() {
         );
     }
 }
+
+/// The shims' state is private to the generated module: code outside it can
+/// read a shim's metadata but cannot repoint its slot.
+#[test]
+fn safe_code_outside_the_module_cannot_repoint_a_shim() {
+    let dir = common::scratch("private-state");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"private-state\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nlibloading = \"0.9\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    let module = root().join("generated/cuda-13.5/cuda.rs");
+    let main = |body: &str| {
+        format!(
+            "#[allow(dead_code)]\nmod cuda {{\n    include!({module:?});\n}}\n\nfn main() {{\n    let f = cuda::FUNCTIONS[0];\n    {body}\n}}\n"
+        )
+    };
+    let build = || {
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["build", "--quiet", "--offline", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(root().join("target/lint-consumer"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs")
+    };
+    // Reading the metadata compiles (the control that the crate builds at all).
+    std::fs::write(
+        dir.join("src/main.rs"),
+        main("println!(\"{} {:?}\", f.name, f.symbol);"),
+    )
+    .unwrap();
+    let out = build();
+    assert!(out.status.success(), "{}", text(&out).1);
+    // Writing the slot does not.
+    std::fs::write(
+        dir.join("src/main.rs"),
+        main("f.slot.store(std::ptr::null_mut(), std::sync::atomic::Ordering::Release);"),
+    )
+    .unwrap();
+    let out = build();
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("field `slot` of struct `Function` is private"),
+        "{stderr}"
+    );
+}

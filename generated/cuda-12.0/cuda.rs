@@ -3982,7 +3982,9 @@ pub mod cushim_loader {
 
     impl std::error::Error for LoadError {}
 
-    /// Facts about one shim, from the generator's IR, and its binding state.
+    /// Facts about one shim, from the generator's IR, and its binding state. The
+    /// facts are public; the state is the generated module's alone, so that no
+    /// safe code outside it can repoint a shim.
     pub struct Function {
         /// The name C callers write. Example: `cuMemAlloc`.
         pub name: &'static str,
@@ -3997,15 +3999,15 @@ pub mod cushim_loader {
         /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
         pub per_thread: Option<(&'static CStr, u32)>,
         /// The shim's slot: its resolver, the driver's function, or `absent`.
-        pub slot: &'static AtomicPtr<()>,
+        pub(super) slot: &'static AtomicPtr<()>,
         /// The shim's failure stub, type-erased.
-        pub absent: unsafe extern "C" fn(),
+        pub(super) absent: unsafe extern "C" fn(),
         /// Whether the shim was bound (its slot no longer holds its resolver).
-        pub bound: AtomicBool,
+        pub(super) bound: AtomicBool,
         /// This function's own failure, when it has one.
-        pub failure: OnceLock<LoadError>,
+        pub(super) failure: OnceLock<LoadError>,
         /// Why the slot holds `absent`.
-        pub reason: OnceLock<&'static LoadError>,
+        pub(super) reason: OnceLock<&'static LoadError>,
     }
 
     impl fmt::Debug for Function {
