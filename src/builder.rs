@@ -8,6 +8,20 @@ use crate::options::{Language, Options, Source};
 use crate::version::CudaVersion;
 use crate::write::{self, Outcome};
 
+/// Every environment variable a generation may read: the header cache
+/// (`fetch`), the toolkit search, libclang's location and bindgen's extra
+/// arguments. `Builder::generate` tells cargo to rerun when any changes.
+pub const BUILDER_ENV: &[&str] = &[
+    "CUSHIM_CACHE_DIR",
+    "XDG_CACHE_HOME",
+    "HOME",
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "LIBCLANG_PATH",
+    "LLVM_CONFIG_PATH",
+    "BINDGEN_EXTRA_CLANG_ARGS",
+];
+
 /// Generates the lazy-loading module from a downstream `build.rs`:
 ///
 /// ```no_run
@@ -141,6 +155,14 @@ impl Builder {
     /// `OUT_DIR`), printing `cargo:rerun-if-changed` for every header read and
     /// `cargo:warning` for every diagnostic. Returns the written paths.
     pub fn generate(&self) -> Result<Vec<PathBuf>, Error> {
+        for var in BUILDER_ENV {
+            println!("cargo:rerun-if-env-changed={var}");
+        }
+        self.generate_quietly()
+            .map_err(|e| e.map_hints(crate::options::with_builder_methods))
+    }
+
+    fn generate_quietly(&self) -> Result<Vec<PathBuf>, Error> {
         let generated = crate::pipeline::generate(self.checked_options()?)?;
         for d in &generated.api.diagnostics {
             println!("cargo:warning={}", d.to_string().replace('\n', " "));

@@ -108,6 +108,18 @@ impl Error {
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
+
+    /// The same error with every hint rewritten by `f` (for example, naming
+    /// Builder methods instead of command-line flags).
+    #[must_use]
+    pub fn map_hints(mut self, f: impl Fn(&str) -> String) -> Self {
+        for d in &mut self.diagnostics {
+            if let Some(h) = &d.hint {
+                d.hint = Some(f(h));
+            }
+        }
+        self
+    }
 }
 
 impl fmt::Display for Error {

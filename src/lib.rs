@@ -33,7 +33,7 @@ mod runtime;
 pub mod version;
 pub mod write;
 
-pub use builder::Builder;
+pub use builder::{Builder, BUILDER_ENV};
 pub use diag::{Diagnostic, Error};
 pub use options::{Language, Options, Resolve, Source, StreamMode};
 pub use pipeline::{generate, load, Generated};

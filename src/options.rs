@@ -105,6 +105,52 @@ pub enum Paths {
     Recorded,
 }
 
+/// Each flag of `cushim generate` and the [`Options`] setter of `Builder`
+/// that does the same, so that errors in a build script name the method.
+pub const FLAG_METHODS: &[(&str, &str)] = &[
+    ("--cuda-path", "Builder::cuda_path"),
+    ("--cuda", "Builder::cuda_version"),
+    ("--merged", "Builder::cuda_range"),
+    ("--header", "Builder::header"),
+    ("--typedefs", "Builder::header"),
+    ("--allow", "Builder::allowlist"),
+    ("--block", "Builder::blocklist"),
+    ("--clang-arg", "Builder::clang_arg"),
+    ("--lang", "Builder::languages"),
+    ("--out", "Builder::out_dir"),
+    ("--prefix", "Builder::cpp_prefix"),
+    ("--resolve", "Builder::resolve"),
+    ("--stream", "Builder::stream"),
+    ("--docs", "Builder::docs"),
+];
+
+/// `text` with every backticked command-line span (`` `--cuda <version>` ``)
+/// named by the Builder method that does the same (`` `Builder::cuda_version` ``).
+pub fn with_builder_methods(text: &str) -> String {
+    let mut out = String::new();
+    let mut parts = text.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        out.push('`');
+        // Odd parts (0, 2, ... after the first) are inside backticks.
+        let inside = i % 2 == 0;
+        let method = inside
+            .then(|| {
+                let merged = part.contains("--merged");
+                let first = part.split_whitespace().next().unwrap_or("");
+                FLAG_METHODS
+                    .iter()
+                    .find(|(flag, _)| *flag == first)
+                    .map(|(_, m)| if merged { "Builder::cuda_range" } else { m })
+            })
+            .flatten();
+        out.push_str(method.unwrap_or(part));
+    }
+    out
+}
+
 /// The flag name of a resolution mode. Example: `proc-address`.
 pub fn resolve_name(r: Resolve) -> &'static str {
     match r {
@@ -480,6 +526,26 @@ mod tests {
             Options::default().command(Some("13.5".parse().unwrap())),
             "cushim generate --cuda 13.5"
         );
+    }
+
+    #[test]
+    fn hints_name_builder_methods_for_flags() {
+        assert_eq!(
+            with_builder_methods("pass an existing file, or use `--cuda <version>` to fetch"),
+            "pass an existing file, or use `Builder::cuda_version` to fetch"
+        );
+        assert_eq!(
+            with_builder_methods("write `--cuda 11.8..13.5 --merged`; or `--cuda-path <root>`"),
+            "write `Builder::cuda_range`; or `Builder::cuda_path`"
+        );
+        assert_eq!(
+            with_builder_methods("exclude it with `--block`; the syntax is `^cu(Init)`"),
+            "exclude it with `Builder::blocklist`; the syntax is `^cu(Init)`"
+        );
+        assert_eq!(with_builder_methods("no backticks"), "no backticks");
+        for (flag, method) in FLAG_METHODS {
+            assert!(method.starts_with("Builder::"), "{flag}");
+        }
     }
 
     #[test]

@@ -385,3 +385,19 @@ fn help_names_every_environment_variable() {
         assert!(stdout.contains(var), "--help names {var}");
     }
 }
+
+#[test]
+fn errors_from_a_build_script_name_builder_methods() {
+    let e = cushim::Builder::new()
+        .header("headers/fixtures/nope.h", None)
+        .out_dir(scratch("builder-hint"))
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("header `headers/fixtures/nope.h` not found"),
+        "{e}"
+    );
+    assert!(e.contains("`Builder::cuda_version`"), "{e}");
+    assert!(!e.contains("--cuda"), "{e}");
+}

@@ -662,4 +662,12 @@ fn the_builder_tells_cargo_about_every_header_it_read() {
             "no rerun-if-changed for {header}:\n{output}"
         );
     }
+    for var in cushim::BUILDER_ENV {
+        assert!(
+            output
+                .lines()
+                .any(|l| l == format!("cargo:rerun-if-env-changed={var}")),
+            "no rerun-if-env-changed for {var}:\n{output}"
+        );
+    }
 }
