@@ -39,6 +39,8 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A Builder for the newest pinned release, Rust and C++ output, into `OUT_DIR`.
+    #[must_use]
     pub fn new() -> Self {
         Builder::default()
     }
@@ -88,11 +90,15 @@ impl Builder {
         self
     }
 
+    /// Where the files go (default: `OUT_DIR`).
+    #[must_use]
     pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.options.out_dir = Some(dir.into());
         self
     }
 
+    /// Which outputs to write (default: Rust and C++).
+    #[must_use]
     pub fn languages(mut self, languages: &[Language]) -> Self {
         self.options.languages = languages.to_vec();
         self
@@ -110,6 +116,8 @@ impl Builder {
         self
     }
 
+    /// One more argument for clang when it parses the headers. Example: `-I/opt/include`.
+    #[must_use]
     pub fn clang_arg(mut self, arg: impl Into<String>) -> Self {
         self.options.clang_args.push(arg.into());
         self
@@ -139,6 +147,8 @@ impl Builder {
         self
     }
 
+    /// The options these calls set.
+    #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
     }

@@ -8,48 +8,77 @@ use std::fmt;
 /// C's arithmetic types plus the fixed-width typedefs that every target maps natively.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
+    /// `void`.
     Void,
+    /// `bool`.
     Bool,
+    /// `char`.
     Char,
+    /// `signed char`.
     SChar,
+    /// `unsigned char`.
     UChar,
+    /// `short`.
     Short,
+    /// `unsigned short`.
     UShort,
+    /// `int`.
     Int,
+    /// `unsigned int`.
     UInt,
+    /// `long`.
     Long,
+    /// `unsigned long`.
     ULong,
+    /// `long long`.
     LongLong,
+    /// `unsigned long long`.
     ULongLong,
+    /// `float`.
     Float,
+    /// `double`.
     Double,
     /// `size_t`, `uintptr_t`.
     Usize,
     /// `ssize_t`, `ptrdiff_t`, `intptr_t`.
     Isize,
+    /// `int8_t`.
     I8,
+    /// `int16_t`.
     I16,
+    /// `int32_t`.
     I32,
+    /// `int64_t`.
     I64,
+    /// `uint8_t`.
     U8,
+    /// `uint16_t`.
     U16,
+    /// `uint32_t`.
     U32,
+    /// `uint64_t`.
     U64,
 }
 
 /// A parameter or return type. Example: `Pointer { is_const: true, pointee: Builtin(Char) }` for `const char *`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
+    /// An arithmetic type or `void`.
     Builtin(Builtin),
     /// A typedef, struct or enum declared by the header. Example: `CUdeviceptr`.
     Named(String),
+    /// A pointer. Example: `const char *` is a const-pointee pointer to `Char`.
     Pointer {
+        /// Whether the pointee is `const`.
         is_const: bool,
+        /// What it points to.
         pointee: Box<Type>,
     },
     /// A pointer to a function written inline in a signature.
     FnPointer {
+        /// The return type.
         ret: Box<Type>,
+        /// The parameter types.
         params: Vec<Type>,
     },
 }
@@ -80,7 +109,9 @@ pub struct StatusCode {
 pub enum Shape {
     /// A struct or union. Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
     Record {
+        /// `union` rather than `struct`.
         union: bool,
+        /// Each field's name and type, in declaration order.
         fields: Vec<(String, Field)>,
         /// `sizeof`, in bytes. Example: `16`.
         size: i64,

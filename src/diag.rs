@@ -18,9 +18,12 @@ impl fmt::Display for Origin {
     }
 }
 
+/// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Printed; generation goes on.
     Warning,
+    /// Generation stops before anything is written.
     Error,
 }
 
@@ -28,13 +31,18 @@ pub enum Severity {
 /// any error stops generation before anything is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// How bad it is.
     pub severity: Severity,
+    /// Where, when it points into a file.
     pub origin: Option<Origin>,
+    /// What is wrong. Example: `` `cuOdd` is variadic ``.
     pub message: String,
+    /// What to do about it. Example: `` exclude it with `--block` ``.
     pub hint: Option<String>,
 }
 
 impl Diagnostic {
+    /// A warning at `origin`.
     pub fn warning(origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -44,6 +52,7 @@ impl Diagnostic {
         }
     }
 
+    /// An error at `origin`.
     pub fn error(origin: Option<Origin>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -51,6 +60,8 @@ impl Diagnostic {
         }
     }
 
+    /// The same diagnostic with a hint.
+    #[must_use]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -81,18 +92,21 @@ pub struct Error {
 }
 
 impl Error {
+    /// An error without a location.
     pub fn new(message: impl Into<String>) -> Self {
         Error {
             diagnostics: vec![Diagnostic::error(None, message)],
         }
     }
 
+    /// An error at `origin`.
     pub fn at(origin: Origin, message: impl Into<String>) -> Self {
         Error {
             diagnostics: vec![Diagnostic::error(Some(origin), message)],
         }
     }
 
+    /// An error made of several diagnostics (the IR's errors, sorted by place).
     pub fn from_diagnostics(diagnostics: Vec<Diagnostic>) -> Self {
         Error { diagnostics }
     }
@@ -105,6 +119,7 @@ impl Error {
         self
     }
 
+    /// Every diagnostic of the error, in order.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }

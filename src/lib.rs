@@ -1,7 +1,7 @@
 //! cushim generates lazy-loading Rust and C++ shims for the CUDA driver API.
 //!
 //! The stages run one way: `parse → ir → emit → write`, driven by
-//! [`pipeline`] from one [`Options`] that both the `cushim` CLI and
+//! `pipeline` from one [`Options`] that both the `cushim` CLI and
 //! [`Builder`] (for `build.rs`) fill. Below them sit the shared vocabulary
 //! ([`c`] facts, [`version`]s), the description of each [`library`], and the
 //! `runtime` sources that generated code carries. This file is the crate's
@@ -13,28 +13,32 @@
 //! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor` → `write`, `pipeline` →
 //! `builder`, `check` → `cli`.
 
+#![deny(missing_docs)]
+
 mod builder;
 pub mod c;
 pub mod check;
+#[doc(hidden)]
 pub mod cli;
 mod columns;
 pub mod diag;
-pub mod diff;
-pub mod doctor;
-pub mod emit;
+mod diff;
+mod doctor;
+mod emit;
 pub mod fetch;
 pub mod ir;
 pub mod library;
 pub mod options;
-pub mod parse;
+mod parse;
 pub mod pins;
-pub mod pipeline;
+mod pipeline;
 mod runtime;
 pub mod version;
-pub mod write;
+mod write;
 
 pub use builder::{Builder, BUILDER_ENV};
 pub use diag::{Diagnostic, Error};
+pub use emit::File;
 pub use options::{Language, Options, Resolve, Source, StreamMode};
 pub use pipeline::{generate, load, Generated};
 pub use version::{CudaVersion, Release};

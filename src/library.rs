@@ -90,10 +90,13 @@ pub struct Library {
     pub typedefs: Option<&'static str>,
     /// The pinned wheels that carry the headers, one line a release. Example: `headers/pins.txt`.
     pub pins: &'static str,
+    /// How its headers are parsed.
     pub parse: ParseSettings,
+    /// How its C names map to symbols and ABI versions.
     pub naming: Naming,
     /// The success constant of the status enum every function returns. Example: `CUDA_SUCCESS`.
     pub success: &'static str,
+    /// The status constants a loader answers with.
     pub codes: LoaderCodes,
     /// Functions that answer without the library, by their `cuGetProcAddress` name.
     pub fallbacks: &'static [(&'static str, Fallback)],

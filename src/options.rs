@@ -29,10 +29,17 @@ pub enum Source {
     /// A local toolkit: this root, or `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`.
     Toolkit(Option<PathBuf>),
     /// Every pinned release from `from` to `to`, merged into one module.
-    Merged { from: CudaVersion, to: CudaVersion },
+    Merged {
+        /// The oldest release. Example: `11.8`.
+        from: CudaVersion,
+        /// The newest release. Example: `13.5`.
+        to: CudaVersion,
+    },
     /// Explicit files (our fixtures, or another library's headers).
     Files {
+        /// The header that declares the functions.
         header: PathBuf,
+        /// The PFN typedef header, if separate.
         typedefs: Option<PathBuf>,
     },
 }
@@ -40,12 +47,15 @@ pub enum Source {
 /// Output languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum Language {
+    /// One Rust module.
     Rust,
     /// A C-compatible status header and a C++ source of drop-in stubs.
     Cpp,
 }
 
 impl Language {
+    /// The flag's name. Example: `rust`.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Language::Rust => "rust",
@@ -57,9 +67,11 @@ impl Language {
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// Where the headers come from.
     pub source: Source,
     /// Output directory. Default: `generated/cuda-<version>` for the CLI, `OUT_DIR` for the Builder.
     pub out_dir: Option<PathBuf>,
+    /// The outputs. Default: Rust and C++.
     pub languages: Vec<Language>,
     /// Keep only functions whose C name matches. Example: `^cu(Init|MemAlloc)`.
     pub allow: Option<String>,
@@ -264,6 +276,7 @@ impl SourceArgs {
 /// `cushim generate`'s flags.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct GenerateArgs {
+    /// Where the headers come from, and the filters.
     #[command(flatten)]
     pub source: SourceArgs,
     /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)

@@ -17,7 +17,9 @@ use crate::version::{CudaVersion, Release};
 /// The result of a generation, before anything is written.
 #[derive(Debug)]
 pub struct Generated {
+    /// The IR the files were rendered from.
     pub api: Api,
+    /// The files, not yet written.
     pub files: Vec<emit::File>,
     /// Every header read, for `cargo:rerun-if-changed`.
     pub inputs: Vec<PathBuf>,

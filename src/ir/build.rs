@@ -17,7 +17,9 @@ use crate::version::{CudaVersion, Release};
 /// Which functions to keep, by C name.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
+    /// Keep only functions with a C name that matches.
     pub allow: Option<regex::Regex>,
+    /// Drop functions with a C name that matches.
     pub block: Option<regex::Regex>,
 }
 

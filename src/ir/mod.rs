@@ -1,5 +1,5 @@
 //! The intermediate representation: facts about every function, derived once
-//! and never re-derived by the emitters. Built from [`crate::parse::Raw`] by
+//! and never re-derived by the emitters. Built from `parse::Raw` by
 //! [`build`]; no libclang here, so it is unit-tested with hand-built input.
 
 pub mod build;
@@ -122,6 +122,7 @@ pub struct PerThread {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// One parameter of a function.
 pub struct Param {
     /// Example: `dptr`. Generated as `arg<N>` when the header leaves it unnamed.
     pub name: String,
