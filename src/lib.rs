@@ -17,12 +17,16 @@
 
 mod builder;
 pub mod c;
+#[cfg(feature = "cli")]
 pub mod check;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
 mod columns;
 pub mod diag;
+#[cfg(feature = "cli")]
 mod diff;
+#[cfg(feature = "cli")]
 mod doctor;
 mod emit;
 pub mod fetch;

@@ -8,9 +8,12 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+#[cfg(feature = "cli")]
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, ValueEnum};
+#[cfg(feature = "cli")]
+use clap::Args;
 
+#[cfg(feature = "cli")]
 use crate::diag::Error;
 use crate::version::CudaVersion;
 
@@ -45,7 +48,8 @@ pub enum Source {
 }
 
 /// Output languages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Language {
     /// One Rust module.
     Rust,
@@ -179,6 +183,7 @@ pub fn stream_name(s: StreamMode) -> &'static str {
     }
 }
 
+#[cfg(feature = "cli")]
 fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
     PossibleValuesParser::new(["proc-address", "dlsym"]).map(|s| match s.as_str() {
         "dlsym" => Resolve::Dlsym,
@@ -186,6 +191,7 @@ fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
     })
 }
 
+#[cfg(feature = "cli")]
 /// The `--stream` flag's parser (also for `cushim doctor`).
 pub fn stream_parser() -> impl TypedValueParser<Value = StreamMode> {
     PossibleValuesParser::new(["legacy", "per-thread"]).map(|s| match s.as_str() {
@@ -194,12 +200,14 @@ pub fn stream_parser() -> impl TypedValueParser<Value = StreamMode> {
     })
 }
 
+#[cfg(feature = "cli")]
 fn version_arg(text: &str) -> Result<CudaVersion, Error> {
     text.parse::<CudaVersion>().map_err(|e| {
         Error::new(e.to_string()).hint("pinned releases are listed by `cushim fetch --help`")
     })
 }
 
+#[cfg(feature = "cli")]
 /// Where the headers come from. At most one of these.
 #[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceArgs {
@@ -229,6 +237,7 @@ pub struct SourceArgs {
     pub clang_args: Vec<String>,
 }
 
+#[cfg(feature = "cli")]
 impl SourceArgs {
     /// The header source these flags name.
     pub fn source(&self) -> Result<Source, Error> {
@@ -273,6 +282,7 @@ impl SourceArgs {
     }
 }
 
+#[cfg(feature = "cli")]
 /// `cushim generate`'s flags.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct GenerateArgs {
@@ -302,6 +312,7 @@ pub struct GenerateArgs {
     pub stream: StreamMode,
 }
 
+#[cfg(feature = "cli")]
 impl GenerateArgs {
     /// The options these flags describe. `--all` is the command line's own:
     /// it runs these options once per release.
@@ -318,6 +329,7 @@ impl GenerateArgs {
     }
 }
 
+#[cfg(feature = "cli")]
 /// The recorded command, parsed as `cushim generate` would parse it.
 #[derive(clap::Parser, Debug)]
 #[command(name = "cushim", no_binary_name = false)]
@@ -326,11 +338,13 @@ struct Recorded {
     command: RecordedCommand,
 }
 
+#[cfg(feature = "cli")]
 #[derive(clap::Subcommand, Debug)]
 enum RecordedCommand {
     Generate(GenerateArgs),
 }
 
+#[cfg(feature = "cli")]
 /// Parses `cushim generate ARGS...` into the flags it holds.
 pub fn parse_generate<I, T>(words: I) -> Result<GenerateArgs, Error>
 where
@@ -451,6 +465,7 @@ impl Options {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "cli")]
     fn round_trip(options: &Options) -> Options {
         let mut words: Vec<OsString> = vec!["cushim".into(), "generate".into()];
         words.extend(options.args(Paths::Exact, None));
@@ -460,6 +475,7 @@ mod tests {
     }
 
     /// Every flag of `cushim generate` but `--all`: Builder → command line → Builder.
+    #[cfg(feature = "cli")]
     #[test]
     fn every_flag_round_trips_through_the_command_line() {
         let v = |s: &str| s.parse::<CudaVersion>().unwrap();
@@ -561,6 +577,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "cli")]
     #[test]
     fn bad_versions_and_a_lone_merged_are_errors() {
         for words in [
