@@ -257,7 +257,7 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
     let (api, _) = load(&args.source.options()?)?;
     let mode = args
         .stream
-        .or_else(crate::doctor::stream_mode_from_env)
+        .or_else(crate::runtime::cushim_loader::stream_mode_from_environment)
         .unwrap_or(StreamMode::Legacy);
     out(&crate::doctor::report(&api, mode)?)
 }

@@ -8,20 +8,8 @@ use std::fmt::Write as _;
 use crate::diag::Error;
 use crate::ir::{Api, Function};
 use crate::options::StreamMode;
-use crate::runtime::cushim_loader::{self as loader, LoadError, Miss, Target};
+use crate::runtime::cushim_loader::{self as loader, version_text, LoadError, Miss, Target};
 use crate::version::CudaVersion;
-
-/// `12050` → `12.5`.
-fn version_text(number: u32) -> String {
-    CudaVersion::from_number(number).to_string()
-}
-
-/// The stream mode `CUSHIM_PER_THREAD_DEFAULT_STREAM` asks for, by the runtime's own rule.
-pub fn stream_mode_from_env() -> Option<StreamMode> {
-    std::env::var(loader::STREAM_VAR)
-        .ok()
-        .and_then(|v| loader::stream_mode_from_env(&v))
-}
 
 /// The driver as the shims see it, or an error that says why there is none.
 fn open() -> Result<&'static loader::Driver, Error> {

@@ -48,15 +48,11 @@ fn header_set(
     library: &Library,
 ) -> Result<(parse::Input, Option<CudaVersion>), Error> {
     Ok(match source {
-        Source::Default => {
-            let pin = pins::default_pin();
-            (
-                parse::Input::in_dir(&fetch::include_dir(&pin)?, library),
-                Some(pin.cuda),
-            )
-        }
-        Source::Pinned(v) => {
-            let pin = pins::find(*v)?;
+        Source::Default | Source::Pinned(_) => {
+            let pin = match source {
+                Source::Pinned(v) => pins::find(*v)?,
+                _ => pins::default_pin(),
+            };
             (
                 parse::Input::in_dir(&fetch::include_dir(&pin)?, library),
                 Some(pin.cuda),

@@ -5628,12 +5628,17 @@ pub mod cushim_loader {
         }
     }
 
-    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
-    fn initial_mode() -> StreamMode {
+    /// The mode [`STREAM_VAR`] asks for in this process's environment, if any.
+    #[must_use]
+    pub fn stream_mode_from_environment() -> Option<StreamMode> {
         std::env::var(STREAM_VAR)
             .ok()
             .and_then(|v| stream_mode_from_env(&v))
-            .unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
+    }
+
+    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
+    fn initial_mode() -> StreamMode {
+        stream_mode_from_environment().unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
     }
 
     /// Chooses the default-stream mode for this process. Only before the first

@@ -163,10 +163,7 @@ pub fn emit(
         .map(|c| Text {
             value: c.value,
             name: c_string(&c.name),
-            text: c_string(&super::describe_status(
-                &c.name,
-                c.doc.as_deref().filter(|_| options.docs),
-            )),
+            text: c_string(&super::describe_status(c, options.docs)),
         })
         .collect();
 
@@ -224,8 +221,8 @@ pub fn emit(
 /// What a shim returns when it cannot reach the driver.
 fn absent(f: &Function, index: usize) -> String {
     let ret = &f.ret;
-    match (f.fallback, f.params.as_slice()) {
-        (Some(kind), [code, out]) => {
+    match f.fallback_args() {
+        Some((kind, code, out)) => {
             let which = match kind {
                 Fallback::ErrorName => "name",
                 Fallback::ErrorString => "text",
@@ -235,7 +232,7 @@ fn absent(f: &Function, index: usize) -> String {
                 code.name, out.name
             )
         }
-        _ => format!("static_cast<{ret}>(cushim::absent({index}))"),
+        None => format!("static_cast<{ret}>(cushim::absent({index}))"),
     }
 }
 

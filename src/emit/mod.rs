@@ -5,7 +5,7 @@ pub mod cpp;
 pub mod rust;
 
 use crate::diag::Error;
-use crate::ir::Api;
+use crate::ir::{Api, StatusCode};
 use crate::version::Release;
 
 /// One generated file: its name inside the output directory, and its text.
@@ -30,11 +30,14 @@ pub struct Provenance {
     pub command: String,
 }
 
-/// `CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, unless the header's doc is wanted.
-pub(crate) fn describe_status(name: &str, doc: Option<&str>) -> String {
-    if let Some(d) = doc {
+/// What the driver-less `cuGetErrorString` says of a status constant: its doc
+/// with `docs` (`--docs`), else its name made readable
+/// (`CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`).
+pub(crate) fn describe_status(code: &StatusCode, docs: bool) -> String {
+    if let Some(d) = code.doc.as_deref().filter(|_| docs) {
         return d.to_string();
     }
+    let name = code.name.as_str();
     let words = name
         .strip_prefix("CUDA_ERROR_")
         .or_else(|| name.strip_prefix("CUDA_"))

@@ -136,10 +136,7 @@ pub fn emit(
             .map(|c| StatusText {
                 code: c.value,
                 name: format!("c{:?}", c.name),
-                text: format!(
-                    "c{:?}",
-                    super::describe_status(&c.name, c.doc.as_deref().filter(|_| options.docs))
-                ),
+                text: format!("c{:?}", super::describe_status(c, options.docs)),
             })
             .collect(),
         functions: {
@@ -210,8 +207,8 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
                 format!("c{:?}, {version}", t.symbol)
             })
             .unwrap_or_default(),
-        fallback: match (f.fallback, f.params.as_slice()) {
-            (Some(kind), [code, out]) => format!(
+        fallback: match f.fallback_args() {
+            Some((kind, code, out)) => format!(
                 "{}, {}, {}",
                 param_name(&code.name),
                 param_name(&out.name),
@@ -220,7 +217,7 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
                     Fallback::ErrorString => "Text",
                 }
             ),
-            _ => String::new(),
+            None => String::new(),
         },
         aliases: f
             .c_names_besides_symbol()

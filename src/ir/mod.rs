@@ -131,6 +131,15 @@ pub struct Param {
 }
 
 impl Function {
+    /// The fallback with its `(status, out-string)` parameters, when the
+    /// function answers without the library. Example: `cuGetErrorName`.
+    pub fn fallback_args(&self) -> Option<(Fallback, &Param, &Param)> {
+        match (self.fallback, self.params.as_slice()) {
+            (Some(kind), [code, out]) => Some((kind, code, out)),
+            _ => None,
+        }
+    }
+
     /// The parameters as C declares them. Example: `CUdeviceptr *dptr, size_t bytesize`.
     pub fn c_params(&self) -> String {
         let list: Vec<String> = self.params.iter().map(|p| p.ty.declare(&p.name)).collect();
