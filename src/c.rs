@@ -3,10 +3,16 @@
 //! Parse produces them, the IR and `diff` hold them, and each emitter renders
 //! them in its own language; C spelling lives here, because it is a fact.
 
+// nanoserde's derived reader of an `Option` field trips this style lint,
+// and a derive's impl takes no attribute from its item.
+#![allow(clippy::question_mark)]
+
 use std::fmt;
 
+use nanoserde::{DeJson, SerJson};
+
 /// C's arithmetic types plus the fixed-width typedefs that every target maps natively.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, DeJson, SerJson)]
 pub enum Builtin {
     /// `void`.
     Void,
@@ -61,7 +67,7 @@ pub enum Builtin {
 }
 
 /// A parameter or return type. Example: `Pointer { is_const: true, pointee: Builtin(Char) }` for `const char *`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, DeJson, SerJson)]
 pub enum Type {
     /// An arithmetic type or `void`.
     Builtin(Builtin),
@@ -94,7 +100,7 @@ impl Type {
 }
 
 /// One constant of the status enum. Example: `CUDA_ERROR_OUT_OF_MEMORY = 2`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
 pub struct StatusCode {
     /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
     pub name: String,
@@ -105,7 +111,7 @@ pub struct StatusCode {
 }
 
 /// The ABI of a named type that signatures use: what `diff` compares between releases.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
 pub enum Shape {
     /// A struct or union. Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
     Record {
@@ -123,7 +129,7 @@ pub enum Shape {
 }
 
 /// A field's type.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
 pub enum Field {
     /// As C spells it. Example: `unsigned int`.
     Spelled(String),

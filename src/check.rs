@@ -1,6 +1,12 @@
 //! `cushim check`: regenerates every generated file found under a directory,
 //! in memory, from the command its provenance header records, and compares.
 //! For our own `generated/` and for a downstream crate's vendored copies.
+//!
+//! A checked file is untrusted input (`check` runs in CI on pull requests), so
+//! its recorded command is data: it is read into options, and anything in it
+//! that would read or write outside the pinned inputs is refused: local
+//! headers always, clang arguments unless the same ones are passed to
+//! `check` itself. The output directory it records is never used.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -70,8 +76,10 @@ fn counterpart<'a>(path: &Path, files: &'a [File]) -> Option<&'a File> {
     })
 }
 
-/// Checks every cushim-generated file under `dir`.
-pub fn check(dir: &Path) -> Result<Report, Error> {
+/// Checks every cushim-generated file under `dir`. `trusted_clang_args` are
+/// the clang arguments the user passed to `check`: a file that records other
+/// clang arguments is refused, not regenerated.
+pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error> {
     let mut files = Vec::new();
     walk(dir, &mut files)?;
     let mut groups: Vec<(String, Vec<PathBuf>)> = Vec::new();
@@ -108,7 +116,7 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
                         let Some((command, paths)) = groups.get(i) else {
                             return done;
                         };
-                        done.push((i, regenerate(command, paths.len())));
+                        done.push((i, regenerate(command, paths, trusted_clang_args)));
                     }
                 })
             })
@@ -137,20 +145,45 @@ pub fn check(dir: &Path) -> Result<Report, Error> {
     Ok(report)
 }
 
-/// The files that the recorded `command` generates, for `count` files that record it.
-fn regenerate(command: &str, count: usize) -> Result<Vec<File>, Error> {
-    let words = shell_words::split(command)
-        .map_err(|e| Error::new(format!("cannot read the recorded command `{command}`: {e}")))?;
+/// The files that the recorded `command` generates, for the files in `paths` that record it.
+fn regenerate(command: &str, paths: &[PathBuf], trusted: &[String]) -> Result<Vec<File>, Error> {
+    let first = paths
+        .first()
+        .map_or(String::new(), |p| p.display().to_string());
+    let which = match paths.len() {
+        1 => format!("`{first}`"),
+        n => format!("`{first}` and {} more", n - 1),
+    };
+    let words = shell_words::split(command).map_err(|e| {
+        Error::new(format!(
+            "{which}: cannot read the recorded command `{command}`: {e}"
+        ))
+    })?;
     let generate = options::parse_generate(&words).map_err(|e| {
         Error::new(format!(
-            "the recorded command `{command}` is not valid here: {e}"
+            "{which}: the recorded command `{command}` is not valid here: {e}"
         ))
     })?;
     if generate.source.cuda_path.is_some() || generate.source.header.is_some() {
         return Err(Error::new(format!(
-            "{count} were generated from local headers (`{command}`); they can only be checked against pinned releases"
+            "{which} were generated from local headers (`{command}`); they can only be checked against pinned releases"
         ))
         .hint("regenerate them with `--cuda <version>`, or check them by regenerating by hand"));
+    }
+    let recorded = &generate.source.clang_args;
+    if !recorded.is_empty() && recorded.as_slice() != trusted {
+        let args: Vec<String> = recorded
+            .iter()
+            .map(|a| format!("--clang-arg {}", shell_words::quote(a)))
+            .collect();
+        return Err(Error::new(format!(
+            "{which} record clang arguments ({}); check does not run arguments read from a file",
+            args.join(" ")
+        ))
+        .hint(format!(
+            "if you trust them, pass the same to check: `cushim check {}`",
+            args.join(" ")
+        )));
     }
     Ok(crate::pipeline::generate(&generate.options()?)?.files)
 }

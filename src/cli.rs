@@ -51,6 +51,8 @@ pub enum Command {
     Check(Check),
     /// The API difference between two CUDA releases or header sets
     Diff(DiffArgs),
+    /// Write the data cushim ships for pinned releases (ir.json, types.rs) from their headers
+    Pinned(Pinned),
 }
 
 #[derive(Args, Debug)]
@@ -122,6 +124,10 @@ pub struct Check {
     /// Where the generated (or vendored) files are
     #[arg(long, value_name = "DIR", default_value = "generated")]
     pub dir: PathBuf,
+    /// A clang argument you trust for files that record it (repeatable); without it,
+    /// a file that records clang arguments is refused, never regenerated
+    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub clang_args: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -141,12 +147,48 @@ pub struct List {
 
 #[derive(Args, Debug)]
 pub struct Fetch {
-    /// Releases to fetch (default: the newest pin)
+    #[command(flatten)]
+    pub releases: Releases,
+}
+
+#[derive(Args, Debug)]
+pub struct Pinned {
+    #[command(flatten)]
+    pub releases: Releases,
+    /// The directory that holds cuda-<version>/ (the crate's own generated/)
+    #[arg(long, value_name = "DIR", default_value = "generated")]
+    pub out: PathBuf,
+}
+
+/// Which pinned releases a command works on.
+#[derive(Args, Debug)]
+pub struct Releases {
+    /// Pinned releases, e.g. 13.5 (default: the newest pin)
     #[arg(value_name = "VERSION", conflicts_with = "all")]
     pub versions: Vec<String>,
-    /// Fetch every pinned release
+    /// Every pinned release
     #[arg(long)]
     pub all: bool,
+}
+
+impl Releases {
+    fn pins(&self) -> Result<Vec<pins::Pin>, Error> {
+        if self.all {
+            return Ok(pins::all());
+        }
+        if self.versions.is_empty() {
+            return Ok(vec![pins::default_pin()]);
+        }
+        self.versions
+            .iter()
+            .map(|v| {
+                let v: CudaVersion = v
+                    .parse()
+                    .map_err(|e: crate::version::InvalidVersion| Error::new(e.to_string()))?;
+                pins::find(v)
+            })
+            .collect()
+    }
 }
 
 fn generate(args: &GenerateArgs) -> Result<(), Error> {
@@ -211,7 +253,7 @@ fn list(args: &List) -> Result<(), Error> {
 }
 
 fn check_cmd(args: &Check) -> i32 {
-    let report = match crate::check::check(&args.dir) {
+    let report = match crate::check::check(&args.dir, &args.clang_args) {
         Err(e) => {
             eprintln!("{e}");
             return 1;
@@ -263,24 +305,23 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
-    let pins = if args.all {
-        pins::all()
-    } else if args.versions.is_empty() {
-        vec![pins::default_pin()]
-    } else {
-        args.versions
-            .iter()
-            .map(|v| {
-                let v: CudaVersion = v
-                    .parse()
-                    .map_err(|e: crate::version::InvalidVersion| Error::new(e.to_string()))?;
-                pins::find(v)
-            })
-            .collect::<Result<_, _>>()?
-    };
-    for pin in pins {
+    for pin in args.releases.pins()? {
         let dir = fetch::include_dir(&pin)?;
         out(&format!("CUDA {}: {}\n", pin.cuda, dir.display()))?;
+    }
+    Ok(())
+}
+
+fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
+    for pin in args.releases.pins()? {
+        let files = crate::pipeline::ship(pin.cuda)?;
+        let dir = args.out.join(pin.cuda.dir_name());
+        for outcome in crate::write::write_all(&dir, &files)? {
+            match outcome {
+                Outcome::Written(p) => eprintln!("wrote {}", p.display()),
+                Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+            }
+        }
     }
     Ok(())
 }
@@ -301,6 +342,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Doctor(d) => doctor(d),
         Command::Check(c) => return check_cmd(c),
         Command::Diff(d) => diff_cmd(d),
+        Command::Pinned(p) => pinned_cmd(p),
     };
     match result {
         Ok(()) => 0,

@@ -1,10 +1,16 @@
 //! Errors and warnings that users can act on: each leads with `file:line`
 //! where there is one, and carries a `hint:` where we know the fix.
 
+// nanoserde's derived reader of an `Option` field trips this style lint,
+// and a derive's impl takes no attribute from its item.
+#![allow(clippy::question_mark)]
+
 use std::fmt;
 
+use nanoserde::{DeJson, SerJson};
+
 /// Where a diagnostic points. Example: `cuda.h:4711`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, DeJson, SerJson)]
 pub struct Origin {
     /// File name as the user passed it or as clang reported it. Example: `/tmp/cuda/include/cuda.h`.
     pub file: String,
@@ -19,7 +25,7 @@ impl fmt::Display for Origin {
 }
 
 /// How bad a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, DeJson, SerJson)]
 pub enum Severity {
     /// Printed; generation goes on.
     Warning,
@@ -29,7 +35,7 @@ pub enum Severity {
 
 /// A finding of one stage about the input. Warnings are collected and printed;
 /// any error stops generation before anything is written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,

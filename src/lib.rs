@@ -10,7 +10,7 @@
 //! Dependency order, each layer using only those before it (`tests/layers.rs`
 //! holds the code to it):
 //! `diag`, `columns`, `version`, `c`, `library` → `runtime`, `pins`, `parse` →
-//! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor` → `write`, `pipeline` →
+//! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor`, `pinned` → `write`, `pipeline` →
 //! `builder`, `check` → `cli`.
 
 #![deny(missing_docs)]
@@ -29,11 +29,13 @@ mod diff;
 #[cfg(feature = "cli")]
 mod doctor;
 mod emit;
+#[cfg(feature = "fetch")]
 pub mod fetch;
 pub mod ir;
 pub mod library;
 pub mod options;
 mod parse;
+mod pinned;
 pub mod pins;
 mod pipeline;
 mod runtime;

@@ -37,7 +37,7 @@ pub struct LoaderCodes {
 }
 
 /// Functions that keep answering without the library, from the status enum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, nanoserde::DeJson, nanoserde::SerJson)]
 pub enum Fallback {
     /// `cuGetErrorName(code, &str)`: the constant's name.
     ErrorName,

@@ -13,7 +13,6 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 #[cfg(feature = "cli")]
 use clap::Args;
 
-#[cfg(feature = "cli")]
 use crate::diag::Error;
 use crate::version::CudaVersion;
 
@@ -377,14 +376,29 @@ impl Options {
             c.push_str(name);
             if let Some(v) = value {
                 let v = v.to_string_lossy();
-                if matches!(name, "--allow" | "--block" | "--clang-arg") {
-                    c.push_str(&format!(" '{v}'"));
-                } else {
-                    c.push_str(&format!(" {v}"));
-                }
+                let always = matches!(name, "--allow" | "--block" | "--clang-arg");
+                c.push(' ');
+                c.push_str(&shell_word(&v, always));
             }
         }
         c
+    }
+
+    /// Refuses a value that a generated file's provenance line cannot record:
+    /// one with a control character (a newline would end the comment and
+    /// inject code).
+    pub fn check_recordable(&self) -> Result<(), Error> {
+        for (name, value) in self.flags(Paths::Recorded, None) {
+            let Some(value) = value else { continue };
+            let value = value.to_string_lossy();
+            if let Some(c) = value.chars().find(|c| c.is_control()) {
+                return Err(Error::new(format!(
+                    "`{name}` holds a control character ({c:?}), which a generated file's provenance line cannot record: {value:?}"
+                ))
+                .hint(format!("remove it from `{name}`")));
+            }
+        }
+        Ok(())
     }
 
     /// Each flag with its value, in the order the command line writes them.
@@ -458,6 +472,20 @@ impl Options {
             }
         }
         a
+    }
+}
+
+/// `value` as one POSIX shell word: as it is when every character is plain,
+/// else in single quotes (each `'` written `'\\''`); `always` quotes regardless.
+fn shell_word(value: &str, always: bool) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-+=:,/@%".contains(c));
+    if plain && !always {
+        value.to_string()
+    } else {
+        format!("'{}'", value.replace('\'', r"'\''"))
     }
 }
 
@@ -549,7 +577,7 @@ mod tests {
         };
         assert_eq!(
             toolkit.command(None),
-            "cushim generate --cuda-path <toolkit>"
+            "cushim generate --cuda-path '<toolkit>'"
         );
         assert_eq!(
             Options::default().command(Some("13.5".parse().unwrap())),

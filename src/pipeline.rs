@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use crate::diag::Error;
 use crate::emit;
-use crate::fetch;
 use crate::ir::{self, Api};
 use crate::library::{Library, DRIVER};
 use crate::options::{Language, Options, Source};
+#[cfg(feature = "parse")]
 use crate::parse;
+use crate::pinned;
 use crate::pins;
 use crate::version::{CudaVersion, Release};
 
@@ -27,67 +28,60 @@ pub struct Generated {
     pub default_out_dir: PathBuf,
 }
 
-/// One header read, and the pinned release it came from (in a merged module).
+/// One header a release was read from: a provenance line.
 #[derive(Clone, Debug)]
-struct InputFile {
-    path: PathBuf,
+struct Header {
+    /// The pinned release, named in a merged module's lines.
     release: Option<CudaVersion>,
+    /// Example: `cuda.h`.
+    name: String,
+    sha256: String,
 }
 
-/// A header set parsed into the IR.
+/// Where the Rust types come from: the shipped data, or bindgen on the headers.
+enum RustTypes {
+    Shipped(&'static str),
+    #[cfg(feature = "parse")]
+    Headers(parse::Input),
+}
+
+impl RustTypes {
+    fn text(&self) -> Result<String, Error> {
+        match self {
+            RustTypes::Shipped(text) => Ok((*text).to_string()),
+            #[cfg(feature = "parse")]
+            RustTypes::Headers(input) => parse::bindgen_types(input),
+        }
+    }
+}
+
+/// A header set (or shipped release) loaded into the IR.
 struct Loaded {
     api: Api,
-    files: Vec<InputFile>,
-    /// The headers of the newest release, which the Rust types come from.
-    newest: parse::Input,
+    headers: Vec<Header>,
+    /// Every file read, for `cargo:rerun-if-changed`; none for shipped data.
+    inputs: Vec<PathBuf>,
+    /// The newest release's types, in a merged module.
+    types: RustTypes,
+    /// The header that declares the functions. Example: `cuda.h`.
+    header_name: String,
 }
 
-/// The headers `source` selects, and the pinned release they belong to.
-fn header_set(
-    source: &Source,
-    library: &Library,
-) -> Result<(parse::Input, Option<CudaVersion>), Error> {
-    Ok(match source {
-        Source::Default | Source::Pinned(_) => {
-            let pin = match source {
-                Source::Pinned(v) => pins::find(*v)?,
-                _ => pins::default_pin(),
-            };
-            (
-                parse::Input::in_dir(&fetch::include_dir(&pin)?, library),
-                Some(pin.cuda),
-            )
-        }
-        Source::Toolkit(root) => (
-            parse::Input::in_dir(&fetch::toolkit_include(root.as_deref())?, library),
-            None,
-        ),
-        Source::Merged { from, to } => {
-            return Err(Error::new(format!(
-                "{from}..{to} names several releases; they are loaded one by one and merged"
-            )))
-        }
-        Source::Files { header, typedefs } => (
-            parse::Input {
-                header: header.clone(),
-                typedefs: typedefs.clone(),
-                clang_args: Vec::new(),
-            },
-            None,
-        ),
-    })
-}
-
-fn regex(flag: &str, pattern: &Option<String>) -> Result<Option<regex::Regex>, Error> {
+fn regex(flag: &str, pattern: &Option<String>) -> Result<Option<regex_lite::Regex>, Error> {
     pattern
         .as_deref()
         .map(|p| {
-            regex::Regex::new(p).map_err(|e| {
+            regex_lite::Regex::new(p).map_err(|e| {
                 Error::new(format!("invalid {flag} regex `{p}`: {e}"))
-                    .hint("the syntax is that of the `regex` crate, e.g. `^cu(Init|MemAlloc)`")
+                    .hint("the syntax is that of the `regex` crate without Unicode classes, e.g. `^cu(Init|MemAlloc)`")
             })
         })
         .transpose()
+}
+
+/// Options that only the headers can serve: their docs, or clang arguments.
+fn needs_headers(options: &Options) -> bool {
+    options.docs || !options.clang_args.is_empty()
 }
 
 fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
@@ -95,27 +89,135 @@ fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
         allow: regex("--allow", &options.allow)?,
         block: regex("--block", &options.block)?,
     };
-    let (mut input, pinned) = header_set(&options.source, library)?;
+    let pinned = match options.source {
+        Source::Default => Some(pins::default_pin().cuda),
+        Source::Pinned(v) => Some(pins::find(v)?.cuda),
+        _ => None,
+    };
+    if let Some(cuda) = pinned.filter(|_| !needs_headers(options)) {
+        if let Some(shipped) = pinned::load(cuda, library, &filter) {
+            let shipped = shipped?;
+            return Ok(Loaded {
+                api: shipped.api,
+                headers: shipped
+                    .headers
+                    .into_iter()
+                    .map(|(name, sha256)| Header {
+                        release: Some(cuda),
+                        name,
+                        sha256,
+                    })
+                    .collect(),
+                inputs: Vec::new(),
+                types: RustTypes::Shipped(shipped.rust_types),
+                header_name: library.header.to_string(),
+            });
+        }
+    }
+    from_headers(options, library, &filter, pinned)
+}
+
+#[cfg(feature = "parse")]
+fn from_headers(
+    options: &Options,
+    library: &Library,
+    filter: &ir::build::Filter,
+    pinned: Option<CudaVersion>,
+) -> Result<Loaded, Error> {
+    let mut input = match &options.source {
+        Source::Default | Source::Pinned(_) => headers::pinned(pinned, library)?,
+        Source::Toolkit(root) => {
+            parse::Input::in_dir(&parse::toolkit_include(root.as_deref())?, library)
+        }
+        Source::Merged { from, to } => {
+            return Err(Error::new(format!(
+                "{from}..{to} names several releases; they are loaded one by one and merged"
+            )))
+        }
+        Source::Files { header, typedefs } => parse::Input {
+            header: header.clone(),
+            typedefs: typedefs.clone(),
+            clang_args: Vec::new(),
+        },
+    };
     input.clang_args = options.clang_args.clone();
     let raw = parse::parse(&input, &library.parse)?;
     let release = match pinned.or(raw.version) {
         Some(v) => Release::One(v),
         None => Release::Unknown,
     };
-    let api = ir::build(&raw, library, release, &filter)?;
-    let files = raw
-        .files
-        .into_iter()
-        .map(|path| InputFile {
-            path,
+    let api = ir::build(&raw, library, release, filter)?;
+    let mut headers = Vec::new();
+    for path in &raw.files {
+        headers.push(Header {
             release: pinned,
-        })
-        .collect();
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            sha256: parse::file_sha256(path)?,
+        });
+    }
     Ok(Loaded {
         api,
-        files,
-        newest: input,
+        headers,
+        inputs: raw.files,
+        header_name: input.header.file_name().map_or_else(
+            || library.header.into(),
+            |s| s.to_string_lossy().into_owned(),
+        ),
+        types: RustTypes::Headers(input),
     })
+}
+
+/// Without the `parse` feature, only the shipped data is there.
+#[cfg(not(feature = "parse"))]
+fn from_headers(
+    options: &Options,
+    _: &Library,
+    _: &ir::build::Filter,
+    pinned: Option<CudaVersion>,
+) -> Result<Loaded, Error> {
+    let why = match pinned {
+        Some(v) if needs_headers(options) => format!(
+            "docs and clang arguments need CUDA {v}'s headers, which this build of cushim cannot fetch"
+        ),
+        Some(v) => format!("this build of cushim ships no data for CUDA {v}"),
+        None => "reading headers needs libclang, which this build of cushim leaves out".into(),
+    };
+    Err(Error::new(why).hint(
+        "turn on cushim's `fetch` feature (pinned releases) or `parse` feature (headers on disk) in [build-dependencies]",
+    ))
+}
+
+/// Where a pinned release's headers are: fetched, with the `fetch` feature.
+#[cfg(feature = "parse")]
+mod headers {
+    use super::{parse, CudaVersion, Error, Library};
+
+    #[cfg(feature = "fetch")]
+    pub(super) fn pinned(
+        cuda: Option<CudaVersion>,
+        library: &Library,
+    ) -> Result<parse::Input, Error> {
+        let pin = match cuda {
+            Some(v) => crate::pins::find(v)?,
+            None => crate::pins::default_pin(),
+        };
+        Ok(parse::Input::in_dir(
+            &crate::fetch::include_dir(&pin)?,
+            library,
+        ))
+    }
+
+    #[cfg(not(feature = "fetch"))]
+    pub(super) fn pinned(cuda: Option<CudaVersion>, _: &Library) -> Result<parse::Input, Error> {
+        let what = cuda.map_or_else(|| "the default release".into(), |v| format!("CUDA {v}"));
+        Err(Error::new(format!(
+            "docs and clang arguments need the headers of {what}, which this build of cushim cannot fetch"
+        ))
+        .hint("turn on cushim's `fetch` feature in [build-dependencies], or point `cuda_path` at a toolkit"))
+    }
 }
 
 fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
@@ -123,7 +225,8 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
         return load_one(options, library);
     };
     let mut releases = Vec::new();
-    let mut files = Vec::new();
+    let mut headers = Vec::new();
+    let mut inputs = Vec::new();
     let mut newest = None;
     for pin in pins::range(from, to)? {
         let one = Options {
@@ -132,29 +235,57 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
         };
         let loaded = load_one(&one, library)?;
         releases.push(loaded.api);
-        files.extend(loaded.files);
-        newest = Some(loaded.newest);
+        headers.extend(loaded.headers);
+        inputs.extend(loaded.inputs);
+        newest = Some((loaded.types, loaded.header_name));
     }
-    let newest = newest.ok_or_else(|| Error::new(format!("no pinned release in {from}..{to}")))?;
+    let (types, header_name) =
+        newest.ok_or_else(|| Error::new(format!("no pinned release in {from}..{to}")))?;
     Ok(Loaded {
         api: ir::merge::merge(&releases),
-        files,
-        newest,
+        headers,
+        inputs,
+        types,
+        header_name,
     })
+}
+
+/// A pinned release's data for the crate to ship (`ir.json` and `types.rs`),
+/// always from its fetched headers, never from the data already shipped.
+#[cfg(feature = "cli")]
+pub fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
+    let options = Options {
+        source: Source::Pinned(cuda),
+        ..Options::default()
+    };
+    let loaded = from_headers(&options, &DRIVER, &ir::build::Filter::default(), Some(cuda))?;
+    let headers = loaded
+        .headers
+        .into_iter()
+        .map(|h| (h.name, h.sha256))
+        .collect();
+    Ok(vec![
+        emit::File {
+            name: "ir.json".into(),
+            contents: pinned::encode(&loaded.api, headers)?,
+        },
+        emit::File {
+            name: "types.rs".into(),
+            contents: loaded.types.text()?,
+        },
+    ])
 }
 
 /// Parses the headers and builds the IR (what `cushim list` shows); also
 /// returns every header read.
 pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
     let loaded = load_all(options, &DRIVER)?;
-    Ok((
-        loaded.api,
-        loaded.files.into_iter().map(|f| f.path).collect(),
-    ))
+    Ok((loaded.api, loaded.inputs))
 }
 
 /// Runs the whole pipeline short of writing.
 pub fn generate(options: &Options) -> Result<Generated, Error> {
+    options.check_recordable()?;
     if matches!(options.source, Source::Merged { .. })
         && !options.languages.contains(&Language::Rust)
     {
@@ -163,24 +294,24 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         )
         .hint("ask for Rust (`--lang rust`), and for each release's C++ pair with `--cuda <version>` or `--all`"));
     }
-    let Loaded { api, files, newest } = load_all(options, &DRIVER)?;
+    let Loaded {
+        api,
+        headers,
+        inputs,
+        types,
+        header_name,
+    } = load_all(options, &DRIVER)?;
     let merged = matches!(api.release, Release::Range(..));
-    let mut headers = Vec::new();
-    for f in &files {
-        let release = match (merged, f.release) {
-            (true, Some(v)) => format!("{} ", v.dir_name()),
-            _ => String::new(),
-        };
-        let name = f
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        headers.push(format!(
-            "{release}{name} sha256:{}",
-            fetch::file_sha256(&f.path)?
-        ));
-    }
+    let headers = headers
+        .iter()
+        .map(|h| {
+            let release = match (merged, h.release) {
+                (true, Some(v)) => format!("{} ", v.dir_name()),
+                _ => String::new(),
+            };
+            format!("{release}{} sha256:{}", h.name, h.sha256)
+        })
+        .collect();
     let pinned = match api.release {
         Release::One(v) => Some(v),
         _ => None,
@@ -191,21 +322,16 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         headers,
         command: options.command(pinned),
     };
-    let main_header = &newest.header;
-    let stem = main_header
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "cuda".into());
-    let header_name = main_header
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "cuda.h".into());
+    let stem = header_name
+        .strip_suffix(".h")
+        .unwrap_or(&header_name)
+        .to_string();
     let mut out = Vec::new();
     for lang in &options.languages {
         match lang {
             Language::Rust => {
                 // Only the Rust output needs bindgen's types.
-                let rust_types = parse::bindgen_types(&newest)?;
+                let rust_types = types.text()?;
                 out.push(emit::rust::emit(
                     &api,
                     &rust_types,
@@ -242,6 +368,6 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         },
         api,
         files: out,
-        inputs: files.into_iter().map(|f| f.path).collect(),
+        inputs,
     })
 }

@@ -27,6 +27,22 @@ impl CudaVersion {
     }
 }
 
+// Stored data (the pinned releases' IR) spells a version as its number.
+impl nanoserde::SerJson for CudaVersion {
+    fn ser_json(&self, depth: usize, state: &mut nanoserde::SerJsonState) {
+        self.0.ser_json(depth, state);
+    }
+}
+
+impl nanoserde::DeJson for CudaVersion {
+    fn de_json(
+        state: &mut nanoserde::DeJsonState,
+        input: &mut std::str::Chars,
+    ) -> Result<Self, nanoserde::DeJsonErr> {
+        u32::de_json(state, input).map(CudaVersion)
+    }
+}
+
 impl fmt::Display for CudaVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.0 / 1000, (self.0 % 1000) / 10)?;

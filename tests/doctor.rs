@@ -106,3 +106,28 @@ fn no_driver_or_only_the_stub_is_a_clear_failure() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr.contains("not an absolute path"), "{stderr}");
 }
+
+#[test]
+fn doctor_needs_neither_libclang_nor_fetched_headers() {
+    let lib = fake_driver("doctor-bare", &[]);
+    let cache = common::scratch("doctor-empty-cache");
+    let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .arg("doctor")
+        .env("CUSHIM_CUDA_LIBRARY", &lib)
+        .env("CUSHIM_CACHE_DIR", &cache)
+        .env("LIBCLANG_PATH", cache.join("no-libclang-here"))
+        .env("PATH", "/nonexistent")
+        .env_remove("CUSHIM_PER_THREAD_DEFAULT_STREAM")
+        .output()
+        .expect("cushim runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("492 functions; 13 available, 479 not"),
+        "{stdout}"
+    );
+    assert_eq!(
+        common::files_under(&cache),
+        Vec::<std::path::PathBuf>::new()
+    );
+}

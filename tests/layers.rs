@@ -10,7 +10,7 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "columns", "version", "c", "library"],
     &["runtime", "pins", "parse"],
     &["ir", "options", "fetch"],
-    &["emit", "diff", "doctor"],
+    &["emit", "diff", "doctor", "pinned"],
     &["write", "pipeline"],
     &["builder", "check"],
     &["cli"],

@@ -1,5 +1,6 @@
 //! Generated code is clean in a strict downstream crate: `tests/lint-consumer`
-//! (edition 2024, a library with `#![deny(missing_docs)]` and a binary)
+//! (a library with `#![deny(missing_docs)]` and a binary, built as edition
+//! 2024 and, through `edition2021/Cargo.toml`, as edition 2021)
 //! vendors the committed 13.5, 11.8 and merged modules, and must pass
 //! `cargo clippy -D warnings -W clippy::pedantic` with no finding.
 
@@ -9,10 +10,9 @@ use std::process::Command;
 
 use common::{root, text};
 
-#[test]
-fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() {
+/// Lints and runs the strict consumer whose manifest is `manifest`.
+fn lint_and_run(manifest: &std::path::Path) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let manifest = root().join("tests/lint-consumer/Cargo.toml");
     let target = root().join("target/lint-consumer");
     let out = Command::new(&cargo)
         .args([
@@ -22,7 +22,7 @@ fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() 
             "--all-targets",
             "--manifest-path",
         ])
-        .arg(&manifest)
+        .arg(manifest)
         .arg("--target-dir")
         .arg(&target)
         .args(["--", "-D", "warnings", "-W", "clippy::pedantic"])
@@ -38,7 +38,7 @@ fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() 
 
     let out = Command::new(&cargo)
         .args(["run", "--quiet", "--locked", "--manifest-path"])
-        .arg(&manifest)
+        .arg(manifest)
         .arg("--target-dir")
         .arg(&target)
         .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
@@ -51,6 +51,16 @@ fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() 
         "{stdout}"
     );
     assert!(stdout.contains("cuGetErrorName -> 0"), "{stdout}");
+}
+
+#[test]
+fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2024() {
+    lint_and_run(&root().join("tests/lint-consumer/Cargo.toml"));
+}
+
+#[test]
+fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2021() {
+    lint_and_run(&root().join("tests/lint-consumer/edition2021/Cargo.toml"));
 }
 
 /// `cargo fmt` in a crate that vendors the output changes nothing, so

@@ -18,12 +18,19 @@ use crate::version::{CudaVersion, Release};
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
     /// Keep only functions with a C name that matches.
-    pub allow: Option<regex::Regex>,
+    pub allow: Option<regex_lite::Regex>,
     /// Drop functions with a C name that matches.
-    pub block: Option<regex::Regex>,
+    pub block: Option<regex_lite::Regex>,
 }
 
 impl Filter {
+    /// Whether `f` is kept: by its C name, an alias or its symbol.
+    pub fn keeps_function(&self, f: &Function) -> bool {
+        let mut names = vec![f.name.as_str()];
+        names.extend(f.aliases.iter().map(String::as_str));
+        self.keeps(&names) || self.keeps(&[f.symbol.as_str()])
+    }
+
     fn keeps(&self, names: &[&str]) -> bool {
         let allowed = match &self.allow {
             Some(r) => names.iter().any(|n| r.is_match(n)),

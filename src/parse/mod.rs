@@ -12,20 +12,37 @@
 //!   (`PFN_cuMemAlloc_v2000`) that the ordinal rule needs. Only typedefs are taken
 //!   from this parse, since the macro exposes v1 prototypes under unversioned names.
 
+#[cfg(feature = "parse")]
 mod clang;
+#[cfg(feature = "parse")]
+mod files;
+#[cfg(feature = "parse")]
+mod read;
+#[cfg(feature = "parse")]
 mod types;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet};
+#[cfg(feature = "parse")]
+use std::path::Path;
+use std::path::PathBuf;
 
 use crate::c::{Shape, StatusCode, Type};
-use crate::diag::{Error, Origin};
-use crate::library::{Library, ParseSettings};
+use crate::diag::Origin;
+#[cfg(feature = "parse")]
+use crate::library::Library;
 use crate::version::CudaVersion;
 
+#[cfg(feature = "fetch")]
+pub use files::hex;
+#[cfg(feature = "parse")]
+pub use files::{file_sha256, toolkit_include};
+#[cfg(feature = "parse")]
+pub use read::parse;
+#[cfg(feature = "parse")]
 pub use types::bindgen_types;
 
 /// What the caller must say about the headers.
+#[cfg(feature = "parse")]
 #[derive(Clone, Debug)]
 pub struct Input {
     /// The header that declares the functions. Example: `.../include/cuda.h`.
@@ -36,6 +53,7 @@ pub struct Input {
     pub clang_args: Vec<String>,
 }
 
+#[cfg(feature = "parse")]
 impl Input {
     /// A toolkit or cache include directory's headers for `library`.
     pub fn in_dir(include: &Path, library: &Library) -> Input {
@@ -92,231 +110,4 @@ pub struct Raw {
     pub declared: BTreeSet<String>,
     /// The release the version macro gives (`CUDA_VERSION 13050` → 13.5).
     pub version: Option<CudaVersion>,
-}
-
-/// Parses the functions and PFN table of `input`.
-pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
-    for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
-        if !p.is_file() {
-            return Err(
-                Error::new(format!("header `{}` not found", p.display())).hint(
-                    "pass an existing file, or use `--cuda <version>` to fetch the pinned headers",
-                ),
-            );
-        }
-    }
-    let plain = Config::new(input, None).parse()?;
-    let per_thread = settings
-        .per_thread_define
-        .map(|d| Config::new(input, Some(d)).parse())
-        .transpose()?;
-    let internal = settings
-        .internal_define
-        .map(|d| Config::new(input, Some(d)).parse())
-        .transpose()?;
-
-    let header = canonical(&input.header);
-    let mut text_cache = HashMap::new();
-    let mut functions = Vec::new();
-    let status_codes = plain.status_codes(&header);
-    let types = plain.signature_types(&header);
-    let mut twins: HashMap<(String, u32), String> = HashMap::new();
-    if let Some(unit) = &per_thread {
-        for f in unit.functions(&header, &mut text_cache)? {
-            twins.insert((f.spelled.clone(), f.origin.line), f.symbol);
-        }
-    }
-    for mut f in plain.functions(&header, &mut text_cache)? {
-        if let Some(t) = twins.get(&(f.spelled.clone(), f.origin.line)) {
-            f.per_thread_symbol = t.clone();
-        }
-        functions.push(f);
-    }
-
-    let mut pfn = BTreeMap::new();
-    for unit in [internal.as_ref(), per_thread.as_ref(), Some(&plain)]
-        .into_iter()
-        .flatten()
-    {
-        for (name, td) in unit.pfn_typedefs() {
-            pfn.insert(name, td);
-        }
-    }
-
-    // The named headers first, then whatever else of ours they include.
-    let mut files = vec![input.header.clone()];
-    files.extend(input.typedefs.iter().cloned());
-    for f in plain.unit.user_files() {
-        if !files.iter().any(|k| canonical(k) == canonical(&f)) {
-            files.push(f);
-        }
-    }
-    let declared = plain.unit.declared_types();
-    let version = plain
-        .unit
-        .macro_value(settings.version_macro)
-        .map(CudaVersion::from_number);
-    Ok(Raw {
-        functions,
-        pfn,
-        files,
-        status_codes,
-        types,
-        declared,
-        version,
-    })
-}
-
-fn canonical(p: &Path) -> PathBuf {
-    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// The include directories and the synthetic main file for one parse.
-struct Config {
-    source: String,
-    args: Vec<String>,
-}
-
-impl Config {
-    fn new(input: &Input, define: Option<&str>) -> Config {
-        let mut source = String::new();
-        for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
-            source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
-        }
-        let mut args: Vec<String> = vec!["-x".into(), "c".into(), "-std=c11".into()];
-        if let Some(dir) = canonical(&input.header).parent() {
-            args.push(format!("-I{}", dir.display()));
-        }
-        args.extend(input.clang_args.iter().cloned());
-        args.extend(define.map(|d| format!("-D{d}")));
-        Config { source, args }
-    }
-
-    fn parse(&self) -> Result<Parsed, Error> {
-        Ok(Parsed {
-            unit: clang::Unit::parse("cushim-input.h", &self.source, &self.args)?,
-        })
-    }
-}
-
-struct Parsed {
-    unit: clang::Unit,
-}
-
-impl Parsed {
-    /// The function declarations written in `header`, in source order.
-    fn functions(
-        &self,
-        header: &Path,
-        text: &mut HashMap<PathBuf, Vec<u8>>,
-    ) -> Result<Vec<RawFunction>, Error> {
-        let mut out = Vec::new();
-        for c in self.unit.root().children() {
-            if c.kind() != clang::Kind::Function {
-                continue;
-            }
-            let Some(loc) = c.location() else { continue };
-            if canonical(&loc.file) != header {
-                continue;
-            }
-            let origin = Origin {
-                file: loc.file.display().to_string(),
-                line: loc.line,
-            };
-            let symbol = c.spelling();
-            let spelled = clang::identifier_at(&loc.file, loc.offset, text).ok_or_else(|| {
-                Error::at(
-                    origin.clone(),
-                    format!("cannot read the name of `{symbol}`"),
-                )
-            })?;
-            let mut unsupported = None;
-            let params = match c.params() {
-                Ok(p) => p,
-                Err(e) => {
-                    unsupported = Some(e);
-                    Vec::new()
-                }
-            };
-            let (ret, ret_sig) = match c.result() {
-                Ok(r) => r,
-                Err(e) => {
-                    unsupported.get_or_insert(e);
-                    (Type::Builtin(crate::c::Builtin::Void), String::new())
-                }
-            };
-            let mut signature = vec![ret_sig];
-            signature.extend(params.iter().map(|p| p.2.clone()));
-            out.push(RawFunction {
-                spelled,
-                per_thread_symbol: symbol.clone(),
-                symbol,
-                params: params.into_iter().map(|(n, t, _)| (n, t)).collect(),
-                ret,
-                signature,
-                doc: c.brief(),
-                deprecated: c.is_deprecated(),
-                origin,
-                unsupported,
-                variadic: c.is_variadic(),
-            });
-        }
-        Ok(out)
-    }
-
-    /// The named types of every signature in `header`.
-    fn signature_types(&self, header: &Path) -> BTreeMap<String, Shape> {
-        let mut out = BTreeMap::new();
-        for c in self.unit.root().children() {
-            if c.kind() == clang::Kind::Function
-                && c.location().is_some_and(|l| canonical(&l.file) == header)
-            {
-                c.signature_types(&mut out);
-            }
-        }
-        out
-    }
-
-    /// The constants of the enum returned by the first function of `header`.
-    fn status_codes(&self, header: &Path) -> Vec<StatusCode> {
-        self.unit
-            .root()
-            .children()
-            .into_iter()
-            .filter(|c| c.kind() == clang::Kind::Function)
-            .find(|c| c.location().is_some_and(|l| canonical(&l.file) == header))
-            .map(|c| c.result_enum_constants())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, value, doc)| StatusCode { name, value, doc })
-            .collect()
-    }
-
-    /// Every `PFN_*` typedef that names a function pointer.
-    fn pfn_typedefs(&self) -> Vec<(String, RawTypedef)> {
-        let mut out = Vec::new();
-        for c in self.unit.root().children() {
-            if c.kind() != clang::Kind::Typedef {
-                continue;
-            }
-            let name = c.spelling();
-            if !name.starts_with("PFN_") {
-                continue;
-            }
-            let (Some(signature), Some(loc)) = (c.fn_pointer_signature(), c.location()) else {
-                continue;
-            };
-            out.push((
-                name,
-                RawTypedef {
-                    signature,
-                    origin: Origin {
-                        file: loc.file.display().to_string(),
-                        line: loc.line,
-                    },
-                },
-            ));
-        }
-        out
-    }
 }

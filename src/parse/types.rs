@@ -25,7 +25,7 @@ pub fn bindgen_types(input: &Input) -> Result<String, Error> {
         .clang_args(["-x", "c", "-std=c11"])
         .clang_arg(format!("-I{dir}"))
         .clang_args(input.clang_args.iter())
-        .allowlist_file(format!("{}/.*", regex::escape(&dir)))
+        .allowlist_file(format!("{}/.*", regex_lite::escape(&dir)))
         .blocklist_function(".*")
         .blocklist_type("PFN_.*")
         .default_enum_style(EnumVariation::NewType {

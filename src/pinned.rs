@@ -1,0 +1,263 @@
+//! The pinned releases as data the crate ships: for each release in
+//! `headers/pins.txt`, its IR (`generated/cuda-<v>/ir.json`) and bindgen's
+//! Rust types (`generated/cuda-<v>/types.rs`). Generating for a pinned release
+//! from them needs neither libclang, nor the headers, nor the network; a
+//! build script gets the same output as a parse would give.
+//!
+//! The data holds facts, never the header's prose: docs are left out (a
+//! generation with `docs` parses the headers), and each origin is the bare
+//! file name. `cushim pinned` writes the data from the fetched headers;
+//! `tests/pinned.rs` checks it against a fresh parse of every release.
+
+use std::collections::BTreeMap;
+
+use nanoserde::{DeJson, SerJson};
+
+use crate::c::{Shape, StatusCode};
+use crate::diag::Error;
+use crate::ir::build::Filter;
+use crate::ir::{Api, Codes, Function};
+use crate::library::Library;
+use crate::version::{CudaVersion, Release};
+
+/// What one pinned release ships, besides its Rust types.
+#[derive(Clone, Debug, PartialEq, DeJson, SerJson)]
+pub struct Record {
+    /// The release. Example: `13050`.
+    pub cuda: CudaVersion,
+    /// Each header read, in order, with its sha256: the provenance lines.
+    /// Example: `("cuda.h", "3f1c…")`.
+    pub headers: Vec<(String, String)>,
+    /// [`Api::functions`], without docs.
+    pub functions: Vec<Function>,
+    /// [`Api::status_codes`], without docs.
+    pub status_codes: Vec<StatusCode>,
+    /// [`Api::types`].
+    pub types: BTreeMap<String, Shape>,
+    /// [`Api::declared`], sorted.
+    pub declared: Vec<String>,
+}
+
+/// One release's data, as compiled into the crate.
+struct Shipped {
+    cuda: &'static str,
+    ir: &'static str,
+    types: &'static str,
+}
+
+macro_rules! shipped {
+    ($($cuda:literal)*) => {
+        &[$(Shipped {
+            cuda: $cuda,
+            ir: include_str!(concat!("../generated/cuda-", $cuda, "/ir.json")),
+            types: include_str!(concat!("../generated/cuda-", $cuda, "/types.rs")),
+        }),*]
+    };
+}
+
+/// Every pinned release (a test below checks this list against `headers/pins.txt`).
+const SHIPPED: &[Shipped] = shipped!(
+    "11.8" "12.0" "12.1" "12.2" "12.3" "12.4" "12.5" "12.6" "12.8" "12.9"
+    "13.0" "13.1" "13.2" "13.3" "13.4" "13.5"
+);
+
+/// A pinned release, loaded from the shipped data.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The IR, filtered; docs are `None`.
+    pub api: Api,
+    /// The provenance lines' `(file name, sha256)`.
+    pub headers: Vec<(String, String)>,
+    /// Bindgen's Rust for the release's types.
+    pub rust_types: &'static str,
+}
+
+/// The shipped data of `cuda`, or `None` when the crate has none for it.
+pub fn load(
+    cuda: CudaVersion,
+    library: &Library,
+    filter: &Filter,
+) -> Option<Result<Loaded, Error>> {
+    let shipped = SHIPPED.iter().find(|s| s.cuda.parse() == Ok(cuda))?;
+    Some(decode(shipped, library, filter))
+}
+
+fn decode(shipped: &Shipped, library: &Library, filter: &Filter) -> Result<Loaded, Error> {
+    let record = Record::deserialize_json(shipped.ir).map_err(|e| {
+        Error::new(format!(
+            "the data cushim ships for CUDA {} is damaged: {e}",
+            shipped.cuda
+        ))
+        .hint("reinstall cushim; in a checkout, rewrite the data with `cushim pinned`")
+    })?;
+    let codes = Codes::resolve(library, &record.status_codes);
+    Ok(Loaded {
+        api: Api {
+            release: Release::One(record.cuda),
+            functions: record
+                .functions
+                .into_iter()
+                .filter(|f| filter.keeps_function(f))
+                .collect(),
+            status_codes: record.status_codes,
+            types: record.types,
+            declared: record.declared.into_iter().collect(),
+            codes,
+            library: *library,
+            diagnostics: Vec::new(),
+        },
+        headers: record.headers,
+        rust_types: shipped.types,
+    })
+}
+
+#[cfg(feature = "cli")]
+/// The record of an unfiltered IR parsed from a pinned release's headers,
+/// as `ir.json` holds it: one function, status code or type per line, so
+/// that a new release's diff reads like the header's.
+///
+/// Refused when the IR carries diagnostics: shipped data must be clean.
+pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error> {
+    let Release::One(cuda) = api.release else {
+        return Err(Error::new("only one pinned release's IR can be shipped"));
+    };
+    if let Some(d) = api.diagnostics.first() {
+        return Err(Error::new(format!(
+            "CUDA {cuda} has {} diagnostics, starting with: {d}",
+            api.diagnostics.len()
+        ))
+        .hint("shipped data must parse without warnings; fix the parser or the IR first"));
+    }
+    let record = Record {
+        cuda,
+        headers,
+        functions: api
+            .functions
+            .iter()
+            .cloned()
+            .map(|mut f| {
+                f.doc = None;
+                f.origin.file = bare_name(&f.origin.file);
+                f
+            })
+            .collect(),
+        status_codes: api
+            .status_codes
+            .iter()
+            .cloned()
+            .map(|mut c| {
+                c.doc = None;
+                c
+            })
+            .collect(),
+        types: api.types.clone(),
+        declared: api.declared.iter().cloned().collect(),
+    };
+    let mut out = String::from("{\n");
+    field(&mut out, "cuda", &record.cuda.serialize_json());
+    list(
+        &mut out,
+        "headers",
+        record.headers.iter().map(SerJson::serialize_json),
+    );
+    list(
+        &mut out,
+        "functions",
+        record.functions.iter().map(SerJson::serialize_json),
+    );
+    list(
+        &mut out,
+        "status_codes",
+        record.status_codes.iter().map(SerJson::serialize_json),
+    );
+    let types = record
+        .types
+        .iter()
+        .map(|(name, shape)| format!("{}:{}", name.serialize_json(), shape.serialize_json()));
+    let types: Vec<String> = types.collect();
+    field(&mut out, "types", &format!("{{\n{}\n}}", types.join(",\n")));
+    list(
+        &mut out,
+        "declared",
+        record.declared.iter().map(SerJson::serialize_json),
+    );
+    // The last field closes without a comma.
+    out.truncate(out.trim_end_matches([',', '\n']).len());
+    out.push_str("\n}\n");
+    debug_assert_eq!(Record::deserialize_json(&out).ok().as_ref(), Some(&record));
+    Ok(out)
+}
+
+#[cfg(feature = "cli")]
+fn field(out: &mut String, name: &str, json: &str) {
+    out.push_str(&format!("{}:{json},\n", name.serialize_json()));
+}
+
+#[cfg(feature = "cli")]
+fn list(out: &mut String, name: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    field(out, name, &format!("[\n{}\n]", items.join(",\n")));
+}
+
+#[cfg(feature = "cli")]
+/// `/cache/cuda-13.5/include/cuda.h` → `cuda.h`.
+fn bare_name(file: &str) -> String {
+    std::path::Path::new(file)
+        .file_name()
+        .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::DRIVER;
+
+    #[test]
+    fn every_shipped_release_decodes_and_has_functions_and_types() {
+        for s in SHIPPED {
+            let loaded = decode(s, &DRIVER, &Filter::default()).expect(s.cuda);
+            assert!(loaded.api.functions.len() > 300, "{}", s.cuda);
+            assert!(loaded.rust_types.contains(" as CUresult;"), "{}", s.cuda);
+            assert!(loaded.api.functions.iter().all(|f| f.doc.is_none()));
+        }
+    }
+
+    #[test]
+    fn the_crate_ships_every_pinned_release() {
+        let shipped: Vec<String> = SHIPPED.iter().map(|s| s.cuda.to_string()).collect();
+        let pinned: Vec<String> = crate::pins::all()
+            .iter()
+            .map(|p| p.cuda.to_string())
+            .collect();
+        assert_eq!(shipped, pinned);
+    }
+
+    #[test]
+    fn damaged_data_is_an_error_that_names_the_release() {
+        let damaged = Shipped {
+            cuda: "13.5",
+            ir: "{\"cuda\": \"x\"}",
+            types: "",
+        };
+        let e = decode(&damaged, &DRIVER, &Filter::default()).unwrap_err();
+        assert!(e.to_string().contains("CUDA 13.5 is damaged"), "{e}");
+    }
+
+    #[test]
+    fn a_filter_keeps_a_function_by_any_of_its_names() {
+        let filter = Filter {
+            allow: regex_lite::Regex::new("^cuMemAlloc$").ok(),
+            block: None,
+        };
+        let loaded = load("13.5".parse().unwrap(), &DRIVER, &filter)
+            .unwrap()
+            .unwrap();
+        let symbols: Vec<&str> = loaded
+            .api
+            .functions
+            .iter()
+            .map(|f| f.symbol.as_str())
+            .collect();
+        assert_eq!(symbols, ["cuMemAlloc_v2"]);
+    }
+}
