@@ -196,6 +196,15 @@ impl fmt::Display for Shape {
     }
 }
 
+/// Whether `s` is an ASCII C identifier. Example: `cuInit`; not `2d`, `cu-x` or `cuÄ`.
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 fn builtin_c(b: Builtin) -> &'static str {
     match b {
         Builtin::Void => "void",

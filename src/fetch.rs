@@ -1,6 +1,12 @@
 //! Gets the pinned headers: `pip download` of the pinned wheel, a sha256
 //! check, and extraction of `cuda.h` and `cudaTypedefs.h` into a cache that is
 //! never committed.
+//!
+//! The cache is untrusted between runs. Extraction records each header's
+//! sha256 (`headers.sha256`), and every use checks the files against it; an
+//! entry that fails (an edited header, a symlink anywhere in it) is fetched
+//! again. The cache root must be the user's own and writable by no one else,
+//! and there is no fallback to a shared temporary directory.
 
 use std::fs;
 use std::io::Read;
@@ -17,39 +23,193 @@ use crate::library::DRIVER;
 use crate::pins::Pin;
 
 /// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
-/// else `~/.cache/cushim`.
-pub fn cache_dir() -> PathBuf {
+/// else `$HOME/.cache/cushim`; an error when none of them is set.
+pub fn cache_dir() -> Result<PathBuf, Error> {
     if let Some(d) = std::env::var_os("CUSHIM_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(d);
+        return Ok(PathBuf::from(d));
     }
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
-        return PathBuf::from(d).join("cushim");
+        return Ok(PathBuf::from(d).join("cushim"));
     }
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir);
-    home.join(".cache").join("cushim")
+    match std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        Some(home) => Ok(PathBuf::from(home).join(".cache").join("cushim")),
+        None => Err(Error::new(
+            "no header cache: CUSHIM_CACHE_DIR, XDG_CACHE_HOME and HOME are all unset",
+        )
+        .hint("set CUSHIM_CACHE_DIR to a directory of your own (a shared temporary directory is never used)")),
+    }
 }
 
 /// The include directory of a pinned release, fetched first if it is not cached.
 pub fn include_dir(pin: &Pin) -> Result<PathBuf, Error> {
-    include_dir_in(&cache_dir(), pin)
+    include_dir_in(&cache_dir()?, pin)
 }
 
 /// [`include_dir`] with an explicit cache directory.
 pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
+    private_dir(cache)?;
     let root = cache.join(pin.cuda.dir_name());
-    if !is_cached(pin, &root) {
-        fetch(pin, &root)?;
+    match verify(pin, &root) {
+        Ok(()) => {}
+        Err(Some(why)) => {
+            eprintln!(
+                "cushim: the cached CUDA {} headers fail their check ({why}); fetching them again",
+                pin.cuda
+            );
+            fetch(pin, &root)?;
+        }
+        Err(None) => fetch(pin, &root)?,
     }
+    verify(pin, &root).map_err(|why| {
+        Error::new(format!(
+            "the CUDA {} headers in `{}` fail their check after fetching: {}",
+            pin.cuda,
+            root.display(),
+            why.unwrap_or_else(|| "missing".into())
+        ))
+        .hint("remove that directory, or set CUSHIM_CACHE_DIR to a directory of your own")
+    })?;
     Ok(root.join("include"))
 }
 
-/// Both headers are there, extracted from the wheel with the pinned sha256.
-fn is_cached(pin: &Pin, root: &Path) -> bool {
+/// The name of the file that lists each extracted header's sha256.
+const MANIFEST: &str = "headers.sha256";
+
+/// `Ok` when the entry at `root` holds what was extracted from the pinned
+/// wheel: `Err(None)` when it is absent, `Err(Some(why))` when it is there
+/// but fails (a symlink, a changed header, another wheel).
+fn verify(pin: &Pin, root: &Path) -> Result<(), Option<String>> {
+    let kind = |p: &Path| fs::symlink_metadata(p).map(|m| m.file_type());
+    match kind(root) {
+        Err(_) => return Err(None),
+        Ok(t) if !t.is_dir() => {
+            return Err(Some(format!(
+                "`{}` is not a plain directory",
+                root.display()
+            )))
+        }
+        Ok(_) => {}
+    }
+    let wheel = fs::read_to_string(root.join("wheel.sha256")).map_err(|_| None)?;
+    if wheel.trim() != pin.sha256 {
+        return Err(Some("it came from another wheel".into()));
+    }
+    let manifest = fs::read_to_string(root.join(MANIFEST)).map_err(|_| None)?;
     let include = root.join("include");
-    DRIVER.headers().iter().all(|h| include.join(h).is_file())
-        && fs::read_to_string(root.join("wheel.sha256")).is_ok_and(|s| s.trim() == pin.sha256)
+    if !kind(&include).is_ok_and(|t| t.is_dir()) {
+        return Err(Some("`include` is not a plain directory".into()));
+    }
+    for header in DRIVER.headers() {
+        let path = include.join(header);
+        if !kind(&path).is_ok_and(|t| t.is_file()) {
+            return Err(Some(format!("`{header}` is missing or not a plain file")));
+        }
+        let recorded = manifest
+            .lines()
+            .find_map(|l| l.strip_suffix(header)?.strip_suffix("  "))
+            .ok_or_else(|| Some(format!("`{header}` is not in {MANIFEST}")))?;
+        let bytes = fs::read(&path).map_err(|e| Some(format!("`{header}`: {e}")))?;
+        if hex(&Sha256::digest(&bytes)) != recorded {
+            return Err(Some(format!("`{header}` changed since it was extracted")));
+        }
+    }
+    Ok(())
+}
+
+/// Creates `dir` (private to the user) if needed, and refuses one that is a
+/// symlink, not the user's own, or writable by others.
+fn private_dir(dir: &Path) -> Result<(), Error> {
+    let refuse = |why: String| {
+        Error::new(format!("the header cache `{}` {why}", dir.display()))
+            .hint("use a directory of your own that only you can write, e.g. set CUSHIM_CACHE_DIR")
+    };
+    if fs::symlink_metadata(dir).is_err() {
+        let mut builder = fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(|e| {
+            io_error("cannot create the header cache", dir, e)
+                .hint("set CUSHIM_CACHE_DIR to a writable directory")
+        })?;
+    }
+    let meta = fs::symlink_metadata(dir).map_err(|e| io_error("cannot read", dir, e))?;
+    if meta.file_type().is_symlink() {
+        return Err(refuse("is a symlink".into()));
+    }
+    if !meta.is_dir() {
+        return Err(refuse("is not a directory".into()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.mode() & 0o022 != 0 {
+            return Err(refuse(format!(
+                "is writable by others (mode {:o})",
+                meta.mode() & 0o777
+            )));
+        }
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(refuse(format!(
+                "belongs to user {}, not to you",
+                meta.uid()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Removes a cache entry without following a symlink in its place.
+fn remove_entry(root: &Path) {
+    match fs::symlink_metadata(root) {
+        Ok(m) if m.is_dir() => {
+            let _ = fs::remove_dir_all(root);
+        }
+        Ok(_) => {
+            let _ = fs::remove_file(root);
+        }
+        Err(_) => {}
+    }
+}
+
+/// Removes the staging directories (`.cuda-<v>.<pid>-<n>.tmp`) of fetches
+/// whose process is gone, e.g. killed.
+fn remove_stale_staging(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix(".cuda-")
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.rsplit_once('-'))
+            .and_then(|(n, _)| n.rsplit_once('.'))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok());
+        if pid.is_some_and(|p| p != std::process::id() && !alive(p)) {
+            remove_entry(&e.path());
+        }
+    }
+}
+
+/// Whether process `pid` still runs.
+fn alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: signal 0 only checks that the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -59,22 +219,19 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
 /// Downloads, checks and extracts `pin` into `root`, replacing it atomically.
 fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
     let parent = root.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent).map_err(|e| {
-        io_error("cannot create the header cache", parent, e)
-            .hint("set CUSHIM_CACHE_DIR to a writable directory")
-    })?;
+    remove_stale_staging(parent);
     static STAGING: AtomicUsize = AtomicUsize::new(0);
     let n = STAGING.fetch_add(1, Ordering::Relaxed);
     let staging = parent.join(format!(".cuda-{}.{}-{n}.tmp", pin.cuda, std::process::id()));
     let _ = fs::remove_dir_all(&staging);
     let result = fetch_into(pin, &staging).and_then(|()| {
-        if is_cached(pin, root) {
+        if verify(pin, root).is_ok() {
             // Another process or thread finished the same fetch first.
             return Ok(());
         }
-        let _ = fs::remove_dir_all(root);
+        remove_entry(root);
         match fs::rename(&staging, root) {
-            Err(_) if is_cached(pin, root) => Ok(()),
+            Err(_) if verify(pin, root).is_ok() => Ok(()),
             other => other.map_err(|e| io_error("cannot move the headers into", root, e)),
         }
     });
@@ -87,7 +244,9 @@ fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
     fs::create_dir_all(&download).map_err(|e| io_error("cannot create", &download, e))?;
     let spec = format!("{}=={}", pin.wheel, pin.version);
     eprintln!("cushim: fetching CUDA {} headers ({spec})", pin.cuda);
-    let out = Command::new("python3")
+    let mut pip = Command::new("python3");
+    die_with_parent(&mut pip);
+    let out = pip
         .args([
             "-m",
             "pip",
@@ -134,14 +293,39 @@ fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
         ))
         .hint("the download was altered or the pin is wrong; nothing was extracted"));
     }
-    extract(&bytes, &staging.join("include"))?;
+    let manifest = extract(&bytes, &staging.join("include"))?;
     fs::remove_dir_all(&download).map_err(|e| io_error("cannot clean", &download, e))?;
+    fs::write(staging.join(MANIFEST), manifest)
+        .map_err(|e| io_error("cannot write", staging, e))?;
     fs::write(staging.join("wheel.sha256"), format!("{sha}\n"))
         .map_err(|e| io_error("cannot write", staging, e))
 }
 
-/// Copies `*/include/cuda.h` and `*/include/cudaTypedefs.h` out of the wheel.
-fn extract(wheel: &[u8], include: &Path) -> Result<(), Error> {
+/// On Linux, the child is killed when this process dies (even by SIGKILL),
+/// so a killed fetch leaves no `pip` behind.
+fn die_with_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe, and the closure touches nothing else.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
+/// Copies `*/include/cuda.h` and `*/include/cudaTypedefs.h` out of the wheel;
+/// returns the manifest: `<sha256>  <header>` per line.
+fn extract(wheel: &[u8], include: &Path) -> Result<String, Error> {
+    let mut manifest = String::new();
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(wheel))
         .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
     fs::create_dir_all(include).map_err(|e| io_error("cannot create", include, e))?;
@@ -158,14 +342,108 @@ fn extract(wheel: &[u8], include: &Path) -> Result<(), Error> {
             .and_then(|mut f| f.read_to_end(&mut text).map_err(Into::into))
             .map_err(|e| Error::new(format!("cannot extract `{name}`: {e}")))?;
         let dest = include.join(header);
+        manifest.push_str(&format!("{}  {header}\n", hex(&Sha256::digest(&text))));
         fs::write(&dest, text).map_err(|e| io_error("cannot write", &dest, e))?;
     }
-    Ok(())
+    Ok(manifest)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scratch directory private to this test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cushim-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        private_dir(&dir).unwrap();
+        dir
+    }
+
+    /// A cache entry as a fetch leaves it, with made-up headers, for a pin
+    /// whose wheel sha256 is `wheel`.
+    fn entry(cache: &Path, wheel: &str) -> (Pin, PathBuf) {
+        let mut pin = crate::pins::find("13.5".parse().unwrap()).unwrap();
+        pin.sha256 = wheel.into();
+        let root = cache.join(pin.cuda.dir_name());
+        fs::create_dir_all(root.join("include")).unwrap();
+        let mut manifest = String::new();
+        for h in DRIVER.headers() {
+            let text = format!("/* {h} */\n");
+            fs::write(root.join("include").join(h), &text).unwrap();
+            manifest.push_str(&format!("{}  {h}\n", hex(&Sha256::digest(text.as_bytes()))));
+        }
+        fs::write(root.join(MANIFEST), manifest).unwrap();
+        fs::write(root.join("wheel.sha256"), format!("{wheel}\n")).unwrap();
+        (pin, root)
+    }
+
+    #[test]
+    fn a_cached_header_is_checked_against_its_extraction_hash_on_every_use() {
+        let cache = scratch("verify");
+        let (pin, root) = entry(&cache, &"a".repeat(64));
+        assert_eq!(verify(&pin, &root), Ok(()));
+        let header = root.join("include/cuda.h");
+        fs::write(&header, "/* cuda.h, edited */\n").unwrap();
+        let why = verify(&pin, &root).unwrap_err().unwrap();
+        assert!(
+            why.contains("`cuda.h` changed since it was extracted"),
+            "{why}"
+        );
+
+        // A symlink in place of a header is refused even when it points at the same text.
+        let (pin, root) = entry(&cache, &"a".repeat(64));
+        let real = cache.join("real-cuda.h");
+        fs::rename(root.join("include/cuda.h"), &real).unwrap();
+        std::os::unix::fs::symlink(&real, root.join("include/cuda.h")).unwrap();
+        let why = verify(&pin, &root).unwrap_err().unwrap();
+        assert!(why.contains("not a plain file"), "{why}");
+
+        // Another pin's entry is not this pin's.
+        let (_, root) = entry(&cache, &"a".repeat(64));
+        let mut other = pin.clone();
+        other.sha256 = "b".repeat(64);
+        assert_eq!(
+            verify(&other, &root),
+            Err(Some("it came from another wheel".into()))
+        );
+        let _ = fs::remove_dir_all(&cache);
+    }
+
+    #[test]
+    fn a_cache_root_that_others_can_write_or_a_symlink_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = scratch("private");
+        let shared = base.join("shared");
+        fs::create_dir(&shared).unwrap();
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o777)).unwrap();
+        let e = private_dir(&shared).unwrap_err().to_string();
+        assert!(e.contains("is writable by others (mode 777)"), "{e}");
+        let link = base.join("link");
+        std::os::unix::fs::symlink(&shared, &link).unwrap();
+        let e = private_dir(&link).unwrap_err().to_string();
+        assert!(e.contains("is a symlink"), "{e}");
+        let fresh = base.join("fresh/cache");
+        private_dir(&fresh).unwrap();
+        let mode = fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn a_dead_fetchs_staging_directory_is_removed_and_a_live_ones_kept() {
+        let cache = scratch("staging");
+        // pid_max is at most 2^22 on Linux, so this process cannot exist.
+        let dead = cache.join(".cuda-13.5.99999999-0.tmp");
+        let live = cache.join(format!(".cuda-13.5.{}-7.tmp", std::process::id()));
+        for d in [&dead, &live] {
+            fs::create_dir_all(d.join("wheel")).unwrap();
+        }
+        remove_stale_staging(&cache);
+        assert!(!dead.exists());
+        assert!(live.exists());
+        let _ = fs::remove_dir_all(&cache);
+    }
 
     #[test]
     fn a_wheel_with_the_wrong_sha256_is_refused_and_nothing_is_extracted() {

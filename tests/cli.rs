@@ -5,7 +5,7 @@ mod common;
 
 use std::fs;
 
-use common::{cushim, files_under, fixture, scratch, text};
+use common::{cushim, files_under, fixture, root, scratch, text};
 
 #[test]
 fn every_subcommand_has_help() {
@@ -400,4 +400,165 @@ fn errors_from_a_build_script_name_builder_methods() {
     );
     assert!(e.contains("`Builder::cuda_version`"), "{e}");
     assert!(!e.contains("--cuda"), "{e}");
+}
+
+/// A function name that is not an ASCII C identifier cannot name a shim: an
+/// error at its line unless the filters leave it out.
+#[test]
+fn a_non_ascii_function_name_is_refused_unless_blocked() {
+    let dir = scratch("non-ascii-name");
+    let header = dir.join("api.h");
+    std::fs::write(
+        &header,
+        "typedef enum { CUDA_SUCCESS = 0 } CUresult;\nCUresult cuInit(unsigned int flags);\nCUresult cu\u{c4}pfel(void);\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("api.h:3"), "{stderr}");
+    assert!(stderr.contains("is not an ASCII C identifier"), "{stderr}");
+    assert!(files_under(&out_dir).is_empty());
+
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--block",
+        "\u{c4}",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("(1 functions)"), "{stderr}");
+}
+
+/// The parse includes a header by its path from a generated line, so a path
+/// with a quote or a newline is refused rather than pasted.
+#[test]
+fn a_header_path_with_a_quote_is_refused() {
+    let dir = scratch("quoted-path").join("a\"b");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("cudaapi"), dir.join("cudaapi.h")).unwrap();
+    std::fs::create_dir_all(dir.join("common")).unwrap();
+    std::fs::copy(
+        root().join("headers/fixtures/common/base.h"),
+        dir.join("common/base.h"),
+    )
+    .unwrap();
+    let out_dir = scratch("quoted-path-out");
+    let out = cushim(&[
+        "generate",
+        "--header",
+        dir.join("cudaapi.h").to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("holds a quote or a control character"),
+        "{stderr}"
+    );
+    assert!(files_under(&out_dir).is_empty());
+}
+
+/// With no cache directory configured there is no fallback to a shared
+/// temporary directory.
+#[test]
+fn no_cache_directory_is_an_error_not_a_shared_temp_dir() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["fetch", "13.5"])
+        .env_remove("HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("CUSHIM_CACHE_DIR")
+        .output()
+        .expect("cushim runs");
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no header cache"), "{stderr}");
+    assert!(stderr.contains("hint: set CUSHIM_CACHE_DIR"), "{stderr}");
+}
+
+/// A fetch killed while `pip` runs takes `pip` with it, and the next fetch
+/// removes the staging directory it left. `python3` here is a stand-in for
+/// a slow download: it records its pid and sleeps.
+#[test]
+fn a_killed_fetch_leaves_no_pip_and_its_staging_is_cleaned_next_time() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("killed-fetch");
+    let (bin, cache, pidfile) = (dir.join("bin"), dir.join("cache"), dir.join("pip.pid"));
+    fs::create_dir_all(&bin).unwrap();
+    let python = bin.join("python3");
+    fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 60\n",
+            pidfile.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&python, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let fetch = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"));
+        c.args(["fetch", "12.0"])
+            .env("PATH", &path)
+            .env("CUSHIM_CACHE_DIR", &cache)
+            .stderr(std::process::Stdio::null());
+        c
+    };
+    let mut child = fetch().spawn().expect("cushim runs");
+    let mut pip = None;
+    for _ in 0..200 {
+        pip = fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok());
+        if pip.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pip = pip.expect("the stand-in pip started");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pip}"));
+    let mut gone = false;
+    for _ in 0..200 {
+        // A zombie has no command line left; a gone process has no directory.
+        let running = fs::read(proc_dir.join("cmdline")).is_ok_and(|c| !c.is_empty());
+        if !running {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(gone, "pip ({pip}) outlived the killed fetch");
+    let staged = |d: &std::path::Path| -> Vec<String> {
+        fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    assert_eq!(staged(&cache).len(), 1, "the killed fetch left its staging");
+
+    // The next fetch (whose pip fails at once) removes it, and its own.
+    fs::write(&python, "#!/bin/sh\nexit 1\n").unwrap();
+    let out = fetch().output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(staged(&cache), Vec::<String>::new());
 }

@@ -105,7 +105,7 @@ pub fn emit(
     include_name(api_header)?;
     include_name(stem)?;
     if let Some(p) = &options.prefix {
-        if !is_identifier(p) {
+        if !crate::c::is_identifier(p) {
             return Err(Error::new(format!(
                 "the C++ prefix `{}` is not a C identifier",
                 p.escape_debug()
@@ -256,14 +256,6 @@ pub(crate) fn c_string(text: &str) -> String {
 
 fn c_strings(texts: &[&str]) -> Vec<String> {
     texts.iter().map(|t| c_string(t)).collect()
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A file name the generated source can `#include "..."`: no quote, backslash

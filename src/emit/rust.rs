@@ -167,6 +167,7 @@ pub fn emit(
 }
 
 fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
+    let names = rust_param_names(f);
     let mut attrs = Vec::new();
     if options.docs {
         if let Some(d) = &f.doc {
@@ -187,11 +188,12 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
         since: f.introduced.map_or(0, CudaVersion::number),
         function_static: format!("__cushim_fn_{}", f.symbol),
         slot_static: format!("__cushim_slot_{}", f.symbol),
-        params: f
-            .params
+        params: names
             .iter()
-            .map(|p| ShimParam {
-                name: param_name(&p.name),
+            .cloned()
+            .zip(&f.params)
+            .map(|(name, p)| ShimParam {
+                name,
                 ty: rust_type(&p.ty),
             })
             .collect(),
@@ -208,10 +210,11 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
             })
             .unwrap_or_default(),
         fallback: match f.fallback_args() {
-            Some((kind, code, out)) => format!(
+            // The fallback's parameters are exactly `(code, out)`.
+            Some((kind, _, _)) => format!(
                 "{}, {}, {}",
-                param_name(&code.name),
-                param_name(&out.name),
+                names[0],
+                names[1],
                 match kind {
                     Fallback::ErrorName => "Name",
                     Fallback::ErrorString => "Text",
@@ -249,13 +252,21 @@ const KEYWORDS: &[&str] = &[
     "final", "macro", "override", "priv", "typeof", "unsized", "virtual",
 ];
 
-/// A parameter name that is a Rust keyword gets a trailing underscore (`type` → `type_`).
-fn param_name(name: &str) -> String {
-    if KEYWORDS.contains(&name) {
-        format!("{name}_")
-    } else {
-        name.to_string()
+/// The Rust names of `f`'s parameters: a Rust keyword gets trailing
+/// underscores (`type` → `type_`) until no other parameter has the name.
+fn rust_param_names(f: &Function) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(f.params.len());
+    for p in &f.params {
+        let mut name = p.name.clone();
+        if KEYWORDS.contains(&name.as_str()) {
+            name.push('_');
+            while names.contains(&name) || f.params.iter().any(|q| q.name == name) {
+                name.push('_');
+            }
+        }
+        names.push(name);
     }
+    names
 }
 
 fn builtin(b: Builtin) -> &'static str {

@@ -161,17 +161,12 @@ pub fn build(
             proc_name: proc_name.to_string(),
             version,
             per_thread,
-            params: first
-                .params
-                .iter()
-                .enumerate()
-                .map(|(i, (n, t))| Param {
-                    name: if n.is_empty() {
-                        format!("arg{i}")
-                    } else {
-                        n.clone()
-                    },
-                    ty: t.clone(),
+            params: param_names(&first.params)
+                .into_iter()
+                .zip(&first.params)
+                .map(|(name, (_, ty))| Param {
+                    name,
+                    ty: ty.clone(),
                 })
                 .collect(),
             ret: first.ret.clone(),
@@ -197,6 +192,95 @@ pub fn build(
         library: *library,
         diagnostics: diags,
     })
+}
+
+/// Words that C allows as a parameter name but C++ reserves.
+const CPP_KEYWORDS: &[&str] = &[
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "bitand",
+    "bitor",
+    "bool",
+    "catch",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "compl",
+    "concept",
+    "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "decltype",
+    "delete",
+    "dynamic_cast",
+    "explicit",
+    "export",
+    "false",
+    "friend",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "reinterpret_cast",
+    "requires",
+    "static_assert",
+    "static_cast",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typeid",
+    "typename",
+    "using",
+    "virtual",
+    "wchar_t",
+    "xor",
+    "xor_eq",
+];
+
+/// The parameters' names, valid and distinct in C, C++ and Rust: the header's
+/// name where it is one; a C++ keyword gets a trailing `_`; an unnamed, `_`
+/// or repeated one becomes `arg<N>` (underscores added until it is free).
+/// Example: `(int arg1, int)` → `arg1`, `arg1_`; `(int a, int a)` → `a`, `a_`.
+fn param_names(params: &[(String, Type)]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(params.len());
+    for (i, (spelled, _)) in params.iter().enumerate() {
+        let generated = !crate::c::is_identifier(spelled) || spelled == "_";
+        let mut name = if generated {
+            format!("arg{i}")
+        } else if CPP_KEYWORDS.contains(&spelled.as_str()) {
+            format!("{spelled}_")
+        } else {
+            spelled.clone()
+        };
+        // A generated name also keeps clear of the names written after it.
+        while names.contains(&name)
+            || (generated && params[i + 1..].iter().any(|(n, _)| *n == name))
+        {
+            name.push('_');
+        }
+        names.push(name);
+    }
+    names
 }
 
 /// The library's fallback functions (`cuGetErrorName`/`cuGetErrorString`) with
@@ -349,6 +433,22 @@ fn versions_text(list: &[(u32, &RawTypedef)]) -> String {
 mod tests {
     //! The version rule on hand-built input: no libclang here.
     use super::*;
+
+    #[test]
+    fn parameter_names_are_valid_and_distinct_in_every_output_language() {
+        let params = |names: &[&str]| -> Vec<(String, Type)> {
+            names
+                .iter()
+                .map(|n| (n.to_string(), Type::Builtin(crate::c::Builtin::Int)))
+                .collect()
+        };
+        assert_eq!(param_names(&params(&["arg1", ""])), ["arg1", "arg1_"]);
+        assert_eq!(param_names(&params(&["", "arg0"])), ["arg0_", "arg0"]);
+        assert_eq!(param_names(&params(&["_"])), ["arg0"]);
+        assert_eq!(param_names(&params(&["class", "new"])), ["class_", "new_"]);
+        assert_eq!(param_names(&params(&["a", "a"])), ["a", "a_"]);
+        assert_eq!(param_names(&params(&["x\u{e4}"])), ["arg0"]);
+    }
     use crate::diag::Origin;
     use crate::ir::{Builtin, Type};
 

@@ -548,7 +548,8 @@ pub fn identifier_at(
     let rest = bytes.get(offset as usize..)?;
     let len = rest
         .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        // Bytes of a non-ASCII letter too, so that the whole name is read.
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b >= 0x80)
         .count();
     (len > 0).then(|| String::from_utf8_lossy(&rest[..len]).into_owned())
 }

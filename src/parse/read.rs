@@ -20,6 +20,15 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
                 ),
             );
         }
+        // The parse includes each header by its path from a generated line.
+        let path = canonical(p).display().to_string();
+        if path.chars().any(|c| c == '"' || c.is_control()) {
+            return Err(Error::new(format!(
+                "cannot include `{}`: its path holds a quote or a control character",
+                path.escape_debug()
+            ))
+            .hint("copy or link the header to a path without them"));
+        }
     }
     let plain = Config::new(input, None).parse()?;
     let per_thread = settings
@@ -146,11 +155,16 @@ impl Parsed {
                     format!("cannot read the name of `{symbol}`"),
                 )
             })?;
-            let mut unsupported = None;
+            let mut unsupported = (!crate::c::is_identifier(&symbol)).then(|| {
+                format!(
+                    "its name `{}` is not an ASCII C identifier, which a shim cannot take",
+                    symbol.escape_debug()
+                )
+            });
             let params = match c.params() {
                 Ok(p) => p,
                 Err(e) => {
-                    unsupported = Some(e);
+                    unsupported.get_or_insert(e);
                     Vec::new()
                 }
             };

@@ -27,10 +27,11 @@ pub fn insta_settings() -> insta::Settings {
     s
 }
 
-pub const FIXTURES: [&str; 6] = [
+pub const FIXTURES: [&str; 7] = [
     "aliases",
     "cudaapi",
     "deprecated",
+    "params",
     "per_thread",
     "pfn_table",
     "types",
