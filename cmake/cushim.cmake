@@ -34,6 +34,18 @@ function(cushim_cuda_stubs target)
         CXX_EXTENSIONS OFF
         POSITION_INDEPENDENT_CODE ON)
     target_include_directories(${stubs} PRIVATE "${CUSHIM_DIR}" ${CUSHIM_INCLUDE})
+    # A target without C++ sources links with the C compiler: without
+    # exceptions, the stub object needs nothing from the C++ library.
+    get_target_property(sources ${target} SOURCES)
+    set(has_cxx OFF)
+    foreach(source IN LISTS sources)
+        if(source MATCHES "\\.(cpp|cc|cxx|C|c\\+\\+)$")
+            set(has_cxx ON)
+        endif()
+    endforeach()
+    if(NOT has_cxx)
+        target_compile_options(${stubs} PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-fno-exceptions>)
+    endif()
 
     # Objects, not a library: the target's own link language stays as it is.
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:${stubs}>)

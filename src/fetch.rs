@@ -161,55 +161,16 @@ fn private_dir(dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Removes a cache entry without following a symlink in its place.
-fn remove_entry(root: &Path) {
-    match fs::symlink_metadata(root) {
-        Ok(m) if m.is_dir() => {
-            let _ = fs::remove_dir_all(root);
-        }
-        Ok(_) => {
-            let _ = fs::remove_file(root);
-        }
-        Err(_) => {}
-    }
-}
-
 /// Removes the staging directories (`.cuda-<v>.<pid>-<n>.tmp`) of fetches
 /// whose process is gone, e.g. killed.
 fn remove_stale_staging(parent: &Path) {
-    let Ok(entries) = fs::read_dir(parent) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let pid = name
-            .strip_prefix(".cuda-")
-            .and_then(|n| n.strip_suffix(".tmp"))
-            .and_then(|n| n.rsplit_once('-'))
-            .and_then(|(n, _)| n.rsplit_once('.'))
-            .and_then(|(_, pid)| pid.parse::<u32>().ok());
-        if pid.is_some_and(|p| p != std::process::id() && !alive(p)) {
-            remove_entry(&e.path());
-        }
-    }
-}
-
-/// Whether process `pid` still runs.
-fn alive(pid: u32) -> bool {
-    #[cfg(unix)]
-    {
-        let Ok(pid) = libc::pid_t::try_from(pid) else {
-            return false;
-        };
-        // SAFETY: signal 0 only checks that the process exists.
-        let r = unsafe { libc::kill(pid, 0) };
-        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = pid;
-        true
-    }
+    crate::temp::remove_dead(parent, |name| {
+        let (rest, _) = name
+            .strip_prefix(".cuda-")?
+            .strip_suffix(".tmp")?
+            .rsplit_once('-')?;
+        rest.rsplit_once('.')?.1.parse().ok()
+    });
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -229,7 +190,7 @@ fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
             // Another process or thread finished the same fetch first.
             return Ok(());
         }
-        remove_entry(root);
+        crate::temp::remove(root);
         match fs::rename(&staging, root) {
             Err(_) if verify(pin, root).is_ok() => Ok(()),
             other => other.map_err(|e| io_error("cannot move the headers into", root, e)),

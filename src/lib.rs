@@ -9,7 +9,7 @@
 //!
 //! Dependency order, each layer using only those before it (`tests/layers.rs`
 //! holds the code to it):
-//! `diag`, `columns`, `version`, `c`, `library` → `runtime`, `pins`, `parse` →
+//! `diag`, `columns`, `version`, `c`, `library`, `temp` → `runtime`, `pins`, `parse` →
 //! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor`, `pinned` → `write`, `pipeline` →
 //! `builder`, `check` → `cli`.
 
@@ -39,6 +39,7 @@ mod pinned;
 pub mod pins;
 mod pipeline;
 mod runtime;
+mod temp;
 pub mod version;
 mod write;
 

@@ -62,8 +62,10 @@ fn fixture_pairs_compile_without_warnings() {
 
 #[test]
 fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
-    let (dir, object) = pair_13_5();
+    // A C program's build compiles the stubs without exceptions.
+    let dir = pair("cpp-13.5-c", cushim::Builder::new().cuda_version("13.5"));
     let include = include_dir("13.5");
+    let object = compile(&dir, "cuda", &include, &["-fno-exceptions"]);
     let c_object = dir.join("c_program.o");
     run_ok(
         Command::new("gcc")
@@ -76,7 +78,7 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
     );
     // The stub object needs nothing from the C++ library: no operator new,
     // no static-init guards, no exceptions, no std::mutex.
-    let undefined = run_ok(Command::new("nm").arg("-u").arg(object));
+    let undefined = run_ok(Command::new("nm").arg("-u").arg(&object));
     let cxx_runtime: Vec<&str> = undefined
         .lines()
         .filter_map(|l| l.split_whitespace().last())
@@ -96,7 +98,7 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
     run_ok(
         Command::new("gcc")
             .arg(&c_object)
-            .arg(object)
+            .arg(&object)
             .args(["-pthread", "-ldl", "-o"])
             .arg(&bin),
     );
@@ -239,5 +241,50 @@ fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
     assert!(
         out.contains("(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)"),
         "{out}"
+    );
+}
+
+/// A driver that throws during the first load (RELIABILITY row 15): the
+/// exception reaches the caller and the stubs put their state back, so
+/// another thread and the same thread load again instead of blocking or
+/// answering "reentrant" forever.
+#[test]
+fn a_driver_that_throws_during_the_first_load_leaves_the_stubs_usable() {
+    let (dir, object) = pair_13_5();
+    let driver_dir = common::scratch("throwing-driver");
+    let driver = driver_dir.join("libcuda.so.1");
+    run_ok(
+        Command::new("g++")
+            .args(["-std=c++17", "-shared", "-fPIC", "-o"])
+            .arg(&driver)
+            .arg(root().join("tests/cpp/throwing_driver.cpp")),
+    );
+    let bin = driver_dir.join("throwing");
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include_dir("13.5").display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/throwing.cpp"))
+            .arg(object)
+            .args(["-ldl", "-pthread", "-o"])
+            .arg(&bin),
+    );
+    // Before the fix the other thread waited forever; `timeout` turns that into a failure.
+    let out = Command::new("timeout")
+        .arg("20")
+        .arg(&bin)
+        .env("CUSHIM_CUDA_LIBRARY", &driver)
+        .output()
+        .expect("the program runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout,
+        "first load threw: the driver failed to initialize\nother thread: 0\nsame thread: 0\n"
     );
 }

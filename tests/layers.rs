@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Bottom first. Modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
-    &["diag", "columns", "version", "c", "library"],
+    &["diag", "columns", "version", "c", "library", "temp"],
     &["runtime", "pins", "parse"],
     &["ir", "options", "fetch"],
     &["emit", "diff", "doctor", "pinned"],

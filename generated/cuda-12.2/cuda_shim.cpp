@@ -354,7 +354,21 @@ Library &loaded() {
 #endif
         if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
             loading_here = true;
+#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
+            try {
+                open_library(lib);
+            } catch (...) {
+                // The driver threw (from its initializer or its version
+                // function) before anything was published: put the state back
+                // so that the next call, on any thread, loads again. Compiled
+                // without exceptions (a C program's build), nothing can throw here.
+                loading_here = false;
+                load_state.store(state_empty, std::memory_order_release);
+                throw;
+            }
+#else
             open_library(lib);
+#endif
             loading_here = false;
             load_state.store(state_ready, std::memory_order_release);
             return lib;
