@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::builder::Builder;
 use crate::diag::Error;
@@ -53,6 +53,17 @@ pub enum Command {
     Diff(DiffArgs),
     /// Write the data cushim ships for pinned releases (ir.json, types.rs) from their headers
     Pinned(Pinned),
+    /// Print a shell completion script, e.g. `cushim completions bash > ~/.local/share/bash-completion/completions/cushim`
+    Completions(Completions),
+    /// Print the man page (roff), e.g. `cushim man > cushim.1`
+    Man,
+}
+
+#[derive(Args, Debug)]
+pub struct Completions {
+    /// The shell
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -326,6 +337,20 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
     Ok(())
 }
 
+fn completions(args: &Completions) -> Result<(), Error> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "cushim", &mut script);
+    out(&String::from_utf8_lossy(&script))
+}
+
+fn man() -> Result<(), Error> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .map_err(|e| Error::new(format!("cannot render the man page: {e}")))?;
+    out(&String::from_utf8_lossy(&page))
+}
+
 /// Runs the CLI on `args` and returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -343,6 +368,8 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Check(c) => return check_cmd(c),
         Command::Diff(d) => diff_cmd(d),
         Command::Pinned(p) => pinned_cmd(p),
+        Command::Completions(c) => completions(c),
+        Command::Man => man(),
     };
     match result {
         Ok(()) => 0,

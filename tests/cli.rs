@@ -562,3 +562,34 @@ fn a_killed_fetch_leaves_no_pip_and_its_staging_is_cleaned_next_time() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(staged(&cache), Vec::<String>::new());
 }
+
+/// Shell completions and the man page come from the same clap definition.
+#[test]
+fn completions_and_the_man_page_cover_every_subcommand() {
+    let out = cushim(&["completions", "bash"]);
+    let (script, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let dir = scratch("completions");
+    let path = dir.join("cushim.bash");
+    fs::write(&path, &script).unwrap();
+    let syntax = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+        .expect("bash runs");
+    assert!(syntax.status.success(), "{}", text(&syntax).1);
+    let out = cushim(&["man"]);
+    let (page, _) = text(&out);
+    assert!(page.contains(".TH cushim 1"), "{page}");
+    for sub in [
+        "generate", "list", "fetch", "doctor", "check", "diff", "pinned",
+    ] {
+        assert!(script.contains(sub), "completions lack {sub}");
+        assert!(page.contains(sub), "the man page lacks {sub}");
+    }
+    for flag in ["--cuda", "--allow", "--clang-arg"] {
+        assert!(script.contains(flag), "completions lack {flag}");
+    }
+    let out = cushim(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2), "an unknown shell is refused");
+}
