@@ -593,3 +593,47 @@ fn completions_and_the_man_page_cover_every_subcommand() {
     let out = cushim(&["completions", "tcsh"]);
     assert_eq!(out.status.code(), Some(2), "an unknown shell is refused");
 }
+
+/// A directory, a pipe or a language switch get their own message, not
+/// "not found" or a bare libclang error code.
+#[test]
+fn a_header_that_is_not_a_file_and_a_language_switch_are_named() {
+    let out = cushim(&["list", "--header", "headers/fixtures"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("is not a regular file"), "{stderr}");
+    let out = cushim(&[
+        "list",
+        "--header",
+        "headers/fixtures/cudaapi.h",
+        "--clang-arg=-x",
+        "--clang-arg",
+        "c++",
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("could not read the input as C"), "{stderr}");
+    assert!(stderr.contains("must not change the language"), "{stderr}");
+}
+
+/// A typedef header of another release is an error, not a list of warnings.
+#[test]
+fn a_typedef_header_from_another_release_is_refused() {
+    let new = common::include_dir("13.5");
+    let old = common::include_dir("12.0");
+    let out = cushim(&[
+        "list",
+        "--header",
+        new.join("cuda.h").to_str().unwrap(),
+        "--typedefs",
+        old.join("cudaTypedefs.h").to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "comes from CUDA 12.0 (by the `cuda.h` beside it), but the header is CUDA 13.5"
+        ),
+        "{stderr}"
+    );
+}

@@ -4254,6 +4254,31 @@ pub mod cushim_loader {
             .and_then(|v| stream_mode_from_env(&v))
     }
 
+    /// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
+    /// value that is none of [`STREAM_ON`] and [`STREAM_OFF`]; `None` when it is
+    /// unset or understood. A program that lets users set the variable can show
+    /// this once.
+    #[must_use]
+    pub fn stream_mode_warning() -> Option<String> {
+        stream_warning_for(&std::env::var_os(STREAM_VAR)?.to_string_lossy())
+    }
+
+    /// [`stream_mode_warning`] for the variable's value `text`.
+    pub(crate) fn stream_warning_for(text: &str) -> Option<String> {
+        if stream_mode_from_env(text).is_some() {
+            return None;
+        }
+        let default = match super::CUSHIM_DEFAULT_STREAM_MODE {
+            StreamMode::Legacy => "legacy",
+            StreamMode::PerThread => "per-thread",
+        };
+        Some(format!(
+            "{STREAM_VAR}=`{text}` is ignored: it is none of {} (per-thread) and {} (legacy); the {default} default stream is used",
+            STREAM_ON.join("/"),
+            STREAM_OFF.join("/"),
+        ))
+    }
+
     /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
     fn initial_mode() -> StreamMode {
         stream_mode_from_environment().unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
@@ -4613,7 +4638,7 @@ pub mod cushim_loader {
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
+pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
 
 /// How this module finds functions (`--resolve` at generation time).
 #[rustfmt::skip]

@@ -64,6 +64,11 @@ int cushim_cuda_set_stream_mode(int per_thread);
 /* 1 when the legacy names bind the per-thread variants, else 0. */
 int cushim_cuda_stream_mode(void);
 
+/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
+ * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
+ * stays valid on this thread until the next call. */
+const char *cushim_cuda_stream_mode_warning(void);
+
 /* What cuDriverGetVersion reported (13000 for 13.0), or 0 without a driver. */
 unsigned cushim_cuda_driver_version(void);
 

@@ -440,7 +440,9 @@ void note_failure(const Function &f) {
             format(message, sizeof message,
                    "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
                    f.name, f.symbol,
-                   settings::use_proc_address && f.version ? "cuGetProcAddress answered" : "dlsym, code",
+                   settings::use_proc_address && f.version && (lib.proc_v2 || lib.proc_v1)
+                       ? "cuGetProcAddress answered"
+                       : "dlsym, code",
                    f.detail.load(std::memory_order_relaxed));
             note(status_symbol_not_found, message);
     }
@@ -610,6 +612,21 @@ enum class Text { name, text };
     int current = stream_mode.load(std::memory_order_acquire) & ~mode_locked;
     if (current == mode_unset) current = initial_mode();
     return current == mode_per_thread;
+}
+
+// Why the stream variable is ignored, or null: the same rule and words as
+// the Rust runtime's `stream_mode_warning`.
+[[maybe_unused]] const char *stream_mode_warning() {
+    const char *value = std::getenv(settings::stream_var);
+    if (!value || stream_mode_from_env(value) != mode_unset) return nullptr;
+    char on[64] = {}, off[64] = {};
+    for (const char *word : settings::stream_on) append(on, sizeof on, on[0] ? "/" : ""), append(on, sizeof on, word);
+    for (const char *word : settings::stream_off) append(off, sizeof off, off[0] ? "/" : ""), append(off, sizeof off, word);
+    static thread_local char warning[1024];
+    format(warning, sizeof warning,
+           "%s=`%s` is ignored: it is none of %s (per-thread) and %s (legacy); the %s default stream is used",
+           settings::stream_var, value, on, off, settings::per_thread_by_default ? "per-thread" : "legacy");
+    return warning;
 }
 
 [[maybe_unused]] unsigned driver_version() {
@@ -1796,6 +1813,7 @@ CUSHIM_EXPORT int cushim_cuda_set_stream_mode(int per_thread) { return cushim::s
 
 CUSHIM_EXPORT int cushim_cuda_stream_mode(void) { return cushim::current_stream_mode(); }
 
+CUSHIM_EXPORT const char *cushim_cuda_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
 CUSHIM_EXPORT unsigned cushim_cuda_driver_version(void) { return cushim::driver_version(); }
 
 CUSHIM_EXPORT unsigned cushim_cuda_library_open_attempts(void) { return cushim::library_open_attempts(); }

@@ -106,9 +106,16 @@ impl Unit {
             );
             if rc != CXError_Success || tu.is_null() {
                 clang_disposeIndex(index);
+                let what = match rc {
+                    CXError_Crashed => "libclang crashed",
+                    CXError_InvalidArguments => "libclang refused its arguments",
+                    CXError_ASTReadError => "libclang could not read the input as C",
+                    _ => "libclang failed",
+                };
                 return Err(Error::new(format!(
-                    "libclang failed to parse (error code {rc})"
-                )));
+                    "{what} (error code {rc}) with the arguments {args:?}"
+                ))
+                .hint("cushim parses the headers as C11; check the extra clang arguments (`--clang-arg`), which must not change the language (e.g. `-x c++`)"));
             }
             let unit = Unit { index, tu };
             let errors = unit.errors();

@@ -13,6 +13,13 @@ use crate::version::CudaVersion;
 /// Parses the functions and PFN table of `input`.
 pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
+        if p.exists() && !p.is_file() {
+            return Err(Error::new(format!(
+                "header `{}` is not a regular file (a directory, a device or a pipe)",
+                p.display()
+            ))
+            .hint("pass the header file itself; cushim reads each header more than once"));
+        }
         if !p.is_file() {
             return Err(
                 Error::new(format!("header `{}` not found", p.display())).hint(
@@ -81,6 +88,9 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         .unit
         .macro_value(settings.version_macro)
         .map(CudaVersion::from_number);
+    if let (Some(v), Some(typedefs)) = (version, &input.typedefs) {
+        check_same_release(v, &input.header, typedefs, settings.version_macro)?;
+    }
     Ok(Raw {
         functions,
         pfn,
@@ -90,6 +100,46 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         declared,
         version,
     })
+}
+
+/// A typedef header from another directory must come from the same release:
+/// the main header next to it (a toolkit's or a wheel's layout) must define
+/// the same version macro. A PFN table of another release gives wrong ABI
+/// versions, not just missing ones.
+fn check_same_release(
+    version: CudaVersion,
+    header: &Path,
+    typedefs: &Path,
+    version_macro: &str,
+) -> Result<(), Error> {
+    let (Some(dir), Some(name)) = (
+        canonical(typedefs).parent().map(Path::to_path_buf),
+        header.file_name(),
+    ) else {
+        return Ok(());
+    };
+    if canonical(header).parent() == Some(dir.as_path()) {
+        return Ok(());
+    }
+    let Ok(sibling) = std::fs::read_to_string(dir.join(name)) else {
+        return Ok(());
+    };
+    let theirs = sibling.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix("#define")?.trim_start();
+        let value = rest.strip_prefix(version_macro)?;
+        value
+            .starts_with(char::is_whitespace)
+            .then(|| value.trim().parse::<u32>().ok())?
+    });
+    match theirs.map(CudaVersion::from_number) {
+        Some(t) if t != version => Err(Error::new(format!(
+            "`{}` comes from CUDA {t} (by the `{}` beside it), but the header is CUDA {version}",
+            typedefs.display(),
+            name.to_string_lossy()
+        ))
+        .hint("pass the typedef header of the same release as the header")),
+        _ => Ok(()),
+    }
 }
 
 fn canonical(p: &Path) -> PathBuf {

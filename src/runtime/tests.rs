@@ -280,8 +280,14 @@ fn c_array(name: &str, words: &[&str]) -> String {
     format!("const char *const {name}[] = {{{}}};\n", quoted.join(", "))
 }
 
-/// The C++ runtime alone, between a minimal settings block and a one-row table.
-fn cpp_runtime_program() -> PathBuf {
+/// The C++ runtime alone, between a minimal settings block and a one-row
+/// table; built once for every test that runs it.
+fn cpp_runtime_program() -> &'static std::path::Path {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(build_cpp_runtime_program)
+}
+
+fn build_cpp_runtime_program() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/cpp-runtime");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -327,6 +333,11 @@ int main(int argc, char **argv) {
         for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::stream_mode_from_env(argv[i]));
         return 0;
     }
+    if (argc > 1 && std::strcmp(argv[1], "warning") == 0) {
+        const char *w = cushim::stream_mode_warning();
+        std::printf("%s\n", w ? w : "(none)");
+        return 0;
+    }
     if (argc > 1 && std::strcmp(argv[1], "override") == 0) {
         std::printf("%d\n", cushim::library_override(nullptr));
         for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::library_override(argv[i]));
@@ -368,6 +379,32 @@ int main(int argc, char **argv) {
     bin
 }
 
+#[test]
+fn both_runtimes_warn_alike_about_a_stream_value_they_ignore() {
+    let bin = cpp_runtime_program();
+    for value in ["yes", "2", "1", " off ", ""] {
+        let out = Command::new(bin)
+            .arg("warning")
+            .env(loader::STREAM_VAR, value)
+            .output()
+            .unwrap();
+        let cpp = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+        let rust = loader::stream_warning_for(value).unwrap_or_else(|| "(none)".into());
+        assert_eq!(cpp, rust, "{value:?}");
+    }
+    assert_eq!(
+        loader::stream_warning_for("yes").as_deref(),
+        Some("CUSHIM_PER_THREAD_DEFAULT_STREAM=`yes` is ignored: it is none of 1/true/on (per-thread) and 0/false/off (legacy); the legacy default stream is used")
+    );
+    assert_eq!(loader::stream_warning_for("on"), None);
+    let out = Command::new(bin)
+        .arg("warning")
+        .env_remove(loader::STREAM_VAR)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "(none)\n");
+}
+
 /// Values of the override variable: both runtimes must agree on each.
 const OVERRIDE_VALUES: &[&str] = &[
     "",
@@ -392,7 +429,7 @@ fn rust_override(value: Option<&str>) -> i32 {
 #[test]
 fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
     let bin = cpp_runtime_program();
-    let out = Command::new(&bin)
+    let out = Command::new(bin)
         .arg("override")
         .args(OVERRIDE_VALUES)
         .output()
@@ -407,7 +444,7 @@ fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
     assert_eq!(cpp, rust, "unset, then {OVERRIDE_VALUES:?}");
     assert_eq!(rust, [0, 0, 1, 1, -1, -1, -1, -1, -1]);
 
-    let out = Command::new(&bin)
+    let out = Command::new(bin)
         .arg("env")
         .args(STREAM_VALUES)
         .output()
@@ -421,7 +458,7 @@ fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
     assert_eq!(cpp, rust, "values: {STREAM_VALUES:?}");
 
     let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
-    let out = Command::new(&bin)
+    let out = Command::new(bin)
         .env(loader::OVERRIDE_VAR, &missing)
         .output()
         .unwrap();

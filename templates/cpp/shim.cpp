@@ -133,6 +133,7 @@ CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) { return cushim::set
 
 CUSHIM_EXPORT int {{ api }}_stream_mode(void) { return cushim::current_stream_mode(); }
 
+CUSHIM_EXPORT const char *{{ api }}_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
 CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) { return cushim::driver_version(); }
 
 CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) { return cushim::library_open_attempts(); }

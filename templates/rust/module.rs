@@ -32,7 +32,7 @@ pub mod cushim_loader {
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, LoadError, Resolve, Status, StreamMode};
+pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
 
 /// How this module finds functions (`--resolve` at generation time).
 #[rustfmt::skip]
