@@ -75,12 +75,8 @@ fi
     taskset -c 2 "$work/call-direct"
     echo "=== C++ stub: ns stub, ns raw pointer"
     taskset -c 2 "$work/call-stub"
-    echo "=== first call, us (5 fresh processes each)"
-    for s in direct cushim-drop-in cushim-preload-all cudarc oncelock; do
-        printf '%s:' "$s"
-        for _ in 1 2 3 4 5; do printf ' %s' "$("$g/bin/cushim-bench-calls" first "$s")"; done
-        echo
-    done
+    # First-call latency is measured by scripts/gpu-bench.sh, each scheme in
+    # a process that does not link the driver; this binary links it.
 } >>"$log" 2>&1
 
 echo "| check | result |"
