@@ -1,0 +1,49 @@
+//! No NVIDIA driver is installed; a planted nvcuda.dll sits in the
+//! executable's directory and in the working directory. The module must
+//! report "library not found" and must never load the planted DLL; a control
+//! load through the default search shows that the plant works.
+
+#[allow(dead_code)]
+mod cuda {
+    include!("../../../generated/cuda-13.5/cuda.rs");
+}
+
+fn main() {
+    let marker = std::env::args().nth(1).unwrap_or_default();
+    let planted_ran = || std::path::Path::new(&marker).exists();
+    let mut ok = true;
+    // SAFETY: cuInit takes flags only.
+    match unsafe { cuda::Api::cuInit(0) } {
+        Err(e @ cuda::Error::Load(cuda::LoadError::LibraryNotFound { .. })) => {
+            println!("cuInit: {e}");
+            ok &= e.to_string().contains("nvcuda.dll");
+        }
+        other => {
+            println!("cuInit: unexpected {other:?}");
+            ok = false;
+        }
+    }
+    if planted_ran() {
+        println!("the planted DLL ran: {marker} exists");
+        ok = false;
+    }
+    let mut name: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: a valid out-pointer.
+    let rc = unsafe { cuda::cuGetErrorName(cuda::CUresult::CUDA_ERROR_NO_DEVICE, &raw mut name) };
+    // SAFETY: on success the pointer is a static C string.
+    let text = (rc == cuda::CUresult::CUDA_SUCCESS)
+        .then(|| unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned());
+    println!("cuGetErrorName -> {:?}", text);
+    ok &= text.as_deref() == Some("CUDA_ERROR_NO_DEVICE");
+    // Control: the default search order finds the planted DLL.
+    // SAFETY: the planted DLL's initializer only writes the marker.
+    let control = unsafe { libloading::Library::new("nvcuda.dll") };
+    let planted_works = control.is_ok() && planted_ran();
+    println!(
+        "control: the default search {} the planted DLL",
+        if planted_works { "loads" } else { "does not load" }
+    );
+    ok &= planted_works;
+    println!("{}", if ok { "ok: windows" } else { "FAILED" });
+    std::process::exit(if ok { 0 } else { 1 });
+}

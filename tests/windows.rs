@@ -1,0 +1,112 @@
+//! The Rust loader on Windows (RELIABILITY row 21): `tests/windows-consumer`
+//! (the committed 13.5 module) cross-compiled for x86_64-pc-windows-gnu and
+//! run under Wine with a planted nvcuda.dll in the executable's directory and
+//! in the working directory. It must report "library not found", never load
+//! the plant, and a control load through the default search must load it.
+
+mod common;
+
+use std::process::Command;
+
+use common::{root, run_ok, scratch};
+
+const TARGET: &str = "x86_64-pc-windows-gnu";
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn have_rust_target() -> bool {
+    Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", TARGET])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success()
+                && std::path::Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
+        })
+}
+
+#[test]
+fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
+    if !(have("x86_64-w64-mingw32-gcc") && have("wine") && have_rust_target()) {
+        assert!(
+            std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+            "install g++-mingw-w64-x86-64, wine64 and the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+        );
+        return;
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target_dir = root().join("target/windows-consumer");
+    run_ok(
+        Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "--locked",
+                "--target",
+                TARGET,
+                "--manifest-path",
+            ])
+            .arg(root().join("tests/windows-consumer/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env(
+                "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
+                "x86_64-w64-mingw32-gcc",
+            )
+            .env_remove("RUSTFLAGS"),
+    );
+    let dir = scratch("rust-windows");
+    let exe = dir.join("program.exe");
+    std::fs::copy(
+        target_dir
+            .join(TARGET)
+            .join("debug/cushim-windows-consumer.exe"),
+        &exe,
+    )
+    .unwrap();
+    // Wine 8 lacks the DLL that Rust's standard library takes its random numbers from.
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(dir.join("bcryptprimitives.dll"))
+            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
+            .arg("-ladvapi32"),
+    );
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for d in [&dir, &cwd] {
+        run_ok(
+            Command::new("x86_64-w64-mingw32-gcc")
+                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+                .arg(d.join("nvcuda.dll"))
+                .arg(root().join("tests/cpp/planted_nvcuda.c")),
+        );
+    }
+    let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
+    let out = run_ok(
+        Command::new("wine")
+            .arg(&exe)
+            .arg(&marker)
+            .current_dir(&cwd)
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("CUSHIM_PLANT_MARKER", &marker),
+    );
+    assert!(
+        out.contains("CUDA driver library not found; tried `nvcuda.dll`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("cuGetErrorName -> Some(\"CUDA_ERROR_NO_DEVICE\")"),
+        "{out}"
+    );
+    assert!(
+        out.contains("control: the default search loads the planted DLL"),
+        "{out}"
+    );
+    assert!(out.contains("ok: windows"), "{out}");
+}
