@@ -174,7 +174,7 @@ impl Builder {
 
     fn generate_quietly(&self) -> Result<Vec<PathBuf>, Error> {
         let generated = crate::pipeline::generate(self.checked_options()?)?;
-        for d in &generated.api.diagnostics {
+        for d in generated.api.iter().flat_map(|a| &a.diagnostics) {
             println!("cargo:warning={}", d.to_string().replace('\n', " "));
         }
         for input in &generated.inputs {

@@ -9,10 +9,9 @@
 
 use std::fmt;
 
-use nanoserde::{DeJson, SerJson};
-
 /// C's arithmetic types plus the fixed-width typedefs that every target maps natively.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, DeJson, SerJson)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Builtin {
     /// `void`.
     Void,
@@ -67,7 +66,8 @@ pub enum Builtin {
 }
 
 /// A parameter or return type. Example: `Pointer { is_const: true, pointee: Builtin(Char) }` for `const char *`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Type {
     /// An arithmetic type or `void`.
     Builtin(Builtin),
@@ -100,7 +100,8 @@ impl Type {
 }
 
 /// One constant of the status enum. Example: `CUDA_ERROR_OUT_OF_MEMORY = 2`.
-#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub struct StatusCode {
     /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
     pub name: String,
@@ -111,7 +112,8 @@ pub struct StatusCode {
 }
 
 /// The ABI of a named type that signatures use: what `diff` compares between releases.
-#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Shape {
     /// A struct or union. Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
     Record {
@@ -129,7 +131,8 @@ pub enum Shape {
 }
 
 /// A field's type.
-#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Field {
     /// As C spells it. Example: `unsigned int`.
     Spelled(String),

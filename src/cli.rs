@@ -235,7 +235,7 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
 
 fn generate_one(options: &Options) -> Result<(), Error> {
     let generated = run_pipeline(options)?;
-    for d in &generated.api.diagnostics {
+    for d in generated.api.iter().flat_map(|a| &a.diagnostics) {
         eprintln!("{d}");
     }
     let dir = options
@@ -247,7 +247,7 @@ fn generate_one(options: &Options) -> Result<(), Error> {
             Outcome::Written(p) => eprintln!(
                 "wrote {} ({} functions)",
                 p.display(),
-                generated.api.functions.len()
+                generated.api.as_ref().map_or(0, |a| a.functions.len())
             ),
             Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
         }

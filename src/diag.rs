@@ -7,10 +7,9 @@
 
 use std::fmt;
 
-use nanoserde::{DeJson, SerJson};
-
 /// Where a diagnostic points. Example: `cuda.h:4711`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub struct Origin {
     /// File name as the user passed it or as clang reported it. Example: `/tmp/cuda/include/cuda.h`.
     pub file: String,
@@ -25,7 +24,8 @@ impl fmt::Display for Origin {
 }
 
 /// How bad a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, DeJson, SerJson)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Severity {
     /// Printed; generation goes on.
     Warning,
@@ -35,7 +35,8 @@ pub enum Severity {
 
 /// A finding of one stage about the input. Warnings are collected and printed;
 /// any error stops generation before anything is written.
-#[derive(Clone, Debug, PartialEq, Eq, DeJson, SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,

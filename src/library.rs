@@ -37,7 +37,8 @@ pub struct LoaderCodes {
 }
 
 /// Functions that keep answering without the library, from the status enum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, nanoserde::DeJson, nanoserde::SerJson)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub enum Fallback {
     /// `cuGetErrorName(code, &str)`: the constant's name.
     ErrorName,

@@ -384,6 +384,16 @@ impl Options {
         c
     }
 
+    /// The first flag these options set that is not in `served`. Example:
+    /// `Some("--allow")`.
+    #[cfg(not(feature = "emit"))]
+    pub(crate) fn first_flag_besides(&self, served: &[&str]) -> Option<&'static str> {
+        self.flags(Paths::Recorded, None)
+            .into_iter()
+            .map(|(name, _)| name)
+            .find(|name| !served.contains(name))
+    }
+
     /// Refuses a value that a generated file's provenance line cannot record:
     /// one with a control character (a newline would end the comment and
     /// inject code).

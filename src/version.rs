@@ -28,12 +28,14 @@ impl CudaVersion {
 }
 
 // Stored data (the pinned releases' IR) spells a version as its number.
+#[cfg(feature = "emit")]
 impl nanoserde::SerJson for CudaVersion {
     fn ser_json(&self, depth: usize, state: &mut nanoserde::SerJsonState) {
         self.0.ser_json(depth, state);
     }
 }
 
+#[cfg(feature = "emit")]
 impl nanoserde::DeJson for CudaVersion {
     fn de_json(
         state: &mut nanoserde::DeJsonState,

@@ -1,11 +1,16 @@
 //! [`Api`](crate::ir::Api) → generated source text. Emitters never re-derive
 //! facts: they only render what the IR says.
 
+#[cfg(feature = "emit")]
 pub mod cpp;
+#[cfg(feature = "emit")]
 pub mod rust;
 
+#[cfg(feature = "emit")]
 use crate::diag::Error;
+#[cfg(feature = "emit")]
 use crate::ir::{Api, StatusCode};
+#[cfg(feature = "emit")]
 use crate::version::Release;
 
 /// One generated file: its name inside the output directory, and its text.
@@ -18,6 +23,7 @@ pub struct File {
 }
 
 /// What every generated file says about where it came from.
+#[cfg(feature = "emit")]
 #[derive(Clone, Debug)]
 pub struct Provenance {
     /// Example: `0.1.0`.
@@ -33,6 +39,7 @@ pub struct Provenance {
 /// What the driver-less `cuGetErrorString` says of a status constant: its doc
 /// with `docs` (`--docs`), else its name made readable
 /// (`CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`).
+#[cfg(feature = "emit")]
 pub(crate) fn describe_status(code: &StatusCode, docs: bool) -> String {
     if let Some(d) = code.doc.as_deref().filter(|_| docs) {
         return d.to_string();
@@ -49,6 +56,7 @@ pub(crate) fn describe_status(code: &StatusCode, docs: bool) -> String {
 }
 
 /// The one return type every function shares (`CUresult` for `cuda.h`).
+#[cfg(feature = "emit")]
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
     let mut found: Option<&str> = None;
     for f in &api.functions {
@@ -74,5 +82,5 @@ pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
         .ok_or_else(|| Error::new("no functions to generate").hint("check `--allow`/`--block`"))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "emit"))]
 mod tests;

@@ -83,7 +83,8 @@ impl Codes {
 }
 
 /// One driver entry point (one ABI variant).
-#[derive(Clone, Debug, PartialEq, Eq, nanoserde::DeJson, nanoserde::SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub struct Function {
     /// The name C callers write. Example: `cuMemAlloc`.
     pub name: String,
@@ -117,7 +118,8 @@ pub struct Function {
 }
 
 /// The `_ptds`/`_ptsz` variant of a function.
-#[derive(Clone, Debug, PartialEq, Eq, nanoserde::DeJson, nanoserde::SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 pub struct PerThread {
     /// Example: `cuMemcpyHtoD_v2_ptds`.
     pub symbol: String,
@@ -125,7 +127,8 @@ pub struct PerThread {
     pub version: Option<CudaVersion>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, nanoserde::DeJson, nanoserde::SerJson)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
 /// One parameter of a function.
 pub struct Param {
     /// Example: `dptr`. Generated as `arg<N>` when the header leaves it unnamed.

@@ -23,12 +23,16 @@ mod tests;
 use crate::library::{Library, DRIVER};
 
 /// The Rust loader's text, as the emitter copies it.
+#[cfg(feature = "emit")]
 pub const RUST_LOADER: &str = include_str!("cushim_loader.rs");
 /// The typed layer and introspection of a generated module.
+#[cfg(feature = "emit")]
 pub const RUST_API: &str = include_str!("cushim_api.rs");
 /// The `cushim_shim!` macro's text.
+#[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 /// The C++ runtime's text.
+#[cfg(feature = "emit")]
 pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
 
 pub use cushim_loader::{Codes, Resolve, StreamMode};

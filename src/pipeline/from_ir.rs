@@ -1,9 +1,9 @@
-//! The pipeline: headers → `parse` → `ir` → `emit`, for one header set or a
-//! merged range of releases. Writing is the caller's (the CLI prints progress,
-//! the Builder prints `cargo:` lines).
+//! Generation from the IR: headers (or the IR shipped for a pinned release)
+//! → `ir` → `emit`, for one header set or a merged range of releases.
 
 use std::path::PathBuf;
 
+use super::Generated;
 use crate::diag::Error;
 use crate::emit;
 use crate::ir::{self, Api};
@@ -14,19 +14,6 @@ use crate::parse;
 use crate::pinned;
 use crate::pins;
 use crate::version::{CudaVersion, Release};
-
-/// The result of a generation, before anything is written.
-#[derive(Debug)]
-pub struct Generated {
-    /// The IR the files were rendered from.
-    pub api: Api,
-    /// The files, not yet written.
-    pub files: Vec<emit::File>,
-    /// Every header read, for `cargo:rerun-if-changed`.
-    pub inputs: Vec<PathBuf>,
-    /// Example: `generated/cuda-13.5`.
-    pub default_out_dir: PathBuf,
-}
 
 /// One header a release was read from: a provenance line.
 #[derive(Clone, Debug)]
@@ -250,10 +237,8 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
     })
 }
 
-/// A pinned release's data for the crate to ship (`ir.json` and `types.rs`),
-/// always from its fetched headers, never from the data already shipped.
 #[cfg(feature = "cli")]
-pub fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
+pub(super) fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
     let options = Options {
         source: Source::Pinned(cuda),
         ..Options::default()
@@ -278,22 +263,13 @@ pub fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
 
 /// Parses the headers and builds the IR (what `cushim list` shows); also
 /// returns every header read.
-pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
+pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
     let loaded = load_all(options, &DRIVER)?;
     Ok((loaded.api, loaded.inputs))
 }
 
 /// Runs the whole pipeline short of writing.
-pub fn generate(options: &Options) -> Result<Generated, Error> {
-    options.check_recordable()?;
-    if matches!(options.source, Source::Merged { .. })
-        && !options.languages.contains(&Language::Rust)
-    {
-        return Err(Error::new(
-            "a merged module is Rust only: a C++ pair must match one release's cuda.h",
-        )
-        .hint("ask for Rust (`--lang rust`), and for each release's C++ pair with `--cuda <version>` or `--all`"));
-    }
+pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
     let Loaded {
         api,
         headers,
@@ -361,12 +337,8 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
         }
     }
     Ok(Generated {
-        default_out_dir: match api.release {
-            Release::Range(..) => PathBuf::from("generated").join("merged"),
-            Release::One(v) => PathBuf::from("generated").join(v.dir_name()),
-            Release::Unknown => PathBuf::from("generated").join("cuda-unknown"),
-        },
-        api,
+        default_out_dir: super::default_out_dir(api.release),
+        api: Some(api),
         files: out,
         inputs,
     })

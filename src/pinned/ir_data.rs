@@ -1,13 +1,5 @@
-//! The pinned releases as data the crate ships: for each release in
-//! `headers/pins.txt`, its IR (`generated/cuda-<v>/ir.json`) and bindgen's
-//! Rust types (`generated/cuda-<v>/types.rs`). Generating for a pinned release
-//! from them needs neither libclang, nor the headers, nor the network; a
-//! build script gets the same output as a parse would give.
-//!
-//! The data holds facts, never the header's prose: docs are left out (a
-//! generation with `docs` parses the headers), and each origin is the bare
-//! file name. `cushim pinned` writes the data from the fetched headers;
-//! `tests/pinned.rs` checks it against a fresh parse of every release.
+//! Each pinned release's IR and bindgen types, for the emitters (the `emit`
+//! feature).
 
 use std::collections::BTreeMap;
 
@@ -49,17 +41,14 @@ macro_rules! shipped {
     ($($cuda:literal)*) => {
         &[$(Shipped {
             cuda: $cuda,
-            ir: include_str!(concat!("../generated/cuda-", $cuda, "/ir.json")),
-            types: include_str!(concat!("../generated/cuda-", $cuda, "/types.rs")),
+            ir: include_str!(concat!("../../generated/cuda-", $cuda, "/ir.json")),
+            types: include_str!(concat!("../../generated/cuda-", $cuda, "/types.rs")),
         }),*]
     };
 }
 
-/// Every pinned release (a test below checks this list against `headers/pins.txt`).
-const SHIPPED: &[Shipped] = shipped!(
-    "11.8" "12.0" "12.1" "12.2" "12.3" "12.4" "12.5" "12.6" "12.8" "12.9"
-    "13.0" "13.1" "13.2" "13.3" "13.4" "13.5"
-);
+/// Every pinned release.
+const SHIPPED: &[Shipped] = pinned_releases!(shipped);
 
 /// A pinned release, loaded from the shipped data.
 #[derive(Debug)]

@@ -1,0 +1,80 @@
+//! The pipeline: headers → `parse` → `ir` → `emit`, for one header set or a
+//! merged range of releases; or, without the `emit` feature, the output that
+//! cushim ships rendered for the pinned releases. Writing is the caller's
+//! (the CLI prints progress, the Builder prints `cargo:` lines).
+
+#[cfg(feature = "emit")]
+mod from_ir;
+#[cfg(not(feature = "emit"))]
+mod from_rendered;
+
+use std::path::PathBuf;
+
+use crate::diag::Error;
+use crate::emit;
+use crate::ir::Api;
+use crate::options::{Language, Options, Source};
+use crate::version::Release;
+
+/// The result of a generation, before anything is written.
+#[derive(Debug)]
+pub struct Generated {
+    /// The IR the files were rendered from; `None` for output that cushim
+    /// ships rendered (without the `emit` feature).
+    pub api: Option<Api>,
+    /// The files, not yet written.
+    pub files: Vec<emit::File>,
+    /// Every header read, for `cargo:rerun-if-changed`.
+    pub inputs: Vec<PathBuf>,
+    /// Example: `generated/cuda-13.5`.
+    pub default_out_dir: PathBuf,
+}
+
+/// Where the CLI writes a release's files by default. Example: `generated/cuda-13.5`.
+fn default_out_dir(release: Release) -> PathBuf {
+    match release {
+        Release::Range(..) => PathBuf::from("generated").join("merged"),
+        Release::One(v) => PathBuf::from("generated").join(v.dir_name()),
+        Release::Unknown => PathBuf::from("generated").join("cuda-unknown"),
+    }
+}
+
+/// Runs the whole pipeline short of writing.
+pub fn generate(options: &Options) -> Result<Generated, Error> {
+    options.check_recordable()?;
+    if matches!(options.source, Source::Merged { .. })
+        && !options.languages.contains(&Language::Rust)
+    {
+        return Err(Error::new(
+            "a merged module is Rust only: a C++ pair must match one release's cuda.h",
+        )
+        .hint("ask for Rust (`--lang rust`), and for each release's C++ pair with `--cuda <version>` or `--all`"));
+    }
+    #[cfg(feature = "emit")]
+    return from_ir::generate(options);
+    #[cfg(not(feature = "emit"))]
+    return from_rendered::generate(options);
+}
+
+/// Parses the headers and builds the IR (what `cushim list` shows); also
+/// returns every header read.
+///
+/// # Errors
+/// Without the `emit` feature, always: the IR is not shipped then.
+pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
+    #[cfg(feature = "emit")]
+    return from_ir::load(options);
+    #[cfg(not(feature = "emit"))]
+    {
+        let _ = options;
+        Err(Error::new("loading the IR needs cushim's `emit` feature")
+            .hint("turn on cushim's `emit` feature in [build-dependencies]"))
+    }
+}
+
+/// A pinned release's data for the crate to ship (`ir.json` and `types.rs`),
+/// always from its fetched headers, never from the data already shipped.
+#[cfg(feature = "cli")]
+pub fn ship(cuda: crate::version::CudaVersion) -> Result<Vec<emit::File>, Error> {
+    from_ir::ship(cuda)
+}
