@@ -2,8 +2,9 @@
 # What a downstream crate pays to build: the crates in its tree and a clean
 # release build (`cargo build --release`, fresh target directory, registry
 # already downloaded), side by side in one run, rounds interleaved:
-#   cushim-lean  build.rs: cushim, default-features = false, CUDA 13.5 from the
-#                shipped data; main.rs includes the module and calls cuInit
+#   cushim-lean  build.rs: cushim, default-features = false, CUDA 13.5 as cushim
+#                ships it rendered; main.rs includes the module and calls cuInit
+#   cushim-emit  the same with the `emit` feature (generated from the shipped IR)
 #   cushim-cli   the same with cushim's default features (the command line)
 #   cudarc       cudarc 0.19, driver only, one CUDA version, dynamic loading;
 #                main.rs calls cuInit through driver::result
@@ -50,6 +51,8 @@ fn main() {
 }'
 make_crate cushim-lean "cushim = { path = \"$repo\", default-features = false }" \
   'libloading = "0.9"' "$cushim_build" "$cushim_main"
+make_crate cushim-emit "cushim = { path = \"$repo\", default-features = false, features = [\"emit\"] }" \
+  'libloading = "0.9"' "$cushim_build" "$cushim_main"
 make_crate cushim-cli "cushim = { path = \"$repo\" }" \
   'libloading = "0.9"' "$cushim_build" "$cushim_main"
 make_crate cudarc '' \
@@ -59,7 +62,7 @@ make_crate cudarc '' \
     println!("{:?}", cudarc::driver::result::init());
 }'
 
-crates=(cushim-lean cushim-cli cudarc)
+crates=(cushim-lean cushim-emit cushim-cli cudarc)
 echo "crates in the tree (cargo tree -e normal,build, unique, the crate itself left out):"
 for c in "${crates[@]}"; do
   (cd "$work/$c" && cargo generate-lockfile -q && cargo fetch -q)
