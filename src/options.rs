@@ -377,7 +377,13 @@ impl Options {
             if let Some(v) = value {
                 let v = v.to_string_lossy();
                 let always = matches!(name, "--allow" | "--block" | "--clang-arg");
-                c.push(' ');
+                // A value that starts with `-` is joined to its flag, so that
+                // reading the command back cannot take it for a flag.
+                c.push(if v.starts_with('-') && !always {
+                    '='
+                } else {
+                    ' '
+                });
                 c.push_str(&shell_word(&v, always));
             }
         }
@@ -585,6 +591,14 @@ mod tests {
             source: Source::Toolkit(Some("/opt/cuda".into())),
             ..Options::default()
         };
+        let dashed = Options {
+            source: Source::Files {
+                header: "/abs/-p.h".into(),
+                typedefs: None,
+            },
+            ..Options::default()
+        };
+        assert_eq!(dashed.command(None), "cushim generate --header=-p.h");
         assert_eq!(
             toolkit.command(None),
             "cushim generate --cuda-path '<toolkit>'"

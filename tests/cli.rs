@@ -637,3 +637,28 @@ fn a_typedef_header_from_another_release_is_refused() {
         "{stderr}"
     );
 }
+
+/// Found by `cargo fuzz run header`: a name that bindgen cannot make a Rust
+/// identifier of made bindgen panic. It is an error now, and no panic
+/// message reaches the user.
+#[test]
+fn a_name_bindgen_cannot_take_is_an_error_not_a_panic() {
+    let dir = scratch("bindgen-panic");
+    let header = dir.join("odd.h");
+    std::fs::write(&header, b"F\xdc\xbc0z;\xdc\xbc0z;z;").unwrap();
+    let out_dir = dir.join("out");
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--lang",
+        "rust",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bindgen failed on"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(files_under(&out_dir).is_empty());
+}

@@ -210,6 +210,8 @@ const WORDS: &[&str] = &[
     "--header",
     "api.h",
     "a b.h",
+    "-p.h",
+    "--header=-q.h",
     "--typedefs",
     "t.h",
     "--allow",

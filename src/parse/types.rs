@@ -38,11 +38,48 @@ pub fn bindgen_types(input: &Input) -> Result<String, Error> {
         .rust_edition(RustEdition::Edition2021)
         .formatter(Formatter::Prettyplease);
     builder = builder.generate_cstr(true);
-    let bindings = builder.generate().map_err(|e| {
+    let generated = quietly(|| builder.generate().map(|b| b.to_string())).map_err(|why| {
+        Error::new(format!(
+            "bindgen failed on `{}`: {why}",
+            input.header.display()
+        ))
+        .hint("a name that is not a Rust identifier (such as a non-ASCII one) is a common cause; fix the header or report its shape to cushim")
+    })?;
+    generated.map_err(|e| {
         Error::new(format!(
             "bindgen could not read `{}`: {e}",
             input.header.display()
         ))
-    })?;
-    Ok(bindings.to_string())
+    })
+}
+
+thread_local! {
+    /// Set while bindgen runs on this thread: its panics become errors, unprinted.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` (bindgen), turning a panic into its message. Bindgen panics on
+/// some inputs (an identifier that is not a Rust identifier); cushim must
+/// answer those with an error. The panic hook stays silent for this thread
+/// only, and passes every other panic on.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(false));
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()))
+            .unwrap_or_else(|| "it panicked".into())
+    })
 }
