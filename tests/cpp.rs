@@ -138,26 +138,7 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
             .args(["-static", "-o"])
             .arg(&exe),
     );
-    let cwd = dir.join("cwd");
-    std::fs::create_dir_all(&cwd).unwrap();
-    for d in [&dir, &cwd] {
-        run_ok(
-            Command::new("x86_64-w64-mingw32-gcc")
-                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-                .arg(d.join("nvcuda.dll"))
-                .arg(root().join("tests/cpp/planted_nvcuda.c")),
-        );
-    }
-    let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
-    let out = run_ok(
-        Command::new("wine")
-            .arg(&exe)
-            .arg(&marker)
-            .current_dir(&cwd)
-            .env("WINEPREFIX", dir.join("wine-prefix"))
-            .env("WINEDEBUG", "-all")
-            .env("CUSHIM_PLANT_MARKER", &marker),
-    );
+    let out = common::run_beside_planted_dll(&dir, &exe);
     assert!(out.contains("cuInit -> 303, status 1"), "{out}");
     assert!(out.contains("tried `nvcuda.dll`"), "{out}");
     assert!(

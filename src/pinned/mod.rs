@@ -34,3 +34,23 @@ pub use ir_data::*;
 mod rendered;
 #[cfg(not(feature = "emit"))]
 pub use rendered::*;
+
+#[cfg(test)]
+mod tests {
+    macro_rules! as_list {
+        ($($cuda:literal)*) => {
+            &[$($cuda),*]
+        };
+    }
+
+    /// Both forms of the shipped data are listed by `pinned_releases!`.
+    #[test]
+    fn the_crate_ships_every_pinned_release() {
+        let shipped: &[&str] = pinned_releases!(as_list);
+        let pinned: Vec<String> = crate::pins::all()
+            .iter()
+            .map(|p| p.cuda.to_string())
+            .collect();
+        assert_eq!(shipped, pinned);
+    }
+}

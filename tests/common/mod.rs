@@ -180,3 +180,30 @@ pub fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBu
     );
     object
 }
+
+/// Runs the Windows program `exe` (in `dir`) under Wine with a planted
+/// `nvcuda.dll` (`tests/cpp/planted_nvcuda.c`) in `dir` and in the working
+/// directory; returns its output. The plant writes a marker file when loaded;
+/// the program gets the marker's path as its argument.
+pub fn run_beside_planted_dll(dir: &Path, exe: &Path) -> String {
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for d in [dir, cwd.as_path()] {
+        run_ok(
+            Command::new("x86_64-w64-mingw32-gcc")
+                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+                .arg(d.join("nvcuda.dll"))
+                .arg(root().join("tests/cpp/planted_nvcuda.c")),
+        );
+    }
+    let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
+    run_ok(
+        Command::new("wine")
+            .arg(exe)
+            .arg(&marker)
+            .current_dir(&cwd)
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("CUSHIM_PLANT_MARKER", &marker),
+    )
+}
