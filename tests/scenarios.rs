@@ -63,10 +63,12 @@ enum Val {
     Missing,
     /// An empty directory.
     EmptyDir,
+    /// A directory that holds the fake only as a bare `libcuda.so`.
+    BareSoDir,
     /// This text.
     Text(&'static str),
 }
-use Val::{EmptyDir, Lib, LibDir, Missing, Text};
+use Val::{BareSoDir, EmptyDir, Lib, LibDir, Missing, Text};
 
 /// When a row runs at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +189,18 @@ table! {
         scenario: "no-library",
         args: &[Text("libcuda.so.1")],
         env: &[("LD_LIBRARY_PATH", EmptyDir)],
+        expect: &[(Rust, "tried `libcuda.so.1`")],
+        when: When::NoSystemDriver,
+        ..ROW
+    },
+    // Only a bare `libcuda.so` on the search path (a toolkit's link, or
+    // the stub's name): never loaded by default.
+    bare_libcuda_so: Scenario {
+        runtimes: Both,
+        fake: Some(MODERN),
+        scenario: "no-library",
+        args: &[Text("libcuda.so.1")],
+        env: &[("LD_LIBRARY_PATH", BareSoDir)],
         expect: &[(Rust, "tried `libcuda.so.1`")],
         when: When::NoSystemDriver,
         ..ROW
@@ -384,16 +398,16 @@ table! {
     },
     // Stubs work from atexit handlers.
     at_exit: Scenario {
-        runtimes: Cpp,
+        runtimes: Both,
         fake: Some(MODERN),
         scenario: "at-exit",
         env: &[(LIBRARY, Lib)],
-        expect: &[(Cpp, "atexit: driver 13050")],
+        expect: &[(Both, "atexit: driver 13050")],
         ..ROW
     },
     // A driver already loaded (here by LD_PRELOAD) is the one used.
     preloaded: Scenario {
-        runtimes: Cpp,
+        runtimes: Both,
         fake: Some(MODERN),
         scenario: "preloaded",
         env: &[(LIBRARY, Lib), ("LD_PRELOAD", Lib)],
@@ -416,6 +430,11 @@ fn run(name: &str, program: Program) {
             LibDir => fake_lib().parent().unwrap().to_path_buf(),
             Missing => missing_library(),
             EmptyDir => empty_dir().to_path_buf(),
+            BareSoDir => {
+                let dir = common::scratch(&format!("bare-so-{name}-{program:?}"));
+                std::fs::copy(fake_lib(), dir.join("libcuda.so")).unwrap();
+                dir
+            }
             Text(text) => PathBuf::from(text),
         }
     };

@@ -697,6 +697,40 @@ fn race(expect_driver: bool) {
     }
 }
 
+/// RELIABILITY 17: a shim called from an atexit handler, after main
+/// returned, still reaches the driver (nothing is unloaded at exit).
+fn at_exit() {
+    extern "C" fn after_main() {
+        let mut version = 0;
+        // SAFETY: a valid out-pointer.
+        let rc = unsafe { cuda::cuDriverGetVersion(&mut version) };
+        if rc != CUresult::CUDA_SUCCESS || version != 13050 {
+            std::process::abort();
+        }
+        println!("atexit: driver {version}");
+    }
+    extern "C" {
+        fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+    }
+    unsafe { Api::cuInit(0) }.expect("cuInit");
+    // SAFETY: registers a plain function.
+    assert_eq!(unsafe { atexit(after_main) }, 0);
+}
+
+/// RELIABILITY 24: a driver already loaded by someone else (here
+/// LD_PRELOAD) is the instance the shims use; no second copy is mapped.
+fn preloaded() {
+    unsafe { Api::cuInit(0) }.expect("cuInit");
+    assert_eq!(Fake::open().number(b"fake_load_count\0"), 1);
+    let path = std::env::var("CUSHIM_CUDA_LIBRARY").expect("the fake's path");
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+    let text_mappings = maps
+        .lines()
+        .filter(|l| l.contains(" r-xp ") && l.contains(&path))
+        .count();
+    assert_eq!(text_mappings, 1, "{maps}");
+}
+
 fn main() {
     let scenario = std::env::args().nth(1).unwrap_or_default();
     match scenario.as_str() {
@@ -727,6 +761,8 @@ fn main() {
                 .and_then(|v| v.parse().ok())
                 .expect("driver version"),
         ),
+        "at-exit" => at_exit(),
+        "preloaded" => preloaded(),
         "race" => race(true),
         "race-no-library" => race(false),
         other => panic!("unknown scenario `{other}`"),
