@@ -24,8 +24,9 @@ fn open() -> Result<&'static loader::Driver, Error> {
                 attempts.join(", ")
             ))
             .hint(format!(
-                "install the NVIDIA driver, or set {} to the absolute path of libcuda",
-                loader::OVERRIDE_VAR
+                "install the NVIDIA driver, or set {} to the absolute path of `{}`",
+                loader::OVERRIDE_VAR,
+                crate::runtime::CUSHIM_LIBRARY_NAMES.join("` or `")
             ))
         }
         LoadError::StubLibrary { path } => Error::new(format!(

@@ -296,10 +296,15 @@ void open_library(Library &lib) {
             if (attempt(lib, name, tried, sizeof tried)) return;
     }
     lib.status = status_library_not_found;
+    char names[256] = {};
+    for (const char *name : settings::library_names) {
+        append(names, sizeof names, names[0] ? "` or `" : "");
+        append(names, sizeof names, name);
+    }
     format(lib.message, sizeof lib.message,
            "CUDA driver library not found; tried %s. Install the NVIDIA driver, or set "
-           "%s to the absolute path of libcuda",
-           tried, settings::override_var);
+           "%s to the absolute path of `%s`",
+           tried, settings::override_var, names);
 }
 
 // The library is loaded once and published through an atomic state, not

@@ -5183,7 +5183,8 @@ pub mod cushim_loader {
                     }
                     write!(
                         f,
-                        ". Install the NVIDIA driver, or set {OVERRIDE_VAR} to the absolute path of libcuda"
+                        ". Install the NVIDIA driver, or set {OVERRIDE_VAR} to the absolute path of `{}`",
+                        super::CUSHIM_LIBRARY_NAMES.join("` or `")
                     )
                 }
                 LoadError::InvalidOverride { value } => write!(
