@@ -662,3 +662,14 @@ fn a_name_bindgen_cannot_take_is_an_error_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(files_under(&out_dir).is_empty());
 }
+
+/// C's `f()` declares no prototype; libclang calls it variadic, but the
+/// libraries' headers mean `f(void)`: a shim with no parameters, not an error.
+#[test]
+fn a_declaration_without_a_prototype_has_no_parameters() {
+    let out = cushim(&["list", "--header", "headers/fixtures/params.h"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("cuParamNone"), "{stdout}");
+    assert!(!stderr.contains("variadic"), "{stderr}");
+}

@@ -345,8 +345,13 @@ impl<'u> Cursor<'u> {
     }
 
     pub fn is_variadic(&self) -> bool {
-        // SAFETY: plain query on a live cursor.
-        unsafe { clang_isFunctionTypeVariadic(clang_getCursorType(self.raw)) != 0 }
+        // SAFETY: plain queries on a live cursor.
+        unsafe {
+            let ty = clang_getCursorType(self.raw);
+            // C's `f()` declares no prototype, which libclang calls variadic;
+            // the libraries' headers mean `f(void)` by it.
+            ty.kind != CXType_FunctionNoProto && clang_isFunctionTypeVariadic(ty) != 0
+        }
     }
 
     /// Return type of a function declaration.
