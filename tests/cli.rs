@@ -673,3 +673,40 @@ fn a_declaration_without_a_prototype_has_no_parameters() {
     assert!(stdout.contains("cuParamNone"), "{stdout}");
     assert!(!stderr.contains("variadic"), "{stderr}");
 }
+
+/// Found by the bounded fuzz run: a header that is C but not C++ (its
+/// `extern "C"` block broken under `#ifdef __cplusplus`) gave C++ stubs that
+/// could not compile. C++ output now checks the header as C++ first.
+#[test]
+fn a_header_that_is_not_cpp_is_refused_for_cpp_output_only() {
+    let dir = scratch("not-cpp");
+    let header = dir.join("api.h");
+    std::fs::write(
+        &header,
+        "typedef enum { CUDA_SUCCESS = 0 } CUresult;\nCUresult cuInit(unsigned int flags);\n#ifdef __cplusplus\n}\n#endif\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("does not compile as C++"), "{stderr}");
+    assert!(stderr.contains("api.h:4:1"), "{stderr}");
+    assert!(files_under(&out_dir).is_empty());
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--lang",
+        "rust",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+}

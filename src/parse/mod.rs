@@ -37,7 +37,7 @@ pub use files::hex;
 #[cfg(feature = "parse")]
 pub use files::{file_sha256, toolkit_include};
 #[cfg(feature = "parse")]
-pub use read::parse;
+pub use read::{check_cpp, parse};
 #[cfg(feature = "parse")]
 pub use types::bindgen_types;
 

@@ -142,6 +142,27 @@ fn check_same_release(
     }
 }
 
+/// Checks that the header set also compiles as C++, which the C++ stubs need
+/// (they include the header): C never sees what a header puts under
+/// `#ifdef __cplusplus`.
+pub fn check_cpp(input: &Input) -> Result<(), Error> {
+    let mut config = Config::new(input, None);
+    config.args[1] = "c++".into();
+    config.args[2] = "-std=c++17".into();
+    config.parse().map(drop).map_err(|e| {
+        let found: Vec<&str> = e
+            .diagnostics()
+            .iter()
+            .map(|d| d.message.trim_start_matches("the header does not compile:\n"))
+            .collect();
+        Error::new(format!(
+            "the header does not compile as C++, which the C++ stubs need:\n{}",
+            found.join("\n")
+        ))
+        .hint("fix the header's C++ part (e.g. its `extern \"C\"` block), or generate Rust only (`--lang rust`)")
+    })
+}
+
 fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }

@@ -322,18 +322,26 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
             }
             // A C++ pair must match one release's cuda.h, so merging is Rust only.
             Language::Cpp if merged => {}
-            Language::Cpp => out.extend(emit::cpp::emit(
-                &api,
-                &provenance,
-                &stem,
-                &header_name,
-                &emit::cpp::CppOptions {
-                    prefix: options.cpp_prefix.clone(),
-                    docs: options.docs,
-                    resolve: options.resolve,
-                    stream: options.stream,
-                },
-            )?),
+            Language::Cpp => {
+                // The stubs include the header: it must be C++ too. (The
+                // pinned releases' headers are, as the committed pairs show.)
+                #[cfg(feature = "parse")]
+                if let RustTypes::Headers(input) = &types {
+                    parse::check_cpp(input)?;
+                }
+                out.extend(emit::cpp::emit(
+                    &api,
+                    &provenance,
+                    &stem,
+                    &header_name,
+                    &emit::cpp::CppOptions {
+                        prefix: options.cpp_prefix.clone(),
+                        docs: options.docs,
+                        resolve: options.resolve,
+                        stream: options.stream,
+                    },
+                )?);
+            }
         }
     }
     Ok(Generated {
