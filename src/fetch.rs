@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use crate::parse::hex;
+use crate::parse::{file_sha256, hex};
 
 use crate::diag::Error;
 use crate::library::DRIVER;
@@ -108,8 +108,8 @@ fn verify(pin: &Pin, root: &Path) -> Result<(), Option<String>> {
             .lines()
             .find_map(|l| l.strip_suffix(header)?.strip_suffix("  "))
             .ok_or_else(|| Some(format!("`{header}` is not in {MANIFEST}")))?;
-        let bytes = fs::read(&path).map_err(|e| Some(format!("`{header}`: {e}")))?;
-        if hex(&Sha256::digest(&bytes)) != recorded {
+        let sha256 = file_sha256(&path).map_err(|e| Some(e.to_string()))?;
+        if sha256 != recorded {
             return Err(Some(format!("`{header}` changed since it was extracted")));
         }
     }

@@ -37,14 +37,14 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
             .hint("copy or link the header to a path without them"));
         }
     }
-    let plain = Config::new(input, None).parse()?;
+    let plain = Config::new(input, C, None).parse()?;
     let per_thread = settings
         .per_thread_define
-        .map(|d| Config::new(input, Some(d)).parse())
+        .map(|d| Config::new(input, C, Some(d)).parse())
         .transpose()?;
     let internal = settings
         .internal_define
-        .map(|d| Config::new(input, Some(d)).parse())
+        .map(|d| Config::new(input, C, Some(d)).parse())
         .transpose()?;
 
     let header = canonical(&input.header);
@@ -146,10 +146,7 @@ fn check_same_release(
 /// (they include the header): C never sees what a header puts under
 /// `#ifdef __cplusplus`.
 pub fn check_cpp(input: &Input) -> Result<(), Error> {
-    let mut config = Config::new(input, None);
-    config.args[1] = "c++".into();
-    config.args[2] = "-std=c++17".into();
-    config.parse().map(drop).map_err(|e| {
+    Config::new(input, CPP, None).parse().map(drop).map_err(|e| {
         let found: Vec<&str> = e
             .diagnostics()
             .iter()
@@ -167,6 +164,13 @@ fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// The language a parse reads the headers as: clang's `-x` and `-std`.
+type Language = (&'static str, &'static str);
+/// What the functions, types and tables are read as.
+const C: Language = ("c", "-std=c11");
+/// What the C++ stubs compile the headers as.
+const CPP: Language = ("c++", "-std=c++17");
+
 /// The include directories and the synthetic main file for one parse.
 struct Config {
     source: String,
@@ -174,12 +178,12 @@ struct Config {
 }
 
 impl Config {
-    fn new(input: &Input, define: Option<&str>) -> Config {
+    fn new(input: &Input, (language, standard): Language, define: Option<&str>) -> Config {
         let mut source = String::new();
         for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
             source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
         }
-        let mut args: Vec<String> = vec!["-x".into(), "c".into(), "-std=c11".into()];
+        let mut args: Vec<String> = vec!["-x".into(), language.into(), standard.into()];
         if let Some(dir) = canonical(&input.header).parent() {
             args.push(format!("-I{}", dir.display()));
         }

@@ -112,7 +112,8 @@ fn from_headers(
     pinned: Option<CudaVersion>,
 ) -> Result<Loaded, Error> {
     let mut input = match &options.source {
-        Source::Default | Source::Pinned(_) => headers::pinned(pinned, library)?,
+        Source::Default => headers::pinned(pins::default_pin().cuda, library)?,
+        Source::Pinned(cuda) => headers::pinned(*cuda, library)?,
         Source::Toolkit(root) => {
             parse::Input::in_dir(&parse::toolkit_include(root.as_deref())?, library)
         }
@@ -183,14 +184,8 @@ mod headers {
     use super::{parse, CudaVersion, Error, Library};
 
     #[cfg(feature = "fetch")]
-    pub(super) fn pinned(
-        cuda: Option<CudaVersion>,
-        library: &Library,
-    ) -> Result<parse::Input, Error> {
-        let pin = match cuda {
-            Some(v) => crate::pins::find(v)?,
-            None => crate::pins::default_pin(),
-        };
+    pub(super) fn pinned(cuda: CudaVersion, library: &Library) -> Result<parse::Input, Error> {
+        let pin = crate::pins::find(cuda)?;
         Ok(parse::Input::in_dir(
             &crate::fetch::include_dir(&pin)?,
             library,
@@ -198,10 +193,9 @@ mod headers {
     }
 
     #[cfg(not(feature = "fetch"))]
-    pub(super) fn pinned(cuda: Option<CudaVersion>, _: &Library) -> Result<parse::Input, Error> {
-        let what = cuda.map_or_else(|| "the default release".into(), |v| format!("CUDA {v}"));
+    pub(super) fn pinned(cuda: CudaVersion, _: &Library) -> Result<parse::Input, Error> {
         Err(Error::new(format!(
-            "docs and clang arguments need the headers of {what}, which this build of cushim cannot fetch"
+            "docs and clang arguments need the headers of CUDA {cuda}, which this build of cushim cannot fetch"
         ))
         .hint("turn on cushim's `fetch` feature in [build-dependencies], or point `cuda_path` at a toolkit"))
     }

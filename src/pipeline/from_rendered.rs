@@ -58,12 +58,6 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
         Release::One(v) => Some(v),
         _ => None,
     });
-    let wanted = |name: &str| {
-        options.languages.iter().any(|l| match l {
-            Language::Rust => name.ends_with(".rs"),
-            Language::Cpp => name.ends_with(".h") || name.ends_with(".cpp"),
-        })
-    };
     // In the emitters' order: each language as asked, the C++ header first.
     let mut out = Vec::new();
     for lang in &options.languages {
@@ -72,7 +66,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
                 Language::Rust => name.ends_with(".rs"),
                 Language::Cpp => !name.ends_with(".rs"),
             };
-            if ours && wanted(name) && !out.iter().any(|f: &File| f.name == *name) {
+            if ours && !out.iter().any(|f: &File| f.name == *name) {
                 out.push(File {
                     name: (*name).to_string(),
                     contents: pinned::with_command(text, &command),
