@@ -84,20 +84,16 @@ pub enum DiffFormat {
     Json,
 }
 
-/// A diff side: a pinned release, a header file (with its `cudaTypedefs.h`
-/// beside it when there is one), or a toolkit directory.
+/// A diff side: a pinned release, a header file alone (with its
+/// `cudaTypedefs.h` beside it when there is one), or a toolkit root or include
+/// directory (every header of the library found there).
 fn side(spec: &str) -> Builder {
     let path = PathBuf::from(spec);
     if path.is_file() {
         let typedefs = path.with_file_name("cudaTypedefs.h");
         Builder::new().header(&path, typedefs.is_file().then_some(typedefs))
     } else if path.is_dir() {
-        let include = if path.join("include/cuda.h").is_file() {
-            path.join("include")
-        } else {
-            path
-        };
-        Builder::new().header(include.join("cuda.h"), Some(include.join("cudaTypedefs.h")))
+        Builder::new().cuda_path(Some(path))
     } else {
         Builder::new().cuda_version(spec)
     }

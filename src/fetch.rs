@@ -20,7 +20,7 @@ use crate::parse::{file_sha256, hex};
 
 use crate::diag::Error;
 use crate::library::DRIVER;
-use crate::pins::Pin;
+use crate::pins::{Pin, Wheel};
 
 /// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
 /// else `$HOME/.cache/cushim`; an error when none of them is set.
@@ -90,16 +90,16 @@ fn verify(pin: &Pin, root: &Path) -> Result<(), Option<String>> {
         }
         Ok(_) => {}
     }
-    let wheel = fs::read_to_string(root.join("wheel.sha256")).map_err(|_| None)?;
-    if wheel.trim() != pin.sha256 {
-        return Err(Some("it came from another wheel".into()));
+    let wheels = fs::read_to_string(root.join("wheel.sha256")).map_err(|_| None)?;
+    if wheels != wheel_lines(pin) {
+        return Err(Some("it came from other wheels".into()));
     }
     let manifest = fs::read_to_string(root.join(MANIFEST)).map_err(|_| None)?;
     let include = root.join("include");
     if !kind(&include).is_ok_and(|t| t.is_dir()) {
         return Err(Some("`include` is not a plain directory".into()));
     }
-    for header in DRIVER.headers() {
+    for header in DRIVER.header_files() {
         let path = include.join(header);
         if !kind(&path).is_ok_and(|t| t.is_file()) {
             return Err(Some(format!("`{header}` is missing or not a plain file")));
@@ -200,10 +200,47 @@ fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
     result
 }
 
+/// `wheel.sha256` of a cache entry: the sha256 of each wheel it came from,
+/// one a line.
+fn wheel_lines(pin: &Pin) -> String {
+    pin.wheels
+        .iter()
+        .map(|w| format!("{}\n", w.sha256))
+        .collect()
+}
+
 fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
-    let download = staging.join("wheel");
-    fs::create_dir_all(&download).map_err(|e| io_error("cannot create", &download, e))?;
-    let spec = format!("{}=={}", pin.wheel, pin.version);
+    let include = staging.join("include");
+    fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
+    let mut wanted = DRIVER.header_files();
+    let mut manifest = String::new();
+    for (n, wheel) in pin.wheels.iter().enumerate() {
+        let bytes = download(pin, wheel, &staging.join(format!("wheel-{n}")))?;
+        manifest.push_str(&extract(&bytes, &include, &mut wanted)?);
+    }
+    if !wanted.is_empty() {
+        return Err(Error::new(format!(
+            "the pinned wheels of CUDA {} hold no {}",
+            pin.cuda,
+            wanted
+                .iter()
+                .map(|h| format!("`{h}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .hint("headers/pins.txt must list every wheel of the release; nothing was cached"));
+    }
+    fs::write(staging.join(MANIFEST), manifest)
+        .map_err(|e| io_error("cannot write", staging, e))?;
+    fs::write(staging.join("wheel.sha256"), wheel_lines(pin))
+        .map_err(|e| io_error("cannot write", staging, e))
+}
+
+/// Downloads one wheel into `dir` with `pip`, checks its sha256 against the
+/// pin, and returns its bytes; `dir` is removed again.
+fn download(pin: &Pin, wheel: &Wheel, dir: &Path) -> Result<Vec<u8>, Error> {
+    fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
+    let spec = wheel.spec();
     eprintln!("cushim: fetching CUDA {} headers ({spec})", pin.cuda);
     let mut pip = Command::new("python3");
     die_with_parent(&mut pip);
@@ -224,7 +261,7 @@ fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
             "3.11",
         ])
         .arg("--dest")
-        .arg(&download)
+        .arg(dir)
         .arg(&spec)
         .output()
         .map_err(|e| {
@@ -238,28 +275,24 @@ fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
         ))
         .hint("check the network, or pass a local toolkit with `--cuda-path`"));
     }
-    let wheel = fs::read_dir(&download)
-        .map_err(|e| io_error("cannot list", &download, e))?
+    let file = fs::read_dir(dir)
+        .map_err(|e| io_error("cannot list", dir, e))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .ok_or_else(|| Error::new(format!("`pip download {spec}` produced no wheel")))?;
-    let bytes = fs::read(&wheel).map_err(|e| io_error("cannot read", &wheel, e))?;
+    let bytes = fs::read(&file).map_err(|e| io_error("cannot read", &file, e))?;
     let sha = hex(&Sha256::digest(&bytes));
-    if sha != pin.sha256 {
+    if sha != wheel.sha256 {
         return Err(Error::new(format!(
             "`{}` has sha256 {sha}, but headers/pins.txt pins {}",
-            wheel.display(),
-            pin.sha256
+            file.display(),
+            wheel.sha256
         ))
         .hint("the download was altered or the pin is wrong; nothing was extracted"));
     }
-    let manifest = extract(&bytes, &staging.join("include"))?;
-    fs::remove_dir_all(&download).map_err(|e| io_error("cannot clean", &download, e))?;
-    fs::write(staging.join(MANIFEST), manifest)
-        .map_err(|e| io_error("cannot write", staging, e))?;
-    fs::write(staging.join("wheel.sha256"), format!("{sha}\n"))
-        .map_err(|e| io_error("cannot write", staging, e))
+    fs::remove_dir_all(dir).map_err(|e| io_error("cannot clean", dir, e))?;
+    Ok(bytes)
 }
 
 /// On Linux, the child is killed when this process dies (even by SIGKILL),
@@ -283,29 +316,34 @@ fn die_with_parent(command: &mut Command) {
     let _ = command;
 }
 
-/// Copies `*/include/cuda.h` and `*/include/cudaTypedefs.h` out of the wheel;
-/// returns the manifest: `<sha256>  <header>` per line.
-fn extract(wheel: &[u8], include: &Path) -> Result<String, Error> {
+/// Copies each of the `wanted` headers that the wheel holds under an
+/// `include/` directory into `include`, and takes it off `wanted`; returns
+/// the manifest lines: `<sha256>  <header>`.
+fn extract(wheel: &[u8], include: &Path, wanted: &mut Vec<&str>) -> Result<String, Error> {
     let mut manifest = String::new();
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(wheel))
         .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
-    fs::create_dir_all(include).map_err(|e| io_error("cannot create", include, e))?;
-    for header in DRIVER.headers() {
+    let names: Vec<String> = zip
+        .file_names()
+        .filter_map(Result::ok)
+        .map(|n| n.into_owned())
+        .collect();
+    let mut left = Vec::new();
+    for header in wanted.drain(..) {
         let suffix = format!("/include/{header}");
-        let name = zip
-            .file_names()
-            .filter_map(Result::ok)
-            .find(|n| n.ends_with(&suffix))
-            .map(|n| n.into_owned())
-            .ok_or_else(|| Error::new(format!("the wheel has no `{header}`")))?;
+        let Some(name) = names.iter().find(|n| n.ends_with(&suffix)) else {
+            left.push(header);
+            continue;
+        };
         let mut text = Vec::new();
-        zip.by_name(&name)
+        zip.by_name(name)
             .and_then(|mut f| f.read_to_end(&mut text).map_err(Into::into))
             .map_err(|e| Error::new(format!("cannot extract `{name}`: {e}")))?;
         let dest = include.join(header);
         manifest.push_str(&format!("{}  {header}\n", hex(&Sha256::digest(&text))));
         fs::write(&dest, text).map_err(|e| io_error("cannot write", &dest, e))?;
     }
+    *wanted = left;
     Ok(manifest)
 }
 
@@ -325,17 +363,17 @@ mod tests {
     /// whose wheel sha256 is `wheel`.
     fn entry(cache: &Path, wheel: &str) -> (Pin, PathBuf) {
         let mut pin = crate::pins::find("13.5".parse().unwrap()).unwrap();
-        pin.sha256 = wheel.into();
+        pin.wheels[0].sha256 = wheel.into();
         let root = cache.join(pin.cuda.dir_name());
         fs::create_dir_all(root.join("include")).unwrap();
         let mut manifest = String::new();
-        for h in DRIVER.headers() {
+        for h in DRIVER.header_files() {
             let text = format!("/* {h} */\n");
             fs::write(root.join("include").join(h), &text).unwrap();
             manifest.push_str(&format!("{}  {h}\n", hex(&Sha256::digest(text.as_bytes()))));
         }
         fs::write(root.join(MANIFEST), manifest).unwrap();
-        fs::write(root.join("wheel.sha256"), format!("{wheel}\n")).unwrap();
+        fs::write(root.join("wheel.sha256"), wheel_lines(&pin)).unwrap();
         (pin, root)
     }
 
@@ -363,10 +401,10 @@ mod tests {
         // Another pin's entry is not this pin's.
         let (_, root) = entry(&cache, &"a".repeat(64));
         let mut other = pin.clone();
-        other.sha256 = "b".repeat(64);
+        other.wheels[1].sha256 = "b".repeat(64);
         assert_eq!(
             verify(&other, &root),
-            Err(Some("it came from another wheel".into()))
+            Err(Some("it came from other wheels".into()))
         );
         let _ = fs::remove_dir_all(&cache);
     }
@@ -411,7 +449,7 @@ mod tests {
         let cache = std::env::temp_dir().join(format!("cushim-bad-pin-{}", std::process::id()));
         let _ = fs::remove_dir_all(&cache);
         let mut pin = crate::pins::find("12.0".parse().unwrap()).unwrap();
-        pin.sha256 = "0".repeat(64);
+        pin.wheels[0].sha256 = "0".repeat(64);
         let e = include_dir_in(&cache, &pin).unwrap_err().to_string();
         assert!(e.contains("but headers/pins.txt pins 0000"), "{e}");
         assert!(e.contains("nothing was extracted"), "{e}");

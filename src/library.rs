@@ -80,15 +80,40 @@ pub struct Names {
     pub windows: &'static [&'static str],
 }
 
+/// One header that declares functions of a library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Example: `cudaGL.h`.
+    pub name: &'static str,
+    /// The header with its PFN typedef table, if separate. Example: `cudaGLTypedefs.h`.
+    pub typedefs: Option<&'static str>,
+    /// Headers of other projects that must be included first, or that it
+    /// includes itself. The parse reads cushim's own minimal definitions of
+    /// their types (`headers/foreign/`); the C++ stubs define this header's
+    /// functions only where the system has them. Example: `GL/gl.h`.
+    pub needs: &'static [&'static str],
+}
+
+impl Header {
+    /// A header that needs nothing beyond the library's own headers.
+    const fn plain(name: &'static str, typedefs: &'static str) -> Header {
+        Header {
+            name,
+            typedefs: Some(typedefs),
+            needs: &[],
+        }
+    }
+}
+
 /// One library, as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Library {
     /// Example: `driver`.
     pub name: &'static str,
-    /// The header that declares the functions. Example: `cuda.h`.
-    pub header: &'static str,
-    /// The header with the PFN typedef table, if separate. Example: `cudaTypedefs.h`.
-    pub typedefs: Option<&'static str>,
+    /// The headers that declare its functions, the main one first: that one
+    /// declares the status type and the version macro. Example: `cuda.h`,
+    /// `cudaProfiler.h`, `cudaGL.h`.
+    pub headers: &'static [Header],
     /// The pinned wheels that carry the headers, one line a release. Example: `headers/pins.txt`.
     pub pins: &'static str,
     /// How its headers are parsed.
@@ -126,18 +151,46 @@ impl Library {
             .map(|(_, f)| *f)
     }
 
-    /// Every header a release needs. Example: `["cuda.h", "cudaTypedefs.h"]`.
-    pub fn headers(&self) -> Vec<&'static str> {
-        std::iter::once(self.header).chain(self.typedefs).collect()
+    /// The main header. Example: `cuda.h`.
+    pub fn main_header(&self) -> &'static Header {
+        &self.headers[0]
+    }
+
+    /// Every header file a release needs, typedef tables included.
+    /// Example: `["cuda.h", "cudaTypedefs.h", "cudaProfiler.h", ...]`.
+    pub fn header_files(&self) -> Vec<&'static str> {
+        self.headers
+            .iter()
+            .flat_map(|h| std::iter::once(h.name).chain(h.typedefs))
+            .collect()
     }
 }
 
-/// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, from the
-/// runtime wheels; `libcuda.so.1` or `nvcuda.dll`, installed with the driver.
+/// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, the
+/// profiler control header, and the OpenGL, EGL and VDPAU interop headers,
+/// each with its own PFN table; `libcuda.so.1` or `nvcuda.dll`, installed
+/// with the driver.
 pub const DRIVER: Library = Library {
     name: "driver",
-    header: "cuda.h",
-    typedefs: Some("cudaTypedefs.h"),
+    headers: &[
+        Header::plain("cuda.h", "cudaTypedefs.h"),
+        Header::plain("cudaProfiler.h", "cudaProfilerTypedefs.h"),
+        Header {
+            name: "cudaGL.h",
+            typedefs: Some("cudaGLTypedefs.h"),
+            needs: &["GL/gl.h"],
+        },
+        Header {
+            name: "cudaEGL.h",
+            typedefs: Some("cudaEGLTypedefs.h"),
+            needs: &["EGL/egl.h", "EGL/eglext.h"],
+        },
+        Header {
+            name: "cudaVDPAU.h",
+            typedefs: Some("cudaVDPAUTypedefs.h"),
+            needs: &["vdpau/vdpau.h"],
+        },
+    ],
     pins: "headers/pins.txt",
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),

@@ -6,37 +6,62 @@ use crate::version::CudaVersion;
 
 const PINS: &str = include_str!("../headers/pins.txt");
 
-/// One pinned release. Example: `13.5 nvidia-cuda-runtime 13.5.37 df2b…`.
+/// One pinned wheel. Example: `nvidia-cuda-runtime 13.5.37 df2b…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pin {
-    /// Example: `13.5`.
-    pub cuda: CudaVersion,
+pub struct Wheel {
     /// Example: `nvidia-cuda-runtime`.
-    pub wheel: String,
+    pub name: String,
     /// Example: `13.5.37`.
     pub version: String,
     /// sha256 of the manylinux x86_64 wheel.
     pub sha256: String,
 }
 
-/// Every pin, oldest first.
+impl Wheel {
+    /// What `pip` is asked for. Example: `nvidia-cuda-runtime==13.5.37`.
+    pub fn spec(&self) -> String {
+        format!("{}=={}", self.name, self.version)
+    }
+}
+
+/// One pinned release: the wheels that together carry its headers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// Example: `13.5`.
+    pub cuda: CudaVersion,
+    /// In the order the pin file lists them. Example: the runtime wheel, then
+    /// the profiler wheel.
+    pub wheels: Vec<Wheel>,
+}
+
+/// Every pin, oldest first. A release's wheels may be on several lines.
 pub fn all() -> Vec<Pin> {
-    PINS.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            match f.as_slice() {
-                [cuda, wheel, version, sha256] => Some(Pin {
-                    cuda: cuda.parse().ok()?,
-                    wheel: wheel.to_string(),
-                    version: version.to_string(),
-                    sha256: sha256.to_string(),
-                }),
-                _ => None,
-            }
-        })
-        .collect()
+    let mut pins: Vec<Pin> = Vec::new();
+    for line in PINS.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [cuda, name, version, sha256] = f.as_slice() else {
+            continue;
+        };
+        let Ok(cuda) = cuda.parse::<CudaVersion>() else {
+            continue;
+        };
+        let wheel = Wheel {
+            name: (*name).to_string(),
+            version: (*version).to_string(),
+            sha256: (*sha256).to_string(),
+        };
+        match pins.last_mut() {
+            Some(last) if last.cuda == cuda => last.wheels.push(wheel),
+            _ => pins.push(Pin {
+                cuda,
+                wheels: vec![wheel],
+            }),
+        }
+    }
+    pins
 }
 
 /// The newest pin: the default release.
@@ -84,9 +109,15 @@ mod tests {
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
             .count();
-        assert_eq!(all().len(), lines);
-        assert_eq!(lines, 16);
-        assert!(all().iter().all(|p| p.sha256.len() == 64));
+        let pins = all();
+        let wheels: Vec<&Wheel> = pins.iter().flat_map(|p| &p.wheels).collect();
+        assert_eq!(wheels.len(), lines, "every line is a wheel");
+        assert_eq!(all().len(), 16);
+        assert!(wheels
+            .iter()
+            .all(|w| w.sha256.len() == 64 && w.sha256.bytes().all(|b| b.is_ascii_hexdigit())));
+        // Each release has its runtime wheel and its profiler wheel.
+        assert!(all().iter().all(|p| p.wheels.len() == 2));
         assert!(
             all().windows(2).all(|w| w[0].cuda < w[1].cuda),
             "oldest first"

@@ -148,8 +148,26 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
     assert!(out.contains("ok: windows"), "{out}");
 }
 
+/// Every committed pair compiles against its release's headers, with the
+/// system's OpenGL, EGL and VDPAU headers present (as `.ci/run` installs
+/// them): the profiler and interop headers are then included and each of
+/// their functions is defined with the prototype the header declares.
 #[test]
 fn every_committed_pair_compiles_against_its_own_headers() {
+    let scratch = common::scratch("committed-pairs");
+    let check = scratch.join("check.cpp");
+    let mut source = String::from("#include \"cuda_shim.cpp\"\n");
+    for flag in [
+        "CUSHIM_HAS_CUDAPROFILER_H",
+        "CUSHIM_HAS_CUDAGL_H",
+        "CUSHIM_HAS_CUDAEGL_H",
+        "CUSHIM_HAS_CUDAVDPAU_H",
+    ] {
+        source.push_str(&format!(
+            "#ifndef {flag}\n#error \"{flag}: the header or what it needs was not found\"\n#endif\n"
+        ));
+    }
+    std::fs::write(&check, source).unwrap();
     let mut checked = 0;
     for pin in cushim::pins::all() {
         let dir = root().join("generated").join(pin.cuda.dir_name());
@@ -161,7 +179,7 @@ fn every_committed_pair_compiles_against_its_own_headers() {
                     include_dir(&pin.cuda.to_string()).display()
                 ))
                 .arg(format!("-I{}", dir.display()))
-                .arg(dir.join("cuda_shim.cpp")),
+                .arg(&check),
         );
         checked += 1;
     }

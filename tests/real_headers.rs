@@ -19,7 +19,7 @@ fn find<'a>(api: &'a Api, name: &str) -> &'a cushim::ir::Function {
 
 #[test]
 fn function_counts_and_clean_version_tables() {
-    for (version, count) in [("11.8", 368), ("12.9", 452), ("13.5", 492)] {
+    for (version, count) in [("11.8", 399), ("12.9", 483), ("13.5", 523)] {
         let api = api(version);
         assert_eq!(api.functions.len(), count, "CUDA {version}");
         let diagnostics: Vec<String> = api.diagnostics.iter().map(|d| d.to_string()).collect();
@@ -106,10 +106,39 @@ fn known_entries_of_the_13_5_table() {
     assert_eq!(row("cuDeviceGetUuid").2, Some(11040));
     let graph = find(&api, "cuGraphInstantiate");
     assert_eq!(graph.symbol, "cuGraphInstantiateWithFlags");
-    // Independently of clang: every `#define cuX __CUDA_API_PTDS(...)`/`PTSZ` of the header.
+    // The interop headers follow the same rule: `_v2` legacy pairs and twins.
+    assert_eq!(row("cuGLGetDevices").0, "cuGLGetDevices_v2");
+    assert_eq!(row("cuGLGetDevices").2, Some(6050));
+    assert_eq!(row("cuGLCtxCreate").0, "cuGLCtxCreate_v2");
+    assert_eq!(row("cuVDPAUCtxCreate").0, "cuVDPAUCtxCreate_v2");
+    assert_eq!(row("cuVDPAUCtxCreate").2, Some(3020));
+    assert_eq!(
+        row("cuGLMapBufferObjectAsync"),
+        (
+            "cuGLMapBufferObjectAsync_v2".into(),
+            "cuGLMapBufferObjectAsync".into(),
+            Some(3020),
+            Some(("cuGLMapBufferObjectAsync_v2_ptsz".into(), Some(7000)))
+        )
+    );
+    assert_eq!(row("cuProfilerStart").2, Some(4000));
+    assert_eq!(
+        find(&api, "cuGraphicsGLRegisterBuffer").header(),
+        "cudaGL.h"
+    );
+    assert_eq!(
+        find(&api, "cuEGLStreamProducerPresentFrame").header(),
+        "cudaEGL.h"
+    );
+    // Independently of clang: every `#define cuX __CUDA_API_PTDS(...)`/`PTSZ`
+    // of the library's headers.
     let pin = cushim::pins::find("13.5".parse().unwrap()).unwrap();
-    let header =
-        std::fs::read_to_string(cushim::fetch::include_dir(&pin).unwrap().join("cuda.h")).unwrap();
+    let include = cushim::fetch::include_dir(&pin).unwrap();
+    let header: String = cushim::library::DRIVER
+        .headers
+        .iter()
+        .map(|h| std::fs::read_to_string(include.join(h.name)).unwrap())
+        .collect();
     let mut from_macros: Vec<&str> = header
         .lines()
         .filter_map(|l| {
@@ -131,6 +160,6 @@ fn known_entries_of_the_13_5_table() {
         .collect();
     twins.sort_unstable();
     assert_eq!(twins, from_macros);
-    assert_eq!(twins.len(), 93);
+    assert_eq!(twins.len(), 95);
     assert!(find(&api, "cuCtxAttach").deprecated);
 }

@@ -177,9 +177,9 @@ table! {
         args: &[Missing],
         env: &[(LIBRARY, Missing)],
         expect: &[
-            (Rust, "checked 492 shims"),
+            (Rust, "checked 523 shims"),
             (Rust, "cannot open shared object file"),
-            (Cpp, "checked 492 functions"),
+            (Cpp, "checked 523 functions"),
         ],
         ..ROW
     },

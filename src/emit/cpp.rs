@@ -60,6 +60,19 @@ struct Source<'a> {
     table: Vec<Row>,
     shims: Vec<Shim>,
     texts: Vec<Text>,
+    /// The library's other headers, included where the system has them.
+    optional: Vec<Optional>,
+}
+
+/// A header besides the main one: its functions are defined (and checked)
+/// only where the compiler finds it and what it needs (`GL/gl.h`).
+struct Optional {
+    /// Example: `cudaGL.h`.
+    header: String,
+    /// Example: `["GL/gl.h"]`.
+    needs: Vec<String>,
+    /// Defined when the header was included. Example: `CUSHIM_HAS_CUDAGL_H`.
+    flag: String,
 }
 
 /// One entry of the function table: what `resolve` needs.
@@ -84,6 +97,8 @@ struct Shim {
     args: String,
     absent: String,
     checked: bool,
+    /// The flag of the optional header that declares it, if any.
+    only_if: Option<String>,
 }
 
 /// One status code for the driver-less `cuGetErrorName`/`cuGetErrorString`.
@@ -115,10 +130,26 @@ pub fn emit(
     }
     let api_name = format!("cushim_{}", identifier(stem));
     let shim_header = format!("{stem}_shim.h");
+    let optional: Vec<Optional> = api
+        .library
+        .headers
+        .iter()
+        .filter(|h| h.name != api_header)
+        .filter(|h| api.functions.iter().any(|f| f.header() == h.name))
+        .map(|h| Optional {
+            header: h.name.to_string(),
+            needs: h.needs.iter().map(ToString::to_string).collect(),
+            flag: format!("CUSHIM_HAS_{}", identifier(h.name).to_ascii_uppercase()),
+        })
+        .collect();
 
     let mut table = Vec::new();
     let mut shims = Vec::new();
     for f in &api.functions {
+        let only_if = optional
+            .iter()
+            .find(|o| o.header == f.header())
+            .map(|o| o.flag.clone());
         let params = params(f);
         let args = format!(
             "({})",
@@ -147,6 +178,7 @@ pub fn emit(
                 args: args.clone(),
                 absent: absent(f, index),
                 checked,
+                only_if: only_if.clone(),
             });
             index
         };
@@ -196,6 +228,7 @@ pub fn emit(
         table,
         shims,
         texts,
+        optional,
     };
     let render = |what: &str, r: Result<String, askama::Error>| {
         r.map(|mut s| {

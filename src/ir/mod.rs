@@ -153,6 +153,12 @@ impl Function {
         list.join(", ")
     }
 
+    /// The file name of the header that declares it. Example: `cudaGL.h`.
+    pub fn header(&self) -> &str {
+        let file = self.origin.file.as_str();
+        file.rsplit(['/', '\\']).next().unwrap_or(file)
+    }
+
     /// The declaration of the exported symbol.
     /// Example: `CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)`.
     pub fn c_signature(&self) -> String {
@@ -180,6 +186,7 @@ pub fn table(api: &Api) -> String {
         "proc name".to_string(),
         "version".to_string(),
         "per-thread twin".to_string(),
+        "header".to_string(),
         "flags".to_string(),
     ]];
     for f in &api.functions {
@@ -204,6 +211,7 @@ pub fn table(api: &Api) -> String {
             f.proc_name.clone(),
             f.version.map_or("?".into(), |v| v.number().to_string()),
             twin,
+            f.header().to_string(),
             if flags.is_empty() {
                 "-".into()
             } else {

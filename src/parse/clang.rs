@@ -71,23 +71,41 @@ fn take_string(s: CXString) -> String {
 }
 
 impl Unit {
-    /// Parses `source` (an in-memory file named `name`) with `args`.
-    /// Errors carry clang's own `file:line: message` lines.
-    pub fn parse(name: &str, source: &str, args: &[String]) -> Result<Unit, Error> {
+    /// Parses `source` (an in-memory file named `name`) with `args`; `extra`
+    /// are more in-memory files, `(absolute path, contents)`, that it may
+    /// include. Errors carry clang's own `file:line: message` lines.
+    pub fn parse(
+        name: &str,
+        source: &str,
+        args: &[String],
+        extra: &[(String, &str)],
+    ) -> Result<Unit, Error> {
         ensure_loaded()?;
         let c_name = CString::new(name).map_err(|_| Error::new("file name contains NUL"))?;
         let c_source = CString::new(source).map_err(|_| Error::new("source contains NUL"))?;
+        let c_extra: Vec<(CString, &str)> = extra
+            .iter()
+            .map(|(path, text)| CString::new(path.as_str()).map(|p| (p, *text)))
+            .collect::<Result<_, _>>()
+            .map_err(|_| Error::new("file name contains NUL"))?;
         let c_args: Vec<CString> = args
             .iter()
             .map(|a| CString::new(a.as_str()))
             .collect::<Result<_, _>>()
             .map_err(|_| Error::new("clang argument contains NUL"))?;
         let arg_ptrs: Vec<*const c_char> = c_args.iter().map(|a| a.as_ptr()).collect();
-        let mut unsaved = CXUnsavedFile {
+        let mut unsaved = vec![CXUnsavedFile {
             Filename: c_name.as_ptr(),
             Contents: c_source.as_ptr(),
             Length: source.len() as _,
-        };
+        }];
+        for (path, text) in &c_extra {
+            unsaved.push(CXUnsavedFile {
+                Filename: path.as_ptr(),
+                Contents: text.as_ptr().cast(),
+                Length: text.len() as _,
+            });
+        }
         // SAFETY: every pointer handed to libclang outlives the call.
         unsafe {
             let index = clang_createIndex(0, 0);
@@ -99,8 +117,8 @@ impl Unit {
                 c_name.as_ptr(),
                 arg_ptrs.as_ptr(),
                 arg_ptrs.len() as _,
-                &mut unsaved,
-                1,
+                unsaved.as_mut_ptr(),
+                unsaved.len() as _,
                 flags,
                 &mut tu,
             );

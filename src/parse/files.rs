@@ -21,8 +21,8 @@ pub fn file_sha256(path: &Path) -> Result<String, Error> {
     Ok(hex(&Sha256::digest(&bytes)))
 }
 
-/// A local toolkit's include directory: `--cuda-path`, else `CUDA_PATH`,
-/// `CUDA_HOME`, then `/usr/local/cuda`.
+/// A local toolkit's include directory: `--cuda-path` (the toolkit's root or
+/// its include directory), else `CUDA_PATH`, `CUDA_HOME`, then `/usr/local/cuda`.
 pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {
     let mut candidates: Vec<(String, PathBuf)> = Vec::new();
     match explicit {
@@ -36,10 +36,18 @@ pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {
             candidates.push(("default".into(), PathBuf::from("/usr/local/cuda")));
         }
     }
+    let main = DRIVER.main_header();
+    let complete = |include: &Path| {
+        std::iter::once(main.name)
+            .chain(main.typedefs)
+            .all(|h| include.join(h).is_file())
+    };
     for (_, root) in &candidates {
-        let include = root.join("include");
-        if DRIVER.headers().iter().all(|h| include.join(h).is_file()) {
-            return Ok(include);
+        // A toolkit root, or its include directory itself.
+        for include in [root.join("include"), root.clone()] {
+            if complete(&include) {
+                return Ok(include);
+            }
         }
     }
     let tried: Vec<String> = candidates

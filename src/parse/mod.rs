@@ -17,6 +17,8 @@ mod clang;
 #[cfg(feature = "parse")]
 mod files;
 #[cfg(feature = "parse")]
+mod foreign;
+#[cfg(feature = "parse")]
 mod read;
 #[cfg(feature = "parse")]
 mod types;
@@ -41,27 +43,74 @@ pub use read::{check_cpp, parse};
 #[cfg(feature = "parse")]
 pub use types::bindgen_types;
 
+/// One header that declares functions, as found on disk.
+#[cfg(feature = "parse")]
+#[derive(Clone, Debug)]
+pub struct HeaderInput {
+    /// Example: `.../include/cudaGL.h`.
+    pub path: PathBuf,
+    /// Its PFN typedef table, if separate. Example: `.../include/cudaGLTypedefs.h`.
+    pub typedefs: Option<PathBuf>,
+    /// Headers of other projects it needs, read from cushim's own minimal
+    /// definitions (`headers/foreign/`). Example: `GL/gl.h`.
+    pub needs: Vec<&'static str>,
+}
+
 /// What the caller must say about the headers.
 #[cfg(feature = "parse")]
 #[derive(Clone, Debug)]
 pub struct Input {
-    /// The header that declares the functions. Example: `.../include/cuda.h`.
-    pub header: PathBuf,
-    /// The header with the PFN typedef table, if separate. Example: `.../include/cudaTypedefs.h`.
-    pub typedefs: Option<PathBuf>,
+    /// The headers that declare functions, the main one first (it declares
+    /// the status type and the version macro).
+    pub headers: Vec<HeaderInput>,
     /// Extra clang arguments (`-I`, `-D`).
     pub clang_args: Vec<String>,
 }
 
 #[cfg(feature = "parse")]
 impl Input {
-    /// A toolkit or cache include directory's headers for `library`.
+    /// A toolkit or cache include directory's headers for `library`: the
+    /// main header, and each other header of the library that is there.
     pub fn in_dir(include: &Path, library: &Library) -> Input {
+        let headers = library
+            .headers
+            .iter()
+            .enumerate()
+            .filter(|(i, h)| *i == 0 || include.join(h.name).is_file())
+            .map(|(_, h)| HeaderInput {
+                path: include.join(h.name),
+                typedefs: h.typedefs.map(|t| include.join(t)),
+                needs: h.needs.to_vec(),
+            })
+            .collect();
         Input {
-            header: include.join(library.header),
-            typedefs: library.typedefs.map(|t| include.join(t)),
+            headers,
             clang_args: Vec::new(),
         }
+    }
+
+    /// One header the user names, with its typedef table if any.
+    pub fn files(header: PathBuf, typedefs: Option<PathBuf>) -> Input {
+        Input {
+            headers: vec![HeaderInput {
+                path: header,
+                typedefs,
+                needs: Vec::new(),
+            }],
+            clang_args: Vec::new(),
+        }
+    }
+
+    /// The main header. Example: `.../include/cuda.h`.
+    pub fn main(&self) -> &Path {
+        &self.headers[0].path
+    }
+
+    /// Every header file named, typedef tables included, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &PathBuf> {
+        self.headers
+            .iter()
+            .flat_map(|h| std::iter::once(&h.path).chain(h.typedefs.iter()))
     }
 }
 

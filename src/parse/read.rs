@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::{clang, Input, Raw, RawFunction, RawTypedef};
+use super::{clang, foreign, Input, Raw, RawFunction, RawTypedef};
 use crate::c::{Shape, StatusCode, Type};
 use crate::diag::{Error, Origin};
 use crate::library::ParseSettings;
@@ -12,7 +12,7 @@ use crate::version::CudaVersion;
 
 /// Parses the functions and PFN table of `input`.
 pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
-    for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
+    for p in input.paths() {
         if p.exists() && !p.is_file() {
             return Err(Error::new(format!(
                 "header `{}` is not a regular file (a directory, a device or a pipe)",
@@ -47,19 +47,24 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         .map(|d| Config::new(input, C, Some(d)).parse())
         .transpose()?;
 
-    let header = canonical(&input.header);
+    // The headers that declare functions; the first one declares the status type.
+    let declaring: Vec<PathBuf> = input.headers.iter().map(|h| canonical(&h.path)).collect();
+    let main = &declaring[0];
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
-    let status_codes = plain.status_codes(&header);
-    let types = plain.signature_types(&header);
-    let mut twins: HashMap<(String, u32), String> = HashMap::new();
+    let status_codes = plain.status_codes(main);
+    let types = plain.signature_types(&declaring);
+    let mut twins: HashMap<(String, String, u32), String> = HashMap::new();
     if let Some(unit) = &per_thread {
-        for f in unit.functions(&header, &mut text_cache)? {
-            twins.insert((f.spelled.clone(), f.origin.line), f.symbol);
+        for f in unit.functions(&declaring, &mut text_cache)? {
+            twins.insert(
+                (f.origin.file.clone(), f.spelled.clone(), f.origin.line),
+                f.symbol,
+            );
         }
     }
-    for mut f in plain.functions(&header, &mut text_cache)? {
-        if let Some(t) = twins.get(&(f.spelled.clone(), f.origin.line)) {
+    for mut f in plain.functions(&declaring, &mut text_cache)? {
+        if let Some(t) = twins.get(&(f.origin.file.clone(), f.spelled.clone(), f.origin.line)) {
             f.per_thread_symbol = t.clone();
         }
         functions.push(f);
@@ -76,8 +81,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     }
 
     // The named headers first, then whatever else of ours they include.
-    let mut files = vec![input.header.clone()];
-    files.extend(input.typedefs.iter().cloned());
+    let mut files: Vec<PathBuf> = input.paths().cloned().collect();
     for f in plain.unit.user_files() {
         if !files.iter().any(|k| canonical(k) == canonical(&f)) {
             files.push(f);
@@ -88,8 +92,10 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         .unit
         .macro_value(settings.version_macro)
         .map(CudaVersion::from_number);
-    if let (Some(v), Some(typedefs)) = (version, &input.typedefs) {
-        check_same_release(v, &input.header, typedefs, settings.version_macro)?;
+    if let Some(v) = version {
+        for typedefs in input.headers.iter().filter_map(|h| h.typedefs.as_ref()) {
+            check_same_release(v, input.main(), typedefs, settings.version_macro)?;
+        }
     }
     Ok(Raw {
         functions,
@@ -179,24 +185,44 @@ struct Config {
 
 impl Config {
     fn new(input: &Input, (language, standard): Language, define: Option<&str>) -> Config {
-        let mut source = String::new();
-        for p in std::iter::once(&input.header).chain(input.typedefs.iter()) {
-            source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
-        }
         let mut args: Vec<String> = vec!["-x".into(), language.into(), standard.into()];
-        if let Some(dir) = canonical(&input.header).parent() {
+        if let Some(dir) = canonical(input.main()).parent() {
             args.push(format!("-I{}", dir.display()));
         }
+        args.push(format!("-I{}", foreign::ROOT));
         args.extend(input.clang_args.iter().cloned());
         args.extend(define.map(|d| format!("-D{d}")));
-        Config { source, args }
+        Config {
+            source: source(input),
+            args,
+        }
     }
 
     fn parse(&self) -> Result<Parsed, Error> {
         Ok(Parsed {
-            unit: clang::Unit::parse("cushim-input.h", &self.source, &self.args)?,
+            unit: clang::Unit::parse(
+                "cushim-input.h",
+                &self.source,
+                &self.args,
+                &foreign::unsaved(),
+            )?,
         })
     }
+}
+
+/// The synthetic main file: each header after what it needs, then its
+/// typedef table.
+pub(super) fn source(input: &Input) -> String {
+    let mut source = String::new();
+    for h in &input.headers {
+        for need in &h.needs {
+            source.push_str(&format!("#include <{need}>\n"));
+        }
+        for p in std::iter::once(&h.path).chain(h.typedefs.iter()) {
+            source.push_str(&format!("#include \"{}\"\n", canonical(p).display()));
+        }
+    }
+    source
 }
 
 struct Parsed {
@@ -204,10 +230,10 @@ struct Parsed {
 }
 
 impl Parsed {
-    /// The function declarations written in `header`, in source order.
+    /// The function declarations written in `headers`, in source order.
     fn functions(
         &self,
-        header: &Path,
+        headers: &[PathBuf],
         text: &mut HashMap<PathBuf, Vec<u8>>,
     ) -> Result<Vec<RawFunction>, Error> {
         let mut out = Vec::new();
@@ -216,7 +242,7 @@ impl Parsed {
                 continue;
             }
             let Some(loc) = c.location() else { continue };
-            if canonical(&loc.file) != header {
+            if !headers.contains(&canonical(&loc.file)) {
                 continue;
             }
             let origin = Origin {
@@ -269,12 +295,13 @@ impl Parsed {
         Ok(out)
     }
 
-    /// The named types of every signature in `header`.
-    fn signature_types(&self, header: &Path) -> BTreeMap<String, Shape> {
+    /// The named types of every signature in `headers`.
+    fn signature_types(&self, headers: &[PathBuf]) -> BTreeMap<String, Shape> {
         let mut out = BTreeMap::new();
         for c in self.unit.root().children() {
             if c.kind() == clang::Kind::Function
-                && c.location().is_some_and(|l| canonical(&l.file) == header)
+                && c.location()
+                    .is_some_and(|l| headers.contains(&canonical(&l.file)))
             {
                 c.signature_types(&mut out);
             }

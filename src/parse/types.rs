@@ -3,7 +3,7 @@
 
 use bindgen::{EnumVariation, Formatter, RustEdition};
 
-use super::Input;
+use super::{foreign, Input};
 use crate::diag::Error;
 
 /// Bindgen's Rust for every type and constant declared next to the main header.
@@ -12,20 +12,29 @@ use crate::diag::Error;
 /// header may return values the header does not list, and a Rust `enum` would
 /// make that undefined behaviour.
 pub fn bindgen_types(input: &Input) -> Result<String, Error> {
-    let header = input
-        .header
+    let main = input.main();
+    let header = main
         .canonicalize()
-        .map_err(|e| Error::new(format!("header `{}`: {e}", input.header.display())))?;
+        .map_err(|e| Error::new(format!("header `{}`: {e}", main.display())))?;
     let dir = header
         .parent()
         .map(|d| d.display().to_string())
         .unwrap_or_default();
+    // The same synthetic main file as the declarations' parse; the foreign
+    // stand-ins that the headers need follow it as in-memory files (bindgen
+    // force-includes them), and their types are kept.
+    let foreign = foreign::needed(input);
+    let mut files = regex_lite::escape(&dir);
+    if !foreign.is_empty() {
+        files = format!("{files}|{}", regex_lite::escape(foreign::ROOT));
+    }
     let mut builder = bindgen::Builder::default()
-        .header(header.display().to_string())
+        .header_contents("cushim-input.h", &super::read::source(input))
         .clang_args(["-x", "c", "-std=c11"])
         .clang_arg(format!("-I{dir}"))
+        .clang_arg(format!("-I{}", foreign::ROOT))
         .clang_args(input.clang_args.iter())
-        .allowlist_file(format!("{}/.*", regex_lite::escape(&dir)))
+        .allowlist_file(format!("({files})/.*"))
         .blocklist_function(".*")
         .blocklist_type("PFN_.*")
         .default_enum_style(EnumVariation::NewType {
@@ -37,20 +46,15 @@ pub fn bindgen_types(input: &Input) -> Result<String, Error> {
         .generate_comments(false)
         .rust_edition(RustEdition::Edition2021)
         .formatter(Formatter::Prettyplease);
+    for (path, text) in foreign {
+        builder = builder.header_contents(&path, text);
+    }
     builder = builder.generate_cstr(true);
     let generated = quietly(|| builder.generate().map(|b| b.to_string())).map_err(|why| {
-        Error::new(format!(
-            "bindgen failed on `{}`: {why}",
-            input.header.display()
-        ))
+        Error::new(format!("bindgen failed on `{}`: {why}", main.display()))
         .hint("a name that is not a Rust identifier (such as a non-ASCII one) is a common cause; fix the header or report its shape to cushim")
     })?;
-    generated.map_err(|e| {
-        Error::new(format!(
-            "bindgen could not read `{}`: {e}",
-            input.header.display()
-        ))
-    })
+    generated.map_err(|e| Error::new(format!("bindgen could not read `{}`: {e}", main.display())))
 }
 
 thread_local! {

@@ -97,7 +97,7 @@ fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
                     .collect(),
                 inputs: Vec::new(),
                 types: RustTypes::Shipped(shipped.rust_types),
-                header_name: library.header.to_string(),
+                header_name: library.main_header().name.to_string(),
             });
         }
     }
@@ -122,11 +122,7 @@ fn from_headers(
                 "{from}..{to} names several releases; they are loaded one by one and merged"
             )))
         }
-        Source::Files { header, typedefs } => parse::Input {
-            header: header.clone(),
-            typedefs: typedefs.clone(),
-            clang_args: Vec::new(),
-        },
+        Source::Files { header, typedefs } => parse::Input::files(header.clone(), typedefs.clone()),
     };
     input.clang_args = options.clang_args.clone();
     let raw = parse::parse(&input, &library.parse)?;
@@ -150,8 +146,8 @@ fn from_headers(
         api,
         headers,
         inputs: raw.files,
-        header_name: input.header.file_name().map_or_else(
-            || library.header.into(),
+        header_name: input.main().file_name().map_or_else(
+            || library.main_header().name.into(),
             |s| s.to_string_lossy().into_owned(),
         ),
         types: RustTypes::Headers(input),

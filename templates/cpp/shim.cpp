@@ -11,6 +11,18 @@
 // always read in legacy mode here.
 #undef CUDA_API_PER_THREAD_DEFAULT_STREAM
 #include "{{ api_header }}"
+{%- for o in optional %}
+// {{ o.header }}'s functions are defined where it and what it needs are found.
+#if defined(__has_include)
+#if __has_include("{{ o.header }}"){% for n in o.needs %} && __has_include(<{{ n }}>){% endfor %}
+{%- for n in o.needs %}
+#include <{{ n }}>
+{%- endfor %}
+#include "{{ o.header }}"
+#define {{ o.flag }} 1
+#endif
+#endif
+{%- endfor %}
 #include "{{ shim_header }}"
 
 namespace {
@@ -96,7 +108,13 @@ static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::st
 #pragma warning(disable : 4996)
 #endif
 {% for s in shims %}
+{%- if let Some(flag) = s.only_if %}
+#ifdef {{ flag }}
+{%- endif %}
 CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
+{%- if s.only_if.is_some() %}
+#endif
+{%- endif %}
 {%- endfor %}
 
 #if defined(__GNUC__)

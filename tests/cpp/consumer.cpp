@@ -2,6 +2,14 @@
 // links the generated stubs instead of -lcuda. Each scenario is one process;
 // it prints "ok: <scenario>" when every expectation held and aborts otherwise.
 #include <cuda.h>
+// The profiler and interop headers, with the system's OpenGL, EGL and VDPAU
+// headers they need: the stubs define these functions too.
+#include <cudaProfiler.h>
+#include <GL/gl.h>
+#include <cudaGL.h>
+#include <cudaEGL.h>
+#include <vdpau/vdpau.h>
+#include <cudaVDPAU.h>
 #include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -212,6 +220,24 @@ static void binds(bool expect_proc) {
     EXPECT(cuDeviceGetUuid(&uuid, 0) == CUDA_SUCCESS && fake.last_called("cuDeviceGetUuid_v2"));
     // The per-thread export binds the per-thread variant in any mode.
     EXPECT(cuMemcpyHtoD_v2_ptds(ptr, data, 4) == CUDA_SUCCESS && fake.last_called("cuMemcpyHtoD_v2_ptds"));
+    // The profiler and interop functions bind their header's ABI, never the v1 export.
+    EXPECT(cuProfilerStart() == CUDA_SUCCESS && fake.last_called("cuProfilerStart"));
+    EXPECT(cuProfilerStop() == CUDA_SUCCESS && fake.last_called("cuProfilerStop"));
+    unsigned int gl_devices = 0;
+    EXPECT(cuGLGetDevices(&gl_devices, nullptr, 0, CU_GL_DEVICE_LIST_ALL) == CUDA_SUCCESS &&
+           fake.last_called("cuGLGetDevices_v2") && gl_devices == 1);
+    size_t gl_size = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    EXPECT(cuGLMapBufferObject(&ptr, &gl_size, 5) == CUDA_SUCCESS &&
+           fake.last_called("cuGLMapBufferObject_v2") && ptr == 0x9005 && gl_size == 64);
+#pragma GCC diagnostic pop
+    CUcontext vdpau_ctx = nullptr;
+    EXPECT(cuVDPAUCtxCreate(&vdpau_ctx, 1, 0, 0, nullptr) == CUDA_SUCCESS &&
+           fake.last_called("cuVDPAUCtxCreate_v2") && vdpau_ctx == reinterpret_cast<CUcontext>(0x5010));
+    CUgraphicsResource resource = nullptr;
+    EXPECT(cuGraphicsEGLRegisterImage(&resource, nullptr, 3) == CUDA_SUCCESS &&
+           fake.last_called("cuGraphicsEGLRegisterImage"));
     if (expect_proc) {
         EXPECT(fake.number("fake_proc_calls") >= 5);
         EXPECT(fake.number("fake_flags_seen") == (1u | 2u));
@@ -231,6 +257,11 @@ static void per_thread() {
     unsigned char data[4] = {7, 7, 7, 7};
     EXPECT(cuMemcpyHtoD(ptr, data, 4) == CUDA_SUCCESS && fake.last_called("cuMemcpyHtoD_v2_ptds"));
     EXPECT(cuStreamQuery(nullptr) == CUDA_SUCCESS && fake.last_called("cuStreamQuery_ptsz"));
+    size_t gl_size = 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    EXPECT(cuGLMapBufferObject(&ptr, &gl_size, 5) == CUDA_SUCCESS && fake.last_called("cuGLMapBufferObject_v2_ptds"));
+#pragma GCC diagnostic pop
     EXPECT(fake.number("fake_flags_seen") == (1u | 2u));
     EXPECT(cushim_cuda_set_stream_mode(0) == -2);
     EXPECT(contains(cushim_cuda_last_message(), "before the first CUDA call"));

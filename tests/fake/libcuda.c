@@ -238,6 +238,61 @@ CUresult cuCtxSynchronize(void) {
     return 201; /* CUDA_ERROR_INVALID_CONTEXT */
 }
 
+/* The profiler and interop headers' functions (cudaProfiler.h, cudaGL.h,
+ * cudaVDPAU.h, cudaEGL.h), each with its legacy v1 export where the real
+ * library has one: a shim that bound the v1 symbol would call the wrong ABI. */
+CUresult cuProfilerStart(void) { ENTER("cuProfilerStart"); return OK; }
+CUresult cuProfilerStop(void) { ENTER("cuProfilerStop"); return OK; }
+
+CUresult cuGLGetDevices_v2(unsigned int *count, int *devices, unsigned int size, int list) {
+    ENTER("cuGLGetDevices_v2");
+    (void)devices, (void)size, (void)list;
+    if (count) *count = 1;
+    return OK;
+}
+CUresult cuGLGetDevices(unsigned int *count, int *devices, unsigned int size, int list) {
+    ENTER("cuGLGetDevices");
+    (void)count, (void)devices, (void)size, (void)list;
+    return OK;
+}
+
+CUresult cuGLMapBufferObject_v2(unsigned long long *dptr, size_t *size, unsigned int buffer) {
+    ENTER("cuGLMapBufferObject_v2");
+    if (dptr) *dptr = 0x9000u + buffer;
+    if (size) *size = 64;
+    return OK;
+}
+CUresult cuGLMapBufferObject_v2_ptds(unsigned long long *dptr, size_t *size, unsigned int buffer) {
+    ENTER("cuGLMapBufferObject_v2_ptds");
+    if (dptr) *dptr = 0x9000u + buffer;
+    if (size) *size = 64;
+    return OK;
+}
+CUresult cuGLMapBufferObject(unsigned int *dptr, unsigned int *size, unsigned int buffer) {
+    ENTER("cuGLMapBufferObject");
+    (void)dptr, (void)size, (void)buffer;
+    return OK;
+}
+
+CUresult cuVDPAUCtxCreate_v2(void **pctx, unsigned int flags, int dev, uint32_t vdp, void *get_proc) {
+    ENTER("cuVDPAUCtxCreate_v2");
+    (void)vdp, (void)get_proc;
+    if (pctx) *pctx = (void *)(uintptr_t)(0x5000u + flags * 16u + (unsigned)dev);
+    return OK;
+}
+CUresult cuVDPAUCtxCreate(void **pctx, unsigned int flags, int dev, uint32_t vdp, void *get_proc) {
+    ENTER("cuVDPAUCtxCreate");
+    (void)pctx, (void)flags, (void)dev, (void)vdp, (void)get_proc;
+    return OK;
+}
+
+CUresult cuGraphicsEGLRegisterImage(void **resource, void *image, unsigned int flags) {
+    ENTER("cuGraphicsEGLRegisterImage");
+    (void)image;
+    if (resource) *resource = (void *)(uintptr_t)(0x6000u + flags);
+    return OK;
+}
+
 /* What cuGetProcAddress knows: base name, ABI version, per-thread or not, and
  * the function. */
 struct entry {
@@ -269,6 +324,16 @@ static const struct entry table[] = {
     ENTRY("cuCtxCreate", 11040, 0, cuCtxCreate_v3),
     ENTRY("cuCtxCreate", 12050, 0, cuCtxCreate_v4),
     ENTRY("cuCtxSynchronize", 2000, 0, cuCtxSynchronize),
+    ENTRY("cuProfilerStart", 4000, 0, cuProfilerStart),
+    ENTRY("cuProfilerStop", 4000, 0, cuProfilerStop),
+    ENTRY("cuGLGetDevices", 3000, 0, cuGLGetDevices),
+    ENTRY("cuGLGetDevices", 6050, 0, cuGLGetDevices_v2),
+    ENTRY("cuGLMapBufferObject", 2000, 0, cuGLMapBufferObject),
+    ENTRY("cuGLMapBufferObject", 3020, 0, cuGLMapBufferObject_v2),
+    ENTRY("cuGLMapBufferObject", 7000, 1, cuGLMapBufferObject_v2_ptds),
+    ENTRY("cuVDPAUCtxCreate", 3000, 0, cuVDPAUCtxCreate),
+    ENTRY("cuVDPAUCtxCreate", 3020, 0, cuVDPAUCtxCreate_v2),
+    ENTRY("cuGraphicsEGLRegisterImage", 7000, 0, cuGraphicsEGLRegisterImage),
 };
 
 /* Per base name (the first table entry of that base): how often

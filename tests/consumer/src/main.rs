@@ -141,9 +141,37 @@ fn binds(expect_proc: bool) {
         let mut uuid = cuda::CUuuid::default();
         Api::cuDeviceGetUuid(&mut uuid, 0).expect("cuDeviceGetUuid");
         assert_eq!(fake.last_called(), "cuDeviceGetUuid_v2");
+        // The profiler and interop functions bind their header's ABI, never
+        // the v1 export of the same name.
+        Api::cuProfilerStart().expect("cuProfilerStart");
+        assert_eq!(fake.last_called(), "cuProfilerStart");
+        Api::cuProfilerStop().expect("cuProfilerStop");
+        assert_eq!(fake.last_called(), "cuProfilerStop");
+        let mut count = 0;
+        Api::cuGLGetDevices(
+            &mut count,
+            std::ptr::null_mut(),
+            0,
+            cuda::CUGLDeviceList::CU_GL_DEVICE_LIST_ALL,
+        )
+        .expect("cuGLGetDevices");
+        assert_eq!((fake.last_called().as_str(), count), ("cuGLGetDevices_v2", 1));
+        let mut size = 0;
+        #[allow(deprecated)]
+        Api::cuGLMapBufferObject(&mut ptr, &mut size, 5).expect("cuGLMapBufferObject");
+        assert_eq!(fake.last_called(), "cuGLMapBufferObject_v2");
+        assert_eq!((ptr, size), (0x9005, 64));
+        let mut ctx: cuda::CUcontext = std::ptr::null_mut();
+        Api::cuVDPAUCtxCreate(&mut ctx, 1, 0, 0, None).expect("cuVDPAUCtxCreate");
+        assert_eq!(fake.last_called(), "cuVDPAUCtxCreate_v2");
+        assert_eq!(ctx as usize, 0x5010);
+        let mut resource: cuda::CUgraphicsResource = std::ptr::null_mut();
+        Api::cuGraphicsEGLRegisterImage(&mut resource, std::ptr::null_mut(), 3)
+            .expect("cuGraphicsEGLRegisterImage");
+        assert_eq!(fake.last_called(), "cuGraphicsEGLRegisterImage");
     }
     if expect_proc {
-        assert_eq!(fake.last_bound(), "cuDeviceGetUuid_v2");
+        assert_eq!(fake.last_bound(), "cuGraphicsEGLRegisterImage");
         assert!(fake.proc_calls() >= 4);
         assert_eq!(fake.flags_seen(), 1, "legacy mode sends flags 1 only");
     } else {
@@ -170,6 +198,10 @@ fn per_thread(set_at_run_time: bool) {
         assert_eq!(fake.last_called(), "cuMemcpyHtoD_v2_ptds");
         Api::cuStreamQuery(std::ptr::null_mut()).expect("cuStreamQuery");
         assert_eq!(fake.last_called(), "cuStreamQuery_ptsz");
+        let mut size = 0;
+        #[allow(deprecated)]
+        Api::cuGLMapBufferObject(&mut ptr, &mut size, 5).expect("cuGLMapBufferObject");
+        assert_eq!(fake.last_called(), "cuGLMapBufferObject_v2_ptds");
     }
     assert_eq!(
         fake.flags_seen(),
@@ -297,12 +329,18 @@ fn introspection() {
             "cuDeviceGetName",
             "cuDeviceGetUuid",
             "cuDriverGetVersion",
+            "cuGLGetDevices",
+            "cuGLMapBufferObject",
             "cuGetErrorName",
             "cuGetErrorString",
+            "cuGraphicsEGLRegisterImage",
             "cuInit",
             "cuMemAlloc",
             "cuMemcpyHtoD",
-            "cuStreamQuery"
+            "cuProfilerStart",
+            "cuProfilerStop",
+            "cuStreamQuery",
+            "cuVDPAUCtxCreate"
         ],
         "exactly what the fake's table has"
     );
