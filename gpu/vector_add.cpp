@@ -6,6 +6,7 @@
 //   vector_add run     vector add on the GPU, verified
 //   vector_add stub    expects CUSHIM_CUDA_LIBRARY to name NVIDIA's stub
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <cstdio>
 #include <cstring>
@@ -77,10 +78,13 @@ static int run() {
     unsigned count_arg = n;
     void *params[] = {&da, &db, &dc, &count_arg};
     const unsigned block = 256, grid = (n + block - 1) / block;
+    CHECK(cuProfilerStart());  // cudaProfiler.h, through the stubs
     CHECK(cuEventRecord(start, stream));
     CHECK(cuLaunchKernel(kernel, grid, 1, 1, block, 1, 1, 0, stream, params, nullptr));
     CHECK(cuEventRecord(stop, stream));
     CHECK(cuStreamSynchronize(stream));
+    CHECK(cuProfilerStop());
+    std::printf("cuProfilerStart and cuProfilerStop around the kernel: CUDA_SUCCESS\n");
     float ms = 0;
     CHECK(cuEventElapsedTime(&ms, start, stop));
     CHECK(cuMemcpyDtoH(c.data(), dc, bytes));
