@@ -52,6 +52,9 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let mut functions = Vec::new();
     let status_codes = plain.status_codes(&header);
     let types = plain.signature_types(&header);
+    // The files bindgen's types come from: the header's directory, at any depth.
+    let dir = header.parent().map(Path::to_path_buf).unwrap_or_default();
+    let enums = plain.unit.enums(|file| canonical(file).starts_with(&dir));
     let mut twins: HashMap<(String, u32), String> = HashMap::new();
     if let Some(unit) = &per_thread {
         for f in unit.functions(&header, &mut text_cache)? {
@@ -97,6 +100,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         files,
         status_codes,
         types,
+        enums,
         declared,
         version,
     })
