@@ -275,6 +275,15 @@ fn every_builder_call_round_trips_through_the_command_line() {
         Builder::new().resolve(cushim::Resolve::Dlsym),
         Builder::new().stream(cushim::StreamMode::PerThread),
         Builder::new().docs(true),
+        Builder::new().default_enum_style(cushim::EnumStyle::Rust),
+        Builder::new()
+            .rustified_non_exhaustive_enum("cudaError_enum")
+            .constified_enum("-CU.*")
+            .newtype_global_enum("CUlimit_enum")
+            .newtype_enum("x")
+            .bitfield_enum("CU.*_flags_enum")
+            .rustified_enum(".*")
+            .prepend_enum_name(false),
         Builder::new()
             .cuda_version("13.5")
             .allowlist("^cuMem")

@@ -20,6 +20,42 @@ pub mod cushim_loader;
 #[cfg(test)]
 mod tests;
 
+use crate::library::{Library, DRIVER};
+
+/// The Rust loader's text, as the emitter copies it.
+#[cfg(feature = "emit")]
+pub const RUST_LOADER: &str = include_str!("cushim_loader.rs");
+/// The typed layer and introspection of a generated module.
+#[cfg(feature = "emit")]
+pub const RUST_API: &str = include_str!("cushim_api.rs");
+/// The `cushim_shim!` macro's text.
+#[cfg(feature = "emit")]
+pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
+/// The `Debug` helper of enums that print their constants' names.
+#[cfg(feature = "emit")]
+pub const RUST_ENUM_FMT: &str = include_str!("cushim_enum.rs");
+/// The C++ runtime's text.
+#[cfg(feature = "emit")]
+pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
+
+pub use cushim_loader::{Codes, Resolve, StreamMode};
+
+// The constants a generated module defines, here for the driver as the
+// library description has it; `cushim doctor` checks a machine with them.
+pub(crate) const CUSHIM_RESOLVE: Resolve = Resolve::ProcAddress;
+pub(crate) const CUSHIM_DEFAULT_STREAM_MODE: StreamMode = StreamMode::Legacy;
+pub(crate) const CUSHIM_CODES: Codes = Codes {
+    library_not_found: DRIVER.codes.library_not_found.value,
+    symbol_not_found: DRIVER.codes.symbol_not_found.value,
+    stub_library: DRIVER.codes.stub_library.value,
+    driver_too_old: DRIVER.codes.driver_too_old.value,
+    not_initialized: DRIVER.codes.not_initialized.value,
+    success: 0,
+    invalid_value: DRIVER.codes.invalid_value.value,
+};
+pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
+pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;
+
 /// The enum `Debug` helper, compiled as a generated module carries it.
 #[cfg(test)]
 #[warn(missing_docs, clippy::pedantic)]
@@ -67,39 +103,3 @@ mod cushim_enum {
         assert_eq!(format!("{:?}", Shown(64, NAMES, true)), "flags_enum(64)");
     }
 }
-
-use crate::library::{Library, DRIVER};
-
-/// The Rust loader's text, as the emitter copies it.
-#[cfg(feature = "emit")]
-pub const RUST_LOADER: &str = include_str!("cushim_loader.rs");
-/// The typed layer and introspection of a generated module.
-#[cfg(feature = "emit")]
-pub const RUST_API: &str = include_str!("cushim_api.rs");
-/// The `cushim_shim!` macro's text.
-#[cfg(feature = "emit")]
-pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
-/// The `Debug` helper of enums that print their constants' names.
-#[cfg(feature = "emit")]
-pub const RUST_ENUM_FMT: &str = include_str!("cushim_enum.rs");
-/// The C++ runtime's text.
-#[cfg(feature = "emit")]
-pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
-
-pub use cushim_loader::{Codes, Resolve, StreamMode};
-
-// The constants a generated module defines, here for the driver as the
-// library description has it; `cushim doctor` checks a machine with them.
-pub(crate) const CUSHIM_RESOLVE: Resolve = Resolve::ProcAddress;
-pub(crate) const CUSHIM_DEFAULT_STREAM_MODE: StreamMode = StreamMode::Legacy;
-pub(crate) const CUSHIM_CODES: Codes = Codes {
-    library_not_found: DRIVER.codes.library_not_found.value,
-    symbol_not_found: DRIVER.codes.symbol_not_found.value,
-    stub_library: DRIVER.codes.stub_library.value,
-    driver_too_old: DRIVER.codes.driver_too_old.value,
-    not_initialized: DRIVER.codes.not_initialized.value,
-    success: 0,
-    invalid_value: DRIVER.codes.invalid_value.value,
-};
-pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
-pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;
