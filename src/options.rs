@@ -547,7 +547,9 @@ pub struct GenerateArgs {
 
 #[cfg(feature = "cli")]
 fn enum_style_arg(text: &str) -> Result<EnumStyle, String> {
-    text.parse::<EnumStyle>().map_err(|e| e.to_string())
+    // clap says `error: invalid value ...` first.
+    text.parse::<EnumStyle>()
+        .map_err(|e| e.to_string().trim_start_matches("error: ").to_string())
 }
 
 #[cfg(feature = "cli")]
