@@ -57,6 +57,15 @@ check "Rust stub library typed" env CUSHIM_CUDA_LIBRARY=$stub_lib "$R" stub
 check "C++ stub library status" env CUSHIM_CUDA_LIBRARY=$stub_lib "$work/vadd-pinned" stub
 check "audit 13.5 module, legacy" "$R" audit pinned
 check "audit 13.5 module, per-thread" env CUSHIM_PER_THREAD_DEFAULT_STREAM=1 "$R" audit pinned
+# OpenGL interop through headless EGL: the glvnd loaders come as .debs in .gl
+# (see the device tool's notes), the vendor library is the driver's own.
+if compgen -G ".gl/*.deb" >/dev/null; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+check "Rust GL buffer via headless EGL: register, map, fill, read back" "$R" gl
 check "audit local module, legacy" "$R" audit local
 check "audit local module, per-thread" env CUSHIM_PER_THREAD_DEFAULT_STREAM=1 "$R" audit local
 check "doctor, pinned 13.5 header" "$g/bin/cushim" doctor --cuda 13.5

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::diag::Error;
-use crate::options::{Language, Options, Source};
+use crate::options::{EnumStyle, Language, Options, Source};
 use crate::version::CudaVersion;
 use crate::write::{self, Outcome};
 
@@ -138,6 +138,76 @@ impl Builder {
     /// The default-stream mode shims bind unless the program chooses at run time.
     pub fn stream(mut self, stream: crate::options::StreamMode) -> Self {
         self.options.stream = stream;
+        self
+    }
+
+    /// Rust: the style of every enum that no rule below names, by bindgen's
+    /// name (default: `EnumStyle::NewType`). `EnumStyle::Rust` makes Rust
+    /// `enum`s, as bindgen's `rustified_enum(".*")` does; a value the header
+    /// does not list (a newer driver's) is then undefined behaviour.
+    #[must_use]
+    pub fn default_enum_style(mut self, style: EnumStyle) -> Self {
+        self.options.enums.default_style = style;
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a newtype with
+    /// the bit operators (bindgen's `bitfield_enum`).
+    pub fn bitfield_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options
+            .enums
+            .add_rule(EnumStyle::Bitfield, regex.into());
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a newtype
+    /// (bindgen's `newtype_enum`).
+    pub fn newtype_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options
+            .enums
+            .add_rule(EnumStyle::NewType, regex.into());
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a newtype with
+    /// global constants (bindgen's `newtype_global_enum`).
+    pub fn newtype_global_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options
+            .enums
+            .add_rule(EnumStyle::NewTypeGlobal, regex.into());
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a Rust `enum`
+    /// (bindgen's `rustified_enum`). A value the header does not list is
+    /// undefined behaviour.
+    pub fn rustified_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options.enums.add_rule(EnumStyle::Rust, regex.into());
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a
+    /// `#[non_exhaustive]` Rust `enum` (bindgen's
+    /// `rustified_non_exhaustive_enum`), with the same undefined behaviour.
+    pub fn rustified_non_exhaustive_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options
+            .enums
+            .add_rule(EnumStyle::RustNonExhaustive, regex.into());
+        self
+    }
+
+    /// Rust: every enum whose whole name matches this regex is a type alias
+    /// and constants (bindgen's `constified_enum`).
+    pub fn constified_enum(mut self, regex: impl Into<String>) -> Self {
+        self.options.enums.add_rule(EnumStyle::Consts, regex.into());
+        self
+    }
+
+    /// Rust: whether global enum constants carry the enum's name first
+    /// (`cudaError_enum_CUDA_SUCCESS`; default `true`, as in bindgen).
+    #[must_use]
+    pub fn prepend_enum_name(mut self, on: bool) -> Self {
+        self.options.enums.prepend_name = on;
         self
     }
 

@@ -111,6 +111,32 @@ pub struct StatusCode {
     pub doc: Option<String>,
 }
 
+/// An enum the headers declare, by the name bindgen gives it: what the Rust
+/// emitter renders in the enum style asked for. Example: `cudaError_enum`
+/// (`repr: UInt`, `[("CUDA_SUCCESS", 0), ...]`, aliases `["CUresult"]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
+pub struct Enum {
+    /// The tag, or for `typedef enum { ... } CUfoo;` the typedef. Example: `cudaError_enum`.
+    pub name: String,
+    /// The integer type C gives it. Example: `UInt`.
+    pub repr: Builtin,
+    /// Its constants in declaration order, duplicates included. Example: `("CUDA_SUCCESS", 0)`.
+    pub constants: Vec<(String, i64)>,
+    /// The typedefs that name it, at any depth, sorted. Example: `["CUresult"]`.
+    pub aliases: Vec<String>,
+    /// A set of bits that programs combine with `|` (the library
+    /// description tells them by name). Example: `true` for `CUctx_flags_enum`.
+    pub flags: bool,
+}
+
+impl Enum {
+    /// Whether `name` names this enum: its own name or one of its typedefs.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.aliases.iter().any(|a| a == name)
+    }
+}
+
 /// The ABI of a named type that signatures use: what `diff` compares between releases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]

@@ -40,7 +40,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Generate the shim module (default: the newest pinned CUDA, into generated/cuda-<version>/)
-    Generate(GenerateArgs),
+    Generate(Box<GenerateArgs>),
     /// Print one row per function: name, symbol, proc name, ABI version, per-thread twin
     List(List),
     /// Download and check pinned headers into the cache

@@ -124,6 +124,10 @@ pub struct Library {
     pub success: &'static str,
     /// The status constants a loader answers with.
     pub codes: LoaderCodes,
+    /// The word that marks a flag enum, in any case, in its name or a
+    /// typedef of it: such enums get the bit operators. Example: `flags`
+    /// (`CUctx_flags_enum`, `CUgraphicsRegisterFlags_enum`).
+    pub flag_word: &'static str,
     /// Functions that answer without the library, by their `cuGetProcAddress` name.
     pub fallbacks: &'static [(&'static str, Fallback)],
     /// Library file names per system.
@@ -163,6 +167,13 @@ impl Library {
             .iter()
             .flat_map(|h| std::iter::once(h.name).chain(h.typedefs))
             .collect()
+    }
+
+    /// Whether an enum with this name and these typedefs is a set of flags.
+    pub fn is_flag_enum(&self, name: &str, aliases: &[String]) -> bool {
+        std::iter::once(name)
+            .chain(aliases.iter().map(String::as_str))
+            .any(|n| n.to_ascii_lowercase().contains(self.flag_word))
     }
 }
 
@@ -229,6 +240,7 @@ pub const DRIVER: Library = Library {
             value: 1,
         },
     },
+    flag_word: "flags",
     fallbacks: &[
         ("cuGetErrorName", Fallback::ErrorName),
         ("cuGetErrorString", Fallback::ErrorString),

@@ -67,6 +67,172 @@ impl Language {
     }
 }
 
+/// How the Rust output spells a C enum: one of bindgen's styles, by
+/// bindgen's name, so that code written against bindgen's output compiles
+/// against cushim's unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EnumStyle {
+    /// `consts`, bindgen's own default: a type alias of the integer and one
+    /// constant per value (`cudaError_enum_CUDA_SUCCESS`, or `CUDA_SUCCESS`
+    /// without the prefix).
+    Consts,
+    /// `newtype`, cushim's default: `pub struct cudaError_enum(pub c_uint)`
+    /// with associated constants (`CUresult::CUDA_SUCCESS`). Any value is
+    /// valid; a flag enum also gets the bit operators.
+    NewType,
+    /// `newtype_global`: a newtype whose constants are global
+    /// (`cudaError_enum_CUDA_SUCCESS`).
+    NewTypeGlobal,
+    /// `bitfield`: a newtype with `|`, `|=`, `&` and `&=`.
+    Bitfield,
+    /// `rust`: a Rust `enum`. A value the header does not list (a newer
+    /// driver's) is undefined behaviour the moment a function returns it.
+    Rust,
+    /// `rust_non_exhaustive`: a `#[non_exhaustive]` Rust `enum`, with the
+    /// same undefined behaviour for unlisted values.
+    RustNonExhaustive,
+}
+
+impl EnumStyle {
+    /// Every style, in the order bindgen tries per-enum rules: the first
+    /// style with a rule that matches an enum is its style.
+    pub const PRECEDENCE: [EnumStyle; 6] = [
+        EnumStyle::Bitfield,
+        EnumStyle::NewType,
+        EnumStyle::NewTypeGlobal,
+        EnumStyle::Rust,
+        EnumStyle::RustNonExhaustive,
+        EnumStyle::Consts,
+    ];
+
+    /// bindgen's name, as `--default-enum-style` takes it. Example: `rust`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            EnumStyle::Consts => "consts",
+            EnumStyle::NewType => "newtype",
+            EnumStyle::NewTypeGlobal => "newtype_global",
+            EnumStyle::Bitfield => "bitfield",
+            EnumStyle::Rust => "rust",
+            EnumStyle::RustNonExhaustive => "rust_non_exhaustive",
+        }
+    }
+
+    /// The flag that gives this style to the enums a regex matches.
+    /// Example: `--rustified-enum`.
+    #[must_use]
+    pub fn rule_flag(self) -> &'static str {
+        match self {
+            EnumStyle::Consts => "--constified-enum",
+            EnumStyle::NewType => "--newtype-enum",
+            EnumStyle::NewTypeGlobal => "--newtype-global-enum",
+            EnumStyle::Bitfield => "--bitfield-enum",
+            EnumStyle::Rust => "--rustified-enum",
+            EnumStyle::RustNonExhaustive => "--rustified-non-exhaustive-enum",
+        }
+    }
+
+    /// A Rust `enum`, with undefined behaviour for values the header does not list.
+    #[must_use]
+    pub fn is_rust_enum(self) -> bool {
+        matches!(self, EnumStyle::Rust | EnumStyle::RustNonExhaustive)
+    }
+}
+
+impl std::fmt::Display for EnumStyle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EnumStyle {
+    type Err = Error;
+
+    /// bindgen's name of a style. Example: `rust`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        if let Some(style) = EnumStyle::PRECEDENCE.into_iter().find(|e| e.name() == s) {
+            return Ok(style);
+        }
+        let names: Vec<&str> = EnumStyle::PRECEDENCE.iter().map(|e| e.name()).collect();
+        Err(match s {
+            "moduleconsts" => Error::new(
+                "cushim does not offer bindgen's `moduleconsts` enum style: its module would take the name that struct fields use as a type",
+            )
+            .hint("use `consts`, whose constants carry the enum's name as a prefix (`cudaError_enum_CUDA_SUCCESS`)"),
+            _ => Error::new(format!("unknown enum style `{s}`"))
+                .hint(format!("the styles are bindgen's: {}", names.join(", "))),
+        })
+    }
+}
+
+/// How the Rust output spells enums: bindgen's options of the same names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumOptions {
+    /// The style of every enum that no rule names. Default: `newtype`.
+    pub default_style: EnumStyle,
+    /// Styles for the enums whose name matches a regex (the whole name, as
+    /// bindgen matches), kept in bindgen's order of precedence
+    /// ([`EnumStyle::PRECEDENCE`]). Example: `(Rust, "cudaError_enum")`.
+    pub rules: Vec<(EnumStyle, String)>,
+    /// Whether global constants (`consts`, `newtype_global`) carry the
+    /// enum's name first, as bindgen's do by default. Example:
+    /// `cudaError_enum_CUDA_SUCCESS` rather than `CUDA_SUCCESS`.
+    pub prepend_name: bool,
+}
+
+impl Default for EnumOptions {
+    fn default() -> Self {
+        EnumOptions {
+            default_style: EnumStyle::NewType,
+            rules: Vec::new(),
+            prepend_name: true,
+        }
+    }
+}
+
+impl EnumOptions {
+    /// Adds a rule, keeping the rules in the order of precedence.
+    pub fn add_rule(&mut self, style: EnumStyle, regex: String) {
+        self.rules.push((style, regex));
+        self.rules.sort_by_key(|(s, _)| precedence(*s));
+    }
+
+    /// The style of each enum, in order. Matches as bindgen does: a rule's
+    /// regex must match the whole name.
+    ///
+    /// # Errors
+    /// A rule whose regex does not compile.
+    pub fn styles(&self, enums: &[crate::c::Enum]) -> Result<Vec<EnumStyle>, Error> {
+        let mut rules = Vec::with_capacity(self.rules.len());
+        for (style, pattern) in &self.rules {
+            let regex = regex_lite::Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
+                Error::new(format!(
+                    "invalid {} regex `{pattern}`: {e}",
+                    style.rule_flag()
+                ))
+                .hint("the syntax is that of the `regex` crate without Unicode classes, and it must match an enum's whole name, e.g. `cudaError_enum|CU.*_flags_enum`")
+            })?;
+            rules.push((*style, regex));
+        }
+        Ok(enums
+            .iter()
+            .map(|e| {
+                rules
+                    .iter()
+                    .find(|(_, r)| r.is_match(&e.name))
+                    .map_or(self.default_style, |(s, _)| *s)
+            })
+            .collect())
+    }
+}
+
+fn precedence(style: EnumStyle) -> usize {
+    EnumStyle::PRECEDENCE
+        .iter()
+        .position(|s| *s == style)
+        .unwrap_or(usize::MAX)
+}
+
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -91,6 +257,8 @@ pub struct Options {
     pub resolve: Resolve,
     /// The default-stream mode shims bind unless the program chooses at run time.
     pub stream: StreamMode,
+    /// Rust only: how enums are spelled. Default: newtypes.
+    pub enums: EnumOptions,
 }
 
 impl Default for Options {
@@ -106,6 +274,7 @@ impl Default for Options {
             cpp_prefix: None,
             resolve: Resolve::ProcAddress,
             stream: StreamMode::Legacy,
+            enums: EnumOptions::default(),
         }
     }
 }
@@ -137,6 +306,17 @@ pub const FLAG_METHODS: &[(&str, &str)] = &[
     ("--resolve", "Builder::resolve"),
     ("--stream", "Builder::stream"),
     ("--docs", "Builder::docs"),
+    ("--default-enum-style", "Builder::default_enum_style"),
+    ("--bitfield-enum", "Builder::bitfield_enum"),
+    ("--newtype-enum", "Builder::newtype_enum"),
+    ("--newtype-global-enum", "Builder::newtype_global_enum"),
+    ("--rustified-enum", "Builder::rustified_enum"),
+    (
+        "--rustified-non-exhaustive-enum",
+        "Builder::rustified_non_exhaustive_enum",
+    ),
+    ("--constified-enum", "Builder::constified_enum"),
+    ("--no-prepend-enum-name", "Builder::prepend_enum_name"),
 ];
 
 /// `text` with every backticked command-line span (`` `--cuda <version>` ``)
@@ -309,6 +489,67 @@ pub struct GenerateArgs {
     /// The default-stream mode shims bind unless the program chooses at run time
     #[arg(long, default_value = "legacy", value_parser = stream_parser())]
     pub stream: StreamMode,
+    /// Rust: how enums are spelled, by bindgen's names: newtype, bitfield, newtype_global, consts, rust or rust_non_exhaustive (a Rust enum: a value the header does not list is undefined behaviour)
+    #[arg(long, value_name = "STYLE", default_value = "newtype", value_parser = enum_style_arg, help_heading = "Enums (Rust; bindgen's flags)")]
+    pub default_enum_style: EnumStyle,
+    /// Make every enum whose whole name matches REGEX a newtype with bit operators
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub bitfield_enum: Vec<String>,
+    /// Make every enum whose whole name matches REGEX a newtype
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub newtype_enum: Vec<String>,
+    /// Make every enum whose whole name matches REGEX a newtype with global constants
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub newtype_global_enum: Vec<String>,
+    /// Make every enum whose whole name matches REGEX a Rust enum (undefined behaviour for unlisted values)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub rustified_enum: Vec<String>,
+    /// Make every enum whose whole name matches REGEX a non-exhaustive Rust enum (undefined behaviour for unlisted values)
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub rustified_non_exhaustive_enum: Vec<String>,
+    /// Make every enum whose whole name matches REGEX a type alias and constants
+    #[arg(
+        long,
+        value_name = "REGEX",
+        allow_hyphen_values = true,
+        help_heading = "Enums (Rust; bindgen's flags)"
+    )]
+    pub constified_enum: Vec<String>,
+    /// Name global enum constants without the enum's name first (consts, newtype_global)
+    #[arg(long, help_heading = "Enums (Rust; bindgen's flags)")]
+    pub no_prepend_enum_name: bool,
+}
+
+#[cfg(feature = "cli")]
+fn enum_style_arg(text: &str) -> Result<EnumStyle, String> {
+    // clap says `error: invalid value ...` first.
+    text.parse::<EnumStyle>()
+        .map_err(|e| e.to_string().trim_start_matches("error: ").to_string())
 }
 
 #[cfg(feature = "cli")]
@@ -323,8 +564,33 @@ impl GenerateArgs {
             cpp_prefix: self.prefix.clone(),
             resolve: self.resolve,
             stream: self.stream,
+            enums: self.enum_options(),
             ..self.source.options()?
         })
+    }
+
+    fn enum_options(&self) -> EnumOptions {
+        let mut enums = EnumOptions {
+            default_style: self.default_enum_style,
+            rules: Vec::new(),
+            prepend_name: !self.no_prepend_enum_name,
+        };
+        for (style, patterns) in [
+            (EnumStyle::Bitfield, &self.bitfield_enum),
+            (EnumStyle::NewType, &self.newtype_enum),
+            (EnumStyle::NewTypeGlobal, &self.newtype_global_enum),
+            (EnumStyle::Rust, &self.rustified_enum),
+            (
+                EnumStyle::RustNonExhaustive,
+                &self.rustified_non_exhaustive_enum,
+            ),
+            (EnumStyle::Consts, &self.constified_enum),
+        ] {
+            for p in patterns {
+                enums.add_rule(style, p.clone());
+            }
+        }
+        enums
     }
 }
 
@@ -376,7 +642,8 @@ impl Options {
             c.push_str(name);
             if let Some(v) = value {
                 let v = v.to_string_lossy();
-                let always = matches!(name, "--allow" | "--block" | "--clang-arg");
+                let always = matches!(name, "--allow" | "--block" | "--clang-arg")
+                    || name.ends_with("-enum");
                 // A value that starts with `-` is joined to its flag, so that
                 // reading the command back cannot take it for a flag.
                 c.push(if v.starts_with('-') && !always {
@@ -476,6 +743,18 @@ impl Options {
         if self.stream != StreamMode::Legacy {
             a.push(("--stream", text(stream_name(self.stream).into())));
         }
+        if self.enums.default_style != EnumStyle::NewType {
+            a.push((
+                "--default-enum-style",
+                text(self.enums.default_style.name().into()),
+            ));
+        }
+        for (style, pattern) in &self.enums.rules {
+            a.push((style.rule_flag(), text(pattern.clone())));
+        }
+        if !self.enums.prepend_name {
+            a.push(("--no-prepend-enum-name", None));
+        }
         if let Some(p) = &self.cpp_prefix {
             a.push(("--prefix", text(p.clone())));
         }
@@ -559,8 +838,29 @@ mod tests {
             cpp_prefix: Some("cushim_".into()),
             resolve: Resolve::Dlsym,
             stream: StreamMode::PerThread,
+            enums: EnumOptions {
+                default_style: EnumStyle::Rust,
+                rules: Vec::new(),
+                prepend_name: false,
+            },
         };
+        let mut everything = everything;
+        for (i, style) in EnumStyle::PRECEDENCE.into_iter().rev().enumerate() {
+            everything
+                .enums
+                .add_rule(style, format!("-CU{i}.*|cudaError_enum"));
+        }
         assert_eq!(round_trip(&everything), everything);
+        for style in EnumStyle::PRECEDENCE {
+            let options = Options {
+                enums: EnumOptions {
+                    default_style: style,
+                    ..EnumOptions::default()
+                },
+                ..Options::default()
+            };
+            assert_eq!(round_trip(&options), options);
+        }
         for languages in [vec![Language::Rust], vec![Language::Cpp, Language::Rust]] {
             let options = Options {
                 languages,
@@ -606,6 +906,57 @@ mod tests {
         assert_eq!(
             Options::default().command(Some("13.5".parse().unwrap())),
             "cushim generate --cuda 13.5"
+        );
+    }
+
+    #[test]
+    fn enum_rules_follow_bindgens_precedence_and_match_whole_names() {
+        let e = |name: &str| crate::c::Enum {
+            name: name.into(),
+            repr: crate::c::Builtin::UInt,
+            constants: vec![("A".into(), 1)],
+            aliases: Vec::new(),
+            flags: false,
+        };
+        let enums = [
+            e("cudaError_enum"),
+            e("CUctx_flags_enum"),
+            e("CUlimit_enum"),
+        ];
+        let mut options = EnumOptions {
+            default_style: EnumStyle::Consts,
+            ..EnumOptions::default()
+        };
+        // Added in the opposite order of their precedence.
+        options.add_rule(EnumStyle::Rust, ".*".into());
+        options.add_rule(EnumStyle::Bitfield, "CU.*_flags_enum".into());
+        // A part of a name matches nothing.
+        options.add_rule(EnumStyle::NewTypeGlobal, "CUlimit".into());
+        assert_eq!(
+            options.styles(&enums).unwrap(),
+            [EnumStyle::Rust, EnumStyle::Bitfield, EnumStyle::Rust]
+        );
+        assert_eq!(options.rules[0].0, EnumStyle::Bitfield);
+        options.add_rule(EnumStyle::Consts, "(".into());
+        let e = options.styles(&enums).unwrap_err().to_string();
+        assert!(e.contains("invalid --constified-enum regex `(`"), "{e}");
+        assert!(e.contains("hint:"), "{e}");
+    }
+
+    #[test]
+    fn enum_styles_have_bindgens_names_and_refuse_others_with_a_hint() {
+        for style in EnumStyle::PRECEDENCE {
+            assert_eq!(style.name().parse::<EnumStyle>().unwrap(), style);
+        }
+        let e = "moduleconsts".parse::<EnumStyle>().unwrap_err().to_string();
+        assert!(
+            e.contains("`moduleconsts`") && e.contains("use `consts`"),
+            "{e}"
+        );
+        let e = "rustified".parse::<EnumStyle>().unwrap_err().to_string();
+        assert!(
+            e.contains("unknown enum style `rustified`") && e.contains("rust_non_exhaustive"),
+            "{e}"
         );
     }
 

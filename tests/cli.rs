@@ -150,6 +150,41 @@ fn an_invalid_regex_is_a_clear_error() {
 }
 
 #[test]
+fn a_bad_enum_regex_or_style_is_a_clear_error_and_writes_nothing() {
+    let out_dir = scratch("bad-enum-options");
+    let out_arg = out_dir.join("out");
+    let out = out_arg.to_str().unwrap();
+    let cases: [(&[&str], i32, &str); 3] = [
+        (
+            &["--rustified-enum", "CU(Init"],
+            1,
+            "invalid --rustified-enum regex `CU(Init`",
+        ),
+        (
+            &["--default-enum-style", "moduleconsts"],
+            2,
+            "cushim does not offer bindgen's `moduleconsts` enum style",
+        ),
+        (
+            &["--default-enum-style", "rustified"],
+            2,
+            "unknown enum style `rustified`",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let mut words = vec!["generate", "--lang", "rust", "--out", out];
+        words.extend_from_slice(args);
+        let output = cushim(&words);
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(stderr.contains("hint:"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!out_arg.exists(), "{args:?} wrote output");
+    }
+}
+
+#[test]
 fn an_unknown_cuda_version_lists_the_pinned_ones() {
     let out = cushim(&["generate", "--cuda", "12.7"]);
     let (_, stderr) = text(&out);
@@ -275,6 +310,15 @@ fn every_builder_call_round_trips_through_the_command_line() {
         Builder::new().resolve(cushim::Resolve::Dlsym),
         Builder::new().stream(cushim::StreamMode::PerThread),
         Builder::new().docs(true),
+        Builder::new().default_enum_style(cushim::EnumStyle::Rust),
+        Builder::new()
+            .rustified_non_exhaustive_enum("cudaError_enum")
+            .constified_enum("-CU.*")
+            .newtype_global_enum("CUlimit_enum")
+            .newtype_enum("x")
+            .bitfield_enum("CU.*_flags_enum")
+            .rustified_enum(".*")
+            .prepend_enum_name(false),
         Builder::new()
             .cuda_version("13.5")
             .allowlist("^cuMem")

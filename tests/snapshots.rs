@@ -13,6 +13,7 @@ const RUST_LOADER: &str = include_str!("../src/runtime/cushim_loader.rs");
 const RUST_API: &str = include_str!("../src/runtime/cushim_api.rs");
 const RUST_SHIM_MACRO: &str = include_str!("../src/runtime/shim_macro.rs");
 const CPP_RUNTIME: &str = include_str!("../src/runtime/cpp/runtime.cpp");
+const RUST_ENUM_FMT: &str = include_str!("../src/runtime/cushim_enum.rs");
 
 /// Absolute paths differ per checkout; snapshots show them relative to the repo.
 fn relative(text: &str) -> String {
@@ -31,7 +32,8 @@ fn indented(text: &str) -> String {
         .collect()
 }
 
-/// `output` with each runtime copy replaced by a marker; each must be there exactly once.
+/// `output` with each runtime copy replaced by a marker; each must be there
+/// exactly once (the enum `Debug` helper only where a newtype enum uses it).
 fn elide_runtimes(name: &str, output: &str) -> String {
     let copies = [
         (
@@ -50,6 +52,10 @@ fn elide_runtimes(name: &str, output: &str) -> String {
             CPP_RUNTIME.to_string(),
             "// [src/runtime/cpp/runtime.cpp, verbatim]\n",
         ),
+        (
+            RUST_ENUM_FMT.trim_end().to_string(),
+            "// [src/runtime/cushim_enum.rs, verbatim]",
+        ),
     ];
     let mut text = output.to_string();
     let mut found = 0;
@@ -63,8 +69,14 @@ fn elide_runtimes(name: &str, output: &str) -> String {
             n => panic!("{name}: a runtime is copied {n} times"),
         }
     }
+    let helper = text.contains("// [src/runtime/cushim_enum.rs, verbatim]");
+    assert_eq!(
+        helper,
+        text.contains("cushim_fmt_enum(f, "),
+        "{name}: the enum Debug helper is copied where it is used"
+    );
     let expected = if name.ends_with(".rs") {
-        3
+        3 + usize::from(helper)
     } else if name.ends_with(".cpp") {
         1
     } else {
@@ -136,4 +148,20 @@ fn outputs_of_every_flag_that_changes_them() {
             .languages(&[cushim::Language::Cpp]),
     );
     snapshot_outputs("docs", with("deprecated").docs(true));
+    let rust = |name: &str| with(name).languages(&[cushim::Language::Rust]);
+    for style in cushim::EnumStyle::PRECEDENCE {
+        snapshot_outputs(
+            &format!("enum-{}", style.name().replace('_', "-")),
+            rust("enums").default_enum_style(style),
+        );
+    }
+    snapshot_outputs(
+        "enum-rules",
+        rust("enums")
+            .default_enum_style(cushim::EnumStyle::Consts)
+            .prepend_enum_name(false)
+            .rustified_enum("cudaError_enum")
+            .bitfield_enum("CUcarveout_enum|CUmode")
+            .newtype_global_enum("CUfixture.*"),
+    );
 }

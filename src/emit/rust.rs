@@ -5,8 +5,8 @@ use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
-use crate::ir::{Api, Builtin, Fallback, Function, Type};
-use crate::options::{Resolve, StreamMode};
+use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
+use crate::options::{EnumOptions, EnumStyle, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
 
@@ -19,7 +19,15 @@ struct Module<'a> {
     command: &'a str,
     file_name: &'a str,
     rust_types: &'a str,
+    /// The styles the enums come in. Example: `newtype`.
+    enum_styles: String,
+    enums: Vec<EnumItem>,
+    /// Whether a `Debug` impl calls the helper (`enum_fmt`), which is then copied.
+    debug_helper: bool,
+    enum_fmt: &'static str,
     status_type: String,
+    /// How the status type turns into codes and back.
+    status: StatusShape,
     resolve: &'static str,
     stream: &'static str,
     codes: crate::ir::Codes,
@@ -35,6 +43,52 @@ struct Module<'a> {
     shim_macro: &'static str,
     texts: Vec<StatusText>,
     functions: Vec<Shim>,
+}
+
+/// One enum in its style, as Rust fragments.
+struct EnumItem {
+    /// Example: `cudaError_enum`.
+    name: String,
+    /// `::core::ffi::c_uint` (newtype, constants) or `u32` (Rust enum).
+    repr: String,
+    rust_enum: bool,
+    non_exhaustive: bool,
+    newtype: bool,
+    /// Newtype constants outside the type (`newtype_global`).
+    global: bool,
+    /// `|`, `|=`, `&`, `&=`, and `Debug` as `A | B` (bitfield, or a flag enum as a newtype).
+    bit_ops: bool,
+    /// Each constant: a Rust enum's variants are the first of each value.
+    constants: Vec<EnumConst>,
+    /// A Rust enum's later constants of a value: `value` names the variant.
+    duplicates: Vec<EnumConst>,
+    /// A newtype's `Debug` table: each value once, with its first C name.
+    names: Vec<DebugName>,
+}
+
+/// `CUDA_SUCCESS` (or `cudaError_enum_CUDA_SUCCESS`) and its value `0`.
+struct EnumConst {
+    rust_name: String,
+    value: String,
+}
+
+/// A value and the C name `Debug` prints for it.
+struct DebugName {
+    value: String,
+    name: String,
+}
+
+/// What the status type is, for `cushim_loader::Status`.
+enum StatusShape {
+    /// `CUresult(code)`, `.0`.
+    NewType,
+    /// A plain integer (`consts`, or a status that is no enum).
+    Integer,
+    /// A Rust enum: each listed value to its variant, any other to `fallback`.
+    RustEnum {
+        arms: Vec<(u32, String)>,
+        fallback: String,
+    },
 }
 
 /// One status constant as Rust literals: `1`, `c"CUDA_ERROR_INVALID_VALUE"`, `c"invalid value"`.
@@ -82,6 +136,8 @@ pub struct RustOptions {
     pub docs: bool,
     pub resolve: Resolve,
     pub stream: StreamMode,
+    /// How enums are spelled.
+    pub enums: EnumOptions,
 }
 
 /// Renders `api` as one self-contained Rust module named `file_name`.
@@ -93,6 +149,31 @@ pub fn emit(
     options: &RustOptions,
 ) -> Result<File, Error> {
     let status_type = super::status_type(api)?;
+    let styles = options.enums.styles(&api.enums)?;
+    let enums: Vec<EnumItem> = api
+        .enums
+        .iter()
+        .zip(&styles)
+        .map(|(e, style)| enum_item(e, *style, options.enums.prepend_name))
+        .collect();
+    let status = match api
+        .enums
+        .iter()
+        .zip(&styles)
+        .find(|(e, _)| e.is_named(&status_type))
+    {
+        Some((e, style)) if style.is_rust_enum() => status_arms(e, api.codes.invalid_value),
+        Some((_, EnumStyle::Consts)) | None => StatusShape::Integer,
+        Some(_) => StatusShape::NewType,
+    };
+    let mut used: Vec<EnumStyle> = EnumStyle::PRECEDENCE
+        .into_iter()
+        .filter(|s| styles.contains(s))
+        .collect();
+    if used.is_empty() {
+        used.push(options.enums.default_style);
+    }
+    let used: Vec<&str> = used.iter().map(|s| s.name()).collect();
     let module = Module {
         tool_version: &provenance.tool_version,
         release: provenance.release.to_string(),
@@ -100,7 +181,17 @@ pub fn emit(
         command: &provenance.command,
         file_name,
         rust_types: rust_types.trim_end(),
+        enum_styles: match used.as_slice() {
+            [.., last] if used.len() > 1 => {
+                format!("{} and {last}", used[..used.len() - 1].join(", "))
+            }
+            _ => used.join(""),
+        },
+        debug_helper: enums.iter().any(|e| e.newtype),
+        enums,
+        enum_fmt: runtime::RUST_ENUM_FMT.trim_end(),
         status_type,
+        status,
         resolve: match options.resolve {
             Resolve::ProcAddress => "ProcAddress",
             Resolve::Dlsym => "Dlsym",
@@ -164,6 +255,142 @@ pub fn emit(
         name: file_name.to_string(),
         contents,
     })
+}
+
+/// `e` in `style`, as bindgen would spell it, plus the `Debug` that names
+/// values and, for flags, the bit operators.
+fn enum_item(e: &Enum, style: EnumStyle, prepend_name: bool) -> EnumItem {
+    let rust_enum = style.is_rust_enum();
+    let newtype = matches!(
+        style,
+        EnumStyle::NewType | EnumStyle::NewTypeGlobal | EnumStyle::Bitfield
+    );
+    // Constants outside the type carry its name first, as bindgen's do.
+    let global = matches!(style, EnumStyle::NewTypeGlobal | EnumStyle::Consts);
+    let unsigned = !matches!(
+        e.repr,
+        Builtin::SChar
+            | Builtin::Short
+            | Builtin::Int
+            | Builtin::Long
+            | Builtin::LongLong
+            | Builtin::I8
+            | Builtin::I16
+            | Builtin::I32
+            | Builtin::I64
+            | Builtin::Isize
+    );
+    let literal = |v: i64| {
+        if unsigned {
+            // An unsigned value above `i64::MAX` is stored bit for bit.
+            (v as u64).to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let rust_name = |c: &str| {
+        if global && prepend_name {
+            format!("{}_{c}", e.name)
+        } else {
+            c.to_string()
+        }
+    };
+    let mut constants = Vec::new();
+    let mut duplicates = Vec::new();
+    let mut names: Vec<DebugName> = Vec::new();
+    let mut firsts: Vec<(i64, &str)> = Vec::new();
+    for (c, v) in &e.constants {
+        match firsts.iter().find(|(value, _)| value == v) {
+            Some((_, first)) if rust_enum => duplicates.push(EnumConst {
+                rust_name: c.clone(),
+                value: (*first).to_string(),
+            }),
+            Some(_) => constants.push(EnumConst {
+                rust_name: rust_name(c),
+                value: literal(*v),
+            }),
+            None => {
+                firsts.push((*v, c));
+                names.push(DebugName {
+                    value: literal(*v),
+                    name: c.clone(),
+                });
+                constants.push(EnumConst {
+                    rust_name: rust_name(c),
+                    value: literal(*v),
+                });
+            }
+        }
+    }
+    if rust_enum && constants.is_empty() {
+        // As bindgen: `repr` needs a variant.
+        constants.push(EnumConst {
+            rust_name: "__bindgen_cannot_repr_c_on_empty_enum".into(),
+            value: "0".into(),
+        });
+    }
+    EnumItem {
+        name: e.name.clone(),
+        repr: if rust_enum {
+            rust_repr(e.repr, unsigned).to_string()
+        } else {
+            builtin(e.repr).to_string()
+        },
+        rust_enum,
+        non_exhaustive: style == EnumStyle::RustNonExhaustive,
+        newtype,
+        global: style == EnumStyle::NewTypeGlobal,
+        bit_ops: style == EnumStyle::Bitfield || (newtype && e.flags),
+        constants,
+        duplicates,
+        names,
+    }
+}
+
+/// The primitive a Rust enum's `repr` names for C's integer type.
+fn rust_repr(b: Builtin, unsigned: bool) -> &'static str {
+    let bytes = match b {
+        Builtin::Bool
+        | Builtin::Char
+        | Builtin::SChar
+        | Builtin::UChar
+        | Builtin::I8
+        | Builtin::U8 => 1,
+        Builtin::Short | Builtin::UShort | Builtin::I16 | Builtin::U16 => 2,
+        Builtin::Long | Builtin::ULong | Builtin::LongLong | Builtin::ULongLong => 8,
+        Builtin::I64 | Builtin::U64 | Builtin::Usize | Builtin::Isize => 8,
+        _ => 4,
+    };
+    match (bytes, unsigned) {
+        (1, true) => "u8",
+        (1, false) => "i8",
+        (2, true) => "u16",
+        (2, false) => "i16",
+        (8, true) => "u64",
+        (8, false) => "i64",
+        (_, true) => "u32",
+        (_, false) => "i32",
+    }
+}
+
+/// The status enum as a Rust enum: a code to its variant, and a code the
+/// header does not list to the invalid-value variant (else the first).
+fn status_arms(e: &Enum, invalid_value: i64) -> StatusShape {
+    let mut arms: Vec<(u32, String)> = Vec::new();
+    for (name, value) in &e.constants {
+        if let Ok(code) = u32::try_from(*value) {
+            if !arms.iter().any(|(c, _)| *c == code) {
+                arms.push((code, name.clone()));
+            }
+        }
+    }
+    let fallback = e
+        .constants
+        .iter()
+        .find(|(_, v)| *v == invalid_value)
+        .or(e.constants.first())
+        .map_or_else(String::new, |(n, _)| n.clone());
+    StatusShape::RustEnum { arms, fallback }
 }
 
 fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {

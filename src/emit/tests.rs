@@ -105,6 +105,7 @@ fn api() -> Api {
         codes: Codes::resolve(&DRIVER, &status_codes),
         status_codes,
         types: Default::default(),
+        enums: Vec::new(),
         declared: Default::default(),
         library: DRIVER,
         diagnostics: Vec::new(),
@@ -125,6 +126,7 @@ fn rust_text(api: &Api, docs: bool, stream: StreamMode) -> String {
         docs,
         resolve: Resolve::ProcAddress,
         stream,
+        enums: Default::default(),
     };
     rust::emit(
         api,
@@ -264,6 +266,7 @@ fn a_function_with_another_return_type_is_an_error_at_its_line() {
             docs: false,
             resolve: Resolve::ProcAddress,
             stream: StreamMode::Legacy,
+            enums: Default::default(),
         },
     )
     .unwrap_err()

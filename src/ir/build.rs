@@ -187,6 +187,15 @@ pub fn build(
         functions,
         status_codes: raw.status_codes.clone(),
         types: raw.types.clone(),
+        enums: raw
+            .enums
+            .iter()
+            .cloned()
+            .map(|mut e| {
+                e.flags = library.is_flag_enum(&e.name, &e.aliases);
+                e
+            })
+            .collect(),
         declared: raw.declared.clone(),
         codes: Codes::resolve(library, &raw.status_codes),
         library: *library,
@@ -504,6 +513,7 @@ mod tests {
             files: Vec::new(),
             status_codes: Vec::new(),
             types: Default::default(),
+            enums: Vec::new(),
             declared: Default::default(),
             version: None,
         }

@@ -20,7 +20,7 @@ fn named_types(t: &Type, out: &mut Vec<String>) {
     }
 }
 
-/// Merges `releases` (oldest first). The types and status codes come from
+/// Merges `releases` (oldest first). The types, enums and status codes come from
 /// the newest; the release reads `11.8..13.5`.
 pub fn merge(releases: &[Api]) -> Api {
     let newest = releases.last().expect("at least one release");
@@ -90,6 +90,7 @@ pub fn merge(releases: &[Api]) -> Api {
         functions,
         status_codes: newest.status_codes.clone(),
         types: newest.types.clone(),
+        enums: newest.enums.clone(),
         declared: newest.declared.clone(),
         codes: newest.codes,
         library: newest.library,
@@ -134,6 +135,7 @@ mod tests {
             declared: ["CUuuid_st", "CUuuid"].map(String::from).into(),
             status_codes: Vec::new(),
             types: Default::default(),
+            enums: Vec::new(),
             codes: crate::ir::Codes::resolve(&crate::library::DRIVER, &[]),
             library: crate::library::DRIVER,
             diagnostics: Vec::new(),

@@ -9,7 +9,7 @@
 pub mod build;
 pub mod merge;
 
-pub use crate::c::{Builtin, Shape, StatusCode, Type};
+pub use crate::c::{Builtin, Enum, Shape, StatusCode, Type};
 pub use build::build;
 
 use crate::diag::{Diagnostic, Origin};
@@ -29,6 +29,9 @@ pub struct Api {
     /// Each named type the signatures mention, with its ABI.
     /// Example: `CUuuid` → `struct { bytes: char[16] } (16 bytes)`.
     pub types: std::collections::BTreeMap<String, Shape>,
+    /// Every enum the headers declare (bindgen's types leave them out; the
+    /// Rust emitter renders them in the style asked for), in declaration order.
+    pub enums: Vec<Enum>,
     /// Every type name the headers declare. Example: `CUuuid`.
     pub declared: std::collections::BTreeSet<String>,
     /// The status values loaders answer with, resolved against the header.
@@ -57,6 +60,14 @@ pub struct Codes {
     pub driver_too_old: i64,
     /// Example: `3` (`CUDA_ERROR_NOT_INITIALIZED`).
     pub not_initialized: i64,
+}
+
+impl Api {
+    /// The enum that this type name names (its tag or a typedef of it).
+    /// Example: `CUresult` → `cudaError_enum`.
+    pub fn enum_named(&self, name: &str) -> Option<&Enum> {
+        self.enums.iter().find(|e| e.is_named(name))
+    }
 }
 
 impl Codes {

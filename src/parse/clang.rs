@@ -10,7 +10,7 @@ use std::ptr;
 
 use clang_sys::*;
 
-use crate::c::{Builtin, Field, Shape, Type};
+use crate::c::{Builtin, Enum, Field, Shape, Type};
 use crate::diag::Error;
 
 /// Makes sure libclang is loaded for the calling thread (clang-sys keeps the
@@ -221,6 +221,98 @@ impl Unit {
             }
         }
         out
+    }
+
+    /// Every enum defined in a file for which `ours` holds, by the name
+    /// bindgen gives it (the tag, or the typedef of an untagged enum), with
+    /// its integer type, constants and typedefs. An enum with neither a tag
+    /// nor a typedef is left to bindgen, which numbers it. `flags` is left
+    /// false: the library description decides it.
+    pub fn enums(&self, ours: impl Fn(&Path) -> bool) -> Vec<Enum> {
+        let children = self.root().children();
+        let in_ours = |c: &Cursor<'_>| c.location().is_some_and(|l| ours(&l.file));
+        // SAFETY: plain queries on live cursors and types.
+        unsafe {
+            let mut decls: Vec<(CXCursor, Enum)> = Vec::new();
+            for c in &children {
+                if clang_getCursorKind(c.raw) != CXCursor_EnumDecl
+                    || clang_isCursorDefinition(c.raw) == 0
+                    || clang_Cursor_isAnonymous(c.raw) != 0
+                    || !in_ours(c)
+                    || decls
+                        .iter()
+                        .any(|(d, _)| clang_equalCursors(*d, c.raw) != 0)
+                {
+                    continue;
+                }
+                let repr = clang_getCanonicalType(clang_getEnumDeclIntegerType(c.raw));
+                let unsigned = matches!(
+                    repr.kind,
+                    CXType_UChar | CXType_UShort | CXType_UInt | CXType_ULong | CXType_ULongLong
+                );
+                let constants = c
+                    .children()
+                    .into_iter()
+                    .filter(|k| clang_getCursorKind(k.raw) == CXCursor_EnumConstantDecl)
+                    .map(|k| {
+                        let value = if unsigned {
+                            // Bit for bit: an unsigned 64-bit constant above i64::MAX
+                            // reads back with `as u64`.
+                            clang_getEnumConstantDeclUnsignedValue(k.raw) as i64
+                        } else {
+                            clang_getEnumConstantDeclValue(k.raw)
+                        };
+                        (k.spelling(), value)
+                    })
+                    .collect();
+                let name = c.spelling();
+                decls.push((
+                    c.raw,
+                    Enum {
+                        // An untagged enum takes its typedef's name below.
+                        name: if name.is_empty() || name.contains(' ') {
+                            String::new()
+                        } else {
+                            name
+                        },
+                        repr: match convert(repr) {
+                            Ok(Type::Builtin(b)) => b,
+                            _ => Builtin::UInt,
+                        },
+                        constants,
+                        aliases: Vec::new(),
+                        flags: false,
+                    },
+                ));
+            }
+            for c in &children {
+                if c.kind() != Kind::Typedef || !in_ours(c) {
+                    continue;
+                }
+                let underlying = clang_getTypedefDeclUnderlyingType(c.raw);
+                let target = clang_getTypeDeclaration(clang_getCanonicalType(underlying));
+                let Some((_, e)) = decls
+                    .iter_mut()
+                    .find(|(d, _)| clang_equalCursors(*d, target) != 0)
+                else {
+                    continue;
+                };
+                let alias = c.spelling();
+                if e.name.is_empty() {
+                    e.name = alias;
+                } else if alias != e.name && !e.aliases.contains(&alias) {
+                    e.aliases.push(alias);
+                }
+            }
+            decls
+                .into_iter()
+                .map(|(_, mut e)| {
+                    e.aliases.sort();
+                    e
+                })
+                .filter(|e| !e.name.is_empty())
+                .collect()
+        }
     }
 
     /// The integer that a non-system `#define NAME <integer>` gives, if any.

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::path::PathBuf;
 
-use crate::c::{Shape, StatusCode, Type};
+use crate::c::{Enum, Shape, StatusCode, Type};
 use crate::diag::Origin;
 #[cfg(feature = "parse")]
 use crate::library::Library;
@@ -155,6 +155,9 @@ pub struct Raw {
     pub status_codes: Vec<StatusCode>,
     /// Every named type the signatures mention, with its ABI.
     pub types: BTreeMap<String, Shape>,
+    /// Every enum declared next to the main header (what bindgen's types
+    /// would hold), in declaration order; `flags` not yet decided.
+    pub enums: Vec<Enum>,
     /// Every type name the headers declare.
     pub declared: BTreeSet<String>,
     /// The release the version macro gives (`CUDA_VERSION 13050` → 13.5).

@@ -54,6 +54,9 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let mut functions = Vec::new();
     let status_codes = plain.status_codes(main);
     let types = plain.signature_types(&declaring);
+    // The files bindgen's types come from: the main header's directory, at any depth.
+    let dir = main.parent().map(Path::to_path_buf).unwrap_or_default();
+    let enums = plain.unit.enums(|file| canonical(file).starts_with(&dir));
     let mut twins: HashMap<(String, String, u32), String> = HashMap::new();
     if let Some(unit) = &per_thread {
         for f in unit.functions(&declaring, &mut text_cache)? {
@@ -103,6 +106,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         files,
         status_codes,
         types,
+        enums,
         declared,
         version,
     })

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use nanoserde::{DeJson, SerJson};
 
-use crate::c::{Shape, StatusCode};
+use crate::c::{Enum, Shape, StatusCode};
 use crate::diag::Error;
 use crate::ir::build::Filter;
 use crate::ir::{Api, Codes, Function};
@@ -26,6 +26,8 @@ pub struct Record {
     pub status_codes: Vec<StatusCode>,
     /// [`Api::types`].
     pub types: BTreeMap<String, Shape>,
+    /// [`Api::enums`].
+    pub enums: Vec<Enum>,
     /// [`Api::declared`], sorted.
     pub declared: Vec<String>,
 }
@@ -90,6 +92,7 @@ fn decode(shipped: &Shipped, library: &Library, filter: &Filter) -> Result<Loade
                 .collect(),
             status_codes: record.status_codes,
             types: record.types,
+            enums: record.enums,
             declared: record.declared.into_iter().collect(),
             codes,
             library: *library,
@@ -140,6 +143,7 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
             })
             .collect(),
         types: api.types.clone(),
+        enums: api.enums.clone(),
         declared: api.declared.iter().cloned().collect(),
     };
     let mut out = String::from("{\n");
@@ -165,6 +169,11 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
         .map(|(name, shape)| format!("{}:{}", name.serialize_json(), shape.serialize_json()));
     let types: Vec<String> = types.collect();
     field(&mut out, "types", &format!("{{\n{}\n}}", types.join(",\n")));
+    list(
+        &mut out,
+        "enums",
+        record.enums.iter().map(SerJson::serialize_json),
+    );
     list(
         &mut out,
         "declared",

@@ -33,11 +33,16 @@ enum RustTypes {
 }
 
 impl RustTypes {
-    fn text(&self) -> Result<String, Error> {
+    /// The types of `api` but its enums, which the emitter renders.
+    #[cfg_attr(not(feature = "parse"), allow(unused_variables))]
+    fn text(&self, api: &Api) -> Result<String, Error> {
         match self {
             RustTypes::Shipped(text) => Ok((*text).to_string()),
             #[cfg(feature = "parse")]
-            RustTypes::Headers(input) => parse::bindgen_types(input),
+            RustTypes::Headers(input) => {
+                let names: Vec<String> = api.enums.iter().map(|e| e.name.clone()).collect();
+                parse::bindgen_types(input, &names)
+            }
         }
     }
 }
@@ -246,7 +251,7 @@ pub(super) fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
         },
         emit::File {
             name: "types.rs".into(),
-            contents: loaded.types.text()?,
+            contents: loaded.types.text(&loaded.api)?,
         },
     ])
 }
@@ -297,7 +302,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
         match lang {
             Language::Rust => {
                 // Only the Rust output needs bindgen's types.
-                let rust_types = types.text()?;
+                let rust_types = types.text(&api)?;
                 out.push(emit::rust::emit(
                     &api,
                     &rust_types,
@@ -307,6 +312,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
                         docs: options.docs,
                         resolve: options.resolve,
                         stream: options.stream,
+                        enums: options.enums.clone(),
                     },
                 )?);
             }

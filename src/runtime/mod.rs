@@ -31,6 +31,9 @@ pub const RUST_API: &str = include_str!("cushim_api.rs");
 /// The `cushim_shim!` macro's text.
 #[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
+/// The `Debug` helper of enums that print their constants' names.
+#[cfg(feature = "emit")]
+pub const RUST_ENUM_FMT: &str = include_str!("cushim_enum.rs");
 /// The C++ runtime's text.
 #[cfg(feature = "emit")]
 pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
@@ -52,3 +55,51 @@ pub(crate) const CUSHIM_CODES: Codes = Codes {
 };
 pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
 pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;
+
+/// The enum `Debug` helper, compiled as a generated module carries it.
+#[cfg(test)]
+#[warn(missing_docs, clippy::pedantic)]
+mod cushim_enum {
+    include!("cushim_enum.rs");
+
+    struct Shown<'a>(u32, &'a [(u32, &'a str)], bool);
+
+    impl ::core::fmt::Debug for Shown<'_> {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            cushim_fmt_enum(f, "flags_enum", self.0, self.1, self.2)
+        }
+    }
+
+    const NAMES: &[(u32, &str)] = &[
+        (0, "AUTO"),
+        (1, "SPIN"),
+        (2, "YIELD"),
+        (7, "MASK"),
+        (8, "MAP_HOST"),
+    ];
+
+    #[test]
+    fn a_known_value_prints_its_first_name_and_an_unknown_one_its_type() {
+        assert_eq!(format!("{:?}", Shown(7, NAMES, false)), "MASK");
+        assert_eq!(format!("{:?}", Shown(0, NAMES, true)), "AUTO");
+        assert_eq!(format!("{:?}", Shown(9, NAMES, false)), "flags_enum(9)");
+        assert_eq!(
+            format!("{:#?}", Shown(9, NAMES, false)),
+            "flags_enum(\n    9,\n)"
+        );
+    }
+
+    #[test]
+    fn flags_print_the_constants_whose_bits_they_hold_and_the_rest() {
+        assert_eq!(format!("{:?}", Shown(9, NAMES, true)), "SPIN | MAP_HOST");
+        assert_eq!(
+            format!("{:?}", Shown(11, NAMES, true)),
+            "SPIN | YIELD | MAP_HOST"
+        );
+        assert_eq!(
+            format!("{:?}", Shown(8 | 64, NAMES, true)),
+            "MAP_HOST | flags_enum(64)"
+        );
+        assert_eq!(format!("{:?}", Shown(64, NAMES, true)), "flags_enum(64)");
+    }
+}

@@ -5,7 +5,8 @@
 // Functions: {{ functions.len() }}. Needs the `libloading` crate and std; include it with
 // `mod cuda { include!(concat!(env!("OUT_DIR"), "/{{ file_name }}")); }` or vendor it as a module.
 
-/// Types, constants and enums of the header (bindgen).
+/// Types, constants and enums of the header (bindgen's, and the enums in
+/// bindgen's {{ enum_styles }} style).
 #[allow(
     non_camel_case_types,
     non_snake_case,
@@ -20,6 +21,7 @@
 #[rustfmt::skip]
 pub mod sys {
 {{ rust_types }}
+{%- include "rust/enums.rs" %}
 }
 #[allow(unused_imports)]
 #[rustfmt::skip]
@@ -68,6 +70,8 @@ pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
 impl cushim_loader::Status for {{ status_type }} {
+{%- match status %}
+{%- when StatusShape::NewType %}
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
@@ -80,6 +84,40 @@ impl cushim_loader::Status for {{ status_type }} {
     fn code(&self) -> i64 {
         self.0 as i64
     }
+{%- when StatusShape::Integer %}
+    #[inline]
+    fn from_code(code: u32) -> Self {
+        code as Self
+    }
+    #[inline(always)]
+    fn is_success(&self) -> bool {
+        *self == {{ codes.success }}
+    }
+    #[inline]
+    fn code(&self) -> i64 {
+        *self as i64
+    }
+{%- when StatusShape::RustEnum with { arms, fallback } %}
+    /// A value the header does not list becomes `{{ fallback }}`: a Rust
+    /// enum cannot hold it.
+    #[inline]
+    fn from_code(code: u32) -> Self {
+        match code {
+{%- for (value, name) in arms %}
+            {{ value }} => Self::{{ name }},
+{%- endfor %}
+            _ => Self::{{ fallback }},
+        }
+    }
+    #[inline(always)]
+    fn is_success(&self) -> bool {
+        *self as i64 == {{ codes.success }}
+    }
+    #[inline]
+    fn code(&self) -> i64 {
+        *self as i64
+    }
+{%- endmatch %}
 }
 
 #[allow(dead_code)]

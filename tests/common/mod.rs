@@ -27,10 +27,11 @@ pub fn insta_settings() -> insta::Settings {
     s
 }
 
-pub const FIXTURES: [&str; 7] = [
+pub const FIXTURES: [&str; 8] = [
     "aliases",
     "cudaapi",
     "deprecated",
+    "enums",
     "params",
     "per_thread",
     "pfn_table",

@@ -44,6 +44,7 @@ fn main() {
         "aliases",
         "cudaapi",
         "deprecated",
+        "enums",
         "params",
         "per_thread",
         "pfn_table",

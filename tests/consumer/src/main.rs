@@ -35,6 +35,9 @@ mod fixtures {
     pub mod deprecated {
         include!(concat!(env!("OUT_DIR"), "/fixtures/deprecated.rs"));
     }
+    pub mod enums {
+        include!(concat!(env!("OUT_DIR"), "/fixtures/enums.rs"));
+    }
     pub mod params {
         include!(concat!(env!("OUT_DIR"), "/fixtures/params.rs"));
     }
