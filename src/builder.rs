@@ -135,6 +135,14 @@ impl Builder {
         self
     }
 
+    /// How the shims reach the library: lazily (the default), linked
+    /// (`-lcuda`), or chosen by a cargo feature of the including crate
+    /// (`Link::Feature("linked".into())`).
+    pub fn link(mut self, link: crate::options::Link) -> Self {
+        self.options.link = link;
+        self
+    }
+
     /// The default-stream mode shims bind unless the program chooses at run time.
     pub fn stream(mut self, stream: crate::options::StreamMode) -> Self {
         self.options.stream = stream;

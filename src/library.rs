@@ -132,6 +132,8 @@ pub struct Library {
     pub fallbacks: &'static [(&'static str, Fallback)],
     /// Library file names per system.
     pub names: Names,
+    /// The name a linker takes (`-l`), for the linked mode. Example: `cuda`.
+    pub link_name: &'static str,
     /// The function that reports the library's version; a link-time stub
     /// answers it with `codes.stub_library`. Example: `c"cuDriverGetVersion"`.
     pub version_function: &'static std::ffi::CStr,
@@ -249,5 +251,6 @@ pub const DRIVER: Library = Library {
         unix: &["libcuda.so.1"],
         windows: &["nvcuda.dll"],
     },
+    link_name: "cuda",
     version_function: c"cuDriverGetVersion",
 };

@@ -46,6 +46,57 @@ pub enum Source {
     },
 }
 
+/// How the shims reach the library's functions.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Link {
+    /// Load the library on the first call and bind each function on its own
+    /// first call (the default): the program starts without the library.
+    #[default]
+    Lazy,
+    /// Call the library's symbols directly, linked at build time (`-lcuda`):
+    /// the dynamic linker finds the library, and the program cannot start
+    /// without it.
+    Linked,
+    /// Both in one module, chosen by this cargo feature of the crate that
+    /// includes it: linked when the feature is on. Example: `linked`. (C++:
+    /// `-DCUSHIM_<API>_LINKED` chooses.)
+    Feature(String),
+}
+
+impl Link {
+    /// The flag's value. Example: `feature=linked`.
+    pub fn name(&self) -> String {
+        match self {
+            Link::Lazy => "lazy".into(),
+            Link::Linked => "linked".into(),
+            Link::Feature(f) => format!("feature={f}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Link {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Link, Error> {
+        match text {
+            "lazy" => Ok(Link::Lazy),
+            "linked" => Ok(Link::Linked),
+            _ => match text.strip_prefix("feature=") {
+                Some(f)
+                    if !f.is_empty()
+                        && f
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "_-+.".contains(c)) =>
+                {
+                    Ok(Link::Feature(f.to_string()))
+                }
+                _ => Err(Error::new(format!("invalid link mode `{}`", text.escape_debug()))
+                    .hint("use `lazy`, `linked`, or `feature=NAME` with a cargo feature name (letters, digits, `_`, `-`, `+`, `.`)")),
+            },
+        }
+    }
+}
+
 /// Output languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -259,6 +310,8 @@ pub struct Options {
     pub stream: StreamMode,
     /// Rust only: how enums are spelled. Default: newtypes.
     pub enums: EnumOptions,
+    /// Lazy loading (the default), direct linking, or a feature's choice.
+    pub link: Link,
 }
 
 impl Default for Options {
@@ -275,6 +328,7 @@ impl Default for Options {
             resolve: Resolve::ProcAddress,
             stream: StreamMode::Legacy,
             enums: EnumOptions::default(),
+            link: Link::Lazy,
         }
     }
 }
@@ -305,6 +359,7 @@ pub const FLAG_METHODS: &[(&str, &str)] = &[
     ("--prefix", "Builder::cpp_prefix"),
     ("--resolve", "Builder::resolve"),
     ("--stream", "Builder::stream"),
+    ("--link", "Builder::link"),
     ("--docs", "Builder::docs"),
     ("--default-enum-style", "Builder::default_enum_style"),
     ("--bitfield-enum", "Builder::bitfield_enum"),
@@ -489,6 +544,9 @@ pub struct GenerateArgs {
     /// The default-stream mode shims bind unless the program chooses at run time
     #[arg(long, default_value = "legacy", value_parser = stream_parser())]
     pub stream: StreamMode,
+    /// lazy: load the library on first use; linked: call its symbols directly (-lcuda); feature=NAME: both, chosen by the cargo feature NAME of the crate that includes the module (C++: -DCUSHIM_<API>_LINKED)
+    #[arg(long, value_name = "MODE", default_value = "lazy", value_parser = link_arg)]
+    pub link: Link,
     /// Rust: how enums are spelled, by bindgen's names: newtype, bitfield, newtype_global, consts, rust or rust_non_exhaustive (a Rust enum: a value the header does not list is undefined behaviour)
     #[arg(long, value_name = "STYLE", default_value = "newtype", value_parser = enum_style_arg, help_heading = "Enums (Rust; bindgen's flags)")]
     pub default_enum_style: EnumStyle,
@@ -546,6 +604,11 @@ pub struct GenerateArgs {
 }
 
 #[cfg(feature = "cli")]
+fn link_arg(text: &str) -> Result<Link, String> {
+    text.parse::<Link>().map_err(|e| e.to_string())
+}
+
+#[cfg(feature = "cli")]
 fn enum_style_arg(text: &str) -> Result<EnumStyle, String> {
     // clap says `error: invalid value ...` first.
     text.parse::<EnumStyle>()
@@ -565,6 +628,7 @@ impl GenerateArgs {
             resolve: self.resolve,
             stream: self.stream,
             enums: self.enum_options(),
+            link: self.link.clone(),
             ..self.source.options()?
         })
     }
@@ -743,6 +807,9 @@ impl Options {
         if self.stream != StreamMode::Legacy {
             a.push(("--stream", text(stream_name(self.stream).into())));
         }
+        if self.link != Link::Lazy {
+            a.push(("--link", text(self.link.name())));
+        }
         if self.enums.default_style != EnumStyle::NewType {
             a.push((
                 "--default-enum-style",
@@ -843,6 +910,7 @@ mod tests {
                 rules: Vec::new(),
                 prepend_name: false,
             },
+            link: Link::Feature("with-driver".into()),
         };
         let mut everything = everything;
         for (i, style) in EnumStyle::PRECEDENCE.into_iter().rev().enumerate() {
@@ -867,6 +935,26 @@ mod tests {
                 ..Options::default()
             };
             assert_eq!(round_trip(&options), options);
+        }
+        for link in [Link::Lazy, Link::Linked, Link::Feature("a.b+c_d-e".into())] {
+            let options = Options {
+                link,
+                ..Options::default()
+            };
+            assert_eq!(round_trip(&options), options);
+        }
+    }
+
+    #[test]
+    fn a_link_mode_is_lazy_linked_or_a_cargo_feature_name() {
+        assert_eq!("linked".parse::<Link>().unwrap(), Link::Linked);
+        assert_eq!(
+            "feature=gpu".parse::<Link>().unwrap(),
+            Link::Feature("gpu".into())
+        );
+        for bad in ["", "feature=", "feature=a\"b", "feature=x y", "static"] {
+            let e = bad.parse::<Link>().unwrap_err().to_string();
+            assert!(e.contains("invalid link mode"), "{bad}: {e}");
         }
     }
 

@@ -287,3 +287,64 @@ fn a_driver_that_throws_during_the_first_load_leaves_the_stubs_usable() {
         "first load threw: the driver failed to initialize\nother thread: 0\nsame thread: 0\n"
     );
 }
+
+/// The linked mode of the C++ pair: with `CUSHIM_CUDA_LINKED` defined (as
+/// `--link linked` does in the file) the object defines no driver function;
+/// a program links `-lcuda` (the fake driver), calls it directly, and the
+/// status API reports on that same library.
+#[test]
+fn the_pair_in_linked_mode_defines_no_stubs_and_the_program_links_the_driver() {
+    let fake = common::fake_driver("cpp-linked", &[]);
+    let fake_dir = fake.parent().unwrap().to_path_buf();
+    std::os::unix::fs::symlink("libcuda.so.1", fake_dir.join("libcuda.so")).unwrap();
+    let include = include_dir("13.5");
+    let dir = pair(
+        "cpp-linked",
+        cushim::Builder::new()
+            .cuda_version("13.5")
+            .link(cushim::Link::Linked),
+    );
+    let source = std::fs::read_to_string(dir.join("cuda_shim.cpp")).unwrap();
+    assert!(source.contains("#define CUSHIM_CUDA_LINKED 1"));
+    let object = compile(&dir, "cuda", &include, &[]);
+    let nm = run_ok(Command::new("nm").arg("--defined-only").arg(&object));
+    assert!(!nm.contains(" T cuInit"), "no stub in linked mode:\n{nm}");
+    assert!(nm.contains(" T cushim_cuda_load"), "the status API stays");
+
+    // The lazy pair's object, compiled with the define, is the same choice.
+    let lazy = pair(
+        "cpp-linked-by-define",
+        cushim::Builder::new().cuda_version("13.5"),
+    );
+    let object_by_define = compile(&lazy, "cuda", &include, &["-DCUSHIM_CUDA_LINKED"]);
+    let nm = run_ok(
+        Command::new("nm")
+            .arg("--defined-only")
+            .arg(&object_by_define),
+    );
+    assert!(
+        !nm.contains(" T cuInit"),
+        "-DCUSHIM_CUDA_LINKED leaves the stubs out"
+    );
+
+    let program = dir.join("linked");
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/linked.cpp"))
+            .arg(&object)
+            .arg(format!("-L{}", fake_dir.display()))
+            .args(["-lcuda", "-ldl", "-pthread", "-o"])
+            .arg(&program),
+    );
+    let needed = run_ok(Command::new("readelf").arg("-d").arg(&program));
+    assert!(needed.contains("[libcuda.so.1]"), "{needed}");
+    let out = run_ok(
+        Command::new(&program)
+            .env_remove("CUSHIM_CUDA_LIBRARY")
+            .env("LD_LIBRARY_PATH", &fake_dir),
+    );
+    assert!(out.contains("ok: linked"), "{out}");
+}

@@ -148,6 +148,13 @@ fn outputs_of_every_flag_that_changes_them() {
             .languages(&[cushim::Language::Cpp]),
     );
     snapshot_outputs("docs", with("deprecated").docs(true));
+    snapshot_outputs("link-linked", with("per_thread").link(cushim::Link::Linked));
+    snapshot_outputs(
+        "link-feature",
+        with("per_thread")
+            .link(cushim::Link::Feature("linked".into()))
+            .languages(&[cushim::Language::Rust]),
+    );
     let rust = |name: &str| with(name).languages(&[cushim::Language::Rust]);
     for style in cushim::EnumStyle::PRECEDENCE {
         snapshot_outputs(

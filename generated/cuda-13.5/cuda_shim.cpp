@@ -548,11 +548,11 @@ void *resolve(std::size_t index) {
 
 // Whether the failure just noted holds for good; a call from inside the load
 // does not, and must not leave the stub failing once the load is done.
-bool failure_is_final() { return last_status != status_reentrant; }
+[[maybe_unused]] bool failure_is_final() { return last_status != status_reentrant; }
 
 // What a stub that cannot reach the driver returns; the reason is noted again
 // so that every failed call can be asked why.
-int absent(std::size_t index) {
+[[maybe_unused]] int absent(std::size_t index) {
     Library &lib = loaded();
     if (lib.status != status_ok) {
         note(lib.status, lib.message);
@@ -1468,6 +1468,10 @@ static_assert(static_cast<int>(CUSHIM_CUDA_FORKED_DURING_LOAD) == cushim::status
 #pragma warning(push)
 #pragma warning(disable : 4996)
 #endif
+// With CUSHIM_CUDA_LINKED defined (`--link linked` defines it here), the
+// program links the library itself and calls its symbols directly: no stubs
+// are defined, and the status API below reports on that same library.
+#ifndef CUSHIM_CUDA_LINKED
 
 CUSHIM_DEFINE(CUresult, cuArray3DCreate_v2, cuArray3DCreate_v2, 0, (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim::absent(0)), CUSHIM_CHECKED)
 CUSHIM_DEFINE(CUresult, cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor_v2, 1, (CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim::absent(1)), CUSHIM_CHECKED)
@@ -2153,6 +2157,7 @@ CUSHIM_DEFINE(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 615, (CUdevice *pDev
 #endif
 CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 616, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(616)), CUSHIM_CHECKED)
 CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 617, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(617)), CUSHIM_UNCHECKED)
+#endif  // CUSHIM_CUDA_LINKED
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -6850,6 +6850,13 @@ pub mod cushim_loader {
         mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
     }
 
+    /// Whether the per-thread twins are in force, fixing the mode as a first
+    /// binding does: the linked shims' choice between a symbol and its twin.
+    #[must_use]
+    pub fn per_thread_now() -> bool {
+        lock_stream_mode() == StreamMode::PerThread
+    }
+
     /// Fixes the mode (first binding) and returns it.
     fn lock_stream_mode() -> StreamMode {
         let mut current = MODE.load(Ordering::Acquire);
@@ -8120,7 +8127,25 @@ pub static FUNCTIONS: &[&cushim_loader::Function] = &[
     &__cushim_fn_cuWaitExternalSemaphoresAsync,
 ];
 
+// The link mode (`--link lazy`): each shim expands the body that
+// `cushim_lazy!` or `cushim_linked!` passes on.
+#[allow(unused_macros)]
+macro_rules! cushim_lazy {
+    ($($lazy:tt)*) => { $($lazy)* };
+}
+#[allow(unused_macros)]
+macro_rules! cushim_linked {
+    (extern $($decl:tt)*) => {};
+    ($($linked:tt)*) => {};
+}
+
 /// One shim per invocation.
+///
+/// The module defines `cushim_lazy!` and `cushim_linked!` before this macro:
+/// one expands what it is given and the other nothing, by the `--link` mode
+/// (or a cargo feature). Linked, a shim calls the symbol the IR names (or its
+/// per-thread twin, by the stream mode) through an `extern` block that
+/// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
 /// The slot starts at `resolve`, which binds the function (see
 /// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
@@ -8134,10 +8159,11 @@ macro_rules! cushim_shim {
         attrs $attrs:tt;
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
+        link [$($link:ident),+];
         fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
     (@twin) => { None };
@@ -8151,10 +8177,23 @@ macro_rules! cushim_shim {
         // SAFETY: the caller's out-pointer, as the C function takes it.
         unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
     };
+    // Linked: the exported symbol, or its per-thread twin when that mode is in force.
+    (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident]) => {{
+        cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret;);
+        unsafe { $export($($arg),*) }
+    }};
+    (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
+        cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
+        if cushim_loader::per_thread_now() {
+            unsafe { $twin($($arg),*) }
+        } else {
+            unsafe { $export($($arg),*) }
+        }
+    }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*], [$($fallback:tt)*]
+        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
@@ -8202,10 +8241,15 @@ macro_rules! cushim_shim {
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
         #[inline]
         pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
-            let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
-            let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-            unsafe { f($($arg),*) }
+            cushim_linked! {
+                cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
+            }
+            cushim_lazy! {
+                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
+            }
         }
 
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]
@@ -8251,6 +8295,7 @@ cushim_shim! {
     fn cuArray3DCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 11080, per_thread [];
+    link [cuArray3DCreate_v2];
     fallback [];
     aliases [cuArray3DCreate];
 }
@@ -8259,6 +8304,7 @@ cushim_shim! {
     fn cuArray3DGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 11080, per_thread [];
+    link [cuArray3DGetDescriptor_v2];
     fallback [];
     aliases [cuArray3DGetDescriptor];
 }
@@ -8267,6 +8313,7 @@ cushim_shim! {
     fn cuArrayCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 11080, per_thread [];
+    link [cuArrayCreate_v2];
     fallback [];
     aliases [cuArrayCreate];
 }
@@ -8275,6 +8322,7 @@ cushim_shim! {
     fn cuArrayDestroy(hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 11080, per_thread [];
+    link [cuArrayDestroy];
     fallback [];
     aliases [];
 }
@@ -8283,6 +8331,7 @@ cushim_shim! {
     fn cuArrayGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 11080, per_thread [];
+    link [cuArrayGetDescriptor_v2];
     fallback [];
     aliases [cuArrayGetDescriptor];
 }
@@ -8291,6 +8340,7 @@ cushim_shim! {
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 11080, per_thread [];
+    link [cuArrayGetMemoryRequirements];
     fallback [];
     aliases [];
 }
@@ -8299,6 +8349,7 @@ cushim_shim! {
     fn cuArrayGetPlane(pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 11080, per_thread [];
+    link [cuArrayGetPlane];
     fallback [];
     aliases [];
 }
@@ -8307,6 +8358,7 @@ cushim_shim! {
     fn cuArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 11080, per_thread [];
+    link [cuArrayGetSparseProperties];
     fallback [];
     aliases [];
 }
@@ -8315,6 +8367,7 @@ cushim_shim! {
     fn cuCheckpointOperationComplete(handle: CUcheckpointOperationHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointOperationComplete, __cushim_slot_cuCheckpointOperationComplete), export c"cuCheckpointOperationComplete", name "cuCheckpointOperationComplete", proc c"cuCheckpointOperationComplete", version 13040, since 13040, per_thread [];
+    link [cuCheckpointOperationComplete];
     fallback [];
     aliases [];
 }
@@ -8323,6 +8376,7 @@ cushim_shim! {
     fn cuCheckpointProcessCheckpoint(pid: ::core::ffi::c_int, args: *mut CUcheckpointCheckpointArgs) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessCheckpoint, __cushim_slot_cuCheckpointProcessCheckpoint), export c"cuCheckpointProcessCheckpoint", name "cuCheckpointProcessCheckpoint", proc c"cuCheckpointProcessCheckpoint", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessCheckpoint];
     fallback [];
     aliases [];
 }
@@ -8331,6 +8385,7 @@ cushim_shim! {
     fn cuCheckpointProcessGetRestoreThreadId(pid: ::core::ffi::c_int, tid: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessGetRestoreThreadId, __cushim_slot_cuCheckpointProcessGetRestoreThreadId), export c"cuCheckpointProcessGetRestoreThreadId", name "cuCheckpointProcessGetRestoreThreadId", proc c"cuCheckpointProcessGetRestoreThreadId", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessGetRestoreThreadId];
     fallback [];
     aliases [];
 }
@@ -8339,6 +8394,7 @@ cushim_shim! {
     fn cuCheckpointProcessGetState(pid: ::core::ffi::c_int, state: *mut CUprocessState) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessGetState, __cushim_slot_cuCheckpointProcessGetState), export c"cuCheckpointProcessGetState", name "cuCheckpointProcessGetState", proc c"cuCheckpointProcessGetState", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessGetState];
     fallback [];
     aliases [];
 }
@@ -8347,6 +8403,7 @@ cushim_shim! {
     fn cuCheckpointProcessLock(pid: ::core::ffi::c_int, args: *mut CUcheckpointLockArgs) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessLock, __cushim_slot_cuCheckpointProcessLock), export c"cuCheckpointProcessLock", name "cuCheckpointProcessLock", proc c"cuCheckpointProcessLock", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessLock];
     fallback [];
     aliases [];
 }
@@ -8355,6 +8412,7 @@ cushim_shim! {
     fn cuCheckpointProcessRestore(pid: ::core::ffi::c_int, args: *mut CUcheckpointRestoreArgs) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessRestore, __cushim_slot_cuCheckpointProcessRestore), export c"cuCheckpointProcessRestore", name "cuCheckpointProcessRestore", proc c"cuCheckpointProcessRestore", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessRestore];
     fallback [];
     aliases [];
 }
@@ -8363,6 +8421,7 @@ cushim_shim! {
     fn cuCheckpointProcessUnlock(pid: ::core::ffi::c_int, args: *mut CUcheckpointUnlockArgs) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCheckpointProcessUnlock, __cushim_slot_cuCheckpointProcessUnlock), export c"cuCheckpointProcessUnlock", name "cuCheckpointProcessUnlock", proc c"cuCheckpointProcessUnlock", version 12080, since 12080, per_thread [];
+    link [cuCheckpointProcessUnlock];
     fallback [];
     aliases [];
 }
@@ -8371,6 +8430,7 @@ cushim_shim! {
     fn cuCoredumpDeregisterCompleteCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpDeregisterCompleteCallback, __cushim_slot_cuCoredumpDeregisterCompleteCallback), export c"cuCoredumpDeregisterCompleteCallback", name "cuCoredumpDeregisterCompleteCallback", proc c"cuCoredumpDeregisterCompleteCallback", version 13020, since 13020, per_thread [];
+    link [cuCoredumpDeregisterCompleteCallback];
     fallback [];
     aliases [];
 }
@@ -8379,6 +8439,7 @@ cushim_shim! {
     fn cuCoredumpDeregisterStartCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpDeregisterStartCallback, __cushim_slot_cuCoredumpDeregisterStartCallback), export c"cuCoredumpDeregisterStartCallback", name "cuCoredumpDeregisterStartCallback", proc c"cuCoredumpDeregisterStartCallback", version 13020, since 13020, per_thread [];
+    link [cuCoredumpDeregisterStartCallback];
     fallback [];
     aliases [];
 }
@@ -8387,6 +8448,7 @@ cushim_shim! {
     fn cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttribute, __cushim_slot_cuCoredumpGetAttribute), export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 12010, per_thread [];
+    link [cuCoredumpGetAttribute];
     fallback [];
     aliases [];
 }
@@ -8395,6 +8457,7 @@ cushim_shim! {
     fn cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttributeGlobal, __cushim_slot_cuCoredumpGetAttributeGlobal), export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 12010, per_thread [];
+    link [cuCoredumpGetAttributeGlobal];
     fallback [];
     aliases [];
 }
@@ -8403,6 +8466,7 @@ cushim_shim! {
     fn cuCoredumpRegisterCompleteCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpRegisterCompleteCallback, __cushim_slot_cuCoredumpRegisterCompleteCallback), export c"cuCoredumpRegisterCompleteCallback", name "cuCoredumpRegisterCompleteCallback", proc c"cuCoredumpRegisterCompleteCallback", version 13020, since 13020, per_thread [];
+    link [cuCoredumpRegisterCompleteCallback];
     fallback [];
     aliases [];
 }
@@ -8411,6 +8475,7 @@ cushim_shim! {
     fn cuCoredumpRegisterStartCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpRegisterStartCallback, __cushim_slot_cuCoredumpRegisterStartCallback), export c"cuCoredumpRegisterStartCallback", name "cuCoredumpRegisterStartCallback", proc c"cuCoredumpRegisterStartCallback", version 13020, since 13020, per_thread [];
+    link [cuCoredumpRegisterStartCallback];
     fallback [];
     aliases [];
 }
@@ -8419,6 +8484,7 @@ cushim_shim! {
     fn cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttribute, __cushim_slot_cuCoredumpSetAttribute), export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 12010, per_thread [];
+    link [cuCoredumpSetAttribute];
     fallback [];
     aliases [];
 }
@@ -8427,6 +8493,7 @@ cushim_shim! {
     fn cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttributeGlobal, __cushim_slot_cuCoredumpSetAttributeGlobal), export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 12010, per_thread [];
+    link [cuCoredumpSetAttributeGlobal];
     fallback [];
     aliases [];
 }
@@ -8435,6 +8502,7 @@ cushim_shim! {
     fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 11080, per_thread [];
+    link [cuCtxAttach];
     fallback [];
     aliases [];
 }
@@ -8443,6 +8511,7 @@ cushim_shim! {
     fn cuCtxCreate_v2(pctx: *mut CUcontext, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v2, __cushim_slot_cuCtxCreate_v2), export c"cuCtxCreate_v2", name "cuCtxCreate_v2", proc c"cuCtxCreate", version 3020, since 11080, per_thread [];
+    link [cuCtxCreate_v2];
     fallback [];
     aliases [];
 }
@@ -8451,6 +8520,7 @@ cushim_shim! {
     fn cuCtxCreate_v3(pctx: *mut CUcontext, paramsArray: *mut CUexecAffinityParam, numParams: ::core::ffi::c_int, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v3, __cushim_slot_cuCtxCreate_v3), export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 11080, per_thread [];
+    link [cuCtxCreate_v3];
     fallback [];
     aliases [];
 }
@@ -8459,6 +8529,7 @@ cushim_shim! {
     fn cuCtxCreate_v4(pctx: *mut CUcontext, ctxCreateParams: *mut CUctxCreateParams, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v4, __cushim_slot_cuCtxCreate_v4), export c"cuCtxCreate_v4", name "cuCtxCreate", proc c"cuCtxCreate", version 12050, since 12050, per_thread [];
+    link [cuCtxCreate_v4];
     fallback [];
     aliases [cuCtxCreate];
 }
@@ -8467,6 +8538,7 @@ cushim_shim! {
     fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 11080, per_thread [];
+    link [cuCtxDestroy_v2];
     fallback [];
     aliases [cuCtxDestroy];
 }
@@ -8475,6 +8547,7 @@ cushim_shim! {
     fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 11080, per_thread [];
+    link [cuCtxDetach];
     fallback [];
     aliases [];
 }
@@ -8483,6 +8556,7 @@ cushim_shim! {
     fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 11080, per_thread [];
+    link [cuCtxDisablePeerAccess];
     fallback [];
     aliases [];
 }
@@ -8491,6 +8565,7 @@ cushim_shim! {
     fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 11080, per_thread [];
+    link [cuCtxEnablePeerAccess];
     fallback [];
     aliases [];
 }
@@ -8499,6 +8574,7 @@ cushim_shim! {
     fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxFromGreenCtx, __cushim_slot_cuCtxFromGreenCtx), export c"cuCtxFromGreenCtx", name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, since 12040, per_thread [];
+    link [cuCtxFromGreenCtx];
     fallback [];
     aliases [];
 }
@@ -8507,6 +8583,7 @@ cushim_shim! {
     fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 11080, per_thread [];
+    link [cuCtxGetApiVersion];
     fallback [];
     aliases [];
 }
@@ -8515,6 +8592,7 @@ cushim_shim! {
     fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 11080, per_thread [];
+    link [cuCtxGetCacheConfig];
     fallback [];
     aliases [];
 }
@@ -8523,6 +8601,7 @@ cushim_shim! {
     fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 11080, per_thread [];
+    link [cuCtxGetCurrent];
     fallback [];
     aliases [];
 }
@@ -8531,6 +8610,7 @@ cushim_shim! {
     fn cuCtxGetDevResource(hCtx: CUcontext, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetDevResource, __cushim_slot_cuCtxGetDevResource), export c"cuCtxGetDevResource", name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, since 12040, per_thread [];
+    link [cuCtxGetDevResource];
     fallback [];
     aliases [];
 }
@@ -8539,6 +8619,7 @@ cushim_shim! {
     fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 11080, per_thread [];
+    link [cuCtxGetDevice];
     fallback [];
     aliases [];
 }
@@ -8547,6 +8628,7 @@ cushim_shim! {
     fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetDevice_v2, __cushim_slot_cuCtxGetDevice_v2), export c"cuCtxGetDevice_v2", name "cuCtxGetDevice_v2", proc c"cuCtxGetDevice", version 13000, since 13000, per_thread [];
+    link [cuCtxGetDevice_v2];
     fallback [];
     aliases [];
 }
@@ -8555,6 +8637,7 @@ cushim_shim! {
     fn cuCtxGetExecAffinity(pExecAffinity: *mut CUexecAffinityParam, type_: CUexecAffinityType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 11080, per_thread [];
+    link [cuCtxGetExecAffinity];
     fallback [];
     aliases [];
 }
@@ -8563,6 +8646,7 @@ cushim_shim! {
     fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 11080, per_thread [];
+    link [cuCtxGetFlags];
     fallback [];
     aliases [];
 }
@@ -8571,6 +8655,7 @@ cushim_shim! {
     fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetId, __cushim_slot_cuCtxGetId), export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 12000, per_thread [];
+    link [cuCtxGetId];
     fallback [];
     aliases [];
 }
@@ -8579,6 +8664,7 @@ cushim_shim! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 11080, per_thread [];
+    link [cuCtxGetLimit];
     fallback [];
     aliases [];
 }
@@ -8587,6 +8673,7 @@ cushim_shim! {
     fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 11080, per_thread [];
+    link [cuCtxGetSharedMemConfig];
     fallback [];
     aliases [];
 }
@@ -8595,6 +8682,7 @@ cushim_shim! {
     fn cuCtxGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 11080, per_thread [];
+    link [cuCtxGetStreamPriorityRange];
     fallback [];
     aliases [];
 }
@@ -8603,6 +8691,7 @@ cushim_shim! {
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 11080, per_thread [];
+    link [cuCtxPopCurrent_v2];
     fallback [];
     aliases [cuCtxPopCurrent];
 }
@@ -8611,6 +8700,7 @@ cushim_shim! {
     fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 11080, per_thread [];
+    link [cuCtxPushCurrent_v2];
     fallback [];
     aliases [cuCtxPushCurrent];
 }
@@ -8619,6 +8709,7 @@ cushim_shim! {
     fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxRecordEvent, __cushim_slot_cuCtxRecordEvent), export c"cuCtxRecordEvent", name "cuCtxRecordEvent", proc c"cuCtxRecordEvent", version 12050, since 12050, per_thread [];
+    link [cuCtxRecordEvent];
     fallback [];
     aliases [];
 }
@@ -8627,6 +8718,7 @@ cushim_shim! {
     fn cuCtxResetPersistingL2Cache() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 11080, per_thread [];
+    link [cuCtxResetPersistingL2Cache];
     fallback [];
     aliases [];
 }
@@ -8635,6 +8727,7 @@ cushim_shim! {
     fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 11080, per_thread [];
+    link [cuCtxSetCacheConfig];
     fallback [];
     aliases [];
 }
@@ -8643,6 +8736,7 @@ cushim_shim! {
     fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 11080, per_thread [];
+    link [cuCtxSetCurrent];
     fallback [];
     aliases [];
 }
@@ -8651,6 +8745,7 @@ cushim_shim! {
     fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetFlags, __cushim_slot_cuCtxSetFlags), export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 12010, per_thread [];
+    link [cuCtxSetFlags];
     fallback [];
     aliases [];
 }
@@ -8659,6 +8754,7 @@ cushim_shim! {
     fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 11080, per_thread [];
+    link [cuCtxSetLimit];
     fallback [];
     aliases [];
 }
@@ -8667,6 +8763,7 @@ cushim_shim! {
     fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 11080, per_thread [];
+    link [cuCtxSetSharedMemConfig];
     fallback [];
     aliases [];
 }
@@ -8675,6 +8772,7 @@ cushim_shim! {
     fn cuCtxSynchronize() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 11080, per_thread [];
+    link [cuCtxSynchronize];
     fallback [];
     aliases [];
 }
@@ -8683,6 +8781,7 @@ cushim_shim! {
     fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxSynchronize_v2, __cushim_slot_cuCtxSynchronize_v2), export c"cuCtxSynchronize_v2", name "cuCtxSynchronize_v2", proc c"cuCtxSynchronize", version 13000, since 13000, per_thread [];
+    link [cuCtxSynchronize_v2];
     fallback [];
     aliases [];
 }
@@ -8691,6 +8790,7 @@ cushim_shim! {
     fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuCtxWaitEvent, __cushim_slot_cuCtxWaitEvent), export c"cuCtxWaitEvent", name "cuCtxWaitEvent", proc c"cuCtxWaitEvent", version 12050, since 12050, per_thread [];
+    link [cuCtxWaitEvent];
     fallback [];
     aliases [];
 }
@@ -8699,6 +8799,7 @@ cushim_shim! {
     fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 11080, per_thread [];
+    link [cuDestroyExternalMemory];
     fallback [];
     aliases [];
 }
@@ -8707,6 +8808,7 @@ cushim_shim! {
     fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 11080, per_thread [];
+    link [cuDestroyExternalSemaphore];
     fallback [];
     aliases [];
 }
@@ -8715,6 +8817,7 @@ cushim_shim! {
     fn cuDevResourceGenerateDesc(phDesc: *mut CUdevResourceDesc, resources: *mut CUdevResource, nbResources: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevResourceGenerateDesc, __cushim_slot_cuDevResourceGenerateDesc), export c"cuDevResourceGenerateDesc", name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, since 12040, per_thread [];
+    link [cuDevResourceGenerateDesc];
     fallback [];
     aliases [];
 }
@@ -8723,6 +8826,7 @@ cushim_shim! {
     fn cuDevSmResourceSplit(result: *mut CUdevResource, nbGroups: ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevSmResourceSplit, __cushim_slot_cuDevSmResourceSplit), export c"cuDevSmResourceSplit", name "cuDevSmResourceSplit", proc c"cuDevSmResourceSplit", version 13010, since 13010, per_thread [];
+    link [cuDevSmResourceSplit];
     fallback [];
     aliases [];
 }
@@ -8731,6 +8835,7 @@ cushim_shim! {
     fn cuDevSmResourceSplitByCount(result: *mut CUdevResource, nbGroups: *mut ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, minCount: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevSmResourceSplitByCount, __cushim_slot_cuDevSmResourceSplitByCount), export c"cuDevSmResourceSplitByCount", name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, since 12040, per_thread [];
+    link [cuDevSmResourceSplitByCount];
     fallback [];
     aliases [];
 }
@@ -8739,6 +8844,7 @@ cushim_shim! {
     fn cuDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, dev: CUdevice, peerDev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 11080, per_thread [];
+    link [cuDeviceCanAccessPeer];
     fallback [];
     aliases [];
 }
@@ -8747,6 +8853,7 @@ cushim_shim! {
     fn cuDeviceComputeCapability(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 11080, per_thread [];
+    link [cuDeviceComputeCapability];
     fallback [];
     aliases [];
 }
@@ -8755,6 +8862,7 @@ cushim_shim! {
     fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 11080, per_thread [];
+    link [cuDeviceGet];
     fallback [];
     aliases [];
 }
@@ -8763,6 +8871,7 @@ cushim_shim! {
     fn cuDeviceGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUdevice_attribute, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 11080, per_thread [];
+    link [cuDeviceGetAttribute];
     fallback [];
     aliases [];
 }
@@ -8771,6 +8880,7 @@ cushim_shim! {
     fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pciBusId: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 11080, per_thread [];
+    link [cuDeviceGetByPCIBusId];
     fallback [];
     aliases [];
 }
@@ -8779,6 +8889,7 @@ cushim_shim! {
     fn cuDeviceGetCliqueCount(count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetCliqueCount, __cushim_slot_cuDeviceGetCliqueCount), export c"cuDeviceGetCliqueCount", name "cuDeviceGetCliqueCount", proc c"cuDeviceGetCliqueCount", version 13040, since 13040, per_thread [];
+    link [cuDeviceGetCliqueCount];
     fallback [];
     aliases [];
 }
@@ -8787,6 +8898,7 @@ cushim_shim! {
     fn cuDeviceGetCliqueInfo(cliqueInfo: *mut CUcliqueInfo, count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetCliqueInfo, __cushim_slot_cuDeviceGetCliqueInfo), export c"cuDeviceGetCliqueInfo", name "cuDeviceGetCliqueInfo", proc c"cuDeviceGetCliqueInfo", version 13040, since 13040, per_thread [];
+    link [cuDeviceGetCliqueInfo];
     fallback [];
     aliases [];
 }
@@ -8795,6 +8907,7 @@ cushim_shim! {
     fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 11080, per_thread [];
+    link [cuDeviceGetCount];
     fallback [];
     aliases [];
 }
@@ -8803,6 +8916,7 @@ cushim_shim! {
     fn cuDeviceGetDefaultMemPool(pool_out: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 11080, per_thread [];
+    link [cuDeviceGetDefaultMemPool];
     fallback [];
     aliases [];
 }
@@ -8811,6 +8925,7 @@ cushim_shim! {
     fn cuDeviceGetDevResource(device: CUdevice, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetDevResource, __cushim_slot_cuDeviceGetDevResource), export c"cuDeviceGetDevResource", name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, since 12040, per_thread [];
+    link [cuDeviceGetDevResource];
     fallback [];
     aliases [];
 }
@@ -8819,6 +8934,7 @@ cushim_shim! {
     fn cuDeviceGetExecAffinitySupport(pi: *mut ::core::ffi::c_int, type_: CUexecAffinityType, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 11080, per_thread [];
+    link [cuDeviceGetExecAffinitySupport];
     fallback [];
     aliases [];
 }
@@ -8827,6 +8943,7 @@ cushim_shim! {
     fn cuDeviceGetFabricClusterUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetFabricClusterUuid, __cushim_slot_cuDeviceGetFabricClusterUuid), export c"cuDeviceGetFabricClusterUuid", name "cuDeviceGetFabricClusterUuid", proc c"cuDeviceGetFabricClusterUuid", version 13040, since 13040, per_thread [];
+    link [cuDeviceGetFabricClusterUuid];
     fallback [];
     aliases [];
 }
@@ -8835,6 +8952,7 @@ cushim_shim! {
     fn cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 11080, per_thread [];
+    link [cuDeviceGetGraphMemAttribute];
     fallback [];
     aliases [];
 }
@@ -8843,6 +8961,7 @@ cushim_shim! {
     fn cuDeviceGetHostAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetHostAtomicCapabilities, __cushim_slot_cuDeviceGetHostAtomicCapabilities), export c"cuDeviceGetHostAtomicCapabilities", name "cuDeviceGetHostAtomicCapabilities", proc c"cuDeviceGetHostAtomicCapabilities", version 13000, since 13000, per_thread [];
+    link [cuDeviceGetHostAtomicCapabilities];
     fallback [];
     aliases [];
 }
@@ -8851,6 +8970,7 @@ cushim_shim! {
     fn cuDeviceGetLuid(luid: *mut ::core::ffi::c_char, deviceNodeMask: *mut ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 11080, per_thread [];
+    link [cuDeviceGetLuid];
     fallback [];
     aliases [];
 }
@@ -8859,6 +8979,7 @@ cushim_shim! {
     fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 11080, per_thread [];
+    link [cuDeviceGetMemPool];
     fallback [];
     aliases [];
 }
@@ -8867,6 +8988,7 @@ cushim_shim! {
     fn cuDeviceGetName(name: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 11080, per_thread [];
+    link [cuDeviceGetName];
     fallback [];
     aliases [];
 }
@@ -8875,6 +8997,7 @@ cushim_shim! {
     fn cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, dev: CUdevice, flags: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 11080, per_thread [];
+    link [cuDeviceGetNvSciSyncAttributes];
     fallback [];
     aliases [];
 }
@@ -8883,6 +9006,7 @@ cushim_shim! {
     fn cuDeviceGetP2PAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetP2PAtomicCapabilities, __cushim_slot_cuDeviceGetP2PAtomicCapabilities), export c"cuDeviceGetP2PAtomicCapabilities", name "cuDeviceGetP2PAtomicCapabilities", proc c"cuDeviceGetP2PAtomicCapabilities", version 13000, since 13000, per_thread [];
+    link [cuDeviceGetP2PAtomicCapabilities];
     fallback [];
     aliases [];
 }
@@ -8891,6 +9015,7 @@ cushim_shim! {
     fn cuDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 11080, per_thread [];
+    link [cuDeviceGetP2PAttribute];
     fallback [];
     aliases [];
 }
@@ -8899,6 +9024,7 @@ cushim_shim! {
     fn cuDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 11080, per_thread [];
+    link [cuDeviceGetPCIBusId];
     fallback [];
     aliases [];
 }
@@ -8907,6 +9033,7 @@ cushim_shim! {
     fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 11080, per_thread [];
+    link [cuDeviceGetProperties];
     fallback [];
     aliases [];
 }
@@ -8915,6 +9042,7 @@ cushim_shim! {
     fn cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, format: CUarray_format, numChannels: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 11080, per_thread [];
+    link [cuDeviceGetTexture1DLinearMaxWidth];
     fallback [];
     aliases [];
 }
@@ -8923,6 +9051,7 @@ cushim_shim! {
     fn cuDeviceGetUuid_v9020(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid, __cushim_slot_cuDeviceGetUuid), export c"cuDeviceGetUuid", name "cuDeviceGetUuid_v9020", proc c"cuDeviceGetUuid", version 9020, since 11080, per_thread [];
+    link [cuDeviceGetUuid];
     fallback [];
     aliases [];
 }
@@ -8931,6 +9060,7 @@ cushim_shim! {
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 11040, since 11080, per_thread [];
+    link [cuDeviceGetUuid_v2];
     fallback [];
     aliases [cuDeviceGetUuid];
 }
@@ -8939,6 +9069,7 @@ cushim_shim! {
     fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 11080, per_thread [];
+    link [cuDeviceGraphMemTrim];
     fallback [];
     aliases [];
 }
@@ -8947,6 +9078,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut ::core::ffi::c_uint, active: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 11080, per_thread [];
+    link [cuDevicePrimaryCtxGetState];
     fallback [];
     aliases [];
 }
@@ -8955,6 +9087,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 11080, per_thread [];
+    link [cuDevicePrimaryCtxRelease_v2];
     fallback [];
     aliases [cuDevicePrimaryCtxRelease];
 }
@@ -8963,6 +9096,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 11080, per_thread [];
+    link [cuDevicePrimaryCtxReset_v2];
     fallback [];
     aliases [cuDevicePrimaryCtxReset];
 }
@@ -8971,6 +9105,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 11080, per_thread [];
+    link [cuDevicePrimaryCtxRetain];
     fallback [];
     aliases [];
 }
@@ -8979,6 +9114,7 @@ cushim_shim! {
     fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 11080, per_thread [];
+    link [cuDevicePrimaryCtxSetFlags_v2];
     fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
 }
@@ -8987,6 +9123,7 @@ cushim_shim! {
     fn cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut CUasyncCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceRegisterAsyncNotification, __cushim_slot_cuDeviceRegisterAsyncNotification), export c"cuDeviceRegisterAsyncNotification", name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, since 12040, per_thread [];
+    link [cuDeviceRegisterAsyncNotification];
     fallback [];
     aliases [];
 }
@@ -8995,6 +9132,7 @@ cushim_shim! {
     fn cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 11080, per_thread [];
+    link [cuDeviceSetGraphMemAttribute];
     fallback [];
     aliases [];
 }
@@ -9003,6 +9141,7 @@ cushim_shim! {
     fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 11080, per_thread [];
+    link [cuDeviceSetMemPool];
     fallback [];
     aliases [];
 }
@@ -9011,6 +9150,7 @@ cushim_shim! {
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 11080, per_thread [];
+    link [cuDeviceTotalMem_v2];
     fallback [];
     aliases [cuDeviceTotalMem];
 }
@@ -9019,6 +9159,7 @@ cushim_shim! {
     fn cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDeviceUnregisterAsyncNotification, __cushim_slot_cuDeviceUnregisterAsyncNotification), export c"cuDeviceUnregisterAsyncNotification", name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, since 12040, per_thread [];
+    link [cuDeviceUnregisterAsyncNotification];
     fallback [];
     aliases [];
 }
@@ -9027,6 +9168,7 @@ cushim_shim! {
     fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 11080, per_thread [];
+    link [cuDriverGetVersion];
     fallback [];
     aliases [];
 }
@@ -9035,6 +9177,7 @@ cushim_shim! {
     fn cuEGLStreamConsumerAcquireFrame(conn: *mut CUeglStreamConnection, pCudaResource: *mut CUgraphicsResource, pStream: *mut CUstream, timeout: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerAcquireFrame, __cushim_slot_cuEGLStreamConsumerAcquireFrame), export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamConsumerAcquireFrame];
     fallback [];
     aliases [];
 }
@@ -9043,6 +9186,7 @@ cushim_shim! {
     fn cuEGLStreamConsumerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnect, __cushim_slot_cuEGLStreamConsumerConnect), export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamConsumerConnect];
     fallback [];
     aliases [];
 }
@@ -9051,6 +9195,7 @@ cushim_shim! {
     fn cuEGLStreamConsumerConnectWithFlags(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnectWithFlags, __cushim_slot_cuEGLStreamConsumerConnectWithFlags), export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 11080, per_thread [];
+    link [cuEGLStreamConsumerConnectWithFlags];
     fallback [];
     aliases [];
 }
@@ -9059,6 +9204,7 @@ cushim_shim! {
     fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerDisconnect, __cushim_slot_cuEGLStreamConsumerDisconnect), export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamConsumerDisconnect];
     fallback [];
     aliases [];
 }
@@ -9067,6 +9213,7 @@ cushim_shim! {
     fn cuEGLStreamConsumerReleaseFrame(conn: *mut CUeglStreamConnection, pCudaResource: CUgraphicsResource, pStream: *mut CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerReleaseFrame, __cushim_slot_cuEGLStreamConsumerReleaseFrame), export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamConsumerReleaseFrame];
     fallback [];
     aliases [];
 }
@@ -9075,6 +9222,7 @@ cushim_shim! {
     fn cuEGLStreamProducerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, width: EGLint, height: EGLint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerConnect, __cushim_slot_cuEGLStreamProducerConnect), export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamProducerConnect];
     fallback [];
     aliases [];
 }
@@ -9083,6 +9231,7 @@ cushim_shim! {
     fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerDisconnect, __cushim_slot_cuEGLStreamProducerDisconnect), export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamProducerDisconnect];
     fallback [];
     aliases [];
 }
@@ -9091,6 +9240,7 @@ cushim_shim! {
     fn cuEGLStreamProducerPresentFrame(conn: *mut CUeglStreamConnection, eglframe: CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerPresentFrame, __cushim_slot_cuEGLStreamProducerPresentFrame), export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamProducerPresentFrame];
     fallback [];
     aliases [];
 }
@@ -9099,6 +9249,7 @@ cushim_shim! {
     fn cuEGLStreamProducerReturnFrame(conn: *mut CUeglStreamConnection, eglframe: *mut CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerReturnFrame, __cushim_slot_cuEGLStreamProducerReturnFrame), export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 11080, per_thread [];
+    link [cuEGLStreamProducerReturnFrame];
     fallback [];
     aliases [];
 }
@@ -9107,6 +9258,7 @@ cushim_shim! {
     fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 11080, per_thread [];
+    link [cuEventCreate];
     fallback [];
     aliases [];
 }
@@ -9115,6 +9267,7 @@ cushim_shim! {
     fn cuEventCreateFromEGLSync(phEvent: *mut CUevent, eglSync: EGLSyncKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventCreateFromEGLSync, __cushim_slot_cuEventCreateFromEGLSync), export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 11080, per_thread [];
+    link [cuEventCreateFromEGLSync];
     fallback [];
     aliases [];
 }
@@ -9123,6 +9276,7 @@ cushim_shim! {
     fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 11080, per_thread [];
+    link [cuEventDestroy_v2];
     fallback [];
     aliases [cuEventDestroy];
 }
@@ -9131,6 +9285,7 @@ cushim_shim! {
     fn cuEventElapsedTime_v2000(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventElapsedTime, __cushim_slot_cuEventElapsedTime), export c"cuEventElapsedTime", name "cuEventElapsedTime_v2000", proc c"cuEventElapsedTime", version 2000, since 11080, per_thread [];
+    link [cuEventElapsedTime];
     fallback [];
     aliases [];
 }
@@ -9139,6 +9294,7 @@ cushim_shim! {
     fn cuEventElapsedTime_v2(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventElapsedTime_v2, __cushim_slot_cuEventElapsedTime_v2), export c"cuEventElapsedTime_v2", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 12080, since 12080, per_thread [];
+    link [cuEventElapsedTime_v2];
     fallback [];
     aliases [cuEventElapsedTime];
 }
@@ -9147,6 +9303,7 @@ cushim_shim! {
     fn cuEventQuery(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 11080, per_thread [];
+    link [cuEventQuery];
     fallback [];
     aliases [];
 }
@@ -9155,6 +9312,7 @@ cushim_shim! {
     fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 11080, per_thread [c"cuEventRecord_ptsz", 7000];
+    link [cuEventRecord, cuEventRecord_ptsz];
     fallback [];
     aliases [];
 }
@@ -9163,6 +9321,7 @@ cushim_shim! {
     fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 11080, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
+    link [cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz];
     fallback [];
     aliases [];
 }
@@ -9171,6 +9330,7 @@ cushim_shim! {
     fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 11080, per_thread [];
+    link [cuEventSynchronize];
     fallback [];
     aliases [];
 }
@@ -9179,6 +9339,7 @@ cushim_shim! {
     fn cuExternalMemoryGetMappedBuffer(devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 11080, per_thread [];
+    link [cuExternalMemoryGetMappedBuffer];
     fallback [];
     aliases [];
 }
@@ -9187,6 +9348,7 @@ cushim_shim! {
     fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 11080, per_thread [];
+    link [cuExternalMemoryGetMappedMipmappedArray];
     fallback [];
     aliases [];
 }
@@ -9195,6 +9357,7 @@ cushim_shim! {
     fn cuFabricCpyBatchAsync(numOps: usize, opList: *mut CUDA_FABRIC_COPY_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFabricCpyBatchAsync, __cushim_slot_cuFabricCpyBatchAsync), export c"cuFabricCpyBatchAsync", name "cuFabricCpyBatchAsync", proc c"cuFabricCpyBatchAsync", version 13050, since 13050, per_thread [c"cuFabricCpyBatchAsync_ptsz", 13050];
+    link [cuFabricCpyBatchAsync, cuFabricCpyBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -9203,6 +9366,7 @@ cushim_shim! {
     fn cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 11080, per_thread [];
+    link [cuFlushGPUDirectRDMAWrites];
     fallback [];
     aliases [];
 }
@@ -9211,6 +9375,7 @@ cushim_shim! {
     fn cuFuncGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 11080, per_thread [];
+    link [cuFuncGetAttribute];
     fallback [];
     aliases [];
 }
@@ -9219,6 +9384,7 @@ cushim_shim! {
     fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 11080, per_thread [];
+    link [cuFuncGetModule];
     fallback [];
     aliases [];
 }
@@ -9227,6 +9393,7 @@ cushim_shim! {
     fn cuFuncGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetName, __cushim_slot_cuFuncGetName), export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 12030, per_thread [];
+    link [cuFuncGetName];
     fallback [];
     aliases [];
 }
@@ -9235,6 +9402,7 @@ cushim_shim! {
     fn cuFuncGetParamCount(func: CUfunction, paramCount: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetParamCount, __cushim_slot_cuFuncGetParamCount), export c"cuFuncGetParamCount", name "cuFuncGetParamCount", proc c"cuFuncGetParamCount", version 13020, since 13020, per_thread [];
+    link [cuFuncGetParamCount];
     fallback [];
     aliases [];
 }
@@ -9243,6 +9411,7 @@ cushim_shim! {
     fn cuFuncGetParamInfo(func: CUfunction, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncGetParamInfo, __cushim_slot_cuFuncGetParamInfo), export c"cuFuncGetParamInfo", name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, since 12040, per_thread [];
+    link [cuFuncGetParamInfo];
     fallback [];
     aliases [];
 }
@@ -9251,6 +9420,7 @@ cushim_shim! {
     fn cuFuncIsLoaded(state: *mut CUfunctionLoadingState, function: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncIsLoaded, __cushim_slot_cuFuncIsLoaded), export c"cuFuncIsLoaded", name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, since 12040, per_thread [];
+    link [cuFuncIsLoaded];
     fallback [];
     aliases [];
 }
@@ -9259,6 +9429,7 @@ cushim_shim! {
     fn cuFuncLoad(function: CUfunction) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncLoad, __cushim_slot_cuFuncLoad), export c"cuFuncLoad", name "cuFuncLoad", proc c"cuFuncLoad", version 12040, since 12040, per_thread [];
+    link [cuFuncLoad];
     fallback [];
     aliases [];
 }
@@ -9267,6 +9438,7 @@ cushim_shim! {
     fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 11080, per_thread [];
+    link [cuFuncSetAttribute];
     fallback [];
     aliases [];
 }
@@ -9275,6 +9447,7 @@ cushim_shim! {
     fn cuFuncSetBlockShape(hfunc: CUfunction, x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 11080, per_thread [];
+    link [cuFuncSetBlockShape];
     fallback [];
     aliases [];
 }
@@ -9283,6 +9456,7 @@ cushim_shim! {
     fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 11080, per_thread [];
+    link [cuFuncSetCacheConfig];
     fallback [];
     aliases [];
 }
@@ -9291,6 +9465,7 @@ cushim_shim! {
     fn cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 11080, per_thread [];
+    link [cuFuncSetSharedMemConfig];
     fallback [];
     aliases [];
 }
@@ -9299,6 +9474,7 @@ cushim_shim! {
     fn cuFuncSetSharedSize(hfunc: CUfunction, bytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 11080, per_thread [];
+    link [cuFuncSetSharedSize];
     fallback [];
     aliases [];
 }
@@ -9307,6 +9483,7 @@ cushim_shim! {
     fn cuGLCtxCreate_v2(pCtx: *mut CUcontext, Flags: ::core::ffi::c_uint, device: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLCtxCreate_v2, __cushim_slot_cuGLCtxCreate_v2), export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 11080, per_thread [];
+    link [cuGLCtxCreate_v2];
     fallback [];
     aliases [cuGLCtxCreate];
 }
@@ -9315,6 +9492,7 @@ cushim_shim! {
     fn cuGLGetDevices_v2(pCudaDeviceCount: *mut ::core::ffi::c_uint, pCudaDevices: *mut CUdevice, cudaDeviceCount: ::core::ffi::c_uint, deviceList: CUGLDeviceList) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGLGetDevices_v2, __cushim_slot_cuGLGetDevices_v2), export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 11080, per_thread [];
+    link [cuGLGetDevices_v2];
     fallback [];
     aliases [cuGLGetDevices];
 }
@@ -9323,6 +9501,7 @@ cushim_shim! {
     fn cuGLInit() -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLInit, __cushim_slot_cuGLInit), export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 11080, per_thread [];
+    link [cuGLInit];
     fallback [];
     aliases [];
 }
@@ -9331,6 +9510,7 @@ cushim_shim! {
     fn cuGLMapBufferObjectAsync_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObjectAsync_v2, __cushim_slot_cuGLMapBufferObjectAsync_v2), export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 11080, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
+    link [cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2_ptsz];
     fallback [];
     aliases [cuGLMapBufferObjectAsync];
 }
@@ -9339,6 +9519,7 @@ cushim_shim! {
     fn cuGLMapBufferObject_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObject_v2, __cushim_slot_cuGLMapBufferObject_v2), export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 11080, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
+    link [cuGLMapBufferObject_v2, cuGLMapBufferObject_v2_ptds];
     fallback [];
     aliases [cuGLMapBufferObject];
 }
@@ -9347,6 +9528,7 @@ cushim_shim! {
     fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLRegisterBufferObject, __cushim_slot_cuGLRegisterBufferObject), export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 11080, per_thread [];
+    link [cuGLRegisterBufferObject];
     fallback [];
     aliases [];
 }
@@ -9355,6 +9537,7 @@ cushim_shim! {
     fn cuGLSetBufferObjectMapFlags(buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLSetBufferObjectMapFlags, __cushim_slot_cuGLSetBufferObjectMapFlags), export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 11080, per_thread [];
+    link [cuGLSetBufferObjectMapFlags];
     fallback [];
     aliases [];
 }
@@ -9363,6 +9546,7 @@ cushim_shim! {
     fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObject, __cushim_slot_cuGLUnmapBufferObject), export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 11080, per_thread [];
+    link [cuGLUnmapBufferObject];
     fallback [];
     aliases [];
 }
@@ -9371,6 +9555,7 @@ cushim_shim! {
     fn cuGLUnmapBufferObjectAsync(buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObjectAsync, __cushim_slot_cuGLUnmapBufferObjectAsync), export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 11080, per_thread [];
+    link [cuGLUnmapBufferObjectAsync];
     fallback [];
     aliases [];
 }
@@ -9379,6 +9564,7 @@ cushim_shim! {
     fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnregisterBufferObject, __cushim_slot_cuGLUnregisterBufferObject), export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 11080, per_thread [];
+    link [cuGLUnregisterBufferObject];
     fallback [];
     aliases [];
 }
@@ -9387,6 +9573,7 @@ cushim_shim! {
     fn cuGetErrorName(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 11080, per_thread [];
+    link [cuGetErrorName];
     fallback [error, pStr, Name];
     aliases [];
 }
@@ -9395,6 +9582,7 @@ cushim_shim! {
     fn cuGetErrorString(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 11080, per_thread [];
+    link [cuGetErrorString];
     fallback [error, pStr, Text];
     aliases [];
 }
@@ -9403,6 +9591,7 @@ cushim_shim! {
     fn cuGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const CUuuid) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 11080, per_thread [];
+    link [cuGetExportTable];
     fallback [];
     aliases [];
 }
@@ -9411,6 +9600,7 @@ cushim_shim! {
     fn cuGetProcAddress_v11030(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetProcAddress, __cushim_slot_cuGetProcAddress), export c"cuGetProcAddress", name "cuGetProcAddress_v11030", proc c"cuGetProcAddress", version 11030, since 11080, per_thread [];
+    link [cuGetProcAddress];
     fallback [];
     aliases [];
 }
@@ -9419,6 +9609,7 @@ cushim_shim! {
     fn cuGetProcAddress_v2(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t, symbolStatus: *mut CUdriverProcAddressQueryResult) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGetProcAddress_v2, __cushim_slot_cuGetProcAddress_v2), export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 12000, per_thread [];
+    link [cuGetProcAddress_v2];
     fallback [];
     aliases [cuGetProcAddress];
 }
@@ -9427,6 +9618,7 @@ cushim_shim! {
     fn cuGraphAddBatchMemOpNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 11080, per_thread [];
+    link [cuGraphAddBatchMemOpNode];
     fallback [];
     aliases [];
 }
@@ -9435,6 +9627,7 @@ cushim_shim! {
     fn cuGraphAddChildGraphNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddChildGraphNode];
     fallback [];
     aliases [];
 }
@@ -9443,6 +9636,7 @@ cushim_shim! {
     fn cuGraphAddDependencies_v10000(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies, __cushim_slot_cuGraphAddDependencies), export c"cuGraphAddDependencies", name "cuGraphAddDependencies_v10000", proc c"cuGraphAddDependencies", version 10000, since 11080, per_thread [];
+    link [cuGraphAddDependencies];
     fallback [];
     aliases [];
 }
@@ -9451,6 +9645,7 @@ cushim_shim! {
     fn cuGraphAddDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies_v2, __cushim_slot_cuGraphAddDependencies_v2), export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 12030, since 12030, per_thread [];
+    link [cuGraphAddDependencies_v2];
     fallback [];
     aliases [cuGraphAddDependencies];
 }
@@ -9459,6 +9654,7 @@ cushim_shim! {
     fn cuGraphAddEmptyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddEmptyNode];
     fallback [];
     aliases [];
 }
@@ -9467,6 +9663,7 @@ cushim_shim! {
     fn cuGraphAddEventRecordNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 11080, per_thread [];
+    link [cuGraphAddEventRecordNode];
     fallback [];
     aliases [];
 }
@@ -9475,6 +9672,7 @@ cushim_shim! {
     fn cuGraphAddEventWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 11080, per_thread [];
+    link [cuGraphAddEventWaitNode];
     fallback [];
     aliases [];
 }
@@ -9483,6 +9681,7 @@ cushim_shim! {
     fn cuGraphAddExternalSemaphoresSignalNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 11080, per_thread [];
+    link [cuGraphAddExternalSemaphoresSignalNode];
     fallback [];
     aliases [];
 }
@@ -9491,6 +9690,7 @@ cushim_shim! {
     fn cuGraphAddExternalSemaphoresWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 11080, per_thread [];
+    link [cuGraphAddExternalSemaphoresWaitNode];
     fallback [];
     aliases [];
 }
@@ -9499,6 +9699,7 @@ cushim_shim! {
     fn cuGraphAddHostNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddHostNode];
     fallback [];
     aliases [];
 }
@@ -9507,6 +9708,7 @@ cushim_shim! {
     fn cuGraphAddKernelNode_v10000(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddKernelNode, __cushim_slot_cuGraphAddKernelNode), export c"cuGraphAddKernelNode", name "cuGraphAddKernelNode_v10000", proc c"cuGraphAddKernelNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddKernelNode];
     fallback [];
     aliases [];
 }
@@ -9515,6 +9717,7 @@ cushim_shim! {
     fn cuGraphAddKernelNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddKernelNode_v2, __cushim_slot_cuGraphAddKernelNode_v2), export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 12000, per_thread [];
+    link [cuGraphAddKernelNode_v2];
     fallback [];
     aliases [cuGraphAddKernelNode];
 }
@@ -9523,6 +9726,7 @@ cushim_shim! {
     fn cuGraphAddMemAllocNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 11080, per_thread [];
+    link [cuGraphAddMemAllocNode];
     fallback [];
     aliases [];
 }
@@ -9531,6 +9735,7 @@ cushim_shim! {
     fn cuGraphAddMemFreeNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 11080, per_thread [];
+    link [cuGraphAddMemFreeNode];
     fallback [];
     aliases [];
 }
@@ -9539,6 +9744,7 @@ cushim_shim! {
     fn cuGraphAddMemcpyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddMemcpyNode];
     fallback [];
     aliases [];
 }
@@ -9547,6 +9753,7 @@ cushim_shim! {
     fn cuGraphAddMemsetNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 11080, per_thread [];
+    link [cuGraphAddMemsetNode];
     fallback [];
     aliases [];
 }
@@ -9555,6 +9762,7 @@ cushim_shim! {
     fn cuGraphAddNode_v12020(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddNode, __cushim_slot_cuGraphAddNode), export c"cuGraphAddNode", name "cuGraphAddNode_v12020", proc c"cuGraphAddNode", version 12020, since 12020, per_thread [];
+    link [cuGraphAddNode];
     fallback [];
     aliases [];
 }
@@ -9563,6 +9771,7 @@ cushim_shim! {
     fn cuGraphAddNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddNode_v2, __cushim_slot_cuGraphAddNode_v2), export c"cuGraphAddNode_v2", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12030, since 12030, per_thread [];
+    link [cuGraphAddNode_v2];
     fallback [];
     aliases [cuGraphAddNode];
 }
@@ -9571,6 +9780,7 @@ cushim_shim! {
     fn cuGraphAddNode_v3(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphAddNode_v3, __cushim_slot_cuGraphAddNode_v3), export c"cuGraphAddNode_v3", name "cuGraphAddNode_v3", proc c"cuGraphAddNode", version 13040, since 13040, per_thread [];
+    link [cuGraphAddNode_v3];
     fallback [];
     aliases [];
 }
@@ -9579,6 +9789,7 @@ cushim_shim! {
     fn cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 11080, per_thread [];
+    link [cuGraphBatchMemOpNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -9587,6 +9798,7 @@ cushim_shim! {
     fn cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 11080, per_thread [];
+    link [cuGraphBatchMemOpNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9595,6 +9807,7 @@ cushim_shim! {
     fn cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 11080, per_thread [];
+    link [cuGraphChildGraphNodeGetGraph];
     fallback [];
     aliases [];
 }
@@ -9603,6 +9816,7 @@ cushim_shim! {
     fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 11080, per_thread [];
+    link [cuGraphClone];
     fallback [];
     aliases [];
 }
@@ -9611,6 +9825,7 @@ cushim_shim! {
     fn cuGraphConditionalHandleCreate(pHandle_out: *mut CUgraphConditionalHandle, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphConditionalHandleCreate, __cushim_slot_cuGraphConditionalHandleCreate), export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 12030, per_thread [];
+    link [cuGraphConditionalHandleCreate];
     fallback [];
     aliases [];
 }
@@ -9619,6 +9834,7 @@ cushim_shim! {
     fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 11080, per_thread [];
+    link [cuGraphCreate];
     fallback [];
     aliases [];
 }
@@ -9627,6 +9843,7 @@ cushim_shim! {
     fn cuGraphDebugDotPrint(hGraph: CUgraph, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 11080, per_thread [];
+    link [cuGraphDebugDotPrint];
     fallback [];
     aliases [];
 }
@@ -9635,6 +9852,7 @@ cushim_shim! {
     fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 11080, per_thread [];
+    link [cuGraphDestroy];
     fallback [];
     aliases [];
 }
@@ -9643,6 +9861,7 @@ cushim_shim! {
     fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 11080, per_thread [];
+    link [cuGraphDestroyNode];
     fallback [];
     aliases [];
 }
@@ -9651,6 +9870,7 @@ cushim_shim! {
     fn cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphEventRecordNodeGetEvent];
     fallback [];
     aliases [];
 }
@@ -9659,6 +9879,7 @@ cushim_shim! {
     fn cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphEventRecordNodeSetEvent];
     fallback [];
     aliases [];
 }
@@ -9667,6 +9888,7 @@ cushim_shim! {
     fn cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphEventWaitNodeGetEvent];
     fallback [];
     aliases [];
 }
@@ -9675,6 +9897,7 @@ cushim_shim! {
     fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphEventWaitNodeSetEvent];
     fallback [];
     aliases [];
 }
@@ -9683,6 +9906,7 @@ cushim_shim! {
     fn cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 11080, per_thread [];
+    link [cuGraphExecBatchMemOpNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9691,6 +9915,7 @@ cushim_shim! {
     fn cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 11080, per_thread [];
+    link [cuGraphExecChildGraphNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9699,6 +9924,7 @@ cushim_shim! {
     fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 11080, per_thread [];
+    link [cuGraphExecDestroy];
     fallback [];
     aliases [];
 }
@@ -9707,6 +9933,7 @@ cushim_shim! {
     fn cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphExecEventRecordNodeSetEvent];
     fallback [];
     aliases [];
 }
@@ -9715,6 +9942,7 @@ cushim_shim! {
     fn cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 11080, per_thread [];
+    link [cuGraphExecEventWaitNodeSetEvent];
     fallback [];
     aliases [];
 }
@@ -9723,6 +9951,7 @@ cushim_shim! {
     fn cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExecExternalSemaphoresSignalNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9731,6 +9960,7 @@ cushim_shim! {
     fn cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExecExternalSemaphoresWaitNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9739,6 +9969,7 @@ cushim_shim! {
     fn cuGraphExecGetFlags(hGraphExec: CUgraphExec, flags: *mut cuuint64_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecGetFlags, __cushim_slot_cuGraphExecGetFlags), export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 12000, per_thread [];
+    link [cuGraphExecGetFlags];
     fallback [];
     aliases [];
 }
@@ -9747,6 +9978,7 @@ cushim_shim! {
     fn cuGraphExecGetId(hGraphExec: CUgraphExec, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecGetId, __cushim_slot_cuGraphExecGetId), export c"cuGraphExecGetId", name "cuGraphExecGetId", proc c"cuGraphExecGetId", version 13010, since 13010, per_thread [];
+    link [cuGraphExecGetId];
     fallback [];
     aliases [];
 }
@@ -9755,6 +9987,7 @@ cushim_shim! {
     fn cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 11080, per_thread [];
+    link [cuGraphExecHostNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9763,6 +9996,7 @@ cushim_shim! {
     fn cuGraphExecKernelNodeSetParams_v10010(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecKernelNodeSetParams, __cushim_slot_cuGraphExecKernelNodeSetParams), export c"cuGraphExecKernelNodeSetParams", name "cuGraphExecKernelNodeSetParams_v10010", proc c"cuGraphExecKernelNodeSetParams", version 10010, since 11080, per_thread [];
+    link [cuGraphExecKernelNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9771,6 +10005,7 @@ cushim_shim! {
     fn cuGraphExecKernelNodeSetParams_v2(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecKernelNodeSetParams_v2, __cushim_slot_cuGraphExecKernelNodeSetParams_v2), export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 12000, per_thread [];
+    link [cuGraphExecKernelNodeSetParams_v2];
     fallback [];
     aliases [cuGraphExecKernelNodeSetParams];
 }
@@ -9779,6 +10014,7 @@ cushim_shim! {
     fn cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 11080, per_thread [];
+    link [cuGraphExecMemcpyNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9787,6 +10023,7 @@ cushim_shim! {
     fn cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 11080, per_thread [];
+    link [cuGraphExecMemsetNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9795,6 +10032,7 @@ cushim_shim! {
     fn cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecNodeSetParams, __cushim_slot_cuGraphExecNodeSetParams), export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 12020, per_thread [];
+    link [cuGraphExecNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9803,6 +10041,7 @@ cushim_shim! {
     fn cuGraphExecUpdate_v10020(hGraphExec: CUgraphExec, hGraph: CUgraph, hErrorNode_out: *mut CUgraphNode, updateResult_out: *mut CUgraphExecUpdateResult) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecUpdate, __cushim_slot_cuGraphExecUpdate), export c"cuGraphExecUpdate", name "cuGraphExecUpdate_v10020", proc c"cuGraphExecUpdate", version 10020, since 11080, per_thread [];
+    link [cuGraphExecUpdate];
     fallback [];
     aliases [];
 }
@@ -9811,6 +10050,7 @@ cushim_shim! {
     fn cuGraphExecUpdate_v2(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut CUgraphExecUpdateResultInfo) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExecUpdate_v2, __cushim_slot_cuGraphExecUpdate_v2), export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 12000, per_thread [];
+    link [cuGraphExecUpdate_v2];
     fallback [];
     aliases [cuGraphExecUpdate];
 }
@@ -9819,6 +10059,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExternalSemaphoresSignalNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -9827,6 +10068,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExternalSemaphoresSignalNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9835,6 +10077,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExternalSemaphoresWaitNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -9843,6 +10086,7 @@ cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 11080, per_thread [];
+    link [cuGraphExternalSemaphoresWaitNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9851,6 +10095,7 @@ cushim_shim! {
     fn cuGraphGetEdges_v10000(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, numEdges: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges, __cushim_slot_cuGraphGetEdges), export c"cuGraphGetEdges", name "cuGraphGetEdges_v10000", proc c"cuGraphGetEdges", version 10000, since 11080, per_thread [];
+    link [cuGraphGetEdges];
     fallback [];
     aliases [];
 }
@@ -9859,6 +10104,7 @@ cushim_shim! {
     fn cuGraphGetEdges_v2(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numEdges: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges_v2, __cushim_slot_cuGraphGetEdges_v2), export c"cuGraphGetEdges_v2", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 12030, since 12030, per_thread [];
+    link [cuGraphGetEdges_v2];
     fallback [];
     aliases [cuGraphGetEdges];
 }
@@ -9867,6 +10113,7 @@ cushim_shim! {
     fn cuGraphGetId(hGraph: CUgraph, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetId, __cushim_slot_cuGraphGetId), export c"cuGraphGetId", name "cuGraphGetId", proc c"cuGraphGetId", version 13010, since 13010, per_thread [];
+    link [cuGraphGetId];
     fallback [];
     aliases [];
 }
@@ -9875,6 +10122,7 @@ cushim_shim! {
     fn cuGraphGetNodes(hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 11080, per_thread [];
+    link [cuGraphGetNodes];
     fallback [];
     aliases [];
 }
@@ -9883,6 +10131,7 @@ cushim_shim! {
     fn cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 11080, per_thread [];
+    link [cuGraphGetRootNodes];
     fallback [];
     aliases [];
 }
@@ -9891,6 +10140,7 @@ cushim_shim! {
     fn cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphHostNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -9899,6 +10149,7 @@ cushim_shim! {
     fn cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphHostNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9907,6 +10158,7 @@ cushim_shim! {
     fn cuGraphInstantiateWithFlags(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 11080, per_thread [];
+    link [cuGraphInstantiateWithFlags];
     fallback [];
     aliases [cuGraphInstantiate];
 }
@@ -9915,6 +10167,7 @@ cushim_shim! {
     fn cuGraphInstantiateWithParams(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithParams, __cushim_slot_cuGraphInstantiateWithParams), export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 12000, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
+    link [cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz];
     fallback [];
     aliases [];
 }
@@ -9923,6 +10176,7 @@ cushim_shim! {
     fn cuGraphInstantiate_v2(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, phErrorNode: *mut CUgraphNode, logBuffer: *mut ::core::ffi::c_char, bufferSize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphInstantiate_v2, __cushim_slot_cuGraphInstantiate_v2), export c"cuGraphInstantiate_v2", name "cuGraphInstantiate_v2", proc c"cuGraphInstantiate", version 11000, since 11080, per_thread [];
+    link [cuGraphInstantiate_v2];
     fallback [];
     aliases [];
 }
@@ -9931,6 +10185,7 @@ cushim_shim! {
     fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 11080, per_thread [];
+    link [cuGraphKernelNodeCopyAttributes];
     fallback [];
     aliases [];
 }
@@ -9939,6 +10194,7 @@ cushim_shim! {
     fn cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut CUkernelNodeAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 11080, per_thread [];
+    link [cuGraphKernelNodeGetAttribute];
     fallback [];
     aliases [];
 }
@@ -9947,6 +10203,7 @@ cushim_shim! {
     fn cuGraphKernelNodeGetParams_v10000(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetParams, __cushim_slot_cuGraphKernelNodeGetParams), export c"cuGraphKernelNodeGetParams", name "cuGraphKernelNodeGetParams_v10000", proc c"cuGraphKernelNodeGetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphKernelNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -9955,6 +10212,7 @@ cushim_shim! {
     fn cuGraphKernelNodeGetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetParams_v2, __cushim_slot_cuGraphKernelNodeGetParams_v2), export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 12000, per_thread [];
+    link [cuGraphKernelNodeGetParams_v2];
     fallback [];
     aliases [cuGraphKernelNodeGetParams];
 }
@@ -9963,6 +10221,7 @@ cushim_shim! {
     fn cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const CUkernelNodeAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 11080, per_thread [];
+    link [cuGraphKernelNodeSetAttribute];
     fallback [];
     aliases [];
 }
@@ -9971,6 +10230,7 @@ cushim_shim! {
     fn cuGraphKernelNodeSetParams_v10000(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetParams, __cushim_slot_cuGraphKernelNodeSetParams), export c"cuGraphKernelNodeSetParams", name "cuGraphKernelNodeSetParams_v10000", proc c"cuGraphKernelNodeSetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphKernelNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -9979,6 +10239,7 @@ cushim_shim! {
     fn cuGraphKernelNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetParams_v2, __cushim_slot_cuGraphKernelNodeSetParams_v2), export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 12000, per_thread [];
+    link [cuGraphKernelNodeSetParams_v2];
     fallback [];
     aliases [cuGraphKernelNodeSetParams];
 }
@@ -9987,6 +10248,7 @@ cushim_shim! {
     fn cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 11080, per_thread [c"cuGraphLaunch_ptsz", 10000];
+    link [cuGraphLaunch, cuGraphLaunch_ptsz];
     fallback [];
     aliases [];
 }
@@ -9995,6 +10257,7 @@ cushim_shim! {
     fn cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 11080, per_thread [];
+    link [cuGraphMemAllocNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -10003,6 +10266,7 @@ cushim_shim! {
     fn cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: *mut CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 11080, per_thread [];
+    link [cuGraphMemFreeNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -10011,6 +10275,7 @@ cushim_shim! {
     fn cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphMemcpyNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -10019,6 +10284,7 @@ cushim_shim! {
     fn cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphMemcpyNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -10027,6 +10293,7 @@ cushim_shim! {
     fn cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphMemsetNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -10035,6 +10302,7 @@ cushim_shim! {
     fn cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 11080, per_thread [];
+    link [cuGraphMemsetNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -10043,6 +10311,7 @@ cushim_shim! {
     fn cuGraphNodeFindInClone(phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 11080, per_thread [];
+    link [cuGraphNodeFindInClone];
     fallback [];
     aliases [];
 }
@@ -10051,6 +10320,7 @@ cushim_shim! {
     fn cuGraphNodeGetContainingGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetContainingGraph, __cushim_slot_cuGraphNodeGetContainingGraph), export c"cuGraphNodeGetContainingGraph", name "cuGraphNodeGetContainingGraph", proc c"cuGraphNodeGetContainingGraph", version 13010, since 13010, per_thread [];
+    link [cuGraphNodeGetContainingGraph];
     fallback [];
     aliases [];
 }
@@ -10059,6 +10329,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependencies_v10000(hNode: CUgraphNode, dependencies: *mut CUgraphNode, numDependencies: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies, __cushim_slot_cuGraphNodeGetDependencies), export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies_v10000", proc c"cuGraphNodeGetDependencies", version 10000, since 11080, per_thread [];
+    link [cuGraphNodeGetDependencies];
     fallback [];
     aliases [];
 }
@@ -10067,6 +10338,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependencies: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies_v2, __cushim_slot_cuGraphNodeGetDependencies_v2), export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 12030, since 12030, per_thread [];
+    link [cuGraphNodeGetDependencies_v2];
     fallback [];
     aliases [cuGraphNodeGetDependencies];
 }
@@ -10075,6 +10347,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependentNodes_v10000(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes, __cushim_slot_cuGraphNodeGetDependentNodes), export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes_v10000", proc c"cuGraphNodeGetDependentNodes", version 10000, since 11080, per_thread [];
+    link [cuGraphNodeGetDependentNodes];
     fallback [];
     aliases [];
 }
@@ -10083,6 +10356,7 @@ cushim_shim! {
     fn cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes_v2, __cushim_slot_cuGraphNodeGetDependentNodes_v2), export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 12030, since 12030, per_thread [];
+    link [cuGraphNodeGetDependentNodes_v2];
     fallback [];
     aliases [cuGraphNodeGetDependentNodes];
 }
@@ -10091,6 +10365,7 @@ cushim_shim! {
     fn cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 11080, per_thread [];
+    link [cuGraphNodeGetEnabled];
     fallback [];
     aliases [];
 }
@@ -10099,6 +10374,7 @@ cushim_shim! {
     fn cuGraphNodeGetLocalId(hNode: CUgraphNode, nodeId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetLocalId, __cushim_slot_cuGraphNodeGetLocalId), export c"cuGraphNodeGetLocalId", name "cuGraphNodeGetLocalId", proc c"cuGraphNodeGetLocalId", version 13010, since 13010, per_thread [];
+    link [cuGraphNodeGetLocalId];
     fallback [];
     aliases [];
 }
@@ -10107,6 +10383,7 @@ cushim_shim! {
     fn cuGraphNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetParams, __cushim_slot_cuGraphNodeGetParams), export c"cuGraphNodeGetParams", name "cuGraphNodeGetParams", proc c"cuGraphNodeGetParams", version 13020, since 13020, per_thread [];
+    link [cuGraphNodeGetParams];
     fallback [];
     aliases [];
 }
@@ -10115,6 +10392,7 @@ cushim_shim! {
     fn cuGraphNodeGetToolsId(hNode: CUgraphNode, toolsNodeId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetToolsId, __cushim_slot_cuGraphNodeGetToolsId), export c"cuGraphNodeGetToolsId", name "cuGraphNodeGetToolsId", proc c"cuGraphNodeGetToolsId", version 13010, since 13010, per_thread [];
+    link [cuGraphNodeGetToolsId];
     fallback [];
     aliases [];
 }
@@ -10123,6 +10401,7 @@ cushim_shim! {
     fn cuGraphNodeGetType(hNode: CUgraphNode, type_: *mut CUgraphNodeType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 11080, per_thread [];
+    link [cuGraphNodeGetType];
     fallback [];
     aliases [];
 }
@@ -10131,6 +10410,7 @@ cushim_shim! {
     fn cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 11080, per_thread [];
+    link [cuGraphNodeSetEnabled];
     fallback [];
     aliases [];
 }
@@ -10139,6 +10419,7 @@ cushim_shim! {
     fn cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetParams, __cushim_slot_cuGraphNodeSetParams), export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 12020, per_thread [];
+    link [cuGraphNodeSetParams];
     fallback [];
     aliases [];
 }
@@ -10147,6 +10428,7 @@ cushim_shim! {
     fn cuGraphNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetParams_v2, __cushim_slot_cuGraphNodeSetParams_v2), export c"cuGraphNodeSetParams_v2", name "cuGraphNodeSetParams_v2", proc c"cuGraphNodeSetParams", version 13040, since 13040, per_thread [];
+    link [cuGraphNodeSetParams_v2];
     fallback [];
     aliases [];
 }
@@ -10155,6 +10437,7 @@ cushim_shim! {
     fn cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 11080, per_thread [];
+    link [cuGraphReleaseUserObject];
     fallback [];
     aliases [];
 }
@@ -10163,6 +10446,7 @@ cushim_shim! {
     fn cuGraphRemoveDependencies_v10000(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies, __cushim_slot_cuGraphRemoveDependencies), export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies_v10000", proc c"cuGraphRemoveDependencies", version 10000, since 11080, per_thread [];
+    link [cuGraphRemoveDependencies];
     fallback [];
     aliases [];
 }
@@ -10171,6 +10455,7 @@ cushim_shim! {
     fn cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies_v2, __cushim_slot_cuGraphRemoveDependencies_v2), export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 12030, since 12030, per_thread [];
+    link [cuGraphRemoveDependencies_v2];
     fallback [];
     aliases [cuGraphRemoveDependencies];
 }
@@ -10179,6 +10464,7 @@ cushim_shim! {
     fn cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 11080, per_thread [];
+    link [cuGraphRetainUserObject];
     fallback [];
     aliases [];
 }
@@ -10187,6 +10473,7 @@ cushim_shim! {
     fn cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 11080, per_thread [c"cuGraphUpload_ptsz", 11010];
+    link [cuGraphUpload, cuGraphUpload_ptsz];
     fallback [];
     aliases [];
 }
@@ -10195,6 +10482,7 @@ cushim_shim! {
     fn cuGraphicsEGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: EGLImageKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsEGLRegisterImage, __cushim_slot_cuGraphicsEGLRegisterImage), export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 11080, per_thread [];
+    link [cuGraphicsEGLRegisterImage];
     fallback [];
     aliases [];
 }
@@ -10203,6 +10491,7 @@ cushim_shim! {
     fn cuGraphicsGLRegisterBuffer(pCudaResource: *mut CUgraphicsResource, buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterBuffer, __cushim_slot_cuGraphicsGLRegisterBuffer), export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 11080, per_thread [];
+    link [cuGraphicsGLRegisterBuffer];
     fallback [];
     aliases [];
 }
@@ -10211,6 +10500,7 @@ cushim_shim! {
     fn cuGraphicsGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: GLuint, target: GLenum, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterImage, __cushim_slot_cuGraphicsGLRegisterImage), export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 11080, per_thread [];
+    link [cuGraphicsGLRegisterImage];
     fallback [];
     aliases [];
 }
@@ -10219,6 +10509,7 @@ cushim_shim! {
     fn cuGraphicsMapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 11080, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
+    link [cuGraphicsMapResources, cuGraphicsMapResources_ptsz];
     fallback [];
     aliases [];
 }
@@ -10227,6 +10518,7 @@ cushim_shim! {
     fn cuGraphicsResourceGetMappedEglFrame(eglFrame: *mut CUeglFrame, resource: CUgraphicsResource, index: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedEglFrame, __cushim_slot_cuGraphicsResourceGetMappedEglFrame), export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 11080, per_thread [];
+    link [cuGraphicsResourceGetMappedEglFrame];
     fallback [];
     aliases [];
 }
@@ -10235,6 +10527,7 @@ cushim_shim! {
     fn cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 11080, per_thread [];
+    link [cuGraphicsResourceGetMappedMipmappedArray];
     fallback [];
     aliases [];
 }
@@ -10243,6 +10536,7 @@ cushim_shim! {
     fn cuGraphicsResourceGetMappedPointer_v2(pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 11080, per_thread [];
+    link [cuGraphicsResourceGetMappedPointer_v2];
     fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
 }
@@ -10251,6 +10545,7 @@ cushim_shim! {
     fn cuGraphicsResourceSetMapFlags_v2(resource: CUgraphicsResource, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 11080, per_thread [];
+    link [cuGraphicsResourceSetMapFlags_v2];
     fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
 }
@@ -10259,6 +10554,7 @@ cushim_shim! {
     fn cuGraphicsSubResourceGetMappedArray(pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 11080, per_thread [];
+    link [cuGraphicsSubResourceGetMappedArray];
     fallback [];
     aliases [];
 }
@@ -10267,6 +10563,7 @@ cushim_shim! {
     fn cuGraphicsUnmapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 11080, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
+    link [cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz];
     fallback [];
     aliases [];
 }
@@ -10275,6 +10572,7 @@ cushim_shim! {
     fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 11080, per_thread [];
+    link [cuGraphicsUnregisterResource];
     fallback [];
     aliases [];
 }
@@ -10283,6 +10581,7 @@ cushim_shim! {
     fn cuGraphicsVDPAURegisterOutputSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpOutputSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterOutputSurface, __cushim_slot_cuGraphicsVDPAURegisterOutputSurface), export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 11080, per_thread [];
+    link [cuGraphicsVDPAURegisterOutputSurface];
     fallback [];
     aliases [];
 }
@@ -10291,6 +10590,7 @@ cushim_shim! {
     fn cuGraphicsVDPAURegisterVideoSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpVideoSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterVideoSurface, __cushim_slot_cuGraphicsVDPAURegisterVideoSurface), export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 11080, per_thread [];
+    link [cuGraphicsVDPAURegisterVideoSurface];
     fallback [];
     aliases [];
 }
@@ -10299,6 +10599,7 @@ cushim_shim! {
     fn cuGreenCtxCreate(phCtx: *mut CUgreenCtx, desc: CUdevResourceDesc, dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxCreate, __cushim_slot_cuGreenCtxCreate), export c"cuGreenCtxCreate", name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, since 12040, per_thread [];
+    link [cuGreenCtxCreate];
     fallback [];
     aliases [];
 }
@@ -10307,6 +10608,7 @@ cushim_shim! {
     fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxDestroy, __cushim_slot_cuGreenCtxDestroy), export c"cuGreenCtxDestroy", name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, since 12040, per_thread [];
+    link [cuGreenCtxDestroy];
     fallback [];
     aliases [];
 }
@@ -10315,6 +10617,7 @@ cushim_shim! {
     fn cuGreenCtxGetDevResource(hCtx: CUgreenCtx, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxGetDevResource, __cushim_slot_cuGreenCtxGetDevResource), export c"cuGreenCtxGetDevResource", name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, since 12040, per_thread [];
+    link [cuGreenCtxGetDevResource];
     fallback [];
     aliases [];
 }
@@ -10323,6 +10626,7 @@ cushim_shim! {
     fn cuGreenCtxGetId(greenCtx: CUgreenCtx, greenCtxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxGetId, __cushim_slot_cuGreenCtxGetId), export c"cuGreenCtxGetId", name "cuGreenCtxGetId", proc c"cuGreenCtxGetId", version 12090, since 13000, per_thread [];
+    link [cuGreenCtxGetId];
     fallback [];
     aliases [];
 }
@@ -10331,6 +10635,7 @@ cushim_shim! {
     fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxRecordEvent, __cushim_slot_cuGreenCtxRecordEvent), export c"cuGreenCtxRecordEvent", name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, since 12040, per_thread [];
+    link [cuGreenCtxRecordEvent];
     fallback [];
     aliases [];
 }
@@ -10339,6 +10644,7 @@ cushim_shim! {
     fn cuGreenCtxStreamCreate(phStream: *mut CUstream, greenCtx: CUgreenCtx, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxStreamCreate, __cushim_slot_cuGreenCtxStreamCreate), export c"cuGreenCtxStreamCreate", name "cuGreenCtxStreamCreate", proc c"cuGreenCtxStreamCreate", version 12050, since 12050, per_thread [];
+    link [cuGreenCtxStreamCreate];
     fallback [];
     aliases [];
 }
@@ -10347,6 +10653,7 @@ cushim_shim! {
     fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuGreenCtxWaitEvent, __cushim_slot_cuGreenCtxWaitEvent), export c"cuGreenCtxWaitEvent", name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, since 12040, per_thread [];
+    link [cuGreenCtxWaitEvent];
     fallback [];
     aliases [];
 }
@@ -10355,6 +10662,7 @@ cushim_shim! {
     fn cuImportExternalMemory(extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 11080, per_thread [];
+    link [cuImportExternalMemory];
     fallback [];
     aliases [];
 }
@@ -10363,6 +10671,7 @@ cushim_shim! {
     fn cuImportExternalSemaphore(extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 11080, per_thread [];
+    link [cuImportExternalSemaphore];
     fallback [];
     aliases [];
 }
@@ -10371,6 +10680,7 @@ cushim_shim! {
     fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 11080, per_thread [];
+    link [cuInit];
     fallback [];
     aliases [];
 }
@@ -10379,6 +10689,7 @@ cushim_shim! {
     fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 11080, per_thread [];
+    link [cuIpcCloseMemHandle];
     fallback [];
     aliases [];
 }
@@ -10387,6 +10698,7 @@ cushim_shim! {
     fn cuIpcGetEventHandle(pHandle: *mut CUipcEventHandle, event: CUevent) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 11080, per_thread [];
+    link [cuIpcGetEventHandle];
     fallback [];
     aliases [];
 }
@@ -10395,6 +10707,7 @@ cushim_shim! {
     fn cuIpcGetMemHandle(pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 11080, per_thread [];
+    link [cuIpcGetMemHandle];
     fallback [];
     aliases [];
 }
@@ -10403,6 +10716,7 @@ cushim_shim! {
     fn cuIpcOpenEventHandle(phEvent: *mut CUevent, handle: CUipcEventHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 11080, per_thread [];
+    link [cuIpcOpenEventHandle];
     fallback [];
     aliases [];
 }
@@ -10411,6 +10725,7 @@ cushim_shim! {
     fn cuIpcOpenMemHandle_v2(pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 11080, per_thread [];
+    link [cuIpcOpenMemHandle_v2];
     fallback [];
     aliases [cuIpcOpenMemHandle];
 }
@@ -10419,6 +10734,7 @@ cushim_shim! {
     fn cuKernelGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetAttribute, __cushim_slot_cuKernelGetAttribute), export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 12000, per_thread [];
+    link [cuKernelGetAttribute];
     fallback [];
     aliases [];
 }
@@ -10427,6 +10743,7 @@ cushim_shim! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetFunction, __cushim_slot_cuKernelGetFunction), export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 12000, per_thread [];
+    link [cuKernelGetFunction];
     fallback [];
     aliases [];
 }
@@ -10435,6 +10752,7 @@ cushim_shim! {
     fn cuKernelGetLibrary(pLib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetLibrary, __cushim_slot_cuKernelGetLibrary), export c"cuKernelGetLibrary", name "cuKernelGetLibrary", proc c"cuKernelGetLibrary", version 12050, since 12050, per_thread [];
+    link [cuKernelGetLibrary];
     fallback [];
     aliases [];
 }
@@ -10443,6 +10761,7 @@ cushim_shim! {
     fn cuKernelGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUkernel) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetName, __cushim_slot_cuKernelGetName), export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 12030, per_thread [];
+    link [cuKernelGetName];
     fallback [];
     aliases [];
 }
@@ -10451,6 +10770,7 @@ cushim_shim! {
     fn cuKernelGetParamCount(kernel: CUkernel, paramCount: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetParamCount, __cushim_slot_cuKernelGetParamCount), export c"cuKernelGetParamCount", name "cuKernelGetParamCount", proc c"cuKernelGetParamCount", version 13020, since 13020, per_thread [];
+    link [cuKernelGetParamCount];
     fallback [];
     aliases [];
 }
@@ -10459,6 +10779,7 @@ cushim_shim! {
     fn cuKernelGetParamInfo(kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelGetParamInfo, __cushim_slot_cuKernelGetParamInfo), export c"cuKernelGetParamInfo", name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, since 12040, per_thread [];
+    link [cuKernelGetParamInfo];
     fallback [];
     aliases [];
 }
@@ -10467,6 +10788,7 @@ cushim_shim! {
     fn cuKernelSetAttribute(attrib: CUfunction_attribute, val: ::core::ffi::c_int, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelSetAttribute, __cushim_slot_cuKernelSetAttribute), export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 12000, per_thread [];
+    link [cuKernelSetAttribute];
     fallback [];
     aliases [];
 }
@@ -10475,6 +10797,7 @@ cushim_shim! {
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuKernelSetCacheConfig, __cushim_slot_cuKernelSetCacheConfig), export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 12000, per_thread [];
+    link [cuKernelSetCacheConfig];
     fallback [];
     aliases [];
 }
@@ -10483,6 +10806,7 @@ cushim_shim! {
     fn cuLaunch(f: CUfunction) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 11080, per_thread [];
+    link [cuLaunch];
     fallback [];
     aliases [];
 }
@@ -10491,6 +10815,7 @@ cushim_shim! {
     fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 11080, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
+    link [cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz];
     fallback [];
     aliases [];
 }
@@ -10499,6 +10824,7 @@ cushim_shim! {
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 11080, per_thread [];
+    link [cuLaunchCooperativeKernelMultiDevice];
     fallback [];
     aliases [];
 }
@@ -10507,6 +10833,7 @@ cushim_shim! {
     fn cuLaunchGrid(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 11080, per_thread [];
+    link [cuLaunchGrid];
     fallback [];
     aliases [];
 }
@@ -10515,6 +10842,7 @@ cushim_shim! {
     fn cuLaunchGridAsync(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 11080, per_thread [];
+    link [cuLaunchGridAsync];
     fallback [];
     aliases [];
 }
@@ -10523,6 +10851,7 @@ cushim_shim! {
     fn cuLaunchHostFunc(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 11080, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
+    link [cuLaunchHostFunc, cuLaunchHostFunc_ptsz];
     fallback [];
     aliases [];
 }
@@ -10531,6 +10860,7 @@ cushim_shim! {
     fn cuLaunchHostFunc_v2(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void, syncMode: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchHostFunc_v2, __cushim_slot_cuLaunchHostFunc_v2), export c"cuLaunchHostFunc_v2", name "cuLaunchHostFunc_v2", proc c"cuLaunchHostFunc", version 13010, since 13020, per_thread [c"cuLaunchHostFunc_v2_ptsz", 13010];
+    link [cuLaunchHostFunc_v2, cuLaunchHostFunc_v2_ptsz];
     fallback [];
     aliases [];
 }
@@ -10539,6 +10869,7 @@ cushim_shim! {
     fn cuLaunchKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 11080, per_thread [c"cuLaunchKernel_ptsz", 7000];
+    link [cuLaunchKernel, cuLaunchKernel_ptsz];
     fallback [];
     aliases [];
 }
@@ -10547,6 +10878,7 @@ cushim_shim! {
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 11080, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
+    link [cuLaunchKernelEx, cuLaunchKernelEx_ptsz];
     fallback [];
     aliases [];
 }
@@ -10555,6 +10887,7 @@ cushim_shim! {
     fn cuLibraryEnumerateKernels(kernels: *mut CUkernel, numKernels: ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryEnumerateKernels, __cushim_slot_cuLibraryEnumerateKernels), export c"cuLibraryEnumerateKernels", name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, since 12040, per_thread [];
+    link [cuLibraryEnumerateKernels];
     fallback [];
     aliases [];
 }
@@ -10563,6 +10896,7 @@ cushim_shim! {
     fn cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetGlobal, __cushim_slot_cuLibraryGetGlobal), export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 12000, per_thread [];
+    link [cuLibraryGetGlobal];
     fallback [];
     aliases [];
 }
@@ -10571,6 +10905,7 @@ cushim_shim! {
     fn cuLibraryGetKernel(pKernel: *mut CUkernel, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernel, __cushim_slot_cuLibraryGetKernel), export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 12000, per_thread [];
+    link [cuLibraryGetKernel];
     fallback [];
     aliases [];
 }
@@ -10579,6 +10914,7 @@ cushim_shim! {
     fn cuLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernelCount, __cushim_slot_cuLibraryGetKernelCount), export c"cuLibraryGetKernelCount", name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, since 12040, per_thread [];
+    link [cuLibraryGetKernelCount];
     fallback [];
     aliases [];
 }
@@ -10587,6 +10923,7 @@ cushim_shim! {
     fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetManaged, __cushim_slot_cuLibraryGetManaged), export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 12000, per_thread [];
+    link [cuLibraryGetManaged];
     fallback [];
     aliases [];
 }
@@ -10595,6 +10932,7 @@ cushim_shim! {
     fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetModule, __cushim_slot_cuLibraryGetModule), export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 12000, per_thread [];
+    link [cuLibraryGetModule];
     fallback [];
     aliases [];
 }
@@ -10603,6 +10941,7 @@ cushim_shim! {
     fn cuLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: CUlibrary, symbol: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryGetUnifiedFunction, __cushim_slot_cuLibraryGetUnifiedFunction), export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 12000, per_thread [];
+    link [cuLibraryGetUnifiedFunction];
     fallback [];
     aliases [];
 }
@@ -10611,6 +10950,7 @@ cushim_shim! {
     fn cuLibraryLoadData(library: *mut CUlibrary, code: *const ::core::ffi::c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryLoadData, __cushim_slot_cuLibraryLoadData), export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 12000, per_thread [];
+    link [cuLibraryLoadData];
     fallback [];
     aliases [];
 }
@@ -10619,6 +10959,7 @@ cushim_shim! {
     fn cuLibraryLoadFromFile(library: *mut CUlibrary, fileName: *const ::core::ffi::c_char, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryLoadFromFile, __cushim_slot_cuLibraryLoadFromFile), export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 12000, per_thread [];
+    link [cuLibraryLoadFromFile];
     fallback [];
     aliases [];
 }
@@ -10627,6 +10968,7 @@ cushim_shim! {
     fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLibraryUnload, __cushim_slot_cuLibraryUnload), export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 12000, per_thread [];
+    link [cuLibraryUnload];
     fallback [];
     aliases [];
 }
@@ -10635,6 +10977,7 @@ cushim_shim! {
     fn cuLinkAddData_v2(state: CUlinkState, type_: CUjitInputType, data: *mut ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 11080, per_thread [];
+    link [cuLinkAddData_v2];
     fallback [];
     aliases [cuLinkAddData];
 }
@@ -10643,6 +10986,7 @@ cushim_shim! {
     fn cuLinkAddFile_v2(state: CUlinkState, type_: CUjitInputType, path: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 11080, per_thread [];
+    link [cuLinkAddFile_v2];
     fallback [];
     aliases [cuLinkAddFile];
 }
@@ -10651,6 +10995,7 @@ cushim_shim! {
     fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut ::core::ffi::c_void, sizeOut: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 11080, per_thread [];
+    link [cuLinkComplete];
     fallback [];
     aliases [];
 }
@@ -10659,6 +11004,7 @@ cushim_shim! {
     fn cuLinkCreate_v2(numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void, stateOut: *mut CUlinkState) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 11080, per_thread [];
+    link [cuLinkCreate_v2];
     fallback [];
     aliases [cuLinkCreate];
 }
@@ -10667,6 +11013,7 @@ cushim_shim! {
     fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 11080, per_thread [];
+    link [cuLinkDestroy];
     fallback [];
     aliases [];
 }
@@ -10675,6 +11022,7 @@ cushim_shim! {
     fn cuLogicalEndpointAddDevice(leId: CUlogicalEndpointId, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointAddDevice, __cushim_slot_cuLogicalEndpointAddDevice), export c"cuLogicalEndpointAddDevice", name "cuLogicalEndpointAddDevice", proc c"cuLogicalEndpointAddDevice", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointAddDevice];
     fallback [];
     aliases [];
 }
@@ -10683,6 +11031,7 @@ cushim_shim! {
     fn cuLogicalEndpointBindAddr(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, ptr: *mut ::core::ffi::c_void, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointBindAddr, __cushim_slot_cuLogicalEndpointBindAddr), export c"cuLogicalEndpointBindAddr", name "cuLogicalEndpointBindAddr", proc c"cuLogicalEndpointBindAddr", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointBindAddr];
     fallback [];
     aliases [];
 }
@@ -10691,6 +11040,7 @@ cushim_shim! {
     fn cuLogicalEndpointBindMem(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, memHandle: CUmemGenericAllocationHandle, memOffset: cuuint64_t, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointBindMem, __cushim_slot_cuLogicalEndpointBindMem), export c"cuLogicalEndpointBindMem", name "cuLogicalEndpointBindMem", proc c"cuLogicalEndpointBindMem", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointBindMem];
     fallback [];
     aliases [];
 }
@@ -10699,6 +11049,7 @@ cushim_shim! {
     fn cuLogicalEndpointCreate(leId: CUlogicalEndpointId, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointCreate, __cushim_slot_cuLogicalEndpointCreate), export c"cuLogicalEndpointCreate", name "cuLogicalEndpointCreate", proc c"cuLogicalEndpointCreate", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointCreate];
     fallback [];
     aliases [];
 }
@@ -10707,6 +11058,7 @@ cushim_shim! {
     fn cuLogicalEndpointDestroy(leId: CUlogicalEndpointId) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointDestroy, __cushim_slot_cuLogicalEndpointDestroy), export c"cuLogicalEndpointDestroy", name "cuLogicalEndpointDestroy", proc c"cuLogicalEndpointDestroy", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointDestroy];
     fallback [];
     aliases [];
 }
@@ -10715,6 +11067,7 @@ cushim_shim! {
     fn cuLogicalEndpointExport(handle: *mut ::core::ffi::c_void, leId: CUlogicalEndpointId, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointExport, __cushim_slot_cuLogicalEndpointExport), export c"cuLogicalEndpointExport", name "cuLogicalEndpointExport", proc c"cuLogicalEndpointExport", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointExport];
     fallback [];
     aliases [];
 }
@@ -10723,6 +11076,7 @@ cushim_shim! {
     fn cuLogicalEndpointGetLimits(bindAlignment: *mut cuuint64_t, maxSize: *mut cuuint64_t, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointGetLimits, __cushim_slot_cuLogicalEndpointGetLimits), export c"cuLogicalEndpointGetLimits", name "cuLogicalEndpointGetLimits", proc c"cuLogicalEndpointGetLimits", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointGetLimits];
     fallback [];
     aliases [];
 }
@@ -10731,6 +11085,7 @@ cushim_shim! {
     fn cuLogicalEndpointIdRelease(baseLeId: CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointIdRelease, __cushim_slot_cuLogicalEndpointIdRelease), export c"cuLogicalEndpointIdRelease", name "cuLogicalEndpointIdRelease", proc c"cuLogicalEndpointIdRelease", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointIdRelease];
     fallback [];
     aliases [];
 }
@@ -10739,6 +11094,7 @@ cushim_shim! {
     fn cuLogicalEndpointIdReserve(baseLeId: *mut CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointIdReserve, __cushim_slot_cuLogicalEndpointIdReserve), export c"cuLogicalEndpointIdReserve", name "cuLogicalEndpointIdReserve", proc c"cuLogicalEndpointIdReserve", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointIdReserve];
     fallback [];
     aliases [];
 }
@@ -10747,6 +11103,7 @@ cushim_shim! {
     fn cuLogicalEndpointImport(leId: CUlogicalEndpointId, handle: *const ::core::ffi::c_void, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointImport, __cushim_slot_cuLogicalEndpointImport), export c"cuLogicalEndpointImport", name "cuLogicalEndpointImport", proc c"cuLogicalEndpointImport", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointImport];
     fallback [];
     aliases [];
 }
@@ -10755,6 +11112,7 @@ cushim_shim! {
     fn cuLogicalEndpointQuery(leId: CUlogicalEndpointId, count: cuuint32_t, queryStatus: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointQuery, __cushim_slot_cuLogicalEndpointQuery), export c"cuLogicalEndpointQuery", name "cuLogicalEndpointQuery", proc c"cuLogicalEndpointQuery", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointQuery];
     fallback [];
     aliases [];
 }
@@ -10763,6 +11121,7 @@ cushim_shim! {
     fn cuLogicalEndpointUnbind(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, size: cuuint64_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogicalEndpointUnbind, __cushim_slot_cuLogicalEndpointUnbind), export c"cuLogicalEndpointUnbind", name "cuLogicalEndpointUnbind", proc c"cuLogicalEndpointUnbind", version 13030, since 13030, per_thread [];
+    link [cuLogicalEndpointUnbind];
     fallback [];
     aliases [];
 }
@@ -10771,6 +11130,7 @@ cushim_shim! {
     fn cuLogsCurrent(iterator_out: *mut CUlogIterator, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogsCurrent, __cushim_slot_cuLogsCurrent), export c"cuLogsCurrent", name "cuLogsCurrent", proc c"cuLogsCurrent", version 12090, since 12090, per_thread [];
+    link [cuLogsCurrent];
     fallback [];
     aliases [];
 }
@@ -10779,6 +11139,7 @@ cushim_shim! {
     fn cuLogsDumpToFile(iterator: *mut CUlogIterator, pathToFile: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogsDumpToFile, __cushim_slot_cuLogsDumpToFile), export c"cuLogsDumpToFile", name "cuLogsDumpToFile", proc c"cuLogsDumpToFile", version 12090, since 12090, per_thread [];
+    link [cuLogsDumpToFile];
     fallback [];
     aliases [];
 }
@@ -10787,6 +11148,7 @@ cushim_shim! {
     fn cuLogsDumpToMemory(iterator: *mut CUlogIterator, buffer: *mut ::core::ffi::c_char, size: *mut usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogsDumpToMemory, __cushim_slot_cuLogsDumpToMemory), export c"cuLogsDumpToMemory", name "cuLogsDumpToMemory", proc c"cuLogsDumpToMemory", version 12090, since 12090, per_thread [];
+    link [cuLogsDumpToMemory];
     fallback [];
     aliases [];
 }
@@ -10795,6 +11157,7 @@ cushim_shim! {
     fn cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: *mut ::core::ffi::c_void, callback_out: *mut CUlogsCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogsRegisterCallback, __cushim_slot_cuLogsRegisterCallback), export c"cuLogsRegisterCallback", name "cuLogsRegisterCallback", proc c"cuLogsRegisterCallback", version 12090, since 12090, per_thread [];
+    link [cuLogsRegisterCallback];
     fallback [];
     aliases [];
 }
@@ -10803,6 +11166,7 @@ cushim_shim! {
     fn cuLogsUnregisterCallback(callback: CUlogsCallbackHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuLogsUnregisterCallback, __cushim_slot_cuLogsUnregisterCallback), export c"cuLogsUnregisterCallback", name "cuLogsUnregisterCallback", proc c"cuLogsUnregisterCallback", version 12090, since 12090, per_thread [];
+    link [cuLogsUnregisterCallback];
     fallback [];
     aliases [];
 }
@@ -10811,6 +11175,7 @@ cushim_shim! {
     fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 11080, per_thread [];
+    link [cuMemAddressFree];
     fallback [];
     aliases [];
 }
@@ -10819,6 +11184,7 @@ cushim_shim! {
     fn cuMemAddressReserve(ptr: *mut CUdeviceptr, size: usize, alignment: usize, addr: CUdeviceptr, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 11080, per_thread [];
+    link [cuMemAddressReserve];
     fallback [];
     aliases [];
 }
@@ -10827,6 +11193,7 @@ cushim_shim! {
     fn cuMemAdvise_v8000(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAdvise, __cushim_slot_cuMemAdvise), export c"cuMemAdvise", name "cuMemAdvise_v8000", proc c"cuMemAdvise", version 8000, since 11080, per_thread [];
+    link [cuMemAdvise];
     fallback [];
     aliases [];
 }
@@ -10835,6 +11202,7 @@ cushim_shim! {
     fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAdvise_v2, __cushim_slot_cuMemAdvise_v2), export c"cuMemAdvise_v2", name "cuMemAdvise", proc c"cuMemAdvise", version 12020, since 12020, per_thread [];
+    link [cuMemAdvise_v2];
     fallback [];
     aliases [cuMemAdvise];
 }
@@ -10843,6 +11211,7 @@ cushim_shim! {
     fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 11080, per_thread [c"cuMemAllocAsync_ptsz", 11020];
+    link [cuMemAllocAsync, cuMemAllocAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10851,6 +11220,7 @@ cushim_shim! {
     fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 11080, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
+    link [cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10859,6 +11229,7 @@ cushim_shim! {
     fn cuMemAllocHost_v2(pp: *mut *mut ::core::ffi::c_void, bytesize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 11080, per_thread [];
+    link [cuMemAllocHost_v2];
     fallback [];
     aliases [cuMemAllocHost];
 }
@@ -10867,6 +11238,7 @@ cushim_shim! {
     fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 11080, per_thread [];
+    link [cuMemAllocManaged];
     fallback [];
     aliases [];
 }
@@ -10875,6 +11247,7 @@ cushim_shim! {
     fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pPitch: *mut usize, WidthInBytes: usize, Height: usize, ElementSizeBytes: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 11080, per_thread [];
+    link [cuMemAllocPitch_v2];
     fallback [];
     aliases [cuMemAllocPitch];
 }
@@ -10883,6 +11256,7 @@ cushim_shim! {
     fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 11080, per_thread [];
+    link [cuMemAlloc_v2];
     fallback [];
     aliases [cuMemAlloc];
 }
@@ -10891,6 +11265,7 @@ cushim_shim! {
     fn cuMemBatchDecompressAsync(paramsArray: *mut CUmemDecompressParams, count: usize, flags: ::core::ffi::c_uint, errorIndex: *mut usize, stream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemBatchDecompressAsync, __cushim_slot_cuMemBatchDecompressAsync), export c"cuMemBatchDecompressAsync", name "cuMemBatchDecompressAsync", proc c"cuMemBatchDecompressAsync", version 12060, since 12080, per_thread [c"cuMemBatchDecompressAsync_ptsz", 12060];
+    link [cuMemBatchDecompressAsync, cuMemBatchDecompressAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10899,6 +11274,7 @@ cushim_shim! {
     fn cuMemCreate(handle: *mut CUmemGenericAllocationHandle, size: usize, prop: *const CUmemAllocationProp, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 11080, per_thread [];
+    link [cuMemCreate];
     fallback [];
     aliases [];
 }
@@ -10907,6 +11283,7 @@ cushim_shim! {
     fn cuMemDiscardAndPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemDiscardAndPrefetchBatchAsync, __cushim_slot_cuMemDiscardAndPrefetchBatchAsync), export c"cuMemDiscardAndPrefetchBatchAsync", name "cuMemDiscardAndPrefetchBatchAsync", proc c"cuMemDiscardAndPrefetchBatchAsync", version 13000, since 13000, per_thread [c"cuMemDiscardAndPrefetchBatchAsync_ptsz", 13000];
+    link [cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10915,6 +11292,7 @@ cushim_shim! {
     fn cuMemDiscardBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemDiscardBatchAsync, __cushim_slot_cuMemDiscardBatchAsync), export c"cuMemDiscardBatchAsync", name "cuMemDiscardBatchAsync", proc c"cuMemDiscardBatchAsync", version 13000, since 13000, per_thread [c"cuMemDiscardBatchAsync_ptsz", 13000];
+    link [cuMemDiscardBatchAsync, cuMemDiscardBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10923,6 +11301,7 @@ cushim_shim! {
     fn cuMemExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 11080, per_thread [];
+    link [cuMemExportToShareableHandle];
     fallback [];
     aliases [];
 }
@@ -10931,6 +11310,7 @@ cushim_shim! {
     fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 11080, per_thread [c"cuMemFreeAsync_ptsz", 11020];
+    link [cuMemFreeAsync, cuMemFreeAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -10939,6 +11319,7 @@ cushim_shim! {
     fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 11080, per_thread [];
+    link [cuMemFreeHost];
     fallback [];
     aliases [];
 }
@@ -10947,6 +11328,7 @@ cushim_shim! {
     fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 11080, per_thread [];
+    link [cuMemFree_v2];
     fallback [];
     aliases [cuMemFree];
 }
@@ -10955,6 +11337,7 @@ cushim_shim! {
     fn cuMemGetAccess(flags: *mut ::core::ffi::c_ulonglong, location: *const CUmemLocation, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 11080, per_thread [];
+    link [cuMemGetAccess];
     fallback [];
     aliases [];
 }
@@ -10963,6 +11346,7 @@ cushim_shim! {
     fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 11080, per_thread [];
+    link [cuMemGetAddressRange_v2];
     fallback [];
     aliases [cuMemGetAddressRange];
 }
@@ -10971,6 +11355,7 @@ cushim_shim! {
     fn cuMemGetAllocationGranularity(granularity: *mut usize, prop: *const CUmemAllocationProp, option: CUmemAllocationGranularity_flags) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 11080, per_thread [];
+    link [cuMemGetAllocationGranularity];
     fallback [];
     aliases [];
 }
@@ -10979,6 +11364,7 @@ cushim_shim! {
     fn cuMemGetAllocationPropertiesFromHandle(prop: *mut CUmemAllocationProp, handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 11080, per_thread [];
+    link [cuMemGetAllocationPropertiesFromHandle];
     fallback [];
     aliases [];
 }
@@ -10987,6 +11373,7 @@ cushim_shim! {
     fn cuMemGetDefaultMemPool(pool_out: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetDefaultMemPool, __cushim_slot_cuMemGetDefaultMemPool), export c"cuMemGetDefaultMemPool", name "cuMemGetDefaultMemPool", proc c"cuMemGetDefaultMemPool", version 13000, since 13000, per_thread [];
+    link [cuMemGetDefaultMemPool];
     fallback [];
     aliases [];
 }
@@ -10995,6 +11382,7 @@ cushim_shim! {
     fn cuMemGetHandleForAddressRange(handle: *mut ::core::ffi::c_void, dptr: CUdeviceptr, size: usize, handleType: CUmemRangeHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 11080, per_thread [];
+    link [cuMemGetHandleForAddressRange];
     fallback [];
     aliases [];
 }
@@ -11003,6 +11391,7 @@ cushim_shim! {
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 11080, per_thread [];
+    link [cuMemGetInfo_v2];
     fallback [];
     aliases [cuMemGetInfo];
 }
@@ -11011,6 +11400,7 @@ cushim_shim! {
     fn cuMemGetLocationInfo(ptr: CUdeviceptr, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut CUmemLocation) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetLocationInfo, __cushim_slot_cuMemGetLocationInfo), export c"cuMemGetLocationInfo", name "cuMemGetLocationInfo", proc c"cuMemGetLocationInfo", version 13040, since 13040, per_thread [];
+    link [cuMemGetLocationInfo];
     fallback [];
     aliases [];
 }
@@ -11019,6 +11409,7 @@ cushim_shim! {
     fn cuMemGetMemPool(pool: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemGetMemPool, __cushim_slot_cuMemGetMemPool), export c"cuMemGetMemPool", name "cuMemGetMemPool", proc c"cuMemGetMemPool", version 13000, since 13000, per_thread [];
+    link [cuMemGetMemPool];
     fallback [];
     aliases [];
 }
@@ -11027,6 +11418,7 @@ cushim_shim! {
     fn cuMemHostAlloc(pp: *mut *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 11080, per_thread [];
+    link [cuMemHostAlloc];
     fallback [];
     aliases [];
 }
@@ -11035,6 +11427,7 @@ cushim_shim! {
     fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut ::core::ffi::c_void, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 11080, per_thread [];
+    link [cuMemHostGetDevicePointer_v2];
     fallback [];
     aliases [cuMemHostGetDevicePointer];
 }
@@ -11043,6 +11436,7 @@ cushim_shim! {
     fn cuMemHostGetFlags(pFlags: *mut ::core::ffi::c_uint, p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 11080, per_thread [];
+    link [cuMemHostGetFlags];
     fallback [];
     aliases [];
 }
@@ -11051,6 +11445,7 @@ cushim_shim! {
     fn cuMemHostRegister_v2(p: *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 11080, per_thread [];
+    link [cuMemHostRegister_v2];
     fallback [];
     aliases [cuMemHostRegister];
 }
@@ -11059,6 +11454,7 @@ cushim_shim! {
     fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 11080, per_thread [];
+    link [cuMemHostUnregister];
     fallback [];
     aliases [];
 }
@@ -11067,6 +11463,7 @@ cushim_shim! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, osHandle: *mut ::core::ffi::c_void, shHandleType: CUmemAllocationHandleType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 11080, per_thread [];
+    link [cuMemImportFromShareableHandle];
     fallback [];
     aliases [];
 }
@@ -11075,6 +11472,7 @@ cushim_shim! {
     fn cuMemMap(ptr: CUdeviceptr, size: usize, offset: usize, handle: CUmemGenericAllocationHandle, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 11080, per_thread [];
+    link [cuMemMap];
     fallback [];
     aliases [];
 }
@@ -11083,6 +11481,7 @@ cushim_shim! {
     fn cuMemMapArrayAsync(mapInfoList: *mut CUarrayMapInfo, count: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 11080, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
+    link [cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11091,6 +11490,7 @@ cushim_shim! {
     fn cuMemPoolCreate(pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 11080, per_thread [];
+    link [cuMemPoolCreate];
     fallback [];
     aliases [];
 }
@@ -11099,6 +11499,7 @@ cushim_shim! {
     fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 11080, per_thread [];
+    link [cuMemPoolDestroy];
     fallback [];
     aliases [];
 }
@@ -11107,6 +11508,7 @@ cushim_shim! {
     fn cuMemPoolExportPointer(shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 11080, per_thread [];
+    link [cuMemPoolExportPointer];
     fallback [];
     aliases [];
 }
@@ -11115,6 +11517,7 @@ cushim_shim! {
     fn cuMemPoolExportToShareableHandle(handle_out: *mut ::core::ffi::c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 11080, per_thread [];
+    link [cuMemPoolExportToShareableHandle];
     fallback [];
     aliases [];
 }
@@ -11123,6 +11526,7 @@ cushim_shim! {
     fn cuMemPoolGetAccess(flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 11080, per_thread [];
+    link [cuMemPoolGetAccess];
     fallback [];
     aliases [];
 }
@@ -11131,6 +11535,7 @@ cushim_shim! {
     fn cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 11080, per_thread [];
+    link [cuMemPoolGetAttribute];
     fallback [];
     aliases [];
 }
@@ -11139,6 +11544,7 @@ cushim_shim! {
     fn cuMemPoolImportFromShareableHandle(pool_out: *mut CUmemoryPool, handle: *mut ::core::ffi::c_void, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 11080, per_thread [];
+    link [cuMemPoolImportFromShareableHandle];
     fallback [];
     aliases [];
 }
@@ -11147,6 +11553,7 @@ cushim_shim! {
     fn cuMemPoolImportPointer(ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 11080, per_thread [];
+    link [cuMemPoolImportPointer];
     fallback [];
     aliases [];
 }
@@ -11155,6 +11562,7 @@ cushim_shim! {
     fn cuMemPoolSetAccess(pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 11080, per_thread [];
+    link [cuMemPoolSetAccess];
     fallback [];
     aliases [];
 }
@@ -11163,6 +11571,7 @@ cushim_shim! {
     fn cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 11080, per_thread [];
+    link [cuMemPoolSetAttribute];
     fallback [];
     aliases [];
 }
@@ -11171,6 +11580,7 @@ cushim_shim! {
     fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 11080, per_thread [];
+    link [cuMemPoolTrimTo];
     fallback [];
     aliases [];
 }
@@ -11179,6 +11589,7 @@ cushim_shim! {
     fn cuMemPrefetchAsync_v8000(devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync, __cushim_slot_cuMemPrefetchAsync), export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync_v8000", proc c"cuMemPrefetchAsync", version 8000, since 11080, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
+    link [cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11187,6 +11598,7 @@ cushim_shim! {
     fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync_v2, __cushim_slot_cuMemPrefetchAsync_v2), export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 12020, since 12020, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
+    link [cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz];
     fallback [];
     aliases [cuMemPrefetchAsync];
 }
@@ -11195,6 +11607,7 @@ cushim_shim! {
     fn cuMemPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemPrefetchBatchAsync, __cushim_slot_cuMemPrefetchBatchAsync), export c"cuMemPrefetchBatchAsync", name "cuMemPrefetchBatchAsync", proc c"cuMemPrefetchBatchAsync", version 13000, since 13000, per_thread [c"cuMemPrefetchBatchAsync_ptsz", 13000];
+    link [cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11203,6 +11616,7 @@ cushim_shim! {
     fn cuMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 11080, per_thread [];
+    link [cuMemRangeGetAttribute];
     fallback [];
     aliases [];
 }
@@ -11211,6 +11625,7 @@ cushim_shim! {
     fn cuMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 11080, per_thread [];
+    link [cuMemRangeGetAttributes];
     fallback [];
     aliases [];
 }
@@ -11219,6 +11634,7 @@ cushim_shim! {
     fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 11080, per_thread [];
+    link [cuMemRelease];
     fallback [];
     aliases [];
 }
@@ -11227,6 +11643,7 @@ cushim_shim! {
     fn cuMemRetainAllocationHandle(handle: *mut CUmemGenericAllocationHandle, addr: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 11080, per_thread [];
+    link [cuMemRetainAllocationHandle];
     fallback [];
     aliases [];
 }
@@ -11235,6 +11652,7 @@ cushim_shim! {
     fn cuMemSetAccess(ptr: CUdeviceptr, size: usize, desc: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 11080, per_thread [];
+    link [cuMemSetAccess];
     fallback [];
     aliases [];
 }
@@ -11243,6 +11661,7 @@ cushim_shim! {
     fn cuMemSetMemPool(location: *mut CUmemLocation, type_: CUmemAllocationType, pool: CUmemoryPool) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemSetMemPool, __cushim_slot_cuMemSetMemPool), export c"cuMemSetMemPool", name "cuMemSetMemPool", proc c"cuMemSetMemPool", version 13000, since 13000, per_thread [];
+    link [cuMemSetMemPool];
     fallback [];
     aliases [];
 }
@@ -11251,6 +11670,7 @@ cushim_shim! {
     fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 11080, per_thread [];
+    link [cuMemUnmap];
     fallback [];
     aliases [];
 }
@@ -11259,6 +11679,7 @@ cushim_shim! {
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 11080, per_thread [c"cuMemcpy_ptds", 7000];
+    link [cuMemcpy, cuMemcpy_ptds];
     fallback [];
     aliases [];
 }
@@ -11267,6 +11688,7 @@ cushim_shim! {
     fn cuMemcpy2DAsync_v2(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 11080, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
+    link [cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpy2DAsync];
 }
@@ -11275,6 +11697,7 @@ cushim_shim! {
     fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 11080, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
+    link [cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds];
     fallback [];
     aliases [cuMemcpy2DUnaligned];
 }
@@ -11283,6 +11706,7 @@ cushim_shim! {
     fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 11080, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
+    link [cuMemcpy2D_v2, cuMemcpy2D_v2_ptds];
     fallback [];
     aliases [cuMemcpy2D];
 }
@@ -11291,6 +11715,7 @@ cushim_shim! {
     fn cuMemcpy3DAsync_v2(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 11080, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
+    link [cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpy3DAsync];
 }
@@ -11299,6 +11724,7 @@ cushim_shim! {
     fn cuMemcpy3DBatchAsync_v12080(numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, failIdx: *mut usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DBatchAsync, __cushim_slot_cuMemcpy3DBatchAsync), export c"cuMemcpy3DBatchAsync", name "cuMemcpy3DBatchAsync_v12080", proc c"cuMemcpy3DBatchAsync", version 12080, since 12080, per_thread [c"cuMemcpy3DBatchAsync_ptsz", 12080];
+    link [cuMemcpy3DBatchAsync, cuMemcpy3DBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11307,6 +11733,7 @@ cushim_shim! {
     fn cuMemcpy3DBatchAsync_v2(numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DBatchAsync_v2, __cushim_slot_cuMemcpy3DBatchAsync_v2), export c"cuMemcpy3DBatchAsync_v2", name "cuMemcpy3DBatchAsync", proc c"cuMemcpy3DBatchAsync", version 13000, since 13000, per_thread [c"cuMemcpy3DBatchAsync_v2_ptsz", 13000];
+    link [cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpy3DBatchAsync];
 }
@@ -11315,6 +11742,7 @@ cushim_shim! {
     fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 11080, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
+    link [cuMemcpy3DPeer, cuMemcpy3DPeer_ptds];
     fallback [];
     aliases [];
 }
@@ -11323,6 +11751,7 @@ cushim_shim! {
     fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 11080, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
+    link [cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11331,6 +11760,7 @@ cushim_shim! {
     fn cuMemcpy3DWithAttributesAsync(op: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3DWithAttributesAsync, __cushim_slot_cuMemcpy3DWithAttributesAsync), export c"cuMemcpy3DWithAttributesAsync", name "cuMemcpy3DWithAttributesAsync", proc c"cuMemcpy3DWithAttributesAsync", version 13020, since 13020, per_thread [c"cuMemcpy3DWithAttributesAsync_ptsz", 13020];
+    link [cuMemcpy3DWithAttributesAsync, cuMemcpy3DWithAttributesAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11339,6 +11769,7 @@ cushim_shim! {
     fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 11080, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
+    link [cuMemcpy3D_v2, cuMemcpy3D_v2_ptds];
     fallback [];
     aliases [cuMemcpy3D];
 }
@@ -11347,6 +11778,7 @@ cushim_shim! {
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 11080, per_thread [c"cuMemcpyAsync_ptsz", 7000];
+    link [cuMemcpyAsync, cuMemcpyAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11355,6 +11787,7 @@ cushim_shim! {
     fn cuMemcpyAtoA_v2(dstArray: CUarray, dstOffset: usize, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 11080, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
+    link [cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds];
     fallback [];
     aliases [cuMemcpyAtoA];
 }
@@ -11363,6 +11796,7 @@ cushim_shim! {
     fn cuMemcpyAtoD_v2(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 11080, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
+    link [cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds];
     fallback [];
     aliases [cuMemcpyAtoD];
 }
@@ -11371,6 +11805,7 @@ cushim_shim! {
     fn cuMemcpyAtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 11080, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
+    link [cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyAtoHAsync];
 }
@@ -11379,6 +11814,7 @@ cushim_shim! {
     fn cuMemcpyAtoH_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 11080, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
+    link [cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds];
     fallback [];
     aliases [cuMemcpyAtoH];
 }
@@ -11387,6 +11823,7 @@ cushim_shim! {
     fn cuMemcpyBatchAsync_v12080(dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyBatchAsync, __cushim_slot_cuMemcpyBatchAsync), export c"cuMemcpyBatchAsync", name "cuMemcpyBatchAsync_v12080", proc c"cuMemcpyBatchAsync", version 12080, since 12080, per_thread [c"cuMemcpyBatchAsync_ptsz", 12080];
+    link [cuMemcpyBatchAsync, cuMemcpyBatchAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11395,6 +11832,7 @@ cushim_shim! {
     fn cuMemcpyBatchAsync_v2(dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyBatchAsync_v2, __cushim_slot_cuMemcpyBatchAsync_v2), export c"cuMemcpyBatchAsync_v2", name "cuMemcpyBatchAsync", proc c"cuMemcpyBatchAsync", version 13000, since 13000, per_thread [c"cuMemcpyBatchAsync_v2_ptsz", 13000];
+    link [cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyBatchAsync];
 }
@@ -11403,6 +11841,7 @@ cushim_shim! {
     fn cuMemcpyDtoA_v2(dstArray: CUarray, dstOffset: usize, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 11080, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
+    link [cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds];
     fallback [];
     aliases [cuMemcpyDtoA];
 }
@@ -11411,6 +11850,7 @@ cushim_shim! {
     fn cuMemcpyDtoDAsync_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 11080, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
+    link [cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyDtoDAsync];
 }
@@ -11419,6 +11859,7 @@ cushim_shim! {
     fn cuMemcpyDtoD_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 11080, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
+    link [cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds];
     fallback [];
     aliases [cuMemcpyDtoD];
 }
@@ -11427,6 +11868,7 @@ cushim_shim! {
     fn cuMemcpyDtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 11080, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
+    link [cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyDtoHAsync];
 }
@@ -11435,6 +11877,7 @@ cushim_shim! {
     fn cuMemcpyDtoH_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 11080, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
+    link [cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds];
     fallback [];
     aliases [cuMemcpyDtoH];
 }
@@ -11443,6 +11886,7 @@ cushim_shim! {
     fn cuMemcpyHtoAAsync_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 11080, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
+    link [cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyHtoAAsync];
 }
@@ -11451,6 +11895,7 @@ cushim_shim! {
     fn cuMemcpyHtoA_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 11080, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
+    link [cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds];
     fallback [];
     aliases [cuMemcpyHtoA];
 }
@@ -11459,6 +11904,7 @@ cushim_shim! {
     fn cuMemcpyHtoDAsync_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 11080, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
+    link [cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz];
     fallback [];
     aliases [cuMemcpyHtoDAsync];
 }
@@ -11467,6 +11913,7 @@ cushim_shim! {
     fn cuMemcpyHtoD_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 11080, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
+    link [cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds];
     fallback [];
     aliases [cuMemcpyHtoD];
 }
@@ -11475,6 +11922,7 @@ cushim_shim! {
     fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 11080, per_thread [c"cuMemcpyPeer_ptds", 7000];
+    link [cuMemcpyPeer, cuMemcpyPeer_ptds];
     fallback [];
     aliases [];
 }
@@ -11483,6 +11931,7 @@ cushim_shim! {
     fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 11080, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
+    link [cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11491,6 +11940,7 @@ cushim_shim! {
     fn cuMemcpyWithAttributesAsync(dst: CUdeviceptr, src: CUdeviceptr, size: usize, attr: *mut CUmemcpyAttributes, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemcpyWithAttributesAsync, __cushim_slot_cuMemcpyWithAttributesAsync), export c"cuMemcpyWithAttributesAsync", name "cuMemcpyWithAttributesAsync", proc c"cuMemcpyWithAttributesAsync", version 13020, since 13020, per_thread [c"cuMemcpyWithAttributesAsync_ptsz", 13020];
+    link [cuMemcpyWithAttributesAsync, cuMemcpyWithAttributesAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11499,6 +11949,7 @@ cushim_shim! {
     fn cuMemsetD16Async(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 11080, per_thread [c"cuMemsetD16Async_ptsz", 7000];
+    link [cuMemsetD16Async, cuMemsetD16Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11507,6 +11958,7 @@ cushim_shim! {
     fn cuMemsetD16_v2(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 11080, per_thread [c"cuMemsetD16_v2_ptds", 7000];
+    link [cuMemsetD16_v2, cuMemsetD16_v2_ptds];
     fallback [];
     aliases [cuMemsetD16];
 }
@@ -11515,6 +11967,7 @@ cushim_shim! {
     fn cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 11080, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
+    link [cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11523,6 +11976,7 @@ cushim_shim! {
     fn cuMemsetD2D16_v2(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 11080, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
+    link [cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds];
     fallback [];
     aliases [cuMemsetD2D16];
 }
@@ -11531,6 +11985,7 @@ cushim_shim! {
     fn cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 11080, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
+    link [cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11539,6 +11994,7 @@ cushim_shim! {
     fn cuMemsetD2D32_v2(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 11080, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
+    link [cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds];
     fallback [];
     aliases [cuMemsetD2D32];
 }
@@ -11547,6 +12003,7 @@ cushim_shim! {
     fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 11080, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
+    link [cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11555,6 +12012,7 @@ cushim_shim! {
     fn cuMemsetD2D8_v2(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 11080, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
+    link [cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds];
     fallback [];
     aliases [cuMemsetD2D8];
 }
@@ -11563,6 +12021,7 @@ cushim_shim! {
     fn cuMemsetD32Async(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 11080, per_thread [c"cuMemsetD32Async_ptsz", 7000];
+    link [cuMemsetD32Async, cuMemsetD32Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11571,6 +12030,7 @@ cushim_shim! {
     fn cuMemsetD32_v2(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 11080, per_thread [c"cuMemsetD32_v2_ptds", 7000];
+    link [cuMemsetD32_v2, cuMemsetD32_v2_ptds];
     fallback [];
     aliases [cuMemsetD32];
 }
@@ -11579,6 +12039,7 @@ cushim_shim! {
     fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 11080, per_thread [c"cuMemsetD8Async_ptsz", 7000];
+    link [cuMemsetD8Async, cuMemsetD8Async_ptsz];
     fallback [];
     aliases [];
 }
@@ -11587,6 +12048,7 @@ cushim_shim! {
     fn cuMemsetD8_v2(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 11080, per_thread [c"cuMemsetD8_v2_ptds", 7000];
+    link [cuMemsetD8_v2, cuMemsetD8_v2_ptds];
     fallback [];
     aliases [cuMemsetD8];
 }
@@ -11595,6 +12057,7 @@ cushim_shim! {
     fn cuMipmappedArrayCreate(pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 11080, per_thread [];
+    link [cuMipmappedArrayCreate];
     fallback [];
     aliases [];
 }
@@ -11603,6 +12066,7 @@ cushim_shim! {
     fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 11080, per_thread [];
+    link [cuMipmappedArrayDestroy];
     fallback [];
     aliases [];
 }
@@ -11611,6 +12075,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetLevel(pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 11080, per_thread [];
+    link [cuMipmappedArrayGetLevel];
     fallback [];
     aliases [];
 }
@@ -11619,6 +12084,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 11080, per_thread [];
+    link [cuMipmappedArrayGetMemoryRequirements];
     fallback [];
     aliases [];
 }
@@ -11627,6 +12093,7 @@ cushim_shim! {
     fn cuMipmappedArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 11080, per_thread [];
+    link [cuMipmappedArrayGetSparseProperties];
     fallback [];
     aliases [];
 }
@@ -11635,6 +12102,7 @@ cushim_shim! {
     fn cuModuleEnumerateFunctions(functions: *mut CUfunction, numFunctions: ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleEnumerateFunctions, __cushim_slot_cuModuleEnumerateFunctions), export c"cuModuleEnumerateFunctions", name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, since 12040, per_thread [];
+    link [cuModuleEnumerateFunctions];
     fallback [];
     aliases [];
 }
@@ -11643,6 +12111,7 @@ cushim_shim! {
     fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 11080, per_thread [];
+    link [cuModuleGetFunction];
     fallback [];
     aliases [];
 }
@@ -11651,6 +12120,7 @@ cushim_shim! {
     fn cuModuleGetFunctionCount(count: *mut ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetFunctionCount, __cushim_slot_cuModuleGetFunctionCount), export c"cuModuleGetFunctionCount", name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, since 12040, per_thread [];
+    link [cuModuleGetFunctionCount];
     fallback [];
     aliases [];
 }
@@ -11659,6 +12129,7 @@ cushim_shim! {
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 11080, per_thread [];
+    link [cuModuleGetGlobal_v2];
     fallback [];
     aliases [cuModuleGetGlobal];
 }
@@ -11667,6 +12138,7 @@ cushim_shim! {
     fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 11080, per_thread [];
+    link [cuModuleGetLoadingMode];
     fallback [];
     aliases [];
 }
@@ -11675,6 +12147,7 @@ cushim_shim! {
     fn cuModuleGetSurfRef(pSurfRef: *mut CUsurfref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 11080, per_thread [];
+    link [cuModuleGetSurfRef];
     fallback [];
     aliases [];
 }
@@ -11683,6 +12156,7 @@ cushim_shim! {
     fn cuModuleGetTexRef(pTexRef: *mut CUtexref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 11080, per_thread [];
+    link [cuModuleGetTexRef];
     fallback [];
     aliases [];
 }
@@ -11691,6 +12165,7 @@ cushim_shim! {
     fn cuModuleLoad(module: *mut CUmodule, fname: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 11080, per_thread [];
+    link [cuModuleLoad];
     fallback [];
     aliases [];
 }
@@ -11699,6 +12174,7 @@ cushim_shim! {
     fn cuModuleLoadData(module: *mut CUmodule, image: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 11080, per_thread [];
+    link [cuModuleLoadData];
     fallback [];
     aliases [];
 }
@@ -11707,6 +12183,7 @@ cushim_shim! {
     fn cuModuleLoadDataEx(module: *mut CUmodule, image: *const ::core::ffi::c_void, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 11080, per_thread [];
+    link [cuModuleLoadDataEx];
     fallback [];
     aliases [];
 }
@@ -11715,6 +12192,7 @@ cushim_shim! {
     fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 11080, per_thread [];
+    link [cuModuleLoadFatBinary];
     fallback [];
     aliases [];
 }
@@ -11723,6 +12201,7 @@ cushim_shim! {
     fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 11080, per_thread [];
+    link [cuModuleUnload];
     fallback [];
     aliases [];
 }
@@ -11731,6 +12210,7 @@ cushim_shim! {
     fn cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastAddDevice, __cushim_slot_cuMulticastAddDevice), export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 12010, per_thread [];
+    link [cuMulticastAddDevice];
     fallback [];
     aliases [];
 }
@@ -11739,6 +12219,7 @@ cushim_shim! {
     fn cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindAddr, __cushim_slot_cuMulticastBindAddr), export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 12010, per_thread [];
+    link [cuMulticastBindAddr];
     fallback [];
     aliases [];
 }
@@ -11747,6 +12228,7 @@ cushim_shim! {
     fn cuMulticastBindAddr_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindAddr_v2, __cushim_slot_cuMulticastBindAddr_v2), export c"cuMulticastBindAddr_v2", name "cuMulticastBindAddr_v2", proc c"cuMulticastBindAddr", version 13010, since 13010, per_thread [];
+    link [cuMulticastBindAddr_v2];
     fallback [];
     aliases [];
 }
@@ -11755,6 +12237,7 @@ cushim_shim! {
     fn cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindMem, __cushim_slot_cuMulticastBindMem), export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 12010, per_thread [];
+    link [cuMulticastBindMem];
     fallback [];
     aliases [];
 }
@@ -11763,6 +12246,7 @@ cushim_shim! {
     fn cuMulticastBindMem_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastBindMem_v2, __cushim_slot_cuMulticastBindMem_v2), export c"cuMulticastBindMem_v2", name "cuMulticastBindMem_v2", proc c"cuMulticastBindMem", version 13010, since 13010, per_thread [];
+    link [cuMulticastBindMem_v2];
     fallback [];
     aliases [];
 }
@@ -11771,6 +12255,7 @@ cushim_shim! {
     fn cuMulticastCreate(mcHandle: *mut CUmemGenericAllocationHandle, prop: *const CUmulticastObjectProp) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastCreate, __cushim_slot_cuMulticastCreate), export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 12010, per_thread [];
+    link [cuMulticastCreate];
     fallback [];
     aliases [];
 }
@@ -11779,6 +12264,7 @@ cushim_shim! {
     fn cuMulticastGetGranularity(granularity: *mut usize, prop: *const CUmulticastObjectProp, option: CUmulticastGranularity_flags) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastGetGranularity, __cushim_slot_cuMulticastGetGranularity), export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 12010, per_thread [];
+    link [cuMulticastGetGranularity];
     fallback [];
     aliases [];
 }
@@ -11787,6 +12273,7 @@ cushim_shim! {
     fn cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, size: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuMulticastUnbind, __cushim_slot_cuMulticastUnbind), export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 12010, per_thread [];
+    link [cuMulticastUnbind];
     fallback [];
     aliases [];
 }
@@ -11795,6 +12282,7 @@ cushim_shim! {
     fn cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 11080, per_thread [];
+    link [cuOccupancyAvailableDynamicSMemPerBlock];
     fallback [];
     aliases [];
 }
@@ -11803,6 +12291,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 11080, per_thread [];
+    link [cuOccupancyMaxActiveBlocksPerMultiprocessor];
     fallback [];
     aliases [];
 }
@@ -11811,6 +12300,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 11080, per_thread [];
+    link [cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
     fallback [];
     aliases [];
 }
@@ -11819,6 +12309,7 @@ cushim_shim! {
     fn cuOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 11080, per_thread [];
+    link [cuOccupancyMaxActiveClusters];
     fallback [];
     aliases [];
 }
@@ -11827,6 +12318,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSize(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 11080, per_thread [];
+    link [cuOccupancyMaxPotentialBlockSize];
     fallback [];
     aliases [];
 }
@@ -11835,6 +12327,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 11080, per_thread [];
+    link [cuOccupancyMaxPotentialBlockSizeWithFlags];
     fallback [];
     aliases [];
 }
@@ -11843,6 +12336,7 @@ cushim_shim! {
     fn cuOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 11080, per_thread [];
+    link [cuOccupancyMaxPotentialClusterSize];
     fallback [];
     aliases [];
 }
@@ -11851,6 +12345,7 @@ cushim_shim! {
     fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 11080, per_thread [];
+    link [cuParamSetSize];
     fallback [];
     aliases [];
 }
@@ -11859,6 +12354,7 @@ cushim_shim! {
     fn cuParamSetTexRef(hfunc: CUfunction, texunit: ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 11080, per_thread [];
+    link [cuParamSetTexRef];
     fallback [];
     aliases [];
 }
@@ -11867,6 +12363,7 @@ cushim_shim! {
     fn cuParamSetf(hfunc: CUfunction, offset: ::core::ffi::c_int, value: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 11080, per_thread [];
+    link [cuParamSetf];
     fallback [];
     aliases [];
 }
@@ -11875,6 +12372,7 @@ cushim_shim! {
     fn cuParamSeti(hfunc: CUfunction, offset: ::core::ffi::c_int, value: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 11080, per_thread [];
+    link [cuParamSeti];
     fallback [];
     aliases [];
 }
@@ -11883,6 +12381,7 @@ cushim_shim! {
     fn cuParamSetv(hfunc: CUfunction, offset: ::core::ffi::c_int, ptr: *mut ::core::ffi::c_void, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 11080, per_thread [];
+    link [cuParamSetv];
     fallback [];
     aliases [];
 }
@@ -11891,6 +12390,7 @@ cushim_shim! {
     fn cuPointerGetAttribute(data: *mut ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 11080, per_thread [];
+    link [cuPointerGetAttribute];
     fallback [];
     aliases [];
 }
@@ -11899,6 +12399,7 @@ cushim_shim! {
     fn cuPointerGetAttributes(numAttributes: ::core::ffi::c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut ::core::ffi::c_void, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 11080, per_thread [];
+    link [cuPointerGetAttributes];
     fallback [];
     aliases [];
 }
@@ -11907,6 +12408,7 @@ cushim_shim! {
     fn cuPointerSetAttribute(value: *const ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 11080, per_thread [];
+    link [cuPointerSetAttribute];
     fallback [];
     aliases [];
 }
@@ -11915,6 +12417,7 @@ cushim_shim! {
     fn cuProfilerInitialize(configFile: *const ::core::ffi::c_char, outputFile: *const ::core::ffi::c_char, outputMode: CUoutput_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuProfilerInitialize, __cushim_slot_cuProfilerInitialize), export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 11080, per_thread [];
+    link [cuProfilerInitialize];
     fallback [];
     aliases [];
 }
@@ -11923,6 +12426,7 @@ cushim_shim! {
     fn cuProfilerStart() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuProfilerStart, __cushim_slot_cuProfilerStart), export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 11080, per_thread [];
+    link [cuProfilerStart];
     fallback [];
     aliases [];
 }
@@ -11931,6 +12435,7 @@ cushim_shim! {
     fn cuProfilerStop() -> CUresult;
     attrs [];
     statics (__cushim_fn_cuProfilerStop, __cushim_slot_cuProfilerStop), export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 11080, per_thread [];
+    link [cuProfilerStop];
     fallback [];
     aliases [];
 }
@@ -11939,6 +12444,7 @@ cushim_shim! {
     fn cuSignalExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 11080, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
+    link [cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11947,6 +12453,7 @@ cushim_shim! {
     fn cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 11080, per_thread [c"cuStreamAddCallback_ptsz", 7000];
+    link [cuStreamAddCallback, cuStreamAddCallback_ptsz];
     fallback [];
     aliases [];
 }
@@ -11955,6 +12462,7 @@ cushim_shim! {
     fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 11080, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
+    link [cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz];
     fallback [];
     aliases [];
 }
@@ -11963,6 +12471,7 @@ cushim_shim! {
     fn cuStreamBatchMemOp_v8000(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBatchMemOp, __cushim_slot_cuStreamBatchMemOp), export c"cuStreamBatchMemOp", name "cuStreamBatchMemOp_v8000", proc c"cuStreamBatchMemOp", version 8000, since 11080, per_thread [c"cuStreamBatchMemOp_ptsz", 8000];
+    link [cuStreamBatchMemOp, cuStreamBatchMemOp_ptsz];
     fallback [];
     aliases [];
 }
@@ -11971,6 +12480,7 @@ cushim_shim! {
     fn cuStreamBatchMemOp_v2(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 11080, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
+    link [cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz];
     fallback [];
     aliases [cuStreamBatchMemOp];
 }
@@ -11979,6 +12489,7 @@ cushim_shim! {
     fn cuStreamBeginCaptureToCig(hStream: CUstream, streamCigCaptureParams: *mut CUstreamCigCaptureParams) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginCaptureToCig, __cushim_slot_cuStreamBeginCaptureToCig), export c"cuStreamBeginCaptureToCig", name "cuStreamBeginCaptureToCig", proc c"cuStreamBeginCaptureToCig", version 13010, since 13020, per_thread [c"cuStreamBeginCaptureToCig_ptsz", 13010];
+    link [cuStreamBeginCaptureToCig, cuStreamBeginCaptureToCig_ptsz];
     fallback [];
     aliases [];
 }
@@ -11987,6 +12498,7 @@ cushim_shim! {
     fn cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginCaptureToGraph, __cushim_slot_cuStreamBeginCaptureToGraph), export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 12030, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
+    link [cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz];
     fallback [];
     aliases [];
 }
@@ -11995,6 +12507,7 @@ cushim_shim! {
     fn cuStreamBeginCapture_v2(hStream: CUstream, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 11080, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
+    link [cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz];
     fallback [];
     aliases [cuStreamBeginCapture];
 }
@@ -12003,6 +12516,7 @@ cushim_shim! {
     fn cuStreamBeginRecaptureToGraph(hStream: CUstream, mode: CUstreamCaptureMode, hGraph: CUgraph, callbackFunc: CUgraphRecaptureCallback, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamBeginRecaptureToGraph, __cushim_slot_cuStreamBeginRecaptureToGraph), export c"cuStreamBeginRecaptureToGraph", name "cuStreamBeginRecaptureToGraph", proc c"cuStreamBeginRecaptureToGraph", version 13030, since 13030, per_thread [c"cuStreamBeginRecaptureToGraph_ptsz", 13030];
+    link [cuStreamBeginRecaptureToGraph, cuStreamBeginRecaptureToGraph_ptsz];
     fallback [];
     aliases [];
 }
@@ -12011,6 +12525,7 @@ cushim_shim! {
     fn cuStreamCopyAttributes(dst: CUstream, src: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 11080, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
+    link [cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz];
     fallback [];
     aliases [];
 }
@@ -12019,6 +12534,7 @@ cushim_shim! {
     fn cuStreamCreate(phStream: *mut CUstream, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 11080, per_thread [];
+    link [cuStreamCreate];
     fallback [];
     aliases [];
 }
@@ -12027,6 +12543,7 @@ cushim_shim! {
     fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 11080, per_thread [];
+    link [cuStreamCreateWithPriority];
     fallback [];
     aliases [];
 }
@@ -12035,6 +12552,7 @@ cushim_shim! {
     fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 11080, per_thread [];
+    link [cuStreamDestroy_v2];
     fallback [];
     aliases [cuStreamDestroy];
 }
@@ -12043,6 +12561,7 @@ cushim_shim! {
     fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 11080, per_thread [c"cuStreamEndCapture_ptsz", 10000];
+    link [cuStreamEndCapture, cuStreamEndCapture_ptsz];
     fallback [];
     aliases [];
 }
@@ -12051,6 +12570,7 @@ cushim_shim! {
     fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamEndCaptureToCig, __cushim_slot_cuStreamEndCaptureToCig), export c"cuStreamEndCaptureToCig", name "cuStreamEndCaptureToCig", proc c"cuStreamEndCaptureToCig", version 13010, since 13020, per_thread [c"cuStreamEndCaptureToCig_ptsz", 13010];
+    link [cuStreamEndCaptureToCig, cuStreamEndCaptureToCig_ptsz];
     fallback [];
     aliases [];
 }
@@ -12059,6 +12579,7 @@ cushim_shim! {
     fn cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: *mut CUstreamAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 11080, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
+    link [cuStreamGetAttribute, cuStreamGetAttribute_ptsz];
     fallback [];
     aliases [];
 }
@@ -12067,6 +12588,7 @@ cushim_shim! {
     fn cuStreamGetCaptureInfo_v10010(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo, __cushim_slot_cuStreamGetCaptureInfo), export c"cuStreamGetCaptureInfo", name "cuStreamGetCaptureInfo_v10010", proc c"cuStreamGetCaptureInfo", version 10010, since 11080, per_thread [c"cuStreamGetCaptureInfo_ptsz", 10010];
+    link [cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_ptsz];
     fallback [];
     aliases [];
 }
@@ -12075,6 +12597,7 @@ cushim_shim! {
     fn cuStreamGetCaptureInfo_v2(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v2, __cushim_slot_cuStreamGetCaptureInfo_v2), export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo_v2", proc c"cuStreamGetCaptureInfo", version 11030, since 11080, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
+    link [cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz];
     fallback [];
     aliases [];
 }
@@ -12083,6 +12606,7 @@ cushim_shim! {
     fn cuStreamGetCaptureInfo_v3(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const CUgraphEdgeData, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v3, __cushim_slot_cuStreamGetCaptureInfo_v3), export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 12030, since 12030, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
+    link [cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz];
     fallback [];
     aliases [cuStreamGetCaptureInfo];
 }
@@ -12091,6 +12615,7 @@ cushim_shim! {
     fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 11080, per_thread [c"cuStreamGetCtx_ptsz", 9020];
+    link [cuStreamGetCtx, cuStreamGetCtx_ptsz];
     fallback [];
     aliases [];
 }
@@ -12099,6 +12624,7 @@ cushim_shim! {
     fn cuStreamGetCtx_v2(hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx_v2, __cushim_slot_cuStreamGetCtx_v2), export c"cuStreamGetCtx_v2", name "cuStreamGetCtx_v2", proc c"cuStreamGetCtx", version 12050, since 12050, per_thread [c"cuStreamGetCtx_v2_ptsz", 12050];
+    link [cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz];
     fallback [];
     aliases [];
 }
@@ -12107,6 +12633,7 @@ cushim_shim! {
     fn cuStreamGetDevResource(hStream: CUstream, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetDevResource, __cushim_slot_cuStreamGetDevResource), export c"cuStreamGetDevResource", name "cuStreamGetDevResource", proc c"cuStreamGetDevResource", version 13010, since 13010, per_thread [c"cuStreamGetDevResource_ptsz", 13010];
+    link [cuStreamGetDevResource, cuStreamGetDevResource_ptsz];
     fallback [];
     aliases [];
 }
@@ -12115,6 +12642,7 @@ cushim_shim! {
     fn cuStreamGetDevice(hStream: CUstream, device: *mut CUdevice) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetDevice, __cushim_slot_cuStreamGetDevice), export c"cuStreamGetDevice", name "cuStreamGetDevice", proc c"cuStreamGetDevice", version 12080, since 12080, per_thread [c"cuStreamGetDevice_ptsz", 12080];
+    link [cuStreamGetDevice, cuStreamGetDevice_ptsz];
     fallback [];
     aliases [];
 }
@@ -12123,6 +12651,7 @@ cushim_shim! {
     fn cuStreamGetFlags(hStream: CUstream, flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 11080, per_thread [c"cuStreamGetFlags_ptsz", 7000];
+    link [cuStreamGetFlags, cuStreamGetFlags_ptsz];
     fallback [];
     aliases [];
 }
@@ -12131,6 +12660,7 @@ cushim_shim! {
     fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetGreenCtx, __cushim_slot_cuStreamGetGreenCtx), export c"cuStreamGetGreenCtx", name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, since 12040, per_thread [];
+    link [cuStreamGetGreenCtx];
     fallback [];
     aliases [];
 }
@@ -12139,6 +12669,7 @@ cushim_shim! {
     fn cuStreamGetId(hStream: CUstream, streamId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetId, __cushim_slot_cuStreamGetId), export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 12000, per_thread [c"cuStreamGetId_ptsz", 12000];
+    link [cuStreamGetId, cuStreamGetId_ptsz];
     fallback [];
     aliases [];
 }
@@ -12147,6 +12678,7 @@ cushim_shim! {
     fn cuStreamGetPriority(hStream: CUstream, priority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 11080, per_thread [c"cuStreamGetPriority_ptsz", 7000];
+    link [cuStreamGetPriority, cuStreamGetPriority_ptsz];
     fallback [];
     aliases [];
 }
@@ -12155,6 +12687,7 @@ cushim_shim! {
     fn cuStreamIsCapturing(hStream: CUstream, captureStatus: *mut CUstreamCaptureStatus) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 11080, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
+    link [cuStreamIsCapturing, cuStreamIsCapturing_ptsz];
     fallback [];
     aliases [];
 }
@@ -12163,6 +12696,7 @@ cushim_shim! {
     fn cuStreamQuery(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 11080, per_thread [c"cuStreamQuery_ptsz", 7000];
+    link [cuStreamQuery, cuStreamQuery_ptsz];
     fallback [];
     aliases [];
 }
@@ -12171,6 +12705,7 @@ cushim_shim! {
     fn cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: *const CUstreamAttrValue) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 11080, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
+    link [cuStreamSetAttribute, cuStreamSetAttribute_ptsz];
     fallback [];
     aliases [];
 }
@@ -12179,6 +12714,7 @@ cushim_shim! {
     fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 11080, per_thread [c"cuStreamSynchronize_ptsz", 7000];
+    link [cuStreamSynchronize, cuStreamSynchronize_ptsz];
     fallback [];
     aliases [];
 }
@@ -12187,6 +12723,7 @@ cushim_shim! {
     fn cuStreamUpdateCaptureDependencies_v11030(hStream: CUstream, dependencies: *mut CUgraphNode, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies, __cushim_slot_cuStreamUpdateCaptureDependencies), export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies_v11030", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 11080, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
+    link [cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies_ptsz];
     fallback [];
     aliases [];
 }
@@ -12195,6 +12732,7 @@ cushim_shim! {
     fn cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies_v2, __cushim_slot_cuStreamUpdateCaptureDependencies_v2), export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 12030, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
+    link [cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2_ptsz];
     fallback [];
     aliases [cuStreamUpdateCaptureDependencies];
 }
@@ -12203,6 +12741,7 @@ cushim_shim! {
     fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 11080, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
+    link [cuStreamWaitEvent, cuStreamWaitEvent_ptsz];
     fallback [];
     aliases [];
 }
@@ -12211,6 +12750,7 @@ cushim_shim! {
     fn cuStreamWaitValue32_v8000(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue32, __cushim_slot_cuStreamWaitValue32), export c"cuStreamWaitValue32", name "cuStreamWaitValue32_v8000", proc c"cuStreamWaitValue32", version 8000, since 11080, per_thread [c"cuStreamWaitValue32_ptsz", 8000];
+    link [cuStreamWaitValue32, cuStreamWaitValue32_ptsz];
     fallback [];
     aliases [];
 }
@@ -12219,6 +12759,7 @@ cushim_shim! {
     fn cuStreamWaitValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 11080, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
+    link [cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz];
     fallback [];
     aliases [cuStreamWaitValue32];
 }
@@ -12227,6 +12768,7 @@ cushim_shim! {
     fn cuStreamWaitValue64_v9000(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue64, __cushim_slot_cuStreamWaitValue64), export c"cuStreamWaitValue64", name "cuStreamWaitValue64_v9000", proc c"cuStreamWaitValue64", version 9000, since 11080, per_thread [c"cuStreamWaitValue64_ptsz", 9000];
+    link [cuStreamWaitValue64, cuStreamWaitValue64_ptsz];
     fallback [];
     aliases [];
 }
@@ -12235,6 +12777,7 @@ cushim_shim! {
     fn cuStreamWaitValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 11080, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
+    link [cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz];
     fallback [];
     aliases [cuStreamWaitValue64];
 }
@@ -12243,6 +12786,7 @@ cushim_shim! {
     fn cuStreamWriteValue32_v8000(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue32, __cushim_slot_cuStreamWriteValue32), export c"cuStreamWriteValue32", name "cuStreamWriteValue32_v8000", proc c"cuStreamWriteValue32", version 8000, since 11080, per_thread [c"cuStreamWriteValue32_ptsz", 8000];
+    link [cuStreamWriteValue32, cuStreamWriteValue32_ptsz];
     fallback [];
     aliases [];
 }
@@ -12251,6 +12795,7 @@ cushim_shim! {
     fn cuStreamWriteValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 11080, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
+    link [cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz];
     fallback [];
     aliases [cuStreamWriteValue32];
 }
@@ -12259,6 +12804,7 @@ cushim_shim! {
     fn cuStreamWriteValue64_v9000(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue64, __cushim_slot_cuStreamWriteValue64), export c"cuStreamWriteValue64", name "cuStreamWriteValue64_v9000", proc c"cuStreamWriteValue64", version 9000, since 11080, per_thread [c"cuStreamWriteValue64_ptsz", 9000];
+    link [cuStreamWriteValue64, cuStreamWriteValue64_ptsz];
     fallback [];
     aliases [];
 }
@@ -12267,6 +12813,7 @@ cushim_shim! {
     fn cuStreamWriteValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 11080, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
+    link [cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz];
     fallback [];
     aliases [cuStreamWriteValue64];
 }
@@ -12275,6 +12822,7 @@ cushim_shim! {
     fn cuSurfObjectCreate(pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 11080, per_thread [];
+    link [cuSurfObjectCreate];
     fallback [];
     aliases [];
 }
@@ -12283,6 +12831,7 @@ cushim_shim! {
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 11080, per_thread [];
+    link [cuSurfObjectDestroy];
     fallback [];
     aliases [];
 }
@@ -12291,6 +12840,7 @@ cushim_shim! {
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 11080, per_thread [];
+    link [cuSurfObjectGetResourceDesc];
     fallback [];
     aliases [];
 }
@@ -12299,6 +12849,7 @@ cushim_shim! {
     fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 11080, per_thread [];
+    link [cuSurfRefGetArray];
     fallback [];
     aliases [];
 }
@@ -12307,6 +12858,7 @@ cushim_shim! {
     fn cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 11080, per_thread [];
+    link [cuSurfRefSetArray];
     fallback [];
     aliases [];
 }
@@ -12315,6 +12867,7 @@ cushim_shim! {
     fn cuTensorMapEncodeIm2col(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCorner: *const ::core::ffi::c_int, pixelBoxUpperCorner: *const ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeIm2col, __cushim_slot_cuTensorMapEncodeIm2col), export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 12000, per_thread [];
+    link [cuTensorMapEncodeIm2col];
     fallback [];
     aliases [];
 }
@@ -12323,6 +12876,7 @@ cushim_shim! {
     fn cuTensorMapEncodeIm2colWide(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCornerWidth: ::core::ffi::c_int, pixelBoxUpperCornerWidth: ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeIm2colWide, __cushim_slot_cuTensorMapEncodeIm2colWide), export c"cuTensorMapEncodeIm2colWide", name "cuTensorMapEncodeIm2colWide", proc c"cuTensorMapEncodeIm2colWide", version 12080, since 12080, per_thread [];
+    link [cuTensorMapEncodeIm2colWide];
     fallback [];
     aliases [];
 }
@@ -12331,6 +12885,7 @@ cushim_shim! {
     fn cuTensorMapEncodeTiled(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, boxDim: *const cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeTiled, __cushim_slot_cuTensorMapEncodeTiled), export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 12000, per_thread [];
+    link [cuTensorMapEncodeTiled];
     fallback [];
     aliases [];
 }
@@ -12339,6 +12894,7 @@ cushim_shim! {
     fn cuTensorMapReplaceAddress(tensorMap: *mut CUtensorMap, globalAddress: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapReplaceAddress, __cushim_slot_cuTensorMapReplaceAddress), export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 12000, per_thread [];
+    link [cuTensorMapReplaceAddress];
     fallback [];
     aliases [];
 }
@@ -12347,6 +12903,7 @@ cushim_shim! {
     fn cuTensorMapSetAllocationClass(tensorMap: *mut CUtensorMap, allocClass: CUtensorMapAllocClass, outAllocClass: *mut CUtensorMapAllocClass) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTensorMapSetAllocationClass, __cushim_slot_cuTensorMapSetAllocationClass), export c"cuTensorMapSetAllocationClass", name "cuTensorMapSetAllocationClass", proc c"cuTensorMapSetAllocationClass", version 13050, since 13050, per_thread [];
+    link [cuTensorMapSetAllocationClass];
     fallback [];
     aliases [];
 }
@@ -12355,6 +12912,7 @@ cushim_shim! {
     fn cuTexObjectCreate(pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 11080, per_thread [];
+    link [cuTexObjectCreate];
     fallback [];
     aliases [];
 }
@@ -12363,6 +12921,7 @@ cushim_shim! {
     fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 11080, per_thread [];
+    link [cuTexObjectDestroy];
     fallback [];
     aliases [];
 }
@@ -12371,6 +12930,7 @@ cushim_shim! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 11080, per_thread [];
+    link [cuTexObjectGetResourceDesc];
     fallback [];
     aliases [];
 }
@@ -12379,6 +12939,7 @@ cushim_shim! {
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 11080, per_thread [];
+    link [cuTexObjectGetResourceViewDesc];
     fallback [];
     aliases [];
 }
@@ -12387,6 +12948,7 @@ cushim_shim! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 11080, per_thread [];
+    link [cuTexObjectGetTextureDesc];
     fallback [];
     aliases [];
 }
@@ -12395,6 +12957,7 @@ cushim_shim! {
     fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 11080, per_thread [];
+    link [cuTexRefCreate];
     fallback [];
     aliases [];
 }
@@ -12403,6 +12966,7 @@ cushim_shim! {
     fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 11080, per_thread [];
+    link [cuTexRefDestroy];
     fallback [];
     aliases [];
 }
@@ -12411,6 +12975,7 @@ cushim_shim! {
     fn cuTexRefGetAddressMode(pam: *mut CUaddress_mode, hTexRef: CUtexref, dim: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 11080, per_thread [];
+    link [cuTexRefGetAddressMode];
     fallback [];
     aliases [];
 }
@@ -12419,6 +12984,7 @@ cushim_shim! {
     fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 11080, per_thread [];
+    link [cuTexRefGetAddress_v2];
     fallback [];
     aliases [cuTexRefGetAddress];
 }
@@ -12427,6 +12993,7 @@ cushim_shim! {
     fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 11080, per_thread [];
+    link [cuTexRefGetArray];
     fallback [];
     aliases [];
 }
@@ -12435,6 +13002,7 @@ cushim_shim! {
     fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 11080, per_thread [];
+    link [cuTexRefGetBorderColor];
     fallback [];
     aliases [];
 }
@@ -12443,6 +13011,7 @@ cushim_shim! {
     fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 11080, per_thread [];
+    link [cuTexRefGetFilterMode];
     fallback [];
     aliases [];
 }
@@ -12451,6 +13020,7 @@ cushim_shim! {
     fn cuTexRefGetFlags(pFlags: *mut ::core::ffi::c_uint, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 11080, per_thread [];
+    link [cuTexRefGetFlags];
     fallback [];
     aliases [];
 }
@@ -12459,6 +13029,7 @@ cushim_shim! {
     fn cuTexRefGetFormat(pFormat: *mut CUarray_format, pNumChannels: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 11080, per_thread [];
+    link [cuTexRefGetFormat];
     fallback [];
     aliases [];
 }
@@ -12467,6 +13038,7 @@ cushim_shim! {
     fn cuTexRefGetMaxAnisotropy(pmaxAniso: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 11080, per_thread [];
+    link [cuTexRefGetMaxAnisotropy];
     fallback [];
     aliases [];
 }
@@ -12475,6 +13047,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 11080, per_thread [];
+    link [cuTexRefGetMipmapFilterMode];
     fallback [];
     aliases [];
 }
@@ -12483,6 +13056,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 11080, per_thread [];
+    link [cuTexRefGetMipmapLevelBias];
     fallback [];
     aliases [];
 }
@@ -12491,6 +13065,7 @@ cushim_shim! {
     fn cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: *mut f32, pmaxMipmapLevelClamp: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 11080, per_thread [];
+    link [cuTexRefGetMipmapLevelClamp];
     fallback [];
     aliases [];
 }
@@ -12499,6 +13074,7 @@ cushim_shim! {
     fn cuTexRefGetMipmappedArray(phMipmappedArray: *mut CUmipmappedArray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 11080, per_thread [];
+    link [cuTexRefGetMipmappedArray];
     fallback [];
     aliases [];
 }
@@ -12507,6 +13083,7 @@ cushim_shim! {
     fn cuTexRefSetAddress2D_v3(hTexRef: CUtexref, desc: *const CUDA_ARRAY_DESCRIPTOR, dptr: CUdeviceptr, Pitch: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 11080, per_thread [];
+    link [cuTexRefSetAddress2D_v3];
     fallback [];
     aliases [cuTexRefSetAddress2D];
 }
@@ -12515,6 +13092,7 @@ cushim_shim! {
     fn cuTexRefSetAddressMode(hTexRef: CUtexref, dim: ::core::ffi::c_int, am: CUaddress_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 11080, per_thread [];
+    link [cuTexRefSetAddressMode];
     fallback [];
     aliases [];
 }
@@ -12523,6 +13101,7 @@ cushim_shim! {
     fn cuTexRefSetAddress_v2(ByteOffset: *mut usize, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 11080, per_thread [];
+    link [cuTexRefSetAddress_v2];
     fallback [];
     aliases [cuTexRefSetAddress];
 }
@@ -12531,6 +13110,7 @@ cushim_shim! {
     fn cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 11080, per_thread [];
+    link [cuTexRefSetArray];
     fallback [];
     aliases [];
 }
@@ -12539,6 +13119,7 @@ cushim_shim! {
     fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 11080, per_thread [];
+    link [cuTexRefSetBorderColor];
     fallback [];
     aliases [];
 }
@@ -12547,6 +13128,7 @@ cushim_shim! {
     fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 11080, per_thread [];
+    link [cuTexRefSetFilterMode];
     fallback [];
     aliases [];
 }
@@ -12555,6 +13137,7 @@ cushim_shim! {
     fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 11080, per_thread [];
+    link [cuTexRefSetFlags];
     fallback [];
     aliases [];
 }
@@ -12563,6 +13146,7 @@ cushim_shim! {
     fn cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 11080, per_thread [];
+    link [cuTexRefSetFormat];
     fallback [];
     aliases [];
 }
@@ -12571,6 +13155,7 @@ cushim_shim! {
     fn cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 11080, per_thread [];
+    link [cuTexRefSetMaxAnisotropy];
     fallback [];
     aliases [];
 }
@@ -12579,6 +13164,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 11080, per_thread [];
+    link [cuTexRefSetMipmapFilterMode];
     fallback [];
     aliases [];
 }
@@ -12587,6 +13173,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 11080, per_thread [];
+    link [cuTexRefSetMipmapLevelBias];
     fallback [];
     aliases [];
 }
@@ -12595,6 +13182,7 @@ cushim_shim! {
     fn cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: f32, maxMipmapLevelClamp: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 11080, per_thread [];
+    link [cuTexRefSetMipmapLevelClamp];
     fallback [];
     aliases [];
 }
@@ -12603,6 +13191,7 @@ cushim_shim! {
     fn cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 11080, per_thread [];
+    link [cuTexRefSetMipmappedArray];
     fallback [];
     aliases [];
 }
@@ -12611,6 +13200,7 @@ cushim_shim! {
     fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 11080, per_thread [];
+    link [cuThreadExchangeStreamCaptureMode];
     fallback [];
     aliases [];
 }
@@ -12619,6 +13209,7 @@ cushim_shim! {
     fn cuUserObjectCreate(object_out: *mut CUuserObject, ptr: *mut ::core::ffi::c_void, destroy: CUhostFn, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 11080, per_thread [];
+    link [cuUserObjectCreate];
     fallback [];
     aliases [];
 }
@@ -12627,6 +13218,7 @@ cushim_shim! {
     fn cuUserObjectRelease(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 11080, per_thread [];
+    link [cuUserObjectRelease];
     fallback [];
     aliases [];
 }
@@ -12635,6 +13227,7 @@ cushim_shim! {
     fn cuUserObjectRetain(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 11080, per_thread [];
+    link [cuUserObjectRetain];
     fallback [];
     aliases [];
 }
@@ -12643,6 +13236,7 @@ cushim_shim! {
     fn cuVDPAUCtxCreate_v2(pCtx: *mut CUcontext, flags: ::core::ffi::c_uint, device: CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuVDPAUCtxCreate_v2, __cushim_slot_cuVDPAUCtxCreate_v2), export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 11080, per_thread [];
+    link [cuVDPAUCtxCreate_v2];
     fallback [];
     aliases [cuVDPAUCtxCreate];
 }
@@ -12651,6 +13245,7 @@ cushim_shim! {
     fn cuVDPAUGetDevice(pDevice: *mut CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuVDPAUGetDevice, __cushim_slot_cuVDPAUGetDevice), export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 11080, per_thread [];
+    link [cuVDPAUGetDevice];
     fallback [];
     aliases [];
 }
@@ -12659,6 +13254,7 @@ cushim_shim! {
     fn cuWaitExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
     statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 11080, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
+    link [cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz];
     fallback [];
     aliases [];
 }

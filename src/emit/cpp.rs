@@ -22,6 +22,9 @@ pub struct CppOptions {
     pub docs: bool,
     pub resolve: Resolve,
     pub stream: StreamMode,
+    /// `Linked` defines `CUSHIM_<API>_LINKED`: no stubs, the program links
+    /// the library; otherwise the build may define it.
+    pub linked: bool,
 }
 
 #[derive(Template)]
@@ -57,6 +60,7 @@ struct Source<'a> {
     prefix: Option<&'a str>,
     use_proc_address: bool,
     per_thread_by_default: bool,
+    linked: bool,
     table: Vec<Row>,
     shims: Vec<Shim>,
     texts: Vec<Text>,
@@ -225,6 +229,7 @@ pub fn emit(
         prefix: options.prefix.as_deref(),
         use_proc_address: options.resolve == Resolve::ProcAddress,
         per_thread_by_default: options.stream == StreamMode::PerThread,
+        linked: options.linked,
         table,
         shims,
         texts,

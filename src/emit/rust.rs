@@ -6,7 +6,7 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
-use crate::options::{EnumOptions, EnumStyle, Resolve, StreamMode};
+use crate::options::{EnumOptions, EnumStyle, Link, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
 
@@ -41,6 +41,12 @@ struct Module<'a> {
     /// The typed layer and introspection, indented into their module.
     api: String,
     shim_macro: &'static str,
+    /// The link switches, one set per cfg: `(cfg attribute or "", linked?)`.
+    link_arms: Vec<(String, bool)>,
+    /// Example: `cuda` (`#[link(name = "cuda")]`).
+    link_name: &'static str,
+    /// Example: `--link feature=linked`.
+    link_mode: String,
     texts: Vec<StatusText>,
     functions: Vec<Shim>,
 }
@@ -118,6 +124,8 @@ struct Shim {
     version: u32,
     /// `c"cuMemcpyHtoD_v2_ptds", 7000`, or empty.
     per_thread: String,
+    /// What the linked mode calls: `cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds`.
+    link: String,
     /// `error, pStr, Name` for a driver-less fallback, or empty.
     fallback: String,
     aliases: Vec<String>,
@@ -138,6 +146,8 @@ pub struct RustOptions {
     pub stream: StreamMode,
     /// How enums are spelled.
     pub enums: EnumOptions,
+    /// Lazy, linked, or a feature's choice.
+    pub link: Link,
 }
 
 /// Renders `api` as one self-contained Rust module named `file_name`.
@@ -221,6 +231,16 @@ pub fn emit(
         loader: indent(runtime::RUST_LOADER),
         api: indent(runtime::RUST_API),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
+        link_arms: match &options.link {
+            Link::Lazy => vec![(String::new(), false)],
+            Link::Linked => vec![(String::new(), true)],
+            Link::Feature(f) => vec![
+                (format!("#[cfg(feature = {f:?})]\n"), true),
+                (format!("#[cfg(not(feature = {f:?}))]\n"), false),
+            ],
+        },
+        link_name: api.library.link_name,
+        link_mode: options.link.name(),
         texts: api
             .status_codes
             .iter()
@@ -436,6 +456,10 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
                 format!("c{:?}, {version}", t.symbol)
             })
             .unwrap_or_default(),
+        link: std::iter::once(f.symbol.as_str())
+            .chain(f.per_thread.as_ref().map(|t| t.symbol.as_str()))
+            .collect::<Vec<_>>()
+            .join(", "),
         fallback: match f.fallback_args() {
             // The fallback's parameters are exactly `(code, out)`.
             Some((kind, _, _)) => format!(

@@ -127,6 +127,7 @@ fn rust_text(api: &Api, docs: bool, stream: StreamMode) -> String {
         resolve: Resolve::ProcAddress,
         stream,
         enums: Default::default(),
+        link: Default::default(),
     };
     rust::emit(
         api,
@@ -145,6 +146,7 @@ fn cpp_text(api: &Api, prefix: Option<&str>) -> (String, String) {
         docs: false,
         resolve: Resolve::Dlsym,
         stream: StreamMode::Legacy,
+        linked: false,
     };
     let files = cpp::emit(api, &provenance(), "api", "api.h", &options).unwrap();
     assert_eq!(
@@ -267,6 +269,7 @@ fn a_function_with_another_return_type_is_an_error_at_its_line() {
             resolve: Resolve::ProcAddress,
             stream: StreamMode::Legacy,
             enums: Default::default(),
+            link: Default::default(),
         },
     )
     .unwrap_err()
@@ -287,6 +290,7 @@ fn header_prose_with_quotes_becomes_valid_c_strings() {
         docs: true,
         resolve: Resolve::ProcAddress,
         stream: StreamMode::Legacy,
+        linked: false,
     };
     let files = cpp::emit(&api, &provenance(), "api", "api.h", &options).unwrap();
     assert!(
@@ -344,6 +348,7 @@ fn names_that_cannot_reach_cpp_text_are_errors() {
         docs: false,
         resolve: Resolve::ProcAddress,
         stream: StreamMode::Legacy,
+        linked: false,
     };
     for prefix in ["a b", "1x", "x;y", ""] {
         let e = cpp::emit(

@@ -313,6 +313,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
                         resolve: options.resolve,
                         stream: options.stream,
                         enums: options.enums.clone(),
+                        link: options.link.clone(),
                     },
                 )?);
             }
@@ -335,6 +336,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
                         docs: options.docs,
                         resolve: options.resolve,
                         stream: options.stream,
+                        linked: options.link == crate::options::Link::Linked,
                     },
                 )?);
             }

@@ -549,6 +549,13 @@ pub fn stream_mode() -> StreamMode {
     mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
 }
 
+/// Whether the per-thread twins are in force, fixing the mode as a first
+/// binding does: the linked shims' choice between a symbol and its twin.
+#[must_use]
+pub fn per_thread_now() -> bool {
+    lock_stream_mode() == StreamMode::PerThread
+}
+
 /// Fixes the mode (first binding) and returns it.
 fn lock_stream_mode() -> StreamMode {
     let mut current = MODE.load(Ordering::Acquire);

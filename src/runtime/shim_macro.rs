@@ -1,5 +1,11 @@
 /// One shim per invocation.
 ///
+/// The module defines `cushim_lazy!` and `cushim_linked!` before this macro:
+/// one expands what it is given and the other nothing, by the `--link` mode
+/// (or a cargo feature). Linked, a shim calls the symbol the IR names (or its
+/// per-thread twin, by the stream mode) through an `extern` block that
+/// `cushim_linked!(extern ...)` marks `#[link]`.
+///
 /// The slot starts at `resolve`, which binds the function (see
 /// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
 /// and forwards the call. From then on a call is one atomic load and one
@@ -12,10 +18,11 @@ macro_rules! cushim_shim {
         attrs $attrs:tt;
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
+        link [$($link:ident),+];
         fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
     };
     (@twin) => { None };
@@ -29,10 +36,23 @@ macro_rules! cushim_shim {
         // SAFETY: the caller's out-pointer, as the C function takes it.
         unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
     };
+    // Linked: the exported symbol, or its per-thread twin when that mode is in force.
+    (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident]) => {{
+        cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret;);
+        unsafe { $export($($arg),*) }
+    }};
+    (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
+        cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
+        if cushim_loader::per_thread_now() {
+            unsafe { $twin($($arg),*) }
+        } else {
+            unsafe { $export($($arg),*) }
+        }
+    }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*], [$($fallback:tt)*]
+        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
@@ -80,10 +100,15 @@ macro_rules! cushim_shim {
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
         #[inline]
         pub unsafe extern "C" fn $symbol($($arg: $ty),*) -> $ret {
-            let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-            // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
-            let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-            unsafe { f($($arg),*) }
+            cushim_linked! {
+                cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
+            }
+            cushim_lazy! {
+                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
+            }
         }
 
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments, deprecated)]

@@ -52,12 +52,21 @@ static FUNCTIONS: &[&cushim_loader::Function] = &[
     &__cushim_fn_cuGetErrorString,
 ];
 
+/// The lazy mode's switches, as a generated module defines them.
+macro_rules! cushim_lazy {
+    ($($lazy:tt)*) => { $($lazy)* };
+}
+macro_rules! cushim_linked {
+    ($($linked:tt)*) => {};
+}
+
 include!("shim_macro.rs");
 
 cushim_shim! {
     fn cuInit(flags: ::core::ffi::c_uint) -> TestResult;
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    link [cuInit];
     fallback [];
     aliases [cuInitAlias];
 }
@@ -66,6 +75,7 @@ cushim_shim! {
     fn cuGetErrorName(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    link [cuGetErrorName];
     fallback [error, pStr, Name];
     aliases [];
 }
@@ -74,6 +84,7 @@ cushim_shim! {
     fn cuGetErrorString(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    link [cuGetErrorString];
     fallback [error, pStr, Text];
     aliases [];
 }

@@ -107,6 +107,15 @@ static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::st
 #pragma warning(push)
 #pragma warning(disable : 4996)
 #endif
+// With {{ api_upper }}_LINKED defined (`--link linked` defines it here), the
+// program links the library itself and calls its symbols directly: no stubs
+// are defined, and the status API below reports on that same library.
+{%- if linked %}
+#ifndef {{ api_upper }}_LINKED
+#define {{ api_upper }}_LINKED 1
+#endif
+{%- endif %}
+#ifndef {{ api_upper }}_LINKED
 {% for s in shims %}
 {%- if let Some(flag) = s.only_if %}
 #ifdef {{ flag }}
@@ -116,6 +125,7 @@ CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.p
 #endif
 {%- endif %}
 {%- endfor %}
+#endif  // {{ api_upper }}_LINKED
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -155,12 +155,27 @@ pub static FUNCTIONS: &[&cushim_loader::Function] = &[
 {%- endfor %}
 ];
 
+// The link mode (`--link {{ link_mode }}`): each shim expands the body that
+// `cushim_lazy!` or `cushim_linked!` passes on.
+{%- for (cfg, on) in link_arms %}
+{{ cfg }}#[allow(unused_macros)]
+macro_rules! cushim_lazy {
+    ($($lazy:tt)*) => {% if on %}{}{% else %}{ $($lazy)* }{% endif %};
+}
+{{ cfg }}#[allow(unused_macros)]
+macro_rules! cushim_linked {
+    (extern $($decl:tt)*) => {% if on %}{ #[link(name = "{{ link_name }}")] unsafe extern "C" { $($decl)* } }{% else %}{}{% endif %};
+    ($($linked:tt)*) => {% if on %}{ $($linked)* }{% else %}{}{% endif %};
+}
+{%- endfor %}
+
 {{ shim_macro }}
 {% for f in functions %}
 cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
     statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
+    link [{{ f.link }}];
     fallback [{{ f.fallback }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }

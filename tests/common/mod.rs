@@ -94,6 +94,8 @@ pub fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
             "-Wall",
             "-Werror",
             "-Wl,-Bsymbolic",
+            // The real library's soname, which a -lcuda link records.
+            "-Wl,-soname,libcuda.so.1",
             "-o",
         ])
         .arg(&lib)

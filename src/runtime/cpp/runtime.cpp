@@ -476,11 +476,11 @@ void *resolve(std::size_t index) {
 
 // Whether the failure just noted holds for good; a call from inside the load
 // does not, and must not leave the stub failing once the load is done.
-bool failure_is_final() { return last_status != status_reentrant; }
+[[maybe_unused]] bool failure_is_final() { return last_status != status_reentrant; }
 
 // What a stub that cannot reach the driver returns; the reason is noted again
 // so that every failed call can be asked why.
-int absent(std::size_t index) {
+[[maybe_unused]] int absent(std::size_t index) {
     Library &lib = loaded();
     if (lib.status != status_ok) {
         note(lib.status, lib.message);
