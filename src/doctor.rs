@@ -95,7 +95,13 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         }
     );
     let mut rows = Vec::new();
-    for f in &api.functions {
+    // Only this system's functions (not `cuWGLGetDevice` on Linux).
+    let here: Vec<&Function> = api
+        .functions
+        .iter()
+        .filter(|f| f.is_for_this_system())
+        .collect();
+    for f in &here {
         let (symbol, version, miss) = bind(driver, f, mode);
         let why = match miss {
             None => continue,
@@ -118,8 +124,8 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         out,
         "header:           CUDA {}, {} functions; {} available, {} not",
         api.release,
-        api.functions.len(),
-        api.functions.len() - rows.len(),
+        here.len(),
+        here.len() - rows.len(),
         rows.len()
     );
     if !rows.is_empty() {

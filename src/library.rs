@@ -58,6 +58,10 @@ pub struct ParseSettings {
     pub internal_define: Option<&'static str>,
     /// The macro that holds the release. Example: `CUDA_VERSION` (`13050`).
     pub version_macro: &'static str,
+    /// Systems whose headers declare more functions, each with the define
+    /// that shows them and the name generated code tests for it:
+    /// `(cfg, define)`. Example: `("windows", "_WIN32")` for `cuWGLGetDevice`.
+    pub platforms: &'static [(&'static str, &'static str)],
 }
 
 /// How C names map to exported symbols and ABI versions.
@@ -209,6 +213,7 @@ pub const DRIVER: Library = Library {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
         version_macro: "CUDA_VERSION",
+        platforms: &[("windows", "_WIN32")],
     },
     naming: Naming {
         pfn_prefix: "PFN_",

@@ -89,5 +89,6 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         out.contains("control: the default search loads the planted DLL"),
         "{out}"
     );
+    assert!(out.contains("cuWGLGetDevice: Some(2020)"), "{out}");
     assert!(out.contains("ok: windows"), "{out}");
 }

@@ -1210,7 +1210,8 @@ Function functions[] = {
     {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 505, {nullptr}, {unresolved}, {0}},
+    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 506, {nullptr}, {unresolved}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
 };
 
@@ -1918,8 +1919,13 @@ CUSHIM_DEFINE(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 502, (CUcontex
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
 CUSHIM_DEFINE(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 503, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim::absent(503)), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 504, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(504)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 505, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(505)), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+#ifdef _WIN32
+CUSHIM_DEFINE(CUresult, cuWGLGetDevice, cuWGLGetDevice, 504, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim::absent(504)), CUSHIM_CHECKED)
+#endif
+#endif
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 505, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(505)), CUSHIM_CHECKED)
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 506, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(506)), CUSHIM_UNCHECKED)
 #endif  // CUSHIM_CUDA_LINKED
 
 #if defined(__GNUC__)

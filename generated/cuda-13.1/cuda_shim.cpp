@@ -1281,7 +1281,8 @@ Function functions[] = {
     {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 576, {nullptr}, {unresolved}, {0}},
+    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 577, {nullptr}, {unresolved}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
 };
 
@@ -2069,8 +2070,13 @@ CUSHIM_DEFINE(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 573, (CUcontex
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
 CUSHIM_DEFINE(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 574, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim::absent(574)), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 575, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(575)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 576, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(576)), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+#ifdef _WIN32
+CUSHIM_DEFINE(CUresult, cuWGLGetDevice, cuWGLGetDevice, 575, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim::absent(575)), CUSHIM_CHECKED)
+#endif
+#endif
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 576, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(576)), CUSHIM_CHECKED)
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 577, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(577)), CUSHIM_UNCHECKED)
 #endif  // CUSHIM_CUDA_LINKED
 
 #if defined(__GNUC__)

@@ -1319,7 +1319,8 @@ Function functions[] = {
     {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 614, {nullptr}, {unresolved}, {0}},
+    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 615, {nullptr}, {unresolved}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
 };
 
@@ -2149,8 +2150,13 @@ CUSHIM_DEFINE(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 611, (CUcontex
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
 CUSHIM_DEFINE(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 612, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim::absent(612)), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 613, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(613)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 614, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(614)), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+#ifdef _WIN32
+CUSHIM_DEFINE(CUresult, cuWGLGetDevice, cuWGLGetDevice, 613, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim::absent(613)), CUSHIM_CHECKED)
+#endif
+#endif
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 614, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(614)), CUSHIM_CHECKED)
+CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 615, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(615)), CUSHIM_UNCHECKED)
 #endif  // CUSHIM_CUDA_LINKED
 
 #if defined(__GNUC__)

@@ -103,6 +103,8 @@ struct Shim {
     checked: bool,
     /// The flag of the optional header that declares it, if any.
     only_if: Option<String>,
+    /// The define of the only system that has it. Example: `_WIN32`.
+    system: Option<String>,
 }
 
 /// One status code for the driver-less `cuGetErrorName`/`cuGetErrorString`.
@@ -154,6 +156,17 @@ pub fn emit(
             .iter()
             .find(|o| o.header == f.header())
             .map(|o| o.flag.clone());
+        let system = f.platform.as_deref().map(|p| {
+            api.library
+                .parse
+                .platforms
+                .iter()
+                .find(|(cfg, _)| *cfg == p)
+                .map_or_else(
+                    || format!("CUSHIM_SYSTEM_{p}"),
+                    |(_, define)| (*define).to_string(),
+                )
+        });
         let params = params(f);
         let args = format!(
             "({})",
@@ -183,6 +196,7 @@ pub fn emit(
                 absent: absent(f, index),
                 checked,
                 only_if: only_if.clone(),
+                system: system.clone(),
             });
             index
         };

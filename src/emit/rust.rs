@@ -48,6 +48,8 @@ struct Module<'a> {
     /// Example: `--link feature=linked`.
     link_mode: String,
     texts: Vec<StatusText>,
+    /// `FUNCTIONS` per system: `(cfg attribute or "", metadata statics)`.
+    function_lists: Vec<(String, Vec<String>)>,
     functions: Vec<Shim>,
 }
 
@@ -126,6 +128,8 @@ struct Shim {
     per_thread: String,
     /// What the linked mode calls: `cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds`.
     link: String,
+    /// `#[cfg(windows)]` and a line break for a function of one system, or empty.
+    cfg: String,
     /// `error, pStr, Name` for a driver-less fallback, or empty.
     fallback: String,
     aliases: Vec<String>,
@@ -250,6 +254,7 @@ pub fn emit(
                 text: format!("c{:?}", super::describe_status(c, options.docs)),
             })
             .collect(),
+        function_lists: function_lists(api),
         functions: {
             // In a merged module an old variant's symbol can be a newer variant's C
             // name (`cuDeviceGetUuid`): the C name wins, and the variant goes by the
@@ -275,6 +280,40 @@ pub fn emit(
         name: file_name.to_string(),
         contents,
     })
+}
+
+/// `FUNCTIONS` for each system: one list when every function is everywhere;
+/// else the common ones where none of the systems applies, and per system
+/// the common ones and its own (the systems exclude each other: `windows`).
+fn function_lists(api: &Api) -> Vec<(String, Vec<String>)> {
+    let mut systems: Vec<&str> = api
+        .functions
+        .iter()
+        .filter_map(|f| f.platform.as_deref())
+        .collect();
+    systems.sort_unstable();
+    systems.dedup();
+    let statics = |keep: &dyn Fn(Option<&str>) -> bool| -> Vec<String> {
+        api.functions
+            .iter()
+            .filter(|f| keep(f.platform.as_deref()))
+            .map(|f| format!("__cushim_fn_{}", f.symbol))
+            .collect()
+    };
+    if systems.is_empty() {
+        return vec![(String::new(), statics(&|_| true))];
+    }
+    let mut lists = vec![(
+        format!("#[cfg(not(any({})))]\n", systems.join(", ")),
+        statics(&|p| p.is_none()),
+    )];
+    for system in &systems {
+        lists.push((
+            format!("#[cfg({system})]\n"),
+            statics(&|p| p.is_none_or(|p| p == *system)),
+        ));
+    }
+    lists
 }
 
 /// `e` in `style`, as bindgen would spell it, plus the `Debug` that names
@@ -455,6 +494,11 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
                 let version = t.version.map_or(0, CudaVersion::number);
                 format!("c{:?}, {version}", t.symbol)
             })
+            .unwrap_or_default(),
+        cfg: f
+            .platform
+            .as_ref()
+            .map(|p| format!("#[cfg({p})]\n"))
             .unwrap_or_default(),
         link: std::iter::once(f.symbol.as_str())
             .chain(f.per_thread.as_ref().map(|t| t.symbol.as_str()))

@@ -49,6 +49,7 @@ fn function(name: &str, symbol: &str, version: u32, params: Vec<Param>) -> Funct
         },
         fallback: None,
         introduced: None,
+        platform: None,
     }
 }
 

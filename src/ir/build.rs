@@ -175,6 +175,7 @@ pub fn build(
             origin: first.origin.clone(),
             fallback: fallback(library, proc_name, first),
             introduced: None,
+            platform: first.platform.clone(),
         });
     }
 
@@ -492,6 +493,7 @@ mod tests {
             origin: origin(10),
             unsupported: None,
             variadic: false,
+            platform: None,
         }
     }
 

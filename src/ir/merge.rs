@@ -125,6 +125,7 @@ mod tests {
             },
             fallback: None,
             introduced: None,
+            platform: None,
         }
     }
 

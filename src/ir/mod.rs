@@ -126,6 +126,9 @@ pub struct Function {
     pub fallback: Option<Fallback>,
     /// In a merged module, the first release that declared this variant. Example: `Some(11.8)`.
     pub introduced: Option<CudaVersion>,
+    /// The only system that has it, as a `cfg` name. Example: `Some("windows")`
+    /// for `cuWGLGetDevice`.
+    pub platform: Option<String>,
 }
 
 /// The `_ptds`/`_ptsz` variant of a function.
@@ -162,6 +165,19 @@ impl Function {
     pub fn c_params(&self) -> String {
         let list: Vec<String> = self.params.iter().map(|p| p.ty.declare(&p.name)).collect();
         list.join(", ")
+    }
+
+    /// Whether the system cushim runs on has it: no platform, or this one
+    /// (`windows` on Windows, `unix` or `linux` on Linux).
+    pub fn is_for_this_system(&self) -> bool {
+        match self.platform.as_deref() {
+            None => true,
+            Some("windows") => cfg!(windows),
+            Some("unix") => cfg!(unix),
+            Some("linux") => cfg!(target_os = "linux"),
+            Some("macos") => cfg!(target_os = "macos"),
+            Some(_) => false,
+        }
     }
 
     /// The file name of the header that declares it. Example: `cudaGL.h`.
@@ -215,6 +231,9 @@ pub fn table(api: &Api) -> String {
         }
         for a in &f.aliases {
             flags.push(format!("alias {a}"));
+        }
+        if let Some(p) = &f.platform {
+            flags.push(format!("{p} only"));
         }
         rows.push([
             f.name.clone(),

@@ -567,6 +567,30 @@ fn std_typedef(name: &str) -> Option<Builtin> {
     })
 }
 
+thread_local! {
+    /// While set, the typedef names a signature may keep; any other typedef
+    /// is spelled as its canonical type. A platform's parse (`-D_WIN32`) sets
+    /// it to the names the plain parse declares, so that a typedef only that
+    /// platform declares (`HGPUNV`) needs no declaration of its own.
+    static KNOWN_TYPEDEFS: std::cell::RefCell<Option<std::collections::BTreeSet<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with only `known` typedef names kept in signatures (see `KNOWN_TYPEDEFS`).
+pub fn with_known_typedefs<T>(
+    known: std::collections::BTreeSet<String>,
+    f: impl FnOnce() -> T,
+) -> T {
+    KNOWN_TYPEDEFS.with(|k| *k.borrow_mut() = Some(known));
+    let out = f();
+    KNOWN_TYPEDEFS.with(|k| *k.borrow_mut() = None);
+    out
+}
+
+fn typedef_is_known(name: &str) -> bool {
+    KNOWN_TYPEDEFS.with(|k| k.borrow().as_ref().is_none_or(|set| set.contains(name)))
+}
+
 /// Converts a clang type into the language-neutral IR type.
 /// An unknown shape is an error, reported by the caller with the declaration's location.
 fn convert(ty: CXType) -> Result<Type, String> {
@@ -612,7 +636,9 @@ fn convert(ty: CXType) -> Result<Type, String> {
                 let in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) != 0;
                 match std_typedef(&name) {
                     Some(b) => Type::Builtin(b),
-                    None if in_system => return convert(clang_getCanonicalType(ty)),
+                    None if in_system || !typedef_is_known(&name) => {
+                        return convert(clang_getCanonicalType(ty))
+                    }
                     None => Type::Named(name),
                 }
             }

@@ -134,6 +134,8 @@ pub struct RawFunction {
     /// Why the signature could not be converted, if it could not.
     pub unsupported: Option<String>,
     pub variadic: bool,
+    /// The system whose define alone shows it (`cfg` name). Example: `windows`.
+    pub platform: Option<String>,
 }
 
 /// A `PFN_*` typedef: its name and canonical signature.

@@ -73,10 +73,33 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         functions.push(f);
     }
 
+    // Functions that only a platform's define shows (`cuWGLGetDevice` under
+    // `_WIN32`), with the plain parse's typedef names kept and others canonical.
+    let mut platform_units = Vec::new();
+    let declared_names = plain.unit.declared_types();
+    for (cfg, define) in settings.platforms {
+        let unit = Config::new(input, C, Some(define)).parse()?;
+        let seen: std::collections::HashSet<(String, String)> = functions
+            .iter()
+            .map(|f| (f.origin.file.clone(), f.spelled.clone()))
+            .collect();
+        let extra = clang::with_known_typedefs(declared_names.clone(), || {
+            unit.functions(&declaring, &mut text_cache)
+        })?;
+        for mut f in extra {
+            if !seen.contains(&(f.origin.file.clone(), f.spelled.clone())) {
+                f.platform = Some((*cfg).to_string());
+                functions.push(f);
+            }
+        }
+        platform_units.push(unit);
+    }
+
     let mut pfn = BTreeMap::new();
     for unit in [internal.as_ref(), per_thread.as_ref(), Some(&plain)]
         .into_iter()
         .flatten()
+        .chain(platform_units.iter())
     {
         for (name, td) in unit.pfn_typedefs() {
             pfn.insert(name, td);
@@ -294,6 +317,7 @@ impl Parsed {
                 origin,
                 unsupported,
                 variadic: c.is_variadic(),
+                platform: None,
             });
         }
         Ok(out)

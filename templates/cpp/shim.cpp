@@ -120,7 +120,13 @@ static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::st
 {%- if let Some(flag) = s.only_if %}
 #ifdef {{ flag }}
 {%- endif %}
+{%- if let Some(define) = s.system %}
+#ifdef {{ define }}
+{%- endif %}
 CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
+{%- if s.system.is_some() %}
+#endif
+{%- endif %}
 {%- if s.only_if.is_some() %}
 #endif
 {%- endif %}

@@ -146,14 +146,16 @@ static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
 {%- endfor %}
 ];
 
+{%- for (cfg, list) in function_lists %}
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub static FUNCTIONS: &[&cushim_loader::Function] = &[
-{%- for f in functions %}
-    &{{ f.function_static }},
+{{ cfg }}pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+{%- for f in list %}
+    &{{ f }},
 {%- endfor %}
 ];
+{%- endfor %}
 
 // The link mode (`--link {{ link_mode }}`): each shim expands the body that
 // `cushim_lazy!` or `cushim_linked!` passes on.
@@ -171,7 +173,7 @@ macro_rules! cushim_linked {
 
 {{ shim_macro }}
 {% for f in functions %}
-cushim_shim! {
+{{ f.cfg }}cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
     statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];

@@ -66,7 +66,8 @@ fn write_calls(out: &Path) {
     let (api, _) = cushim::load(options.options()).unwrap_or_else(|e| fail(e));
     let mut typed = String::new();
     let mut drop_in = String::new();
-    for f in &api.functions {
+    // Functions of another system (`cuWGLGetDevice` on Windows) are not here.
+    for f in api.functions.iter().filter(|f| f.platform.is_none()) {
         let args = vec!["::std::mem::zeroed()"; f.params.len()].join(", ");
         let _ = writeln!(
             typed,

@@ -347,6 +347,9 @@ fn introspection() {
         ],
         "exactly what the fake's table has"
     );
+    // cudaGL.h's Windows-only function is not part of this (Linux) build.
+    assert!(cuda::function("cuWGLGetDevice").is_none());
+    assert!(cuda::function("cuGLGetDevices").is_some());
     let f = cuda::function("cuMemcpyHtoD").expect("metadata");
     assert_eq!(
         (f.symbol, f.proc_name, f.version),

@@ -34,6 +34,14 @@ fn main() {
     let text = (rc == cuda::CUresult::CUDA_SUCCESS)
         .then(|| unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned());
     println!("cuGetErrorName -> {:?}", text);
+    // cudaGL.h's Windows-only function is a shim here, and typed like the rest.
+    let wgl = cuda::function("cuWGLGetDevice").map(|f| f.version);
+    println!("cuWGLGetDevice: {wgl:?}");
+    ok &= wgl == Some(2020);
+    let mut device = 0;
+    // SAFETY: a valid out-pointer; the handle is only passed on.
+    let e = unsafe { cuda::Api::cuWGLGetDevice(&raw mut device, std::ptr::null_mut()) };
+    ok &= matches!(e, Err(cuda::Error::Load(cuda::LoadError::LibraryNotFound { .. })));
     ok &= text.as_deref() == Some("CUDA_ERROR_NO_DEVICE");
     // Control: the default search order finds the planted DLL.
     // SAFETY: the planted DLL's initializer only writes the marker.
