@@ -41,6 +41,7 @@ cxx() { g++ -std=c++17 -O2 -Wall -Wextra -Werror -I"$work" "$@" -ldl -pthread; }
 check "g++ vector_add + pinned 13.5 pair" cxx -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-pinned"
 check "g++ vector_add + local pair" cxx -I"$local_inc" -I"$work/local-pair" gpu/vector_add.cpp "$work/local-pair/cuda_shim.cpp" -o "$work/vadd-local"
 check "g++ vector_add (per-thread TU) + pinned pair" cxx -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-ptds"
+check "g++ vector_add + pinned pair, linked mode (-DCUSHIM_CUDA_LINKED -lcuda)" cxx -DCUSHIM_CUDA_LINKED -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -L/usr/local/nvidia/lib64 -L/lib -lcuda -o "$work/vadd-linked"
 check "g++ call bench, direct -lcuda" g++ -std=c++17 -O2 -I"$local_inc" benches/cpp/call.cpp -L/usr/local/nvidia/lib64 -L/lib -lcuda -ldl -o "$work/call-direct"
 check "g++ call bench, C++ stubs" cxx -I"$pinned_inc" -I"$g/pair" benches/cpp/call.cpp "$g/pair/cuda_shim.cpp" -o "$work/call-stub"
 
@@ -52,6 +53,7 @@ check "C++ run, pinned 13.5 pair" "$work/vadd-pinned" run
 check "C++ run, local pair" "$work/vadd-local" run
 check "C++ run, per-thread TU (_ptds/_ptsz exports)" "$work/vadd-ptds" run
 check "C++ run, per-thread mode (env)" env CUSHIM_PER_THREAD_DEFAULT_STREAM=1 "$work/vadd-pinned" run
+check "C++ run, linked mode: libcuda.so.1 NEEDED, no stubs" bash -c "readelf -d $work/vadd-linked | grep -q 'libcuda.so.1' && ! nm $work/vadd-linked | grep -q ' T cuInit' && $work/vadd-linked run"
 check "Rust 13.5 module on this driver: too-old report" "$R" too-old
 check "Rust stub library typed" env CUSHIM_CUDA_LIBRARY=$stub_lib "$R" stub
 check "C++ stub library status" env CUSHIM_CUDA_LIBRARY=$stub_lib "$work/vadd-pinned" stub
