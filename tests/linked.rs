@@ -59,6 +59,30 @@ fn run(
         .expect("runs")
 }
 
+/// Both modes of the module (the crate's library) pass pedantic clippy with
+/// no finding and `missing_docs` denied, as the
+/// vendored lazy modules do (`tests/lint.rs`).
+#[test]
+fn both_link_modes_pass_pedantic_clippy() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    for features in [&[][..], &["--features", "linked"][..]] {
+        let out = Command::new(&cargo)
+            .args(["clippy", "--quiet", "--offline", "--locked", "--lib"])
+            .args(features)
+            .arg("--manifest-path")
+            .arg(root().join("tests/linked/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(root().join("target/linked-clippy"))
+            .args(["--", "-D", "warnings", "-W", "clippy::pedantic"])
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs");
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{features:?}: findings:\n{stderr}");
+        assert!(stderr.trim().is_empty(), "{features:?}: {stderr}");
+    }
+}
+
 #[test]
 fn lazy_and_linked_builds_of_one_module_behave_alike_on_the_fake_driver() {
     let fake = common::fake_driver("linked", &[]);

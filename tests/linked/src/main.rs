@@ -1,11 +1,6 @@
 //! The same calls in either link mode; what they print must not depend on it.
 
-#[allow(dead_code, clippy::all)]
-mod cuda {
-    include!(concat!(env!("OUT_DIR"), "/cuda.rs"));
-}
-
-use cuda::{Api, Error};
+use cushim_linked::cuda::{self, Api, Error};
 
 /// The fake driver's record of the function that ran last.
 fn last_called() -> String {
