@@ -129,7 +129,9 @@ enum Status : int {
 };
 
 // What became of one stub.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient };
+// `elsewhere`: a function of another system (cuWGLGetDevice off Windows),
+// which has no stub here and is never resolved.
+enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient, elsewhere };
 
 // One row per stub: what to resolve, and what became of it.
 struct Function {
@@ -596,12 +598,13 @@ enum class Text { name, text };
     for (std::size_t i = 0; i < function_count(); ++i) {
         const Function &f = function_table()[i];
         if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
+            if (f.state.load(std::memory_order_relaxed) == elsewhere) break;
             if (resolve(i)) return status_ok;
             return last_status;
         }
     }
     char message[1024];
-    format(message, sizeof message, "`%s` is not a function of this header", name);
+    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
     note(status_symbol_not_found, message);
     return status_symbol_not_found;
 }
@@ -625,6 +628,7 @@ enum class Text { name, text };
     if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
     std::size_t count = 0;
     for (std::size_t i = 0; i < function_count(); ++i) {
+        if (function_table()[i].state.load(std::memory_order_relaxed) == elsewhere) continue;
         if (resolve(i)) continue;
         if (missing && count < capacity) missing[count] = function_table()[i].symbol;
         ++count;
@@ -704,6 +708,12 @@ enum class Text { name, text };
 
 namespace {
 namespace cushim {
+// The rows of functions that only systems with _WIN32 have.
+#ifdef _WIN32
+#define CUSHIM_ROW__WIN32 unresolved
+#else
+#define CUSHIM_ROW__WIN32 elsewhere
+#endif
 
 Function functions[] = {
     {"cuArray3DCreate", "cuArray3DCreate_v2", "cuArray3DCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
@@ -1210,7 +1220,7 @@ Function functions[] = {
     {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
     {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
+    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {CUSHIM_ROW__WIN32}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 506, {nullptr}, {unresolved}, {0}},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
 };

@@ -62,6 +62,8 @@ struct Source<'a> {
     per_thread_by_default: bool,
     linked: bool,
     table: Vec<Row>,
+    /// `(row state macro, define)` for each system some function needs.
+    systems: Vec<(String, String)>,
     shims: Vec<Shim>,
     texts: Vec<Text>,
     /// The library's other headers, included where the system has them.
@@ -89,6 +91,9 @@ struct Row {
     per_thread: bool,
     /// The row of the per-thread variant, or -1.
     twin: i64,
+    /// Its first state: `unresolved`, or a macro that is `elsewhere` on
+    /// systems that lack the function. Example: `CUSHIM_ROW__WIN32`.
+    state: String,
 }
 
 /// One macro invocation.
@@ -185,6 +190,9 @@ pub fn emit(
                 version: version.unwrap_or(0),
                 per_thread: !checked,
                 twin: -1,
+                state: system
+                    .as_deref()
+                    .map_or_else(|| "unresolved".to_string(), row_state),
             });
             shims.push(Shim {
                 ret: f.ret.to_string(),
@@ -244,6 +252,16 @@ pub fn emit(
         use_proc_address: options.resolve == Resolve::ProcAddress,
         per_thread_by_default: options.stream == StreamMode::PerThread,
         linked: options.linked,
+        systems: {
+            let mut systems: Vec<(String, String)> = shims
+                .iter()
+                .filter_map(|s| s.system.clone())
+                .map(|d| (row_state(&d), d))
+                .collect();
+            systems.sort();
+            systems.dedup();
+            systems
+        },
         table,
         shims,
         texts,
@@ -268,6 +286,11 @@ pub fn emit(
             contents: render("source", source.render())?,
         },
     ])
+}
+
+/// The macro for the first state of a row that only systems with `define` have.
+fn row_state(define: &str) -> String {
+    format!("CUSHIM_ROW_{}", identifier(define))
 }
 
 /// What a shim returns when it cannot reach the driver.

@@ -54,9 +54,18 @@ const char *const library_names[] = { {%- for n in unix_names %}{{ n }}{% if !lo
 namespace {
 namespace cushim {
 
+{%- for (state, define) in systems %}
+// The rows of functions that only systems with {{ define }} have.
+#ifdef {{ define }}
+#define {{ state }} unresolved
+#else
+#define {{ state }} elsewhere
+#endif
+{%- endfor %}
+
 Function functions[] = {
 {%- for r in table %}
-    { {{- r.name }}, {{ r.symbol }}, {{ r.proc_name }}, {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, {unresolved}, {0}},
+    { {{- r.name }}, {{ r.symbol }}, {{ r.proc_name }}, {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, { {{- r.state -}} }, {0}},
 {%- endfor %}
 };
 

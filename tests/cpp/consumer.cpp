@@ -96,6 +96,9 @@ static void fake() {
     EXPECT(cuInit(0) == CUDA_SUCCESS);
     EXPECT(cushim_cuda_load() == CUSHIM_CUDA_OK);
     EXPECT(cushim_cuda_set_library_path("/too/late/libcuda.so.1") == -2);
+    // cudaGL.h's Windows-only function has a row, but not on this system.
+    EXPECT(cushim_cuda_function_status("cuWGLGetDevice") == CUSHIM_CUDA_SYMBOL_NOT_FOUND);
+    EXPECT(contains(cushim_cuda_last_message(), "on this system"));
     int version = 0;
     EXPECT(cuDriverGetVersion(&version) == CUDA_SUCCESS && version == 13050);
     int count = 0;
@@ -149,6 +152,7 @@ static void fake() {
     bool listed = false;
     for (size_t i = 0; i < n; ++i) {
         EXPECT(std::strcmp(missing[i], "cuInit") != 0);
+        EXPECT(std::strcmp(missing[i], "cuWGLGetDevice") != 0);  // not this system's
         listed = listed || std::strcmp(missing[i], "cuCtxGetCurrent") == 0;
     }
     EXPECT(listed);

@@ -57,7 +57,9 @@ enum Status : int {
 };
 
 // What became of one stub.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient };
+// `elsewhere`: a function of another system (cuWGLGetDevice off Windows),
+// which has no stub here and is never resolved.
+enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient, elsewhere };
 
 // One row per stub: what to resolve, and what became of it.
 struct Function {
@@ -524,12 +526,13 @@ enum class Text { name, text };
     for (std::size_t i = 0; i < function_count(); ++i) {
         const Function &f = function_table()[i];
         if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
+            if (f.state.load(std::memory_order_relaxed) == elsewhere) break;
             if (resolve(i)) return status_ok;
             return last_status;
         }
     }
     char message[1024];
-    format(message, sizeof message, "`%s` is not a function of this header", name);
+    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
     note(status_symbol_not_found, message);
     return status_symbol_not_found;
 }
@@ -553,6 +556,7 @@ enum class Text { name, text };
     if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
     std::size_t count = 0;
     for (std::size_t i = 0; i < function_count(); ++i) {
+        if (function_table()[i].state.load(std::memory_order_relaxed) == elsewhere) continue;
         if (resolve(i)) continue;
         if (missing && count < capacity) missing[count] = function_table()[i].symbol;
         ++count;
