@@ -138,6 +138,10 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
             .args(["-static", "-o"])
             .arg(&exe),
     );
+    // cudaGL.h's Windows-only function is a stub here, checked against its
+    // prototype under _WIN32 (with the cross compiler's own GL headers).
+    let nm = run_ok(Command::new("x86_64-w64-mingw32-nm").arg(&exe));
+    assert!(nm.contains(" T cuWGLGetDevice\n"), "{nm}");
     let out = common::run_beside_planted_dll(&dir, &exe);
     assert!(out.contains("cuInit -> 303, status 1"), "{out}");
     assert!(out.contains("tried `nvcuda.dll`"), "{out}");
