@@ -143,6 +143,13 @@ impl Builder {
         self
     }
 
+    /// The library, by name: `driver` (the default) or `nvrtc` (which cushim
+    /// parses and lists, but does not generate loaders for yet).
+    pub fn library(mut self, name: impl Into<String>) -> Self {
+        self.options.library = name.into();
+        self
+    }
+
     /// The default-stream mode shims bind unless the program chooses at run time.
     pub fn stream(mut self, stream: crate::options::StreamMode) -> Self {
         self.options.stream = stream;

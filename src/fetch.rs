@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::parse::{file_sha256, hex};
 
 use crate::diag::Error;
-use crate::library::DRIVER;
+use crate::library::{Library, DRIVER};
 use crate::pins::{Pin, Wheel};
 
 /// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
@@ -45,10 +45,32 @@ pub fn include_dir(pin: &Pin) -> Result<PathBuf, Error> {
     include_dir_in(&cache_dir()?, pin)
 }
 
+/// The include directory of `library`'s headers for a pinned release,
+/// fetched first if they are not cached.
+pub fn library_include_dir(library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
+    include_dir_of(&cache_dir()?, library, pin)
+}
+
 /// [`include_dir`] with an explicit cache directory.
 pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
+    include_dir_of(cache, &DRIVER, pin)
+}
+
+/// The cache entry of `library`'s headers for a release: `cuda-13.5` for
+/// the driver, `nvrtc-13.5` for NVRTC.
+fn entry_name(library: &Library, pin: &Pin) -> String {
+    if library.name == DRIVER.name {
+        pin.cuda.dir_name()
+    } else {
+        format!("{}-{}", library.name, pin.cuda)
+    }
+}
+
+fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
     private_dir(cache)?;
-    let root = cache.join(pin.cuda.dir_name());
+    let root = cache.join(entry_name(library, pin));
+    let verify = |pin: &Pin, root: &Path| verify(library, pin, root);
+    let fetch = |pin: &Pin, root: &Path| fetch(library, pin, root);
     match verify(pin, &root) {
         Ok(()) => {}
         Err(Some(why)) => {
@@ -78,7 +100,7 @@ const MANIFEST: &str = "headers.sha256";
 /// `Ok` when the entry at `root` holds what was extracted from the pinned
 /// wheel: `Err(None)` when it is absent, `Err(Some(why))` when it is there
 /// but fails (a symlink, a changed header, another wheel).
-fn verify(pin: &Pin, root: &Path) -> Result<(), Option<String>> {
+fn verify(library: &Library, pin: &Pin, root: &Path) -> Result<(), Option<String>> {
     let kind = |p: &Path| fs::symlink_metadata(p).map(|m| m.file_type());
     match kind(root) {
         Err(_) => return Err(None),
@@ -99,7 +121,7 @@ fn verify(pin: &Pin, root: &Path) -> Result<(), Option<String>> {
     if !kind(&include).is_ok_and(|t| t.is_dir()) {
         return Err(Some("`include` is not a plain directory".into()));
     }
-    for header in DRIVER.header_files() {
+    for header in library.header_files() {
         let path = include.join(header);
         if !kind(&path).is_ok_and(|t| t.is_file()) {
             return Err(Some(format!("`{header}` is missing or not a plain file")));
@@ -161,12 +183,13 @@ fn private_dir(dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Removes the staging directories (`.cuda-<v>.<pid>-<n>.tmp`) of fetches
+/// Removes the staging directories (`.<entry>.<pid>-<n>.tmp`, e.g.
+/// `.cuda-13.5.4242-0.tmp`) of fetches
 /// whose process is gone, e.g. killed.
 fn remove_stale_staging(parent: &Path) {
     crate::temp::remove_dead(parent, |name| {
         let (rest, _) = name
-            .strip_prefix(".cuda-")?
+            .strip_prefix('.')?
             .strip_suffix(".tmp")?
             .rsplit_once('-')?;
         rest.rsplit_once('.')?.1.parse().ok()
@@ -178,21 +201,25 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
 }
 
 /// Downloads, checks and extracts `pin` into `root`, replacing it atomically.
-fn fetch(pin: &Pin, root: &Path) -> Result<(), Error> {
+fn fetch(library: &Library, pin: &Pin, root: &Path) -> Result<(), Error> {
     let parent = root.parent().unwrap_or(Path::new("."));
     remove_stale_staging(parent);
     static STAGING: AtomicUsize = AtomicUsize::new(0);
     let n = STAGING.fetch_add(1, Ordering::Relaxed);
-    let staging = parent.join(format!(".cuda-{}.{}-{n}.tmp", pin.cuda, std::process::id()));
+    let staging = parent.join(format!(
+        ".{}.{}-{n}.tmp",
+        entry_name(library, pin),
+        std::process::id()
+    ));
     let _ = fs::remove_dir_all(&staging);
-    let result = fetch_into(pin, &staging).and_then(|()| {
-        if verify(pin, root).is_ok() {
+    let result = fetch_into(library, pin, &staging).and_then(|()| {
+        if verify(library, pin, root).is_ok() {
             // Another process or thread finished the same fetch first.
             return Ok(());
         }
         crate::temp::remove(root);
         match fs::rename(&staging, root) {
-            Err(_) if verify(pin, root).is_ok() => Ok(()),
+            Err(_) if verify(library, pin, root).is_ok() => Ok(()),
             other => other.map_err(|e| io_error("cannot move the headers into", root, e)),
         }
     });
@@ -209,10 +236,10 @@ fn wheel_lines(pin: &Pin) -> String {
         .collect()
 }
 
-fn fetch_into(pin: &Pin, staging: &Path) -> Result<(), Error> {
+fn fetch_into(library: &Library, pin: &Pin, staging: &Path) -> Result<(), Error> {
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
-    let mut wanted = DRIVER.header_files();
+    let mut wanted = library.header_files();
     let mut manifest = String::new();
     for (n, wheel) in pin.wheels.iter().enumerate() {
         let bytes = download(pin, wheel, &staging.join(format!("wheel-{n}")))?;
@@ -381,10 +408,10 @@ mod tests {
     fn a_cached_header_is_checked_against_its_extraction_hash_on_every_use() {
         let cache = scratch("verify");
         let (pin, root) = entry(&cache, &"a".repeat(64));
-        assert_eq!(verify(&pin, &root), Ok(()));
+        assert_eq!(verify(&DRIVER, &pin, &root), Ok(()));
         let header = root.join("include/cuda.h");
         fs::write(&header, "/* cuda.h, edited */\n").unwrap();
-        let why = verify(&pin, &root).unwrap_err().unwrap();
+        let why = verify(&DRIVER, &pin, &root).unwrap_err().unwrap();
         assert!(
             why.contains("`cuda.h` changed since it was extracted"),
             "{why}"
@@ -395,7 +422,7 @@ mod tests {
         let real = cache.join("real-cuda.h");
         fs::rename(root.join("include/cuda.h"), &real).unwrap();
         std::os::unix::fs::symlink(&real, root.join("include/cuda.h")).unwrap();
-        let why = verify(&pin, &root).unwrap_err().unwrap();
+        let why = verify(&DRIVER, &pin, &root).unwrap_err().unwrap();
         assert!(why.contains("not a plain file"), "{why}");
 
         // Another pin's entry is not this pin's.
@@ -403,7 +430,7 @@ mod tests {
         let mut other = pin.clone();
         other.wheels[1].sha256 = "b".repeat(64);
         assert_eq!(
-            verify(&other, &root),
+            verify(&DRIVER, &other, &root),
             Err(Some("it came from other wheels".into()))
         );
         let _ = fs::remove_dir_all(&cache);

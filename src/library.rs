@@ -56,8 +56,13 @@ pub struct ParseSettings {
     /// The define that exposes the legacy PFN typedefs the version rule needs;
     /// only typedefs are taken from that parse. Example: `__CUDA_API_VERSION_INTERNAL`.
     pub internal_define: Option<&'static str>,
-    /// The macro that holds the release. Example: `CUDA_VERSION` (`13050`).
+    /// The macro that holds the release, if the headers have one (empty
+    /// if not: the release then comes from the pin). Example: `CUDA_VERSION` (`13050`).
     pub version_macro: &'static str,
+    /// The enum that the library's functions return as their status. The
+    /// first function of the main header that returns it gives its
+    /// constants. Example: `CUresult`, `nvrtcResult`.
+    pub status_type: &'static str,
     /// Systems whose headers declare more functions, each with the define
     /// that shows them and the name generated code tests for it:
     /// `(cfg, define)`. Example: `("windows", "_WIN32")` for `cuWGLGetDevice`.
@@ -67,7 +72,9 @@ pub struct ParseSettings {
 /// How C names map to exported symbols and ABI versions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Naming {
-    /// Prefix of the typedefs that list each function's ABI versions. Example: `PFN_`.
+    /// Prefix of the typedefs that list each function's ABI versions, or
+    /// empty for a library without such a table (each symbol is its C
+    /// name, with no ABI version). Example: `PFN_`.
     pub pfn_prefix: &'static str,
     /// What separates a base name from its ABI ordinal or version. Example: `_v`.
     pub version_separator: &'static str,
@@ -213,6 +220,7 @@ pub const DRIVER: Library = Library {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
         version_macro: "CUDA_VERSION",
+        status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
     },
     naming: Naming {
@@ -259,3 +267,73 @@ pub const DRIVER: Library = Library {
     link_name: "cuda",
     version_function: c"cuDriverGetVersion",
 };
+
+/// NVRTC, the runtime compiler: `nvrtc.h` (no PFN table, no version macro),
+/// from the `nvidia-cuda-nvrtc` wheels (`headers/pins-nvrtc.txt`). So far
+/// cushim parses and lists it (`cushim list --lib nvrtc`); its loaders are
+/// not generated yet. The codes are `nvrtcResult`'s; NVRTC has no code for a
+/// missing library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
+pub const NVRTC: Library = Library {
+    name: "nvrtc",
+    headers: &[Header {
+        name: "nvrtc.h",
+        typedefs: None,
+        needs: &[],
+    }],
+    pins: "headers/pins-nvrtc.txt",
+    parse: ParseSettings {
+        per_thread_define: None,
+        internal_define: None,
+        version_macro: "",
+        status_type: "nvrtcResult",
+        platforms: &[],
+    },
+    naming: Naming {
+        pfn_prefix: "",
+        version_separator: "",
+        per_thread_suffixes: &[],
+    },
+    flag_word: "flags",
+    success: "NVRTC_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        symbol_not_found: Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        stub_library: Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        driver_too_old: Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        not_initialized: Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        invalid_value: Code {
+            name: "NVRTC_ERROR_INVALID_INPUT",
+            value: 3,
+        },
+    },
+    fallbacks: &[],
+    names: Names {
+        unix: &["libnvrtc.so.13", "libnvrtc.so.12"],
+        windows: &["nvrtc64_130_0.dll", "nvrtc64_120_0.dll"],
+    },
+    link_name: "nvrtc",
+    version_function: c"nvrtcVersion",
+};
+
+/// Every library cushim knows, by the name `--lib` takes.
+pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC];
+
+/// The library named `name` (`driver`, `nvrtc`).
+pub fn by_name(name: &str) -> Option<&'static Library> {
+    LIBRARIES.iter().copied().find(|l| l.name == name)
+}

@@ -312,6 +312,8 @@ pub struct Options {
     pub enums: EnumOptions,
     /// Lazy loading (the default), direct linking, or a feature's choice.
     pub link: Link,
+    /// The library, by its description's name. Default: `driver`.
+    pub library: String,
 }
 
 impl Default for Options {
@@ -329,6 +331,7 @@ impl Default for Options {
             stream: StreamMode::Legacy,
             enums: EnumOptions::default(),
             link: Link::Lazy,
+            library: crate::library::DRIVER.name.to_string(),
         }
     }
 }
@@ -360,6 +363,7 @@ pub const FLAG_METHODS: &[(&str, &str)] = &[
     ("--resolve", "Builder::resolve"),
     ("--stream", "Builder::stream"),
     ("--link", "Builder::link"),
+    ("--lib", "Builder::library"),
     ("--docs", "Builder::docs"),
     ("--default-enum-style", "Builder::default_enum_style"),
     ("--bitfield-enum", "Builder::bitfield_enum"),
@@ -469,6 +473,9 @@ pub struct SourceArgs {
     /// An extra argument for clang, e.g. -I/opt/include (repeatable)
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub clang_args: Vec<String>,
+    /// The library: driver (the default), or nvrtc (parsed and listed so far; no loader yet)
+    #[arg(long, value_name = "NAME", default_value = "driver")]
+    pub lib: String,
 }
 
 #[cfg(feature = "cli")]
@@ -511,6 +518,7 @@ impl SourceArgs {
             allow: self.allow.clone(),
             block: self.block.clone(),
             clang_args: self.clang_args.clone(),
+            library: self.lib.clone(),
             ..Options::default()
         })
     }
@@ -810,6 +818,9 @@ impl Options {
         if self.link != Link::Lazy {
             a.push(("--link", text(self.link.name())));
         }
+        if self.library != crate::library::DRIVER.name {
+            a.push(("--lib", text(self.library.clone())));
+        }
         if self.enums.default_style != EnumStyle::NewType {
             a.push((
                 "--default-enum-style",
@@ -911,6 +922,7 @@ mod tests {
                 prepend_name: false,
             },
             link: Link::Feature("with-driver".into()),
+            library: "nvrtc".into(),
         };
         let mut everything = everything;
         for (i, style) in EnumStyle::PRECEDENCE.into_iter().rev().enumerate() {

@@ -6,6 +6,15 @@ use crate::version::CudaVersion;
 
 const PINS: &str = include_str!("../headers/pins.txt");
 
+/// Each library's pin file, by the path its description names.
+const PIN_FILES: &[(&str, &str)] = &[
+    ("headers/pins.txt", PINS),
+    (
+        "headers/pins-nvrtc.txt",
+        include_str!("../headers/pins-nvrtc.txt"),
+    ),
+];
+
 /// One pinned wheel. Example: `nvidia-cuda-runtime 13.5.37 df2b…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wheel {
@@ -34,10 +43,46 @@ pub struct Pin {
     pub wheels: Vec<Wheel>,
 }
 
-/// Every pin, oldest first. A release's wheels may be on several lines.
+/// Every pin of the driver, oldest first. A release's wheels may be on several lines.
 pub fn all() -> Vec<Pin> {
+    parse(PINS)
+}
+
+/// Every pin of `library`, oldest first (none for a library without a pin file).
+pub fn all_for(library: &crate::library::Library) -> Vec<Pin> {
+    PIN_FILES
+        .iter()
+        .find(|(path, _)| *path == library.pins)
+        .map(|(_, text)| parse(text))
+        .unwrap_or_default()
+}
+
+/// The pin of `library` for `cuda`, or an error that lists its pinned releases.
+pub fn find_for(library: &crate::library::Library, cuda: CudaVersion) -> Result<Pin, Error> {
+    if library.pins == crate::library::DRIVER.pins {
+        return find(cuda);
+    }
+    let pins = all_for(library);
+    pins.iter()
+        .find(|p| p.cuda == cuda)
+        .cloned()
+        .ok_or_else(|| {
+            let known: Vec<String> = pins.iter().map(|p| p.cuda.to_string()).collect();
+            Error::new(format!(
+                "no pinned {} headers for CUDA `{cuda}`",
+                library.name
+            ))
+            .hint(format!(
+                "pinned releases of {}: {}",
+                library.name,
+                known.join(", ")
+            ))
+        })
+}
+
+fn parse(text: &str) -> Vec<Pin> {
     let mut pins: Vec<Pin> = Vec::new();
-    for line in PINS.lines().map(str::trim) {
+    for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -122,6 +167,26 @@ mod tests {
             all().windows(2).all(|w| w[0].cuda < w[1].cuda),
             "oldest first"
         );
+    }
+
+    #[test]
+    fn every_pin_file_a_library_names_is_compiled_in_and_complete() {
+        for library in crate::library::LIBRARIES {
+            let pins = all_for(library);
+            assert_eq!(pins.len(), 16, "{}", library.name);
+            assert!(pins.windows(2).all(|w| w[0].cuda < w[1].cuda));
+            let text = PIN_FILES
+                .iter()
+                .find(|(p, _)| *p == library.pins)
+                .unwrap()
+                .1;
+            let lines = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .count();
+            let wheels: usize = pins.iter().map(|p| p.wheels.len()).sum();
+            assert_eq!(wheels, lines, "{}: every line is a wheel", library.name);
+        }
     }
 
     #[test]

@@ -58,6 +58,9 @@ impl<'a> Table<'a> {
         let mut versions: HashMap<&str, Vec<(u32, &RawTypedef)>> = HashMap::new();
         let mut twins: HashMap<(&str, &str), Vec<(u32, &RawTypedef)>> = HashMap::new();
         for (name, td) in pfn {
+            if naming.pfn_prefix.is_empty() {
+                break;
+            }
             let Some(rest) = name.strip_prefix(naming.pfn_prefix) else {
                 continue;
             };
@@ -318,6 +321,10 @@ fn abi_version<'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> (&'a str, Option<u32>) {
     let symbol = f.symbol.as_str();
+    // A library without an ABI table: each symbol stands for itself.
+    if table.naming.pfn_prefix.is_empty() {
+        return (symbol, None);
+    }
     // `base_vN` binds the N-th version, but only where a PFN typedef confirms the base.
     let (base, ordinal) = match split_version(symbol, table.naming) {
         Some((base, n)) if table.versions.contains_key(base) => (base, n as usize),

@@ -52,7 +52,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let main = &declaring[0];
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
-    let status_codes = plain.status_codes(main);
+    let status_codes = plain.status_codes(main, settings.status_type);
     let types = plain.signature_types(&declaring);
     // The files bindgen's types come from: the main header's directory, at any depth.
     let dir = main.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -114,9 +114,9 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         }
     }
     let declared = plain.unit.declared_types();
-    let version = plain
-        .unit
-        .macro_value(settings.version_macro)
+    let version = Some(settings.version_macro)
+        .filter(|m| !m.is_empty())
+        .and_then(|m| plain.unit.macro_value(m))
         .map(CudaVersion::from_number);
     if let Some(v) = version {
         for typedefs in input.headers.iter().filter_map(|h| h.typedefs.as_ref()) {
@@ -337,14 +337,21 @@ impl Parsed {
         out
     }
 
-    /// The constants of the enum returned by the first function of `header`.
-    fn status_codes(&self, header: &Path) -> Vec<StatusCode> {
+    /// The constants of the enum `status_type`, as returned by the first
+    /// function of `header` that returns it (the first function at all
+    /// when `status_type` is empty).
+    fn status_codes(&self, header: &Path, status_type: &str) -> Vec<StatusCode> {
         self.unit
             .root()
             .children()
             .into_iter()
             .filter(|c| c.kind() == clang::Kind::Function)
-            .find(|c| c.location().is_some_and(|l| canonical(&l.file) == header))
+            .filter(|c| c.location().is_some_and(|l| canonical(&l.file) == header))
+            .find(|c| {
+                status_type.is_empty()
+                    || c.result()
+                        .is_ok_and(|(ty, _)| ty.named() == Some(status_type))
+            })
             .map(|c| c.result_enum_constants())
             .unwrap_or_default()
             .into_iter()

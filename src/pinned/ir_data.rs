@@ -69,6 +69,10 @@ pub fn load(
     library: &Library,
     filter: &Filter,
 ) -> Option<Result<Loaded, Error>> {
+    // The shipped data is the driver's.
+    if library.name != crate::library::DRIVER.name {
+        return None;
+    }
     let shipped = SHIPPED.iter().find(|s| s.cuda.parse() == Ok(cuda))?;
     Some(decode(shipped, library, filter))
 }

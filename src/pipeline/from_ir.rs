@@ -83,7 +83,7 @@ fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
     };
     let pinned = match options.source {
         Source::Default => Some(pins::default_pin().cuda),
-        Source::Pinned(v) => Some(pins::find(v)?.cuda),
+        Source::Pinned(v) => Some(pins::find_for(library, v)?.cuda),
         _ => None,
     };
     if let Some(cuda) = pinned.filter(|_| !needs_headers(options)) {
@@ -186,9 +186,9 @@ mod headers {
 
     #[cfg(feature = "fetch")]
     pub(super) fn pinned(cuda: CudaVersion, library: &Library) -> Result<parse::Input, Error> {
-        let pin = crate::pins::find(cuda)?;
+        let pin = crate::pins::find_for(library, cuda)?;
         Ok(parse::Input::in_dir(
-            &crate::fetch::include_dir(&pin)?,
+            &crate::fetch::library_include_dir(library, &pin)?,
             library,
         ))
     }
@@ -206,6 +206,13 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
     let Source::Merged { from, to } = options.source else {
         return load_one(options, library);
     };
+    if library.name != DRIVER.name {
+        return Err(Error::new(format!(
+            "merging releases is for the driver only so far, not {}",
+            library.name
+        ))
+        .hint("name one release, e.g. `--cuda 13.5`"));
+    }
     let mut releases = Vec::new();
     let mut headers = Vec::new();
     let mut inputs = Vec::new();
@@ -259,8 +266,37 @@ pub(super) fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
 /// Parses the headers and builds the IR (what `cushim list` shows); also
 /// returns every header read.
 pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
-    let loaded = load_all(options, &DRIVER)?;
+    let loaded = load_all(options, named_library(options)?)?;
     Ok((loaded.api, loaded.inputs))
+}
+
+/// The library `options` name, or an error listing those cushim knows.
+fn named_library(options: &Options) -> Result<&'static Library, Error> {
+    crate::library::by_name(&options.library).ok_or_else(|| {
+        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
+        Error::new(format!(
+            "unknown library `{}`",
+            options.library.escape_debug()
+        ))
+        .hint(format!("cushim knows: {}", known.join(", ")))
+    })
+}
+
+/// The library whose loaders `options` ask for: only the driver's are
+/// generated so far; another library's IR can be listed.
+fn generated_library(options: &Options) -> Result<&'static Library, Error> {
+    let library = named_library(options)?;
+    if library.name == DRIVER.name {
+        return Ok(library);
+    }
+    Err(Error::new(format!(
+        "cushim does not generate loaders for {} yet: only the driver's",
+        library.name
+    ))
+    .hint(format!(
+        "`cushim list --lib {}` shows what cushim reads from its headers",
+        library.name
+    )))
 }
 
 /// Runs the whole pipeline short of writing.
@@ -271,7 +307,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
         inputs,
         types,
         header_name,
-    } = load_all(options, &DRIVER)?;
+    } = load_all(options, generated_library(options)?)?;
     let merged = matches!(api.release, Release::Range(..));
     let headers = headers
         .iter()

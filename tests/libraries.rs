@@ -1,0 +1,92 @@
+//! Libraries besides the driver, through the same description-driven parse
+//! (issue 13's first step): NVRTC's pinned header is fetched from its own
+//! wheel, parsed with none of the driver's settings, and listed. Loaders are
+//! not generated for it yet, and asking for them is a clear error.
+
+mod common;
+
+use common::{cushim, text};
+
+fn nvrtc_13_5() -> cushim::ir::Api {
+    let options = cushim::Builder::new().cuda_version("13.5").library("nvrtc");
+    cushim::load(options.options()).expect("NVRTC 13.5 loads").0
+}
+
+#[test]
+fn nvrtc_is_parsed_from_its_own_pinned_wheel_with_its_own_settings() {
+    let api = nvrtc_13_5();
+    assert_eq!(api.library.name, "nvrtc");
+    let names: Vec<&str> = api.functions.iter().map(|f| f.name.as_str()).collect();
+    for name in [
+        "nvrtcVersion",
+        "nvrtcCreateProgram",
+        "nvrtcCompileProgram",
+        "nvrtcGetPTX",
+    ] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert!(
+        names.iter().all(|n| n.starts_with("nvrtc")),
+        "only nvrtc.h's own functions: {names:?}"
+    );
+    // No PFN table: each symbol is its name, with no ABI version, and no
+    // warning about a missing table; no per-thread twins (the driver's defines
+    // are not in this parse).
+    for f in &api.functions {
+        assert_eq!(f.symbol, f.name);
+        assert_eq!(f.version, None);
+        assert!(f.per_thread.is_none(), "{}", f.name);
+    }
+    assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
+    // The status type is nvrtcResult, although the header's first function
+    // returns a string.
+    let code = |name: &str| {
+        api.status_codes
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+    };
+    assert_eq!(code("NVRTC_SUCCESS"), Some(0));
+    assert_eq!(code("NVRTC_ERROR_INVALID_INPUT"), Some(3));
+    assert_eq!(code("NVRTC_ERROR_INTERNAL_ERROR"), Some(11));
+    assert_eq!(api.codes.library_not_found, 11);
+    assert_eq!(api.codes.invalid_value, 3);
+}
+
+#[test]
+fn list_takes_a_library_and_generate_refuses_one_without_loaders() {
+    let out = cushim(&["list", "--lib", "nvrtc", "--cuda", "13.5"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("nvrtcCompileProgram"), "{stdout}");
+    assert!(stdout.contains("nvrtc.h"), "{stdout}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+
+    let dir = common::scratch("nvrtc-generate");
+    let out = cushim(&[
+        "generate",
+        "--lib",
+        "nvrtc",
+        "--cuda",
+        "13.5",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("does not generate loaders for nvrtc yet"),
+        "{stderr}"
+    );
+    assert!(!dir.join("out").exists(), "nothing is written");
+
+    let out = cushim(&["list", "--lib", "nope"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("unknown library `nope`"), "{stderr}");
+    assert!(stderr.contains("driver, nvrtc"), "{stderr}");
+
+    let out = cushim(&["list", "--lib", "nvrtc", "--cuda", "12.7"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+}
