@@ -59,6 +59,11 @@ pub struct ParseSettings {
     /// The macro that holds the release, if the headers have one (empty
     /// if not: the release then comes from the pin). Example: `CUDA_VERSION` (`13050`).
     pub version_macro: &'static str,
+    /// Whether `#define NAME TARGET` lines name functions: each `NAME` whose
+    /// `TARGET` is a declared function becomes one of its C names. Example:
+    /// NVML's `#define nvmlInit nvmlInit_v2`. (The driver's header spells its
+    /// declarations with the macro's name instead, which the parse sees.)
+    pub alias_macros: bool,
     /// The enum that the library's functions return as their status. The
     /// first function of the main header that returns it gives its
     /// constants. Example: `CUresult`, `nvrtcResult`.
@@ -220,6 +225,7 @@ pub const DRIVER: Library = Library {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
         version_macro: "CUDA_VERSION",
+        alias_macros: false,
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
     },
@@ -285,6 +291,7 @@ pub const NVRTC: Library = Library {
         per_thread_define: None,
         internal_define: None,
         version_macro: "",
+        alias_macros: false,
         status_type: "nvrtcResult",
         platforms: &[],
     },
@@ -330,8 +337,71 @@ pub const NVRTC: Library = Library {
     version_function: c"nvrtcVersion",
 };
 
+/// NVML, the management library: `nvml.h` from the header-only
+/// `nvidia-nvml-dev` wheels (`headers/pins-nvml.txt`); the library ships with
+/// the driver. Its header declares the versioned names (`nvmlInit_v2`) and
+/// maps the plain ones to them with `#define`, which the parse reads as
+/// aliases. So far cushim parses and lists it; its loaders are not generated yet.
+pub const NVML: Library = Library {
+    name: "nvml",
+    headers: &[Header {
+        name: "nvml.h",
+        typedefs: None,
+        needs: &[],
+    }],
+    pins: "headers/pins-nvml.txt",
+    parse: ParseSettings {
+        per_thread_define: None,
+        internal_define: None,
+        version_macro: "",
+        alias_macros: true,
+        status_type: "nvmlReturn_t",
+        platforms: &[],
+    },
+    naming: Naming {
+        pfn_prefix: "",
+        version_separator: "",
+        per_thread_suffixes: &[],
+    },
+    flag_word: "flags",
+    success: "NVML_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "NVML_ERROR_LIBRARY_NOT_FOUND",
+            value: 12,
+        },
+        symbol_not_found: Code {
+            name: "NVML_ERROR_FUNCTION_NOT_FOUND",
+            value: 13,
+        },
+        stub_library: Code {
+            name: "NVML_ERROR_LIBRARY_NOT_FOUND",
+            value: 12,
+        },
+        driver_too_old: Code {
+            name: "NVML_ERROR_FUNCTION_NOT_FOUND",
+            value: 13,
+        },
+        not_initialized: Code {
+            name: "NVML_ERROR_UNINITIALIZED",
+            value: 1,
+        },
+        invalid_value: Code {
+            name: "NVML_ERROR_INVALID_ARGUMENT",
+            value: 2,
+        },
+    },
+    fallbacks: &[],
+    names: Names {
+        unix: &["libnvidia-ml.so.1"],
+        windows: &["nvml.dll"],
+    },
+    link_name: "nvidia-ml",
+    version_function: c"nvmlSystemGetNVMLVersion",
+};
+
 /// Every library cushim knows, by the name `--lib` takes.
-pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC];
+pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML];
 
 /// The library named `name` (`driver`, `nvrtc`).
 pub fn by_name(name: &str) -> Option<&'static Library> {

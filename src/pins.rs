@@ -13,6 +13,10 @@ const PIN_FILES: &[(&str, &str)] = &[
         "headers/pins-nvrtc.txt",
         include_str!("../headers/pins-nvrtc.txt"),
     ),
+    (
+        "headers/pins-nvml.txt",
+        include_str!("../headers/pins-nvml.txt"),
+    ),
 ];
 
 /// One pinned wheel. Example: `nvidia-cuda-runtime 13.5.37 df2b…`.

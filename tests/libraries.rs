@@ -84,9 +84,41 @@ fn list_takes_a_library_and_generate_refuses_one_without_loaders() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("unknown library `nope`"), "{stderr}");
-    assert!(stderr.contains("driver, nvrtc"), "{stderr}");
+    assert!(stderr.contains("driver, nvrtc, nvml"), "{stderr}");
 
     let out = cushim(&["list", "--lib", "nvrtc", "--cuda", "12.7"]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
+}
+
+/// NVML declares the versioned names and maps the plain ones to them with
+/// `#define`: the plain name is an alias of the versioned symbol, and the v1
+/// prototypes stay hidden.
+#[test]
+fn nvml_reads_its_alias_macros_and_its_own_codes() {
+    let options = cushim::Builder::new().cuda_version("13.5").library("nvml");
+    let api = cushim::load(options.options()).expect("NVML 13.5 loads").0;
+    let find = |name: &str| api.functions.iter().find(|f| f.name == name);
+    let init = find("nvmlInit_v2").expect("nvmlInit_v2");
+    assert_eq!(init.symbol, "nvmlInit_v2");
+    assert_eq!(init.aliases, ["nvmlInit"]);
+    assert_eq!(
+        find("nvmlDeviceGetCount_v2").map(|f| f.aliases.clone()),
+        Some(vec!["nvmlDeviceGetCount".to_string()])
+    );
+    assert!(find("nvmlInit").is_none(), "the v1 prototype is hidden");
+    // 17 versioned names and 2 renamed ones in 13.5 (docs/library-facts.md).
+    let aliased = api
+        .functions
+        .iter()
+        .filter(|f| !f.aliases.is_empty())
+        .count();
+    assert_eq!(aliased, 19);
+    assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
+    assert_eq!(api.codes.library_not_found, 12);
+    assert_eq!(api.codes.symbol_not_found, 13);
+    assert!(api
+        .status_codes
+        .iter()
+        .any(|c| c.name == "NVML_ERROR_FUNCTION_NOT_FOUND" && c.value == 13));
 }

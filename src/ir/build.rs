@@ -182,6 +182,19 @@ pub fn build(
         });
     }
 
+    // `#define NAME TARGET`: NAME is another C name of TARGET's function.
+    for (alias, target) in &raw.alias_macros {
+        if let Some(f) = functions
+            .iter_mut()
+            .find(|f| f.symbol == *target || f.name == *target)
+        {
+            if *alias != f.name && !f.aliases.contains(alias) {
+                f.aliases.push(alias.clone());
+                f.aliases.sort();
+            }
+        }
+    }
+
     if diags.iter().any(|d| d.severity == Severity::Error) {
         diags.sort_by(|a, b| a.origin.cmp(&b.origin));
         return Err(Error::from_diagnostics(diags));
@@ -520,6 +533,7 @@ mod tests {
                 })
                 .collect(),
             files: Vec::new(),
+            alias_macros: Vec::new(),
             status_codes: Vec::new(),
             types: Default::default(),
             enums: Vec::new(),

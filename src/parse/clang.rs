@@ -345,6 +345,41 @@ impl Unit {
         None
     }
 
+    /// Every non-system `#define NAME TARGET` whose body is one identifier:
+    /// `(NAME, TARGET)`, in source order. Example: `("nvmlInit", "nvmlInit_v2")`.
+    pub fn alias_macros(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for c in self.root().children() {
+            // SAFETY: plain queries on live cursors; the tokens are disposed after use.
+            unsafe {
+                if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
+                    || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
+                    || clang_Cursor_isMacroFunctionLike(c.raw) != 0
+                {
+                    continue;
+                }
+                let mut tokens: *mut CXToken = ptr::null_mut();
+                let mut count: c_uint = 0;
+                clang_tokenize(
+                    self.tu,
+                    clang_getCursorExtent(c.raw),
+                    &mut tokens,
+                    &mut count,
+                );
+                if count == 2 && clang_getTokenKind(*tokens.add(1)) == CXToken_Identifier {
+                    out.push((
+                        c.spelling(),
+                        take_string(clang_getTokenSpelling(self.tu, *tokens.add(1))),
+                    ));
+                }
+                if !tokens.is_null() {
+                    clang_disposeTokens(self.tu, tokens, count);
+                }
+            }
+        }
+        out
+    }
+
     pub fn root(&self) -> Cursor<'_> {
         // SAFETY: the TU is live.
         Cursor {

@@ -164,4 +164,6 @@ pub struct Raw {
     pub declared: BTreeSet<String>,
     /// The release the version macro gives (`CUDA_VERSION 13050` → 13.5).
     pub version: Option<CudaVersion>,
+    /// `#define NAME TARGET` aliases, when the library's settings ask for them.
+    pub alias_macros: Vec<(String, String)>,
 }

@@ -123,7 +123,13 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
             check_same_release(v, input.main(), typedefs, settings.version_macro)?;
         }
     }
+    let alias_macros = if settings.alias_macros {
+        plain.unit.alias_macros()
+    } else {
+        Vec::new()
+    };
     Ok(Raw {
+        alias_macros,
         functions,
         pfn,
         files,
