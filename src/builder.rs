@@ -143,8 +143,9 @@ impl Builder {
         self
     }
 
-    /// The library, by name: `driver` (the default), `nvrtc` or `nvml` (which
-    /// cushim parses and lists, but does not generate loaders for yet).
+    /// The library, by name: `driver` (the default), `nvrtc`, `nvml` or
+    /// `nvjitlink` (which cushim parses and lists, but does not generate
+    /// loaders for yet).
     pub fn library(mut self, name: impl Into<String>) -> Self {
         self.options.library = name.into();
         self

@@ -59,6 +59,11 @@ pub struct ParseSettings {
     /// The macro that holds the release, if the headers have one (empty
     /// if not: the release then comes from the pin). Example: `CUDA_VERSION` (`13050`).
     pub version_macro: &'static str,
+    /// Whether the header's `static inline` functions that only `return` a
+    /// call of another function are the C names of that function (the
+    /// export). Example: nvJitLink's `nvJitLinkCreate`, which calls
+    /// `__nvJitLinkCreate_13_5`. (Static functions are never exports.)
+    pub inline_wrappers: bool,
     /// Whether `#define NAME TARGET` lines name functions: each `NAME` whose
     /// `TARGET` is a declared function becomes one of its C names. Example:
     /// NVML's `#define nvmlInit nvmlInit_v2`. (The driver's header spells its
@@ -225,6 +230,7 @@ pub const DRIVER: Library = Library {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
         version_macro: "CUDA_VERSION",
+        inline_wrappers: false,
         alias_macros: false,
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
@@ -291,6 +297,7 @@ pub const NVRTC: Library = Library {
         per_thread_define: None,
         internal_define: None,
         version_macro: "",
+        inline_wrappers: false,
         alias_macros: false,
         status_type: "nvrtcResult",
         platforms: &[],
@@ -354,6 +361,7 @@ pub const NVML: Library = Library {
         per_thread_define: None,
         internal_define: None,
         version_macro: "",
+        inline_wrappers: false,
         alias_macros: true,
         status_type: "nvmlReturn_t",
         platforms: &[],
@@ -400,8 +408,75 @@ pub const NVML: Library = Library {
     version_function: c"nvmlSystemGetNVMLVersion",
 };
 
+/// nvJitLink, the JIT linker: `nvJitLink.h` from the `nvidia-nvjitlink`
+/// wheels (`headers/pins-nvjitlink.txt`; none for 11.8). Its functions are
+/// `static inline` wrappers around exports of the header's own minor
+/// (`nvJitLinkCreate` calls `__nvJitLinkCreate_13_5`), which the parse reads
+/// as the C name of that export. So far cushim parses and lists it; its
+/// loaders are not generated yet. `NVJITLINK_ERROR_OUTDATED_LIBRARY` is 14
+/// in 13.x headers (a 12.x header without it gets the documented 14 too,
+/// which is only right with its `NEW_ERROR_CODES`).
+pub const NVJITLINK: Library = Library {
+    name: "nvjitlink",
+    headers: &[Header {
+        name: "nvJitLink.h",
+        typedefs: None,
+        needs: &[],
+    }],
+    pins: "headers/pins-nvjitlink.txt",
+    parse: ParseSettings {
+        per_thread_define: None,
+        internal_define: None,
+        version_macro: "",
+        inline_wrappers: true,
+        alias_macros: false,
+        status_type: "nvJitLinkResult",
+        platforms: &[],
+    },
+    naming: Naming {
+        pfn_prefix: "",
+        version_separator: "",
+        per_thread_suffixes: &[],
+    },
+    flag_word: "flags",
+    success: "NVJITLINK_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "NVJITLINK_ERROR_INTERNAL",
+            value: 6,
+        },
+        symbol_not_found: Code {
+            name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
+            value: 14,
+        },
+        stub_library: Code {
+            name: "NVJITLINK_ERROR_INTERNAL",
+            value: 6,
+        },
+        driver_too_old: Code {
+            name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
+            value: 14,
+        },
+        not_initialized: Code {
+            name: "NVJITLINK_ERROR_INTERNAL",
+            value: 6,
+        },
+        invalid_value: Code {
+            name: "NVJITLINK_ERROR_INVALID_INPUT",
+            value: 4,
+        },
+    },
+    fallbacks: &[],
+    names: Names {
+        unix: &["libnvJitLink.so.13", "libnvJitLink.so.12"],
+        windows: &["nvJitLink_130_0.dll", "nvJitLink_120_0.dll"],
+    },
+    link_name: "nvJitLink",
+    version_function: c"nvJitLinkVersion",
+};
+
 /// Every library cushim knows, by the name `--lib` takes.
-pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML];
+pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML, &NVJITLINK];
 
 /// The library named `name` (`driver`, `nvrtc`).
 pub fn by_name(name: &str) -> Option<&'static Library> {

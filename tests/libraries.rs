@@ -84,7 +84,10 @@ fn list_takes_a_library_and_generate_refuses_one_without_loaders() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("unknown library `nope`"), "{stderr}");
-    assert!(stderr.contains("driver, nvrtc, nvml"), "{stderr}");
+    assert!(
+        stderr.contains("driver, nvrtc, nvml, nvjitlink"),
+        "{stderr}"
+    );
 
     let out = cushim(&["list", "--lib", "nvrtc", "--cuda", "12.7"]);
     let (_, stderr) = text(&out);
@@ -121,4 +124,41 @@ fn nvml_reads_its_alias_macros_and_its_own_codes() {
         .status_codes
         .iter()
         .any(|c| c.name == "NVML_ERROR_FUNCTION_NOT_FOUND" && c.value == 13));
+}
+
+/// nvJitLink's functions are static inline wrappers around exports of the
+/// header's own minor: callers write `nvJitLinkCreate`, the library is asked
+/// for `__nvJitLinkCreate_13_5`. The wrappers themselves are never shims.
+#[test]
+fn nvjitlink_names_the_export_of_the_headers_own_minor() {
+    for (release, suffix) in [("13.5", "_13_5"), ("12.9", "_12_9")] {
+        let options = cushim::Builder::new()
+            .cuda_version(release)
+            .library("nvjitlink");
+        let api = cushim::load(options.options()).expect("nvJitLink loads").0;
+        let create = api
+            .functions
+            .iter()
+            .find(|f| f.name == "nvJitLinkCreate")
+            .expect("nvJitLinkCreate");
+        assert_eq!(create.symbol, format!("__nvJitLinkCreate{suffix}"));
+        for f in &api.functions {
+            assert!(
+                !f.name.starts_with("__"),
+                "{release}: {} has no C name",
+                f.symbol
+            );
+            if f.name != "nvJitLinkVersion" {
+                assert_eq!(f.symbol, format!("__{}{suffix}", f.name), "{release}");
+            }
+        }
+        assert!(api.diagnostics.is_empty(), "{:?}", api.diagnostics);
+    }
+    let out = cushim(&["list", "--lib", "nvjitlink", "--cuda", "11.8"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no pinned nvjitlink headers for CUDA `11.8`"),
+        "{stderr}"
+    );
 }

@@ -182,6 +182,13 @@ pub fn build(
         });
     }
 
+    // `static inline NAME(...) { return TARGET(...); }`: callers write NAME,
+    // the library exports TARGET.
+    for (wrapper, target) in &raw.inline_wrappers {
+        if let Some(f) = functions.iter_mut().find(|f| f.symbol == *target) {
+            f.name.clone_from(wrapper);
+        }
+    }
     // `#define NAME TARGET`: NAME is another C name of TARGET's function.
     for (alias, target) in &raw.alias_macros {
         if let Some(f) = functions
@@ -534,6 +541,7 @@ mod tests {
                 .collect(),
             files: Vec::new(),
             alias_macros: Vec::new(),
+            inline_wrappers: Vec::new(),
             status_codes: Vec::new(),
             types: Default::default(),
             enums: Vec::new(),

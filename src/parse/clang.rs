@@ -489,6 +489,65 @@ impl<'u> Cursor<'u> {
         }
     }
 
+    /// Whether it is declared `static` (an inline wrapper: no export).
+    pub fn is_static(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        unsafe { clang_Cursor_getStorageClass(self.raw) == CX_SC_Static }
+    }
+
+    /// For a function whose body is `return f(...);` (an inline wrapper),
+    /// the `f` it calls. The parse skips function bodies, so the body is
+    /// read from the file right after the declarator: comments, `{`, then
+    /// the first `return`, an identifier and `(`.
+    pub fn returned_call(&self) -> Option<String> {
+        // SAFETY: plain queries on a live cursor.
+        let (path, end) = unsafe {
+            let end = clang_getRangeEnd(clang_getCursorExtent(self.raw));
+            let mut file: CXFile = ptr::null_mut();
+            let mut offset: c_uint = 0;
+            clang_getSpellingLocation(
+                end,
+                &mut file,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut offset,
+            );
+            if file.is_null() {
+                return None;
+            }
+            (
+                PathBuf::from(take_string(clang_getFileName(file))),
+                offset as usize,
+            )
+        };
+        let text = std::fs::read(path).ok()?;
+        let after = text.get(end..)?;
+        let after = String::from_utf8_lossy(&after[..after.len().min(4096)]);
+        // Comments may stand between the declarator and the body.
+        let mut rest: &str = &after;
+        loop {
+            rest = rest.trim_start();
+            if let Some(r) = rest.strip_prefix("//") {
+                rest = r.split_once('\n').map_or("", |(_, r)| r);
+            } else if let Some(r) = rest.strip_prefix("/*") {
+                rest = r.split_once("*/").map_or("", |(_, r)| r);
+            } else {
+                break;
+            }
+        }
+        let body = rest.strip_prefix('{')?;
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let at = body
+            .match_indices("return")
+            .map(|(i, _)| i)
+            .find(|&i| !body[..i].ends_with(word) && !body[i + 6..].starts_with(word))?;
+        let rest = body[at + 6..].trim_start();
+        let len = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+        let (callee, tail) = rest.split_at(len);
+        (crate::c::is_identifier(callee) && tail.trim_start().starts_with('('))
+            .then(|| callee.to_string())
+    }
+
     pub fn is_variadic(&self) -> bool {
         // SAFETY: plain queries on a live cursor.
         unsafe {

@@ -166,4 +166,7 @@ pub struct Raw {
     pub version: Option<CudaVersion>,
     /// `#define NAME TARGET` aliases, when the library's settings ask for them.
     pub alias_macros: Vec<(String, String)>,
+    /// `static inline NAME(...) { return TARGET(...); }` wrappers, when the
+    /// library's settings ask for them: `(NAME, TARGET)`.
+    pub inline_wrappers: Vec<(String, String)>,
 }

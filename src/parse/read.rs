@@ -128,8 +128,14 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     } else {
         Vec::new()
     };
+    let inline_wrappers = if settings.inline_wrappers {
+        plain.inline_wrappers(&declaring)
+    } else {
+        Vec::new()
+    };
     Ok(Raw {
         alias_macros,
+        inline_wrappers,
         functions,
         pfn,
         files,
@@ -275,7 +281,8 @@ impl Parsed {
                 continue;
             }
             let Some(loc) = c.location() else { continue };
-            if !headers.contains(&canonical(&loc.file)) {
+            // A static function is the header's own code, never an export.
+            if !headers.contains(&canonical(&loc.file)) || c.is_static() {
                 continue;
             }
             let origin = Origin {
@@ -327,6 +334,22 @@ impl Parsed {
             });
         }
         Ok(out)
+    }
+
+    /// `(wrapper, callee)` for each static function in `headers` whose body
+    /// returns a call.
+    fn inline_wrappers(&self, headers: &[PathBuf]) -> Vec<(String, String)> {
+        self.unit
+            .root()
+            .children()
+            .into_iter()
+            .filter(|c| c.kind() == clang::Kind::Function && c.is_static())
+            .filter(|c| {
+                c.location()
+                    .is_some_and(|l| headers.contains(&canonical(&l.file)))
+            })
+            .filter_map(|c| Some((c.spelling(), c.returned_call()?)))
+            .collect()
     }
 
     /// The named types of every signature in `headers`.
