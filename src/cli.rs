@@ -156,6 +156,9 @@ pub struct List {
 pub struct Fetch {
     #[command(flatten)]
     pub releases: Releases,
+    /// Whose headers: driver (the default), nvrtc, nvml or nvjitlink
+    #[arg(long, value_name = "NAME", default_value = "driver")]
+    pub lib: String,
 }
 
 #[derive(Args, Debug)]
@@ -180,11 +183,19 @@ pub struct Releases {
 
 impl Releases {
     fn pins(&self) -> Result<Vec<pins::Pin>, Error> {
+        self.pins_of(&crate::library::DRIVER)
+    }
+
+    /// The releases named, of `library`'s pins.
+    fn pins_of(&self, library: &crate::library::Library) -> Result<Vec<pins::Pin>, Error> {
         if self.all {
-            return Ok(pins::all());
+            return Ok(pins::all_for(library));
         }
         if self.versions.is_empty() {
-            return Ok(vec![pins::default_pin()]);
+            return pins::all_for(library)
+                .pop()
+                .map(|p| vec![p])
+                .ok_or_else(|| Error::new(format!("no pinned release of {}", library.name)));
         }
         self.versions
             .iter()
@@ -192,7 +203,7 @@ impl Releases {
                 let v: CudaVersion = v
                     .parse()
                     .map_err(|e: crate::version::InvalidVersion| Error::new(e.to_string()))?;
-                pins::find(v)
+                pins::find_for(library, v)
             })
             .collect()
     }
@@ -312,9 +323,19 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
-    for pin in args.releases.pins()? {
-        let dir = fetch::include_dir(&pin)?;
-        out(&format!("CUDA {}: {}\n", pin.cuda, dir.display()))?;
+    let library = crate::library::by_name(&args.lib).ok_or_else(|| {
+        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
+        Error::new(format!("unknown library `{}`", args.lib.escape_debug()))
+            .hint(format!("cushim knows: {}", known.join(", ")))
+    })?;
+    for pin in args.releases.pins_of(library)? {
+        let dir = fetch::library_include_dir(library, &pin)?;
+        let whose = if library.name == crate::library::DRIVER.name {
+            String::new()
+        } else {
+            format!(" ({})", library.name)
+        };
+        out(&format!("CUDA {}{whose}: {}\n", pin.cuda, dir.display()))?;
     }
     Ok(())
 }

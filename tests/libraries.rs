@@ -162,3 +162,20 @@ fn nvjitlink_names_the_export_of_the_headers_own_minor() {
         "{stderr}"
     );
 }
+
+/// `cushim fetch --lib` fetches a library's pinned headers into its own
+/// cache entry and says where they are.
+#[test]
+fn fetch_takes_a_library() {
+    let out = cushim(&["fetch", "--lib", "nvrtc", "13.5"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let dir = stdout
+        .strip_prefix("CUDA 13.5 (nvrtc): ")
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(dir.ends_with("nvrtc-13.5/include"), "{dir}");
+    assert!(std::path::Path::new(dir).join("nvrtc.h").is_file());
+    let out = cushim(&["fetch", "--lib", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+}
