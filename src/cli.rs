@@ -323,11 +323,7 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
-    let library = crate::library::by_name(&args.lib).ok_or_else(|| {
-        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
-        Error::new(format!("unknown library `{}`", args.lib.escape_debug()))
-            .hint(format!("cushim knows: {}", known.join(", ")))
-    })?;
+    let library = pins::library(&args.lib)?;
     for pin in args.releases.pins_of(library)? {
         let dir = fetch::library_include_dir(library, &pin)?;
         let whose = if library.name == crate::library::DRIVER.name {

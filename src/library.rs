@@ -36,6 +36,21 @@ pub struct LoaderCodes {
     pub invalid_value: Code,
 }
 
+impl LoaderCodes {
+    /// One code for every failure to reach the library, for a library whose
+    /// status enum has no finer ones, and its invalid-argument code.
+    pub const fn every(failure: Code, invalid_value: Code) -> LoaderCodes {
+        LoaderCodes {
+            library_not_found: failure,
+            symbol_not_found: failure,
+            stub_library: failure,
+            driver_too_old: failure,
+            not_initialized: failure,
+            invalid_value,
+        }
+    }
+}
+
 /// Functions that keep answering without the library, from the status enum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
@@ -79,6 +94,21 @@ pub struct ParseSettings {
     pub platforms: &'static [(&'static str, &'static str)],
 }
 
+impl ParseSettings {
+    /// One plain parse: no per-thread or internal define, no version macro,
+    /// no wrappers or alias macros, no other system; the status type is the
+    /// first function's return type until a library names it.
+    pub const PLAIN: ParseSettings = ParseSettings {
+        per_thread_define: None,
+        internal_define: None,
+        version_macro: "",
+        inline_wrappers: false,
+        alias_macros: false,
+        status_type: "",
+        platforms: &[],
+    };
+}
+
 /// How C names map to exported symbols and ABI versions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Naming {
@@ -90,6 +120,16 @@ pub struct Naming {
     pub version_separator: &'static str,
     /// Suffixes of the per-thread default-stream variants. Example: `ptds`, `ptsz`.
     pub per_thread_suffixes: &'static [&'static str],
+}
+
+impl Naming {
+    /// A library without a PFN table or per-thread variants: each symbol is
+    /// its C name, with no ABI version.
+    pub const NO_ABI_TABLE: Naming = Naming {
+        pfn_prefix: "",
+        version_separator: "",
+        per_thread_suffixes: &[],
+    };
 }
 
 /// The file names of a library, tried in order.
@@ -116,6 +156,15 @@ pub struct Header {
 }
 
 impl Header {
+    /// A header without a PFN table that needs nothing else.
+    const fn alone(name: &'static str) -> Header {
+        Header {
+            name,
+            typedefs: None,
+            needs: &[],
+        }
+    }
+
     /// A header that needs nothing beyond the library's own headers.
     const fn plain(name: &'static str, typedefs: &'static str) -> Header {
         Header {
@@ -287,54 +336,25 @@ pub const DRIVER: Library = Library {
 /// missing library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
 pub const NVRTC: Library = Library {
     name: "nvrtc",
-    headers: &[Header {
-        name: "nvrtc.h",
-        typedefs: None,
-        needs: &[],
-    }],
+    headers: &[Header::alone("nvrtc.h")],
     pins: "headers/pins-nvrtc.txt",
     parse: ParseSettings {
-        per_thread_define: None,
-        internal_define: None,
-        version_macro: "",
-        inline_wrappers: false,
-        alias_macros: false,
         status_type: "nvrtcResult",
-        platforms: &[],
+        ..ParseSettings::PLAIN
     },
-    naming: Naming {
-        pfn_prefix: "",
-        version_separator: "",
-        per_thread_suffixes: &[],
-    },
+    naming: Naming::NO_ABI_TABLE,
     flag_word: "flags",
     success: "NVRTC_SUCCESS",
-    codes: LoaderCodes {
-        library_not_found: Code {
+    codes: LoaderCodes::every(
+        Code {
             name: "NVRTC_ERROR_INTERNAL_ERROR",
             value: 11,
         },
-        symbol_not_found: Code {
-            name: "NVRTC_ERROR_INTERNAL_ERROR",
-            value: 11,
-        },
-        stub_library: Code {
-            name: "NVRTC_ERROR_INTERNAL_ERROR",
-            value: 11,
-        },
-        driver_too_old: Code {
-            name: "NVRTC_ERROR_INTERNAL_ERROR",
-            value: 11,
-        },
-        not_initialized: Code {
-            name: "NVRTC_ERROR_INTERNAL_ERROR",
-            value: 11,
-        },
-        invalid_value: Code {
+        Code {
             name: "NVRTC_ERROR_INVALID_INPUT",
             value: 3,
         },
-    },
+    ),
     fallbacks: &[],
     names: Names {
         unix: &["libnvrtc.so.13", "libnvrtc.so.12"],
@@ -351,26 +371,14 @@ pub const NVRTC: Library = Library {
 /// aliases. So far cushim parses and lists it; its loaders are not generated yet.
 pub const NVML: Library = Library {
     name: "nvml",
-    headers: &[Header {
-        name: "nvml.h",
-        typedefs: None,
-        needs: &[],
-    }],
+    headers: &[Header::alone("nvml.h")],
     pins: "headers/pins-nvml.txt",
     parse: ParseSettings {
-        per_thread_define: None,
-        internal_define: None,
-        version_macro: "",
-        inline_wrappers: false,
-        alias_macros: true,
         status_type: "nvmlReturn_t",
-        platforms: &[],
+        alias_macros: true,
+        ..ParseSettings::PLAIN
     },
-    naming: Naming {
-        pfn_prefix: "",
-        version_separator: "",
-        per_thread_suffixes: &[],
-    },
+    naming: Naming::NO_ABI_TABLE,
     flag_word: "flags",
     success: "NVML_SUCCESS",
     codes: LoaderCodes {
@@ -418,26 +426,14 @@ pub const NVML: Library = Library {
 /// which is only right with its `NEW_ERROR_CODES`).
 pub const NVJITLINK: Library = Library {
     name: "nvjitlink",
-    headers: &[Header {
-        name: "nvJitLink.h",
-        typedefs: None,
-        needs: &[],
-    }],
+    headers: &[Header::alone("nvJitLink.h")],
     pins: "headers/pins-nvjitlink.txt",
     parse: ParseSettings {
-        per_thread_define: None,
-        internal_define: None,
-        version_macro: "",
-        inline_wrappers: true,
-        alias_macros: false,
         status_type: "nvJitLinkResult",
-        platforms: &[],
+        inline_wrappers: true,
+        ..ParseSettings::PLAIN
     },
-    naming: Naming {
-        pfn_prefix: "",
-        version_separator: "",
-        per_thread_suffixes: &[],
-    },
+    naming: Naming::NO_ABI_TABLE,
     flag_word: "flags",
     success: "NVJITLINK_SUCCESS",
     codes: LoaderCodes {

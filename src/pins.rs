@@ -67,24 +67,24 @@ pub fn all_for(library: &crate::library::Library) -> Vec<Pin> {
 
 /// The pin of `library` for `cuda`, or an error that lists its pinned releases.
 pub fn find_for(library: &crate::library::Library, cuda: CudaVersion) -> Result<Pin, Error> {
-    if library.pins == crate::library::DRIVER.pins {
-        return find(cuda);
-    }
     let pins = all_for(library);
     pins.iter()
         .find(|p| p.cuda == cuda)
         .cloned()
         .ok_or_else(|| {
             let known: Vec<String> = pins.iter().map(|p| p.cuda.to_string()).collect();
-            Error::new(format!(
-                "no pinned {} headers for CUDA `{cuda}`",
-                library.name
-            ))
-            .hint(format!(
-                "pinned releases of {}: {}",
-                library.name,
-                known.join(", ")
-            ))
+            let known = known.join(", ");
+            if library.name == crate::library::DRIVER.name {
+                Error::new(format!("unknown CUDA version `{cuda}`")).hint(format!(
+                    "pinned releases: {known}; or pass a local toolkit with `--cuda-path`"
+                ))
+            } else {
+                Error::new(format!(
+                    "no pinned {} headers for CUDA `{cuda}`",
+                    library.name
+                ))
+                .hint(format!("pinned releases of {}: {known}", library.name))
+            }
         })
 }
 
@@ -126,17 +126,17 @@ pub fn default_pin() -> Pin {
 
 /// The pin for `cuda` (`13.5`), or an error that lists the pinned releases.
 pub fn find(cuda: CudaVersion) -> Result<Pin, Error> {
-    let pins = all();
-    pins.iter()
-        .find(|p| p.cuda == cuda)
-        .cloned()
-        .ok_or_else(|| {
-            let known: Vec<String> = pins.iter().map(|p| p.cuda.to_string()).collect();
-            Error::new(format!("unknown CUDA version `{cuda}`")).hint(format!(
-                "pinned releases: {}; or pass a local toolkit with `--cuda-path`",
-                known.join(", ")
-            ))
-        })
+    find_for(&crate::library::DRIVER, cuda)
+}
+
+/// The library named `name` (`driver`, `nvrtc`), or an error listing those
+/// cushim knows.
+pub fn library(name: &str) -> Result<&'static crate::library::Library, Error> {
+    crate::library::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
+        Error::new(format!("unknown library `{}`", name.escape_debug()))
+            .hint(format!("cushim knows: {}", known.join(", ")))
+    })
 }
 
 /// The pinned releases from `from` to `to`, oldest first.

@@ -282,6 +282,11 @@ pub fn emit(
     })
 }
 
+/// The name of `f`'s metadata static. Example: `__cushim_fn_cuMemAlloc_v2`.
+fn function_static(f: &Function) -> String {
+    format!("__cushim_fn_{}", f.symbol)
+}
+
 /// `FUNCTIONS` for each system: one list when every function is everywhere;
 /// else the common ones where none of the systems applies, and per system
 /// the common ones and its own (the systems exclude each other: `windows`).
@@ -297,7 +302,7 @@ fn function_lists(api: &Api) -> Vec<(String, Vec<String>)> {
         api.functions
             .iter()
             .filter(|f| keep(f.platform.as_deref()))
-            .map(|f| format!("__cushim_fn_{}", f.symbol))
+            .map(function_static)
             .collect()
     };
     if systems.is_empty() {
@@ -472,7 +477,7 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
         },
         export_lit: format!("c{:?}", f.symbol),
         since: f.introduced.map_or(0, CudaVersion::number),
-        function_static: format!("__cushim_fn_{}", f.symbol),
+        function_static: function_static(f),
         slot_static: format!("__cushim_slot_{}", f.symbol),
         params: names
             .iter()

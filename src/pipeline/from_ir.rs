@@ -266,26 +266,14 @@ pub(super) fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
 /// Parses the headers and builds the IR (what `cushim list` shows); also
 /// returns every header read.
 pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
-    let loaded = load_all(options, named_library(options)?)?;
+    let loaded = load_all(options, pins::library(&options.library)?)?;
     Ok((loaded.api, loaded.inputs))
-}
-
-/// The library `options` name, or an error listing those cushim knows.
-fn named_library(options: &Options) -> Result<&'static Library, Error> {
-    crate::library::by_name(&options.library).ok_or_else(|| {
-        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
-        Error::new(format!(
-            "unknown library `{}`",
-            options.library.escape_debug()
-        ))
-        .hint(format!("cushim knows: {}", known.join(", ")))
-    })
 }
 
 /// The library whose loaders `options` ask for: only the driver's are
 /// generated so far; another library's IR can be listed.
 fn generated_library(options: &Options) -> Result<&'static Library, Error> {
-    let library = named_library(options)?;
+    let library = pins::library(&options.library)?;
     if library.name == DRIVER.name {
         return Ok(library);
     }
