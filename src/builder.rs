@@ -144,8 +144,8 @@ impl Builder {
     }
 
     /// The library, by name: `driver` (the default), `nvrtc`, `nvml` or
-    /// `nvjitlink` (which cushim parses and lists, but does not generate
-    /// loaders for yet).
+    /// `nvjitlink`. Its module is `<header stem>.rs` (`nvrtc.rs`,
+    /// `nvJitLink.rs`) and its C++ pair `<header stem>_shim.{h,cpp}`.
     pub fn library(mut self, name: impl Into<String>) -> Self {
         self.options.library = name.into();
         self

@@ -297,12 +297,18 @@ impl Type {
     fn pointer_spelling(&self) -> String {
         match self {
             Type::Pointer { is_const, pointee } => {
-                let inner = match &**pointee {
-                    p @ Type::Pointer { .. } => p.pointer_spelling(),
-                    p => p.declare(""),
-                };
-                let space = if inner.ends_with('*') { "" } else { " " };
-                format!("{}{inner}{space}*", if *is_const { "const " } else { "" })
+                match &**pointee {
+                    // `const char *const *`: a const pointer pointee takes `const` after its `*`.
+                    p @ Type::Pointer { .. } => {
+                        let inner = p.pointer_spelling();
+                        format!("{inner}{}*", if *is_const { "const " } else { "" })
+                    }
+                    p => format!(
+                        "{}{} *",
+                        if *is_const { "const " } else { "" },
+                        p.declare("")
+                    ),
+                }
             }
             other => other.declare(""),
         }

@@ -209,35 +209,67 @@ impl Releases {
     }
 }
 
+/// The libraries `--lib` names: one (`nvrtc`), several (`nvrtc,nvml`), or
+/// `all`, in the order given.
+fn libraries(arg: &str) -> Result<Vec<&'static crate::library::Library>, Error> {
+    if arg == "all" {
+        return Ok(crate::library::LIBRARIES.to_vec());
+    }
+    arg.split(',')
+        .map(|name| pins::library(name.trim()))
+        .collect()
+}
+
 fn generate(args: &GenerateArgs) -> Result<(), Error> {
     let options = args.options()?;
-    if args.all {
-        let root = args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("generated"));
-        let all = pins::all();
-        for pin in &all {
-            generate_one(&Options {
-                source: Source::Pinned(pin.cuda),
-                out_dir: Some(root.join(pin.cuda.dir_name())),
+    for library in libraries(&options.library)? {
+        generate_library(
+            args.all,
+            &Options {
+                library: library.name.to_string(),
                 ..options.clone()
-            })?;
-        }
-        let rust = options.languages.contains(&crate::options::Language::Rust);
-        if let (Some(first), Some(last), true) = (all.first(), all.last(), rust) {
-            generate_one(&Options {
-                source: Source::Merged {
-                    from: first.cuda,
-                    to: last.cuda,
-                },
-                out_dir: Some(root.join("merged")),
-                ..options
-            })?;
-        }
-        return Ok(());
+            },
+            library,
+        )?;
     }
-    generate_one(&options)
+    Ok(())
+}
+
+/// `generate` for one library: one release, or with `--all` each pinned
+/// release of it (and, for the driver, the merged module).
+fn generate_library(
+    all: bool,
+    options: &Options,
+    library: &crate::library::Library,
+) -> Result<(), Error> {
+    if !all {
+        return generate_one(options);
+    }
+    let root = options
+        .out_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("generated"));
+    let pins = pins::all_for(library);
+    for pin in &pins {
+        generate_one(&Options {
+            source: Source::Pinned(pin.cuda),
+            out_dir: Some(root.join(pin.cuda.dir_name())),
+            ..options.clone()
+        })?;
+    }
+    let rust = options.languages.contains(&crate::options::Language::Rust);
+    let driver = library.name == crate::library::DRIVER.name;
+    if let (Some(first), Some(last), true, true) = (pins.first(), pins.last(), rust, driver) {
+        generate_one(&Options {
+            source: Source::Merged {
+                from: first.cuda,
+                to: last.cuda,
+            },
+            out_dir: Some(root.join("merged")),
+            ..options.clone()
+        })?;
+    }
+    Ok(())
 }
 
 fn generate_one(options: &Options) -> Result<(), Error> {
@@ -314,12 +346,47 @@ fn check_cmd(args: &Check) -> i32 {
 }
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
-    let (api, _) = load(&args.source.options()?)?;
+    let options = args.source.options()?;
     let mode = args
         .stream
         .or_else(crate::runtime::cushim_loader::stream_mode_from_environment)
         .unwrap_or(StreamMode::Legacy);
-    out(&crate::doctor::report(&api, mode)?)
+    let libraries = libraries(&options.library)?;
+    if libraries.len() == 1 {
+        let (api, _) = load(&options)?;
+        return out(&crate::doctor::report(&api, mode)?);
+    }
+    // Several: each library's report or error, and an error at the end if any failed.
+    let mut unusable = Vec::new();
+    for (i, library) in libraries.iter().enumerate() {
+        let gap = if i > 0 { "\n" } else { "" };
+        out(&format!(
+            "{gap}== {} ({}) ==\n",
+            library.words.label, library.name
+        ))?;
+        let report = load(&Options {
+            library: library.name.to_string(),
+            ..options.clone()
+        })
+        .and_then(|(api, _)| crate::doctor::report(&api, mode));
+        match report {
+            Ok(text) => out(&text)?,
+            Err(e) => {
+                out(&format!("{e}\n"))?;
+                unusable.push(library.name);
+            }
+        }
+    }
+    if unusable.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "{} of {} libraries cannot be used here: {}",
+        unusable.len(),
+        libraries.len(),
+        unusable.join(", ")
+    ))
+    .hint("each library's section above says why"))
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {

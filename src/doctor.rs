@@ -8,33 +8,94 @@ use std::fmt::Write as _;
 use crate::diag::Error;
 use crate::ir::{Api, Function};
 use crate::options::StreamMode;
-use crate::runtime::cushim_loader::{self as loader, version_text, LoadError, Miss, Target};
-use crate::version::CudaVersion;
+use crate::runtime::cushim_loader::{
+    self as loader, version_text, Attempt, LibraryInfo, LoadError, Miss, Target,
+};
+use crate::version::{CudaVersion, Release};
 
-/// The driver as the shims see it, or an error that says why there is none.
-fn open() -> Result<&'static loader::Driver, Error> {
-    loader::driver().map_err(|e| match e {
-        LoadError::LibraryNotFound { tried } => {
+/// Words of messages: `Install the NVIDIA driver` → `install the NVIDIA driver`.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The header's major, which names a library's files (`libnvrtc.so.13`); 0
+/// for a library whose names do not carry it.
+fn header_major(api: &Api) -> u32 {
+    if !api.library.binds_major() {
+        return 0;
+    }
+    match api.release {
+        Release::One(v) | Release::Range(_, v) => v.number() / 1000,
+        Release::Unknown => 0,
+    }
+}
+
+/// The library as the shims of `api` would find it, or an error that says
+/// why there is none; with every candidate tried before the answer.
+fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error> {
+    let info = crate::runtime::library_info(&api.library, header_major(api));
+    let search = loader::search(&info);
+    let tried = search.tried;
+    let set = || {
+        format!(
+            "{}, or set {} to the absolute path of `{}`",
+            lower_first(info.install),
+            info.override_var,
+            info.names.join("` or `")
+        )
+    };
+    match search.found {
+        Ok(found) => Ok((found, tried, info)),
+        Err(LoadError::LibraryNotFound { tried }) => {
             let attempts: Vec<String> = tried
                 .iter()
                 .map(|a| format!("`{}` ({})", a.name, a.error))
                 .collect();
-            Error::new(format!(
-                "no CUDA driver: cannot load {}",
+            Err(Error::new(format!(
+                "no {}: cannot load {}",
+                info.label,
                 attempts.join(", ")
             ))
-            .hint(format!(
-                "install the NVIDIA driver, or set {} to the absolute path of `{}`",
-                loader::OVERRIDE_VAR,
-                crate::runtime::CUSHIM_LIBRARY_NAMES.join("` or `")
-            ))
+            .hint(set()))
         }
-        LoadError::StubLibrary { path } => Error::new(format!(
-            "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY)"
+        Err(LoadError::StubLibrary { path }) => Err(Error::new(format!(
+            "`{path}` is NVIDIA's stub library, not a {} ({} answered the stub code)",
+            info.short,
+            info.version_function.to_string_lossy()
         ))
-        .hint("remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"),
-        other => Error::new(other.to_string()),
-    })
+        .hint("remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH")),
+        Err(LoadError::WrongMajor { found, .. }) => {
+            let skipped: Vec<String> = tried
+                .iter()
+                .map(|a| format!("`{}` ({})", a.name, a.error))
+                .collect();
+            Err(Error::new(format!(
+                "no {} {}.x: the only ones found are of another major: {}",
+                info.label,
+                info.major,
+                skipped.join(", ")
+            ))
+            .hint(format!(
+                "install the {}.x library, or regenerate from the {} headers ({})",
+                info.major,
+                version_text(found),
+                set()
+            )))
+        }
+        Err(LoadError::InvalidOverride { value }) => Err(Error::new(format!(
+            "{}=`{value}` is not an absolute path; relative paths are refused",
+            info.override_var
+        ))
+        .hint(format!(
+            "set {} to an absolute path, or unset it",
+            info.override_var
+        ))),
+        Err(other) => Err(Error::new(format!("{other:?}"))),
+    }
 }
 
 fn number(v: Option<CudaVersion>) -> u32 {
@@ -69,31 +130,39 @@ fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32
     )
 }
 
-/// The report, or an error when there is no usable driver.
+/// The report, or an error when there is no usable library.
 pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
-    let driver = open()?;
+    let (driver, tried, info) = open(api)?;
+    let driver = &driver;
     let mut out = String::new();
     let proc = match driver.proc_address() {
         "cuGetProcAddress_v2" => "cuGetProcAddress_v2",
         "cuGetProcAddress" => "cuGetProcAddress (v1)",
         _ => "none (exact exports)",
     };
-    let _ = writeln!(out, "library:          {}", driver.path());
-    let _ = writeln!(
-        out,
-        "driver version:   {} ({})",
-        version_text(driver.version()),
-        driver.version()
+    let line = |out: &mut String, key: &str, value: &str| {
+        let _ = writeln!(out, "{:<18}{value}", format!("{key}:"));
+    };
+    line(&mut out, "library", driver.path());
+    if !tried.is_empty() {
+        line(&mut out, "found by", driver.found_by());
+    }
+    line(
+        &mut out,
+        &format!("{} version", info.short),
+        &format!("{} ({})", version_text(driver.version()), driver.version()),
     );
-    let _ = writeln!(out, "resolution:       {proc}");
-    let _ = writeln!(
-        out,
-        "stream mode:      {}",
-        match mode {
-            StreamMode::Legacy => "legacy (flag 1)",
-            StreamMode::PerThread => "per-thread (flag 2 for _ptds/_ptsz variants)",
-        }
-    );
+    line(&mut out, "resolution", proc);
+    if !api.library.naming.per_thread_suffixes.is_empty() {
+        line(
+            &mut out,
+            "stream mode",
+            match mode {
+                StreamMode::Legacy => "legacy (flag 1)",
+                StreamMode::PerThread => "per-thread (flag 2 for _ptds/_ptsz variants)",
+            },
+        );
+    }
     let mut rows = Vec::new();
     // Only this system's functions (not `cuWGLGetDevice` on Linux).
     let here: Vec<&Function> = api
@@ -106,13 +175,15 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         let why = match miss {
             None => continue,
             Some(Miss::TooOld) => format!(
-                "driver too old: needs {}, driver is {}",
+                "{short} too old: needs {}, {short} is {}",
                 version_text(version),
-                version_text(driver.version())
+                version_text(driver.version()),
+                short = info.short
             ),
             Some(Miss::VersionNotSufficient) => {
                 format!(
-                    "version not sufficient: driver lacks the {} ABI",
+                    "version not sufficient: {} lacks the {} ABI",
+                    info.short,
                     version_text(version)
                 )
             }
@@ -132,6 +203,17 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         out.push('\n');
         let mut table = vec![["function", "symbol", "ABI", "why"].map(String::from)];
         table.extend(rows);
+        out.push_str(&crate::columns::columns(&table));
+    }
+    if !tried.is_empty() {
+        // Every place the search looked before the one that won, and why it went on.
+        out.push('\n');
+        let mut table = vec![["tried", "from", "why not"].map(String::from)];
+        table.extend(
+            tried
+                .iter()
+                .map(|a| [a.name.clone(), a.from.to_string(), a.error.clone()]),
+        );
         out.push_str(&crate::columns::columns(&table));
     }
     Ok(out)

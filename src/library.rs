@@ -141,6 +141,14 @@ pub struct Names {
     pub windows: &'static [&'static str],
 }
 
+impl Names {
+    /// No names.
+    pub const NONE: Names = Names {
+        unix: &[],
+        windows: &[],
+    };
+}
+
 /// One header that declares functions of a library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -204,19 +212,125 @@ pub struct Library {
     pub names: Names,
     /// The name a linker takes (`-l`), for the linked mode. Example: `cuda`.
     pub link_name: &'static str,
-    /// The function that reports the library's version; a link-time stub
-    /// answers it with `codes.stub_library`. Example: `c"cuDriverGetVersion"`.
-    pub version_function: &'static std::ffi::CStr,
+    /// The header's macro for its functions' calling convention, or empty
+    /// for the platform's default. Example: `CUDAAPI`.
+    pub calling_convention: &'static str,
+    /// The function that reports the library's version. Example: `cuDriverGetVersion`.
+    pub version: VersionFunction,
+    /// Whether the library has a link-time stub that answers the version
+    /// function with `codes.stub_library` (the driver's `lib64/stubs/libcuda.so`).
+    pub has_stub: bool,
+    /// The library's own lookup by name and ABI version, if it has one.
+    /// Example: `cuGetProcAddress_v2`, then `cuGetProcAddress`.
+    pub proc_address: Option<(&'static std::ffi::CStr, &'static std::ffi::CStr)>,
+    /// Where the library is searched for.
+    pub search: Search,
+    /// Libraries that must be loaded first, from the same directory, by
+    /// file name (`{major}` as in `names`). Example: `libcublasLt.so.{major}`.
+    pub preload: Names,
+    /// How messages name the library.
+    pub words: Words,
+}
+
+/// How the version function answers. Every kind returns the library's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionQuery {
+    /// `f(int *version)`, 1000 × major + 10 × minor. Example: `cuDriverGetVersion` (13000).
+    Number,
+    /// `f(int *major, int *minor)`. Example: `nvrtcVersion`, `nvJitLinkVersion`.
+    MajorMinor,
+    /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
+    /// Example: `nvmlSystemGetNVMLVersion`.
+    Text,
+}
+
+/// The function that reports a library's version, and how it answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VersionFunction {
+    /// Example: `c"cuDriverGetVersion"`.
+    pub name: &'static std::ffi::CStr,
+    /// Example: [`VersionQuery::Number`].
+    pub query: VersionQuery,
+}
+
+/// Where a library is searched for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Installed with the driver: the override, then the system loader by
+    /// file name. Example: `libcuda.so.1`, `libnvidia-ml.so.1`.
+    System,
+    /// Installed with a toolkit, conda or pip: the override, a copy already
+    /// loaded, the directory of a loaded member of the family, the pip
+    /// wheel directories (relative to `site-packages`, `{major}` as in
+    /// `names`), conda, the toolkit, and last the system loader by file name.
+    /// Only the header's major is bound. Example: `nvidia/cuda_nvrtc/lib`.
+    Toolkit {
+        /// Example: `["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"]`.
+        wheel_dirs: &'static [&'static str],
+    },
+}
+
+/// The words messages use for a library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// Example: `CUDA driver` ("CUDA driver library not found").
+    pub label: &'static str,
+    /// Example: `driver` ("driver too old").
+    pub short: &'static str,
+    /// What its versions are versions of. Example: `CUDA` ("needs CUDA 12.5").
+    pub product: &'static str,
+    /// How to get it. Example: `Install the NVIDIA driver`.
+    pub install: &'static str,
+    /// The variable that names it by absolute path. Example: `CUSHIM_CUDA_LIBRARY`.
+    pub override_var: &'static str,
+}
+
+/// The file name stems of the CUDA libraries that install side by side: a
+/// loaded one shows where the others are. Example: `libcudart.so.`.
+pub const FAMILY: Names = Names {
+    unix: &[
+        "libcudart.so.",
+        "libnvrtc.so.",
+        "libnvJitLink.so.",
+        "libcublas.so.",
+        "libcublasLt.so.",
+        "libcufft.so.",
+        "libcurand.so.",
+        "libcusparse.so.",
+        "libcusolver.so.",
+        "libnvvm.so.",
+        "libcupti.so.",
+    ],
+    windows: &[
+        "cudart64_",
+        "nvrtc64_",
+        "nvJitLink_",
+        "cublas64_",
+        "cublasLt64_",
+        "cufft64_",
+        "curand64_",
+        "cusparse64_",
+        "cusolver64_",
+    ],
+};
+
+/// `names` with `{major}` replaced. Example: `libnvrtc.so.{major}` → `libnvrtc.so.13`.
+pub fn with_major(names: &[&str], major: u32) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| n.replace("{major}", &major.to_string()))
+        .collect()
 }
 
 impl Library {
-    /// The file names on the system cushim runs on.
-    pub const fn names_here(&self) -> &'static [&'static str] {
-        if cfg!(windows) {
-            self.names.windows
-        } else {
-            self.names.unix
-        }
+    /// Whether its file names carry the major version (`libnvrtc.so.{major}`):
+    /// then only a library of the header's major is bound.
+    pub fn binds_major(&self) -> bool {
+        self.names
+            .unix
+            .iter()
+            .chain(self.names.windows)
+            .any(|n| n.contains("{major}"))
     }
 
     /// The fallback of the function with this `cuGetProcAddress` name, if any.
@@ -326,7 +440,22 @@ pub const DRIVER: Library = Library {
         windows: &["nvcuda.dll"],
     },
     link_name: "cuda",
-    version_function: c"cuDriverGetVersion",
+    calling_convention: "CUDAAPI",
+    version: VersionFunction {
+        name: c"cuDriverGetVersion",
+        query: VersionQuery::Number,
+    },
+    has_stub: true,
+    proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
+    search: Search::System,
+    preload: Names::NONE,
+    words: Words {
+        label: "CUDA driver",
+        short: "driver",
+        product: "CUDA",
+        install: "Install the NVIDIA driver",
+        override_var: "CUSHIM_CUDA_LIBRARY",
+    },
 };
 
 /// NVRTC, the runtime compiler: `nvrtc.h` (no PFN table, no version macro),
@@ -355,13 +484,30 @@ pub const NVRTC: Library = Library {
             value: 3,
         },
     ),
-    fallbacks: &[],
+    fallbacks: &[("nvrtcGetErrorString", Fallback::ErrorString)],
     names: Names {
-        unix: &["libnvrtc.so.13", "libnvrtc.so.12"],
-        windows: &["nvrtc64_130_0.dll", "nvrtc64_120_0.dll"],
+        unix: &["libnvrtc.so.{major}"],
+        windows: &["nvrtc64_{major}0_0.dll"],
     },
     link_name: "nvrtc",
-    version_function: c"nvrtcVersion",
+    calling_convention: "",
+    version: VersionFunction {
+        name: c"nvrtcVersion",
+        query: VersionQuery::MajorMinor,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"],
+    },
+    preload: Names::NONE,
+    words: Words {
+        label: "NVRTC",
+        short: "NVRTC",
+        product: "NVRTC",
+        install: "Install NVRTC (the CUDA toolkit, or the `nvidia-cuda-nvrtc` wheel)",
+        override_var: "CUSHIM_NVRTC_LIBRARY",
+    },
 };
 
 /// NVML, the management library: `nvml.h` from the header-only
@@ -407,13 +553,28 @@ pub const NVML: Library = Library {
             value: 2,
         },
     },
-    fallbacks: &[],
+    fallbacks: &[("nvmlErrorString", Fallback::ErrorString)],
     names: Names {
         unix: &["libnvidia-ml.so.1"],
         windows: &["nvml.dll"],
     },
     link_name: "nvidia-ml",
-    version_function: c"nvmlSystemGetNVMLVersion",
+    calling_convention: "",
+    version: VersionFunction {
+        name: c"nvmlSystemGetNVMLVersion",
+        query: VersionQuery::Text,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::System,
+    preload: Names::NONE,
+    words: Words {
+        label: "NVML",
+        short: "NVML",
+        product: "NVML",
+        install: "Install the NVIDIA driver, which ships NVML",
+        override_var: "CUSHIM_NVML_LIBRARY",
+    },
 };
 
 /// nvJitLink, the JIT linker: `nvJitLink.h` from the `nvidia-nvjitlink`
@@ -464,11 +625,28 @@ pub const NVJITLINK: Library = Library {
     },
     fallbacks: &[],
     names: Names {
-        unix: &["libnvJitLink.so.13", "libnvJitLink.so.12"],
-        windows: &["nvJitLink_130_0.dll", "nvJitLink_120_0.dll"],
+        unix: &["libnvJitLink.so.{major}"],
+        windows: &["nvJitLink_{major}0_0.dll"],
     },
     link_name: "nvJitLink",
-    version_function: c"nvJitLinkVersion",
+    calling_convention: "",
+    version: VersionFunction {
+        name: c"nvJitLinkVersion",
+        query: VersionQuery::MajorMinor,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"],
+    },
+    preload: Names::NONE,
+    words: Words {
+        label: "nvJitLink",
+        short: "nvJitLink",
+        product: "nvJitLink",
+        install: "Install nvJitLink (the CUDA toolkit, or the `nvidia-nvjitlink` wheel)",
+        override_var: "CUSHIM_NVJITLINK_LIBRARY",
+    },
 };
 
 /// Every library cushim knows, by the name `--lib` takes.

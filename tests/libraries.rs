@@ -54,7 +54,7 @@ fn nvrtc_is_parsed_from_its_own_pinned_wheel_with_its_own_settings() {
 }
 
 #[test]
-fn list_takes_a_library_and_generate_refuses_one_without_loaders() {
+fn list_takes_a_library_and_generate_takes_several() {
     let out = cushim(&["list", "--lib", "nvrtc", "--cuda", "13.5"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -62,23 +62,48 @@ fn list_takes_a_library_and_generate_refuses_one_without_loaders() {
     assert!(stdout.contains("nvrtc.h"), "{stdout}");
     assert!(!stderr.contains("warning"), "{stderr}");
 
+    // One generate, two libraries, each named after its header; the
+    // provenance line regenerates each on its own.
     let dir = common::scratch("nvrtc-generate");
+    let out_dir = dir.join("out");
     let out = cushim(&[
         "generate",
         "--lib",
-        "nvrtc",
+        "nvrtc,nvjitlink",
         "--cuda",
         "13.5",
         "--out",
-        dir.join("out").to_str().unwrap(),
+        out_dir.to_str().unwrap(),
     ]);
     let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("does not generate loaders for nvrtc yet"),
-        "{stderr}"
+    assert!(out.status.success(), "{stderr}");
+    let names: Vec<String> = common::files_under(&out_dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "nvJitLink.rs",
+            "nvJitLink_shim.cpp",
+            "nvJitLink_shim.h",
+            "nvrtc.rs",
+            "nvrtc_shim.cpp",
+            "nvrtc_shim.h"
+        ]
     );
-    assert!(!dir.join("out").exists(), "nothing is written");
+    let nvrtc = std::fs::read_to_string(out_dir.join("nvrtc.rs")).unwrap();
+    assert!(
+        nvrtc.contains("// Regenerate with: cushim generate --cuda 13.5 --lib nvrtc"),
+        "{}",
+        &nvrtc[..400]
+    );
+    assert!(
+        nvrtc.contains(
+            "names: if cfg!(windows) { &[\"nvrtc64_130_0.dll\"] } else { &[\"libnvrtc.so.13\"] },"
+        ),
+        "the header's major only"
+    );
 
     let out = cushim(&["list", "--lib", "nope"]);
     let (_, stderr) = text(&out);

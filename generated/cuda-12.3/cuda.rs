@@ -4665,25 +4665,74 @@ pub use self::sys::*;
 #[allow(dead_code)]
 #[rustfmt::skip]
 pub mod cushim_loader {
-    //! The loader runtime: opens the driver once, binds one function per shim on
-    //! that shim's first call, and keeps every failure as a typed value.
+    //! The loader runtime: finds and opens the library once, binds one function
+    //! per shim on that shim's first call, and keeps every failure as a typed value.
     //!
     //! This file is real source. cushim compiles, lints and tests it as its own
     //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-    //! into every generated module. What varies per header comes from the
+    //! into every generated module. What varies per library comes from the
     //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES`, `CUSHIM_LIBRARY_NAMES` and `CUSHIM_VERSION_FUNCTION`.
+    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
 
     use std::cell::Cell;
     use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
-    /// Environment variable that names the driver library by absolute path,
-    /// instead of the default search. Read once, on the first load.
-    pub const OVERRIDE_VAR: &str = "CUSHIM_CUDA_LIBRARY";
+    /// What the generated module says about its library, from cushim's
+    /// description of it: how to find it, how to ask its version, and the words
+    /// of its messages.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct LibraryInfo {
+        /// Example: `CUDA driver` ("CUDA driver library not found").
+        pub label: &'static str,
+        /// Example: `driver` ("driver too old").
+        pub short: &'static str,
+        /// What its versions are versions of. Example: `CUDA`.
+        pub product: &'static str,
+        /// How to get it. Example: `Install the NVIDIA driver`.
+        pub install: &'static str,
+        /// The environment variable that names the library by absolute path,
+        /// instead of the search. Read once, on the first load.
+        /// Example: `CUSHIM_CUDA_LIBRARY`.
+        pub override_var: &'static str,
+        /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
+        pub names: &'static [&'static str],
+        /// The function that reports the version. Example: `cuDriverGetVersion`.
+        pub version_function: &'static CStr,
+        /// How it answers.
+        pub version_query: VersionQuery,
+        /// The status a link-time stub answers the version function with; such
+        /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
+        pub stub_code: Option<i32>,
+        /// The library's lookup by name and ABI version, v2 then v1, if it has one.
+        pub proc_address: Option<(&'static CStr, &'static CStr)>,
+        /// The header's major version, which a library found must report; 0
+        /// when any version will do (the file name does not carry it).
+        pub major: u32,
+        /// The pip wheel directories under `site-packages`, for a library
+        /// installed with a toolkit; `None` for one installed with the driver,
+        /// which only the system loader finds. Example: `nvidia/cu13/lib`.
+        pub wheel_dirs: Option<&'static [&'static str]>,
+        /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
+        pub preload: &'static [&'static str],
+        /// File name stems of the libraries installed alongside: the directory
+        /// of a loaded one is searched. Example: `libcudart.so.`.
+        pub family: &'static [&'static str],
+    }
+
+    /// How the version function answers.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum VersionQuery {
+        /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
+        Number,
+        /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
+        MajorMinor,
+        /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
+        Text,
+    }
     /// Environment variable that picks the default-stream mode when the program
     /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
     pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
@@ -4786,8 +4835,10 @@ pub mod cushim_loader {
     pub struct Attempt {
         /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
         pub name: String,
-        /// Why it failed, as the platform said (`dlerror`).
+        /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
         pub error: String,
+        /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
+        pub from: &'static str,
     }
 
     /// Why the driver library, or one function in it, could not be used.
@@ -4809,6 +4860,16 @@ pub mod cushim_loader {
         StubLibrary {
             /// The library that turned out to be the stub.
             path: String,
+        },
+        /// The only library found reports another major version than the
+        /// header's (a file renamed, or a broken install).
+        WrongMajor {
+            /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
+            path: String,
+            /// What it reports. Example: `12090`.
+            found: u32,
+            /// The header's major. Example: `13`.
+            needed: u32,
         },
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
@@ -4874,7 +4935,8 @@ pub mod cushim_loader {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             match self {
                 LoadError::LibraryNotFound { tried } => {
-                    write!(f, "CUDA driver library not found; tried ")?;
+                    let info = super::CUSHIM_LIBRARY;
+                    write!(f, "{} library not found; tried ", info.label)?;
                     for (i, a) in tried.iter().enumerate() {
                         if i > 0 {
                             write!(f, "; ")?;
@@ -4883,25 +4945,42 @@ pub mod cushim_loader {
                     }
                     write!(
                         f,
-                        ". Install the NVIDIA driver, or set {OVERRIDE_VAR} to the absolute path of `{}`",
-                        super::CUSHIM_LIBRARY_NAMES.join("` or `")
+                        ". {}, or set {} to the absolute path of `{}`",
+                        info.install,
+                        info.override_var,
+                        info.names.join("` or `")
                     )
                 }
                 LoadError::InvalidOverride { value } => write!(
                     f,
-                    "{OVERRIDE_VAR}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory"
+                    "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
+                    super::CUSHIM_LIBRARY.override_var
+                ),
+                LoadError::WrongMajor {
+                    path,
+                    found,
+                    needed,
+                } => write!(
+                    f,
+                    "{}; install the {needed}.x library, or regenerate from the {} headers",
+                    wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
+                    version_text(*found),
                 ),
                 LoadError::StubLibrary { path } => write!(
                     f,
-                    "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"
+                    "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
+                    super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::ForkedDuringLoad => write!(
                     f,
-                    "this process was forked while another thread was loading the CUDA driver; the child cannot use it"
+                    "this process was forked while another thread was loading the {}; the child cannot use it",
+                    super::CUSHIM_LIBRARY.label
                 ),
                 LoadError::Reentrant => write!(
                     f,
-                    "a CUDA shim was called while the driver library was being loaded on the same thread"
+                    "a {} shim was called while the library was being loaded on the same thread",
+                    super::CUSHIM_LIBRARY.label
                 ),
                 LoadError::SymbolNotFound {
                     function,
@@ -4910,7 +4989,8 @@ pub mod cushim_loader {
                     error,
                 } => write!(
                     f,
-                    "`{function}`: the driver at `{library}` does not provide `{symbol}` ({error}); the driver is probably older than the header"
+                    "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::DriverTooOld {
                     function,
@@ -4918,9 +4998,11 @@ pub mod cushim_loader {
                     driver,
                 } => write!(
                     f,
-                    "driver too old: `{function}` needs CUDA {}, driver is {}",
+                    "{short} too old: `{function}` needs {} {}, {short} is {}",
+                    super::CUSHIM_LIBRARY.product,
                     version_text(*required),
-                    version_text(*driver)
+                    version_text(*driver),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::VersionNotSufficient {
                     function,
@@ -4928,9 +5010,11 @@ pub mod cushim_loader {
                     driver,
                 } => write!(
                     f,
-                    "driver too old: cuGetProcAddress knows `{function}` but not its CUDA {} ABI (driver is {})",
+                    "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
+                    super::CUSHIM_LIBRARY.product,
                     version_text(*version),
-                    version_text(*driver)
+                    version_text(*driver),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
             }
         }
@@ -4944,6 +5028,8 @@ pub mod cushim_loader {
     pub struct Function {
         /// The name C callers write. Example: `cuMemAlloc`.
         pub name: &'static str,
+        /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
+        pub aliases: &'static [&'static str],
         /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
         pub symbol: &'static CStr,
         /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
@@ -4970,6 +5056,7 @@ pub mod cushim_loader {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.debug_struct("Function")
                 .field("name", &self.name)
+                .field("aliases", &self.aliases)
                 .field("symbol", &self.symbol)
                 .field("proc_name", &self.proc_name)
                 .field("version", &self.version)
@@ -4996,6 +5083,7 @@ pub mod cushim_loader {
     pub struct Driver {
         library: libloading::Library,
         path: String,
+        from: &'static str,
         version: u32,
         get_proc: GetProc,
     }
@@ -5007,7 +5095,14 @@ pub mod cushim_loader {
             &self.path
         }
 
-        /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+        /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
+        #[must_use]
+        pub fn found_by(&self) -> &'static str {
+            self.from
+        }
+
+        /// What the version function reported, 1000 × major + 10 × minor (0 if
+        /// it could not tell). Example: `13000`.
         #[must_use]
         pub fn version(&self) -> u32 {
             self.version
@@ -5243,10 +5338,10 @@ pub mod cushim_loader {
         }
     }
 
-    /// What a value of [`OVERRIDE_VAR`] asks for: `None` (unset or empty) to search
-    /// the default names, the library to open, or an error for a relative path,
-    /// so that no library is ever picked up from the working directory. The C++
-    /// runtime applies the same rule.
+    /// What a value of the override variable asks for: `None` (unset or empty)
+    /// to search, the library to open, or an error for a relative path, so that
+    /// no library is ever picked up from the working directory. The C++ runtime
+    /// applies the same rule.
     ///
     /// # Errors
     /// `InvalidOverride` for a relative path.
@@ -5265,60 +5360,451 @@ pub mod cushim_loader {
         }
     }
 
-    fn open() -> Result<Driver, LoadError> {
-        let candidates: Vec<OsString> = match library_override(std::env::var_os(OVERRIDE_VAR))? {
-            Some(v) => vec![v],
-            None => super::CUSHIM_LIBRARY_NAMES
-                .iter()
-                .map(OsString::from)
-                .collect(),
+    /// One place the search proposes.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Candidate {
+        /// An absolute path, opened only if the file exists.
+        Path(PathBuf),
+        /// A file name that is already loaded in the process.
+        Loaded(&'static str),
+        /// A file name for the system loader (its own search, never the working
+        /// directory on Windows).
+        System(&'static str),
+    }
+
+    impl Candidate {
+        /// The name or path, as messages show it.
+        #[must_use]
+        pub fn shown(&self) -> String {
+            match self {
+                Candidate::Path(p) => p.display().to_string(),
+                Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
+            }
+        }
+    }
+
+    /// An environment variable's value when it is an absolute path; relative
+    /// values are ignored, so that nothing is found through the working directory.
+    fn absolute_var(name: &str) -> Option<PathBuf> {
+        let v = PathBuf::from(std::env::var_os(name)?);
+        v.is_absolute().then_some(v)
+    }
+
+    /// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
+    /// or `Lib/site-packages` on Windows), sorted.
+    fn site_packages(prefix: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let windows_style = prefix.join("Lib").join("site-packages");
+        if windows_style.is_dir() {
+            found.push(windows_style);
+        }
+        if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
+            let mut dirs: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+                .map(|e| e.path().join("site-packages"))
+                .filter(|p| p.is_dir())
+                .collect();
+            dirs.sort();
+            found.extend(dirs);
+        }
+        found
+    }
+
+    /// The directories of loaded libraries of the CUDA family of the header's
+    /// major (`libcudart.so.13` loaded from a wheel points at that wheel).
+    #[cfg(target_os = "linux")]
+    fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
+        #[repr(C)]
+        struct PhdrInfo {
+            addr: usize,
+            name: *const c_char,
+        }
+        // Declared with `c_void` only, so that every generated module in a
+        // crate declares the same signature.
+        unsafe extern "C" {
+            fn dl_iterate_phdr(
+                callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
+                data: *mut c_void,
+            ) -> c_int;
+        }
+        unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
+            // SAFETY: the loader passes a valid entry whose first two fields are
+            // these; `data` is the Vec below, on this thread's stack.
+            unsafe {
+                let name = (*info.cast::<PhdrInfo>()).name;
+                if !name.is_null() {
+                    let paths = &mut *data.cast::<Vec<PathBuf>>();
+                    let path = CStr::from_ptr(name).to_string_lossy().into_owned();
+                    paths.push(PathBuf::from(path));
+                }
+            }
+            0
+        }
+        let mut loaded: Vec<PathBuf> = Vec::new();
+        // SAFETY: the callback only reads each entry while the loader holds its lock.
+        unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
+        let major = info.major.to_string();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for path in loaded.iter().filter(|p| p.is_absolute()) {
+            let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            let member = info.family.iter().any(|stem| {
+                file.strip_prefix(stem).is_some_and(|rest| {
+                    rest.strip_prefix(major.as_str())
+                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+                })
+            });
+            let new_dir = path
+                .parent()
+                .filter(|dir| member && !dirs.iter().any(|d| d == dir));
+            if let Some(dir) = new_dir {
+                dirs.push(dir.to_path_buf());
+            }
+        }
+        dirs
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// Every place to look, in order, with the step that proposed it: for a
+    /// library installed with the driver, its names for the system loader; for
+    /// a toolkit library, a copy already loaded, the directory of a loaded
+    /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
+    /// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
+    /// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
+    /// last the names for the system loader. Paths are absolute; the same path
+    /// is proposed once.
+    #[must_use]
+    pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
+        let mut out: Vec<(Candidate, &'static str)> = Vec::new();
+        let Some(wheel_dirs) = info.wheel_dirs else {
+            out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+            return out;
         };
+        let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
+        let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+            for name in info.names {
+                let c = Candidate::Path(dir.join(name));
+                if !out.iter().any(|(o, _)| *o == c) {
+                    out.push((c, from));
+                }
+            }
+        };
+        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+        for dir in family_dirs(info) {
+            add_dir(&mut out, &dir, "family");
+        }
+        let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
+        if let Some(v) = absolute_var("VIRTUAL_ENV") {
+            prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
+        }
+        if let Some(c) = absolute_var("CONDA_PREFIX") {
+            prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
+        }
+        if let Ok(exe) = std::env::current_exe() {
+            for dir in exe.ancestors().skip(1) {
+                prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
+            }
+        }
+        let major = info.major.to_string();
+        for (prefix, from) in &prefixes {
+            for site in site_packages(prefix) {
+                for wheel in wheel_dirs {
+                    let dir = wheel.replace("{major}", &major);
+                    let dir = match dir.strip_suffix("/lib") {
+                        Some(stem) if cfg!(windows) => format!("{stem}/{lib_dir}"),
+                        _ => dir,
+                    };
+                    let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
+                    add_dir(&mut out, &path, from);
+                }
+            }
+        }
+        if let Some(c) = absolute_var("CONDA_PREFIX") {
+            add_dir(&mut out, &c.join(lib_dir), "conda");
+        }
+        let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
+        for var in ["CUDA_PATH", "CUDA_HOME"] {
+            if let Some(root) = absolute_var(var) {
+                toolkits.push((root, var));
+            }
+        }
+        if cfg!(unix) {
+            toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
+        }
+        for (root, from) in &toolkits {
+            let subdirs: &[&str] = if cfg!(windows) {
+                &["bin", "bin/x64"]
+            } else {
+                &["lib64", "lib"]
+            };
+            for sub in subdirs {
+                let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
+                add_dir(&mut out, &path, from);
+            }
+        }
+        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+        out
+    }
+
+    /// What a search found: the library, or why there is none, with every
+    /// candidate tried before the answer, in order.
+    #[derive(Debug)]
+    pub struct Search {
+        /// The library, or why none is usable.
+        pub found: Result<Driver, LoadError>,
+        /// Each candidate that was skipped, and why.
+        pub tried: Vec<Attempt>,
+    }
+
+    /// The library found, or why none was. Nothing is cached: [`driver`] keeps
+    /// the first answer for the process; `cushim doctor` asks again for each
+    /// library it shows.
+    ///
+    /// # Errors
+    /// Why no usable library was found.
+    pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
+        search(info).found
+    }
+
+    /// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
+    fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
+        format!(
+            "`{path}` is {} {}, but the header is for {} {needed}.x",
+            info.label,
+            version_text(found),
+            info.product
+        )
+    }
+
+    /// Searches for the library as [`candidates`] orders the places, or opens
+    /// the override as given.
+    pub fn search(info: &LibraryInfo) -> Search {
         let mut tried = Vec::new();
-        for name in candidates {
+        let path = match library_override(std::env::var_os(info.override_var)) {
+            Ok(path) => path,
+            Err(e) => {
+                return Search {
+                    found: Err(e),
+                    tried,
+                }
+            }
+        };
+        if let Some(path) = path {
+            // The path the user named is opened as given: the platform's own
+            // message says best why it cannot be.
             OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-            match open_one(&name) {
-                Ok(library) => return inspect(library, name.to_string_lossy().into_owned()),
-                Err(e) => tried.push(Attempt {
-                    name: name.to_string_lossy().into_owned(),
-                    error: describe(&e),
+            let name = path.to_string_lossy().into_owned();
+            let found = match open_one(&path, false) {
+                Ok(library) => inspect(info, library, name, "override"),
+                Err(e) => {
+                    tried.push(Attempt {
+                        name,
+                        error: describe(&e),
+                        from: "override",
+                    });
+                    Err(LoadError::LibraryNotFound {
+                        tried: tried.clone(),
+                    })
+                }
+            };
+            return Search { found, tried };
+        }
+        let mut wrong = None;
+        for (candidate, from) in candidates(info) {
+            match try_one(info, &candidate, from) {
+                Ok(Err(LoadError::WrongMajor {
+                    path,
+                    found,
+                    needed,
+                })) => {
+                    tried.push(Attempt {
+                        name: candidate.shown(),
+                        error: wrong_major(info, &path, found, needed),
+                        from,
+                    });
+                    wrong.get_or_insert(LoadError::WrongMajor {
+                        path,
+                        found,
+                        needed,
+                    });
+                }
+                Ok(found) => return Search { found, tried },
+                Err(error) => tried.push(Attempt {
+                    name: candidate.shown(),
+                    error,
+                    from,
                 }),
             }
         }
-        Err(LoadError::LibraryNotFound { tried })
+        let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
+            tried: tried.clone(),
+        }));
+        Search { found, tried }
     }
 
-    /// Reads the driver version once and finds `cuGetProcAddress`. The toolkit's
-    /// stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`; a real
-    /// driver never does. Asked before anything else is called.
-    fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadError> {
-        type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
-        // SAFETY: each prototype is the one the driver has exported since it
-        // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
-        unsafe {
-            let mut version: c_int = 0;
-            let name = super::CUSHIM_VERSION_FUNCTION.to_bytes_with_nul();
-            let stub_code = super::CUSHIM_CODES.stub_library.cast_signed();
-            let is_stub = library
-                .get::<DriverGetVersion>(name)
-                .is_ok_and(|f| f(&raw mut version) == stub_code);
-            if is_stub {
-                // Kept mapped but never used: a library is never unloaded.
-                std::mem::forget(library);
-                return Err(LoadError::StubLibrary { path });
+    /// Opens one candidate: `Err` with the reason to go on searching, else the
+    /// answer that ends the search (the library, or a stub found).
+    fn try_one(
+        info: &LibraryInfo,
+        candidate: &Candidate,
+        from: &'static str,
+    ) -> Result<Result<Driver, LoadError>, String> {
+        let (name, library) = match candidate {
+            Candidate::Path(path) => {
+                if !path.exists() {
+                    return Err("no such file".into());
+                }
+                if let Some(dir) = path.parent() {
+                    for dep in info.preload {
+                        OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                        let dep_path = dir.join(dep);
+                        if let Err(e) = open_one(dep_path.as_os_str(), false) {
+                            return Err(format!(
+                                "its dependency `{}` could not be loaded: {}",
+                                dep_path.display(),
+                                describe(&e)
+                            ));
+                        }
+                    }
+                }
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                (
+                    path.as_os_str().to_owned(),
+                    open_one(path.as_os_str(), false),
+                )
             }
-            let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
-                GetProc::V2(*f)
-            } else if let Ok(f) = library.get::<GetProcV1>(b"cuGetProcAddress\0") {
-                GetProc::V1(*f)
-            } else {
-                GetProc::Missing
-            };
-            Ok(Driver {
-                library,
+            Candidate::Loaded(name) => {
+                let name = OsString::from(name);
+                let opened = open_one(&name, true);
+                if opened.is_err() {
+                    return Err("not loaded in this process".into());
+                }
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                (name, opened)
+            }
+            Candidate::System(name) => {
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                let name = OsString::from(name);
+                let opened = open_one(&name, false);
+                (name, opened)
+            }
+        };
+        let library = library.map_err(|e| describe(&e))?;
+        Ok(inspect(
+            info,
+            library,
+            name.to_string_lossy().into_owned(),
+            from,
+        ))
+    }
+
+    fn open() -> Result<Driver, LoadError> {
+        open_library(&super::CUSHIM_LIBRARY)
+    }
+
+    /// Reads the library's version once and finds its own lookup function, if
+    /// it has one. A link-time stub answers the version function with its stub
+    /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
+    /// library never does. A library of another major than the header's is
+    /// refused. The version function is asked before anything else is called.
+    fn inspect(
+        info: &LibraryInfo,
+        library: libloading::Library,
+        path: String,
+        from: &'static str,
+    ) -> Result<Driver, LoadError> {
+        let (code, version) = version_of(info, &library);
+        if info.stub_code.is_some_and(|stub| code == Some(stub)) {
+            // Kept mapped but never used: a library is never unloaded.
+            std::mem::forget(library);
+            return Err(LoadError::StubLibrary { path });
+        }
+        if info.major != 0 && version != 0 && version / 1000 != info.major {
+            std::mem::forget(library);
+            return Err(LoadError::WrongMajor {
                 path,
-                version: version.max(0).cast_unsigned(),
-                get_proc,
-            })
+                found: version,
+                needed: info.major,
+            });
+        }
+        // SAFETY: each prototype is the one the library has exported since it
+        // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
+        let get_proc = unsafe {
+            match info.proc_address {
+                Some((v2, v1)) => {
+                    if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
+                        GetProc::V2(*f)
+                    } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
+                        GetProc::V1(*f)
+                    } else {
+                        GetProc::Missing
+                    }
+                }
+                None => GetProc::Missing,
+            }
+        };
+        Ok(Driver {
+            library,
+            path,
+            from,
+            version,
+            get_proc,
+        })
+    }
+
+    /// What the version function returned, and the version as 1000 × major +
+    /// 10 × minor (0 when it is missing or failed).
+    fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
+        type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
+        type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
+        type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
+        let name = info.version_function.to_bytes_with_nul();
+        let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
+        // SAFETY: the description gives the version function's prototype, which
+        // the library has kept since it introduced it.
+        unsafe {
+            match info.version_query {
+                VersionQuery::Number => match library.get::<Number>(name) {
+                    Ok(f) => {
+                        let mut v: c_int = 0;
+                        let rc = f(&raw mut v);
+                        (Some(rc), if rc == 0 { ok(v) } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+                VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
+                    Ok(f) => {
+                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                        let rc = f(&raw mut major, &raw mut minor);
+                        let v = ok(major)
+                            .saturating_mul(1000)
+                            .saturating_add(ok(minor).min(99) * 10);
+                        (Some(rc), if rc == 0 { v } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+                VersionQuery::Text => match library.get::<Text>(name) {
+                    Ok(f) => {
+                        let mut text = [0 as c_char; 96];
+                        let rc = f(text.as_mut_ptr(), 95);
+                        text[95] = 0;
+                        let digits: String = CStr::from_ptr(text.as_ptr())
+                            .to_string_lossy()
+                            .chars()
+                            .take_while(char::is_ascii_digit)
+                            .collect();
+                        let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
+                        (Some(rc), if rc == 0 { major * 1000 } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+            }
         }
     }
 
@@ -5330,18 +5816,43 @@ pub mod cushim_loader {
         }
     }
 
+    /// Opens a library by path or name (`loaded_only`: only if it is loaded already).
     #[cfg(unix)]
-    fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
+    fn open_one(
+        name: &std::ffi::OsStr,
+        loaded_only: bool,
+    ) -> Result<libloading::Library, libloading::Error> {
         use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-        // SAFETY: loading the driver runs its initializers; that is the point.
-        unsafe { Library::open(Some(name), RTLD_NOW | RTLD_LOCAL) }.map(Into::into)
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        const NOLOAD: c_int = 4;
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        const NOLOAD: c_int = 0x10;
+        let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
+        // SAFETY: loading the library runs its initializers; that is the point.
+        unsafe { Library::open(Some(name), flags) }.map(Into::into)
     }
 
+    /// Opens a library: a bare name only from the system directory, an absolute
+    /// path with its own directory for its dependencies; never the working
+    /// directory or the executable's.
     #[cfg(windows)]
-    fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::windows::{Library, LOAD_LIBRARY_SEARCH_SYSTEM32};
-        // SAFETY: as above; only the system directory is searched.
-        unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
+    fn open_one(
+        name: &std::ffi::OsStr,
+        loaded_only: bool,
+    ) -> Result<libloading::Library, libloading::Error> {
+        use libloading::os::windows::{
+            Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
+        };
+        if loaded_only {
+            return Library::open_already_loaded(name).map(Into::into);
+        }
+        let flags = if Path::new(name).is_absolute() {
+            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+        } else {
+            LOAD_LIBRARY_SEARCH_SYSTEM32
+        };
+        // SAFETY: as above.
+        unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
     }
 
     /// One function to look up, in one stream mode: what `cuGetProcAddress`
@@ -5572,16 +6083,24 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     success: 0,
     invalid_value: 1,
 };
-/// The function that reports the library's version; a link-time stub answers
-/// it with `CUSHIM_CODES.stub_library`.
+/// How the loader finds the library and asks its version, and the words of
+/// its messages (cushim's description of "CUDA driver").
 #[rustfmt::skip]
-pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"cuDriverGetVersion";
-/// The library names tried, in order, unless `CUSHIM_CUDA_LIBRARY` names one.
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
-    &["nvcuda.dll"]
-} else {
-    &["libcuda.so.1"]
+pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+    label: "CUDA driver",
+    short: "driver",
+    product: "CUDA",
+    install: "Install the NVIDIA driver",
+    override_var: "CUSHIM_CUDA_LIBRARY",
+    names: if cfg!(windows) { &["nvcuda.dll"] } else { &["libcuda.so.1"] },
+    version_function: c"cuDriverGetVersion",
+    version_query: cushim_loader::VersionQuery::Number,
+    stub_code: Some(34),
+    proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
+    major: 0,
+    wheel_dirs: None,
+    preload: &[],
+    family: &[],
 };
 
 #[allow(clippy::all, clippy::pedantic)]
@@ -5608,7 +6127,7 @@ pub mod cushim_api {
     //! every header, so it is real source that cushim compiles and tests, and the
     //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
     //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-    //! `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
+    //! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
 
     use std::ffi::{c_char, CStr};
 
@@ -5672,6 +6191,19 @@ pub mod cushim_api {
         })
     }
 
+    /// What a function that returns a status's name or text (`nvrtcGetErrorString`)
+    /// answers without the library: the name or description of `code`, or
+    /// `unrecognized status` for a code the header does not list (never NULL).
+    #[must_use]
+    pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
+        status_text_of(code.code())
+            .map_or(c"unrecognized status", |t| match which {
+                Fallback::Name => t.name,
+                Fallback::Text => t.text,
+            })
+            .as_ptr()
+    }
+
     /// The typed layer's error: a driver that answered with a failure code, or a
     /// driver (or one function of it) that could not be loaded.
     #[derive(Clone, Copy, PartialEq, Eq)]
@@ -5697,7 +6229,12 @@ pub mod cushim_api {
     impl std::fmt::Display for Error {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             match self {
-                Error::Driver(code) => write!(f, "CUDA driver call failed: {}", Code(code.code())),
+                Error::Driver(code) => write!(
+                    f,
+                    "{} call failed: {}",
+                    super::CUSHIM_LIBRARY.label,
+                    Code(code.code())
+                ),
                 Error::Load(e) => e.fmt(f),
             }
         }
@@ -5735,13 +6272,13 @@ pub mod cushim_api {
         cushim_loader::last_error()
     }
 
-    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
+    /// `nvmlInit`, which the header maps to `nvmlInit_v2`).
     #[must_use]
     pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-        super::FUNCTIONS
-            .iter()
-            .copied()
-            .find(|f| f.name == name || f.symbol.to_bytes() == name.as_bytes())
+        super::FUNCTIONS.iter().copied().find(|f| {
+            f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
+        })
     }
 
     /// Whether the driver provides this function (binding it now if needed).
@@ -6847,11 +7384,11 @@ macro_rules! cushim_shim {
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
-        fallback [$($fallback:tt)*];
+        returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+]);
-        $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
@@ -6864,6 +7401,37 @@ macro_rules! cushim_shim {
         // SAFETY: the caller's out-pointer, as the C function takes it.
         unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
     };
+    // A function that returns its text (`nvrtcGetErrorString`).
+    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
+        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+    };
+    // A function that returns a value, not a status: zero (NULL) without the library.
+    (@absent $function:ident, $ret:ty, [zero]) => {
+        // SAFETY: the return types of such functions are integers and pointers.
+        unsafe { ::std::mem::zeroed::<$ret>() }
+    };
+    // The typed layer: a status as a `Result`, or the value returned.
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let code = unsafe { $symbol($($arg),*) };
+        if <$ret as cushim_loader::Status>::is_success(&code) {
+            Ok(())
+        } else {
+            Err(cushim_classify(&$function, code))
+        }
+    }};
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let value = unsafe { $symbol($($arg),*) };
+        match cushim_loader::failed(&$function) {
+            Some(e) => Err(Error::Load(e)),
+            None => Ok(value),
+        }
+    }};
+    // A value function with a fallback answers without the library too.
+    (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
+    }};
+    (@ok status $ret:ty) => { () };
+    (@ok $returns:ident $ret:ty) => { $ret };
     // Linked: the exported symbol, or its per-thread twin when that mode is in force.
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret;);
@@ -6880,7 +7448,7 @@ macro_rules! cushim_shim {
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+]
+        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
@@ -6890,6 +7458,7 @@ macro_rules! cushim_shim {
             }
             cushim_loader::Function {
                 name: $name,
+                aliases: &[$(stringify!($alias)),*],
                 symbol: $export,
                 proc_name: $proc,
                 version: $version,
@@ -6943,22 +7512,17 @@ macro_rules! cushim_shim {
         impl Api {
             $(#[$attr])*
             #[doc = concat!(
-                "`", stringify!($symbol), "` with its status as a `Result`.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the driver returned, or `Error::Load` when the call never reached it.\n\n",
+                "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
+                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]
-            pub unsafe fn $symbol($($arg: $ty),*) -> Result<(), Error> {
-                let code = unsafe { $symbol($($arg),*) };
-                if <$ret as cushim_loader::Status>::is_success(&code) {
-                    Ok(())
-                } else {
-                    Err(cushim_classify(&$function, code))
-                }
+            pub unsafe fn $symbol($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
+                cushim_shim!(@api $returns $function $symbol ($($arg),*) $ret)
             }
         }
     };
-    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty, $returns:ident) => {
         #[allow(unused_imports, deprecated)]
         pub use self::$symbol as $alias;
 
@@ -6971,7 +7535,7 @@ macro_rules! cushim_shim {
                 "# Safety\n\nAs `Api::", stringify!($symbol), "`."
             )]
             #[inline]
-            pub unsafe fn $alias($($arg: $ty),*) -> Result<(), Error> {
+            pub unsafe fn $alias($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
                 unsafe { Self::$symbol($($arg),*) }
             }
         }
@@ -6983,7 +7547,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
     link [cuArray3DCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArray3DCreate];
 }
 
@@ -6992,7 +7556,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArray3DGetDescriptor_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArray3DGetDescriptor];
 }
 
@@ -7001,7 +7565,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
     link [cuArrayCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArrayCreate];
 }
 
@@ -7010,7 +7574,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
     link [cuArrayDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7019,7 +7583,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArrayGetDescriptor_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArrayGetDescriptor];
 }
 
@@ -7028,7 +7592,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuArrayGetMemoryRequirements];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7037,7 +7601,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
     link [cuArrayGetPlane];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7046,7 +7610,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuArrayGetSparseProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7055,7 +7619,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttribute, __cushim_slot_cuCoredumpGetAttribute), export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7064,7 +7628,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttributeGlobal, __cushim_slot_cuCoredumpGetAttributeGlobal), export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttributeGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7073,7 +7637,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttribute, __cushim_slot_cuCoredumpSetAttribute), export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7082,7 +7646,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttributeGlobal, __cushim_slot_cuCoredumpSetAttributeGlobal), export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttributeGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7091,7 +7655,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
     link [cuCtxAttach];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7100,7 +7664,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v2, __cushim_slot_cuCtxCreate_v2), export c"cuCtxCreate_v2", name "cuCtxCreate", proc c"cuCtxCreate", version 3020, since 0, per_thread [];
     link [cuCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxCreate];
 }
 
@@ -7109,7 +7673,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v3, __cushim_slot_cuCtxCreate_v3), export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 0, per_thread [];
     link [cuCtxCreate_v3];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7118,7 +7682,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
     link [cuCtxDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxDestroy];
 }
 
@@ -7127,7 +7691,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
     link [cuCtxDetach];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7136,7 +7700,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxDisablePeerAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7145,7 +7709,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxEnablePeerAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7154,7 +7718,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
     link [cuCtxGetApiVersion];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7163,7 +7727,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxGetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7172,7 +7736,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxGetCurrent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7181,7 +7745,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
     link [cuCtxGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7190,7 +7754,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
     link [cuCtxGetExecAffinity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7199,7 +7763,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
     link [cuCtxGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7208,7 +7772,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetId, __cushim_slot_cuCtxGetId), export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 0, per_thread [];
     link [cuCtxGetId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7217,7 +7781,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
     link [cuCtxGetLimit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7226,7 +7790,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxGetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7235,7 +7799,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
     link [cuCtxGetStreamPriorityRange];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7244,7 +7808,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPopCurrent_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxPopCurrent];
 }
 
@@ -7253,7 +7817,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPushCurrent_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxPushCurrent];
 }
 
@@ -7262,7 +7826,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
     link [cuCtxResetPersistingL2Cache];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7271,7 +7835,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7280,7 +7844,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxSetCurrent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7289,7 +7853,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetFlags, __cushim_slot_cuCtxSetFlags), export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 0, per_thread [];
     link [cuCtxSetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7298,7 +7862,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
     link [cuCtxSetLimit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7307,7 +7871,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxSetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7316,7 +7880,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
     link [cuCtxSynchronize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7325,7 +7889,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
     link [cuDestroyExternalMemory];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7334,7 +7898,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuDestroyExternalSemaphore];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7343,7 +7907,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
     link [cuDeviceCanAccessPeer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7352,7 +7916,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
     link [cuDeviceComputeCapability];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7361,7 +7925,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
     link [cuDeviceGet];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7370,7 +7934,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
     link [cuDeviceGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7379,7 +7943,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetByPCIBusId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7388,7 +7952,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
     link [cuDeviceGetCount];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7397,7 +7961,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetDefaultMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7406,7 +7970,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
     link [cuDeviceGetExecAffinitySupport];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7415,7 +7979,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceGetGraphMemAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7424,7 +7988,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
     link [cuDeviceGetLuid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7433,7 +7997,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7442,7 +8006,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
     link [cuDeviceGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7451,7 +8015,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
     link [cuDeviceGetNvSciSyncAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7460,7 +8024,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
     link [cuDeviceGetP2PAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7469,7 +8033,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetPCIBusId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7478,7 +8042,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
     link [cuDeviceGetProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7487,7 +8051,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
     link [cuDeviceGetTexture1DLinearMaxWidth];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7496,7 +8060,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid, __cushim_slot_cuDeviceGetUuid), export c"cuDeviceGetUuid", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 9020, since 0, per_thread [];
     link [cuDeviceGetUuid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7505,7 +8069,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid_v2", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
     link [cuDeviceGetUuid_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7514,7 +8078,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
     link [cuDeviceGraphMemTrim];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7523,7 +8087,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxGetState];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7532,7 +8096,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRelease_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxRelease];
 }
 
@@ -7541,7 +8105,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxReset_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxReset];
 }
 
@@ -7550,7 +8114,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRetain];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7559,7 +8123,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxSetFlags_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
 }
 
@@ -7568,7 +8132,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceSetGraphMemAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7577,7 +8141,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceSetMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7586,7 +8150,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
     link [cuDeviceTotalMem_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDeviceTotalMem];
 }
 
@@ -7595,7 +8159,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
     link [cuDriverGetVersion];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7604,7 +8168,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerAcquireFrame, __cushim_slot_cuEGLStreamConsumerAcquireFrame), export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerAcquireFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7613,7 +8177,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnect, __cushim_slot_cuEGLStreamConsumerConnect), export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7622,7 +8186,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnectWithFlags, __cushim_slot_cuEGLStreamConsumerConnectWithFlags), export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnectWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7631,7 +8195,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerDisconnect, __cushim_slot_cuEGLStreamConsumerDisconnect), export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerDisconnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7640,7 +8204,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerReleaseFrame, __cushim_slot_cuEGLStreamConsumerReleaseFrame), export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerReleaseFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7649,7 +8213,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerConnect, __cushim_slot_cuEGLStreamProducerConnect), export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerConnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7658,7 +8222,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerDisconnect, __cushim_slot_cuEGLStreamProducerDisconnect), export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerDisconnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7667,7 +8231,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerPresentFrame, __cushim_slot_cuEGLStreamProducerPresentFrame), export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerPresentFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7676,7 +8240,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerReturnFrame, __cushim_slot_cuEGLStreamProducerReturnFrame), export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerReturnFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7685,7 +8249,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
     link [cuEventCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7694,7 +8258,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventCreateFromEGLSync, __cushim_slot_cuEventCreateFromEGLSync), export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
     link [cuEventCreateFromEGLSync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7703,7 +8267,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
     link [cuEventDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuEventDestroy];
 }
 
@@ -7712,7 +8276,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventElapsedTime, __cushim_slot_cuEventElapsedTime), export c"cuEventElapsedTime", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 2000, since 0, per_thread [];
     link [cuEventElapsedTime];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7721,7 +8285,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
     link [cuEventQuery];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7730,7 +8294,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
     link [cuEventRecord, cuEventRecord_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7739,7 +8303,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
     link [cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7748,7 +8312,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
     link [cuEventSynchronize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7757,7 +8321,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedBuffer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7766,7 +8330,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7775,7 +8339,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
     link [cuFlushGPUDirectRDMAWrites];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7784,7 +8348,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
     link [cuFuncGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7793,7 +8357,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
     link [cuFuncGetModule];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7802,7 +8366,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetName, __cushim_slot_cuFuncGetName), export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 0, per_thread [];
     link [cuFuncGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7811,7 +8375,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
     link [cuFuncSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7820,7 +8384,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
     link [cuFuncSetBlockShape];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7829,7 +8393,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
     link [cuFuncSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7838,7 +8402,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuFuncSetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7847,7 +8411,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
     link [cuFuncSetSharedSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7856,7 +8420,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLCtxCreate_v2, __cushim_slot_cuGLCtxCreate_v2), export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
     link [cuGLCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLCtxCreate];
 }
 
@@ -7865,7 +8429,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGLGetDevices_v2, __cushim_slot_cuGLGetDevices_v2), export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
     link [cuGLGetDevices_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLGetDevices];
 }
 
@@ -7874,7 +8438,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLInit, __cushim_slot_cuGLInit), export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
     link [cuGLInit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7883,7 +8447,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObjectAsync_v2, __cushim_slot_cuGLMapBufferObjectAsync_v2), export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
     link [cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLMapBufferObjectAsync];
 }
 
@@ -7892,7 +8456,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObject_v2, __cushim_slot_cuGLMapBufferObject_v2), export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
     link [cuGLMapBufferObject_v2, cuGLMapBufferObject_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLMapBufferObject];
 }
 
@@ -7901,7 +8465,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLRegisterBufferObject, __cushim_slot_cuGLRegisterBufferObject), export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLRegisterBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7910,7 +8474,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLSetBufferObjectMapFlags, __cushim_slot_cuGLSetBufferObjectMapFlags), export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
     link [cuGLSetBufferObjectMapFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7919,7 +8483,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObject, __cushim_slot_cuGLUnmapBufferObject), export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnmapBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7928,7 +8492,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObjectAsync, __cushim_slot_cuGLUnmapBufferObjectAsync), export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
     link [cuGLUnmapBufferObjectAsync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7937,7 +8501,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnregisterBufferObject, __cushim_slot_cuGLUnregisterBufferObject), export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnregisterBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7946,7 +8510,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
-    fallback [error, pStr, Name];
+    returns status, fallback [error, pStr, Name];
     aliases [];
 }
 
@@ -7955,7 +8519,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
-    fallback [error, pStr, Text];
+    returns status, fallback [error, pStr, Text];
     aliases [];
 }
 
@@ -7964,7 +8528,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
     link [cuGetExportTable];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7973,7 +8537,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetProcAddress_v2, __cushim_slot_cuGetProcAddress_v2), export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 0, per_thread [];
     link [cuGetProcAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGetProcAddress];
 }
 
@@ -7982,7 +8546,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
     link [cuGraphAddBatchMemOpNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7991,7 +8555,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
     link [cuGraphAddChildGraphNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8000,7 +8564,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies, __cushim_slot_cuGraphAddDependencies), export c"cuGraphAddDependencies", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 10000, since 0, per_thread [];
     link [cuGraphAddDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8009,7 +8573,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies_v2, __cushim_slot_cuGraphAddDependencies_v2), export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies_v2", proc c"cuGraphAddDependencies", version 12030, since 0, per_thread [];
     link [cuGraphAddDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8018,7 +8582,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddEmptyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8027,7 +8591,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventRecordNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8036,7 +8600,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventWaitNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8045,7 +8609,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresSignalNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8054,7 +8618,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresWaitNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8063,7 +8627,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
     link [cuGraphAddHostNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8072,7 +8636,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddKernelNode_v2, __cushim_slot_cuGraphAddKernelNode_v2), export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 0, per_thread [];
     link [cuGraphAddKernelNode_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphAddKernelNode];
 }
 
@@ -8081,7 +8645,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemAllocNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8090,7 +8654,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemFreeNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8099,7 +8663,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemcpyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8108,7 +8672,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemsetNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8117,7 +8681,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddNode, __cushim_slot_cuGraphAddNode), export c"cuGraphAddNode", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12020, since 0, per_thread [];
     link [cuGraphAddNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8126,7 +8690,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddNode_v2, __cushim_slot_cuGraphAddNode_v2), export c"cuGraphAddNode_v2", name "cuGraphAddNode_v2", proc c"cuGraphAddNode", version 12030, since 0, per_thread [];
     link [cuGraphAddNode_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8135,7 +8699,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8144,7 +8708,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8153,7 +8717,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
     link [cuGraphChildGraphNodeGetGraph];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8162,7 +8726,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
     link [cuGraphClone];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8171,7 +8735,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphConditionalHandleCreate, __cushim_slot_cuGraphConditionalHandleCreate), export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 0, per_thread [];
     link [cuGraphConditionalHandleCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8180,7 +8744,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
     link [cuGraphCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8189,7 +8753,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
     link [cuGraphDebugDotPrint];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8198,7 +8762,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
     link [cuGraphDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8207,7 +8771,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
     link [cuGraphDestroyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8216,7 +8780,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeGetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8225,7 +8789,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8234,7 +8798,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeGetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8243,7 +8807,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8252,7 +8816,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphExecBatchMemOpNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8261,7 +8825,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
     link [cuGraphExecChildGraphNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8270,7 +8834,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
     link [cuGraphExecDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8279,7 +8843,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventRecordNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8288,7 +8852,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventWaitNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8297,7 +8861,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresSignalNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8306,7 +8870,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresWaitNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8315,7 +8879,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecGetFlags, __cushim_slot_cuGraphExecGetFlags), export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 0, per_thread [];
     link [cuGraphExecGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8324,7 +8888,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecHostNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8333,7 +8897,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecKernelNodeSetParams_v2, __cushim_slot_cuGraphExecKernelNodeSetParams_v2), export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphExecKernelNodeSetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphExecKernelNodeSetParams];
 }
 
@@ -8342,7 +8906,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemcpyNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8351,7 +8915,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemsetNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8360,7 +8924,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecNodeSetParams, __cushim_slot_cuGraphExecNodeSetParams), export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphExecNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8369,7 +8933,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecUpdate_v2, __cushim_slot_cuGraphExecUpdate_v2), export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 0, per_thread [];
     link [cuGraphExecUpdate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphExecUpdate];
 }
 
@@ -8378,7 +8942,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8387,7 +8951,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8396,7 +8960,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8405,7 +8969,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8414,7 +8978,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges, __cushim_slot_cuGraphGetEdges), export c"cuGraphGetEdges", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 10000, since 0, per_thread [];
     link [cuGraphGetEdges];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8423,7 +8987,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges_v2, __cushim_slot_cuGraphGetEdges_v2), export c"cuGraphGetEdges_v2", name "cuGraphGetEdges_v2", proc c"cuGraphGetEdges", version 12030, since 0, per_thread [];
     link [cuGraphGetEdges_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8432,7 +8996,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8441,7 +9005,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetRootNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8450,7 +9014,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8459,7 +9023,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8468,7 +9032,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
     link [cuGraphInstantiateWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphInstantiate];
 }
 
@@ -8477,7 +9041,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithParams, __cushim_slot_cuGraphInstantiateWithParams), export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 0, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
     link [cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8486,7 +9050,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeCopyAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8495,7 +9059,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8504,7 +9068,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetParams_v2, __cushim_slot_cuGraphKernelNodeGetParams_v2), export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeGetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphKernelNodeGetParams];
 }
 
@@ -8513,7 +9077,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8522,7 +9086,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetParams_v2, __cushim_slot_cuGraphKernelNodeSetParams_v2), export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeSetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphKernelNodeSetParams];
 }
 
@@ -8531,7 +9095,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
     link [cuGraphLaunch, cuGraphLaunch_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8540,7 +9104,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemAllocNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8549,7 +9113,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemFreeNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8558,7 +9122,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8567,7 +9131,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8576,7 +9140,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8585,7 +9149,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8594,7 +9158,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
     link [cuGraphNodeFindInClone];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8603,7 +9167,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies, __cushim_slot_cuGraphNodeGetDependencies), export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8612,7 +9176,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies_v2, __cushim_slot_cuGraphNodeGetDependencies_v2), export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies_v2", proc c"cuGraphNodeGetDependencies", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8621,7 +9185,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes, __cushim_slot_cuGraphNodeGetDependentNodes), export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8630,7 +9194,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes_v2, __cushim_slot_cuGraphNodeGetDependentNodes_v2), export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes_v2", proc c"cuGraphNodeGetDependentNodes", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8639,7 +9203,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeGetEnabled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8648,7 +9212,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetType];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8657,7 +9221,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeSetEnabled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8666,7 +9230,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetParams, __cushim_slot_cuGraphNodeSetParams), export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8675,7 +9239,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
     link [cuGraphReleaseUserObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8684,7 +9248,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies, __cushim_slot_cuGraphRemoveDependencies), export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 10000, since 0, per_thread [];
     link [cuGraphRemoveDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8693,7 +9257,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies_v2, __cushim_slot_cuGraphRemoveDependencies_v2), export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies_v2", proc c"cuGraphRemoveDependencies", version 12030, since 0, per_thread [];
     link [cuGraphRemoveDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8702,7 +9266,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
     link [cuGraphRetainUserObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8711,7 +9275,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
     link [cuGraphUpload, cuGraphUpload_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8720,7 +9284,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsEGLRegisterImage, __cushim_slot_cuGraphicsEGLRegisterImage), export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
     link [cuGraphicsEGLRegisterImage];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8729,7 +9293,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterBuffer, __cushim_slot_cuGraphicsGLRegisterBuffer), export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterBuffer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8738,7 +9302,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterImage, __cushim_slot_cuGraphicsGLRegisterImage), export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterImage];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8747,7 +9311,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
     link [cuGraphicsMapResources, cuGraphicsMapResources_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8756,7 +9320,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedEglFrame, __cushim_slot_cuGraphicsResourceGetMappedEglFrame), export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedEglFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8765,7 +9329,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8774,7 +9338,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedPointer_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
 }
 
@@ -8783,7 +9347,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
     link [cuGraphicsResourceSetMapFlags_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
 }
 
@@ -8792,7 +9356,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
     link [cuGraphicsSubResourceGetMappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8801,7 +9365,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
     link [cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8810,7 +9374,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
     link [cuGraphicsUnregisterResource];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8819,7 +9383,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterOutputSurface, __cushim_slot_cuGraphicsVDPAURegisterOutputSurface), export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterOutputSurface];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8828,7 +9392,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterVideoSurface, __cushim_slot_cuGraphicsVDPAURegisterVideoSurface), export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterVideoSurface];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8837,7 +9401,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
     link [cuImportExternalMemory];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8846,7 +9410,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuImportExternalSemaphore];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8855,7 +9419,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8864,7 +9428,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcCloseMemHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8873,7 +9437,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetEventHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8882,7 +9446,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetMemHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8891,7 +9455,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcOpenEventHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8900,7 +9464,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
     link [cuIpcOpenMemHandle_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuIpcOpenMemHandle];
 }
 
@@ -8909,7 +9473,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetAttribute, __cushim_slot_cuKernelGetAttribute), export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8918,7 +9482,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetFunction, __cushim_slot_cuKernelGetFunction), export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 0, per_thread [];
     link [cuKernelGetFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8927,7 +9491,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetName, __cushim_slot_cuKernelGetName), export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 0, per_thread [];
     link [cuKernelGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8936,7 +9500,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelSetAttribute, __cushim_slot_cuKernelSetAttribute), export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8945,7 +9509,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelSetCacheConfig, __cushim_slot_cuKernelSetCacheConfig), export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 0, per_thread [];
     link [cuKernelSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8954,7 +9518,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
     link [cuLaunch];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8963,7 +9527,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
     link [cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8972,7 +9536,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
     link [cuLaunchCooperativeKernelMultiDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8981,7 +9545,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
     link [cuLaunchGrid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8990,7 +9554,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
     link [cuLaunchGridAsync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8999,7 +9563,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
     link [cuLaunchHostFunc, cuLaunchHostFunc_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9008,7 +9572,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
     link [cuLaunchKernel, cuLaunchKernel_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9017,7 +9581,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
     link [cuLaunchKernelEx, cuLaunchKernelEx_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9026,7 +9590,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetGlobal, __cushim_slot_cuLibraryGetGlobal), export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 0, per_thread [];
     link [cuLibraryGetGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9035,7 +9599,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernel, __cushim_slot_cuLibraryGetKernel), export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 0, per_thread [];
     link [cuLibraryGetKernel];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9044,7 +9608,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetManaged, __cushim_slot_cuLibraryGetManaged), export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 0, per_thread [];
     link [cuLibraryGetManaged];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9053,7 +9617,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetModule, __cushim_slot_cuLibraryGetModule), export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 0, per_thread [];
     link [cuLibraryGetModule];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9062,7 +9626,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetUnifiedFunction, __cushim_slot_cuLibraryGetUnifiedFunction), export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 0, per_thread [];
     link [cuLibraryGetUnifiedFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9071,7 +9635,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryLoadData, __cushim_slot_cuLibraryLoadData), export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 0, per_thread [];
     link [cuLibraryLoadData];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9080,7 +9644,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryLoadFromFile, __cushim_slot_cuLibraryLoadFromFile), export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 0, per_thread [];
     link [cuLibraryLoadFromFile];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9089,7 +9653,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryUnload, __cushim_slot_cuLibraryUnload), export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 0, per_thread [];
     link [cuLibraryUnload];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9098,7 +9662,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
     link [cuLinkAddData_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkAddData];
 }
 
@@ -9107,7 +9671,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
     link [cuLinkAddFile_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkAddFile];
 }
 
@@ -9116,7 +9680,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
     link [cuLinkComplete];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9125,7 +9689,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
     link [cuLinkCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkCreate];
 }
 
@@ -9134,7 +9698,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
     link [cuLinkDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9143,7 +9707,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
     link [cuMemAddressFree];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9152,7 +9716,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
     link [cuMemAddressReserve];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9161,7 +9725,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAdvise, __cushim_slot_cuMemAdvise), export c"cuMemAdvise", name "cuMemAdvise", proc c"cuMemAdvise", version 8000, since 0, per_thread [];
     link [cuMemAdvise];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9170,7 +9734,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAdvise_v2, __cushim_slot_cuMemAdvise_v2), export c"cuMemAdvise_v2", name "cuMemAdvise_v2", proc c"cuMemAdvise", version 12020, since 0, per_thread [];
     link [cuMemAdvise_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9179,7 +9743,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
     link [cuMemAllocAsync, cuMemAllocAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9188,7 +9752,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
     link [cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9197,7 +9761,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
     link [cuMemAllocHost_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAllocHost];
 }
 
@@ -9206,7 +9770,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
     link [cuMemAllocManaged];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9215,7 +9779,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
     link [cuMemAllocPitch_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAllocPitch];
 }
 
@@ -9224,7 +9788,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
     link [cuMemAlloc_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAlloc];
 }
 
@@ -9233,7 +9797,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
     link [cuMemCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9242,7 +9806,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemExportToShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9251,7 +9815,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
     link [cuMemFreeAsync, cuMemFreeAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9260,7 +9824,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
     link [cuMemFreeHost];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9269,7 +9833,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
     link [cuMemFree_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemFree];
 }
 
@@ -9278,7 +9842,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
     link [cuMemGetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9287,7 +9851,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
     link [cuMemGetAddressRange_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemGetAddressRange];
 }
 
@@ -9296,7 +9860,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationGranularity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9305,7 +9869,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationPropertiesFromHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9314,7 +9878,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
     link [cuMemGetHandleForAddressRange];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9323,7 +9887,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
     link [cuMemGetInfo_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemGetInfo];
 }
 
@@ -9332,7 +9896,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
     link [cuMemHostAlloc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9341,7 +9905,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
     link [cuMemHostGetDevicePointer_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemHostGetDevicePointer];
 }
 
@@ -9350,7 +9914,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
     link [cuMemHostGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9359,7 +9923,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
     link [cuMemHostRegister_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemHostRegister];
 }
 
@@ -9368,7 +9932,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
     link [cuMemHostUnregister];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9377,7 +9941,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemImportFromShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9386,7 +9950,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
     link [cuMemMap];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9395,7 +9959,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
     link [cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9404,7 +9968,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
     link [cuMemPoolCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9413,7 +9977,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
     link [cuMemPoolDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9422,7 +9986,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolExportPointer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9431,7 +9995,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolExportToShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9440,7 +10004,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9449,7 +10013,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9458,7 +10022,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolImportFromShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9467,7 +10031,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolImportPointer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9476,7 +10040,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9485,7 +10049,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9494,7 +10058,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
     link [cuMemPoolTrimTo];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9503,7 +10067,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync, __cushim_slot_cuMemPrefetchAsync), export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 8000, since 0, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
     link [cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9512,7 +10076,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync_v2, __cushim_slot_cuMemPrefetchAsync_v2), export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync_v2", proc c"cuMemPrefetchAsync", version 12020, since 0, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
     link [cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9521,7 +10085,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9530,7 +10094,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9539,7 +10103,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
     link [cuMemRelease];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9548,7 +10112,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
     link [cuMemRetainAllocationHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9557,7 +10121,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
     link [cuMemSetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9566,7 +10130,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
     link [cuMemUnmap];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9575,7 +10139,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
     link [cuMemcpy, cuMemcpy_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9584,7 +10148,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
     link [cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2DAsync];
 }
 
@@ -9593,7 +10157,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
     link [cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2DUnaligned];
 }
 
@@ -9602,7 +10166,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
     link [cuMemcpy2D_v2, cuMemcpy2D_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2D];
 }
 
@@ -9611,7 +10175,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
     link [cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy3DAsync];
 }
 
@@ -9620,7 +10184,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
     link [cuMemcpy3DPeer, cuMemcpy3DPeer_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9629,7 +10193,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
     link [cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9638,7 +10202,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
     link [cuMemcpy3D_v2, cuMemcpy3D_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy3D];
 }
 
@@ -9647,7 +10211,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
     link [cuMemcpyAsync, cuMemcpyAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9656,7 +10220,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
     link [cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoA];
 }
 
@@ -9665,7 +10229,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
     link [cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoD];
 }
 
@@ -9674,7 +10238,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoHAsync];
 }
 
@@ -9683,7 +10247,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
     link [cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoH];
 }
 
@@ -9692,7 +10256,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
     link [cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoA];
 }
 
@@ -9701,7 +10265,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoDAsync];
 }
 
@@ -9710,7 +10274,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
     link [cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoD];
 }
 
@@ -9719,7 +10283,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoHAsync];
 }
 
@@ -9728,7 +10292,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
     link [cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoH];
 }
 
@@ -9737,7 +10301,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoAAsync];
 }
 
@@ -9746,7 +10310,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
     link [cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoA];
 }
 
@@ -9755,7 +10319,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoDAsync];
 }
 
@@ -9764,7 +10328,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
     link [cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoD];
 }
 
@@ -9773,7 +10337,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
     link [cuMemcpyPeer, cuMemcpyPeer_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9782,7 +10346,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
     link [cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9791,7 +10355,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
     link [cuMemsetD16Async, cuMemsetD16Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9800,7 +10364,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
     link [cuMemsetD16_v2, cuMemsetD16_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD16];
 }
 
@@ -9809,7 +10373,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
     link [cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9818,7 +10382,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
     link [cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D16];
 }
 
@@ -9827,7 +10391,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
     link [cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9836,7 +10400,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
     link [cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D32];
 }
 
@@ -9845,7 +10409,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
     link [cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9854,7 +10418,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
     link [cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D8];
 }
 
@@ -9863,7 +10427,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
     link [cuMemsetD32Async, cuMemsetD32Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9872,7 +10436,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
     link [cuMemsetD32_v2, cuMemsetD32_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD32];
 }
 
@@ -9881,7 +10445,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
     link [cuMemsetD8Async, cuMemsetD8Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9890,7 +10454,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
     link [cuMemsetD8_v2, cuMemsetD8_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD8];
 }
 
@@ -9899,7 +10463,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9908,7 +10472,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9917,7 +10481,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayGetLevel];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9926,7 +10490,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuMipmappedArrayGetMemoryRequirements];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9935,7 +10499,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuMipmappedArrayGetSparseProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9944,7 +10508,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
     link [cuModuleGetFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9953,7 +10517,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
     link [cuModuleGetGlobal_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuModuleGetGlobal];
 }
 
@@ -9962,7 +10526,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
     link [cuModuleGetLoadingMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9971,7 +10535,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
     link [cuModuleGetSurfRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9980,7 +10544,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
     link [cuModuleGetTexRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9989,7 +10553,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
     link [cuModuleLoad];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9998,7 +10562,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
     link [cuModuleLoadData];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10007,7 +10571,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
     link [cuModuleLoadDataEx];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10016,7 +10580,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
     link [cuModuleLoadFatBinary];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10025,7 +10589,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
     link [cuModuleUnload];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10034,7 +10598,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastAddDevice, __cushim_slot_cuMulticastAddDevice), export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 0, per_thread [];
     link [cuMulticastAddDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10043,7 +10607,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastBindAddr, __cushim_slot_cuMulticastBindAddr), export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 0, per_thread [];
     link [cuMulticastBindAddr];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10052,7 +10616,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastBindMem, __cushim_slot_cuMulticastBindMem), export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 0, per_thread [];
     link [cuMulticastBindMem];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10061,7 +10625,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastCreate, __cushim_slot_cuMulticastCreate), export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 0, per_thread [];
     link [cuMulticastCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10070,7 +10634,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastGetGranularity, __cushim_slot_cuMulticastGetGranularity), export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 0, per_thread [];
     link [cuMulticastGetGranularity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10079,7 +10643,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastUnbind, __cushim_slot_cuMulticastUnbind), export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 0, per_thread [];
     link [cuMulticastUnbind];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10088,7 +10652,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
     link [cuOccupancyAvailableDynamicSMemPerBlock];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10097,7 +10661,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10106,7 +10670,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10115,7 +10679,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxActiveClusters];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10124,7 +10688,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10133,7 +10697,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSizeWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10142,7 +10706,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxPotentialClusterSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10151,7 +10715,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
     link [cuParamSetSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10160,7 +10724,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
     link [cuParamSetTexRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10169,7 +10733,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
     link [cuParamSetf];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10178,7 +10742,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
     link [cuParamSeti];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10187,7 +10751,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
     link [cuParamSetv];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10196,7 +10760,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
     link [cuPointerGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10205,7 +10769,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
     link [cuPointerGetAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10214,7 +10778,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
     link [cuPointerSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10223,7 +10787,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuProfilerInitialize, __cushim_slot_cuProfilerInitialize), export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
     link [cuProfilerInitialize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10232,7 +10796,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuProfilerStart, __cushim_slot_cuProfilerStart), export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
     link [cuProfilerStart];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10241,7 +10805,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuProfilerStop, __cushim_slot_cuProfilerStop), export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
     link [cuProfilerStop];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10250,7 +10814,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
     link [cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10259,7 +10823,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
     link [cuStreamAddCallback, cuStreamAddCallback_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10268,7 +10832,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
     link [cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10277,7 +10841,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
     link [cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamBatchMemOp];
 }
 
@@ -10286,7 +10850,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBeginCaptureToGraph, __cushim_slot_cuStreamBeginCaptureToGraph), export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 0, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
     link [cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10295,7 +10859,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
     link [cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamBeginCapture];
 }
 
@@ -10304,7 +10868,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
     link [cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10313,7 +10877,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
     link [cuStreamCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10322,7 +10886,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
     link [cuStreamCreateWithPriority];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10331,7 +10895,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
     link [cuStreamDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamDestroy];
 }
 
@@ -10340,7 +10904,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
     link [cuStreamEndCapture, cuStreamEndCapture_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10349,7 +10913,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
     link [cuStreamGetAttribute, cuStreamGetAttribute_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10358,7 +10922,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v2, __cushim_slot_cuStreamGetCaptureInfo_v2), export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 11030, since 0, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
     link [cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamGetCaptureInfo];
 }
 
@@ -10367,7 +10931,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v3, __cushim_slot_cuStreamGetCaptureInfo_v3), export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo_v3", proc c"cuStreamGetCaptureInfo", version 12030, since 0, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
     link [cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10376,7 +10940,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
     link [cuStreamGetCtx, cuStreamGetCtx_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10385,7 +10949,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
     link [cuStreamGetFlags, cuStreamGetFlags_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10394,7 +10958,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetId, __cushim_slot_cuStreamGetId), export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 0, per_thread [c"cuStreamGetId_ptsz", 12000];
     link [cuStreamGetId, cuStreamGetId_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10403,7 +10967,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
     link [cuStreamGetPriority, cuStreamGetPriority_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10412,7 +10976,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
     link [cuStreamIsCapturing, cuStreamIsCapturing_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10421,7 +10985,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
     link [cuStreamQuery, cuStreamQuery_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10430,7 +10994,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
     link [cuStreamSetAttribute, cuStreamSetAttribute_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10439,7 +11003,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
     link [cuStreamSynchronize, cuStreamSynchronize_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10448,7 +11012,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies, __cushim_slot_cuStreamUpdateCaptureDependencies), export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
     link [cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10457,7 +11021,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies_v2, __cushim_slot_cuStreamUpdateCaptureDependencies_v2), export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies_v2", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
     link [cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10466,7 +11030,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
     link [cuStreamWaitEvent, cuStreamWaitEvent_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10475,7 +11039,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
     link [cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWaitValue32];
 }
 
@@ -10484,7 +11048,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
     link [cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWaitValue64];
 }
 
@@ -10493,7 +11057,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
     link [cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWriteValue32];
 }
 
@@ -10502,7 +11066,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
     link [cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWriteValue64];
 }
 
@@ -10511,7 +11075,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
     link [cuSurfObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10520,7 +11084,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
     link [cuSurfObjectDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10529,7 +11093,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuSurfObjectGetResourceDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10538,7 +11102,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefGetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10547,7 +11111,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefSetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10556,7 +11120,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeIm2col, __cushim_slot_cuTensorMapEncodeIm2col), export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeIm2col];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10565,7 +11129,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeTiled, __cushim_slot_cuTensorMapEncodeTiled), export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeTiled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10574,7 +11138,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapReplaceAddress, __cushim_slot_cuTensorMapReplaceAddress), export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 0, per_thread [];
     link [cuTensorMapReplaceAddress];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10583,7 +11147,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
     link [cuTexObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10592,7 +11156,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
     link [cuTexObjectDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10601,7 +11165,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10610,7 +11174,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceViewDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10619,7 +11183,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetTextureDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10628,7 +11192,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
     link [cuTexRefCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10637,7 +11201,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
     link [cuTexRefDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10646,7 +11210,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetAddressMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10655,7 +11219,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefGetAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefGetAddress];
 }
 
@@ -10664,7 +11228,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
     link [cuTexRefGetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10673,7 +11237,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefGetBorderColor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10682,7 +11246,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10691,7 +11255,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10700,7 +11264,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefGetFormat];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10709,7 +11273,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefGetMaxAnisotropy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10718,7 +11282,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10727,7 +11291,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelBias];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10736,7 +11300,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelClamp];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10745,7 +11309,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10754,7 +11318,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
     link [cuTexRefSetAddress2D_v3];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefSetAddress2D];
 }
 
@@ -10763,7 +11327,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetAddressMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10772,7 +11336,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefSetAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefSetAddress];
 }
 
@@ -10781,7 +11345,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
     link [cuTexRefSetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10790,7 +11354,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefSetBorderColor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10799,7 +11363,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10808,7 +11372,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefSetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10817,7 +11381,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefSetFormat];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10826,7 +11390,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefSetMaxAnisotropy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10835,7 +11399,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10844,7 +11408,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelBias];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10853,7 +11417,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelClamp];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10862,7 +11426,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10871,7 +11435,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
     link [cuThreadExchangeStreamCaptureMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10880,7 +11444,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
     link [cuUserObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10889,7 +11453,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
     link [cuUserObjectRelease];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10898,7 +11462,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
     link [cuUserObjectRetain];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10907,7 +11471,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuVDPAUCtxCreate_v2, __cushim_slot_cuVDPAUCtxCreate_v2), export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
     link [cuVDPAUCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuVDPAUCtxCreate];
 }
 
@@ -10916,7 +11480,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuVDPAUGetDevice, __cushim_slot_cuVDPAUGetDevice), export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
     link [cuVDPAUGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10926,7 +11490,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuWGLGetDevice, __cushim_slot_cuWGLGetDevice), export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
     link [cuWGLGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10935,6 +11499,6 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
     link [cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }

@@ -5017,25 +5017,74 @@ pub use self::sys::*;
 #[allow(dead_code)]
 #[rustfmt::skip]
 pub mod cushim_loader {
-    //! The loader runtime: opens the driver once, binds one function per shim on
-    //! that shim's first call, and keeps every failure as a typed value.
+    //! The loader runtime: finds and opens the library once, binds one function
+    //! per shim on that shim's first call, and keeps every failure as a typed value.
     //!
     //! This file is real source. cushim compiles, lints and tests it as its own
     //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-    //! into every generated module. What varies per header comes from the
+    //! into every generated module. What varies per library comes from the
     //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES`, `CUSHIM_LIBRARY_NAMES` and `CUSHIM_VERSION_FUNCTION`.
+    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
 
     use std::cell::Cell;
     use std::ffi::{c_char, c_int, c_void, CStr, OsString};
     use std::fmt;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
-    /// Environment variable that names the driver library by absolute path,
-    /// instead of the default search. Read once, on the first load.
-    pub const OVERRIDE_VAR: &str = "CUSHIM_CUDA_LIBRARY";
+    /// What the generated module says about its library, from cushim's
+    /// description of it: how to find it, how to ask its version, and the words
+    /// of its messages.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct LibraryInfo {
+        /// Example: `CUDA driver` ("CUDA driver library not found").
+        pub label: &'static str,
+        /// Example: `driver` ("driver too old").
+        pub short: &'static str,
+        /// What its versions are versions of. Example: `CUDA`.
+        pub product: &'static str,
+        /// How to get it. Example: `Install the NVIDIA driver`.
+        pub install: &'static str,
+        /// The environment variable that names the library by absolute path,
+        /// instead of the search. Read once, on the first load.
+        /// Example: `CUSHIM_CUDA_LIBRARY`.
+        pub override_var: &'static str,
+        /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
+        pub names: &'static [&'static str],
+        /// The function that reports the version. Example: `cuDriverGetVersion`.
+        pub version_function: &'static CStr,
+        /// How it answers.
+        pub version_query: VersionQuery,
+        /// The status a link-time stub answers the version function with; such
+        /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
+        pub stub_code: Option<i32>,
+        /// The library's lookup by name and ABI version, v2 then v1, if it has one.
+        pub proc_address: Option<(&'static CStr, &'static CStr)>,
+        /// The header's major version, which a library found must report; 0
+        /// when any version will do (the file name does not carry it).
+        pub major: u32,
+        /// The pip wheel directories under `site-packages`, for a library
+        /// installed with a toolkit; `None` for one installed with the driver,
+        /// which only the system loader finds. Example: `nvidia/cu13/lib`.
+        pub wheel_dirs: Option<&'static [&'static str]>,
+        /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
+        pub preload: &'static [&'static str],
+        /// File name stems of the libraries installed alongside: the directory
+        /// of a loaded one is searched. Example: `libcudart.so.`.
+        pub family: &'static [&'static str],
+    }
+
+    /// How the version function answers.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum VersionQuery {
+        /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
+        Number,
+        /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
+        MajorMinor,
+        /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
+        Text,
+    }
     /// Environment variable that picks the default-stream mode when the program
     /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
     pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
@@ -5138,8 +5187,10 @@ pub mod cushim_loader {
     pub struct Attempt {
         /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
         pub name: String,
-        /// Why it failed, as the platform said (`dlerror`).
+        /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
         pub error: String,
+        /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
+        pub from: &'static str,
     }
 
     /// Why the driver library, or one function in it, could not be used.
@@ -5161,6 +5212,16 @@ pub mod cushim_loader {
         StubLibrary {
             /// The library that turned out to be the stub.
             path: String,
+        },
+        /// The only library found reports another major version than the
+        /// header's (a file renamed, or a broken install).
+        WrongMajor {
+            /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
+            path: String,
+            /// What it reports. Example: `12090`.
+            found: u32,
+            /// The header's major. Example: `13`.
+            needed: u32,
         },
         /// A shim was called while the library was being loaded on the same
         /// thread (for example from the library's own initializer).
@@ -5226,7 +5287,8 @@ pub mod cushim_loader {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             match self {
                 LoadError::LibraryNotFound { tried } => {
-                    write!(f, "CUDA driver library not found; tried ")?;
+                    let info = super::CUSHIM_LIBRARY;
+                    write!(f, "{} library not found; tried ", info.label)?;
                     for (i, a) in tried.iter().enumerate() {
                         if i > 0 {
                             write!(f, "; ")?;
@@ -5235,25 +5297,42 @@ pub mod cushim_loader {
                     }
                     write!(
                         f,
-                        ". Install the NVIDIA driver, or set {OVERRIDE_VAR} to the absolute path of `{}`",
-                        super::CUSHIM_LIBRARY_NAMES.join("` or `")
+                        ". {}, or set {} to the absolute path of `{}`",
+                        info.install,
+                        info.override_var,
+                        info.names.join("` or `")
                     )
                 }
                 LoadError::InvalidOverride { value } => write!(
                     f,
-                    "{OVERRIDE_VAR}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory"
+                    "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
+                    super::CUSHIM_LIBRARY.override_var
+                ),
+                LoadError::WrongMajor {
+                    path,
+                    found,
+                    needed,
+                } => write!(
+                    f,
+                    "{}; install the {needed}.x library, or regenerate from the {} headers",
+                    wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
+                    version_text(*found),
                 ),
                 LoadError::StubLibrary { path } => write!(
                     f,
-                    "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"
+                    "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
+                    super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::ForkedDuringLoad => write!(
                     f,
-                    "this process was forked while another thread was loading the CUDA driver; the child cannot use it"
+                    "this process was forked while another thread was loading the {}; the child cannot use it",
+                    super::CUSHIM_LIBRARY.label
                 ),
                 LoadError::Reentrant => write!(
                     f,
-                    "a CUDA shim was called while the driver library was being loaded on the same thread"
+                    "a {} shim was called while the library was being loaded on the same thread",
+                    super::CUSHIM_LIBRARY.label
                 ),
                 LoadError::SymbolNotFound {
                     function,
@@ -5262,7 +5341,8 @@ pub mod cushim_loader {
                     error,
                 } => write!(
                     f,
-                    "`{function}`: the driver at `{library}` does not provide `{symbol}` ({error}); the driver is probably older than the header"
+                    "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::DriverTooOld {
                     function,
@@ -5270,9 +5350,11 @@ pub mod cushim_loader {
                     driver,
                 } => write!(
                     f,
-                    "driver too old: `{function}` needs CUDA {}, driver is {}",
+                    "{short} too old: `{function}` needs {} {}, {short} is {}",
+                    super::CUSHIM_LIBRARY.product,
                     version_text(*required),
-                    version_text(*driver)
+                    version_text(*driver),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
                 LoadError::VersionNotSufficient {
                     function,
@@ -5280,9 +5362,11 @@ pub mod cushim_loader {
                     driver,
                 } => write!(
                     f,
-                    "driver too old: cuGetProcAddress knows `{function}` but not its CUDA {} ABI (driver is {})",
+                    "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
+                    super::CUSHIM_LIBRARY.product,
                     version_text(*version),
-                    version_text(*driver)
+                    version_text(*driver),
+                    short = super::CUSHIM_LIBRARY.short,
                 ),
             }
         }
@@ -5296,6 +5380,8 @@ pub mod cushim_loader {
     pub struct Function {
         /// The name C callers write. Example: `cuMemAlloc`.
         pub name: &'static str,
+        /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
+        pub aliases: &'static [&'static str],
         /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
         pub symbol: &'static CStr,
         /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
@@ -5322,6 +5408,7 @@ pub mod cushim_loader {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.debug_struct("Function")
                 .field("name", &self.name)
+                .field("aliases", &self.aliases)
                 .field("symbol", &self.symbol)
                 .field("proc_name", &self.proc_name)
                 .field("version", &self.version)
@@ -5348,6 +5435,7 @@ pub mod cushim_loader {
     pub struct Driver {
         library: libloading::Library,
         path: String,
+        from: &'static str,
         version: u32,
         get_proc: GetProc,
     }
@@ -5359,7 +5447,14 @@ pub mod cushim_loader {
             &self.path
         }
 
-        /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+        /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
+        #[must_use]
+        pub fn found_by(&self) -> &'static str {
+            self.from
+        }
+
+        /// What the version function reported, 1000 × major + 10 × minor (0 if
+        /// it could not tell). Example: `13000`.
         #[must_use]
         pub fn version(&self) -> u32 {
             self.version
@@ -5595,10 +5690,10 @@ pub mod cushim_loader {
         }
     }
 
-    /// What a value of [`OVERRIDE_VAR`] asks for: `None` (unset or empty) to search
-    /// the default names, the library to open, or an error for a relative path,
-    /// so that no library is ever picked up from the working directory. The C++
-    /// runtime applies the same rule.
+    /// What a value of the override variable asks for: `None` (unset or empty)
+    /// to search, the library to open, or an error for a relative path, so that
+    /// no library is ever picked up from the working directory. The C++ runtime
+    /// applies the same rule.
     ///
     /// # Errors
     /// `InvalidOverride` for a relative path.
@@ -5617,60 +5712,451 @@ pub mod cushim_loader {
         }
     }
 
-    fn open() -> Result<Driver, LoadError> {
-        let candidates: Vec<OsString> = match library_override(std::env::var_os(OVERRIDE_VAR))? {
-            Some(v) => vec![v],
-            None => super::CUSHIM_LIBRARY_NAMES
-                .iter()
-                .map(OsString::from)
-                .collect(),
+    /// One place the search proposes.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Candidate {
+        /// An absolute path, opened only if the file exists.
+        Path(PathBuf),
+        /// A file name that is already loaded in the process.
+        Loaded(&'static str),
+        /// A file name for the system loader (its own search, never the working
+        /// directory on Windows).
+        System(&'static str),
+    }
+
+    impl Candidate {
+        /// The name or path, as messages show it.
+        #[must_use]
+        pub fn shown(&self) -> String {
+            match self {
+                Candidate::Path(p) => p.display().to_string(),
+                Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
+            }
+        }
+    }
+
+    /// An environment variable's value when it is an absolute path; relative
+    /// values are ignored, so that nothing is found through the working directory.
+    fn absolute_var(name: &str) -> Option<PathBuf> {
+        let v = PathBuf::from(std::env::var_os(name)?);
+        v.is_absolute().then_some(v)
+    }
+
+    /// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
+    /// or `Lib/site-packages` on Windows), sorted.
+    fn site_packages(prefix: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let windows_style = prefix.join("Lib").join("site-packages");
+        if windows_style.is_dir() {
+            found.push(windows_style);
+        }
+        if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
+            let mut dirs: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+                .map(|e| e.path().join("site-packages"))
+                .filter(|p| p.is_dir())
+                .collect();
+            dirs.sort();
+            found.extend(dirs);
+        }
+        found
+    }
+
+    /// The directories of loaded libraries of the CUDA family of the header's
+    /// major (`libcudart.so.13` loaded from a wheel points at that wheel).
+    #[cfg(target_os = "linux")]
+    fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
+        #[repr(C)]
+        struct PhdrInfo {
+            addr: usize,
+            name: *const c_char,
+        }
+        // Declared with `c_void` only, so that every generated module in a
+        // crate declares the same signature.
+        unsafe extern "C" {
+            fn dl_iterate_phdr(
+                callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
+                data: *mut c_void,
+            ) -> c_int;
+        }
+        unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
+            // SAFETY: the loader passes a valid entry whose first two fields are
+            // these; `data` is the Vec below, on this thread's stack.
+            unsafe {
+                let name = (*info.cast::<PhdrInfo>()).name;
+                if !name.is_null() {
+                    let paths = &mut *data.cast::<Vec<PathBuf>>();
+                    let path = CStr::from_ptr(name).to_string_lossy().into_owned();
+                    paths.push(PathBuf::from(path));
+                }
+            }
+            0
+        }
+        let mut loaded: Vec<PathBuf> = Vec::new();
+        // SAFETY: the callback only reads each entry while the loader holds its lock.
+        unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
+        let major = info.major.to_string();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for path in loaded.iter().filter(|p| p.is_absolute()) {
+            let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            let member = info.family.iter().any(|stem| {
+                file.strip_prefix(stem).is_some_and(|rest| {
+                    rest.strip_prefix(major.as_str())
+                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+                })
+            });
+            let new_dir = path
+                .parent()
+                .filter(|dir| member && !dirs.iter().any(|d| d == dir));
+            if let Some(dir) = new_dir {
+                dirs.push(dir.to_path_buf());
+            }
+        }
+        dirs
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// Every place to look, in order, with the step that proposed it: for a
+    /// library installed with the driver, its names for the system loader; for
+    /// a toolkit library, a copy already loaded, the directory of a loaded
+    /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
+    /// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
+    /// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
+    /// last the names for the system loader. Paths are absolute; the same path
+    /// is proposed once.
+    #[must_use]
+    pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
+        let mut out: Vec<(Candidate, &'static str)> = Vec::new();
+        let Some(wheel_dirs) = info.wheel_dirs else {
+            out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+            return out;
         };
+        let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
+        let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+            for name in info.names {
+                let c = Candidate::Path(dir.join(name));
+                if !out.iter().any(|(o, _)| *o == c) {
+                    out.push((c, from));
+                }
+            }
+        };
+        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+        for dir in family_dirs(info) {
+            add_dir(&mut out, &dir, "family");
+        }
+        let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
+        if let Some(v) = absolute_var("VIRTUAL_ENV") {
+            prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
+        }
+        if let Some(c) = absolute_var("CONDA_PREFIX") {
+            prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
+        }
+        if let Ok(exe) = std::env::current_exe() {
+            for dir in exe.ancestors().skip(1) {
+                prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
+            }
+        }
+        let major = info.major.to_string();
+        for (prefix, from) in &prefixes {
+            for site in site_packages(prefix) {
+                for wheel in wheel_dirs {
+                    let dir = wheel.replace("{major}", &major);
+                    let dir = match dir.strip_suffix("/lib") {
+                        Some(stem) if cfg!(windows) => format!("{stem}/{lib_dir}"),
+                        _ => dir,
+                    };
+                    let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
+                    add_dir(&mut out, &path, from);
+                }
+            }
+        }
+        if let Some(c) = absolute_var("CONDA_PREFIX") {
+            add_dir(&mut out, &c.join(lib_dir), "conda");
+        }
+        let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
+        for var in ["CUDA_PATH", "CUDA_HOME"] {
+            if let Some(root) = absolute_var(var) {
+                toolkits.push((root, var));
+            }
+        }
+        if cfg!(unix) {
+            toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
+        }
+        for (root, from) in &toolkits {
+            let subdirs: &[&str] = if cfg!(windows) {
+                &["bin", "bin/x64"]
+            } else {
+                &["lib64", "lib"]
+            };
+            for sub in subdirs {
+                let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
+                add_dir(&mut out, &path, from);
+            }
+        }
+        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+        out
+    }
+
+    /// What a search found: the library, or why there is none, with every
+    /// candidate tried before the answer, in order.
+    #[derive(Debug)]
+    pub struct Search {
+        /// The library, or why none is usable.
+        pub found: Result<Driver, LoadError>,
+        /// Each candidate that was skipped, and why.
+        pub tried: Vec<Attempt>,
+    }
+
+    /// The library found, or why none was. Nothing is cached: [`driver`] keeps
+    /// the first answer for the process; `cushim doctor` asks again for each
+    /// library it shows.
+    ///
+    /// # Errors
+    /// Why no usable library was found.
+    pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
+        search(info).found
+    }
+
+    /// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
+    fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
+        format!(
+            "`{path}` is {} {}, but the header is for {} {needed}.x",
+            info.label,
+            version_text(found),
+            info.product
+        )
+    }
+
+    /// Searches for the library as [`candidates`] orders the places, or opens
+    /// the override as given.
+    pub fn search(info: &LibraryInfo) -> Search {
         let mut tried = Vec::new();
-        for name in candidates {
+        let path = match library_override(std::env::var_os(info.override_var)) {
+            Ok(path) => path,
+            Err(e) => {
+                return Search {
+                    found: Err(e),
+                    tried,
+                }
+            }
+        };
+        if let Some(path) = path {
+            // The path the user named is opened as given: the platform's own
+            // message says best why it cannot be.
             OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-            match open_one(&name) {
-                Ok(library) => return inspect(library, name.to_string_lossy().into_owned()),
-                Err(e) => tried.push(Attempt {
-                    name: name.to_string_lossy().into_owned(),
-                    error: describe(&e),
+            let name = path.to_string_lossy().into_owned();
+            let found = match open_one(&path, false) {
+                Ok(library) => inspect(info, library, name, "override"),
+                Err(e) => {
+                    tried.push(Attempt {
+                        name,
+                        error: describe(&e),
+                        from: "override",
+                    });
+                    Err(LoadError::LibraryNotFound {
+                        tried: tried.clone(),
+                    })
+                }
+            };
+            return Search { found, tried };
+        }
+        let mut wrong = None;
+        for (candidate, from) in candidates(info) {
+            match try_one(info, &candidate, from) {
+                Ok(Err(LoadError::WrongMajor {
+                    path,
+                    found,
+                    needed,
+                })) => {
+                    tried.push(Attempt {
+                        name: candidate.shown(),
+                        error: wrong_major(info, &path, found, needed),
+                        from,
+                    });
+                    wrong.get_or_insert(LoadError::WrongMajor {
+                        path,
+                        found,
+                        needed,
+                    });
+                }
+                Ok(found) => return Search { found, tried },
+                Err(error) => tried.push(Attempt {
+                    name: candidate.shown(),
+                    error,
+                    from,
                 }),
             }
         }
-        Err(LoadError::LibraryNotFound { tried })
+        let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
+            tried: tried.clone(),
+        }));
+        Search { found, tried }
     }
 
-    /// Reads the driver version once and finds `cuGetProcAddress`. The toolkit's
-    /// stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`; a real
-    /// driver never does. Asked before anything else is called.
-    fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadError> {
-        type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
-        // SAFETY: each prototype is the one the driver has exported since it
-        // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
-        unsafe {
-            let mut version: c_int = 0;
-            let name = super::CUSHIM_VERSION_FUNCTION.to_bytes_with_nul();
-            let stub_code = super::CUSHIM_CODES.stub_library.cast_signed();
-            let is_stub = library
-                .get::<DriverGetVersion>(name)
-                .is_ok_and(|f| f(&raw mut version) == stub_code);
-            if is_stub {
-                // Kept mapped but never used: a library is never unloaded.
-                std::mem::forget(library);
-                return Err(LoadError::StubLibrary { path });
+    /// Opens one candidate: `Err` with the reason to go on searching, else the
+    /// answer that ends the search (the library, or a stub found).
+    fn try_one(
+        info: &LibraryInfo,
+        candidate: &Candidate,
+        from: &'static str,
+    ) -> Result<Result<Driver, LoadError>, String> {
+        let (name, library) = match candidate {
+            Candidate::Path(path) => {
+                if !path.exists() {
+                    return Err("no such file".into());
+                }
+                if let Some(dir) = path.parent() {
+                    for dep in info.preload {
+                        OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                        let dep_path = dir.join(dep);
+                        if let Err(e) = open_one(dep_path.as_os_str(), false) {
+                            return Err(format!(
+                                "its dependency `{}` could not be loaded: {}",
+                                dep_path.display(),
+                                describe(&e)
+                            ));
+                        }
+                    }
+                }
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                (
+                    path.as_os_str().to_owned(),
+                    open_one(path.as_os_str(), false),
+                )
             }
-            let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
-                GetProc::V2(*f)
-            } else if let Ok(f) = library.get::<GetProcV1>(b"cuGetProcAddress\0") {
-                GetProc::V1(*f)
-            } else {
-                GetProc::Missing
-            };
-            Ok(Driver {
-                library,
+            Candidate::Loaded(name) => {
+                let name = OsString::from(name);
+                let opened = open_one(&name, true);
+                if opened.is_err() {
+                    return Err("not loaded in this process".into());
+                }
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                (name, opened)
+            }
+            Candidate::System(name) => {
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                let name = OsString::from(name);
+                let opened = open_one(&name, false);
+                (name, opened)
+            }
+        };
+        let library = library.map_err(|e| describe(&e))?;
+        Ok(inspect(
+            info,
+            library,
+            name.to_string_lossy().into_owned(),
+            from,
+        ))
+    }
+
+    fn open() -> Result<Driver, LoadError> {
+        open_library(&super::CUSHIM_LIBRARY)
+    }
+
+    /// Reads the library's version once and finds its own lookup function, if
+    /// it has one. A link-time stub answers the version function with its stub
+    /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
+    /// library never does. A library of another major than the header's is
+    /// refused. The version function is asked before anything else is called.
+    fn inspect(
+        info: &LibraryInfo,
+        library: libloading::Library,
+        path: String,
+        from: &'static str,
+    ) -> Result<Driver, LoadError> {
+        let (code, version) = version_of(info, &library);
+        if info.stub_code.is_some_and(|stub| code == Some(stub)) {
+            // Kept mapped but never used: a library is never unloaded.
+            std::mem::forget(library);
+            return Err(LoadError::StubLibrary { path });
+        }
+        if info.major != 0 && version != 0 && version / 1000 != info.major {
+            std::mem::forget(library);
+            return Err(LoadError::WrongMajor {
                 path,
-                version: version.max(0).cast_unsigned(),
-                get_proc,
-            })
+                found: version,
+                needed: info.major,
+            });
+        }
+        // SAFETY: each prototype is the one the library has exported since it
+        // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
+        let get_proc = unsafe {
+            match info.proc_address {
+                Some((v2, v1)) => {
+                    if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
+                        GetProc::V2(*f)
+                    } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
+                        GetProc::V1(*f)
+                    } else {
+                        GetProc::Missing
+                    }
+                }
+                None => GetProc::Missing,
+            }
+        };
+        Ok(Driver {
+            library,
+            path,
+            from,
+            version,
+            get_proc,
+        })
+    }
+
+    /// What the version function returned, and the version as 1000 × major +
+    /// 10 × minor (0 when it is missing or failed).
+    fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
+        type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
+        type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
+        type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
+        let name = info.version_function.to_bytes_with_nul();
+        let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
+        // SAFETY: the description gives the version function's prototype, which
+        // the library has kept since it introduced it.
+        unsafe {
+            match info.version_query {
+                VersionQuery::Number => match library.get::<Number>(name) {
+                    Ok(f) => {
+                        let mut v: c_int = 0;
+                        let rc = f(&raw mut v);
+                        (Some(rc), if rc == 0 { ok(v) } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+                VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
+                    Ok(f) => {
+                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                        let rc = f(&raw mut major, &raw mut minor);
+                        let v = ok(major)
+                            .saturating_mul(1000)
+                            .saturating_add(ok(minor).min(99) * 10);
+                        (Some(rc), if rc == 0 { v } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+                VersionQuery::Text => match library.get::<Text>(name) {
+                    Ok(f) => {
+                        let mut text = [0 as c_char; 96];
+                        let rc = f(text.as_mut_ptr(), 95);
+                        text[95] = 0;
+                        let digits: String = CStr::from_ptr(text.as_ptr())
+                            .to_string_lossy()
+                            .chars()
+                            .take_while(char::is_ascii_digit)
+                            .collect();
+                        let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
+                        (Some(rc), if rc == 0 { major * 1000 } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+            }
         }
     }
 
@@ -5682,18 +6168,43 @@ pub mod cushim_loader {
         }
     }
 
+    /// Opens a library by path or name (`loaded_only`: only if it is loaded already).
     #[cfg(unix)]
-    fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
+    fn open_one(
+        name: &std::ffi::OsStr,
+        loaded_only: bool,
+    ) -> Result<libloading::Library, libloading::Error> {
         use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-        // SAFETY: loading the driver runs its initializers; that is the point.
-        unsafe { Library::open(Some(name), RTLD_NOW | RTLD_LOCAL) }.map(Into::into)
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        const NOLOAD: c_int = 4;
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        const NOLOAD: c_int = 0x10;
+        let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
+        // SAFETY: loading the library runs its initializers; that is the point.
+        unsafe { Library::open(Some(name), flags) }.map(Into::into)
     }
 
+    /// Opens a library: a bare name only from the system directory, an absolute
+    /// path with its own directory for its dependencies; never the working
+    /// directory or the executable's.
     #[cfg(windows)]
-    fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::windows::{Library, LOAD_LIBRARY_SEARCH_SYSTEM32};
-        // SAFETY: as above; only the system directory is searched.
-        unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
+    fn open_one(
+        name: &std::ffi::OsStr,
+        loaded_only: bool,
+    ) -> Result<libloading::Library, libloading::Error> {
+        use libloading::os::windows::{
+            Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
+        };
+        if loaded_only {
+            return Library::open_already_loaded(name).map(Into::into);
+        }
+        let flags = if Path::new(name).is_absolute() {
+            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+        } else {
+            LOAD_LIBRARY_SEARCH_SYSTEM32
+        };
+        // SAFETY: as above.
+        unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
     }
 
     /// One function to look up, in one stream mode: what `cuGetProcAddress`
@@ -5924,16 +6435,24 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     success: 0,
     invalid_value: 1,
 };
-/// The function that reports the library's version; a link-time stub answers
-/// it with `CUSHIM_CODES.stub_library`.
+/// How the loader finds the library and asks its version, and the words of
+/// its messages (cushim's description of "CUDA driver").
 #[rustfmt::skip]
-pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"cuDriverGetVersion";
-/// The library names tried, in order, unless `CUSHIM_CUDA_LIBRARY` names one.
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
-    &["nvcuda.dll"]
-} else {
-    &["libcuda.so.1"]
+pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+    label: "CUDA driver",
+    short: "driver",
+    product: "CUDA",
+    install: "Install the NVIDIA driver",
+    override_var: "CUSHIM_CUDA_LIBRARY",
+    names: if cfg!(windows) { &["nvcuda.dll"] } else { &["libcuda.so.1"] },
+    version_function: c"cuDriverGetVersion",
+    version_query: cushim_loader::VersionQuery::Number,
+    stub_code: Some(34),
+    proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
+    major: 0,
+    wheel_dirs: None,
+    preload: &[],
+    family: &[],
 };
 
 #[allow(clippy::all, clippy::pedantic)]
@@ -5960,7 +6479,7 @@ pub mod cushim_api {
     //! every header, so it is real source that cushim compiles and tests, and the
     //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
     //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-    //! `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
+    //! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
 
     use std::ffi::{c_char, CStr};
 
@@ -6024,6 +6543,19 @@ pub mod cushim_api {
         })
     }
 
+    /// What a function that returns a status's name or text (`nvrtcGetErrorString`)
+    /// answers without the library: the name or description of `code`, or
+    /// `unrecognized status` for a code the header does not list (never NULL).
+    #[must_use]
+    pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
+        status_text_of(code.code())
+            .map_or(c"unrecognized status", |t| match which {
+                Fallback::Name => t.name,
+                Fallback::Text => t.text,
+            })
+            .as_ptr()
+    }
+
     /// The typed layer's error: a driver that answered with a failure code, or a
     /// driver (or one function of it) that could not be loaded.
     #[derive(Clone, Copy, PartialEq, Eq)]
@@ -6049,7 +6581,12 @@ pub mod cushim_api {
     impl std::fmt::Display for Error {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             match self {
-                Error::Driver(code) => write!(f, "CUDA driver call failed: {}", Code(code.code())),
+                Error::Driver(code) => write!(
+                    f,
+                    "{} call failed: {}",
+                    super::CUSHIM_LIBRARY.label,
+                    Code(code.code())
+                ),
                 Error::Load(e) => e.fmt(f),
             }
         }
@@ -6087,13 +6624,13 @@ pub mod cushim_api {
         cushim_loader::last_error()
     }
 
-    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
+    /// `nvmlInit`, which the header maps to `nvmlInit_v2`).
     #[must_use]
     pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-        super::FUNCTIONS
-            .iter()
-            .copied()
-            .find(|f| f.name == name || f.symbol.to_bytes() == name.as_bytes())
+        super::FUNCTIONS.iter().copied().find(|f| {
+            f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
+        })
     }
 
     /// Whether the driver provides this function (binding it now if needed).
@@ -7256,11 +7793,11 @@ macro_rules! cushim_shim {
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
-        fallback [$($fallback:tt)*];
+        returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+]);
-        $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
@@ -7273,6 +7810,37 @@ macro_rules! cushim_shim {
         // SAFETY: the caller's out-pointer, as the C function takes it.
         unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
     };
+    // A function that returns its text (`nvrtcGetErrorString`).
+    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
+        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+    };
+    // A function that returns a value, not a status: zero (NULL) without the library.
+    (@absent $function:ident, $ret:ty, [zero]) => {
+        // SAFETY: the return types of such functions are integers and pointers.
+        unsafe { ::std::mem::zeroed::<$ret>() }
+    };
+    // The typed layer: a status as a `Result`, or the value returned.
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let code = unsafe { $symbol($($arg),*) };
+        if <$ret as cushim_loader::Status>::is_success(&code) {
+            Ok(())
+        } else {
+            Err(cushim_classify(&$function, code))
+        }
+    }};
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let value = unsafe { $symbol($($arg),*) };
+        match cushim_loader::failed(&$function) {
+            Some(e) => Err(Error::Load(e)),
+            None => Ok(value),
+        }
+    }};
+    // A value function with a fallback answers without the library too.
+    (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
+    }};
+    (@ok status $ret:ty) => { () };
+    (@ok $returns:ident $ret:ty) => { $ret };
     // Linked: the exported symbol, or its per-thread twin when that mode is in force.
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret;);
@@ -7289,7 +7857,7 @@ macro_rules! cushim_shim {
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+]
+        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
@@ -7299,6 +7867,7 @@ macro_rules! cushim_shim {
             }
             cushim_loader::Function {
                 name: $name,
+                aliases: &[$(stringify!($alias)),*],
                 symbol: $export,
                 proc_name: $proc,
                 version: $version,
@@ -7352,22 +7921,17 @@ macro_rules! cushim_shim {
         impl Api {
             $(#[$attr])*
             #[doc = concat!(
-                "`", stringify!($symbol), "` with its status as a `Result`.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the driver returned, or `Error::Load` when the call never reached it.\n\n",
+                "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
+                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]
-            pub unsafe fn $symbol($($arg: $ty),*) -> Result<(), Error> {
-                let code = unsafe { $symbol($($arg),*) };
-                if <$ret as cushim_loader::Status>::is_success(&code) {
-                    Ok(())
-                } else {
-                    Err(cushim_classify(&$function, code))
-                }
+            pub unsafe fn $symbol($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
+                cushim_shim!(@api $returns $function $symbol ($($arg),*) $ret)
             }
         }
     };
-    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty, $returns:ident) => {
         #[allow(unused_imports, deprecated)]
         pub use self::$symbol as $alias;
 
@@ -7380,7 +7944,7 @@ macro_rules! cushim_shim {
                 "# Safety\n\nAs `Api::", stringify!($symbol), "`."
             )]
             #[inline]
-            pub unsafe fn $alias($($arg: $ty),*) -> Result<(), Error> {
+            pub unsafe fn $alias($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
                 unsafe { Self::$symbol($($arg),*) }
             }
         }
@@ -7392,7 +7956,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
     link [cuArray3DCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArray3DCreate];
 }
 
@@ -7401,7 +7965,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArray3DGetDescriptor_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArray3DGetDescriptor];
 }
 
@@ -7410,7 +7974,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
     link [cuArrayCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArrayCreate];
 }
 
@@ -7419,7 +7983,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
     link [cuArrayDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7428,7 +7992,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArrayGetDescriptor_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuArrayGetDescriptor];
 }
 
@@ -7437,7 +8001,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuArrayGetMemoryRequirements];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7446,7 +8010,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
     link [cuArrayGetPlane];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7455,7 +8019,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuArrayGetSparseProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7464,7 +8028,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttribute, __cushim_slot_cuCoredumpGetAttribute), export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7473,7 +8037,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpGetAttributeGlobal, __cushim_slot_cuCoredumpGetAttributeGlobal), export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttributeGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7482,7 +8046,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttribute, __cushim_slot_cuCoredumpSetAttribute), export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7491,7 +8055,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCoredumpSetAttributeGlobal, __cushim_slot_cuCoredumpSetAttributeGlobal), export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttributeGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7500,7 +8064,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
     link [cuCtxAttach];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7509,7 +8073,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v2, __cushim_slot_cuCtxCreate_v2), export c"cuCtxCreate_v2", name "cuCtxCreate", proc c"cuCtxCreate", version 3020, since 0, per_thread [];
     link [cuCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxCreate];
 }
 
@@ -7518,7 +8082,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v3, __cushim_slot_cuCtxCreate_v3), export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 0, per_thread [];
     link [cuCtxCreate_v3];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7527,7 +8091,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxCreate_v4, __cushim_slot_cuCtxCreate_v4), export c"cuCtxCreate_v4", name "cuCtxCreate_v4", proc c"cuCtxCreate", version 12050, since 0, per_thread [];
     link [cuCtxCreate_v4];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7536,7 +8100,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
     link [cuCtxDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxDestroy];
 }
 
@@ -7545,7 +8109,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
     link [cuCtxDetach];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7554,7 +8118,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxDisablePeerAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7563,7 +8127,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxEnablePeerAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7572,7 +8136,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxFromGreenCtx, __cushim_slot_cuCtxFromGreenCtx), export c"cuCtxFromGreenCtx", name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, since 0, per_thread [];
     link [cuCtxFromGreenCtx];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7581,7 +8145,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
     link [cuCtxGetApiVersion];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7590,7 +8154,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxGetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7599,7 +8163,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxGetCurrent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7608,7 +8172,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetDevResource, __cushim_slot_cuCtxGetDevResource), export c"cuCtxGetDevResource", name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, since 0, per_thread [];
     link [cuCtxGetDevResource];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7617,7 +8181,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
     link [cuCtxGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7626,7 +8190,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
     link [cuCtxGetExecAffinity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7635,7 +8199,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
     link [cuCtxGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7644,7 +8208,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetId, __cushim_slot_cuCtxGetId), export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 0, per_thread [];
     link [cuCtxGetId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7653,7 +8217,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
     link [cuCtxGetLimit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7662,7 +8226,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxGetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7671,7 +8235,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
     link [cuCtxGetStreamPriorityRange];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7680,7 +8244,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPopCurrent_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxPopCurrent];
 }
 
@@ -7689,7 +8253,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPushCurrent_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuCtxPushCurrent];
 }
 
@@ -7698,7 +8262,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxRecordEvent, __cushim_slot_cuCtxRecordEvent), export c"cuCtxRecordEvent", name "cuCtxRecordEvent", proc c"cuCtxRecordEvent", version 12050, since 0, per_thread [];
     link [cuCtxRecordEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7707,7 +8271,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
     link [cuCtxResetPersistingL2Cache];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7716,7 +8280,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7725,7 +8289,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxSetCurrent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7734,7 +8298,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetFlags, __cushim_slot_cuCtxSetFlags), export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 0, per_thread [];
     link [cuCtxSetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7743,7 +8307,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
     link [cuCtxSetLimit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7752,7 +8316,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxSetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7761,7 +8325,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
     link [cuCtxSynchronize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7770,7 +8334,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuCtxWaitEvent, __cushim_slot_cuCtxWaitEvent), export c"cuCtxWaitEvent", name "cuCtxWaitEvent", proc c"cuCtxWaitEvent", version 12050, since 0, per_thread [];
     link [cuCtxWaitEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7779,7 +8343,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
     link [cuDestroyExternalMemory];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7788,7 +8352,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuDestroyExternalSemaphore];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7797,7 +8361,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevResourceGenerateDesc, __cushim_slot_cuDevResourceGenerateDesc), export c"cuDevResourceGenerateDesc", name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, since 0, per_thread [];
     link [cuDevResourceGenerateDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7806,7 +8370,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevSmResourceSplitByCount, __cushim_slot_cuDevSmResourceSplitByCount), export c"cuDevSmResourceSplitByCount", name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, since 0, per_thread [];
     link [cuDevSmResourceSplitByCount];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7815,7 +8379,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
     link [cuDeviceCanAccessPeer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7824,7 +8388,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
     link [cuDeviceComputeCapability];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7833,7 +8397,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
     link [cuDeviceGet];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7842,7 +8406,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
     link [cuDeviceGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7851,7 +8415,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetByPCIBusId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7860,7 +8424,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
     link [cuDeviceGetCount];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7869,7 +8433,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetDefaultMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7878,7 +8442,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetDevResource, __cushim_slot_cuDeviceGetDevResource), export c"cuDeviceGetDevResource", name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, since 0, per_thread [];
     link [cuDeviceGetDevResource];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7887,7 +8451,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
     link [cuDeviceGetExecAffinitySupport];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7896,7 +8460,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceGetGraphMemAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7905,7 +8469,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
     link [cuDeviceGetLuid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7914,7 +8478,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7923,7 +8487,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
     link [cuDeviceGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7932,7 +8496,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
     link [cuDeviceGetNvSciSyncAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7941,7 +8505,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
     link [cuDeviceGetP2PAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7950,7 +8514,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetPCIBusId];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7959,7 +8523,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
     link [cuDeviceGetProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7968,7 +8532,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
     link [cuDeviceGetTexture1DLinearMaxWidth];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7977,7 +8541,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid, __cushim_slot_cuDeviceGetUuid), export c"cuDeviceGetUuid", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 9020, since 0, per_thread [];
     link [cuDeviceGetUuid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7986,7 +8550,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid_v2", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
     link [cuDeviceGetUuid_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -7995,7 +8559,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
     link [cuDeviceGraphMemTrim];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8004,7 +8568,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxGetState];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8013,7 +8577,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRelease_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxRelease];
 }
 
@@ -8022,7 +8586,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxReset_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxReset];
 }
 
@@ -8031,7 +8595,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRetain];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8040,7 +8604,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxSetFlags_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
 }
 
@@ -8049,7 +8613,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceRegisterAsyncNotification, __cushim_slot_cuDeviceRegisterAsyncNotification), export c"cuDeviceRegisterAsyncNotification", name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, since 0, per_thread [];
     link [cuDeviceRegisterAsyncNotification];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8058,7 +8622,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceSetGraphMemAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8067,7 +8631,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceSetMemPool];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8076,7 +8640,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
     link [cuDeviceTotalMem_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuDeviceTotalMem];
 }
 
@@ -8085,7 +8649,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDeviceUnregisterAsyncNotification, __cushim_slot_cuDeviceUnregisterAsyncNotification), export c"cuDeviceUnregisterAsyncNotification", name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, since 0, per_thread [];
     link [cuDeviceUnregisterAsyncNotification];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8094,7 +8658,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
     link [cuDriverGetVersion];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8103,7 +8667,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerAcquireFrame, __cushim_slot_cuEGLStreamConsumerAcquireFrame), export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerAcquireFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8112,7 +8676,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnect, __cushim_slot_cuEGLStreamConsumerConnect), export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8121,7 +8685,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerConnectWithFlags, __cushim_slot_cuEGLStreamConsumerConnectWithFlags), export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnectWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8130,7 +8694,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerDisconnect, __cushim_slot_cuEGLStreamConsumerDisconnect), export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerDisconnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8139,7 +8703,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamConsumerReleaseFrame, __cushim_slot_cuEGLStreamConsumerReleaseFrame), export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerReleaseFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8148,7 +8712,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerConnect, __cushim_slot_cuEGLStreamProducerConnect), export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerConnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8157,7 +8721,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerDisconnect, __cushim_slot_cuEGLStreamProducerDisconnect), export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerDisconnect];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8166,7 +8730,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerPresentFrame, __cushim_slot_cuEGLStreamProducerPresentFrame), export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerPresentFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8175,7 +8739,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEGLStreamProducerReturnFrame, __cushim_slot_cuEGLStreamProducerReturnFrame), export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerReturnFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8184,7 +8748,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
     link [cuEventCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8193,7 +8757,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventCreateFromEGLSync, __cushim_slot_cuEventCreateFromEGLSync), export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
     link [cuEventCreateFromEGLSync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8202,7 +8766,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
     link [cuEventDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuEventDestroy];
 }
 
@@ -8211,7 +8775,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventElapsedTime, __cushim_slot_cuEventElapsedTime), export c"cuEventElapsedTime", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 2000, since 0, per_thread [];
     link [cuEventElapsedTime];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8220,7 +8784,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
     link [cuEventQuery];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8229,7 +8793,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
     link [cuEventRecord, cuEventRecord_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8238,7 +8802,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
     link [cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8247,7 +8811,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
     link [cuEventSynchronize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8256,7 +8820,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedBuffer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8265,7 +8829,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8274,7 +8838,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
     link [cuFlushGPUDirectRDMAWrites];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8283,7 +8847,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
     link [cuFuncGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8292,7 +8856,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
     link [cuFuncGetModule];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8301,7 +8865,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetName, __cushim_slot_cuFuncGetName), export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 0, per_thread [];
     link [cuFuncGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8310,7 +8874,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncGetParamInfo, __cushim_slot_cuFuncGetParamInfo), export c"cuFuncGetParamInfo", name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, since 0, per_thread [];
     link [cuFuncGetParamInfo];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8319,7 +8883,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncIsLoaded, __cushim_slot_cuFuncIsLoaded), export c"cuFuncIsLoaded", name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, since 0, per_thread [];
     link [cuFuncIsLoaded];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8328,7 +8892,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncLoad, __cushim_slot_cuFuncLoad), export c"cuFuncLoad", name "cuFuncLoad", proc c"cuFuncLoad", version 12040, since 0, per_thread [];
     link [cuFuncLoad];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8337,7 +8901,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
     link [cuFuncSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8346,7 +8910,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
     link [cuFuncSetBlockShape];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8355,7 +8919,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
     link [cuFuncSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8364,7 +8928,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuFuncSetSharedMemConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8373,7 +8937,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
     link [cuFuncSetSharedSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8382,7 +8946,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLCtxCreate_v2, __cushim_slot_cuGLCtxCreate_v2), export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
     link [cuGLCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLCtxCreate];
 }
 
@@ -8391,7 +8955,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGLGetDevices_v2, __cushim_slot_cuGLGetDevices_v2), export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
     link [cuGLGetDevices_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLGetDevices];
 }
 
@@ -8400,7 +8964,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLInit, __cushim_slot_cuGLInit), export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
     link [cuGLInit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8409,7 +8973,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObjectAsync_v2, __cushim_slot_cuGLMapBufferObjectAsync_v2), export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
     link [cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLMapBufferObjectAsync];
 }
 
@@ -8418,7 +8982,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLMapBufferObject_v2, __cushim_slot_cuGLMapBufferObject_v2), export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
     link [cuGLMapBufferObject_v2, cuGLMapBufferObject_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGLMapBufferObject];
 }
 
@@ -8427,7 +8991,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLRegisterBufferObject, __cushim_slot_cuGLRegisterBufferObject), export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLRegisterBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8436,7 +9000,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLSetBufferObjectMapFlags, __cushim_slot_cuGLSetBufferObjectMapFlags), export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
     link [cuGLSetBufferObjectMapFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8445,7 +9009,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObject, __cushim_slot_cuGLUnmapBufferObject), export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnmapBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8454,7 +9018,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnmapBufferObjectAsync, __cushim_slot_cuGLUnmapBufferObjectAsync), export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
     link [cuGLUnmapBufferObjectAsync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8463,7 +9027,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuGLUnregisterBufferObject, __cushim_slot_cuGLUnregisterBufferObject), export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnregisterBufferObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8472,7 +9036,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
-    fallback [error, pStr, Name];
+    returns status, fallback [error, pStr, Name];
     aliases [];
 }
 
@@ -8481,7 +9045,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
-    fallback [error, pStr, Text];
+    returns status, fallback [error, pStr, Text];
     aliases [];
 }
 
@@ -8490,7 +9054,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
     link [cuGetExportTable];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8499,7 +9063,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetProcAddress_v2, __cushim_slot_cuGetProcAddress_v2), export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 0, per_thread [];
     link [cuGetProcAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGetProcAddress];
 }
 
@@ -8508,7 +9072,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
     link [cuGraphAddBatchMemOpNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8517,7 +9081,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
     link [cuGraphAddChildGraphNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8526,7 +9090,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies, __cushim_slot_cuGraphAddDependencies), export c"cuGraphAddDependencies", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 10000, since 0, per_thread [];
     link [cuGraphAddDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8535,7 +9099,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddDependencies_v2, __cushim_slot_cuGraphAddDependencies_v2), export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies_v2", proc c"cuGraphAddDependencies", version 12030, since 0, per_thread [];
     link [cuGraphAddDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8544,7 +9108,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddEmptyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8553,7 +9117,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventRecordNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8562,7 +9126,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventWaitNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8571,7 +9135,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresSignalNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8580,7 +9144,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresWaitNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8589,7 +9153,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
     link [cuGraphAddHostNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8598,7 +9162,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddKernelNode_v2, __cushim_slot_cuGraphAddKernelNode_v2), export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 0, per_thread [];
     link [cuGraphAddKernelNode_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphAddKernelNode];
 }
 
@@ -8607,7 +9171,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemAllocNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8616,7 +9180,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemFreeNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8625,7 +9189,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemcpyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8634,7 +9198,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemsetNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8643,7 +9207,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddNode, __cushim_slot_cuGraphAddNode), export c"cuGraphAddNode", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12020, since 0, per_thread [];
     link [cuGraphAddNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8652,7 +9216,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphAddNode_v2, __cushim_slot_cuGraphAddNode_v2), export c"cuGraphAddNode_v2", name "cuGraphAddNode_v2", proc c"cuGraphAddNode", version 12030, since 0, per_thread [];
     link [cuGraphAddNode_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8661,7 +9225,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8670,7 +9234,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8679,7 +9243,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
     link [cuGraphChildGraphNodeGetGraph];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8688,7 +9252,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
     link [cuGraphClone];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8697,7 +9261,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphConditionalHandleCreate, __cushim_slot_cuGraphConditionalHandleCreate), export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 0, per_thread [];
     link [cuGraphConditionalHandleCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8706,7 +9270,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
     link [cuGraphCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8715,7 +9279,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
     link [cuGraphDebugDotPrint];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8724,7 +9288,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
     link [cuGraphDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8733,7 +9297,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
     link [cuGraphDestroyNode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8742,7 +9306,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeGetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8751,7 +9315,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8760,7 +9324,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeGetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8769,7 +9333,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8778,7 +9342,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphExecBatchMemOpNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8787,7 +9351,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
     link [cuGraphExecChildGraphNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8796,7 +9360,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
     link [cuGraphExecDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8805,7 +9369,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventRecordNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8814,7 +9378,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventWaitNodeSetEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8823,7 +9387,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresSignalNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8832,7 +9396,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresWaitNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8841,7 +9405,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecGetFlags, __cushim_slot_cuGraphExecGetFlags), export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 0, per_thread [];
     link [cuGraphExecGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8850,7 +9414,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecHostNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8859,7 +9423,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecKernelNodeSetParams_v2, __cushim_slot_cuGraphExecKernelNodeSetParams_v2), export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphExecKernelNodeSetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphExecKernelNodeSetParams];
 }
 
@@ -8868,7 +9432,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemcpyNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8877,7 +9441,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemsetNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8886,7 +9450,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecNodeSetParams, __cushim_slot_cuGraphExecNodeSetParams), export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphExecNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8895,7 +9459,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExecUpdate_v2, __cushim_slot_cuGraphExecUpdate_v2), export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 0, per_thread [];
     link [cuGraphExecUpdate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphExecUpdate];
 }
 
@@ -8904,7 +9468,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8913,7 +9477,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8922,7 +9486,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8931,7 +9495,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8940,7 +9504,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges, __cushim_slot_cuGraphGetEdges), export c"cuGraphGetEdges", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 10000, since 0, per_thread [];
     link [cuGraphGetEdges];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8949,7 +9513,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetEdges_v2, __cushim_slot_cuGraphGetEdges_v2), export c"cuGraphGetEdges_v2", name "cuGraphGetEdges_v2", proc c"cuGraphGetEdges", version 12030, since 0, per_thread [];
     link [cuGraphGetEdges_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8958,7 +9522,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8967,7 +9531,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetRootNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8976,7 +9540,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8985,7 +9549,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -8994,7 +9558,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
     link [cuGraphInstantiateWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphInstantiate];
 }
 
@@ -9003,7 +9567,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphInstantiateWithParams, __cushim_slot_cuGraphInstantiateWithParams), export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 0, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
     link [cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9012,7 +9576,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeCopyAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9021,7 +9585,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9030,7 +9594,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeGetParams_v2, __cushim_slot_cuGraphKernelNodeGetParams_v2), export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeGetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphKernelNodeGetParams];
 }
 
@@ -9039,7 +9603,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9048,7 +9612,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphKernelNodeSetParams_v2, __cushim_slot_cuGraphKernelNodeSetParams_v2), export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeSetParams_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphKernelNodeSetParams];
 }
 
@@ -9057,7 +9621,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
     link [cuGraphLaunch, cuGraphLaunch_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9066,7 +9630,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemAllocNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9075,7 +9639,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemFreeNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9084,7 +9648,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9093,7 +9657,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9102,7 +9666,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeGetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9111,7 +9675,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9120,7 +9684,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
     link [cuGraphNodeFindInClone];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9129,7 +9693,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies, __cushim_slot_cuGraphNodeGetDependencies), export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9138,7 +9702,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependencies_v2, __cushim_slot_cuGraphNodeGetDependencies_v2), export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies_v2", proc c"cuGraphNodeGetDependencies", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9147,7 +9711,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes, __cushim_slot_cuGraphNodeGetDependentNodes), export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9156,7 +9720,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetDependentNodes_v2, __cushim_slot_cuGraphNodeGetDependentNodes_v2), export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes_v2", proc c"cuGraphNodeGetDependentNodes", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9165,7 +9729,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeGetEnabled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9174,7 +9738,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetType];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9183,7 +9747,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeSetEnabled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9192,7 +9756,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphNodeSetParams, __cushim_slot_cuGraphNodeSetParams), export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphNodeSetParams];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9201,7 +9765,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
     link [cuGraphReleaseUserObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9210,7 +9774,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies, __cushim_slot_cuGraphRemoveDependencies), export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 10000, since 0, per_thread [];
     link [cuGraphRemoveDependencies];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9219,7 +9783,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRemoveDependencies_v2, __cushim_slot_cuGraphRemoveDependencies_v2), export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies_v2", proc c"cuGraphRemoveDependencies", version 12030, since 0, per_thread [];
     link [cuGraphRemoveDependencies_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9228,7 +9792,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
     link [cuGraphRetainUserObject];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9237,7 +9801,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
     link [cuGraphUpload, cuGraphUpload_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9246,7 +9810,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsEGLRegisterImage, __cushim_slot_cuGraphicsEGLRegisterImage), export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
     link [cuGraphicsEGLRegisterImage];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9255,7 +9819,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterBuffer, __cushim_slot_cuGraphicsGLRegisterBuffer), export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterBuffer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9264,7 +9828,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsGLRegisterImage, __cushim_slot_cuGraphicsGLRegisterImage), export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterImage];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9273,7 +9837,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
     link [cuGraphicsMapResources, cuGraphicsMapResources_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9282,7 +9846,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedEglFrame, __cushim_slot_cuGraphicsResourceGetMappedEglFrame), export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedEglFrame];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9291,7 +9855,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9300,7 +9864,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedPointer_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
 }
 
@@ -9309,7 +9873,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
     link [cuGraphicsResourceSetMapFlags_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
 }
 
@@ -9318,7 +9882,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
     link [cuGraphicsSubResourceGetMappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9327,7 +9891,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
     link [cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9336,7 +9900,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
     link [cuGraphicsUnregisterResource];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9345,7 +9909,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterOutputSurface, __cushim_slot_cuGraphicsVDPAURegisterOutputSurface), export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterOutputSurface];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9354,7 +9918,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGraphicsVDPAURegisterVideoSurface, __cushim_slot_cuGraphicsVDPAURegisterVideoSurface), export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterVideoSurface];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9363,7 +9927,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxCreate, __cushim_slot_cuGreenCtxCreate), export c"cuGreenCtxCreate", name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, since 0, per_thread [];
     link [cuGreenCtxCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9372,7 +9936,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxDestroy, __cushim_slot_cuGreenCtxDestroy), export c"cuGreenCtxDestroy", name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, since 0, per_thread [];
     link [cuGreenCtxDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9381,7 +9945,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxGetDevResource, __cushim_slot_cuGreenCtxGetDevResource), export c"cuGreenCtxGetDevResource", name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, since 0, per_thread [];
     link [cuGreenCtxGetDevResource];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9390,7 +9954,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxRecordEvent, __cushim_slot_cuGreenCtxRecordEvent), export c"cuGreenCtxRecordEvent", name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, since 0, per_thread [];
     link [cuGreenCtxRecordEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9399,7 +9963,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxStreamCreate, __cushim_slot_cuGreenCtxStreamCreate), export c"cuGreenCtxStreamCreate", name "cuGreenCtxStreamCreate", proc c"cuGreenCtxStreamCreate", version 12050, since 0, per_thread [];
     link [cuGreenCtxStreamCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9408,7 +9972,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGreenCtxWaitEvent, __cushim_slot_cuGreenCtxWaitEvent), export c"cuGreenCtxWaitEvent", name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, since 0, per_thread [];
     link [cuGreenCtxWaitEvent];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9417,7 +9981,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
     link [cuImportExternalMemory];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9426,7 +9990,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuImportExternalSemaphore];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9435,7 +9999,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9444,7 +10008,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcCloseMemHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9453,7 +10017,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetEventHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9462,7 +10026,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetMemHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9471,7 +10035,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcOpenEventHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9480,7 +10044,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
     link [cuIpcOpenMemHandle_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuIpcOpenMemHandle];
 }
 
@@ -9489,7 +10053,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetAttribute, __cushim_slot_cuKernelGetAttribute), export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9498,7 +10062,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetFunction, __cushim_slot_cuKernelGetFunction), export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 0, per_thread [];
     link [cuKernelGetFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9507,7 +10071,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetLibrary, __cushim_slot_cuKernelGetLibrary), export c"cuKernelGetLibrary", name "cuKernelGetLibrary", proc c"cuKernelGetLibrary", version 12050, since 0, per_thread [];
     link [cuKernelGetLibrary];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9516,7 +10080,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetName, __cushim_slot_cuKernelGetName), export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 0, per_thread [];
     link [cuKernelGetName];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9525,7 +10089,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelGetParamInfo, __cushim_slot_cuKernelGetParamInfo), export c"cuKernelGetParamInfo", name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, since 0, per_thread [];
     link [cuKernelGetParamInfo];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9534,7 +10098,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelSetAttribute, __cushim_slot_cuKernelSetAttribute), export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9543,7 +10107,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuKernelSetCacheConfig, __cushim_slot_cuKernelSetCacheConfig), export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 0, per_thread [];
     link [cuKernelSetCacheConfig];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9552,7 +10116,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
     link [cuLaunch];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9561,7 +10125,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
     link [cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9570,7 +10134,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
     link [cuLaunchCooperativeKernelMultiDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9579,7 +10143,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
     link [cuLaunchGrid];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9588,7 +10152,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
     link [cuLaunchGridAsync];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9597,7 +10161,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
     link [cuLaunchHostFunc, cuLaunchHostFunc_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9606,7 +10170,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
     link [cuLaunchKernel, cuLaunchKernel_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9615,7 +10179,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
     link [cuLaunchKernelEx, cuLaunchKernelEx_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9624,7 +10188,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryEnumerateKernels, __cushim_slot_cuLibraryEnumerateKernels), export c"cuLibraryEnumerateKernels", name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, since 0, per_thread [];
     link [cuLibraryEnumerateKernels];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9633,7 +10197,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetGlobal, __cushim_slot_cuLibraryGetGlobal), export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 0, per_thread [];
     link [cuLibraryGetGlobal];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9642,7 +10206,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernel, __cushim_slot_cuLibraryGetKernel), export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 0, per_thread [];
     link [cuLibraryGetKernel];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9651,7 +10215,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetKernelCount, __cushim_slot_cuLibraryGetKernelCount), export c"cuLibraryGetKernelCount", name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, since 0, per_thread [];
     link [cuLibraryGetKernelCount];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9660,7 +10224,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetManaged, __cushim_slot_cuLibraryGetManaged), export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 0, per_thread [];
     link [cuLibraryGetManaged];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9669,7 +10233,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetModule, __cushim_slot_cuLibraryGetModule), export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 0, per_thread [];
     link [cuLibraryGetModule];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9678,7 +10242,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryGetUnifiedFunction, __cushim_slot_cuLibraryGetUnifiedFunction), export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 0, per_thread [];
     link [cuLibraryGetUnifiedFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9687,7 +10251,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryLoadData, __cushim_slot_cuLibraryLoadData), export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 0, per_thread [];
     link [cuLibraryLoadData];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9696,7 +10260,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryLoadFromFile, __cushim_slot_cuLibraryLoadFromFile), export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 0, per_thread [];
     link [cuLibraryLoadFromFile];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9705,7 +10269,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLibraryUnload, __cushim_slot_cuLibraryUnload), export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 0, per_thread [];
     link [cuLibraryUnload];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9714,7 +10278,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
     link [cuLinkAddData_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkAddData];
 }
 
@@ -9723,7 +10287,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
     link [cuLinkAddFile_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkAddFile];
 }
 
@@ -9732,7 +10296,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
     link [cuLinkComplete];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9741,7 +10305,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
     link [cuLinkCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuLinkCreate];
 }
 
@@ -9750,7 +10314,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
     link [cuLinkDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9759,7 +10323,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
     link [cuMemAddressFree];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9768,7 +10332,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
     link [cuMemAddressReserve];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9777,7 +10341,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAdvise, __cushim_slot_cuMemAdvise), export c"cuMemAdvise", name "cuMemAdvise", proc c"cuMemAdvise", version 8000, since 0, per_thread [];
     link [cuMemAdvise];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9786,7 +10350,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAdvise_v2, __cushim_slot_cuMemAdvise_v2), export c"cuMemAdvise_v2", name "cuMemAdvise_v2", proc c"cuMemAdvise", version 12020, since 0, per_thread [];
     link [cuMemAdvise_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9795,7 +10359,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
     link [cuMemAllocAsync, cuMemAllocAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9804,7 +10368,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
     link [cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9813,7 +10377,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
     link [cuMemAllocHost_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAllocHost];
 }
 
@@ -9822,7 +10386,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
     link [cuMemAllocManaged];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9831,7 +10395,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
     link [cuMemAllocPitch_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAllocPitch];
 }
 
@@ -9840,7 +10404,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
     link [cuMemAlloc_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemAlloc];
 }
 
@@ -9849,7 +10413,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
     link [cuMemCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9858,7 +10422,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemExportToShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9867,7 +10431,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
     link [cuMemFreeAsync, cuMemFreeAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9876,7 +10440,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
     link [cuMemFreeHost];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9885,7 +10449,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
     link [cuMemFree_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemFree];
 }
 
@@ -9894,7 +10458,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
     link [cuMemGetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9903,7 +10467,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
     link [cuMemGetAddressRange_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemGetAddressRange];
 }
 
@@ -9912,7 +10476,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationGranularity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9921,7 +10485,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationPropertiesFromHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9930,7 +10494,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
     link [cuMemGetHandleForAddressRange];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9939,7 +10503,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
     link [cuMemGetInfo_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemGetInfo];
 }
 
@@ -9948,7 +10512,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
     link [cuMemHostAlloc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9957,7 +10521,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
     link [cuMemHostGetDevicePointer_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemHostGetDevicePointer];
 }
 
@@ -9966,7 +10530,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
     link [cuMemHostGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9975,7 +10539,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
     link [cuMemHostRegister_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemHostRegister];
 }
 
@@ -9984,7 +10548,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
     link [cuMemHostUnregister];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -9993,7 +10557,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemImportFromShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10002,7 +10566,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
     link [cuMemMap];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10011,7 +10575,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
     link [cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10020,7 +10584,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
     link [cuMemPoolCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10029,7 +10593,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
     link [cuMemPoolDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10038,7 +10602,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolExportPointer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10047,7 +10611,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolExportToShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10056,7 +10620,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10065,7 +10629,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10074,7 +10638,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolImportFromShareableHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10083,7 +10647,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolImportPointer];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10092,7 +10656,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10101,7 +10665,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10110,7 +10674,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
     link [cuMemPoolTrimTo];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10119,7 +10683,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync, __cushim_slot_cuMemPrefetchAsync), export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 8000, since 0, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
     link [cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10128,7 +10692,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemPrefetchAsync_v2, __cushim_slot_cuMemPrefetchAsync_v2), export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync_v2", proc c"cuMemPrefetchAsync", version 12020, since 0, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
     link [cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10137,7 +10701,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10146,7 +10710,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10155,7 +10719,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
     link [cuMemRelease];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10164,7 +10728,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
     link [cuMemRetainAllocationHandle];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10173,7 +10737,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
     link [cuMemSetAccess];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10182,7 +10746,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
     link [cuMemUnmap];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10191,7 +10755,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
     link [cuMemcpy, cuMemcpy_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10200,7 +10764,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
     link [cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2DAsync];
 }
 
@@ -10209,7 +10773,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
     link [cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2DUnaligned];
 }
 
@@ -10218,7 +10782,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
     link [cuMemcpy2D_v2, cuMemcpy2D_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy2D];
 }
 
@@ -10227,7 +10791,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
     link [cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy3DAsync];
 }
 
@@ -10236,7 +10800,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
     link [cuMemcpy3DPeer, cuMemcpy3DPeer_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10245,7 +10809,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
     link [cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10254,7 +10818,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
     link [cuMemcpy3D_v2, cuMemcpy3D_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpy3D];
 }
 
@@ -10263,7 +10827,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
     link [cuMemcpyAsync, cuMemcpyAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10272,7 +10836,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
     link [cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoA];
 }
 
@@ -10281,7 +10845,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
     link [cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoD];
 }
 
@@ -10290,7 +10854,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoHAsync];
 }
 
@@ -10299,7 +10863,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
     link [cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyAtoH];
 }
 
@@ -10308,7 +10872,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
     link [cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoA];
 }
 
@@ -10317,7 +10881,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoDAsync];
 }
 
@@ -10326,7 +10890,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
     link [cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoD];
 }
 
@@ -10335,7 +10899,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoHAsync];
 }
 
@@ -10344,7 +10908,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
     link [cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyDtoH];
 }
 
@@ -10353,7 +10917,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoAAsync];
 }
 
@@ -10362,7 +10926,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
     link [cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoA];
 }
 
@@ -10371,7 +10935,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoDAsync];
 }
 
@@ -10380,7 +10944,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
     link [cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemcpyHtoD];
 }
 
@@ -10389,7 +10953,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
     link [cuMemcpyPeer, cuMemcpyPeer_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10398,7 +10962,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
     link [cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10407,7 +10971,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
     link [cuMemsetD16Async, cuMemsetD16Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10416,7 +10980,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
     link [cuMemsetD16_v2, cuMemsetD16_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD16];
 }
 
@@ -10425,7 +10989,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
     link [cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10434,7 +10998,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
     link [cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D16];
 }
 
@@ -10443,7 +11007,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
     link [cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10452,7 +11016,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
     link [cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D32];
 }
 
@@ -10461,7 +11025,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
     link [cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10470,7 +11034,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
     link [cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD2D8];
 }
 
@@ -10479,7 +11043,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
     link [cuMemsetD32Async, cuMemsetD32Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10488,7 +11052,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
     link [cuMemsetD32_v2, cuMemsetD32_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD32];
 }
 
@@ -10497,7 +11061,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
     link [cuMemsetD8Async, cuMemsetD8Async_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10506,7 +11070,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
     link [cuMemsetD8_v2, cuMemsetD8_v2_ptds];
-    fallback [];
+    returns status, fallback [];
     aliases [cuMemsetD8];
 }
 
@@ -10515,7 +11079,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10524,7 +11088,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10533,7 +11097,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayGetLevel];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10542,7 +11106,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuMipmappedArrayGetMemoryRequirements];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10551,7 +11115,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuMipmappedArrayGetSparseProperties];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10560,7 +11124,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleEnumerateFunctions, __cushim_slot_cuModuleEnumerateFunctions), export c"cuModuleEnumerateFunctions", name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, since 0, per_thread [];
     link [cuModuleEnumerateFunctions];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10569,7 +11133,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
     link [cuModuleGetFunction];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10578,7 +11142,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetFunctionCount, __cushim_slot_cuModuleGetFunctionCount), export c"cuModuleGetFunctionCount", name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, since 0, per_thread [];
     link [cuModuleGetFunctionCount];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10587,7 +11151,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
     link [cuModuleGetGlobal_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuModuleGetGlobal];
 }
 
@@ -10596,7 +11160,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
     link [cuModuleGetLoadingMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10605,7 +11169,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
     link [cuModuleGetSurfRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10614,7 +11178,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
     link [cuModuleGetTexRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10623,7 +11187,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
     link [cuModuleLoad];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10632,7 +11196,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
     link [cuModuleLoadData];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10641,7 +11205,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
     link [cuModuleLoadDataEx];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10650,7 +11214,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
     link [cuModuleLoadFatBinary];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10659,7 +11223,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
     link [cuModuleUnload];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10668,7 +11232,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastAddDevice, __cushim_slot_cuMulticastAddDevice), export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 0, per_thread [];
     link [cuMulticastAddDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10677,7 +11241,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastBindAddr, __cushim_slot_cuMulticastBindAddr), export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 0, per_thread [];
     link [cuMulticastBindAddr];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10686,7 +11250,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastBindMem, __cushim_slot_cuMulticastBindMem), export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 0, per_thread [];
     link [cuMulticastBindMem];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10695,7 +11259,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastCreate, __cushim_slot_cuMulticastCreate), export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 0, per_thread [];
     link [cuMulticastCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10704,7 +11268,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastGetGranularity, __cushim_slot_cuMulticastGetGranularity), export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 0, per_thread [];
     link [cuMulticastGetGranularity];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10713,7 +11277,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuMulticastUnbind, __cushim_slot_cuMulticastUnbind), export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 0, per_thread [];
     link [cuMulticastUnbind];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10722,7 +11286,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
     link [cuOccupancyAvailableDynamicSMemPerBlock];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10731,7 +11295,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10740,7 +11304,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10749,7 +11313,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxActiveClusters];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10758,7 +11322,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10767,7 +11331,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSizeWithFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10776,7 +11340,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxPotentialClusterSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10785,7 +11349,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
     link [cuParamSetSize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10794,7 +11358,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
     link [cuParamSetTexRef];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10803,7 +11367,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
     link [cuParamSetf];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10812,7 +11376,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
     link [cuParamSeti];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10821,7 +11385,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
     link [cuParamSetv];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10830,7 +11394,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
     link [cuPointerGetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10839,7 +11403,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
     link [cuPointerGetAttributes];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10848,7 +11412,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
     link [cuPointerSetAttribute];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10857,7 +11421,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuProfilerInitialize, __cushim_slot_cuProfilerInitialize), export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
     link [cuProfilerInitialize];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10866,7 +11430,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuProfilerStart, __cushim_slot_cuProfilerStart), export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
     link [cuProfilerStart];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10875,7 +11439,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuProfilerStop, __cushim_slot_cuProfilerStop), export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
     link [cuProfilerStop];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10884,7 +11448,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
     link [cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10893,7 +11457,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
     link [cuStreamAddCallback, cuStreamAddCallback_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10902,7 +11466,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
     link [cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10911,7 +11475,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
     link [cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamBatchMemOp];
 }
 
@@ -10920,7 +11484,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBeginCaptureToGraph, __cushim_slot_cuStreamBeginCaptureToGraph), export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 0, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
     link [cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10929,7 +11493,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
     link [cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamBeginCapture];
 }
 
@@ -10938,7 +11502,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
     link [cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10947,7 +11511,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
     link [cuStreamCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10956,7 +11520,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
     link [cuStreamCreateWithPriority];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10965,7 +11529,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
     link [cuStreamDestroy_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamDestroy];
 }
 
@@ -10974,7 +11538,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
     link [cuStreamEndCapture, cuStreamEndCapture_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10983,7 +11547,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
     link [cuStreamGetAttribute, cuStreamGetAttribute_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -10992,7 +11556,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v2, __cushim_slot_cuStreamGetCaptureInfo_v2), export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 11030, since 0, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
     link [cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamGetCaptureInfo];
 }
 
@@ -11001,7 +11565,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCaptureInfo_v3, __cushim_slot_cuStreamGetCaptureInfo_v3), export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo_v3", proc c"cuStreamGetCaptureInfo", version 12030, since 0, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
     link [cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11010,7 +11574,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
     link [cuStreamGetCtx, cuStreamGetCtx_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11019,7 +11583,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetCtx_v2, __cushim_slot_cuStreamGetCtx_v2), export c"cuStreamGetCtx_v2", name "cuStreamGetCtx_v2", proc c"cuStreamGetCtx", version 12050, since 0, per_thread [c"cuStreamGetCtx_v2_ptsz", 12050];
     link [cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11028,7 +11592,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
     link [cuStreamGetFlags, cuStreamGetFlags_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11037,7 +11601,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetGreenCtx, __cushim_slot_cuStreamGetGreenCtx), export c"cuStreamGetGreenCtx", name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, since 0, per_thread [];
     link [cuStreamGetGreenCtx];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11046,7 +11610,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetId, __cushim_slot_cuStreamGetId), export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 0, per_thread [c"cuStreamGetId_ptsz", 12000];
     link [cuStreamGetId, cuStreamGetId_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11055,7 +11619,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
     link [cuStreamGetPriority, cuStreamGetPriority_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11064,7 +11628,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
     link [cuStreamIsCapturing, cuStreamIsCapturing_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11073,7 +11637,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
     link [cuStreamQuery, cuStreamQuery_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11082,7 +11646,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
     link [cuStreamSetAttribute, cuStreamSetAttribute_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11091,7 +11655,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
     link [cuStreamSynchronize, cuStreamSynchronize_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11100,7 +11664,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies, __cushim_slot_cuStreamUpdateCaptureDependencies), export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
     link [cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11109,7 +11673,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamUpdateCaptureDependencies_v2, __cushim_slot_cuStreamUpdateCaptureDependencies_v2), export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies_v2", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
     link [cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11118,7 +11682,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
     link [cuStreamWaitEvent, cuStreamWaitEvent_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11127,7 +11691,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
     link [cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWaitValue32];
 }
 
@@ -11136,7 +11700,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
     link [cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWaitValue64];
 }
 
@@ -11145,7 +11709,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
     link [cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWriteValue32];
 }
 
@@ -11154,7 +11718,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
     link [cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [cuStreamWriteValue64];
 }
 
@@ -11163,7 +11727,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
     link [cuSurfObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11172,7 +11736,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
     link [cuSurfObjectDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11181,7 +11745,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuSurfObjectGetResourceDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11190,7 +11754,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefGetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11199,7 +11763,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefSetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11208,7 +11772,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeIm2col, __cushim_slot_cuTensorMapEncodeIm2col), export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeIm2col];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11217,7 +11781,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapEncodeTiled, __cushim_slot_cuTensorMapEncodeTiled), export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeTiled];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11226,7 +11790,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTensorMapReplaceAddress, __cushim_slot_cuTensorMapReplaceAddress), export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 0, per_thread [];
     link [cuTensorMapReplaceAddress];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11235,7 +11799,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
     link [cuTexObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11244,7 +11808,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
     link [cuTexObjectDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11253,7 +11817,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11262,7 +11826,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceViewDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11271,7 +11835,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetTextureDesc];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11280,7 +11844,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
     link [cuTexRefCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11289,7 +11853,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
     link [cuTexRefDestroy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11298,7 +11862,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetAddressMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11307,7 +11871,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefGetAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefGetAddress];
 }
 
@@ -11316,7 +11880,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
     link [cuTexRefGetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11325,7 +11889,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefGetBorderColor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11334,7 +11898,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11343,7 +11907,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefGetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11352,7 +11916,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefGetFormat];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11361,7 +11925,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefGetMaxAnisotropy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11370,7 +11934,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11379,7 +11943,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelBias];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11388,7 +11952,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelClamp];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11397,7 +11961,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11406,7 +11970,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
     link [cuTexRefSetAddress2D_v3];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefSetAddress2D];
 }
 
@@ -11415,7 +11979,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetAddressMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11424,7 +11988,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefSetAddress_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuTexRefSetAddress];
 }
 
@@ -11433,7 +11997,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
     link [cuTexRefSetArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11442,7 +12006,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefSetBorderColor];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11451,7 +12015,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11460,7 +12024,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefSetFlags];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11469,7 +12033,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefSetFormat];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11478,7 +12042,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefSetMaxAnisotropy];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11487,7 +12051,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapFilterMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11496,7 +12060,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelBias];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11505,7 +12069,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelClamp];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11514,7 +12078,7 @@ cushim_shim! {
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
     statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmappedArray];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11523,7 +12087,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
     link [cuThreadExchangeStreamCaptureMode];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11532,7 +12096,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
     link [cuUserObjectCreate];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11541,7 +12105,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
     link [cuUserObjectRelease];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11550,7 +12114,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
     link [cuUserObjectRetain];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11559,7 +12123,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuVDPAUCtxCreate_v2, __cushim_slot_cuVDPAUCtxCreate_v2), export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
     link [cuVDPAUCtxCreate_v2];
-    fallback [];
+    returns status, fallback [];
     aliases [cuVDPAUCtxCreate];
 }
 
@@ -11568,7 +12132,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuVDPAUGetDevice, __cushim_slot_cuVDPAUGetDevice), export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
     link [cuVDPAUGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11578,7 +12142,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuWGLGetDevice, __cushim_slot_cuWGLGetDevice), export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
     link [cuWGLGetDevice];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }
 
@@ -11587,6 +12151,6 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
     link [cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz];
-    fallback [];
+    returns status, fallback [];
     aliases [];
 }

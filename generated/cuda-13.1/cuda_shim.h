@@ -28,7 +28,9 @@ typedef enum cushim_cuda_status {
     /* A stub was called from the driver's initializer, during the load. */
     CUSHIM_CUDA_REENTRANT = 6,
     /* This process was forked while another thread was loading the driver. */
-    CUSHIM_CUDA_FORKED_DURING_LOAD = 7
+    CUSHIM_CUDA_FORKED_DURING_LOAD = 7,
+    /* The only library found reports another major version than the header's. */
+    CUSHIM_CUDA_WRONG_MAJOR = 8
 } cushim_cuda_status;
 
 /* Loads the library if that has not happened yet; returns its state. */
@@ -69,8 +71,13 @@ int cushim_cuda_stream_mode(void);
  * stays valid on this thread until the next call. */
 const char *cushim_cuda_stream_mode_warning(void);
 
-/* What cuDriverGetVersion reported (13000 for 13.0), or 0 without a driver. */
+/* The version the library reported, 1000 x major + 10 x minor (13000 for
+ * 13.0), or 0 without a library or when it could not tell. */
 unsigned cushim_cuda_driver_version(void);
+
+/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+ * or NULL without one. */
+const char *cushim_cuda_library_path(void);
 
 /* How many times the platform's library loader has been called. */
 unsigned cushim_cuda_library_open_attempts(void);

@@ -47,14 +47,14 @@ struct Source<'a> {
     status_type: &'a str,
     codes: crate::ir::Codes,
     code_names: LoaderCodes,
+    /// The library's description as C++ fragments.
+    library: CppLibrary,
+    /// The macro of the functions' calling convention. Example: `CUDAAPI`.
+    calling_convention: &'static str,
     /// C string literals, quotes included.
-    version_function: String,
-    override_var: String,
     stream_var: String,
     stream_on: Vec<String>,
     stream_off: Vec<String>,
-    unix_names: Vec<String>,
-    windows_names: Vec<String>,
     /// The C++ runtime, verbatim.
     runtime: &'static str,
     prefix: Option<&'a str>,
@@ -79,6 +79,99 @@ struct Optional {
     needs: Vec<String>,
     /// Defined when the header was included. Example: `CUSHIM_HAS_CUDAGL_H`.
     flag: String,
+}
+
+/// `cushim::settings` of the library: C++ literals; lists as `(unix,
+/// windows)`, each item followed by `, ` (the template ends them with `nullptr`).
+struct CppLibrary {
+    version_function: String,
+    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`.
+    version_query: u8,
+    has_stub: bool,
+    /// Literals or `nullptr`.
+    proc_address: (String, String),
+    major: u32,
+    label: String,
+    short: String,
+    product: String,
+    install: String,
+    override_var: String,
+    toolkit_search: bool,
+    names: (String, String),
+    preload: (String, String),
+    family: (String, String),
+    wheel_dirs: (String, String),
+}
+
+impl CppLibrary {
+    fn new(library: &crate::library::Library, major: u32) -> CppLibrary {
+        use crate::library::{with_major, Names, Search, VersionQuery, FAMILY};
+        let items = |list: &[String]| -> String {
+            list.iter().map(|i| format!("{}, ", c_string(i))).collect()
+        };
+        let both = |names: Names| {
+            (
+                items(&with_major(names.unix, major)),
+                items(&with_major(names.windows, major)),
+            )
+        };
+        let (toolkit_search, family, wheel_dirs) = match library.search {
+            Search::System => (false, Names::NONE, &[][..]),
+            Search::Toolkit { wheel_dirs } => (true, FAMILY, wheel_dirs),
+        };
+        let wheel_dirs = with_major(wheel_dirs, major);
+        let windows_dirs: Vec<String> = wheel_dirs
+            .iter()
+            .map(|d| {
+                let d = d
+                    .strip_suffix("/lib")
+                    .map_or(d.clone(), |s| format!("{s}/bin"));
+                d.replace('/', "\\")
+            })
+            .collect();
+        let opt = |c: Option<&std::ffi::CStr>| {
+            c.map_or("nullptr".into(), |c| c_string(&c.to_string_lossy()))
+        };
+        CppLibrary {
+            version_function: c_string(&library.version.name.to_string_lossy()),
+            version_query: match library.version.query {
+                VersionQuery::Number => 0,
+                VersionQuery::MajorMinor => 1,
+                VersionQuery::Text => 2,
+            },
+            has_stub: library.has_stub,
+            proc_address: (
+                opt(library.proc_address.map(|p| p.0)),
+                opt(library.proc_address.map(|p| p.1)),
+            ),
+            major,
+            label: c_string(library.words.label),
+            short: c_string(library.words.short),
+            product: c_string(library.words.product),
+            install: c_string(library.words.install),
+            override_var: c_string(library.words.override_var),
+            toolkit_search,
+            names: both(library.names),
+            preload: both(library.preload),
+            family: (
+                items(
+                    &family
+                        .unix
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>(),
+                ),
+                items(
+                    &family
+                        .windows
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>(),
+                ),
+            ),
+            wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
+        }
+    }
 }
 
 /// One entry of the function table: what `resolve` needs.
@@ -201,7 +294,7 @@ pub fn emit(
                 index,
                 params: params.clone(),
                 args: args.clone(),
-                absent: absent(f, index),
+                absent: absent(f, index, &status_type),
                 checked,
                 only_if: only_if.clone(),
                 system: system.clone(),
@@ -221,7 +314,11 @@ pub fn emit(
         .map(|c| Text {
             value: c.value,
             name: c_string(&c.name),
-            text: c_string(&super::describe_status(c, options.docs)),
+            text: c_string(&super::describe_status(
+                c,
+                api.library.success,
+                options.docs,
+            )),
         })
         .collect();
 
@@ -240,13 +337,11 @@ pub fn emit(
         status_type: &status_type,
         codes: api.codes,
         code_names: api.library.codes,
-        version_function: c_string(&api.library.version_function.to_string_lossy()),
-        override_var: c_string(loader::OVERRIDE_VAR),
+        library: CppLibrary::new(&api.library, super::header_major(api)?),
+        calling_convention: api.library.calling_convention,
         stream_var: c_string(loader::STREAM_VAR),
         stream_on: c_strings(loader::STREAM_ON),
         stream_off: c_strings(loader::STREAM_OFF),
-        unix_names: c_strings(api.library.names.unix),
-        windows_names: c_strings(api.library.names.windows),
         runtime: runtime::CPP_RUNTIME,
         prefix: options.prefix.as_deref(),
         use_proc_address: options.resolve == Resolve::ProcAddress,
@@ -293,8 +388,9 @@ fn row_state(define: &str) -> String {
     format!("CUSHIM_ROW_{}", identifier(define))
 }
 
-/// What a shim returns when it cannot reach the driver.
-fn absent(f: &Function, index: usize) -> String {
+/// What a shim returns when it cannot reach the library: its fallback's
+/// answer, zero for a function that returns a value, or the failure's code.
+fn absent(f: &Function, index: usize, status_type: &str) -> String {
     let ret = &f.ret;
     match f.fallback_args() {
         Some((kind, code, out)) => {
@@ -302,11 +398,18 @@ fn absent(f: &Function, index: usize) -> String {
                 Fallback::ErrorName => "name",
                 Fallback::ErrorString => "text",
             };
-            format!(
-                "cushim::status_text({}, {}, cushim::Text::{which})",
-                code.name, out.name
-            )
+            match out {
+                Some(out) => format!(
+                    "cushim::status_text({}, {}, cushim::Text::{which})",
+                    code.name, out.name
+                ),
+                None => format!(
+                    "cushim::returned_text({}, cushim::Text::{which})",
+                    code.name
+                ),
+            }
         }
+        None if !f.returns_status(status_type) => format!("cushim::zero<{ret}>()"),
         None => format!("static_cast<{ret}>(cushim::absent({index}))"),
     }
 }

@@ -38,26 +38,53 @@ pub struct Provenance {
 
 /// What the driver-less `cuGetErrorString` says of a status constant: its doc
 /// with `docs` (`--docs`), else its name made readable
-/// (`CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`).
+/// (`CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, `NVRTC_ERROR_INVALID_INPUT`
+/// → `invalid input`).
 #[cfg(feature = "emit")]
-pub(crate) fn describe_status(code: &StatusCode, docs: bool) -> String {
+pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> String {
     if let Some(d) = code.doc.as_deref().filter(|_| docs) {
         return d.to_string();
     }
+    // The prefix all constants share is the success constant's, less
+    // `SUCCESS`: `CUDA_`, `NVRTC_`, `CUBLAS_STATUS_`.
+    let prefix = success.strip_suffix("SUCCESS").unwrap_or("");
     let name = code.name.as_str();
-    let words = name
-        .strip_prefix("CUDA_ERROR_")
-        .or_else(|| name.strip_prefix("CUDA_"))
-        .unwrap_or(name);
+    let words = name.strip_prefix(prefix).unwrap_or(name);
+    let words = words.strip_prefix("ERROR_").unwrap_or(words);
     if words == "SUCCESS" {
         return "no error".into();
     }
     words.to_ascii_lowercase().replace('_', " ")
 }
 
-/// The one return type every function shares (`CUresult` for `cuda.h`).
+/// The header's major version, which names the library files of a library
+/// that carries it (`libnvrtc.so.13`); 0 for a library whose names do not.
+#[cfg(feature = "emit")]
+pub(crate) fn header_major(api: &Api) -> Result<u32, Error> {
+    if !api.library.binds_major() {
+        return Ok(0);
+    }
+    match api.release {
+        crate::version::Release::One(v) | crate::version::Release::Range(_, v) => {
+            Ok(v.number() / 1000)
+        }
+        crate::version::Release::Unknown => Err(Error::new(format!(
+            "the release of the {} headers is unknown, and its library files are named by their major version",
+            api.library.words.label
+        ))
+        .hint("generate from a pinned release (`--cuda 13.5`)")),
+    }
+}
+
+/// The status type the functions return (`CUresult` for `cuda.h`): the one
+/// the description names, else the one every function returns. Functions
+/// that return something else are value functions (`nvrtcGetErrorString`).
 #[cfg(feature = "emit")]
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
+    let named = api.library.parse.status_type;
+    if !named.is_empty() && api.functions.iter().any(|f| f.returns_status(named)) {
+        return Ok(named.to_string());
+    }
     let mut found: Option<&str> = None;
     for f in &api.functions {
         match (f.ret.named(), found) {

@@ -32,10 +32,8 @@ struct Module<'a> {
     stream: &'static str,
     codes: crate::ir::Codes,
     code_names: Vec<&'static str>,
-    override_var: &'static str,
-    version_function: String,
-    unix_names: &'static [&'static str],
-    windows_names: &'static [&'static str],
+    /// `CUSHIM_LIBRARY`'s fields as Rust expressions.
+    library: LibraryFields,
     /// The loader runtime, indented into its module.
     loader: String,
     /// The typed layer and introspection, indented into their module.
@@ -51,6 +49,88 @@ struct Module<'a> {
     /// `FUNCTIONS` per system: `(cfg attribute or "", metadata statics)`.
     function_lists: Vec<(String, Vec<String>)>,
     functions: Vec<Shim>,
+}
+
+/// The loader's description of the library, each field a Rust expression;
+/// lists as `(unix, windows)`.
+struct LibraryFields {
+    label: String,
+    short: String,
+    product: String,
+    install: String,
+    override_var: String,
+    /// Lists: one expression, `if cfg!(windows)` when the systems' differ.
+    names: String,
+    version_function: String,
+    /// Example: `Number`.
+    version_query: &'static str,
+    /// Example: `Some(34)`.
+    stub_code: String,
+    proc_address: String,
+    major: u32,
+    wheel_dirs: String,
+    preload: String,
+    family: String,
+}
+
+impl LibraryFields {
+    fn new(library: &crate::library::Library, major: u32) -> LibraryFields {
+        use crate::library::{with_major, Names, Search, VersionQuery, FAMILY};
+        let list = |items: &[String]| -> String {
+            let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
+            format!("&[{}]", quoted.join(", "))
+        };
+        let per_system = |unix: String, windows: String| {
+            if unix == windows {
+                unix
+            } else {
+                format!("if cfg!(windows) {{ {windows} }} else {{ {unix} }}")
+            }
+        };
+        let both = |names: Names| {
+            per_system(
+                list(&with_major(names.unix, major)),
+                list(&with_major(names.windows, major)),
+            )
+        };
+        let cstr = |c: &std::ffi::CStr| format!("c{:?}", c.to_string_lossy());
+        LibraryFields {
+            label: format!("{:?}", library.words.label),
+            short: format!("{:?}", library.words.short),
+            product: format!("{:?}", library.words.product),
+            install: format!("{:?}", library.words.install),
+            override_var: format!("{:?}", library.words.override_var),
+            names: both(library.names),
+            version_function: cstr(library.version.name),
+            version_query: match library.version.query {
+                VersionQuery::Number => "Number",
+                VersionQuery::MajorMinor => "MajorMinor",
+                VersionQuery::Text => "Text",
+            },
+            stub_code: if library.has_stub {
+                format!("Some({})", library.codes.stub_library.value)
+            } else {
+                "None".into()
+            },
+            proc_address: match library.proc_address {
+                Some((v2, v1)) => format!("Some(({}, {}))", cstr(v2), cstr(v1)),
+                None => "None".into(),
+            },
+            major,
+            wheel_dirs: match library.search {
+                Search::System => "None".into(),
+                Search::Toolkit { wheel_dirs } => {
+                    let dirs: Vec<String> = wheel_dirs.iter().map(ToString::to_string).collect();
+                    format!("Some({})", list(&dirs))
+                }
+            },
+            preload: both(library.preload),
+            family: match library.search {
+                Search::System => "&[]".into(),
+                Search::Toolkit { .. } => both(FAMILY),
+            },
+        }
+    }
 }
 
 /// One enum in its style, as Rust fragments.
@@ -130,7 +210,11 @@ struct Shim {
     link: String,
     /// `#[cfg(windows)]` and a line break for a function of one system, or empty.
     cfg: String,
-    /// `error, pStr, Name` for a driver-less fallback, or empty.
+    /// `status`: returns the status; `value`: returns a value (zero
+    /// without the library); `answer`: a value with a fallback.
+    returns: &'static str,
+    /// `error, pStr, Name` or `result, Text` for a driver-less fallback,
+    /// `zero` for a value function, or empty.
     fallback: String,
     aliases: Vec<String>,
 }
@@ -204,7 +288,7 @@ pub fn emit(
         debug_helper: enums.iter().any(|e| e.newtype),
         enums,
         enum_fmt: runtime::RUST_ENUM_FMT.trim_end(),
-        status_type,
+        status_type: status_type.clone(),
         status,
         resolve: match options.resolve {
             Resolve::ProcAddress => "ProcAddress",
@@ -228,10 +312,7 @@ pub fn emit(
             .map(|c| c.name)
             .collect()
         },
-        override_var: runtime::cushim_loader::OVERRIDE_VAR,
-        version_function: api.library.version_function.to_string_lossy().into_owned(),
-        unix_names: api.library.names.unix,
-        windows_names: api.library.names.windows,
+        library: LibraryFields::new(&api.library, super::header_major(api)?),
         loader: indent(runtime::RUST_LOADER),
         api: indent(runtime::RUST_API),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
@@ -251,7 +332,10 @@ pub fn emit(
             .map(|c| StatusText {
                 code: c.value,
                 name: format!("c{:?}", c.name),
-                text: format!("c{:?}", super::describe_status(c, options.docs)),
+                text: format!(
+                    "c{:?}",
+                    super::describe_status(c, api.library.success, options.docs)
+                ),
             })
             .collect(),
         function_lists: function_lists(api),
@@ -266,7 +350,7 @@ pub fn emit(
                 .collect();
             api.functions
                 .iter()
-                .map(|f| shim(f, options, taken.contains(f.symbol.as_str())))
+                .map(|f| shim(f, options, &status_type, taken.contains(f.symbol.as_str())))
                 .collect()
         },
     };
@@ -457,7 +541,7 @@ fn status_arms(e: &Enum, invalid_value: i64) -> StatusShape {
     StatusShape::RustEnum { arms, fallback }
 }
 
-fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
+fn shim(f: &Function, options: &RustOptions, status_type: &str, renamed: bool) -> Shim {
     let names = rust_param_names(f);
     let mut attrs = Vec::new();
     if options.docs {
@@ -509,17 +593,26 @@ fn shim(f: &Function, options: &RustOptions, renamed: bool) -> Shim {
             .chain(f.per_thread.as_ref().map(|t| t.symbol.as_str()))
             .collect::<Vec<_>>()
             .join(", "),
+        returns: if f.returns_status(status_type) {
+            "status"
+        } else if f.fallback.is_some() {
+            "answer"
+        } else {
+            "value"
+        },
         fallback: match f.fallback_args() {
-            // The fallback's parameters are exactly `(code, out)`.
-            Some((kind, _, _)) => format!(
-                "{}, {}, {}",
-                names[0],
-                names[1],
-                match kind {
+            // The fallback's parameters are exactly `(code, out)` or `(code)`.
+            Some((kind, _, out)) => {
+                let which = match kind {
                     Fallback::ErrorName => "Name",
                     Fallback::ErrorString => "Text",
+                };
+                match out {
+                    Some(_) => format!("{}, {}, {which}", names[0], names[1]),
+                    None => format!("{}, {which}", names[0]),
                 }
-            ),
+            }
+            None if !f.returns_status(status_type) => "zero".into(),
             None => String::new(),
         },
         aliases: f

@@ -257,24 +257,32 @@ fn a_cpp_prefix_renames_every_export_and_checks_it() {
 }
 
 #[test]
-fn a_function_with_another_return_type_is_an_error_at_its_line() {
+fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an_error() {
+    let rust_options = rust::RustOptions {
+        docs: false,
+        resolve: Resolve::ProcAddress,
+        stream: StreamMode::Legacy,
+        enums: Default::default(),
+        link: Default::default(),
+    };
+    // The description names the status type: another return type is a
+    // value, zero without the library, in Rust and C++.
     let mut api = api();
     api.functions[1].ret = Type::Builtin(Builtin::Int);
-    let e = rust::emit(
-        &api,
-        "",
-        &provenance(),
-        "api.rs",
-        &rust::RustOptions {
-            docs: false,
-            resolve: Resolve::ProcAddress,
-            stream: StreamMode::Legacy,
-            enums: Default::default(),
-            link: Default::default(),
-        },
-    )
-    .unwrap_err()
-    .to_string();
+    let module = rust::emit(&api, "", &provenance(), "api.rs", &rust_options)
+        .unwrap()
+        .contents;
+    assert!(
+        module.contains("returns value, fallback [zero];"),
+        "{module}"
+    );
+    assert!(module.contains("returns status, fallback [error, pStr, Name];"));
+    assert!(cpp_text(&api, None).1.contains("cushim::zero<int>()"));
+    // Without a status type named or shared, there is nothing to answer with.
+    api.library.parse.status_type = "";
+    let e = rust::emit(&api, "", &provenance(), "api.rs", &rust_options)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with("api.h:7: error: `cuMemcpyHtoD_v2` returns `int`"),
         "{e}"

@@ -184,9 +184,12 @@ pub fn build(
 
     // `static inline NAME(...) { return TARGET(...); }`: callers write NAME,
     // the library exports TARGET.
+    // An export named for a release (`__nvJitLinkCreate_13_5`) needs a
+    // library of that release: its ABI version.
     for (wrapper, target) in &raw.inline_wrappers {
         if let Some(f) = functions.iter_mut().find(|f| f.symbol == *target) {
             f.name.clone_from(wrapper);
+            f.version = f.version.or_else(|| release_suffix(target));
         }
     }
     // `#define NAME TARGET`: NAME is another C name of TARGET's function.
@@ -316,20 +319,35 @@ fn param_names(params: &[(String, Type)]) -> Vec<String> {
     names
 }
 
-/// The library's fallback functions (`cuGetErrorName`/`cuGetErrorString`) with
-/// their usual shape `(status, const char **)` answer from the status enum when
-/// the library is absent.
+/// The release a symbol ends with: `__nvJitLinkCreate_13_5` → 13.5.
+fn release_suffix(symbol: &str) -> Option<CudaVersion> {
+    let mut parts = symbol.rsplitn(3, '_');
+    let minor: u32 = parts.next()?.parse().ok()?;
+    let major: u32 = parts.next()?.parse().ok()?;
+    parts.next()?;
+    (minor < 100 && (1..1000).contains(&major))
+        .then(|| CudaVersion::from_number(major * 1000 + minor * 10))
+}
+
+/// The library's fallback functions answer from the status enum when the
+/// library is absent, in either usual shape: the text through an out-string,
+/// `CUresult cuGetErrorName(CUresult, const char **)`, or returned,
+/// `const char *nvrtcGetErrorString(nvrtcResult)`.
 fn fallback(library: &Library, proc_name: &str, f: &RawFunction) -> Option<Fallback> {
     let kind = library.fallback(proc_name)?;
+    let string = Type::Pointer {
+        is_const: true,
+        pointee: Box::new(Type::Builtin(crate::ir::Builtin::Char)),
+    };
     let out_string = Type::Pointer {
         is_const: false,
-        pointee: Box::new(Type::Pointer {
-            is_const: true,
-            pointee: Box::new(Type::Builtin(crate::ir::Builtin::Char)),
-        }),
+        pointee: Box::new(string.clone()),
     };
     match f.params.as_slice() {
         [(_, code), (_, out)] if *code == f.ret && *out == out_string => Some(kind),
+        [(_, code)] if f.ret == string && code.named() == Some(library.parse.status_type) => {
+            Some(kind)
+        }
         _ => None,
     }
 }

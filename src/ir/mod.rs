@@ -152,13 +152,21 @@ pub struct Param {
 }
 
 impl Function {
-    /// The fallback with its `(status, out-string)` parameters, when the
-    /// function answers without the library. Example: `cuGetErrorName`.
-    pub fn fallback_args(&self) -> Option<(Fallback, &Param, &Param)> {
+    /// The fallback with its status parameter and its out-string (`None`
+    /// when the text is returned), when the function answers without the
+    /// library. Example: `cuGetErrorName`, `nvrtcGetErrorString`.
+    pub fn fallback_args(&self) -> Option<(Fallback, &Param, Option<&Param>)> {
         match (self.fallback, self.params.as_slice()) {
-            (Some(kind), [code, out]) => Some((kind, code, out)),
+            (Some(kind), [code, out]) => Some((kind, code, Some(out))),
+            (Some(kind), [code]) => Some((kind, code, None)),
             _ => None,
         }
+    }
+
+    /// Whether it returns the library's status (`status_type`); else it
+    /// returns a value, and answers a fallback or zero without the library.
+    pub fn returns_status(&self, status_type: &str) -> bool {
+        self.ret.named() == Some(status_type)
     }
 
     /// The parameters as C declares them. Example: `CUdeviceptr *dptr, size_t bytesize`.

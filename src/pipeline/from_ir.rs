@@ -270,23 +270,6 @@ pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
     Ok((loaded.api, loaded.inputs))
 }
 
-/// The library whose loaders `options` ask for: only the driver's are
-/// generated so far; another library's IR can be listed.
-fn generated_library(options: &Options) -> Result<&'static Library, Error> {
-    let library = pins::library(&options.library)?;
-    if library.name == DRIVER.name {
-        return Ok(library);
-    }
-    Err(Error::new(format!(
-        "cushim does not generate loaders for {} yet: only the driver's",
-        library.name
-    ))
-    .hint(format!(
-        "`cushim list --lib {}` shows what cushim reads from its headers",
-        library.name
-    )))
-}
-
 /// Runs the whole pipeline short of writing.
 pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
     let Loaded {
@@ -295,7 +278,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
         inputs,
         types,
         header_name,
-    } = load_all(options, generated_library(options)?)?;
+    } = load_all(options, pins::library(&options.library)?)?;
     let merged = matches!(api.release, Release::Range(..));
     let headers = headers
         .iter()

@@ -2,7 +2,7 @@
 //! every header, so it is real source that cushim compiles and tests, and the
 //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
 //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-//! `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
+//! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
 
 use std::ffi::{c_char, CStr};
 
@@ -66,6 +66,19 @@ pub unsafe fn status_fallback(
     })
 }
 
+/// What a function that returns a status's name or text (`nvrtcGetErrorString`)
+/// answers without the library: the name or description of `code`, or
+/// `unrecognized status` for a code the header does not list (never NULL).
+#[must_use]
+pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
+    status_text_of(code.code())
+        .map_or(c"unrecognized status", |t| match which {
+            Fallback::Name => t.name,
+            Fallback::Text => t.text,
+        })
+        .as_ptr()
+}
+
 /// The typed layer's error: a driver that answered with a failure code, or a
 /// driver (or one function of it) that could not be loaded.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,7 +104,12 @@ impl std::fmt::Display for Code {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Driver(code) => write!(f, "CUDA driver call failed: {}", Code(code.code())),
+            Error::Driver(code) => write!(
+                f,
+                "{} call failed: {}",
+                super::CUSHIM_LIBRARY.label,
+                Code(code.code())
+            ),
             Error::Load(e) => e.fmt(f),
         }
     }
@@ -129,13 +147,13 @@ pub fn last_load_error() -> Option<&'static LoadError> {
     cushim_loader::last_error()
 }
 
-/// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`).
+/// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
+/// `nvmlInit`, which the header maps to `nvmlInit_v2`).
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-    super::FUNCTIONS
-        .iter()
-        .copied()
-        .find(|f| f.name == name || f.symbol.to_bytes() == name.as_bytes())
+    super::FUNCTIONS.iter().copied().find(|f| {
+        f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
+    })
 }
 
 /// Whether the driver provides this function (binding it now if needed).

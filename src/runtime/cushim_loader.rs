@@ -1,22 +1,71 @@
-//! The loader runtime: opens the driver once, binds one function per shim on
-//! that shim's first call, and keeps every failure as a typed value.
+//! The loader runtime: finds and opens the library once, binds one function
+//! per shim on that shim's first call, and keeps every failure as a typed value.
 //!
 //! This file is real source. cushim compiles, lints and tests it as its own
 //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-//! into every generated module. What varies per header comes from the
+//! into every generated module. What varies per library comes from the
 //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-//! `CUSHIM_CODES`, `CUSHIM_LIBRARY_NAMES` and `CUSHIM_VERSION_FUNCTION`.
+//! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
 
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_void, CStr, OsString};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// Environment variable that names the driver library by absolute path,
-/// instead of the default search. Read once, on the first load.
-pub const OVERRIDE_VAR: &str = "CUSHIM_CUDA_LIBRARY";
+/// What the generated module says about its library, from cushim's
+/// description of it: how to find it, how to ask its version, and the words
+/// of its messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LibraryInfo {
+    /// Example: `CUDA driver` ("CUDA driver library not found").
+    pub label: &'static str,
+    /// Example: `driver` ("driver too old").
+    pub short: &'static str,
+    /// What its versions are versions of. Example: `CUDA`.
+    pub product: &'static str,
+    /// How to get it. Example: `Install the NVIDIA driver`.
+    pub install: &'static str,
+    /// The environment variable that names the library by absolute path,
+    /// instead of the search. Read once, on the first load.
+    /// Example: `CUSHIM_CUDA_LIBRARY`.
+    pub override_var: &'static str,
+    /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
+    pub names: &'static [&'static str],
+    /// The function that reports the version. Example: `cuDriverGetVersion`.
+    pub version_function: &'static CStr,
+    /// How it answers.
+    pub version_query: VersionQuery,
+    /// The status a link-time stub answers the version function with; such
+    /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
+    pub stub_code: Option<i32>,
+    /// The library's lookup by name and ABI version, v2 then v1, if it has one.
+    pub proc_address: Option<(&'static CStr, &'static CStr)>,
+    /// The header's major version, which a library found must report; 0
+    /// when any version will do (the file name does not carry it).
+    pub major: u32,
+    /// The pip wheel directories under `site-packages`, for a library
+    /// installed with a toolkit; `None` for one installed with the driver,
+    /// which only the system loader finds. Example: `nvidia/cu13/lib`.
+    pub wheel_dirs: Option<&'static [&'static str]>,
+    /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
+    pub preload: &'static [&'static str],
+    /// File name stems of the libraries installed alongside: the directory
+    /// of a loaded one is searched. Example: `libcudart.so.`.
+    pub family: &'static [&'static str],
+}
+
+/// How the version function answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionQuery {
+    /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
+    Number,
+    /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
+    MajorMinor,
+    /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
+    Text,
+}
 /// Environment variable that picks the default-stream mode when the program
 /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
 pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
@@ -119,8 +168,10 @@ impl std::error::Error for StreamModeLocked {}
 pub struct Attempt {
     /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
     pub name: String,
-    /// Why it failed, as the platform said (`dlerror`).
+    /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
     pub error: String,
+    /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
+    pub from: &'static str,
 }
 
 /// Why the driver library, or one function in it, could not be used.
@@ -142,6 +193,16 @@ pub enum LoadError {
     StubLibrary {
         /// The library that turned out to be the stub.
         path: String,
+    },
+    /// The only library found reports another major version than the
+    /// header's (a file renamed, or a broken install).
+    WrongMajor {
+        /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
+        path: String,
+        /// What it reports. Example: `12090`.
+        found: u32,
+        /// The header's major. Example: `13`.
+        needed: u32,
     },
     /// A shim was called while the library was being loaded on the same
     /// thread (for example from the library's own initializer).
@@ -207,7 +268,8 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::LibraryNotFound { tried } => {
-                write!(f, "CUDA driver library not found; tried ")?;
+                let info = super::CUSHIM_LIBRARY;
+                write!(f, "{} library not found; tried ", info.label)?;
                 for (i, a) in tried.iter().enumerate() {
                     if i > 0 {
                         write!(f, "; ")?;
@@ -216,25 +278,42 @@ impl fmt::Display for LoadError {
                 }
                 write!(
                     f,
-                    ". Install the NVIDIA driver, or set {OVERRIDE_VAR} to the absolute path of `{}`",
-                    super::CUSHIM_LIBRARY_NAMES.join("` or `")
+                    ". {}, or set {} to the absolute path of `{}`",
+                    info.install,
+                    info.override_var,
+                    info.names.join("` or `")
                 )
             }
             LoadError::InvalidOverride { value } => write!(
                 f,
-                "{OVERRIDE_VAR}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory"
+                "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
+                super::CUSHIM_LIBRARY.override_var
+            ),
+            LoadError::WrongMajor {
+                path,
+                found,
+                needed,
+            } => write!(
+                f,
+                "{}; install the {needed}.x library, or regenerate from the {} headers",
+                wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
+                version_text(*found),
             ),
             LoadError::StubLibrary { path } => write!(
                 f,
-                "`{path}` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH"
+                "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
+                super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
+                short = super::CUSHIM_LIBRARY.short,
             ),
             LoadError::ForkedDuringLoad => write!(
                 f,
-                "this process was forked while another thread was loading the CUDA driver; the child cannot use it"
+                "this process was forked while another thread was loading the {}; the child cannot use it",
+                super::CUSHIM_LIBRARY.label
             ),
             LoadError::Reentrant => write!(
                 f,
-                "a CUDA shim was called while the driver library was being loaded on the same thread"
+                "a {} shim was called while the library was being loaded on the same thread",
+                super::CUSHIM_LIBRARY.label
             ),
             LoadError::SymbolNotFound {
                 function,
@@ -243,7 +322,8 @@ impl fmt::Display for LoadError {
                 error,
             } => write!(
                 f,
-                "`{function}`: the driver at `{library}` does not provide `{symbol}` ({error}); the driver is probably older than the header"
+                "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
+                short = super::CUSHIM_LIBRARY.short,
             ),
             LoadError::DriverTooOld {
                 function,
@@ -251,9 +331,11 @@ impl fmt::Display for LoadError {
                 driver,
             } => write!(
                 f,
-                "driver too old: `{function}` needs CUDA {}, driver is {}",
+                "{short} too old: `{function}` needs {} {}, {short} is {}",
+                super::CUSHIM_LIBRARY.product,
                 version_text(*required),
-                version_text(*driver)
+                version_text(*driver),
+                short = super::CUSHIM_LIBRARY.short,
             ),
             LoadError::VersionNotSufficient {
                 function,
@@ -261,9 +343,11 @@ impl fmt::Display for LoadError {
                 driver,
             } => write!(
                 f,
-                "driver too old: cuGetProcAddress knows `{function}` but not its CUDA {} ABI (driver is {})",
+                "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
+                super::CUSHIM_LIBRARY.product,
                 version_text(*version),
-                version_text(*driver)
+                version_text(*driver),
+                short = super::CUSHIM_LIBRARY.short,
             ),
         }
     }
@@ -277,6 +361,8 @@ impl std::error::Error for LoadError {}
 pub struct Function {
     /// The name C callers write. Example: `cuMemAlloc`.
     pub name: &'static str,
+    /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
+    pub aliases: &'static [&'static str],
     /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
     pub symbol: &'static CStr,
     /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
@@ -303,6 +389,7 @@ impl fmt::Debug for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Function")
             .field("name", &self.name)
+            .field("aliases", &self.aliases)
             .field("symbol", &self.symbol)
             .field("proc_name", &self.proc_name)
             .field("version", &self.version)
@@ -329,6 +416,7 @@ enum GetProc {
 pub struct Driver {
     library: libloading::Library,
     path: String,
+    from: &'static str,
     version: u32,
     get_proc: GetProc,
 }
@@ -340,7 +428,14 @@ impl Driver {
         &self.path
     }
 
-    /// What `cuDriverGetVersion` reported (0 if it could not). Example: `13000`.
+    /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
+    #[must_use]
+    pub fn found_by(&self) -> &'static str {
+        self.from
+    }
+
+    /// What the version function reported, 1000 × major + 10 × minor (0 if
+    /// it could not tell). Example: `13000`.
     #[must_use]
     pub fn version(&self) -> u32 {
         self.version
@@ -576,10 +671,10 @@ fn lock_stream_mode() -> StreamMode {
     }
 }
 
-/// What a value of [`OVERRIDE_VAR`] asks for: `None` (unset or empty) to search
-/// the default names, the library to open, or an error for a relative path,
-/// so that no library is ever picked up from the working directory. The C++
-/// runtime applies the same rule.
+/// What a value of the override variable asks for: `None` (unset or empty)
+/// to search, the library to open, or an error for a relative path, so that
+/// no library is ever picked up from the working directory. The C++ runtime
+/// applies the same rule.
 ///
 /// # Errors
 /// `InvalidOverride` for a relative path.
@@ -598,60 +693,451 @@ pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, Loa
     }
 }
 
-fn open() -> Result<Driver, LoadError> {
-    let candidates: Vec<OsString> = match library_override(std::env::var_os(OVERRIDE_VAR))? {
-        Some(v) => vec![v],
-        None => super::CUSHIM_LIBRARY_NAMES
-            .iter()
-            .map(OsString::from)
-            .collect(),
+/// One place the search proposes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// An absolute path, opened only if the file exists.
+    Path(PathBuf),
+    /// A file name that is already loaded in the process.
+    Loaded(&'static str),
+    /// A file name for the system loader (its own search, never the working
+    /// directory on Windows).
+    System(&'static str),
+}
+
+impl Candidate {
+    /// The name or path, as messages show it.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        match self {
+            Candidate::Path(p) => p.display().to_string(),
+            Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
+        }
+    }
+}
+
+/// An environment variable's value when it is an absolute path; relative
+/// values are ignored, so that nothing is found through the working directory.
+fn absolute_var(name: &str) -> Option<PathBuf> {
+    let v = PathBuf::from(std::env::var_os(name)?);
+    v.is_absolute().then_some(v)
+}
+
+/// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
+/// or `Lib/site-packages` on Windows), sorted.
+fn site_packages(prefix: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let windows_style = prefix.join("Lib").join("site-packages");
+    if windows_style.is_dir() {
+        found.push(windows_style);
+    }
+    if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+            .map(|e| e.path().join("site-packages"))
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        found.extend(dirs);
+    }
+    found
+}
+
+/// The directories of loaded libraries of the CUDA family of the header's
+/// major (`libcudart.so.13` loaded from a wheel points at that wheel).
+#[cfg(target_os = "linux")]
+fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
+    #[repr(C)]
+    struct PhdrInfo {
+        addr: usize,
+        name: *const c_char,
+    }
+    // Declared with `c_void` only, so that every generated module in a
+    // crate declares the same signature.
+    unsafe extern "C" {
+        fn dl_iterate_phdr(
+            callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
+            data: *mut c_void,
+        ) -> c_int;
+    }
+    unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
+        // SAFETY: the loader passes a valid entry whose first two fields are
+        // these; `data` is the Vec below, on this thread's stack.
+        unsafe {
+            let name = (*info.cast::<PhdrInfo>()).name;
+            if !name.is_null() {
+                let paths = &mut *data.cast::<Vec<PathBuf>>();
+                let path = CStr::from_ptr(name).to_string_lossy().into_owned();
+                paths.push(PathBuf::from(path));
+            }
+        }
+        0
+    }
+    let mut loaded: Vec<PathBuf> = Vec::new();
+    // SAFETY: the callback only reads each entry while the loader holds its lock.
+    unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
+    let major = info.major.to_string();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for path in loaded.iter().filter(|p| p.is_absolute()) {
+        let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let member = info.family.iter().any(|stem| {
+            file.strip_prefix(stem).is_some_and(|rest| {
+                rest.strip_prefix(major.as_str())
+                    .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+            })
+        });
+        let new_dir = path
+            .parent()
+            .filter(|dir| member && !dirs.iter().any(|d| d == dir));
+        if let Some(dir) = new_dir {
+            dirs.push(dir.to_path_buf());
+        }
+    }
+    dirs
+}
+
+#[cfg(not(target_os = "linux"))]
+fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
+    Vec::new()
+}
+
+/// Every place to look, in order, with the step that proposed it: for a
+/// library installed with the driver, its names for the system loader; for
+/// a toolkit library, a copy already loaded, the directory of a loaded
+/// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
+/// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
+/// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
+/// last the names for the system loader. Paths are absolute; the same path
+/// is proposed once.
+#[must_use]
+pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
+    let mut out: Vec<(Candidate, &'static str)> = Vec::new();
+    let Some(wheel_dirs) = info.wheel_dirs else {
+        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+        return out;
     };
+    let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
+    let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+        for name in info.names {
+            let c = Candidate::Path(dir.join(name));
+            if !out.iter().any(|(o, _)| *o == c) {
+                out.push((c, from));
+            }
+        }
+    };
+    out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+    for dir in family_dirs(info) {
+        add_dir(&mut out, &dir, "family");
+    }
+    let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
+    if let Some(v) = absolute_var("VIRTUAL_ENV") {
+        prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
+    }
+    if let Some(c) = absolute_var("CONDA_PREFIX") {
+        prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        for dir in exe.ancestors().skip(1) {
+            prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
+        }
+    }
+    let major = info.major.to_string();
+    for (prefix, from) in &prefixes {
+        for site in site_packages(prefix) {
+            for wheel in wheel_dirs {
+                let dir = wheel.replace("{major}", &major);
+                let dir = match dir.strip_suffix("/lib") {
+                    Some(stem) if cfg!(windows) => format!("{stem}/{lib_dir}"),
+                    _ => dir,
+                };
+                let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
+                add_dir(&mut out, &path, from);
+            }
+        }
+    }
+    if let Some(c) = absolute_var("CONDA_PREFIX") {
+        add_dir(&mut out, &c.join(lib_dir), "conda");
+    }
+    let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        if let Some(root) = absolute_var(var) {
+            toolkits.push((root, var));
+        }
+    }
+    if cfg!(unix) {
+        toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
+    }
+    for (root, from) in &toolkits {
+        let subdirs: &[&str] = if cfg!(windows) {
+            &["bin", "bin/x64"]
+        } else {
+            &["lib64", "lib"]
+        };
+        for sub in subdirs {
+            let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
+            add_dir(&mut out, &path, from);
+        }
+    }
+    out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+    out
+}
+
+/// What a search found: the library, or why there is none, with every
+/// candidate tried before the answer, in order.
+#[derive(Debug)]
+pub struct Search {
+    /// The library, or why none is usable.
+    pub found: Result<Driver, LoadError>,
+    /// Each candidate that was skipped, and why.
+    pub tried: Vec<Attempt>,
+}
+
+/// The library found, or why none was. Nothing is cached: [`driver`] keeps
+/// the first answer for the process; `cushim doctor` asks again for each
+/// library it shows.
+///
+/// # Errors
+/// Why no usable library was found.
+pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
+    search(info).found
+}
+
+/// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
+fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
+    format!(
+        "`{path}` is {} {}, but the header is for {} {needed}.x",
+        info.label,
+        version_text(found),
+        info.product
+    )
+}
+
+/// Searches for the library as [`candidates`] orders the places, or opens
+/// the override as given.
+pub fn search(info: &LibraryInfo) -> Search {
     let mut tried = Vec::new();
-    for name in candidates {
+    let path = match library_override(std::env::var_os(info.override_var)) {
+        Ok(path) => path,
+        Err(e) => {
+            return Search {
+                found: Err(e),
+                tried,
+            }
+        }
+    };
+    if let Some(path) = path {
+        // The path the user named is opened as given: the platform's own
+        // message says best why it cannot be.
         OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-        match open_one(&name) {
-            Ok(library) => return inspect(library, name.to_string_lossy().into_owned()),
-            Err(e) => tried.push(Attempt {
-                name: name.to_string_lossy().into_owned(),
-                error: describe(&e),
+        let name = path.to_string_lossy().into_owned();
+        let found = match open_one(&path, false) {
+            Ok(library) => inspect(info, library, name, "override"),
+            Err(e) => {
+                tried.push(Attempt {
+                    name,
+                    error: describe(&e),
+                    from: "override",
+                });
+                Err(LoadError::LibraryNotFound {
+                    tried: tried.clone(),
+                })
+            }
+        };
+        return Search { found, tried };
+    }
+    let mut wrong = None;
+    for (candidate, from) in candidates(info) {
+        match try_one(info, &candidate, from) {
+            Ok(Err(LoadError::WrongMajor {
+                path,
+                found,
+                needed,
+            })) => {
+                tried.push(Attempt {
+                    name: candidate.shown(),
+                    error: wrong_major(info, &path, found, needed),
+                    from,
+                });
+                wrong.get_or_insert(LoadError::WrongMajor {
+                    path,
+                    found,
+                    needed,
+                });
+            }
+            Ok(found) => return Search { found, tried },
+            Err(error) => tried.push(Attempt {
+                name: candidate.shown(),
+                error,
+                from,
             }),
         }
     }
-    Err(LoadError::LibraryNotFound { tried })
+    let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
+        tried: tried.clone(),
+    }));
+    Search { found, tried }
 }
 
-/// Reads the driver version once and finds `cuGetProcAddress`. The toolkit's
-/// stub answers `cuDriverGetVersion` with `CUDA_ERROR_STUB_LIBRARY`; a real
-/// driver never does. Asked before anything else is called.
-fn inspect(library: libloading::Library, path: String) -> Result<Driver, LoadError> {
-    type DriverGetVersion = unsafe extern "C" fn(*mut c_int) -> c_int;
-    // SAFETY: each prototype is the one the driver has exported since it
-    // introduced the symbol (cuDriverGetVersion 2.2, cuGetProcAddress 11.3, _v2 12.0).
-    unsafe {
-        let mut version: c_int = 0;
-        let name = super::CUSHIM_VERSION_FUNCTION.to_bytes_with_nul();
-        let stub_code = super::CUSHIM_CODES.stub_library.cast_signed();
-        let is_stub = library
-            .get::<DriverGetVersion>(name)
-            .is_ok_and(|f| f(&raw mut version) == stub_code);
-        if is_stub {
-            // Kept mapped but never used: a library is never unloaded.
-            std::mem::forget(library);
-            return Err(LoadError::StubLibrary { path });
+/// Opens one candidate: `Err` with the reason to go on searching, else the
+/// answer that ends the search (the library, or a stub found).
+fn try_one(
+    info: &LibraryInfo,
+    candidate: &Candidate,
+    from: &'static str,
+) -> Result<Result<Driver, LoadError>, String> {
+    let (name, library) = match candidate {
+        Candidate::Path(path) => {
+            if !path.exists() {
+                return Err("no such file".into());
+            }
+            if let Some(dir) = path.parent() {
+                for dep in info.preload {
+                    OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                    let dep_path = dir.join(dep);
+                    if let Err(e) = open_one(dep_path.as_os_str(), false) {
+                        return Err(format!(
+                            "its dependency `{}` could not be loaded: {}",
+                            dep_path.display(),
+                            describe(&e)
+                        ));
+                    }
+                }
+            }
+            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+            (
+                path.as_os_str().to_owned(),
+                open_one(path.as_os_str(), false),
+            )
         }
-        let get_proc = if let Ok(f) = library.get::<GetProcV2>(b"cuGetProcAddress_v2\0") {
-            GetProc::V2(*f)
-        } else if let Ok(f) = library.get::<GetProcV1>(b"cuGetProcAddress\0") {
-            GetProc::V1(*f)
-        } else {
-            GetProc::Missing
-        };
-        Ok(Driver {
-            library,
+        Candidate::Loaded(name) => {
+            let name = OsString::from(name);
+            let opened = open_one(&name, true);
+            if opened.is_err() {
+                return Err("not loaded in this process".into());
+            }
+            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+            (name, opened)
+        }
+        Candidate::System(name) => {
+            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+            let name = OsString::from(name);
+            let opened = open_one(&name, false);
+            (name, opened)
+        }
+    };
+    let library = library.map_err(|e| describe(&e))?;
+    Ok(inspect(
+        info,
+        library,
+        name.to_string_lossy().into_owned(),
+        from,
+    ))
+}
+
+fn open() -> Result<Driver, LoadError> {
+    open_library(&super::CUSHIM_LIBRARY)
+}
+
+/// Reads the library's version once and finds its own lookup function, if
+/// it has one. A link-time stub answers the version function with its stub
+/// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
+/// library never does. A library of another major than the header's is
+/// refused. The version function is asked before anything else is called.
+fn inspect(
+    info: &LibraryInfo,
+    library: libloading::Library,
+    path: String,
+    from: &'static str,
+) -> Result<Driver, LoadError> {
+    let (code, version) = version_of(info, &library);
+    if info.stub_code.is_some_and(|stub| code == Some(stub)) {
+        // Kept mapped but never used: a library is never unloaded.
+        std::mem::forget(library);
+        return Err(LoadError::StubLibrary { path });
+    }
+    if info.major != 0 && version != 0 && version / 1000 != info.major {
+        std::mem::forget(library);
+        return Err(LoadError::WrongMajor {
             path,
-            version: version.max(0).cast_unsigned(),
-            get_proc,
-        })
+            found: version,
+            needed: info.major,
+        });
+    }
+    // SAFETY: each prototype is the one the library has exported since it
+    // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
+    let get_proc = unsafe {
+        match info.proc_address {
+            Some((v2, v1)) => {
+                if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
+                    GetProc::V2(*f)
+                } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
+                    GetProc::V1(*f)
+                } else {
+                    GetProc::Missing
+                }
+            }
+            None => GetProc::Missing,
+        }
+    };
+    Ok(Driver {
+        library,
+        path,
+        from,
+        version,
+        get_proc,
+    })
+}
+
+/// What the version function returned, and the version as 1000 × major +
+/// 10 × minor (0 when it is missing or failed).
+fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
+    type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
+    type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
+    type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
+    let name = info.version_function.to_bytes_with_nul();
+    let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
+    // SAFETY: the description gives the version function's prototype, which
+    // the library has kept since it introduced it.
+    unsafe {
+        match info.version_query {
+            VersionQuery::Number => match library.get::<Number>(name) {
+                Ok(f) => {
+                    let mut v: c_int = 0;
+                    let rc = f(&raw mut v);
+                    (Some(rc), if rc == 0 { ok(v) } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+            VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
+                Ok(f) => {
+                    let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                    let rc = f(&raw mut major, &raw mut minor);
+                    let v = ok(major)
+                        .saturating_mul(1000)
+                        .saturating_add(ok(minor).min(99) * 10);
+                    (Some(rc), if rc == 0 { v } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+            VersionQuery::Text => match library.get::<Text>(name) {
+                Ok(f) => {
+                    let mut text = [0 as c_char; 96];
+                    let rc = f(text.as_mut_ptr(), 95);
+                    text[95] = 0;
+                    let digits: String = CStr::from_ptr(text.as_ptr())
+                        .to_string_lossy()
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
+                    (Some(rc), if rc == 0 { major * 1000 } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+        }
     }
 }
 
@@ -663,18 +1149,43 @@ fn describe(e: &libloading::Error) -> String {
     }
 }
 
+/// Opens a library by path or name (`loaded_only`: only if it is loaded already).
 #[cfg(unix)]
-fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
+fn open_one(
+    name: &std::ffi::OsStr,
+    loaded_only: bool,
+) -> Result<libloading::Library, libloading::Error> {
     use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-    // SAFETY: loading the driver runs its initializers; that is the point.
-    unsafe { Library::open(Some(name), RTLD_NOW | RTLD_LOCAL) }.map(Into::into)
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const NOLOAD: c_int = 4;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const NOLOAD: c_int = 0x10;
+    let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
+    // SAFETY: loading the library runs its initializers; that is the point.
+    unsafe { Library::open(Some(name), flags) }.map(Into::into)
 }
 
+/// Opens a library: a bare name only from the system directory, an absolute
+/// path with its own directory for its dependencies; never the working
+/// directory or the executable's.
 #[cfg(windows)]
-fn open_one(name: &OsString) -> Result<libloading::Library, libloading::Error> {
-    use libloading::os::windows::{Library, LOAD_LIBRARY_SEARCH_SYSTEM32};
-    // SAFETY: as above; only the system directory is searched.
-    unsafe { Library::load_with_flags(name, LOAD_LIBRARY_SEARCH_SYSTEM32) }.map(Into::into)
+fn open_one(
+    name: &std::ffi::OsStr,
+    loaded_only: bool,
+) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::windows::{
+        Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
+    };
+    if loaded_only {
+        return Library::open_already_loaded(name).map(Into::into);
+    }
+    let flags = if Path::new(name).is_absolute() {
+        LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+    } else {
+        LOAD_LIBRARY_SEARCH_SYSTEM32
+    };
+    // SAFETY: as above.
+    unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
 }
 
 /// One function to look up, in one stream mode: what `cuGetProcAddress`

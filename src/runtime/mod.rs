@@ -20,7 +20,7 @@ pub mod cushim_loader;
 #[cfg(test)]
 mod tests;
 
-use crate::library::{Library, DRIVER};
+use crate::library::DRIVER;
 
 /// The Rust loader's text, as the emitter copies it.
 #[cfg(feature = "emit")]
@@ -38,7 +38,10 @@ pub const RUST_ENUM_FMT: &str = include_str!("cushim_enum.rs");
 #[cfg(feature = "emit")]
 pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
 
-pub use cushim_loader::{Codes, Resolve, StreamMode};
+pub use cushim_loader::{Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
+
+#[cfg(feature = "cli")]
+use crate::library::{Search, VersionQuery as Query, FAMILY};
 
 // The constants a generated module defines, here for the driver as the
 // library description has it; `cushim doctor` checks a machine with them.
@@ -53,8 +56,80 @@ pub(crate) const CUSHIM_CODES: Codes = Codes {
     success: 0,
     invalid_value: DRIVER.codes.invalid_value.value,
 };
-pub(crate) const CUSHIM_LIBRARY_NAMES: &[&str] = Library::names_here(&DRIVER);
-pub(crate) const CUSHIM_VERSION_FUNCTION: &std::ffi::CStr = DRIVER.version_function;
+pub(crate) const CUSHIM_LIBRARY: LibraryInfo = LibraryInfo {
+    label: DRIVER.words.label,
+    short: DRIVER.words.short,
+    product: DRIVER.words.product,
+    install: DRIVER.words.install,
+    override_var: DRIVER.words.override_var,
+    names: if cfg!(windows) {
+        DRIVER.names.windows
+    } else {
+        DRIVER.names.unix
+    },
+    version_function: DRIVER.version.name,
+    version_query: VersionQuery::Number,
+    stub_code: Some(DRIVER.codes.stub_library.value.cast_signed()),
+    proc_address: DRIVER.proc_address,
+    major: 0,
+    wheel_dirs: None,
+    preload: &[],
+    family: &[],
+};
+
+/// How the runtime asks a library's version, as the description says.
+#[cfg(feature = "cli")]
+pub fn version_query(query: Query) -> VersionQuery {
+    match query {
+        Query::Number => VersionQuery::Number,
+        Query::MajorMinor => VersionQuery::MajorMinor,
+        Query::Text => VersionQuery::Text,
+    }
+}
+
+/// What a generated module of `library` for headers of `major` tells its
+/// loader, for `cushim doctor` to search as that module would. The names are
+/// leaked: one value per library shown, once per process.
+#[cfg(feature = "cli")]
+pub fn library_info(library: &crate::library::Library, major: u32) -> LibraryInfo {
+    let here = |names: crate::library::Names| -> &'static [&'static str] {
+        let names = if cfg!(windows) {
+            names.windows
+        } else {
+            names.unix
+        };
+        let filled: Vec<&'static str> = crate::library::with_major(names, major)
+            .into_iter()
+            .map(|n| &*Box::leak(n.into_boxed_str()))
+            .collect();
+        Box::leak(filled.into_boxed_slice())
+    };
+    LibraryInfo {
+        label: library.words.label,
+        short: library.words.short,
+        product: library.words.product,
+        install: library.words.install,
+        override_var: library.words.override_var,
+        names: here(library.names),
+        version_function: library.version.name,
+        version_query: version_query(library.version.query),
+        stub_code: library
+            .has_stub
+            .then(|| library.codes.stub_library.value.cast_signed()),
+        proc_address: library.proc_address,
+        major: if library.binds_major() { major } else { 0 },
+        wheel_dirs: match library.search {
+            Search::System => None,
+            Search::Toolkit { wheel_dirs } => Some(wheel_dirs),
+        },
+        preload: here(library.preload),
+        family: if cfg!(windows) {
+            FAMILY.windows
+        } else {
+            FAMILY.unix
+        },
+    }
+}
 
 /// The enum `Debug` helper, compiled as a generated module carries it.
 #[cfg(test)]

@@ -19,11 +19,11 @@ macro_rules! cushim_shim {
         statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
-        fallback [$($fallback:tt)*];
+        returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+]);
-        $(cushim_shim!(@alias $attrs $alias $symbol $params);)*
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
@@ -36,6 +36,37 @@ macro_rules! cushim_shim {
         // SAFETY: the caller's out-pointer, as the C function takes it.
         unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
     };
+    // A function that returns its text (`nvrtcGetErrorString`).
+    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
+        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+    };
+    // A function that returns a value, not a status: zero (NULL) without the library.
+    (@absent $function:ident, $ret:ty, [zero]) => {
+        // SAFETY: the return types of such functions are integers and pointers.
+        unsafe { ::std::mem::zeroed::<$ret>() }
+    };
+    // The typed layer: a status as a `Result`, or the value returned.
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let code = unsafe { $symbol($($arg),*) };
+        if <$ret as cushim_loader::Status>::is_success(&code) {
+            Ok(())
+        } else {
+            Err(cushim_classify(&$function, code))
+        }
+    }};
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        let value = unsafe { $symbol($($arg),*) };
+        match cushim_loader::failed(&$function) {
+            Some(e) => Err(Error::Load(e)),
+            None => Ok(value),
+        }
+    }};
+    // A value function with a fallback answers without the library too.
+    (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
+        Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
+    }};
+    (@ok status $ret:ty) => { () };
+    (@ok $returns:ident $ret:ty) => { $ret };
     // Linked: the exported symbol, or its per-thread twin when that mode is in force.
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret;);
@@ -52,7 +83,7 @@ macro_rules! cushim_shim {
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
         $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
-        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+]
+        [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
@@ -62,6 +93,7 @@ macro_rules! cushim_shim {
             }
             cushim_loader::Function {
                 name: $name,
+                aliases: &[$(stringify!($alias)),*],
                 symbol: $export,
                 proc_name: $proc,
                 version: $version,
@@ -115,22 +147,17 @@ macro_rules! cushim_shim {
         impl Api {
             $(#[$attr])*
             #[doc = concat!(
-                "`", stringify!($symbol), "` with its status as a `Result`.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the driver returned, or `Error::Load` when the call never reached it.\n\n",
+                "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
+                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]
-            pub unsafe fn $symbol($($arg: $ty),*) -> Result<(), Error> {
-                let code = unsafe { $symbol($($arg),*) };
-                if <$ret as cushim_loader::Status>::is_success(&code) {
-                    Ok(())
-                } else {
-                    Err(cushim_classify(&$function, code))
-                }
+            pub unsafe fn $symbol($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
+                cushim_shim!(@api $returns $function $symbol ($($arg),*) $ret)
             }
         }
     };
-    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+    (@alias [$(#[$attr:meta])*] $alias:ident $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty, $returns:ident) => {
         #[allow(unused_imports, deprecated)]
         pub use self::$symbol as $alias;
 
@@ -143,7 +170,7 @@ macro_rules! cushim_shim {
                 "# Safety\n\nAs `Api::", stringify!($symbol), "`."
             )]
             #[inline]
-            pub unsafe fn $alias($($arg: $ty),*) -> Result<(), Error> {
+            pub unsafe fn $alias($($arg: $ty),*) -> Result<cushim_shim!(@ok $returns $ret), Error> {
                 unsafe { Self::$symbol($($arg),*) }
             }
         }

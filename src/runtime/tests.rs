@@ -33,7 +33,7 @@ use cushim_api::{cushim_classify, Api, Error};
 /// What a generated module defines for `cushim_api`.
 type CushimStatus = TestResult;
 const CUSHIM_STATUS_NAME: &str = "TestResult";
-use super::CUSHIM_CODES;
+use super::{CUSHIM_CODES, CUSHIM_LIBRARY};
 static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
     cushim_api::StatusText {
         code: 0,
@@ -50,6 +50,8 @@ static FUNCTIONS: &[&cushim_loader::Function] = &[
     &__cushim_fn_cuInit,
     &__cushim_fn_cuGetErrorName,
     &__cushim_fn_cuGetErrorString,
+    &__cushim_fn_cuStatusText,
+    &__cushim_fn_cuValue,
 ];
 
 /// The lazy mode's switches, as a generated module defines them.
@@ -67,7 +69,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
-    fallback [];
+    returns status, fallback [];
     aliases [cuInitAlias];
 }
 
@@ -76,7 +78,7 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
-    fallback [error, pStr, Name];
+    returns status, fallback [error, pStr, Name];
     aliases [];
 }
 
@@ -85,7 +87,27 @@ cushim_shim! {
     attrs [];
     statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
-    fallback [error, pStr, Text];
+    returns status, fallback [error, pStr, Text];
+    aliases [];
+}
+
+// A function that returns its status's text (as `nvrtcGetErrorString` does),
+// and one that returns a value, not a status (as `cudnnGetVersion` does).
+cushim_shim! {
+    fn cuStatusText(error: TestResult) -> *const ::core::ffi::c_char;
+    attrs [];
+    statics (__cushim_fn_cuStatusText, __cushim_slot_cuStatusText), export c"cuStatusText", name "cuStatusText", proc c"cuStatusText", version 0, since 0, per_thread [];
+    link [cuStatusText];
+    returns answer, fallback [error, Text];
+    aliases [];
+}
+
+cushim_shim! {
+    fn cuValue(flags: ::core::ffi::c_uint) -> usize;
+    attrs [];
+    statics (__cushim_fn_cuValue, __cushim_slot_cuValue), export c"cuValue", name "cuValue", proc c"cuValue", version 0, since 0, per_thread [];
+    link [cuValue];
+    returns value, fallback [zero];
     aliases [];
 }
 
@@ -94,7 +116,7 @@ cushim_shim! {
 #[test]
 fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
-    std::env::set_var(loader::OVERRIDE_VAR, &missing);
+    std::env::set_var(super::CUSHIM_LIBRARY.override_var, &missing);
     std::env::remove_var(loader::STREAM_VAR);
 
     // SAFETY: the shim never reaches a driver here.
@@ -121,6 +143,27 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         Some(LoadError::LibraryNotFound { .. })
     ));
     assert!(!cushim_api::is_available("cuInit"));
+    assert_eq!(
+        cushim_api::function("cuInitAlias").map(|f| f.name),
+        Some("cuInit"),
+        "a function is found by its aliases too"
+    );
+    // Without a library, a function returning its status's text answers
+    // from the header's enum (never NULL), and one returning a value zero.
+    // SAFETY: the answers are static C strings.
+    let text = |code: u32| unsafe { std::ffi::CStr::from_ptr(cuStatusText(TestResult(code))) };
+    assert_eq!(text(1), c"invalid value");
+    assert_eq!(text(777), c"unrecognized status");
+    // SAFETY: as above.
+    assert!(unsafe { Api::cuStatusText(TestResult(1)) }.is_ok());
+    // SAFETY: the shim never reaches a driver here.
+    assert_eq!(unsafe { cuValue(0) }, 0);
+    // SAFETY: as above.
+    let typed = unsafe { Api::cuValue(0) };
+    assert!(
+        matches!(typed, Err(Error::Load(LoadError::LibraryNotFound { .. }))),
+        "{typed:?}"
+    );
     // Without a library the fallback still names status values, as in C++.
     let mut name: *const std::ffi::c_char = std::ptr::null();
     // SAFETY: a valid out-pointer.
@@ -303,8 +346,9 @@ fn build_cpp_runtime_program() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let codes = super::CUSHIM_CODES;
-    let mut source =
-        String::from("#define CUDAAPI\nnamespace {\nnamespace cushim {\nnamespace settings {\n");
+    let mut source = String::from(
+        "#define CUSHIM_CALL\nnamespace {\nnamespace cushim {\nnamespace settings {\n",
+    );
     source.push_str(
         "constexpr bool use_proc_address = true;\nconstexpr bool per_thread_by_default = false;\n",
     );
@@ -317,17 +361,41 @@ fn build_cpp_runtime_program() -> PathBuf {
     ] {
         source.push_str(&format!("constexpr int {name} = {value};\n"));
     }
-    let version_function = super::CUSHIM_VERSION_FUNCTION.to_str().unwrap();
+    let info = super::CUSHIM_LIBRARY;
+    let version_function = info.version_function.to_str().unwrap();
     for (name, value) in [
         ("version_function", version_function),
-        ("override_var", loader::OVERRIDE_VAR),
+        ("override_var", info.override_var),
         ("stream_var", loader::STREAM_VAR),
+        ("label", info.label),
+        ("short_name", info.short),
+        ("product", info.product),
+        ("install", info.install),
+        ("lib_dir", "lib"),
     ] {
         source.push_str(&format!("constexpr const char *{name} = {value:?};\n"));
     }
+    let (v2, v1) = info.proc_address.unwrap();
+    source.push_str(&format!(
+        "constexpr int version_query = 0;\nconstexpr bool has_stub = true;\nconstexpr unsigned major = 0u;\n\
+         constexpr bool toolkit_search = false;\nconstexpr const char *proc_address_v2 = {:?};\n\
+         constexpr const char *proc_address_v1 = {:?};\n",
+        v2.to_str().unwrap(),
+        v1.to_str().unwrap()
+    ));
     source.push_str(&c_array("stream_on", loader::STREAM_ON));
     source.push_str(&c_array("stream_off", loader::STREAM_OFF));
-    source.push_str(&c_array("library_names", super::CUSHIM_LIBRARY_NAMES));
+    for (name, list) in [
+        ("library_names", info.names),
+        ("preload", &[][..]),
+        ("family", &[][..]),
+        ("wheel_dirs", &[][..]),
+    ] {
+        let items: String = list.iter().map(|n| format!("{n:?}, ")).collect();
+        source.push_str(&format!(
+            "const char *const {name}[] = {{{items}nullptr}};\n"
+        ));
+    }
     source.push_str("}\n}\n}\n#include \"runtime.cpp\"\n");
     source.push_str(
         r#"namespace {
@@ -470,7 +538,7 @@ fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
 
     let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
     let out = Command::new(bin)
-        .env(loader::OVERRIDE_VAR, &missing)
+        .env(super::CUSHIM_LIBRARY.override_var, &missing)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -25,6 +25,9 @@
 {%- endfor %}
 #include "{{ shim_header }}"
 
+// The calling convention of the library's functions{% if calling_convention.is_empty() %}: the platform's default{% endif %}.
+#define CUSHIM_CALL {{ calling_convention }}
+
 namespace {
 namespace cushim {
 // What --resolve, --stream and the description of the library chose.
@@ -36,15 +39,36 @@ constexpr int code_stub_library = {{ codes.stub_library }};  // {{ code_names.st
 constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_names.symbol_not_found.name }}
 constexpr int code_driver_too_old = {{ codes.driver_too_old }};  // {{ code_names.driver_too_old.name }}
 constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
-constexpr const char *version_function = {{ version_function }};
-constexpr const char *override_var = {{ override_var }};
+constexpr const char *version_function = {{ library.version_function }};
+// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length).
+constexpr int version_query = {{ library.version_query }};
+constexpr bool has_stub = {{ library.has_stub }};
+constexpr const char *proc_address_v2 = {{ library.proc_address.0 }};
+constexpr const char *proc_address_v1 = {{ library.proc_address.1 }};
+// The header's major, which the library must report (0: any).
+constexpr unsigned major = {{ library.major }}u;
+constexpr const char *label = {{ library.label }};
+constexpr const char *short_name = {{ library.short }};
+constexpr const char *product = {{ library.product }};
+constexpr const char *install = {{ library.install }};
+constexpr const char *override_var = {{ library.override_var }};
 constexpr const char *stream_var = {{ stream_var }};
 const char *const stream_on[] = { {%- for v in stream_on %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
 const char *const stream_off[] = { {%- for v in stream_off %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
+// Searched beyond the system loader (a toolkit, conda or pip library), in these wheel directories.
+constexpr bool toolkit_search = {{ library.toolkit_search }};
 #ifdef _WIN32
-const char *const library_names[] = { {%- for n in windows_names %}{{ n }}{% if !loop.last %}, {% endif %}{% endfor -%} };
+constexpr const char *lib_dir = "bin";
+const char *const library_names[] = { {{- library.names.1 }}nullptr};
+const char *const preload[] = { {{- library.preload.1 }}nullptr};
+const char *const family[] = { {{- library.family.1 }}nullptr};
+const char *const wheel_dirs[] = { {{- library.wheel_dirs.1 }}nullptr};
 #else
-const char *const library_names[] = { {%- for n in unix_names %}{{ n }}{% if !loop.last %}, {% endif %}{% endfor -%} };
+constexpr const char *lib_dir = "lib";
+const char *const library_names[] = { {{- library.names.0 }}nullptr};
+const char *const preload[] = { {{- library.preload.0 }}nullptr};
+const char *const family[] = { {{- library.family.0 }}nullptr};
+const char *const wheel_dirs[] = { {{- library.wheel_dirs.0 }}nullptr};
 #endif
 }  // namespace settings
 }  // namespace cushim
@@ -85,6 +109,15 @@ std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); 
     return static_cast<{{ status_type }}>({{ codes.invalid_value }});
 }
 
+// The answer of a function that returns the name or text of a status
+// (nvrtcGetErrorString) without the library; never null.
+[[maybe_unused]] const char *returned_text({{ status_type }} code, Text which) {
+    const char *out = nullptr;
+    if (status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), &out, which))
+        return out;
+    return "unrecognized status";
+}
+
 }  // namespace cushim
 }  // namespace
 
@@ -97,12 +130,13 @@ static_assert(static_cast<int>({{ api_upper }}_DRIVER_TOO_OLD) == cushim::status
 static_assert(static_cast<int>({{ api_upper }}_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
 static_assert(static_cast<int>({{ api_upper }}_REENTRANT) == cushim::status_reentrant, "status");
 static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
+static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wrong_major, "status");
 
 {%- match prefix %}
 {%- when Some with (p) %}
 // Prefixed exports ({{ p }}): the header's own declaration checks each signature.
 #define CUSHIM_CHECKED(SYMBOL, RET, PARAMS) \
-    static_assert(std::is_same<decltype(&SYMBOL), RET(CUDAAPI *) PARAMS>::value, #SYMBOL);
+    static_assert(std::is_same<decltype(&SYMBOL), RET(CUSHIM_CALL *) PARAMS>::value, #SYMBOL);
 {%- when None %}
 // Drop-in exports: each definition redeclares the header's own prototype.
 #define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
@@ -178,6 +212,8 @@ CUSHIM_EXPORT int {{ api }}_stream_mode(void) { return cushim::current_stream_mo
 
 CUSHIM_EXPORT const char *{{ api }}_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
 CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) { return cushim::driver_version(); }
+
+CUSHIM_EXPORT const char *{{ api }}_library_path(void) { return cushim::library_path(); }
 
 CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) { return cushim::library_open_attempts(); }
 

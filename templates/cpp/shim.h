@@ -28,7 +28,9 @@ typedef enum {{ api }}_status {
     /* A stub was called from the driver's initializer, during the load. */
     {{ api_upper }}_REENTRANT = 6,
     /* This process was forked while another thread was loading the driver. */
-    {{ api_upper }}_FORKED_DURING_LOAD = 7
+    {{ api_upper }}_FORKED_DURING_LOAD = 7,
+    /* The only library found reports another major version than the header's. */
+    {{ api_upper }}_WRONG_MAJOR = 8
 } {{ api }}_status;
 
 /* Loads the library if that has not happened yet; returns its state. */
@@ -69,8 +71,13 @@ int {{ api }}_stream_mode(void);
  * stays valid on this thread until the next call. */
 const char *{{ api }}_stream_mode_warning(void);
 
-/* What cuDriverGetVersion reported (13000 for 13.0), or 0 without a driver. */
+/* The version the library reported, 1000 x major + 10 x minor (13000 for
+ * 13.0), or 0 without a library or when it could not tell. */
 unsigned {{ api }}_driver_version(void);
+
+/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+ * or NULL without one. */
+const char *{{ api }}_library_path(void);
 
 /* How many times the platform's library loader has been called. */
 unsigned {{ api }}_library_open_attempts(void);

@@ -55,16 +55,24 @@ pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
     success: {{ codes.success }},
     invalid_value: {{ codes.invalid_value }},
 };
-/// The function that reports the library's version; a link-time stub answers
-/// it with `CUSHIM_CODES.stub_library`.
+/// How the loader finds the library and asks its version, and the words of
+/// its messages (cushim's description of {{ library.label }}).
 #[rustfmt::skip]
-pub const CUSHIM_VERSION_FUNCTION: &::core::ffi::CStr = c"{{ version_function }}";
-/// The library names tried, in order, unless `{{ override_var }}` names one.
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY_NAMES: &[&str] = if cfg!(windows) {
-    &[{% for n in windows_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
-} else {
-    &[{% for n in unix_names %}"{{ n }}"{% if !loop.last %}, {% endif %}{% endfor %}]
+pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+    label: {{ library.label }},
+    short: {{ library.short }},
+    product: {{ library.product }},
+    install: {{ library.install }},
+    override_var: {{ library.override_var }},
+    names: {{ library.names }},
+    version_function: {{ library.version_function }},
+    version_query: cushim_loader::VersionQuery::{{ library.version_query }},
+    stub_code: {{ library.stub_code }},
+    proc_address: {{ library.proc_address }},
+    major: {{ library.major }},
+    wheel_dirs: {{ library.wheel_dirs }},
+    preload: {{ library.preload }},
+    family: {{ library.family }},
 };
 
 #[allow(clippy::all, clippy::pedantic)]
@@ -178,7 +186,7 @@ macro_rules! cushim_linked {
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
     statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
     link [{{ f.link }}];
-    fallback [{{ f.fallback }}];
+    returns {{ f.returns }}, fallback [{{ f.fallback }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
 {% endfor %}

@@ -19,7 +19,11 @@
 #ifdef _WIN32
 #include <windows.h>
 #else
+#include <dirent.h>
 #include <dlfcn.h>
+#if defined(__linux__)
+#include <link.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -43,6 +47,13 @@ namespace cushim {
 template <class... T>
 inline void ignore(T &&...) {}
 
+// What a function that returns a value, not a status, returns without the
+// library: zero, or a null pointer.
+template <class T>
+inline T zero() {
+    return T();
+}
+
 // The state of the library or of one stub; the values of the generated
 // header's `<api>_status` enum, which the generated file checks.
 enum Status : int {
@@ -53,7 +64,8 @@ enum Status : int {
     status_driver_too_old = 4,
     status_version_not_sufficient = 5,
     status_reentrant = 6,
-    status_forked_during_load = 7
+    status_forked_during_load = 7,
+    status_wrong_major = 8
 };
 
 // What became of one stub.
@@ -111,6 +123,7 @@ struct Library {
     char message[message_size] = {};
     std::atomic<unsigned> attempts{0};
     unsigned driver_version = 0;  // from the version function, read once
+    char path[path_size] = {};    // the name or path the library was opened by
     get_proc_v2 proc_v2 = nullptr;
     get_proc_v1 proc_v1 = nullptr;
 };
@@ -179,52 +192,290 @@ void *open_one(const char *name, char *error, std::size_t size) {
 void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
 #endif
 
-// Reads the library version once. NVIDIA's toolkit stub answers the version
-// function with the stub code; a real driver never does.
-bool is_stub(void *handle, unsigned &version) {
-    using get_version = int (*)(int *);
+// Reads the library version once, as the description says the version
+// function answers: 1000 x major + 10 x minor, or 0 when it cannot tell.
+// Returns what the function returned (or `no_answer` without one); NVIDIA's
+// toolkit stub of the driver answers with the stub code, a real driver never.
+constexpr int no_answer = -0x7fff;
+int read_version(void *handle, unsigned &version) {
+    version = 0;
     void *p = find(handle, settings::version_function);
-    if (!p) return false;
-    int v = 0;
-    if (reinterpret_cast<get_version>(p)(&v) == settings::code_stub_library) return true;
-    version = v > 0 ? static_cast<unsigned>(v) : 0u;
-    return false;
+    if (!p) return no_answer;
+    int rc = no_answer;
+    if (settings::version_query == 0) {
+        int v = 0;
+        rc = reinterpret_cast<int (*)(int *)>(p)(&v);
+        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
+    } else if (settings::version_query == 1) {
+        int major = 0, minor = 0;
+        rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
+        if (rc == 0 && major > 0 && major < 4000000)
+            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
+    } else {
+        char text[96] = {};
+        rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
+        text[95] = '\0';
+        unsigned major = 0;
+        for (const char *c = text; *c >= '0' && *c <= '9' && major < 4000000; ++c) major = major * 10 + static_cast<unsigned>(*c - '0');
+        if (rc == 0) version = major * 1000u;
+    }
+    return rc;
 }
 
-// Tries one name; true when the search is over (loaded, or found the stub).
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size) {
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        append(tried, tried_size, tried[0] ? "; `" : "`");
-        append(tried, tried_size, name);
-        append(tried, tried_size, "` (");
-        append(tried, tried_size, error);
-        append(tried, tried_size, ")");
-        return false;
-    }
-    if (is_stub(h, lib.driver_version)) {
+// Appends "`name` (why)" to the list of places tried.
+void note_tried(char *tried, std::size_t size, const char *name, const char *why) {
+    append(tried, size, tried[0] ? "; `" : "`");
+    append(tried, size, name);
+    append(tried, size, "` (");
+    append(tried, size, why);
+    append(tried, size, ")");
+}
+
+// Whether `path` was already tried (the same place reached by two steps).
+bool was_tried(const char *tried, const char *path) {
+    char quoted[path_size + 2];
+    format(quoted, sizeof quoted, "`%s`", path);
+    return std::strstr(tried, quoted) != nullptr;
+}
+
+bool file_exists(const char *path) {
+#ifdef _WIN32
+    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
+#else
+    return access(path, F_OK) == 0;
+#endif
+}
+
+#ifdef _WIN32
+constexpr char separator = '\\';
+#else
+constexpr char separator = '/';
+#endif
+
+// Adopts handle `h`, opened as `name`; true when the search is over (loaded,
+// or found the stub). A library of another major than the header's is noted
+// and the search goes on.
+bool adopt(Library &lib, void *h, const char *name, char *tried, std::size_t tried_size) {
+    unsigned version = 0;
+    int rc = read_version(h, version);
+    if (settings::has_stub && rc == settings::code_stub_library) {
         // Kept loaded but never used: a library is never unloaded.
         lib.status = status_stub_library;
         format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a driver (cuDriverGetVersion answered "
-               "CUDA_ERROR_STUB_LIBRARY); remove the toolkit's lib64/stubs directory from "
-               "LD_LIBRARY_PATH",
-               name);
+               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
+               "lib64/stubs directory from LD_LIBRARY_PATH",
+               name, settings::short_name, settings::version_function);
         return true;
     }
+    if (settings::major != 0 && version != 0 && version / 1000 != settings::major) {
+        char why[path_size + 256];
+        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, settings::label,
+               version / 1000, version % 1000 / 10, settings::product, settings::major);
+        note_tried(tried, tried_size, name, why);
+        if (lib.status != status_wrong_major) {
+            lib.status = status_wrong_major;
+            format(lib.message, sizeof lib.message, "%s; install the %u.x library", why, settings::major);
+        }
+        return false;
+    }
+    lib.driver_version = version;
     lib.handle = h;
-    lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, "cuGetProcAddress_v2"));
-    lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, "cuGetProcAddress"));
+    format(lib.path, sizeof lib.path, "%s", name);
+    if (settings::proc_address_v2) lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, settings::proc_address_v2));
+    if (settings::proc_address_v1) lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, settings::proc_address_v1));
     lib.status = status_ok;
     format(lib.message, sizeof lib.message, "loaded `%s`", name);
     return true;
 }
 
+// Tries one name or path (`named`: the override, opened as given); true
+// when the search is over.
+bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size, bool named = false) {
+    if (!named && is_absolute(name)) {
+        if (was_tried(tried, name)) return false;
+        if (!file_exists(name)) {
+            note_tried(tried, tried_size, name, "no such file");
+            return false;
+        }
+        // Dependencies first, from the same directory.
+        const char *slash = std::strrchr(name, separator);
+        for (const char *const *dep = settings::preload; *dep && slash; ++dep) {
+            char dep_path[path_size];
+            format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
+            char error[1024] = {};
+            lib.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (!open_one(dep_path, error, sizeof error)) {
+                char why[path_size + 1100];
+                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
+                note_tried(tried, tried_size, name, why);
+                return false;
+            }
+        }
+    }
+    lib.attempts.fetch_add(1, std::memory_order_relaxed);
+    char error[1024] = {};
+    void *h = open_one(name, error, sizeof error);
+    if (!h) {
+        note_tried(tried, tried_size, name, error);
+        return false;
+    }
+    return adopt(lib, h, name, tried, tried_size);
+}
+
+// Tries `dir` + separator + each library name.
+bool attempt_in(Library &lib, const char *dir, char *tried, std::size_t tried_size) {
+    for (const char *const *name = settings::library_names; *name; ++name) {
+        char path[path_size];
+        format(path, sizeof path, "%s%c%s", dir, separator, *name);
+        if (attempt(lib, path, tried, tried_size)) return true;
+    }
+    return false;
+}
+
+// An environment variable's value when it is an absolute path, else null.
+const char *absolute_env(const char *name) {
+    const char *v = std::getenv(name);
+    return v && is_absolute(v) ? v : nullptr;
+}
+
+// Tries the wheel directories of each site-packages under `prefix`
+// (lib/python3.*/site-packages, or Lib\site-packages).
+bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t tried_size) {
+    char sites[8][path_size];
+    std::size_t count = 0;
+#ifdef _WIN32
+    format(sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
+#else
+    char lib_dir[path_size];
+    format(lib_dir, sizeof lib_dir, "%s/lib", prefix);
+    if (DIR *d = opendir(lib_dir)) {
+        while (dirent *e = readdir(d)) {
+            if (std::strncmp(e->d_name, "python3", 7) != 0 || count == 8) continue;
+            format(sites[count], path_size, "%s/%s/site-packages", lib_dir, e->d_name);
+            if (access(sites[count], F_OK) == 0) ++count;
+        }
+        closedir(d);
+    }
+    // Sorted, so that the order does not depend on the directory's.
+    for (std::size_t i = 1; i < count; ++i)
+        for (std::size_t j = i; j > 0 && std::strcmp(sites[j - 1], sites[j]) > 0; --j) {
+            char swap[path_size];
+            std::memcpy(swap, sites[j], path_size);
+            std::memcpy(sites[j], sites[j - 1], path_size);
+            std::memcpy(sites[j - 1], swap, path_size);
+        }
+#endif
+    for (std::size_t i = 0; i < count; ++i) {
+        for (const char *const *wheel = settings::wheel_dirs; *wheel; ++wheel) {
+            char dir[path_size];
+            format(dir, sizeof dir, "%s%c%s", sites[i], separator, *wheel);
+            if (attempt_in(lib, dir, tried, tried_size)) return true;
+        }
+    }
+    return false;
+}
+
+#if defined(__linux__)
+// The directories of loaded members of the CUDA family of the header's major.
+struct FamilyDirs {
+    char dirs[8][path_size];
+    std::size_t count = 0;
+};
+
+int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
+    FamilyDirs &found = *static_cast<FamilyDirs *>(data);
+    const char *path = info->dlpi_name;
+    if (!path || path[0] != '/' || found.count == 8) return 0;
+    const char *file = std::strrchr(path, '/') + 1;
+    char major[16];
+    format(major, sizeof major, "%u", settings::major);
+    for (const char *const *stem = settings::family; *stem; ++stem) {
+        std::size_t n = std::strlen(*stem);
+        if (std::strncmp(file, *stem, n) != 0) continue;
+        const char *rest = file + n;
+        std::size_t m = std::strlen(major);
+        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
+        char dir[path_size];
+        format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
+        for (std::size_t i = 0; i < found.count; ++i)
+            if (std::strcmp(found.dirs[i], dir) == 0) return 0;
+        format(found.dirs[found.count++], path_size, "%s", dir);
+        return 0;
+    }
+    return 0;
+}
+#endif
+
+// The search for a library installed with a toolkit, conda or pip; the same
+// order as the Rust runtime's `candidates`.
+bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
+    // A copy already loaded.
+    for (const char *const *name = settings::library_names; *name; ++name) {
+#ifdef _WIN32
+        HMODULE h = nullptr;
+        wchar_t wide[path_size];
+        if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
+            GetModuleHandleExW(0, wide, &h) && h) {
+            lib.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (adopt(lib, reinterpret_cast<void *>(h), *name, tried, tried_size)) return true;
+        }
+#else
+        if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+            lib.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (adopt(lib, h, *name, tried, tried_size)) return true;
+        }
+#endif
+    }
+#if defined(__linux__)
+    static FamilyDirs family;  // large; only the loading thread is here
+    family.count = 0;
+    dl_iterate_phdr(add_family_dir, &family);
+    for (std::size_t i = 0; i < family.count; ++i)
+        if (attempt_in(lib, family.dirs[i], tried, tried_size)) return true;
+#endif
+    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
+    const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
+    for (const char *var : prefix_vars)
+        if (const char *prefix = absolute_env(var))
+            if (attempt_prefix(lib, prefix, tried, tried_size)) return true;
+#if defined(__linux__)
+    static char exe[path_size];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        while (char *slash = std::strrchr(exe, '/')) {
+            *slash = '\0';
+            if (attempt_prefix(lib, exe[0] ? exe : "/", tried, tried_size)) return true;
+        }
+    }
+#endif
+    if (const char *conda = absolute_env("CONDA_PREFIX")) {
+        char dir[path_size];
+        format(dir, sizeof dir, "%s%c%s", conda, separator, settings::lib_dir);
+        if (attempt_in(lib, dir, tried, tried_size)) return true;
+    }
+    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
+#ifdef _WIN32
+                           nullptr};
+    const char *subdirs[] = {"bin", "bin\\x64"};
+#else
+                           "/usr/local/cuda"};
+    const char *subdirs[] = {"lib64", "lib"};
+#endif
+    for (const char *root : roots) {
+        if (!root) continue;
+        for (const char *sub : subdirs) {
+            char dir[path_size];
+            format(dir, sizeof dir, "%s%c%s", root, separator, sub);
+            if (attempt_in(lib, dir, tried, tried_size)) return true;
+        }
+    }
+    return false;
+}
+
 // What a value of the override variable asks for: 0 (unset or empty) to
-// search the default names, 1 to open it, -1 for a relative path, which is
-// refused. The same rule as the Rust runtime's `library_override`.
+// search, 1 to open it, -1 for a relative path, which is refused. The same
+// rule as the Rust runtime's `library_override`.
 int library_override(const char *value) {
     if (!value || !*value) return 0;
     return is_absolute(value) ? 1 : -1;
@@ -250,23 +501,24 @@ void open_library(Library &lib) {
                 break;
         }
     }
-    char tried[message_size] = {};
+    static char tried[message_size];  // only the loading thread is here
+    tried[0] = '\0';
     if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried)) return;
+        if (attempt(lib, chosen, tried, sizeof tried, true)) return;
     } else {
-        for (const char *name : settings::library_names)
-            if (attempt(lib, name, tried, sizeof tried)) return;
+        if (settings::toolkit_search && search_toolkit(lib, tried, sizeof tried)) return;
+        for (const char *const *name = settings::library_names; *name; ++name)
+            if (attempt(lib, *name, tried, sizeof tried)) return;
     }
+    if (lib.status == status_wrong_major) return;
     lib.status = status_library_not_found;
     char names[256] = {};
-    for (const char *name : settings::library_names) {
+    for (const char *const *name = settings::library_names; *name; ++name) {
         append(names, sizeof names, names[0] ? "` or `" : "");
-        append(names, sizeof names, name);
+        append(names, sizeof names, *name);
     }
-    format(lib.message, sizeof lib.message,
-           "CUDA driver library not found; tried %s. Install the NVIDIA driver, or set "
-           "%s to the absolute path of `%s`",
-           tried, settings::override_var, names);
+    format(lib.message, sizeof lib.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
+           settings::label, tried, settings::install, settings::override_var, names);
 }
 
 // The library is loaded once and published through an atomic state, not
@@ -294,8 +546,8 @@ Library &loaded() {
             // Only this thread exists in the child: nobody else writes `lib` here.
             lib.status = status_forked_during_load;
             format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the CUDA driver; "
-                   "the child cannot use it");
+                   "this process was forked while another thread was loading the %s; the child cannot use it",
+                   settings::label);
             load_state.store(state_ready, std::memory_order_release);
             return lib;
         }
@@ -304,7 +556,7 @@ Library &loaded() {
             // Only the loading thread comes here, so only it writes this.
             reentrant_library.status = status_reentrant;
             format(reentrant_library.message, sizeof reentrant_library.message,
-                   "a CUDA stub was called while the driver was being loaded on the same thread");
+                   "a %s stub was called while the library was being loaded on the same thread", settings::label);
             return reentrant_library;
         }
         if (state == state_loading) {
@@ -391,26 +643,26 @@ void note_failure(const Function &f) {
     const Library &lib = library();
     switch (f.state.load(std::memory_order_acquire)) {
         case too_old:
-            format(message, sizeof message, "driver too old: `%s` needs CUDA %u.%u, driver is %u.%u", f.name,
-                   f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
+            format(message, sizeof message, "%s too old: `%s` needs %s %u.%u, %s is %u.%u", settings::short_name,
+                   f.name, settings::product, f.version / 1000, f.version % 1000 / 10, settings::short_name,
+                   lib.driver_version / 1000, lib.driver_version % 1000 / 10);
             note(status_driver_too_old, message);
             return;
         case version_not_sufficient:
             format(message, sizeof message,
-                   "driver too old: cuGetProcAddress knows `%s` but not its CUDA %u.%u ABI (driver is %u.%u)",
-                   f.name, f.version / 1000, f.version % 1000 / 10, lib.driver_version / 1000,
-                   lib.driver_version % 1000 / 10);
+                   "%s too old: cuGetProcAddress knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
+                   settings::short_name, f.name, settings::product, f.version / 1000, f.version % 1000 / 10,
+                   settings::short_name, lib.driver_version / 1000, lib.driver_version % 1000 / 10);
             note(status_version_not_sufficient, message);
             return;
         default:
             format(message, sizeof message,
-                   "`%s`: the driver does not provide `%s` (%s %d); the driver is probably older than the header",
-                   f.name, f.symbol,
+                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header",
+                   f.name, settings::short_name, f.symbol,
                    settings::use_proc_address && f.version && (lib.proc_v2 || lib.proc_v1)
                        ? "cuGetProcAddress answered"
                        : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed));
+                   f.detail.load(std::memory_order_relaxed), settings::short_name);
             note(status_symbol_not_found, message);
     }
 }
@@ -603,6 +855,11 @@ enum class Text { name, text };
     return lib.status == status_ok ? lib.driver_version : 0u;
 }
 
+[[maybe_unused]] const char *library_path() {
+    Library &lib = loaded();
+    return lib.status == status_ok ? lib.path : nullptr;
+}
+
 [[maybe_unused]] unsigned library_open_attempts() { return library().attempts.load(std::memory_order_relaxed); }
 
 }  // namespace cushim
@@ -613,21 +870,21 @@ enum class Text { name, text };
 // failure) and forwards the call; from then on a call is one atomic load and one
 // indirect call.
 #define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUDAAPI cushim_absent_##SYMBOL PARAMS {                                          \
+    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS;                                          \
+    static RET CUSHIM_CALL cushim_absent_##SYMBOL PARAMS {                                          \
         cushim::ignore ARGS;                                                                     \
         return ABSENT;                                                                           \
     }                                                                                            \
-    static std::atomic<RET(CUDAAPI *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUDAAPI cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUDAAPI * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUDAAPI *) PARAMS>(p); \
+    static std::atomic<RET(CUSHIM_CALL *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
+    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS {                                         \
+        RET(CUSHIM_CALL * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
+        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUSHIM_CALL *) PARAMS>(p); \
         if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
             cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
         return call ARGS;                                                                        \
     }                                                                                            \
     CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUDAAPI EXPORT PARAMS {                                         \
+    extern "C" CUSHIM_EXPORT RET CUSHIM_CALL EXPORT PARAMS {                                         \
         return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
     }
 

@@ -1,0 +1,122 @@
+// The family test's C++ program: NVRTC, nvJitLink and NVML through cushim's
+// stubs only (linked without -lnvrtc, -lnvJitLink or -lnvidia-ml), each
+// scenario in a fresh process, as tests/family.rs runs it. The headers are
+// the real pinned ones, so the compiler checks every stub's prototype.
+#include <nvJitLink.h>
+#include <nvml.h>
+#include <nvrtc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <dlfcn.h>
+
+#include "nvJitLink_shim.h"
+#include "nvml_shim.h"
+#include "nvrtc_shim.h"
+
+#define CHECK(cond)                                                   \
+    do {                                                              \
+        if (!(cond)) {                                                \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
+            std::exit(1);                                             \
+        }                                                             \
+    } while (0)
+
+// Where each library's stubs found it, or why they found none.
+static void which(const char *lib) {
+    if (std::strcmp(lib, "nvrtc") == 0) {
+        if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
+            std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_driver_version());
+        else
+            std::printf("error=%s\n", (cushim_nvrtc_function_status("nvrtcVersion"), cushim_nvrtc_last_message()));
+    } else if (std::strcmp(lib, "nvjitlink") == 0) {
+        if (cushim_nvJitLink_load() == CUSHIM_NVJITLINK_OK)
+            std::printf("path=%s version=%u\n", cushim_nvJitLink_library_path(), cushim_nvJitLink_driver_version());
+        else
+            std::printf("error=%s\n",
+                        (cushim_nvJitLink_function_status("nvJitLinkVersion"), cushim_nvJitLink_last_message()));
+    } else {
+        CHECK(std::strcmp(lib, "nvml") == 0);
+        if (cushim_nvml_load() == CUSHIM_NVML_OK)
+            std::printf("path=%s version=%u\n", cushim_nvml_library_path(), cushim_nvml_driver_version());
+        else
+            std::printf("error=%s\n", (cushim_nvml_function_status("nvmlInit_v2"), cushim_nvml_last_message()));
+    }
+}
+
+// Every library present: each binds the export its header names.
+static void bind() {
+    // The header maps nvmlInit to nvmlInit_v2; the fake's v1 answers 999.
+    CHECK(nvmlInit() == NVML_SUCCESS);
+    unsigned count = 0;
+    CHECK(nvmlDeviceGetCount(&count) == NVML_SUCCESS && count == 1);
+    std::printf("nvml: nvmlInit ok, devices %u\n", count);
+
+    nvrtcProgram prog = nullptr;
+    CHECK(nvrtcCreateProgram(&prog, "k", "k.cu", 0, nullptr, nullptr) == NVRTC_SUCCESS);
+    CHECK(nvrtcCompileProgram(prog, 0, nullptr) == NVRTC_SUCCESS);
+    size_t size = 0;
+    CHECK(nvrtcGetPTXSize(prog, &size) == NVRTC_SUCCESS && size == 42);
+    nvrtcResult missing = nvrtcGetTileIRSize(prog, &size);
+    std::printf("nvrtc: nvrtcGetTileIRSize code %d status %d: %s\n", static_cast<int>(missing),
+                static_cast<int>(cushim_nvrtc_last_status()), cushim_nvrtc_last_message());
+    CHECK(cushim_nvrtc_last_status() == CUSHIM_NVRTC_SYMBOL_NOT_FOUND);
+    CHECK(nvrtcDestroyProgram(&prog) == NVRTC_SUCCESS);
+    std::printf("nvrtc: nvrtcGetErrorString(0) = %s\n", nvrtcGetErrorString(NVRTC_SUCCESS));
+
+    nvJitLinkHandle handle = nullptr;
+    CHECK(nvJitLinkCreate(&handle, 0, nullptr) == NVJITLINK_SUCCESS);
+    CHECK(nvJitLinkComplete(handle) == NVJITLINK_SUCCESS);
+    CHECK(nvJitLinkDestroy(&handle) == NVJITLINK_SUCCESS);
+    std::printf("nvjitlink: nvJitLinkCreate ok\n");
+}
+
+// nvJitLink older than the header: OUTDATED_LIBRARY, and why.
+static void old_nvjitlink() {
+    nvJitLinkHandle handle = nullptr;
+    nvJitLinkResult rc = nvJitLinkCreate(&handle, 0, nullptr);
+    std::printf("nvjitlink: raw code %d: %s\n", static_cast<int>(rc), cushim_nvJitLink_last_message());
+    CHECK(cushim_nvJitLink_last_status() == CUSHIM_NVJITLINK_DRIVER_TOO_OLD);
+    unsigned major = 0, minor = 0;
+    CHECK(nvJitLinkVersion(&major, &minor) == NVJITLINK_SUCCESS);
+    std::printf("nvjitlink: version %u.%u\n", major, minor);
+}
+
+// No library at all: each library's own not-found code, and the strings.
+static void absent() {
+    std::printf("nvml: nvmlInit code %d\n", static_cast<int>(nvmlInit()));
+    std::printf("nvml: %s\n", cushim_nvml_last_message());
+    nvrtcProgram prog = nullptr;
+    std::printf("nvrtc: nvrtcCreateProgram code %d\n",
+                static_cast<int>(nvrtcCreateProgram(&prog, "k", "k.cu", 0, nullptr, nullptr)));
+    std::printf("nvrtc: nvrtcGetErrorString(3) = %s\n", nvrtcGetErrorString(NVRTC_ERROR_INVALID_INPUT));
+    std::printf("nvrtc: nvrtcGetErrorString(12345) = %s\n", nvrtcGetErrorString(static_cast<nvrtcResult>(12345)));
+    std::printf("nvml: nvmlErrorString(12) = %s\n", nvmlErrorString(NVML_ERROR_LIBRARY_NOT_FOUND));
+    nvJitLinkHandle handle = nullptr;
+    std::printf("nvjitlink: nvJitLinkCreate code %d\n", static_cast<int>(nvJitLinkCreate(&handle, 0, nullptr)));
+    std::printf("nvjitlink: %s\n", cushim_nvJitLink_last_message());
+}
+
+int main(int argc, char **argv) {
+    CHECK(argc >= 2);
+    const char *scenario = argv[1];
+    if (std::strcmp(scenario, "which") == 0 && argc == 3)
+        which(argv[2]);
+    else if (std::strcmp(scenario, "bind") == 0)
+        bind();
+    else if (std::strcmp(scenario, "old-nvjitlink") == 0)
+        old_nvjitlink();
+    else if (std::strcmp(scenario, "absent") == 0)
+        absent();
+    else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {
+        CHECK(dlopen(argv[2], RTLD_NOW | RTLD_LOCAL) != nullptr);
+        which("nvrtc");
+    } else {
+        std::fprintf(stderr, "unknown scenario %s\n", scenario);
+        return 2;
+    }
+    std::printf("ok: %s\n", scenario);
+    return 0;
+}

@@ -1,0 +1,160 @@
+//! Scenarios of the family test (`tests/family.rs`), one per run, each in a
+//! fresh process: `which LIB`, `bind`, `old-nvjitlink`, `absent`,
+//! `preloaded PATH`. Prints what the test checks and `ok: SCENARIO`.
+
+use std::ffi::{CStr, c_char, c_void};
+use std::ptr;
+
+#[allow(clippy::pedantic, missing_docs)]
+mod nvrtc {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvrtc.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod nvml {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvml.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod nvjitlink {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvJitLink.rs"));
+}
+
+/// Prints where each library's loader found it, or why it found none.
+macro_rules! which {
+    ($lib:ident) => {
+        match $lib::cushim_loader::driver() {
+            Ok(found) => println!("path={} version={}", found.path(), found.version()),
+            Err(e) => {
+                println!("error={e}");
+                if let $lib::LoadError::LibraryNotFound { tried } = e {
+                    for a in tried {
+                        println!("tried: {} | {} | {}", a.from, a.name, a.error);
+                    }
+                }
+            }
+        }
+    };
+}
+
+fn which(lib: &str) {
+    match lib {
+        "nvrtc" => which!(nvrtc),
+        "nvml" => which!(nvml),
+        "nvjitlink" => which!(nvjitlink),
+        other => panic!("unknown library {other}"),
+    }
+}
+
+/// Every library present: each binds the export the header names.
+fn bind() {
+    // NVML: nvmlInit is nvmlInit_v2; the fake's v1 nvmlInit answers 999.
+    let init = nvml::function("nvmlInit").expect("nvmlInit is a C name");
+    assert_eq!(init.symbol, c"nvmlInit_v2");
+    let rc = unsafe { nvml::nvmlInit() };
+    assert_eq!(rc.0, 0, "nvmlInit bound nvmlInit_v2");
+    let mut count = 0u32;
+    unsafe { nvml::Api::nvmlDeviceGetCount(&raw mut count) }.expect("nvmlDeviceGetCount_v2");
+    assert_eq!(count, 1);
+    println!("nvml: nvmlInit -> {} ok, devices {count}", init.symbol.to_str().unwrap());
+
+    // NVRTC: the functions the fake has work; the one it lacks fails alone.
+    let mut prog: nvrtc::nvrtcProgram = ptr::null_mut();
+    unsafe {
+        nvrtc::Api::nvrtcCreateProgram(&raw mut prog, c"k".as_ptr(), c"k.cu".as_ptr(), 0, ptr::null(), ptr::null())
+    }
+    .expect("create");
+    unsafe { nvrtc::Api::nvrtcCompileProgram(prog, 0, ptr::null()) }.expect("compile");
+    let mut size = 0usize;
+    unsafe { nvrtc::Api::nvrtcGetPTXSize(prog, &raw mut size) }.expect("ptx size");
+    assert_eq!(size, 42);
+    let missing = unsafe { nvrtc::Api::nvrtcGetTileIRSize(prog, &raw mut size) };
+    match missing {
+        Err(nvrtc::Error::Load(e @ nvrtc::LoadError::SymbolNotFound { .. })) => {
+            println!("nvrtc: nvrtcGetTileIRSize: {e}");
+        }
+        other => panic!("nvrtcGetTileIRSize: {other:?}"),
+    }
+    let code = unsafe { nvrtc::nvrtcGetTileIRSize(prog, &raw mut size) };
+    println!("nvrtc: nvrtcGetTileIRSize code {}", code.0);
+    unsafe { nvrtc::Api::nvrtcDestroyProgram(&raw mut prog) }.expect("destroy after a missing function");
+    let text = unsafe { CStr::from_ptr(nvrtc::nvrtcGetErrorString(nvrtc::nvrtcResult(0))) };
+    println!("nvrtc: nvrtcGetErrorString(0) = {}", text.to_str().unwrap());
+
+    // nvJitLink: the header's own minor.
+    let create = nvjitlink::function("nvJitLinkCreate").expect("nvJitLinkCreate is a C name");
+    let mut handle: nvjitlink::nvJitLinkHandle = ptr::null_mut();
+    unsafe { nvjitlink::Api::nvJitLinkCreate(&raw mut handle, 0, ptr::null_mut()) }.expect("create");
+    unsafe { nvjitlink::Api::nvJitLinkComplete(handle) }.expect("complete");
+    unsafe { nvjitlink::Api::nvJitLinkDestroy(&raw mut handle) }.expect("destroy");
+    println!("nvjitlink: nvJitLinkCreate -> {}", create.symbol.to_str().unwrap());
+}
+
+/// nvJitLink older than the header: a typed error, and OUTDATED_LIBRARY.
+fn old_nvjitlink() {
+    let mut handle: nvjitlink::nvJitLinkHandle = ptr::null_mut();
+    match unsafe { nvjitlink::Api::nvJitLinkCreate(&raw mut handle, 0, ptr::null_mut()) } {
+        Err(nvjitlink::Error::Load(
+            e @ nvjitlink::LoadError::DriverTooOld {
+                required: 13050,
+                driver: 13020,
+                ..
+            },
+        )) => println!("nvjitlink: {e}"),
+        other => panic!("nvJitLinkCreate on 13.2: {other:?}"),
+    }
+    let code = unsafe { nvjitlink::nvJitLinkCreate(&raw mut handle, 0, ptr::null_mut()) };
+    println!("nvjitlink: raw code {}", code.0);
+    // Functions without a release in their name still work.
+    let (mut major, mut minor) = (0u32, 0u32);
+    unsafe { nvjitlink::Api::nvJitLinkVersion(&raw mut major, &raw mut minor) }.expect("version");
+    println!("nvjitlink: version {major}.{minor}");
+}
+
+/// No library at all: each library's own not-found code, a typed error, and
+/// the error strings from the header.
+fn absent() {
+    let rc = unsafe { nvml::nvmlInit() };
+    println!("nvml: nvmlInit code {}", rc.0);
+    match unsafe { nvml::Api::nvmlInit() } {
+        Err(nvml::Error::Load(e @ nvml::LoadError::LibraryNotFound { .. })) => println!("nvml: {e}"),
+        other => panic!("nvmlInit without NVML: {other:?}"),
+    }
+    let mut prog: nvrtc::nvrtcProgram = ptr::null_mut();
+    let rc = unsafe {
+        nvrtc::nvrtcCreateProgram(&raw mut prog, c"k".as_ptr(), c"k.cu".as_ptr(), 0, ptr::null(), ptr::null())
+    };
+    println!("nvrtc: nvrtcCreateProgram code {}", rc.0);
+    let text = |code: u32| -> String {
+        let p: *const c_char = unsafe { nvrtc::nvrtcGetErrorString(nvrtc::nvrtcResult(code)) };
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    };
+    println!("nvrtc: nvrtcGetErrorString(3) = {}", text(3));
+    println!("nvrtc: nvrtcGetErrorString(12345) = {}", text(12345));
+    let name = unsafe { CStr::from_ptr(nvml::nvmlErrorString(nvml::nvmlReturn_t(12))) };
+    println!("nvml: nvmlErrorString(12) = {}", name.to_string_lossy());
+    let mut handle: nvjitlink::nvJitLinkHandle = ptr::null_mut();
+    let rc = unsafe { nvjitlink::nvJitLinkCreate(&raw mut handle, 0, ptr::null_mut()) };
+    println!("nvjitlink: nvJitLinkCreate code {}", rc.0);
+    let e = nvjitlink::last_load_error().expect("a load error");
+    println!("nvjitlink: {e}");
+}
+
+/// A copy the program loaded itself is the one the shims use.
+fn preloaded(path: &str) {
+    let library = unsafe { libloading::Library::new(path) }.expect("the program loads its own copy");
+    let _keep: *mut c_void = ptr::null_mut();
+    which("nvrtc");
+    std::mem::forget(library);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("which") => which(&args[2]),
+        Some("bind") => bind(),
+        Some("old-nvjitlink") => old_nvjitlink(),
+        Some("absent") => absent(),
+        Some("preloaded") => preloaded(&args[2]),
+        other => panic!("unknown scenario {other:?}"),
+    }
+    println!("ok: {}", args[1]);
+}

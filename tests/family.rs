@@ -1,0 +1,412 @@
+//! Libraries besides the driver, generated from their pinned headers and run
+//! against fakes of each (`tests/fake/lib*.c`) in the layouts users install
+//! them in (issue 13): NVML binds `nvmlInit_v2` for `nvmlInit`, nvJitLink the
+//! export of its header's own minor, a missing library answers each
+//! library's own code, a missing function fails alone, and the search finds
+//! pip wheels (by `VIRTUAL_ENV`, `CONDA_PREFIX` and above the executable),
+//! conda, a toolkit, the system loader, a copy already loaded and the
+//! directory of a loaded family member, in that order, binding only the
+//! header's major. Every scenario runs in Rust and in C++.
+
+mod common;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{root, run_ok, scratch, text, CXXFLAGS};
+
+const LIBRARIES: [&str; 3] = ["nvrtc", "nvml", "nvjitlink"];
+
+/// The two programs, built once against modules generated for CUDA 13.5.
+struct Programs {
+    rust: PathBuf,
+    cpp: PathBuf,
+}
+
+fn programs() -> &'static Programs {
+    static BUILT: OnceLock<Programs> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = scratch("family");
+        let mut includes = Vec::new();
+        for lib in LIBRARIES {
+            cushim::Builder::new()
+                .library(lib)
+                .cuda_version("13.5")
+                .languages(&[cushim::Language::Rust, cushim::Language::Cpp])
+                .out_dir(&dir)
+                .generate()
+                .unwrap_or_else(|e| panic!("{lib}: {e}"));
+            let library = cushim::library::by_name(lib).unwrap();
+            let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+            includes.push(cushim::fetch::library_include_dir(library, &pin).unwrap());
+        }
+        let target = root().join("target/family-consumer");
+        run_ok(
+            Command::new(env!("CARGO"))
+                .args([
+                    "build",
+                    "--offline",
+                    "--locked",
+                    "--quiet",
+                    "--manifest-path",
+                ])
+                .arg(root().join("tests/family-consumer/Cargo.toml"))
+                .arg("--target-dir")
+                .arg(&target)
+                .env("CUSHIM_FAMILY_DIR", &dir),
+        );
+        let cpp = dir.join("family-cpp");
+        let mut cmd = Command::new("g++");
+        cmd.args(CXXFLAGS);
+        for i in &includes {
+            cmd.arg(format!("-I{}", i.display()));
+        }
+        cmd.arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/family.cpp"))
+            .args(["nvrtc_shim.cpp", "nvml_shim.cpp", "nvJitLink_shim.cpp"].map(|f| dir.join(f)))
+            .arg("-o")
+            .arg(&cpp);
+        run_ok(&mut cmd);
+        // The stubs stand in for the libraries: no -l of theirs.
+        let needed = run_ok(Command::new("readelf").arg("-d").arg(&cpp));
+        for lib in ["libnvrtc", "libnvidia-ml", "libnvJitLink"] {
+            assert!(!needed.contains(lib), "{lib} in\n{needed}");
+        }
+        Programs {
+            rust: target.join("debug/cushim-family-consumer"),
+            cpp,
+        }
+    })
+}
+
+/// Builds the fake `lib` (`nvrtc`, `nvml`, `nvjitlink`, `cudart`) as
+/// `dir/<its soname>` with C defines; returns its path.
+fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
+    let soname = match lib {
+        "nvrtc" => "libnvrtc.so.13",
+        "nvml" => "libnvidia-ml.so.1",
+        "nvjitlink" => "libnvJitLink.so.13",
+        "cudart" => "libcudart.so.13",
+        _ => unreachable!(),
+    };
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(soname);
+    run_ok(
+        Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{soname}"))
+            .arg("-o")
+            .arg(&path)
+            .arg(root().join(format!("tests/fake/lib{lib}.c")))
+            .args(defines),
+    );
+    path
+}
+
+/// Runs `program SCENARIO ARGS` with only `env` set (and `PATH`), from
+/// `cwd`; asserts it printed `ok: SCENARIO`. Returns stdout.
+fn run(program: &Path, args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> String {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("60")
+        .arg(program)
+        .args(args)
+        .env_clear()
+        .current_dir(cwd);
+    cmd.env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(
+        out.status.success() && stdout.contains(&format!("ok: {}", args[0])),
+        "{} {args:?} with {env:?} failed ({}):\n{stdout}\n{stderr}",
+        program.display(),
+        out.status
+    );
+    stdout
+}
+
+/// Both programs' output for one scenario.
+fn both(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> [String; 2] {
+    let p = programs();
+    [run(&p.rust, args, env, cwd), run(&p.cpp, args, env, cwd)]
+}
+
+#[test]
+fn each_library_binds_the_export_its_header_names_and_a_missing_function_fails_alone() {
+    let dir = scratch("family-bind");
+    for lib in LIBRARIES {
+        fake(lib, &dir, &[]);
+    }
+    let [rust, cpp] = both(&["bind"], &[("LD_LIBRARY_PATH", &dir)], &dir);
+    // nvmlInit is nvmlInit_v2 (the fake's v1 nvmlInit answers 999, which fails the run).
+    assert!(
+        rust.contains("nvml: nvmlInit -> nvmlInit_v2 ok, devices 1"),
+        "{rust}"
+    );
+    assert!(cpp.contains("nvml: nvmlInit ok, devices 1"), "{cpp}");
+    // nvJitLinkCreate is the 13.5 header's own export.
+    assert!(
+        rust.contains("nvjitlink: nvJitLinkCreate -> __nvJitLinkCreate_13_5"),
+        "{rust}"
+    );
+    assert!(cpp.contains("nvjitlink: nvJitLinkCreate ok"), "{cpp}");
+    // The fake lacks nvrtcGetTileIRSize: NVRTC's failure code (11) for it
+    // alone; destroying the program afterwards still works.
+    assert!(
+        rust.contains("nvrtc: nvrtcGetTileIRSize: `nvrtcGetTileIRSize`: the NVRTC at `libnvrtc.so.13` does not provide `nvrtcGetTileIRSize`"),
+        "{rust}"
+    );
+    assert!(rust.contains("nvrtc: nvrtcGetTileIRSize code 11"), "{rust}");
+    assert!(
+        cpp.contains("nvrtc: nvrtcGetTileIRSize code 11 status 3"),
+        "{cpp}"
+    );
+    // With the library there, the library answers the error string.
+    for out in [&rust, &cpp] {
+        assert!(
+            out.contains("nvrtcGetErrorString(0) = fake: success"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn an_nvjitlink_older_than_the_header_is_a_typed_error_and_outdated_library_in_cpp() {
+    let dir = scratch("family-old-nvjitlink");
+    let old = fake("nvjitlink", &dir, &["-DFAKE_MINOR=2"]);
+    let [rust, cpp] = both(
+        &["old-nvjitlink"],
+        &[("CUSHIM_NVJITLINK_LIBRARY", &old)],
+        &dir,
+    );
+    let why = "nvJitLink too old: `nvJitLinkCreate` needs nvJitLink 13.5, nvJitLink is 13.2";
+    assert!(rust.contains(&format!("nvjitlink: {why}")), "{rust}");
+    // NVJITLINK_ERROR_OUTDATED_LIBRARY, without asking the library.
+    assert!(rust.contains("nvjitlink: raw code 14"), "{rust}");
+    assert!(
+        cpp.contains(&format!("nvjitlink: raw code 14: {why}")),
+        "{cpp}"
+    );
+    for out in [&rust, &cpp] {
+        assert!(out.contains("nvjitlink: version 13.2"), "{out}");
+    }
+}
+
+#[test]
+fn without_the_libraries_each_answers_its_own_not_found_code_and_its_strings() {
+    let dir = scratch("family-absent");
+    let [rust, cpp] = both(&["absent"], &[], &dir);
+    for out in [&rust, &cpp] {
+        // NVML_ERROR_LIBRARY_NOT_FOUND, NVRTC_ERROR_INTERNAL_ERROR, NVJITLINK_ERROR_INTERNAL.
+        assert!(out.contains("nvml: nvmlInit code 12"), "{out}");
+        assert!(
+            out.contains("nvml: NVML library not found; tried `libnvidia-ml.so.1`"),
+            "{out}"
+        );
+        assert!(out.contains("nvrtc: nvrtcCreateProgram code 11"), "{out}");
+        assert!(out.contains("nvjitlink: nvJitLinkCreate code 6"), "{out}");
+        assert!(
+            out.contains("nvjitlink: nvJitLink library not found; tried"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "or set CUSHIM_NVJITLINK_LIBRARY to the absolute path of `libnvJitLink.so.13`"
+            ),
+            "{out}"
+        );
+        // The strings come from the header's enums without the library.
+        assert!(
+            out.contains("nvrtcGetErrorString(3) = invalid input"),
+            "{out}"
+        );
+        assert!(
+            out.contains("nvrtcGetErrorString(12345) = unrecognized status"),
+            "{out}"
+        );
+        assert!(
+            out.contains("nvmlErrorString(12) = library not found"),
+            "{out}"
+        );
+    }
+    // NVML is searched like the driver: the system loader only.
+    assert!(
+        !rust.contains("/usr/local/cuda/lib64/libnvidia-ml.so.1"),
+        "{rust}"
+    );
+}
+
+/// The fake trees of the search test: each copy of NVRTC reports its own
+/// minor, so the version says which copy won.
+struct Trees {
+    root: PathBuf,
+}
+
+impl Trees {
+    fn new(name: &str) -> Trees {
+        let root = scratch(name);
+        let nvrtc = |dir: &str, minor: u32| {
+            fake(
+                "nvrtc",
+                &root.join(dir),
+                &[&format!("-DFAKE_MINOR={minor}")],
+            );
+        };
+        nvrtc("venv/lib/python3.12/site-packages/nvidia/cu13/lib", 1);
+        nvrtc(
+            "conda/lib/python3.11/site-packages/nvidia/cuda_nvrtc/lib",
+            2,
+        );
+        nvrtc("conda-lib-only/lib", 3);
+        nvrtc("toolkit/lib64", 4);
+        nvrtc("system", 6);
+        nvrtc("elsewhere", 7);
+        nvrtc("family", 8);
+        fake("cudart", &root.join("family"), &[]);
+        fake(
+            "nvrtc",
+            &root.join("wrong/lib/python3.12/site-packages/nvidia/cu13/lib"),
+            &["-DFAKE_MAJOR=12", "-DFAKE_MINOR=9"],
+        );
+        Trees { root }
+    }
+
+    fn path(&self, dir: &str) -> PathBuf {
+        self.root.join(dir)
+    }
+
+    /// Runs `which nvrtc` (or `args`) in both programs; asserts both found
+    /// `path` reporting `version`.
+    fn expect(&self, args: &[&str], env: &[(&str, &Path)], path: &str, version: u32) {
+        for out in both(args, env, &self.root) {
+            let want = format!("path={path} version={version}");
+            assert!(out.contains(&want), "{args:?} {env:?}: want {want}:\n{out}");
+        }
+    }
+}
+
+#[test]
+fn the_search_finds_each_install_layout_in_order_and_only_the_headers_major() {
+    let t = Trees::new("family-trees-order");
+    let venv = t.path("venv");
+    let conda = t.path("conda");
+    let conda_lib_only = t.path("conda-lib-only");
+    let toolkit = t.path("toolkit");
+    let system = t.path("system");
+    let in_dir = |dir: &str| {
+        t.path(dir)
+            .join("libnvrtc.so.13")
+            .to_string_lossy()
+            .into_owned()
+    };
+    let which = ["which", "nvrtc"];
+    let everything: Vec<(&str, &Path)> = vec![
+        ("VIRTUAL_ENV", &venv),
+        ("CONDA_PREFIX", &conda),
+        ("CUDA_HOME", &toolkit),
+        ("LD_LIBRARY_PATH", &system),
+    ];
+    // A virtual environment's wheel first (nvidia/cu13/lib) ...
+    t.expect(
+        &which,
+        &everything,
+        &in_dir("venv/lib/python3.12/site-packages/nvidia/cu13/lib"),
+        13010,
+    );
+    // ... then conda's site-packages (nvidia/cuda_nvrtc/lib, the 12.x wheel layout) ...
+    t.expect(
+        &which,
+        &everything[1..],
+        &in_dir("conda/lib/python3.11/site-packages/nvidia/cuda_nvrtc/lib"),
+        13020,
+    );
+    // ... then conda's own lib ...
+    t.expect(
+        &which,
+        &[
+            ("CONDA_PREFIX", &conda_lib_only),
+            ("CUDA_HOME", &toolkit),
+            ("LD_LIBRARY_PATH", &system),
+        ],
+        &in_dir("conda-lib-only/lib"),
+        13030,
+    );
+    // ... then the toolkit ...
+    t.expect(&which, &everything[2..], &in_dir("toolkit/lib64"), 13040);
+    // ... and last the exact soname through the system loader.
+    t.expect(&which, &everything[3..], "libnvrtc.so.13", 13060);
+    // A relative VIRTUAL_ENV is ignored: nothing through the working directory.
+    t.expect(
+        &which,
+        &[
+            ("VIRTUAL_ENV", Path::new("venv")),
+            ("LD_LIBRARY_PATH", &system),
+        ],
+        "libnvrtc.so.13",
+        13060,
+    );
+    // A copy of another major earlier in the order is skipped, and named.
+    let wrong = t.path("wrong");
+    t.expect(
+        &which,
+        &[("VIRTUAL_ENV", &wrong), ("CUDA_HOME", &toolkit)],
+        &in_dir("toolkit/lib64"),
+        13040,
+    );
+    for out in both(&which, &[("VIRTUAL_ENV", &wrong)], &t.root) {
+        assert!(
+            out.contains(&format!(
+                "`{}` is NVRTC 12.9, but the header is for NVRTC 13.x",
+                in_dir("wrong/lib/python3.12/site-packages/nvidia/cu13/lib")
+            )),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn the_search_finds_a_wheel_above_the_executable_a_loaded_copy_and_a_loaded_siblings_directory() {
+    let t = Trees::new("family-trees-loaded");
+    let system = t.path("system");
+    // Programs installed into the virtual environment find its wheels with
+    // no variable set (a Python extension, or a tool in venv/bin).
+    let bin = t.path("venv/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let p = programs();
+    for program in [&p.rust, &p.cpp] {
+        let copy = bin.join(program.file_name().unwrap());
+        std::fs::copy(program, &copy).unwrap();
+        let out = run(
+            &copy,
+            &["which", "nvrtc"],
+            &[("LD_LIBRARY_PATH", &system)],
+            &t.root,
+        );
+        let want = t
+            .path("venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc.so.13")
+            .display()
+            .to_string();
+        assert!(out.contains(&format!("path={want} version=13010")), "{out}");
+    }
+    // A copy the program loaded itself wins over the search.
+    let elsewhere = t.path("elsewhere/libnvrtc.so.13");
+    t.expect(
+        &["preloaded", elsewhere.to_str().unwrap()],
+        &[("LD_LIBRARY_PATH", &system)],
+        "libnvrtc.so.13",
+        13070,
+    );
+    // A loaded libcudart.so.13 shows where its siblings are.
+    let cudart = t.path("family/libcudart.so.13");
+    let sibling: OsString = t.path("family/libnvrtc.so.13").into();
+    t.expect(
+        &["preloaded", cudart.to_str().unwrap()],
+        &[("LD_LIBRARY_PATH", &system)],
+        &sibling.to_string_lossy(),
+        13080,
+    );
+}
