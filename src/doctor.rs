@@ -141,7 +141,8 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         _ => "none (exact exports)",
     };
     let line = |out: &mut String, key: &str, value: &str| {
-        let _ = writeln!(out, "{:<18}{value}", format!("{key}:"));
+        let key = format!("{key}:");
+        let _ = writeln!(out, "{key:<18}{}{value}", if key.len() >= 18 { " " } else { "" });
     };
     line(&mut out, "library", driver.path());
     if !tried.is_empty() {
