@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cuda_shim.h"
-#include "nvJitLink_shim.h"
+#include "nvjitlink_shim.h"
 #include "nvml_shim.h"
 #include "nvrtc_shim.h"
 
@@ -37,8 +37,8 @@ int main() {
     std::printf("found nvrtc: %s (version %u)\n", cushim_nvrtc_library_path() ? cushim_nvrtc_library_path() : "-",
                 cushim_nvrtc_driver_version());
     std::printf("found nvjitlink: %s (version %u)\n",
-                cushim_nvJitLink_library_path() ? cushim_nvJitLink_library_path() : "-",
-                cushim_nvJitLink_driver_version());
+                cushim_nvjitlink_library_path() ? cushim_nvjitlink_library_path() : "-",
+                cushim_nvjitlink_driver_version());
     std::printf("found cuda: %s (version %u)\n", cushim_cuda_library_path() ? cushim_cuda_library_path() : "-",
                 cushim_cuda_driver_version());
     std::printf("found nvml: %s\n", cushim_nvml_library_path() ? cushim_nvml_library_path() : "-");

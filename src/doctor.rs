@@ -142,7 +142,11 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     };
     let line = |out: &mut String, key: &str, value: &str| {
         let key = format!("{key}:");
-        let _ = writeln!(out, "{key:<18}{}{value}", if key.len() >= 18 { " " } else { "" });
+        let _ = writeln!(
+            out,
+            "{key:<18}{}{value}",
+            if key.len() >= 18 { " " } else { "" }
+        );
     };
     line(&mut out, "library", driver.path());
     if !tried.is_empty() {

@@ -57,13 +57,34 @@ pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
 }
 
 /// The cache entry of `library`'s headers for a release: `cuda-13.5` for
-/// the driver, `nvrtc-13.5` for NVRTC.
+/// the driver, `nvrtc-13.5` for NVRTC, and one entry for the libraries that
+/// share their pins (`cublas-13.5` for cuBLAS and cuBLASLt).
 fn entry_name(library: &Library, pin: &Pin) -> String {
     if library.name == DRIVER.name {
-        pin.cuda.dir_name()
-    } else {
-        format!("{}-{}", library.name, pin.cuda)
+        return pin.cuda.dir_name();
     }
+    let owner = crate::library::sharing_pins(library)
+        .next()
+        .map_or(library.name, |l| l.name);
+    format!("{owner}-{}", pin.cuda)
+}
+
+/// Every file a cache entry of `library`'s pins holds: the headers of each
+/// library sharing them, and what their parse needs. Example: `nvrtc.h`.
+fn entry_files(library: &Library) -> Vec<&'static str> {
+    let mut files: Vec<&'static str> = Vec::new();
+    for l in crate::library::sharing_pins(library) {
+        for f in l
+            .header_files()
+            .into_iter()
+            .chain(l.parse_files.iter().copied())
+        {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+        }
+    }
+    files
 }
 
 fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
@@ -121,7 +142,7 @@ fn verify(library: &Library, pin: &Pin, root: &Path) -> Result<(), Option<String
     if !kind(&include).is_ok_and(|t| t.is_dir()) {
         return Err(Some("`include` is not a plain directory".into()));
     }
-    for header in library.header_files() {
+    for header in entry_files(library) {
         let path = include.join(header);
         if !kind(&path).is_ok_and(|t| t.is_file()) {
             return Err(Some(format!("`{header}` is missing or not a plain file")));
@@ -239,7 +260,7 @@ fn wheel_lines(pin: &Pin) -> String {
 fn fetch_into(library: &Library, pin: &Pin, staging: &Path) -> Result<(), Error> {
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
-    let mut wanted = library.header_files();
+    let mut wanted = entry_files(library);
     let mut manifest = String::new();
     for (n, wheel) in pin.wheels.iter().enumerate() {
         let bytes = download(pin, wheel, &staging.join(format!("wheel-{n}")))?;
@@ -284,6 +305,9 @@ fn download(pin: &Pin, wheel: &Wheel, dir: &Path) -> Result<Vec<u8>, Error> {
             "--only-binary=:all:",
             "--platform",
             "manylinux2014_x86_64",
+            // Recent cuBLAS wheels are only tagged for glibc 2.27.
+            "--platform",
+            "manylinux_2_27_x86_64",
             "--python-version",
             "3.11",
         ])
@@ -367,6 +391,9 @@ fn extract(wheel: &[u8], include: &Path, wanted: &mut Vec<&str>) -> Result<Strin
             .and_then(|mut f| f.read_to_end(&mut text).map_err(Into::into))
             .map_err(|e| Error::new(format!("cannot extract `{name}`: {e}")))?;
         let dest = include.join(header);
+        if let Some(dir) = dest.parent() {
+            fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
+        }
         manifest.push_str(&format!("{}  {header}\n", hex(&Sha256::digest(&text))));
         fs::write(&dest, text).map_err(|e| io_error("cannot write", &dest, e))?;
     }

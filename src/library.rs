@@ -188,12 +188,20 @@ impl Header {
 pub struct Library {
     /// Example: `driver`.
     pub name: &'static str,
+    /// What its generated files are named after: `<stem>.rs`,
+    /// `<stem>_shim.{h,cpp}` and the C++ status API `cushim_<stem>_*`.
+    /// Example: `cuda` (`cuda.rs`), `nvjitlink`.
+    pub stem: &'static str,
     /// The headers that declare its functions, the main one first: that one
     /// declares the status type and the version macro. Example: `cuda.h`,
     /// `cudaProfiler.h`, `cudaGL.h`.
     pub headers: &'static [Header],
-    /// The pinned wheels that carry the headers, one line a release. Example: `headers/pins.txt`.
+    /// The pinned wheels that carry the headers, one line a wheel. Example: `headers/pins.txt`.
     pub pins: &'static str,
+    /// Headers the parse needs besides those that declare functions, by
+    /// their include path, taken from the same pinned wheels. Example:
+    /// `driver_types.h`, `crt/host_defines.h` for cuBLAS.
+    pub parse_files: &'static [&'static str],
     /// How its headers are parsed.
     pub parse: ParseSettings,
     /// How its C names map to symbols and ABI versions.
@@ -242,6 +250,9 @@ pub enum VersionQuery {
     /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
     /// Example: `nvmlSystemGetNVMLVersion`.
     Text,
+    /// `f(libraryPropertyType property, int *value)`, asked for the major
+    /// (0) and the minor (1). Example: `cublasGetProperty`.
+    Property,
 }
 
 /// The function that reports a library's version, and how it answers.
@@ -369,6 +380,7 @@ impl Library {
 /// with the driver.
 pub const DRIVER: Library = Library {
     name: "driver",
+    stem: "cuda",
     headers: &[
         Header::plain("cuda.h", "cudaTypedefs.h"),
         Header::plain("cudaProfiler.h", "cudaProfilerTypedefs.h"),
@@ -389,6 +401,7 @@ pub const DRIVER: Library = Library {
         },
     ],
     pins: "headers/pins.txt",
+    parse_files: &[],
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
@@ -465,8 +478,10 @@ pub const DRIVER: Library = Library {
 /// missing library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
 pub const NVRTC: Library = Library {
     name: "nvrtc",
+    stem: "nvrtc",
     headers: &[Header::alone("nvrtc.h")],
     pins: "headers/pins-nvrtc.txt",
+    parse_files: &[],
     parse: ParseSettings {
         status_type: "nvrtcResult",
         ..ParseSettings::PLAIN
@@ -517,8 +532,10 @@ pub const NVRTC: Library = Library {
 /// aliases. So far cushim parses and lists it; its loaders are not generated yet.
 pub const NVML: Library = Library {
     name: "nvml",
+    stem: "nvml",
     headers: &[Header::alone("nvml.h")],
     pins: "headers/pins-nvml.txt",
+    parse_files: &[],
     parse: ParseSettings {
         status_type: "nvmlReturn_t",
         alias_macros: true,
@@ -587,8 +604,10 @@ pub const NVML: Library = Library {
 /// which is only right with its `NEW_ERROR_CODES`).
 pub const NVJITLINK: Library = Library {
     name: "nvjitlink",
+    stem: "nvjitlink",
     headers: &[Header::alone("nvJitLink.h")],
     pins: "headers/pins-nvjitlink.txt",
+    parse_files: &[],
     parse: ParseSettings {
         status_type: "nvJitLinkResult",
         inline_wrappers: true,
@@ -649,8 +668,170 @@ pub const NVJITLINK: Library = Library {
     },
 };
 
+/// What the cuBLAS headers include from the runtime's and crt's wheels
+/// (`clang -H` on `cublas_v2.h` and `cublasLt.h`); `<nv/target>` is
+/// cushim's own stand-in (`headers/foreign/nv/target`).
+const CUBLAS_PARSE_FILES: &[&str] = &[
+    "builtin_types.h",
+    "crt/host_defines.h",
+    "cuComplex.h",
+    "cuda_bf16.h",
+    "cuda_bf16.hpp",
+    "cuda_device_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_fp16.hpp",
+    "cuda_runtime_api.h",
+    "device_types.h",
+    "driver_types.h",
+    "library_types.h",
+    "surface_types.h",
+    "texture_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
+    "vector_types.h",
+];
+
+/// cuBLAS's and cuBLASLt's status constants: no code says "library not
+/// found", so `CUBLAS_STATUS_NOT_INITIALIZED` (what cuBLAS answers when the
+/// CUDA runtime cannot start) stands in; a missing or too-new function is
+/// `CUBLAS_STATUS_NOT_SUPPORTED`.
+const CUBLAS_CODES: LoaderCodes = LoaderCodes {
+    library_not_found: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    symbol_not_found: Code {
+        name: "CUBLAS_STATUS_NOT_SUPPORTED",
+        value: 15,
+    },
+    stub_library: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    driver_too_old: Code {
+        name: "CUBLAS_STATUS_NOT_SUPPORTED",
+        value: 15,
+    },
+    not_initialized: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    invalid_value: Code {
+        name: "CUBLAS_STATUS_INVALID_VALUE",
+        value: 7,
+    },
+};
+
+/// cuBLAS: `cublas_v2.h`, whose `#define cublasSgemm cublasSgemm_v2` lines
+/// (read as aliases) follow the declarations in `cublas_api.h`. Only the
+/// declared `_v2` exports are bound: the library also exports 151 of the
+/// plain names as legacy functions with other signatures (`void
+/// cublasSgemm(char, ...)`), which a shim never binds. `libcublas` needs
+/// `libcublasLt` of the same version, loaded first from its directory.
+pub const CUBLAS: Library = Library {
+    name: "cublas",
+    stem: "cublas",
+    headers: &[
+        Header {
+            name: "cublas_v2.h",
+            typedefs: None,
+            needs: &["nv/target"],
+        },
+        Header::alone("cublas_api.h"),
+    ],
+    pins: "headers/pins-cublas.txt",
+    parse_files: CUBLAS_PARSE_FILES,
+    parse: ParseSettings {
+        status_type: "cublasStatus_t",
+        alias_macros: true,
+        ..ParseSettings::PLAIN
+    },
+    naming: Naming::NO_ABI_TABLE,
+    flag_word: "flags",
+    success: "CUBLAS_STATUS_SUCCESS",
+    codes: CUBLAS_CODES,
+    fallbacks: &[
+        ("cublasGetStatusName", Fallback::ErrorName),
+        ("cublasGetStatusString", Fallback::ErrorString),
+    ],
+    names: Names {
+        unix: &["libcublas.so.{major}"],
+        windows: &["cublas64_{major}.dll"],
+    },
+    link_name: "cublas",
+    calling_convention: "CUBLASWINAPI",
+    version: VersionFunction {
+        name: c"cublasGetProperty",
+        query: VersionQuery::Property,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cublas/lib"],
+    },
+    preload: Names {
+        unix: &["libcublasLt.so.{major}"],
+        windows: &["cublasLt64_{major}.dll"],
+    },
+    words: Words {
+        label: "cuBLAS",
+        short: "cuBLAS",
+        product: "cuBLAS",
+        install: "Install cuBLAS (the CUDA toolkit, or the `nvidia-cublas` wheel)",
+        override_var: "CUSHIM_CUBLAS_LIBRARY",
+    },
+};
+
+/// cuBLASLt: `cublasLt.h`, which includes `cublas_api.h` for its types (only
+/// `cublasLt.h`'s own declarations are its functions), from the same wheels
+/// as cuBLAS.
+pub const CUBLASLT: Library = Library {
+    name: "cublaslt",
+    stem: "cublasLt",
+    headers: &[Header {
+        name: "cublasLt.h",
+        typedefs: None,
+        needs: &["nv/target"],
+    }],
+    fallbacks: &[
+        ("cublasLtGetStatusName", Fallback::ErrorName),
+        ("cublasLtGetStatusString", Fallback::ErrorString),
+    ],
+    names: Names {
+        unix: &["libcublasLt.so.{major}"],
+        windows: &["cublasLt64_{major}.dll"],
+    },
+    link_name: "cublasLt",
+    version: VersionFunction {
+        name: c"cublasLtGetProperty",
+        query: VersionQuery::Property,
+    },
+    preload: Names::NONE,
+    words: Words {
+        label: "cuBLASLt",
+        short: "cuBLASLt",
+        product: "cuBLASLt",
+        install: "Install cuBLASLt (the CUDA toolkit, or the `nvidia-cublas` wheel)",
+        override_var: "CUSHIM_CUBLASLT_LIBRARY",
+    },
+    parse: ParseSettings {
+        alias_macros: false,
+        ..CUBLAS.parse
+    },
+    ..CUBLAS
+};
+
 /// Every library cushim knows, by the name `--lib` takes.
-pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML, &NVJITLINK];
+pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT];
+
+/// The libraries whose headers come from the same pinned wheels as
+/// `library`'s (cuBLAS and cuBLASLt): one cache entry holds all their files.
+pub fn sharing_pins(library: &Library) -> impl Iterator<Item = &'static Library> + '_ {
+    LIBRARIES
+        .iter()
+        .copied()
+        .filter(move |l| l.pins == library.pins)
+}
 
 /// The library named `name` (`driver`, `nvrtc`).
 pub fn by_name(name: &str) -> Option<&'static Library> {

@@ -21,6 +21,10 @@ const PIN_FILES: &[(&str, &str)] = &[
         "headers/pins-nvjitlink.txt",
         include_str!("../headers/pins-nvjitlink.txt"),
     ),
+    (
+        "headers/pins-cublas.txt",
+        include_str!("../headers/pins-cublas.txt"),
+    ),
 ];
 
 /// One pinned wheel. Example: `nvidia-cuda-runtime 13.5.37 df2b…`.

@@ -17,7 +17,14 @@ use std::sync::OnceLock;
 
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
-const LIBRARIES: [&str; 3] = ["nvrtc", "nvml", "nvjitlink"];
+/// Each library with the release its modules are generated for.
+const LIBRARIES: [(&str, &str); 5] = [
+    ("nvrtc", "13.5"),
+    ("nvml", "13.5"),
+    ("nvjitlink", "13.5"),
+    ("cublas", "13.0"),
+    ("cublaslt", "13.0"),
+];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
 struct Programs {
@@ -30,18 +37,21 @@ fn programs() -> &'static Programs {
     BUILT.get_or_init(|| {
         let dir = scratch("family");
         let mut includes = Vec::new();
-        for lib in LIBRARIES {
+        for (lib, release) in LIBRARIES {
             cushim::Builder::new()
                 .library(lib)
-                .cuda_version("13.5")
+                .cuda_version(release)
                 .languages(&[cushim::Language::Rust, cushim::Language::Cpp])
                 .out_dir(&dir)
                 .generate()
                 .unwrap_or_else(|e| panic!("{lib}: {e}"));
             let library = cushim::library::by_name(lib).unwrap();
-            let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+            let pin = cushim::pins::find_for(library, release.parse().unwrap()).unwrap();
             includes.push(cushim::fetch::library_include_dir(library, &pin).unwrap());
         }
+        // A host-only <nv/target> for the runtime's half-precision headers,
+        // which the cuBLAS headers include (a toolkit has CCCL's own).
+        includes.push(root().join("headers/foreign"));
         let target = root().join("target/family-consumer");
         run_ok(
             Command::new(env!("CARGO"))
@@ -65,13 +75,22 @@ fn programs() -> &'static Programs {
         }
         cmd.arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/family.cpp"))
-            .args(["nvrtc_shim.cpp", "nvml_shim.cpp", "nvJitLink_shim.cpp"].map(|f| dir.join(f)))
+            .args(
+                [
+                    "nvrtc_shim.cpp",
+                    "nvml_shim.cpp",
+                    "nvjitlink_shim.cpp",
+                    "cublas_shim.cpp",
+                    "cublasLt_shim.cpp",
+                ]
+                .map(|f| dir.join(f)),
+            )
             .arg("-o")
             .arg(&cpp);
         run_ok(&mut cmd);
         // The stubs stand in for the libraries: no -l of theirs.
         let needed = run_ok(Command::new("readelf").arg("-d").arg(&cpp));
-        for lib in ["libnvrtc", "libnvidia-ml", "libnvJitLink"] {
+        for lib in ["libnvrtc", "libnvidia-ml", "libnvJitLink", "libcublas"] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
         Programs {
@@ -81,7 +100,8 @@ fn programs() -> &'static Programs {
     })
 }
 
-/// Builds the fake `lib` (`nvrtc`, `nvml`, `nvjitlink`, `cudart`) as
+/// Builds the fake `lib` (`nvrtc`, `nvml`, `nvjitlink`, `cudart`,
+/// `cublaslt`, and `cublas`, which needs `cublaslt` built first in `dir`) as
 /// `dir/<its soname>` with C defines; returns its path.
 fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
     let soname = match lib {
@@ -89,7 +109,16 @@ fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
         "nvml" => "libnvidia-ml.so.1",
         "nvjitlink" => "libnvJitLink.so.13",
         "cudart" => "libcudart.so.13",
+        "cublas" => "libcublas.so.13",
+        "cublaslt" => "libcublasLt.so.13",
         _ => unreachable!(),
+    };
+    // cuBLAS NEEDs cuBLASLt, with no run path: only a loader that loads
+    // cuBLASLt first from the same directory can open it by path.
+    let needs: &[&str] = if lib == "cublas" {
+        &["-L", ".", "-l:libcublasLt.so.13"]
+    } else {
+        &[]
     };
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(soname);
@@ -100,7 +129,9 @@ fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
             .arg("-o")
             .arg(&path)
             .arg(root().join(format!("tests/fake/lib{lib}.c")))
-            .args(defines),
+            .args(defines)
+            .args(needs)
+            .current_dir(dir),
     );
     path
 }
@@ -138,7 +169,7 @@ fn both(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> [String; 2] {
 #[test]
 fn each_library_binds_the_export_its_header_names_and_a_missing_function_fails_alone() {
     let dir = scratch("family-bind");
-    for lib in LIBRARIES {
+    for lib in ["nvrtc", "nvml", "nvjitlink"] {
         fake(lib, &dir, &[]);
     }
     let [rust, cpp] = both(&["bind"], &[("LD_LIBRARY_PATH", &dir)], &dir);
@@ -409,4 +440,45 @@ fn the_search_finds_a_wheel_above_the_executable_a_loaded_copy_and_a_loaded_sibl
         &sibling.to_string_lossy(),
         13080,
     );
+}
+
+#[test]
+fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_its_directory() {
+    let dir = scratch("family-cublas");
+    let wheel = dir.join("venv/lib/python3.12/site-packages/nvidia/cu13/lib");
+    fake("cublaslt", &wheel, &[]);
+    fake("cublas", &wheel, &[]);
+    // Opened by path without cuBLASLt loaded first, the fake cannot load.
+    let alone = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ctypes; ctypes.CDLL({:?})",
+            wheel.join("libcublas.so.13").display().to_string()
+        ))
+        .output()
+        .unwrap();
+    assert!(!alone.status.success(), "the fake needs its cuBLASLt");
+    let venv = dir.join("venv");
+    for out in both(&["cublas"], &[("VIRTUAL_ENV", &venv)], &dir) {
+        // The legacy `cublasSgemm` in the fake aborts: reaching this line means it was never bound.
+        assert!(out.contains("cublas: cublasSgemm"), "{out}");
+        let cublas = wheel.join("libcublas.so.13").display().to_string();
+        assert!(
+            out.contains(&format!("path={cublas} version=13010")),
+            "{out}"
+        );
+        // cuBLASLt's own module finds the copy cuBLAS's loader loaded.
+        assert!(
+            out.contains("path=libcublasLt.so.13 version=13010"),
+            "{out}"
+        );
+    }
+    let [rust, cpp] = both(&["cublas-absent"], &[], &dir);
+    for out in [&rust, &cpp] {
+        assert!(out.contains("cublas: cublasCreate code 1"), "{out}");
+        assert!(
+            out.contains("cublas: cublasGetStatusName(7) = CUBLAS_STATUS_INVALID_VALUE"),
+            "{out}"
+        );
+    }
 }

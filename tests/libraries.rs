@@ -84,9 +84,9 @@ fn list_takes_a_library_and_generate_takes_several() {
     assert_eq!(
         names,
         [
-            "nvJitLink.rs",
-            "nvJitLink_shim.cpp",
-            "nvJitLink_shim.h",
+            "nvjitlink.rs",
+            "nvjitlink_shim.cpp",
+            "nvjitlink_shim.h",
             "nvrtc.rs",
             "nvrtc_shim.cpp",
             "nvrtc_shim.h"

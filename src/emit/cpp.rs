@@ -85,7 +85,7 @@ struct Optional {
 /// windows)`, each item followed by `, ` (the template ends them with `nullptr`).
 struct CppLibrary {
     version_function: String,
-    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`.
+    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`.
     version_query: u8,
     has_stub: bool,
     /// Literals or `nullptr`.
@@ -138,6 +138,7 @@ impl CppLibrary {
                 VersionQuery::Number => 0,
                 VersionQuery::MajorMinor => 1,
                 VersionQuery::Text => 2,
+                VersionQuery::Property => 3,
             },
             has_stub: library.has_stub,
             proc_address: (

@@ -106,6 +106,7 @@ impl LibraryFields {
                 VersionQuery::Number => "Number",
                 VersionQuery::MajorMinor => "MajorMinor",
                 VersionQuery::Text => "Text",
+                VersionQuery::Property => "Property",
             },
             stub_code: if library.has_stub {
                 format!("Some({})", library.codes.stub_library.value)

@@ -52,7 +52,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let main = &declaring[0];
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
-    let status_codes = plain.status_codes(main, settings.status_type);
+    let status_codes = plain.status_codes(&declaring, settings.status_type);
     let types = plain.signature_types(&declaring);
     // The files bindgen's types come from: the main header's directory, at any depth.
     let dir = main.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -367,15 +367,18 @@ impl Parsed {
     }
 
     /// The constants of the enum `status_type`, as returned by the first
-    /// function of `header` that returns it (the first function at all
+    /// function of `headers` that returns it (the first function at all
     /// when `status_type` is empty).
-    fn status_codes(&self, header: &Path, status_type: &str) -> Vec<StatusCode> {
+    fn status_codes(&self, headers: &[PathBuf], status_type: &str) -> Vec<StatusCode> {
         self.unit
             .root()
             .children()
             .into_iter()
             .filter(|c| c.kind() == clang::Kind::Function)
-            .filter(|c| c.location().is_some_and(|l| canonical(&l.file) == header))
+            .filter(|c| {
+                c.location()
+                    .is_some_and(|l| headers.contains(&canonical(&l.file)))
+            })
             .find(|c| {
                 status_type.is_empty()
                     || c.result()

@@ -300,10 +300,16 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
         headers,
         command: options.command(pinned),
     };
-    let stem = header_name
-        .strip_suffix(".h")
-        .unwrap_or(&header_name)
-        .to_string();
+    // A library's own headers give files named for the library (`nvjitlink.rs`,
+    // `cublas_shim.cpp`); a header of the user's, files named for it.
+    let stem = if header_name == api.library.main_header().name {
+        api.library.stem.to_string()
+    } else {
+        header_name
+            .strip_suffix(".h")
+            .unwrap_or(&header_name)
+            .to_string()
+    };
     let mut out = Vec::new();
     for lang in &options.languages {
         match lang {

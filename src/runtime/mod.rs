@@ -84,6 +84,7 @@ pub fn version_query(query: Query) -> VersionQuery {
         Query::Number => VersionQuery::Number,
         Query::MajorMinor => VersionQuery::MajorMinor,
         Query::Text => VersionQuery::Text,
+        Query::Property => VersionQuery::Property,
     }
 }
 

@@ -40,7 +40,8 @@ constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_
 constexpr int code_driver_too_old = {{ codes.driver_too_old }};  // {{ code_names.driver_too_old.name }}
 constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
 constexpr const char *version_function = {{ library.version_function }};
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length).
+// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
+// 3 f(int property, int *value) for the major (0) and the minor (1).
 constexpr int version_query = {{ library.version_query }};
 constexpr bool has_stub = {{ library.has_stub }};
 constexpr const char *proc_address_v2 = {{ library.proc_address.0 }};

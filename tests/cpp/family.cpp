@@ -2,6 +2,8 @@
 // stubs only (linked without -lnvrtc, -lnvJitLink or -lnvidia-ml), each
 // scenario in a fresh process, as tests/family.rs runs it. The headers are
 // the real pinned ones, so the compiler checks every stub's prototype.
+#include <cublasLt.h>
+#include <cublas_v2.h>
 #include <nvJitLink.h>
 #include <nvml.h>
 #include <nvrtc.h>
@@ -12,7 +14,9 @@
 
 #include <dlfcn.h>
 
-#include "nvJitLink_shim.h"
+#include "cublasLt_shim.h"
+#include "cublas_shim.h"
+#include "nvjitlink_shim.h"
 #include "nvml_shim.h"
 #include "nvrtc_shim.h"
 
@@ -32,11 +36,21 @@ static void which(const char *lib) {
         else
             std::printf("error=%s\n", (cushim_nvrtc_function_status("nvrtcVersion"), cushim_nvrtc_last_message()));
     } else if (std::strcmp(lib, "nvjitlink") == 0) {
-        if (cushim_nvJitLink_load() == CUSHIM_NVJITLINK_OK)
-            std::printf("path=%s version=%u\n", cushim_nvJitLink_library_path(), cushim_nvJitLink_driver_version());
+        if (cushim_nvjitlink_load() == CUSHIM_NVJITLINK_OK)
+            std::printf("path=%s version=%u\n", cushim_nvjitlink_library_path(), cushim_nvjitlink_driver_version());
         else
             std::printf("error=%s\n",
-                        (cushim_nvJitLink_function_status("nvJitLinkVersion"), cushim_nvJitLink_last_message()));
+                        (cushim_nvjitlink_function_status("nvJitLinkVersion"), cushim_nvjitlink_last_message()));
+    } else if (std::strcmp(lib, "cublas") == 0) {
+        if (cushim_cublas_load() == CUSHIM_CUBLAS_OK)
+            std::printf("path=%s version=%u\n", cushim_cublas_library_path(), cushim_cublas_driver_version());
+        else
+            std::printf("error=%s\n", (cushim_cublas_function_status("cublasCreate_v2"), cushim_cublas_last_message()));
+    } else if (std::strcmp(lib, "cublaslt") == 0) {
+        if (cushim_cublasLt_load() == CUSHIM_CUBLASLT_OK)
+            std::printf("path=%s version=%u\n", cushim_cublasLt_library_path(), cushim_cublasLt_driver_version());
+        else
+            std::printf("error=%s\n", (cushim_cublasLt_function_status("cublasLtCreate"), cushim_cublasLt_last_message()));
     } else {
         CHECK(std::strcmp(lib, "nvml") == 0);
         if (cushim_nvml_load() == CUSHIM_NVML_OK)
@@ -77,8 +91,8 @@ static void bind() {
 static void old_nvjitlink() {
     nvJitLinkHandle handle = nullptr;
     nvJitLinkResult rc = nvJitLinkCreate(&handle, 0, nullptr);
-    std::printf("nvjitlink: raw code %d: %s\n", static_cast<int>(rc), cushim_nvJitLink_last_message());
-    CHECK(cushim_nvJitLink_last_status() == CUSHIM_NVJITLINK_DRIVER_TOO_OLD);
+    std::printf("nvjitlink: raw code %d: %s\n", static_cast<int>(rc), cushim_nvjitlink_last_message());
+    CHECK(cushim_nvjitlink_last_status() == CUSHIM_NVJITLINK_DRIVER_TOO_OLD);
     unsigned major = 0, minor = 0;
     CHECK(nvJitLinkVersion(&major, &minor) == NVJITLINK_SUCCESS);
     std::printf("nvjitlink: version %u.%u\n", major, minor);
@@ -96,7 +110,34 @@ static void absent() {
     std::printf("nvml: nvmlErrorString(12) = %s\n", nvmlErrorString(NVML_ERROR_LIBRARY_NOT_FOUND));
     nvJitLinkHandle handle = nullptr;
     std::printf("nvjitlink: nvJitLinkCreate code %d\n", static_cast<int>(nvJitLinkCreate(&handle, 0, nullptr)));
-    std::printf("nvjitlink: %s\n", cushim_nvJitLink_last_message());
+    std::printf("nvjitlink: %s\n", cushim_nvjitlink_last_message());
+}
+
+// cuBLAS binds cublasSgemm_v2 through the header's macro (the fake's legacy
+// cublasSgemm aborts), with cuBLASLt loaded first from its directory.
+static void cublas_sgemm() {
+    cublasHandle_t handle = nullptr;
+    CHECK(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);
+    const float a[] = {1, 2, 3, 4}, b[] = {1, 0, 0, 1};
+    float c[4] = {};
+    const float alpha = 1, beta = 0;
+    CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &alpha, a, 2, b, 2, &beta, c, 2) ==
+          CUBLAS_STATUS_SUCCESS);
+    for (int i = 0; i < 4; ++i) CHECK(c[i] == a[i]);
+    CHECK(cublasDestroy(handle) == CUBLAS_STATUS_SUCCESS);
+    std::printf("cublas: cublasSgemm ok\n");
+    which("cublas");
+    cublasLtHandle_t lt = nullptr;
+    CHECK(cublasLtCreate(&lt) == CUBLAS_STATUS_SUCCESS);
+    CHECK(cublasLtDestroy(lt) == CUBLAS_STATUS_SUCCESS);
+    which("cublaslt");
+}
+
+// Without cuBLAS: CUBLAS_STATUS_NOT_INITIALIZED, and the names from the header.
+static void cublas_absent() {
+    cublasHandle_t handle = nullptr;
+    std::printf("cublas: cublasCreate code %d\n", static_cast<int>(cublasCreate(&handle)));
+    std::printf("cublas: cublasGetStatusName(7) = %s\n", cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE));
 }
 
 int main(int argc, char **argv) {
@@ -110,6 +151,10 @@ int main(int argc, char **argv) {
         old_nvjitlink();
     else if (std::strcmp(scenario, "absent") == 0)
         absent();
+    else if (std::strcmp(scenario, "cublas") == 0)
+        cublas_sgemm();
+    else if (std::strcmp(scenario, "cublas-absent") == 0)
+        cublas_absent();
     else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {
         CHECK(dlopen(argv[2], RTLD_NOW | RTLD_LOCAL) != nullptr);
         which("nvrtc");

@@ -14,7 +14,7 @@ mod nvrtc {
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nvjitlink {
-    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvJitLink.rs"));
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvjitlink.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nvml {

@@ -211,6 +211,12 @@ int read_version(void *handle, unsigned &version) {
         rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
         if (rc == 0 && major > 0 && major < 4000000)
             version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
+    } else if (settings::version_query == 3) {
+        int major = 0, minor = 0;
+        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
+        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
+        if (rc == 0 && major > 0 && major < 4000000)
+            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
     } else {
         char text[96] = {};
         rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);

@@ -15,7 +15,15 @@ mod nvml {
 }
 #[allow(clippy::pedantic, missing_docs)]
 mod nvjitlink {
-    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvJitLink.rs"));
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvjitlink.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cublas {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cublas.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cublaslt {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cublasLt.rs"));
 }
 
 /// Prints where each library's loader found it, or why it found none.
@@ -40,6 +48,8 @@ fn which(lib: &str) {
         "nvrtc" => which!(nvrtc),
         "nvml" => which!(nvml),
         "nvjitlink" => which!(nvjitlink),
+        "cublas" => which!(cublas),
+        "cublaslt" => which!(cublaslt),
         other => panic!("unknown library {other}"),
     }
 }
@@ -138,6 +148,45 @@ fn absent() {
     println!("nvjitlink: {e}");
 }
 
+/// cuBLAS binds `cublasSgemm_v2` for `cublasSgemm` (the fake's legacy
+/// `cublasSgemm` aborts), with cuBLASLt loaded first from its directory.
+fn cublas_sgemm() {
+    let sgemm = cublas::function("cublasSgemm").expect("cublasSgemm is a C name");
+    assert_eq!(sgemm.symbol, c"cublasSgemm_v2");
+    let mut handle: cublas::cublasHandle_t = ptr::null_mut();
+    unsafe { cublas::Api::cublasCreate(&raw mut handle) }.expect("cublasCreate_v2");
+    // Column-major 2x2: A = [1 3; 2 4], B = I, C = A * B.
+    let a = [1.0f32, 2.0, 3.0, 4.0];
+    let b = [1.0f32, 0.0, 0.0, 1.0];
+    let mut c = [0.0f32; 4];
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let op = cublas::cublasOperation_t::CUBLAS_OP_N;
+    unsafe {
+        cublas::Api::cublasSgemm(
+            handle, op, op, 2, 2, 2, &raw const alpha, a.as_ptr(), 2, b.as_ptr(), 2, &raw const beta,
+            c.as_mut_ptr(), 2,
+        )
+    }
+    .expect("cublasSgemm_v2");
+    assert_eq!(c, a);
+    unsafe { cublas::Api::cublasDestroy(handle) }.expect("cublasDestroy_v2");
+    println!("cublas: cublasSgemm -> {} ok", sgemm.symbol.to_str().unwrap());
+    which("cublas");
+    let mut lt: cublaslt::cublasLtHandle_t = ptr::null_mut();
+    unsafe { cublaslt::Api::cublasLtCreate(&raw mut lt) }.expect("cublasLtCreate");
+    unsafe { cublaslt::Api::cublasLtDestroy(lt) }.expect("cublasLtDestroy");
+    which("cublaslt");
+}
+
+/// Without cuBLAS: CUBLAS_STATUS_NOT_INITIALIZED, and the names from the header.
+fn cublas_absent() {
+    let mut handle: cublas::cublasHandle_t = ptr::null_mut();
+    let rc = unsafe { cublas::cublasCreate(&raw mut handle) };
+    println!("cublas: cublasCreate code {}", rc.0);
+    let name = unsafe { CStr::from_ptr(cublas::cublasGetStatusName(cublas::cublasStatus_t(7))) };
+    println!("cublas: cublasGetStatusName(7) = {}", name.to_string_lossy());
+}
+
 /// A copy the program loaded itself is the one the shims use.
 fn preloaded(path: &str) {
     let library = unsafe { libloading::Library::new(path) }.expect("the program loads its own copy");
@@ -154,6 +203,8 @@ fn main() {
         Some("old-nvjitlink") => old_nvjitlink(),
         Some("absent") => absent(),
         Some("preloaded") => preloaded(&args[2]),
+        Some("cublas") => cublas_sgemm(),
+        Some("cublas-absent") => cublas_absent(),
         other => panic!("unknown scenario {other:?}"),
     }
     println!("ok: {}", args[1]);
