@@ -54,7 +54,7 @@ pub fn header_hash_table() -> Result<String, Error> {
                         break;
                     }
                     let dir = staging.join(wheel.spec());
-                    let got = wheel::whole(&Pip, library.pins, wheel, &dir, &wanted)?;
+                    let got = wheel::whole(&Pip::PINNED, library.pins, wheel, &dir, &wanted)?;
                     let _ = fs::remove_dir_all(&dir);
                     eprintln!(
                         "cushim: {} (CUDA {}, {}): {} of {} header(s), whole wheel {} ({} bytes)",
@@ -127,7 +127,8 @@ pub struct Measured {
 
 /// A ranged read of `name==version` for the `headers` it holds (by the
 /// fetch's rule, `*/include/<header>`), without any pin: a measurement for
-/// the benchmarks, never a fetch. With `whole`, the wheel is also
+/// the benchmarks, never a fetch. pip may pick a `manylinux_2_27` wheel
+/// here, which no fetch does. With `whole`, the wheel is also
 /// downloaded whole, so that the two can be compared.
 #[doc(hidden)]
 pub fn measure(
@@ -144,7 +145,14 @@ pub fn measure(
     let wanted: Vec<&str> = headers.iter().map(String::as_str).collect();
     in_staging("measure", |staging| {
         let dir = staging.join("ranged");
-        let got = match wheel::ranged(&Pip, "no pin", &wheel, Expect::Measure, &dir, &wanted) {
+        let got = match wheel::ranged(
+            &Pip::NEWER,
+            "no pin",
+            &wheel,
+            Expect::Measure,
+            &dir,
+            &wanted,
+        ) {
             Ok(got) => got,
             Err(Stop::Fatal(e)) => return Err(e),
             Err(Stop::Refused(why)) => {
@@ -176,7 +184,7 @@ pub fn measure(
                     ..wheel.clone()
                 };
                 let all = wheel::whole(
-                    &Pip,
+                    &Pip::NEWER,
                     "pip's report",
                     &pinned,
                     &staging.join("whole"),

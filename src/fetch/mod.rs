@@ -86,7 +86,7 @@ fn entry_name(library: &Library, pin: &Pin) -> String {
 }
 
 fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
-    include_dir_from(cache, library, pin, &Pip, &HeaderHashes::shipped()?)
+    include_dir_from(cache, library, pin, &Pip::PINNED, &HeaderHashes::shipped()?)
 }
 
 /// [`include_dir_of`] with the wheels' way in and the header table given

@@ -27,18 +27,32 @@ pub(super) trait Source {
     }
 }
 
-/// `python3 -m pip`.
-pub(super) struct Pip;
+/// `python3 -m pip`, picking the x86_64 wheel for Python 3.11 of the
+/// manylinux platforms it names.
+pub(super) struct Pip {
+    platforms: &'static [&'static str],
+}
 
-/// The wheel pip picks: the manylinux x86_64 build for Python 3.11, as
-/// pinned.
-const WHICH_FILE: [&str; 5] = [
-    "--only-binary=:all:",
-    "--platform",
-    "manylinux2014_x86_64",
-    "--python-version",
-    "3.11",
-];
+impl Pip {
+    /// The platform of every pinned wheel.
+    pub const PINNED: Pip = Pip {
+        platforms: &["manylinux2014_x86_64"],
+    };
+
+    /// Also `manylinux_2_27`, the only Linux tag of some cuBLAS, cuDNN and
+    /// NCCL wheels: for measurements of wheels that are not pinned.
+    pub const NEWER: Pip = Pip {
+        platforms: &["manylinux2014_x86_64", "manylinux_2_27_x86_64"],
+    };
+
+    fn which_file(&self) -> Vec<&'static str> {
+        let mut args = vec!["--only-binary=:all:", "--python-version", "3.11"];
+        for p in self.platforms {
+            args.extend(["--platform", p]);
+        }
+        args
+    }
+}
 
 const QUIET: [&str; 3] = ["--no-deps", "--quiet", "--disable-pip-version-check"];
 
@@ -72,7 +86,7 @@ impl Source for Pip {
         let out = pip()
             .args(["install", "--dry-run", "--ignore-installed"])
             .args(QUIET)
-            .args(WHICH_FILE)
+            .args(self.which_file())
             // pip takes --platform only with --target; a dry run writes nothing there.
             .arg("--target")
             .arg(dir.join("target"))
@@ -95,7 +109,7 @@ impl Source for Pip {
         let out = pip()
             .arg("download")
             .args(QUIET)
-            .args(WHICH_FILE)
+            .args(self.which_file())
             .arg("--dest")
             .arg(dir)
             .arg(&spec)

@@ -391,3 +391,25 @@ fn a_fetch_says_which_way_it_went_and_what_moved() {
         "fetched cuda.h and cudaTypedefs.h of CUDA 13.5: 2 headers, 812 B moved (whole wheel)"
     );
 }
+
+#[test]
+fn the_shipped_table_pins_every_header_of_every_pinned_release() {
+    let table = HeaderHashes::shipped().unwrap();
+    for library in crate::library::LIBRARIES {
+        for pin in crate::pins::all_for(library) {
+            let mut wanted = library.header_files();
+            for wheel in &pin.wheels {
+                let names: Vec<String> = table.of(wheel).iter().map(|f| f.path.clone()).collect();
+                for (header, _) in super::wheel::choose(&names, &wanted) {
+                    wanted.retain(|h| *h != header);
+                }
+            }
+            assert!(
+                wanted.is_empty(),
+                "{} {}: no pinned sha256 for {wanted:?}",
+                library.name,
+                pin.cuda
+            );
+        }
+    }
+}
