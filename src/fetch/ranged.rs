@@ -242,7 +242,10 @@ impl Ranged {
 
     /// Takes `length` bytes of the answer as the piece at `first`.
     fn receive(&mut self, first: u64, length: u64) -> Result<(), String> {
-        let mut bytes = vec![0; usize::try_from(length).unwrap_or(usize::MAX)];
+        let Ok(length_here) = usize::try_from(length) else {
+            return self.fail("an answer too large for this machine");
+        };
+        let mut bytes = vec![0; length_here];
         if self.from.read_exact(&mut bytes).is_err() {
             return self.fail("the ranged reader stopped in the middle of an answer");
         }
@@ -295,12 +298,17 @@ impl Read for Ranged {
             self.get(self.pos, end - self.pos)
                 .map_err(io::Error::other)?;
         }
-        let Some((start, bytes)) = self.pieces.range(..=self.pos).next_back() else {
+        let here = self
+            .pieces
+            .range(..=self.pos)
+            .next_back()
+            .and_then(|(start, bytes)| bytes.get(usize::try_from(self.pos - start).ok()?..))
+            .filter(|rest| !rest.is_empty());
+        let Some(rest) = here else {
             return Err(io::Error::other("a ranged read left a hole"));
         };
-        let at = usize::try_from(self.pos - start).map_err(io::Error::other)?;
-        let n = buf.len().min(bytes.len().saturating_sub(at));
-        buf[..n].copy_from_slice(&bytes[at..at + n]);
+        let n = buf.len().min(rest.len());
+        buf[..n].copy_from_slice(&rest[..n]);
         self.pos += n as u64;
         Ok(n)
     }

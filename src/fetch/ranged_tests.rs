@@ -45,7 +45,12 @@ fn wheel_with(header: &[u8]) -> Vec<u8> {
         SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     let entries: [(&str, Vec<u8>, SimpleFileOptions); 4] = [
         ("pkg/lib/libfirst.so.1", noise(MIB, 1), stored),
-        (PATH, header.to_vec(), deflated),
+        // A header of noise is stored: deflating it would only take time.
+        (
+            PATH,
+            header.to_vec(),
+            if header.len() > MIB { stored } else { deflated },
+        ),
         ("pkg/lib/libbig.so.1", noise(3 * MIB, 2), stored),
         (
             "pkg-1.0.dist-info/RECORD",
@@ -412,4 +417,35 @@ fn the_shipped_table_pins_every_header_of_every_pinned_release() {
             );
         }
     }
+}
+
+#[test]
+fn a_header_past_the_caps_moves_nothing_and_fails_clearly() {
+    // 33 MiB that do not compress: more than a ranged fetch may move, and
+    // more than either way takes as one header.
+    let huge = noise(33 * MIB, 3);
+    let wheel = wheel_with(&huge);
+    let wheel_sha = sha(&wheel);
+    let server = Server::start(wheel.clone(), Host::Ranges);
+    let source = Local {
+        listed: Some(wheel_sha.clone()),
+        ..Local::new(&server, b"", wheel)
+    };
+    let cache = fresh("caps");
+    // No header is read, so the table's sha256 does not matter.
+    let e = fetch_with(&cache, &pin(&wheel_sha), &source, &table(&sha(HEADER)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!("`{PATH}` is larger than 32 MiB")),
+        "{e}"
+    );
+    assert_eq!(source.downloads(), 1, "the ranged way gave up first");
+    assert!(
+        server.sent() <= 16 << 10,
+        "only the tail moved: {}",
+        server.sent()
+    );
+    nothing_cached(&cache);
+    let _ = fs::remove_dir_all(&cache);
 }
