@@ -37,6 +37,7 @@ use crate::library::{Library, DRIVER};
 use crate::pins::{Pin, Wheel};
 
 use hashes::HeaderHashes;
+#[doc(hidden)]
 pub use maintain::{header_hash_table, measure, Measured};
 use pip::{Pip, Source};
 use wheel::{Expect, Got, Moved, Stop, Way};
