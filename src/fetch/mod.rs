@@ -1,6 +1,11 @@
-//! Gets the pinned headers: `pip download` of the pinned wheel, a sha256
-//! check, and extraction of `cuda.h` and `cudaTypedefs.h` into a cache that is
-//! never committed.
+//! Gets the pinned headers into a cache that is never committed. A wheel
+//! with a per-header sha256 in `headers/header-sha256.txt` gives its header
+//! entries alone, read through HTTP ranges (`ranged`, `wheel`): a few dozen
+//! KB of a wheel that may weigh hundreds of MB, each header checked against
+//! its pinned sha256. Otherwise, or when the host refuses ranges, `pip
+//! download` fetches the whole wheel, which is checked against the wheel's
+//! pinned sha256 before anything is extracted. Each fetch says on stderr
+//! which way it went and how many bytes moved.
 //!
 //! The cache is untrusted between runs. Extraction records each header's
 //! sha256 (`headers.sha256`), and every use checks the files against it; an
@@ -8,8 +13,17 @@
 //! again. The cache root must be the user's own and writable by no one else,
 //! and there is no fallback to a shared temporary directory.
 
+mod hashes;
+mod maintain;
+mod pip;
+mod ranged;
+#[cfg(test)]
+mod ranged_tests;
+#[cfg(test)]
+mod server;
+mod wheel;
+
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,6 +35,12 @@ use crate::parse::{file_sha256, hex};
 use crate::diag::Error;
 use crate::library::{Library, DRIVER};
 use crate::pins::{Pin, Wheel};
+
+use hashes::HeaderHashes;
+#[doc(hidden)]
+pub use maintain::{header_hash_table, measure, Measured};
+use pip::{Pip, Source};
+use wheel::{Expect, Got, Moved, Stop, Way};
 
 /// Where fetched headers live: `$CUSHIM_CACHE_DIR`, else `$XDG_CACHE_HOME/cushim`,
 /// else `$HOME/.cache/cushim`; an error when none of them is set.
@@ -71,7 +91,7 @@ fn entry_name(library: &Library, pin: &Pin) -> String {
 
 /// Every file a cache entry of `library`'s pins holds: the headers of each
 /// library sharing them, and what their parse needs. Example: `nvrtc.h`.
-fn entry_files(library: &Library) -> Vec<&'static str> {
+pub(super) fn entry_files(library: &Library) -> Vec<&'static str> {
     let mut files: Vec<&'static str> = Vec::new();
     for l in crate::library::sharing_pins(library) {
         for f in l
@@ -88,10 +108,22 @@ fn entry_files(library: &Library) -> Vec<&'static str> {
 }
 
 fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
+    include_dir_from(cache, library, pin, &Pip::PINNED, &HeaderHashes::shipped()?)
+}
+
+/// [`include_dir_of`] with the wheels' way in and the header table given
+/// (the tests give a local server and a table of their own).
+fn include_dir_from(
+    cache: &Path,
+    library: &Library,
+    pin: &Pin,
+    source: &dyn Source,
+    hashes: &HeaderHashes,
+) -> Result<PathBuf, Error> {
     private_dir(cache)?;
     let root = cache.join(entry_name(library, pin));
     let verify = |pin: &Pin, root: &Path| verify(library, pin, root);
-    let fetch = |pin: &Pin, root: &Path| fetch(library, pin, root);
+    let fetch = |pin: &Pin, root: &Path| fetch(library, pin, root, source, hashes);
     match verify(pin, &root) {
         Ok(()) => {}
         Err(Some(why)) => {
@@ -221,19 +253,19 @@ fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
     Error::new(format!("{what} `{}`: {e}", path.display()))
 }
 
-/// Downloads, checks and extracts `pin` into `root`, replacing it atomically.
-fn fetch(library: &Library, pin: &Pin, root: &Path) -> Result<(), Error> {
+/// Fetches, checks and extracts `pin` into `root`, replacing it atomically.
+fn fetch(
+    library: &Library,
+    pin: &Pin,
+    root: &Path,
+    source: &dyn Source,
+    hashes: &HeaderHashes,
+) -> Result<(), Error> {
     let parent = root.parent().unwrap_or(Path::new("."));
     remove_stale_staging(parent);
-    static STAGING: AtomicUsize = AtomicUsize::new(0);
-    let n = STAGING.fetch_add(1, Ordering::Relaxed);
-    let staging = parent.join(format!(
-        ".{}.{}-{n}.tmp",
-        entry_name(library, pin),
-        std::process::id()
-    ));
+    let staging = staging_dir(parent, &entry_name(library, pin));
     let _ = fs::remove_dir_all(&staging);
-    let result = fetch_into(library, pin, &staging).and_then(|()| {
+    let result = fetch_into(library, pin, &staging, source, hashes).and_then(|()| {
         if verify(library, pin, root).is_ok() {
             // Another process or thread finished the same fetch first.
             return Ok(());
@@ -248,6 +280,14 @@ fn fetch(library: &Library, pin: &Pin, root: &Path) -> Result<(), Error> {
     result
 }
 
+/// A staging directory of this process beside the cache entries:
+/// `.<name>.<pid>-<n>.tmp`, removed by the next run if this one is killed.
+fn staging_dir(parent: &Path, name: &str) -> PathBuf {
+    static STAGING: AtomicUsize = AtomicUsize::new(0);
+    let n = STAGING.fetch_add(1, Ordering::Relaxed);
+    parent.join(format!(".{name}.{}-{n}.tmp", std::process::id()))
+}
+
 /// `wheel.sha256` of a cache entry: the sha256 of each wheel it came from,
 /// one a line.
 fn wheel_lines(pin: &Pin) -> String {
@@ -257,14 +297,46 @@ fn wheel_lines(pin: &Pin) -> String {
         .collect()
 }
 
-fn fetch_into(library: &Library, pin: &Pin, staging: &Path) -> Result<(), Error> {
+fn fetch_into(
+    library: &Library,
+    pin: &Pin,
+    staging: &Path,
+    source: &dyn Source,
+    hashes: &HeaderHashes,
+) -> Result<(), Error> {
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
     let mut wanted = entry_files(library);
     let mut manifest = String::new();
+    let mut taken_all = Vec::new();
+    let mut costs = Vec::new();
     for (n, wheel) in pin.wheels.iter().enumerate() {
-        let bytes = download(pin, wheel, &staging.join(format!("wheel-{n}")))?;
-        manifest.push_str(&extract(&bytes, &include, &mut wanted)?);
+        if wanted.is_empty() {
+            break;
+        }
+        eprintln!(
+            "cushim: fetching CUDA {} headers ({})",
+            pin.cuda,
+            wheel.spec()
+        );
+        let dir = staging.join(format!("wheel-{n}"));
+        let got = fetch_wheel(library, wheel, &dir, &wanted, source, hashes)?;
+        let _ = fs::remove_dir_all(&dir);
+        for t in got.taken {
+            let dest = include.join(t.header);
+            if let Some(parent) = dest.parent() {
+                fs::create_dir_all(parent).map_err(|e| io_error("cannot create", parent, e))?;
+            }
+            manifest.push_str(&format!(
+                "{}  {}\n",
+                hex(&Sha256::digest(&t.text)),
+                t.header
+            ));
+            fs::write(&dest, &t.text).map_err(|e| io_error("cannot write", &dest, e))?;
+            wanted.retain(|h| *h != t.header);
+            taken_all.push(t.header);
+        }
+        costs.push(got.moved);
     }
     if !wanted.is_empty() {
         return Err(Error::new(format!(
@@ -276,78 +348,104 @@ fn fetch_into(library: &Library, pin: &Pin, staging: &Path) -> Result<(), Error>
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
-        .hint("headers/pins.txt must list every wheel of the release; nothing was cached"));
+        .hint(format!(
+            "{} must list every wheel of the release; nothing was cached",
+            library.pins
+        )));
     }
     fs::write(staging.join(MANIFEST), manifest)
         .map_err(|e| io_error("cannot write", staging, e))?;
     fs::write(staging.join("wheel.sha256"), wheel_lines(pin))
-        .map_err(|e| io_error("cannot write", staging, e))
+        .map_err(|e| io_error("cannot write", staging, e))?;
+    eprintln!("cushim: {}", summary(library, pin, &taken_all, &costs));
+    Ok(())
 }
 
-/// Downloads one wheel into `dir` with `pip`, checks its sha256 against the
-/// pin, and returns its bytes; `dir` is removed again.
-fn download(pin: &Pin, wheel: &Wheel, dir: &Path) -> Result<Vec<u8>, Error> {
-    fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
+/// The wanted headers of one wheel: through ranges where the table pins
+/// their sha256, else (or when the host or the network refuses ranges)
+/// from the whole wheel.
+fn fetch_wheel(
+    library: &Library,
+    wheel: &Wheel,
+    dir: &Path,
+    wanted: &[&'static str],
+    source: &dyn Source,
+    hashes: &HeaderHashes,
+) -> Result<Got<'static>, Error> {
     let spec = wheel.spec();
-    eprintln!("cushim: fetching CUDA {} headers ({spec})", pin.cuda);
-    let mut pip = Command::new("python3");
-    die_with_parent(&mut pip);
-    let out = pip
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args([
-            "--only-binary=:all:",
-            "--platform",
-            "manylinux2014_x86_64",
-            // Recent cuBLAS wheels are only tagged for glibc 2.27.
-            "--platform",
-            "manylinux_2_27_x86_64",
-            "--python-version",
-            "3.11",
-        ])
-        .arg("--dest")
-        .arg(dir)
-        .arg(&spec)
-        .output()
-        .map_err(|e| {
-            Error::new(format!("cannot run `python3 -m pip`: {e}"))
-                .hint("install Python 3 with pip, or pass a local toolkit with `--cuda-path`")
-        })?;
-    if !out.status.success() {
-        return Err(Error::new(format!(
-            "`pip download {spec}` failed:\n{}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-        .hint("check the network, or pass a local toolkit with `--cuda-path`"));
+    let pinned = hashes.of(wheel);
+    if pinned.is_empty() {
+        eprintln!(
+            "cushim: {spec}: {} pins no header of it; downloading the whole wheel",
+            hashes::FILE
+        );
+    } else {
+        let expect = Expect::Pinned(&pinned);
+        match wheel::ranged(source, library.pins, wheel, expect, dir, wanted) {
+            Ok(got) => return Ok(got),
+            Err(Stop::Fatal(e)) => return Err(e),
+            Err(Stop::Refused(why)) => {
+                eprintln!("cushim: {spec}: {why}; downloading the whole wheel");
+            }
+        }
+        let _ = fs::remove_dir_all(dir);
     }
-    let file = fs::read_dir(dir)
-        .map_err(|e| io_error("cannot list", dir, e))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .ok_or_else(|| Error::new(format!("`pip download {spec}` produced no wheel")))?;
-    let bytes = fs::read(&file).map_err(|e| io_error("cannot read", &file, e))?;
-    let sha = hex(&Sha256::digest(&bytes));
-    if sha != wheel.sha256 {
-        return Err(Error::new(format!(
-            "`{}` has sha256 {sha}, but headers/pins.txt pins {}",
-            file.display(),
-            wheel.sha256
-        ))
-        .hint("the download was altered or the pin is wrong; nothing was extracted"));
+    wheel::whole(source, library.pins, wheel, dir, wanted)
+}
+
+/// A byte count for people: `812 B`, `412 KB`, `58.2 MB` (powers of 1000).
+fn amount(bytes: u64) -> String {
+    match bytes {
+        0..=999 => format!("{bytes} B"),
+        1_000..=999_999 => format!("{} KB", (bytes + 500) / 1_000),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
-    fs::remove_dir_all(dir).map_err(|e| io_error("cannot clean", dir, e))?;
-    Ok(bytes)
+}
+
+/// The line that ends a fetch. Example: `fetched nvrtc.h of CUDA 13.5
+/// (nvrtc): 1 header, 28 KB moved (ranged; the whole wheel is 58.2 MB)`.
+fn summary(library: &Library, pin: &Pin, headers: &[&str], costs: &[Moved]) -> String {
+    let what = match headers {
+        [] => "no header".to_string(),
+        [one] => (*one).to_string(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+    };
+    let whose = if library.name == DRIVER.name {
+        String::new()
+    } else {
+        format!(" ({})", library.name)
+    };
+    let moved: u64 = costs.iter().map(|c| c.bytes).sum();
+    let size: u64 = costs.iter().map(|c| c.size).sum();
+    let ranged = costs.iter().filter(|c| c.way == Way::Ranged).count();
+    let (wheels, is) = if costs.len() == 1 {
+        ("wheel", "is")
+    } else {
+        ("wheels", "are")
+    };
+    let how = if ranged == 0 {
+        format!("whole {wheels}")
+    } else if ranged == costs.len() {
+        format!("ranged; the whole {wheels} {is} {}", amount(size))
+    } else {
+        format!(
+            "ranged for {ranged} of {} wheels; the whole wheels are {}",
+            costs.len(),
+            amount(size)
+        )
+    };
+    let plural = if headers.len() == 1 { "" } else { "s" };
+    format!(
+        "fetched {what} of CUDA {}{whose}: {} header{plural}, {} moved ({how})",
+        pin.cuda,
+        headers.len(),
+        amount(moved)
+    )
 }
 
 /// On Linux, the child is killed when this process dies (even by SIGKILL),
-/// so a killed fetch leaves no `pip` behind.
+/// so a killed fetch leaves no `pip` or reader behind.
 fn die_with_parent(command: &mut Command) {
     #[cfg(target_os = "linux")]
     {
@@ -365,40 +463,6 @@ fn die_with_parent(command: &mut Command) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = command;
-}
-
-/// Copies each of the `wanted` headers that the wheel holds under an
-/// `include/` directory into `include`, and takes it off `wanted`; returns
-/// the manifest lines: `<sha256>  <header>`.
-fn extract(wheel: &[u8], include: &Path, wanted: &mut Vec<&str>) -> Result<String, Error> {
-    let mut manifest = String::new();
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(wheel))
-        .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
-    let names: Vec<String> = zip
-        .file_names()
-        .filter_map(Result::ok)
-        .map(|n| n.into_owned())
-        .collect();
-    let mut left = Vec::new();
-    for header in wanted.drain(..) {
-        let suffix = format!("/include/{header}");
-        let Some(name) = names.iter().find(|n| n.ends_with(&suffix)) else {
-            left.push(header);
-            continue;
-        };
-        let mut text = Vec::new();
-        zip.by_name(name)
-            .and_then(|mut f| f.read_to_end(&mut text).map_err(Into::into))
-            .map_err(|e| Error::new(format!("cannot extract `{name}`: {e}")))?;
-        let dest = include.join(header);
-        if let Some(dir) = dest.parent() {
-            fs::create_dir_all(dir).map_err(|e| io_error("cannot create", dir, e))?;
-        }
-        manifest.push_str(&format!("{}  {header}\n", hex(&Sha256::digest(&text))));
-        fs::write(&dest, text).map_err(|e| io_error("cannot write", &dest, e))?;
-    }
-    *wanted = left;
-    Ok(manifest)
 }
 
 #[cfg(test)]
