@@ -1,20 +1,31 @@
 // The family check in C++ (scripts/gpu-family.sh): NVRTC compiles a kernel,
-// nvJitLink links it, the driver launches it and NVML reports the device,
-// through cushim's stubs only: the program links none of -lnvrtc,
-// -lnvJitLink, -lcuda or -lnvidia-ml, and the real headers check every stub.
+// nvJitLink links it, the driver launches it, cuBLAS and cuBLASLt multiply
+// 4096x4096 matrices and NVML reports the device. Built twice from this one
+// source: with cushim's stubs only (no -lnvrtc, -lnvJitLink, -lcuda,
+// -lnvidia-ml, -lcublas or -lcublasLt; the real headers check every stub),
+// and with -DFAMILY_DIRECT linked to the libraries themselves. The SGEMM's
+// checksum of both builds must be equal.
+#include <cublasLt.h>
+#include <cublas_v2.h>
 #include <cuda.h>
 #include <nvJitLink.h>
 #include <nvml.h>
 #include <nvrtc.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#ifndef FAMILY_DIRECT
+#include "cublasLt_shim.h"
+#include "cublas_shim.h"
 #include "cuda_shim.h"
 #include "nvjitlink_shim.h"
 #include "nvml_shim.h"
 #include "nvrtc_shim.h"
+#endif
 
 static const char *kernel = R"(
 extern "C" __global__ void saxpy(float a, const float *x, float *y, int n) {
@@ -33,7 +44,67 @@ static void fail(const char *what, int code) {
         if (rc_ != 0) fail(#call, rc_);        \
     } while (0)
 
+// FNV-1a over the bytes of `v`: equal sums mean equal bits.
+static unsigned long long fnv1a(const std::vector<float> &v) {
+    unsigned long long h = 1469598103934665603ull;
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(v.data());
+    for (size_t i = 0; i < v.size() * sizeof(float); ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+// cuBLAS SGEMM on 4096x4096 deterministic inputs, then the same product
+// through cuBLASLt; prints the SGEMM's checksum and Lt's largest difference.
+static void blas() {
+    const int n = 4096;
+    const size_t count = static_cast<size_t>(n) * n, bytes = count * sizeof(float);
+    std::vector<float> a(count), b(count), c(count), d(count);
+    for (size_t i = 0; i < count; ++i) {
+        a[i] = static_cast<float>((i * 7) % 13) / 13.0f - 0.5f;
+        b[i] = static_cast<float>((i * 11) % 17) / 17.0f - 0.5f;
+    }
+    CUdeviceptr da, db, dc, dd, work;
+    const size_t work_size = 32u << 20;
+    CHECK(cuMemAlloc(&da, bytes));
+    CHECK(cuMemAlloc(&db, bytes));
+    CHECK(cuMemAlloc(&dc, bytes));
+    CHECK(cuMemAlloc(&dd, bytes));
+    CHECK(cuMemAlloc(&work, work_size));
+    CHECK(cuMemcpyHtoD(da, a.data(), bytes));
+    CHECK(cuMemcpyHtoD(db, b.data(), bytes));
+    cublasHandle_t handle;
+    CHECK(cublasCreate(&handle));
+    const float alpha = 1.0f, beta = 0.0f;
+    CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, reinterpret_cast<const float *>(da), n,
+                      reinterpret_cast<const float *>(db), n, &beta, reinterpret_cast<float *>(dc), n));
+    CHECK(cuCtxSynchronize());
+    CHECK(cuMemcpyDtoH(c.data(), dc, bytes));
+    CHECK(cublasDestroy(handle));
+    std::printf("ok: cublasSgemm %dx%d fnv1a=%016llx c[0]=%.6f c[last]=%.6f\n", n, n, fnv1a(c), c[0], c[count - 1]);
+
+    cublasLtHandle_t lt;
+    CHECK(cublasLtCreate(&lt));
+    cublasLtMatmulDesc_t desc;
+    CHECK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    cublasLtMatrixLayout_t layout;
+    CHECK(cublasLtMatrixLayoutCreate(&layout, CUDA_R_32F, n, n, n));
+    CHECK(cublasLtMatmul(lt, desc, &alpha, reinterpret_cast<const void *>(da), layout,
+                         reinterpret_cast<const void *>(db), layout, &beta, reinterpret_cast<const void *>(dd), layout,
+                         reinterpret_cast<void *>(dd), layout, nullptr, reinterpret_cast<void *>(work), work_size,
+                         nullptr));
+    CHECK(cuCtxSynchronize());
+    CHECK(cuMemcpyDtoH(d.data(), dd, bytes));
+    double worst = 0;
+    for (size_t i = 0; i < count; ++i) worst = std::fmax(worst, std::fabs(static_cast<double>(d[i]) - c[i]));
+    CHECK(cublasLtMatrixLayoutDestroy(layout));
+    CHECK(cublasLtMatmulDescDestroy(desc));
+    CHECK(cublasLtDestroy(lt));
+    for (CUdeviceptr p : {da, db, dc, dd, work}) CHECK(cuMemFree(p));
+    if (worst > 1e-2) fail("cublasLtMatmul differs from cublasSgemm", static_cast<int>(worst * 1000));
+    std::printf("ok: cublasLtMatmul %dx%d, largest difference from cublasSgemm %.3g\n", n, n, worst);
+}
+
 int main() {
+#ifndef FAMILY_DIRECT
     std::printf("found nvrtc: %s (version %u)\n", cushim_nvrtc_library_path() ? cushim_nvrtc_library_path() : "-",
                 cushim_nvrtc_driver_version());
     std::printf("found nvjitlink: %s (version %u)\n",
@@ -42,6 +113,11 @@ int main() {
     std::printf("found cuda: %s (version %u)\n", cushim_cuda_library_path() ? cushim_cuda_library_path() : "-",
                 cushim_cuda_driver_version());
     std::printf("found nvml: %s\n", cushim_nvml_library_path() ? cushim_nvml_library_path() : "-");
+    std::printf("found cublas: %s (version %u)\n", cushim_cublas_library_path() ? cushim_cublas_library_path() : "-",
+                cushim_cublas_driver_version());
+    std::printf("found cublasLt: %s (version %u)\n",
+                cushim_cublasLt_library_path() ? cushim_cublasLt_library_path() : "-", cushim_cublasLt_driver_version());
+#endif
 
     CHECK(cuInit(0));
     CUdevice device;
@@ -109,6 +185,7 @@ int main() {
     CHECK(cuMemFree(dy));
     if (wrong) fail("saxpy results wrong", wrong);
     std::printf("ok: driver launched saxpy on %d elements, all exact\n", n);
+    blas();
 
     CHECK(nvmlInit());
     nvmlDevice_t nvml_device;
@@ -129,6 +206,10 @@ int main() {
     std::printf("ok: nvml name=%s; memory.total=%llu MiB; temperature.gpu=%u\n", name,
                 static_cast<unsigned long long>(memory.total / (1024 * 1024)), temperature);
     CHECK(nvmlShutdown());
+#ifdef FAMILY_DIRECT
+    std::printf("ok: all (c++, linked directly)\n");
+#else
     std::printf("ok: all (c++)\n");
+#endif
     return 0;
 }

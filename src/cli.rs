@@ -75,6 +75,9 @@ pub struct DiffArgs {
     /// Output format
     #[arg(long, value_enum, default_value = "text")]
     pub format: DiffFormat,
+    /// The library: driver (the default), nvrtc, nvml, nvjitlink, cublas or cublaslt
+    #[arg(long, value_name = "NAME", default_value = "driver")]
+    pub lib: String,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,15 +90,16 @@ pub enum DiffFormat {
 /// A diff side: a pinned release, a header file alone (with its
 /// `cudaTypedefs.h` beside it when there is one), or a toolkit root or include
 /// directory (every header of the library found there).
-fn side(spec: &str) -> Builder {
+fn side(spec: &str, library: &str) -> Builder {
     let path = PathBuf::from(spec);
+    let builder = Builder::new().library(library);
     if path.is_file() {
         let typedefs = path.with_file_name("cudaTypedefs.h");
-        Builder::new().header(&path, typedefs.is_file().then_some(typedefs))
+        builder.header(&path, typedefs.is_file().then_some(typedefs))
     } else if path.is_dir() {
-        Builder::new().cuda_path(Some(path))
+        builder.cuda_path(Some(path))
     } else {
-        Builder::new().cuda_version(spec)
+        builder.cuda_version(spec)
     }
 }
 
@@ -116,8 +120,8 @@ fn out(text: &str) -> Result<(), Error> {
 }
 
 fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
-    let (a, _) = load(side(&args.from).checked_options()?)?;
-    let (b, _) = load(side(&args.to).checked_options()?)?;
+    let (a, _) = load(side(&args.from, &args.lib).checked_options()?)?;
+    let (b, _) = load(side(&args.to, &args.lib).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
     out(&match args.format {
         DiffFormat::Text => d.text(),

@@ -482,3 +482,40 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
         );
     }
 }
+
+#[test]
+fn doctor_shows_each_candidate_tried_the_winner_and_its_missing_functions() {
+    let t = Trees::new("family-trees-doctor");
+    let wrong = t.path("wrong");
+    let toolkit = t.path("toolkit");
+    let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["doctor", "--lib", "nvrtc", "--cuda", "13.5"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", std::env::var_os("HOME").unwrap_or_default())
+        .envs(std::env::var_os("CUSHIM_CACHE_DIR").map(|d| ("CUSHIM_CACHE_DIR", d)))
+        .env("VIRTUAL_ENV", &wrong)
+        .env("CUDA_HOME", &toolkit)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let winner = toolkit.join("lib64/libnvrtc.so.13");
+    assert!(
+        stdout.contains(&format!("library:          {}", winner.display())),
+        "{stdout}"
+    );
+    assert!(stdout.contains("found by:         CUDA_HOME"), "{stdout}");
+    assert!(
+        stdout.contains("NVRTC version:    13.4 (13040)"),
+        "{stdout}"
+    );
+    // The fake lacks most of the header's functions; each is listed.
+    assert!(stdout.contains("nvrtcGetTileIRSize"), "{stdout}");
+    // The skipped wrong-major copy, and why.
+    assert!(
+        stdout.contains("is NVRTC 12.9, but the header is for NVRTC 13.x"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("pip wheel (VIRTUAL_ENV)"), "{stdout}");
+}

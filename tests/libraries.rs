@@ -204,3 +204,21 @@ fn fetch_takes_a_library() {
     let out = cushim(&["fetch", "--lib", "nope"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `diff --lib` compares one library's releases: nvJitLink's exports move
+/// to the new header's minor, and 13.0's `nvJitLinkCreate` takes `const
+/// char *const *options`.
+#[test]
+fn diff_takes_a_library() {
+    let out = cushim(&["diff", "--lib", "nvjitlink", "12.9", "13.0"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("CUDA 12.9 -> 13.0"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "nvJitLinkCreate: __nvJitLinkCreate_12_9 (12.9) -> __nvJitLinkCreate_13_0 (13.0)"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("const char *const *options"), "{stdout}");
+}

@@ -4288,6 +4288,9 @@ pub mod cushim_loader {
         MajorMinor,
         /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
         Text,
+        /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
+        /// Example: `cublasGetProperty`.
+        Property,
     }
     /// Environment variable that picks the default-stream mode when the program
     /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
@@ -5220,12 +5223,16 @@ pub mod cushim_loader {
                     for dep in info.preload {
                         OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
                         let dep_path = dir.join(dep);
-                        if let Err(e) = open_one(dep_path.as_os_str(), false) {
-                            return Err(format!(
-                                "its dependency `{}` could not be loaded: {}",
-                                dep_path.display(),
-                                describe(&e)
-                            ));
+                        match open_one(dep_path.as_os_str(), false) {
+                            // Kept loaded: the library's own dependency resolves to it.
+                            Ok(dep) => std::mem::forget(dep),
+                            Err(e) => {
+                                return Err(format!(
+                                    "its dependency `{}` could not be loaded: {}",
+                                    dep_path.display(),
+                                    describe(&e)
+                                ))
+                            }
                         }
                     }
                 }
@@ -5320,6 +5327,7 @@ pub mod cushim_loader {
         type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
         type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
         type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
+        type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
         let name = info.version_function.to_bytes_with_nul();
         let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
         // SAFETY: the description gives the version function's prototype, which
@@ -5338,6 +5346,18 @@ pub mod cushim_loader {
                     Ok(f) => {
                         let (mut major, mut minor): (c_int, c_int) = (0, 0);
                         let rc = f(&raw mut major, &raw mut minor);
+                        let v = ok(major)
+                            .saturating_mul(1000)
+                            .saturating_add(ok(minor).min(99) * 10);
+                        (Some(rc), if rc == 0 { v } else { 0 })
+                    }
+                    Err(_) => (None, 0),
+                },
+                VersionQuery::Property => match library.get::<Property>(name) {
+                    Ok(f) => {
+                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                        let rc = f(0, &raw mut major);
+                        let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
                         let v = ok(major)
                             .saturating_mul(1000)
                             .saturating_add(ok(minor).min(99) * 10);

@@ -60,7 +60,8 @@ constexpr int code_symbol_not_found = 500;  // CUDA_ERROR_NOT_FOUND
 constexpr int code_driver_too_old = 36;  // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
 constexpr int code_not_initialized = 3;  // CUDA_ERROR_NOT_INITIALIZED
 constexpr const char *version_function = "cuDriverGetVersion";
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length).
+// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
+// 3 f(int property, int *value) for the major (0) and the minor (1).
 constexpr int version_query = 0;
 constexpr bool has_stub = true;
 constexpr const char *proc_address_v2 = "cuGetProcAddress_v2";
@@ -305,6 +306,12 @@ int read_version(void *handle, unsigned &version) {
     } else if (settings::version_query == 1) {
         int major = 0, minor = 0;
         rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
+        if (rc == 0 && major > 0 && major < 4000000)
+            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
+    } else if (settings::version_query == 3) {
+        int major = 0, minor = 0;
+        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
+        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000)
             version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
     } else {

@@ -17,6 +17,14 @@ mod nvjitlink {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvjitlink.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cublas {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cublas.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cublaslt {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cublasLt.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nvml {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvml.rs"));
 }
@@ -164,6 +172,91 @@ fn launch(cubin: &[u8]) {
     }
 }
 
+/// FNV-1a over the bytes of `v`: equal sums mean equal bits.
+fn fnv1a(v: &[f32]) -> u64 {
+    let mut h: u64 = 1_469_598_103_934_665_603;
+    for x in v {
+        for b in x.to_ne_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(1_099_511_628_211);
+        }
+    }
+    h
+}
+
+/// cuBLAS SGEMM on the same 4096x4096 inputs as gpu/family.cpp (its checksum
+/// must equal the C++ builds'), then the product through cuBLASLt.
+fn blas() {
+    use cuda::Api;
+    let n: usize = 4096;
+    let count = n * n;
+    let bytes = count * 4;
+    let a: Vec<f32> = (0..count).map(|i| ((i * 7) % 13) as f32 / 13.0 - 0.5).collect();
+    let b: Vec<f32> = (0..count).map(|i| ((i * 11) % 17) as f32 / 17.0 - 0.5).collect();
+    let (mut da, mut db, mut dc, mut dd, mut work): (cuda::CUdeviceptr, cuda::CUdeviceptr, cuda::CUdeviceptr, cuda::CUdeviceptr, cuda::CUdeviceptr) = (0, 0, 0, 0, 0);
+    let work_size = 32usize << 20;
+    for (p, size) in [(&mut da, bytes), (&mut db, bytes), (&mut dc, bytes), (&mut dd, bytes), (&mut work, work_size)] {
+        check("cuMemAlloc", unsafe { Api::cuMemAlloc(p, size) });
+    }
+    check("cuMemcpyHtoD", unsafe { Api::cuMemcpyHtoD(da, a.as_ptr().cast(), bytes) });
+    check("cuMemcpyHtoD", unsafe { Api::cuMemcpyHtoD(db, b.as_ptr().cast(), bytes) });
+    let mut handle: cublas::cublasHandle_t = ptr::null_mut();
+    check("cublasCreate", unsafe { cublas::Api::cublasCreate(&raw mut handle) });
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let op = cublas::cublasOperation_t::CUBLAS_OP_N;
+    let m = n as i32;
+    check("cublasSgemm", unsafe {
+        cublas::Api::cublasSgemm(
+            handle, op, op, m, m, m, &raw const alpha, da as *const f32, m, db as *const f32, m, &raw const beta,
+            dc as *mut f32, m,
+        )
+    });
+    check("cuCtxSynchronize", unsafe { Api::cuCtxSynchronize() });
+    let mut c = vec![0f32; count];
+    check("cuMemcpyDtoH", unsafe { Api::cuMemcpyDtoH(c.as_mut_ptr().cast(), dc, bytes) });
+    check("cublasDestroy", unsafe { cublas::Api::cublasDestroy(handle) });
+    let sgemm = cublas::function("cublasSgemm").unwrap();
+    println!(
+        "ok: cublasSgemm ({}) {n}x{n} fnv1a={:016x} c[0]={:.6} c[last]={:.6}",
+        sgemm.symbol.to_str().unwrap(),
+        fnv1a(&c),
+        c[0],
+        c[count - 1]
+    );
+
+    let mut lt: cublaslt::cublasLtHandle_t = ptr::null_mut();
+    check("cublasLtCreate", unsafe { cublaslt::Api::cublasLtCreate(&raw mut lt) });
+    let mut desc: cublaslt::cublasLtMatmulDesc_t = ptr::null_mut();
+    check("cublasLtMatmulDescCreate", unsafe {
+        cublaslt::Api::cublasLtMatmulDescCreate(&raw mut desc, cublaslt::cublasComputeType_t::CUBLAS_COMPUTE_32F, cublaslt::cudaDataType_t::CUDA_R_32F)
+    });
+    let mut layout: cublaslt::cublasLtMatrixLayout_t = ptr::null_mut();
+    check("cublasLtMatrixLayoutCreate", unsafe {
+        cublaslt::Api::cublasLtMatrixLayoutCreate(&raw mut layout, cublaslt::cudaDataType_t::CUDA_R_32F, n as u64, n as u64, n as i64)
+    });
+    check("cublasLtMatmul", unsafe {
+        cublaslt::Api::cublasLtMatmul(
+            lt, desc, (&raw const alpha).cast(), da as *const c_void, layout, db as *const c_void, layout,
+            (&raw const beta).cast(), dd as *const c_void, layout, dd as *mut c_void, layout, ptr::null(),
+            work as *mut c_void, work_size, ptr::null_mut(),
+        )
+    });
+    check("cuCtxSynchronize", unsafe { Api::cuCtxSynchronize() });
+    let mut d = vec![0f32; count];
+    check("cuMemcpyDtoH", unsafe { Api::cuMemcpyDtoH(d.as_mut_ptr().cast(), dd, bytes) });
+    let worst = c.iter().zip(&d).map(|(x, y)| f64::from((x - y).abs())).fold(0.0, f64::max);
+    check("cublasLtMatrixLayoutDestroy", unsafe { cublaslt::Api::cublasLtMatrixLayoutDestroy(layout) });
+    check("cublasLtMatmulDescDestroy", unsafe { cublaslt::Api::cublasLtMatmulDescDestroy(desc) });
+    check("cublasLtDestroy", unsafe { cublaslt::Api::cublasLtDestroy(lt) });
+    for p in [da, db, dc, dd, work] {
+        check("cuMemFree", unsafe { Api::cuMemFree(p) });
+    }
+    if worst > 1e-2 {
+        println!("FAIL: cublasLtMatmul differs from cublasSgemm by {worst}");
+        std::process::exit(1);
+    }
+    println!("ok: cublasLtMatmul {n}x{n}, largest difference from cublasSgemm {worst:.3e}");
+}
+
 /// The device's compute capability as `sm_XY`.
 fn arch() -> String {
     use cuda::Api;
@@ -208,10 +301,13 @@ fn main() {
     found!(nvjitlink);
     found!(cuda);
     found!(nvml);
+    found!(cublas);
+    found!(cublaslt);
     let arch = arch();
     let ltoir = compile(&arch);
     let cubin = link(&arch, &ltoir);
     launch(&cubin);
+    blas();
     nvml_report();
     println!("ok: all (rust)");
 }
