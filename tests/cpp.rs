@@ -352,3 +352,31 @@ fn the_pair_in_linked_mode_defines_no_stubs_and_the_program_links_the_driver() {
     );
     assert!(out.contains("ok: linked"), "{out}");
 }
+
+/// Every committed pair of the other libraries (NVRTC, NVML, nvJitLink,
+/// cuBLAS, cuBLASLt) compiles against its release's pinned headers, so
+/// the compiler checks each stub's prototype against the header's own
+/// declaration; cuBLAS's runtime headers get cushim's host-only <nv/target>.
+#[test]
+fn every_committed_library_pair_compiles_against_its_own_headers() {
+    let mut checked = 0;
+    for library in cushim::library::LIBRARIES.iter().skip(1) {
+        for pin in cushim::pins::all_for(library) {
+            let dir = root().join("generated").join(pin.cuda.dir_name());
+            let source = dir.join(format!("{}_shim.cpp", library.stem));
+            assert!(source.is_file(), "{} is committed", source.display());
+            let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+            run_ok(
+                Command::new("g++")
+                    .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+                    .arg(format!("-I{}", include.display()))
+                    .arg(format!("-I{}", root().join("headers/foreign").display()))
+                    .arg(format!("-I{}", dir.display()))
+                    .arg(&source),
+            );
+            checked += 1;
+        }
+    }
+    // 16 NVRTC, 16 NVML, 15 nvJitLink (none for 11.8), 16 cuBLAS and 16 cuBLASLt releases.
+    assert_eq!(checked, 79);
+}

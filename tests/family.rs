@@ -519,3 +519,102 @@ fn doctor_shows_each_candidate_tried_the_winner_and_its_missing_functions() {
     );
     assert!(stdout.contains("pip wheel (VIRTUAL_ENV)"), "{stdout}");
 }
+
+/// NVRTC's C++ stubs built for Windows (mingw-w64) and run under Wine: the
+/// DLL of the header's major is found in a pip wheel (`VIRTUAL_ENV`'s
+/// `Lib\site-packages\nvidia\cu13\bin\x86_64`) or a toolkit (`CUDA_PATH\bin`),
+/// and a planted `nvrtc64_130_0.dll` beside the executable and in the working
+/// directory is never loaded.
+#[test]
+fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never_beside_the_program(
+) {
+    let have = |tool: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(have("x86_64-w64-mingw32-g++-posix") && have("wine")) {
+        assert!(
+            std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+            "install g++-mingw-w64-x86-64 and wine64 (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+        );
+        return;
+    }
+    let dir = scratch("family-windows");
+    cushim::Builder::new()
+        .library("nvrtc")
+        .cuda_version("13.5")
+        .languages(&[cushim::Language::Cpp])
+        .out_dir(&dir)
+        .generate()
+        .unwrap();
+    let library = cushim::library::by_name("nvrtc").unwrap();
+    let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+    let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+    let exe = dir.join("program.exe");
+    run_ok(
+        Command::new("x86_64-w64-mingw32-g++-posix")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/family_windows.cpp"))
+            .arg(dir.join("nvrtc_shim.cpp"))
+            .args(["-static", "-o"])
+            .arg(&exe),
+    );
+    let dll = |to: &Path, source: &str, defines: &[&str]| {
+        std::fs::create_dir_all(to).unwrap();
+        run_ok(
+            Command::new("x86_64-w64-mingw32-gcc")
+                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+                .arg(to.join("nvrtc64_130_0.dll"))
+                .arg(root().join(source))
+                .args(defines),
+        );
+    };
+    let cwd = dir.join("cwd");
+    dll(&dir, "tests/cpp/planted_nvrtc.c", &[]);
+    dll(&cwd, "tests/cpp/planted_nvrtc.c", &[]);
+    let wheel = dir.join("venv/Lib/site-packages/nvidia/cu13/bin/x86_64");
+    dll(&wheel, "tests/fake/libnvrtc.c", &["-DFAKE_MINOR=1"]);
+    let toolkit = dir.join("toolkit/bin");
+    dll(&toolkit, "tests/fake/libnvrtc.c", &["-DFAKE_MINOR=4"]);
+    let windows = |p: &Path| format!("Z:{}", p.display()).replace('/', "\\");
+    let marker = dir.join("planted-marker");
+    let run = |env: &[(&str, String)]| -> String {
+        let mut cmd = Command::new("wine");
+        cmd.arg(&exe)
+            .current_dir(&cwd)
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("CUSHIM_PLANT_MARKER", windows(&marker))
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("CONDA_PREFIX")
+            .env_remove("CUDA_PATH")
+            .env_remove("CUDA_HOME");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        run_ok(&mut cmd)
+    };
+    let venv = windows(&dir.join("venv"));
+    let out = run(&[
+        ("VIRTUAL_ENV", venv.clone()),
+        ("CUDA_PATH", windows(&dir.join("toolkit"))),
+    ]);
+    assert!(out.contains("nvrtcVersion -> 0, 13.1"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "path={venv}\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\nvrtc64_130_0.dll"
+        )),
+        "{out}"
+    );
+    let out = run(&[("CUDA_PATH", windows(&dir.join("toolkit")))]);
+    assert!(out.contains("nvrtcVersion -> 0, 13.4"), "{out}");
+    // With neither, nothing is found: the planted copies stay unloaded.
+    let out = run(&[]);
+    assert!(out.contains("nvrtcVersion -> 11, 0.0"), "{out}");
+    assert!(out.contains("tried `nvrtc64_130_0.dll`"), "{out}");
+    assert!(!marker.exists(), "a planted DLL was loaded: {out}");
+}

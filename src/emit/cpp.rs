@@ -120,14 +120,14 @@ impl CppLibrary {
             Search::Toolkit { wheel_dirs } => (true, FAMILY, wheel_dirs),
         };
         let wheel_dirs = with_major(wheel_dirs, major);
+        // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
         let windows_dirs: Vec<String> = wheel_dirs
             .iter()
-            .map(|d| {
-                let d = d
-                    .strip_suffix("/lib")
-                    .map_or(d.clone(), |s| format!("{s}/bin"));
-                d.replace('/', "\\")
+            .flat_map(|d| match d.strip_suffix("/lib") {
+                Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
+                None => vec![d.clone()],
             })
+            .map(|d| d.replace('/', "\\"))
             .collect();
         let opt = |c: Option<&std::ffi::CStr>| {
             c.map_or("nullptr".into(), |c| c_string(&c.to_string_lossy()))
