@@ -4807,12 +4807,17 @@ pub mod cushim_loader {
             for site in site_packages(prefix) {
                 for wheel in wheel_dirs {
                     let dir = wheel.replace("{major}", &major);
-                    let dir = match dir.strip_suffix("/lib") {
-                        Some(stem) if cfg!(windows) => format!("{stem}/{lib_dir}"),
-                        _ => dir,
+                    // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
+                    let dirs = match dir.strip_suffix("/lib") {
+                        Some(stem) if cfg!(windows) => {
+                            vec![format!("{stem}/{lib_dir}"), format!("{stem}/{lib_dir}/x86_64")]
+                        }
+                        _ => vec![dir],
                     };
-                    let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
-                    add_dir(&mut out, &path, from);
+                    for dir in dirs {
+                        let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
+                        add_dir(&mut out, &path, from);
+                    }
                 }
             }
         }

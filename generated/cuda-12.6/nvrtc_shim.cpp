@@ -51,7 +51,7 @@ constexpr const char *lib_dir = "bin";
 const char *const library_names[] = {"nvrtc64_120_0.dll", nullptr};
 const char *const preload[] = {nullptr};
 const char *const family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
-const char *const wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cuda_nvrtc\\bin", nullptr};
+const char *const wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cuda_nvrtc\\bin", "nvidia\\cuda_nvrtc\\bin\\x86_64", nullptr};
 #else
 constexpr const char *lib_dir = "lib";
 const char *const library_names[] = {"libnvrtc.so.12", nullptr};

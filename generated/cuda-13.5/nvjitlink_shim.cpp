@@ -51,7 +51,7 @@ constexpr const char *lib_dir = "bin";
 const char *const library_names[] = {"nvJitLink_130_0.dll", nullptr};
 const char *const preload[] = {nullptr};
 const char *const family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
-const char *const wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\nvjitlink\\bin", nullptr};
+const char *const wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\nvjitlink\\bin", "nvidia\\nvjitlink\\bin\\x86_64", nullptr};
 #else
 constexpr const char *lib_dir = "lib";
 const char *const library_names[] = {"libnvJitLink.so.13", nullptr};
