@@ -112,17 +112,7 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
 /// `nvcuda.dll` beside the executable and in the working directory.
 #[test]
 fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !(have("x86_64-w64-mingw32-g++-posix") && have("wine")) {
-        assert!(
-            std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
-            "install g++-mingw-w64-x86-64 and wine64 (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
-        );
+    if !common::windows_cpp_tools() {
         return;
     }
     let dir = pair("cpp-windows", cushim::Builder::new().cuda_version("13.5"));

@@ -528,17 +528,7 @@ fn doctor_shows_each_candidate_tried_the_winner_and_its_missing_functions() {
 #[test]
 fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never_beside_the_program(
 ) {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !(have("x86_64-w64-mingw32-g++-posix") && have("wine")) {
-        assert!(
-            std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
-            "install g++-mingw-w64-x86-64 and wine64 (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
-        );
+    if !common::windows_cpp_tools() {
         return;
     }
     let dir = scratch("family-windows");
@@ -563,23 +553,27 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
             .args(["-static", "-o"])
             .arg(&exe),
     );
-    let dll = |to: &Path, source: &str, defines: &[&str]| {
+    // The fake NVRTC as the DLL of a pip wheel and of a toolkit, each
+    // reporting its own minor.
+    let dll = |to: &Path, minor: &str| {
         std::fs::create_dir_all(to).unwrap();
         run_ok(
             Command::new("x86_64-w64-mingw32-gcc")
                 .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
                 .arg(to.join("nvrtc64_130_0.dll"))
-                .arg(root().join(source))
-                .args(defines),
+                .arg(root().join("tests/fake/libnvrtc.c"))
+                .arg(format!("-DFAKE_MINOR={minor}")),
         );
     };
     let cwd = dir.join("cwd");
-    dll(&dir, "tests/cpp/planted_nvrtc.c", &[]);
-    dll(&cwd, "tests/cpp/planted_nvrtc.c", &[]);
+    std::fs::create_dir_all(&cwd).unwrap();
+    for d in [&dir, &cwd] {
+        common::planted_dll(d, "nvrtc64_130_0.dll", "PLANT_NVRTC");
+    }
     let wheel = dir.join("venv/Lib/site-packages/nvidia/cu13/bin/x86_64");
-    dll(&wheel, "tests/fake/libnvrtc.c", &["-DFAKE_MINOR=1"]);
+    dll(&wheel, "1");
     let toolkit = dir.join("toolkit/bin");
-    dll(&toolkit, "tests/fake/libnvrtc.c", &["-DFAKE_MINOR=4"]);
+    dll(&toolkit, "4");
     let windows = |p: &Path| format!("Z:{}", p.display()).replace('/', "\\");
     let marker = dir.join("planted-marker");
     let run = |env: &[(&str, String)]| -> String {

@@ -4200,7 +4200,10 @@ pub mod cushim_loader {
                     // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
                     let dirs = match dir.strip_suffix("/lib") {
                         Some(stem) if cfg!(windows) => {
-                            vec![format!("{stem}/{lib_dir}"), format!("{stem}/{lib_dir}/x86_64")]
+                            vec![
+                                format!("{stem}/{lib_dir}"),
+                                format!("{stem}/{lib_dir}/x86_64"),
+                            ]
                         }
                         _ => vec![dir],
                     };

@@ -185,19 +185,14 @@ pub fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBu
 }
 
 /// Runs the Windows program `exe` (in `dir`) under Wine with a planted
-/// `nvcuda.dll` (`tests/cpp/planted_nvcuda.c`) in `dir` and in the working
+/// `nvcuda.dll` (`tests/cpp/planted.c`) in `dir` and in the working
 /// directory; returns its output. The plant writes a marker file when loaded;
 /// the program gets the marker's path as its argument.
 pub fn run_beside_planted_dll(dir: &Path, exe: &Path) -> String {
     let cwd = dir.join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
     for d in [dir, cwd.as_path()] {
-        run_ok(
-            Command::new("x86_64-w64-mingw32-gcc")
-                .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-                .arg(d.join("nvcuda.dll"))
-                .arg(root().join("tests/cpp/planted_nvcuda.c")),
-        );
+        planted_dll(d, "nvcuda.dll", "PLANT_NVCUDA");
     }
     let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
     run_ok(
@@ -209,4 +204,37 @@ pub fn run_beside_planted_dll(dir: &Path, exe: &Path) -> String {
             .env("WINEDEBUG", "-all")
             .env("CUSHIM_PLANT_MARKER", &marker),
     )
+}
+
+/// Whether the mingw-w64 C++ compiler and Wine are here, for the Windows
+/// checks. Without them the test must be skipped on purpose
+/// (`CUSHIM_SKIP_WINDOWS`), never silently.
+pub fn windows_cpp_tools() -> bool {
+    let have = |tool: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if have("x86_64-w64-mingw32-g++-posix") && have("wine") {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+        "install g++-mingw-w64-x86-64 and wine64 (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+    );
+    false
+}
+
+/// Builds a planted DLL (`tests/cpp/planted.c`) named `name` into `dir`: it
+/// writes the marker file named by `CUSHIM_PLANT_MARKER` when loaded, and
+/// exports the functions `define` selects (`PLANT_NVCUDA`, `PLANT_NVRTC`).
+pub fn planted_dll(dir: &Path, name: &str, define: &str) {
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(dir.join(name))
+            .arg(format!("-D{define}"))
+            .arg(root().join("tests/cpp/planted.c")),
+    );
 }
