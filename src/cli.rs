@@ -160,7 +160,7 @@ pub struct List {
 pub struct Fetch {
     #[command(flatten)]
     pub releases: Releases,
-    /// Whose headers: driver (the default), nvrtc, nvml or nvjitlink
+    /// Whose headers: driver (the default), nvrtc, nvml, nvjitlink, cublas, cublaslt, several (nvrtc,nvml) or all
     #[arg(long, value_name = "NAME", default_value = "driver")]
     pub lib: String,
 }
@@ -394,15 +394,42 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
 }
 
 fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
-    let library = pins::library(&args.lib)?;
-    for pin in args.releases.pins_of(library)? {
-        let dir = fetch::library_include_dir(library, &pin)?;
+    // Every (library, release) asked for; libraries that share their pins
+    // (cuBLAS, cuBLASLt) share one cache entry, fetched once.
+    let mut jobs: Vec<(&crate::library::Library, pins::Pin)> = Vec::new();
+    for library in libraries(&args.lib)? {
+        for pin in args.releases.pins_of(library)? {
+            let shared = jobs
+                .iter()
+                .any(|(l, p)| l.pins == library.pins && p.cuda == pin.cuda);
+            if !shared {
+                jobs.push((library, pin));
+            }
+        }
+    }
+    // A fetch mostly waits for pip and the network: a few run at once, and
+    // their lines are printed in order.
+    let results: Vec<Result<PathBuf, Error>> = std::thread::scope(|scope| {
+        let mut results = Vec::new();
+        for batch in jobs.chunks(4) {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|(library, pin)| scope.spawn(move || fetch::library_include_dir(library, pin)))
+                .collect();
+            results.extend(handles.into_iter().map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("a fetch thread panicked")))
+            }));
+        }
+        results
+    });
+    for ((library, pin), dir) in jobs.iter().zip(results) {
         let whose = if library.name == crate::library::DRIVER.name {
             String::new()
         } else {
             format!(" ({})", library.name)
         };
-        out(&format!("CUDA {}{whose}: {}\n", pin.cuda, dir.display()))?;
+        out(&format!("CUDA {}{whose}: {}\n", pin.cuda, dir?.display()))?;
     }
     Ok(())
 }

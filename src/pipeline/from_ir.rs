@@ -163,13 +163,18 @@ fn from_headers(
 #[cfg(not(feature = "parse"))]
 fn from_headers(
     options: &Options,
-    _: &Library,
+    library: &Library,
     _: &ir::build::Filter,
     pinned: Option<CudaVersion>,
 ) -> Result<Loaded, Error> {
     let why = match pinned {
         Some(v) if needs_headers(options) => format!(
             "docs and clang arguments need CUDA {v}'s headers, which this build of cushim cannot fetch"
+        ),
+        // The shipped data is the driver's: other libraries need their headers.
+        Some(v) if library.name != DRIVER.name => format!(
+            "this build of cushim ships only the driver's data; {} of CUDA {v} needs its headers, which this build cannot fetch",
+            library.words.label
         ),
         Some(v) => format!("this build of cushim ships no data for CUDA {v}"),
         None => "reading headers needs libclang, which this build of cushim leaves out".into(),
