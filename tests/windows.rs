@@ -76,7 +76,23 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
             .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
             .arg("-ladvapi32"),
     );
-    let out = common::run_beside_planted_dll(&dir, &exe);
+    // The fake NVRTC as a pip wheel's DLL, reporting 13.1.
+    let wheel = dir.join("venv/Lib/site-packages/nvidia/cu13/bin/x86_64");
+    std::fs::create_dir_all(&wheel).unwrap();
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-DFAKE_MINOR=1", "-o"])
+            .arg(wheel.join("nvrtc64_130_0.dll"))
+            .arg(root().join("tests/fake/libnvrtc.c")),
+    );
+    let venv = format!("Z:{}", dir.join("venv").display()).replace('/', "\\");
+    let out = common::run_beside_planted_dlls(&dir, &exe, &[("VIRTUAL_ENV", venv.clone())]);
+    assert!(
+        out.contains(&format!(
+            "nvrtc: path={venv}\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\nvrtc64_130_0.dll version=13.1"
+        )),
+        "{out}"
+    );
     assert!(
         out.contains("CUDA driver library not found; tried `nvcuda.dll`"),
         "{out}"

@@ -155,6 +155,14 @@ struct Function {
 Function *function_table();
 std::size_t function_count();
 
+// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
+// the generated table ends with a null name.
+struct Alias {
+    const char *name;
+    const char *symbol;
+};
+const Alias *alias_table();
+
 using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
 using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
 
@@ -846,6 +854,8 @@ enum class Text { name, text };
 // The exported status API, by index into the table; the generated file wraps
 // each under the header's own names.
 [[maybe_unused]] Status function_status(const char *name) {
+    for (const Alias *a = alias_table(); a->name; ++a)
+        if (std::strcmp(a->name, name) == 0) name = a->symbol;
     for (std::size_t i = 0; i < function_count(); ++i) {
         const Function &f = function_table()[i];
         if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
@@ -1276,6 +1286,30 @@ Function functions[] = {
 };
 
 Function *function_table() { return functions; }
+
+// The other C names of the functions, for function_status.
+const Alias aliases[] = {
+    {"nvmlComputeInstanceGetInfo", "nvmlComputeInstanceGetInfo_v2"},
+    {"nvmlDeviceGetAttributes", "nvmlDeviceGetAttributes_v2"},
+    {"nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetComputeRunningProcesses_v3"},
+    {"nvmlDeviceGetCount", "nvmlDeviceGetCount_v2"},
+    {"nvmlDeviceGetGpuInstancePossiblePlacements", "nvmlDeviceGetGpuInstancePossiblePlacements_v2"},
+    {"nvmlDeviceGetGraphicsRunningProcesses", "nvmlDeviceGetGraphicsRunningProcesses_v3"},
+    {"nvmlDeviceGetGridLicensableFeatures", "nvmlDeviceGetGridLicensableFeatures_v4"},
+    {"nvmlDeviceGetHandleByIndex", "nvmlDeviceGetHandleByIndex_v2"},
+    {"nvmlDeviceGetHandleByPciBusId", "nvmlDeviceGetHandleByPciBusId_v2"},
+    {"nvmlDeviceGetMPSComputeRunningProcesses", "nvmlDeviceGetMPSComputeRunningProcesses_v3"},
+    {"nvmlDeviceGetNvLinkRemotePciInfo", "nvmlDeviceGetNvLinkRemotePciInfo_v2"},
+    {"nvmlDeviceGetPciInfo", "nvmlDeviceGetPciInfo_v3"},
+    {"nvmlDeviceRemoveGpu", "nvmlDeviceRemoveGpu_v2"},
+    {"nvmlEventSetWait", "nvmlEventSetWait_v2"},
+    {"nvmlGetBlacklistDeviceCount", "nvmlGetExcludedDeviceCount"},
+    {"nvmlGetBlacklistDeviceInfoByIndex", "nvmlGetExcludedDeviceInfoByIndex"},
+    {"nvmlInit", "nvmlInit_v2"},
+    {"nvmlVgpuInstanceGetLicenseInfo", "nvmlVgpuInstanceGetLicenseInfo_v2"},
+    {nullptr, nullptr},
+};
+const Alias *alias_table() { return aliases; }
 std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
 [[maybe_unused]] const StatusText status_texts[] = {

@@ -187,6 +187,14 @@ struct Function {
 Function *function_table();
 std::size_t function_count();
 
+// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
+// the generated table ends with a null name.
+struct Alias {
+    const char *name;
+    const char *symbol;
+};
+const Alias *alias_table();
+
 using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
 using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
 
@@ -878,6 +886,8 @@ enum class Text { name, text };
 // The exported status API, by index into the table; the generated file wraps
 // each under the header's own names.
 [[maybe_unused]] Status function_status(const char *name) {
+    for (const Alias *a = alias_table(); a->name; ++a)
+        if (std::strcmp(a->name, name) == 0) name = a->symbol;
     for (std::size_t i = 0; i < function_count(); ++i) {
         const Function &f = function_table()[i];
         if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
@@ -1550,6 +1560,87 @@ Function functions[] = {
 };
 
 Function *function_table() { return functions; }
+
+// The other C names of the functions, for function_status.
+const Alias aliases[] = {
+    {"cuArray3DCreate", "cuArray3DCreate_v2"},
+    {"cuArray3DGetDescriptor", "cuArray3DGetDescriptor_v2"},
+    {"cuArrayCreate", "cuArrayCreate_v2"},
+    {"cuArrayGetDescriptor", "cuArrayGetDescriptor_v2"},
+    {"cuCtxCreate", "cuCtxCreate_v2"},
+    {"cuCtxDestroy", "cuCtxDestroy_v2"},
+    {"cuCtxPopCurrent", "cuCtxPopCurrent_v2"},
+    {"cuCtxPushCurrent", "cuCtxPushCurrent_v2"},
+    {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2"},
+    {"cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxReset_v2"},
+    {"cuDevicePrimaryCtxSetFlags", "cuDevicePrimaryCtxSetFlags_v2"},
+    {"cuDeviceTotalMem", "cuDeviceTotalMem_v2"},
+    {"cuEventDestroy", "cuEventDestroy_v2"},
+    {"cuGLCtxCreate", "cuGLCtxCreate_v2"},
+    {"cuGLGetDevices", "cuGLGetDevices_v2"},
+    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2"},
+    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2"},
+    {"cuGetProcAddress", "cuGetProcAddress_v2"},
+    {"cuGraphAddKernelNode", "cuGraphAddKernelNode_v2"},
+    {"cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams_v2"},
+    {"cuGraphExecUpdate", "cuGraphExecUpdate_v2"},
+    {"cuGraphInstantiate", "cuGraphInstantiateWithFlags"},
+    {"cuGraphKernelNodeGetParams", "cuGraphKernelNodeGetParams_v2"},
+    {"cuGraphKernelNodeSetParams", "cuGraphKernelNodeSetParams_v2"},
+    {"cuGraphicsResourceGetMappedPointer", "cuGraphicsResourceGetMappedPointer_v2"},
+    {"cuGraphicsResourceSetMapFlags", "cuGraphicsResourceSetMapFlags_v2"},
+    {"cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2"},
+    {"cuLinkAddData", "cuLinkAddData_v2"},
+    {"cuLinkAddFile", "cuLinkAddFile_v2"},
+    {"cuLinkCreate", "cuLinkCreate_v2"},
+    {"cuMemAllocHost", "cuMemAllocHost_v2"},
+    {"cuMemAllocPitch", "cuMemAllocPitch_v2"},
+    {"cuMemAlloc", "cuMemAlloc_v2"},
+    {"cuMemFree", "cuMemFree_v2"},
+    {"cuMemGetAddressRange", "cuMemGetAddressRange_v2"},
+    {"cuMemGetInfo", "cuMemGetInfo_v2"},
+    {"cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2"},
+    {"cuMemHostRegister", "cuMemHostRegister_v2"},
+    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2"},
+    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2"},
+    {"cuMemcpy2D", "cuMemcpy2D_v2"},
+    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2"},
+    {"cuMemcpy3D", "cuMemcpy3D_v2"},
+    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2"},
+    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2"},
+    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2"},
+    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2"},
+    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2"},
+    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2"},
+    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2"},
+    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2"},
+    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2"},
+    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2"},
+    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2"},
+    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2"},
+    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2"},
+    {"cuMemsetD16", "cuMemsetD16_v2"},
+    {"cuMemsetD2D16", "cuMemsetD2D16_v2"},
+    {"cuMemsetD2D32", "cuMemsetD2D32_v2"},
+    {"cuMemsetD2D8", "cuMemsetD2D8_v2"},
+    {"cuMemsetD32", "cuMemsetD32_v2"},
+    {"cuMemsetD8", "cuMemsetD8_v2"},
+    {"cuModuleGetGlobal", "cuModuleGetGlobal_v2"},
+    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2"},
+    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2"},
+    {"cuStreamDestroy", "cuStreamDestroy_v2"},
+    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v2"},
+    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2"},
+    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2"},
+    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2"},
+    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2"},
+    {"cuTexRefGetAddress", "cuTexRefGetAddress_v2"},
+    {"cuTexRefSetAddress2D", "cuTexRefSetAddress2D_v3"},
+    {"cuTexRefSetAddress", "cuTexRefSetAddress_v2"},
+    {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2"},
+    {nullptr, nullptr},
+};
+const Alias *alias_table() { return aliases; }
 std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
 [[maybe_unused]] const StatusText status_texts[] = {

@@ -62,6 +62,8 @@ struct Source<'a> {
     per_thread_by_default: bool,
     linked: bool,
     table: Vec<Row>,
+    /// Each other C name with its symbol, as C string literals.
+    aliases: Vec<(String, String)>,
     /// `(row state macro, define)` for each system some function needs.
     systems: Vec<(String, String)>,
     shims: Vec<Shim>,
@@ -358,6 +360,15 @@ pub fn emit(
             systems.dedup();
             systems
         },
+        aliases: api
+            .functions
+            .iter()
+            .flat_map(|f| {
+                f.c_names_besides_symbol()
+                    .into_iter()
+                    .map(|n| (c_string(n), c_string(&f.symbol)))
+            })
+            .collect(),
         table,
         shims,
         texts,

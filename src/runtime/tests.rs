@@ -403,6 +403,8 @@ namespace cushim {
 Function functions[] = {{"cuInit", "cuInit", "cuInit", 2000u, false, -1, {nullptr}, {unresolved}, {0}}};
 Function *function_table() { return functions; }
 std::size_t function_count() { return 1; }
+const Alias aliases[] = {{"cuInitAlias", "cuInit"}, {nullptr, nullptr}};
+const Alias *alias_table() { return aliases; }
 }  // namespace cushim
 }  // namespace
 CUSHIM_DEFINE(int, cuInit, cuInit, 0, (unsigned int flags), (flags), cushim::absent(0), CUSHIM_UNCHECKED)

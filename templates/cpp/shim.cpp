@@ -95,6 +95,15 @@ Function functions[] = {
 };
 
 Function *function_table() { return functions; }
+
+// The other C names of the functions, for function_status.
+const Alias aliases[] = {
+{%- for (name, symbol) in aliases %}
+    { {{- name }}, {{ symbol }}},
+{%- endfor %}
+    {nullptr, nullptr},
+};
+const Alias *alias_table() { return aliases; }
 std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
 [[maybe_unused]] const StatusText status_texts[] = {

@@ -189,10 +189,17 @@ pub fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBu
 /// directory; returns its output. The plant writes a marker file when loaded;
 /// the program gets the marker's path as its argument.
 pub fn run_beside_planted_dll(dir: &Path, exe: &Path) -> String {
+    run_beside_planted_dlls(dir, exe, &[])
+}
+
+/// [`run_beside_planted_dll`] with a planted `nvrtc64_130_0.dll` too, and
+/// `env` set (paths in Wine's `Z:\...` form).
+pub fn run_beside_planted_dlls(dir: &Path, exe: &Path, env: &[(&str, String)]) -> String {
     let cwd = dir.join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
     for d in [dir, cwd.as_path()] {
         planted_dll(d, "nvcuda.dll", "PLANT_NVCUDA");
+        planted_dll(d, "nvrtc64_130_0.dll", "PLANT_NVRTC");
     }
     let marker = format!("Z:{}", dir.join("planted-marker").display()).replace('/', "\\");
     run_ok(
@@ -202,7 +209,8 @@ pub fn run_beside_planted_dll(dir: &Path, exe: &Path) -> String {
             .current_dir(&cwd)
             .env("WINEPREFIX", dir.join("wine-prefix"))
             .env("WINEDEBUG", "-all")
-            .env("CUSHIM_PLANT_MARKER", &marker),
+            .env("CUSHIM_PLANT_MARKER", &marker)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str()))),
     )
 }
 

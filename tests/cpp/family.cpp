@@ -64,6 +64,8 @@ static void which(const char *lib) {
 static void bind() {
     // The header maps nvmlInit to nvmlInit_v2; the fake's v1 answers 999.
     CHECK(nvmlInit() == NVML_SUCCESS);
+    // The status API knows the header's other names too.
+    CHECK(cushim_nvml_function_status("nvmlInit") == CUSHIM_NVML_OK);
     unsigned count = 0;
     CHECK(nvmlDeviceGetCount(&count) == NVML_SUCCESS && count == 1);
     std::printf("nvml: nvmlInit ok, devices %u\n", count);

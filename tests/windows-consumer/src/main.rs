@@ -7,11 +7,29 @@
 mod cuda {
     include!("../../../generated/cuda-13.5/cuda.rs");
 }
+#[allow(dead_code)]
+mod nvrtc {
+    include!("../../../generated/cuda-13.5/nvrtc.rs");
+}
 
 fn main() {
     let marker = std::env::args().nth(1).unwrap_or_default();
     let planted_ran = || std::path::Path::new(&marker).exists();
     let mut ok = true;
+    // NVRTC: the DLL of the header's major, from the pip wheel that
+    // VIRTUAL_ENV names, never the copy planted beside the program.
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: two valid out-pointers.
+    match unsafe { nvrtc::Api::nvrtcVersion(&raw mut major, &raw mut minor) } {
+        Ok(()) => match nvrtc::cushim_loader::driver() {
+            Ok(found) => println!("nvrtc: path={} version={major}.{minor}", found.path()),
+            Err(e) => println!("nvrtc: {e}"),
+        },
+        Err(e) => {
+            println!("nvrtc: {e}");
+            ok = false;
+        }
+    }
     // SAFETY: cuInit takes flags only.
     match unsafe { cuda::Api::cuInit(0) } {
         Err(e @ cuda::Error::Load(cuda::LoadError::LibraryNotFound { .. })) => {
