@@ -24,20 +24,24 @@ fn lower_first(text: &str) -> String {
 
 /// The header's major, which names a library's files (`libnvrtc.so.13`); 0
 /// for a library whose names do not carry it.
-fn header_major(api: &Api) -> u32 {
+fn header_major(api: &Api) -> Result<u32, Error> {
     if !api.library.binds_major() {
-        return 0;
+        return Ok(0);
     }
     match api.release {
-        Release::One(v) | Release::Range(_, v) => v.number() / 1000,
-        Release::Unknown => 0,
+        Release::One(v) | Release::Range(_, v) => Ok(v.number() / 1000),
+        Release::Unknown => Err(Error::new(format!(
+            "the release of the {} headers is unknown, and its library files are named by their major version",
+            api.library.words.label
+        ))
+        .hint("name a pinned release (`--cuda 13.5`)")),
     }
 }
 
 /// The library as the shims of `api` would find it, or an error that says
 /// why there is none; with every candidate tried before the answer.
 fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error> {
-    let info = crate::runtime::library_info(&api.library, header_major(api));
+    let info = crate::runtime::library_info(&api.library, header_major(api)?);
     let search = loader::search(&info);
     let tried = search.tried;
     let set = || {
@@ -133,7 +137,9 @@ fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32
 /// The report, or an error when there is no usable library.
 pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     let (driver, tried, info) = open(api)?;
-    let driver = &driver;
+    // Never unloaded, as in a generated module: the library keeps running
+    // what it started, and nothing it handed out may dangle.
+    let driver = &*Box::leak(Box::new(driver));
     let mut out = String::new();
     let proc = match driver.proc_address() {
         "cuGetProcAddress_v2" => "cuGetProcAddress_v2",

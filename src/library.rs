@@ -216,8 +216,11 @@ pub struct Library {
     pub flag_word: &'static str,
     /// Functions that answer without the library, by their `cuGetProcAddress` name.
     pub fallbacks: &'static [(&'static str, Fallback)],
-    /// Library file names per system.
+    /// Library file names per system, `{major}` standing for the header's major.
     pub names: Names,
+    /// Names that a major spells otherwise. Example: NVRTC 11.2 and later
+    /// is `libnvrtc.so.11.2` and `nvrtc64_112_0.dll`.
+    pub names_by_major: &'static [(u32, Names)],
     /// The name a linker takes (`-l`), for the linked mode. Example: `cuda`.
     pub link_name: &'static str,
     /// The header's macro for its functions' calling convention, or empty
@@ -334,6 +337,14 @@ pub fn with_major(names: &[&str], major: u32) -> Vec<String> {
 }
 
 impl Library {
+    /// Its file names for headers of `major`. Example: `libnvrtc.so.13`.
+    pub fn names_for(&self, major: u32) -> Names {
+        self.names_by_major
+            .iter()
+            .find(|(m, _)| *m == major)
+            .map_or(self.names, |(_, names)| *names)
+    }
+
     /// Whether its file names carry the major version (`libnvrtc.so.{major}`):
     /// then only a library of the header's major is bound.
     pub fn binds_major(&self) -> bool {
@@ -452,6 +463,7 @@ pub const DRIVER: Library = Library {
         unix: &["libcuda.so.1"],
         windows: &["nvcuda.dll"],
     },
+    names_by_major: &[],
     link_name: "cuda",
     calling_convention: "CUDAAPI",
     version: VersionFunction {
@@ -504,6 +516,13 @@ pub const NVRTC: Library = Library {
         unix: &["libnvrtc.so.{major}"],
         windows: &["nvrtc64_{major}0_0.dll"],
     },
+    names_by_major: &[(
+        11,
+        Names {
+            unix: &["libnvrtc.so.11.2"],
+            windows: &["nvrtc64_112_0.dll"],
+        },
+    )],
     link_name: "nvrtc",
     calling_convention: "",
     version: VersionFunction {
@@ -575,6 +594,7 @@ pub const NVML: Library = Library {
         unix: &["libnvidia-ml.so.1"],
         windows: &["nvml.dll"],
     },
+    names_by_major: &[],
     link_name: "nvidia-ml",
     calling_convention: "",
     version: VersionFunction {
@@ -647,6 +667,7 @@ pub const NVJITLINK: Library = Library {
         unix: &["libnvJitLink.so.{major}"],
         windows: &["nvJitLink_{major}0_0.dll"],
     },
+    names_by_major: &[],
     link_name: "nvJitLink",
     calling_convention: "",
     version: VersionFunction {
@@ -758,6 +779,7 @@ pub const CUBLAS: Library = Library {
         unix: &["libcublas.so.{major}"],
         windows: &["cublas64_{major}.dll"],
     },
+    names_by_major: &[],
     link_name: "cublas",
     calling_convention: "CUBLASWINAPI",
     version: VersionFunction {
@@ -801,6 +823,7 @@ pub const CUBLASLT: Library = Library {
         unix: &["libcublasLt.so.{major}"],
         windows: &["cublasLt64_{major}.dll"],
     },
+    names_by_major: &[],
     link_name: "cublasLt",
     version: VersionFunction {
         name: c"cublasLtGetProperty",

@@ -370,3 +370,52 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
     // 16 NVRTC, 16 NVML, 15 nvJitLink (none for 11.8), 16 cuBLAS and 16 cuBLASLt releases.
     assert_eq!(checked, 79);
 }
+
+/// A C program's build (no exceptions, no libstdc++) links the stubs, also
+/// unoptimized: no static-init guard, operator new or exception support is
+/// left for the C++ runtime to provide. The driver's search and a toolkit
+/// library's (NVRTC's) cover every path of the one runtime.
+#[test]
+fn stub_objects_need_no_cpp_runtime_even_unoptimized() {
+    let dir = common::scratch("stub-objects-o0");
+    for library in [&cushim::library::DRIVER, &cushim::library::NVRTC] {
+        let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+        let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+        let generated = root().join("generated/cuda-13.5");
+        let object = dir.join(format!("{}_shim.o", library.stem));
+        run_ok(
+            Command::new("g++")
+                .args([
+                    "-std=c++17",
+                    "-O0",
+                    "-fno-exceptions",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-c",
+                ])
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", root().join("headers/foreign").display()))
+                .arg(format!("-I{}", generated.display()))
+                .arg(generated.join(format!("{}_shim.cpp", library.stem)))
+                .arg("-o")
+                .arg(&object),
+        );
+        let undefined = run_ok(Command::new("nm").arg("-u").arg(&object));
+        let cxx_runtime: Vec<&str> = undefined
+            .lines()
+            .filter_map(|l| l.split_whitespace().last())
+            .filter(|s| {
+                s.starts_with("_Z")
+                    || s.starts_with("__cxa")
+                    || s.starts_with("__gxx")
+                    || s.starts_with("_Unwind")
+            })
+            .collect();
+        assert!(
+            cxx_runtime.is_empty(),
+            "{}: the stub object needs the C++ runtime: {cxx_runtime:?}",
+            library.name
+        );
+    }
+}

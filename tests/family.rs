@@ -288,6 +288,10 @@ impl Trees {
             );
         };
         nvrtc("venv/lib/python3.12/site-packages/nvidia/cu13/lib", 1);
+        // A virtual environment says so; a directory that only looks like
+        // one (`notenv`) is no place the search above the executable takes.
+        std::fs::write(root.join("venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+        nvrtc("notenv/lib/python3.12/site-packages/nvidia/cu13/lib", 5);
         nvrtc(
             "conda/lib/python3.11/site-packages/nvidia/cuda_nvrtc/lib",
             2,
@@ -422,6 +426,19 @@ fn the_search_finds_a_wheel_above_the_executable_a_loaded_copy_and_a_loaded_sibl
             .display()
             .to_string();
         assert!(out.contains(&format!("path={want} version=13010")), "{out}");
+    }
+    let bin = t.path("notenv/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for program in [&p.rust, &p.cpp] {
+        let copy = bin.join(program.file_name().unwrap());
+        std::fs::copy(program, &copy).unwrap();
+        let out = run(
+            &copy,
+            &["which", "nvrtc"],
+            &[("LD_LIBRARY_PATH", &system)],
+            &t.root,
+        );
+        assert!(out.contains("path=libnvrtc.so.13 version=13060"), "{out}");
     }
     // A copy the program loaded itself wins over the search.
     let elsewhere = t.path("elsewhere/libnvrtc.so.13");

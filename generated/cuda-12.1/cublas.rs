@@ -3911,6 +3911,16 @@ pub mod cushim_loader {
         }
     }
 
+    /// Whether this system's loader opens a library only if it is loaded
+    /// already (`RTLD_NOLOAD` with a known value, or `GetModuleHandleEx`).
+    const ASKS_LOADED: bool = cfg!(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        windows
+    ));
+
     /// One place the search proposes.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum Candidate {
@@ -4046,7 +4056,9 @@ pub mod cushim_loader {
                 }
             }
         };
-        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+        if ASKS_LOADED {
+            out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+        }
         for dir in family_dirs(info) {
             add_dir(&mut out, &dir, "family");
         }
@@ -4058,7 +4070,12 @@ pub mod cushim_loader {
             prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
         }
         if let Ok(exe) = std::env::current_exe() {
-            for dir in exe.ancestors().skip(1) {
+            // Only Python environments (a venv's `pyvenv.cfg`, conda's
+            // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
+            // plants nothing.
+            let environment =
+                |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
+            for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
                 prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
             }
         }
@@ -4085,7 +4102,13 @@ pub mod cushim_loader {
             }
         }
         if let Some(c) = absolute_var("CONDA_PREFIX") {
-            add_dir(&mut out, &c.join(lib_dir), "conda");
+            // conda keeps DLLs in `Library\bin` on Windows.
+            let dir = if cfg!(windows) {
+                c.join("Library").join("bin")
+            } else {
+                c.join(lib_dir)
+            };
+            add_dir(&mut out, &dir, "conda");
         }
         let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
         for var in ["CUDA_PATH", "CUDA_HOME"] {
@@ -4155,16 +4178,20 @@ pub mod cushim_loader {
             }
         };
         if let Some(path) = path {
-            // The path the user named is opened as given: the platform's own
-            // message says best why it cannot be.
-            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+            // The path the user named is opened as given, after its
+            // dependencies from its directory: the platform's own message says
+            // best why it cannot be.
             let name = path.to_string_lossy().into_owned();
-            let found = match open_one(&path, false) {
+            let found = preload(info, Path::new(&path)).and_then(|()| {
+                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+                open_one(&path, false).map_err(|e| describe(&e))
+            });
+            let found = match found {
                 Ok(library) => inspect(info, library, name, "override"),
-                Err(e) => {
+                Err(error) => {
                     tried.push(Attempt {
                         name,
-                        error: describe(&e),
+                        error,
                         from: "override",
                     });
                     Err(LoadError::LibraryNotFound {
@@ -4207,6 +4234,29 @@ pub mod cushim_loader {
         Search { found, tried }
     }
 
+    /// Loads the libraries `info` says must come first, from `path`'s directory,
+    /// and keeps them loaded: the library's own dependency resolves to them.
+    fn preload(info: &LibraryInfo, path: &Path) -> Result<(), String> {
+        let Some(dir) = path.parent() else {
+            return Ok(());
+        };
+        for dep in info.preload {
+            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
+            let dep_path = dir.join(dep);
+            match open_one(dep_path.as_os_str(), false) {
+                Ok(dep) => std::mem::forget(dep),
+                Err(e) => {
+                    return Err(format!(
+                        "its dependency `{}` could not be loaded: {}",
+                        dep_path.display(),
+                        describe(&e)
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Opens one candidate: `Err` with the reason to go on searching, else the
     /// answer that ends the search (the library, or a stub found).
     fn try_one(
@@ -4219,23 +4269,7 @@ pub mod cushim_loader {
                 if !path.exists() {
                     return Err("no such file".into());
                 }
-                if let Some(dir) = path.parent() {
-                    for dep in info.preload {
-                        OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                        let dep_path = dir.join(dep);
-                        match open_one(dep_path.as_os_str(), false) {
-                            // Kept loaded: the library's own dependency resolves to it.
-                            Ok(dep) => std::mem::forget(dep),
-                            Err(e) => {
-                                return Err(format!(
-                                    "its dependency `{}` could not be loaded: {}",
-                                    dep_path.display(),
-                                    describe(&e)
-                                ))
-                            }
-                        }
-                    }
-                }
+                preload(info, path)?;
                 OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
                 (
                     path.as_os_str().to_owned(),
@@ -4399,10 +4433,18 @@ pub mod cushim_loader {
         loaded_only: bool,
     ) -> Result<libloading::Library, libloading::Error> {
         use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+        // `RTLD_NOLOAD`, asked for only where `ASKS_LOADED` knows its value.
         #[cfg(any(target_os = "linux", target_os = "android"))]
         const NOLOAD: c_int = 4;
-        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        #[cfg(any(target_os = "macos", target_os = "ios"))]
         const NOLOAD: c_int = 0x10;
+        #[cfg(not(any(
+            target_os = "linux",
+            target_os = "android",
+            target_os = "macos",
+            target_os = "ios"
+        )))]
+        const NOLOAD: c_int = 0;
         let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
         // SAFETY: loading the library runs its initializers; that is the point.
         unsafe { Library::open(Some(name), flags) }.map(Into::into)

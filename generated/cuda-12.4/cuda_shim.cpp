@@ -278,7 +278,11 @@ void *open_one(const char *name, char *error, std::size_t size) {
         return nullptr;
     }
     // Only the system directory: never the executable's or the current directory.
-    HMODULE h = LoadLibraryExW(wide, nullptr, LOAD_LIBRARY_SEARCH_SYSTEM32);
+    // A bare name from the system directory only; an absolute path with its
+    // own directory for its dependencies.
+    DWORD flags = is_absolute(name) ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+                                    : LOAD_LIBRARY_SEARCH_SYSTEM32;
+    HMODULE h = LoadLibraryExW(wide, nullptr, flags);
     if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
     return reinterpret_cast<void *>(h);
 }
@@ -402,9 +406,9 @@ bool adopt(Library &lib, void *h, const char *name, char *tried, std::size_t tri
 // Tries one name or path (`named`: the override, opened as given); true
 // when the search is over.
 bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size, bool named = false) {
-    if (!named && is_absolute(name)) {
-        if (was_tried(tried, name)) return false;
-        if (!file_exists(name)) {
+    if (is_absolute(name)) {
+        if (!named && was_tried(tried, name)) return false;
+        if (!named && !file_exists(name)) {
             note_tried(tried, tried_size, name, "no such file");
             return false;
         }
@@ -449,10 +453,22 @@ const char *absolute_env(const char *name) {
     return v && is_absolute(v) ? v : nullptr;
 }
 
+// Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
+// conda-meta): the only directories above the executable that are searched,
+// so that a directory anyone can write to (/tmp) plants nothing.
+[[maybe_unused]] bool is_python_environment(const char *dir) {
+    char path[path_size];
+    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
+    if (file_exists(path)) return true;
+    format(path, sizeof path, "%s%cconda-meta", dir, separator);
+    return file_exists(path);
+}
+
 // Tries the wheel directories of each site-packages under `prefix`
 // (lib/python3.*/site-packages, or Lib\site-packages).
 bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t tried_size) {
-    char sites[8][path_size];
+    // Large, so static; only the loading thread is here.
+    static char sites[8][path_size];
     std::size_t count = 0;
 #ifdef _WIN32
     format(sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
@@ -489,7 +505,7 @@ bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t t
 #if defined(__linux__)
 // The directories of loaded members of the CUDA family of the header's major.
 struct FamilyDirs {
-    char dirs[8][path_size];
+    char dirs[8][path_size] = {};
     std::size_t count = 0;
 };
 
@@ -538,7 +554,9 @@ bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
 #endif
     }
 #if defined(__linux__)
-    static FamilyDirs family;  // large; only the loading thread is here
+    // Large, so static (constant-initialized: no guard, which a C program's
+    // link lacks); only the loading thread is here.
+    static FamilyDirs family;
     family.count = 0;
     dl_iterate_phdr(add_family_dir, &family);
     for (std::size_t i = 0; i < family.count; ++i)
@@ -556,13 +574,19 @@ bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
         exe[n] = '\0';
         while (char *slash = std::strrchr(exe, '/')) {
             *slash = '\0';
-            if (attempt_prefix(lib, exe[0] ? exe : "/", tried, tried_size)) return true;
+            const char *prefix = exe[0] ? exe : "/";
+            if (is_python_environment(prefix) && attempt_prefix(lib, prefix, tried, tried_size)) return true;
         }
     }
 #endif
     if (const char *conda = absolute_env("CONDA_PREFIX")) {
         char dir[path_size];
+        // conda keeps DLLs in Library\bin on Windows.
+#ifdef _WIN32
+        format(dir, sizeof dir, "%s\\Library\\bin", conda);
+#else
         format(dir, sizeof dir, "%s%c%s", conda, separator, settings::lib_dir);
+#endif
         if (attempt_in(lib, dir, tried, tried_size)) return true;
     }
     const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),

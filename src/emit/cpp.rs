@@ -154,7 +154,7 @@ impl CppLibrary {
             install: c_string(library.words.install),
             override_var: c_string(library.words.override_var),
             toolkit_search,
-            names: both(library.names),
+            names: both(library.names_for(major)),
             preload: both(library.preload),
             family: (
                 items(

@@ -100,7 +100,7 @@ impl LibraryFields {
             product: format!("{:?}", library.words.product),
             install: format!("{:?}", library.words.install),
             override_var: format!("{:?}", library.words.override_var),
-            names: both(library.names),
+            names: both(library.names_for(major)),
             version_function: cstr(library.version.name),
             version_query: match library.version.query {
                 VersionQuery::Number => "Number",

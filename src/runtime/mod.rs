@@ -111,7 +111,7 @@ pub fn library_info(library: &crate::library::Library, major: u32) -> LibraryInf
         product: library.words.product,
         install: library.words.install,
         override_var: library.words.override_var,
-        names: here(library.names),
+        names: here(library.names_for(major)),
         version_function: library.version.name,
         version_query: version_query(library.version.query),
         stub_code: library
