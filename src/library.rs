@@ -484,10 +484,10 @@ pub const DRIVER: Library = Library {
 };
 
 /// NVRTC, the runtime compiler: `nvrtc.h` (no PFN table, no version macro),
-/// from the `nvidia-cuda-nvrtc` wheels (`headers/pins-nvrtc.txt`). So far
-/// cushim parses and lists it (`cushim list --lib nvrtc`); its loaders are
-/// not generated yet. The codes are `nvrtcResult`'s; NVRTC has no code for a
-/// missing library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
+/// from the `nvidia-cuda-nvrtc` wheels (`headers/pins-nvrtc.txt`);
+/// `libnvrtc.so.<major>` (`.11.2` for 11.x) from pip wheels, conda or a
+/// toolkit. The codes are `nvrtcResult`'s; NVRTC has no code for a missing
+/// library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
 pub const NVRTC: Library = Library {
     name: "nvrtc",
     stem: "nvrtc",
@@ -548,7 +548,8 @@ pub const NVRTC: Library = Library {
 /// `nvidia-nvml-dev` wheels (`headers/pins-nvml.txt`); the library ships with
 /// the driver. Its header declares the versioned names (`nvmlInit_v2`) and
 /// maps the plain ones to them with `#define`, which the parse reads as
-/// aliases. So far cushim parses and lists it; its loaders are not generated yet.
+/// aliases, so `nvmlInit` binds `nvmlInit_v2`, never the v1 export. Searched
+/// like the driver: the system loader only.
 pub const NVML: Library = Library {
     name: "nvml",
     stem: "nvml",
@@ -618,8 +619,8 @@ pub const NVML: Library = Library {
 /// wheels (`headers/pins-nvjitlink.txt`; none for 11.8). Its functions are
 /// `static inline` wrappers around exports of the header's own minor
 /// (`nvJitLinkCreate` calls `__nvJitLinkCreate_13_5`), which the parse reads
-/// as the C name of that export. So far cushim parses and lists it; its
-/// loaders are not generated yet. `NVJITLINK_ERROR_OUTDATED_LIBRARY` is 14
+/// as the C name of that export, with that minor as its ABI version: an older
+/// library is "too old" without being asked. `NVJITLINK_ERROR_OUTDATED_LIBRARY` is 14
 /// in 13.x headers (a 12.x header without it gets the documented 14 too,
 /// which is only right with its `NEW_ERROR_CODES`).
 pub const NVJITLINK: Library = Library {

@@ -5596,6 +5596,7 @@ pub mod cushim_loader {
 
     /// Searches for the library as [`candidates`] orders the places, or opens
     /// the override as given.
+    #[must_use]
     pub fn search(info: &LibraryInfo) -> Search {
         let mut tried = Vec::new();
         let path = match library_override(std::env::var_os(info.override_var)) {

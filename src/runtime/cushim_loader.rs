@@ -951,6 +951,7 @@ fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> Strin
 
 /// Searches for the library as [`candidates`] orders the places, or opens
 /// the override as given.
+#[must_use]
 pub fn search(info: &LibraryInfo) -> Search {
     let mut tried = Vec::new();
     let path = match library_override(std::env::var_os(info.override_var)) {
