@@ -68,13 +68,15 @@ fn the_vendored_modules_pass_pedantic_clippy_and_missing_docs_in_edition_2021() 
 #[test]
 fn rustfmt_leaves_every_generated_module_unchanged() {
     let mut modules = vec![root().join("generated/merged/cuda.rs")];
-    for pin in cushim::pins::all() {
-        modules.push(
-            root()
-                .join("generated")
-                .join(pin.cuda.dir_name())
-                .join("cuda.rs"),
-        );
+    for library in cushim::library::LIBRARIES {
+        for pin in cushim::pins::all_for(library) {
+            modules.push(
+                root()
+                    .join("generated")
+                    .join(pin.cuda.dir_name())
+                    .join(format!("{}.rs", library.stem)),
+            );
+        }
     }
     for edition in ["2021", "2024"] {
         let out = Command::new("rustfmt")

@@ -1,5 +1,6 @@
 //! Vendors the committed modules of the newest and the oldest pinned release
-//! and the merged module, as a library that documents everything it exports.
+//! and the merged module, and each other library's newest and oldest module,
+//! as a library that documents everything it exports.
 #![deny(missing_docs)]
 
 /// The CUDA 13.5 driver API, loaded on first use.
@@ -15,4 +16,39 @@ pub mod cuda_11_8 {
 /// Every driver API from 11.8 to 13.5.
 pub mod merged {
     include!("../../../generated/merged/cuda.rs");
+}
+
+/// NVRTC of CUDA 13.5.
+pub mod nvrtc {
+    include!("../../../generated/cuda-13.5/nvrtc.rs");
+}
+
+/// NVRTC of CUDA 11.8 (`libnvrtc.so.11.2`).
+pub mod nvrtc_11_8 {
+    include!("../../../generated/cuda-11.8/nvrtc.rs");
+}
+
+/// nvJitLink of CUDA 13.5.
+pub mod nvjitlink {
+    include!("../../../generated/cuda-13.5/nvjitlink.rs");
+}
+
+/// NVML of CUDA 13.5.
+pub mod nvml {
+    include!("../../../generated/cuda-13.5/nvml.rs");
+}
+
+/// cuBLAS of CUDA 13.5.
+pub mod cublas {
+    include!("../../../generated/cuda-13.5/cublas.rs");
+}
+
+/// cuBLAS of CUDA 11.8.
+pub mod cublas_11_8 {
+    include!("../../../generated/cuda-11.8/cublas.rs");
+}
+
+/// cuBLASLt of CUDA 13.5.
+pub mod cublaslt {
+    include!("../../../generated/cuda-13.5/cublasLt.rs");
 }
