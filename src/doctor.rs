@@ -11,7 +11,7 @@ use crate::options::StreamMode;
 use crate::runtime::cushim_loader::{
     self as loader, version_text, Attempt, LibraryInfo, LoadError, Miss, Target,
 };
-use crate::version::{CudaVersion, Release};
+use crate::version::CudaVersion;
 
 /// Words of messages: `Install the NVIDIA driver` → `install the NVIDIA driver`.
 fn lower_first(text: &str) -> String {
@@ -22,26 +22,10 @@ fn lower_first(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The header's major, which names a library's files (`libnvrtc.so.13`); 0
-/// for a library whose names do not carry it.
-fn header_major(api: &Api) -> Result<u32, Error> {
-    if !api.library.binds_major() {
-        return Ok(0);
-    }
-    match api.release {
-        Release::One(v) | Release::Range(_, v) => Ok(v.number() / 1000),
-        Release::Unknown => Err(Error::new(format!(
-            "the release of the {} headers is unknown, and its library files are named by their major version",
-            api.library.words.label
-        ))
-        .hint("name a pinned release (`--cuda 13.5`)")),
-    }
-}
-
 /// The library as the shims of `api` would find it, or an error that says
 /// why there is none; with every candidate tried before the answer.
 fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error> {
-    let info = crate::runtime::library_info(&api.library, header_major(api)?);
+    let info = crate::runtime::library_info(&api.library, api.header_major()?);
     let search = loader::search(&info);
     let tried = search.tried;
     let set = || {

@@ -6572,7 +6572,7 @@ pub mod cushim_loader {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             match self {
                 LoadError::LibraryNotFound { tried } => {
-                    let info = super::CUSHIM_LIBRARY;
+                    let info = &super::CUSHIM_LIBRARY;
                     write!(f, "{} library not found; tried ", info.label)?;
                     for (i, a) in tried.iter().enumerate() {
                         if i > 0 {

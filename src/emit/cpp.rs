@@ -340,7 +340,7 @@ pub fn emit(
         status_type: &status_type,
         codes: api.codes,
         code_names: api.library.codes,
-        library: CppLibrary::new(&api.library, super::header_major(api)?),
+        library: CppLibrary::new(&api.library, api.header_major()?),
         calling_convention: api.library.calling_convention,
         stream_var: c_string(loader::STREAM_VAR),
         stream_on: c_strings(loader::STREAM_ON),

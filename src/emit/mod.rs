@@ -57,25 +57,6 @@ pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> S
     words.to_ascii_lowercase().replace('_', " ")
 }
 
-/// The header's major version, which names the library files of a library
-/// that carries it (`libnvrtc.so.13`); 0 for a library whose names do not.
-#[cfg(feature = "emit")]
-pub(crate) fn header_major(api: &Api) -> Result<u32, Error> {
-    if !api.library.binds_major() {
-        return Ok(0);
-    }
-    match api.release {
-        crate::version::Release::One(v) | crate::version::Release::Range(_, v) => {
-            Ok(v.number() / 1000)
-        }
-        crate::version::Release::Unknown => Err(Error::new(format!(
-            "the release of the {} headers is unknown, and its library files are named by their major version",
-            api.library.words.label
-        ))
-        .hint("generate from a pinned release (`--cuda 13.5`)")),
-    }
-}
-
 /// The status type the functions return (`CUresult` for `cuda.h`): the one
 /// the description names, else the one every function returns. Functions
 /// that return something else are value functions (`nvrtcGetErrorString`).

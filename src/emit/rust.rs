@@ -313,7 +313,7 @@ pub fn emit(
             .map(|c| c.name)
             .collect()
         },
-        library: LibraryFields::new(&api.library, super::header_major(api)?),
+        library: LibraryFields::new(&api.library, api.header_major()?),
         loader: indent(runtime::RUST_LOADER),
         api: indent(runtime::RUST_API),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),

@@ -63,6 +63,26 @@ pub struct Codes {
 }
 
 impl Api {
+    /// The headers' major version, which names the library's files
+    /// (`libnvrtc.so.13`); 0 for a library whose names do not carry it.
+    ///
+    /// # Errors
+    /// The release is unknown (a header on disk without a version macro) and
+    /// the library's names need it.
+    pub fn header_major(&self) -> Result<u32, crate::diag::Error> {
+        if !self.library.binds_major() {
+            return Ok(0);
+        }
+        match self.release {
+            Release::One(v) | Release::Range(_, v) => Ok(v.number() / 1000),
+            Release::Unknown => Err(crate::diag::Error::new(format!(
+                "the release of the {} headers is unknown, and its library files are named by their major version",
+                self.library.words.label
+            ))
+            .hint("name a pinned release (`--cuda 13.5`)")),
+        }
+    }
+
     /// The enum that this type name names (its tag or a typedef of it).
     /// Example: `CUresult` → `cudaError_enum`.
     pub fn enum_named(&self, name: &str) -> Option<&Enum> {

@@ -40,7 +40,6 @@ pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
 
 pub use cushim_loader::{Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
 
-#[cfg(feature = "cli")]
 use crate::library::{Search, VersionQuery as Query, FAMILY};
 
 // The constants a generated module defines, here for the driver as the
@@ -56,29 +55,12 @@ pub(crate) const CUSHIM_CODES: Codes = Codes {
     success: 0,
     invalid_value: DRIVER.codes.invalid_value.value,
 };
-pub(crate) const CUSHIM_LIBRARY: LibraryInfo = LibraryInfo {
-    label: DRIVER.words.label,
-    short: DRIVER.words.short,
-    product: DRIVER.words.product,
-    install: DRIVER.words.install,
-    override_var: DRIVER.words.override_var,
-    names: if cfg!(windows) {
-        DRIVER.names.windows
-    } else {
-        DRIVER.names.unix
-    },
-    version_function: DRIVER.version.name,
-    version_query: VersionQuery::Number,
-    stub_code: Some(DRIVER.codes.stub_library.value.cast_signed()),
-    proc_address: DRIVER.proc_address,
-    major: 0,
-    wheel_dirs: None,
-    preload: &[],
-    family: &[],
-};
+/// The driver's `LibraryInfo`, made from its description as a generated
+/// module's is (the driver's names carry no major).
+pub(crate) static CUSHIM_LIBRARY: std::sync::LazyLock<LibraryInfo> =
+    std::sync::LazyLock::new(|| library_info(&DRIVER, 0));
 
 /// How the runtime asks a library's version, as the description says.
-#[cfg(feature = "cli")]
 pub fn version_query(query: Query) -> VersionQuery {
     match query {
         Query::Number => VersionQuery::Number,
@@ -91,7 +73,6 @@ pub fn version_query(query: Query) -> VersionQuery {
 /// What a generated module of `library` for headers of `major` tells its
 /// loader, for `cushim doctor` to search as that module would. The names are
 /// leaked: one value per library shown, once per process.
-#[cfg(feature = "cli")]
 pub fn library_info(library: &crate::library::Library, major: u32) -> LibraryInfo {
     let here = |names: crate::library::Names| -> &'static [&'static str] {
         let names = if cfg!(windows) {

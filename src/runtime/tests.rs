@@ -361,7 +361,7 @@ fn build_cpp_runtime_program() -> PathBuf {
     ] {
         source.push_str(&format!("constexpr int {name} = {value};\n"));
     }
-    let info = super::CUSHIM_LIBRARY;
+    let info = &super::CUSHIM_LIBRARY;
     let version_function = info.version_function.to_str().unwrap();
     for (name, value) in [
         ("version_function", version_function),
