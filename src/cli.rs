@@ -353,7 +353,7 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
     let options = args.source.options()?;
     let mode = args
         .stream
-        .or_else(crate::runtime::cushim_loader::stream_mode_from_environment)
+        .or_else(cushim_runtime::stream_mode_from_environment)
         .unwrap_or(StreamMode::Legacy);
     let libraries = libraries(&options.library)?;
     if libraries.len() == 1 {

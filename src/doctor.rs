@@ -1,6 +1,6 @@
-//! `cushim doctor`: loads the driver of this machine with the loader runtime
-//! that generated modules carry (the same source, compiled into cushim), and
-//! reports what the header's functions would bind to.
+//! `cushim doctor`: loads a library of this machine with the runtime that
+//! generated modules use (the `cushim-runtime` crate), and reports what the
+//! header's functions would bind to.
 
 use std::ffi::CString;
 use std::fmt::Write as _;
@@ -8,9 +8,7 @@ use std::fmt::Write as _;
 use crate::diag::Error;
 use crate::ir::{Api, Function};
 use crate::options::StreamMode;
-use crate::runtime::cushim_loader::{
-    self as loader, version_text, Attempt, LibraryInfo, LoadError, Miss, Target,
-};
+use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded, Miss, Target};
 use crate::version::CudaVersion;
 
 /// Words of messages: `Install the NVIDIA driver` → `install the NVIDIA driver`.
@@ -24,9 +22,9 @@ fn lower_first(text: &str) -> String {
 
 /// The library as the shims of `api` would find it, or an error that says
 /// why there is none; with every candidate tried before the answer.
-fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error> {
+fn open(api: &Api) -> Result<(Loaded, Vec<Attempt>, &'static LibraryInfo), Error> {
     let info = crate::runtime::library_info(&api.library, api.header_major()?);
-    let search = loader::search(&info);
+    let search = cushim_runtime::search(info);
     let tried = search.tried;
     let set = || {
         format!(
@@ -38,7 +36,7 @@ fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error>
     };
     match search.found {
         Ok(found) => Ok((found, tried, info)),
-        Err(LoadError::LibraryNotFound { tried }) => {
+        Err(LoadError::LibraryNotFound { tried, .. }) => {
             let attempts: Vec<String> = tried
                 .iter()
                 .map(|a| format!("`{}` ({})", a.name, a.error))
@@ -50,7 +48,7 @@ fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error>
             ))
             .hint(set()))
         }
-        Err(LoadError::StubLibrary { path }) => Err(Error::new(format!(
+        Err(LoadError::StubLibrary { path, .. }) => Err(Error::new(format!(
             "`{path}` is NVIDIA's stub library, not a {} ({} answered the stub code)",
             info.short,
             info.version_function.to_string_lossy()
@@ -74,7 +72,7 @@ fn open(api: &Api) -> Result<(loader::Driver, Vec<Attempt>, LibraryInfo), Error>
                 set()
             )))
         }
-        Err(LoadError::InvalidOverride { value }) => Err(Error::new(format!(
+        Err(LoadError::InvalidOverride { value, .. }) => Err(Error::new(format!(
             "{}=`{value}` is not an absolute path; relative paths are refused",
             info.override_var
         ))
@@ -91,7 +89,7 @@ fn number(v: Option<CudaVersion>) -> u32 {
 }
 
 /// What one function binds to in `mode`: its symbol, ABI version and the miss, if any.
-fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32, Option<Miss>) {
+fn bind(library: &Loaded, f: &Function, mode: StreamMode) -> (String, u32, Option<Miss>) {
     let names = (
         CString::new(f.proc_name.as_str()),
         CString::new(f.symbol.as_str()),
@@ -110,7 +108,9 @@ fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32
         .zip(twin.as_deref())
         .map(|(t, name)| (name, number(t.version)));
     let target = Target::new(&proc_name, (&symbol, number(f.version)), per_thread, mode);
-    let miss = driver.find(&target, loader::Resolve::ProcAddress).err();
+    let miss = library
+        .find(&target, cushim_runtime::Resolve::ProcAddress)
+        .err();
     (
         target.symbol.to_string_lossy().into_owned(),
         target.version,
@@ -120,15 +120,16 @@ fn bind(driver: &loader::Driver, f: &Function, mode: StreamMode) -> (String, u32
 
 /// The report, or an error when there is no usable library.
 pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
-    let (driver, tried, info) = open(api)?;
+    let (library, tried, info) = open(api)?;
     // Never unloaded, as in a generated module: the library keeps running
     // what it started, and nothing it handed out may dangle.
-    let driver = &*Box::leak(Box::new(driver));
+    let library = &*Box::leak(Box::new(library));
     let mut out = String::new();
-    let proc = match driver.proc_address() {
-        "cuGetProcAddress_v2" => "cuGetProcAddress_v2",
-        "cuGetProcAddress" => "cuGetProcAddress (v1)",
-        _ => "none (exact exports)",
+    let lookup = library.proc_address();
+    let proc = match info.proc_address {
+        Some((v2, _)) if v2.to_bytes() == lookup.as_bytes() => lookup,
+        Some(_) if lookup != "none" => format!("{lookup} (v1)"),
+        _ => "none (exact exports)".into(),
     };
     let line = |out: &mut String, key: &str, value: &str| {
         let key = format!("{key}:");
@@ -138,16 +139,16 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
             if key.len() >= 18 { " " } else { "" }
         );
     };
-    line(&mut out, "library", driver.path());
+    line(&mut out, "library", library.path());
     if !tried.is_empty() {
-        line(&mut out, "found by", driver.found_by());
+        line(&mut out, "found by", library.found_by());
     }
     line(
         &mut out,
         &format!("{} version", info.short),
-        &format!("{} ({})", version_text(driver.version()), driver.version()),
+        &format!("{} ({})", version_text(library.version()), library.version()),
     );
-    line(&mut out, "resolution", proc);
+    line(&mut out, "resolution", &proc);
     if !api.library.naming.per_thread_suffixes.is_empty() {
         line(
             &mut out,
@@ -166,13 +167,13 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         .filter(|f| f.is_for_this_system())
         .collect();
     for f in &here {
-        let (symbol, version, miss) = bind(driver, f, mode);
+        let (symbol, version, miss) = bind(library, f, mode);
         let why = match miss {
             None => continue,
             Some(Miss::TooOld) => format!(
                 "{short} too old: needs {}, {short} is {}",
                 version_text(version),
-                version_text(driver.version()),
+                version_text(library.version()),
                 short = info.short
             ),
             Some(Miss::VersionNotSufficient) => {

@@ -28,7 +28,7 @@ pub struct LoaderCodes {
     /// The library found is a link-time stub. Example: `CUDA_ERROR_STUB_LIBRARY` (34).
     pub stub_library: Code,
     /// The function is newer than the library. Example: `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER` (36).
-    pub driver_too_old: Code,
+    pub too_old: Code,
     /// What the library answers in a forked child. Example: `CUDA_ERROR_NOT_INITIALIZED` (3).
     pub not_initialized: Code,
     /// An invalid argument (the driver-less error-text fallbacks answer it).
@@ -44,7 +44,7 @@ impl LoaderCodes {
             library_not_found: failure,
             symbol_not_found: failure,
             stub_library: failure,
-            driver_too_old: failure,
+            too_old: failure,
             not_initialized: failure,
             invalid_value,
         }
@@ -243,20 +243,8 @@ pub struct Library {
     pub words: Words,
 }
 
-/// How the version function answers. Every kind returns the library's status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VersionQuery {
-    /// `f(int *version)`, 1000 × major + 10 × minor. Example: `cuDriverGetVersion` (13000).
-    Number,
-    /// `f(int *major, int *minor)`. Example: `nvrtcVersion`, `nvJitLinkVersion`.
-    MajorMinor,
-    /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
-    /// Example: `nvmlSystemGetNVMLVersion`.
-    Text,
-    /// `f(libraryPropertyType property, int *value)`, asked for the major
-    /// (0) and the minor (1). Example: `cublasGetProperty`.
-    Property,
-}
+/// How the version function answers: the runtime's own type.
+pub use cushim_runtime::VersionQuery;
 
 /// The function that reports a library's version, and how it answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -441,7 +429,7 @@ pub const DRIVER: Library = Library {
             name: "CUDA_ERROR_STUB_LIBRARY",
             value: 34,
         },
-        driver_too_old: Code {
+        too_old: Code {
             name: "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
             value: 36,
         },
@@ -577,7 +565,7 @@ pub const NVML: Library = Library {
             name: "NVML_ERROR_LIBRARY_NOT_FOUND",
             value: 12,
         },
-        driver_too_old: Code {
+        too_old: Code {
             name: "NVML_ERROR_FUNCTION_NOT_FOUND",
             value: 13,
         },
@@ -650,7 +638,7 @@ pub const NVJITLINK: Library = Library {
             name: "NVJITLINK_ERROR_INTERNAL",
             value: 6,
         },
-        driver_too_old: Code {
+        too_old: Code {
             name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
             value: 14,
         },
@@ -730,7 +718,7 @@ const CUBLAS_CODES: LoaderCodes = LoaderCodes {
         name: "CUBLAS_STATUS_NOT_INITIALIZED",
         value: 1,
     },
-    driver_too_old: Code {
+    too_old: Code {
         name: "CUBLAS_STATUS_NOT_SUPPORTED",
         value: 15,
     },

@@ -101,7 +101,10 @@ fn safe_code_outside_the_module_cannot_repoint_a_shim() {
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
         dir.join("Cargo.toml"),
-        "[package]\nname = \"private-state\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nlibloading = \"0.9\"\n\n[workspace]\n",
+        format!(
+            "[package]\nname = \"private-state\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nlibloading = \"0.9\"\ncushim-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            root().join("cushim-runtime")
+        ),
     )
     .unwrap();
     let module = root().join("generated/cuda-13.5/cuda.rs");
@@ -139,6 +142,19 @@ fn safe_code_outside_the_module_cannot_repoint_a_shim() {
     assert!(!out.status.success());
     assert!(
         stderr.contains("field `slot` of struct `Function` is private"),
+        "{stderr}"
+    );
+    // Nor does the slot's own static.
+    std::fs::write(
+        dir.join("src/main.rs"),
+        main("let _ = f; cuda::__cushim_slot_cuInit.store(std::ptr::null_mut(), std::sync::atomic::Ordering::Release);"),
+    )
+    .unwrap();
+    let out = build();
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("static `__cushim_slot_cuInit` is private"),
         "{stderr}"
     );
 }

@@ -2,8 +2,9 @@
 // CUDA 12.8; headers: cublasLt.h sha256:a07f53474d47e4259f18f223264ebe2e383c7903aed20868ed336df378029b08, cublas_api.h sha256:d5ae83dac0b5a0d29d04ae0d935d7f1e31cf7958aefd175b1d0d190fbc808aad, driver_types.h sha256:98c35b888c20e44de4ed293af396024af9ca6267d0ddbc56bf76e4120cceb4d5, host_defines.h sha256:7c353fd1c41db48bc474cd33645298d0e6e83003443201cb6e589f3da94f18b9, vector_types.h sha256:e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:8eb1600a8e2e33d40572bffe7001a27f6046a74949d80353fe02cf88b2563dda, vector_functions.h sha256:5b2a4690bf880db18e95acbb83f1b4a771ceece2c6444d03a3ffc9b621685b16, cuda_runtime_api.h sha256:116852112153fef5797986694c112ee04be036d13dae19873f9d375e72061c8b, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:e7897ae906f07ab5f4c0f2a8242db2eea09d18ff27bf5fc681d98c57c034c789, vector_functions.hpp sha256:69f5e13527772c54d9a3de843ed7ac4cb7efc5de274e62d5ce0923f7aeeb4d18, cuda_fp16.hpp sha256:a352130e6b8debb37c61419472f4e957721da52fbac30966eb933f1fef0b60ab, cuda_bf16.h sha256:4d5a2ad88adb17983aef0505ed6ed2a0603497c79c103bba82c928301ea12310, cuda_bf16.hpp sha256:3ae9165e837a6e04650bea7c0856e150dd06d2e0096ffce8b359823da82c7272, library_types.h sha256:8be185730f76c2f722c6cd9b4233a3e08feadba1d863f558e03a43bc75900a36.
 // Regenerate with: cushim generate --cuda 12.8 --lib cublaslt
 //
-// Functions: 45. Needs the `libloading` crate and std; include it with
-// `mod cuda { include!(concat!(env!("OUT_DIR"), "/cublasLt.rs")); }` or vendor it as a module.
+// Functions: 45. Needs std and the `libloading` and `cushim-runtime` crates;
+// include it with `mod cublaslt { include!(concat!(env!("OUT_DIR"), "/cublasLt.rs")); }`
+// or vendor it as a module.
 
 /// Types, constants and enums of the header (bindgen's, and the enums in
 /// bindgen's newtype style).
@@ -2541,7 +2542,7 @@ impl cudaError {
 pub struct cudaError(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaError", self.0, &[(0, "cudaSuccess"), (1, "cudaErrorInvalidValue"), (2, "cudaErrorMemoryAllocation"), (3, "cudaErrorInitializationError"), (4, "cudaErrorCudartUnloading"), (5, "cudaErrorProfilerDisabled"), (6, "cudaErrorProfilerNotInitialized"), (7, "cudaErrorProfilerAlreadyStarted"), (8, "cudaErrorProfilerAlreadyStopped"), (9, "cudaErrorInvalidConfiguration"), (12, "cudaErrorInvalidPitchValue"), (13, "cudaErrorInvalidSymbol"), (16, "cudaErrorInvalidHostPointer"), (17, "cudaErrorInvalidDevicePointer"), (18, "cudaErrorInvalidTexture"), (19, "cudaErrorInvalidTextureBinding"), (20, "cudaErrorInvalidChannelDescriptor"), (21, "cudaErrorInvalidMemcpyDirection"), (22, "cudaErrorAddressOfConstant"), (23, "cudaErrorTextureFetchFailed"), (24, "cudaErrorTextureNotBound"), (25, "cudaErrorSynchronizationError"), (26, "cudaErrorInvalidFilterSetting"), (27, "cudaErrorInvalidNormSetting"), (28, "cudaErrorMixedDeviceExecution"), (31, "cudaErrorNotYetImplemented"), (32, "cudaErrorMemoryValueTooLarge"), (34, "cudaErrorStubLibrary"), (35, "cudaErrorInsufficientDriver"), (36, "cudaErrorCallRequiresNewerDriver"), (37, "cudaErrorInvalidSurface"), (43, "cudaErrorDuplicateVariableName"), (44, "cudaErrorDuplicateTextureName"), (45, "cudaErrorDuplicateSurfaceName"), (46, "cudaErrorDevicesUnavailable"), (49, "cudaErrorIncompatibleDriverContext"), (52, "cudaErrorMissingConfiguration"), (53, "cudaErrorPriorLaunchFailure"), (65, "cudaErrorLaunchMaxDepthExceeded"), (66, "cudaErrorLaunchFileScopedTex"), (67, "cudaErrorLaunchFileScopedSurf"), (68, "cudaErrorSyncDepthExceeded"), (69, "cudaErrorLaunchPendingCountExceeded"), (98, "cudaErrorInvalidDeviceFunction"), (100, "cudaErrorNoDevice"), (101, "cudaErrorInvalidDevice"), (102, "cudaErrorDeviceNotLicensed"), (103, "cudaErrorSoftwareValidityNotEstablished"), (127, "cudaErrorStartupFailure"), (200, "cudaErrorInvalidKernelImage"), (201, "cudaErrorDeviceUninitialized"), (205, "cudaErrorMapBufferObjectFailed"), (206, "cudaErrorUnmapBufferObjectFailed"), (207, "cudaErrorArrayIsMapped"), (208, "cudaErrorAlreadyMapped"), (209, "cudaErrorNoKernelImageForDevice"), (210, "cudaErrorAlreadyAcquired"), (211, "cudaErrorNotMapped"), (212, "cudaErrorNotMappedAsArray"), (213, "cudaErrorNotMappedAsPointer"), (214, "cudaErrorECCUncorrectable"), (215, "cudaErrorUnsupportedLimit"), (216, "cudaErrorDeviceAlreadyInUse"), (217, "cudaErrorPeerAccessUnsupported"), (218, "cudaErrorInvalidPtx"), (219, "cudaErrorInvalidGraphicsContext"), (220, "cudaErrorNvlinkUncorrectable"), (221, "cudaErrorJitCompilerNotFound"), (222, "cudaErrorUnsupportedPtxVersion"), (223, "cudaErrorJitCompilationDisabled"), (224, "cudaErrorUnsupportedExecAffinity"), (225, "cudaErrorUnsupportedDevSideSync"), (226, "cudaErrorContained"), (300, "cudaErrorInvalidSource"), (301, "cudaErrorFileNotFound"), (302, "cudaErrorSharedObjectSymbolNotFound"), (303, "cudaErrorSharedObjectInitFailed"), (304, "cudaErrorOperatingSystem"), (400, "cudaErrorInvalidResourceHandle"), (401, "cudaErrorIllegalState"), (402, "cudaErrorLossyQuery"), (500, "cudaErrorSymbolNotFound"), (600, "cudaErrorNotReady"), (700, "cudaErrorIllegalAddress"), (701, "cudaErrorLaunchOutOfResources"), (702, "cudaErrorLaunchTimeout"), (703, "cudaErrorLaunchIncompatibleTexturing"), (704, "cudaErrorPeerAccessAlreadyEnabled"), (705, "cudaErrorPeerAccessNotEnabled"), (708, "cudaErrorSetOnActiveProcess"), (709, "cudaErrorContextIsDestroyed"), (710, "cudaErrorAssert"), (711, "cudaErrorTooManyPeers"), (712, "cudaErrorHostMemoryAlreadyRegistered"), (713, "cudaErrorHostMemoryNotRegistered"), (714, "cudaErrorHardwareStackError"), (715, "cudaErrorIllegalInstruction"), (716, "cudaErrorMisalignedAddress"), (717, "cudaErrorInvalidAddressSpace"), (718, "cudaErrorInvalidPc"), (719, "cudaErrorLaunchFailure"), (720, "cudaErrorCooperativeLaunchTooLarge"), (721, "cudaErrorTensorMemoryLeak"), (800, "cudaErrorNotPermitted"), (801, "cudaErrorNotSupported"), (802, "cudaErrorSystemNotReady"), (803, "cudaErrorSystemDriverMismatch"), (804, "cudaErrorCompatNotSupportedOnDevice"), (805, "cudaErrorMpsConnectionFailed"), (806, "cudaErrorMpsRpcFailure"), (807, "cudaErrorMpsServerNotReady"), (808, "cudaErrorMpsMaxClientsReached"), (809, "cudaErrorMpsMaxConnectionsReached"), (810, "cudaErrorMpsClientTerminated"), (811, "cudaErrorCdpNotSupported"), (812, "cudaErrorCdpVersionMismatch"), (900, "cudaErrorStreamCaptureUnsupported"), (901, "cudaErrorStreamCaptureInvalidated"), (902, "cudaErrorStreamCaptureMerge"), (903, "cudaErrorStreamCaptureUnmatched"), (904, "cudaErrorStreamCaptureUnjoined"), (905, "cudaErrorStreamCaptureIsolation"), (906, "cudaErrorStreamCaptureImplicit"), (907, "cudaErrorCapturedEvent"), (908, "cudaErrorStreamCaptureWrongThread"), (909, "cudaErrorTimeout"), (910, "cudaErrorGraphExecUpdateFailure"), (911, "cudaErrorExternalDevice"), (912, "cudaErrorInvalidClusterSize"), (913, "cudaErrorFunctionNotLoaded"), (914, "cudaErrorInvalidResourceType"), (915, "cudaErrorInvalidResourceConfiguration"), (999, "cudaErrorUnknown"), (10000, "cudaErrorApiFailureBase")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaError", self.0, &[(0, "cudaSuccess"), (1, "cudaErrorInvalidValue"), (2, "cudaErrorMemoryAllocation"), (3, "cudaErrorInitializationError"), (4, "cudaErrorCudartUnloading"), (5, "cudaErrorProfilerDisabled"), (6, "cudaErrorProfilerNotInitialized"), (7, "cudaErrorProfilerAlreadyStarted"), (8, "cudaErrorProfilerAlreadyStopped"), (9, "cudaErrorInvalidConfiguration"), (12, "cudaErrorInvalidPitchValue"), (13, "cudaErrorInvalidSymbol"), (16, "cudaErrorInvalidHostPointer"), (17, "cudaErrorInvalidDevicePointer"), (18, "cudaErrorInvalidTexture"), (19, "cudaErrorInvalidTextureBinding"), (20, "cudaErrorInvalidChannelDescriptor"), (21, "cudaErrorInvalidMemcpyDirection"), (22, "cudaErrorAddressOfConstant"), (23, "cudaErrorTextureFetchFailed"), (24, "cudaErrorTextureNotBound"), (25, "cudaErrorSynchronizationError"), (26, "cudaErrorInvalidFilterSetting"), (27, "cudaErrorInvalidNormSetting"), (28, "cudaErrorMixedDeviceExecution"), (31, "cudaErrorNotYetImplemented"), (32, "cudaErrorMemoryValueTooLarge"), (34, "cudaErrorStubLibrary"), (35, "cudaErrorInsufficientDriver"), (36, "cudaErrorCallRequiresNewerDriver"), (37, "cudaErrorInvalidSurface"), (43, "cudaErrorDuplicateVariableName"), (44, "cudaErrorDuplicateTextureName"), (45, "cudaErrorDuplicateSurfaceName"), (46, "cudaErrorDevicesUnavailable"), (49, "cudaErrorIncompatibleDriverContext"), (52, "cudaErrorMissingConfiguration"), (53, "cudaErrorPriorLaunchFailure"), (65, "cudaErrorLaunchMaxDepthExceeded"), (66, "cudaErrorLaunchFileScopedTex"), (67, "cudaErrorLaunchFileScopedSurf"), (68, "cudaErrorSyncDepthExceeded"), (69, "cudaErrorLaunchPendingCountExceeded"), (98, "cudaErrorInvalidDeviceFunction"), (100, "cudaErrorNoDevice"), (101, "cudaErrorInvalidDevice"), (102, "cudaErrorDeviceNotLicensed"), (103, "cudaErrorSoftwareValidityNotEstablished"), (127, "cudaErrorStartupFailure"), (200, "cudaErrorInvalidKernelImage"), (201, "cudaErrorDeviceUninitialized"), (205, "cudaErrorMapBufferObjectFailed"), (206, "cudaErrorUnmapBufferObjectFailed"), (207, "cudaErrorArrayIsMapped"), (208, "cudaErrorAlreadyMapped"), (209, "cudaErrorNoKernelImageForDevice"), (210, "cudaErrorAlreadyAcquired"), (211, "cudaErrorNotMapped"), (212, "cudaErrorNotMappedAsArray"), (213, "cudaErrorNotMappedAsPointer"), (214, "cudaErrorECCUncorrectable"), (215, "cudaErrorUnsupportedLimit"), (216, "cudaErrorDeviceAlreadyInUse"), (217, "cudaErrorPeerAccessUnsupported"), (218, "cudaErrorInvalidPtx"), (219, "cudaErrorInvalidGraphicsContext"), (220, "cudaErrorNvlinkUncorrectable"), (221, "cudaErrorJitCompilerNotFound"), (222, "cudaErrorUnsupportedPtxVersion"), (223, "cudaErrorJitCompilationDisabled"), (224, "cudaErrorUnsupportedExecAffinity"), (225, "cudaErrorUnsupportedDevSideSync"), (226, "cudaErrorContained"), (300, "cudaErrorInvalidSource"), (301, "cudaErrorFileNotFound"), (302, "cudaErrorSharedObjectSymbolNotFound"), (303, "cudaErrorSharedObjectInitFailed"), (304, "cudaErrorOperatingSystem"), (400, "cudaErrorInvalidResourceHandle"), (401, "cudaErrorIllegalState"), (402, "cudaErrorLossyQuery"), (500, "cudaErrorSymbolNotFound"), (600, "cudaErrorNotReady"), (700, "cudaErrorIllegalAddress"), (701, "cudaErrorLaunchOutOfResources"), (702, "cudaErrorLaunchTimeout"), (703, "cudaErrorLaunchIncompatibleTexturing"), (704, "cudaErrorPeerAccessAlreadyEnabled"), (705, "cudaErrorPeerAccessNotEnabled"), (708, "cudaErrorSetOnActiveProcess"), (709, "cudaErrorContextIsDestroyed"), (710, "cudaErrorAssert"), (711, "cudaErrorTooManyPeers"), (712, "cudaErrorHostMemoryAlreadyRegistered"), (713, "cudaErrorHostMemoryNotRegistered"), (714, "cudaErrorHardwareStackError"), (715, "cudaErrorIllegalInstruction"), (716, "cudaErrorMisalignedAddress"), (717, "cudaErrorInvalidAddressSpace"), (718, "cudaErrorInvalidPc"), (719, "cudaErrorLaunchFailure"), (720, "cudaErrorCooperativeLaunchTooLarge"), (721, "cudaErrorTensorMemoryLeak"), (800, "cudaErrorNotPermitted"), (801, "cudaErrorNotSupported"), (802, "cudaErrorSystemNotReady"), (803, "cudaErrorSystemDriverMismatch"), (804, "cudaErrorCompatNotSupportedOnDevice"), (805, "cudaErrorMpsConnectionFailed"), (806, "cudaErrorMpsRpcFailure"), (807, "cudaErrorMpsServerNotReady"), (808, "cudaErrorMpsMaxClientsReached"), (809, "cudaErrorMpsMaxConnectionsReached"), (810, "cudaErrorMpsClientTerminated"), (811, "cudaErrorCdpNotSupported"), (812, "cudaErrorCdpVersionMismatch"), (900, "cudaErrorStreamCaptureUnsupported"), (901, "cudaErrorStreamCaptureInvalidated"), (902, "cudaErrorStreamCaptureMerge"), (903, "cudaErrorStreamCaptureUnmatched"), (904, "cudaErrorStreamCaptureUnjoined"), (905, "cudaErrorStreamCaptureIsolation"), (906, "cudaErrorStreamCaptureImplicit"), (907, "cudaErrorCapturedEvent"), (908, "cudaErrorStreamCaptureWrongThread"), (909, "cudaErrorTimeout"), (910, "cudaErrorGraphExecUpdateFailure"), (911, "cudaErrorExternalDevice"), (912, "cudaErrorInvalidClusterSize"), (913, "cudaErrorFunctionNotLoaded"), (914, "cudaErrorInvalidResourceType"), (915, "cudaErrorInvalidResourceConfiguration"), (999, "cudaErrorUnknown"), (10000, "cudaErrorApiFailureBase")], false)
     }
 }
 impl cudaChannelFormatKind {
@@ -2583,7 +2584,7 @@ impl cudaChannelFormatKind {
 pub struct cudaChannelFormatKind(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaChannelFormatKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaChannelFormatKind", self.0, &[(0, "cudaChannelFormatKindSigned"), (1, "cudaChannelFormatKindUnsigned"), (2, "cudaChannelFormatKindFloat"), (3, "cudaChannelFormatKindNone"), (4, "cudaChannelFormatKindNV12"), (5, "cudaChannelFormatKindUnsignedNormalized8X1"), (6, "cudaChannelFormatKindUnsignedNormalized8X2"), (7, "cudaChannelFormatKindUnsignedNormalized8X4"), (8, "cudaChannelFormatKindUnsignedNormalized16X1"), (9, "cudaChannelFormatKindUnsignedNormalized16X2"), (10, "cudaChannelFormatKindUnsignedNormalized16X4"), (11, "cudaChannelFormatKindSignedNormalized8X1"), (12, "cudaChannelFormatKindSignedNormalized8X2"), (13, "cudaChannelFormatKindSignedNormalized8X4"), (14, "cudaChannelFormatKindSignedNormalized16X1"), (15, "cudaChannelFormatKindSignedNormalized16X2"), (16, "cudaChannelFormatKindSignedNormalized16X4"), (17, "cudaChannelFormatKindUnsignedBlockCompressed1"), (18, "cudaChannelFormatKindUnsignedBlockCompressed1SRGB"), (19, "cudaChannelFormatKindUnsignedBlockCompressed2"), (20, "cudaChannelFormatKindUnsignedBlockCompressed2SRGB"), (21, "cudaChannelFormatKindUnsignedBlockCompressed3"), (22, "cudaChannelFormatKindUnsignedBlockCompressed3SRGB"), (23, "cudaChannelFormatKindUnsignedBlockCompressed4"), (24, "cudaChannelFormatKindSignedBlockCompressed4"), (25, "cudaChannelFormatKindUnsignedBlockCompressed5"), (26, "cudaChannelFormatKindSignedBlockCompressed5"), (27, "cudaChannelFormatKindUnsignedBlockCompressed6H"), (28, "cudaChannelFormatKindSignedBlockCompressed6H"), (29, "cudaChannelFormatKindUnsignedBlockCompressed7"), (30, "cudaChannelFormatKindUnsignedBlockCompressed7SRGB"), (31, "cudaChannelFormatKindUnsignedNormalized1010102")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaChannelFormatKind", self.0, &[(0, "cudaChannelFormatKindSigned"), (1, "cudaChannelFormatKindUnsigned"), (2, "cudaChannelFormatKindFloat"), (3, "cudaChannelFormatKindNone"), (4, "cudaChannelFormatKindNV12"), (5, "cudaChannelFormatKindUnsignedNormalized8X1"), (6, "cudaChannelFormatKindUnsignedNormalized8X2"), (7, "cudaChannelFormatKindUnsignedNormalized8X4"), (8, "cudaChannelFormatKindUnsignedNormalized16X1"), (9, "cudaChannelFormatKindUnsignedNormalized16X2"), (10, "cudaChannelFormatKindUnsignedNormalized16X4"), (11, "cudaChannelFormatKindSignedNormalized8X1"), (12, "cudaChannelFormatKindSignedNormalized8X2"), (13, "cudaChannelFormatKindSignedNormalized8X4"), (14, "cudaChannelFormatKindSignedNormalized16X1"), (15, "cudaChannelFormatKindSignedNormalized16X2"), (16, "cudaChannelFormatKindSignedNormalized16X4"), (17, "cudaChannelFormatKindUnsignedBlockCompressed1"), (18, "cudaChannelFormatKindUnsignedBlockCompressed1SRGB"), (19, "cudaChannelFormatKindUnsignedBlockCompressed2"), (20, "cudaChannelFormatKindUnsignedBlockCompressed2SRGB"), (21, "cudaChannelFormatKindUnsignedBlockCompressed3"), (22, "cudaChannelFormatKindUnsignedBlockCompressed3SRGB"), (23, "cudaChannelFormatKindUnsignedBlockCompressed4"), (24, "cudaChannelFormatKindSignedBlockCompressed4"), (25, "cudaChannelFormatKindUnsignedBlockCompressed5"), (26, "cudaChannelFormatKindSignedBlockCompressed5"), (27, "cudaChannelFormatKindUnsignedBlockCompressed6H"), (28, "cudaChannelFormatKindSignedBlockCompressed6H"), (29, "cudaChannelFormatKindUnsignedBlockCompressed7"), (30, "cudaChannelFormatKindUnsignedBlockCompressed7SRGB"), (31, "cudaChannelFormatKindUnsignedNormalized1010102")], false)
     }
 }
 impl cudaMemoryType {
@@ -2597,7 +2598,7 @@ impl cudaMemoryType {
 pub struct cudaMemoryType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemoryType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemoryType", self.0, &[(0, "cudaMemoryTypeUnregistered"), (1, "cudaMemoryTypeHost"), (2, "cudaMemoryTypeDevice"), (3, "cudaMemoryTypeManaged")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemoryType", self.0, &[(0, "cudaMemoryTypeUnregistered"), (1, "cudaMemoryTypeHost"), (2, "cudaMemoryTypeDevice"), (3, "cudaMemoryTypeManaged")], false)
     }
 }
 impl cudaMemcpyKind {
@@ -2612,7 +2613,7 @@ impl cudaMemcpyKind {
 pub struct cudaMemcpyKind(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpyKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemcpyKind", self.0, &[(0, "cudaMemcpyHostToHost"), (1, "cudaMemcpyHostToDevice"), (2, "cudaMemcpyDeviceToHost"), (3, "cudaMemcpyDeviceToDevice"), (4, "cudaMemcpyDefault")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemcpyKind", self.0, &[(0, "cudaMemcpyHostToHost"), (1, "cudaMemcpyHostToDevice"), (2, "cudaMemcpyDeviceToHost"), (3, "cudaMemcpyDeviceToDevice"), (4, "cudaMemcpyDefault")], false)
     }
 }
 impl cudaAccessProperty {
@@ -2625,7 +2626,7 @@ impl cudaAccessProperty {
 pub struct cudaAccessProperty(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaAccessProperty {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaAccessProperty", self.0, &[(0, "cudaAccessPropertyNormal"), (1, "cudaAccessPropertyStreaming"), (2, "cudaAccessPropertyPersisting")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaAccessProperty", self.0, &[(0, "cudaAccessPropertyNormal"), (1, "cudaAccessPropertyStreaming"), (2, "cudaAccessPropertyPersisting")], false)
     }
 }
 impl cudaStreamCaptureStatus {
@@ -2638,7 +2639,7 @@ impl cudaStreamCaptureStatus {
 pub struct cudaStreamCaptureStatus(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaStreamCaptureStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaStreamCaptureStatus", self.0, &[(0, "cudaStreamCaptureStatusNone"), (1, "cudaStreamCaptureStatusActive"), (2, "cudaStreamCaptureStatusInvalidated")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaStreamCaptureStatus", self.0, &[(0, "cudaStreamCaptureStatusNone"), (1, "cudaStreamCaptureStatusActive"), (2, "cudaStreamCaptureStatusInvalidated")], false)
     }
 }
 impl cudaStreamCaptureMode {
@@ -2651,7 +2652,7 @@ impl cudaStreamCaptureMode {
 pub struct cudaStreamCaptureMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaStreamCaptureMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaStreamCaptureMode", self.0, &[(0, "cudaStreamCaptureModeGlobal"), (1, "cudaStreamCaptureModeThreadLocal"), (2, "cudaStreamCaptureModeRelaxed")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaStreamCaptureMode", self.0, &[(0, "cudaStreamCaptureModeGlobal"), (1, "cudaStreamCaptureModeThreadLocal"), (2, "cudaStreamCaptureModeRelaxed")], false)
     }
 }
 impl cudaSynchronizationPolicy {
@@ -2665,7 +2666,7 @@ impl cudaSynchronizationPolicy {
 pub struct cudaSynchronizationPolicy(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSynchronizationPolicy {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaSynchronizationPolicy", self.0, &[(1, "cudaSyncPolicyAuto"), (2, "cudaSyncPolicySpin"), (3, "cudaSyncPolicyYield"), (4, "cudaSyncPolicyBlockingSync")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaSynchronizationPolicy", self.0, &[(1, "cudaSyncPolicyAuto"), (2, "cudaSyncPolicySpin"), (3, "cudaSyncPolicyYield"), (4, "cudaSyncPolicyBlockingSync")], false)
     }
 }
 impl cudaClusterSchedulingPolicy {
@@ -2678,7 +2679,7 @@ impl cudaClusterSchedulingPolicy {
 pub struct cudaClusterSchedulingPolicy(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaClusterSchedulingPolicy {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaClusterSchedulingPolicy", self.0, &[(0, "cudaClusterSchedulingPolicyDefault"), (1, "cudaClusterSchedulingPolicySpread"), (2, "cudaClusterSchedulingPolicyLoadBalancing")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaClusterSchedulingPolicy", self.0, &[(0, "cudaClusterSchedulingPolicyDefault"), (1, "cudaClusterSchedulingPolicySpread"), (2, "cudaClusterSchedulingPolicyLoadBalancing")], false)
     }
 }
 impl cudaStreamUpdateCaptureDependenciesFlags {
@@ -2716,7 +2717,7 @@ impl ::core::ops::BitAndAssign for cudaStreamUpdateCaptureDependenciesFlags {
 pub struct cudaStreamUpdateCaptureDependenciesFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaStreamUpdateCaptureDependenciesFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaStreamUpdateCaptureDependenciesFlags", self.0, &[(0, "cudaStreamAddCaptureDependencies"), (1, "cudaStreamSetCaptureDependencies")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaStreamUpdateCaptureDependenciesFlags", self.0, &[(0, "cudaStreamAddCaptureDependencies"), (1, "cudaStreamSetCaptureDependencies")], true)
     }
 }
 impl cudaUserObjectFlags {
@@ -2753,7 +2754,7 @@ impl ::core::ops::BitAndAssign for cudaUserObjectFlags {
 pub struct cudaUserObjectFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaUserObjectFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaUserObjectFlags", self.0, &[(1, "cudaUserObjectNoDestructorSync")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaUserObjectFlags", self.0, &[(1, "cudaUserObjectNoDestructorSync")], true)
     }
 }
 impl cudaUserObjectRetainFlags {
@@ -2790,7 +2791,7 @@ impl ::core::ops::BitAndAssign for cudaUserObjectRetainFlags {
 pub struct cudaUserObjectRetainFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaUserObjectRetainFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaUserObjectRetainFlags", self.0, &[(1, "cudaGraphUserObjectMove")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaUserObjectRetainFlags", self.0, &[(1, "cudaGraphUserObjectMove")], true)
     }
 }
 impl cudaGraphicsRegisterFlags {
@@ -2831,7 +2832,7 @@ impl ::core::ops::BitAndAssign for cudaGraphicsRegisterFlags {
 pub struct cudaGraphicsRegisterFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphicsRegisterFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphicsRegisterFlags", self.0, &[(0, "cudaGraphicsRegisterFlagsNone"), (1, "cudaGraphicsRegisterFlagsReadOnly"), (2, "cudaGraphicsRegisterFlagsWriteDiscard"), (4, "cudaGraphicsRegisterFlagsSurfaceLoadStore"), (8, "cudaGraphicsRegisterFlagsTextureGather")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphicsRegisterFlags", self.0, &[(0, "cudaGraphicsRegisterFlagsNone"), (1, "cudaGraphicsRegisterFlagsReadOnly"), (2, "cudaGraphicsRegisterFlagsWriteDiscard"), (4, "cudaGraphicsRegisterFlagsSurfaceLoadStore"), (8, "cudaGraphicsRegisterFlagsTextureGather")], true)
     }
 }
 impl cudaGraphicsMapFlags {
@@ -2870,7 +2871,7 @@ impl ::core::ops::BitAndAssign for cudaGraphicsMapFlags {
 pub struct cudaGraphicsMapFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphicsMapFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphicsMapFlags", self.0, &[(0, "cudaGraphicsMapFlagsNone"), (1, "cudaGraphicsMapFlagsReadOnly"), (2, "cudaGraphicsMapFlagsWriteDiscard")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphicsMapFlags", self.0, &[(0, "cudaGraphicsMapFlagsNone"), (1, "cudaGraphicsMapFlagsReadOnly"), (2, "cudaGraphicsMapFlagsWriteDiscard")], true)
     }
 }
 impl cudaGraphicsCubeFace {
@@ -2886,7 +2887,7 @@ impl cudaGraphicsCubeFace {
 pub struct cudaGraphicsCubeFace(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphicsCubeFace {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphicsCubeFace", self.0, &[(0, "cudaGraphicsCubeFacePositiveX"), (1, "cudaGraphicsCubeFaceNegativeX"), (2, "cudaGraphicsCubeFacePositiveY"), (3, "cudaGraphicsCubeFaceNegativeY"), (4, "cudaGraphicsCubeFacePositiveZ"), (5, "cudaGraphicsCubeFaceNegativeZ")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphicsCubeFace", self.0, &[(0, "cudaGraphicsCubeFacePositiveX"), (1, "cudaGraphicsCubeFaceNegativeX"), (2, "cudaGraphicsCubeFacePositiveY"), (3, "cudaGraphicsCubeFaceNegativeY"), (4, "cudaGraphicsCubeFacePositiveZ"), (5, "cudaGraphicsCubeFaceNegativeZ")], false)
     }
 }
 impl cudaResourceType {
@@ -2900,7 +2901,7 @@ impl cudaResourceType {
 pub struct cudaResourceType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaResourceType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaResourceType", self.0, &[(0, "cudaResourceTypeArray"), (1, "cudaResourceTypeMipmappedArray"), (2, "cudaResourceTypeLinear"), (3, "cudaResourceTypePitch2D")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaResourceType", self.0, &[(0, "cudaResourceTypeArray"), (1, "cudaResourceTypeMipmappedArray"), (2, "cudaResourceTypeLinear"), (3, "cudaResourceTypePitch2D")], false)
     }
 }
 impl cudaResourceViewFormat {
@@ -2945,7 +2946,7 @@ impl cudaResourceViewFormat {
 pub struct cudaResourceViewFormat(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaResourceViewFormat {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaResourceViewFormat", self.0, &[(0, "cudaResViewFormatNone"), (1, "cudaResViewFormatUnsignedChar1"), (2, "cudaResViewFormatUnsignedChar2"), (3, "cudaResViewFormatUnsignedChar4"), (4, "cudaResViewFormatSignedChar1"), (5, "cudaResViewFormatSignedChar2"), (6, "cudaResViewFormatSignedChar4"), (7, "cudaResViewFormatUnsignedShort1"), (8, "cudaResViewFormatUnsignedShort2"), (9, "cudaResViewFormatUnsignedShort4"), (10, "cudaResViewFormatSignedShort1"), (11, "cudaResViewFormatSignedShort2"), (12, "cudaResViewFormatSignedShort4"), (13, "cudaResViewFormatUnsignedInt1"), (14, "cudaResViewFormatUnsignedInt2"), (15, "cudaResViewFormatUnsignedInt4"), (16, "cudaResViewFormatSignedInt1"), (17, "cudaResViewFormatSignedInt2"), (18, "cudaResViewFormatSignedInt4"), (19, "cudaResViewFormatHalf1"), (20, "cudaResViewFormatHalf2"), (21, "cudaResViewFormatHalf4"), (22, "cudaResViewFormatFloat1"), (23, "cudaResViewFormatFloat2"), (24, "cudaResViewFormatFloat4"), (25, "cudaResViewFormatUnsignedBlockCompressed1"), (26, "cudaResViewFormatUnsignedBlockCompressed2"), (27, "cudaResViewFormatUnsignedBlockCompressed3"), (28, "cudaResViewFormatUnsignedBlockCompressed4"), (29, "cudaResViewFormatSignedBlockCompressed4"), (30, "cudaResViewFormatUnsignedBlockCompressed5"), (31, "cudaResViewFormatSignedBlockCompressed5"), (32, "cudaResViewFormatUnsignedBlockCompressed6H"), (33, "cudaResViewFormatSignedBlockCompressed6H"), (34, "cudaResViewFormatUnsignedBlockCompressed7")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaResourceViewFormat", self.0, &[(0, "cudaResViewFormatNone"), (1, "cudaResViewFormatUnsignedChar1"), (2, "cudaResViewFormatUnsignedChar2"), (3, "cudaResViewFormatUnsignedChar4"), (4, "cudaResViewFormatSignedChar1"), (5, "cudaResViewFormatSignedChar2"), (6, "cudaResViewFormatSignedChar4"), (7, "cudaResViewFormatUnsignedShort1"), (8, "cudaResViewFormatUnsignedShort2"), (9, "cudaResViewFormatUnsignedShort4"), (10, "cudaResViewFormatSignedShort1"), (11, "cudaResViewFormatSignedShort2"), (12, "cudaResViewFormatSignedShort4"), (13, "cudaResViewFormatUnsignedInt1"), (14, "cudaResViewFormatUnsignedInt2"), (15, "cudaResViewFormatUnsignedInt4"), (16, "cudaResViewFormatSignedInt1"), (17, "cudaResViewFormatSignedInt2"), (18, "cudaResViewFormatSignedInt4"), (19, "cudaResViewFormatHalf1"), (20, "cudaResViewFormatHalf2"), (21, "cudaResViewFormatHalf4"), (22, "cudaResViewFormatFloat1"), (23, "cudaResViewFormatFloat2"), (24, "cudaResViewFormatFloat4"), (25, "cudaResViewFormatUnsignedBlockCompressed1"), (26, "cudaResViewFormatUnsignedBlockCompressed2"), (27, "cudaResViewFormatUnsignedBlockCompressed3"), (28, "cudaResViewFormatUnsignedBlockCompressed4"), (29, "cudaResViewFormatSignedBlockCompressed4"), (30, "cudaResViewFormatUnsignedBlockCompressed5"), (31, "cudaResViewFormatSignedBlockCompressed5"), (32, "cudaResViewFormatUnsignedBlockCompressed6H"), (33, "cudaResViewFormatSignedBlockCompressed6H"), (34, "cudaResViewFormatUnsignedBlockCompressed7")], false)
     }
 }
 impl cudaFuncAttribute {
@@ -2964,7 +2965,7 @@ impl cudaFuncAttribute {
 pub struct cudaFuncAttribute(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFuncAttribute {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaFuncAttribute", self.0, &[(8, "cudaFuncAttributeMaxDynamicSharedMemorySize"), (9, "cudaFuncAttributePreferredSharedMemoryCarveout"), (10, "cudaFuncAttributeClusterDimMustBeSet"), (11, "cudaFuncAttributeRequiredClusterWidth"), (12, "cudaFuncAttributeRequiredClusterHeight"), (13, "cudaFuncAttributeRequiredClusterDepth"), (14, "cudaFuncAttributeNonPortableClusterSizeAllowed"), (15, "cudaFuncAttributeClusterSchedulingPolicyPreference"), (16, "cudaFuncAttributeMax")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaFuncAttribute", self.0, &[(8, "cudaFuncAttributeMaxDynamicSharedMemorySize"), (9, "cudaFuncAttributePreferredSharedMemoryCarveout"), (10, "cudaFuncAttributeClusterDimMustBeSet"), (11, "cudaFuncAttributeRequiredClusterWidth"), (12, "cudaFuncAttributeRequiredClusterHeight"), (13, "cudaFuncAttributeRequiredClusterDepth"), (14, "cudaFuncAttributeNonPortableClusterSizeAllowed"), (15, "cudaFuncAttributeClusterSchedulingPolicyPreference"), (16, "cudaFuncAttributeMax")], false)
     }
 }
 impl cudaFuncCache {
@@ -2978,7 +2979,7 @@ impl cudaFuncCache {
 pub struct cudaFuncCache(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFuncCache {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaFuncCache", self.0, &[(0, "cudaFuncCachePreferNone"), (1, "cudaFuncCachePreferShared"), (2, "cudaFuncCachePreferL1"), (3, "cudaFuncCachePreferEqual")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaFuncCache", self.0, &[(0, "cudaFuncCachePreferNone"), (1, "cudaFuncCachePreferShared"), (2, "cudaFuncCachePreferL1"), (3, "cudaFuncCachePreferEqual")], false)
     }
 }
 impl cudaSharedMemConfig {
@@ -2991,7 +2992,7 @@ impl cudaSharedMemConfig {
 pub struct cudaSharedMemConfig(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSharedMemConfig {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaSharedMemConfig", self.0, &[(0, "cudaSharedMemBankSizeDefault"), (1, "cudaSharedMemBankSizeFourByte"), (2, "cudaSharedMemBankSizeEightByte")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaSharedMemConfig", self.0, &[(0, "cudaSharedMemBankSizeDefault"), (1, "cudaSharedMemBankSizeFourByte"), (2, "cudaSharedMemBankSizeEightByte")], false)
     }
 }
 impl cudaSharedCarveout {
@@ -3004,7 +3005,7 @@ impl cudaSharedCarveout {
 pub struct cudaSharedCarveout(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for cudaSharedCarveout {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaSharedCarveout", self.0, &[(-1, "cudaSharedmemCarveoutDefault"), (100, "cudaSharedmemCarveoutMaxShared"), (0, "cudaSharedmemCarveoutMaxL1")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaSharedCarveout", self.0, &[(-1, "cudaSharedmemCarveoutDefault"), (100, "cudaSharedmemCarveoutMaxShared"), (0, "cudaSharedmemCarveoutMaxL1")], false)
     }
 }
 impl cudaComputeMode {
@@ -3018,7 +3019,7 @@ impl cudaComputeMode {
 pub struct cudaComputeMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaComputeMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaComputeMode", self.0, &[(0, "cudaComputeModeDefault"), (1, "cudaComputeModeExclusive"), (2, "cudaComputeModeProhibited"), (3, "cudaComputeModeExclusiveProcess")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaComputeMode", self.0, &[(0, "cudaComputeModeDefault"), (1, "cudaComputeModeExclusive"), (2, "cudaComputeModeProhibited"), (3, "cudaComputeModeExclusiveProcess")], false)
     }
 }
 impl cudaLimit {
@@ -3035,7 +3036,7 @@ impl cudaLimit {
 pub struct cudaLimit(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLimit {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaLimit", self.0, &[(0, "cudaLimitStackSize"), (1, "cudaLimitPrintfFifoSize"), (2, "cudaLimitMallocHeapSize"), (3, "cudaLimitDevRuntimeSyncDepth"), (4, "cudaLimitDevRuntimePendingLaunchCount"), (5, "cudaLimitMaxL2FetchGranularity"), (6, "cudaLimitPersistingL2CacheSize")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaLimit", self.0, &[(0, "cudaLimitStackSize"), (1, "cudaLimitPrintfFifoSize"), (2, "cudaLimitMallocHeapSize"), (3, "cudaLimitDevRuntimeSyncDepth"), (4, "cudaLimitDevRuntimePendingLaunchCount"), (5, "cudaLimitMaxL2FetchGranularity"), (6, "cudaLimitPersistingL2CacheSize")], false)
     }
 }
 impl cudaMemoryAdvise {
@@ -3051,7 +3052,7 @@ impl cudaMemoryAdvise {
 pub struct cudaMemoryAdvise(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemoryAdvise {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemoryAdvise", self.0, &[(1, "cudaMemAdviseSetReadMostly"), (2, "cudaMemAdviseUnsetReadMostly"), (3, "cudaMemAdviseSetPreferredLocation"), (4, "cudaMemAdviseUnsetPreferredLocation"), (5, "cudaMemAdviseSetAccessedBy"), (6, "cudaMemAdviseUnsetAccessedBy")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemoryAdvise", self.0, &[(1, "cudaMemAdviseSetReadMostly"), (2, "cudaMemAdviseUnsetReadMostly"), (3, "cudaMemAdviseSetPreferredLocation"), (4, "cudaMemAdviseUnsetPreferredLocation"), (5, "cudaMemAdviseSetAccessedBy"), (6, "cudaMemAdviseUnsetAccessedBy")], false)
     }
 }
 impl cudaMemRangeAttribute {
@@ -3069,7 +3070,7 @@ impl cudaMemRangeAttribute {
 pub struct cudaMemRangeAttribute(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemRangeAttribute {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemRangeAttribute", self.0, &[(1, "cudaMemRangeAttributeReadMostly"), (2, "cudaMemRangeAttributePreferredLocation"), (3, "cudaMemRangeAttributeAccessedBy"), (4, "cudaMemRangeAttributeLastPrefetchLocation"), (5, "cudaMemRangeAttributePreferredLocationType"), (6, "cudaMemRangeAttributePreferredLocationId"), (7, "cudaMemRangeAttributeLastPrefetchLocationType"), (8, "cudaMemRangeAttributeLastPrefetchLocationId")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemRangeAttribute", self.0, &[(1, "cudaMemRangeAttributeReadMostly"), (2, "cudaMemRangeAttributePreferredLocation"), (3, "cudaMemRangeAttributeAccessedBy"), (4, "cudaMemRangeAttributeLastPrefetchLocation"), (5, "cudaMemRangeAttributePreferredLocationType"), (6, "cudaMemRangeAttributePreferredLocationId"), (7, "cudaMemRangeAttributeLastPrefetchLocationType"), (8, "cudaMemRangeAttributeLastPrefetchLocationId")], false)
     }
 }
 impl cudaFlushGPUDirectRDMAWritesOptions {
@@ -3081,7 +3082,7 @@ impl cudaFlushGPUDirectRDMAWritesOptions {
 pub struct cudaFlushGPUDirectRDMAWritesOptions(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFlushGPUDirectRDMAWritesOptions {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaFlushGPUDirectRDMAWritesOptions", self.0, &[(1, "cudaFlushGPUDirectRDMAWritesOptionHost"), (2, "cudaFlushGPUDirectRDMAWritesOptionMemOps")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesOptions", self.0, &[(1, "cudaFlushGPUDirectRDMAWritesOptionHost"), (2, "cudaFlushGPUDirectRDMAWritesOptionMemOps")], false)
     }
 }
 impl cudaGPUDirectRDMAWritesOrdering {
@@ -3094,7 +3095,7 @@ impl cudaGPUDirectRDMAWritesOrdering {
 pub struct cudaGPUDirectRDMAWritesOrdering(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGPUDirectRDMAWritesOrdering {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGPUDirectRDMAWritesOrdering", self.0, &[(0, "cudaGPUDirectRDMAWritesOrderingNone"), (100, "cudaGPUDirectRDMAWritesOrderingOwner"), (200, "cudaGPUDirectRDMAWritesOrderingAllDevices")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGPUDirectRDMAWritesOrdering", self.0, &[(0, "cudaGPUDirectRDMAWritesOrderingNone"), (100, "cudaGPUDirectRDMAWritesOrderingOwner"), (200, "cudaGPUDirectRDMAWritesOrderingAllDevices")], false)
     }
 }
 impl cudaFlushGPUDirectRDMAWritesScope {
@@ -3106,7 +3107,7 @@ impl cudaFlushGPUDirectRDMAWritesScope {
 pub struct cudaFlushGPUDirectRDMAWritesScope(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFlushGPUDirectRDMAWritesScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaFlushGPUDirectRDMAWritesScope", self.0, &[(100, "cudaFlushGPUDirectRDMAWritesToOwner"), (200, "cudaFlushGPUDirectRDMAWritesToAllDevices")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesScope", self.0, &[(100, "cudaFlushGPUDirectRDMAWritesToOwner"), (200, "cudaFlushGPUDirectRDMAWritesToAllDevices")], false)
     }
 }
 impl cudaFlushGPUDirectRDMAWritesTarget {
@@ -3117,7 +3118,7 @@ impl cudaFlushGPUDirectRDMAWritesTarget {
 pub struct cudaFlushGPUDirectRDMAWritesTarget(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFlushGPUDirectRDMAWritesTarget {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaFlushGPUDirectRDMAWritesTarget", self.0, &[(0, "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesTarget", self.0, &[(0, "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice")], false)
     }
 }
 impl cudaDeviceAttr {
@@ -3260,7 +3261,7 @@ impl cudaDeviceAttr {
 pub struct cudaDeviceAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDeviceAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaDeviceAttr", self.0, &[(1, "cudaDevAttrMaxThreadsPerBlock"), (2, "cudaDevAttrMaxBlockDimX"), (3, "cudaDevAttrMaxBlockDimY"), (4, "cudaDevAttrMaxBlockDimZ"), (5, "cudaDevAttrMaxGridDimX"), (6, "cudaDevAttrMaxGridDimY"), (7, "cudaDevAttrMaxGridDimZ"), (8, "cudaDevAttrMaxSharedMemoryPerBlock"), (9, "cudaDevAttrTotalConstantMemory"), (10, "cudaDevAttrWarpSize"), (11, "cudaDevAttrMaxPitch"), (12, "cudaDevAttrMaxRegistersPerBlock"), (13, "cudaDevAttrClockRate"), (14, "cudaDevAttrTextureAlignment"), (15, "cudaDevAttrGpuOverlap"), (16, "cudaDevAttrMultiProcessorCount"), (17, "cudaDevAttrKernelExecTimeout"), (18, "cudaDevAttrIntegrated"), (19, "cudaDevAttrCanMapHostMemory"), (20, "cudaDevAttrComputeMode"), (21, "cudaDevAttrMaxTexture1DWidth"), (22, "cudaDevAttrMaxTexture2DWidth"), (23, "cudaDevAttrMaxTexture2DHeight"), (24, "cudaDevAttrMaxTexture3DWidth"), (25, "cudaDevAttrMaxTexture3DHeight"), (26, "cudaDevAttrMaxTexture3DDepth"), (27, "cudaDevAttrMaxTexture2DLayeredWidth"), (28, "cudaDevAttrMaxTexture2DLayeredHeight"), (29, "cudaDevAttrMaxTexture2DLayeredLayers"), (30, "cudaDevAttrSurfaceAlignment"), (31, "cudaDevAttrConcurrentKernels"), (32, "cudaDevAttrEccEnabled"), (33, "cudaDevAttrPciBusId"), (34, "cudaDevAttrPciDeviceId"), (35, "cudaDevAttrTccDriver"), (36, "cudaDevAttrMemoryClockRate"), (37, "cudaDevAttrGlobalMemoryBusWidth"), (38, "cudaDevAttrL2CacheSize"), (39, "cudaDevAttrMaxThreadsPerMultiProcessor"), (40, "cudaDevAttrAsyncEngineCount"), (41, "cudaDevAttrUnifiedAddressing"), (42, "cudaDevAttrMaxTexture1DLayeredWidth"), (43, "cudaDevAttrMaxTexture1DLayeredLayers"), (45, "cudaDevAttrMaxTexture2DGatherWidth"), (46, "cudaDevAttrMaxTexture2DGatherHeight"), (47, "cudaDevAttrMaxTexture3DWidthAlt"), (48, "cudaDevAttrMaxTexture3DHeightAlt"), (49, "cudaDevAttrMaxTexture3DDepthAlt"), (50, "cudaDevAttrPciDomainId"), (51, "cudaDevAttrTexturePitchAlignment"), (52, "cudaDevAttrMaxTextureCubemapWidth"), (53, "cudaDevAttrMaxTextureCubemapLayeredWidth"), (54, "cudaDevAttrMaxTextureCubemapLayeredLayers"), (55, "cudaDevAttrMaxSurface1DWidth"), (56, "cudaDevAttrMaxSurface2DWidth"), (57, "cudaDevAttrMaxSurface2DHeight"), (58, "cudaDevAttrMaxSurface3DWidth"), (59, "cudaDevAttrMaxSurface3DHeight"), (60, "cudaDevAttrMaxSurface3DDepth"), (61, "cudaDevAttrMaxSurface1DLayeredWidth"), (62, "cudaDevAttrMaxSurface1DLayeredLayers"), (63, "cudaDevAttrMaxSurface2DLayeredWidth"), (64, "cudaDevAttrMaxSurface2DLayeredHeight"), (65, "cudaDevAttrMaxSurface2DLayeredLayers"), (66, "cudaDevAttrMaxSurfaceCubemapWidth"), (67, "cudaDevAttrMaxSurfaceCubemapLayeredWidth"), (68, "cudaDevAttrMaxSurfaceCubemapLayeredLayers"), (69, "cudaDevAttrMaxTexture1DLinearWidth"), (70, "cudaDevAttrMaxTexture2DLinearWidth"), (71, "cudaDevAttrMaxTexture2DLinearHeight"), (72, "cudaDevAttrMaxTexture2DLinearPitch"), (73, "cudaDevAttrMaxTexture2DMipmappedWidth"), (74, "cudaDevAttrMaxTexture2DMipmappedHeight"), (75, "cudaDevAttrComputeCapabilityMajor"), (76, "cudaDevAttrComputeCapabilityMinor"), (77, "cudaDevAttrMaxTexture1DMipmappedWidth"), (78, "cudaDevAttrStreamPrioritiesSupported"), (79, "cudaDevAttrGlobalL1CacheSupported"), (80, "cudaDevAttrLocalL1CacheSupported"), (81, "cudaDevAttrMaxSharedMemoryPerMultiprocessor"), (82, "cudaDevAttrMaxRegistersPerMultiprocessor"), (83, "cudaDevAttrManagedMemory"), (84, "cudaDevAttrIsMultiGpuBoard"), (85, "cudaDevAttrMultiGpuBoardGroupID"), (86, "cudaDevAttrHostNativeAtomicSupported"), (87, "cudaDevAttrSingleToDoublePrecisionPerfRatio"), (88, "cudaDevAttrPageableMemoryAccess"), (89, "cudaDevAttrConcurrentManagedAccess"), (90, "cudaDevAttrComputePreemptionSupported"), (91, "cudaDevAttrCanUseHostPointerForRegisteredMem"), (92, "cudaDevAttrReserved92"), (93, "cudaDevAttrReserved93"), (94, "cudaDevAttrReserved94"), (95, "cudaDevAttrCooperativeLaunch"), (96, "cudaDevAttrCooperativeMultiDeviceLaunch"), (97, "cudaDevAttrMaxSharedMemoryPerBlockOptin"), (98, "cudaDevAttrCanFlushRemoteWrites"), (99, "cudaDevAttrHostRegisterSupported"), (100, "cudaDevAttrPageableMemoryAccessUsesHostPageTables"), (101, "cudaDevAttrDirectManagedMemAccessFromHost"), (106, "cudaDevAttrMaxBlocksPerMultiprocessor"), (108, "cudaDevAttrMaxPersistingL2CacheSize"), (109, "cudaDevAttrMaxAccessPolicyWindowSize"), (111, "cudaDevAttrReservedSharedMemoryPerBlock"), (112, "cudaDevAttrSparseCudaArraySupported"), (113, "cudaDevAttrHostRegisterReadOnlySupported"), (114, "cudaDevAttrTimelineSemaphoreInteropSupported"), (115, "cudaDevAttrMemoryPoolsSupported"), (116, "cudaDevAttrGPUDirectRDMASupported"), (117, "cudaDevAttrGPUDirectRDMAFlushWritesOptions"), (118, "cudaDevAttrGPUDirectRDMAWritesOrdering"), (119, "cudaDevAttrMemoryPoolSupportedHandleTypes"), (120, "cudaDevAttrClusterLaunch"), (121, "cudaDevAttrDeferredMappingCudaArraySupported"), (122, "cudaDevAttrReserved122"), (123, "cudaDevAttrReserved123"), (124, "cudaDevAttrReserved124"), (125, "cudaDevAttrIpcEventSupport"), (126, "cudaDevAttrMemSyncDomainCount"), (127, "cudaDevAttrReserved127"), (128, "cudaDevAttrReserved128"), (129, "cudaDevAttrReserved129"), (130, "cudaDevAttrNumaConfig"), (131, "cudaDevAttrNumaId"), (132, "cudaDevAttrReserved132"), (133, "cudaDevAttrMpsEnabled"), (134, "cudaDevAttrHostNumaId"), (135, "cudaDevAttrD3D12CigSupported"), (139, "cudaDevAttrGpuPciDeviceId"), (140, "cudaDevAttrGpuPciSubsystemId"), (143, "cudaDevAttrHostNumaMultinodeIpcSupported"), (144, "cudaDevAttrMax")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaDeviceAttr", self.0, &[(1, "cudaDevAttrMaxThreadsPerBlock"), (2, "cudaDevAttrMaxBlockDimX"), (3, "cudaDevAttrMaxBlockDimY"), (4, "cudaDevAttrMaxBlockDimZ"), (5, "cudaDevAttrMaxGridDimX"), (6, "cudaDevAttrMaxGridDimY"), (7, "cudaDevAttrMaxGridDimZ"), (8, "cudaDevAttrMaxSharedMemoryPerBlock"), (9, "cudaDevAttrTotalConstantMemory"), (10, "cudaDevAttrWarpSize"), (11, "cudaDevAttrMaxPitch"), (12, "cudaDevAttrMaxRegistersPerBlock"), (13, "cudaDevAttrClockRate"), (14, "cudaDevAttrTextureAlignment"), (15, "cudaDevAttrGpuOverlap"), (16, "cudaDevAttrMultiProcessorCount"), (17, "cudaDevAttrKernelExecTimeout"), (18, "cudaDevAttrIntegrated"), (19, "cudaDevAttrCanMapHostMemory"), (20, "cudaDevAttrComputeMode"), (21, "cudaDevAttrMaxTexture1DWidth"), (22, "cudaDevAttrMaxTexture2DWidth"), (23, "cudaDevAttrMaxTexture2DHeight"), (24, "cudaDevAttrMaxTexture3DWidth"), (25, "cudaDevAttrMaxTexture3DHeight"), (26, "cudaDevAttrMaxTexture3DDepth"), (27, "cudaDevAttrMaxTexture2DLayeredWidth"), (28, "cudaDevAttrMaxTexture2DLayeredHeight"), (29, "cudaDevAttrMaxTexture2DLayeredLayers"), (30, "cudaDevAttrSurfaceAlignment"), (31, "cudaDevAttrConcurrentKernels"), (32, "cudaDevAttrEccEnabled"), (33, "cudaDevAttrPciBusId"), (34, "cudaDevAttrPciDeviceId"), (35, "cudaDevAttrTccDriver"), (36, "cudaDevAttrMemoryClockRate"), (37, "cudaDevAttrGlobalMemoryBusWidth"), (38, "cudaDevAttrL2CacheSize"), (39, "cudaDevAttrMaxThreadsPerMultiProcessor"), (40, "cudaDevAttrAsyncEngineCount"), (41, "cudaDevAttrUnifiedAddressing"), (42, "cudaDevAttrMaxTexture1DLayeredWidth"), (43, "cudaDevAttrMaxTexture1DLayeredLayers"), (45, "cudaDevAttrMaxTexture2DGatherWidth"), (46, "cudaDevAttrMaxTexture2DGatherHeight"), (47, "cudaDevAttrMaxTexture3DWidthAlt"), (48, "cudaDevAttrMaxTexture3DHeightAlt"), (49, "cudaDevAttrMaxTexture3DDepthAlt"), (50, "cudaDevAttrPciDomainId"), (51, "cudaDevAttrTexturePitchAlignment"), (52, "cudaDevAttrMaxTextureCubemapWidth"), (53, "cudaDevAttrMaxTextureCubemapLayeredWidth"), (54, "cudaDevAttrMaxTextureCubemapLayeredLayers"), (55, "cudaDevAttrMaxSurface1DWidth"), (56, "cudaDevAttrMaxSurface2DWidth"), (57, "cudaDevAttrMaxSurface2DHeight"), (58, "cudaDevAttrMaxSurface3DWidth"), (59, "cudaDevAttrMaxSurface3DHeight"), (60, "cudaDevAttrMaxSurface3DDepth"), (61, "cudaDevAttrMaxSurface1DLayeredWidth"), (62, "cudaDevAttrMaxSurface1DLayeredLayers"), (63, "cudaDevAttrMaxSurface2DLayeredWidth"), (64, "cudaDevAttrMaxSurface2DLayeredHeight"), (65, "cudaDevAttrMaxSurface2DLayeredLayers"), (66, "cudaDevAttrMaxSurfaceCubemapWidth"), (67, "cudaDevAttrMaxSurfaceCubemapLayeredWidth"), (68, "cudaDevAttrMaxSurfaceCubemapLayeredLayers"), (69, "cudaDevAttrMaxTexture1DLinearWidth"), (70, "cudaDevAttrMaxTexture2DLinearWidth"), (71, "cudaDevAttrMaxTexture2DLinearHeight"), (72, "cudaDevAttrMaxTexture2DLinearPitch"), (73, "cudaDevAttrMaxTexture2DMipmappedWidth"), (74, "cudaDevAttrMaxTexture2DMipmappedHeight"), (75, "cudaDevAttrComputeCapabilityMajor"), (76, "cudaDevAttrComputeCapabilityMinor"), (77, "cudaDevAttrMaxTexture1DMipmappedWidth"), (78, "cudaDevAttrStreamPrioritiesSupported"), (79, "cudaDevAttrGlobalL1CacheSupported"), (80, "cudaDevAttrLocalL1CacheSupported"), (81, "cudaDevAttrMaxSharedMemoryPerMultiprocessor"), (82, "cudaDevAttrMaxRegistersPerMultiprocessor"), (83, "cudaDevAttrManagedMemory"), (84, "cudaDevAttrIsMultiGpuBoard"), (85, "cudaDevAttrMultiGpuBoardGroupID"), (86, "cudaDevAttrHostNativeAtomicSupported"), (87, "cudaDevAttrSingleToDoublePrecisionPerfRatio"), (88, "cudaDevAttrPageableMemoryAccess"), (89, "cudaDevAttrConcurrentManagedAccess"), (90, "cudaDevAttrComputePreemptionSupported"), (91, "cudaDevAttrCanUseHostPointerForRegisteredMem"), (92, "cudaDevAttrReserved92"), (93, "cudaDevAttrReserved93"), (94, "cudaDevAttrReserved94"), (95, "cudaDevAttrCooperativeLaunch"), (96, "cudaDevAttrCooperativeMultiDeviceLaunch"), (97, "cudaDevAttrMaxSharedMemoryPerBlockOptin"), (98, "cudaDevAttrCanFlushRemoteWrites"), (99, "cudaDevAttrHostRegisterSupported"), (100, "cudaDevAttrPageableMemoryAccessUsesHostPageTables"), (101, "cudaDevAttrDirectManagedMemAccessFromHost"), (106, "cudaDevAttrMaxBlocksPerMultiprocessor"), (108, "cudaDevAttrMaxPersistingL2CacheSize"), (109, "cudaDevAttrMaxAccessPolicyWindowSize"), (111, "cudaDevAttrReservedSharedMemoryPerBlock"), (112, "cudaDevAttrSparseCudaArraySupported"), (113, "cudaDevAttrHostRegisterReadOnlySupported"), (114, "cudaDevAttrTimelineSemaphoreInteropSupported"), (115, "cudaDevAttrMemoryPoolsSupported"), (116, "cudaDevAttrGPUDirectRDMASupported"), (117, "cudaDevAttrGPUDirectRDMAFlushWritesOptions"), (118, "cudaDevAttrGPUDirectRDMAWritesOrdering"), (119, "cudaDevAttrMemoryPoolSupportedHandleTypes"), (120, "cudaDevAttrClusterLaunch"), (121, "cudaDevAttrDeferredMappingCudaArraySupported"), (122, "cudaDevAttrReserved122"), (123, "cudaDevAttrReserved123"), (124, "cudaDevAttrReserved124"), (125, "cudaDevAttrIpcEventSupport"), (126, "cudaDevAttrMemSyncDomainCount"), (127, "cudaDevAttrReserved127"), (128, "cudaDevAttrReserved128"), (129, "cudaDevAttrReserved129"), (130, "cudaDevAttrNumaConfig"), (131, "cudaDevAttrNumaId"), (132, "cudaDevAttrReserved132"), (133, "cudaDevAttrMpsEnabled"), (134, "cudaDevAttrHostNumaId"), (135, "cudaDevAttrD3D12CigSupported"), (139, "cudaDevAttrGpuPciDeviceId"), (140, "cudaDevAttrGpuPciSubsystemId"), (143, "cudaDevAttrHostNumaMultinodeIpcSupported"), (144, "cudaDevAttrMax")], false)
     }
 }
 impl cudaMemPoolAttr {
@@ -3278,7 +3279,7 @@ impl cudaMemPoolAttr {
 pub struct cudaMemPoolAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemPoolAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemPoolAttr", self.0, &[(1, "cudaMemPoolReuseFollowEventDependencies"), (2, "cudaMemPoolReuseAllowOpportunistic"), (3, "cudaMemPoolReuseAllowInternalDependencies"), (4, "cudaMemPoolAttrReleaseThreshold"), (5, "cudaMemPoolAttrReservedMemCurrent"), (6, "cudaMemPoolAttrReservedMemHigh"), (7, "cudaMemPoolAttrUsedMemCurrent"), (8, "cudaMemPoolAttrUsedMemHigh")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemPoolAttr", self.0, &[(1, "cudaMemPoolReuseFollowEventDependencies"), (2, "cudaMemPoolReuseAllowOpportunistic"), (3, "cudaMemPoolReuseAllowInternalDependencies"), (4, "cudaMemPoolAttrReleaseThreshold"), (5, "cudaMemPoolAttrReservedMemCurrent"), (6, "cudaMemPoolAttrReservedMemHigh"), (7, "cudaMemPoolAttrUsedMemCurrent"), (8, "cudaMemPoolAttrUsedMemHigh")], false)
     }
 }
 impl cudaMemLocationType {
@@ -3293,7 +3294,7 @@ impl cudaMemLocationType {
 pub struct cudaMemLocationType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemLocationType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemLocationType", self.0, &[(0, "cudaMemLocationTypeInvalid"), (1, "cudaMemLocationTypeDevice"), (2, "cudaMemLocationTypeHost"), (3, "cudaMemLocationTypeHostNuma"), (4, "cudaMemLocationTypeHostNumaCurrent")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemLocationType", self.0, &[(0, "cudaMemLocationTypeInvalid"), (1, "cudaMemLocationTypeDevice"), (2, "cudaMemLocationTypeHost"), (3, "cudaMemLocationTypeHostNuma"), (4, "cudaMemLocationTypeHostNumaCurrent")], false)
     }
 }
 impl cudaMemAccessFlags {
@@ -3332,7 +3333,7 @@ impl ::core::ops::BitAndAssign for cudaMemAccessFlags {
 pub struct cudaMemAccessFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAccessFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemAccessFlags", self.0, &[(0, "cudaMemAccessFlagsProtNone"), (1, "cudaMemAccessFlagsProtRead"), (3, "cudaMemAccessFlagsProtReadWrite")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaMemAccessFlags", self.0, &[(0, "cudaMemAccessFlagsProtNone"), (1, "cudaMemAccessFlagsProtRead"), (3, "cudaMemAccessFlagsProtReadWrite")], true)
     }
 }
 impl cudaMemAllocationType {
@@ -3345,7 +3346,7 @@ impl cudaMemAllocationType {
 pub struct cudaMemAllocationType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAllocationType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemAllocationType", self.0, &[(0, "cudaMemAllocationTypeInvalid"), (1, "cudaMemAllocationTypePinned"), (2147483647, "cudaMemAllocationTypeMax")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemAllocationType", self.0, &[(0, "cudaMemAllocationTypeInvalid"), (1, "cudaMemAllocationTypePinned"), (2147483647, "cudaMemAllocationTypeMax")], false)
     }
 }
 impl cudaMemAllocationHandleType {
@@ -3360,7 +3361,7 @@ impl cudaMemAllocationHandleType {
 pub struct cudaMemAllocationHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAllocationHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemAllocationHandleType", self.0, &[(0, "cudaMemHandleTypeNone"), (1, "cudaMemHandleTypePosixFileDescriptor"), (2, "cudaMemHandleTypeWin32"), (4, "cudaMemHandleTypeWin32Kmt"), (8, "cudaMemHandleTypeFabric")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemAllocationHandleType", self.0, &[(0, "cudaMemHandleTypeNone"), (1, "cudaMemHandleTypePosixFileDescriptor"), (2, "cudaMemHandleTypeWin32"), (4, "cudaMemHandleTypeWin32Kmt"), (8, "cudaMemHandleTypeFabric")], false)
     }
 }
 impl cudaGraphMemAttributeType {
@@ -3374,7 +3375,7 @@ impl cudaGraphMemAttributeType {
 pub struct cudaGraphMemAttributeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphMemAttributeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphMemAttributeType", self.0, &[(0, "cudaGraphMemAttrUsedMemCurrent"), (1, "cudaGraphMemAttrUsedMemHigh"), (2, "cudaGraphMemAttrReservedMemCurrent"), (3, "cudaGraphMemAttrReservedMemHigh")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphMemAttributeType", self.0, &[(0, "cudaGraphMemAttrUsedMemCurrent"), (1, "cudaGraphMemAttrUsedMemHigh"), (2, "cudaGraphMemAttrReservedMemCurrent"), (3, "cudaGraphMemAttrReservedMemHigh")], false)
     }
 }
 impl cudaMemcpyFlags {
@@ -3412,7 +3413,7 @@ impl ::core::ops::BitAndAssign for cudaMemcpyFlags {
 pub struct cudaMemcpyFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpyFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemcpyFlags", self.0, &[(0, "cudaMemcpyFlagDefault"), (1, "cudaMemcpyFlagPreferOverlapWithCompute")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaMemcpyFlags", self.0, &[(0, "cudaMemcpyFlagDefault"), (1, "cudaMemcpyFlagPreferOverlapWithCompute")], true)
     }
 }
 impl cudaMemcpySrcAccessOrder {
@@ -3427,7 +3428,7 @@ impl cudaMemcpySrcAccessOrder {
 pub struct cudaMemcpySrcAccessOrder(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpySrcAccessOrder {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemcpySrcAccessOrder", self.0, &[(0, "cudaMemcpySrcAccessOrderInvalid"), (1, "cudaMemcpySrcAccessOrderStream"), (2, "cudaMemcpySrcAccessOrderDuringApiCall"), (3, "cudaMemcpySrcAccessOrderAny"), (2147483647, "cudaMemcpySrcAccessOrderMax")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemcpySrcAccessOrder", self.0, &[(0, "cudaMemcpySrcAccessOrderInvalid"), (1, "cudaMemcpySrcAccessOrderStream"), (2, "cudaMemcpySrcAccessOrderDuringApiCall"), (3, "cudaMemcpySrcAccessOrderAny"), (2147483647, "cudaMemcpySrcAccessOrderMax")], false)
     }
 }
 impl cudaMemcpy3DOperandType {
@@ -3440,7 +3441,7 @@ impl cudaMemcpy3DOperandType {
 pub struct cudaMemcpy3DOperandType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpy3DOperandType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaMemcpy3DOperandType", self.0, &[(1, "cudaMemcpyOperandTypePointer"), (2, "cudaMemcpyOperandTypeArray"), (2147483647, "cudaMemcpyOperandTypeMax")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaMemcpy3DOperandType", self.0, &[(1, "cudaMemcpyOperandTypePointer"), (2, "cudaMemcpyOperandTypeArray"), (2147483647, "cudaMemcpyOperandTypeMax")], false)
     }
 }
 impl cudaDeviceP2PAttr {
@@ -3454,7 +3455,7 @@ impl cudaDeviceP2PAttr {
 pub struct cudaDeviceP2PAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDeviceP2PAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaDeviceP2PAttr", self.0, &[(1, "cudaDevP2PAttrPerformanceRank"), (2, "cudaDevP2PAttrAccessSupported"), (3, "cudaDevP2PAttrNativeAtomicSupported"), (4, "cudaDevP2PAttrCudaArrayAccessSupported")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaDeviceP2PAttr", self.0, &[(1, "cudaDevP2PAttrPerformanceRank"), (2, "cudaDevP2PAttrAccessSupported"), (3, "cudaDevP2PAttrNativeAtomicSupported"), (4, "cudaDevP2PAttrCudaArrayAccessSupported")], false)
     }
 }
 impl cudaExternalMemoryHandleType {
@@ -3472,7 +3473,7 @@ impl cudaExternalMemoryHandleType {
 pub struct cudaExternalMemoryHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaExternalMemoryHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaExternalMemoryHandleType", self.0, &[(1, "cudaExternalMemoryHandleTypeOpaqueFd"), (2, "cudaExternalMemoryHandleTypeOpaqueWin32"), (3, "cudaExternalMemoryHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalMemoryHandleTypeD3D12Heap"), (5, "cudaExternalMemoryHandleTypeD3D12Resource"), (6, "cudaExternalMemoryHandleTypeD3D11Resource"), (7, "cudaExternalMemoryHandleTypeD3D11ResourceKmt"), (8, "cudaExternalMemoryHandleTypeNvSciBuf")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaExternalMemoryHandleType", self.0, &[(1, "cudaExternalMemoryHandleTypeOpaqueFd"), (2, "cudaExternalMemoryHandleTypeOpaqueWin32"), (3, "cudaExternalMemoryHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalMemoryHandleTypeD3D12Heap"), (5, "cudaExternalMemoryHandleTypeD3D12Resource"), (6, "cudaExternalMemoryHandleTypeD3D11Resource"), (7, "cudaExternalMemoryHandleTypeD3D11ResourceKmt"), (8, "cudaExternalMemoryHandleTypeNvSciBuf")], false)
     }
 }
 impl cudaExternalSemaphoreHandleType {
@@ -3492,7 +3493,7 @@ impl cudaExternalSemaphoreHandleType {
 pub struct cudaExternalSemaphoreHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaExternalSemaphoreHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaExternalSemaphoreHandleType", self.0, &[(1, "cudaExternalSemaphoreHandleTypeOpaqueFd"), (2, "cudaExternalSemaphoreHandleTypeOpaqueWin32"), (3, "cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalSemaphoreHandleTypeD3D12Fence"), (5, "cudaExternalSemaphoreHandleTypeD3D11Fence"), (6, "cudaExternalSemaphoreHandleTypeNvSciSync"), (7, "cudaExternalSemaphoreHandleTypeKeyedMutex"), (8, "cudaExternalSemaphoreHandleTypeKeyedMutexKmt"), (9, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd"), (10, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaExternalSemaphoreHandleType", self.0, &[(1, "cudaExternalSemaphoreHandleTypeOpaqueFd"), (2, "cudaExternalSemaphoreHandleTypeOpaqueWin32"), (3, "cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalSemaphoreHandleTypeD3D12Fence"), (5, "cudaExternalSemaphoreHandleTypeD3D11Fence"), (6, "cudaExternalSemaphoreHandleTypeNvSciSync"), (7, "cudaExternalSemaphoreHandleTypeKeyedMutex"), (8, "cudaExternalSemaphoreHandleTypeKeyedMutexKmt"), (9, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd"), (10, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32")], false)
     }
 }
 impl cudaJitOption {
@@ -3519,7 +3520,7 @@ impl cudaJitOption {
 pub struct cudaJitOption(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaJitOption {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaJitOption", self.0, &[(0, "cudaJitMaxRegisters"), (1, "cudaJitThreadsPerBlock"), (2, "cudaJitWallTime"), (3, "cudaJitInfoLogBuffer"), (4, "cudaJitInfoLogBufferSizeBytes"), (5, "cudaJitErrorLogBuffer"), (6, "cudaJitErrorLogBufferSizeBytes"), (7, "cudaJitOptimizationLevel"), (10, "cudaJitFallbackStrategy"), (11, "cudaJitGenerateDebugInfo"), (12, "cudaJitLogVerbose"), (13, "cudaJitGenerateLineInfo"), (14, "cudaJitCacheMode"), (30, "cudaJitPositionIndependentCode"), (31, "cudaJitMinCtaPerSm"), (32, "cudaJitMaxThreadsPerBlock"), (33, "cudaJitOverrideDirectiveValues")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaJitOption", self.0, &[(0, "cudaJitMaxRegisters"), (1, "cudaJitThreadsPerBlock"), (2, "cudaJitWallTime"), (3, "cudaJitInfoLogBuffer"), (4, "cudaJitInfoLogBufferSizeBytes"), (5, "cudaJitErrorLogBuffer"), (6, "cudaJitErrorLogBufferSizeBytes"), (7, "cudaJitOptimizationLevel"), (10, "cudaJitFallbackStrategy"), (11, "cudaJitGenerateDebugInfo"), (12, "cudaJitLogVerbose"), (13, "cudaJitGenerateLineInfo"), (14, "cudaJitCacheMode"), (30, "cudaJitPositionIndependentCode"), (31, "cudaJitMinCtaPerSm"), (32, "cudaJitMaxThreadsPerBlock"), (33, "cudaJitOverrideDirectiveValues")], false)
     }
 }
 impl cudaLibraryOption {
@@ -3531,7 +3532,7 @@ impl cudaLibraryOption {
 pub struct cudaLibraryOption(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLibraryOption {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaLibraryOption", self.0, &[(0, "cudaLibraryHostUniversalFunctionAndDataTable"), (1, "cudaLibraryBinaryIsPreserved")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaLibraryOption", self.0, &[(0, "cudaLibraryHostUniversalFunctionAndDataTable"), (1, "cudaLibraryBinaryIsPreserved")], false)
     }
 }
 impl cudaJit_CacheMode {
@@ -3544,7 +3545,7 @@ impl cudaJit_CacheMode {
 pub struct cudaJit_CacheMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaJit_CacheMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaJit_CacheMode", self.0, &[(0, "cudaJitCacheOptionNone"), (1, "cudaJitCacheOptionCG"), (2, "cudaJitCacheOptionCA")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaJit_CacheMode", self.0, &[(0, "cudaJitCacheOptionNone"), (1, "cudaJitCacheOptionCG"), (2, "cudaJitCacheOptionCA")], false)
     }
 }
 impl cudaJit_Fallback {
@@ -3556,7 +3557,7 @@ impl cudaJit_Fallback {
 pub struct cudaJit_Fallback(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaJit_Fallback {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaJit_Fallback", self.0, &[(0, "cudaPreferPtx"), (1, "cudaPreferBinary")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaJit_Fallback", self.0, &[(0, "cudaPreferPtx"), (1, "cudaPreferBinary")], false)
     }
 }
 impl cudaCGScope {
@@ -3569,7 +3570,7 @@ impl cudaCGScope {
 pub struct cudaCGScope(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaCGScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaCGScope", self.0, &[(0, "cudaCGScopeInvalid"), (1, "cudaCGScopeGrid"), (2, "cudaCGScopeMultiGrid")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaCGScope", self.0, &[(0, "cudaCGScopeInvalid"), (1, "cudaCGScopeGrid"), (2, "cudaCGScopeMultiGrid")], false)
     }
 }
 impl cudaGraphConditionalHandleFlags {
@@ -3606,7 +3607,7 @@ impl ::core::ops::BitAndAssign for cudaGraphConditionalHandleFlags {
 pub struct cudaGraphConditionalHandleFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphConditionalHandleFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphConditionalHandleFlags", self.0, &[(1, "cudaGraphCondAssignDefault")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphConditionalHandleFlags", self.0, &[(1, "cudaGraphCondAssignDefault")], true)
     }
 }
 impl cudaGraphConditionalNodeType {
@@ -3619,7 +3620,7 @@ impl cudaGraphConditionalNodeType {
 pub struct cudaGraphConditionalNodeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphConditionalNodeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphConditionalNodeType", self.0, &[(0, "cudaGraphCondTypeIf"), (1, "cudaGraphCondTypeWhile"), (2, "cudaGraphCondTypeSwitch")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphConditionalNodeType", self.0, &[(0, "cudaGraphCondTypeIf"), (1, "cudaGraphCondTypeWhile"), (2, "cudaGraphCondTypeSwitch")], false)
     }
 }
 impl cudaGraphNodeType {
@@ -3643,7 +3644,7 @@ impl cudaGraphNodeType {
 pub struct cudaGraphNodeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphNodeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphNodeType", self.0, &[(0, "cudaGraphNodeTypeKernel"), (1, "cudaGraphNodeTypeMemcpy"), (2, "cudaGraphNodeTypeMemset"), (3, "cudaGraphNodeTypeHost"), (4, "cudaGraphNodeTypeGraph"), (5, "cudaGraphNodeTypeEmpty"), (6, "cudaGraphNodeTypeWaitEvent"), (7, "cudaGraphNodeTypeEventRecord"), (8, "cudaGraphNodeTypeExtSemaphoreSignal"), (9, "cudaGraphNodeTypeExtSemaphoreWait"), (10, "cudaGraphNodeTypeMemAlloc"), (11, "cudaGraphNodeTypeMemFree"), (13, "cudaGraphNodeTypeConditional"), (14, "cudaGraphNodeTypeCount")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphNodeType", self.0, &[(0, "cudaGraphNodeTypeKernel"), (1, "cudaGraphNodeTypeMemcpy"), (2, "cudaGraphNodeTypeMemset"), (3, "cudaGraphNodeTypeHost"), (4, "cudaGraphNodeTypeGraph"), (5, "cudaGraphNodeTypeEmpty"), (6, "cudaGraphNodeTypeWaitEvent"), (7, "cudaGraphNodeTypeEventRecord"), (8, "cudaGraphNodeTypeExtSemaphoreSignal"), (9, "cudaGraphNodeTypeExtSemaphoreWait"), (10, "cudaGraphNodeTypeMemAlloc"), (11, "cudaGraphNodeTypeMemFree"), (13, "cudaGraphNodeTypeConditional"), (14, "cudaGraphNodeTypeCount")], false)
     }
 }
 impl cudaGraphDependencyType_enum {
@@ -3655,7 +3656,7 @@ impl cudaGraphDependencyType_enum {
 pub struct cudaGraphDependencyType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphDependencyType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphDependencyType_enum", self.0, &[(0, "cudaGraphDependencyTypeDefault"), (1, "cudaGraphDependencyTypeProgrammatic")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphDependencyType_enum", self.0, &[(0, "cudaGraphDependencyTypeDefault"), (1, "cudaGraphDependencyTypeProgrammatic")], false)
     }
 }
 impl cudaGraphExecUpdateResult {
@@ -3674,7 +3675,7 @@ impl cudaGraphExecUpdateResult {
 pub struct cudaGraphExecUpdateResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphExecUpdateResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphExecUpdateResult", self.0, &[(0, "cudaGraphExecUpdateSuccess"), (1, "cudaGraphExecUpdateError"), (2, "cudaGraphExecUpdateErrorTopologyChanged"), (3, "cudaGraphExecUpdateErrorNodeTypeChanged"), (4, "cudaGraphExecUpdateErrorFunctionChanged"), (5, "cudaGraphExecUpdateErrorParametersChanged"), (6, "cudaGraphExecUpdateErrorNotSupported"), (7, "cudaGraphExecUpdateErrorUnsupportedFunctionChange"), (8, "cudaGraphExecUpdateErrorAttributesChanged")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphExecUpdateResult", self.0, &[(0, "cudaGraphExecUpdateSuccess"), (1, "cudaGraphExecUpdateError"), (2, "cudaGraphExecUpdateErrorTopologyChanged"), (3, "cudaGraphExecUpdateErrorNodeTypeChanged"), (4, "cudaGraphExecUpdateErrorFunctionChanged"), (5, "cudaGraphExecUpdateErrorParametersChanged"), (6, "cudaGraphExecUpdateErrorNotSupported"), (7, "cudaGraphExecUpdateErrorUnsupportedFunctionChange"), (8, "cudaGraphExecUpdateErrorAttributesChanged")], false)
     }
 }
 impl cudaGraphInstantiateResult {
@@ -3690,7 +3691,7 @@ impl cudaGraphInstantiateResult {
 pub struct cudaGraphInstantiateResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphInstantiateResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphInstantiateResult", self.0, &[(0, "cudaGraphInstantiateSuccess"), (1, "cudaGraphInstantiateError"), (2, "cudaGraphInstantiateInvalidStructure"), (3, "cudaGraphInstantiateNodeOperationNotSupported"), (4, "cudaGraphInstantiateMultipleDevicesNotSupported"), (5, "cudaGraphInstantiateConditionalHandleUnused")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphInstantiateResult", self.0, &[(0, "cudaGraphInstantiateSuccess"), (1, "cudaGraphInstantiateError"), (2, "cudaGraphInstantiateInvalidStructure"), (3, "cudaGraphInstantiateNodeOperationNotSupported"), (4, "cudaGraphInstantiateMultipleDevicesNotSupported"), (5, "cudaGraphInstantiateConditionalHandleUnused")], false)
     }
 }
 impl cudaGraphKernelNodeField {
@@ -3704,7 +3705,7 @@ impl cudaGraphKernelNodeField {
 pub struct cudaGraphKernelNodeField(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphKernelNodeField {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphKernelNodeField", self.0, &[(0, "cudaGraphKernelNodeFieldInvalid"), (1, "cudaGraphKernelNodeFieldGridDim"), (2, "cudaGraphKernelNodeFieldParam"), (3, "cudaGraphKernelNodeFieldEnabled")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphKernelNodeField", self.0, &[(0, "cudaGraphKernelNodeFieldInvalid"), (1, "cudaGraphKernelNodeFieldGridDim"), (2, "cudaGraphKernelNodeFieldParam"), (3, "cudaGraphKernelNodeFieldEnabled")], false)
     }
 }
 impl cudaGetDriverEntryPointFlags {
@@ -3743,7 +3744,7 @@ impl ::core::ops::BitAndAssign for cudaGetDriverEntryPointFlags {
 pub struct cudaGetDriverEntryPointFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGetDriverEntryPointFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGetDriverEntryPointFlags", self.0, &[(0, "cudaEnableDefault"), (1, "cudaEnableLegacyStream"), (2, "cudaEnablePerThreadDefaultStream")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGetDriverEntryPointFlags", self.0, &[(0, "cudaEnableDefault"), (1, "cudaEnableLegacyStream"), (2, "cudaEnablePerThreadDefaultStream")], true)
     }
 }
 impl cudaDriverEntryPointQueryResult {
@@ -3756,7 +3757,7 @@ impl cudaDriverEntryPointQueryResult {
 pub struct cudaDriverEntryPointQueryResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDriverEntryPointQueryResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaDriverEntryPointQueryResult", self.0, &[(0, "cudaDriverEntryPointSuccess"), (1, "cudaDriverEntryPointSymbolNotFound"), (2, "cudaDriverEntryPointVersionNotSufficent")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaDriverEntryPointQueryResult", self.0, &[(0, "cudaDriverEntryPointSuccess"), (1, "cudaDriverEntryPointSymbolNotFound"), (2, "cudaDriverEntryPointVersionNotSufficent")], false)
     }
 }
 impl cudaGraphDebugDotFlags {
@@ -3803,7 +3804,7 @@ impl ::core::ops::BitAndAssign for cudaGraphDebugDotFlags {
 pub struct cudaGraphDebugDotFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphDebugDotFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphDebugDotFlags", self.0, &[(1, "cudaGraphDebugDotFlagsVerbose"), (4, "cudaGraphDebugDotFlagsKernelNodeParams"), (8, "cudaGraphDebugDotFlagsMemcpyNodeParams"), (16, "cudaGraphDebugDotFlagsMemsetNodeParams"), (32, "cudaGraphDebugDotFlagsHostNodeParams"), (64, "cudaGraphDebugDotFlagsEventNodeParams"), (128, "cudaGraphDebugDotFlagsExtSemasSignalNodeParams"), (256, "cudaGraphDebugDotFlagsExtSemasWaitNodeParams"), (512, "cudaGraphDebugDotFlagsKernelNodeAttributes"), (1024, "cudaGraphDebugDotFlagsHandles"), (32768, "cudaGraphDebugDotFlagsConditionalNodeParams")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphDebugDotFlags", self.0, &[(1, "cudaGraphDebugDotFlagsVerbose"), (4, "cudaGraphDebugDotFlagsKernelNodeParams"), (8, "cudaGraphDebugDotFlagsMemcpyNodeParams"), (16, "cudaGraphDebugDotFlagsMemsetNodeParams"), (32, "cudaGraphDebugDotFlagsHostNodeParams"), (64, "cudaGraphDebugDotFlagsEventNodeParams"), (128, "cudaGraphDebugDotFlagsExtSemasSignalNodeParams"), (256, "cudaGraphDebugDotFlagsExtSemasWaitNodeParams"), (512, "cudaGraphDebugDotFlagsKernelNodeAttributes"), (1024, "cudaGraphDebugDotFlagsHandles"), (32768, "cudaGraphDebugDotFlagsConditionalNodeParams")], true)
     }
 }
 impl cudaGraphInstantiateFlags {
@@ -3843,7 +3844,7 @@ impl ::core::ops::BitAndAssign for cudaGraphInstantiateFlags {
 pub struct cudaGraphInstantiateFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphInstantiateFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaGraphInstantiateFlags", self.0, &[(1, "cudaGraphInstantiateFlagAutoFreeOnLaunch"), (2, "cudaGraphInstantiateFlagUpload"), (4, "cudaGraphInstantiateFlagDeviceLaunch"), (8, "cudaGraphInstantiateFlagUseNodePriority")], true)
+        ::cushim_runtime::fmt_enum(f, "cudaGraphInstantiateFlags", self.0, &[(1, "cudaGraphInstantiateFlagAutoFreeOnLaunch"), (2, "cudaGraphInstantiateFlagUpload"), (4, "cudaGraphInstantiateFlagDeviceLaunch"), (8, "cudaGraphInstantiateFlagUseNodePriority")], true)
     }
 }
 impl cudaLaunchMemSyncDomain {
@@ -3855,7 +3856,7 @@ impl cudaLaunchMemSyncDomain {
 pub struct cudaLaunchMemSyncDomain(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLaunchMemSyncDomain {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaLaunchMemSyncDomain", self.0, &[(0, "cudaLaunchMemSyncDomainDefault"), (1, "cudaLaunchMemSyncDomainRemote")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaLaunchMemSyncDomain", self.0, &[(0, "cudaLaunchMemSyncDomainDefault"), (1, "cudaLaunchMemSyncDomainRemote")], false)
     }
 }
 impl cudaLaunchAttributeID {
@@ -3880,7 +3881,7 @@ impl cudaLaunchAttributeID {
 pub struct cudaLaunchAttributeID(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLaunchAttributeID {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaLaunchAttributeID", self.0, &[(0, "cudaLaunchAttributeIgnore"), (1, "cudaLaunchAttributeAccessPolicyWindow"), (2, "cudaLaunchAttributeCooperative"), (3, "cudaLaunchAttributeSynchronizationPolicy"), (4, "cudaLaunchAttributeClusterDimension"), (5, "cudaLaunchAttributeClusterSchedulingPolicyPreference"), (6, "cudaLaunchAttributeProgrammaticStreamSerialization"), (7, "cudaLaunchAttributeProgrammaticEvent"), (8, "cudaLaunchAttributePriority"), (9, "cudaLaunchAttributeMemSyncDomainMap"), (10, "cudaLaunchAttributeMemSyncDomain"), (11, "cudaLaunchAttributePreferredClusterDimension"), (12, "cudaLaunchAttributeLaunchCompletionEvent"), (13, "cudaLaunchAttributeDeviceUpdatableKernelNode"), (14, "cudaLaunchAttributePreferredSharedMemoryCarveout")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaLaunchAttributeID", self.0, &[(0, "cudaLaunchAttributeIgnore"), (1, "cudaLaunchAttributeAccessPolicyWindow"), (2, "cudaLaunchAttributeCooperative"), (3, "cudaLaunchAttributeSynchronizationPolicy"), (4, "cudaLaunchAttributeClusterDimension"), (5, "cudaLaunchAttributeClusterSchedulingPolicyPreference"), (6, "cudaLaunchAttributeProgrammaticStreamSerialization"), (7, "cudaLaunchAttributeProgrammaticEvent"), (8, "cudaLaunchAttributePriority"), (9, "cudaLaunchAttributeMemSyncDomainMap"), (10, "cudaLaunchAttributeMemSyncDomain"), (11, "cudaLaunchAttributePreferredClusterDimension"), (12, "cudaLaunchAttributeLaunchCompletionEvent"), (13, "cudaLaunchAttributeDeviceUpdatableKernelNode"), (14, "cudaLaunchAttributePreferredSharedMemoryCarveout")], false)
     }
 }
 impl cudaDeviceNumaConfig {
@@ -3892,7 +3893,7 @@ impl cudaDeviceNumaConfig {
 pub struct cudaDeviceNumaConfig(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDeviceNumaConfig {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaDeviceNumaConfig", self.0, &[(0, "cudaDeviceNumaConfigNone"), (1, "cudaDeviceNumaConfigNumaNode")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaDeviceNumaConfig", self.0, &[(0, "cudaDeviceNumaConfigNone"), (1, "cudaDeviceNumaConfigNumaNode")], false)
     }
 }
 impl cudaAsyncNotificationType_enum {
@@ -3903,7 +3904,7 @@ impl cudaAsyncNotificationType_enum {
 pub struct cudaAsyncNotificationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaAsyncNotificationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaAsyncNotificationType_enum", self.0, &[(1, "cudaAsyncNotificationTypeOverBudget")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaAsyncNotificationType_enum", self.0, &[(1, "cudaAsyncNotificationTypeOverBudget")], false)
     }
 }
 impl cudaRoundMode {
@@ -3917,7 +3918,7 @@ impl cudaRoundMode {
 pub struct cudaRoundMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaRoundMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaRoundMode", self.0, &[(0, "cudaRoundNearest"), (1, "cudaRoundZero"), (2, "cudaRoundPosInf"), (3, "cudaRoundMinInf")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaRoundMode", self.0, &[(0, "cudaRoundNearest"), (1, "cudaRoundZero"), (2, "cudaRoundPosInf"), (3, "cudaRoundMinInf")], false)
     }
 }
 impl cudaSurfaceBoundaryMode {
@@ -3930,7 +3931,7 @@ impl cudaSurfaceBoundaryMode {
 pub struct cudaSurfaceBoundaryMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSurfaceBoundaryMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaSurfaceBoundaryMode", self.0, &[(0, "cudaBoundaryModeZero"), (1, "cudaBoundaryModeClamp"), (2, "cudaBoundaryModeTrap")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaSurfaceBoundaryMode", self.0, &[(0, "cudaBoundaryModeZero"), (1, "cudaBoundaryModeClamp"), (2, "cudaBoundaryModeTrap")], false)
     }
 }
 impl cudaSurfaceFormatMode {
@@ -3942,7 +3943,7 @@ impl cudaSurfaceFormatMode {
 pub struct cudaSurfaceFormatMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSurfaceFormatMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaSurfaceFormatMode", self.0, &[(0, "cudaFormatModeForced"), (1, "cudaFormatModeAuto")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaSurfaceFormatMode", self.0, &[(0, "cudaFormatModeForced"), (1, "cudaFormatModeAuto")], false)
     }
 }
 impl cudaTextureAddressMode {
@@ -3956,7 +3957,7 @@ impl cudaTextureAddressMode {
 pub struct cudaTextureAddressMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureAddressMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaTextureAddressMode", self.0, &[(0, "cudaAddressModeWrap"), (1, "cudaAddressModeClamp"), (2, "cudaAddressModeMirror"), (3, "cudaAddressModeBorder")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaTextureAddressMode", self.0, &[(0, "cudaAddressModeWrap"), (1, "cudaAddressModeClamp"), (2, "cudaAddressModeMirror"), (3, "cudaAddressModeBorder")], false)
     }
 }
 impl cudaTextureFilterMode {
@@ -3968,7 +3969,7 @@ impl cudaTextureFilterMode {
 pub struct cudaTextureFilterMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureFilterMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaTextureFilterMode", self.0, &[(0, "cudaFilterModePoint"), (1, "cudaFilterModeLinear")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaTextureFilterMode", self.0, &[(0, "cudaFilterModePoint"), (1, "cudaFilterModeLinear")], false)
     }
 }
 impl cudaTextureReadMode {
@@ -3980,7 +3981,7 @@ impl cudaTextureReadMode {
 pub struct cudaTextureReadMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureReadMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaTextureReadMode", self.0, &[(0, "cudaReadModeElementType"), (1, "cudaReadModeNormalizedFloat")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaTextureReadMode", self.0, &[(0, "cudaReadModeElementType"), (1, "cudaReadModeNormalizedFloat")], false)
     }
 }
 impl cudaDataType_t {
@@ -4025,7 +4026,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -4038,7 +4039,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cublasStatus_t {
@@ -4058,7 +4059,7 @@ impl cublasStatus_t {
 pub struct cublasStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
     }
 }
 impl cublasFillMode_t {
@@ -4071,7 +4072,7 @@ impl cublasFillMode_t {
 pub struct cublasFillMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasFillMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
     }
 }
 impl cublasDiagType_t {
@@ -4083,7 +4084,7 @@ impl cublasDiagType_t {
 pub struct cublasDiagType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasDiagType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
     }
 }
 impl cublasSideMode_t {
@@ -4095,7 +4096,7 @@ impl cublasSideMode_t {
 pub struct cublasSideMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasSideMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
     }
 }
 impl cublasOperation_t {
@@ -4110,7 +4111,7 @@ impl cublasOperation_t {
 pub struct cublasOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
     }
 }
 impl cublasPointerMode_t {
@@ -4122,7 +4123,7 @@ impl cublasPointerMode_t {
 pub struct cublasPointerMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasPointerMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasPointerMode_t", self.0, &[(0, "CUBLAS_POINTER_MODE_HOST"), (1, "CUBLAS_POINTER_MODE_DEVICE")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasPointerMode_t", self.0, &[(0, "CUBLAS_POINTER_MODE_HOST"), (1, "CUBLAS_POINTER_MODE_DEVICE")], false)
     }
 }
 impl cublasAtomicsMode_t {
@@ -4134,7 +4135,7 @@ impl cublasAtomicsMode_t {
 pub struct cublasAtomicsMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasAtomicsMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasAtomicsMode_t", self.0, &[(0, "CUBLAS_ATOMICS_NOT_ALLOWED"), (1, "CUBLAS_ATOMICS_ALLOWED")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasAtomicsMode_t", self.0, &[(0, "CUBLAS_ATOMICS_NOT_ALLOWED"), (1, "CUBLAS_ATOMICS_ALLOWED")], false)
     }
 }
 impl cublasGemmAlgo_t {
@@ -4188,7 +4189,7 @@ impl cublasGemmAlgo_t {
 pub struct cublasGemmAlgo_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for cublasGemmAlgo_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasGemmAlgo_t", self.0, &[(-1, "CUBLAS_GEMM_DFALT"), (0, "CUBLAS_GEMM_ALGO0"), (1, "CUBLAS_GEMM_ALGO1"), (2, "CUBLAS_GEMM_ALGO2"), (3, "CUBLAS_GEMM_ALGO3"), (4, "CUBLAS_GEMM_ALGO4"), (5, "CUBLAS_GEMM_ALGO5"), (6, "CUBLAS_GEMM_ALGO6"), (7, "CUBLAS_GEMM_ALGO7"), (8, "CUBLAS_GEMM_ALGO8"), (9, "CUBLAS_GEMM_ALGO9"), (10, "CUBLAS_GEMM_ALGO10"), (11, "CUBLAS_GEMM_ALGO11"), (12, "CUBLAS_GEMM_ALGO12"), (13, "CUBLAS_GEMM_ALGO13"), (14, "CUBLAS_GEMM_ALGO14"), (15, "CUBLAS_GEMM_ALGO15"), (16, "CUBLAS_GEMM_ALGO16"), (17, "CUBLAS_GEMM_ALGO17"), (18, "CUBLAS_GEMM_ALGO18"), (19, "CUBLAS_GEMM_ALGO19"), (20, "CUBLAS_GEMM_ALGO20"), (21, "CUBLAS_GEMM_ALGO21"), (22, "CUBLAS_GEMM_ALGO22"), (23, "CUBLAS_GEMM_ALGO23"), (99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"), (100, "CUBLAS_GEMM_ALGO0_TENSOR_OP"), (101, "CUBLAS_GEMM_ALGO1_TENSOR_OP"), (102, "CUBLAS_GEMM_ALGO2_TENSOR_OP"), (103, "CUBLAS_GEMM_ALGO3_TENSOR_OP"), (104, "CUBLAS_GEMM_ALGO4_TENSOR_OP"), (105, "CUBLAS_GEMM_ALGO5_TENSOR_OP"), (106, "CUBLAS_GEMM_ALGO6_TENSOR_OP"), (107, "CUBLAS_GEMM_ALGO7_TENSOR_OP"), (108, "CUBLAS_GEMM_ALGO8_TENSOR_OP"), (109, "CUBLAS_GEMM_ALGO9_TENSOR_OP"), (110, "CUBLAS_GEMM_ALGO10_TENSOR_OP"), (111, "CUBLAS_GEMM_ALGO11_TENSOR_OP"), (112, "CUBLAS_GEMM_ALGO12_TENSOR_OP"), (113, "CUBLAS_GEMM_ALGO13_TENSOR_OP"), (114, "CUBLAS_GEMM_ALGO14_TENSOR_OP"), (115, "CUBLAS_GEMM_ALGO15_TENSOR_OP")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasGemmAlgo_t", self.0, &[(-1, "CUBLAS_GEMM_DFALT"), (0, "CUBLAS_GEMM_ALGO0"), (1, "CUBLAS_GEMM_ALGO1"), (2, "CUBLAS_GEMM_ALGO2"), (3, "CUBLAS_GEMM_ALGO3"), (4, "CUBLAS_GEMM_ALGO4"), (5, "CUBLAS_GEMM_ALGO5"), (6, "CUBLAS_GEMM_ALGO6"), (7, "CUBLAS_GEMM_ALGO7"), (8, "CUBLAS_GEMM_ALGO8"), (9, "CUBLAS_GEMM_ALGO9"), (10, "CUBLAS_GEMM_ALGO10"), (11, "CUBLAS_GEMM_ALGO11"), (12, "CUBLAS_GEMM_ALGO12"), (13, "CUBLAS_GEMM_ALGO13"), (14, "CUBLAS_GEMM_ALGO14"), (15, "CUBLAS_GEMM_ALGO15"), (16, "CUBLAS_GEMM_ALGO16"), (17, "CUBLAS_GEMM_ALGO17"), (18, "CUBLAS_GEMM_ALGO18"), (19, "CUBLAS_GEMM_ALGO19"), (20, "CUBLAS_GEMM_ALGO20"), (21, "CUBLAS_GEMM_ALGO21"), (22, "CUBLAS_GEMM_ALGO22"), (23, "CUBLAS_GEMM_ALGO23"), (99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"), (100, "CUBLAS_GEMM_ALGO0_TENSOR_OP"), (101, "CUBLAS_GEMM_ALGO1_TENSOR_OP"), (102, "CUBLAS_GEMM_ALGO2_TENSOR_OP"), (103, "CUBLAS_GEMM_ALGO3_TENSOR_OP"), (104, "CUBLAS_GEMM_ALGO4_TENSOR_OP"), (105, "CUBLAS_GEMM_ALGO5_TENSOR_OP"), (106, "CUBLAS_GEMM_ALGO6_TENSOR_OP"), (107, "CUBLAS_GEMM_ALGO7_TENSOR_OP"), (108, "CUBLAS_GEMM_ALGO8_TENSOR_OP"), (109, "CUBLAS_GEMM_ALGO9_TENSOR_OP"), (110, "CUBLAS_GEMM_ALGO10_TENSOR_OP"), (111, "CUBLAS_GEMM_ALGO11_TENSOR_OP"), (112, "CUBLAS_GEMM_ALGO12_TENSOR_OP"), (113, "CUBLAS_GEMM_ALGO13_TENSOR_OP"), (114, "CUBLAS_GEMM_ALGO14_TENSOR_OP"), (115, "CUBLAS_GEMM_ALGO15_TENSOR_OP")], false)
     }
 }
 impl cublasMath_t {
@@ -4203,7 +4204,7 @@ impl cublasMath_t {
 pub struct cublasMath_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasMath_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasMath_t", self.0, &[(0, "CUBLAS_DEFAULT_MATH"), (1, "CUBLAS_TENSOR_OP_MATH"), (2, "CUBLAS_PEDANTIC_MATH"), (3, "CUBLAS_TF32_TENSOR_OP_MATH"), (16, "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasMath_t", self.0, &[(0, "CUBLAS_DEFAULT_MATH"), (1, "CUBLAS_TENSOR_OP_MATH"), (2, "CUBLAS_PEDANTIC_MATH"), (3, "CUBLAS_TF32_TENSOR_OP_MATH"), (16, "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION")], false)
     }
 }
 impl cublasComputeType_t {
@@ -4224,7 +4225,7 @@ impl cublasComputeType_t {
 pub struct cublasComputeType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasComputeType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
     }
 }
 impl cublasLtMatmulTile_t {
@@ -4870,7 +4871,7 @@ impl cublasLtMatmulTile_t {
 pub struct cublasLtMatmulTile_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulTile_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulTile_t", self.0, &[(0, "CUBLASLT_MATMUL_TILE_UNDEFINED"), (1, "CUBLASLT_MATMUL_TILE_8x8"), (2, "CUBLASLT_MATMUL_TILE_8x16"), (3, "CUBLASLT_MATMUL_TILE_16x8"), (4, "CUBLASLT_MATMUL_TILE_8x32"), (5, "CUBLASLT_MATMUL_TILE_16x16"), (6, "CUBLASLT_MATMUL_TILE_32x8"), (7, "CUBLASLT_MATMUL_TILE_8x64"), (8, "CUBLASLT_MATMUL_TILE_16x32"), (9, "CUBLASLT_MATMUL_TILE_32x16"), (10, "CUBLASLT_MATMUL_TILE_64x8"), (11, "CUBLASLT_MATMUL_TILE_32x32"), (12, "CUBLASLT_MATMUL_TILE_32x64"), (13, "CUBLASLT_MATMUL_TILE_64x32"), (14, "CUBLASLT_MATMUL_TILE_32x128"), (15, "CUBLASLT_MATMUL_TILE_64x64"), (16, "CUBLASLT_MATMUL_TILE_128x32"), (17, "CUBLASLT_MATMUL_TILE_64x128"), (18, "CUBLASLT_MATMUL_TILE_128x64"), (19, "CUBLASLT_MATMUL_TILE_64x256"), (20, "CUBLASLT_MATMUL_TILE_128x128"), (21, "CUBLASLT_MATMUL_TILE_256x64"), (22, "CUBLASLT_MATMUL_TILE_64x512"), (23, "CUBLASLT_MATMUL_TILE_128x256"), (24, "CUBLASLT_MATMUL_TILE_256x128"), (25, "CUBLASLT_MATMUL_TILE_512x64"), (26, "CUBLASLT_MATMUL_TILE_64x96"), (27, "CUBLASLT_MATMUL_TILE_96x64"), (28, "CUBLASLT_MATMUL_TILE_96x128"), (29, "CUBLASLT_MATMUL_TILE_128x160"), (30, "CUBLASLT_MATMUL_TILE_160x128"), (31, "CUBLASLT_MATMUL_TILE_192x128"), (32, "CUBLASLT_MATMUL_TILE_128x192"), (33, "CUBLASLT_MATMUL_TILE_128x96"), (34, "CUBLASLT_MATMUL_TILE_32x256"), (35, "CUBLASLT_MATMUL_TILE_256x32"), (36, "CUBLASLT_MATMUL_TILE_8x128"), (37, "CUBLASLT_MATMUL_TILE_8x192"), (38, "CUBLASLT_MATMUL_TILE_8x256"), (39, "CUBLASLT_MATMUL_TILE_8x320"), (40, "CUBLASLT_MATMUL_TILE_8x384"), (41, "CUBLASLT_MATMUL_TILE_8x448"), (42, "CUBLASLT_MATMUL_TILE_8x512"), (43, "CUBLASLT_MATMUL_TILE_8x576"), (44, "CUBLASLT_MATMUL_TILE_8x640"), (45, "CUBLASLT_MATMUL_TILE_8x704"), (46, "CUBLASLT_MATMUL_TILE_8x768"), (47, "CUBLASLT_MATMUL_TILE_16x64"), (48, "CUBLASLT_MATMUL_TILE_16x128"), (49, "CUBLASLT_MATMUL_TILE_16x192"), (50, "CUBLASLT_MATMUL_TILE_16x256"), (51, "CUBLASLT_MATMUL_TILE_16x320"), (52, "CUBLASLT_MATMUL_TILE_16x384"), (53, "CUBLASLT_MATMUL_TILE_16x448"), (54, "CUBLASLT_MATMUL_TILE_16x512"), (55, "CUBLASLT_MATMUL_TILE_16x576"), (56, "CUBLASLT_MATMUL_TILE_16x640"), (57, "CUBLASLT_MATMUL_TILE_16x704"), (58, "CUBLASLT_MATMUL_TILE_16x768"), (59, "CUBLASLT_MATMUL_TILE_24x64"), (60, "CUBLASLT_MATMUL_TILE_24x128"), (61, "CUBLASLT_MATMUL_TILE_24x192"), (62, "CUBLASLT_MATMUL_TILE_24x256"), (63, "CUBLASLT_MATMUL_TILE_24x320"), (64, "CUBLASLT_MATMUL_TILE_24x384"), (65, "CUBLASLT_MATMUL_TILE_24x448"), (66, "CUBLASLT_MATMUL_TILE_24x512"), (67, "CUBLASLT_MATMUL_TILE_24x576"), (68, "CUBLASLT_MATMUL_TILE_24x640"), (69, "CUBLASLT_MATMUL_TILE_24x704"), (70, "CUBLASLT_MATMUL_TILE_24x768"), (71, "CUBLASLT_MATMUL_TILE_32x192"), (72, "CUBLASLT_MATMUL_TILE_32x320"), (73, "CUBLASLT_MATMUL_TILE_32x384"), (74, "CUBLASLT_MATMUL_TILE_32x448"), (75, "CUBLASLT_MATMUL_TILE_32x512"), (76, "CUBLASLT_MATMUL_TILE_32x576"), (77, "CUBLASLT_MATMUL_TILE_32x640"), (78, "CUBLASLT_MATMUL_TILE_32x704"), (79, "CUBLASLT_MATMUL_TILE_32x768"), (80, "CUBLASLT_MATMUL_TILE_40x64"), (81, "CUBLASLT_MATMUL_TILE_40x128"), (82, "CUBLASLT_MATMUL_TILE_40x192"), (83, "CUBLASLT_MATMUL_TILE_40x256"), (84, "CUBLASLT_MATMUL_TILE_40x320"), (85, "CUBLASLT_MATMUL_TILE_40x384"), (86, "CUBLASLT_MATMUL_TILE_40x448"), (87, "CUBLASLT_MATMUL_TILE_40x512"), (88, "CUBLASLT_MATMUL_TILE_40x576"), (89, "CUBLASLT_MATMUL_TILE_40x640"), (90, "CUBLASLT_MATMUL_TILE_40x704"), (91, "CUBLASLT_MATMUL_TILE_40x768"), (92, "CUBLASLT_MATMUL_TILE_48x64"), (93, "CUBLASLT_MATMUL_TILE_48x128"), (94, "CUBLASLT_MATMUL_TILE_48x192"), (95, "CUBLASLT_MATMUL_TILE_48x256"), (96, "CUBLASLT_MATMUL_TILE_48x320"), (97, "CUBLASLT_MATMUL_TILE_48x384"), (98, "CUBLASLT_MATMUL_TILE_48x448"), (99, "CUBLASLT_MATMUL_TILE_48x512"), (100, "CUBLASLT_MATMUL_TILE_48x576"), (101, "CUBLASLT_MATMUL_TILE_48x640"), (102, "CUBLASLT_MATMUL_TILE_48x704"), (103, "CUBLASLT_MATMUL_TILE_48x768"), (104, "CUBLASLT_MATMUL_TILE_56x64"), (105, "CUBLASLT_MATMUL_TILE_56x128"), (106, "CUBLASLT_MATMUL_TILE_56x192"), (107, "CUBLASLT_MATMUL_TILE_56x256"), (108, "CUBLASLT_MATMUL_TILE_56x320"), (109, "CUBLASLT_MATMUL_TILE_56x384"), (110, "CUBLASLT_MATMUL_TILE_56x448"), (111, "CUBLASLT_MATMUL_TILE_56x512"), (112, "CUBLASLT_MATMUL_TILE_56x576"), (113, "CUBLASLT_MATMUL_TILE_56x640"), (114, "CUBLASLT_MATMUL_TILE_56x704"), (115, "CUBLASLT_MATMUL_TILE_56x768"), (116, "CUBLASLT_MATMUL_TILE_64x192"), (117, "CUBLASLT_MATMUL_TILE_64x320"), (118, "CUBLASLT_MATMUL_TILE_64x384"), (119, "CUBLASLT_MATMUL_TILE_64x448"), (120, "CUBLASLT_MATMUL_TILE_64x576"), (121, "CUBLASLT_MATMUL_TILE_64x640"), (122, "CUBLASLT_MATMUL_TILE_64x704"), (123, "CUBLASLT_MATMUL_TILE_64x768"), (124, "CUBLASLT_MATMUL_TILE_72x64"), (125, "CUBLASLT_MATMUL_TILE_72x128"), (126, "CUBLASLT_MATMUL_TILE_72x192"), (127, "CUBLASLT_MATMUL_TILE_72x256"), (128, "CUBLASLT_MATMUL_TILE_72x320"), (129, "CUBLASLT_MATMUL_TILE_72x384"), (130, "CUBLASLT_MATMUL_TILE_72x448"), (131, "CUBLASLT_MATMUL_TILE_72x512"), (132, "CUBLASLT_MATMUL_TILE_72x576"), (133, "CUBLASLT_MATMUL_TILE_72x640"), (134, "CUBLASLT_MATMUL_TILE_80x64"), (135, "CUBLASLT_MATMUL_TILE_80x128"), (136, "CUBLASLT_MATMUL_TILE_80x192"), (137, "CUBLASLT_MATMUL_TILE_80x256"), (138, "CUBLASLT_MATMUL_TILE_80x320"), (139, "CUBLASLT_MATMUL_TILE_80x384"), (140, "CUBLASLT_MATMUL_TILE_80x448"), (141, "CUBLASLT_MATMUL_TILE_80x512"), (142, "CUBLASLT_MATMUL_TILE_80x576"), (143, "CUBLASLT_MATMUL_TILE_88x64"), (144, "CUBLASLT_MATMUL_TILE_88x128"), (145, "CUBLASLT_MATMUL_TILE_88x192"), (146, "CUBLASLT_MATMUL_TILE_88x256"), (147, "CUBLASLT_MATMUL_TILE_88x320"), (148, "CUBLASLT_MATMUL_TILE_88x384"), (149, "CUBLASLT_MATMUL_TILE_88x448"), (150, "CUBLASLT_MATMUL_TILE_88x512"), (151, "CUBLASLT_MATMUL_TILE_96x192"), (152, "CUBLASLT_MATMUL_TILE_96x256"), (153, "CUBLASLT_MATMUL_TILE_96x320"), (154, "CUBLASLT_MATMUL_TILE_96x384"), (155, "CUBLASLT_MATMUL_TILE_96x448"), (156, "CUBLASLT_MATMUL_TILE_96x512"), (157, "CUBLASLT_MATMUL_TILE_104x64"), (158, "CUBLASLT_MATMUL_TILE_104x128"), (159, "CUBLASLT_MATMUL_TILE_104x192"), (160, "CUBLASLT_MATMUL_TILE_104x256"), (161, "CUBLASLT_MATMUL_TILE_104x320"), (162, "CUBLASLT_MATMUL_TILE_104x384"), (163, "CUBLASLT_MATMUL_TILE_104x448"), (164, "CUBLASLT_MATMUL_TILE_112x64"), (165, "CUBLASLT_MATMUL_TILE_112x128"), (166, "CUBLASLT_MATMUL_TILE_112x192"), (167, "CUBLASLT_MATMUL_TILE_112x256"), (168, "CUBLASLT_MATMUL_TILE_112x320"), (169, "CUBLASLT_MATMUL_TILE_112x384"), (170, "CUBLASLT_MATMUL_TILE_120x64"), (171, "CUBLASLT_MATMUL_TILE_120x128"), (172, "CUBLASLT_MATMUL_TILE_120x192"), (173, "CUBLASLT_MATMUL_TILE_120x256"), (174, "CUBLASLT_MATMUL_TILE_120x320"), (175, "CUBLASLT_MATMUL_TILE_120x384"), (176, "CUBLASLT_MATMUL_TILE_128x320"), (177, "CUBLASLT_MATMUL_TILE_128x384"), (178, "CUBLASLT_MATMUL_TILE_136x64"), (179, "CUBLASLT_MATMUL_TILE_136x128"), (180, "CUBLASLT_MATMUL_TILE_136x192"), (181, "CUBLASLT_MATMUL_TILE_136x256"), (182, "CUBLASLT_MATMUL_TILE_136x320"), (183, "CUBLASLT_MATMUL_TILE_144x64"), (184, "CUBLASLT_MATMUL_TILE_144x128"), (185, "CUBLASLT_MATMUL_TILE_144x192"), (186, "CUBLASLT_MATMUL_TILE_144x256"), (187, "CUBLASLT_MATMUL_TILE_144x320"), (188, "CUBLASLT_MATMUL_TILE_152x64"), (189, "CUBLASLT_MATMUL_TILE_152x128"), (190, "CUBLASLT_MATMUL_TILE_152x192"), (191, "CUBLASLT_MATMUL_TILE_152x256"), (192, "CUBLASLT_MATMUL_TILE_152x320"), (193, "CUBLASLT_MATMUL_TILE_160x64"), (194, "CUBLASLT_MATMUL_TILE_160x192"), (195, "CUBLASLT_MATMUL_TILE_160x256"), (196, "CUBLASLT_MATMUL_TILE_168x64"), (197, "CUBLASLT_MATMUL_TILE_168x128"), (198, "CUBLASLT_MATMUL_TILE_168x192"), (199, "CUBLASLT_MATMUL_TILE_168x256"), (200, "CUBLASLT_MATMUL_TILE_176x64"), (201, "CUBLASLT_MATMUL_TILE_176x128"), (202, "CUBLASLT_MATMUL_TILE_176x192"), (203, "CUBLASLT_MATMUL_TILE_176x256"), (204, "CUBLASLT_MATMUL_TILE_184x64"), (205, "CUBLASLT_MATMUL_TILE_184x128"), (206, "CUBLASLT_MATMUL_TILE_184x192"), (207, "CUBLASLT_MATMUL_TILE_184x256"), (208, "CUBLASLT_MATMUL_TILE_192x64"), (209, "CUBLASLT_MATMUL_TILE_192x192"), (210, "CUBLASLT_MATMUL_TILE_192x256"), (211, "CUBLASLT_MATMUL_TILE_200x64"), (212, "CUBLASLT_MATMUL_TILE_200x128"), (213, "CUBLASLT_MATMUL_TILE_200x192"), (214, "CUBLASLT_MATMUL_TILE_208x64"), (215, "CUBLASLT_MATMUL_TILE_208x128"), (216, "CUBLASLT_MATMUL_TILE_208x192"), (217, "CUBLASLT_MATMUL_TILE_216x64"), (218, "CUBLASLT_MATMUL_TILE_216x128"), (219, "CUBLASLT_MATMUL_TILE_216x192"), (220, "CUBLASLT_MATMUL_TILE_224x64"), (221, "CUBLASLT_MATMUL_TILE_224x128"), (222, "CUBLASLT_MATMUL_TILE_224x192"), (223, "CUBLASLT_MATMUL_TILE_232x64"), (224, "CUBLASLT_MATMUL_TILE_232x128"), (225, "CUBLASLT_MATMUL_TILE_232x192"), (226, "CUBLASLT_MATMUL_TILE_240x64"), (227, "CUBLASLT_MATMUL_TILE_240x128"), (228, "CUBLASLT_MATMUL_TILE_240x192"), (229, "CUBLASLT_MATMUL_TILE_248x64"), (230, "CUBLASLT_MATMUL_TILE_248x128"), (231, "CUBLASLT_MATMUL_TILE_248x192"), (232, "CUBLASLT_MATMUL_TILE_256x192"), (233, "CUBLASLT_MATMUL_TILE_264x64"), (234, "CUBLASLT_MATMUL_TILE_264x128"), (235, "CUBLASLT_MATMUL_TILE_272x64"), (236, "CUBLASLT_MATMUL_TILE_272x128"), (237, "CUBLASLT_MATMUL_TILE_280x64"), (238, "CUBLASLT_MATMUL_TILE_280x128"), (239, "CUBLASLT_MATMUL_TILE_288x64"), (240, "CUBLASLT_MATMUL_TILE_288x128"), (241, "CUBLASLT_MATMUL_TILE_296x64"), (242, "CUBLASLT_MATMUL_TILE_296x128"), (243, "CUBLASLT_MATMUL_TILE_304x64"), (244, "CUBLASLT_MATMUL_TILE_304x128"), (245, "CUBLASLT_MATMUL_TILE_312x64"), (246, "CUBLASLT_MATMUL_TILE_312x128"), (247, "CUBLASLT_MATMUL_TILE_320x64"), (248, "CUBLASLT_MATMUL_TILE_320x128"), (249, "CUBLASLT_MATMUL_TILE_328x64"), (250, "CUBLASLT_MATMUL_TILE_328x128"), (251, "CUBLASLT_MATMUL_TILE_336x64"), (252, "CUBLASLT_MATMUL_TILE_336x128"), (253, "CUBLASLT_MATMUL_TILE_344x64"), (254, "CUBLASLT_MATMUL_TILE_344x128"), (255, "CUBLASLT_MATMUL_TILE_352x64"), (256, "CUBLASLT_MATMUL_TILE_352x128"), (257, "CUBLASLT_MATMUL_TILE_360x64"), (258, "CUBLASLT_MATMUL_TILE_360x128"), (259, "CUBLASLT_MATMUL_TILE_368x64"), (260, "CUBLASLT_MATMUL_TILE_368x128"), (261, "CUBLASLT_MATMUL_TILE_376x64"), (262, "CUBLASLT_MATMUL_TILE_376x128"), (263, "CUBLASLT_MATMUL_TILE_384x64"), (264, "CUBLASLT_MATMUL_TILE_384x128"), (265, "CUBLASLT_MATMUL_TILE_392x64"), (266, "CUBLASLT_MATMUL_TILE_400x64"), (267, "CUBLASLT_MATMUL_TILE_408x64"), (268, "CUBLASLT_MATMUL_TILE_416x64"), (269, "CUBLASLT_MATMUL_TILE_424x64"), (270, "CUBLASLT_MATMUL_TILE_432x64"), (271, "CUBLASLT_MATMUL_TILE_440x64"), (272, "CUBLASLT_MATMUL_TILE_448x64"), (273, "CUBLASLT_MATMUL_TILE_456x64"), (274, "CUBLASLT_MATMUL_TILE_464x64"), (275, "CUBLASLT_MATMUL_TILE_472x64"), (276, "CUBLASLT_MATMUL_TILE_480x64"), (277, "CUBLASLT_MATMUL_TILE_488x64"), (278, "CUBLASLT_MATMUL_TILE_496x64"), (279, "CUBLASLT_MATMUL_TILE_504x64"), (280, "CUBLASLT_MATMUL_TILE_520x64"), (281, "CUBLASLT_MATMUL_TILE_528x64"), (282, "CUBLASLT_MATMUL_TILE_536x64"), (283, "CUBLASLT_MATMUL_TILE_544x64"), (284, "CUBLASLT_MATMUL_TILE_552x64"), (285, "CUBLASLT_MATMUL_TILE_560x64"), (286, "CUBLASLT_MATMUL_TILE_568x64"), (287, "CUBLASLT_MATMUL_TILE_576x64"), (288, "CUBLASLT_MATMUL_TILE_584x64"), (289, "CUBLASLT_MATMUL_TILE_592x64"), (290, "CUBLASLT_MATMUL_TILE_600x64"), (291, "CUBLASLT_MATMUL_TILE_608x64"), (292, "CUBLASLT_MATMUL_TILE_616x64"), (293, "CUBLASLT_MATMUL_TILE_624x64"), (294, "CUBLASLT_MATMUL_TILE_632x64"), (295, "CUBLASLT_MATMUL_TILE_640x64"), (296, "CUBLASLT_MATMUL_TILE_648x64"), (297, "CUBLASLT_MATMUL_TILE_656x64"), (298, "CUBLASLT_MATMUL_TILE_664x64"), (299, "CUBLASLT_MATMUL_TILE_672x64"), (300, "CUBLASLT_MATMUL_TILE_680x64"), (301, "CUBLASLT_MATMUL_TILE_688x64"), (302, "CUBLASLT_MATMUL_TILE_696x64"), (303, "CUBLASLT_MATMUL_TILE_704x64"), (304, "CUBLASLT_MATMUL_TILE_712x64"), (305, "CUBLASLT_MATMUL_TILE_720x64"), (306, "CUBLASLT_MATMUL_TILE_728x64"), (307, "CUBLASLT_MATMUL_TILE_736x64"), (308, "CUBLASLT_MATMUL_TILE_744x64"), (309, "CUBLASLT_MATMUL_TILE_752x64"), (310, "CUBLASLT_MATMUL_TILE_760x64"), (311, "CUBLASLT_MATMUL_TILE_768x64"), (312, "CUBLASLT_MATMUL_TILE_64x16"), (313, "CUBLASLT_MATMUL_TILE_64x24"), (314, "CUBLASLT_MATMUL_TILE_64x40"), (315, "CUBLASLT_MATMUL_TILE_64x48"), (316, "CUBLASLT_MATMUL_TILE_64x56"), (317, "CUBLASLT_MATMUL_TILE_64x72"), (318, "CUBLASLT_MATMUL_TILE_64x80"), (319, "CUBLASLT_MATMUL_TILE_64x88"), (320, "CUBLASLT_MATMUL_TILE_64x104"), (321, "CUBLASLT_MATMUL_TILE_64x112"), (322, "CUBLASLT_MATMUL_TILE_64x120"), (323, "CUBLASLT_MATMUL_TILE_64x136"), (324, "CUBLASLT_MATMUL_TILE_64x144"), (325, "CUBLASLT_MATMUL_TILE_64x152"), (326, "CUBLASLT_MATMUL_TILE_64x160"), (327, "CUBLASLT_MATMUL_TILE_64x168"), (328, "CUBLASLT_MATMUL_TILE_64x176"), (329, "CUBLASLT_MATMUL_TILE_64x184"), (330, "CUBLASLT_MATMUL_TILE_64x200"), (331, "CUBLASLT_MATMUL_TILE_64x208"), (332, "CUBLASLT_MATMUL_TILE_64x216"), (333, "CUBLASLT_MATMUL_TILE_64x224"), (334, "CUBLASLT_MATMUL_TILE_64x232"), (335, "CUBLASLT_MATMUL_TILE_64x240"), (336, "CUBLASLT_MATMUL_TILE_64x248"), (337, "CUBLASLT_MATMUL_TILE_64x264"), (338, "CUBLASLT_MATMUL_TILE_64x272"), (339, "CUBLASLT_MATMUL_TILE_64x280"), (340, "CUBLASLT_MATMUL_TILE_64x288"), (341, "CUBLASLT_MATMUL_TILE_64x296"), (342, "CUBLASLT_MATMUL_TILE_64x304"), (343, "CUBLASLT_MATMUL_TILE_64x312"), (344, "CUBLASLT_MATMUL_TILE_64x328"), (345, "CUBLASLT_MATMUL_TILE_64x336"), (346, "CUBLASLT_MATMUL_TILE_64x344"), (347, "CUBLASLT_MATMUL_TILE_64x352"), (348, "CUBLASLT_MATMUL_TILE_64x360"), (349, "CUBLASLT_MATMUL_TILE_64x368"), (350, "CUBLASLT_MATMUL_TILE_64x376"), (351, "CUBLASLT_MATMUL_TILE_64x392"), (352, "CUBLASLT_MATMUL_TILE_64x400"), (353, "CUBLASLT_MATMUL_TILE_64x408"), (354, "CUBLASLT_MATMUL_TILE_64x416"), (355, "CUBLASLT_MATMUL_TILE_64x424"), (356, "CUBLASLT_MATMUL_TILE_64x432"), (357, "CUBLASLT_MATMUL_TILE_64x440"), (358, "CUBLASLT_MATMUL_TILE_64x456"), (359, "CUBLASLT_MATMUL_TILE_64x464"), (360, "CUBLASLT_MATMUL_TILE_64x472"), (361, "CUBLASLT_MATMUL_TILE_64x480"), (362, "CUBLASLT_MATMUL_TILE_64x488"), (363, "CUBLASLT_MATMUL_TILE_64x496"), (364, "CUBLASLT_MATMUL_TILE_64x504"), (365, "CUBLASLT_MATMUL_TILE_64x520"), (366, "CUBLASLT_MATMUL_TILE_64x528"), (367, "CUBLASLT_MATMUL_TILE_64x536"), (368, "CUBLASLT_MATMUL_TILE_64x544"), (369, "CUBLASLT_MATMUL_TILE_64x552"), (370, "CUBLASLT_MATMUL_TILE_64x560"), (371, "CUBLASLT_MATMUL_TILE_64x568"), (372, "CUBLASLT_MATMUL_TILE_64x584"), (373, "CUBLASLT_MATMUL_TILE_64x592"), (374, "CUBLASLT_MATMUL_TILE_64x600"), (375, "CUBLASLT_MATMUL_TILE_64x608"), (376, "CUBLASLT_MATMUL_TILE_64x616"), (377, "CUBLASLT_MATMUL_TILE_64x624"), (378, "CUBLASLT_MATMUL_TILE_64x632"), (379, "CUBLASLT_MATMUL_TILE_64x648"), (380, "CUBLASLT_MATMUL_TILE_64x656"), (381, "CUBLASLT_MATMUL_TILE_64x664"), (382, "CUBLASLT_MATMUL_TILE_64x672"), (383, "CUBLASLT_MATMUL_TILE_64x680"), (384, "CUBLASLT_MATMUL_TILE_64x688"), (385, "CUBLASLT_MATMUL_TILE_64x696"), (386, "CUBLASLT_MATMUL_TILE_64x712"), (387, "CUBLASLT_MATMUL_TILE_64x720"), (388, "CUBLASLT_MATMUL_TILE_64x728"), (389, "CUBLASLT_MATMUL_TILE_64x736"), (390, "CUBLASLT_MATMUL_TILE_64x744"), (391, "CUBLASLT_MATMUL_TILE_64x752"), (392, "CUBLASLT_MATMUL_TILE_64x760"), (393, "CUBLASLT_MATMUL_TILE_128x8"), (394, "CUBLASLT_MATMUL_TILE_128x16"), (395, "CUBLASLT_MATMUL_TILE_128x24"), (396, "CUBLASLT_MATMUL_TILE_128x40"), (397, "CUBLASLT_MATMUL_TILE_128x48"), (398, "CUBLASLT_MATMUL_TILE_128x56"), (399, "CUBLASLT_MATMUL_TILE_128x72"), (400, "CUBLASLT_MATMUL_TILE_128x80"), (401, "CUBLASLT_MATMUL_TILE_128x88"), (402, "CUBLASLT_MATMUL_TILE_128x104"), (403, "CUBLASLT_MATMUL_TILE_128x112"), (404, "CUBLASLT_MATMUL_TILE_128x120"), (405, "CUBLASLT_MATMUL_TILE_128x136"), (406, "CUBLASLT_MATMUL_TILE_128x144"), (407, "CUBLASLT_MATMUL_TILE_128x152"), (408, "CUBLASLT_MATMUL_TILE_128x168"), (409, "CUBLASLT_MATMUL_TILE_128x176"), (410, "CUBLASLT_MATMUL_TILE_128x184"), (411, "CUBLASLT_MATMUL_TILE_128x200"), (412, "CUBLASLT_MATMUL_TILE_128x208"), (413, "CUBLASLT_MATMUL_TILE_128x216"), (414, "CUBLASLT_MATMUL_TILE_128x224"), (415, "CUBLASLT_MATMUL_TILE_128x232"), (416, "CUBLASLT_MATMUL_TILE_128x240"), (417, "CUBLASLT_MATMUL_TILE_128x248"), (418, "CUBLASLT_MATMUL_TILE_128x264"), (419, "CUBLASLT_MATMUL_TILE_128x272"), (420, "CUBLASLT_MATMUL_TILE_128x280"), (421, "CUBLASLT_MATMUL_TILE_128x288"), (422, "CUBLASLT_MATMUL_TILE_128x296"), (423, "CUBLASLT_MATMUL_TILE_128x304"), (424, "CUBLASLT_MATMUL_TILE_128x312"), (425, "CUBLASLT_MATMUL_TILE_128x328"), (426, "CUBLASLT_MATMUL_TILE_128x336"), (427, "CUBLASLT_MATMUL_TILE_128x344"), (428, "CUBLASLT_MATMUL_TILE_128x352"), (429, "CUBLASLT_MATMUL_TILE_128x360"), (430, "CUBLASLT_MATMUL_TILE_128x368"), (431, "CUBLASLT_MATMUL_TILE_128x376"), (432, "CUBLASLT_MATMUL_TILE_128x392"), (433, "CUBLASLT_MATMUL_TILE_128x400"), (434, "CUBLASLT_MATMUL_TILE_128x408"), (435, "CUBLASLT_MATMUL_TILE_128x416"), (436, "CUBLASLT_MATMUL_TILE_128x424"), (437, "CUBLASLT_MATMUL_TILE_128x432"), (438, "CUBLASLT_MATMUL_TILE_128x440"), (439, "CUBLASLT_MATMUL_TILE_128x448"), (440, "CUBLASLT_MATMUL_TILE_128x456"), (441, "CUBLASLT_MATMUL_TILE_128x464"), (442, "CUBLASLT_MATMUL_TILE_128x472"), (443, "CUBLASLT_MATMUL_TILE_128x480"), (444, "CUBLASLT_MATMUL_TILE_128x488"), (445, "CUBLASLT_MATMUL_TILE_128x496"), (446, "CUBLASLT_MATMUL_TILE_128x504"), (447, "CUBLASLT_MATMUL_TILE_128x512"), (448, "CUBLASLT_MATMUL_TILE_192x8"), (449, "CUBLASLT_MATMUL_TILE_192x16"), (450, "CUBLASLT_MATMUL_TILE_192x24"), (451, "CUBLASLT_MATMUL_TILE_192x32"), (452, "CUBLASLT_MATMUL_TILE_192x40"), (453, "CUBLASLT_MATMUL_TILE_192x48"), (454, "CUBLASLT_MATMUL_TILE_192x56"), (455, "CUBLASLT_MATMUL_TILE_192x72"), (456, "CUBLASLT_MATMUL_TILE_192x80"), (457, "CUBLASLT_MATMUL_TILE_192x88"), (458, "CUBLASLT_MATMUL_TILE_192x96"), (459, "CUBLASLT_MATMUL_TILE_192x104"), (460, "CUBLASLT_MATMUL_TILE_192x112"), (461, "CUBLASLT_MATMUL_TILE_192x120"), (462, "CUBLASLT_MATMUL_TILE_192x136"), (463, "CUBLASLT_MATMUL_TILE_192x144"), (464, "CUBLASLT_MATMUL_TILE_192x152"), (465, "CUBLASLT_MATMUL_TILE_192x160"), (466, "CUBLASLT_MATMUL_TILE_192x168"), (467, "CUBLASLT_MATMUL_TILE_192x176"), (468, "CUBLASLT_MATMUL_TILE_192x184"), (469, "CUBLASLT_MATMUL_TILE_192x200"), (470, "CUBLASLT_MATMUL_TILE_192x208"), (471, "CUBLASLT_MATMUL_TILE_192x216"), (472, "CUBLASLT_MATMUL_TILE_192x224"), (473, "CUBLASLT_MATMUL_TILE_192x232"), (474, "CUBLASLT_MATMUL_TILE_192x240"), (475, "CUBLASLT_MATMUL_TILE_192x248"), (476, "CUBLASLT_MATMUL_TILE_192x264"), (477, "CUBLASLT_MATMUL_TILE_192x272"), (478, "CUBLASLT_MATMUL_TILE_192x280"), (479, "CUBLASLT_MATMUL_TILE_192x288"), (480, "CUBLASLT_MATMUL_TILE_192x296"), (481, "CUBLASLT_MATMUL_TILE_192x304"), (482, "CUBLASLT_MATMUL_TILE_192x312"), (483, "CUBLASLT_MATMUL_TILE_192x320"), (484, "CUBLASLT_MATMUL_TILE_192x328"), (485, "CUBLASLT_MATMUL_TILE_192x336"), (486, "CUBLASLT_MATMUL_TILE_256x8"), (487, "CUBLASLT_MATMUL_TILE_256x16"), (488, "CUBLASLT_MATMUL_TILE_256x24"), (489, "CUBLASLT_MATMUL_TILE_256x40"), (490, "CUBLASLT_MATMUL_TILE_256x48"), (491, "CUBLASLT_MATMUL_TILE_256x56"), (492, "CUBLASLT_MATMUL_TILE_256x72"), (493, "CUBLASLT_MATMUL_TILE_256x80"), (494, "CUBLASLT_MATMUL_TILE_256x88"), (495, "CUBLASLT_MATMUL_TILE_256x96"), (496, "CUBLASLT_MATMUL_TILE_256x104"), (497, "CUBLASLT_MATMUL_TILE_256x112"), (498, "CUBLASLT_MATMUL_TILE_256x120"), (499, "CUBLASLT_MATMUL_TILE_256x136"), (500, "CUBLASLT_MATMUL_TILE_256x144"), (501, "CUBLASLT_MATMUL_TILE_256x152"), (502, "CUBLASLT_MATMUL_TILE_256x160"), (503, "CUBLASLT_MATMUL_TILE_256x168"), (504, "CUBLASLT_MATMUL_TILE_256x176"), (505, "CUBLASLT_MATMUL_TILE_256x184"), (506, "CUBLASLT_MATMUL_TILE_256x200"), (507, "CUBLASLT_MATMUL_TILE_256x208"), (508, "CUBLASLT_MATMUL_TILE_256x216"), (509, "CUBLASLT_MATMUL_TILE_256x224"), (510, "CUBLASLT_MATMUL_TILE_256x232"), (511, "CUBLASLT_MATMUL_TILE_256x240"), (512, "CUBLASLT_MATMUL_TILE_256x248"), (513, "CUBLASLT_MATMUL_TILE_256x256"), (514, "CUBLASLT_MATMUL_TILE_320x8"), (515, "CUBLASLT_MATMUL_TILE_320x16"), (516, "CUBLASLT_MATMUL_TILE_320x24"), (517, "CUBLASLT_MATMUL_TILE_320x32"), (518, "CUBLASLT_MATMUL_TILE_320x40"), (519, "CUBLASLT_MATMUL_TILE_320x48"), (520, "CUBLASLT_MATMUL_TILE_320x56"), (521, "CUBLASLT_MATMUL_TILE_320x72"), (522, "CUBLASLT_MATMUL_TILE_320x80"), (523, "CUBLASLT_MATMUL_TILE_320x88"), (524, "CUBLASLT_MATMUL_TILE_320x96"), (525, "CUBLASLT_MATMUL_TILE_320x104"), (526, "CUBLASLT_MATMUL_TILE_320x112"), (527, "CUBLASLT_MATMUL_TILE_320x120"), (528, "CUBLASLT_MATMUL_TILE_320x136"), (529, "CUBLASLT_MATMUL_TILE_320x144"), (530, "CUBLASLT_MATMUL_TILE_320x152"), (531, "CUBLASLT_MATMUL_TILE_320x160"), (532, "CUBLASLT_MATMUL_TILE_320x168"), (533, "CUBLASLT_MATMUL_TILE_320x176"), (534, "CUBLASLT_MATMUL_TILE_320x184"), (535, "CUBLASLT_MATMUL_TILE_320x192"), (536, "CUBLASLT_MATMUL_TILE_320x200"), (537, "CUBLASLT_MATMUL_TILE_384x8"), (538, "CUBLASLT_MATMUL_TILE_384x16"), (539, "CUBLASLT_MATMUL_TILE_384x24"), (540, "CUBLASLT_MATMUL_TILE_384x32"), (541, "CUBLASLT_MATMUL_TILE_384x40"), (542, "CUBLASLT_MATMUL_TILE_384x48"), (543, "CUBLASLT_MATMUL_TILE_384x56"), (544, "CUBLASLT_MATMUL_TILE_384x72"), (545, "CUBLASLT_MATMUL_TILE_384x80"), (546, "CUBLASLT_MATMUL_TILE_384x88"), (547, "CUBLASLT_MATMUL_TILE_384x96"), (548, "CUBLASLT_MATMUL_TILE_384x104"), (549, "CUBLASLT_MATMUL_TILE_384x112"), (550, "CUBLASLT_MATMUL_TILE_384x120"), (551, "CUBLASLT_MATMUL_TILE_384x136"), (552, "CUBLASLT_MATMUL_TILE_384x144"), (553, "CUBLASLT_MATMUL_TILE_384x152"), (554, "CUBLASLT_MATMUL_TILE_384x160"), (555, "CUBLASLT_MATMUL_TILE_384x168"), (556, "CUBLASLT_MATMUL_TILE_448x8"), (557, "CUBLASLT_MATMUL_TILE_448x16"), (558, "CUBLASLT_MATMUL_TILE_448x24"), (559, "CUBLASLT_MATMUL_TILE_448x32"), (560, "CUBLASLT_MATMUL_TILE_448x40"), (561, "CUBLASLT_MATMUL_TILE_448x48"), (562, "CUBLASLT_MATMUL_TILE_448x56"), (563, "CUBLASLT_MATMUL_TILE_448x72"), (564, "CUBLASLT_MATMUL_TILE_448x80"), (565, "CUBLASLT_MATMUL_TILE_448x88"), (566, "CUBLASLT_MATMUL_TILE_448x96"), (567, "CUBLASLT_MATMUL_TILE_448x104"), (568, "CUBLASLT_MATMUL_TILE_448x112"), (569, "CUBLASLT_MATMUL_TILE_448x120"), (570, "CUBLASLT_MATMUL_TILE_448x128"), (571, "CUBLASLT_MATMUL_TILE_448x136"), (572, "CUBLASLT_MATMUL_TILE_448x144"), (573, "CUBLASLT_MATMUL_TILE_512x8"), (574, "CUBLASLT_MATMUL_TILE_512x16"), (575, "CUBLASLT_MATMUL_TILE_512x24"), (576, "CUBLASLT_MATMUL_TILE_512x32"), (577, "CUBLASLT_MATMUL_TILE_512x40"), (578, "CUBLASLT_MATMUL_TILE_512x48"), (579, "CUBLASLT_MATMUL_TILE_512x56"), (580, "CUBLASLT_MATMUL_TILE_512x72"), (581, "CUBLASLT_MATMUL_TILE_512x80"), (582, "CUBLASLT_MATMUL_TILE_512x88"), (583, "CUBLASLT_MATMUL_TILE_512x96"), (584, "CUBLASLT_MATMUL_TILE_512x104"), (585, "CUBLASLT_MATMUL_TILE_512x112"), (586, "CUBLASLT_MATMUL_TILE_512x120"), (587, "CUBLASLT_MATMUL_TILE_512x128"), (588, "CUBLASLT_MATMUL_TILE_576x8"), (589, "CUBLASLT_MATMUL_TILE_576x16"), (590, "CUBLASLT_MATMUL_TILE_576x24"), (591, "CUBLASLT_MATMUL_TILE_576x32"), (592, "CUBLASLT_MATMUL_TILE_576x40"), (593, "CUBLASLT_MATMUL_TILE_576x48"), (594, "CUBLASLT_MATMUL_TILE_576x56"), (595, "CUBLASLT_MATMUL_TILE_576x72"), (596, "CUBLASLT_MATMUL_TILE_576x80"), (597, "CUBLASLT_MATMUL_TILE_576x88"), (598, "CUBLASLT_MATMUL_TILE_576x96"), (599, "CUBLASLT_MATMUL_TILE_576x104"), (600, "CUBLASLT_MATMUL_TILE_576x112"), (601, "CUBLASLT_MATMUL_TILE_640x8"), (602, "CUBLASLT_MATMUL_TILE_640x16"), (603, "CUBLASLT_MATMUL_TILE_640x24"), (604, "CUBLASLT_MATMUL_TILE_640x32"), (605, "CUBLASLT_MATMUL_TILE_640x40"), (606, "CUBLASLT_MATMUL_TILE_640x48"), (607, "CUBLASLT_MATMUL_TILE_640x56"), (608, "CUBLASLT_MATMUL_TILE_640x72"), (609, "CUBLASLT_MATMUL_TILE_640x80"), (610, "CUBLASLT_MATMUL_TILE_640x88"), (611, "CUBLASLT_MATMUL_TILE_640x96"), (612, "CUBLASLT_MATMUL_TILE_704x8"), (613, "CUBLASLT_MATMUL_TILE_704x16"), (614, "CUBLASLT_MATMUL_TILE_704x24"), (615, "CUBLASLT_MATMUL_TILE_704x32"), (616, "CUBLASLT_MATMUL_TILE_704x40"), (617, "CUBLASLT_MATMUL_TILE_704x48"), (618, "CUBLASLT_MATMUL_TILE_704x56"), (619, "CUBLASLT_MATMUL_TILE_704x72"), (620, "CUBLASLT_MATMUL_TILE_704x80"), (621, "CUBLASLT_MATMUL_TILE_704x88"), (622, "CUBLASLT_MATMUL_TILE_768x8"), (623, "CUBLASLT_MATMUL_TILE_768x16"), (624, "CUBLASLT_MATMUL_TILE_768x24"), (625, "CUBLASLT_MATMUL_TILE_768x32"), (626, "CUBLASLT_MATMUL_TILE_768x40"), (627, "CUBLASLT_MATMUL_TILE_768x48"), (628, "CUBLASLT_MATMUL_TILE_768x56"), (629, "CUBLASLT_MATMUL_TILE_768x72"), (630, "CUBLASLT_MATMUL_TILE_768x80"), (631, "CUBLASLT_MATMUL_TILE_256x512"), (632, "CUBLASLT_MATMUL_TILE_256x1024"), (633, "CUBLASLT_MATMUL_TILE_512x512"), (634, "CUBLASLT_MATMUL_TILE_512x1024"), (635, "CUBLASLT_MATMUL_TILE_END")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulTile_t", self.0, &[(0, "CUBLASLT_MATMUL_TILE_UNDEFINED"), (1, "CUBLASLT_MATMUL_TILE_8x8"), (2, "CUBLASLT_MATMUL_TILE_8x16"), (3, "CUBLASLT_MATMUL_TILE_16x8"), (4, "CUBLASLT_MATMUL_TILE_8x32"), (5, "CUBLASLT_MATMUL_TILE_16x16"), (6, "CUBLASLT_MATMUL_TILE_32x8"), (7, "CUBLASLT_MATMUL_TILE_8x64"), (8, "CUBLASLT_MATMUL_TILE_16x32"), (9, "CUBLASLT_MATMUL_TILE_32x16"), (10, "CUBLASLT_MATMUL_TILE_64x8"), (11, "CUBLASLT_MATMUL_TILE_32x32"), (12, "CUBLASLT_MATMUL_TILE_32x64"), (13, "CUBLASLT_MATMUL_TILE_64x32"), (14, "CUBLASLT_MATMUL_TILE_32x128"), (15, "CUBLASLT_MATMUL_TILE_64x64"), (16, "CUBLASLT_MATMUL_TILE_128x32"), (17, "CUBLASLT_MATMUL_TILE_64x128"), (18, "CUBLASLT_MATMUL_TILE_128x64"), (19, "CUBLASLT_MATMUL_TILE_64x256"), (20, "CUBLASLT_MATMUL_TILE_128x128"), (21, "CUBLASLT_MATMUL_TILE_256x64"), (22, "CUBLASLT_MATMUL_TILE_64x512"), (23, "CUBLASLT_MATMUL_TILE_128x256"), (24, "CUBLASLT_MATMUL_TILE_256x128"), (25, "CUBLASLT_MATMUL_TILE_512x64"), (26, "CUBLASLT_MATMUL_TILE_64x96"), (27, "CUBLASLT_MATMUL_TILE_96x64"), (28, "CUBLASLT_MATMUL_TILE_96x128"), (29, "CUBLASLT_MATMUL_TILE_128x160"), (30, "CUBLASLT_MATMUL_TILE_160x128"), (31, "CUBLASLT_MATMUL_TILE_192x128"), (32, "CUBLASLT_MATMUL_TILE_128x192"), (33, "CUBLASLT_MATMUL_TILE_128x96"), (34, "CUBLASLT_MATMUL_TILE_32x256"), (35, "CUBLASLT_MATMUL_TILE_256x32"), (36, "CUBLASLT_MATMUL_TILE_8x128"), (37, "CUBLASLT_MATMUL_TILE_8x192"), (38, "CUBLASLT_MATMUL_TILE_8x256"), (39, "CUBLASLT_MATMUL_TILE_8x320"), (40, "CUBLASLT_MATMUL_TILE_8x384"), (41, "CUBLASLT_MATMUL_TILE_8x448"), (42, "CUBLASLT_MATMUL_TILE_8x512"), (43, "CUBLASLT_MATMUL_TILE_8x576"), (44, "CUBLASLT_MATMUL_TILE_8x640"), (45, "CUBLASLT_MATMUL_TILE_8x704"), (46, "CUBLASLT_MATMUL_TILE_8x768"), (47, "CUBLASLT_MATMUL_TILE_16x64"), (48, "CUBLASLT_MATMUL_TILE_16x128"), (49, "CUBLASLT_MATMUL_TILE_16x192"), (50, "CUBLASLT_MATMUL_TILE_16x256"), (51, "CUBLASLT_MATMUL_TILE_16x320"), (52, "CUBLASLT_MATMUL_TILE_16x384"), (53, "CUBLASLT_MATMUL_TILE_16x448"), (54, "CUBLASLT_MATMUL_TILE_16x512"), (55, "CUBLASLT_MATMUL_TILE_16x576"), (56, "CUBLASLT_MATMUL_TILE_16x640"), (57, "CUBLASLT_MATMUL_TILE_16x704"), (58, "CUBLASLT_MATMUL_TILE_16x768"), (59, "CUBLASLT_MATMUL_TILE_24x64"), (60, "CUBLASLT_MATMUL_TILE_24x128"), (61, "CUBLASLT_MATMUL_TILE_24x192"), (62, "CUBLASLT_MATMUL_TILE_24x256"), (63, "CUBLASLT_MATMUL_TILE_24x320"), (64, "CUBLASLT_MATMUL_TILE_24x384"), (65, "CUBLASLT_MATMUL_TILE_24x448"), (66, "CUBLASLT_MATMUL_TILE_24x512"), (67, "CUBLASLT_MATMUL_TILE_24x576"), (68, "CUBLASLT_MATMUL_TILE_24x640"), (69, "CUBLASLT_MATMUL_TILE_24x704"), (70, "CUBLASLT_MATMUL_TILE_24x768"), (71, "CUBLASLT_MATMUL_TILE_32x192"), (72, "CUBLASLT_MATMUL_TILE_32x320"), (73, "CUBLASLT_MATMUL_TILE_32x384"), (74, "CUBLASLT_MATMUL_TILE_32x448"), (75, "CUBLASLT_MATMUL_TILE_32x512"), (76, "CUBLASLT_MATMUL_TILE_32x576"), (77, "CUBLASLT_MATMUL_TILE_32x640"), (78, "CUBLASLT_MATMUL_TILE_32x704"), (79, "CUBLASLT_MATMUL_TILE_32x768"), (80, "CUBLASLT_MATMUL_TILE_40x64"), (81, "CUBLASLT_MATMUL_TILE_40x128"), (82, "CUBLASLT_MATMUL_TILE_40x192"), (83, "CUBLASLT_MATMUL_TILE_40x256"), (84, "CUBLASLT_MATMUL_TILE_40x320"), (85, "CUBLASLT_MATMUL_TILE_40x384"), (86, "CUBLASLT_MATMUL_TILE_40x448"), (87, "CUBLASLT_MATMUL_TILE_40x512"), (88, "CUBLASLT_MATMUL_TILE_40x576"), (89, "CUBLASLT_MATMUL_TILE_40x640"), (90, "CUBLASLT_MATMUL_TILE_40x704"), (91, "CUBLASLT_MATMUL_TILE_40x768"), (92, "CUBLASLT_MATMUL_TILE_48x64"), (93, "CUBLASLT_MATMUL_TILE_48x128"), (94, "CUBLASLT_MATMUL_TILE_48x192"), (95, "CUBLASLT_MATMUL_TILE_48x256"), (96, "CUBLASLT_MATMUL_TILE_48x320"), (97, "CUBLASLT_MATMUL_TILE_48x384"), (98, "CUBLASLT_MATMUL_TILE_48x448"), (99, "CUBLASLT_MATMUL_TILE_48x512"), (100, "CUBLASLT_MATMUL_TILE_48x576"), (101, "CUBLASLT_MATMUL_TILE_48x640"), (102, "CUBLASLT_MATMUL_TILE_48x704"), (103, "CUBLASLT_MATMUL_TILE_48x768"), (104, "CUBLASLT_MATMUL_TILE_56x64"), (105, "CUBLASLT_MATMUL_TILE_56x128"), (106, "CUBLASLT_MATMUL_TILE_56x192"), (107, "CUBLASLT_MATMUL_TILE_56x256"), (108, "CUBLASLT_MATMUL_TILE_56x320"), (109, "CUBLASLT_MATMUL_TILE_56x384"), (110, "CUBLASLT_MATMUL_TILE_56x448"), (111, "CUBLASLT_MATMUL_TILE_56x512"), (112, "CUBLASLT_MATMUL_TILE_56x576"), (113, "CUBLASLT_MATMUL_TILE_56x640"), (114, "CUBLASLT_MATMUL_TILE_56x704"), (115, "CUBLASLT_MATMUL_TILE_56x768"), (116, "CUBLASLT_MATMUL_TILE_64x192"), (117, "CUBLASLT_MATMUL_TILE_64x320"), (118, "CUBLASLT_MATMUL_TILE_64x384"), (119, "CUBLASLT_MATMUL_TILE_64x448"), (120, "CUBLASLT_MATMUL_TILE_64x576"), (121, "CUBLASLT_MATMUL_TILE_64x640"), (122, "CUBLASLT_MATMUL_TILE_64x704"), (123, "CUBLASLT_MATMUL_TILE_64x768"), (124, "CUBLASLT_MATMUL_TILE_72x64"), (125, "CUBLASLT_MATMUL_TILE_72x128"), (126, "CUBLASLT_MATMUL_TILE_72x192"), (127, "CUBLASLT_MATMUL_TILE_72x256"), (128, "CUBLASLT_MATMUL_TILE_72x320"), (129, "CUBLASLT_MATMUL_TILE_72x384"), (130, "CUBLASLT_MATMUL_TILE_72x448"), (131, "CUBLASLT_MATMUL_TILE_72x512"), (132, "CUBLASLT_MATMUL_TILE_72x576"), (133, "CUBLASLT_MATMUL_TILE_72x640"), (134, "CUBLASLT_MATMUL_TILE_80x64"), (135, "CUBLASLT_MATMUL_TILE_80x128"), (136, "CUBLASLT_MATMUL_TILE_80x192"), (137, "CUBLASLT_MATMUL_TILE_80x256"), (138, "CUBLASLT_MATMUL_TILE_80x320"), (139, "CUBLASLT_MATMUL_TILE_80x384"), (140, "CUBLASLT_MATMUL_TILE_80x448"), (141, "CUBLASLT_MATMUL_TILE_80x512"), (142, "CUBLASLT_MATMUL_TILE_80x576"), (143, "CUBLASLT_MATMUL_TILE_88x64"), (144, "CUBLASLT_MATMUL_TILE_88x128"), (145, "CUBLASLT_MATMUL_TILE_88x192"), (146, "CUBLASLT_MATMUL_TILE_88x256"), (147, "CUBLASLT_MATMUL_TILE_88x320"), (148, "CUBLASLT_MATMUL_TILE_88x384"), (149, "CUBLASLT_MATMUL_TILE_88x448"), (150, "CUBLASLT_MATMUL_TILE_88x512"), (151, "CUBLASLT_MATMUL_TILE_96x192"), (152, "CUBLASLT_MATMUL_TILE_96x256"), (153, "CUBLASLT_MATMUL_TILE_96x320"), (154, "CUBLASLT_MATMUL_TILE_96x384"), (155, "CUBLASLT_MATMUL_TILE_96x448"), (156, "CUBLASLT_MATMUL_TILE_96x512"), (157, "CUBLASLT_MATMUL_TILE_104x64"), (158, "CUBLASLT_MATMUL_TILE_104x128"), (159, "CUBLASLT_MATMUL_TILE_104x192"), (160, "CUBLASLT_MATMUL_TILE_104x256"), (161, "CUBLASLT_MATMUL_TILE_104x320"), (162, "CUBLASLT_MATMUL_TILE_104x384"), (163, "CUBLASLT_MATMUL_TILE_104x448"), (164, "CUBLASLT_MATMUL_TILE_112x64"), (165, "CUBLASLT_MATMUL_TILE_112x128"), (166, "CUBLASLT_MATMUL_TILE_112x192"), (167, "CUBLASLT_MATMUL_TILE_112x256"), (168, "CUBLASLT_MATMUL_TILE_112x320"), (169, "CUBLASLT_MATMUL_TILE_112x384"), (170, "CUBLASLT_MATMUL_TILE_120x64"), (171, "CUBLASLT_MATMUL_TILE_120x128"), (172, "CUBLASLT_MATMUL_TILE_120x192"), (173, "CUBLASLT_MATMUL_TILE_120x256"), (174, "CUBLASLT_MATMUL_TILE_120x320"), (175, "CUBLASLT_MATMUL_TILE_120x384"), (176, "CUBLASLT_MATMUL_TILE_128x320"), (177, "CUBLASLT_MATMUL_TILE_128x384"), (178, "CUBLASLT_MATMUL_TILE_136x64"), (179, "CUBLASLT_MATMUL_TILE_136x128"), (180, "CUBLASLT_MATMUL_TILE_136x192"), (181, "CUBLASLT_MATMUL_TILE_136x256"), (182, "CUBLASLT_MATMUL_TILE_136x320"), (183, "CUBLASLT_MATMUL_TILE_144x64"), (184, "CUBLASLT_MATMUL_TILE_144x128"), (185, "CUBLASLT_MATMUL_TILE_144x192"), (186, "CUBLASLT_MATMUL_TILE_144x256"), (187, "CUBLASLT_MATMUL_TILE_144x320"), (188, "CUBLASLT_MATMUL_TILE_152x64"), (189, "CUBLASLT_MATMUL_TILE_152x128"), (190, "CUBLASLT_MATMUL_TILE_152x192"), (191, "CUBLASLT_MATMUL_TILE_152x256"), (192, "CUBLASLT_MATMUL_TILE_152x320"), (193, "CUBLASLT_MATMUL_TILE_160x64"), (194, "CUBLASLT_MATMUL_TILE_160x192"), (195, "CUBLASLT_MATMUL_TILE_160x256"), (196, "CUBLASLT_MATMUL_TILE_168x64"), (197, "CUBLASLT_MATMUL_TILE_168x128"), (198, "CUBLASLT_MATMUL_TILE_168x192"), (199, "CUBLASLT_MATMUL_TILE_168x256"), (200, "CUBLASLT_MATMUL_TILE_176x64"), (201, "CUBLASLT_MATMUL_TILE_176x128"), (202, "CUBLASLT_MATMUL_TILE_176x192"), (203, "CUBLASLT_MATMUL_TILE_176x256"), (204, "CUBLASLT_MATMUL_TILE_184x64"), (205, "CUBLASLT_MATMUL_TILE_184x128"), (206, "CUBLASLT_MATMUL_TILE_184x192"), (207, "CUBLASLT_MATMUL_TILE_184x256"), (208, "CUBLASLT_MATMUL_TILE_192x64"), (209, "CUBLASLT_MATMUL_TILE_192x192"), (210, "CUBLASLT_MATMUL_TILE_192x256"), (211, "CUBLASLT_MATMUL_TILE_200x64"), (212, "CUBLASLT_MATMUL_TILE_200x128"), (213, "CUBLASLT_MATMUL_TILE_200x192"), (214, "CUBLASLT_MATMUL_TILE_208x64"), (215, "CUBLASLT_MATMUL_TILE_208x128"), (216, "CUBLASLT_MATMUL_TILE_208x192"), (217, "CUBLASLT_MATMUL_TILE_216x64"), (218, "CUBLASLT_MATMUL_TILE_216x128"), (219, "CUBLASLT_MATMUL_TILE_216x192"), (220, "CUBLASLT_MATMUL_TILE_224x64"), (221, "CUBLASLT_MATMUL_TILE_224x128"), (222, "CUBLASLT_MATMUL_TILE_224x192"), (223, "CUBLASLT_MATMUL_TILE_232x64"), (224, "CUBLASLT_MATMUL_TILE_232x128"), (225, "CUBLASLT_MATMUL_TILE_232x192"), (226, "CUBLASLT_MATMUL_TILE_240x64"), (227, "CUBLASLT_MATMUL_TILE_240x128"), (228, "CUBLASLT_MATMUL_TILE_240x192"), (229, "CUBLASLT_MATMUL_TILE_248x64"), (230, "CUBLASLT_MATMUL_TILE_248x128"), (231, "CUBLASLT_MATMUL_TILE_248x192"), (232, "CUBLASLT_MATMUL_TILE_256x192"), (233, "CUBLASLT_MATMUL_TILE_264x64"), (234, "CUBLASLT_MATMUL_TILE_264x128"), (235, "CUBLASLT_MATMUL_TILE_272x64"), (236, "CUBLASLT_MATMUL_TILE_272x128"), (237, "CUBLASLT_MATMUL_TILE_280x64"), (238, "CUBLASLT_MATMUL_TILE_280x128"), (239, "CUBLASLT_MATMUL_TILE_288x64"), (240, "CUBLASLT_MATMUL_TILE_288x128"), (241, "CUBLASLT_MATMUL_TILE_296x64"), (242, "CUBLASLT_MATMUL_TILE_296x128"), (243, "CUBLASLT_MATMUL_TILE_304x64"), (244, "CUBLASLT_MATMUL_TILE_304x128"), (245, "CUBLASLT_MATMUL_TILE_312x64"), (246, "CUBLASLT_MATMUL_TILE_312x128"), (247, "CUBLASLT_MATMUL_TILE_320x64"), (248, "CUBLASLT_MATMUL_TILE_320x128"), (249, "CUBLASLT_MATMUL_TILE_328x64"), (250, "CUBLASLT_MATMUL_TILE_328x128"), (251, "CUBLASLT_MATMUL_TILE_336x64"), (252, "CUBLASLT_MATMUL_TILE_336x128"), (253, "CUBLASLT_MATMUL_TILE_344x64"), (254, "CUBLASLT_MATMUL_TILE_344x128"), (255, "CUBLASLT_MATMUL_TILE_352x64"), (256, "CUBLASLT_MATMUL_TILE_352x128"), (257, "CUBLASLT_MATMUL_TILE_360x64"), (258, "CUBLASLT_MATMUL_TILE_360x128"), (259, "CUBLASLT_MATMUL_TILE_368x64"), (260, "CUBLASLT_MATMUL_TILE_368x128"), (261, "CUBLASLT_MATMUL_TILE_376x64"), (262, "CUBLASLT_MATMUL_TILE_376x128"), (263, "CUBLASLT_MATMUL_TILE_384x64"), (264, "CUBLASLT_MATMUL_TILE_384x128"), (265, "CUBLASLT_MATMUL_TILE_392x64"), (266, "CUBLASLT_MATMUL_TILE_400x64"), (267, "CUBLASLT_MATMUL_TILE_408x64"), (268, "CUBLASLT_MATMUL_TILE_416x64"), (269, "CUBLASLT_MATMUL_TILE_424x64"), (270, "CUBLASLT_MATMUL_TILE_432x64"), (271, "CUBLASLT_MATMUL_TILE_440x64"), (272, "CUBLASLT_MATMUL_TILE_448x64"), (273, "CUBLASLT_MATMUL_TILE_456x64"), (274, "CUBLASLT_MATMUL_TILE_464x64"), (275, "CUBLASLT_MATMUL_TILE_472x64"), (276, "CUBLASLT_MATMUL_TILE_480x64"), (277, "CUBLASLT_MATMUL_TILE_488x64"), (278, "CUBLASLT_MATMUL_TILE_496x64"), (279, "CUBLASLT_MATMUL_TILE_504x64"), (280, "CUBLASLT_MATMUL_TILE_520x64"), (281, "CUBLASLT_MATMUL_TILE_528x64"), (282, "CUBLASLT_MATMUL_TILE_536x64"), (283, "CUBLASLT_MATMUL_TILE_544x64"), (284, "CUBLASLT_MATMUL_TILE_552x64"), (285, "CUBLASLT_MATMUL_TILE_560x64"), (286, "CUBLASLT_MATMUL_TILE_568x64"), (287, "CUBLASLT_MATMUL_TILE_576x64"), (288, "CUBLASLT_MATMUL_TILE_584x64"), (289, "CUBLASLT_MATMUL_TILE_592x64"), (290, "CUBLASLT_MATMUL_TILE_600x64"), (291, "CUBLASLT_MATMUL_TILE_608x64"), (292, "CUBLASLT_MATMUL_TILE_616x64"), (293, "CUBLASLT_MATMUL_TILE_624x64"), (294, "CUBLASLT_MATMUL_TILE_632x64"), (295, "CUBLASLT_MATMUL_TILE_640x64"), (296, "CUBLASLT_MATMUL_TILE_648x64"), (297, "CUBLASLT_MATMUL_TILE_656x64"), (298, "CUBLASLT_MATMUL_TILE_664x64"), (299, "CUBLASLT_MATMUL_TILE_672x64"), (300, "CUBLASLT_MATMUL_TILE_680x64"), (301, "CUBLASLT_MATMUL_TILE_688x64"), (302, "CUBLASLT_MATMUL_TILE_696x64"), (303, "CUBLASLT_MATMUL_TILE_704x64"), (304, "CUBLASLT_MATMUL_TILE_712x64"), (305, "CUBLASLT_MATMUL_TILE_720x64"), (306, "CUBLASLT_MATMUL_TILE_728x64"), (307, "CUBLASLT_MATMUL_TILE_736x64"), (308, "CUBLASLT_MATMUL_TILE_744x64"), (309, "CUBLASLT_MATMUL_TILE_752x64"), (310, "CUBLASLT_MATMUL_TILE_760x64"), (311, "CUBLASLT_MATMUL_TILE_768x64"), (312, "CUBLASLT_MATMUL_TILE_64x16"), (313, "CUBLASLT_MATMUL_TILE_64x24"), (314, "CUBLASLT_MATMUL_TILE_64x40"), (315, "CUBLASLT_MATMUL_TILE_64x48"), (316, "CUBLASLT_MATMUL_TILE_64x56"), (317, "CUBLASLT_MATMUL_TILE_64x72"), (318, "CUBLASLT_MATMUL_TILE_64x80"), (319, "CUBLASLT_MATMUL_TILE_64x88"), (320, "CUBLASLT_MATMUL_TILE_64x104"), (321, "CUBLASLT_MATMUL_TILE_64x112"), (322, "CUBLASLT_MATMUL_TILE_64x120"), (323, "CUBLASLT_MATMUL_TILE_64x136"), (324, "CUBLASLT_MATMUL_TILE_64x144"), (325, "CUBLASLT_MATMUL_TILE_64x152"), (326, "CUBLASLT_MATMUL_TILE_64x160"), (327, "CUBLASLT_MATMUL_TILE_64x168"), (328, "CUBLASLT_MATMUL_TILE_64x176"), (329, "CUBLASLT_MATMUL_TILE_64x184"), (330, "CUBLASLT_MATMUL_TILE_64x200"), (331, "CUBLASLT_MATMUL_TILE_64x208"), (332, "CUBLASLT_MATMUL_TILE_64x216"), (333, "CUBLASLT_MATMUL_TILE_64x224"), (334, "CUBLASLT_MATMUL_TILE_64x232"), (335, "CUBLASLT_MATMUL_TILE_64x240"), (336, "CUBLASLT_MATMUL_TILE_64x248"), (337, "CUBLASLT_MATMUL_TILE_64x264"), (338, "CUBLASLT_MATMUL_TILE_64x272"), (339, "CUBLASLT_MATMUL_TILE_64x280"), (340, "CUBLASLT_MATMUL_TILE_64x288"), (341, "CUBLASLT_MATMUL_TILE_64x296"), (342, "CUBLASLT_MATMUL_TILE_64x304"), (343, "CUBLASLT_MATMUL_TILE_64x312"), (344, "CUBLASLT_MATMUL_TILE_64x328"), (345, "CUBLASLT_MATMUL_TILE_64x336"), (346, "CUBLASLT_MATMUL_TILE_64x344"), (347, "CUBLASLT_MATMUL_TILE_64x352"), (348, "CUBLASLT_MATMUL_TILE_64x360"), (349, "CUBLASLT_MATMUL_TILE_64x368"), (350, "CUBLASLT_MATMUL_TILE_64x376"), (351, "CUBLASLT_MATMUL_TILE_64x392"), (352, "CUBLASLT_MATMUL_TILE_64x400"), (353, "CUBLASLT_MATMUL_TILE_64x408"), (354, "CUBLASLT_MATMUL_TILE_64x416"), (355, "CUBLASLT_MATMUL_TILE_64x424"), (356, "CUBLASLT_MATMUL_TILE_64x432"), (357, "CUBLASLT_MATMUL_TILE_64x440"), (358, "CUBLASLT_MATMUL_TILE_64x456"), (359, "CUBLASLT_MATMUL_TILE_64x464"), (360, "CUBLASLT_MATMUL_TILE_64x472"), (361, "CUBLASLT_MATMUL_TILE_64x480"), (362, "CUBLASLT_MATMUL_TILE_64x488"), (363, "CUBLASLT_MATMUL_TILE_64x496"), (364, "CUBLASLT_MATMUL_TILE_64x504"), (365, "CUBLASLT_MATMUL_TILE_64x520"), (366, "CUBLASLT_MATMUL_TILE_64x528"), (367, "CUBLASLT_MATMUL_TILE_64x536"), (368, "CUBLASLT_MATMUL_TILE_64x544"), (369, "CUBLASLT_MATMUL_TILE_64x552"), (370, "CUBLASLT_MATMUL_TILE_64x560"), (371, "CUBLASLT_MATMUL_TILE_64x568"), (372, "CUBLASLT_MATMUL_TILE_64x584"), (373, "CUBLASLT_MATMUL_TILE_64x592"), (374, "CUBLASLT_MATMUL_TILE_64x600"), (375, "CUBLASLT_MATMUL_TILE_64x608"), (376, "CUBLASLT_MATMUL_TILE_64x616"), (377, "CUBLASLT_MATMUL_TILE_64x624"), (378, "CUBLASLT_MATMUL_TILE_64x632"), (379, "CUBLASLT_MATMUL_TILE_64x648"), (380, "CUBLASLT_MATMUL_TILE_64x656"), (381, "CUBLASLT_MATMUL_TILE_64x664"), (382, "CUBLASLT_MATMUL_TILE_64x672"), (383, "CUBLASLT_MATMUL_TILE_64x680"), (384, "CUBLASLT_MATMUL_TILE_64x688"), (385, "CUBLASLT_MATMUL_TILE_64x696"), (386, "CUBLASLT_MATMUL_TILE_64x712"), (387, "CUBLASLT_MATMUL_TILE_64x720"), (388, "CUBLASLT_MATMUL_TILE_64x728"), (389, "CUBLASLT_MATMUL_TILE_64x736"), (390, "CUBLASLT_MATMUL_TILE_64x744"), (391, "CUBLASLT_MATMUL_TILE_64x752"), (392, "CUBLASLT_MATMUL_TILE_64x760"), (393, "CUBLASLT_MATMUL_TILE_128x8"), (394, "CUBLASLT_MATMUL_TILE_128x16"), (395, "CUBLASLT_MATMUL_TILE_128x24"), (396, "CUBLASLT_MATMUL_TILE_128x40"), (397, "CUBLASLT_MATMUL_TILE_128x48"), (398, "CUBLASLT_MATMUL_TILE_128x56"), (399, "CUBLASLT_MATMUL_TILE_128x72"), (400, "CUBLASLT_MATMUL_TILE_128x80"), (401, "CUBLASLT_MATMUL_TILE_128x88"), (402, "CUBLASLT_MATMUL_TILE_128x104"), (403, "CUBLASLT_MATMUL_TILE_128x112"), (404, "CUBLASLT_MATMUL_TILE_128x120"), (405, "CUBLASLT_MATMUL_TILE_128x136"), (406, "CUBLASLT_MATMUL_TILE_128x144"), (407, "CUBLASLT_MATMUL_TILE_128x152"), (408, "CUBLASLT_MATMUL_TILE_128x168"), (409, "CUBLASLT_MATMUL_TILE_128x176"), (410, "CUBLASLT_MATMUL_TILE_128x184"), (411, "CUBLASLT_MATMUL_TILE_128x200"), (412, "CUBLASLT_MATMUL_TILE_128x208"), (413, "CUBLASLT_MATMUL_TILE_128x216"), (414, "CUBLASLT_MATMUL_TILE_128x224"), (415, "CUBLASLT_MATMUL_TILE_128x232"), (416, "CUBLASLT_MATMUL_TILE_128x240"), (417, "CUBLASLT_MATMUL_TILE_128x248"), (418, "CUBLASLT_MATMUL_TILE_128x264"), (419, "CUBLASLT_MATMUL_TILE_128x272"), (420, "CUBLASLT_MATMUL_TILE_128x280"), (421, "CUBLASLT_MATMUL_TILE_128x288"), (422, "CUBLASLT_MATMUL_TILE_128x296"), (423, "CUBLASLT_MATMUL_TILE_128x304"), (424, "CUBLASLT_MATMUL_TILE_128x312"), (425, "CUBLASLT_MATMUL_TILE_128x328"), (426, "CUBLASLT_MATMUL_TILE_128x336"), (427, "CUBLASLT_MATMUL_TILE_128x344"), (428, "CUBLASLT_MATMUL_TILE_128x352"), (429, "CUBLASLT_MATMUL_TILE_128x360"), (430, "CUBLASLT_MATMUL_TILE_128x368"), (431, "CUBLASLT_MATMUL_TILE_128x376"), (432, "CUBLASLT_MATMUL_TILE_128x392"), (433, "CUBLASLT_MATMUL_TILE_128x400"), (434, "CUBLASLT_MATMUL_TILE_128x408"), (435, "CUBLASLT_MATMUL_TILE_128x416"), (436, "CUBLASLT_MATMUL_TILE_128x424"), (437, "CUBLASLT_MATMUL_TILE_128x432"), (438, "CUBLASLT_MATMUL_TILE_128x440"), (439, "CUBLASLT_MATMUL_TILE_128x448"), (440, "CUBLASLT_MATMUL_TILE_128x456"), (441, "CUBLASLT_MATMUL_TILE_128x464"), (442, "CUBLASLT_MATMUL_TILE_128x472"), (443, "CUBLASLT_MATMUL_TILE_128x480"), (444, "CUBLASLT_MATMUL_TILE_128x488"), (445, "CUBLASLT_MATMUL_TILE_128x496"), (446, "CUBLASLT_MATMUL_TILE_128x504"), (447, "CUBLASLT_MATMUL_TILE_128x512"), (448, "CUBLASLT_MATMUL_TILE_192x8"), (449, "CUBLASLT_MATMUL_TILE_192x16"), (450, "CUBLASLT_MATMUL_TILE_192x24"), (451, "CUBLASLT_MATMUL_TILE_192x32"), (452, "CUBLASLT_MATMUL_TILE_192x40"), (453, "CUBLASLT_MATMUL_TILE_192x48"), (454, "CUBLASLT_MATMUL_TILE_192x56"), (455, "CUBLASLT_MATMUL_TILE_192x72"), (456, "CUBLASLT_MATMUL_TILE_192x80"), (457, "CUBLASLT_MATMUL_TILE_192x88"), (458, "CUBLASLT_MATMUL_TILE_192x96"), (459, "CUBLASLT_MATMUL_TILE_192x104"), (460, "CUBLASLT_MATMUL_TILE_192x112"), (461, "CUBLASLT_MATMUL_TILE_192x120"), (462, "CUBLASLT_MATMUL_TILE_192x136"), (463, "CUBLASLT_MATMUL_TILE_192x144"), (464, "CUBLASLT_MATMUL_TILE_192x152"), (465, "CUBLASLT_MATMUL_TILE_192x160"), (466, "CUBLASLT_MATMUL_TILE_192x168"), (467, "CUBLASLT_MATMUL_TILE_192x176"), (468, "CUBLASLT_MATMUL_TILE_192x184"), (469, "CUBLASLT_MATMUL_TILE_192x200"), (470, "CUBLASLT_MATMUL_TILE_192x208"), (471, "CUBLASLT_MATMUL_TILE_192x216"), (472, "CUBLASLT_MATMUL_TILE_192x224"), (473, "CUBLASLT_MATMUL_TILE_192x232"), (474, "CUBLASLT_MATMUL_TILE_192x240"), (475, "CUBLASLT_MATMUL_TILE_192x248"), (476, "CUBLASLT_MATMUL_TILE_192x264"), (477, "CUBLASLT_MATMUL_TILE_192x272"), (478, "CUBLASLT_MATMUL_TILE_192x280"), (479, "CUBLASLT_MATMUL_TILE_192x288"), (480, "CUBLASLT_MATMUL_TILE_192x296"), (481, "CUBLASLT_MATMUL_TILE_192x304"), (482, "CUBLASLT_MATMUL_TILE_192x312"), (483, "CUBLASLT_MATMUL_TILE_192x320"), (484, "CUBLASLT_MATMUL_TILE_192x328"), (485, "CUBLASLT_MATMUL_TILE_192x336"), (486, "CUBLASLT_MATMUL_TILE_256x8"), (487, "CUBLASLT_MATMUL_TILE_256x16"), (488, "CUBLASLT_MATMUL_TILE_256x24"), (489, "CUBLASLT_MATMUL_TILE_256x40"), (490, "CUBLASLT_MATMUL_TILE_256x48"), (491, "CUBLASLT_MATMUL_TILE_256x56"), (492, "CUBLASLT_MATMUL_TILE_256x72"), (493, "CUBLASLT_MATMUL_TILE_256x80"), (494, "CUBLASLT_MATMUL_TILE_256x88"), (495, "CUBLASLT_MATMUL_TILE_256x96"), (496, "CUBLASLT_MATMUL_TILE_256x104"), (497, "CUBLASLT_MATMUL_TILE_256x112"), (498, "CUBLASLT_MATMUL_TILE_256x120"), (499, "CUBLASLT_MATMUL_TILE_256x136"), (500, "CUBLASLT_MATMUL_TILE_256x144"), (501, "CUBLASLT_MATMUL_TILE_256x152"), (502, "CUBLASLT_MATMUL_TILE_256x160"), (503, "CUBLASLT_MATMUL_TILE_256x168"), (504, "CUBLASLT_MATMUL_TILE_256x176"), (505, "CUBLASLT_MATMUL_TILE_256x184"), (506, "CUBLASLT_MATMUL_TILE_256x200"), (507, "CUBLASLT_MATMUL_TILE_256x208"), (508, "CUBLASLT_MATMUL_TILE_256x216"), (509, "CUBLASLT_MATMUL_TILE_256x224"), (510, "CUBLASLT_MATMUL_TILE_256x232"), (511, "CUBLASLT_MATMUL_TILE_256x240"), (512, "CUBLASLT_MATMUL_TILE_256x248"), (513, "CUBLASLT_MATMUL_TILE_256x256"), (514, "CUBLASLT_MATMUL_TILE_320x8"), (515, "CUBLASLT_MATMUL_TILE_320x16"), (516, "CUBLASLT_MATMUL_TILE_320x24"), (517, "CUBLASLT_MATMUL_TILE_320x32"), (518, "CUBLASLT_MATMUL_TILE_320x40"), (519, "CUBLASLT_MATMUL_TILE_320x48"), (520, "CUBLASLT_MATMUL_TILE_320x56"), (521, "CUBLASLT_MATMUL_TILE_320x72"), (522, "CUBLASLT_MATMUL_TILE_320x80"), (523, "CUBLASLT_MATMUL_TILE_320x88"), (524, "CUBLASLT_MATMUL_TILE_320x96"), (525, "CUBLASLT_MATMUL_TILE_320x104"), (526, "CUBLASLT_MATMUL_TILE_320x112"), (527, "CUBLASLT_MATMUL_TILE_320x120"), (528, "CUBLASLT_MATMUL_TILE_320x136"), (529, "CUBLASLT_MATMUL_TILE_320x144"), (530, "CUBLASLT_MATMUL_TILE_320x152"), (531, "CUBLASLT_MATMUL_TILE_320x160"), (532, "CUBLASLT_MATMUL_TILE_320x168"), (533, "CUBLASLT_MATMUL_TILE_320x176"), (534, "CUBLASLT_MATMUL_TILE_320x184"), (535, "CUBLASLT_MATMUL_TILE_320x192"), (536, "CUBLASLT_MATMUL_TILE_320x200"), (537, "CUBLASLT_MATMUL_TILE_384x8"), (538, "CUBLASLT_MATMUL_TILE_384x16"), (539, "CUBLASLT_MATMUL_TILE_384x24"), (540, "CUBLASLT_MATMUL_TILE_384x32"), (541, "CUBLASLT_MATMUL_TILE_384x40"), (542, "CUBLASLT_MATMUL_TILE_384x48"), (543, "CUBLASLT_MATMUL_TILE_384x56"), (544, "CUBLASLT_MATMUL_TILE_384x72"), (545, "CUBLASLT_MATMUL_TILE_384x80"), (546, "CUBLASLT_MATMUL_TILE_384x88"), (547, "CUBLASLT_MATMUL_TILE_384x96"), (548, "CUBLASLT_MATMUL_TILE_384x104"), (549, "CUBLASLT_MATMUL_TILE_384x112"), (550, "CUBLASLT_MATMUL_TILE_384x120"), (551, "CUBLASLT_MATMUL_TILE_384x136"), (552, "CUBLASLT_MATMUL_TILE_384x144"), (553, "CUBLASLT_MATMUL_TILE_384x152"), (554, "CUBLASLT_MATMUL_TILE_384x160"), (555, "CUBLASLT_MATMUL_TILE_384x168"), (556, "CUBLASLT_MATMUL_TILE_448x8"), (557, "CUBLASLT_MATMUL_TILE_448x16"), (558, "CUBLASLT_MATMUL_TILE_448x24"), (559, "CUBLASLT_MATMUL_TILE_448x32"), (560, "CUBLASLT_MATMUL_TILE_448x40"), (561, "CUBLASLT_MATMUL_TILE_448x48"), (562, "CUBLASLT_MATMUL_TILE_448x56"), (563, "CUBLASLT_MATMUL_TILE_448x72"), (564, "CUBLASLT_MATMUL_TILE_448x80"), (565, "CUBLASLT_MATMUL_TILE_448x88"), (566, "CUBLASLT_MATMUL_TILE_448x96"), (567, "CUBLASLT_MATMUL_TILE_448x104"), (568, "CUBLASLT_MATMUL_TILE_448x112"), (569, "CUBLASLT_MATMUL_TILE_448x120"), (570, "CUBLASLT_MATMUL_TILE_448x128"), (571, "CUBLASLT_MATMUL_TILE_448x136"), (572, "CUBLASLT_MATMUL_TILE_448x144"), (573, "CUBLASLT_MATMUL_TILE_512x8"), (574, "CUBLASLT_MATMUL_TILE_512x16"), (575, "CUBLASLT_MATMUL_TILE_512x24"), (576, "CUBLASLT_MATMUL_TILE_512x32"), (577, "CUBLASLT_MATMUL_TILE_512x40"), (578, "CUBLASLT_MATMUL_TILE_512x48"), (579, "CUBLASLT_MATMUL_TILE_512x56"), (580, "CUBLASLT_MATMUL_TILE_512x72"), (581, "CUBLASLT_MATMUL_TILE_512x80"), (582, "CUBLASLT_MATMUL_TILE_512x88"), (583, "CUBLASLT_MATMUL_TILE_512x96"), (584, "CUBLASLT_MATMUL_TILE_512x104"), (585, "CUBLASLT_MATMUL_TILE_512x112"), (586, "CUBLASLT_MATMUL_TILE_512x120"), (587, "CUBLASLT_MATMUL_TILE_512x128"), (588, "CUBLASLT_MATMUL_TILE_576x8"), (589, "CUBLASLT_MATMUL_TILE_576x16"), (590, "CUBLASLT_MATMUL_TILE_576x24"), (591, "CUBLASLT_MATMUL_TILE_576x32"), (592, "CUBLASLT_MATMUL_TILE_576x40"), (593, "CUBLASLT_MATMUL_TILE_576x48"), (594, "CUBLASLT_MATMUL_TILE_576x56"), (595, "CUBLASLT_MATMUL_TILE_576x72"), (596, "CUBLASLT_MATMUL_TILE_576x80"), (597, "CUBLASLT_MATMUL_TILE_576x88"), (598, "CUBLASLT_MATMUL_TILE_576x96"), (599, "CUBLASLT_MATMUL_TILE_576x104"), (600, "CUBLASLT_MATMUL_TILE_576x112"), (601, "CUBLASLT_MATMUL_TILE_640x8"), (602, "CUBLASLT_MATMUL_TILE_640x16"), (603, "CUBLASLT_MATMUL_TILE_640x24"), (604, "CUBLASLT_MATMUL_TILE_640x32"), (605, "CUBLASLT_MATMUL_TILE_640x40"), (606, "CUBLASLT_MATMUL_TILE_640x48"), (607, "CUBLASLT_MATMUL_TILE_640x56"), (608, "CUBLASLT_MATMUL_TILE_640x72"), (609, "CUBLASLT_MATMUL_TILE_640x80"), (610, "CUBLASLT_MATMUL_TILE_640x88"), (611, "CUBLASLT_MATMUL_TILE_640x96"), (612, "CUBLASLT_MATMUL_TILE_704x8"), (613, "CUBLASLT_MATMUL_TILE_704x16"), (614, "CUBLASLT_MATMUL_TILE_704x24"), (615, "CUBLASLT_MATMUL_TILE_704x32"), (616, "CUBLASLT_MATMUL_TILE_704x40"), (617, "CUBLASLT_MATMUL_TILE_704x48"), (618, "CUBLASLT_MATMUL_TILE_704x56"), (619, "CUBLASLT_MATMUL_TILE_704x72"), (620, "CUBLASLT_MATMUL_TILE_704x80"), (621, "CUBLASLT_MATMUL_TILE_704x88"), (622, "CUBLASLT_MATMUL_TILE_768x8"), (623, "CUBLASLT_MATMUL_TILE_768x16"), (624, "CUBLASLT_MATMUL_TILE_768x24"), (625, "CUBLASLT_MATMUL_TILE_768x32"), (626, "CUBLASLT_MATMUL_TILE_768x40"), (627, "CUBLASLT_MATMUL_TILE_768x48"), (628, "CUBLASLT_MATMUL_TILE_768x56"), (629, "CUBLASLT_MATMUL_TILE_768x72"), (630, "CUBLASLT_MATMUL_TILE_768x80"), (631, "CUBLASLT_MATMUL_TILE_256x512"), (632, "CUBLASLT_MATMUL_TILE_256x1024"), (633, "CUBLASLT_MATMUL_TILE_512x512"), (634, "CUBLASLT_MATMUL_TILE_512x1024"), (635, "CUBLASLT_MATMUL_TILE_END")], false)
     }
 }
 impl cublasLtMatmulStages_t {
@@ -4917,7 +4918,7 @@ impl cublasLtMatmulStages_t {
 pub struct cublasLtMatmulStages_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulStages_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulStages_t", self.0, &[(0, "CUBLASLT_MATMUL_STAGES_UNDEFINED"), (1, "CUBLASLT_MATMUL_STAGES_16x1"), (2, "CUBLASLT_MATMUL_STAGES_16x2"), (3, "CUBLASLT_MATMUL_STAGES_16x3"), (4, "CUBLASLT_MATMUL_STAGES_16x4"), (5, "CUBLASLT_MATMUL_STAGES_16x5"), (6, "CUBLASLT_MATMUL_STAGES_16x6"), (7, "CUBLASLT_MATMUL_STAGES_32x1"), (8, "CUBLASLT_MATMUL_STAGES_32x2"), (9, "CUBLASLT_MATMUL_STAGES_32x3"), (10, "CUBLASLT_MATMUL_STAGES_32x4"), (11, "CUBLASLT_MATMUL_STAGES_32x5"), (12, "CUBLASLT_MATMUL_STAGES_32x6"), (13, "CUBLASLT_MATMUL_STAGES_64x1"), (14, "CUBLASLT_MATMUL_STAGES_64x2"), (15, "CUBLASLT_MATMUL_STAGES_64x3"), (16, "CUBLASLT_MATMUL_STAGES_64x4"), (17, "CUBLASLT_MATMUL_STAGES_64x5"), (18, "CUBLASLT_MATMUL_STAGES_64x6"), (19, "CUBLASLT_MATMUL_STAGES_128x1"), (20, "CUBLASLT_MATMUL_STAGES_128x2"), (21, "CUBLASLT_MATMUL_STAGES_128x3"), (22, "CUBLASLT_MATMUL_STAGES_128x4"), (23, "CUBLASLT_MATMUL_STAGES_128x5"), (24, "CUBLASLT_MATMUL_STAGES_128x6"), (25, "CUBLASLT_MATMUL_STAGES_32x10"), (26, "CUBLASLT_MATMUL_STAGES_8x4"), (27, "CUBLASLT_MATMUL_STAGES_16x10"), (28, "CUBLASLT_MATMUL_STAGES_8x5"), (31, "CUBLASLT_MATMUL_STAGES_8x3"), (32, "CUBLASLT_MATMUL_STAGES_8xAUTO"), (33, "CUBLASLT_MATMUL_STAGES_16xAUTO"), (34, "CUBLASLT_MATMUL_STAGES_32xAUTO"), (35, "CUBLASLT_MATMUL_STAGES_64xAUTO"), (36, "CUBLASLT_MATMUL_STAGES_128xAUTO"), (37, "CUBLASLT_MATMUL_STAGES_256xAUTO"), (38, "CUBLASLT_MATMUL_STAGES_END")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulStages_t", self.0, &[(0, "CUBLASLT_MATMUL_STAGES_UNDEFINED"), (1, "CUBLASLT_MATMUL_STAGES_16x1"), (2, "CUBLASLT_MATMUL_STAGES_16x2"), (3, "CUBLASLT_MATMUL_STAGES_16x3"), (4, "CUBLASLT_MATMUL_STAGES_16x4"), (5, "CUBLASLT_MATMUL_STAGES_16x5"), (6, "CUBLASLT_MATMUL_STAGES_16x6"), (7, "CUBLASLT_MATMUL_STAGES_32x1"), (8, "CUBLASLT_MATMUL_STAGES_32x2"), (9, "CUBLASLT_MATMUL_STAGES_32x3"), (10, "CUBLASLT_MATMUL_STAGES_32x4"), (11, "CUBLASLT_MATMUL_STAGES_32x5"), (12, "CUBLASLT_MATMUL_STAGES_32x6"), (13, "CUBLASLT_MATMUL_STAGES_64x1"), (14, "CUBLASLT_MATMUL_STAGES_64x2"), (15, "CUBLASLT_MATMUL_STAGES_64x3"), (16, "CUBLASLT_MATMUL_STAGES_64x4"), (17, "CUBLASLT_MATMUL_STAGES_64x5"), (18, "CUBLASLT_MATMUL_STAGES_64x6"), (19, "CUBLASLT_MATMUL_STAGES_128x1"), (20, "CUBLASLT_MATMUL_STAGES_128x2"), (21, "CUBLASLT_MATMUL_STAGES_128x3"), (22, "CUBLASLT_MATMUL_STAGES_128x4"), (23, "CUBLASLT_MATMUL_STAGES_128x5"), (24, "CUBLASLT_MATMUL_STAGES_128x6"), (25, "CUBLASLT_MATMUL_STAGES_32x10"), (26, "CUBLASLT_MATMUL_STAGES_8x4"), (27, "CUBLASLT_MATMUL_STAGES_16x10"), (28, "CUBLASLT_MATMUL_STAGES_8x5"), (31, "CUBLASLT_MATMUL_STAGES_8x3"), (32, "CUBLASLT_MATMUL_STAGES_8xAUTO"), (33, "CUBLASLT_MATMUL_STAGES_16xAUTO"), (34, "CUBLASLT_MATMUL_STAGES_32xAUTO"), (35, "CUBLASLT_MATMUL_STAGES_64xAUTO"), (36, "CUBLASLT_MATMUL_STAGES_128xAUTO"), (37, "CUBLASLT_MATMUL_STAGES_256xAUTO"), (38, "CUBLASLT_MATMUL_STAGES_END")], false)
     }
 }
 impl cublasLtClusterShape_t {
@@ -4979,7 +4980,7 @@ impl cublasLtClusterShape_t {
 pub struct cublasLtClusterShape_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtClusterShape_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtClusterShape_t", self.0, &[(0, "CUBLASLT_CLUSTER_SHAPE_AUTO"), (2, "CUBLASLT_CLUSTER_SHAPE_1x1x1"), (3, "CUBLASLT_CLUSTER_SHAPE_2x1x1"), (4, "CUBLASLT_CLUSTER_SHAPE_4x1x1"), (5, "CUBLASLT_CLUSTER_SHAPE_1x2x1"), (6, "CUBLASLT_CLUSTER_SHAPE_2x2x1"), (7, "CUBLASLT_CLUSTER_SHAPE_4x2x1"), (8, "CUBLASLT_CLUSTER_SHAPE_1x4x1"), (9, "CUBLASLT_CLUSTER_SHAPE_2x4x1"), (10, "CUBLASLT_CLUSTER_SHAPE_4x4x1"), (11, "CUBLASLT_CLUSTER_SHAPE_8x1x1"), (12, "CUBLASLT_CLUSTER_SHAPE_1x8x1"), (13, "CUBLASLT_CLUSTER_SHAPE_8x2x1"), (14, "CUBLASLT_CLUSTER_SHAPE_2x8x1"), (15, "CUBLASLT_CLUSTER_SHAPE_16x1x1"), (16, "CUBLASLT_CLUSTER_SHAPE_1x16x1"), (17, "CUBLASLT_CLUSTER_SHAPE_3x1x1"), (18, "CUBLASLT_CLUSTER_SHAPE_5x1x1"), (19, "CUBLASLT_CLUSTER_SHAPE_6x1x1"), (20, "CUBLASLT_CLUSTER_SHAPE_7x1x1"), (21, "CUBLASLT_CLUSTER_SHAPE_9x1x1"), (22, "CUBLASLT_CLUSTER_SHAPE_10x1x1"), (23, "CUBLASLT_CLUSTER_SHAPE_11x1x1"), (24, "CUBLASLT_CLUSTER_SHAPE_12x1x1"), (25, "CUBLASLT_CLUSTER_SHAPE_13x1x1"), (26, "CUBLASLT_CLUSTER_SHAPE_14x1x1"), (27, "CUBLASLT_CLUSTER_SHAPE_15x1x1"), (28, "CUBLASLT_CLUSTER_SHAPE_3x2x1"), (29, "CUBLASLT_CLUSTER_SHAPE_5x2x1"), (30, "CUBLASLT_CLUSTER_SHAPE_6x2x1"), (31, "CUBLASLT_CLUSTER_SHAPE_7x2x1"), (32, "CUBLASLT_CLUSTER_SHAPE_1x3x1"), (33, "CUBLASLT_CLUSTER_SHAPE_2x3x1"), (34, "CUBLASLT_CLUSTER_SHAPE_3x3x1"), (35, "CUBLASLT_CLUSTER_SHAPE_4x3x1"), (36, "CUBLASLT_CLUSTER_SHAPE_5x3x1"), (37, "CUBLASLT_CLUSTER_SHAPE_3x4x1"), (38, "CUBLASLT_CLUSTER_SHAPE_1x5x1"), (39, "CUBLASLT_CLUSTER_SHAPE_2x5x1"), (40, "CUBLASLT_CLUSTER_SHAPE_3x5x1"), (41, "CUBLASLT_CLUSTER_SHAPE_1x6x1"), (42, "CUBLASLT_CLUSTER_SHAPE_2x6x1"), (43, "CUBLASLT_CLUSTER_SHAPE_1x7x1"), (44, "CUBLASLT_CLUSTER_SHAPE_2x7x1"), (45, "CUBLASLT_CLUSTER_SHAPE_1x9x1"), (46, "CUBLASLT_CLUSTER_SHAPE_1x10x1"), (47, "CUBLASLT_CLUSTER_SHAPE_1x11x1"), (48, "CUBLASLT_CLUSTER_SHAPE_1x12x1"), (49, "CUBLASLT_CLUSTER_SHAPE_1x13x1"), (50, "CUBLASLT_CLUSTER_SHAPE_1x14x1"), (51, "CUBLASLT_CLUSTER_SHAPE_1x15x1"), (52, "CUBLASLT_CLUSTER_SHAPE_END")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtClusterShape_t", self.0, &[(0, "CUBLASLT_CLUSTER_SHAPE_AUTO"), (2, "CUBLASLT_CLUSTER_SHAPE_1x1x1"), (3, "CUBLASLT_CLUSTER_SHAPE_2x1x1"), (4, "CUBLASLT_CLUSTER_SHAPE_4x1x1"), (5, "CUBLASLT_CLUSTER_SHAPE_1x2x1"), (6, "CUBLASLT_CLUSTER_SHAPE_2x2x1"), (7, "CUBLASLT_CLUSTER_SHAPE_4x2x1"), (8, "CUBLASLT_CLUSTER_SHAPE_1x4x1"), (9, "CUBLASLT_CLUSTER_SHAPE_2x4x1"), (10, "CUBLASLT_CLUSTER_SHAPE_4x4x1"), (11, "CUBLASLT_CLUSTER_SHAPE_8x1x1"), (12, "CUBLASLT_CLUSTER_SHAPE_1x8x1"), (13, "CUBLASLT_CLUSTER_SHAPE_8x2x1"), (14, "CUBLASLT_CLUSTER_SHAPE_2x8x1"), (15, "CUBLASLT_CLUSTER_SHAPE_16x1x1"), (16, "CUBLASLT_CLUSTER_SHAPE_1x16x1"), (17, "CUBLASLT_CLUSTER_SHAPE_3x1x1"), (18, "CUBLASLT_CLUSTER_SHAPE_5x1x1"), (19, "CUBLASLT_CLUSTER_SHAPE_6x1x1"), (20, "CUBLASLT_CLUSTER_SHAPE_7x1x1"), (21, "CUBLASLT_CLUSTER_SHAPE_9x1x1"), (22, "CUBLASLT_CLUSTER_SHAPE_10x1x1"), (23, "CUBLASLT_CLUSTER_SHAPE_11x1x1"), (24, "CUBLASLT_CLUSTER_SHAPE_12x1x1"), (25, "CUBLASLT_CLUSTER_SHAPE_13x1x1"), (26, "CUBLASLT_CLUSTER_SHAPE_14x1x1"), (27, "CUBLASLT_CLUSTER_SHAPE_15x1x1"), (28, "CUBLASLT_CLUSTER_SHAPE_3x2x1"), (29, "CUBLASLT_CLUSTER_SHAPE_5x2x1"), (30, "CUBLASLT_CLUSTER_SHAPE_6x2x1"), (31, "CUBLASLT_CLUSTER_SHAPE_7x2x1"), (32, "CUBLASLT_CLUSTER_SHAPE_1x3x1"), (33, "CUBLASLT_CLUSTER_SHAPE_2x3x1"), (34, "CUBLASLT_CLUSTER_SHAPE_3x3x1"), (35, "CUBLASLT_CLUSTER_SHAPE_4x3x1"), (36, "CUBLASLT_CLUSTER_SHAPE_5x3x1"), (37, "CUBLASLT_CLUSTER_SHAPE_3x4x1"), (38, "CUBLASLT_CLUSTER_SHAPE_1x5x1"), (39, "CUBLASLT_CLUSTER_SHAPE_2x5x1"), (40, "CUBLASLT_CLUSTER_SHAPE_3x5x1"), (41, "CUBLASLT_CLUSTER_SHAPE_1x6x1"), (42, "CUBLASLT_CLUSTER_SHAPE_2x6x1"), (43, "CUBLASLT_CLUSTER_SHAPE_1x7x1"), (44, "CUBLASLT_CLUSTER_SHAPE_2x7x1"), (45, "CUBLASLT_CLUSTER_SHAPE_1x9x1"), (46, "CUBLASLT_CLUSTER_SHAPE_1x10x1"), (47, "CUBLASLT_CLUSTER_SHAPE_1x11x1"), (48, "CUBLASLT_CLUSTER_SHAPE_1x12x1"), (49, "CUBLASLT_CLUSTER_SHAPE_1x13x1"), (50, "CUBLASLT_CLUSTER_SHAPE_1x14x1"), (51, "CUBLASLT_CLUSTER_SHAPE_1x15x1"), (52, "CUBLASLT_CLUSTER_SHAPE_END")], false)
     }
 }
 impl cublasLtMatmulInnerShape_t {
@@ -4995,7 +4996,7 @@ impl cublasLtMatmulInnerShape_t {
 pub struct cublasLtMatmulInnerShape_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulInnerShape_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulInnerShape_t", self.0, &[(0, "CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED"), (1, "CUBLASLT_MATMUL_INNER_SHAPE_MMA884"), (2, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1684"), (3, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1688"), (4, "CUBLASLT_MATMUL_INNER_SHAPE_MMA16816"), (5, "CUBLASLT_MATMUL_INNER_SHAPE_END")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulInnerShape_t", self.0, &[(0, "CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED"), (1, "CUBLASLT_MATMUL_INNER_SHAPE_MMA884"), (2, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1684"), (3, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1688"), (4, "CUBLASLT_MATMUL_INNER_SHAPE_MMA16816"), (5, "CUBLASLT_MATMUL_INNER_SHAPE_END")], false)
     }
 }
 impl cublasLtMatmulMatrixScale_t {
@@ -5009,7 +5010,7 @@ impl cublasLtMatmulMatrixScale_t {
 pub struct cublasLtMatmulMatrixScale_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulMatrixScale_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulMatrixScale_t", self.0, &[(0, "CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F"), (1, "CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3"), (2, "CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0"), (3, "CUBLASLT_MATMUL_MATRIX_SCALE_END")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulMatrixScale_t", self.0, &[(0, "CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F"), (1, "CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3"), (2, "CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0"), (3, "CUBLASLT_MATMUL_MATRIX_SCALE_END")], false)
     }
 }
 impl cublasLtPointerMode_t {
@@ -5024,7 +5025,7 @@ impl cublasLtPointerMode_t {
 pub struct cublasLtPointerMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtPointerMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtPointerMode_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_HOST"), (1, "CUBLASLT_POINTER_MODE_DEVICE"), (2, "CUBLASLT_POINTER_MODE_DEVICE_VECTOR"), (3, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (4, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtPointerMode_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_HOST"), (1, "CUBLASLT_POINTER_MODE_DEVICE"), (2, "CUBLASLT_POINTER_MODE_DEVICE_VECTOR"), (3, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (4, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
     }
 }
 impl cublasLtPointerModeMask_t {
@@ -5039,7 +5040,7 @@ impl cublasLtPointerModeMask_t {
 pub struct cublasLtPointerModeMask_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtPointerModeMask_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtPointerModeMask_t", self.0, &[(1, "CUBLASLT_POINTER_MODE_MASK_HOST"), (2, "CUBLASLT_POINTER_MODE_MASK_DEVICE"), (4, "CUBLASLT_POINTER_MODE_MASK_DEVICE_VECTOR"), (8, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (16, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtPointerModeMask_t", self.0, &[(1, "CUBLASLT_POINTER_MODE_MASK_HOST"), (2, "CUBLASLT_POINTER_MODE_MASK_DEVICE"), (4, "CUBLASLT_POINTER_MODE_MASK_DEVICE_VECTOR"), (8, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (16, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
     }
 }
 impl cublasLtOrder_t {
@@ -5054,7 +5055,7 @@ impl cublasLtOrder_t {
 pub struct cublasLtOrder_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtOrder_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtOrder_t", self.0, &[(0, "CUBLASLT_ORDER_COL"), (1, "CUBLASLT_ORDER_ROW"), (2, "CUBLASLT_ORDER_COL32"), (3, "CUBLASLT_ORDER_COL4_4R2_8C"), (4, "CUBLASLT_ORDER_COL32_2R_4R4")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtOrder_t", self.0, &[(0, "CUBLASLT_ORDER_COL"), (1, "CUBLASLT_ORDER_ROW"), (2, "CUBLASLT_ORDER_COL32"), (3, "CUBLASLT_ORDER_COL4_4R2_8C"), (4, "CUBLASLT_ORDER_COL32_2R_4R4")], false)
     }
 }
 impl cublasLtMatrixLayoutAttribute_t {
@@ -5072,7 +5073,7 @@ impl cublasLtMatrixLayoutAttribute_t {
 pub struct cublasLtMatrixLayoutAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatrixLayoutAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatrixLayoutAttribute_t", self.0, &[(0, "CUBLASLT_MATRIX_LAYOUT_TYPE"), (1, "CUBLASLT_MATRIX_LAYOUT_ORDER"), (2, "CUBLASLT_MATRIX_LAYOUT_ROWS"), (3, "CUBLASLT_MATRIX_LAYOUT_COLS"), (4, "CUBLASLT_MATRIX_LAYOUT_LD"), (5, "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT"), (6, "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET"), (7, "CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatrixLayoutAttribute_t", self.0, &[(0, "CUBLASLT_MATRIX_LAYOUT_TYPE"), (1, "CUBLASLT_MATRIX_LAYOUT_ORDER"), (2, "CUBLASLT_MATRIX_LAYOUT_ROWS"), (3, "CUBLASLT_MATRIX_LAYOUT_COLS"), (4, "CUBLASLT_MATRIX_LAYOUT_LD"), (5, "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT"), (6, "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET"), (7, "CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET")], false)
     }
 }
 impl cublasLtMatmulDescAttributes_t {
@@ -5118,7 +5119,7 @@ impl cublasLtMatmulDescAttributes_t {
 pub struct cublasLtMatmulDescAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulDescAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulDescAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"), (1, "CUBLASLT_MATMUL_DESC_SCALE_TYPE"), (2, "CUBLASLT_MATMUL_DESC_POINTER_MODE"), (3, "CUBLASLT_MATMUL_DESC_TRANSA"), (4, "CUBLASLT_MATMUL_DESC_TRANSB"), (5, "CUBLASLT_MATMUL_DESC_TRANSC"), (6, "CUBLASLT_MATMUL_DESC_FILL_MODE"), (7, "CUBLASLT_MATMUL_DESC_EPILOGUE"), (8, "CUBLASLT_MATMUL_DESC_BIAS_POINTER"), (10, "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE"), (11, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER"), (12, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD"), (13, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE"), (14, "CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE"), (15, "CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET"), (17, "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER"), (18, "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER"), (19, "CUBLASLT_MATMUL_DESC_C_SCALE_POINTER"), (20, "CUBLASLT_MATMUL_DESC_D_SCALE_POINTER"), (21, "CUBLASLT_MATMUL_DESC_AMAX_D_POINTER"), (22, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE"), (23, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER"), (24, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER"), (25, "CUBLASLT_MATMUL_DESC_FAST_ACCUM"), (26, "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE"), (27, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_NUM_CHUNKS_D_ROWS"), (28, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_NUM_CHUNKS_D_COLS"), (29, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_IN_COUNTERS_POINTER"), (30, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_OUT_COUNTERS_POINTER"), (31, "CUBLASLT_MATMUL_DESC_A_SCALE_MODE"), (32, "CUBLASLT_MATMUL_DESC_B_SCALE_MODE"), (33, "CUBLASLT_MATMUL_DESC_C_SCALE_MODE"), (34, "CUBLASLT_MATMUL_DESC_D_SCALE_MODE"), (35, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE"), (36, "CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER"), (37, "CUBLASLT_MATMUL_DESC_D_OUT_SCALE_MODE")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulDescAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"), (1, "CUBLASLT_MATMUL_DESC_SCALE_TYPE"), (2, "CUBLASLT_MATMUL_DESC_POINTER_MODE"), (3, "CUBLASLT_MATMUL_DESC_TRANSA"), (4, "CUBLASLT_MATMUL_DESC_TRANSB"), (5, "CUBLASLT_MATMUL_DESC_TRANSC"), (6, "CUBLASLT_MATMUL_DESC_FILL_MODE"), (7, "CUBLASLT_MATMUL_DESC_EPILOGUE"), (8, "CUBLASLT_MATMUL_DESC_BIAS_POINTER"), (10, "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE"), (11, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER"), (12, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD"), (13, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE"), (14, "CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE"), (15, "CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET"), (17, "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER"), (18, "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER"), (19, "CUBLASLT_MATMUL_DESC_C_SCALE_POINTER"), (20, "CUBLASLT_MATMUL_DESC_D_SCALE_POINTER"), (21, "CUBLASLT_MATMUL_DESC_AMAX_D_POINTER"), (22, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE"), (23, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER"), (24, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER"), (25, "CUBLASLT_MATMUL_DESC_FAST_ACCUM"), (26, "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE"), (27, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_NUM_CHUNKS_D_ROWS"), (28, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_NUM_CHUNKS_D_COLS"), (29, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_IN_COUNTERS_POINTER"), (30, "CUBLASLT_MATMUL_DESC_ATOMIC_SYNC_OUT_COUNTERS_POINTER"), (31, "CUBLASLT_MATMUL_DESC_A_SCALE_MODE"), (32, "CUBLASLT_MATMUL_DESC_B_SCALE_MODE"), (33, "CUBLASLT_MATMUL_DESC_C_SCALE_MODE"), (34, "CUBLASLT_MATMUL_DESC_D_SCALE_MODE"), (35, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE"), (36, "CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER"), (37, "CUBLASLT_MATMUL_DESC_D_OUT_SCALE_MODE")], false)
     }
 }
 impl cublasLtMatrixTransformDescAttributes_t {
@@ -5132,7 +5133,7 @@ impl cublasLtMatrixTransformDescAttributes_t {
 pub struct cublasLtMatrixTransformDescAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatrixTransformDescAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatrixTransformDescAttributes_t", self.0, &[(0, "CUBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE"), (1, "CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE"), (2, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA"), (3, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatrixTransformDescAttributes_t", self.0, &[(0, "CUBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE"), (1, "CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE"), (2, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA"), (3, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB")], false)
     }
 }
 impl cublasLtReductionScheme_t {
@@ -5147,7 +5148,7 @@ impl cublasLtReductionScheme_t {
 pub struct cublasLtReductionScheme_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtReductionScheme_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtReductionScheme_t", self.0, &[(0, "CUBLASLT_REDUCTION_SCHEME_NONE"), (1, "CUBLASLT_REDUCTION_SCHEME_INPLACE"), (2, "CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE"), (4, "CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE"), (7, "CUBLASLT_REDUCTION_SCHEME_MASK")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtReductionScheme_t", self.0, &[(0, "CUBLASLT_REDUCTION_SCHEME_NONE"), (1, "CUBLASLT_REDUCTION_SCHEME_INPLACE"), (2, "CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE"), (4, "CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE"), (7, "CUBLASLT_REDUCTION_SCHEME_MASK")], false)
     }
 }
 impl cublasLtEpilogue_t {
@@ -5173,7 +5174,7 @@ impl cublasLtEpilogue_t {
 pub struct cublasLtEpilogue_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtEpilogue_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtEpilogue_t", self.0, &[(1, "CUBLASLT_EPILOGUE_DEFAULT"), (2, "CUBLASLT_EPILOGUE_RELU"), (130, "CUBLASLT_EPILOGUE_RELU_AUX"), (4, "CUBLASLT_EPILOGUE_BIAS"), (6, "CUBLASLT_EPILOGUE_RELU_BIAS"), (134, "CUBLASLT_EPILOGUE_RELU_AUX_BIAS"), (136, "CUBLASLT_EPILOGUE_DRELU"), (152, "CUBLASLT_EPILOGUE_DRELU_BGRAD"), (32, "CUBLASLT_EPILOGUE_GELU"), (160, "CUBLASLT_EPILOGUE_GELU_AUX"), (36, "CUBLASLT_EPILOGUE_GELU_BIAS"), (164, "CUBLASLT_EPILOGUE_GELU_AUX_BIAS"), (192, "CUBLASLT_EPILOGUE_DGELU"), (208, "CUBLASLT_EPILOGUE_DGELU_BGRAD"), (256, "CUBLASLT_EPILOGUE_BGRADA"), (512, "CUBLASLT_EPILOGUE_BGRADB")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtEpilogue_t", self.0, &[(1, "CUBLASLT_EPILOGUE_DEFAULT"), (2, "CUBLASLT_EPILOGUE_RELU"), (130, "CUBLASLT_EPILOGUE_RELU_AUX"), (4, "CUBLASLT_EPILOGUE_BIAS"), (6, "CUBLASLT_EPILOGUE_RELU_BIAS"), (134, "CUBLASLT_EPILOGUE_RELU_AUX_BIAS"), (136, "CUBLASLT_EPILOGUE_DRELU"), (152, "CUBLASLT_EPILOGUE_DRELU_BGRAD"), (32, "CUBLASLT_EPILOGUE_GELU"), (160, "CUBLASLT_EPILOGUE_GELU_AUX"), (36, "CUBLASLT_EPILOGUE_GELU_BIAS"), (164, "CUBLASLT_EPILOGUE_GELU_AUX_BIAS"), (192, "CUBLASLT_EPILOGUE_DGELU"), (208, "CUBLASLT_EPILOGUE_DGELU_BGRAD"), (256, "CUBLASLT_EPILOGUE_BGRADA"), (512, "CUBLASLT_EPILOGUE_BGRADB")], false)
     }
 }
 impl cublasLtMatmulSearch_t {
@@ -5193,7 +5194,7 @@ impl cublasLtMatmulSearch_t {
 pub struct cublasLtMatmulSearch_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulSearch_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulSearch_t", self.0, &[(0, "CUBLASLT_SEARCH_BEST_FIT"), (1, "CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID"), (2, "CUBLASLT_SEARCH_RESERVED_02"), (3, "CUBLASLT_SEARCH_RESERVED_03"), (4, "CUBLASLT_SEARCH_RESERVED_04"), (5, "CUBLASLT_SEARCH_RESERVED_05"), (6, "CUBLASLT_SEARCH_RESERVED_06"), (7, "CUBLASLT_SEARCH_RESERVED_07"), (8, "CUBLASLT_SEARCH_RESERVED_08"), (9, "CUBLASLT_SEARCH_RESERVED_09")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulSearch_t", self.0, &[(0, "CUBLASLT_SEARCH_BEST_FIT"), (1, "CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID"), (2, "CUBLASLT_SEARCH_RESERVED_02"), (3, "CUBLASLT_SEARCH_RESERVED_03"), (4, "CUBLASLT_SEARCH_RESERVED_04"), (5, "CUBLASLT_SEARCH_RESERVED_05"), (6, "CUBLASLT_SEARCH_RESERVED_06"), (7, "CUBLASLT_SEARCH_RESERVED_07"), (8, "CUBLASLT_SEARCH_RESERVED_08"), (9, "CUBLASLT_SEARCH_RESERVED_09")], false)
     }
 }
 impl cublasLtMatmulPreferenceAttributes_t {
@@ -5212,7 +5213,7 @@ impl cublasLtMatmulPreferenceAttributes_t {
 pub struct cublasLtMatmulPreferenceAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulPreferenceAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulPreferenceAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_PREF_SEARCH_MODE"), (1, "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES"), (3, "CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK"), (5, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES"), (6, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES"), (7, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES"), (8, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES"), (9, "CUBLASLT_MATMUL_PREF_MAX_WAVES_COUNT"), (12, "CUBLASLT_MATMUL_PREF_IMPL_MASK")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulPreferenceAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_PREF_SEARCH_MODE"), (1, "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES"), (3, "CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK"), (5, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES"), (6, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES"), (7, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES"), (8, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES"), (9, "CUBLASLT_MATMUL_PREF_MAX_WAVES_COUNT"), (12, "CUBLASLT_MATMUL_PREF_IMPL_MASK")], false)
     }
 }
 impl cublasLtMatmulAlgoCapAttributes_t {
@@ -5241,7 +5242,7 @@ impl cublasLtMatmulAlgoCapAttributes_t {
 pub struct cublasLtMatmulAlgoCapAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulAlgoCapAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulAlgoCapAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CAP_SPLITK_SUPPORT"), (1, "CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK"), (2, "CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT"), (3, "CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT"), (4, "CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT"), (5, "CUBLASLT_ALGO_CAP_UPLO_SUPPORT"), (6, "CUBLASLT_ALGO_CAP_TILE_IDS"), (7, "CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX"), (10, "CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER"), (11, "CUBLASLT_ALGO_CAP_POINTER_MODE_MASK"), (12, "CUBLASLT_ALGO_CAP_EPILOGUE_MASK"), (13, "CUBLASLT_ALGO_CAP_STAGES_IDS"), (14, "CUBLASLT_ALGO_CAP_LD_NEGATIVE"), (15, "CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS"), (16, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES"), (17, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES"), (18, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES"), (19, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES"), (20, "CUBLASLT_ALGO_CAP_ATOMIC_SYNC")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulAlgoCapAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CAP_SPLITK_SUPPORT"), (1, "CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK"), (2, "CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT"), (3, "CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT"), (4, "CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT"), (5, "CUBLASLT_ALGO_CAP_UPLO_SUPPORT"), (6, "CUBLASLT_ALGO_CAP_TILE_IDS"), (7, "CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX"), (10, "CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER"), (11, "CUBLASLT_ALGO_CAP_POINTER_MODE_MASK"), (12, "CUBLASLT_ALGO_CAP_EPILOGUE_MASK"), (13, "CUBLASLT_ALGO_CAP_STAGES_IDS"), (14, "CUBLASLT_ALGO_CAP_LD_NEGATIVE"), (15, "CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS"), (16, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES"), (17, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES"), (18, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES"), (19, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES"), (20, "CUBLASLT_ALGO_CAP_ATOMIC_SYNC")], false)
     }
 }
 impl cublasLtMatmulAlgoConfigAttributes_t {
@@ -5260,1560 +5261,25 @@ impl cublasLtMatmulAlgoConfigAttributes_t {
 pub struct cublasLtMatmulAlgoConfigAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulAlgoConfigAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cublasLtMatmulAlgoConfigAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CONFIG_ID"), (1, "CUBLASLT_ALGO_CONFIG_TILE_ID"), (2, "CUBLASLT_ALGO_CONFIG_SPLITK_NUM"), (3, "CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME"), (4, "CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING"), (5, "CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION"), (6, "CUBLASLT_ALGO_CONFIG_STAGES_ID"), (7, "CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID"), (8, "CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID")], false)
+        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulAlgoConfigAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CONFIG_ID"), (1, "CUBLASLT_ALGO_CONFIG_TILE_ID"), (2, "CUBLASLT_ALGO_CONFIG_SPLITK_NUM"), (3, "CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME"), (4, "CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING"), (5, "CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION"), (6, "CUBLASLT_ALGO_CONFIG_STAGES_ID"), (7, "CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID"), (8, "CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID")], false)
     }
-}
-/// Writes an enum value as the header names it: the constant with that value
-/// (`CUDA_ERROR_INVALID_VALUE`); for a set of flags, the constants whose bits
-/// it holds (`CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST`); and what no constant
-/// names as the type with its value (`cudaError_enum(12345)`).
-///
-/// `names` holds each value once, with its first name, in the header's order.
-fn cushim_fmt_enum<T>(
-    f: &mut ::core::fmt::Formatter<'_>,
-    type_name: &str,
-    value: T,
-    names: &[(T, &str)],
-    flags: bool,
-) -> ::core::fmt::Result
-where
-    T: Copy
-        + Default
-        + PartialEq
-        + ::core::fmt::Debug
-        + ::core::ops::BitAnd<Output = T>
-        + ::core::ops::BitOr<Output = T>
-        + ::core::ops::Not<Output = T>,
-{
-    if let Some((_, name)) = names.iter().find(|(v, _)| *v == value) {
-        return f.write_str(name);
-    }
-    let zero = T::default();
-    let mut covered = zero;
-    let mut first = true;
-    if flags {
-        for &(bits, name) in names {
-            // Each constant that adds bits the value holds and the names so far do not.
-            if bits != zero && value & bits == bits && bits & !covered != zero {
-                if !first {
-                    f.write_str(" | ")?;
-                }
-                f.write_str(name)?;
-                covered = covered | bits;
-                first = false;
-            }
-        }
-    }
-    let rest = value & !covered;
-    if first || rest != zero {
-        if !first {
-            f.write_str(" | ")?;
-        }
-        f.debug_tuple(type_name).field(&rest).finish()?;
-    }
-    Ok(())
 }
 }
 #[allow(unused_imports)]
 #[rustfmt::skip]
 pub use self::sys::*;
 
+/// This module's library, for the runtime's generic items
+/// (`cushim_runtime::Error<Module>`).
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Module {}
+
+/// How the loader finds the library (cuBLASLt), asks its version and
+/// reports failures: cushim's description of it, for headers of major 12.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub mod cushim_loader {
-    //! The loader runtime: finds and opens the library once, binds one function
-    //! per shim on that shim's first call, and keeps every failure as a typed value.
-    //!
-    //! This file is real source. cushim compiles, lints and tests it as its own
-    //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-    //! into every generated module. What varies per library comes from the
-    //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
-
-    use std::cell::Cell;
-    use std::ffi::{c_char, c_int, c_void, CStr, OsString};
-    use std::fmt;
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
-    use std::sync::OnceLock;
-
-    /// What the generated module says about its library, from cushim's
-    /// description of it: how to find it, how to ask its version, and the words
-    /// of its messages.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct LibraryInfo {
-        /// Example: `CUDA driver` ("CUDA driver library not found").
-        pub label: &'static str,
-        /// Example: `driver` ("driver too old").
-        pub short: &'static str,
-        /// What its versions are versions of. Example: `CUDA`.
-        pub product: &'static str,
-        /// How to get it. Example: `Install the NVIDIA driver`.
-        pub install: &'static str,
-        /// The environment variable that names the library by absolute path,
-        /// instead of the search. Read once, on the first load.
-        /// Example: `CUSHIM_CUDA_LIBRARY`.
-        pub override_var: &'static str,
-        /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
-        pub names: &'static [&'static str],
-        /// The function that reports the version. Example: `cuDriverGetVersion`.
-        pub version_function: &'static CStr,
-        /// How it answers.
-        pub version_query: VersionQuery,
-        /// The status a link-time stub answers the version function with; such
-        /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
-        pub stub_code: Option<i32>,
-        /// The library's lookup by name and ABI version, v2 then v1, if it has one.
-        pub proc_address: Option<(&'static CStr, &'static CStr)>,
-        /// The header's major version, which a library found must report; 0
-        /// when any version will do (the file name does not carry it).
-        pub major: u32,
-        /// The pip wheel directories under `site-packages`, for a library
-        /// installed with a toolkit; `None` for one installed with the driver,
-        /// which only the system loader finds. Example: `nvidia/cu13/lib`.
-        pub wheel_dirs: Option<&'static [&'static str]>,
-        /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
-        pub preload: &'static [&'static str],
-        /// File name stems of the libraries installed alongside: the directory
-        /// of a loaded one is searched. Example: `libcudart.so.`.
-        pub family: &'static [&'static str],
-    }
-
-    /// How the version function answers.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum VersionQuery {
-        /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
-        Number,
-        /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
-        MajorMinor,
-        /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
-        Text,
-        /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
-        /// Example: `cublasGetProperty`.
-        Property,
-    }
-    /// Environment variable that picks the default-stream mode when the program
-    /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
-    pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-    /// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
-    /// after trimming ASCII whitespace. The C++ runtime gets the same list.
-    pub const STREAM_ON: &[&str] = &["1", "true", "on"];
-    /// Values of [`STREAM_VAR`] that choose the legacy default stream.
-    pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
-
-    /// The mode a value of [`STREAM_VAR`] asks for; `None` for any other value,
-    /// which leaves the generated default in force.
-    #[must_use]
-    pub fn stream_mode_from_env(value: &str) -> Option<StreamMode> {
-        let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
-        if STREAM_ON.contains(&value) {
-            Some(StreamMode::PerThread)
-        } else if STREAM_OFF.contains(&value) {
-            Some(StreamMode::Legacy)
-        } else {
-            None
-        }
-    }
-
-    /// The status values the drop-in layer returns when a call never reached the
-    /// driver: the values of the header's own constants, chosen by cushim's
-    /// description of the library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Codes {
-        /// No usable library. Example: 303, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
-        pub library_not_found: u32,
-        /// The library lacks this function. Example: 500, `CUDA_ERROR_NOT_FOUND`.
-        pub symbol_not_found: u32,
-        /// The library found is the toolkit's stub. Example: 34, `CUDA_ERROR_STUB_LIBRARY`.
-        pub stub_library: u32,
-        /// The function's ABI is newer than the driver.
-        /// Example: 36, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`.
-        pub driver_too_old: u32,
-        /// What the driver itself answers in a forked child.
-        /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
-        pub not_initialized: u32,
-        /// Success. Example: 0, `CUDA_SUCCESS`.
-        pub success: u32,
-        /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
-        pub invalid_value: u32,
-    }
-
-    /// How shims find their functions (chosen at generation time).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Resolve {
-        /// `cuGetProcAddress_v2`, then v1 (drivers 11.3–11.8), then the exact
-        /// versioned export for older drivers.
-        ProcAddress,
-        /// The exact versioned export only.
-        Dlsym,
-    }
-
-    /// The default-stream semantics of the stream-ordered functions.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum StreamMode {
-        /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
-        Legacy,
-        /// The per-thread default stream: `_ptds`/`_ptsz` variants.
-        PerThread,
-    }
-
-    impl StreamMode {
-        /// The `cuGetProcAddress` flag of this mode, never 0.
-        #[must_use]
-        pub fn flag(self) -> u64 {
-            match self {
-                StreamMode::Legacy => 1,
-                StreamMode::PerThread => 2,
-            }
-        }
-    }
-
-    /// `set_stream_mode` came after the first function was bound.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StreamModeLocked {
-        /// The mode asked for.
-        pub requested: StreamMode,
-        /// The mode in force, which stays.
-        pub current: StreamMode,
-    }
-
-    impl fmt::Display for StreamModeLocked {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(
-                f,
-                "the stream mode must be set before the first CUDA call; it stays {:?} (asked for {:?})",
-                self.current, self.requested
-            )
-        }
-    }
-
-    impl std::error::Error for StreamModeLocked {}
-
-    /// One library name that was tried, and why it failed.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Attempt {
-        /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
-        pub name: String,
-        /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
-        pub error: String,
-        /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
-        pub from: &'static str,
-    }
-
-    /// Why the driver library, or one function in it, could not be used.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    #[non_exhaustive]
-    pub enum LoadError {
-        /// No candidate library could be opened.
-        LibraryNotFound {
-            /// Every name tried, in order, with its reason.
-            tried: Vec<Attempt>,
-        },
-        /// The override variable is set to something other than an absolute path.
-        InvalidOverride {
-            /// The variable's value.
-            value: String,
-        },
-        /// The library is NVIDIA's toolkit stub (`lib64/stubs/libcuda.so`): it
-        /// answers `CUDA_ERROR_STUB_LIBRARY` to everything, so it is never used.
-        StubLibrary {
-            /// The library that turned out to be the stub.
-            path: String,
-        },
-        /// The only library found reports another major version than the
-        /// header's (a file renamed, or a broken install).
-        WrongMajor {
-            /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
-            path: String,
-            /// What it reports. Example: `12090`.
-            found: u32,
-            /// The header's major. Example: `13`.
-            needed: u32,
-        },
-        /// A shim was called while the library was being loaded on the same
-        /// thread (for example from the library's own initializer).
-        Reentrant,
-        /// This process was forked while another thread was loading the
-        /// library; the child cannot finish that load.
-        ForkedDuringLoad,
-        /// The library is loaded but does not provide this function.
-        SymbolNotFound {
-            /// The C name. Example: `cuMemAlloc`.
-            function: &'static str,
-            /// The export looked for. Example: `cuMemAlloc_v2`.
-            symbol: &'static str,
-            /// The library searched.
-            library: String,
-            /// What the library answered.
-            error: String,
-        },
-        /// The function's ABI version is newer than the driver; the driver was not asked.
-        DriverTooOld {
-            /// The C name. Example: `cuCtxCreate`.
-            function: &'static str,
-            /// The function's ABI version. Example: `12050`.
-            required: u32,
-            /// What the driver reports. Example: `12020`.
-            driver: u32,
-        },
-        /// `cuGetProcAddress` knows the function but not at this ABI version.
-        VersionNotSufficient {
-            /// The C name.
-            function: &'static str,
-            /// The ABI version asked for.
-            version: u32,
-            /// What the driver reports.
-            driver: u32,
-        },
-    }
-
-    /// `12050` → `12.5`.
-    #[must_use]
-    pub fn version_text(v: u32) -> String {
-        format!("{}.{}", v / 1000, (v % 1000) / 10)
-    }
-
-    impl LoadError {
-        /// The `CUresult` value the drop-in layer returns for this failure.
-        #[must_use]
-        pub fn code(&self) -> u32 {
-            let codes = super::CUSHIM_CODES;
-            match self {
-                LoadError::SymbolNotFound { .. } => codes.symbol_not_found,
-                LoadError::StubLibrary { .. } => codes.stub_library,
-                LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
-                    codes.driver_too_old
-                }
-                LoadError::ForkedDuringLoad => codes.not_initialized,
-                _ => codes.library_not_found,
-            }
-        }
-    }
-
-    impl fmt::Display for LoadError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                LoadError::LibraryNotFound { tried } => {
-                    let info = &super::CUSHIM_LIBRARY;
-                    write!(f, "{} library not found; tried ", info.label)?;
-                    for (i, a) in tried.iter().enumerate() {
-                        if i > 0 {
-                            write!(f, "; ")?;
-                        }
-                        write!(f, "`{}` ({})", a.name, a.error)?;
-                    }
-                    write!(
-                        f,
-                        ". {}, or set {} to the absolute path of `{}`",
-                        info.install,
-                        info.override_var,
-                        info.names.join("` or `")
-                    )
-                }
-                LoadError::InvalidOverride { value } => write!(
-                    f,
-                    "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
-                    super::CUSHIM_LIBRARY.override_var
-                ),
-                LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                } => write!(
-                    f,
-                    "{}; install the {needed}.x library, or regenerate from the {} headers",
-                    wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
-                    version_text(*found),
-                ),
-                LoadError::StubLibrary { path } => write!(
-                    f,
-                    "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
-                    super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::ForkedDuringLoad => write!(
-                    f,
-                    "this process was forked while another thread was loading the {}; the child cannot use it",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::Reentrant => write!(
-                    f,
-                    "a {} shim was called while the library was being loaded on the same thread",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::SymbolNotFound {
-                    function,
-                    symbol,
-                    library,
-                    error,
-                } => write!(
-                    f,
-                    "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::DriverTooOld {
-                    function,
-                    required,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: `{function}` needs {} {}, {short} is {}",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*required),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::VersionNotSufficient {
-                    function,
-                    version,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*version),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-            }
-        }
-    }
-
-    impl std::error::Error for LoadError {}
-
-    /// Facts about one shim, from the generator's IR, and its binding state. The
-    /// facts are public; the state is the generated module's alone, so that no
-    /// safe code outside it can repoint a shim.
-    pub struct Function {
-        /// The name C callers write. Example: `cuMemAlloc`.
-        pub name: &'static str,
-        /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
-        pub aliases: &'static [&'static str],
-        /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
-        pub symbol: &'static CStr,
-        /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
-        pub proc_name: &'static CStr,
-        /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
-        pub version: u32,
-        /// In a merged module, the first release that declared it (`11080`); 0 otherwise.
-        pub since: u32,
-        /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
-        pub per_thread: Option<(&'static CStr, u32)>,
-        /// The shim's slot: its resolver, the driver's function, or `absent`.
-        pub(super) slot: &'static AtomicPtr<()>,
-        /// The shim's failure stub, type-erased.
-        pub(super) absent: unsafe extern "C" fn(),
-        /// Whether the shim was bound (its slot no longer holds its resolver).
-        pub(super) bound: AtomicBool,
-        /// This function's own failure, when it has one.
-        pub(super) failure: OnceLock<LoadError>,
-        /// Why the slot holds `absent`.
-        pub(super) reason: OnceLock<&'static LoadError>,
-    }
-
-    impl fmt::Debug for Function {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.debug_struct("Function")
-                .field("name", &self.name)
-                .field("aliases", &self.aliases)
-                .field("symbol", &self.symbol)
-                .field("proc_name", &self.proc_name)
-                .field("version", &self.version)
-                .field("since", &self.since)
-                .field("per_thread", &self.per_thread)
-                .finish_non_exhaustive()
-        }
-    }
-
-    type GetProcV2 =
-        unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
-    type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
-
-    /// Which `cuGetProcAddress` the driver exports.
-    #[derive(Clone, Copy, Debug)]
-    enum GetProc {
-        V2(GetProcV2),
-        V1(GetProcV1),
-        Missing,
-    }
-
-    /// The loaded driver. Never unloaded: shims keep pointers into it.
-    #[derive(Debug)]
-    pub struct Driver {
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-        version: u32,
-        get_proc: GetProc,
-    }
-
-    impl Driver {
-        /// The name or path it was opened by. Example: `libcuda.so.1`.
-        #[must_use]
-        pub fn path(&self) -> &str {
-            &self.path
-        }
-
-        /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
-        #[must_use]
-        pub fn found_by(&self) -> &'static str {
-            self.from
-        }
-
-        /// What the version function reported, 1000 × major + 10 × minor (0 if
-        /// it could not tell). Example: `13000`.
-        #[must_use]
-        pub fn version(&self) -> u32 {
-            self.version
-        }
-
-        /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
-        #[must_use]
-        pub fn proc_address(&self) -> &'static str {
-            match self.get_proc {
-                GetProc::V2(_) => "cuGetProcAddress_v2",
-                GetProc::V1(_) => "cuGetProcAddress",
-                GetProc::Missing => "none",
-            }
-        }
-    }
-
-    // The driver is loaded once, published through an atomic pointer. Not a
-    // OnceLock: a fork() while another thread is loading must not leave the
-    // child waiting forever for a thread it does not have (see `forked_child`).
-    const EMPTY: u8 = 0;
-    const LOADING: u8 = 1;
-    const READY: u8 = 2;
-    const FORKED: u8 = 3;
-    static STATE: AtomicU8 = AtomicU8::new(EMPTY);
-    static DRIVER: AtomicPtr<Result<Driver, LoadError>> = AtomicPtr::new(std::ptr::null_mut());
-    static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
-    static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
-    static REENTRANT: LoadError = LoadError::Reentrant;
-    static FORKED_DURING_LOAD: LoadError = LoadError::ForkedDuringLoad;
-
-    thread_local! {
-        static LOADING_HERE: Cell<bool> = const { Cell::new(false) };
-    }
-
-    #[cfg(unix)]
-    unsafe extern "C" {
-        fn pthread_atfork(
-            prepare: Option<extern "C" fn()>,
-            parent: Option<extern "C" fn()>,
-            child: Option<extern "C" fn()>,
-        ) -> c_int;
-    }
-
-    /// In the child of a fork made while another thread was loading: that
-    /// thread is not in the child, so the load can never finish there. The
-    /// child gets a typed error instead of a hang (as with the real driver,
-    /// a forked child cannot use CUDA anyway).
-    #[cfg(unix)]
-    extern "C" fn forked_child() {
-        let _ = STATE.compare_exchange(LOADING, FORKED, Ordering::AcqRel, Ordering::Acquire);
-    }
-
-    fn watch_forks() {
-        #[cfg(unix)]
-        {
-            static WATCHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-            if !WATCHING.swap(true, Ordering::AcqRel) {
-                // SAFETY: registers a handler that only touches an atomic.
-                unsafe { pthread_atfork(None, None, Some(forked_child)) };
-            }
-        }
-    }
-
-    /// The driver, opened on the first call from any thread. A failure is
-    /// cached like a success: later calls return it without trying again.
-    ///
-    /// # Errors
-    /// Why no usable library could be loaded, the same for every later call.
-    pub fn driver() -> Result<&'static Driver, &'static LoadError> {
-        let mut spins = 0u32;
-        loop {
-            match STATE.load(Ordering::Acquire) {
-                READY => {
-                    // SAFETY: READY is published after DRIVER holds a leaked, never-freed box.
-                    let r = unsafe { &*DRIVER.load(Ordering::Acquire) };
-                    return r.as_ref().map_err(note);
-                }
-                FORKED => return Err(note(&FORKED_DURING_LOAD)),
-                LOADING if LOADING_HERE.with(Cell::get) => return Err(note(&REENTRANT)),
-                LOADING => {
-                    // Another thread is loading: a dlopen takes about a millisecond.
-                    spins += 1;
-                    if spins < 64 {
-                        std::thread::yield_now();
-                    } else {
-                        std::thread::sleep(std::time::Duration::from_micros(50));
-                    }
-                }
-                _ => {
-                    watch_forks();
-                    if STATE
-                        .compare_exchange(EMPTY, LOADING, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        LOADING_HERE.with(|l| l.set(true));
-                        let loaded: &'static Result<Driver, LoadError> = Box::leak(Box::new(open()));
-                        DRIVER.store(std::ptr::from_ref(loaded).cast_mut(), Ordering::Release);
-                        STATE.store(READY, Ordering::Release);
-                        LOADING_HERE.with(|l| l.set(false));
-                    }
-                }
-            }
-        }
-    }
-
-    /// How many times this process has called the platform's library loader.
-    pub fn open_attempts() -> usize {
-        OPEN_ATTEMPTS.load(Ordering::Relaxed)
-    }
-
-    /// The most recent loading failure seen by any shim, if any.
-    pub fn last_error() -> Option<&'static LoadError> {
-        let p = LAST_ERROR.load(Ordering::Acquire);
-        // SAFETY: only `&'static LoadError` values are ever stored.
-        unsafe { p.as_ref() }
-    }
-
-    fn note(e: &'static LoadError) -> &'static LoadError {
-        LAST_ERROR.store(std::ptr::from_ref(e).cast_mut(), Ordering::Release);
-        e
-    }
-
-    // The stream mode: unset, or a mode; LOCKED once the first function was bound.
-    const MODE_UNSET: u8 = 0;
-    const MODE_LEGACY: u8 = 1;
-    const MODE_PER_THREAD: u8 = 2;
-    const MODE_LOCKED: u8 = 0x80;
-    static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
-
-    fn mode_of(bits: u8) -> Option<StreamMode> {
-        match bits & !MODE_LOCKED {
-            MODE_LEGACY => Some(StreamMode::Legacy),
-            MODE_PER_THREAD => Some(StreamMode::PerThread),
-            _ => None,
-        }
-    }
-
-    fn bits_of(mode: StreamMode) -> u8 {
-        match mode {
-            StreamMode::Legacy => MODE_LEGACY,
-            StreamMode::PerThread => MODE_PER_THREAD,
-        }
-    }
-
-    /// The mode [`STREAM_VAR`] asks for in this process's environment, if any.
-    #[must_use]
-    pub fn stream_mode_from_environment() -> Option<StreamMode> {
-        std::env::var(STREAM_VAR)
-            .ok()
-            .and_then(|v| stream_mode_from_env(&v))
-    }
-
-    /// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
-    /// value that is none of [`STREAM_ON`] and [`STREAM_OFF`]; `None` when it is
-    /// unset or understood. A program that lets users set the variable can show
-    /// this once.
-    #[must_use]
-    pub fn stream_mode_warning() -> Option<String> {
-        stream_warning_for(&std::env::var_os(STREAM_VAR)?.to_string_lossy())
-    }
-
-    /// [`stream_mode_warning`] for the variable's value `text`.
-    pub(crate) fn stream_warning_for(text: &str) -> Option<String> {
-        if stream_mode_from_env(text).is_some() {
-            return None;
-        }
-        let default = match super::CUSHIM_DEFAULT_STREAM_MODE {
-            StreamMode::Legacy => "legacy",
-            StreamMode::PerThread => "per-thread",
-        };
-        Some(format!(
-            "{STREAM_VAR}=`{text}` is ignored: it is none of {} (per-thread) and {} (legacy); the {default} default stream is used",
-            STREAM_ON.join("/"),
-            STREAM_OFF.join("/"),
-        ))
-    }
-
-    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
-    fn initial_mode() -> StreamMode {
-        stream_mode_from_environment().unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
-    }
-
-    /// Chooses the default-stream mode for this process. Only before the first
-    /// function is bound; afterwards it says so and changes nothing.
-    ///
-    /// # Errors
-    /// The mode in force, when the first function is already bound.
-    pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return Err(StreamModeLocked {
-                    requested: mode,
-                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
-                });
-            }
-            match MODE.compare_exchange(current, bits_of(mode), Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => return Ok(()),
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// The mode in force, fixed from the first binding on.
-    pub fn stream_mode() -> StreamMode {
-        mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
-    }
-
-    /// Whether the per-thread twins are in force, fixing the mode as a first
-    /// binding does: the linked shims' choice between a symbol and its twin.
-    #[must_use]
-    pub fn per_thread_now() -> bool {
-        lock_stream_mode() == StreamMode::PerThread
-    }
-
-    /// Fixes the mode (first binding) and returns it.
-    fn lock_stream_mode() -> StreamMode {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return mode_of(current).unwrap_or(StreamMode::Legacy);
-            }
-            let mode = mode_of(current).unwrap_or_else(initial_mode);
-            match MODE.compare_exchange(
-                current,
-                bits_of(mode) | MODE_LOCKED,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return mode,
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// What a value of the override variable asks for: `None` (unset or empty)
-    /// to search, the library to open, or an error for a relative path, so that
-    /// no library is ever picked up from the working directory. The C++ runtime
-    /// applies the same rule.
-    ///
-    /// # Errors
-    /// `InvalidOverride` for a relative path.
-    pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, LoadError> {
-        match value {
-            Some(v) if !v.is_empty() => {
-                if PathBuf::from(&v).is_absolute() {
-                    Ok(Some(v))
-                } else {
-                    Err(LoadError::InvalidOverride {
-                        value: v.to_string_lossy().into_owned(),
-                    })
-                }
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Whether this system's loader opens a library only if it is loaded
-    /// already (`RTLD_NOLOAD` with a known value, or `GetModuleHandleEx`).
-    const ASKS_LOADED: bool = cfg!(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        windows
-    ));
-
-    /// One place the search proposes.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Candidate {
-        /// An absolute path, opened only if the file exists.
-        Path(PathBuf),
-        /// A file name that is already loaded in the process.
-        Loaded(&'static str),
-        /// A file name for the system loader (its own search, never the working
-        /// directory on Windows).
-        System(&'static str),
-    }
-
-    impl Candidate {
-        /// The name or path, as messages show it.
-        #[must_use]
-        pub fn shown(&self) -> String {
-            match self {
-                Candidate::Path(p) => p.display().to_string(),
-                Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
-            }
-        }
-    }
-
-    /// An environment variable's value when it is an absolute path; relative
-    /// values are ignored, so that nothing is found through the working directory.
-    fn absolute_var(name: &str) -> Option<PathBuf> {
-        let v = PathBuf::from(std::env::var_os(name)?);
-        v.is_absolute().then_some(v)
-    }
-
-    /// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
-    /// or `Lib/site-packages` on Windows), sorted.
-    fn site_packages(prefix: &Path) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        let windows_style = prefix.join("Lib").join("site-packages");
-        if windows_style.is_dir() {
-            found.push(windows_style);
-        }
-        if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
-            let mut dirs: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
-                .map(|e| e.path().join("site-packages"))
-                .filter(|p| p.is_dir())
-                .collect();
-            dirs.sort();
-            found.extend(dirs);
-        }
-        found
-    }
-
-    /// The directories of loaded libraries of the CUDA family of the header's
-    /// major (`libcudart.so.13` loaded from a wheel points at that wheel).
-    #[cfg(target_os = "linux")]
-    fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
-        #[repr(C)]
-        struct PhdrInfo {
-            addr: usize,
-            name: *const c_char,
-        }
-        // Declared with `c_void` only, so that every generated module in a
-        // crate declares the same signature.
-        unsafe extern "C" {
-            fn dl_iterate_phdr(
-                callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
-                data: *mut c_void,
-            ) -> c_int;
-        }
-        unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
-            // SAFETY: the loader passes a valid entry whose first two fields are
-            // these; `data` is the Vec below, on this thread's stack.
-            unsafe {
-                let name = (*info.cast::<PhdrInfo>()).name;
-                if !name.is_null() {
-                    let paths = &mut *data.cast::<Vec<PathBuf>>();
-                    let path = CStr::from_ptr(name).to_string_lossy().into_owned();
-                    paths.push(PathBuf::from(path));
-                }
-            }
-            0
-        }
-        let mut loaded: Vec<PathBuf> = Vec::new();
-        // SAFETY: the callback only reads each entry while the loader holds its lock.
-        unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
-        let major = info.major.to_string();
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        for path in loaded.iter().filter(|p| p.is_absolute()) {
-            let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
-                continue;
-            };
-            let member = info.family.iter().any(|stem| {
-                file.strip_prefix(stem).is_some_and(|rest| {
-                    rest.strip_prefix(major.as_str())
-                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
-                })
-            });
-            let new_dir = path
-                .parent()
-                .filter(|dir| member && !dirs.iter().any(|d| d == dir));
-            if let Some(dir) = new_dir {
-                dirs.push(dir.to_path_buf());
-            }
-        }
-        dirs
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
-    /// Every place to look, in order, with the step that proposed it: for a
-    /// library installed with the driver, its names for the system loader; for
-    /// a toolkit library, a copy already loaded, the directory of a loaded
-    /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
-    /// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
-    /// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
-    /// last the names for the system loader. Paths are absolute; the same path
-    /// is proposed once.
-    #[must_use]
-    pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
-        let mut out: Vec<(Candidate, &'static str)> = Vec::new();
-        let Some(wheel_dirs) = info.wheel_dirs else {
-            out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-            return out;
-        };
-        let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
-        let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
-            for name in info.names {
-                let c = Candidate::Path(dir.join(name));
-                if !out.iter().any(|(o, _)| *o == c) {
-                    out.push((c, from));
-                }
-            }
-        };
-        if ASKS_LOADED {
-            out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
-        }
-        for dir in family_dirs(info) {
-            add_dir(&mut out, &dir, "family");
-        }
-        let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
-        if let Some(v) = absolute_var("VIRTUAL_ENV") {
-            prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
-        }
-        if let Ok(exe) = std::env::current_exe() {
-            // Only Python environments (a venv's `pyvenv.cfg`, conda's
-            // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
-            // plants nothing.
-            let environment =
-                |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
-            for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
-                prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
-            }
-        }
-        let major = info.major.to_string();
-        for (prefix, from) in &prefixes {
-            for site in site_packages(prefix) {
-                for wheel in wheel_dirs {
-                    let dir = wheel.replace("{major}", &major);
-                    // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
-                    let dirs = match dir.strip_suffix("/lib") {
-                        Some(stem) if cfg!(windows) => {
-                            vec![
-                                format!("{stem}/{lib_dir}"),
-                                format!("{stem}/{lib_dir}/x86_64"),
-                            ]
-                        }
-                        _ => vec![dir],
-                    };
-                    for dir in dirs {
-                        let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
-                        add_dir(&mut out, &path, from);
-                    }
-                }
-            }
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            // conda keeps DLLs in `Library\bin` on Windows.
-            let dir = if cfg!(windows) {
-                c.join("Library").join("bin")
-            } else {
-                c.join(lib_dir)
-            };
-            add_dir(&mut out, &dir, "conda");
-        }
-        let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
-        for var in ["CUDA_PATH", "CUDA_HOME"] {
-            if let Some(root) = absolute_var(var) {
-                toolkits.push((root, var));
-            }
-        }
-        if cfg!(unix) {
-            toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
-        }
-        for (root, from) in &toolkits {
-            let subdirs: &[&str] = if cfg!(windows) {
-                &["bin", "bin/x64"]
-            } else {
-                &["lib64", "lib"]
-            };
-            for sub in subdirs {
-                let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
-                add_dir(&mut out, &path, from);
-            }
-        }
-        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-        out
-    }
-
-    /// What a search found: the library, or why there is none, with every
-    /// candidate tried before the answer, in order.
-    #[derive(Debug)]
-    pub struct Search {
-        /// The library, or why none is usable.
-        pub found: Result<Driver, LoadError>,
-        /// Each candidate that was skipped, and why.
-        pub tried: Vec<Attempt>,
-    }
-
-    /// The library found, or why none was. Nothing is cached: [`driver`] keeps
-    /// the first answer for the process; `cushim doctor` asks again for each
-    /// library it shows.
-    ///
-    /// # Errors
-    /// Why no usable library was found.
-    pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
-        search(info).found
-    }
-
-    /// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
-    fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
-        format!(
-            "`{path}` is {} {}, but the header is for {} {needed}.x",
-            info.label,
-            version_text(found),
-            info.product
-        )
-    }
-
-    /// Searches for the library as [`candidates`] orders the places, or opens
-    /// the override as given.
-    #[must_use]
-    pub fn search(info: &LibraryInfo) -> Search {
-        let mut tried = Vec::new();
-        let path = match library_override(std::env::var_os(info.override_var)) {
-            Ok(path) => path,
-            Err(e) => {
-                return Search {
-                    found: Err(e),
-                    tried,
-                }
-            }
-        };
-        if let Some(path) = path {
-            // The path the user named is opened as given, after its
-            // dependencies from its directory: the platform's own message says
-            // best why it cannot be.
-            let name = path.to_string_lossy().into_owned();
-            let found = preload(info, Path::new(&path)).and_then(|()| {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                open_one(&path, false).map_err(|e| describe(&e))
-            });
-            let found = match found {
-                Ok(library) => inspect(info, library, name, "override"),
-                Err(error) => {
-                    tried.push(Attempt {
-                        name,
-                        error,
-                        from: "override",
-                    });
-                    Err(LoadError::LibraryNotFound {
-                        tried: tried.clone(),
-                    })
-                }
-            };
-            return Search { found, tried };
-        }
-        let mut wrong = None;
-        for (candidate, from) in candidates(info) {
-            match try_one(info, &candidate, from) {
-                Ok(Err(LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                })) => {
-                    tried.push(Attempt {
-                        name: candidate.shown(),
-                        error: wrong_major(info, &path, found, needed),
-                        from,
-                    });
-                    wrong.get_or_insert(LoadError::WrongMajor {
-                        path,
-                        found,
-                        needed,
-                    });
-                }
-                Ok(found) => return Search { found, tried },
-                Err(error) => tried.push(Attempt {
-                    name: candidate.shown(),
-                    error,
-                    from,
-                }),
-            }
-        }
-        let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
-            tried: tried.clone(),
-        }));
-        Search { found, tried }
-    }
-
-    /// Loads the libraries `info` says must come first, from `path`'s directory,
-    /// and keeps them loaded: the library's own dependency resolves to them.
-    fn preload(info: &LibraryInfo, path: &Path) -> Result<(), String> {
-        let Some(dir) = path.parent() else {
-            return Ok(());
-        };
-        for dep in info.preload {
-            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-            let dep_path = dir.join(dep);
-            match open_one(dep_path.as_os_str(), false) {
-                Ok(dep) => std::mem::forget(dep),
-                Err(e) => {
-                    return Err(format!(
-                        "its dependency `{}` could not be loaded: {}",
-                        dep_path.display(),
-                        describe(&e)
-                    ))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Opens one candidate: `Err` with the reason to go on searching, else the
-    /// answer that ends the search (the library, or a stub found).
-    fn try_one(
-        info: &LibraryInfo,
-        candidate: &Candidate,
-        from: &'static str,
-    ) -> Result<Result<Driver, LoadError>, String> {
-        let (name, library) = match candidate {
-            Candidate::Path(path) => {
-                if !path.exists() {
-                    return Err("no such file".into());
-                }
-                preload(info, path)?;
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (
-                    path.as_os_str().to_owned(),
-                    open_one(path.as_os_str(), false),
-                )
-            }
-            Candidate::Loaded(name) => {
-                let name = OsString::from(name);
-                let opened = open_one(&name, true);
-                if opened.is_err() {
-                    return Err("not loaded in this process".into());
-                }
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (name, opened)
-            }
-            Candidate::System(name) => {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                let name = OsString::from(name);
-                let opened = open_one(&name, false);
-                (name, opened)
-            }
-        };
-        let library = library.map_err(|e| describe(&e))?;
-        Ok(inspect(
-            info,
-            library,
-            name.to_string_lossy().into_owned(),
-            from,
-        ))
-    }
-
-    fn open() -> Result<Driver, LoadError> {
-        open_library(&super::CUSHIM_LIBRARY)
-    }
-
-    /// Reads the library's version once and finds its own lookup function, if
-    /// it has one. A link-time stub answers the version function with its stub
-    /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
-    /// library never does. A library of another major than the header's is
-    /// refused. The version function is asked before anything else is called.
-    fn inspect(
-        info: &LibraryInfo,
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-    ) -> Result<Driver, LoadError> {
-        let (code, version) = version_of(info, &library);
-        if info.stub_code.is_some_and(|stub| code == Some(stub)) {
-            // Kept mapped but never used: a library is never unloaded.
-            std::mem::forget(library);
-            return Err(LoadError::StubLibrary { path });
-        }
-        if info.major != 0 && version != 0 && version / 1000 != info.major {
-            std::mem::forget(library);
-            return Err(LoadError::WrongMajor {
-                path,
-                found: version,
-                needed: info.major,
-            });
-        }
-        // SAFETY: each prototype is the one the library has exported since it
-        // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
-        let get_proc = unsafe {
-            match info.proc_address {
-                Some((v2, v1)) => {
-                    if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
-                        GetProc::V2(*f)
-                    } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
-                        GetProc::V1(*f)
-                    } else {
-                        GetProc::Missing
-                    }
-                }
-                None => GetProc::Missing,
-            }
-        };
-        Ok(Driver {
-            library,
-            path,
-            from,
-            version,
-            get_proc,
-        })
-    }
-
-    /// What the version function returned, and the version as 1000 × major +
-    /// 10 × minor (0 when it is missing or failed).
-    fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
-        type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
-        type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
-        type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
-        type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
-        let name = info.version_function.to_bytes_with_nul();
-        let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
-        // SAFETY: the description gives the version function's prototype, which
-        // the library has kept since it introduced it.
-        unsafe {
-            match info.version_query {
-                VersionQuery::Number => match library.get::<Number>(name) {
-                    Ok(f) => {
-                        let mut v: c_int = 0;
-                        let rc = f(&raw mut v);
-                        (Some(rc), if rc == 0 { ok(v) } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(&raw mut major, &raw mut minor);
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Property => match library.get::<Property>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(0, &raw mut major);
-                        let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Text => match library.get::<Text>(name) {
-                    Ok(f) => {
-                        let mut text = [0 as c_char; 96];
-                        let rc = f(text.as_mut_ptr(), 95);
-                        text[95] = 0;
-                        let digits: String = CStr::from_ptr(text.as_ptr())
-                            .to_string_lossy()
-                            .chars()
-                            .take_while(char::is_ascii_digit)
-                            .collect();
-                        let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
-                        (Some(rc), if rc == 0 { major * 1000 } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-            }
-        }
-    }
-
-    /// libloading's message and the platform's own (`dlerror`), on one line.
-    fn describe(e: &libloading::Error) -> String {
-        match std::error::Error::source(e) {
-            Some(inner) => format!("{e}: {inner}"),
-            None => e.to_string(),
-        }
-    }
-
-    /// Opens a library by path or name (`loaded_only`: only if it is loaded already).
-    #[cfg(unix)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-        // `RTLD_NOLOAD`, asked for only where `ASKS_LOADED` knows its value.
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        const NOLOAD: c_int = 4;
-        #[cfg(any(target_os = "macos", target_os = "ios"))]
-        const NOLOAD: c_int = 0x10;
-        #[cfg(not(any(
-            target_os = "linux",
-            target_os = "android",
-            target_os = "macos",
-            target_os = "ios"
-        )))]
-        const NOLOAD: c_int = 0;
-        let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
-        // SAFETY: loading the library runs its initializers; that is the point.
-        unsafe { Library::open(Some(name), flags) }.map(Into::into)
-    }
-
-    /// Opens a library: a bare name only from the system directory, an absolute
-    /// path with its own directory for its dependencies; never the working
-    /// directory or the executable's.
-    #[cfg(windows)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::windows::{
-            Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
-        };
-        if loaded_only {
-            return Library::open_already_loaded(name).map(Into::into);
-        }
-        let flags = if Path::new(name).is_absolute() {
-            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-        } else {
-            LOAD_LIBRARY_SEARCH_SYSTEM32
-        };
-        // SAFETY: as above.
-        unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
-    }
-
-    /// One function to look up, in one stream mode: what `cuGetProcAddress`
-    /// and the exact-export fallback are asked for.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Target<'a> {
-        /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
-        pub proc_name: &'a CStr,
-        /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
-        pub symbol: &'a CStr,
-        /// Its ABI version; 0 when unknown (then only the export is tried).
-        pub version: u32,
-        /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
-        pub flags: u64,
-    }
-
-    impl<'a> Target<'a> {
-        /// What a function binds in `mode`: its per-thread variant (flag 2) when it
-        /// has one and the mode is per-thread, else its legacy symbol (flag 1).
-        #[must_use]
-        pub fn new(
-            proc_name: &'a CStr,
-            legacy: (&'a CStr, u32),
-            per_thread: Option<(&'a CStr, u32)>,
-            mode: StreamMode,
-        ) -> Target<'a> {
-            let ((symbol, version), flags) = match (mode, per_thread) {
-                (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
-                _ => (legacy, StreamMode::Legacy.flag()),
-            };
-            Target {
-                proc_name,
-                symbol,
-                version,
-                flags,
-            }
-        }
-    }
-
-    /// Why a lookup found no address.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Miss {
-        /// The target's ABI version is newer than the driver; the driver was not asked.
-        TooOld,
-        /// `cuGetProcAddress_v2` knows the name, but not at this ABI version.
-        VersionNotSufficient,
-        /// Not provided; the text says what the driver answered.
-        NotFound(String),
-    }
-
-    impl Driver {
-        /// Finds `target` by `resolve`. Never calls the driver for a target whose
-        /// ABI is newer than it, never passes NULL or flags 0 to
-        /// `cuGetProcAddress`, and never retries with a lower version.
-        ///
-        /// # Errors
-        /// Why there is no address: too old, version not sufficient, or not found.
-        pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
-            let version = target.version;
-            if version != 0 && self.version != 0 && version > self.version {
-                return Err(Miss::TooOld);
-            }
-            let not_found = |why: String| Err(Miss::NotFound(why));
-            let mut pfn: *mut c_void = std::ptr::null_mut();
-            let by_proc = resolve == Resolve::ProcAddress && version != 0;
-            match self.get_proc {
-                GetProc::V2(get) if by_proc => {
-                    let mut status: c_int = 0;
-                    // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                            &raw mut status,
-                        )
-                    };
-                    match (rc, status) {
-                        (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                        (0, 2) => Err(Miss::VersionNotSufficient),
-                        (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
-                        (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
-                        (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
-                    }
-                }
-                GetProc::V1(get) if by_proc => {
-                    // SAFETY: valid name and out-pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                        )
-                    };
-                    match rc {
-                        0 if !pfn.is_null() => Ok(pfn.cast()),
-                        0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
-                        rc => not_found(format!("cuGetProcAddress returned {rc}")),
-                    }
-                }
-                _ => {
-                    // SAFETY: the symbol is only read as an address, never called here.
-                    let found = unsafe {
-                        self.library
-                            .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
-                    };
-                    match found {
-                        Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
-                        Ok(_) => not_found("the exported address is NULL".into()),
-                        Err(e) => not_found(describe(&e)),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Finds the address of `f` for the process's stream mode, by
-    /// `super::CUSHIM_RESOLVE` (see [`Driver::find`]).
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound; kept, so later calls get the same answer.
-    pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
-        let mode = lock_stream_mode();
-        let driver = driver()?;
-        let target = Target::new(f.proc_name, (f.symbol, f.version), f.per_thread, mode);
-        let error = match driver.find(&target, super::CUSHIM_RESOLVE) {
-            Ok(p) => return Ok(p),
-            Err(Miss::TooOld) => LoadError::DriverTooOld {
-                function: f.name,
-                required: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::VersionNotSufficient) => LoadError::VersionNotSufficient {
-                function: f.name,
-                version: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::NotFound(error)) => LoadError::SymbolNotFound {
-                function: f.name,
-                symbol: target.symbol.to_str().unwrap_or(f.name),
-                library: driver.path.clone(),
-                error,
-            },
-        };
-        Err(note(f.failure.get_or_init(|| error)))
-    }
-
-    /// Binds `f`: patches its slot with the driver's function, or with its
-    /// failure stub, and returns what the slot now holds.
-    pub fn bind(f: &'static Function) -> *mut () {
-        let p = match resolve(f) {
-            Ok(p) => p,
-            // A call from inside the load fails this once; the slot stays unbound.
-            Err(LoadError::Reentrant) => return f.absent as *mut (),
-            Err(e) => {
-                let _ = f.reason.set(e);
-                f.absent as *mut ()
-            }
-        };
-        f.slot.store(p, Ordering::Release);
-        f.bound.store(true, Ordering::Release);
-        p
-    }
-
-    /// The code a failed shim returns (its reason's, or "no library" before any).
-    pub fn absent_code(f: &'static Function) -> u32 {
-        f.reason
-            .get()
-            .map_or(super::CUSHIM_CODES.library_not_found, |e| e.code())
-    }
-
-    /// Whether `f`'s slot holds its failure stub; the reason, if so.
-    pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
-        if f.slot.load(Ordering::Acquire) == f.absent as *mut () {
-            f.reason.get().copied()
-        } else {
-            None
-        }
-    }
-
-    /// Binds `f` now if it was not yet, and reports the failure, if any.
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound.
-    pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
-        if !f.bound.load(Ordering::Acquire) {
-            bind(f);
-        }
-        match failed(f) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    /// A return type that can carry a loading failure through the C ABI.
-    pub trait Status: Sized {
-        /// The status with this value.
-        fn from_code(code: u32) -> Self;
-        /// Whether it is the success value.
-        fn is_success(&self) -> bool;
-        /// The value, to look its name up. Example: `1`.
-        fn code(&self) -> i64;
-    }
-}
-
-#[allow(unused_imports)]
-#[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
-
-/// How this module finds functions (`--resolve` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::ProcAddress;
-/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
-/// says otherwise (`--stream` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::Legacy;
-/// What the drop-in layer returns when a call never reached the library: the
-/// values of the header's `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`.
-#[rustfmt::skip]
-pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
-    library_not_found: 1,
-    symbol_not_found: 15,
-    stub_library: 1,
-    driver_too_old: 15,
-    not_initialized: 1,
-    success: 0,
-    invalid_value: 7,
-};
-/// How the loader finds the library and asks its version, and the words of
-/// its messages (cushim's description of "cuBLASLt").
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "cuBLASLt",
     short: "cuBLASLt",
     product: "cuBLASLt",
@@ -6821,291 +5287,145 @@ pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInf
     override_var: "CUSHIM_CUBLASLT_LIBRARY",
     names: if cfg!(windows) { &["cublasLt64_12.dll"] } else { &["libcublasLt.so.12"] },
     version_function: c"cublasLtGetProperty",
-    version_query: cushim_loader::VersionQuery::Property,
+    version_query: cushim_runtime::VersionQuery::Property,
     stub_code: None,
     proc_address: None,
     major: 12,
     wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/cublas/lib"]),
     preload: &[],
     family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
+    // What a call that never reached the library returns: the values of
+    // `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`.
+    codes: cushim_runtime::Codes {
+        library_not_found: 1,
+        symbol_not_found: 15,
+        stub_library: 1,
+        too_old: 15,
+        not_initialized: 1,
+        success: 0,
+        invalid_value: 7,
+    },
+    // `--resolve` at generation time.
+    resolve: cushim_runtime::Resolve::ProcAddress,
+    // `--stream` at generation time (this library has no per-thread variants).
+    default_stream: cushim_runtime::StreamMode::Legacy,
 };
+
+/// The library (cuBLASLt), loaded on the first call of any shim of this module.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub static CUSHIM_LIBRARY: cushim_runtime::Library = cushim_runtime::Library::new(&CUSHIM_INFO);
+
+#[rustfmt::skip]
+impl cushim_runtime::Module for Module {
+    type Status = cublasStatus_t;
+    const STATUS_NAME: &'static str = "cublasStatus_t";
+    #[inline]
+    fn library() -> &'static cushim_runtime::Library {
+        &CUSHIM_LIBRARY
+    }
+    #[inline]
+    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+        CUSHIM_STATUS_TEXTS
+    }
+    #[inline]
+    fn functions() -> &'static [&'static cushim_runtime::Function] {
+        FUNCTIONS
+    }
+}
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_loader::Status for cublasStatus_t {
+impl cushim_runtime::Status for cublasStatus_t {
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
-    }
-    #[inline(always)]
-    fn is_success(&self) -> bool {
-        self.0 == 0
     }
     #[inline]
     fn code(&self) -> i64 {
         self.0 as i64
     }
-}
-
-#[allow(dead_code)]
-#[rustfmt::skip]
-pub mod cushim_api {
-    //! The typed layer and the introspection of a generated module: the same for
-    //! every header, so it is real source that cushim compiles and tests, and the
-    //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
-    //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-    //! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
-
-    use std::ffi::{c_char, CStr};
-
-    use super::cushim_loader::{self, LoadError, Status as _};
-
-    /// One constant of the status enum, for the answers that need no library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StatusText {
-        /// Example: `2`.
-        pub code: i64,
-        /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
-        pub name: &'static CStr,
-        /// Example: `out of memory`.
-        pub text: &'static CStr,
-    }
-
-    /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
-    #[must_use]
-    pub fn status_name(code: i64) -> Option<&'static str> {
-        status_text_of(code).and_then(|t| t.name.to_str().ok())
-    }
-
-    fn status_text_of(code: i64) -> Option<&'static StatusText> {
-        super::CUSHIM_STATUS_TEXTS.iter().find(|t| t.code == code)
-    }
-
-    /// Which answer a driver-less fallback gives.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Fallback {
-        /// `cuGetErrorName`: the constant's name.
-        Name,
-        /// `cuGetErrorString`: a description of it.
-        Text,
-    }
-
-    /// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as the
-    /// C++ stubs do: the name or description of `code` in `*out`, or the invalid
-    /// value code (and `*out` = NULL) for a code the header does not list.
-    ///
-    /// # Safety
-    /// `out` is NULL or valid for one pointer write.
-    pub unsafe fn status_fallback(
-        code: super::CushimStatus,
-        out: *mut *const c_char,
-        which: Fallback,
-    ) -> super::CushimStatus {
-        let codes = super::CUSHIM_CODES;
-        if out.is_null() {
-            return super::CushimStatus::from_code(codes.invalid_value);
-        }
-        let found = status_text_of(code.code()).map(|t| match which {
-            Fallback::Name => t.name,
-            Fallback::Text => t.text,
-        });
-        // SAFETY: the caller passes a valid out-pointer; the text is static.
-        unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
-        super::CushimStatus::from_code(if found.is_some() {
-            codes.success
-        } else {
-            codes.invalid_value
-        })
-    }
-
-    /// What a function that returns a status's name or text (`nvrtcGetErrorString`)
-    /// answers without the library: the name or description of `code`, or
-    /// `unrecognized status` for a code the header does not list (never NULL).
-    #[must_use]
-    pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
-        status_text_of(code.code())
-            .map_or(c"unrecognized status", |t| match which {
-                Fallback::Name => t.name,
-                Fallback::Text => t.text,
-            })
-            .as_ptr()
-    }
-
-    /// The typed layer's error: a driver that answered with a failure code, or a
-    /// driver (or one function of it) that could not be loaded.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    pub enum Error {
-        /// The driver ran and returned this code.
-        Driver(super::CushimStatus),
-        /// The call never reached the driver.
-        Load(&'static LoadError),
-    }
-
-    /// `CUDA_ERROR_INVALID_VALUE (1)`, or `CUresult 999` for a value the header does not list.
-    struct Code(i64);
-
-    impl std::fmt::Display for Code {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match status_name(self.0) {
-                Some(name) => write!(f, "{name} ({})", self.0),
-                None => write!(f, "{} {}", super::CUSHIM_STATUS_NAME, self.0),
-            }
-        }
-    }
-
-    impl std::fmt::Display for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(
-                    f,
-                    "{} call failed: {}",
-                    super::CUSHIM_LIBRARY.label,
-                    Code(code.code())
-                ),
-                Error::Load(e) => e.fmt(f),
-            }
-        }
-    }
-
-    impl std::fmt::Debug for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(f, "Driver({})", Code(code.code())),
-                Error::Load(e) => f.debug_tuple("Load").field(e).finish(),
-            }
-        }
-    }
-
-    impl std::error::Error for Error {}
-
-    /// Tells a loading failure from a driver failure; only on the error path.
-    #[cold]
-    pub(super) fn cushim_classify(
-        f: &'static cushim_loader::Function,
-        code: super::CushimStatus,
-    ) -> Error {
-        match cushim_loader::failed(f) {
-            Some(e) => Error::Load(e),
-            None => Error::Driver(code),
-        }
-    }
-
-    /// The typed layer: every function as `Api::name(...) -> Result<(), Error>`.
-    pub struct Api;
-
-    /// Why the most recent shim that could not reach the driver failed.
-    #[must_use]
-    pub fn last_load_error() -> Option<&'static LoadError> {
-        cushim_loader::last_error()
-    }
-
-    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
-    /// `nvmlInit`, which the header maps to `nvmlInit_v2`).
-    #[must_use]
-    pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-        super::FUNCTIONS.iter().copied().find(|f| {
-            f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
-        })
-    }
-
-    /// Whether the driver provides this function (binding it now if needed).
-    #[must_use]
-    pub fn is_available(name: &str) -> bool {
-        function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
-    }
-
-    /// Functions that a program needs but cannot have.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Missing {
-        /// Each missing function with the reason; `None` when the header has no such function.
-        pub functions: Vec<(String, Option<&'static LoadError>)>,
-    }
-
-    impl std::fmt::Display for Missing {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "{} required CUDA function(s) unavailable:",
-                self.functions.len()
-            )?;
-            for (name, why) in &self.functions {
-                match why {
-                    Some(e) => write!(f, "\n  {name}: {e}")?,
-                    None => write!(f, "\n  {name}: not a function of this header")?,
-                }
-            }
-            Ok(())
-        }
-    }
-
-    impl std::error::Error for Missing {}
-
-    /// Checks every function in `names` and returns one error listing all that are missing.
-    ///
-    /// # Errors
-    /// `Missing`, with each function this driver cannot provide and why.
-    pub fn require(names: &[&str]) -> Result<(), Missing> {
-        let functions: Vec<(String, Option<&'static LoadError>)> = names
-            .iter()
-            .filter_map(|name| match function(name) {
-                None => Some((name.to_string(), None)),
-                Some(f) => cushim_loader::check(f)
-                    .err()
-                    .map(|e| (name.to_string(), Some(e))),
-            })
-            .collect();
-        if functions.is_empty() {
-            Ok(())
-        } else {
-            Err(Missing { functions })
-        }
-    }
-
-    /// Binds every shim now. `Err` when the library itself cannot be used;
-    /// otherwise the functions this driver lacks (empty when it has them all).
-    ///
-    /// # Errors
-    /// Why the library cannot be used at all.
-    pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-        cushim_loader::driver()?;
-        Ok(super::FUNCTIONS
-            .iter()
-            .filter_map(|f| cushim_loader::check(f).err().map(|e| (f.name, e)))
-            .collect())
+    #[inline]
+    fn is_success(&self) -> bool {
+        self.0 == 0
     }
 }
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_api::{function, is_available, last_load_error, preload_all, require, Api, Error, Missing};
-#[rustfmt::skip]
-use self::cushim_api::cushim_classify;
+pub use cushim_runtime::{LoadError, Missing, Status};
 
-/// The status type every function returns.
-#[rustfmt::skip]
-type CushimStatus = cublasStatus_t;
-/// Its C name, for messages.
-#[rustfmt::skip]
-const CUSHIM_STATUS_NAME: &str = "cublasStatus_t";
+/// The typed layer's error: the status the library returned, or why the call never
+/// reached it.
+#[allow(dead_code)]
+pub type Error = cushim_runtime::Error<Module>;
+
+/// The typed layer: every function as `Api::name(...)`, its status as a `Result`.
+#[allow(dead_code)]
+#[derive(Debug)]
+pub struct Api;
+
+/// Why the most recent shim that could not reach the library failed.
+#[allow(dead_code)]
+#[must_use]
+pub fn last_load_error() -> Option<&'static LoadError> {
+    CUSHIM_LIBRARY.last_error()
+}
+
+/// The shim with this C name or symbol (`cublasLtCreate` or `cublasLtCreate`).
+#[allow(dead_code)]
+#[must_use]
+pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
+    cushim_runtime::function::<Module>(name)
+}
+
+/// Whether the library provides this function (binding it now if needed).
+#[allow(dead_code)]
+#[must_use]
+pub fn is_available(name: &str) -> bool {
+    cushim_runtime::is_available::<Module>(name)
+}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+///
+/// # Errors
+/// `Missing`, with each function the library cannot provide and why.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    cushim_runtime::require::<Module>(names)
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions it lacks (empty when it has them all).
+///
+/// # Errors
+/// Why the library cannot be used at all.
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_runtime::preload_all::<Module>()
+}
+
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
+#[allow(dead_code)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
-    cushim_api::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
-    cushim_api::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_api::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_api::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_api::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_api::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_api::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_api::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_api::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_api::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
+    cushim_runtime::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
 ];
+
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+pub static FUNCTIONS: &[&cushim_runtime::Function] = &[
     &__cushim_fn_cublasLtCreate,
     &__cushim_fn_cublasLtDestroy,
     &__cushim_fn_cublasLtDisableCpuInstructionsSetMask,
@@ -7174,7 +5494,7 @@ macro_rules! cushim_linked {
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
 /// The slot starts at `resolve`, which binds the function (see
-/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
 /// and forwards the call. From then on a call is one atomic load and one
 /// indirect call. The per-shim items are two statics with names the generator
 /// chose; `resolve` and `absent` live inside their initializers, so that no
@@ -7197,15 +5517,15 @@ macro_rules! cushim_shim {
     // Without the library a shim answers the code of its failure, or, for a
     // fallback (`cuGetErrorName`), the name or text of its status argument.
     (@absent $function:ident, $ret:ty, []) => {
-        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+        <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -7215,15 +5535,15 @@ macro_rules! cushim_shim {
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let code = unsafe { $symbol($($arg),*) };
-        if <$ret as cushim_loader::Status>::is_success(&code) {
+        if cushim_runtime::is_success::<Module>(code) {
             Ok(())
         } else {
-            Err(cushim_classify(&$function, code))
+            Err(cushim_runtime::classify::<Module>(&$function, code))
         }
     }};
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let value = unsafe { $symbol($($arg),*) };
-        match cushim_loader::failed(&$function) {
+        match $function.failed() {
             Some(e) => Err(Error::Load(e)),
             None => Ok(value),
         }
@@ -7241,7 +5561,7 @@ macro_rules! cushim_shim {
     }};
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
-        if cushim_loader::per_thread_now() {
+        if CUSHIM_LIBRARY.per_thread_now() {
             unsafe { $twin($($arg),*) }
         } else {
             unsafe { $export($($arg),*) }
@@ -7254,35 +5574,35 @@ macro_rules! cushim_shim {
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
-        pub static $function: cushim_loader::Function = {
+        pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
-            cushim_loader::Function {
-                name: $name,
-                aliases: &[$(stringify!($alias)),*],
-                symbol: $export,
-                proc_name: $proc,
-                version: $version,
-                since: $since,
-                per_thread: cushim_shim!(@twin $($twin)*),
-                slot: &$slot,
+            cushim_runtime::Function::new(
+                &CUSHIM_LIBRARY,
+                cushim_runtime::Facts {
+                    name: $name,
+                    aliases: &[$(stringify!($alias)),*],
+                    symbol: $export,
+                    proc_name: $proc,
+                    version: $version,
+                    since: $since,
+                    per_thread: cushim_shim!(@twin $($twin)*),
+                },
+                &$slot,
                 // SAFETY: only compared and stored, never called through this type.
-                absent: unsafe {
+                unsafe {
                     ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
                 },
-                bound: ::std::sync::atomic::AtomicBool::new(false),
-                failure: ::std::sync::OnceLock::new(),
-                reason: ::std::sync::OnceLock::new(),
-            }
+            )
         };
 
-        #[doc(hidden)]
+        // Private to the module: no code outside it can repoint the shim.
         #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        pub static $slot: ::std::sync::atomic::AtomicPtr<()> = {
+        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = cushim_loader::bind(&$function);
-                // SAFETY: `p` is the driver's function, whose C prototype this
+                let p = $function.bind();
+                // SAFETY: `p` is the library's function, whose C prototype this
                 // type mirrors, or `absent`.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
@@ -7292,8 +5612,8 @@ macro_rules! cushim_shim {
 
         $(#[$attr])*
         #[doc = concat!(
-            "The driver's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
-            "Without a usable driver it returns the code of the failure; `last_load_error` says why.\n\n",
+            "The library's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
+            "Without a usable library it returns the code of the failure; `last_load_error` says why.\n\n",
             "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
         )]
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
@@ -7304,7 +5624,7 @@ macro_rules! cushim_shim {
             }
             cushim_lazy! {
                 let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -7315,7 +5635,7 @@ macro_rules! cushim_shim {
             $(#[$attr])*
             #[doc = concat!(
                 "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
+                "# Errors\n\n`Error::Status` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]

@@ -2,8 +2,9 @@
 // CUDA 13.3; headers: nvml.h sha256:31a26e3ce6f0b98a76cea38a3cf28aa112a20cfb37e9057786c768712d6a487f.
 // Regenerate with: cushim generate --cuda 13.3 --lib nvml
 //
-// Functions: 390. Needs the `libloading` crate and std; include it with
-// `mod cuda { include!(concat!(env!("OUT_DIR"), "/nvml.rs")); }` or vendor it as a module.
+// Functions: 390. Needs std and the `libloading` and `cushim-runtime` crates;
+// include it with `mod nvml { include!(concat!(env!("OUT_DIR"), "/nvml.rs")); }`
+// or vendor it as a module.
 
 /// Types, constants and enums of the header (bindgen's, and the enums in
 /// bindgen's newtype style).
@@ -3012,7 +3013,7 @@ impl nvmlProcessMode_enum {
 pub struct nvmlProcessMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlProcessMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlProcessMode_enum", self.0, &[(0, "NVML_PROCESS_MODE_COMPUTE"), (1, "NVML_PROCESS_MODE_GRAPHICS"), (2, "NVML_PROCESS_MODE_MPS"), (3, "NVML_PROCESS_MODE_ALL"), (4, "NVML_PROCESS_MODE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlProcessMode_enum", self.0, &[(0, "NVML_PROCESS_MODE_COMPUTE"), (1, "NVML_PROCESS_MODE_GRAPHICS"), (2, "NVML_PROCESS_MODE_MPS"), (3, "NVML_PROCESS_MODE_ALL"), (4, "NVML_PROCESS_MODE_MAX")], false)
     }
 }
 impl nvmlDeviceAddressingModeType_t {
@@ -3025,7 +3026,7 @@ impl nvmlDeviceAddressingModeType_t {
 pub struct nvmlDeviceAddressingModeType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceAddressingModeType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlDeviceAddressingModeType_t", self.0, &[(0, "NVML_DEVICE_ADDRESSING_MODE_NONE"), (1, "NVML_DEVICE_ADDRESSING_MODE_HMM"), (2, "NVML_DEVICE_ADDRESSING_MODE_ATS")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlDeviceAddressingModeType_t", self.0, &[(0, "NVML_DEVICE_ADDRESSING_MODE_NONE"), (1, "NVML_DEVICE_ADDRESSING_MODE_HMM"), (2, "NVML_DEVICE_ADDRESSING_MODE_ATS")], false)
     }
 }
 impl nvmlBridgeChipType_enum {
@@ -3037,7 +3038,7 @@ impl nvmlBridgeChipType_enum {
 pub struct nvmlBridgeChipType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBridgeChipType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountUnits_enum {
@@ -3052,7 +3053,7 @@ impl nvmlNvLinkUtilizationCountUnits_enum {
 pub struct nvmlNvLinkUtilizationCountUnits_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountUnits_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountPktTypes_enum {
@@ -3071,7 +3072,7 @@ impl nvmlNvLinkUtilizationCountPktTypes_enum {
 pub struct nvmlNvLinkUtilizationCountPktTypes_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountPktTypes_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
     }
 }
 impl nvmlNvLinkCapability_enum {
@@ -3088,7 +3089,7 @@ impl nvmlNvLinkCapability_enum {
 pub struct nvmlNvLinkCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
     }
 }
 impl nvmlNvLinkErrorCounter_enum {
@@ -3104,7 +3105,7 @@ impl nvmlNvLinkErrorCounter_enum {
 pub struct nvmlNvLinkErrorCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkErrorCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
     }
 }
 impl nvmlIntNvLinkDeviceType_enum {
@@ -3118,7 +3119,7 @@ impl nvmlIntNvLinkDeviceType_enum {
 pub struct nvmlIntNvLinkDeviceType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlIntNvLinkDeviceType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
     }
 }
 impl nvmlGpuLevel_enum {
@@ -3134,7 +3135,7 @@ impl nvmlGpuLevel_enum {
 pub struct nvmlGpuLevel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuLevel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
     }
 }
 impl nvmlGpuP2PStatus_enum {
@@ -3152,7 +3153,7 @@ impl nvmlGpuP2PStatus_enum {
 pub struct nvmlGpuP2PStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
     }
 }
 impl nvmlGpuP2PCapsIndex_enum {
@@ -3169,7 +3170,7 @@ impl nvmlGpuP2PCapsIndex_enum {
 pub struct nvmlGpuP2PCapsIndex_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PCapsIndex_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PCI"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PCI"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
     }
 }
 impl nvmlSamplingType_enum {
@@ -3190,7 +3191,7 @@ impl nvmlSamplingType_enum {
 pub struct nvmlSamplingType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlSamplingType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_MODULE_POWER_SAMPLES"), (8, "NVML_JPG_UTILIZATION_SAMPLES"), (9, "NVML_OFA_UTILIZATION_SAMPLES"), (10, "NVML_SAMPLINGTYPE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_MODULE_POWER_SAMPLES"), (8, "NVML_JPG_UTILIZATION_SAMPLES"), (9, "NVML_OFA_UTILIZATION_SAMPLES"), (10, "NVML_SAMPLINGTYPE_COUNT")], false)
     }
 }
 impl nvmlPcieUtilCounter_enum {
@@ -3203,7 +3204,7 @@ impl nvmlPcieUtilCounter_enum {
 pub struct nvmlPcieUtilCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieUtilCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
     }
 }
 impl nvmlValueType_enum {
@@ -3221,7 +3222,7 @@ impl nvmlValueType_enum {
 pub struct nvmlValueType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlValueType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_SIGNED_INT"), (6, "NVML_VALUE_TYPE_UNSIGNED_SHORT"), (7, "NVML_VALUE_TYPE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_SIGNED_INT"), (6, "NVML_VALUE_TYPE_UNSIGNED_SHORT"), (7, "NVML_VALUE_TYPE_COUNT")], false)
     }
 }
 impl nvmlPerfPolicyType_enum {
@@ -3240,7 +3241,7 @@ impl nvmlPerfPolicyType_enum {
 pub struct nvmlPerfPolicyType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPerfPolicyType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
     }
 }
 impl nvmlThermalTarget_t {
@@ -3260,7 +3261,7 @@ impl nvmlThermalTarget_t {
 pub struct nvmlThermalTarget_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalTarget_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
     }
 }
 impl nvmlThermalController_t {
@@ -3289,7 +3290,7 @@ impl nvmlThermalController_t {
 pub struct nvmlThermalController_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalController_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
     }
 }
 impl nvmlCoolerControl_enum {
@@ -3303,7 +3304,7 @@ impl nvmlCoolerControl_enum {
 pub struct nvmlCoolerControl_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCoolerControl_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlCoolerControl_enum", self.0, &[(0, "NVML_THERMAL_COOLER_SIGNAL_NONE"), (1, "NVML_THERMAL_COOLER_SIGNAL_TOGGLE"), (2, "NVML_THERMAL_COOLER_SIGNAL_VARIABLE"), (3, "NVML_THERMAL_COOLER_SIGNAL_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlCoolerControl_enum", self.0, &[(0, "NVML_THERMAL_COOLER_SIGNAL_NONE"), (1, "NVML_THERMAL_COOLER_SIGNAL_TOGGLE"), (2, "NVML_THERMAL_COOLER_SIGNAL_VARIABLE"), (3, "NVML_THERMAL_COOLER_SIGNAL_COUNT")], false)
     }
 }
 impl nvmlCoolerTarget_enum {
@@ -3318,7 +3319,7 @@ impl nvmlCoolerTarget_enum {
 pub struct nvmlCoolerTarget_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCoolerTarget_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlCoolerTarget_enum", self.0, &[(1, "NVML_THERMAL_COOLER_TARGET_NONE"), (2, "NVML_THERMAL_COOLER_TARGET_GPU"), (4, "NVML_THERMAL_COOLER_TARGET_MEMORY"), (8, "NVML_THERMAL_COOLER_TARGET_POWER_SUPPLY"), (14, "NVML_THERMAL_COOLER_TARGET_GPU_RELATED")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlCoolerTarget_enum", self.0, &[(1, "NVML_THERMAL_COOLER_TARGET_NONE"), (2, "NVML_THERMAL_COOLER_TARGET_GPU"), (4, "NVML_THERMAL_COOLER_TARGET_MEMORY"), (8, "NVML_THERMAL_COOLER_TARGET_POWER_SUPPLY"), (14, "NVML_THERMAL_COOLER_TARGET_GPU_RELATED")], false)
     }
 }
 impl nvmlUUIDType_t {
@@ -3331,7 +3332,7 @@ impl nvmlUUIDType_t {
 pub struct nvmlUUIDType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlUUIDType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlUUIDType_t", self.0, &[(0, "NVML_UUID_TYPE_NONE"), (1, "NVML_UUID_TYPE_ASCII"), (2, "NVML_UUID_TYPE_BINARY")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlUUIDType_t", self.0, &[(0, "NVML_UUID_TYPE_NONE"), (1, "NVML_UUID_TYPE_ASCII"), (2, "NVML_UUID_TYPE_BINARY")], false)
     }
 }
 impl nvmlEnableState_enum {
@@ -3343,7 +3344,7 @@ impl nvmlEnableState_enum {
 pub struct nvmlEnableState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEnableState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
     }
 }
 impl nvmlBrandType_enum {
@@ -3372,7 +3373,7 @@ impl nvmlBrandType_enum {
 pub struct nvmlBrandType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBrandType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (18, "NVML_BRAND_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (18, "NVML_BRAND_COUNT")], false)
     }
 }
 impl nvmlTemperatureThresholds_enum {
@@ -3391,7 +3392,7 @@ impl nvmlTemperatureThresholds_enum {
 pub struct nvmlTemperatureThresholds_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureThresholds_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_GPS_CURR"), (8, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_GPS_CURR"), (8, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
     }
 }
 impl nvmlTemperatureSensors_enum {
@@ -3403,7 +3404,7 @@ impl nvmlTemperatureSensors_enum {
 pub struct nvmlTemperatureSensors_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureSensors_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_COUNT")], false)
     }
 }
 impl nvmlComputeMode_enum {
@@ -3418,7 +3419,7 @@ impl nvmlComputeMode_enum {
 pub struct nvmlComputeMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlComputeMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
     }
 }
 impl nvmlMemoryErrorType_enum {
@@ -3431,7 +3432,7 @@ impl nvmlMemoryErrorType_enum {
 pub struct nvmlMemoryErrorType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryErrorType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
     }
 }
 impl nvmlEccCounterType_enum {
@@ -3444,7 +3445,7 @@ impl nvmlEccCounterType_enum {
 pub struct nvmlEccCounterType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEccCounterType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
     }
 }
 impl nvmlClockType_enum {
@@ -3459,7 +3460,7 @@ impl nvmlClockType_enum {
 pub struct nvmlClockType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
     }
 }
 impl nvmlClockId_enum {
@@ -3474,7 +3475,7 @@ impl nvmlClockId_enum {
 pub struct nvmlClockId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
     }
 }
 impl nvmlDriverModel_enum {
@@ -3487,7 +3488,7 @@ impl nvmlDriverModel_enum {
 pub struct nvmlDriverModel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDriverModel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM"), (2, "NVML_DRIVER_MCDM")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM"), (2, "NVML_DRIVER_MCDM")], false)
     }
 }
 impl nvmlPStates_enum {
@@ -3514,7 +3515,7 @@ impl nvmlPStates_enum {
 pub struct nvmlPStates_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPStates_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
     }
 }
 impl nvmlGom_enum {
@@ -3527,7 +3528,7 @@ impl nvmlGom_enum {
 pub struct nvmlGom_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGom_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
     }
 }
 impl nvmlInforomObject_enum {
@@ -3542,7 +3543,7 @@ impl nvmlInforomObject_enum {
 pub struct nvmlInforomObject_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlInforomObject_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_DEN"), (4, "NVML_INFOROM_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_DEN"), (4, "NVML_INFOROM_COUNT")], false)
     }
 }
 impl nvmlReturn_enum {
@@ -3584,7 +3585,7 @@ impl nvmlReturn_enum {
 pub struct nvmlReturn_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlReturn_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (26, "NVML_ERROR_DEPRECATED"), (27, "NVML_ERROR_NOT_READY"), (28, "NVML_ERROR_GPU_NOT_FOUND"), (29, "NVML_ERROR_INVALID_STATE"), (30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"), (999, "NVML_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (26, "NVML_ERROR_DEPRECATED"), (27, "NVML_ERROR_NOT_READY"), (28, "NVML_ERROR_GPU_NOT_FOUND"), (29, "NVML_ERROR_INVALID_STATE"), (30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"), (999, "NVML_ERROR_UNKNOWN")], false)
     }
 }
 impl nvmlMemoryLocation_enum {
@@ -3604,7 +3605,7 @@ impl nvmlMemoryLocation_enum {
 pub struct nvmlMemoryLocation_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryLocation_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
     }
 }
 impl nvmlPageRetirementCause_enum {
@@ -3617,7 +3618,7 @@ impl nvmlPageRetirementCause_enum {
 pub struct nvmlPageRetirementCause_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPageRetirementCause_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
     }
 }
 impl nvmlRestrictedAPI_enum {
@@ -3630,7 +3631,7 @@ impl nvmlRestrictedAPI_enum {
 pub struct nvmlRestrictedAPI_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlRestrictedAPI_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
     }
 }
 impl nvmlGpuUtilizationDomainId_t {
@@ -3644,7 +3645,7 @@ impl nvmlGpuUtilizationDomainId_t {
 pub struct nvmlGpuUtilizationDomainId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuUtilizationDomainId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
     }
 }
 impl nvmlGpuVirtualizationMode {
@@ -3659,7 +3660,7 @@ impl nvmlGpuVirtualizationMode {
 pub struct nvmlGpuVirtualizationMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuVirtualizationMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
     }
 }
 impl nvmlHostVgpuMode_enum {
@@ -3671,7 +3672,7 @@ impl nvmlHostVgpuMode_enum {
 pub struct nvmlHostVgpuMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlHostVgpuMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
     }
 }
 impl nvmlVgpuVmIdType {
@@ -3683,7 +3684,7 @@ impl nvmlVgpuVmIdType {
 pub struct nvmlVgpuVmIdType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmIdType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
     }
 }
 impl nvmlVgpuGuestInfoState_enum {
@@ -3695,7 +3696,7 @@ impl nvmlVgpuGuestInfoState_enum {
 pub struct nvmlVgpuGuestInfoState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuGuestInfoState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
     }
 }
 impl nvmlGridLicenseFeatureCode_t {
@@ -3711,7 +3712,7 @@ impl nvmlGridLicenseFeatureCode_t {
 pub struct nvmlGridLicenseFeatureCode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGridLicenseFeatureCode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE")], false)
     }
 }
 impl nvmlVgpuCapability_enum {
@@ -3727,7 +3728,7 @@ impl nvmlVgpuCapability_enum {
 pub struct nvmlVgpuCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_MULTI_VGPU_EXCLUSIVE"), (3, "NVML_VGPU_CAP_EXCLUSIVE_TYPE"), (4, "NVML_VGPU_CAP_EXCLUSIVE_SIZE"), (5, "NVML_VGPU_CAP_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_MULTI_VGPU_EXCLUSIVE"), (3, "NVML_VGPU_CAP_EXCLUSIVE_TYPE"), (4, "NVML_VGPU_CAP_EXCLUSIVE_SIZE"), (5, "NVML_VGPU_CAP_COUNT")], false)
     }
 }
 impl nvmlVgpuDriverCapability_enum {
@@ -3740,7 +3741,7 @@ impl nvmlVgpuDriverCapability_enum {
 pub struct nvmlVgpuDriverCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuDriverCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuDriverCapability_enum", self.0, &[(0, "NVML_VGPU_DRIVER_CAP_HETEROGENEOUS_MULTI_VGPU"), (1, "NVML_VGPU_DRIVER_CAP_WARM_UPDATE"), (2, "NVML_VGPU_DRIVER_CAP_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuDriverCapability_enum", self.0, &[(0, "NVML_VGPU_DRIVER_CAP_HETEROGENEOUS_MULTI_VGPU"), (1, "NVML_VGPU_DRIVER_CAP_WARM_UPDATE"), (2, "NVML_VGPU_DRIVER_CAP_COUNT")], false)
     }
 }
 impl nvmlDeviceVgpuCapability_enum {
@@ -3763,7 +3764,7 @@ impl nvmlDeviceVgpuCapability_enum {
 pub struct nvmlDeviceVgpuCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceVgpuCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlDeviceVgpuCapability_enum", self.0, &[(0, "NVML_DEVICE_VGPU_CAP_FRACTIONAL_MULTI_VGPU"), (1, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_PROFILES"), (2, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_SIZES"), (3, "NVML_DEVICE_VGPU_CAP_READ_DEVICE_BUFFER_BW"), (4, "NVML_DEVICE_VGPU_CAP_WRITE_DEVICE_BUFFER_BW"), (5, "NVML_DEVICE_VGPU_CAP_DEVICE_STREAMING"), (6, "NVML_DEVICE_VGPU_CAP_MINI_QUARTER_GPU"), (7, "NVML_DEVICE_VGPU_CAP_COMPUTE_MEDIA_ENGINE_GPU"), (8, "NVML_DEVICE_VGPU_CAP_WARM_UPDATE"), (9, "NVML_DEVICE_VGPU_CAP_HOMOGENEOUS_PLACEMENTS"), (10, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_SUPPORTED"), (11, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_ENABLED"), (12, "NVML_DEVICE_VGPU_CAP_COUNT")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlDeviceVgpuCapability_enum", self.0, &[(0, "NVML_DEVICE_VGPU_CAP_FRACTIONAL_MULTI_VGPU"), (1, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_PROFILES"), (2, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_SIZES"), (3, "NVML_DEVICE_VGPU_CAP_READ_DEVICE_BUFFER_BW"), (4, "NVML_DEVICE_VGPU_CAP_WRITE_DEVICE_BUFFER_BW"), (5, "NVML_DEVICE_VGPU_CAP_DEVICE_STREAMING"), (6, "NVML_DEVICE_VGPU_CAP_MINI_QUARTER_GPU"), (7, "NVML_DEVICE_VGPU_CAP_COMPUTE_MEDIA_ENGINE_GPU"), (8, "NVML_DEVICE_VGPU_CAP_WARM_UPDATE"), (9, "NVML_DEVICE_VGPU_CAP_HOMOGENEOUS_PLACEMENTS"), (10, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_SUPPORTED"), (11, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_ENABLED"), (12, "NVML_DEVICE_VGPU_CAP_COUNT")], false)
     }
 }
 impl nvmlDeviceGpuRecoveryAction_s {
@@ -3779,7 +3780,7 @@ impl nvmlDeviceGpuRecoveryAction_s {
 pub struct nvmlDeviceGpuRecoveryAction_s(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceGpuRecoveryAction_s {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlDeviceGpuRecoveryAction_s", self.0, &[(0, "NVML_GPU_RECOVERY_ACTION_NONE"), (1, "NVML_GPU_RECOVERY_ACTION_GPU_RESET"), (2, "NVML_GPU_RECOVERY_ACTION_NODE_REBOOT"), (3, "NVML_GPU_RECOVERY_ACTION_DRAIN_P2P"), (4, "NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET"), (5, "NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlDeviceGpuRecoveryAction_s", self.0, &[(0, "NVML_GPU_RECOVERY_ACTION_NONE"), (1, "NVML_GPU_RECOVERY_ACTION_GPU_RESET"), (2, "NVML_GPU_RECOVERY_ACTION_NODE_REBOOT"), (3, "NVML_GPU_RECOVERY_ACTION_DRAIN_P2P"), (4, "NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET"), (5, "NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN")], false)
     }
 }
 impl nvmlFanState_enum {
@@ -3791,7 +3792,7 @@ impl nvmlFanState_enum {
 pub struct nvmlFanState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFanState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
     }
 }
 impl nvmlLedColor_enum {
@@ -3803,7 +3804,7 @@ impl nvmlLedColor_enum {
 pub struct nvmlLedColor_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlLedColor_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
     }
 }
 impl nvmlEncoderQueryType_enum {
@@ -3817,7 +3818,7 @@ impl nvmlEncoderQueryType_enum {
 pub struct nvmlEncoderQueryType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEncoderQueryType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC"), (2, "NVML_ENCODER_QUERY_AV1"), (255, "NVML_ENCODER_QUERY_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC"), (2, "NVML_ENCODER_QUERY_AV1"), (255, "NVML_ENCODER_QUERY_UNKNOWN")], false)
     }
 }
 impl nvmlFBCSessionType_enum {
@@ -3832,7 +3833,7 @@ impl nvmlFBCSessionType_enum {
 pub struct nvmlFBCSessionType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFBCSessionType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
     }
 }
 impl nvmlDetachGpuState_enum {
@@ -3844,7 +3845,7 @@ impl nvmlDetachGpuState_enum {
 pub struct nvmlDetachGpuState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDetachGpuState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
     }
 }
 impl nvmlPcieLinkState_enum {
@@ -3856,7 +3857,7 @@ impl nvmlPcieLinkState_enum {
 pub struct nvmlPcieLinkState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieLinkState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
     }
 }
 impl nvmlCPERType_t {
@@ -3867,7 +3868,7 @@ impl nvmlCPERType_t {
 pub struct nvmlCPERType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCPERType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlCPERType_t", self.0, &[(1, "NVML_CPER_ACCESS_TYPE_GPU")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlCPERType_t", self.0, &[(1, "NVML_CPER_ACCESS_TYPE_GPU")], false)
     }
 }
 impl nvmlClockLimitId_enum {
@@ -3880,7 +3881,7 @@ impl nvmlClockLimitId_enum {
 pub struct nvmlClockLimitId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockLimitId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
     }
 }
 impl nvmlNvlinkVersion_enum {
@@ -3899,7 +3900,7 @@ impl nvmlNvlinkVersion_enum {
 pub struct nvmlNvlinkVersion_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvlinkVersion_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlNvlinkVersion_enum", self.0, &[(0, "NVML_NVLINK_VERSION_INVALID"), (1, "NVML_NVLINK_VERSION_1_0"), (2, "NVML_NVLINK_VERSION_2_0"), (3, "NVML_NVLINK_VERSION_2_2"), (4, "NVML_NVLINK_VERSION_3_0"), (5, "NVML_NVLINK_VERSION_3_1"), (6, "NVML_NVLINK_VERSION_4_0"), (7, "NVML_NVLINK_VERSION_5_0"), (8, "NVML_NVLINK_VERSION_6_0")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlNvlinkVersion_enum", self.0, &[(0, "NVML_NVLINK_VERSION_INVALID"), (1, "NVML_NVLINK_VERSION_1_0"), (2, "NVML_NVLINK_VERSION_2_0"), (3, "NVML_NVLINK_VERSION_2_2"), (4, "NVML_NVLINK_VERSION_3_0"), (5, "NVML_NVLINK_VERSION_3_1"), (6, "NVML_NVLINK_VERSION_4_0"), (7, "NVML_NVLINK_VERSION_5_0"), (8, "NVML_NVLINK_VERSION_6_0")], false)
     }
 }
 impl nvmlVgpuVmCompatibility_enum {
@@ -3914,7 +3915,7 @@ impl nvmlVgpuVmCompatibility_enum {
 pub struct nvmlVgpuVmCompatibility_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmCompatibility_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
     }
 }
 impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
@@ -3929,7 +3930,7 @@ impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
 pub struct nvmlVgpuPgpuCompatibilityLimitCode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuPgpuCompatibilityLimitCode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
     }
 }
 impl nvmlPRMCounterId_t {
@@ -3954,7 +3955,7 @@ impl nvmlPRMCounterId_t {
 pub struct nvmlPRMCounterId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPRMCounterId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPRMCounterId_t", self.0, &[(0, "NVML_PRM_COUNTER_ID_NONE"), (1, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_LINK_DOWN_EVENTS"), (2, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_SUCCESSFUL_RECOVERY_EVENTS"), (101, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_EVENTS"), (102, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_SINCE_LAST_RECOVERY"), (103, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_BETWEEN_LAST_TWO_RECOVERIES"), (201, "NVML_PRM_COUNTER_ID_PPCNT_PORTCOUNTERS_PORT_XMIT_WAIT"), (301, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODES"), (302, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODE_ERR"), (303, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_UNCORRECTABLE_CODE"), (304, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_CODES"), (305, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_CODES"), (306, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_EVENTS"), (307, "NVML_PRM_COUNTER_ID_PPCNT_PLR_SYNC_EVENTS"), (1001, "NVML_PRM_COUNTER_ID_PPRM_OPER_RECOVERY")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPRMCounterId_t", self.0, &[(0, "NVML_PRM_COUNTER_ID_NONE"), (1, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_LINK_DOWN_EVENTS"), (2, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_SUCCESSFUL_RECOVERY_EVENTS"), (101, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_EVENTS"), (102, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_SINCE_LAST_RECOVERY"), (103, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_BETWEEN_LAST_TWO_RECOVERIES"), (201, "NVML_PRM_COUNTER_ID_PPCNT_PORTCOUNTERS_PORT_XMIT_WAIT"), (301, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODES"), (302, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODE_ERR"), (303, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_UNCORRECTABLE_CODE"), (304, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_CODES"), (305, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_CODES"), (306, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_EVENTS"), (307, "NVML_PRM_COUNTER_ID_PPCNT_PLR_SYNC_EVENTS"), (1001, "NVML_PRM_COUNTER_ID_PPRM_OPER_RECOVERY")], false)
     }
 }
 impl nvmlGpmMetricId_t {
@@ -4267,7 +4268,7 @@ impl nvmlGpmMetricId_t {
 pub struct nvmlGpmMetricId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpmMetricId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (8, "NVML_GPM_METRIC_DMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (51, "NVML_GPM_METRIC_NVOFA_1_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (100, "NVML_GPM_METRIC_C2C_TOTAL_TX_PER_SEC"), (101, "NVML_GPM_METRIC_C2C_TOTAL_RX_PER_SEC"), (102, "NVML_GPM_METRIC_C2C_DATA_TX_PER_SEC"), (103, "NVML_GPM_METRIC_C2C_DATA_RX_PER_SEC"), (104, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_TX_PER_SEC"), (105, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_RX_PER_SEC"), (106, "NVML_GPM_METRIC_C2C_LINK0_DATA_TX_PER_SEC"), (107, "NVML_GPM_METRIC_C2C_LINK0_DATA_RX_PER_SEC"), (108, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_TX_PER_SEC"), (109, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_RX_PER_SEC"), (110, "NVML_GPM_METRIC_C2C_LINK1_DATA_TX_PER_SEC"), (111, "NVML_GPM_METRIC_C2C_LINK1_DATA_RX_PER_SEC"), (112, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_TX_PER_SEC"), (113, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_RX_PER_SEC"), (114, "NVML_GPM_METRIC_C2C_LINK2_DATA_TX_PER_SEC"), (115, "NVML_GPM_METRIC_C2C_LINK2_DATA_RX_PER_SEC"), (116, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_TX_PER_SEC"), (117, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_RX_PER_SEC"), (118, "NVML_GPM_METRIC_C2C_LINK3_DATA_TX_PER_SEC"), (119, "NVML_GPM_METRIC_C2C_LINK3_DATA_RX_PER_SEC"), (120, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_TX_PER_SEC"), (121, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_RX_PER_SEC"), (122, "NVML_GPM_METRIC_C2C_LINK4_DATA_TX_PER_SEC"), (123, "NVML_GPM_METRIC_C2C_LINK4_DATA_RX_PER_SEC"), (124, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_TX_PER_SEC"), (125, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_RX_PER_SEC"), (126, "NVML_GPM_METRIC_C2C_LINK5_DATA_TX_PER_SEC"), (127, "NVML_GPM_METRIC_C2C_LINK5_DATA_RX_PER_SEC"), (128, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_TX_PER_SEC"), (129, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_RX_PER_SEC"), (130, "NVML_GPM_METRIC_C2C_LINK6_DATA_TX_PER_SEC"), (131, "NVML_GPM_METRIC_C2C_LINK6_DATA_RX_PER_SEC"), (132, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_TX_PER_SEC"), (133, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_RX_PER_SEC"), (134, "NVML_GPM_METRIC_C2C_LINK7_DATA_TX_PER_SEC"), (135, "NVML_GPM_METRIC_C2C_LINK7_DATA_RX_PER_SEC"), (136, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_TX_PER_SEC"), (137, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_RX_PER_SEC"), (138, "NVML_GPM_METRIC_C2C_LINK8_DATA_TX_PER_SEC"), (139, "NVML_GPM_METRIC_C2C_LINK8_DATA_RX_PER_SEC"), (140, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_TX_PER_SEC"), (141, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_RX_PER_SEC"), (142, "NVML_GPM_METRIC_C2C_LINK9_DATA_TX_PER_SEC"), (143, "NVML_GPM_METRIC_C2C_LINK9_DATA_RX_PER_SEC"), (144, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_TX_PER_SEC"), (145, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_RX_PER_SEC"), (146, "NVML_GPM_METRIC_C2C_LINK10_DATA_TX_PER_SEC"), (147, "NVML_GPM_METRIC_C2C_LINK10_DATA_RX_PER_SEC"), (148, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_TX_PER_SEC"), (149, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_RX_PER_SEC"), (150, "NVML_GPM_METRIC_C2C_LINK11_DATA_TX_PER_SEC"), (151, "NVML_GPM_METRIC_C2C_LINK11_DATA_RX_PER_SEC"), (152, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_TX_PER_SEC"), (153, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_RX_PER_SEC"), (154, "NVML_GPM_METRIC_C2C_LINK12_DATA_TX_PER_SEC"), (155, "NVML_GPM_METRIC_C2C_LINK12_DATA_RX_PER_SEC"), (156, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_TX_PER_SEC"), (157, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_RX_PER_SEC"), (158, "NVML_GPM_METRIC_C2C_LINK13_DATA_TX_PER_SEC"), (159, "NVML_GPM_METRIC_C2C_LINK13_DATA_RX_PER_SEC"), (160, "NVML_GPM_METRIC_HOSTMEM_CACHE_HIT"), (161, "NVML_GPM_METRIC_HOSTMEM_CACHE_MISS"), (162, "NVML_GPM_METRIC_PEERMEM_CACHE_HIT"), (163, "NVML_GPM_METRIC_PEERMEM_CACHE_MISS"), (164, "NVML_GPM_METRIC_DRAM_CACHE_HIT"), (165, "NVML_GPM_METRIC_DRAM_CACHE_MISS"), (166, "NVML_GPM_METRIC_NVENC_0_UTIL"), (167, "NVML_GPM_METRIC_NVENC_1_UTIL"), (168, "NVML_GPM_METRIC_NVENC_2_UTIL"), (169, "NVML_GPM_METRIC_NVENC_3_UTIL"), (170, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ELAPSED"), (171, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ACTIVE"), (172, "NVML_GPM_METRIC_GR0_CTXSW_REQUESTS"), (173, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_PER_REQ"), (174, "NVML_GPM_METRIC_GR0_CTXSW_ACTIVE_PCT"), (175, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ELAPSED"), (176, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ACTIVE"), (177, "NVML_GPM_METRIC_GR1_CTXSW_REQUESTS"), (178, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_PER_REQ"), (179, "NVML_GPM_METRIC_GR1_CTXSW_ACTIVE_PCT"), (180, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ELAPSED"), (181, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ACTIVE"), (182, "NVML_GPM_METRIC_GR2_CTXSW_REQUESTS"), (183, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_PER_REQ"), (184, "NVML_GPM_METRIC_GR2_CTXSW_ACTIVE_PCT"), (185, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ELAPSED"), (186, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ACTIVE"), (187, "NVML_GPM_METRIC_GR3_CTXSW_REQUESTS"), (188, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_PER_REQ"), (189, "NVML_GPM_METRIC_GR3_CTXSW_ACTIVE_PCT"), (190, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ELAPSED"), (191, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ACTIVE"), (192, "NVML_GPM_METRIC_GR4_CTXSW_REQUESTS"), (193, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_PER_REQ"), (194, "NVML_GPM_METRIC_GR4_CTXSW_ACTIVE_PCT"), (195, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ELAPSED"), (196, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ACTIVE"), (197, "NVML_GPM_METRIC_GR5_CTXSW_REQUESTS"), (198, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_PER_REQ"), (199, "NVML_GPM_METRIC_GR5_CTXSW_ACTIVE_PCT"), (200, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ELAPSED"), (201, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ACTIVE"), (202, "NVML_GPM_METRIC_GR6_CTXSW_REQUESTS"), (203, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_PER_REQ"), (204, "NVML_GPM_METRIC_GR6_CTXSW_ACTIVE_PCT"), (205, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ELAPSED"), (206, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ACTIVE"), (207, "NVML_GPM_METRIC_GR7_CTXSW_REQUESTS"), (208, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_PER_REQ"), (209, "NVML_GPM_METRIC_GR7_CTXSW_ACTIVE_PCT"), (212, "NVML_GPM_METRIC_NVLINK_L18_RX_PER_SEC"), (213, "NVML_GPM_METRIC_NVLINK_L18_TX_PER_SEC"), (214, "NVML_GPM_METRIC_NVLINK_L19_RX_PER_SEC"), (215, "NVML_GPM_METRIC_NVLINK_L19_TX_PER_SEC"), (216, "NVML_GPM_METRIC_NVLINK_L20_RX_PER_SEC"), (217, "NVML_GPM_METRIC_NVLINK_L20_TX_PER_SEC"), (218, "NVML_GPM_METRIC_NVLINK_L21_RX_PER_SEC"), (219, "NVML_GPM_METRIC_NVLINK_L21_TX_PER_SEC"), (220, "NVML_GPM_METRIC_NVLINK_L22_RX_PER_SEC"), (221, "NVML_GPM_METRIC_NVLINK_L22_TX_PER_SEC"), (222, "NVML_GPM_METRIC_NVLINK_L23_RX_PER_SEC"), (223, "NVML_GPM_METRIC_NVLINK_L23_TX_PER_SEC"), (224, "NVML_GPM_METRIC_NVLINK_L24_RX_PER_SEC"), (225, "NVML_GPM_METRIC_NVLINK_L24_TX_PER_SEC"), (226, "NVML_GPM_METRIC_NVLINK_L25_RX_PER_SEC"), (227, "NVML_GPM_METRIC_NVLINK_L25_TX_PER_SEC"), (228, "NVML_GPM_METRIC_NVLINK_L26_RX_PER_SEC"), (229, "NVML_GPM_METRIC_NVLINK_L26_TX_PER_SEC"), (230, "NVML_GPM_METRIC_NVLINK_L27_RX_PER_SEC"), (231, "NVML_GPM_METRIC_NVLINK_L27_TX_PER_SEC"), (232, "NVML_GPM_METRIC_NVLINK_L28_RX_PER_SEC"), (233, "NVML_GPM_METRIC_NVLINK_L28_TX_PER_SEC"), (234, "NVML_GPM_METRIC_NVLINK_L29_RX_PER_SEC"), (235, "NVML_GPM_METRIC_NVLINK_L29_TX_PER_SEC"), (236, "NVML_GPM_METRIC_NVLINK_L30_RX_PER_SEC"), (237, "NVML_GPM_METRIC_NVLINK_L30_TX_PER_SEC"), (238, "NVML_GPM_METRIC_NVLINK_L31_RX_PER_SEC"), (239, "NVML_GPM_METRIC_NVLINK_L31_TX_PER_SEC"), (240, "NVML_GPM_METRIC_NVLINK_L32_RX_PER_SEC"), (241, "NVML_GPM_METRIC_NVLINK_L32_TX_PER_SEC"), (242, "NVML_GPM_METRIC_NVLINK_L33_RX_PER_SEC"), (243, "NVML_GPM_METRIC_NVLINK_L33_TX_PER_SEC"), (244, "NVML_GPM_METRIC_NVLINK_L34_RX_PER_SEC"), (245, "NVML_GPM_METRIC_NVLINK_L34_TX_PER_SEC"), (246, "NVML_GPM_METRIC_NVLINK_L35_RX_PER_SEC"), (247, "NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC"), (248, "NVML_GPM_METRIC_SM_CYCLES_ELAPSED"), (249, "NVML_GPM_METRIC_SM_CYCLES_ACTIVE"), (250, "NVML_GPM_METRIC_MMA_CYCLES_ACTIVE"), (251, "NVML_GPM_METRIC_DMMA_CYCLES_ACTIVE"), (252, "NVML_GPM_METRIC_HMMA_CYCLES_ACTIVE"), (253, "NVML_GPM_METRIC_IMMA_CYCLES_ACTIVE"), (254, "NVML_GPM_METRIC_DFMA_CYCLES_ACTIVE"), (255, "NVML_GPM_METRIC_PCIE_TX"), (256, "NVML_GPM_METRIC_PCIE_RX"), (257, "NVML_GPM_METRIC_INTEGER_CYCLES_ACTIVE"), (258, "NVML_GPM_METRIC_FP64_CYCLES_ACTIVE"), (259, "NVML_GPM_METRIC_FP32_CYCLES_ACTIVE"), (260, "NVML_GPM_METRIC_FP16_CYCLES_ACTIVE"), (261, "NVML_GPM_METRIC_NVLINK_L0_RX"), (262, "NVML_GPM_METRIC_NVLINK_L0_TX"), (263, "NVML_GPM_METRIC_NVLINK_L1_RX"), (264, "NVML_GPM_METRIC_NVLINK_L1_TX"), (265, "NVML_GPM_METRIC_NVLINK_L2_RX"), (266, "NVML_GPM_METRIC_NVLINK_L2_TX"), (267, "NVML_GPM_METRIC_NVLINK_L3_RX"), (268, "NVML_GPM_METRIC_NVLINK_L3_TX"), (269, "NVML_GPM_METRIC_NVLINK_L4_RX"), (270, "NVML_GPM_METRIC_NVLINK_L4_TX"), (271, "NVML_GPM_METRIC_NVLINK_L5_RX"), (272, "NVML_GPM_METRIC_NVLINK_L5_TX"), (273, "NVML_GPM_METRIC_NVLINK_L6_RX"), (274, "NVML_GPM_METRIC_NVLINK_L6_TX"), (275, "NVML_GPM_METRIC_NVLINK_L7_RX"), (276, "NVML_GPM_METRIC_NVLINK_L7_TX"), (277, "NVML_GPM_METRIC_NVLINK_L8_RX"), (278, "NVML_GPM_METRIC_NVLINK_L8_TX"), (279, "NVML_GPM_METRIC_NVLINK_L9_RX"), (280, "NVML_GPM_METRIC_NVLINK_L9_TX"), (281, "NVML_GPM_METRIC_NVLINK_L10_RX"), (282, "NVML_GPM_METRIC_NVLINK_L10_TX"), (283, "NVML_GPM_METRIC_NVLINK_L11_RX"), (284, "NVML_GPM_METRIC_NVLINK_L11_TX"), (285, "NVML_GPM_METRIC_NVLINK_L12_RX"), (286, "NVML_GPM_METRIC_NVLINK_L12_TX"), (287, "NVML_GPM_METRIC_NVLINK_L13_RX"), (288, "NVML_GPM_METRIC_NVLINK_L13_TX"), (289, "NVML_GPM_METRIC_NVLINK_L14_RX"), (290, "NVML_GPM_METRIC_NVLINK_L14_TX"), (291, "NVML_GPM_METRIC_NVLINK_L15_RX"), (292, "NVML_GPM_METRIC_NVLINK_L15_TX"), (293, "NVML_GPM_METRIC_NVLINK_L16_RX"), (294, "NVML_GPM_METRIC_NVLINK_L16_TX"), (295, "NVML_GPM_METRIC_NVLINK_L17_RX"), (296, "NVML_GPM_METRIC_NVLINK_L17_TX"), (297, "NVML_GPM_METRIC_NVLINK_L18_RX"), (298, "NVML_GPM_METRIC_NVLINK_L18_TX"), (299, "NVML_GPM_METRIC_NVLINK_L19_RX"), (300, "NVML_GPM_METRIC_NVLINK_L19_TX"), (301, "NVML_GPM_METRIC_NVLINK_L20_RX"), (302, "NVML_GPM_METRIC_NVLINK_L20_TX"), (303, "NVML_GPM_METRIC_NVLINK_L21_RX"), (304, "NVML_GPM_METRIC_NVLINK_L21_TX"), (305, "NVML_GPM_METRIC_NVLINK_L22_RX"), (306, "NVML_GPM_METRIC_NVLINK_L22_TX"), (307, "NVML_GPM_METRIC_NVLINK_L23_RX"), (308, "NVML_GPM_METRIC_NVLINK_L23_TX"), (309, "NVML_GPM_METRIC_NVLINK_L24_RX"), (310, "NVML_GPM_METRIC_NVLINK_L24_TX"), (311, "NVML_GPM_METRIC_NVLINK_L25_RX"), (312, "NVML_GPM_METRIC_NVLINK_L25_TX"), (313, "NVML_GPM_METRIC_NVLINK_L26_RX"), (314, "NVML_GPM_METRIC_NVLINK_L26_TX"), (315, "NVML_GPM_METRIC_NVLINK_L27_RX"), (316, "NVML_GPM_METRIC_NVLINK_L27_TX"), (317, "NVML_GPM_METRIC_NVLINK_L28_RX"), (318, "NVML_GPM_METRIC_NVLINK_L28_TX"), (319, "NVML_GPM_METRIC_NVLINK_L29_RX"), (320, "NVML_GPM_METRIC_NVLINK_L29_TX"), (321, "NVML_GPM_METRIC_NVLINK_L30_RX"), (322, "NVML_GPM_METRIC_NVLINK_L30_TX"), (323, "NVML_GPM_METRIC_NVLINK_L31_RX"), (324, "NVML_GPM_METRIC_NVLINK_L31_TX"), (325, "NVML_GPM_METRIC_NVLINK_L32_RX"), (326, "NVML_GPM_METRIC_NVLINK_L32_TX"), (327, "NVML_GPM_METRIC_NVLINK_L33_RX"), (328, "NVML_GPM_METRIC_NVLINK_L33_TX"), (329, "NVML_GPM_METRIC_NVLINK_L34_RX"), (330, "NVML_GPM_METRIC_NVLINK_L34_TX"), (331, "NVML_GPM_METRIC_NVLINK_L35_RX"), (332, "NVML_GPM_METRIC_NVLINK_L35_TX"), (333, "NVML_GPM_METRIC_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (8, "NVML_GPM_METRIC_DMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (51, "NVML_GPM_METRIC_NVOFA_1_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (100, "NVML_GPM_METRIC_C2C_TOTAL_TX_PER_SEC"), (101, "NVML_GPM_METRIC_C2C_TOTAL_RX_PER_SEC"), (102, "NVML_GPM_METRIC_C2C_DATA_TX_PER_SEC"), (103, "NVML_GPM_METRIC_C2C_DATA_RX_PER_SEC"), (104, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_TX_PER_SEC"), (105, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_RX_PER_SEC"), (106, "NVML_GPM_METRIC_C2C_LINK0_DATA_TX_PER_SEC"), (107, "NVML_GPM_METRIC_C2C_LINK0_DATA_RX_PER_SEC"), (108, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_TX_PER_SEC"), (109, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_RX_PER_SEC"), (110, "NVML_GPM_METRIC_C2C_LINK1_DATA_TX_PER_SEC"), (111, "NVML_GPM_METRIC_C2C_LINK1_DATA_RX_PER_SEC"), (112, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_TX_PER_SEC"), (113, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_RX_PER_SEC"), (114, "NVML_GPM_METRIC_C2C_LINK2_DATA_TX_PER_SEC"), (115, "NVML_GPM_METRIC_C2C_LINK2_DATA_RX_PER_SEC"), (116, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_TX_PER_SEC"), (117, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_RX_PER_SEC"), (118, "NVML_GPM_METRIC_C2C_LINK3_DATA_TX_PER_SEC"), (119, "NVML_GPM_METRIC_C2C_LINK3_DATA_RX_PER_SEC"), (120, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_TX_PER_SEC"), (121, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_RX_PER_SEC"), (122, "NVML_GPM_METRIC_C2C_LINK4_DATA_TX_PER_SEC"), (123, "NVML_GPM_METRIC_C2C_LINK4_DATA_RX_PER_SEC"), (124, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_TX_PER_SEC"), (125, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_RX_PER_SEC"), (126, "NVML_GPM_METRIC_C2C_LINK5_DATA_TX_PER_SEC"), (127, "NVML_GPM_METRIC_C2C_LINK5_DATA_RX_PER_SEC"), (128, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_TX_PER_SEC"), (129, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_RX_PER_SEC"), (130, "NVML_GPM_METRIC_C2C_LINK6_DATA_TX_PER_SEC"), (131, "NVML_GPM_METRIC_C2C_LINK6_DATA_RX_PER_SEC"), (132, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_TX_PER_SEC"), (133, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_RX_PER_SEC"), (134, "NVML_GPM_METRIC_C2C_LINK7_DATA_TX_PER_SEC"), (135, "NVML_GPM_METRIC_C2C_LINK7_DATA_RX_PER_SEC"), (136, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_TX_PER_SEC"), (137, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_RX_PER_SEC"), (138, "NVML_GPM_METRIC_C2C_LINK8_DATA_TX_PER_SEC"), (139, "NVML_GPM_METRIC_C2C_LINK8_DATA_RX_PER_SEC"), (140, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_TX_PER_SEC"), (141, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_RX_PER_SEC"), (142, "NVML_GPM_METRIC_C2C_LINK9_DATA_TX_PER_SEC"), (143, "NVML_GPM_METRIC_C2C_LINK9_DATA_RX_PER_SEC"), (144, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_TX_PER_SEC"), (145, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_RX_PER_SEC"), (146, "NVML_GPM_METRIC_C2C_LINK10_DATA_TX_PER_SEC"), (147, "NVML_GPM_METRIC_C2C_LINK10_DATA_RX_PER_SEC"), (148, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_TX_PER_SEC"), (149, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_RX_PER_SEC"), (150, "NVML_GPM_METRIC_C2C_LINK11_DATA_TX_PER_SEC"), (151, "NVML_GPM_METRIC_C2C_LINK11_DATA_RX_PER_SEC"), (152, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_TX_PER_SEC"), (153, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_RX_PER_SEC"), (154, "NVML_GPM_METRIC_C2C_LINK12_DATA_TX_PER_SEC"), (155, "NVML_GPM_METRIC_C2C_LINK12_DATA_RX_PER_SEC"), (156, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_TX_PER_SEC"), (157, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_RX_PER_SEC"), (158, "NVML_GPM_METRIC_C2C_LINK13_DATA_TX_PER_SEC"), (159, "NVML_GPM_METRIC_C2C_LINK13_DATA_RX_PER_SEC"), (160, "NVML_GPM_METRIC_HOSTMEM_CACHE_HIT"), (161, "NVML_GPM_METRIC_HOSTMEM_CACHE_MISS"), (162, "NVML_GPM_METRIC_PEERMEM_CACHE_HIT"), (163, "NVML_GPM_METRIC_PEERMEM_CACHE_MISS"), (164, "NVML_GPM_METRIC_DRAM_CACHE_HIT"), (165, "NVML_GPM_METRIC_DRAM_CACHE_MISS"), (166, "NVML_GPM_METRIC_NVENC_0_UTIL"), (167, "NVML_GPM_METRIC_NVENC_1_UTIL"), (168, "NVML_GPM_METRIC_NVENC_2_UTIL"), (169, "NVML_GPM_METRIC_NVENC_3_UTIL"), (170, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ELAPSED"), (171, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ACTIVE"), (172, "NVML_GPM_METRIC_GR0_CTXSW_REQUESTS"), (173, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_PER_REQ"), (174, "NVML_GPM_METRIC_GR0_CTXSW_ACTIVE_PCT"), (175, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ELAPSED"), (176, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ACTIVE"), (177, "NVML_GPM_METRIC_GR1_CTXSW_REQUESTS"), (178, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_PER_REQ"), (179, "NVML_GPM_METRIC_GR1_CTXSW_ACTIVE_PCT"), (180, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ELAPSED"), (181, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ACTIVE"), (182, "NVML_GPM_METRIC_GR2_CTXSW_REQUESTS"), (183, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_PER_REQ"), (184, "NVML_GPM_METRIC_GR2_CTXSW_ACTIVE_PCT"), (185, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ELAPSED"), (186, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ACTIVE"), (187, "NVML_GPM_METRIC_GR3_CTXSW_REQUESTS"), (188, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_PER_REQ"), (189, "NVML_GPM_METRIC_GR3_CTXSW_ACTIVE_PCT"), (190, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ELAPSED"), (191, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ACTIVE"), (192, "NVML_GPM_METRIC_GR4_CTXSW_REQUESTS"), (193, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_PER_REQ"), (194, "NVML_GPM_METRIC_GR4_CTXSW_ACTIVE_PCT"), (195, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ELAPSED"), (196, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ACTIVE"), (197, "NVML_GPM_METRIC_GR5_CTXSW_REQUESTS"), (198, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_PER_REQ"), (199, "NVML_GPM_METRIC_GR5_CTXSW_ACTIVE_PCT"), (200, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ELAPSED"), (201, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ACTIVE"), (202, "NVML_GPM_METRIC_GR6_CTXSW_REQUESTS"), (203, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_PER_REQ"), (204, "NVML_GPM_METRIC_GR6_CTXSW_ACTIVE_PCT"), (205, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ELAPSED"), (206, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ACTIVE"), (207, "NVML_GPM_METRIC_GR7_CTXSW_REQUESTS"), (208, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_PER_REQ"), (209, "NVML_GPM_METRIC_GR7_CTXSW_ACTIVE_PCT"), (212, "NVML_GPM_METRIC_NVLINK_L18_RX_PER_SEC"), (213, "NVML_GPM_METRIC_NVLINK_L18_TX_PER_SEC"), (214, "NVML_GPM_METRIC_NVLINK_L19_RX_PER_SEC"), (215, "NVML_GPM_METRIC_NVLINK_L19_TX_PER_SEC"), (216, "NVML_GPM_METRIC_NVLINK_L20_RX_PER_SEC"), (217, "NVML_GPM_METRIC_NVLINK_L20_TX_PER_SEC"), (218, "NVML_GPM_METRIC_NVLINK_L21_RX_PER_SEC"), (219, "NVML_GPM_METRIC_NVLINK_L21_TX_PER_SEC"), (220, "NVML_GPM_METRIC_NVLINK_L22_RX_PER_SEC"), (221, "NVML_GPM_METRIC_NVLINK_L22_TX_PER_SEC"), (222, "NVML_GPM_METRIC_NVLINK_L23_RX_PER_SEC"), (223, "NVML_GPM_METRIC_NVLINK_L23_TX_PER_SEC"), (224, "NVML_GPM_METRIC_NVLINK_L24_RX_PER_SEC"), (225, "NVML_GPM_METRIC_NVLINK_L24_TX_PER_SEC"), (226, "NVML_GPM_METRIC_NVLINK_L25_RX_PER_SEC"), (227, "NVML_GPM_METRIC_NVLINK_L25_TX_PER_SEC"), (228, "NVML_GPM_METRIC_NVLINK_L26_RX_PER_SEC"), (229, "NVML_GPM_METRIC_NVLINK_L26_TX_PER_SEC"), (230, "NVML_GPM_METRIC_NVLINK_L27_RX_PER_SEC"), (231, "NVML_GPM_METRIC_NVLINK_L27_TX_PER_SEC"), (232, "NVML_GPM_METRIC_NVLINK_L28_RX_PER_SEC"), (233, "NVML_GPM_METRIC_NVLINK_L28_TX_PER_SEC"), (234, "NVML_GPM_METRIC_NVLINK_L29_RX_PER_SEC"), (235, "NVML_GPM_METRIC_NVLINK_L29_TX_PER_SEC"), (236, "NVML_GPM_METRIC_NVLINK_L30_RX_PER_SEC"), (237, "NVML_GPM_METRIC_NVLINK_L30_TX_PER_SEC"), (238, "NVML_GPM_METRIC_NVLINK_L31_RX_PER_SEC"), (239, "NVML_GPM_METRIC_NVLINK_L31_TX_PER_SEC"), (240, "NVML_GPM_METRIC_NVLINK_L32_RX_PER_SEC"), (241, "NVML_GPM_METRIC_NVLINK_L32_TX_PER_SEC"), (242, "NVML_GPM_METRIC_NVLINK_L33_RX_PER_SEC"), (243, "NVML_GPM_METRIC_NVLINK_L33_TX_PER_SEC"), (244, "NVML_GPM_METRIC_NVLINK_L34_RX_PER_SEC"), (245, "NVML_GPM_METRIC_NVLINK_L34_TX_PER_SEC"), (246, "NVML_GPM_METRIC_NVLINK_L35_RX_PER_SEC"), (247, "NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC"), (248, "NVML_GPM_METRIC_SM_CYCLES_ELAPSED"), (249, "NVML_GPM_METRIC_SM_CYCLES_ACTIVE"), (250, "NVML_GPM_METRIC_MMA_CYCLES_ACTIVE"), (251, "NVML_GPM_METRIC_DMMA_CYCLES_ACTIVE"), (252, "NVML_GPM_METRIC_HMMA_CYCLES_ACTIVE"), (253, "NVML_GPM_METRIC_IMMA_CYCLES_ACTIVE"), (254, "NVML_GPM_METRIC_DFMA_CYCLES_ACTIVE"), (255, "NVML_GPM_METRIC_PCIE_TX"), (256, "NVML_GPM_METRIC_PCIE_RX"), (257, "NVML_GPM_METRIC_INTEGER_CYCLES_ACTIVE"), (258, "NVML_GPM_METRIC_FP64_CYCLES_ACTIVE"), (259, "NVML_GPM_METRIC_FP32_CYCLES_ACTIVE"), (260, "NVML_GPM_METRIC_FP16_CYCLES_ACTIVE"), (261, "NVML_GPM_METRIC_NVLINK_L0_RX"), (262, "NVML_GPM_METRIC_NVLINK_L0_TX"), (263, "NVML_GPM_METRIC_NVLINK_L1_RX"), (264, "NVML_GPM_METRIC_NVLINK_L1_TX"), (265, "NVML_GPM_METRIC_NVLINK_L2_RX"), (266, "NVML_GPM_METRIC_NVLINK_L2_TX"), (267, "NVML_GPM_METRIC_NVLINK_L3_RX"), (268, "NVML_GPM_METRIC_NVLINK_L3_TX"), (269, "NVML_GPM_METRIC_NVLINK_L4_RX"), (270, "NVML_GPM_METRIC_NVLINK_L4_TX"), (271, "NVML_GPM_METRIC_NVLINK_L5_RX"), (272, "NVML_GPM_METRIC_NVLINK_L5_TX"), (273, "NVML_GPM_METRIC_NVLINK_L6_RX"), (274, "NVML_GPM_METRIC_NVLINK_L6_TX"), (275, "NVML_GPM_METRIC_NVLINK_L7_RX"), (276, "NVML_GPM_METRIC_NVLINK_L7_TX"), (277, "NVML_GPM_METRIC_NVLINK_L8_RX"), (278, "NVML_GPM_METRIC_NVLINK_L8_TX"), (279, "NVML_GPM_METRIC_NVLINK_L9_RX"), (280, "NVML_GPM_METRIC_NVLINK_L9_TX"), (281, "NVML_GPM_METRIC_NVLINK_L10_RX"), (282, "NVML_GPM_METRIC_NVLINK_L10_TX"), (283, "NVML_GPM_METRIC_NVLINK_L11_RX"), (284, "NVML_GPM_METRIC_NVLINK_L11_TX"), (285, "NVML_GPM_METRIC_NVLINK_L12_RX"), (286, "NVML_GPM_METRIC_NVLINK_L12_TX"), (287, "NVML_GPM_METRIC_NVLINK_L13_RX"), (288, "NVML_GPM_METRIC_NVLINK_L13_TX"), (289, "NVML_GPM_METRIC_NVLINK_L14_RX"), (290, "NVML_GPM_METRIC_NVLINK_L14_TX"), (291, "NVML_GPM_METRIC_NVLINK_L15_RX"), (292, "NVML_GPM_METRIC_NVLINK_L15_TX"), (293, "NVML_GPM_METRIC_NVLINK_L16_RX"), (294, "NVML_GPM_METRIC_NVLINK_L16_TX"), (295, "NVML_GPM_METRIC_NVLINK_L17_RX"), (296, "NVML_GPM_METRIC_NVLINK_L17_TX"), (297, "NVML_GPM_METRIC_NVLINK_L18_RX"), (298, "NVML_GPM_METRIC_NVLINK_L18_TX"), (299, "NVML_GPM_METRIC_NVLINK_L19_RX"), (300, "NVML_GPM_METRIC_NVLINK_L19_TX"), (301, "NVML_GPM_METRIC_NVLINK_L20_RX"), (302, "NVML_GPM_METRIC_NVLINK_L20_TX"), (303, "NVML_GPM_METRIC_NVLINK_L21_RX"), (304, "NVML_GPM_METRIC_NVLINK_L21_TX"), (305, "NVML_GPM_METRIC_NVLINK_L22_RX"), (306, "NVML_GPM_METRIC_NVLINK_L22_TX"), (307, "NVML_GPM_METRIC_NVLINK_L23_RX"), (308, "NVML_GPM_METRIC_NVLINK_L23_TX"), (309, "NVML_GPM_METRIC_NVLINK_L24_RX"), (310, "NVML_GPM_METRIC_NVLINK_L24_TX"), (311, "NVML_GPM_METRIC_NVLINK_L25_RX"), (312, "NVML_GPM_METRIC_NVLINK_L25_TX"), (313, "NVML_GPM_METRIC_NVLINK_L26_RX"), (314, "NVML_GPM_METRIC_NVLINK_L26_TX"), (315, "NVML_GPM_METRIC_NVLINK_L27_RX"), (316, "NVML_GPM_METRIC_NVLINK_L27_TX"), (317, "NVML_GPM_METRIC_NVLINK_L28_RX"), (318, "NVML_GPM_METRIC_NVLINK_L28_TX"), (319, "NVML_GPM_METRIC_NVLINK_L29_RX"), (320, "NVML_GPM_METRIC_NVLINK_L29_TX"), (321, "NVML_GPM_METRIC_NVLINK_L30_RX"), (322, "NVML_GPM_METRIC_NVLINK_L30_TX"), (323, "NVML_GPM_METRIC_NVLINK_L31_RX"), (324, "NVML_GPM_METRIC_NVLINK_L31_TX"), (325, "NVML_GPM_METRIC_NVLINK_L32_RX"), (326, "NVML_GPM_METRIC_NVLINK_L32_TX"), (327, "NVML_GPM_METRIC_NVLINK_L33_RX"), (328, "NVML_GPM_METRIC_NVLINK_L33_TX"), (329, "NVML_GPM_METRIC_NVLINK_L34_RX"), (330, "NVML_GPM_METRIC_NVLINK_L34_TX"), (331, "NVML_GPM_METRIC_NVLINK_L35_RX"), (332, "NVML_GPM_METRIC_NVLINK_L35_TX"), (333, "NVML_GPM_METRIC_MAX")], false)
     }
 }
 impl nvmlPowerProfileType_t {
@@ -4293,7 +4294,7 @@ impl nvmlPowerProfileType_t {
 pub struct nvmlPowerProfileType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPowerProfileType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPowerProfileType_t", self.0, &[(0, "NVML_POWER_PROFILE_MAX_P"), (1, "NVML_POWER_PROFILE_MAX_Q"), (2, "NVML_POWER_PROFILE_COMPUTE"), (3, "NVML_POWER_PROFILE_MEMORY_BOUND"), (4, "NVML_POWER_PROFILE_NETWORK"), (5, "NVML_POWER_PROFILE_BALANCED"), (6, "NVML_POWER_PROFILE_LLM_INFERENCE"), (7, "NVML_POWER_PROFILE_LLM_TRAINING"), (8, "NVML_POWER_PROFILE_RBM"), (9, "NVML_POWER_PROFILE_DCPCIE"), (10, "NVML_POWER_PROFILE_HMMA_SPARSE"), (11, "NVML_POWER_PROFILE_HMMA_DENSE"), (12, "NVML_POWER_PROFILE_SYNC_BALANCED"), (13, "NVML_POWER_PROFILE_HPC"), (14, "NVML_POWER_PROFILE_MIG"), (15, "NVML_POWER_PROFILE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPowerProfileType_t", self.0, &[(0, "NVML_POWER_PROFILE_MAX_P"), (1, "NVML_POWER_PROFILE_MAX_Q"), (2, "NVML_POWER_PROFILE_COMPUTE"), (3, "NVML_POWER_PROFILE_MEMORY_BOUND"), (4, "NVML_POWER_PROFILE_NETWORK"), (5, "NVML_POWER_PROFILE_BALANCED"), (6, "NVML_POWER_PROFILE_LLM_INFERENCE"), (7, "NVML_POWER_PROFILE_LLM_TRAINING"), (8, "NVML_POWER_PROFILE_RBM"), (9, "NVML_POWER_PROFILE_DCPCIE"), (10, "NVML_POWER_PROFILE_HMMA_SPARSE"), (11, "NVML_POWER_PROFILE_HMMA_DENSE"), (12, "NVML_POWER_PROFILE_SYNC_BALANCED"), (13, "NVML_POWER_PROFILE_HPC"), (14, "NVML_POWER_PROFILE_MIG"), (15, "NVML_POWER_PROFILE_MAX")], false)
     }
 }
 impl nvmlPowerProfileOperation_t {
@@ -4307,1560 +4308,25 @@ impl nvmlPowerProfileOperation_t {
 pub struct nvmlPowerProfileOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPowerProfileOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "nvmlPowerProfileOperation_t", self.0, &[(0, "NVML_POWER_PROFILE_OPERATION_CLEAR"), (1, "NVML_POWER_PROFILE_OPERATION_SET"), (2, "NVML_POWER_PROFILE_OPERATION_SET_AND_OVERWRITE"), (3, "NVML_POWER_PROFILE_OPERATION_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "nvmlPowerProfileOperation_t", self.0, &[(0, "NVML_POWER_PROFILE_OPERATION_CLEAR"), (1, "NVML_POWER_PROFILE_OPERATION_SET"), (2, "NVML_POWER_PROFILE_OPERATION_SET_AND_OVERWRITE"), (3, "NVML_POWER_PROFILE_OPERATION_MAX")], false)
     }
-}
-/// Writes an enum value as the header names it: the constant with that value
-/// (`CUDA_ERROR_INVALID_VALUE`); for a set of flags, the constants whose bits
-/// it holds (`CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST`); and what no constant
-/// names as the type with its value (`cudaError_enum(12345)`).
-///
-/// `names` holds each value once, with its first name, in the header's order.
-fn cushim_fmt_enum<T>(
-    f: &mut ::core::fmt::Formatter<'_>,
-    type_name: &str,
-    value: T,
-    names: &[(T, &str)],
-    flags: bool,
-) -> ::core::fmt::Result
-where
-    T: Copy
-        + Default
-        + PartialEq
-        + ::core::fmt::Debug
-        + ::core::ops::BitAnd<Output = T>
-        + ::core::ops::BitOr<Output = T>
-        + ::core::ops::Not<Output = T>,
-{
-    if let Some((_, name)) = names.iter().find(|(v, _)| *v == value) {
-        return f.write_str(name);
-    }
-    let zero = T::default();
-    let mut covered = zero;
-    let mut first = true;
-    if flags {
-        for &(bits, name) in names {
-            // Each constant that adds bits the value holds and the names so far do not.
-            if bits != zero && value & bits == bits && bits & !covered != zero {
-                if !first {
-                    f.write_str(" | ")?;
-                }
-                f.write_str(name)?;
-                covered = covered | bits;
-                first = false;
-            }
-        }
-    }
-    let rest = value & !covered;
-    if first || rest != zero {
-        if !first {
-            f.write_str(" | ")?;
-        }
-        f.debug_tuple(type_name).field(&rest).finish()?;
-    }
-    Ok(())
 }
 }
 #[allow(unused_imports)]
 #[rustfmt::skip]
 pub use self::sys::*;
 
+/// This module's library, for the runtime's generic items
+/// (`cushim_runtime::Error<Module>`).
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Module {}
+
+/// How the loader finds the library (NVML), asks its version and
+/// reports failures: cushim's description of it.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub mod cushim_loader {
-    //! The loader runtime: finds and opens the library once, binds one function
-    //! per shim on that shim's first call, and keeps every failure as a typed value.
-    //!
-    //! This file is real source. cushim compiles, lints and tests it as its own
-    //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-    //! into every generated module. What varies per library comes from the
-    //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
-
-    use std::cell::Cell;
-    use std::ffi::{c_char, c_int, c_void, CStr, OsString};
-    use std::fmt;
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
-    use std::sync::OnceLock;
-
-    /// What the generated module says about its library, from cushim's
-    /// description of it: how to find it, how to ask its version, and the words
-    /// of its messages.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct LibraryInfo {
-        /// Example: `CUDA driver` ("CUDA driver library not found").
-        pub label: &'static str,
-        /// Example: `driver` ("driver too old").
-        pub short: &'static str,
-        /// What its versions are versions of. Example: `CUDA`.
-        pub product: &'static str,
-        /// How to get it. Example: `Install the NVIDIA driver`.
-        pub install: &'static str,
-        /// The environment variable that names the library by absolute path,
-        /// instead of the search. Read once, on the first load.
-        /// Example: `CUSHIM_CUDA_LIBRARY`.
-        pub override_var: &'static str,
-        /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
-        pub names: &'static [&'static str],
-        /// The function that reports the version. Example: `cuDriverGetVersion`.
-        pub version_function: &'static CStr,
-        /// How it answers.
-        pub version_query: VersionQuery,
-        /// The status a link-time stub answers the version function with; such
-        /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
-        pub stub_code: Option<i32>,
-        /// The library's lookup by name and ABI version, v2 then v1, if it has one.
-        pub proc_address: Option<(&'static CStr, &'static CStr)>,
-        /// The header's major version, which a library found must report; 0
-        /// when any version will do (the file name does not carry it).
-        pub major: u32,
-        /// The pip wheel directories under `site-packages`, for a library
-        /// installed with a toolkit; `None` for one installed with the driver,
-        /// which only the system loader finds. Example: `nvidia/cu13/lib`.
-        pub wheel_dirs: Option<&'static [&'static str]>,
-        /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
-        pub preload: &'static [&'static str],
-        /// File name stems of the libraries installed alongside: the directory
-        /// of a loaded one is searched. Example: `libcudart.so.`.
-        pub family: &'static [&'static str],
-    }
-
-    /// How the version function answers.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum VersionQuery {
-        /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
-        Number,
-        /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
-        MajorMinor,
-        /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
-        Text,
-        /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
-        /// Example: `cublasGetProperty`.
-        Property,
-    }
-    /// Environment variable that picks the default-stream mode when the program
-    /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
-    pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-    /// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
-    /// after trimming ASCII whitespace. The C++ runtime gets the same list.
-    pub const STREAM_ON: &[&str] = &["1", "true", "on"];
-    /// Values of [`STREAM_VAR`] that choose the legacy default stream.
-    pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
-
-    /// The mode a value of [`STREAM_VAR`] asks for; `None` for any other value,
-    /// which leaves the generated default in force.
-    #[must_use]
-    pub fn stream_mode_from_env(value: &str) -> Option<StreamMode> {
-        let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
-        if STREAM_ON.contains(&value) {
-            Some(StreamMode::PerThread)
-        } else if STREAM_OFF.contains(&value) {
-            Some(StreamMode::Legacy)
-        } else {
-            None
-        }
-    }
-
-    /// The status values the drop-in layer returns when a call never reached the
-    /// driver: the values of the header's own constants, chosen by cushim's
-    /// description of the library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Codes {
-        /// No usable library. Example: 303, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
-        pub library_not_found: u32,
-        /// The library lacks this function. Example: 500, `CUDA_ERROR_NOT_FOUND`.
-        pub symbol_not_found: u32,
-        /// The library found is the toolkit's stub. Example: 34, `CUDA_ERROR_STUB_LIBRARY`.
-        pub stub_library: u32,
-        /// The function's ABI is newer than the driver.
-        /// Example: 36, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`.
-        pub driver_too_old: u32,
-        /// What the driver itself answers in a forked child.
-        /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
-        pub not_initialized: u32,
-        /// Success. Example: 0, `CUDA_SUCCESS`.
-        pub success: u32,
-        /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
-        pub invalid_value: u32,
-    }
-
-    /// How shims find their functions (chosen at generation time).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Resolve {
-        /// `cuGetProcAddress_v2`, then v1 (drivers 11.3–11.8), then the exact
-        /// versioned export for older drivers.
-        ProcAddress,
-        /// The exact versioned export only.
-        Dlsym,
-    }
-
-    /// The default-stream semantics of the stream-ordered functions.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum StreamMode {
-        /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
-        Legacy,
-        /// The per-thread default stream: `_ptds`/`_ptsz` variants.
-        PerThread,
-    }
-
-    impl StreamMode {
-        /// The `cuGetProcAddress` flag of this mode, never 0.
-        #[must_use]
-        pub fn flag(self) -> u64 {
-            match self {
-                StreamMode::Legacy => 1,
-                StreamMode::PerThread => 2,
-            }
-        }
-    }
-
-    /// `set_stream_mode` came after the first function was bound.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StreamModeLocked {
-        /// The mode asked for.
-        pub requested: StreamMode,
-        /// The mode in force, which stays.
-        pub current: StreamMode,
-    }
-
-    impl fmt::Display for StreamModeLocked {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(
-                f,
-                "the stream mode must be set before the first CUDA call; it stays {:?} (asked for {:?})",
-                self.current, self.requested
-            )
-        }
-    }
-
-    impl std::error::Error for StreamModeLocked {}
-
-    /// One library name that was tried, and why it failed.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Attempt {
-        /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
-        pub name: String,
-        /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
-        pub error: String,
-        /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
-        pub from: &'static str,
-    }
-
-    /// Why the driver library, or one function in it, could not be used.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    #[non_exhaustive]
-    pub enum LoadError {
-        /// No candidate library could be opened.
-        LibraryNotFound {
-            /// Every name tried, in order, with its reason.
-            tried: Vec<Attempt>,
-        },
-        /// The override variable is set to something other than an absolute path.
-        InvalidOverride {
-            /// The variable's value.
-            value: String,
-        },
-        /// The library is NVIDIA's toolkit stub (`lib64/stubs/libcuda.so`): it
-        /// answers `CUDA_ERROR_STUB_LIBRARY` to everything, so it is never used.
-        StubLibrary {
-            /// The library that turned out to be the stub.
-            path: String,
-        },
-        /// The only library found reports another major version than the
-        /// header's (a file renamed, or a broken install).
-        WrongMajor {
-            /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
-            path: String,
-            /// What it reports. Example: `12090`.
-            found: u32,
-            /// The header's major. Example: `13`.
-            needed: u32,
-        },
-        /// A shim was called while the library was being loaded on the same
-        /// thread (for example from the library's own initializer).
-        Reentrant,
-        /// This process was forked while another thread was loading the
-        /// library; the child cannot finish that load.
-        ForkedDuringLoad,
-        /// The library is loaded but does not provide this function.
-        SymbolNotFound {
-            /// The C name. Example: `cuMemAlloc`.
-            function: &'static str,
-            /// The export looked for. Example: `cuMemAlloc_v2`.
-            symbol: &'static str,
-            /// The library searched.
-            library: String,
-            /// What the library answered.
-            error: String,
-        },
-        /// The function's ABI version is newer than the driver; the driver was not asked.
-        DriverTooOld {
-            /// The C name. Example: `cuCtxCreate`.
-            function: &'static str,
-            /// The function's ABI version. Example: `12050`.
-            required: u32,
-            /// What the driver reports. Example: `12020`.
-            driver: u32,
-        },
-        /// `cuGetProcAddress` knows the function but not at this ABI version.
-        VersionNotSufficient {
-            /// The C name.
-            function: &'static str,
-            /// The ABI version asked for.
-            version: u32,
-            /// What the driver reports.
-            driver: u32,
-        },
-    }
-
-    /// `12050` → `12.5`.
-    #[must_use]
-    pub fn version_text(v: u32) -> String {
-        format!("{}.{}", v / 1000, (v % 1000) / 10)
-    }
-
-    impl LoadError {
-        /// The `CUresult` value the drop-in layer returns for this failure.
-        #[must_use]
-        pub fn code(&self) -> u32 {
-            let codes = super::CUSHIM_CODES;
-            match self {
-                LoadError::SymbolNotFound { .. } => codes.symbol_not_found,
-                LoadError::StubLibrary { .. } => codes.stub_library,
-                LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
-                    codes.driver_too_old
-                }
-                LoadError::ForkedDuringLoad => codes.not_initialized,
-                _ => codes.library_not_found,
-            }
-        }
-    }
-
-    impl fmt::Display for LoadError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                LoadError::LibraryNotFound { tried } => {
-                    let info = &super::CUSHIM_LIBRARY;
-                    write!(f, "{} library not found; tried ", info.label)?;
-                    for (i, a) in tried.iter().enumerate() {
-                        if i > 0 {
-                            write!(f, "; ")?;
-                        }
-                        write!(f, "`{}` ({})", a.name, a.error)?;
-                    }
-                    write!(
-                        f,
-                        ". {}, or set {} to the absolute path of `{}`",
-                        info.install,
-                        info.override_var,
-                        info.names.join("` or `")
-                    )
-                }
-                LoadError::InvalidOverride { value } => write!(
-                    f,
-                    "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
-                    super::CUSHIM_LIBRARY.override_var
-                ),
-                LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                } => write!(
-                    f,
-                    "{}; install the {needed}.x library, or regenerate from the {} headers",
-                    wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
-                    version_text(*found),
-                ),
-                LoadError::StubLibrary { path } => write!(
-                    f,
-                    "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
-                    super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::ForkedDuringLoad => write!(
-                    f,
-                    "this process was forked while another thread was loading the {}; the child cannot use it",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::Reentrant => write!(
-                    f,
-                    "a {} shim was called while the library was being loaded on the same thread",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::SymbolNotFound {
-                    function,
-                    symbol,
-                    library,
-                    error,
-                } => write!(
-                    f,
-                    "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::DriverTooOld {
-                    function,
-                    required,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: `{function}` needs {} {}, {short} is {}",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*required),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::VersionNotSufficient {
-                    function,
-                    version,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*version),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-            }
-        }
-    }
-
-    impl std::error::Error for LoadError {}
-
-    /// Facts about one shim, from the generator's IR, and its binding state. The
-    /// facts are public; the state is the generated module's alone, so that no
-    /// safe code outside it can repoint a shim.
-    pub struct Function {
-        /// The name C callers write. Example: `cuMemAlloc`.
-        pub name: &'static str,
-        /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
-        pub aliases: &'static [&'static str],
-        /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
-        pub symbol: &'static CStr,
-        /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
-        pub proc_name: &'static CStr,
-        /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
-        pub version: u32,
-        /// In a merged module, the first release that declared it (`11080`); 0 otherwise.
-        pub since: u32,
-        /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
-        pub per_thread: Option<(&'static CStr, u32)>,
-        /// The shim's slot: its resolver, the driver's function, or `absent`.
-        pub(super) slot: &'static AtomicPtr<()>,
-        /// The shim's failure stub, type-erased.
-        pub(super) absent: unsafe extern "C" fn(),
-        /// Whether the shim was bound (its slot no longer holds its resolver).
-        pub(super) bound: AtomicBool,
-        /// This function's own failure, when it has one.
-        pub(super) failure: OnceLock<LoadError>,
-        /// Why the slot holds `absent`.
-        pub(super) reason: OnceLock<&'static LoadError>,
-    }
-
-    impl fmt::Debug for Function {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.debug_struct("Function")
-                .field("name", &self.name)
-                .field("aliases", &self.aliases)
-                .field("symbol", &self.symbol)
-                .field("proc_name", &self.proc_name)
-                .field("version", &self.version)
-                .field("since", &self.since)
-                .field("per_thread", &self.per_thread)
-                .finish_non_exhaustive()
-        }
-    }
-
-    type GetProcV2 =
-        unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
-    type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
-
-    /// Which `cuGetProcAddress` the driver exports.
-    #[derive(Clone, Copy, Debug)]
-    enum GetProc {
-        V2(GetProcV2),
-        V1(GetProcV1),
-        Missing,
-    }
-
-    /// The loaded driver. Never unloaded: shims keep pointers into it.
-    #[derive(Debug)]
-    pub struct Driver {
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-        version: u32,
-        get_proc: GetProc,
-    }
-
-    impl Driver {
-        /// The name or path it was opened by. Example: `libcuda.so.1`.
-        #[must_use]
-        pub fn path(&self) -> &str {
-            &self.path
-        }
-
-        /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
-        #[must_use]
-        pub fn found_by(&self) -> &'static str {
-            self.from
-        }
-
-        /// What the version function reported, 1000 × major + 10 × minor (0 if
-        /// it could not tell). Example: `13000`.
-        #[must_use]
-        pub fn version(&self) -> u32 {
-            self.version
-        }
-
-        /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
-        #[must_use]
-        pub fn proc_address(&self) -> &'static str {
-            match self.get_proc {
-                GetProc::V2(_) => "cuGetProcAddress_v2",
-                GetProc::V1(_) => "cuGetProcAddress",
-                GetProc::Missing => "none",
-            }
-        }
-    }
-
-    // The driver is loaded once, published through an atomic pointer. Not a
-    // OnceLock: a fork() while another thread is loading must not leave the
-    // child waiting forever for a thread it does not have (see `forked_child`).
-    const EMPTY: u8 = 0;
-    const LOADING: u8 = 1;
-    const READY: u8 = 2;
-    const FORKED: u8 = 3;
-    static STATE: AtomicU8 = AtomicU8::new(EMPTY);
-    static DRIVER: AtomicPtr<Result<Driver, LoadError>> = AtomicPtr::new(std::ptr::null_mut());
-    static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
-    static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
-    static REENTRANT: LoadError = LoadError::Reentrant;
-    static FORKED_DURING_LOAD: LoadError = LoadError::ForkedDuringLoad;
-
-    thread_local! {
-        static LOADING_HERE: Cell<bool> = const { Cell::new(false) };
-    }
-
-    #[cfg(unix)]
-    unsafe extern "C" {
-        fn pthread_atfork(
-            prepare: Option<extern "C" fn()>,
-            parent: Option<extern "C" fn()>,
-            child: Option<extern "C" fn()>,
-        ) -> c_int;
-    }
-
-    /// In the child of a fork made while another thread was loading: that
-    /// thread is not in the child, so the load can never finish there. The
-    /// child gets a typed error instead of a hang (as with the real driver,
-    /// a forked child cannot use CUDA anyway).
-    #[cfg(unix)]
-    extern "C" fn forked_child() {
-        let _ = STATE.compare_exchange(LOADING, FORKED, Ordering::AcqRel, Ordering::Acquire);
-    }
-
-    fn watch_forks() {
-        #[cfg(unix)]
-        {
-            static WATCHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-            if !WATCHING.swap(true, Ordering::AcqRel) {
-                // SAFETY: registers a handler that only touches an atomic.
-                unsafe { pthread_atfork(None, None, Some(forked_child)) };
-            }
-        }
-    }
-
-    /// The driver, opened on the first call from any thread. A failure is
-    /// cached like a success: later calls return it without trying again.
-    ///
-    /// # Errors
-    /// Why no usable library could be loaded, the same for every later call.
-    pub fn driver() -> Result<&'static Driver, &'static LoadError> {
-        let mut spins = 0u32;
-        loop {
-            match STATE.load(Ordering::Acquire) {
-                READY => {
-                    // SAFETY: READY is published after DRIVER holds a leaked, never-freed box.
-                    let r = unsafe { &*DRIVER.load(Ordering::Acquire) };
-                    return r.as_ref().map_err(note);
-                }
-                FORKED => return Err(note(&FORKED_DURING_LOAD)),
-                LOADING if LOADING_HERE.with(Cell::get) => return Err(note(&REENTRANT)),
-                LOADING => {
-                    // Another thread is loading: a dlopen takes about a millisecond.
-                    spins += 1;
-                    if spins < 64 {
-                        std::thread::yield_now();
-                    } else {
-                        std::thread::sleep(std::time::Duration::from_micros(50));
-                    }
-                }
-                _ => {
-                    watch_forks();
-                    if STATE
-                        .compare_exchange(EMPTY, LOADING, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        LOADING_HERE.with(|l| l.set(true));
-                        let loaded: &'static Result<Driver, LoadError> = Box::leak(Box::new(open()));
-                        DRIVER.store(std::ptr::from_ref(loaded).cast_mut(), Ordering::Release);
-                        STATE.store(READY, Ordering::Release);
-                        LOADING_HERE.with(|l| l.set(false));
-                    }
-                }
-            }
-        }
-    }
-
-    /// How many times this process has called the platform's library loader.
-    pub fn open_attempts() -> usize {
-        OPEN_ATTEMPTS.load(Ordering::Relaxed)
-    }
-
-    /// The most recent loading failure seen by any shim, if any.
-    pub fn last_error() -> Option<&'static LoadError> {
-        let p = LAST_ERROR.load(Ordering::Acquire);
-        // SAFETY: only `&'static LoadError` values are ever stored.
-        unsafe { p.as_ref() }
-    }
-
-    fn note(e: &'static LoadError) -> &'static LoadError {
-        LAST_ERROR.store(std::ptr::from_ref(e).cast_mut(), Ordering::Release);
-        e
-    }
-
-    // The stream mode: unset, or a mode; LOCKED once the first function was bound.
-    const MODE_UNSET: u8 = 0;
-    const MODE_LEGACY: u8 = 1;
-    const MODE_PER_THREAD: u8 = 2;
-    const MODE_LOCKED: u8 = 0x80;
-    static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
-
-    fn mode_of(bits: u8) -> Option<StreamMode> {
-        match bits & !MODE_LOCKED {
-            MODE_LEGACY => Some(StreamMode::Legacy),
-            MODE_PER_THREAD => Some(StreamMode::PerThread),
-            _ => None,
-        }
-    }
-
-    fn bits_of(mode: StreamMode) -> u8 {
-        match mode {
-            StreamMode::Legacy => MODE_LEGACY,
-            StreamMode::PerThread => MODE_PER_THREAD,
-        }
-    }
-
-    /// The mode [`STREAM_VAR`] asks for in this process's environment, if any.
-    #[must_use]
-    pub fn stream_mode_from_environment() -> Option<StreamMode> {
-        std::env::var(STREAM_VAR)
-            .ok()
-            .and_then(|v| stream_mode_from_env(&v))
-    }
-
-    /// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
-    /// value that is none of [`STREAM_ON`] and [`STREAM_OFF`]; `None` when it is
-    /// unset or understood. A program that lets users set the variable can show
-    /// this once.
-    #[must_use]
-    pub fn stream_mode_warning() -> Option<String> {
-        stream_warning_for(&std::env::var_os(STREAM_VAR)?.to_string_lossy())
-    }
-
-    /// [`stream_mode_warning`] for the variable's value `text`.
-    pub(crate) fn stream_warning_for(text: &str) -> Option<String> {
-        if stream_mode_from_env(text).is_some() {
-            return None;
-        }
-        let default = match super::CUSHIM_DEFAULT_STREAM_MODE {
-            StreamMode::Legacy => "legacy",
-            StreamMode::PerThread => "per-thread",
-        };
-        Some(format!(
-            "{STREAM_VAR}=`{text}` is ignored: it is none of {} (per-thread) and {} (legacy); the {default} default stream is used",
-            STREAM_ON.join("/"),
-            STREAM_OFF.join("/"),
-        ))
-    }
-
-    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
-    fn initial_mode() -> StreamMode {
-        stream_mode_from_environment().unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
-    }
-
-    /// Chooses the default-stream mode for this process. Only before the first
-    /// function is bound; afterwards it says so and changes nothing.
-    ///
-    /// # Errors
-    /// The mode in force, when the first function is already bound.
-    pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return Err(StreamModeLocked {
-                    requested: mode,
-                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
-                });
-            }
-            match MODE.compare_exchange(current, bits_of(mode), Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => return Ok(()),
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// The mode in force, fixed from the first binding on.
-    pub fn stream_mode() -> StreamMode {
-        mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
-    }
-
-    /// Whether the per-thread twins are in force, fixing the mode as a first
-    /// binding does: the linked shims' choice between a symbol and its twin.
-    #[must_use]
-    pub fn per_thread_now() -> bool {
-        lock_stream_mode() == StreamMode::PerThread
-    }
-
-    /// Fixes the mode (first binding) and returns it.
-    fn lock_stream_mode() -> StreamMode {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return mode_of(current).unwrap_or(StreamMode::Legacy);
-            }
-            let mode = mode_of(current).unwrap_or_else(initial_mode);
-            match MODE.compare_exchange(
-                current,
-                bits_of(mode) | MODE_LOCKED,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return mode,
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// What a value of the override variable asks for: `None` (unset or empty)
-    /// to search, the library to open, or an error for a relative path, so that
-    /// no library is ever picked up from the working directory. The C++ runtime
-    /// applies the same rule.
-    ///
-    /// # Errors
-    /// `InvalidOverride` for a relative path.
-    pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, LoadError> {
-        match value {
-            Some(v) if !v.is_empty() => {
-                if PathBuf::from(&v).is_absolute() {
-                    Ok(Some(v))
-                } else {
-                    Err(LoadError::InvalidOverride {
-                        value: v.to_string_lossy().into_owned(),
-                    })
-                }
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Whether this system's loader opens a library only if it is loaded
-    /// already (`RTLD_NOLOAD` with a known value, or `GetModuleHandleEx`).
-    const ASKS_LOADED: bool = cfg!(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        windows
-    ));
-
-    /// One place the search proposes.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Candidate {
-        /// An absolute path, opened only if the file exists.
-        Path(PathBuf),
-        /// A file name that is already loaded in the process.
-        Loaded(&'static str),
-        /// A file name for the system loader (its own search, never the working
-        /// directory on Windows).
-        System(&'static str),
-    }
-
-    impl Candidate {
-        /// The name or path, as messages show it.
-        #[must_use]
-        pub fn shown(&self) -> String {
-            match self {
-                Candidate::Path(p) => p.display().to_string(),
-                Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
-            }
-        }
-    }
-
-    /// An environment variable's value when it is an absolute path; relative
-    /// values are ignored, so that nothing is found through the working directory.
-    fn absolute_var(name: &str) -> Option<PathBuf> {
-        let v = PathBuf::from(std::env::var_os(name)?);
-        v.is_absolute().then_some(v)
-    }
-
-    /// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
-    /// or `Lib/site-packages` on Windows), sorted.
-    fn site_packages(prefix: &Path) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        let windows_style = prefix.join("Lib").join("site-packages");
-        if windows_style.is_dir() {
-            found.push(windows_style);
-        }
-        if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
-            let mut dirs: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
-                .map(|e| e.path().join("site-packages"))
-                .filter(|p| p.is_dir())
-                .collect();
-            dirs.sort();
-            found.extend(dirs);
-        }
-        found
-    }
-
-    /// The directories of loaded libraries of the CUDA family of the header's
-    /// major (`libcudart.so.13` loaded from a wheel points at that wheel).
-    #[cfg(target_os = "linux")]
-    fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
-        #[repr(C)]
-        struct PhdrInfo {
-            addr: usize,
-            name: *const c_char,
-        }
-        // Declared with `c_void` only, so that every generated module in a
-        // crate declares the same signature.
-        unsafe extern "C" {
-            fn dl_iterate_phdr(
-                callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
-                data: *mut c_void,
-            ) -> c_int;
-        }
-        unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
-            // SAFETY: the loader passes a valid entry whose first two fields are
-            // these; `data` is the Vec below, on this thread's stack.
-            unsafe {
-                let name = (*info.cast::<PhdrInfo>()).name;
-                if !name.is_null() {
-                    let paths = &mut *data.cast::<Vec<PathBuf>>();
-                    let path = CStr::from_ptr(name).to_string_lossy().into_owned();
-                    paths.push(PathBuf::from(path));
-                }
-            }
-            0
-        }
-        let mut loaded: Vec<PathBuf> = Vec::new();
-        // SAFETY: the callback only reads each entry while the loader holds its lock.
-        unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
-        let major = info.major.to_string();
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        for path in loaded.iter().filter(|p| p.is_absolute()) {
-            let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
-                continue;
-            };
-            let member = info.family.iter().any(|stem| {
-                file.strip_prefix(stem).is_some_and(|rest| {
-                    rest.strip_prefix(major.as_str())
-                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
-                })
-            });
-            let new_dir = path
-                .parent()
-                .filter(|dir| member && !dirs.iter().any(|d| d == dir));
-            if let Some(dir) = new_dir {
-                dirs.push(dir.to_path_buf());
-            }
-        }
-        dirs
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
-    /// Every place to look, in order, with the step that proposed it: for a
-    /// library installed with the driver, its names for the system loader; for
-    /// a toolkit library, a copy already loaded, the directory of a loaded
-    /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
-    /// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
-    /// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
-    /// last the names for the system loader. Paths are absolute; the same path
-    /// is proposed once.
-    #[must_use]
-    pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
-        let mut out: Vec<(Candidate, &'static str)> = Vec::new();
-        let Some(wheel_dirs) = info.wheel_dirs else {
-            out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-            return out;
-        };
-        let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
-        let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
-            for name in info.names {
-                let c = Candidate::Path(dir.join(name));
-                if !out.iter().any(|(o, _)| *o == c) {
-                    out.push((c, from));
-                }
-            }
-        };
-        if ASKS_LOADED {
-            out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
-        }
-        for dir in family_dirs(info) {
-            add_dir(&mut out, &dir, "family");
-        }
-        let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
-        if let Some(v) = absolute_var("VIRTUAL_ENV") {
-            prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
-        }
-        if let Ok(exe) = std::env::current_exe() {
-            // Only Python environments (a venv's `pyvenv.cfg`, conda's
-            // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
-            // plants nothing.
-            let environment =
-                |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
-            for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
-                prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
-            }
-        }
-        let major = info.major.to_string();
-        for (prefix, from) in &prefixes {
-            for site in site_packages(prefix) {
-                for wheel in wheel_dirs {
-                    let dir = wheel.replace("{major}", &major);
-                    // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
-                    let dirs = match dir.strip_suffix("/lib") {
-                        Some(stem) if cfg!(windows) => {
-                            vec![
-                                format!("{stem}/{lib_dir}"),
-                                format!("{stem}/{lib_dir}/x86_64"),
-                            ]
-                        }
-                        _ => vec![dir],
-                    };
-                    for dir in dirs {
-                        let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
-                        add_dir(&mut out, &path, from);
-                    }
-                }
-            }
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            // conda keeps DLLs in `Library\bin` on Windows.
-            let dir = if cfg!(windows) {
-                c.join("Library").join("bin")
-            } else {
-                c.join(lib_dir)
-            };
-            add_dir(&mut out, &dir, "conda");
-        }
-        let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
-        for var in ["CUDA_PATH", "CUDA_HOME"] {
-            if let Some(root) = absolute_var(var) {
-                toolkits.push((root, var));
-            }
-        }
-        if cfg!(unix) {
-            toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
-        }
-        for (root, from) in &toolkits {
-            let subdirs: &[&str] = if cfg!(windows) {
-                &["bin", "bin/x64"]
-            } else {
-                &["lib64", "lib"]
-            };
-            for sub in subdirs {
-                let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
-                add_dir(&mut out, &path, from);
-            }
-        }
-        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-        out
-    }
-
-    /// What a search found: the library, or why there is none, with every
-    /// candidate tried before the answer, in order.
-    #[derive(Debug)]
-    pub struct Search {
-        /// The library, or why none is usable.
-        pub found: Result<Driver, LoadError>,
-        /// Each candidate that was skipped, and why.
-        pub tried: Vec<Attempt>,
-    }
-
-    /// The library found, or why none was. Nothing is cached: [`driver`] keeps
-    /// the first answer for the process; `cushim doctor` asks again for each
-    /// library it shows.
-    ///
-    /// # Errors
-    /// Why no usable library was found.
-    pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
-        search(info).found
-    }
-
-    /// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
-    fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
-        format!(
-            "`{path}` is {} {}, but the header is for {} {needed}.x",
-            info.label,
-            version_text(found),
-            info.product
-        )
-    }
-
-    /// Searches for the library as [`candidates`] orders the places, or opens
-    /// the override as given.
-    #[must_use]
-    pub fn search(info: &LibraryInfo) -> Search {
-        let mut tried = Vec::new();
-        let path = match library_override(std::env::var_os(info.override_var)) {
-            Ok(path) => path,
-            Err(e) => {
-                return Search {
-                    found: Err(e),
-                    tried,
-                }
-            }
-        };
-        if let Some(path) = path {
-            // The path the user named is opened as given, after its
-            // dependencies from its directory: the platform's own message says
-            // best why it cannot be.
-            let name = path.to_string_lossy().into_owned();
-            let found = preload(info, Path::new(&path)).and_then(|()| {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                open_one(&path, false).map_err(|e| describe(&e))
-            });
-            let found = match found {
-                Ok(library) => inspect(info, library, name, "override"),
-                Err(error) => {
-                    tried.push(Attempt {
-                        name,
-                        error,
-                        from: "override",
-                    });
-                    Err(LoadError::LibraryNotFound {
-                        tried: tried.clone(),
-                    })
-                }
-            };
-            return Search { found, tried };
-        }
-        let mut wrong = None;
-        for (candidate, from) in candidates(info) {
-            match try_one(info, &candidate, from) {
-                Ok(Err(LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                })) => {
-                    tried.push(Attempt {
-                        name: candidate.shown(),
-                        error: wrong_major(info, &path, found, needed),
-                        from,
-                    });
-                    wrong.get_or_insert(LoadError::WrongMajor {
-                        path,
-                        found,
-                        needed,
-                    });
-                }
-                Ok(found) => return Search { found, tried },
-                Err(error) => tried.push(Attempt {
-                    name: candidate.shown(),
-                    error,
-                    from,
-                }),
-            }
-        }
-        let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
-            tried: tried.clone(),
-        }));
-        Search { found, tried }
-    }
-
-    /// Loads the libraries `info` says must come first, from `path`'s directory,
-    /// and keeps them loaded: the library's own dependency resolves to them.
-    fn preload(info: &LibraryInfo, path: &Path) -> Result<(), String> {
-        let Some(dir) = path.parent() else {
-            return Ok(());
-        };
-        for dep in info.preload {
-            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-            let dep_path = dir.join(dep);
-            match open_one(dep_path.as_os_str(), false) {
-                Ok(dep) => std::mem::forget(dep),
-                Err(e) => {
-                    return Err(format!(
-                        "its dependency `{}` could not be loaded: {}",
-                        dep_path.display(),
-                        describe(&e)
-                    ))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Opens one candidate: `Err` with the reason to go on searching, else the
-    /// answer that ends the search (the library, or a stub found).
-    fn try_one(
-        info: &LibraryInfo,
-        candidate: &Candidate,
-        from: &'static str,
-    ) -> Result<Result<Driver, LoadError>, String> {
-        let (name, library) = match candidate {
-            Candidate::Path(path) => {
-                if !path.exists() {
-                    return Err("no such file".into());
-                }
-                preload(info, path)?;
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (
-                    path.as_os_str().to_owned(),
-                    open_one(path.as_os_str(), false),
-                )
-            }
-            Candidate::Loaded(name) => {
-                let name = OsString::from(name);
-                let opened = open_one(&name, true);
-                if opened.is_err() {
-                    return Err("not loaded in this process".into());
-                }
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (name, opened)
-            }
-            Candidate::System(name) => {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                let name = OsString::from(name);
-                let opened = open_one(&name, false);
-                (name, opened)
-            }
-        };
-        let library = library.map_err(|e| describe(&e))?;
-        Ok(inspect(
-            info,
-            library,
-            name.to_string_lossy().into_owned(),
-            from,
-        ))
-    }
-
-    fn open() -> Result<Driver, LoadError> {
-        open_library(&super::CUSHIM_LIBRARY)
-    }
-
-    /// Reads the library's version once and finds its own lookup function, if
-    /// it has one. A link-time stub answers the version function with its stub
-    /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
-    /// library never does. A library of another major than the header's is
-    /// refused. The version function is asked before anything else is called.
-    fn inspect(
-        info: &LibraryInfo,
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-    ) -> Result<Driver, LoadError> {
-        let (code, version) = version_of(info, &library);
-        if info.stub_code.is_some_and(|stub| code == Some(stub)) {
-            // Kept mapped but never used: a library is never unloaded.
-            std::mem::forget(library);
-            return Err(LoadError::StubLibrary { path });
-        }
-        if info.major != 0 && version != 0 && version / 1000 != info.major {
-            std::mem::forget(library);
-            return Err(LoadError::WrongMajor {
-                path,
-                found: version,
-                needed: info.major,
-            });
-        }
-        // SAFETY: each prototype is the one the library has exported since it
-        // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
-        let get_proc = unsafe {
-            match info.proc_address {
-                Some((v2, v1)) => {
-                    if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
-                        GetProc::V2(*f)
-                    } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
-                        GetProc::V1(*f)
-                    } else {
-                        GetProc::Missing
-                    }
-                }
-                None => GetProc::Missing,
-            }
-        };
-        Ok(Driver {
-            library,
-            path,
-            from,
-            version,
-            get_proc,
-        })
-    }
-
-    /// What the version function returned, and the version as 1000 × major +
-    /// 10 × minor (0 when it is missing or failed).
-    fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
-        type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
-        type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
-        type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
-        type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
-        let name = info.version_function.to_bytes_with_nul();
-        let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
-        // SAFETY: the description gives the version function's prototype, which
-        // the library has kept since it introduced it.
-        unsafe {
-            match info.version_query {
-                VersionQuery::Number => match library.get::<Number>(name) {
-                    Ok(f) => {
-                        let mut v: c_int = 0;
-                        let rc = f(&raw mut v);
-                        (Some(rc), if rc == 0 { ok(v) } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(&raw mut major, &raw mut minor);
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Property => match library.get::<Property>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(0, &raw mut major);
-                        let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Text => match library.get::<Text>(name) {
-                    Ok(f) => {
-                        let mut text = [0 as c_char; 96];
-                        let rc = f(text.as_mut_ptr(), 95);
-                        text[95] = 0;
-                        let digits: String = CStr::from_ptr(text.as_ptr())
-                            .to_string_lossy()
-                            .chars()
-                            .take_while(char::is_ascii_digit)
-                            .collect();
-                        let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
-                        (Some(rc), if rc == 0 { major * 1000 } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-            }
-        }
-    }
-
-    /// libloading's message and the platform's own (`dlerror`), on one line.
-    fn describe(e: &libloading::Error) -> String {
-        match std::error::Error::source(e) {
-            Some(inner) => format!("{e}: {inner}"),
-            None => e.to_string(),
-        }
-    }
-
-    /// Opens a library by path or name (`loaded_only`: only if it is loaded already).
-    #[cfg(unix)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-        // `RTLD_NOLOAD`, asked for only where `ASKS_LOADED` knows its value.
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        const NOLOAD: c_int = 4;
-        #[cfg(any(target_os = "macos", target_os = "ios"))]
-        const NOLOAD: c_int = 0x10;
-        #[cfg(not(any(
-            target_os = "linux",
-            target_os = "android",
-            target_os = "macos",
-            target_os = "ios"
-        )))]
-        const NOLOAD: c_int = 0;
-        let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
-        // SAFETY: loading the library runs its initializers; that is the point.
-        unsafe { Library::open(Some(name), flags) }.map(Into::into)
-    }
-
-    /// Opens a library: a bare name only from the system directory, an absolute
-    /// path with its own directory for its dependencies; never the working
-    /// directory or the executable's.
-    #[cfg(windows)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::windows::{
-            Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
-        };
-        if loaded_only {
-            return Library::open_already_loaded(name).map(Into::into);
-        }
-        let flags = if Path::new(name).is_absolute() {
-            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-        } else {
-            LOAD_LIBRARY_SEARCH_SYSTEM32
-        };
-        // SAFETY: as above.
-        unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
-    }
-
-    /// One function to look up, in one stream mode: what `cuGetProcAddress`
-    /// and the exact-export fallback are asked for.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Target<'a> {
-        /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
-        pub proc_name: &'a CStr,
-        /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
-        pub symbol: &'a CStr,
-        /// Its ABI version; 0 when unknown (then only the export is tried).
-        pub version: u32,
-        /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
-        pub flags: u64,
-    }
-
-    impl<'a> Target<'a> {
-        /// What a function binds in `mode`: its per-thread variant (flag 2) when it
-        /// has one and the mode is per-thread, else its legacy symbol (flag 1).
-        #[must_use]
-        pub fn new(
-            proc_name: &'a CStr,
-            legacy: (&'a CStr, u32),
-            per_thread: Option<(&'a CStr, u32)>,
-            mode: StreamMode,
-        ) -> Target<'a> {
-            let ((symbol, version), flags) = match (mode, per_thread) {
-                (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
-                _ => (legacy, StreamMode::Legacy.flag()),
-            };
-            Target {
-                proc_name,
-                symbol,
-                version,
-                flags,
-            }
-        }
-    }
-
-    /// Why a lookup found no address.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Miss {
-        /// The target's ABI version is newer than the driver; the driver was not asked.
-        TooOld,
-        /// `cuGetProcAddress_v2` knows the name, but not at this ABI version.
-        VersionNotSufficient,
-        /// Not provided; the text says what the driver answered.
-        NotFound(String),
-    }
-
-    impl Driver {
-        /// Finds `target` by `resolve`. Never calls the driver for a target whose
-        /// ABI is newer than it, never passes NULL or flags 0 to
-        /// `cuGetProcAddress`, and never retries with a lower version.
-        ///
-        /// # Errors
-        /// Why there is no address: too old, version not sufficient, or not found.
-        pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
-            let version = target.version;
-            if version != 0 && self.version != 0 && version > self.version {
-                return Err(Miss::TooOld);
-            }
-            let not_found = |why: String| Err(Miss::NotFound(why));
-            let mut pfn: *mut c_void = std::ptr::null_mut();
-            let by_proc = resolve == Resolve::ProcAddress && version != 0;
-            match self.get_proc {
-                GetProc::V2(get) if by_proc => {
-                    let mut status: c_int = 0;
-                    // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                            &raw mut status,
-                        )
-                    };
-                    match (rc, status) {
-                        (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                        (0, 2) => Err(Miss::VersionNotSufficient),
-                        (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
-                        (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
-                        (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
-                    }
-                }
-                GetProc::V1(get) if by_proc => {
-                    // SAFETY: valid name and out-pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                        )
-                    };
-                    match rc {
-                        0 if !pfn.is_null() => Ok(pfn.cast()),
-                        0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
-                        rc => not_found(format!("cuGetProcAddress returned {rc}")),
-                    }
-                }
-                _ => {
-                    // SAFETY: the symbol is only read as an address, never called here.
-                    let found = unsafe {
-                        self.library
-                            .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
-                    };
-                    match found {
-                        Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
-                        Ok(_) => not_found("the exported address is NULL".into()),
-                        Err(e) => not_found(describe(&e)),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Finds the address of `f` for the process's stream mode, by
-    /// `super::CUSHIM_RESOLVE` (see [`Driver::find`]).
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound; kept, so later calls get the same answer.
-    pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
-        let mode = lock_stream_mode();
-        let driver = driver()?;
-        let target = Target::new(f.proc_name, (f.symbol, f.version), f.per_thread, mode);
-        let error = match driver.find(&target, super::CUSHIM_RESOLVE) {
-            Ok(p) => return Ok(p),
-            Err(Miss::TooOld) => LoadError::DriverTooOld {
-                function: f.name,
-                required: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::VersionNotSufficient) => LoadError::VersionNotSufficient {
-                function: f.name,
-                version: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::NotFound(error)) => LoadError::SymbolNotFound {
-                function: f.name,
-                symbol: target.symbol.to_str().unwrap_or(f.name),
-                library: driver.path.clone(),
-                error,
-            },
-        };
-        Err(note(f.failure.get_or_init(|| error)))
-    }
-
-    /// Binds `f`: patches its slot with the driver's function, or with its
-    /// failure stub, and returns what the slot now holds.
-    pub fn bind(f: &'static Function) -> *mut () {
-        let p = match resolve(f) {
-            Ok(p) => p,
-            // A call from inside the load fails this once; the slot stays unbound.
-            Err(LoadError::Reentrant) => return f.absent as *mut (),
-            Err(e) => {
-                let _ = f.reason.set(e);
-                f.absent as *mut ()
-            }
-        };
-        f.slot.store(p, Ordering::Release);
-        f.bound.store(true, Ordering::Release);
-        p
-    }
-
-    /// The code a failed shim returns (its reason's, or "no library" before any).
-    pub fn absent_code(f: &'static Function) -> u32 {
-        f.reason
-            .get()
-            .map_or(super::CUSHIM_CODES.library_not_found, |e| e.code())
-    }
-
-    /// Whether `f`'s slot holds its failure stub; the reason, if so.
-    pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
-        if f.slot.load(Ordering::Acquire) == f.absent as *mut () {
-            f.reason.get().copied()
-        } else {
-            None
-        }
-    }
-
-    /// Binds `f` now if it was not yet, and reports the failure, if any.
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound.
-    pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
-        if !f.bound.load(Ordering::Acquire) {
-            bind(f);
-        }
-        match failed(f) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    /// A return type that can carry a loading failure through the C ABI.
-    pub trait Status: Sized {
-        /// The status with this value.
-        fn from_code(code: u32) -> Self;
-        /// Whether it is the success value.
-        fn is_success(&self) -> bool;
-        /// The value, to look its name up. Example: `1`.
-        fn code(&self) -> i64;
-    }
-}
-
-#[allow(unused_imports)]
-#[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
-
-/// How this module finds functions (`--resolve` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::ProcAddress;
-/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
-/// says otherwise (`--stream` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::Legacy;
-/// What the drop-in layer returns when a call never reached the library: the
-/// values of the header's `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_UNINITIALIZED`.
-#[rustfmt::skip]
-pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
-    library_not_found: 12,
-    symbol_not_found: 13,
-    stub_library: 12,
-    driver_too_old: 13,
-    not_initialized: 1,
-    success: 0,
-    invalid_value: 2,
-};
-/// How the loader finds the library and asks its version, and the words of
-/// its messages (cushim's description of "NVML").
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "NVML",
     short: "NVML",
     product: "NVML",
@@ -5868,313 +4334,167 @@ pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInf
     override_var: "CUSHIM_NVML_LIBRARY",
     names: if cfg!(windows) { &["nvml.dll"] } else { &["libnvidia-ml.so.1"] },
     version_function: c"nvmlSystemGetNVMLVersion",
-    version_query: cushim_loader::VersionQuery::Text,
+    version_query: cushim_runtime::VersionQuery::Text,
     stub_code: None,
     proc_address: None,
     major: 0,
     wheel_dirs: None,
     preload: &[],
     family: &[],
+    // What a call that never reached the library returns: the values of
+    // `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_UNINITIALIZED`.
+    codes: cushim_runtime::Codes {
+        library_not_found: 12,
+        symbol_not_found: 13,
+        stub_library: 12,
+        too_old: 13,
+        not_initialized: 1,
+        success: 0,
+        invalid_value: 2,
+    },
+    // `--resolve` at generation time.
+    resolve: cushim_runtime::Resolve::ProcAddress,
+    // `--stream` at generation time (this library has no per-thread variants).
+    default_stream: cushim_runtime::StreamMode::Legacy,
 };
+
+/// The library (NVML), loaded on the first call of any shim of this module.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub static CUSHIM_LIBRARY: cushim_runtime::Library = cushim_runtime::Library::new(&CUSHIM_INFO);
+
+#[rustfmt::skip]
+impl cushim_runtime::Module for Module {
+    type Status = nvmlReturn_t;
+    const STATUS_NAME: &'static str = "nvmlReturn_t";
+    #[inline]
+    fn library() -> &'static cushim_runtime::Library {
+        &CUSHIM_LIBRARY
+    }
+    #[inline]
+    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+        CUSHIM_STATUS_TEXTS
+    }
+    #[inline]
+    fn functions() -> &'static [&'static cushim_runtime::Function] {
+        FUNCTIONS
+    }
+}
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_loader::Status for nvmlReturn_t {
+impl cushim_runtime::Status for nvmlReturn_t {
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
-    }
-    #[inline(always)]
-    fn is_success(&self) -> bool {
-        self.0 == 0
     }
     #[inline]
     fn code(&self) -> i64 {
         self.0 as i64
     }
-}
-
-#[allow(dead_code)]
-#[rustfmt::skip]
-pub mod cushim_api {
-    //! The typed layer and the introspection of a generated module: the same for
-    //! every header, so it is real source that cushim compiles and tests, and the
-    //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
-    //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-    //! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
-
-    use std::ffi::{c_char, CStr};
-
-    use super::cushim_loader::{self, LoadError, Status as _};
-
-    /// One constant of the status enum, for the answers that need no library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StatusText {
-        /// Example: `2`.
-        pub code: i64,
-        /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
-        pub name: &'static CStr,
-        /// Example: `out of memory`.
-        pub text: &'static CStr,
-    }
-
-    /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
-    #[must_use]
-    pub fn status_name(code: i64) -> Option<&'static str> {
-        status_text_of(code).and_then(|t| t.name.to_str().ok())
-    }
-
-    fn status_text_of(code: i64) -> Option<&'static StatusText> {
-        super::CUSHIM_STATUS_TEXTS.iter().find(|t| t.code == code)
-    }
-
-    /// Which answer a driver-less fallback gives.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Fallback {
-        /// `cuGetErrorName`: the constant's name.
-        Name,
-        /// `cuGetErrorString`: a description of it.
-        Text,
-    }
-
-    /// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as the
-    /// C++ stubs do: the name or description of `code` in `*out`, or the invalid
-    /// value code (and `*out` = NULL) for a code the header does not list.
-    ///
-    /// # Safety
-    /// `out` is NULL or valid for one pointer write.
-    pub unsafe fn status_fallback(
-        code: super::CushimStatus,
-        out: *mut *const c_char,
-        which: Fallback,
-    ) -> super::CushimStatus {
-        let codes = super::CUSHIM_CODES;
-        if out.is_null() {
-            return super::CushimStatus::from_code(codes.invalid_value);
-        }
-        let found = status_text_of(code.code()).map(|t| match which {
-            Fallback::Name => t.name,
-            Fallback::Text => t.text,
-        });
-        // SAFETY: the caller passes a valid out-pointer; the text is static.
-        unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
-        super::CushimStatus::from_code(if found.is_some() {
-            codes.success
-        } else {
-            codes.invalid_value
-        })
-    }
-
-    /// What a function that returns a status's name or text (`nvrtcGetErrorString`)
-    /// answers without the library: the name or description of `code`, or
-    /// `unrecognized status` for a code the header does not list (never NULL).
-    #[must_use]
-    pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
-        status_text_of(code.code())
-            .map_or(c"unrecognized status", |t| match which {
-                Fallback::Name => t.name,
-                Fallback::Text => t.text,
-            })
-            .as_ptr()
-    }
-
-    /// The typed layer's error: a driver that answered with a failure code, or a
-    /// driver (or one function of it) that could not be loaded.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    pub enum Error {
-        /// The driver ran and returned this code.
-        Driver(super::CushimStatus),
-        /// The call never reached the driver.
-        Load(&'static LoadError),
-    }
-
-    /// `CUDA_ERROR_INVALID_VALUE (1)`, or `CUresult 999` for a value the header does not list.
-    struct Code(i64);
-
-    impl std::fmt::Display for Code {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match status_name(self.0) {
-                Some(name) => write!(f, "{name} ({})", self.0),
-                None => write!(f, "{} {}", super::CUSHIM_STATUS_NAME, self.0),
-            }
-        }
-    }
-
-    impl std::fmt::Display for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(
-                    f,
-                    "{} call failed: {}",
-                    super::CUSHIM_LIBRARY.label,
-                    Code(code.code())
-                ),
-                Error::Load(e) => e.fmt(f),
-            }
-        }
-    }
-
-    impl std::fmt::Debug for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(f, "Driver({})", Code(code.code())),
-                Error::Load(e) => f.debug_tuple("Load").field(e).finish(),
-            }
-        }
-    }
-
-    impl std::error::Error for Error {}
-
-    /// Tells a loading failure from a driver failure; only on the error path.
-    #[cold]
-    pub(super) fn cushim_classify(
-        f: &'static cushim_loader::Function,
-        code: super::CushimStatus,
-    ) -> Error {
-        match cushim_loader::failed(f) {
-            Some(e) => Error::Load(e),
-            None => Error::Driver(code),
-        }
-    }
-
-    /// The typed layer: every function as `Api::name(...) -> Result<(), Error>`.
-    pub struct Api;
-
-    /// Why the most recent shim that could not reach the driver failed.
-    #[must_use]
-    pub fn last_load_error() -> Option<&'static LoadError> {
-        cushim_loader::last_error()
-    }
-
-    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
-    /// `nvmlInit`, which the header maps to `nvmlInit_v2`).
-    #[must_use]
-    pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-        super::FUNCTIONS.iter().copied().find(|f| {
-            f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
-        })
-    }
-
-    /// Whether the driver provides this function (binding it now if needed).
-    #[must_use]
-    pub fn is_available(name: &str) -> bool {
-        function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
-    }
-
-    /// Functions that a program needs but cannot have.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Missing {
-        /// Each missing function with the reason; `None` when the header has no such function.
-        pub functions: Vec<(String, Option<&'static LoadError>)>,
-    }
-
-    impl std::fmt::Display for Missing {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "{} required CUDA function(s) unavailable:",
-                self.functions.len()
-            )?;
-            for (name, why) in &self.functions {
-                match why {
-                    Some(e) => write!(f, "\n  {name}: {e}")?,
-                    None => write!(f, "\n  {name}: not a function of this header")?,
-                }
-            }
-            Ok(())
-        }
-    }
-
-    impl std::error::Error for Missing {}
-
-    /// Checks every function in `names` and returns one error listing all that are missing.
-    ///
-    /// # Errors
-    /// `Missing`, with each function this driver cannot provide and why.
-    pub fn require(names: &[&str]) -> Result<(), Missing> {
-        let functions: Vec<(String, Option<&'static LoadError>)> = names
-            .iter()
-            .filter_map(|name| match function(name) {
-                None => Some((name.to_string(), None)),
-                Some(f) => cushim_loader::check(f)
-                    .err()
-                    .map(|e| (name.to_string(), Some(e))),
-            })
-            .collect();
-        if functions.is_empty() {
-            Ok(())
-        } else {
-            Err(Missing { functions })
-        }
-    }
-
-    /// Binds every shim now. `Err` when the library itself cannot be used;
-    /// otherwise the functions this driver lacks (empty when it has them all).
-    ///
-    /// # Errors
-    /// Why the library cannot be used at all.
-    pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-        cushim_loader::driver()?;
-        Ok(super::FUNCTIONS
-            .iter()
-            .filter_map(|f| cushim_loader::check(f).err().map(|e| (f.name, e)))
-            .collect())
+    #[inline]
+    fn is_success(&self) -> bool {
+        self.0 == 0
     }
 }
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_api::{function, is_available, last_load_error, preload_all, require, Api, Error, Missing};
-#[rustfmt::skip]
-use self::cushim_api::cushim_classify;
+pub use cushim_runtime::{LoadError, Missing, Status};
 
-/// The status type every function returns.
-#[rustfmt::skip]
-type CushimStatus = nvmlReturn_t;
-/// Its C name, for messages.
-#[rustfmt::skip]
-const CUSHIM_STATUS_NAME: &str = "nvmlReturn_t";
+/// The typed layer's error: the status the library returned, or why the call never
+/// reached it.
+#[allow(dead_code)]
+pub type Error = cushim_runtime::Error<Module>;
+
+/// The typed layer: every function as `Api::name(...)`, its status as a `Result`.
+#[allow(dead_code)]
+#[derive(Debug)]
+pub struct Api;
+
+/// Why the most recent shim that could not reach the library failed.
+#[allow(dead_code)]
+#[must_use]
+pub fn last_load_error() -> Option<&'static LoadError> {
+    CUSHIM_LIBRARY.last_error()
+}
+
+/// The shim with this C name or symbol (`nvmlComputeInstanceDestroy` or `nvmlComputeInstanceDestroy`).
+#[allow(dead_code)]
+#[must_use]
+pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
+    cushim_runtime::function::<Module>(name)
+}
+
+/// Whether the library provides this function (binding it now if needed).
+#[allow(dead_code)]
+#[must_use]
+pub fn is_available(name: &str) -> bool {
+    cushim_runtime::is_available::<Module>(name)
+}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+///
+/// # Errors
+/// `Missing`, with each function the library cannot provide and why.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    cushim_runtime::require::<Module>(names)
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions it lacks (empty when it has them all).
+///
+/// # Errors
+/// Why the library cannot be used at all.
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_runtime::preload_all::<Module>()
+}
+
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
+#[allow(dead_code)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
-    cushim_api::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
-    cushim_api::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
-    cushim_api::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
-    cushim_api::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_api::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
-    cushim_api::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
-    cushim_api::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_api::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
-    cushim_api::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
-    cushim_api::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
-    cushim_api::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_api::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
-    cushim_api::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
-    cushim_api::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
-    cushim_api::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
-    cushim_api::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
-    cushim_api::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
-    cushim_api::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_api::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
-    cushim_api::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
-    cushim_api::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
-    cushim_api::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
-    cushim_api::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
-    cushim_api::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
-    cushim_api::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
-    cushim_api::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
-    cushim_api::StatusText { code: 26, name: c"NVML_ERROR_DEPRECATED", text: c"deprecated" },
-    cushim_api::StatusText { code: 27, name: c"NVML_ERROR_NOT_READY", text: c"not ready" },
-    cushim_api::StatusText { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND", text: c"gpu not found" },
-    cushim_api::StatusText { code: 29, name: c"NVML_ERROR_INVALID_STATE", text: c"invalid state" },
-    cushim_api::StatusText { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", text: c"reset type not supported" },
-    cushim_api::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
+    cushim_runtime::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
+    cushim_runtime::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
+    cushim_runtime::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
+    cushim_runtime::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
+    cushim_runtime::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
+    cushim_runtime::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_runtime::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
+    cushim_runtime::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
+    cushim_runtime::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
+    cushim_runtime::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_runtime::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
+    cushim_runtime::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
+    cushim_runtime::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
+    cushim_runtime::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
+    cushim_runtime::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
+    cushim_runtime::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
+    cushim_runtime::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_runtime::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
+    cushim_runtime::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
+    cushim_runtime::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
+    cushim_runtime::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
+    cushim_runtime::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
+    cushim_runtime::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
+    cushim_runtime::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
+    cushim_runtime::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
+    cushim_runtime::StatusText { code: 26, name: c"NVML_ERROR_DEPRECATED", text: c"deprecated" },
+    cushim_runtime::StatusText { code: 27, name: c"NVML_ERROR_NOT_READY", text: c"not ready" },
+    cushim_runtime::StatusText { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND", text: c"gpu not found" },
+    cushim_runtime::StatusText { code: 29, name: c"NVML_ERROR_INVALID_STATE", text: c"invalid state" },
+    cushim_runtime::StatusText { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", text: c"reset type not supported" },
+    cushim_runtime::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
 ];
+
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+pub static FUNCTIONS: &[&cushim_runtime::Function] = &[
     &__cushim_fn_nvmlComputeInstanceDestroy,
     &__cushim_fn_nvmlComputeInstanceGetInfo_v2,
     &__cushim_fn_nvmlDeviceClearAccountingPids,
@@ -6588,7 +4908,7 @@ macro_rules! cushim_linked {
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
 /// The slot starts at `resolve`, which binds the function (see
-/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
 /// and forwards the call. From then on a call is one atomic load and one
 /// indirect call. The per-shim items are two statics with names the generator
 /// chose; `resolve` and `absent` live inside their initializers, so that no
@@ -6611,15 +4931,15 @@ macro_rules! cushim_shim {
     // Without the library a shim answers the code of its failure, or, for a
     // fallback (`cuGetErrorName`), the name or text of its status argument.
     (@absent $function:ident, $ret:ty, []) => {
-        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+        <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -6629,15 +4949,15 @@ macro_rules! cushim_shim {
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let code = unsafe { $symbol($($arg),*) };
-        if <$ret as cushim_loader::Status>::is_success(&code) {
+        if cushim_runtime::is_success::<Module>(code) {
             Ok(())
         } else {
-            Err(cushim_classify(&$function, code))
+            Err(cushim_runtime::classify::<Module>(&$function, code))
         }
     }};
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let value = unsafe { $symbol($($arg),*) };
-        match cushim_loader::failed(&$function) {
+        match $function.failed() {
             Some(e) => Err(Error::Load(e)),
             None => Ok(value),
         }
@@ -6655,7 +4975,7 @@ macro_rules! cushim_shim {
     }};
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
-        if cushim_loader::per_thread_now() {
+        if CUSHIM_LIBRARY.per_thread_now() {
             unsafe { $twin($($arg),*) }
         } else {
             unsafe { $export($($arg),*) }
@@ -6668,35 +4988,35 @@ macro_rules! cushim_shim {
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
-        pub static $function: cushim_loader::Function = {
+        pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
-            cushim_loader::Function {
-                name: $name,
-                aliases: &[$(stringify!($alias)),*],
-                symbol: $export,
-                proc_name: $proc,
-                version: $version,
-                since: $since,
-                per_thread: cushim_shim!(@twin $($twin)*),
-                slot: &$slot,
+            cushim_runtime::Function::new(
+                &CUSHIM_LIBRARY,
+                cushim_runtime::Facts {
+                    name: $name,
+                    aliases: &[$(stringify!($alias)),*],
+                    symbol: $export,
+                    proc_name: $proc,
+                    version: $version,
+                    since: $since,
+                    per_thread: cushim_shim!(@twin $($twin)*),
+                },
+                &$slot,
                 // SAFETY: only compared and stored, never called through this type.
-                absent: unsafe {
+                unsafe {
                     ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
                 },
-                bound: ::std::sync::atomic::AtomicBool::new(false),
-                failure: ::std::sync::OnceLock::new(),
-                reason: ::std::sync::OnceLock::new(),
-            }
+            )
         };
 
-        #[doc(hidden)]
+        // Private to the module: no code outside it can repoint the shim.
         #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        pub static $slot: ::std::sync::atomic::AtomicPtr<()> = {
+        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = cushim_loader::bind(&$function);
-                // SAFETY: `p` is the driver's function, whose C prototype this
+                let p = $function.bind();
+                // SAFETY: `p` is the library's function, whose C prototype this
                 // type mirrors, or `absent`.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
@@ -6706,8 +5026,8 @@ macro_rules! cushim_shim {
 
         $(#[$attr])*
         #[doc = concat!(
-            "The driver's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
-            "Without a usable driver it returns the code of the failure; `last_load_error` says why.\n\n",
+            "The library's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
+            "Without a usable library it returns the code of the failure; `last_load_error` says why.\n\n",
             "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
         )]
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
@@ -6718,7 +5038,7 @@ macro_rules! cushim_shim {
             }
             cushim_lazy! {
                 let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -6729,7 +5049,7 @@ macro_rules! cushim_shim {
             $(#[$attr])*
             #[doc = concat!(
                 "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
+                "# Errors\n\n`Error::Status` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]

@@ -2,8 +2,9 @@
 // CUDA 11.8..13.5; headers: cuda-11.8 cuda.h sha256:b30a4a84da0bd6d034933fc430955a46432b219d1a61f9a9875b31e8b0494c12, cuda-11.8 cudaTypedefs.h sha256:46e23972d8ab764eea27430a9180f7a550803d1e00c7ba41a8ac3c4f80b58edd, cuda-11.8 cudaProfiler.h sha256:a06db96a93a4984dd47a6763798fed0d68d3d80331c70db51fa9b26729326945, cuda-11.8 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-11.8 cudaGL.h sha256:50302b655b53c75ae98732ee4cd92989dc76ee9add4d4bff97a7570857e40587, cuda-11.8 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-11.8 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-11.8 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-11.8 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-11.8 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.0 cuda.h sha256:de37c3f9139ede5375831663175ff278542d23f607bf1d5f087eb9e666686c9f, cuda-12.0 cudaTypedefs.h sha256:28246ec2f9aab32b7ac1d603e212968e1e7e8cfe306d74f6d2b4a87a6f98cce9, cuda-12.0 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.0 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.0 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.0 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.0 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.0 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.0 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.0 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.1 cuda.h sha256:08063f8f80fdaa01152c3c517ed44e6c223ebc2a534e44ab2eaf7305154dc092, cuda-12.1 cudaTypedefs.h sha256:82e3d206baf88cd53a5816810aa4624ee09b3984032cca98a33edb7a6a287d62, cuda-12.1 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.1 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.1 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.1 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.1 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.1 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.1 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.1 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.2 cuda.h sha256:a2b4436404c3a9a4231d667c811f24e9ddac256ab3f30c7a486120550abd78d5, cuda-12.2 cudaTypedefs.h sha256:449a8998f711aa3e286fb5a7815da23a4d0d20b0be5e73dbe6f15367e4d6f774, cuda-12.2 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.2 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.2 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.2 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.2 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.2 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.2 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.2 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.3 cuda.h sha256:da37ad1f695dfebe30a9d0856c0eacb002b8eaa11e43bdd338feaed25a622cdb, cuda-12.3 cudaTypedefs.h sha256:611c2ce24bffce1dbc835aaceb9f8220e52c9826539743e4723d13134a821f1a, cuda-12.3 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.3 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.3 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.3 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.3 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.3 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.3 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.3 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.4 cuda.h sha256:dbd3ae3677ecf076f6b2a0971d42b2dd5b9d5f1ccdf34e74774a16fc2df7cac1, cuda-12.4 cudaTypedefs.h sha256:d21598c95f8a33b4794236a0cfd50fd657610190c7188709998b58bc1fe7c0d7, cuda-12.4 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.4 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.4 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.4 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.4 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.4 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.4 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.4 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.5 cuda.h sha256:52b817f04d0a2a436c544875a29c073bbd1554160330c9244020e4f9e04df13e, cuda-12.5 cudaTypedefs.h sha256:3293c19a17c2267ce866e191d7a80a7cd89fcf884c0954e4c7bfb9e5410f86ba, cuda-12.5 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.5 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.5 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.5 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.5 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.5 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.5 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.5 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.6 cuda.h sha256:7313ec1a0642c1a02736b6178136eaa9df5e048a8b9707e43ad2119c1c677bcb, cuda-12.6 cudaTypedefs.h sha256:3293c19a17c2267ce866e191d7a80a7cd89fcf884c0954e4c7bfb9e5410f86ba, cuda-12.6 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.6 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.6 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.6 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.6 cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cuda-12.6 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.6 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.6 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.8 cuda.h sha256:4568cc9e7a321e47707cd6403980f21ac2e2e55170500d0e0a3f54feb03a9acb, cuda-12.8 cudaTypedefs.h sha256:48a7c0bd33a3d7dcf1b222c62a1a315cf8a8a4aaa87b98638f9897911dbfbfa1, cuda-12.8 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.8 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.8 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.8 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.8 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-12.8 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.8 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.8 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-12.9 cuda.h sha256:fda3285d055a9f05e40cd76352f9f073d0ab45d42fb5bb0db4bb33b0df506d28, cuda-12.9 cudaTypedefs.h sha256:52969c2b6053aa1645dd0cc1e786de4bc20eee962dab32503a9e8f1013fb31e1, cuda-12.9 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-12.9 cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cuda-12.9 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-12.9 cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cuda-12.9 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-12.9 cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cuda-12.9 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-12.9 cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db, cuda-13.0 cuda.h sha256:64025f81a9d6d2b10e9e11654f3523e5b046d01b883f0b9ca474e463274b80d4, cuda-13.0 cudaTypedefs.h sha256:da2352ecb06115c252394c9ba72472d1dc525569d30f9c83e2da300fce788f2f, cuda-13.0 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.0 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.0 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.0 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.0 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.0 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.0 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.0 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252, cuda-13.1 cuda.h sha256:756c5d0b68c4bf33d279419d5db479d63263abe80c1e476f8899f4b077215bf5, cuda-13.1 cudaTypedefs.h sha256:6a72c74d15be4b14a83d68daa529189af403c2b992ab4449c7be7c2d96c5c469, cuda-13.1 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.1 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.1 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.1 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.1 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.1 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.1 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.1 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252, cuda-13.2 cuda.h sha256:673873a292718591d75ea3c2e65330b1f8f8278eac3c96b32245418fb0817851, cuda-13.2 cudaTypedefs.h sha256:56b0e4ae9c73c49fb0fa30445b2c148387f7e30c217d506189a3c332aec869d4, cuda-13.2 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.2 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.2 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.2 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.2 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.2 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.2 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.2 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252, cuda-13.3 cuda.h sha256:31df84e16179b6d97db4b3c0bae7697392a370b41983f4a8962f0e5a8069b577, cuda-13.3 cudaTypedefs.h sha256:30d517cfa051f7a498e432eb1a1964abb11c1cd32098125bba3dfef0b059381f, cuda-13.3 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.3 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.3 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.3 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.3 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.3 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.3 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.3 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252, cuda-13.4 cuda.h sha256:7a79d67ca888061b1dfbe4739b51ad64f85a2f3ad874947ce09b2c635b4c7072, cuda-13.4 cudaTypedefs.h sha256:77eb4072ae5da75bec31c4cf6291967e8ecbd6981ece0d47b07dbbabf781782c, cuda-13.4 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.4 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.4 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.4 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.4 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.4 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.4 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.4 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252, cuda-13.5 cuda.h sha256:f4250132eae986e244c693f562f81bdaa919c378665228bece23182da33a39b0, cuda-13.5 cudaTypedefs.h sha256:0becf4355b73b40411f4aefc87b4dc77f327da7a947b09b31063043169d16fc3, cuda-13.5 cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cuda-13.5 cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cuda-13.5 cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cuda-13.5 cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cuda-13.5 cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cuda-13.5 cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cuda-13.5 cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cuda-13.5 cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252.
 // Regenerate with: cushim generate --cuda 11.8..13.5 --merged
 //
-// Functions: 553. Needs the `libloading` crate and std; include it with
-// `mod cuda { include!(concat!(env!("OUT_DIR"), "/cuda.rs")); }` or vendor it as a module.
+// Functions: 553. Needs std and the `libloading` and `cushim-runtime` crates;
+// include it with `mod cuda { include!(concat!(env!("OUT_DIR"), "/cuda.rs")); }`
+// or vendor it as a module.
 
 /// Types, constants and enums of the header (bindgen's, and the enums in
 /// bindgen's newtype style).
@@ -2980,7 +2981,7 @@ impl ::core::ops::BitAndAssign for CUipcMem_flags_enum {
 pub struct CUipcMem_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUipcMem_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUipcMem_flags_enum", self.0, &[(1, "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS")], true)
+        ::cushim_runtime::fmt_enum(f, "CUipcMem_flags_enum", self.0, &[(1, "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS")], true)
     }
 }
 impl CUmemAttach_flags_enum {
@@ -3019,7 +3020,7 @@ impl ::core::ops::BitAndAssign for CUmemAttach_flags_enum {
 pub struct CUmemAttach_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAttach_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAttach_flags_enum", self.0, &[(1, "CU_MEM_ATTACH_GLOBAL"), (2, "CU_MEM_ATTACH_HOST"), (4, "CU_MEM_ATTACH_SINGLE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmemAttach_flags_enum", self.0, &[(1, "CU_MEM_ATTACH_GLOBAL"), (2, "CU_MEM_ATTACH_HOST"), (4, "CU_MEM_ATTACH_SINGLE")], true)
     }
 }
 impl CUctx_flags_enum {
@@ -3067,7 +3068,7 @@ impl ::core::ops::BitAndAssign for CUctx_flags_enum {
 pub struct CUctx_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUctx_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUctx_flags_enum", self.0, &[(0, "CU_CTX_SCHED_AUTO"), (1, "CU_CTX_SCHED_SPIN"), (2, "CU_CTX_SCHED_YIELD"), (4, "CU_CTX_SCHED_BLOCKING_SYNC"), (7, "CU_CTX_SCHED_MASK"), (8, "CU_CTX_MAP_HOST"), (16, "CU_CTX_LMEM_RESIZE_TO_MAX"), (32, "CU_CTX_COREDUMP_ENABLE"), (64, "CU_CTX_USER_COREDUMP_ENABLE"), (128, "CU_CTX_SYNC_MEMOPS"), (255, "CU_CTX_FLAGS_MASK")], true)
+        ::cushim_runtime::fmt_enum(f, "CUctx_flags_enum", self.0, &[(0, "CU_CTX_SCHED_AUTO"), (1, "CU_CTX_SCHED_SPIN"), (2, "CU_CTX_SCHED_YIELD"), (4, "CU_CTX_SCHED_BLOCKING_SYNC"), (7, "CU_CTX_SCHED_MASK"), (8, "CU_CTX_MAP_HOST"), (16, "CU_CTX_LMEM_RESIZE_TO_MAX"), (32, "CU_CTX_COREDUMP_ENABLE"), (64, "CU_CTX_USER_COREDUMP_ENABLE"), (128, "CU_CTX_SYNC_MEMOPS"), (255, "CU_CTX_FLAGS_MASK")], true)
     }
 }
 impl CUevent_sched_flags_enum {
@@ -3107,7 +3108,7 @@ impl ::core::ops::BitAndAssign for CUevent_sched_flags_enum {
 pub struct CUevent_sched_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_sched_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUevent_sched_flags_enum", self.0, &[(0, "CU_EVENT_SCHED_AUTO"), (1, "CU_EVENT_SCHED_SPIN"), (2, "CU_EVENT_SCHED_YIELD"), (4, "CU_EVENT_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::fmt_enum(f, "CUevent_sched_flags_enum", self.0, &[(0, "CU_EVENT_SCHED_AUTO"), (1, "CU_EVENT_SCHED_SPIN"), (2, "CU_EVENT_SCHED_YIELD"), (4, "CU_EVENT_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl cl_event_flags_enum {
@@ -3147,7 +3148,7 @@ impl ::core::ops::BitAndAssign for cl_event_flags_enum {
 pub struct cl_event_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cl_event_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cl_event_flags_enum", self.0, &[(0, "NVCL_EVENT_SCHED_AUTO"), (1, "NVCL_EVENT_SCHED_SPIN"), (2, "NVCL_EVENT_SCHED_YIELD"), (4, "NVCL_EVENT_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::fmt_enum(f, "cl_event_flags_enum", self.0, &[(0, "NVCL_EVENT_SCHED_AUTO"), (1, "NVCL_EVENT_SCHED_SPIN"), (2, "NVCL_EVENT_SCHED_YIELD"), (4, "NVCL_EVENT_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl cl_context_flags_enum {
@@ -3187,7 +3188,7 @@ impl ::core::ops::BitAndAssign for cl_context_flags_enum {
 pub struct cl_context_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cl_context_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cl_context_flags_enum", self.0, &[(0, "NVCL_CTX_SCHED_AUTO"), (1, "NVCL_CTX_SCHED_SPIN"), (2, "NVCL_CTX_SCHED_YIELD"), (4, "NVCL_CTX_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::fmt_enum(f, "cl_context_flags_enum", self.0, &[(0, "NVCL_CTX_SCHED_AUTO"), (1, "NVCL_CTX_SCHED_SPIN"), (2, "NVCL_CTX_SCHED_YIELD"), (4, "NVCL_CTX_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl CUhostTaskSyncMode_enum {
@@ -3199,7 +3200,7 @@ impl CUhostTaskSyncMode_enum {
 pub struct CUhostTaskSyncMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUhostTaskSyncMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUhostTaskSyncMode_enum", self.0, &[(0, "CU_HOST_TASK_BLOCKING"), (1, "CU_HOST_TASK_SPINWAIT")], false)
+        ::cushim_runtime::fmt_enum(f, "CUhostTaskSyncMode_enum", self.0, &[(0, "CU_HOST_TASK_BLOCKING"), (1, "CU_HOST_TASK_SPINWAIT")], false)
     }
 }
 impl CUstream_flags_enum {
@@ -3237,7 +3238,7 @@ impl ::core::ops::BitAndAssign for CUstream_flags_enum {
 pub struct CUstream_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstream_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstream_flags_enum", self.0, &[(0, "CU_STREAM_DEFAULT"), (1, "CU_STREAM_NON_BLOCKING")], true)
+        ::cushim_runtime::fmt_enum(f, "CUstream_flags_enum", self.0, &[(0, "CU_STREAM_DEFAULT"), (1, "CU_STREAM_NON_BLOCKING")], true)
     }
 }
 impl CUevent_flags_enum {
@@ -3277,7 +3278,7 @@ impl ::core::ops::BitAndAssign for CUevent_flags_enum {
 pub struct CUevent_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUevent_flags_enum", self.0, &[(0, "CU_EVENT_DEFAULT"), (1, "CU_EVENT_BLOCKING_SYNC"), (2, "CU_EVENT_DISABLE_TIMING"), (4, "CU_EVENT_INTERPROCESS")], true)
+        ::cushim_runtime::fmt_enum(f, "CUevent_flags_enum", self.0, &[(0, "CU_EVENT_DEFAULT"), (1, "CU_EVENT_BLOCKING_SYNC"), (2, "CU_EVENT_DISABLE_TIMING"), (4, "CU_EVENT_INTERPROCESS")], true)
     }
 }
 impl CUevent_record_flags_enum {
@@ -3315,7 +3316,7 @@ impl ::core::ops::BitAndAssign for CUevent_record_flags_enum {
 pub struct CUevent_record_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_record_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUevent_record_flags_enum", self.0, &[(0, "CU_EVENT_RECORD_DEFAULT"), (1, "CU_EVENT_RECORD_EXTERNAL")], true)
+        ::cushim_runtime::fmt_enum(f, "CUevent_record_flags_enum", self.0, &[(0, "CU_EVENT_RECORD_DEFAULT"), (1, "CU_EVENT_RECORD_EXTERNAL")], true)
     }
 }
 impl CUevent_wait_flags_enum {
@@ -3353,7 +3354,7 @@ impl ::core::ops::BitAndAssign for CUevent_wait_flags_enum {
 pub struct CUevent_wait_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_wait_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUevent_wait_flags_enum", self.0, &[(0, "CU_EVENT_WAIT_DEFAULT"), (1, "CU_EVENT_WAIT_EXTERNAL")], true)
+        ::cushim_runtime::fmt_enum(f, "CUevent_wait_flags_enum", self.0, &[(0, "CU_EVENT_WAIT_DEFAULT"), (1, "CU_EVENT_WAIT_EXTERNAL")], true)
     }
 }
 impl CUatomicOperation_enum {
@@ -3377,7 +3378,7 @@ impl CUatomicOperation_enum {
 pub struct CUatomicOperation_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUatomicOperation_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUatomicOperation_enum", self.0, &[(0, "CU_ATOMIC_OPERATION_INTEGER_ADD"), (1, "CU_ATOMIC_OPERATION_INTEGER_MIN"), (2, "CU_ATOMIC_OPERATION_INTEGER_MAX"), (3, "CU_ATOMIC_OPERATION_INTEGER_INCREMENT"), (4, "CU_ATOMIC_OPERATION_INTEGER_DECREMENT"), (5, "CU_ATOMIC_OPERATION_AND"), (6, "CU_ATOMIC_OPERATION_OR"), (7, "CU_ATOMIC_OPERATION_XOR"), (8, "CU_ATOMIC_OPERATION_EXCHANGE"), (9, "CU_ATOMIC_OPERATION_CAS"), (10, "CU_ATOMIC_OPERATION_FLOAT_ADD"), (11, "CU_ATOMIC_OPERATION_FLOAT_MIN"), (12, "CU_ATOMIC_OPERATION_FLOAT_MAX"), (13, "CU_ATOMIC_OPERATION_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUatomicOperation_enum", self.0, &[(0, "CU_ATOMIC_OPERATION_INTEGER_ADD"), (1, "CU_ATOMIC_OPERATION_INTEGER_MIN"), (2, "CU_ATOMIC_OPERATION_INTEGER_MAX"), (3, "CU_ATOMIC_OPERATION_INTEGER_INCREMENT"), (4, "CU_ATOMIC_OPERATION_INTEGER_DECREMENT"), (5, "CU_ATOMIC_OPERATION_AND"), (6, "CU_ATOMIC_OPERATION_OR"), (7, "CU_ATOMIC_OPERATION_XOR"), (8, "CU_ATOMIC_OPERATION_EXCHANGE"), (9, "CU_ATOMIC_OPERATION_CAS"), (10, "CU_ATOMIC_OPERATION_FLOAT_ADD"), (11, "CU_ATOMIC_OPERATION_FLOAT_MIN"), (12, "CU_ATOMIC_OPERATION_FLOAT_MAX"), (13, "CU_ATOMIC_OPERATION_MAX")], false)
     }
 }
 impl CUatomicOperationCapability_enum {
@@ -3394,7 +3395,7 @@ impl CUatomicOperationCapability_enum {
 pub struct CUatomicOperationCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUatomicOperationCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUatomicOperationCapability_enum", self.0, &[(1, "CU_ATOMIC_CAPABILITY_SIGNED"), (2, "CU_ATOMIC_CAPABILITY_UNSIGNED"), (4, "CU_ATOMIC_CAPABILITY_REDUCTION"), (8, "CU_ATOMIC_CAPABILITY_SCALAR_32"), (16, "CU_ATOMIC_CAPABILITY_SCALAR_64"), (32, "CU_ATOMIC_CAPABILITY_SCALAR_128"), (64, "CU_ATOMIC_CAPABILITY_VECTOR_32x4")], false)
+        ::cushim_runtime::fmt_enum(f, "CUatomicOperationCapability_enum", self.0, &[(1, "CU_ATOMIC_CAPABILITY_SIGNED"), (2, "CU_ATOMIC_CAPABILITY_UNSIGNED"), (4, "CU_ATOMIC_CAPABILITY_REDUCTION"), (8, "CU_ATOMIC_CAPABILITY_SCALAR_32"), (16, "CU_ATOMIC_CAPABILITY_SCALAR_64"), (32, "CU_ATOMIC_CAPABILITY_SCALAR_128"), (64, "CU_ATOMIC_CAPABILITY_VECTOR_32x4")], false)
     }
 }
 impl CUstreamWaitValue_flags_enum {
@@ -3435,7 +3436,7 @@ impl ::core::ops::BitAndAssign for CUstreamWaitValue_flags_enum {
 pub struct CUstreamWaitValue_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamWaitValue_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamWaitValue_flags_enum", self.0, &[(0, "CU_STREAM_WAIT_VALUE_GEQ"), (1, "CU_STREAM_WAIT_VALUE_EQ"), (2, "CU_STREAM_WAIT_VALUE_AND"), (3, "CU_STREAM_WAIT_VALUE_NOR"), (1073741824, "CU_STREAM_WAIT_VALUE_FLUSH")], true)
+        ::cushim_runtime::fmt_enum(f, "CUstreamWaitValue_flags_enum", self.0, &[(0, "CU_STREAM_WAIT_VALUE_GEQ"), (1, "CU_STREAM_WAIT_VALUE_EQ"), (2, "CU_STREAM_WAIT_VALUE_AND"), (3, "CU_STREAM_WAIT_VALUE_NOR"), (1073741824, "CU_STREAM_WAIT_VALUE_FLUSH")], true)
     }
 }
 impl CUstreamWriteValue_flags_enum {
@@ -3473,7 +3474,7 @@ impl ::core::ops::BitAndAssign for CUstreamWriteValue_flags_enum {
 pub struct CUstreamWriteValue_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamWriteValue_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamWriteValue_flags_enum", self.0, &[(0, "CU_STREAM_WRITE_VALUE_DEFAULT"), (1, "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER")], true)
+        ::cushim_runtime::fmt_enum(f, "CUstreamWriteValue_flags_enum", self.0, &[(0, "CU_STREAM_WRITE_VALUE_DEFAULT"), (1, "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER")], true)
     }
 }
 impl CUstreamBatchMemOpType_enum {
@@ -3490,7 +3491,7 @@ impl CUstreamBatchMemOpType_enum {
 pub struct CUstreamBatchMemOpType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamBatchMemOpType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamBatchMemOpType_enum", self.0, &[(1, "CU_STREAM_MEM_OP_WAIT_VALUE_32"), (2, "CU_STREAM_MEM_OP_WRITE_VALUE_32"), (4, "CU_STREAM_MEM_OP_WAIT_VALUE_64"), (5, "CU_STREAM_MEM_OP_WRITE_VALUE_64"), (6, "CU_STREAM_MEM_OP_BARRIER"), (8, "CU_STREAM_MEM_OP_ATOMIC_REDUCTION"), (3, "CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamBatchMemOpType_enum", self.0, &[(1, "CU_STREAM_MEM_OP_WAIT_VALUE_32"), (2, "CU_STREAM_MEM_OP_WRITE_VALUE_32"), (4, "CU_STREAM_MEM_OP_WAIT_VALUE_64"), (5, "CU_STREAM_MEM_OP_WRITE_VALUE_64"), (6, "CU_STREAM_MEM_OP_BARRIER"), (8, "CU_STREAM_MEM_OP_ATOMIC_REDUCTION"), (3, "CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES")], false)
     }
 }
 impl CUstreamMemoryBarrier_flags_enum {
@@ -3528,7 +3529,7 @@ impl ::core::ops::BitAndAssign for CUstreamMemoryBarrier_flags_enum {
 pub struct CUstreamMemoryBarrier_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamMemoryBarrier_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamMemoryBarrier_flags_enum", self.0, &[(0, "CU_STREAM_MEMORY_BARRIER_TYPE_SYS"), (1, "CU_STREAM_MEMORY_BARRIER_TYPE_GPU")], true)
+        ::cushim_runtime::fmt_enum(f, "CUstreamMemoryBarrier_flags_enum", self.0, &[(0, "CU_STREAM_MEMORY_BARRIER_TYPE_SYS"), (1, "CU_STREAM_MEMORY_BARRIER_TYPE_GPU")], true)
     }
 }
 impl CUstreamAtomicReductionOpType_enum {
@@ -3541,7 +3542,7 @@ impl CUstreamAtomicReductionOpType_enum {
 pub struct CUstreamAtomicReductionOpType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamAtomicReductionOpType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamAtomicReductionOpType_enum", self.0, &[(6, "CU_STREAM_ATOMIC_REDUCTION_OP_OR"), (5, "CU_STREAM_ATOMIC_REDUCTION_OP_AND"), (0, "CU_STREAM_ATOMIC_REDUCTION_OP_ADD")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamAtomicReductionOpType_enum", self.0, &[(6, "CU_STREAM_ATOMIC_REDUCTION_OP_OR"), (5, "CU_STREAM_ATOMIC_REDUCTION_OP_AND"), (0, "CU_STREAM_ATOMIC_REDUCTION_OP_ADD")], false)
     }
 }
 impl CUstreamAtomicReductionDataType_enum {
@@ -3553,7 +3554,7 @@ impl CUstreamAtomicReductionDataType_enum {
 pub struct CUstreamAtomicReductionDataType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamAtomicReductionDataType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamAtomicReductionDataType_enum", self.0, &[(14, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32"), (22, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamAtomicReductionDataType_enum", self.0, &[(14, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32"), (22, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64")], false)
     }
 }
 impl CUoccupancy_flags_enum {
@@ -3591,7 +3592,7 @@ impl ::core::ops::BitAndAssign for CUoccupancy_flags_enum {
 pub struct CUoccupancy_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUoccupancy_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUoccupancy_flags_enum", self.0, &[(0, "CU_OCCUPANCY_DEFAULT"), (1, "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUoccupancy_flags_enum", self.0, &[(0, "CU_OCCUPANCY_DEFAULT"), (1, "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE")], true)
     }
 }
 impl CUstreamUpdateCaptureDependencies_flags_enum {
@@ -3629,7 +3630,7 @@ impl ::core::ops::BitAndAssign for CUstreamUpdateCaptureDependencies_flags_enum 
 pub struct CUstreamUpdateCaptureDependencies_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamUpdateCaptureDependencies_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamUpdateCaptureDependencies_flags_enum", self.0, &[(0, "CU_STREAM_ADD_CAPTURE_DEPENDENCIES"), (1, "CU_STREAM_SET_CAPTURE_DEPENDENCIES")], true)
+        ::cushim_runtime::fmt_enum(f, "CUstreamUpdateCaptureDependencies_flags_enum", self.0, &[(0, "CU_STREAM_ADD_CAPTURE_DEPENDENCIES"), (1, "CU_STREAM_SET_CAPTURE_DEPENDENCIES")], true)
     }
 }
 impl CUasyncNotificationType_enum {
@@ -3640,7 +3641,7 @@ impl CUasyncNotificationType_enum {
 pub struct CUasyncNotificationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUasyncNotificationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUasyncNotificationType_enum", self.0, &[(1, "CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET")], false)
+        ::cushim_runtime::fmt_enum(f, "CUasyncNotificationType_enum", self.0, &[(1, "CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET")], false)
     }
 }
 impl CUarray_format_enum {
@@ -3716,7 +3717,7 @@ impl CUarray_format_enum {
 pub struct CUarray_format_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarray_format_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUarray_format_enum", self.0, &[(1, "CU_AD_FORMAT_UNSIGNED_INT8"), (2, "CU_AD_FORMAT_UNSIGNED_INT16"), (3, "CU_AD_FORMAT_UNSIGNED_INT32"), (8, "CU_AD_FORMAT_SIGNED_INT8"), (9, "CU_AD_FORMAT_SIGNED_INT16"), (10, "CU_AD_FORMAT_SIGNED_INT32"), (16, "CU_AD_FORMAT_HALF"), (32, "CU_AD_FORMAT_FLOAT"), (176, "CU_AD_FORMAT_NV12"), (192, "CU_AD_FORMAT_UNORM_INT8X1"), (193, "CU_AD_FORMAT_UNORM_INT8X2"), (194, "CU_AD_FORMAT_UNORM_INT8X4"), (195, "CU_AD_FORMAT_UNORM_INT16X1"), (196, "CU_AD_FORMAT_UNORM_INT16X2"), (197, "CU_AD_FORMAT_UNORM_INT16X4"), (198, "CU_AD_FORMAT_SNORM_INT8X1"), (199, "CU_AD_FORMAT_SNORM_INT8X2"), (200, "CU_AD_FORMAT_SNORM_INT8X4"), (201, "CU_AD_FORMAT_SNORM_INT16X1"), (202, "CU_AD_FORMAT_SNORM_INT16X2"), (203, "CU_AD_FORMAT_SNORM_INT16X4"), (145, "CU_AD_FORMAT_BC1_UNORM"), (146, "CU_AD_FORMAT_BC1_UNORM_SRGB"), (147, "CU_AD_FORMAT_BC2_UNORM"), (148, "CU_AD_FORMAT_BC2_UNORM_SRGB"), (149, "CU_AD_FORMAT_BC3_UNORM"), (150, "CU_AD_FORMAT_BC3_UNORM_SRGB"), (151, "CU_AD_FORMAT_BC4_UNORM"), (152, "CU_AD_FORMAT_BC4_SNORM"), (153, "CU_AD_FORMAT_BC5_UNORM"), (154, "CU_AD_FORMAT_BC5_SNORM"), (155, "CU_AD_FORMAT_BC6H_UF16"), (156, "CU_AD_FORMAT_BC6H_SF16"), (157, "CU_AD_FORMAT_BC7_UNORM"), (158, "CU_AD_FORMAT_BC7_UNORM_SRGB"), (159, "CU_AD_FORMAT_P010"), (161, "CU_AD_FORMAT_P016"), (162, "CU_AD_FORMAT_NV16"), (163, "CU_AD_FORMAT_P210"), (164, "CU_AD_FORMAT_P216"), (165, "CU_AD_FORMAT_YUY2"), (166, "CU_AD_FORMAT_Y210"), (167, "CU_AD_FORMAT_Y216"), (168, "CU_AD_FORMAT_AYUV"), (169, "CU_AD_FORMAT_Y410"), (177, "CU_AD_FORMAT_Y416"), (178, "CU_AD_FORMAT_Y444_PLANAR8"), (179, "CU_AD_FORMAT_Y444_PLANAR10"), (180, "CU_AD_FORMAT_YUV444_8bit_SemiPlanar"), (181, "CU_AD_FORMAT_YUV444_16bit_SemiPlanar"), (80, "CU_AD_FORMAT_UNORM_INT_101010_2"), (81, "CU_AD_FORMAT_UINT8_PACKED_422"), (82, "CU_AD_FORMAT_UINT8_PACKED_444"), (83, "CU_AD_FORMAT_UINT8_SEMIPLANAR_420"), (84, "CU_AD_FORMAT_UINT16_SEMIPLANAR_420"), (85, "CU_AD_FORMAT_UINT8_SEMIPLANAR_422"), (86, "CU_AD_FORMAT_UINT16_SEMIPLANAR_422"), (87, "CU_AD_FORMAT_UINT8_SEMIPLANAR_444"), (88, "CU_AD_FORMAT_UINT16_SEMIPLANAR_444"), (89, "CU_AD_FORMAT_UINT8_PLANAR_420"), (90, "CU_AD_FORMAT_UINT16_PLANAR_420"), (91, "CU_AD_FORMAT_UINT8_PLANAR_422"), (92, "CU_AD_FORMAT_UINT16_PLANAR_422"), (93, "CU_AD_FORMAT_UINT8_PLANAR_444"), (94, "CU_AD_FORMAT_UINT16_PLANAR_444"), (2147483647, "CU_AD_FORMAT_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUarray_format_enum", self.0, &[(1, "CU_AD_FORMAT_UNSIGNED_INT8"), (2, "CU_AD_FORMAT_UNSIGNED_INT16"), (3, "CU_AD_FORMAT_UNSIGNED_INT32"), (8, "CU_AD_FORMAT_SIGNED_INT8"), (9, "CU_AD_FORMAT_SIGNED_INT16"), (10, "CU_AD_FORMAT_SIGNED_INT32"), (16, "CU_AD_FORMAT_HALF"), (32, "CU_AD_FORMAT_FLOAT"), (176, "CU_AD_FORMAT_NV12"), (192, "CU_AD_FORMAT_UNORM_INT8X1"), (193, "CU_AD_FORMAT_UNORM_INT8X2"), (194, "CU_AD_FORMAT_UNORM_INT8X4"), (195, "CU_AD_FORMAT_UNORM_INT16X1"), (196, "CU_AD_FORMAT_UNORM_INT16X2"), (197, "CU_AD_FORMAT_UNORM_INT16X4"), (198, "CU_AD_FORMAT_SNORM_INT8X1"), (199, "CU_AD_FORMAT_SNORM_INT8X2"), (200, "CU_AD_FORMAT_SNORM_INT8X4"), (201, "CU_AD_FORMAT_SNORM_INT16X1"), (202, "CU_AD_FORMAT_SNORM_INT16X2"), (203, "CU_AD_FORMAT_SNORM_INT16X4"), (145, "CU_AD_FORMAT_BC1_UNORM"), (146, "CU_AD_FORMAT_BC1_UNORM_SRGB"), (147, "CU_AD_FORMAT_BC2_UNORM"), (148, "CU_AD_FORMAT_BC2_UNORM_SRGB"), (149, "CU_AD_FORMAT_BC3_UNORM"), (150, "CU_AD_FORMAT_BC3_UNORM_SRGB"), (151, "CU_AD_FORMAT_BC4_UNORM"), (152, "CU_AD_FORMAT_BC4_SNORM"), (153, "CU_AD_FORMAT_BC5_UNORM"), (154, "CU_AD_FORMAT_BC5_SNORM"), (155, "CU_AD_FORMAT_BC6H_UF16"), (156, "CU_AD_FORMAT_BC6H_SF16"), (157, "CU_AD_FORMAT_BC7_UNORM"), (158, "CU_AD_FORMAT_BC7_UNORM_SRGB"), (159, "CU_AD_FORMAT_P010"), (161, "CU_AD_FORMAT_P016"), (162, "CU_AD_FORMAT_NV16"), (163, "CU_AD_FORMAT_P210"), (164, "CU_AD_FORMAT_P216"), (165, "CU_AD_FORMAT_YUY2"), (166, "CU_AD_FORMAT_Y210"), (167, "CU_AD_FORMAT_Y216"), (168, "CU_AD_FORMAT_AYUV"), (169, "CU_AD_FORMAT_Y410"), (177, "CU_AD_FORMAT_Y416"), (178, "CU_AD_FORMAT_Y444_PLANAR8"), (179, "CU_AD_FORMAT_Y444_PLANAR10"), (180, "CU_AD_FORMAT_YUV444_8bit_SemiPlanar"), (181, "CU_AD_FORMAT_YUV444_16bit_SemiPlanar"), (80, "CU_AD_FORMAT_UNORM_INT_101010_2"), (81, "CU_AD_FORMAT_UINT8_PACKED_422"), (82, "CU_AD_FORMAT_UINT8_PACKED_444"), (83, "CU_AD_FORMAT_UINT8_SEMIPLANAR_420"), (84, "CU_AD_FORMAT_UINT16_SEMIPLANAR_420"), (85, "CU_AD_FORMAT_UINT8_SEMIPLANAR_422"), (86, "CU_AD_FORMAT_UINT16_SEMIPLANAR_422"), (87, "CU_AD_FORMAT_UINT8_SEMIPLANAR_444"), (88, "CU_AD_FORMAT_UINT16_SEMIPLANAR_444"), (89, "CU_AD_FORMAT_UINT8_PLANAR_420"), (90, "CU_AD_FORMAT_UINT16_PLANAR_420"), (91, "CU_AD_FORMAT_UINT8_PLANAR_422"), (92, "CU_AD_FORMAT_UINT16_PLANAR_422"), (93, "CU_AD_FORMAT_UINT8_PLANAR_444"), (94, "CU_AD_FORMAT_UINT16_PLANAR_444"), (2147483647, "CU_AD_FORMAT_MAX")], false)
     }
 }
 impl CUaddress_mode_enum {
@@ -3730,7 +3731,7 @@ impl CUaddress_mode_enum {
 pub struct CUaddress_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUaddress_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUaddress_mode_enum", self.0, &[(0, "CU_TR_ADDRESS_MODE_WRAP"), (1, "CU_TR_ADDRESS_MODE_CLAMP"), (2, "CU_TR_ADDRESS_MODE_MIRROR"), (3, "CU_TR_ADDRESS_MODE_BORDER")], false)
+        ::cushim_runtime::fmt_enum(f, "CUaddress_mode_enum", self.0, &[(0, "CU_TR_ADDRESS_MODE_WRAP"), (1, "CU_TR_ADDRESS_MODE_CLAMP"), (2, "CU_TR_ADDRESS_MODE_MIRROR"), (3, "CU_TR_ADDRESS_MODE_BORDER")], false)
     }
 }
 impl CUfilter_mode_enum {
@@ -3742,7 +3743,7 @@ impl CUfilter_mode_enum {
 pub struct CUfilter_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfilter_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUfilter_mode_enum", self.0, &[(0, "CU_TR_FILTER_MODE_POINT"), (1, "CU_TR_FILTER_MODE_LINEAR")], false)
+        ::cushim_runtime::fmt_enum(f, "CUfilter_mode_enum", self.0, &[(0, "CU_TR_FILTER_MODE_POINT"), (1, "CU_TR_FILTER_MODE_LINEAR")], false)
     }
 }
 impl CUdevice_attribute_enum {
@@ -3920,7 +3921,7 @@ impl CUdevice_attribute_enum {
 pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevice_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevice_attribute_enum", self.0, &[(1, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (2, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X"), (3, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y"), (4, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z"), (5, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"), (6, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y"), (7, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z"), (8, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"), (9, "CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY"), (10, "CU_DEVICE_ATTRIBUTE_WARP_SIZE"), (11, "CU_DEVICE_ATTRIBUTE_MAX_PITCH"), (12, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK"), (13, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE"), (14, "CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT"), (15, "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"), (16, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"), (17, "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT"), (18, "CU_DEVICE_ATTRIBUTE_INTEGRATED"), (19, "CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY"), (20, "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE"), (21, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH"), (22, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH"), (23, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT"), (24, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH"), (25, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT"), (26, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH"), (27, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH"), (28, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT"), (29, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS"), (30, "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT"), (31, "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS"), (32, "CU_DEVICE_ATTRIBUTE_ECC_ENABLED"), (33, "CU_DEVICE_ATTRIBUTE_PCI_BUS_ID"), (34, "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID"), (35, "CU_DEVICE_ATTRIBUTE_TCC_DRIVER"), (36, "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE"), (37, "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH"), (38, "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"), (39, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR"), (40, "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT"), (41, "CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING"), (42, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH"), (43, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS"), (44, "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER"), (45, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH"), (46, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT"), (47, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE"), (48, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE"), (49, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE"), (50, "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID"), (51, "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT"), (52, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH"), (53, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH"), (54, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS"), (55, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH"), (56, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH"), (57, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT"), (58, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH"), (59, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT"), (60, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH"), (61, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH"), (62, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS"), (63, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH"), (64, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT"), (65, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS"), (66, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH"), (67, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH"), (68, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS"), (69, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH"), (70, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH"), (71, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT"), (72, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH"), (73, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH"), (74, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT"), (75, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"), (76, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"), (77, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH"), (78, "CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED"), (79, "CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED"), (80, "CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED"), (81, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR"), (82, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR"), (83, "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY"), (84, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD"), (85, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID"), (86, "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED"), (87, "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO"), (88, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS"), (89, "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS"), (90, "CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED"), (91, "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM"), (92, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1"), (93, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1"), (94, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1"), (95, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH"), (96, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH"), (97, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"), (98, "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES"), (99, "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED"), (100, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES"), (101, "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST"), (102, "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED"), (103, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"), (104, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED"), (105, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED"), (106, "CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR"), (107, "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED"), (108, "CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE"), (109, "CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE"), (110, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED"), (111, "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK"), (112, "CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED"), (113, "CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED"), (114, "CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED"), (115, "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED"), (116, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED"), (117, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS"), (118, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING"), (119, "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES"), (120, "CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH"), (121, "CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED"), (122, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS"), (123, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR"), (124, "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED"), (125, "CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED"), (126, "CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT"), (127, "CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED"), (128, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED"), (129, "CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS"), (130, "CU_DEVICE_ATTRIBUTE_NUMA_CONFIG"), (131, "CU_DEVICE_ATTRIBUTE_NUMA_ID"), (132, "CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED"), (133, "CU_DEVICE_ATTRIBUTE_MPS_ENABLED"), (134, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID"), (135, "CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED"), (136, "CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK"), (137, "CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH"), (138, "CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED"), (139, "CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID"), (140, "CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID"), (141, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"), (142, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED"), (143, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED"), (144, "CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED"), (145, "CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"), (146, "CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED"), (147, "CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED"), (148, "CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED"), (149, "CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT"), (150, "CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK"), (151, "CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED"), (152, "CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED"), (153, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED"), (154, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED"), (155, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED"), (156, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED"), (157, "CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT"), (158, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES"), (159, "CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED"), (160, "CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE"), (161, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED"), (162, "CU_DEVICE_ATTRIBUTE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdevice_attribute_enum", self.0, &[(1, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (2, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X"), (3, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y"), (4, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z"), (5, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"), (6, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y"), (7, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z"), (8, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"), (9, "CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY"), (10, "CU_DEVICE_ATTRIBUTE_WARP_SIZE"), (11, "CU_DEVICE_ATTRIBUTE_MAX_PITCH"), (12, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK"), (13, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE"), (14, "CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT"), (15, "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"), (16, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"), (17, "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT"), (18, "CU_DEVICE_ATTRIBUTE_INTEGRATED"), (19, "CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY"), (20, "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE"), (21, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH"), (22, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH"), (23, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT"), (24, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH"), (25, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT"), (26, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH"), (27, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH"), (28, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT"), (29, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS"), (30, "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT"), (31, "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS"), (32, "CU_DEVICE_ATTRIBUTE_ECC_ENABLED"), (33, "CU_DEVICE_ATTRIBUTE_PCI_BUS_ID"), (34, "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID"), (35, "CU_DEVICE_ATTRIBUTE_TCC_DRIVER"), (36, "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE"), (37, "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH"), (38, "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"), (39, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR"), (40, "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT"), (41, "CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING"), (42, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH"), (43, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS"), (44, "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER"), (45, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH"), (46, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT"), (47, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE"), (48, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE"), (49, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE"), (50, "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID"), (51, "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT"), (52, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH"), (53, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH"), (54, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS"), (55, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH"), (56, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH"), (57, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT"), (58, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH"), (59, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT"), (60, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH"), (61, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH"), (62, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS"), (63, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH"), (64, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT"), (65, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS"), (66, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH"), (67, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH"), (68, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS"), (69, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH"), (70, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH"), (71, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT"), (72, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH"), (73, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH"), (74, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT"), (75, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"), (76, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"), (77, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH"), (78, "CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED"), (79, "CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED"), (80, "CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED"), (81, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR"), (82, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR"), (83, "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY"), (84, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD"), (85, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID"), (86, "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED"), (87, "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO"), (88, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS"), (89, "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS"), (90, "CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED"), (91, "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM"), (92, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1"), (93, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1"), (94, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1"), (95, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH"), (96, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH"), (97, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"), (98, "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES"), (99, "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED"), (100, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES"), (101, "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST"), (102, "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED"), (103, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"), (104, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED"), (105, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED"), (106, "CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR"), (107, "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED"), (108, "CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE"), (109, "CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE"), (110, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED"), (111, "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK"), (112, "CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED"), (113, "CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED"), (114, "CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED"), (115, "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED"), (116, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED"), (117, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS"), (118, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING"), (119, "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES"), (120, "CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH"), (121, "CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED"), (122, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS"), (123, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR"), (124, "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED"), (125, "CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED"), (126, "CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT"), (127, "CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED"), (128, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED"), (129, "CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS"), (130, "CU_DEVICE_ATTRIBUTE_NUMA_CONFIG"), (131, "CU_DEVICE_ATTRIBUTE_NUMA_ID"), (132, "CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED"), (133, "CU_DEVICE_ATTRIBUTE_MPS_ENABLED"), (134, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID"), (135, "CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED"), (136, "CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK"), (137, "CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH"), (138, "CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED"), (139, "CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID"), (140, "CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID"), (141, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"), (142, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED"), (143, "CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED"), (144, "CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED"), (145, "CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED"), (146, "CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED"), (147, "CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED"), (148, "CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED"), (149, "CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT"), (150, "CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK"), (151, "CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED"), (152, "CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED"), (153, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED"), (154, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED"), (155, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED"), (156, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED"), (157, "CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT"), (158, "CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES"), (159, "CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED"), (160, "CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE"), (161, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED"), (162, "CU_DEVICE_ATTRIBUTE_MAX")], false)
     }
 }
 impl CUpointer_attribute_enum {
@@ -3952,7 +3953,7 @@ impl CUpointer_attribute_enum {
 pub struct CUpointer_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUpointer_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUpointer_attribute_enum", self.0, &[(1, "CU_POINTER_ATTRIBUTE_CONTEXT"), (2, "CU_POINTER_ATTRIBUTE_MEMORY_TYPE"), (3, "CU_POINTER_ATTRIBUTE_DEVICE_POINTER"), (4, "CU_POINTER_ATTRIBUTE_HOST_POINTER"), (5, "CU_POINTER_ATTRIBUTE_P2P_TOKENS"), (6, "CU_POINTER_ATTRIBUTE_SYNC_MEMOPS"), (7, "CU_POINTER_ATTRIBUTE_BUFFER_ID"), (8, "CU_POINTER_ATTRIBUTE_IS_MANAGED"), (9, "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), (10, "CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE"), (11, "CU_POINTER_ATTRIBUTE_RANGE_START_ADDR"), (12, "CU_POINTER_ATTRIBUTE_RANGE_SIZE"), (13, "CU_POINTER_ATTRIBUTE_MAPPED"), (14, "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"), (15, "CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE"), (16, "CU_POINTER_ATTRIBUTE_ACCESS_FLAGS"), (17, "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE"), (18, "CU_POINTER_ATTRIBUTE_MAPPING_SIZE"), (19, "CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR"), (20, "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID"), (21, "CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE"), (22, "CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL")], false)
+        ::cushim_runtime::fmt_enum(f, "CUpointer_attribute_enum", self.0, &[(1, "CU_POINTER_ATTRIBUTE_CONTEXT"), (2, "CU_POINTER_ATTRIBUTE_MEMORY_TYPE"), (3, "CU_POINTER_ATTRIBUTE_DEVICE_POINTER"), (4, "CU_POINTER_ATTRIBUTE_HOST_POINTER"), (5, "CU_POINTER_ATTRIBUTE_P2P_TOKENS"), (6, "CU_POINTER_ATTRIBUTE_SYNC_MEMOPS"), (7, "CU_POINTER_ATTRIBUTE_BUFFER_ID"), (8, "CU_POINTER_ATTRIBUTE_IS_MANAGED"), (9, "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), (10, "CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE"), (11, "CU_POINTER_ATTRIBUTE_RANGE_START_ADDR"), (12, "CU_POINTER_ATTRIBUTE_RANGE_SIZE"), (13, "CU_POINTER_ATTRIBUTE_MAPPED"), (14, "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"), (15, "CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE"), (16, "CU_POINTER_ATTRIBUTE_ACCESS_FLAGS"), (17, "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE"), (18, "CU_POINTER_ATTRIBUTE_MAPPING_SIZE"), (19, "CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR"), (20, "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID"), (21, "CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE"), (22, "CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL")], false)
     }
 }
 impl CUfunction_attribute_enum {
@@ -3981,7 +3982,7 @@ impl CUfunction_attribute_enum {
 pub struct CUfunction_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfunction_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUfunction_attribute_enum", self.0, &[(0, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (1, "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES"), (2, "CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES"), (3, "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES"), (4, "CU_FUNC_ATTRIBUTE_NUM_REGS"), (5, "CU_FUNC_ATTRIBUTE_PTX_VERSION"), (6, "CU_FUNC_ATTRIBUTE_BINARY_VERSION"), (7, "CU_FUNC_ATTRIBUTE_CACHE_MODE_CA"), (8, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"), (9, "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (10, "CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET"), (11, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH"), (12, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT"), (13, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH"), (14, "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED"), (15, "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (16, "CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED"), (17, "CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE"), (18, "CU_FUNC_ATTRIBUTE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUfunction_attribute_enum", self.0, &[(0, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (1, "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES"), (2, "CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES"), (3, "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES"), (4, "CU_FUNC_ATTRIBUTE_NUM_REGS"), (5, "CU_FUNC_ATTRIBUTE_PTX_VERSION"), (6, "CU_FUNC_ATTRIBUTE_BINARY_VERSION"), (7, "CU_FUNC_ATTRIBUTE_CACHE_MODE_CA"), (8, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"), (9, "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (10, "CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET"), (11, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH"), (12, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT"), (13, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH"), (14, "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED"), (15, "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (16, "CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED"), (17, "CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE"), (18, "CU_FUNC_ATTRIBUTE_MAX")], false)
     }
 }
 impl CUfunc_cache_enum {
@@ -3995,7 +3996,7 @@ impl CUfunc_cache_enum {
 pub struct CUfunc_cache_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfunc_cache_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUfunc_cache_enum", self.0, &[(0, "CU_FUNC_CACHE_PREFER_NONE"), (1, "CU_FUNC_CACHE_PREFER_SHARED"), (2, "CU_FUNC_CACHE_PREFER_L1"), (3, "CU_FUNC_CACHE_PREFER_EQUAL")], false)
+        ::cushim_runtime::fmt_enum(f, "CUfunc_cache_enum", self.0, &[(0, "CU_FUNC_CACHE_PREFER_NONE"), (1, "CU_FUNC_CACHE_PREFER_SHARED"), (2, "CU_FUNC_CACHE_PREFER_L1"), (3, "CU_FUNC_CACHE_PREFER_EQUAL")], false)
     }
 }
 impl CUsharedconfig_enum {
@@ -4008,7 +4009,7 @@ impl CUsharedconfig_enum {
 pub struct CUsharedconfig_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUsharedconfig_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUsharedconfig_enum", self.0, &[(0, "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE"), (1, "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE"), (2, "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUsharedconfig_enum", self.0, &[(0, "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE"), (1, "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE"), (2, "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE")], false)
     }
 }
 impl CUshared_carveout_enum {
@@ -4021,7 +4022,7 @@ impl CUshared_carveout_enum {
 pub struct CUshared_carveout_enum(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for CUshared_carveout_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUshared_carveout_enum", self.0, &[(-1, "CU_SHAREDMEM_CARVEOUT_DEFAULT"), (100, "CU_SHAREDMEM_CARVEOUT_MAX_SHARED"), (0, "CU_SHAREDMEM_CARVEOUT_MAX_L1")], false)
+        ::cushim_runtime::fmt_enum(f, "CUshared_carveout_enum", self.0, &[(-1, "CU_SHAREDMEM_CARVEOUT_DEFAULT"), (100, "CU_SHAREDMEM_CARVEOUT_MAX_SHARED"), (0, "CU_SHAREDMEM_CARVEOUT_MAX_L1")], false)
     }
 }
 impl CUmemorytype_enum {
@@ -4035,7 +4036,7 @@ impl CUmemorytype_enum {
 pub struct CUmemorytype_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemorytype_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemorytype_enum", self.0, &[(1, "CU_MEMORYTYPE_HOST"), (2, "CU_MEMORYTYPE_DEVICE"), (3, "CU_MEMORYTYPE_ARRAY"), (4, "CU_MEMORYTYPE_UNIFIED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemorytype_enum", self.0, &[(1, "CU_MEMORYTYPE_HOST"), (2, "CU_MEMORYTYPE_DEVICE"), (3, "CU_MEMORYTYPE_ARRAY"), (4, "CU_MEMORYTYPE_UNIFIED")], false)
     }
 }
 impl CUcomputemode_enum {
@@ -4048,7 +4049,7 @@ impl CUcomputemode_enum {
 pub struct CUcomputemode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUcomputemode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUcomputemode_enum", self.0, &[(0, "CU_COMPUTEMODE_DEFAULT"), (2, "CU_COMPUTEMODE_PROHIBITED"), (3, "CU_COMPUTEMODE_EXCLUSIVE_PROCESS")], false)
+        ::cushim_runtime::fmt_enum(f, "CUcomputemode_enum", self.0, &[(0, "CU_COMPUTEMODE_DEFAULT"), (2, "CU_COMPUTEMODE_PROHIBITED"), (3, "CU_COMPUTEMODE_EXCLUSIVE_PROCESS")], false)
     }
 }
 impl CUmem_advise_enum {
@@ -4064,7 +4065,7 @@ impl CUmem_advise_enum {
 pub struct CUmem_advise_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmem_advise_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmem_advise_enum", self.0, &[(1, "CU_MEM_ADVISE_SET_READ_MOSTLY"), (2, "CU_MEM_ADVISE_UNSET_READ_MOSTLY"), (3, "CU_MEM_ADVISE_SET_PREFERRED_LOCATION"), (4, "CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION"), (5, "CU_MEM_ADVISE_SET_ACCESSED_BY"), (6, "CU_MEM_ADVISE_UNSET_ACCESSED_BY")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmem_advise_enum", self.0, &[(1, "CU_MEM_ADVISE_SET_READ_MOSTLY"), (2, "CU_MEM_ADVISE_UNSET_READ_MOSTLY"), (3, "CU_MEM_ADVISE_SET_PREFERRED_LOCATION"), (4, "CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION"), (5, "CU_MEM_ADVISE_SET_ACCESSED_BY"), (6, "CU_MEM_ADVISE_UNSET_ACCESSED_BY")], false)
     }
 }
 impl CUmem_range_attribute_enum {
@@ -4082,7 +4083,7 @@ impl CUmem_range_attribute_enum {
 pub struct CUmem_range_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmem_range_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmem_range_attribute_enum", self.0, &[(1, "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY"), (2, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION"), (3, "CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY"), (4, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION"), (5, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE"), (6, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID"), (7, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE"), (8, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmem_range_attribute_enum", self.0, &[(1, "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY"), (2, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION"), (3, "CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY"), (4, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION"), (5, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE"), (6, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID"), (7, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE"), (8, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID")], false)
     }
 }
 impl CUjit_option_enum {
@@ -4129,7 +4130,7 @@ impl CUjit_option_enum {
 pub struct CUjit_option_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_option_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUjit_option_enum", self.0, &[(0, "CU_JIT_MAX_REGISTERS"), (1, "CU_JIT_THREADS_PER_BLOCK"), (2, "CU_JIT_WALL_TIME"), (3, "CU_JIT_INFO_LOG_BUFFER"), (4, "CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES"), (5, "CU_JIT_ERROR_LOG_BUFFER"), (6, "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES"), (7, "CU_JIT_OPTIMIZATION_LEVEL"), (8, "CU_JIT_TARGET_FROM_CUCONTEXT"), (9, "CU_JIT_TARGET"), (10, "CU_JIT_FALLBACK_STRATEGY"), (11, "CU_JIT_GENERATE_DEBUG_INFO"), (12, "CU_JIT_LOG_VERBOSE"), (13, "CU_JIT_GENERATE_LINE_INFO"), (14, "CU_JIT_CACHE_MODE"), (15, "CU_JIT_NEW_SM3X_OPT"), (16, "CU_JIT_FAST_COMPILE"), (17, "CU_JIT_GLOBAL_SYMBOL_NAMES"), (18, "CU_JIT_GLOBAL_SYMBOL_ADDRESSES"), (19, "CU_JIT_GLOBAL_SYMBOL_COUNT"), (20, "CU_JIT_LTO"), (21, "CU_JIT_FTZ"), (22, "CU_JIT_PREC_DIV"), (23, "CU_JIT_PREC_SQRT"), (24, "CU_JIT_FMA"), (25, "CU_JIT_REFERENCED_KERNEL_NAMES"), (26, "CU_JIT_REFERENCED_KERNEL_COUNT"), (27, "CU_JIT_REFERENCED_VARIABLE_NAMES"), (28, "CU_JIT_REFERENCED_VARIABLE_COUNT"), (29, "CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES"), (30, "CU_JIT_POSITION_INDEPENDENT_CODE"), (31, "CU_JIT_MIN_CTA_PER_SM"), (32, "CU_JIT_MAX_THREADS_PER_BLOCK"), (33, "CU_JIT_OVERRIDE_DIRECTIVE_VALUES"), (34, "CU_JIT_SPLIT_COMPILE"), (35, "CU_JIT_BINARY_LOADER_THREAD_COUNT"), (36, "CU_JIT_NUM_OPTIONS")], false)
+        ::cushim_runtime::fmt_enum(f, "CUjit_option_enum", self.0, &[(0, "CU_JIT_MAX_REGISTERS"), (1, "CU_JIT_THREADS_PER_BLOCK"), (2, "CU_JIT_WALL_TIME"), (3, "CU_JIT_INFO_LOG_BUFFER"), (4, "CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES"), (5, "CU_JIT_ERROR_LOG_BUFFER"), (6, "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES"), (7, "CU_JIT_OPTIMIZATION_LEVEL"), (8, "CU_JIT_TARGET_FROM_CUCONTEXT"), (9, "CU_JIT_TARGET"), (10, "CU_JIT_FALLBACK_STRATEGY"), (11, "CU_JIT_GENERATE_DEBUG_INFO"), (12, "CU_JIT_LOG_VERBOSE"), (13, "CU_JIT_GENERATE_LINE_INFO"), (14, "CU_JIT_CACHE_MODE"), (15, "CU_JIT_NEW_SM3X_OPT"), (16, "CU_JIT_FAST_COMPILE"), (17, "CU_JIT_GLOBAL_SYMBOL_NAMES"), (18, "CU_JIT_GLOBAL_SYMBOL_ADDRESSES"), (19, "CU_JIT_GLOBAL_SYMBOL_COUNT"), (20, "CU_JIT_LTO"), (21, "CU_JIT_FTZ"), (22, "CU_JIT_PREC_DIV"), (23, "CU_JIT_PREC_SQRT"), (24, "CU_JIT_FMA"), (25, "CU_JIT_REFERENCED_KERNEL_NAMES"), (26, "CU_JIT_REFERENCED_KERNEL_COUNT"), (27, "CU_JIT_REFERENCED_VARIABLE_NAMES"), (28, "CU_JIT_REFERENCED_VARIABLE_COUNT"), (29, "CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES"), (30, "CU_JIT_POSITION_INDEPENDENT_CODE"), (31, "CU_JIT_MIN_CTA_PER_SM"), (32, "CU_JIT_MAX_THREADS_PER_BLOCK"), (33, "CU_JIT_OVERRIDE_DIRECTIVE_VALUES"), (34, "CU_JIT_SPLIT_COMPILE"), (35, "CU_JIT_BINARY_LOADER_THREAD_COUNT"), (36, "CU_JIT_NUM_OPTIONS")], false)
     }
 }
 impl CUjit_target_enum {
@@ -4176,7 +4177,7 @@ impl CUjit_target_enum {
 pub struct CUjit_target_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_target_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUjit_target_enum", self.0, &[(30, "CU_TARGET_COMPUTE_30"), (32, "CU_TARGET_COMPUTE_32"), (35, "CU_TARGET_COMPUTE_35"), (37, "CU_TARGET_COMPUTE_37"), (50, "CU_TARGET_COMPUTE_50"), (52, "CU_TARGET_COMPUTE_52"), (53, "CU_TARGET_COMPUTE_53"), (60, "CU_TARGET_COMPUTE_60"), (61, "CU_TARGET_COMPUTE_61"), (62, "CU_TARGET_COMPUTE_62"), (70, "CU_TARGET_COMPUTE_70"), (72, "CU_TARGET_COMPUTE_72"), (75, "CU_TARGET_COMPUTE_75"), (80, "CU_TARGET_COMPUTE_80"), (86, "CU_TARGET_COMPUTE_86"), (87, "CU_TARGET_COMPUTE_87"), (89, "CU_TARGET_COMPUTE_89"), (90, "CU_TARGET_COMPUTE_90"), (100, "CU_TARGET_COMPUTE_100"), (110, "CU_TARGET_COMPUTE_110"), (103, "CU_TARGET_COMPUTE_103"), (107, "CU_TARGET_COMPUTE_107"), (120, "CU_TARGET_COMPUTE_120"), (121, "CU_TARGET_COMPUTE_121"), (65626, "CU_TARGET_COMPUTE_90A"), (65636, "CU_TARGET_COMPUTE_100A"), (65646, "CU_TARGET_COMPUTE_110A"), (65639, "CU_TARGET_COMPUTE_103A"), (65643, "CU_TARGET_COMPUTE_107A"), (65656, "CU_TARGET_COMPUTE_120A"), (65657, "CU_TARGET_COMPUTE_121A"), (131172, "CU_TARGET_COMPUTE_100F"), (131182, "CU_TARGET_COMPUTE_110F"), (131175, "CU_TARGET_COMPUTE_103F"), (131179, "CU_TARGET_COMPUTE_107F"), (131192, "CU_TARGET_COMPUTE_120F"), (131193, "CU_TARGET_COMPUTE_121F")], false)
+        ::cushim_runtime::fmt_enum(f, "CUjit_target_enum", self.0, &[(30, "CU_TARGET_COMPUTE_30"), (32, "CU_TARGET_COMPUTE_32"), (35, "CU_TARGET_COMPUTE_35"), (37, "CU_TARGET_COMPUTE_37"), (50, "CU_TARGET_COMPUTE_50"), (52, "CU_TARGET_COMPUTE_52"), (53, "CU_TARGET_COMPUTE_53"), (60, "CU_TARGET_COMPUTE_60"), (61, "CU_TARGET_COMPUTE_61"), (62, "CU_TARGET_COMPUTE_62"), (70, "CU_TARGET_COMPUTE_70"), (72, "CU_TARGET_COMPUTE_72"), (75, "CU_TARGET_COMPUTE_75"), (80, "CU_TARGET_COMPUTE_80"), (86, "CU_TARGET_COMPUTE_86"), (87, "CU_TARGET_COMPUTE_87"), (89, "CU_TARGET_COMPUTE_89"), (90, "CU_TARGET_COMPUTE_90"), (100, "CU_TARGET_COMPUTE_100"), (110, "CU_TARGET_COMPUTE_110"), (103, "CU_TARGET_COMPUTE_103"), (107, "CU_TARGET_COMPUTE_107"), (120, "CU_TARGET_COMPUTE_120"), (121, "CU_TARGET_COMPUTE_121"), (65626, "CU_TARGET_COMPUTE_90A"), (65636, "CU_TARGET_COMPUTE_100A"), (65646, "CU_TARGET_COMPUTE_110A"), (65639, "CU_TARGET_COMPUTE_103A"), (65643, "CU_TARGET_COMPUTE_107A"), (65656, "CU_TARGET_COMPUTE_120A"), (65657, "CU_TARGET_COMPUTE_121A"), (131172, "CU_TARGET_COMPUTE_100F"), (131182, "CU_TARGET_COMPUTE_110F"), (131175, "CU_TARGET_COMPUTE_103F"), (131179, "CU_TARGET_COMPUTE_107F"), (131192, "CU_TARGET_COMPUTE_120F"), (131193, "CU_TARGET_COMPUTE_121F")], false)
     }
 }
 impl CUjit_fallback_enum {
@@ -4188,7 +4189,7 @@ impl CUjit_fallback_enum {
 pub struct CUjit_fallback_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_fallback_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUjit_fallback_enum", self.0, &[(0, "CU_PREFER_PTX"), (1, "CU_PREFER_BINARY")], false)
+        ::cushim_runtime::fmt_enum(f, "CUjit_fallback_enum", self.0, &[(0, "CU_PREFER_PTX"), (1, "CU_PREFER_BINARY")], false)
     }
 }
 impl CUjit_cacheMode_enum {
@@ -4201,7 +4202,7 @@ impl CUjit_cacheMode_enum {
 pub struct CUjit_cacheMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_cacheMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUjit_cacheMode_enum", self.0, &[(0, "CU_JIT_CACHE_OPTION_NONE"), (1, "CU_JIT_CACHE_OPTION_CG"), (2, "CU_JIT_CACHE_OPTION_CA")], false)
+        ::cushim_runtime::fmt_enum(f, "CUjit_cacheMode_enum", self.0, &[(0, "CU_JIT_CACHE_OPTION_NONE"), (1, "CU_JIT_CACHE_OPTION_CG"), (2, "CU_JIT_CACHE_OPTION_CA")], false)
     }
 }
 impl CUjitInputType_enum {
@@ -4218,7 +4219,7 @@ impl CUjitInputType_enum {
 pub struct CUjitInputType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjitInputType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUjitInputType_enum", self.0, &[(0, "CU_JIT_INPUT_CUBIN"), (1, "CU_JIT_INPUT_PTX"), (2, "CU_JIT_INPUT_FATBINARY"), (3, "CU_JIT_INPUT_OBJECT"), (4, "CU_JIT_INPUT_LIBRARY"), (5, "CU_JIT_INPUT_NVVM"), (6, "CU_JIT_NUM_INPUT_TYPES")], false)
+        ::cushim_runtime::fmt_enum(f, "CUjitInputType_enum", self.0, &[(0, "CU_JIT_INPUT_CUBIN"), (1, "CU_JIT_INPUT_PTX"), (2, "CU_JIT_INPUT_FATBINARY"), (3, "CU_JIT_INPUT_OBJECT"), (4, "CU_JIT_INPUT_LIBRARY"), (5, "CU_JIT_INPUT_NVVM"), (6, "CU_JIT_NUM_INPUT_TYPES")], false)
     }
 }
 impl CUgraphicsRegisterFlags_enum {
@@ -4259,7 +4260,7 @@ impl ::core::ops::BitAndAssign for CUgraphicsRegisterFlags_enum {
 pub struct CUgraphicsRegisterFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphicsRegisterFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphicsRegisterFlags_enum", self.0, &[(0, "CU_GRAPHICS_REGISTER_FLAGS_NONE"), (1, "CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD"), (4, "CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST"), (8, "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER")], true)
+        ::cushim_runtime::fmt_enum(f, "CUgraphicsRegisterFlags_enum", self.0, &[(0, "CU_GRAPHICS_REGISTER_FLAGS_NONE"), (1, "CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD"), (4, "CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST"), (8, "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER")], true)
     }
 }
 impl CUgraphicsMapResourceFlags_enum {
@@ -4298,7 +4299,7 @@ impl ::core::ops::BitAndAssign for CUgraphicsMapResourceFlags_enum {
 pub struct CUgraphicsMapResourceFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphicsMapResourceFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphicsMapResourceFlags_enum", self.0, &[(0, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
+        ::cushim_runtime::fmt_enum(f, "CUgraphicsMapResourceFlags_enum", self.0, &[(0, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
     }
 }
 impl CUarray_cubemap_face_enum {
@@ -4314,7 +4315,7 @@ impl CUarray_cubemap_face_enum {
 pub struct CUarray_cubemap_face_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarray_cubemap_face_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUarray_cubemap_face_enum", self.0, &[(0, "CU_CUBEMAP_FACE_POSITIVE_X"), (1, "CU_CUBEMAP_FACE_NEGATIVE_X"), (2, "CU_CUBEMAP_FACE_POSITIVE_Y"), (3, "CU_CUBEMAP_FACE_NEGATIVE_Y"), (4, "CU_CUBEMAP_FACE_POSITIVE_Z"), (5, "CU_CUBEMAP_FACE_NEGATIVE_Z")], false)
+        ::cushim_runtime::fmt_enum(f, "CUarray_cubemap_face_enum", self.0, &[(0, "CU_CUBEMAP_FACE_POSITIVE_X"), (1, "CU_CUBEMAP_FACE_NEGATIVE_X"), (2, "CU_CUBEMAP_FACE_POSITIVE_Y"), (3, "CU_CUBEMAP_FACE_NEGATIVE_Y"), (4, "CU_CUBEMAP_FACE_POSITIVE_Z"), (5, "CU_CUBEMAP_FACE_NEGATIVE_Z")], false)
     }
 }
 impl CUlimit_enum {
@@ -4336,7 +4337,7 @@ impl CUlimit_enum {
 pub struct CUlimit_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlimit_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlimit_enum", self.0, &[(0, "CU_LIMIT_STACK_SIZE"), (1, "CU_LIMIT_PRINTF_FIFO_SIZE"), (2, "CU_LIMIT_MALLOC_HEAP_SIZE"), (3, "CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH"), (4, "CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT"), (5, "CU_LIMIT_MAX_L2_FETCH_GRANULARITY"), (6, "CU_LIMIT_PERSISTING_L2_CACHE_SIZE"), (7, "CU_LIMIT_SHMEM_SIZE"), (8, "CU_LIMIT_CIG_ENABLED"), (9, "CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED"), (10, "CU_LIMIT_PER_BLOCK_MEMORY_SIZE"), (11, "CU_LIMIT_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlimit_enum", self.0, &[(0, "CU_LIMIT_STACK_SIZE"), (1, "CU_LIMIT_PRINTF_FIFO_SIZE"), (2, "CU_LIMIT_MALLOC_HEAP_SIZE"), (3, "CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH"), (4, "CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT"), (5, "CU_LIMIT_MAX_L2_FETCH_GRANULARITY"), (6, "CU_LIMIT_PERSISTING_L2_CACHE_SIZE"), (7, "CU_LIMIT_SHMEM_SIZE"), (8, "CU_LIMIT_CIG_ENABLED"), (9, "CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED"), (10, "CU_LIMIT_PER_BLOCK_MEMORY_SIZE"), (11, "CU_LIMIT_MAX")], false)
     }
 }
 impl CUresourcetype_enum {
@@ -4350,7 +4351,7 @@ impl CUresourcetype_enum {
 pub struct CUresourcetype_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUresourcetype_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUresourcetype_enum", self.0, &[(0, "CU_RESOURCE_TYPE_ARRAY"), (1, "CU_RESOURCE_TYPE_MIPMAPPED_ARRAY"), (2, "CU_RESOURCE_TYPE_LINEAR"), (3, "CU_RESOURCE_TYPE_PITCH2D")], false)
+        ::cushim_runtime::fmt_enum(f, "CUresourcetype_enum", self.0, &[(0, "CU_RESOURCE_TYPE_ARRAY"), (1, "CU_RESOURCE_TYPE_MIPMAPPED_ARRAY"), (2, "CU_RESOURCE_TYPE_LINEAR"), (3, "CU_RESOURCE_TYPE_PITCH2D")], false)
     }
 }
 impl CUaccessProperty_enum {
@@ -4363,7 +4364,7 @@ impl CUaccessProperty_enum {
 pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUaccessProperty_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUaccessProperty_enum", self.0, &[(0, "CU_ACCESS_PROPERTY_NORMAL"), (1, "CU_ACCESS_PROPERTY_STREAMING"), (2, "CU_ACCESS_PROPERTY_PERSISTING")], false)
+        ::cushim_runtime::fmt_enum(f, "CUaccessProperty_enum", self.0, &[(0, "CU_ACCESS_PROPERTY_NORMAL"), (1, "CU_ACCESS_PROPERTY_STREAMING"), (2, "CU_ACCESS_PROPERTY_PERSISTING")], false)
     }
 }
 impl CUgraphConditionalNodeType_enum {
@@ -4376,7 +4377,7 @@ impl CUgraphConditionalNodeType_enum {
 pub struct CUgraphConditionalNodeType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphConditionalNodeType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphConditionalNodeType_enum", self.0, &[(0, "CU_GRAPH_COND_TYPE_IF"), (1, "CU_GRAPH_COND_TYPE_WHILE"), (2, "CU_GRAPH_COND_TYPE_SWITCH")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphConditionalNodeType_enum", self.0, &[(0, "CU_GRAPH_COND_TYPE_IF"), (1, "CU_GRAPH_COND_TYPE_WHILE"), (2, "CU_GRAPH_COND_TYPE_SWITCH")], false)
     }
 }
 impl CUgraphNodeType_enum {
@@ -4404,7 +4405,7 @@ impl CUgraphNodeType_enum {
 pub struct CUgraphNodeType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphNodeType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphNodeType_enum", self.0, &[(0, "CU_GRAPH_NODE_TYPE_KERNEL"), (1, "CU_GRAPH_NODE_TYPE_MEMCPY"), (2, "CU_GRAPH_NODE_TYPE_MEMSET"), (3, "CU_GRAPH_NODE_TYPE_HOST"), (4, "CU_GRAPH_NODE_TYPE_GRAPH"), (5, "CU_GRAPH_NODE_TYPE_EMPTY"), (6, "CU_GRAPH_NODE_TYPE_WAIT_EVENT"), (7, "CU_GRAPH_NODE_TYPE_EVENT_RECORD"), (8, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"), (9, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT"), (10, "CU_GRAPH_NODE_TYPE_MEM_ALLOC"), (11, "CU_GRAPH_NODE_TYPE_MEM_FREE"), (12, "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP"), (13, "CU_GRAPH_NODE_TYPE_CONDITIONAL"), (14, "CU_GRAPH_NODE_TYPE_MEMCPY_BATCH"), (16, "CU_GRAPH_NODE_TYPE_RESERVED_16"), (17, "CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE"), (18, "CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphNodeType_enum", self.0, &[(0, "CU_GRAPH_NODE_TYPE_KERNEL"), (1, "CU_GRAPH_NODE_TYPE_MEMCPY"), (2, "CU_GRAPH_NODE_TYPE_MEMSET"), (3, "CU_GRAPH_NODE_TYPE_HOST"), (4, "CU_GRAPH_NODE_TYPE_GRAPH"), (5, "CU_GRAPH_NODE_TYPE_EMPTY"), (6, "CU_GRAPH_NODE_TYPE_WAIT_EVENT"), (7, "CU_GRAPH_NODE_TYPE_EVENT_RECORD"), (8, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"), (9, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT"), (10, "CU_GRAPH_NODE_TYPE_MEM_ALLOC"), (11, "CU_GRAPH_NODE_TYPE_MEM_FREE"), (12, "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP"), (13, "CU_GRAPH_NODE_TYPE_CONDITIONAL"), (14, "CU_GRAPH_NODE_TYPE_MEMCPY_BATCH"), (16, "CU_GRAPH_NODE_TYPE_RESERVED_16"), (17, "CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE"), (18, "CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH")], false)
     }
 }
 impl CUgraphDependencyType_enum {
@@ -4416,7 +4417,7 @@ impl CUgraphDependencyType_enum {
 pub struct CUgraphDependencyType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphDependencyType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphDependencyType_enum", self.0, &[(0, "CU_GRAPH_DEPENDENCY_TYPE_DEFAULT"), (1, "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphDependencyType_enum", self.0, &[(0, "CU_GRAPH_DEPENDENCY_TYPE_DEFAULT"), (1, "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC")], false)
     }
 }
 impl CUgraphInstantiateResult_enum {
@@ -4432,7 +4433,7 @@ impl CUgraphInstantiateResult_enum {
 pub struct CUgraphInstantiateResult_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphInstantiateResult_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphInstantiateResult_enum", self.0, &[(0, "CUDA_GRAPH_INSTANTIATE_SUCCESS"), (1, "CUDA_GRAPH_INSTANTIATE_ERROR"), (2, "CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE"), (3, "CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED"), (4, "CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED"), (5, "CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphInstantiateResult_enum", self.0, &[(0, "CUDA_GRAPH_INSTANTIATE_SUCCESS"), (1, "CUDA_GRAPH_INSTANTIATE_ERROR"), (2, "CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE"), (3, "CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED"), (4, "CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED"), (5, "CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED")], false)
     }
 }
 impl CUsynchronizationPolicy_enum {
@@ -4446,7 +4447,7 @@ impl CUsynchronizationPolicy_enum {
 pub struct CUsynchronizationPolicy_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUsynchronizationPolicy_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUsynchronizationPolicy_enum", self.0, &[(1, "CU_SYNC_POLICY_AUTO"), (2, "CU_SYNC_POLICY_SPIN"), (3, "CU_SYNC_POLICY_YIELD"), (4, "CU_SYNC_POLICY_BLOCKING_SYNC")], false)
+        ::cushim_runtime::fmt_enum(f, "CUsynchronizationPolicy_enum", self.0, &[(1, "CU_SYNC_POLICY_AUTO"), (2, "CU_SYNC_POLICY_SPIN"), (3, "CU_SYNC_POLICY_YIELD"), (4, "CU_SYNC_POLICY_BLOCKING_SYNC")], false)
     }
 }
 impl CUclusterSchedulingPolicy_enum {
@@ -4460,7 +4461,7 @@ impl CUclusterSchedulingPolicy_enum {
 pub struct CUclusterSchedulingPolicy_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUclusterSchedulingPolicy_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUclusterSchedulingPolicy_enum", self.0, &[(0, "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT"), (1, "CU_CLUSTER_SCHEDULING_POLICY_SPREAD"), (2, "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING"), (3, "CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY")], false)
+        ::cushim_runtime::fmt_enum(f, "CUclusterSchedulingPolicy_enum", self.0, &[(0, "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT"), (1, "CU_CLUSTER_SCHEDULING_POLICY_SPREAD"), (2, "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING"), (3, "CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY")], false)
     }
 }
 impl CUlaunchMemSyncDomain_enum {
@@ -4472,7 +4473,7 @@ impl CUlaunchMemSyncDomain_enum {
 pub struct CUlaunchMemSyncDomain_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlaunchMemSyncDomain_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlaunchMemSyncDomain_enum", self.0, &[(0, "CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT"), (1, "CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlaunchMemSyncDomain_enum", self.0, &[(0, "CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT"), (1, "CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE")], false)
     }
 }
 impl CUlaunchAttributePortableClusterMode_enum {
@@ -4485,7 +4486,7 @@ impl CUlaunchAttributePortableClusterMode_enum {
 pub struct CUlaunchAttributePortableClusterMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlaunchAttributePortableClusterMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlaunchAttributePortableClusterMode_enum", self.0, &[(0, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT"), (1, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE"), (2, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlaunchAttributePortableClusterMode_enum", self.0, &[(0, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT"), (1, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE"), (2, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE")], false)
     }
 }
 impl CUsharedMemoryMode_enum {
@@ -4500,7 +4501,7 @@ impl CUsharedMemoryMode_enum {
 pub struct CUsharedMemoryMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUsharedMemoryMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUsharedMemoryMode_enum", self.0, &[(0, "CU_SHARED_MEMORY_MODE_DEFAULT"), (1, "CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE"), (2, "CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE"), (3, "CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY"), (4, "CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY")], false)
+        ::cushim_runtime::fmt_enum(f, "CUsharedMemoryMode_enum", self.0, &[(0, "CU_SHARED_MEMORY_MODE_DEFAULT"), (1, "CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE"), (2, "CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE"), (3, "CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY"), (4, "CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY")], false)
     }
 }
 impl CUlaunchAttributeID_enum {
@@ -4528,7 +4529,7 @@ impl CUlaunchAttributeID_enum {
 pub struct CUlaunchAttributeID_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlaunchAttributeID_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlaunchAttributeID_enum", self.0, &[(0, "CU_LAUNCH_ATTRIBUTE_IGNORE"), (1, "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"), (2, "CU_LAUNCH_ATTRIBUTE_COOPERATIVE"), (3, "CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY"), (4, "CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION"), (5, "CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (6, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION"), (7, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT"), (8, "CU_LAUNCH_ATTRIBUTE_PRIORITY"), (9, "CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP"), (10, "CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN"), (11, "CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION"), (12, "CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT"), (13, "CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE"), (14, "CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (16, "CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING"), (17, "CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE"), (18, "CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlaunchAttributeID_enum", self.0, &[(0, "CU_LAUNCH_ATTRIBUTE_IGNORE"), (1, "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"), (2, "CU_LAUNCH_ATTRIBUTE_COOPERATIVE"), (3, "CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY"), (4, "CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION"), (5, "CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (6, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION"), (7, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT"), (8, "CU_LAUNCH_ATTRIBUTE_PRIORITY"), (9, "CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP"), (10, "CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN"), (11, "CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION"), (12, "CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT"), (13, "CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE"), (14, "CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (16, "CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING"), (17, "CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE"), (18, "CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE")], false)
     }
 }
 impl CUstreamCaptureStatus_enum {
@@ -4541,7 +4542,7 @@ impl CUstreamCaptureStatus_enum {
 pub struct CUstreamCaptureStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamCaptureStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamCaptureStatus_enum", self.0, &[(0, "CU_STREAM_CAPTURE_STATUS_NONE"), (1, "CU_STREAM_CAPTURE_STATUS_ACTIVE"), (2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamCaptureStatus_enum", self.0, &[(0, "CU_STREAM_CAPTURE_STATUS_NONE"), (1, "CU_STREAM_CAPTURE_STATUS_ACTIVE"), (2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED")], false)
     }
 }
 impl CUstreamCaptureMode_enum {
@@ -4554,7 +4555,7 @@ impl CUstreamCaptureMode_enum {
 pub struct CUstreamCaptureMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamCaptureMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamCaptureMode_enum", self.0, &[(0, "CU_STREAM_CAPTURE_MODE_GLOBAL"), (1, "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"), (2, "CU_STREAM_CAPTURE_MODE_RELAXED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamCaptureMode_enum", self.0, &[(0, "CU_STREAM_CAPTURE_MODE_GLOBAL"), (1, "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"), (2, "CU_STREAM_CAPTURE_MODE_RELAXED")], false)
     }
 }
 impl CUdriverProcAddress_flags_enum {
@@ -4593,7 +4594,7 @@ impl ::core::ops::BitAndAssign for CUdriverProcAddress_flags_enum {
 pub struct CUdriverProcAddress_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdriverProcAddress_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdriverProcAddress_flags_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_DEFAULT"), (1, "CU_GET_PROC_ADDRESS_LEGACY_STREAM"), (2, "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM")], true)
+        ::cushim_runtime::fmt_enum(f, "CUdriverProcAddress_flags_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_DEFAULT"), (1, "CU_GET_PROC_ADDRESS_LEGACY_STREAM"), (2, "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM")], true)
     }
 }
 impl CUdriverProcAddressQueryResult_enum {
@@ -4606,7 +4607,7 @@ impl CUdriverProcAddressQueryResult_enum {
 pub struct CUdriverProcAddressQueryResult_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdriverProcAddressQueryResult_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdriverProcAddressQueryResult_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_SUCCESS"), (1, "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND"), (2, "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdriverProcAddressQueryResult_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_SUCCESS"), (1, "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND"), (2, "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT")], false)
     }
 }
 impl CUexecAffinityType_enum {
@@ -4618,7 +4619,7 @@ impl CUexecAffinityType_enum {
 pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexecAffinityType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUexecAffinityType_enum", self.0, &[(0, "CU_EXEC_AFFINITY_TYPE_SM_COUNT"), (1, "CU_EXEC_AFFINITY_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUexecAffinityType_enum", self.0, &[(0, "CU_EXEC_AFFINITY_TYPE_SM_COUNT"), (1, "CU_EXEC_AFFINITY_TYPE_MAX")], false)
     }
 }
 impl CUcigDataType_enum {
@@ -4630,7 +4631,7 @@ impl CUcigDataType_enum {
 pub struct CUcigDataType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUcigDataType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUcigDataType_enum", self.0, &[(1, "CIG_DATA_TYPE_D3D12_COMMAND_QUEUE"), (2, "CIG_DATA_TYPE_NV_BLOB")], false)
+        ::cushim_runtime::fmt_enum(f, "CUcigDataType_enum", self.0, &[(1, "CIG_DATA_TYPE_D3D12_COMMAND_QUEUE"), (2, "CIG_DATA_TYPE_NV_BLOB")], false)
     }
 }
 impl CUstreamCigDataType_enum {
@@ -4642,7 +4643,7 @@ impl CUstreamCigDataType_enum {
 pub struct CUstreamCigDataType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamCigDataType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUstreamCigDataType_enum", self.0, &[(1, "STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST"), (2, "STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV")], false)
+        ::cushim_runtime::fmt_enum(f, "CUstreamCigDataType_enum", self.0, &[(1, "STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST"), (2, "STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV")], false)
     }
 }
 impl CUlibraryOption_enum {
@@ -4655,7 +4656,7 @@ impl CUlibraryOption_enum {
 pub struct CUlibraryOption_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlibraryOption_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlibraryOption_enum", self.0, &[(0, "CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE"), (1, "CU_LIBRARY_BINARY_IS_PRESERVED"), (2, "CU_LIBRARY_NUM_OPTIONS")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlibraryOption_enum", self.0, &[(0, "CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE"), (1, "CU_LIBRARY_BINARY_IS_PRESERVED"), (2, "CU_LIBRARY_NUM_OPTIONS")], false)
     }
 }
 impl cudaError_enum {
@@ -4771,7 +4772,7 @@ impl cudaError_enum {
 pub struct cudaError_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaError_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (47, "CUDA_ERROR_MULTICAST_RESOURCE_FULL"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"), (226, "CUDA_ERROR_CONTAINED"), (227, "CUDA_ERROR_INSUFFICIENT_LOADER_VERSION"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (402, "CUDA_ERROR_LOSSY_QUERY"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (811, "CUDA_ERROR_CDP_NOT_SUPPORTED"), (812, "CUDA_ERROR_CDP_VERSION_MISMATCH"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (913, "CUDA_ERROR_FUNCTION_NOT_LOADED"), (914, "CUDA_ERROR_INVALID_RESOURCE_TYPE"), (915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"), (916, "CUDA_ERROR_KEY_ROTATION"), (917, "CUDA_ERROR_STREAM_DETACHED"), (918, "CUDA_ERROR_GRAPH_RECAPTURE_FAILURE"), (919, "CUDA_ERROR_FABRIC_NOT_READY"), (999, "CUDA_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (47, "CUDA_ERROR_MULTICAST_RESOURCE_FULL"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"), (226, "CUDA_ERROR_CONTAINED"), (227, "CUDA_ERROR_INSUFFICIENT_LOADER_VERSION"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (402, "CUDA_ERROR_LOSSY_QUERY"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (811, "CUDA_ERROR_CDP_NOT_SUPPORTED"), (812, "CUDA_ERROR_CDP_VERSION_MISMATCH"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (913, "CUDA_ERROR_FUNCTION_NOT_LOADED"), (914, "CUDA_ERROR_INVALID_RESOURCE_TYPE"), (915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"), (916, "CUDA_ERROR_KEY_ROTATION"), (917, "CUDA_ERROR_STREAM_DETACHED"), (918, "CUDA_ERROR_GRAPH_RECAPTURE_FAILURE"), (919, "CUDA_ERROR_FABRIC_NOT_READY"), (999, "CUDA_ERROR_UNKNOWN")], false)
     }
 }
 impl CUdevice_P2PAttribute_enum {
@@ -4787,7 +4788,7 @@ impl CUdevice_P2PAttribute_enum {
 pub struct CUdevice_P2PAttribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevice_P2PAttribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevice_P2PAttribute_enum", self.0, &[(1, "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK"), (2, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED"), (3, "CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED"), (4, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED"), (5, "CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdevice_P2PAttribute_enum", self.0, &[(1, "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK"), (2, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED"), (3, "CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED"), (4, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED"), (5, "CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED")], false)
     }
 }
 impl CUresourceViewFormat_enum {
@@ -4832,7 +4833,7 @@ impl CUresourceViewFormat_enum {
 pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUresourceViewFormat_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUresourceViewFormat_enum", self.0, &[(0, "CU_RES_VIEW_FORMAT_NONE"), (1, "CU_RES_VIEW_FORMAT_UINT_1X8"), (2, "CU_RES_VIEW_FORMAT_UINT_2X8"), (3, "CU_RES_VIEW_FORMAT_UINT_4X8"), (4, "CU_RES_VIEW_FORMAT_SINT_1X8"), (5, "CU_RES_VIEW_FORMAT_SINT_2X8"), (6, "CU_RES_VIEW_FORMAT_SINT_4X8"), (7, "CU_RES_VIEW_FORMAT_UINT_1X16"), (8, "CU_RES_VIEW_FORMAT_UINT_2X16"), (9, "CU_RES_VIEW_FORMAT_UINT_4X16"), (10, "CU_RES_VIEW_FORMAT_SINT_1X16"), (11, "CU_RES_VIEW_FORMAT_SINT_2X16"), (12, "CU_RES_VIEW_FORMAT_SINT_4X16"), (13, "CU_RES_VIEW_FORMAT_UINT_1X32"), (14, "CU_RES_VIEW_FORMAT_UINT_2X32"), (15, "CU_RES_VIEW_FORMAT_UINT_4X32"), (16, "CU_RES_VIEW_FORMAT_SINT_1X32"), (17, "CU_RES_VIEW_FORMAT_SINT_2X32"), (18, "CU_RES_VIEW_FORMAT_SINT_4X32"), (19, "CU_RES_VIEW_FORMAT_FLOAT_1X16"), (20, "CU_RES_VIEW_FORMAT_FLOAT_2X16"), (21, "CU_RES_VIEW_FORMAT_FLOAT_4X16"), (22, "CU_RES_VIEW_FORMAT_FLOAT_1X32"), (23, "CU_RES_VIEW_FORMAT_FLOAT_2X32"), (24, "CU_RES_VIEW_FORMAT_FLOAT_4X32"), (25, "CU_RES_VIEW_FORMAT_UNSIGNED_BC1"), (26, "CU_RES_VIEW_FORMAT_UNSIGNED_BC2"), (27, "CU_RES_VIEW_FORMAT_UNSIGNED_BC3"), (28, "CU_RES_VIEW_FORMAT_UNSIGNED_BC4"), (29, "CU_RES_VIEW_FORMAT_SIGNED_BC4"), (30, "CU_RES_VIEW_FORMAT_UNSIGNED_BC5"), (31, "CU_RES_VIEW_FORMAT_SIGNED_BC5"), (32, "CU_RES_VIEW_FORMAT_UNSIGNED_BC6H"), (33, "CU_RES_VIEW_FORMAT_SIGNED_BC6H"), (34, "CU_RES_VIEW_FORMAT_UNSIGNED_BC7")], false)
+        ::cushim_runtime::fmt_enum(f, "CUresourceViewFormat_enum", self.0, &[(0, "CU_RES_VIEW_FORMAT_NONE"), (1, "CU_RES_VIEW_FORMAT_UINT_1X8"), (2, "CU_RES_VIEW_FORMAT_UINT_2X8"), (3, "CU_RES_VIEW_FORMAT_UINT_4X8"), (4, "CU_RES_VIEW_FORMAT_SINT_1X8"), (5, "CU_RES_VIEW_FORMAT_SINT_2X8"), (6, "CU_RES_VIEW_FORMAT_SINT_4X8"), (7, "CU_RES_VIEW_FORMAT_UINT_1X16"), (8, "CU_RES_VIEW_FORMAT_UINT_2X16"), (9, "CU_RES_VIEW_FORMAT_UINT_4X16"), (10, "CU_RES_VIEW_FORMAT_SINT_1X16"), (11, "CU_RES_VIEW_FORMAT_SINT_2X16"), (12, "CU_RES_VIEW_FORMAT_SINT_4X16"), (13, "CU_RES_VIEW_FORMAT_UINT_1X32"), (14, "CU_RES_VIEW_FORMAT_UINT_2X32"), (15, "CU_RES_VIEW_FORMAT_UINT_4X32"), (16, "CU_RES_VIEW_FORMAT_SINT_1X32"), (17, "CU_RES_VIEW_FORMAT_SINT_2X32"), (18, "CU_RES_VIEW_FORMAT_SINT_4X32"), (19, "CU_RES_VIEW_FORMAT_FLOAT_1X16"), (20, "CU_RES_VIEW_FORMAT_FLOAT_2X16"), (21, "CU_RES_VIEW_FORMAT_FLOAT_4X16"), (22, "CU_RES_VIEW_FORMAT_FLOAT_1X32"), (23, "CU_RES_VIEW_FORMAT_FLOAT_2X32"), (24, "CU_RES_VIEW_FORMAT_FLOAT_4X32"), (25, "CU_RES_VIEW_FORMAT_UNSIGNED_BC1"), (26, "CU_RES_VIEW_FORMAT_UNSIGNED_BC2"), (27, "CU_RES_VIEW_FORMAT_UNSIGNED_BC3"), (28, "CU_RES_VIEW_FORMAT_UNSIGNED_BC4"), (29, "CU_RES_VIEW_FORMAT_SIGNED_BC4"), (30, "CU_RES_VIEW_FORMAT_UNSIGNED_BC5"), (31, "CU_RES_VIEW_FORMAT_SIGNED_BC5"), (32, "CU_RES_VIEW_FORMAT_UNSIGNED_BC6H"), (33, "CU_RES_VIEW_FORMAT_SIGNED_BC6H"), (34, "CU_RES_VIEW_FORMAT_UNSIGNED_BC7")], false)
     }
 }
 impl CUtensorMapDataType_enum {
@@ -4858,7 +4859,7 @@ impl CUtensorMapDataType_enum {
 pub struct CUtensorMapDataType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapDataType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapDataType_enum", self.0, &[(0, "CU_TENSOR_MAP_DATA_TYPE_UINT8"), (1, "CU_TENSOR_MAP_DATA_TYPE_UINT16"), (2, "CU_TENSOR_MAP_DATA_TYPE_UINT32"), (3, "CU_TENSOR_MAP_DATA_TYPE_INT32"), (4, "CU_TENSOR_MAP_DATA_TYPE_UINT64"), (5, "CU_TENSOR_MAP_DATA_TYPE_INT64"), (6, "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"), (7, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"), (8, "CU_TENSOR_MAP_DATA_TYPE_FLOAT64"), (9, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"), (10, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ"), (11, "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32"), (12, "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ"), (13, "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B"), (14, "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B"), (15, "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapDataType_enum", self.0, &[(0, "CU_TENSOR_MAP_DATA_TYPE_UINT8"), (1, "CU_TENSOR_MAP_DATA_TYPE_UINT16"), (2, "CU_TENSOR_MAP_DATA_TYPE_UINT32"), (3, "CU_TENSOR_MAP_DATA_TYPE_INT32"), (4, "CU_TENSOR_MAP_DATA_TYPE_UINT64"), (5, "CU_TENSOR_MAP_DATA_TYPE_INT64"), (6, "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"), (7, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"), (8, "CU_TENSOR_MAP_DATA_TYPE_FLOAT64"), (9, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"), (10, "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ"), (11, "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32"), (12, "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ"), (13, "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B"), (14, "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B"), (15, "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B")], false)
     }
 }
 impl CUtensorMapInterleave_enum {
@@ -4871,7 +4872,7 @@ impl CUtensorMapInterleave_enum {
 pub struct CUtensorMapInterleave_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapInterleave_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapInterleave_enum", self.0, &[(0, "CU_TENSOR_MAP_INTERLEAVE_NONE"), (1, "CU_TENSOR_MAP_INTERLEAVE_16B"), (2, "CU_TENSOR_MAP_INTERLEAVE_32B")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapInterleave_enum", self.0, &[(0, "CU_TENSOR_MAP_INTERLEAVE_NONE"), (1, "CU_TENSOR_MAP_INTERLEAVE_16B"), (2, "CU_TENSOR_MAP_INTERLEAVE_32B")], false)
     }
 }
 impl CUtensorMapSwizzle_enum {
@@ -4888,7 +4889,7 @@ impl CUtensorMapSwizzle_enum {
 pub struct CUtensorMapSwizzle_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapSwizzle_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapSwizzle_enum", self.0, &[(0, "CU_TENSOR_MAP_SWIZZLE_NONE"), (1, "CU_TENSOR_MAP_SWIZZLE_32B"), (2, "CU_TENSOR_MAP_SWIZZLE_64B"), (3, "CU_TENSOR_MAP_SWIZZLE_128B"), (4, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B"), (5, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B"), (6, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapSwizzle_enum", self.0, &[(0, "CU_TENSOR_MAP_SWIZZLE_NONE"), (1, "CU_TENSOR_MAP_SWIZZLE_32B"), (2, "CU_TENSOR_MAP_SWIZZLE_64B"), (3, "CU_TENSOR_MAP_SWIZZLE_128B"), (4, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B"), (5, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B"), (6, "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B")], false)
     }
 }
 impl CUtensorMapL2promotion_enum {
@@ -4902,7 +4903,7 @@ impl CUtensorMapL2promotion_enum {
 pub struct CUtensorMapL2promotion_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapL2promotion_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapL2promotion_enum", self.0, &[(0, "CU_TENSOR_MAP_L2_PROMOTION_NONE"), (1, "CU_TENSOR_MAP_L2_PROMOTION_L2_64B"), (2, "CU_TENSOR_MAP_L2_PROMOTION_L2_128B"), (3, "CU_TENSOR_MAP_L2_PROMOTION_L2_256B")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapL2promotion_enum", self.0, &[(0, "CU_TENSOR_MAP_L2_PROMOTION_NONE"), (1, "CU_TENSOR_MAP_L2_PROMOTION_L2_64B"), (2, "CU_TENSOR_MAP_L2_PROMOTION_L2_128B"), (3, "CU_TENSOR_MAP_L2_PROMOTION_L2_256B")], false)
     }
 }
 impl CUtensorMapFloatOOBfill_enum {
@@ -4914,7 +4915,7 @@ impl CUtensorMapFloatOOBfill_enum {
 pub struct CUtensorMapFloatOOBfill_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapFloatOOBfill_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapFloatOOBfill_enum", self.0, &[(0, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"), (1, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapFloatOOBfill_enum", self.0, &[(0, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"), (1, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA")], false)
     }
 }
 impl CUtensorMapIm2ColWideMode_enum {
@@ -4926,7 +4927,7 @@ impl CUtensorMapIm2ColWideMode_enum {
 pub struct CUtensorMapIm2ColWideMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapIm2ColWideMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapIm2ColWideMode_enum", self.0, &[(0, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"), (1, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapIm2ColWideMode_enum", self.0, &[(0, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"), (1, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128")], false)
     }
 }
 impl CUtensorMapAllocClass_enum {
@@ -4939,7 +4940,7 @@ impl CUtensorMapAllocClass_enum {
 pub struct CUtensorMapAllocClass_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUtensorMapAllocClass_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUtensorMapAllocClass_enum", self.0, &[(0, "CU_TENSOR_MAP_ALLOC_CLASS_AUTO"), (1, "CU_TENSOR_MAP_ALLOC_CLASS_SMALL"), (2, "CU_TENSOR_MAP_ALLOC_CLASS_LARGE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUtensorMapAllocClass_enum", self.0, &[(0, "CU_TENSOR_MAP_ALLOC_CLASS_AUTO"), (1, "CU_TENSOR_MAP_ALLOC_CLASS_SMALL"), (2, "CU_TENSOR_MAP_ALLOC_CLASS_LARGE")], false)
     }
 }
 impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
@@ -4978,7 +4979,7 @@ impl ::core::ops::BitAndAssign for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
 pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", self.0, &[(0, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE"), (1, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ"), (3, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", self.0, &[(0, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE"), (1, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ"), (3, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE")], true)
     }
 }
 impl CUexternalMemoryHandleType_enum {
@@ -4997,7 +4998,7 @@ impl CUexternalMemoryHandleType_enum {
 pub struct CUexternalMemoryHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexternalMemoryHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUexternalMemoryHandleType_enum", self.0, &[(1, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP"), (5, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE"), (6, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE"), (7, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT"), (8, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF"), (9, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD")], false)
+        ::cushim_runtime::fmt_enum(f, "CUexternalMemoryHandleType_enum", self.0, &[(1, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP"), (5, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE"), (6, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE"), (7, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT"), (8, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF"), (9, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD")], false)
     }
 }
 impl CUexternalSemaphoreHandleType_enum {
@@ -5017,7 +5018,7 @@ impl CUexternalSemaphoreHandleType_enum {
 pub struct CUexternalSemaphoreHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexternalSemaphoreHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUexternalSemaphoreHandleType_enum", self.0, &[(1, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE"), (5, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE"), (6, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC"), (7, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX"), (8, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT"), (9, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD"), (10, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32")], false)
+        ::cushim_runtime::fmt_enum(f, "CUexternalSemaphoreHandleType_enum", self.0, &[(1, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE"), (5, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE"), (6, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC"), (7, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX"), (8, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT"), (9, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD"), (10, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32")], false)
     }
 }
 impl CUmemAllocationHandleType_enum {
@@ -5033,7 +5034,7 @@ impl CUmemAllocationHandleType_enum {
 pub struct CUmemAllocationHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAllocationHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_NONE"), (1, "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"), (2, "CU_MEM_HANDLE_TYPE_WIN32"), (4, "CU_MEM_HANDLE_TYPE_WIN32_KMT"), (8, "CU_MEM_HANDLE_TYPE_FABRIC"), (2147483647, "CU_MEM_HANDLE_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemAllocationHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_NONE"), (1, "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"), (2, "CU_MEM_HANDLE_TYPE_WIN32"), (4, "CU_MEM_HANDLE_TYPE_WIN32_KMT"), (8, "CU_MEM_HANDLE_TYPE_FABRIC"), (2147483647, "CU_MEM_HANDLE_TYPE_MAX")], false)
     }
 }
 impl CUmemAccess_flags_enum {
@@ -5073,7 +5074,7 @@ impl ::core::ops::BitAndAssign for CUmemAccess_flags_enum {
 pub struct CUmemAccess_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAccess_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAccess_flags_enum", self.0, &[(0, "CU_MEM_ACCESS_FLAGS_PROT_NONE"), (1, "CU_MEM_ACCESS_FLAGS_PROT_READ"), (3, "CU_MEM_ACCESS_FLAGS_PROT_READWRITE"), (2147483647, "CU_MEM_ACCESS_FLAGS_PROT_MAX")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmemAccess_flags_enum", self.0, &[(0, "CU_MEM_ACCESS_FLAGS_PROT_NONE"), (1, "CU_MEM_ACCESS_FLAGS_PROT_READ"), (3, "CU_MEM_ACCESS_FLAGS_PROT_READWRITE"), (2147483647, "CU_MEM_ACCESS_FLAGS_PROT_MAX")], true)
     }
 }
 impl CUmemLocationType_enum {
@@ -5092,7 +5093,7 @@ impl CUmemLocationType_enum {
 pub struct CUmemLocationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemLocationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemLocationType_enum", self.0, &[(0, "CU_MEM_LOCATION_TYPE_INVALID"), (1, "CU_MEM_LOCATION_TYPE_DEVICE"), (2, "CU_MEM_LOCATION_TYPE_HOST"), (3, "CU_MEM_LOCATION_TYPE_HOST_NUMA"), (4, "CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT"), (5, "CU_MEM_LOCATION_TYPE_INVISIBLE"), (6, "CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN"), (2147483647, "CU_MEM_LOCATION_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemLocationType_enum", self.0, &[(0, "CU_MEM_LOCATION_TYPE_INVALID"), (1, "CU_MEM_LOCATION_TYPE_DEVICE"), (2, "CU_MEM_LOCATION_TYPE_HOST"), (3, "CU_MEM_LOCATION_TYPE_HOST_NUMA"), (4, "CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT"), (5, "CU_MEM_LOCATION_TYPE_INVISIBLE"), (6, "CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN"), (2147483647, "CU_MEM_LOCATION_TYPE_MAX")], false)
     }
 }
 impl CUmemAllocationType_enum {
@@ -5106,7 +5107,7 @@ impl CUmemAllocationType_enum {
 pub struct CUmemAllocationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAllocationType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_TYPE_INVALID"), (1, "CU_MEM_ALLOCATION_TYPE_PINNED"), (2, "CU_MEM_ALLOCATION_TYPE_MANAGED"), (2147483647, "CU_MEM_ALLOCATION_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemAllocationType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_TYPE_INVALID"), (1, "CU_MEM_ALLOCATION_TYPE_PINNED"), (2, "CU_MEM_ALLOCATION_TYPE_MANAGED"), (2147483647, "CU_MEM_ALLOCATION_TYPE_MAX")], false)
     }
 }
 impl CUmemAllocationGranularity_flags_enum {
@@ -5144,7 +5145,7 @@ impl ::core::ops::BitAndAssign for CUmemAllocationGranularity_flags_enum {
 pub struct CUmemAllocationGranularity_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationGranularity_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAllocationGranularity_flags_enum", self.0, &[(0, "CU_MEM_ALLOC_GRANULARITY_MINIMUM"), (1, "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmemAllocationGranularity_flags_enum", self.0, &[(0, "CU_MEM_ALLOC_GRANULARITY_MINIMUM"), (1, "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED")], true)
     }
 }
 impl CUmemRangeHandleType_enum {
@@ -5156,7 +5157,7 @@ impl CUmemRangeHandleType_enum {
 pub struct CUmemRangeHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemRangeHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemRangeHandleType_enum", self.0, &[(1, "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD"), (2147483647, "CU_MEM_RANGE_HANDLE_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemRangeHandleType_enum", self.0, &[(1, "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD"), (2147483647, "CU_MEM_RANGE_HANDLE_TYPE_MAX")], false)
     }
 }
 impl CUmemRangeFlags_enum {
@@ -5193,7 +5194,7 @@ impl ::core::ops::BitAndAssign for CUmemRangeFlags_enum {
 pub struct CUmemRangeFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemRangeFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemRangeFlags_enum", self.0, &[(1, "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmemRangeFlags_enum", self.0, &[(1, "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE")], true)
     }
 }
 impl CUarraySparseSubresourceType_enum {
@@ -5205,7 +5206,7 @@ impl CUarraySparseSubresourceType_enum {
 pub struct CUarraySparseSubresourceType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarraySparseSubresourceType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUarraySparseSubresourceType_enum", self.0, &[(0, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL"), (1, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL")], false)
+        ::cushim_runtime::fmt_enum(f, "CUarraySparseSubresourceType_enum", self.0, &[(0, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL"), (1, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL")], false)
     }
 }
 impl CUmemOperationType_enum {
@@ -5217,7 +5218,7 @@ impl CUmemOperationType_enum {
 pub struct CUmemOperationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemOperationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemOperationType_enum", self.0, &[(1, "CU_MEM_OPERATION_TYPE_MAP"), (2, "CU_MEM_OPERATION_TYPE_UNMAP")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemOperationType_enum", self.0, &[(1, "CU_MEM_OPERATION_TYPE_MAP"), (2, "CU_MEM_OPERATION_TYPE_UNMAP")], false)
     }
 }
 impl CUmemHandleType_enum {
@@ -5228,7 +5229,7 @@ impl CUmemHandleType_enum {
 pub struct CUmemHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_GENERIC")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_GENERIC")], false)
     }
 }
 impl CUmemAllocationCompType_enum {
@@ -5240,7 +5241,7 @@ impl CUmemAllocationCompType_enum {
 pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationCompType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemAllocationCompType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_COMP_NONE"), (1, "CU_MEM_ALLOCATION_COMP_GENERIC")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemAllocationCompType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_COMP_NONE"), (1, "CU_MEM_ALLOCATION_COMP_GENERIC")], false)
     }
 }
 impl CUmulticastGranularity_flags_enum {
@@ -5278,7 +5279,7 @@ impl ::core::ops::BitAndAssign for CUmulticastGranularity_flags_enum {
 pub struct CUmulticastGranularity_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmulticastGranularity_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmulticastGranularity_flags_enum", self.0, &[(0, "CU_MULTICAST_GRANULARITY_MINIMUM"), (1, "CU_MULTICAST_GRANULARITY_RECOMMENDED")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmulticastGranularity_flags_enum", self.0, &[(0, "CU_MULTICAST_GRANULARITY_MINIMUM"), (1, "CU_MULTICAST_GRANULARITY_RECOMMENDED")], true)
     }
 }
 impl CUgraphExecUpdateResult_enum {
@@ -5297,7 +5298,7 @@ impl CUgraphExecUpdateResult_enum {
 pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphExecUpdateResult_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphExecUpdateResult_enum", self.0, &[(0, "CU_GRAPH_EXEC_UPDATE_SUCCESS"), (1, "CU_GRAPH_EXEC_UPDATE_ERROR"), (2, "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED"), (3, "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED"), (4, "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED"), (5, "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED"), (6, "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED"), (7, "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE"), (8, "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphExecUpdateResult_enum", self.0, &[(0, "CU_GRAPH_EXEC_UPDATE_SUCCESS"), (1, "CU_GRAPH_EXEC_UPDATE_ERROR"), (2, "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED"), (3, "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED"), (4, "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED"), (5, "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED"), (6, "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED"), (7, "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE"), (8, "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED")], false)
     }
 }
 impl CUmemPool_attribute_enum {
@@ -5322,7 +5323,7 @@ impl CUmemPool_attribute_enum {
 pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemPool_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemPool_attribute_enum", self.0, &[(1, "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES"), (2, "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC"), (3, "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES"), (4, "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD"), (5, "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT"), (6, "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH"), (7, "CU_MEMPOOL_ATTR_USED_MEM_CURRENT"), (8, "CU_MEMPOOL_ATTR_USED_MEM_HIGH"), (9, "CU_MEMPOOL_ATTR_ALLOCATION_TYPE"), (10, "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES"), (11, "CU_MEMPOOL_ATTR_LOCATION_ID"), (12, "CU_MEMPOOL_ATTR_LOCATION_TYPE"), (13, "CU_MEMPOOL_ATTR_MAX_POOL_SIZE"), (14, "CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED"), (15, "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemPool_attribute_enum", self.0, &[(1, "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES"), (2, "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC"), (3, "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES"), (4, "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD"), (5, "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT"), (6, "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH"), (7, "CU_MEMPOOL_ATTR_USED_MEM_CURRENT"), (8, "CU_MEMPOOL_ATTR_USED_MEM_HIGH"), (9, "CU_MEMPOOL_ATTR_ALLOCATION_TYPE"), (10, "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES"), (11, "CU_MEMPOOL_ATTR_LOCATION_ID"), (12, "CU_MEMPOOL_ATTR_LOCATION_TYPE"), (13, "CU_MEMPOOL_ATTR_MAX_POOL_SIZE"), (14, "CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED"), (15, "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID")], false)
     }
 }
 impl CUmemcpyFlags_enum {
@@ -5360,7 +5361,7 @@ impl ::core::ops::BitAndAssign for CUmemcpyFlags_enum {
 pub struct CUmemcpyFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemcpyFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemcpyFlags_enum", self.0, &[(0, "CU_MEMCPY_FLAG_DEFAULT"), (1, "CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUmemcpyFlags_enum", self.0, &[(0, "CU_MEMCPY_FLAG_DEFAULT"), (1, "CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE")], true)
     }
 }
 impl CUmemcpySrcAccessOrder_enum {
@@ -5375,7 +5376,7 @@ impl CUmemcpySrcAccessOrder_enum {
 pub struct CUmemcpySrcAccessOrder_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemcpySrcAccessOrder_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemcpySrcAccessOrder_enum", self.0, &[(0, "CU_MEMCPY_SRC_ACCESS_ORDER_INVALID"), (1, "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM"), (2, "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL"), (3, "CU_MEMCPY_SRC_ACCESS_ORDER_ANY"), (2147483647, "CU_MEMCPY_SRC_ACCESS_ORDER_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemcpySrcAccessOrder_enum", self.0, &[(0, "CU_MEMCPY_SRC_ACCESS_ORDER_INVALID"), (1, "CU_MEMCPY_SRC_ACCESS_ORDER_STREAM"), (2, "CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL"), (3, "CU_MEMCPY_SRC_ACCESS_ORDER_ANY"), (2147483647, "CU_MEMCPY_SRC_ACCESS_ORDER_MAX")], false)
     }
 }
 impl CUmemcpy3DOperandType_enum {
@@ -5388,7 +5389,7 @@ impl CUmemcpy3DOperandType_enum {
 pub struct CUmemcpy3DOperandType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemcpy3DOperandType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemcpy3DOperandType_enum", self.0, &[(1, "CU_MEMCPY_OPERAND_TYPE_POINTER"), (2, "CU_MEMCPY_OPERAND_TYPE_ARRAY"), (2147483647, "CU_MEMCPY_OPERAND_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemcpy3DOperandType_enum", self.0, &[(1, "CU_MEMCPY_OPERAND_TYPE_POINTER"), (2, "CU_MEMCPY_OPERAND_TYPE_ARRAY"), (2147483647, "CU_MEMCPY_OPERAND_TYPE_MAX")], false)
     }
 }
 impl CUgraphMem_attribute_enum {
@@ -5402,7 +5403,7 @@ impl CUgraphMem_attribute_enum {
 pub struct CUgraphMem_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphMem_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphMem_attribute_enum", self.0, &[(0, "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT"), (1, "CU_GRAPH_MEM_ATTR_USED_MEM_HIGH"), (2, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT"), (3, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphMem_attribute_enum", self.0, &[(0, "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT"), (1, "CU_GRAPH_MEM_ATTR_USED_MEM_HIGH"), (2, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT"), (3, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH")], false)
     }
 }
 impl CUgraphChildGraphNodeOwnership_enum {
@@ -5415,7 +5416,7 @@ impl CUgraphChildGraphNodeOwnership_enum {
 pub struct CUgraphChildGraphNodeOwnership_enum(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for CUgraphChildGraphNodeOwnership_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphChildGraphNodeOwnership_enum", self.0, &[(0, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE"), (1, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE"), (-1, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphChildGraphNodeOwnership_enum", self.0, &[(0, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE"), (1, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE"), (-1, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesOptions_enum {
@@ -5427,7 +5428,7 @@ impl CUflushGPUDirectRDMAWritesOptions_enum {
 pub struct CUflushGPUDirectRDMAWritesOptions_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesOptions_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUflushGPUDirectRDMAWritesOptions_enum", self.0, &[(1, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST"), (2, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS")], false)
+        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesOptions_enum", self.0, &[(1, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST"), (2, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS")], false)
     }
 }
 impl CUGPUDirectRDMAWritesOrdering_enum {
@@ -5440,7 +5441,7 @@ impl CUGPUDirectRDMAWritesOrdering_enum {
 pub struct CUGPUDirectRDMAWritesOrdering_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGPUDirectRDMAWritesOrdering_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUGPUDirectRDMAWritesOrdering_enum", self.0, &[(0, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE"), (100, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER"), (200, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES")], false)
+        ::cushim_runtime::fmt_enum(f, "CUGPUDirectRDMAWritesOrdering_enum", self.0, &[(0, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE"), (100, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER"), (200, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesScope_enum {
@@ -5452,7 +5453,7 @@ impl CUflushGPUDirectRDMAWritesScope_enum {
 pub struct CUflushGPUDirectRDMAWritesScope_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesScope_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUflushGPUDirectRDMAWritesScope_enum", self.0, &[(100, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER"), (200, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES")], false)
+        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesScope_enum", self.0, &[(100, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER"), (200, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesTarget_enum {
@@ -5463,7 +5464,7 @@ impl CUflushGPUDirectRDMAWritesTarget_enum {
 pub struct CUflushGPUDirectRDMAWritesTarget_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesTarget_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUflushGPUDirectRDMAWritesTarget_enum", self.0, &[(0, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesTarget_enum", self.0, &[(0, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX")], false)
     }
 }
 impl CUgraphDebugDot_flags_enum {
@@ -5517,7 +5518,7 @@ impl ::core::ops::BitAndAssign for CUgraphDebugDot_flags_enum {
 pub struct CUgraphDebugDot_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphDebugDot_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphDebugDot_flags_enum", self.0, &[(1, "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE"), (2, "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES"), (4, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS"), (8, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS"), (16, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS"), (32, "CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS"), (64, "CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS"), (128, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS"), (256, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS"), (512, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES"), (1024, "CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES"), (2048, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS"), (4096, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS"), (8192, "CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS"), (16384, "CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO"), (32768, "CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS"), (65536, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS"), (131072, "CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS")], true)
+        ::cushim_runtime::fmt_enum(f, "CUgraphDebugDot_flags_enum", self.0, &[(1, "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE"), (2, "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES"), (4, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS"), (8, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS"), (16, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS"), (32, "CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS"), (64, "CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS"), (128, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS"), (256, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS"), (512, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES"), (1024, "CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES"), (2048, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS"), (4096, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS"), (8192, "CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS"), (16384, "CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO"), (32768, "CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS"), (65536, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS"), (131072, "CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS")], true)
     }
 }
 impl CUuserObject_flags_enum {
@@ -5554,7 +5555,7 @@ impl ::core::ops::BitAndAssign for CUuserObject_flags_enum {
 pub struct CUuserObject_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUuserObject_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUuserObject_flags_enum", self.0, &[(1, "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC")], true)
+        ::cushim_runtime::fmt_enum(f, "CUuserObject_flags_enum", self.0, &[(1, "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC")], true)
     }
 }
 impl CUuserObjectRetain_flags_enum {
@@ -5591,7 +5592,7 @@ impl ::core::ops::BitAndAssign for CUuserObjectRetain_flags_enum {
 pub struct CUuserObjectRetain_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUuserObjectRetain_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUuserObjectRetain_flags_enum", self.0, &[(1, "CU_GRAPH_USER_OBJECT_MOVE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUuserObjectRetain_flags_enum", self.0, &[(1, "CU_GRAPH_USER_OBJECT_MOVE")], true)
     }
 }
 impl CUgraphInstantiate_flags_enum {
@@ -5631,7 +5632,7 @@ impl ::core::ops::BitAndAssign for CUgraphInstantiate_flags_enum {
 pub struct CUgraphInstantiate_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphInstantiate_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphInstantiate_flags_enum", self.0, &[(1, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH"), (2, "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD"), (4, "CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH"), (8, "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY")], true)
+        ::cushim_runtime::fmt_enum(f, "CUgraphInstantiate_flags_enum", self.0, &[(1, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH"), (2, "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD"), (4, "CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH"), (8, "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY")], true)
     }
 }
 impl CUdeviceNumaConfig_enum {
@@ -5643,7 +5644,7 @@ impl CUdeviceNumaConfig_enum {
 pub struct CUdeviceNumaConfig_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdeviceNumaConfig_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdeviceNumaConfig_enum", self.0, &[(0, "CU_DEVICE_NUMA_CONFIG_NONE"), (1, "CU_DEVICE_NUMA_CONFIG_NUMA_NODE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdeviceNumaConfig_enum", self.0, &[(0, "CU_DEVICE_NUMA_CONFIG_NONE"), (1, "CU_DEVICE_NUMA_CONFIG_NUMA_NODE")], false)
     }
 }
 impl CUprocessState_enum {
@@ -5659,7 +5660,7 @@ impl CUprocessState_enum {
 pub struct CUprocessState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUprocessState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUprocessState_enum", self.0, &[(0, "CU_PROCESS_STATE_RUNNING"), (1, "CU_PROCESS_STATE_LOCKED"), (2, "CU_PROCESS_STATE_CHECKPOINTED"), (3, "CU_PROCESS_STATE_FAILED"), (4, "CU_PROCESS_STATE_CHECKPOINTING"), (5, "CU_PROCESS_STATE_RESTORING")], false)
+        ::cushim_runtime::fmt_enum(f, "CUprocessState_enum", self.0, &[(0, "CU_PROCESS_STATE_RUNNING"), (1, "CU_PROCESS_STATE_LOCKED"), (2, "CU_PROCESS_STATE_CHECKPOINTED"), (3, "CU_PROCESS_STATE_FAILED"), (4, "CU_PROCESS_STATE_CHECKPOINTING"), (5, "CU_PROCESS_STATE_RESTORING")], false)
     }
 }
 impl CUmoduleLoadingMode_enum {
@@ -5671,7 +5672,7 @@ impl CUmoduleLoadingMode_enum {
 pub struct CUmoduleLoadingMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmoduleLoadingMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmoduleLoadingMode_enum", self.0, &[(1, "CU_MODULE_EAGER_LOADING"), (2, "CU_MODULE_LAZY_LOADING")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmoduleLoadingMode_enum", self.0, &[(1, "CU_MODULE_EAGER_LOADING"), (2, "CU_MODULE_LAZY_LOADING")], false)
     }
 }
 impl CUmemDecompressAlgorithm_enum {
@@ -5685,7 +5686,7 @@ impl CUmemDecompressAlgorithm_enum {
 pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemDecompressAlgorithm_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUmemDecompressAlgorithm_enum", self.0, &[(0, "CU_MEM_DECOMPRESS_UNSUPPORTED"), (1, "CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE"), (2, "CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY"), (4, "CU_MEM_DECOMPRESS_ALGORITHM_LZ4")], false)
+        ::cushim_runtime::fmt_enum(f, "CUmemDecompressAlgorithm_enum", self.0, &[(0, "CU_MEM_DECOMPRESS_UNSUPPORTED"), (1, "CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE"), (2, "CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY"), (4, "CU_MEM_DECOMPRESS_ALGORITHM_LZ4")], false)
     }
 }
 impl CUcliqueType_enum {
@@ -5699,7 +5700,7 @@ impl CUcliqueType_enum {
 pub struct CUcliqueType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUcliqueType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUcliqueType_enum", self.0, &[(0, "CU_CLIQUE_TYPE_UNICAST_POINTER"), (1, "CU_CLIQUE_TYPE_MULTICAST_POINTER"), (2, "CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT"), (3, "CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT")], false)
+        ::cushim_runtime::fmt_enum(f, "CUcliqueType_enum", self.0, &[(0, "CU_CLIQUE_TYPE_UNICAST_POINTER"), (1, "CU_CLIQUE_TYPE_MULTICAST_POINTER"), (2, "CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT"), (3, "CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT")], false)
     }
 }
 impl CUlogicalEndpointIpcHandleType_enum {
@@ -5711,7 +5712,7 @@ impl CUlogicalEndpointIpcHandleType_enum {
 pub struct CUlogicalEndpointIpcHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlogicalEndpointIpcHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlogicalEndpointIpcHandleType_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE"), (1, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlogicalEndpointIpcHandleType_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE"), (1, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC")], false)
     }
 }
 impl CUlogicalEndpointType_enum {
@@ -5724,7 +5725,7 @@ impl CUlogicalEndpointType_enum {
 pub struct CUlogicalEndpointType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlogicalEndpointType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlogicalEndpointType_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_TYPE_INVALID"), (1, "CU_LOGICAL_ENDPOINT_TYPE_UNICAST"), (2, "CU_LOGICAL_ENDPOINT_TYPE_MULTICAST")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlogicalEndpointType_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_TYPE_INVALID"), (1, "CU_LOGICAL_ENDPOINT_TYPE_UNICAST"), (2, "CU_LOGICAL_ENDPOINT_TYPE_MULTICAST")], false)
     }
 }
 impl CUlogicalEndpointFlag_enum {
@@ -5736,7 +5737,7 @@ impl CUlogicalEndpointFlag_enum {
 pub struct CUlogicalEndpointFlag_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlogicalEndpointFlag_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlogicalEndpointFlag_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_FLAG_NONE"), (1, "CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlogicalEndpointFlag_enum", self.0, &[(0, "CU_LOGICAL_ENDPOINT_FLAG_NONE"), (1, "CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS")], false)
     }
 }
 impl CUfabricCpyOperandType_enum {
@@ -5749,7 +5750,7 @@ impl CUfabricCpyOperandType_enum {
 pub struct CUfabricCpyOperandType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfabricCpyOperandType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUfabricCpyOperandType_enum", self.0, &[(1, "CU_FABRIC_COPY_OPERAND_TYPE_POINTER"), (2, "CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT"), (2147483647, "CU_FABRIC_COPY_OPERAND_TYPE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUfabricCpyOperandType_enum", self.0, &[(1, "CU_FABRIC_COPY_OPERAND_TYPE_POINTER"), (2, "CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT"), (2147483647, "CU_FABRIC_COPY_OPERAND_TYPE_MAX")], false)
     }
 }
 impl CUgraphRecaptureStatus_enum {
@@ -5762,7 +5763,7 @@ impl CUgraphRecaptureStatus_enum {
 pub struct CUgraphRecaptureStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphRecaptureStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgraphRecaptureStatus_enum", self.0, &[(0, "CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE"), (1, "CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE"), (2, "CU_GRAPH_RECAPTURE_ERROR")], false)
+        ::cushim_runtime::fmt_enum(f, "CUgraphRecaptureStatus_enum", self.0, &[(0, "CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE"), (1, "CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE"), (2, "CU_GRAPH_RECAPTURE_ERROR")], false)
     }
 }
 impl CUfunctionLoadingState_enum {
@@ -5775,7 +5776,7 @@ impl CUfunctionLoadingState_enum {
 pub struct CUfunctionLoadingState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfunctionLoadingState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUfunctionLoadingState_enum", self.0, &[(0, "CU_FUNCTION_LOADING_STATE_UNLOADED"), (1, "CU_FUNCTION_LOADING_STATE_LOADED"), (2, "CU_FUNCTION_LOADING_STATE_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUfunctionLoadingState_enum", self.0, &[(0, "CU_FUNCTION_LOADING_STATE_UNLOADED"), (1, "CU_FUNCTION_LOADING_STATE_LOADED"), (2, "CU_FUNCTION_LOADING_STATE_MAX")], false)
     }
 }
 impl CUcoredumpSettings_enum {
@@ -5793,7 +5794,7 @@ impl CUcoredumpSettings_enum {
 pub struct CUcoredumpSettings_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUcoredumpSettings_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUcoredumpSettings_enum", self.0, &[(1, "CU_COREDUMP_ENABLE_ON_EXCEPTION"), (2, "CU_COREDUMP_TRIGGER_HOST"), (3, "CU_COREDUMP_LIGHTWEIGHT"), (4, "CU_COREDUMP_ENABLE_USER_TRIGGER"), (5, "CU_COREDUMP_FILE"), (6, "CU_COREDUMP_PIPE"), (7, "CU_COREDUMP_GENERATION_FLAGS"), (8, "CU_COREDUMP_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUcoredumpSettings_enum", self.0, &[(1, "CU_COREDUMP_ENABLE_ON_EXCEPTION"), (2, "CU_COREDUMP_TRIGGER_HOST"), (3, "CU_COREDUMP_LIGHTWEIGHT"), (4, "CU_COREDUMP_ENABLE_USER_TRIGGER"), (5, "CU_COREDUMP_FILE"), (6, "CU_COREDUMP_PIPE"), (7, "CU_COREDUMP_GENERATION_FLAGS"), (8, "CU_COREDUMP_MAX")], false)
     }
 }
 impl CUCoredumpGenerationFlags {
@@ -5842,7 +5843,7 @@ impl ::core::ops::BitAndAssign for CUCoredumpGenerationFlags {
 pub struct CUCoredumpGenerationFlags(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for CUCoredumpGenerationFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUCoredumpGenerationFlags", self.0, &[(0, "CU_COREDUMP_DEFAULT_FLAGS"), (1, "CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES"), (2, "CU_COREDUMP_SKIP_GLOBAL_MEMORY"), (4, "CU_COREDUMP_SKIP_SHARED_MEMORY"), (8, "CU_COREDUMP_SKIP_LOCAL_MEMORY"), (16, "CU_COREDUMP_SKIP_ABORT"), (32, "CU_COREDUMP_SKIP_CONSTBANK_MEMORY"), (64, "CU_COREDUMP_GZIP_COMPRESS"), (128, "CU_COREDUMP_FAULTED_CONTEXTS_ONLY"), (256, "CU_COREDUMP_SKIP_TENSOR_MEMORY"), (1073741824, "CU_COREDUMP_NO_ERRBAR_AT_EXIT"), (-2147483648, "CU_COREDUMP_LOG_ONLY"), (303, "CU_COREDUMP_LIGHTWEIGHT_FLAGS")], true)
+        ::cushim_runtime::fmt_enum(f, "CUCoredumpGenerationFlags", self.0, &[(0, "CU_COREDUMP_DEFAULT_FLAGS"), (1, "CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES"), (2, "CU_COREDUMP_SKIP_GLOBAL_MEMORY"), (4, "CU_COREDUMP_SKIP_SHARED_MEMORY"), (8, "CU_COREDUMP_SKIP_LOCAL_MEMORY"), (16, "CU_COREDUMP_SKIP_ABORT"), (32, "CU_COREDUMP_SKIP_CONSTBANK_MEMORY"), (64, "CU_COREDUMP_GZIP_COMPRESS"), (128, "CU_COREDUMP_FAULTED_CONTEXTS_ONLY"), (256, "CU_COREDUMP_SKIP_TENSOR_MEMORY"), (1073741824, "CU_COREDUMP_NO_ERRBAR_AT_EXIT"), (-2147483648, "CU_COREDUMP_LOG_ONLY"), (303, "CU_COREDUMP_LIGHTWEIGHT_FLAGS")], true)
     }
 }
 impl CUgreenCtxCreate_flags {
@@ -5880,7 +5881,7 @@ impl ::core::ops::BitAndAssign for CUgreenCtxCreate_flags {
 pub struct CUgreenCtxCreate_flags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgreenCtxCreate_flags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUgreenCtxCreate_flags", self.0, &[(0, "CU_GREEN_CTX_NONE"), (1, "CU_GREEN_CTX_DEFAULT_STREAM")], true)
+        ::cushim_runtime::fmt_enum(f, "CUgreenCtxCreate_flags", self.0, &[(0, "CU_GREEN_CTX_NONE"), (1, "CU_GREEN_CTX_DEFAULT_STREAM")], true)
     }
 }
 impl CUdevSmResourceGroup_flags {
@@ -5920,7 +5921,7 @@ impl ::core::ops::BitAndAssign for CUdevSmResourceGroup_flags {
 pub struct CUdevSmResourceGroup_flags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevSmResourceGroup_flags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevSmResourceGroup_flags", self.0, &[(0, "CU_DEV_SM_RESOURCE_GROUP_DEFAULT"), (1, "CU_DEV_SM_RESOURCE_GROUP_BACKFILL"), (2, "CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID"), (4, "CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS")], true)
+        ::cushim_runtime::fmt_enum(f, "CUdevSmResourceGroup_flags", self.0, &[(0, "CU_DEV_SM_RESOURCE_GROUP_DEFAULT"), (1, "CU_DEV_SM_RESOURCE_GROUP_BACKFILL"), (2, "CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID"), (4, "CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS")], true)
     }
 }
 impl CUdevSmResourceSplitByCount_flags {
@@ -5958,7 +5959,7 @@ impl ::core::ops::BitAndAssign for CUdevSmResourceSplitByCount_flags {
 pub struct CUdevSmResourceSplitByCount_flags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevSmResourceSplitByCount_flags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevSmResourceSplitByCount_flags", self.0, &[(1, "CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING"), (2, "CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE")], true)
+        ::cushim_runtime::fmt_enum(f, "CUdevSmResourceSplitByCount_flags", self.0, &[(1, "CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING"), (2, "CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE")], true)
     }
 }
 impl CUdevResourceType {
@@ -5972,7 +5973,7 @@ impl CUdevResourceType {
 pub struct CUdevResourceType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevResourceType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevResourceType", self.0, &[(0, "CU_DEV_RESOURCE_TYPE_INVALID"), (1, "CU_DEV_RESOURCE_TYPE_SM"), (1000, "CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG"), (10000, "CU_DEV_RESOURCE_TYPE_WORKQUEUE")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdevResourceType", self.0, &[(0, "CU_DEV_RESOURCE_TYPE_INVALID"), (1, "CU_DEV_RESOURCE_TYPE_SM"), (1000, "CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG"), (10000, "CU_DEV_RESOURCE_TYPE_WORKQUEUE")], false)
     }
 }
 impl CUdevWorkqueueConfigScope {
@@ -5984,7 +5985,7 @@ impl CUdevWorkqueueConfigScope {
 pub struct CUdevWorkqueueConfigScope(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevWorkqueueConfigScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUdevWorkqueueConfigScope", self.0, &[(0, "CU_WORKQUEUE_SCOPE_DEVICE_CTX"), (1, "CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED")], false)
+        ::cushim_runtime::fmt_enum(f, "CUdevWorkqueueConfigScope", self.0, &[(0, "CU_WORKQUEUE_SCOPE_DEVICE_CTX"), (1, "CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED")], false)
     }
 }
 impl CUlogLevel_enum {
@@ -5996,7 +5997,7 @@ impl CUlogLevel_enum {
 pub struct CUlogLevel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlogLevel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUlogLevel_enum", self.0, &[(0, "CU_LOG_LEVEL_ERROR"), (1, "CU_LOG_LEVEL_WARNING")], false)
+        ::cushim_runtime::fmt_enum(f, "CUlogLevel_enum", self.0, &[(0, "CU_LOG_LEVEL_ERROR"), (1, "CU_LOG_LEVEL_WARNING")], false)
     }
 }
 impl CUoutput_mode_enum {
@@ -6008,7 +6009,7 @@ impl CUoutput_mode_enum {
 pub struct CUoutput_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUoutput_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUoutput_mode_enum", self.0, &[(0, "CU_OUT_KEY_VALUE_PAIR"), (1, "CU_OUT_CSV")], false)
+        ::cushim_runtime::fmt_enum(f, "CUoutput_mode_enum", self.0, &[(0, "CU_OUT_KEY_VALUE_PAIR"), (1, "CU_OUT_CSV")], false)
     }
 }
 impl CUGLDeviceList_enum {
@@ -6021,7 +6022,7 @@ impl CUGLDeviceList_enum {
 pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGLDeviceList_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUGLDeviceList_enum", self.0, &[(1, "CU_GL_DEVICE_LIST_ALL"), (2, "CU_GL_DEVICE_LIST_CURRENT_FRAME"), (3, "CU_GL_DEVICE_LIST_NEXT_FRAME")], false)
+        ::cushim_runtime::fmt_enum(f, "CUGLDeviceList_enum", self.0, &[(1, "CU_GL_DEVICE_LIST_ALL"), (2, "CU_GL_DEVICE_LIST_CURRENT_FRAME"), (3, "CU_GL_DEVICE_LIST_NEXT_FRAME")], false)
     }
 }
 impl CUGLmap_flags_enum {
@@ -6060,7 +6061,7 @@ impl ::core::ops::BitAndAssign for CUGLmap_flags_enum {
 pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGLmap_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUGLmap_flags_enum", self.0, &[(0, "CU_GL_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
+        ::cushim_runtime::fmt_enum(f, "CUGLmap_flags_enum", self.0, &[(0, "CU_GL_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
     }
 }
 impl CUeglFrameType_enum {
@@ -6072,7 +6073,7 @@ impl CUeglFrameType_enum {
 pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglFrameType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUeglFrameType_enum", self.0, &[(0, "CU_EGL_FRAME_TYPE_ARRAY"), (1, "CU_EGL_FRAME_TYPE_PITCH")], false)
+        ::cushim_runtime::fmt_enum(f, "CUeglFrameType_enum", self.0, &[(0, "CU_EGL_FRAME_TYPE_ARRAY"), (1, "CU_EGL_FRAME_TYPE_PITCH")], false)
     }
 }
 impl CUeglResourceLocationFlags_enum {
@@ -6110,7 +6111,7 @@ impl ::core::ops::BitAndAssign for CUeglResourceLocationFlags_enum {
 pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglResourceLocationFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUeglResourceLocationFlags_enum", self.0, &[(0, "CU_EGL_RESOURCE_LOCATION_SYSMEM"), (1, "CU_EGL_RESOURCE_LOCATION_VIDMEM")], true)
+        ::cushim_runtime::fmt_enum(f, "CUeglResourceLocationFlags_enum", self.0, &[(0, "CU_EGL_RESOURCE_LOCATION_SYSMEM"), (1, "CU_EGL_RESOURCE_LOCATION_VIDMEM")], true)
     }
 }
 impl CUeglColorFormat_enum {
@@ -6238,1560 +6239,25 @@ impl CUeglColorFormat_enum {
 pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglColorFormat_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        cushim_fmt_enum(f, "CUeglColorFormat_enum", self.0, &[(0, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR"), (1, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR"), (2, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR"), (3, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR"), (4, "CU_EGL_COLOR_FORMAT_RGB"), (5, "CU_EGL_COLOR_FORMAT_BGR"), (6, "CU_EGL_COLOR_FORMAT_ARGB"), (7, "CU_EGL_COLOR_FORMAT_RGBA"), (8, "CU_EGL_COLOR_FORMAT_L"), (9, "CU_EGL_COLOR_FORMAT_R"), (10, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR"), (11, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR"), (12, "CU_EGL_COLOR_FORMAT_YUYV_422"), (13, "CU_EGL_COLOR_FORMAT_UYVY_422"), (14, "CU_EGL_COLOR_FORMAT_ABGR"), (15, "CU_EGL_COLOR_FORMAT_BGRA"), (16, "CU_EGL_COLOR_FORMAT_A"), (17, "CU_EGL_COLOR_FORMAT_RG"), (18, "CU_EGL_COLOR_FORMAT_AYUV"), (19, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR"), (20, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR"), (21, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR"), (22, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR"), (23, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR"), (24, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR"), (25, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR"), (26, "CU_EGL_COLOR_FORMAT_VYUY_ER"), (27, "CU_EGL_COLOR_FORMAT_UYVY_ER"), (28, "CU_EGL_COLOR_FORMAT_YUYV_ER"), (29, "CU_EGL_COLOR_FORMAT_YVYU_ER"), (30, "CU_EGL_COLOR_FORMAT_YUV_ER"), (31, "CU_EGL_COLOR_FORMAT_YUVA_ER"), (32, "CU_EGL_COLOR_FORMAT_AYUV_ER"), (33, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER"), (34, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER"), (35, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER"), (36, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER"), (37, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER"), (38, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER"), (39, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER"), (40, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER"), (41, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER"), (42, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER"), (43, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER"), (44, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER"), (45, "CU_EGL_COLOR_FORMAT_BAYER_RGGB"), (46, "CU_EGL_COLOR_FORMAT_BAYER_BGGR"), (47, "CU_EGL_COLOR_FORMAT_BAYER_GRBG"), (48, "CU_EGL_COLOR_FORMAT_BAYER_GBRG"), (49, "CU_EGL_COLOR_FORMAT_BAYER10_RGGB"), (50, "CU_EGL_COLOR_FORMAT_BAYER10_BGGR"), (51, "CU_EGL_COLOR_FORMAT_BAYER10_GRBG"), (52, "CU_EGL_COLOR_FORMAT_BAYER10_GBRG"), (53, "CU_EGL_COLOR_FORMAT_BAYER12_RGGB"), (54, "CU_EGL_COLOR_FORMAT_BAYER12_BGGR"), (55, "CU_EGL_COLOR_FORMAT_BAYER12_GRBG"), (56, "CU_EGL_COLOR_FORMAT_BAYER12_GBRG"), (57, "CU_EGL_COLOR_FORMAT_BAYER14_RGGB"), (58, "CU_EGL_COLOR_FORMAT_BAYER14_BGGR"), (59, "CU_EGL_COLOR_FORMAT_BAYER14_GRBG"), (60, "CU_EGL_COLOR_FORMAT_BAYER14_GBRG"), (61, "CU_EGL_COLOR_FORMAT_BAYER20_RGGB"), (62, "CU_EGL_COLOR_FORMAT_BAYER20_BGGR"), (63, "CU_EGL_COLOR_FORMAT_BAYER20_GRBG"), (64, "CU_EGL_COLOR_FORMAT_BAYER20_GBRG"), (65, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR"), (66, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR"), (67, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR"), (68, "CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB"), (69, "CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR"), (70, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG"), (71, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG"), (72, "CU_EGL_COLOR_FORMAT_BAYER_BCCR"), (73, "CU_EGL_COLOR_FORMAT_BAYER_RCCB"), (74, "CU_EGL_COLOR_FORMAT_BAYER_CRBC"), (75, "CU_EGL_COLOR_FORMAT_BAYER_CBRC"), (76, "CU_EGL_COLOR_FORMAT_BAYER10_CCCC"), (77, "CU_EGL_COLOR_FORMAT_BAYER12_BCCR"), (78, "CU_EGL_COLOR_FORMAT_BAYER12_RCCB"), (79, "CU_EGL_COLOR_FORMAT_BAYER12_CRBC"), (80, "CU_EGL_COLOR_FORMAT_BAYER12_CBRC"), (81, "CU_EGL_COLOR_FORMAT_BAYER12_CCCC"), (82, "CU_EGL_COLOR_FORMAT_Y"), (83, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020"), (84, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020"), (85, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020"), (86, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020"), (87, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709"), (88, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709"), (89, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709"), (90, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709"), (91, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709"), (92, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020"), (93, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020"), (94, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR"), (95, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709"), (96, "CU_EGL_COLOR_FORMAT_Y_ER"), (97, "CU_EGL_COLOR_FORMAT_Y_709_ER"), (98, "CU_EGL_COLOR_FORMAT_Y10_ER"), (99, "CU_EGL_COLOR_FORMAT_Y10_709_ER"), (100, "CU_EGL_COLOR_FORMAT_Y12_ER"), (101, "CU_EGL_COLOR_FORMAT_Y12_709_ER"), (102, "CU_EGL_COLOR_FORMAT_YUVA"), (103, "CU_EGL_COLOR_FORMAT_YUV"), (104, "CU_EGL_COLOR_FORMAT_YVYU"), (105, "CU_EGL_COLOR_FORMAT_VYUY"), (106, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER"), (107, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER"), (108, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER"), (109, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER"), (110, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER"), (111, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER"), (112, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER"), (113, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER"), (114, "CU_EGL_COLOR_FORMAT_UYVY_709"), (115, "CU_EGL_COLOR_FORMAT_UYVY_709_ER"), (116, "CU_EGL_COLOR_FORMAT_UYVY_2020"), (117, "CU_EGL_COLOR_FORMAT_MAX")], false)
+        ::cushim_runtime::fmt_enum(f, "CUeglColorFormat_enum", self.0, &[(0, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR"), (1, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR"), (2, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR"), (3, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR"), (4, "CU_EGL_COLOR_FORMAT_RGB"), (5, "CU_EGL_COLOR_FORMAT_BGR"), (6, "CU_EGL_COLOR_FORMAT_ARGB"), (7, "CU_EGL_COLOR_FORMAT_RGBA"), (8, "CU_EGL_COLOR_FORMAT_L"), (9, "CU_EGL_COLOR_FORMAT_R"), (10, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR"), (11, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR"), (12, "CU_EGL_COLOR_FORMAT_YUYV_422"), (13, "CU_EGL_COLOR_FORMAT_UYVY_422"), (14, "CU_EGL_COLOR_FORMAT_ABGR"), (15, "CU_EGL_COLOR_FORMAT_BGRA"), (16, "CU_EGL_COLOR_FORMAT_A"), (17, "CU_EGL_COLOR_FORMAT_RG"), (18, "CU_EGL_COLOR_FORMAT_AYUV"), (19, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR"), (20, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR"), (21, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR"), (22, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR"), (23, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR"), (24, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR"), (25, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR"), (26, "CU_EGL_COLOR_FORMAT_VYUY_ER"), (27, "CU_EGL_COLOR_FORMAT_UYVY_ER"), (28, "CU_EGL_COLOR_FORMAT_YUYV_ER"), (29, "CU_EGL_COLOR_FORMAT_YVYU_ER"), (30, "CU_EGL_COLOR_FORMAT_YUV_ER"), (31, "CU_EGL_COLOR_FORMAT_YUVA_ER"), (32, "CU_EGL_COLOR_FORMAT_AYUV_ER"), (33, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER"), (34, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER"), (35, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER"), (36, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER"), (37, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER"), (38, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER"), (39, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER"), (40, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER"), (41, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER"), (42, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER"), (43, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER"), (44, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER"), (45, "CU_EGL_COLOR_FORMAT_BAYER_RGGB"), (46, "CU_EGL_COLOR_FORMAT_BAYER_BGGR"), (47, "CU_EGL_COLOR_FORMAT_BAYER_GRBG"), (48, "CU_EGL_COLOR_FORMAT_BAYER_GBRG"), (49, "CU_EGL_COLOR_FORMAT_BAYER10_RGGB"), (50, "CU_EGL_COLOR_FORMAT_BAYER10_BGGR"), (51, "CU_EGL_COLOR_FORMAT_BAYER10_GRBG"), (52, "CU_EGL_COLOR_FORMAT_BAYER10_GBRG"), (53, "CU_EGL_COLOR_FORMAT_BAYER12_RGGB"), (54, "CU_EGL_COLOR_FORMAT_BAYER12_BGGR"), (55, "CU_EGL_COLOR_FORMAT_BAYER12_GRBG"), (56, "CU_EGL_COLOR_FORMAT_BAYER12_GBRG"), (57, "CU_EGL_COLOR_FORMAT_BAYER14_RGGB"), (58, "CU_EGL_COLOR_FORMAT_BAYER14_BGGR"), (59, "CU_EGL_COLOR_FORMAT_BAYER14_GRBG"), (60, "CU_EGL_COLOR_FORMAT_BAYER14_GBRG"), (61, "CU_EGL_COLOR_FORMAT_BAYER20_RGGB"), (62, "CU_EGL_COLOR_FORMAT_BAYER20_BGGR"), (63, "CU_EGL_COLOR_FORMAT_BAYER20_GRBG"), (64, "CU_EGL_COLOR_FORMAT_BAYER20_GBRG"), (65, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR"), (66, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR"), (67, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR"), (68, "CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB"), (69, "CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR"), (70, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG"), (71, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG"), (72, "CU_EGL_COLOR_FORMAT_BAYER_BCCR"), (73, "CU_EGL_COLOR_FORMAT_BAYER_RCCB"), (74, "CU_EGL_COLOR_FORMAT_BAYER_CRBC"), (75, "CU_EGL_COLOR_FORMAT_BAYER_CBRC"), (76, "CU_EGL_COLOR_FORMAT_BAYER10_CCCC"), (77, "CU_EGL_COLOR_FORMAT_BAYER12_BCCR"), (78, "CU_EGL_COLOR_FORMAT_BAYER12_RCCB"), (79, "CU_EGL_COLOR_FORMAT_BAYER12_CRBC"), (80, "CU_EGL_COLOR_FORMAT_BAYER12_CBRC"), (81, "CU_EGL_COLOR_FORMAT_BAYER12_CCCC"), (82, "CU_EGL_COLOR_FORMAT_Y"), (83, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020"), (84, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020"), (85, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020"), (86, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020"), (87, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709"), (88, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709"), (89, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709"), (90, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709"), (91, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709"), (92, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020"), (93, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020"), (94, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR"), (95, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709"), (96, "CU_EGL_COLOR_FORMAT_Y_ER"), (97, "CU_EGL_COLOR_FORMAT_Y_709_ER"), (98, "CU_EGL_COLOR_FORMAT_Y10_ER"), (99, "CU_EGL_COLOR_FORMAT_Y10_709_ER"), (100, "CU_EGL_COLOR_FORMAT_Y12_ER"), (101, "CU_EGL_COLOR_FORMAT_Y12_709_ER"), (102, "CU_EGL_COLOR_FORMAT_YUVA"), (103, "CU_EGL_COLOR_FORMAT_YUV"), (104, "CU_EGL_COLOR_FORMAT_YVYU"), (105, "CU_EGL_COLOR_FORMAT_VYUY"), (106, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER"), (107, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER"), (108, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER"), (109, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER"), (110, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER"), (111, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER"), (112, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER"), (113, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER"), (114, "CU_EGL_COLOR_FORMAT_UYVY_709"), (115, "CU_EGL_COLOR_FORMAT_UYVY_709_ER"), (116, "CU_EGL_COLOR_FORMAT_UYVY_2020"), (117, "CU_EGL_COLOR_FORMAT_MAX")], false)
     }
-}
-/// Writes an enum value as the header names it: the constant with that value
-/// (`CUDA_ERROR_INVALID_VALUE`); for a set of flags, the constants whose bits
-/// it holds (`CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST`); and what no constant
-/// names as the type with its value (`cudaError_enum(12345)`).
-///
-/// `names` holds each value once, with its first name, in the header's order.
-fn cushim_fmt_enum<T>(
-    f: &mut ::core::fmt::Formatter<'_>,
-    type_name: &str,
-    value: T,
-    names: &[(T, &str)],
-    flags: bool,
-) -> ::core::fmt::Result
-where
-    T: Copy
-        + Default
-        + PartialEq
-        + ::core::fmt::Debug
-        + ::core::ops::BitAnd<Output = T>
-        + ::core::ops::BitOr<Output = T>
-        + ::core::ops::Not<Output = T>,
-{
-    if let Some((_, name)) = names.iter().find(|(v, _)| *v == value) {
-        return f.write_str(name);
-    }
-    let zero = T::default();
-    let mut covered = zero;
-    let mut first = true;
-    if flags {
-        for &(bits, name) in names {
-            // Each constant that adds bits the value holds and the names so far do not.
-            if bits != zero && value & bits == bits && bits & !covered != zero {
-                if !first {
-                    f.write_str(" | ")?;
-                }
-                f.write_str(name)?;
-                covered = covered | bits;
-                first = false;
-            }
-        }
-    }
-    let rest = value & !covered;
-    if first || rest != zero {
-        if !first {
-            f.write_str(" | ")?;
-        }
-        f.debug_tuple(type_name).field(&rest).finish()?;
-    }
-    Ok(())
 }
 }
 #[allow(unused_imports)]
 #[rustfmt::skip]
 pub use self::sys::*;
 
+/// This module's library, for the runtime's generic items
+/// (`cushim_runtime::Error<Module>`).
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Module {}
+
+/// How the loader finds the library (CUDA driver), asks its version and
+/// reports failures: cushim's description of it.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub mod cushim_loader {
-    //! The loader runtime: finds and opens the library once, binds one function
-    //! per shim on that shim's first call, and keeps every failure as a typed value.
-    //!
-    //! This file is real source. cushim compiles, lints and tests it as its own
-    //! module, `cushim doctor` runs on it, and the Rust emitter copies it verbatim
-    //! into every generated module. What varies per library comes from the
-    //! enclosing module: `CUSHIM_RESOLVE`, `CUSHIM_DEFAULT_STREAM_MODE`,
-    //! `CUSHIM_CODES` and `CUSHIM_LIBRARY`.
-
-    use std::cell::Cell;
-    use std::ffi::{c_char, c_int, c_void, CStr, OsString};
-    use std::fmt;
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
-    use std::sync::OnceLock;
-
-    /// What the generated module says about its library, from cushim's
-    /// description of it: how to find it, how to ask its version, and the words
-    /// of its messages.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct LibraryInfo {
-        /// Example: `CUDA driver` ("CUDA driver library not found").
-        pub label: &'static str,
-        /// Example: `driver` ("driver too old").
-        pub short: &'static str,
-        /// What its versions are versions of. Example: `CUDA`.
-        pub product: &'static str,
-        /// How to get it. Example: `Install the NVIDIA driver`.
-        pub install: &'static str,
-        /// The environment variable that names the library by absolute path,
-        /// instead of the search. Read once, on the first load.
-        /// Example: `CUSHIM_CUDA_LIBRARY`.
-        pub override_var: &'static str,
-        /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
-        pub names: &'static [&'static str],
-        /// The function that reports the version. Example: `cuDriverGetVersion`.
-        pub version_function: &'static CStr,
-        /// How it answers.
-        pub version_query: VersionQuery,
-        /// The status a link-time stub answers the version function with; such
-        /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
-        pub stub_code: Option<i32>,
-        /// The library's lookup by name and ABI version, v2 then v1, if it has one.
-        pub proc_address: Option<(&'static CStr, &'static CStr)>,
-        /// The header's major version, which a library found must report; 0
-        /// when any version will do (the file name does not carry it).
-        pub major: u32,
-        /// The pip wheel directories under `site-packages`, for a library
-        /// installed with a toolkit; `None` for one installed with the driver,
-        /// which only the system loader finds. Example: `nvidia/cu13/lib`.
-        pub wheel_dirs: Option<&'static [&'static str]>,
-        /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
-        pub preload: &'static [&'static str],
-        /// File name stems of the libraries installed alongside: the directory
-        /// of a loaded one is searched. Example: `libcudart.so.`.
-        pub family: &'static [&'static str],
-    }
-
-    /// How the version function answers.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum VersionQuery {
-        /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
-        Number,
-        /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
-        MajorMinor,
-        /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
-        Text,
-        /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
-        /// Example: `cublasGetProperty`.
-        Property,
-    }
-    /// Environment variable that picks the default-stream mode when the program
-    /// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
-    pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-    /// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
-    /// after trimming ASCII whitespace. The C++ runtime gets the same list.
-    pub const STREAM_ON: &[&str] = &["1", "true", "on"];
-    /// Values of [`STREAM_VAR`] that choose the legacy default stream.
-    pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
-
-    /// The mode a value of [`STREAM_VAR`] asks for; `None` for any other value,
-    /// which leaves the generated default in force.
-    #[must_use]
-    pub fn stream_mode_from_env(value: &str) -> Option<StreamMode> {
-        let value = value.trim_matches(|c: char| c.is_ascii_whitespace());
-        if STREAM_ON.contains(&value) {
-            Some(StreamMode::PerThread)
-        } else if STREAM_OFF.contains(&value) {
-            Some(StreamMode::Legacy)
-        } else {
-            None
-        }
-    }
-
-    /// The status values the drop-in layer returns when a call never reached the
-    /// driver: the values of the header's own constants, chosen by cushim's
-    /// description of the library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Codes {
-        /// No usable library. Example: 303, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
-        pub library_not_found: u32,
-        /// The library lacks this function. Example: 500, `CUDA_ERROR_NOT_FOUND`.
-        pub symbol_not_found: u32,
-        /// The library found is the toolkit's stub. Example: 34, `CUDA_ERROR_STUB_LIBRARY`.
-        pub stub_library: u32,
-        /// The function's ABI is newer than the driver.
-        /// Example: 36, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`.
-        pub driver_too_old: u32,
-        /// What the driver itself answers in a forked child.
-        /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
-        pub not_initialized: u32,
-        /// Success. Example: 0, `CUDA_SUCCESS`.
-        pub success: u32,
-        /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
-        pub invalid_value: u32,
-    }
-
-    /// How shims find their functions (chosen at generation time).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Resolve {
-        /// `cuGetProcAddress_v2`, then v1 (drivers 11.3–11.8), then the exact
-        /// versioned export for older drivers.
-        ProcAddress,
-        /// The exact versioned export only.
-        Dlsym,
-    }
-
-    /// The default-stream semantics of the stream-ordered functions.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum StreamMode {
-        /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
-        Legacy,
-        /// The per-thread default stream: `_ptds`/`_ptsz` variants.
-        PerThread,
-    }
-
-    impl StreamMode {
-        /// The `cuGetProcAddress` flag of this mode, never 0.
-        #[must_use]
-        pub fn flag(self) -> u64 {
-            match self {
-                StreamMode::Legacy => 1,
-                StreamMode::PerThread => 2,
-            }
-        }
-    }
-
-    /// `set_stream_mode` came after the first function was bound.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StreamModeLocked {
-        /// The mode asked for.
-        pub requested: StreamMode,
-        /// The mode in force, which stays.
-        pub current: StreamMode,
-    }
-
-    impl fmt::Display for StreamModeLocked {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(
-                f,
-                "the stream mode must be set before the first CUDA call; it stays {:?} (asked for {:?})",
-                self.current, self.requested
-            )
-        }
-    }
-
-    impl std::error::Error for StreamModeLocked {}
-
-    /// One library name that was tried, and why it failed.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Attempt {
-        /// The name or path given to the platform's loader. Example: `libcuda.so.1`.
-        pub name: String,
-        /// Why it failed, as the platform said (`dlerror`), or why it was skipped.
-        pub error: String,
-        /// The step of the search that proposed it. Example: `pip wheel (VIRTUAL_ENV)`.
-        pub from: &'static str,
-    }
-
-    /// Why the driver library, or one function in it, could not be used.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    #[non_exhaustive]
-    pub enum LoadError {
-        /// No candidate library could be opened.
-        LibraryNotFound {
-            /// Every name tried, in order, with its reason.
-            tried: Vec<Attempt>,
-        },
-        /// The override variable is set to something other than an absolute path.
-        InvalidOverride {
-            /// The variable's value.
-            value: String,
-        },
-        /// The library is NVIDIA's toolkit stub (`lib64/stubs/libcuda.so`): it
-        /// answers `CUDA_ERROR_STUB_LIBRARY` to everything, so it is never used.
-        StubLibrary {
-            /// The library that turned out to be the stub.
-            path: String,
-        },
-        /// The only library found reports another major version than the
-        /// header's (a file renamed, or a broken install).
-        WrongMajor {
-            /// The library. Example: `/opt/venv/.../libnvrtc.so.13`.
-            path: String,
-            /// What it reports. Example: `12090`.
-            found: u32,
-            /// The header's major. Example: `13`.
-            needed: u32,
-        },
-        /// A shim was called while the library was being loaded on the same
-        /// thread (for example from the library's own initializer).
-        Reentrant,
-        /// This process was forked while another thread was loading the
-        /// library; the child cannot finish that load.
-        ForkedDuringLoad,
-        /// The library is loaded but does not provide this function.
-        SymbolNotFound {
-            /// The C name. Example: `cuMemAlloc`.
-            function: &'static str,
-            /// The export looked for. Example: `cuMemAlloc_v2`.
-            symbol: &'static str,
-            /// The library searched.
-            library: String,
-            /// What the library answered.
-            error: String,
-        },
-        /// The function's ABI version is newer than the driver; the driver was not asked.
-        DriverTooOld {
-            /// The C name. Example: `cuCtxCreate`.
-            function: &'static str,
-            /// The function's ABI version. Example: `12050`.
-            required: u32,
-            /// What the driver reports. Example: `12020`.
-            driver: u32,
-        },
-        /// `cuGetProcAddress` knows the function but not at this ABI version.
-        VersionNotSufficient {
-            /// The C name.
-            function: &'static str,
-            /// The ABI version asked for.
-            version: u32,
-            /// What the driver reports.
-            driver: u32,
-        },
-    }
-
-    /// `12050` → `12.5`.
-    #[must_use]
-    pub fn version_text(v: u32) -> String {
-        format!("{}.{}", v / 1000, (v % 1000) / 10)
-    }
-
-    impl LoadError {
-        /// The `CUresult` value the drop-in layer returns for this failure.
-        #[must_use]
-        pub fn code(&self) -> u32 {
-            let codes = super::CUSHIM_CODES;
-            match self {
-                LoadError::SymbolNotFound { .. } => codes.symbol_not_found,
-                LoadError::StubLibrary { .. } => codes.stub_library,
-                LoadError::DriverTooOld { .. } | LoadError::VersionNotSufficient { .. } => {
-                    codes.driver_too_old
-                }
-                LoadError::ForkedDuringLoad => codes.not_initialized,
-                _ => codes.library_not_found,
-            }
-        }
-    }
-
-    impl fmt::Display for LoadError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                LoadError::LibraryNotFound { tried } => {
-                    let info = &super::CUSHIM_LIBRARY;
-                    write!(f, "{} library not found; tried ", info.label)?;
-                    for (i, a) in tried.iter().enumerate() {
-                        if i > 0 {
-                            write!(f, "; ")?;
-                        }
-                        write!(f, "`{}` ({})", a.name, a.error)?;
-                    }
-                    write!(
-                        f,
-                        ". {}, or set {} to the absolute path of `{}`",
-                        info.install,
-                        info.override_var,
-                        info.names.join("` or `")
-                    )
-                }
-                LoadError::InvalidOverride { value } => write!(
-                    f,
-                    "{}=`{value}` is not an absolute path; relative paths are refused so that no library is picked up from the working directory",
-                    super::CUSHIM_LIBRARY.override_var
-                ),
-                LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                } => write!(
-                    f,
-                    "{}; install the {needed}.x library, or regenerate from the {} headers",
-                    wrong_major(&super::CUSHIM_LIBRARY, path, *found, *needed),
-                    version_text(*found),
-                ),
-                LoadError::StubLibrary { path } => write!(
-                    f,
-                    "`{path}` is NVIDIA's stub library, not a {short} ({} answered the stub code); remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH",
-                    super::CUSHIM_LIBRARY.version_function.to_string_lossy(),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::ForkedDuringLoad => write!(
-                    f,
-                    "this process was forked while another thread was loading the {}; the child cannot use it",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::Reentrant => write!(
-                    f,
-                    "a {} shim was called while the library was being loaded on the same thread",
-                    super::CUSHIM_LIBRARY.label
-                ),
-                LoadError::SymbolNotFound {
-                    function,
-                    symbol,
-                    library,
-                    error,
-                } => write!(
-                    f,
-                    "`{function}`: the {short} at `{library}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::DriverTooOld {
-                    function,
-                    required,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: `{function}` needs {} {}, {short} is {}",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*required),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-                LoadError::VersionNotSufficient {
-                    function,
-                    version,
-                    driver,
-                } => write!(
-                    f,
-                    "{short} too old: cuGetProcAddress knows `{function}` but not its {} {} ABI ({short} is {})",
-                    super::CUSHIM_LIBRARY.product,
-                    version_text(*version),
-                    version_text(*driver),
-                    short = super::CUSHIM_LIBRARY.short,
-                ),
-            }
-        }
-    }
-
-    impl std::error::Error for LoadError {}
-
-    /// Facts about one shim, from the generator's IR, and its binding state. The
-    /// facts are public; the state is the generated module's alone, so that no
-    /// safe code outside it can repoint a shim.
-    pub struct Function {
-        /// The name C callers write. Example: `cuMemAlloc`.
-        pub name: &'static str,
-        /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
-        pub aliases: &'static [&'static str],
-        /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
-        pub symbol: &'static CStr,
-        /// The base name for `cuGetProcAddress`. Example: `cuMemAlloc`.
-        pub proc_name: &'static CStr,
-        /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
-        pub version: u32,
-        /// In a merged module, the first release that declared it (`11080`); 0 otherwise.
-        pub since: u32,
-        /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
-        pub per_thread: Option<(&'static CStr, u32)>,
-        /// The shim's slot: its resolver, the driver's function, or `absent`.
-        pub(super) slot: &'static AtomicPtr<()>,
-        /// The shim's failure stub, type-erased.
-        pub(super) absent: unsafe extern "C" fn(),
-        /// Whether the shim was bound (its slot no longer holds its resolver).
-        pub(super) bound: AtomicBool,
-        /// This function's own failure, when it has one.
-        pub(super) failure: OnceLock<LoadError>,
-        /// Why the slot holds `absent`.
-        pub(super) reason: OnceLock<&'static LoadError>,
-    }
-
-    impl fmt::Debug for Function {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.debug_struct("Function")
-                .field("name", &self.name)
-                .field("aliases", &self.aliases)
-                .field("symbol", &self.symbol)
-                .field("proc_name", &self.proc_name)
-                .field("version", &self.version)
-                .field("since", &self.since)
-                .field("per_thread", &self.per_thread)
-                .finish_non_exhaustive()
-        }
-    }
-
-    type GetProcV2 =
-        unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
-    type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
-
-    /// Which `cuGetProcAddress` the driver exports.
-    #[derive(Clone, Copy, Debug)]
-    enum GetProc {
-        V2(GetProcV2),
-        V1(GetProcV1),
-        Missing,
-    }
-
-    /// The loaded driver. Never unloaded: shims keep pointers into it.
-    #[derive(Debug)]
-    pub struct Driver {
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-        version: u32,
-        get_proc: GetProc,
-    }
-
-    impl Driver {
-        /// The name or path it was opened by. Example: `libcuda.so.1`.
-        #[must_use]
-        pub fn path(&self) -> &str {
-            &self.path
-        }
-
-        /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
-        #[must_use]
-        pub fn found_by(&self) -> &'static str {
-            self.from
-        }
-
-        /// What the version function reported, 1000 × major + 10 × minor (0 if
-        /// it could not tell). Example: `13000`.
-        #[must_use]
-        pub fn version(&self) -> u32 {
-            self.version
-        }
-
-        /// `cuGetProcAddress_v2`, `cuGetProcAddress` (v1), or `none`.
-        #[must_use]
-        pub fn proc_address(&self) -> &'static str {
-            match self.get_proc {
-                GetProc::V2(_) => "cuGetProcAddress_v2",
-                GetProc::V1(_) => "cuGetProcAddress",
-                GetProc::Missing => "none",
-            }
-        }
-    }
-
-    // The driver is loaded once, published through an atomic pointer. Not a
-    // OnceLock: a fork() while another thread is loading must not leave the
-    // child waiting forever for a thread it does not have (see `forked_child`).
-    const EMPTY: u8 = 0;
-    const LOADING: u8 = 1;
-    const READY: u8 = 2;
-    const FORKED: u8 = 3;
-    static STATE: AtomicU8 = AtomicU8::new(EMPTY);
-    static DRIVER: AtomicPtr<Result<Driver, LoadError>> = AtomicPtr::new(std::ptr::null_mut());
-    static OPEN_ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
-    static LAST_ERROR: AtomicPtr<LoadError> = AtomicPtr::new(std::ptr::null_mut());
-    static REENTRANT: LoadError = LoadError::Reentrant;
-    static FORKED_DURING_LOAD: LoadError = LoadError::ForkedDuringLoad;
-
-    thread_local! {
-        static LOADING_HERE: Cell<bool> = const { Cell::new(false) };
-    }
-
-    #[cfg(unix)]
-    unsafe extern "C" {
-        fn pthread_atfork(
-            prepare: Option<extern "C" fn()>,
-            parent: Option<extern "C" fn()>,
-            child: Option<extern "C" fn()>,
-        ) -> c_int;
-    }
-
-    /// In the child of a fork made while another thread was loading: that
-    /// thread is not in the child, so the load can never finish there. The
-    /// child gets a typed error instead of a hang (as with the real driver,
-    /// a forked child cannot use CUDA anyway).
-    #[cfg(unix)]
-    extern "C" fn forked_child() {
-        let _ = STATE.compare_exchange(LOADING, FORKED, Ordering::AcqRel, Ordering::Acquire);
-    }
-
-    fn watch_forks() {
-        #[cfg(unix)]
-        {
-            static WATCHING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-            if !WATCHING.swap(true, Ordering::AcqRel) {
-                // SAFETY: registers a handler that only touches an atomic.
-                unsafe { pthread_atfork(None, None, Some(forked_child)) };
-            }
-        }
-    }
-
-    /// The driver, opened on the first call from any thread. A failure is
-    /// cached like a success: later calls return it without trying again.
-    ///
-    /// # Errors
-    /// Why no usable library could be loaded, the same for every later call.
-    pub fn driver() -> Result<&'static Driver, &'static LoadError> {
-        let mut spins = 0u32;
-        loop {
-            match STATE.load(Ordering::Acquire) {
-                READY => {
-                    // SAFETY: READY is published after DRIVER holds a leaked, never-freed box.
-                    let r = unsafe { &*DRIVER.load(Ordering::Acquire) };
-                    return r.as_ref().map_err(note);
-                }
-                FORKED => return Err(note(&FORKED_DURING_LOAD)),
-                LOADING if LOADING_HERE.with(Cell::get) => return Err(note(&REENTRANT)),
-                LOADING => {
-                    // Another thread is loading: a dlopen takes about a millisecond.
-                    spins += 1;
-                    if spins < 64 {
-                        std::thread::yield_now();
-                    } else {
-                        std::thread::sleep(std::time::Duration::from_micros(50));
-                    }
-                }
-                _ => {
-                    watch_forks();
-                    if STATE
-                        .compare_exchange(EMPTY, LOADING, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        LOADING_HERE.with(|l| l.set(true));
-                        let loaded: &'static Result<Driver, LoadError> = Box::leak(Box::new(open()));
-                        DRIVER.store(std::ptr::from_ref(loaded).cast_mut(), Ordering::Release);
-                        STATE.store(READY, Ordering::Release);
-                        LOADING_HERE.with(|l| l.set(false));
-                    }
-                }
-            }
-        }
-    }
-
-    /// How many times this process has called the platform's library loader.
-    pub fn open_attempts() -> usize {
-        OPEN_ATTEMPTS.load(Ordering::Relaxed)
-    }
-
-    /// The most recent loading failure seen by any shim, if any.
-    pub fn last_error() -> Option<&'static LoadError> {
-        let p = LAST_ERROR.load(Ordering::Acquire);
-        // SAFETY: only `&'static LoadError` values are ever stored.
-        unsafe { p.as_ref() }
-    }
-
-    fn note(e: &'static LoadError) -> &'static LoadError {
-        LAST_ERROR.store(std::ptr::from_ref(e).cast_mut(), Ordering::Release);
-        e
-    }
-
-    // The stream mode: unset, or a mode; LOCKED once the first function was bound.
-    const MODE_UNSET: u8 = 0;
-    const MODE_LEGACY: u8 = 1;
-    const MODE_PER_THREAD: u8 = 2;
-    const MODE_LOCKED: u8 = 0x80;
-    static MODE: AtomicU8 = AtomicU8::new(MODE_UNSET);
-
-    fn mode_of(bits: u8) -> Option<StreamMode> {
-        match bits & !MODE_LOCKED {
-            MODE_LEGACY => Some(StreamMode::Legacy),
-            MODE_PER_THREAD => Some(StreamMode::PerThread),
-            _ => None,
-        }
-    }
-
-    fn bits_of(mode: StreamMode) -> u8 {
-        match mode {
-            StreamMode::Legacy => MODE_LEGACY,
-            StreamMode::PerThread => MODE_PER_THREAD,
-        }
-    }
-
-    /// The mode [`STREAM_VAR`] asks for in this process's environment, if any.
-    #[must_use]
-    pub fn stream_mode_from_environment() -> Option<StreamMode> {
-        std::env::var(STREAM_VAR)
-            .ok()
-            .and_then(|v| stream_mode_from_env(&v))
-    }
-
-    /// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
-    /// value that is none of [`STREAM_ON`] and [`STREAM_OFF`]; `None` when it is
-    /// unset or understood. A program that lets users set the variable can show
-    /// this once.
-    #[must_use]
-    pub fn stream_mode_warning() -> Option<String> {
-        stream_warning_for(&std::env::var_os(STREAM_VAR)?.to_string_lossy())
-    }
-
-    /// [`stream_mode_warning`] for the variable's value `text`.
-    pub(crate) fn stream_warning_for(text: &str) -> Option<String> {
-        if stream_mode_from_env(text).is_some() {
-            return None;
-        }
-        let default = match super::CUSHIM_DEFAULT_STREAM_MODE {
-            StreamMode::Legacy => "legacy",
-            StreamMode::PerThread => "per-thread",
-        };
-        Some(format!(
-            "{STREAM_VAR}=`{text}` is ignored: it is none of {} (per-thread) and {} (legacy); the {default} default stream is used",
-            STREAM_ON.join("/"),
-            STREAM_OFF.join("/"),
-        ))
-    }
-
-    /// The mode from `CUSHIM_PER_THREAD_DEFAULT_STREAM`, else the generated default.
-    fn initial_mode() -> StreamMode {
-        stream_mode_from_environment().unwrap_or(super::CUSHIM_DEFAULT_STREAM_MODE)
-    }
-
-    /// Chooses the default-stream mode for this process. Only before the first
-    /// function is bound; afterwards it says so and changes nothing.
-    ///
-    /// # Errors
-    /// The mode in force, when the first function is already bound.
-    pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return Err(StreamModeLocked {
-                    requested: mode,
-                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
-                });
-            }
-            match MODE.compare_exchange(current, bits_of(mode), Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => return Ok(()),
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// The mode in force, fixed from the first binding on.
-    pub fn stream_mode() -> StreamMode {
-        mode_of(MODE.load(Ordering::Acquire)).unwrap_or_else(initial_mode)
-    }
-
-    /// Whether the per-thread twins are in force, fixing the mode as a first
-    /// binding does: the linked shims' choice between a symbol and its twin.
-    #[must_use]
-    pub fn per_thread_now() -> bool {
-        lock_stream_mode() == StreamMode::PerThread
-    }
-
-    /// Fixes the mode (first binding) and returns it.
-    fn lock_stream_mode() -> StreamMode {
-        let mut current = MODE.load(Ordering::Acquire);
-        loop {
-            if current & MODE_LOCKED != 0 {
-                return mode_of(current).unwrap_or(StreamMode::Legacy);
-            }
-            let mode = mode_of(current).unwrap_or_else(initial_mode);
-            match MODE.compare_exchange(
-                current,
-                bits_of(mode) | MODE_LOCKED,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return mode,
-                Err(now) => current = now,
-            }
-        }
-    }
-
-    /// What a value of the override variable asks for: `None` (unset or empty)
-    /// to search, the library to open, or an error for a relative path, so that
-    /// no library is ever picked up from the working directory. The C++ runtime
-    /// applies the same rule.
-    ///
-    /// # Errors
-    /// `InvalidOverride` for a relative path.
-    pub fn library_override(value: Option<OsString>) -> Result<Option<OsString>, LoadError> {
-        match value {
-            Some(v) if !v.is_empty() => {
-                if PathBuf::from(&v).is_absolute() {
-                    Ok(Some(v))
-                } else {
-                    Err(LoadError::InvalidOverride {
-                        value: v.to_string_lossy().into_owned(),
-                    })
-                }
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Whether this system's loader opens a library only if it is loaded
-    /// already (`RTLD_NOLOAD` with a known value, or `GetModuleHandleEx`).
-    const ASKS_LOADED: bool = cfg!(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        windows
-    ));
-
-    /// One place the search proposes.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Candidate {
-        /// An absolute path, opened only if the file exists.
-        Path(PathBuf),
-        /// A file name that is already loaded in the process.
-        Loaded(&'static str),
-        /// A file name for the system loader (its own search, never the working
-        /// directory on Windows).
-        System(&'static str),
-    }
-
-    impl Candidate {
-        /// The name or path, as messages show it.
-        #[must_use]
-        pub fn shown(&self) -> String {
-            match self {
-                Candidate::Path(p) => p.display().to_string(),
-                Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
-            }
-        }
-    }
-
-    /// An environment variable's value when it is an absolute path; relative
-    /// values are ignored, so that nothing is found through the working directory.
-    fn absolute_var(name: &str) -> Option<PathBuf> {
-        let v = PathBuf::from(std::env::var_os(name)?);
-        v.is_absolute().then_some(v)
-    }
-
-    /// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
-    /// or `Lib/site-packages` on Windows), sorted.
-    fn site_packages(prefix: &Path) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        let windows_style = prefix.join("Lib").join("site-packages");
-        if windows_style.is_dir() {
-            found.push(windows_style);
-        }
-        if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
-            let mut dirs: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
-                .map(|e| e.path().join("site-packages"))
-                .filter(|p| p.is_dir())
-                .collect();
-            dirs.sort();
-            found.extend(dirs);
-        }
-        found
-    }
-
-    /// The directories of loaded libraries of the CUDA family of the header's
-    /// major (`libcudart.so.13` loaded from a wheel points at that wheel).
-    #[cfg(target_os = "linux")]
-    fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
-        #[repr(C)]
-        struct PhdrInfo {
-            addr: usize,
-            name: *const c_char,
-        }
-        // Declared with `c_void` only, so that every generated module in a
-        // crate declares the same signature.
-        unsafe extern "C" {
-            fn dl_iterate_phdr(
-                callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
-                data: *mut c_void,
-            ) -> c_int;
-        }
-        unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
-            // SAFETY: the loader passes a valid entry whose first two fields are
-            // these; `data` is the Vec below, on this thread's stack.
-            unsafe {
-                let name = (*info.cast::<PhdrInfo>()).name;
-                if !name.is_null() {
-                    let paths = &mut *data.cast::<Vec<PathBuf>>();
-                    let path = CStr::from_ptr(name).to_string_lossy().into_owned();
-                    paths.push(PathBuf::from(path));
-                }
-            }
-            0
-        }
-        let mut loaded: Vec<PathBuf> = Vec::new();
-        // SAFETY: the callback only reads each entry while the loader holds its lock.
-        unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
-        let major = info.major.to_string();
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        for path in loaded.iter().filter(|p| p.is_absolute()) {
-            let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
-                continue;
-            };
-            let member = info.family.iter().any(|stem| {
-                file.strip_prefix(stem).is_some_and(|rest| {
-                    rest.strip_prefix(major.as_str())
-                        .is_some_and(|r| r.is_empty() || r.starts_with('.'))
-                })
-            });
-            let new_dir = path
-                .parent()
-                .filter(|dir| member && !dirs.iter().any(|d| d == dir));
-            if let Some(dir) = new_dir {
-                dirs.push(dir.to_path_buf());
-            }
-        }
-        dirs
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
-        Vec::new()
-    }
-
-    /// Every place to look, in order, with the step that proposed it: for a
-    /// library installed with the driver, its names for the system loader; for
-    /// a toolkit library, a copy already loaded, the directory of a loaded
-    /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
-    /// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
-    /// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
-    /// last the names for the system loader. Paths are absolute; the same path
-    /// is proposed once.
-    #[must_use]
-    pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
-        let mut out: Vec<(Candidate, &'static str)> = Vec::new();
-        let Some(wheel_dirs) = info.wheel_dirs else {
-            out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-            return out;
-        };
-        let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
-        let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
-            for name in info.names {
-                let c = Candidate::Path(dir.join(name));
-                if !out.iter().any(|(o, _)| *o == c) {
-                    out.push((c, from));
-                }
-            }
-        };
-        if ASKS_LOADED {
-            out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
-        }
-        for dir in family_dirs(info) {
-            add_dir(&mut out, &dir, "family");
-        }
-        let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
-        if let Some(v) = absolute_var("VIRTUAL_ENV") {
-            prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
-        }
-        if let Ok(exe) = std::env::current_exe() {
-            // Only Python environments (a venv's `pyvenv.cfg`, conda's
-            // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
-            // plants nothing.
-            let environment =
-                |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
-            for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
-                prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
-            }
-        }
-        let major = info.major.to_string();
-        for (prefix, from) in &prefixes {
-            for site in site_packages(prefix) {
-                for wheel in wheel_dirs {
-                    let dir = wheel.replace("{major}", &major);
-                    // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
-                    let dirs = match dir.strip_suffix("/lib") {
-                        Some(stem) if cfg!(windows) => {
-                            vec![
-                                format!("{stem}/{lib_dir}"),
-                                format!("{stem}/{lib_dir}/x86_64"),
-                            ]
-                        }
-                        _ => vec![dir],
-                    };
-                    for dir in dirs {
-                        let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
-                        add_dir(&mut out, &path, from);
-                    }
-                }
-            }
-        }
-        if let Some(c) = absolute_var("CONDA_PREFIX") {
-            // conda keeps DLLs in `Library\bin` on Windows.
-            let dir = if cfg!(windows) {
-                c.join("Library").join("bin")
-            } else {
-                c.join(lib_dir)
-            };
-            add_dir(&mut out, &dir, "conda");
-        }
-        let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
-        for var in ["CUDA_PATH", "CUDA_HOME"] {
-            if let Some(root) = absolute_var(var) {
-                toolkits.push((root, var));
-            }
-        }
-        if cfg!(unix) {
-            toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
-        }
-        for (root, from) in &toolkits {
-            let subdirs: &[&str] = if cfg!(windows) {
-                &["bin", "bin/x64"]
-            } else {
-                &["lib64", "lib"]
-            };
-            for sub in subdirs {
-                let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
-                add_dir(&mut out, &path, from);
-            }
-        }
-        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
-        out
-    }
-
-    /// What a search found: the library, or why there is none, with every
-    /// candidate tried before the answer, in order.
-    #[derive(Debug)]
-    pub struct Search {
-        /// The library, or why none is usable.
-        pub found: Result<Driver, LoadError>,
-        /// Each candidate that was skipped, and why.
-        pub tried: Vec<Attempt>,
-    }
-
-    /// The library found, or why none was. Nothing is cached: [`driver`] keeps
-    /// the first answer for the process; `cushim doctor` asks again for each
-    /// library it shows.
-    ///
-    /// # Errors
-    /// Why no usable library was found.
-    pub fn open_library(info: &LibraryInfo) -> Result<Driver, LoadError> {
-        search(info).found
-    }
-
-    /// `` `path` is NVRTC 12.9, but the header is for NVRTC 13.x ``.
-    fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u32) -> String {
-        format!(
-            "`{path}` is {} {}, but the header is for {} {needed}.x",
-            info.label,
-            version_text(found),
-            info.product
-        )
-    }
-
-    /// Searches for the library as [`candidates`] orders the places, or opens
-    /// the override as given.
-    #[must_use]
-    pub fn search(info: &LibraryInfo) -> Search {
-        let mut tried = Vec::new();
-        let path = match library_override(std::env::var_os(info.override_var)) {
-            Ok(path) => path,
-            Err(e) => {
-                return Search {
-                    found: Err(e),
-                    tried,
-                }
-            }
-        };
-        if let Some(path) = path {
-            // The path the user named is opened as given, after its
-            // dependencies from its directory: the platform's own message says
-            // best why it cannot be.
-            let name = path.to_string_lossy().into_owned();
-            let found = preload(info, Path::new(&path)).and_then(|()| {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                open_one(&path, false).map_err(|e| describe(&e))
-            });
-            let found = match found {
-                Ok(library) => inspect(info, library, name, "override"),
-                Err(error) => {
-                    tried.push(Attempt {
-                        name,
-                        error,
-                        from: "override",
-                    });
-                    Err(LoadError::LibraryNotFound {
-                        tried: tried.clone(),
-                    })
-                }
-            };
-            return Search { found, tried };
-        }
-        let mut wrong = None;
-        for (candidate, from) in candidates(info) {
-            match try_one(info, &candidate, from) {
-                Ok(Err(LoadError::WrongMajor {
-                    path,
-                    found,
-                    needed,
-                })) => {
-                    tried.push(Attempt {
-                        name: candidate.shown(),
-                        error: wrong_major(info, &path, found, needed),
-                        from,
-                    });
-                    wrong.get_or_insert(LoadError::WrongMajor {
-                        path,
-                        found,
-                        needed,
-                    });
-                }
-                Ok(found) => return Search { found, tried },
-                Err(error) => tried.push(Attempt {
-                    name: candidate.shown(),
-                    error,
-                    from,
-                }),
-            }
-        }
-        let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
-            tried: tried.clone(),
-        }));
-        Search { found, tried }
-    }
-
-    /// Loads the libraries `info` says must come first, from `path`'s directory,
-    /// and keeps them loaded: the library's own dependency resolves to them.
-    fn preload(info: &LibraryInfo, path: &Path) -> Result<(), String> {
-        let Some(dir) = path.parent() else {
-            return Ok(());
-        };
-        for dep in info.preload {
-            OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-            let dep_path = dir.join(dep);
-            match open_one(dep_path.as_os_str(), false) {
-                Ok(dep) => std::mem::forget(dep),
-                Err(e) => {
-                    return Err(format!(
-                        "its dependency `{}` could not be loaded: {}",
-                        dep_path.display(),
-                        describe(&e)
-                    ))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Opens one candidate: `Err` with the reason to go on searching, else the
-    /// answer that ends the search (the library, or a stub found).
-    fn try_one(
-        info: &LibraryInfo,
-        candidate: &Candidate,
-        from: &'static str,
-    ) -> Result<Result<Driver, LoadError>, String> {
-        let (name, library) = match candidate {
-            Candidate::Path(path) => {
-                if !path.exists() {
-                    return Err("no such file".into());
-                }
-                preload(info, path)?;
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (
-                    path.as_os_str().to_owned(),
-                    open_one(path.as_os_str(), false),
-                )
-            }
-            Candidate::Loaded(name) => {
-                let name = OsString::from(name);
-                let opened = open_one(&name, true);
-                if opened.is_err() {
-                    return Err("not loaded in this process".into());
-                }
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                (name, opened)
-            }
-            Candidate::System(name) => {
-                OPEN_ATTEMPTS.fetch_add(1, Ordering::Relaxed);
-                let name = OsString::from(name);
-                let opened = open_one(&name, false);
-                (name, opened)
-            }
-        };
-        let library = library.map_err(|e| describe(&e))?;
-        Ok(inspect(
-            info,
-            library,
-            name.to_string_lossy().into_owned(),
-            from,
-        ))
-    }
-
-    fn open() -> Result<Driver, LoadError> {
-        open_library(&super::CUSHIM_LIBRARY)
-    }
-
-    /// Reads the library's version once and finds its own lookup function, if
-    /// it has one. A link-time stub answers the version function with its stub
-    /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
-    /// library never does. A library of another major than the header's is
-    /// refused. The version function is asked before anything else is called.
-    fn inspect(
-        info: &LibraryInfo,
-        library: libloading::Library,
-        path: String,
-        from: &'static str,
-    ) -> Result<Driver, LoadError> {
-        let (code, version) = version_of(info, &library);
-        if info.stub_code.is_some_and(|stub| code == Some(stub)) {
-            // Kept mapped but never used: a library is never unloaded.
-            std::mem::forget(library);
-            return Err(LoadError::StubLibrary { path });
-        }
-        if info.major != 0 && version != 0 && version / 1000 != info.major {
-            std::mem::forget(library);
-            return Err(LoadError::WrongMajor {
-                path,
-                found: version,
-                needed: info.major,
-            });
-        }
-        // SAFETY: each prototype is the one the library has exported since it
-        // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
-        let get_proc = unsafe {
-            match info.proc_address {
-                Some((v2, v1)) => {
-                    if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
-                        GetProc::V2(*f)
-                    } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
-                        GetProc::V1(*f)
-                    } else {
-                        GetProc::Missing
-                    }
-                }
-                None => GetProc::Missing,
-            }
-        };
-        Ok(Driver {
-            library,
-            path,
-            from,
-            version,
-            get_proc,
-        })
-    }
-
-    /// What the version function returned, and the version as 1000 × major +
-    /// 10 × minor (0 when it is missing or failed).
-    fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
-        type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
-        type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
-        type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
-        type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
-        let name = info.version_function.to_bytes_with_nul();
-        let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
-        // SAFETY: the description gives the version function's prototype, which
-        // the library has kept since it introduced it.
-        unsafe {
-            match info.version_query {
-                VersionQuery::Number => match library.get::<Number>(name) {
-                    Ok(f) => {
-                        let mut v: c_int = 0;
-                        let rc = f(&raw mut v);
-                        (Some(rc), if rc == 0 { ok(v) } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(&raw mut major, &raw mut minor);
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Property => match library.get::<Property>(name) {
-                    Ok(f) => {
-                        let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                        let rc = f(0, &raw mut major);
-                        let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
-                        let v = ok(major)
-                            .saturating_mul(1000)
-                            .saturating_add(ok(minor).min(99) * 10);
-                        (Some(rc), if rc == 0 { v } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-                VersionQuery::Text => match library.get::<Text>(name) {
-                    Ok(f) => {
-                        let mut text = [0 as c_char; 96];
-                        let rc = f(text.as_mut_ptr(), 95);
-                        text[95] = 0;
-                        let digits: String = CStr::from_ptr(text.as_ptr())
-                            .to_string_lossy()
-                            .chars()
-                            .take_while(char::is_ascii_digit)
-                            .collect();
-                        let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
-                        (Some(rc), if rc == 0 { major * 1000 } else { 0 })
-                    }
-                    Err(_) => (None, 0),
-                },
-            }
-        }
-    }
-
-    /// libloading's message and the platform's own (`dlerror`), on one line.
-    fn describe(e: &libloading::Error) -> String {
-        match std::error::Error::source(e) {
-            Some(inner) => format!("{e}: {inner}"),
-            None => e.to_string(),
-        }
-    }
-
-    /// Opens a library by path or name (`loaded_only`: only if it is loaded already).
-    #[cfg(unix)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-        // `RTLD_NOLOAD`, asked for only where `ASKS_LOADED` knows its value.
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        const NOLOAD: c_int = 4;
-        #[cfg(any(target_os = "macos", target_os = "ios"))]
-        const NOLOAD: c_int = 0x10;
-        #[cfg(not(any(
-            target_os = "linux",
-            target_os = "android",
-            target_os = "macos",
-            target_os = "ios"
-        )))]
-        const NOLOAD: c_int = 0;
-        let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
-        // SAFETY: loading the library runs its initializers; that is the point.
-        unsafe { Library::open(Some(name), flags) }.map(Into::into)
-    }
-
-    /// Opens a library: a bare name only from the system directory, an absolute
-    /// path with its own directory for its dependencies; never the working
-    /// directory or the executable's.
-    #[cfg(windows)]
-    fn open_one(
-        name: &std::ffi::OsStr,
-        loaded_only: bool,
-    ) -> Result<libloading::Library, libloading::Error> {
-        use libloading::os::windows::{
-            Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
-        };
-        if loaded_only {
-            return Library::open_already_loaded(name).map(Into::into);
-        }
-        let flags = if Path::new(name).is_absolute() {
-            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-        } else {
-            LOAD_LIBRARY_SEARCH_SYSTEM32
-        };
-        // SAFETY: as above.
-        unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
-    }
-
-    /// One function to look up, in one stream mode: what `cuGetProcAddress`
-    /// and the exact-export fallback are asked for.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Target<'a> {
-        /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
-        pub proc_name: &'a CStr,
-        /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
-        pub symbol: &'a CStr,
-        /// Its ABI version; 0 when unknown (then only the export is tried).
-        pub version: u32,
-        /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
-        pub flags: u64,
-    }
-
-    impl<'a> Target<'a> {
-        /// What a function binds in `mode`: its per-thread variant (flag 2) when it
-        /// has one and the mode is per-thread, else its legacy symbol (flag 1).
-        #[must_use]
-        pub fn new(
-            proc_name: &'a CStr,
-            legacy: (&'a CStr, u32),
-            per_thread: Option<(&'a CStr, u32)>,
-            mode: StreamMode,
-        ) -> Target<'a> {
-            let ((symbol, version), flags) = match (mode, per_thread) {
-                (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
-                _ => (legacy, StreamMode::Legacy.flag()),
-            };
-            Target {
-                proc_name,
-                symbol,
-                version,
-                flags,
-            }
-        }
-    }
-
-    /// Why a lookup found no address.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub enum Miss {
-        /// The target's ABI version is newer than the driver; the driver was not asked.
-        TooOld,
-        /// `cuGetProcAddress_v2` knows the name, but not at this ABI version.
-        VersionNotSufficient,
-        /// Not provided; the text says what the driver answered.
-        NotFound(String),
-    }
-
-    impl Driver {
-        /// Finds `target` by `resolve`. Never calls the driver for a target whose
-        /// ABI is newer than it, never passes NULL or flags 0 to
-        /// `cuGetProcAddress`, and never retries with a lower version.
-        ///
-        /// # Errors
-        /// Why there is no address: too old, version not sufficient, or not found.
-        pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
-            let version = target.version;
-            if version != 0 && self.version != 0 && version > self.version {
-                return Err(Miss::TooOld);
-            }
-            let not_found = |why: String| Err(Miss::NotFound(why));
-            let mut pfn: *mut c_void = std::ptr::null_mut();
-            let by_proc = resolve == Resolve::ProcAddress && version != 0;
-            match self.get_proc {
-                GetProc::V2(get) if by_proc => {
-                    let mut status: c_int = 0;
-                    // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                            &raw mut status,
-                        )
-                    };
-                    match (rc, status) {
-                        (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                        (0, 2) => Err(Miss::VersionNotSufficient),
-                        (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
-                        (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
-                        (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
-                    }
-                }
-                GetProc::V1(get) if by_proc => {
-                    // SAFETY: valid name and out-pointer; flags 1 or 2.
-                    let rc = unsafe {
-                        get(
-                            target.proc_name.as_ptr(),
-                            &raw mut pfn,
-                            version.cast_signed(),
-                            target.flags,
-                        )
-                    };
-                    match rc {
-                        0 if !pfn.is_null() => Ok(pfn.cast()),
-                        0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
-                        rc => not_found(format!("cuGetProcAddress returned {rc}")),
-                    }
-                }
-                _ => {
-                    // SAFETY: the symbol is only read as an address, never called here.
-                    let found = unsafe {
-                        self.library
-                            .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
-                    };
-                    match found {
-                        Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
-                        Ok(_) => not_found("the exported address is NULL".into()),
-                        Err(e) => not_found(describe(&e)),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Finds the address of `f` for the process's stream mode, by
-    /// `super::CUSHIM_RESOLVE` (see [`Driver::find`]).
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound; kept, so later calls get the same answer.
-    pub fn resolve(f: &'static Function) -> Result<*mut (), &'static LoadError> {
-        let mode = lock_stream_mode();
-        let driver = driver()?;
-        let target = Target::new(f.proc_name, (f.symbol, f.version), f.per_thread, mode);
-        let error = match driver.find(&target, super::CUSHIM_RESOLVE) {
-            Ok(p) => return Ok(p),
-            Err(Miss::TooOld) => LoadError::DriverTooOld {
-                function: f.name,
-                required: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::VersionNotSufficient) => LoadError::VersionNotSufficient {
-                function: f.name,
-                version: target.version,
-                driver: driver.version,
-            },
-            Err(Miss::NotFound(error)) => LoadError::SymbolNotFound {
-                function: f.name,
-                symbol: target.symbol.to_str().unwrap_or(f.name),
-                library: driver.path.clone(),
-                error,
-            },
-        };
-        Err(note(f.failure.get_or_init(|| error)))
-    }
-
-    /// Binds `f`: patches its slot with the driver's function, or with its
-    /// failure stub, and returns what the slot now holds.
-    pub fn bind(f: &'static Function) -> *mut () {
-        let p = match resolve(f) {
-            Ok(p) => p,
-            // A call from inside the load fails this once; the slot stays unbound.
-            Err(LoadError::Reentrant) => return f.absent as *mut (),
-            Err(e) => {
-                let _ = f.reason.set(e);
-                f.absent as *mut ()
-            }
-        };
-        f.slot.store(p, Ordering::Release);
-        f.bound.store(true, Ordering::Release);
-        p
-    }
-
-    /// The code a failed shim returns (its reason's, or "no library" before any).
-    pub fn absent_code(f: &'static Function) -> u32 {
-        f.reason
-            .get()
-            .map_or(super::CUSHIM_CODES.library_not_found, |e| e.code())
-    }
-
-    /// Whether `f`'s slot holds its failure stub; the reason, if so.
-    pub fn failed(f: &'static Function) -> Option<&'static LoadError> {
-        if f.slot.load(Ordering::Acquire) == f.absent as *mut () {
-            f.reason.get().copied()
-        } else {
-            None
-        }
-    }
-
-    /// Binds `f` now if it was not yet, and reports the failure, if any.
-    ///
-    /// # Errors
-    /// Why `f` cannot be bound.
-    pub fn check(f: &'static Function) -> Result<(), &'static LoadError> {
-        if !f.bound.load(Ordering::Acquire) {
-            bind(f);
-        }
-        match failed(f) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    /// A return type that can carry a loading failure through the C ABI.
-    pub trait Status: Sized {
-        /// The status with this value.
-        fn from_code(code: u32) -> Self;
-        /// Whether it is the success value.
-        fn is_success(&self) -> bool;
-        /// The value, to look its name up. Example: `1`.
-        fn code(&self) -> i64;
-    }
-}
-
-#[allow(unused_imports)]
-#[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
-
-/// How this module finds functions (`--resolve` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::ProcAddress;
-/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
-/// says otherwise (`--stream` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::Legacy;
-/// What the drop-in layer returns when a call never reached the library: the
-/// values of the header's `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, `CUDA_ERROR_NOT_FOUND`, `CUDA_ERROR_STUB_LIBRARY`, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`, `CUDA_ERROR_NOT_INITIALIZED`.
-#[rustfmt::skip]
-pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
-    library_not_found: 303,
-    symbol_not_found: 500,
-    stub_library: 34,
-    driver_too_old: 36,
-    not_initialized: 3,
-    success: 0,
-    invalid_value: 1,
-};
-/// How the loader finds the library and asks its version, and the words of
-/// its messages (cushim's description of "CUDA driver").
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "CUDA driver",
     short: "driver",
     product: "CUDA",
@@ -7799,388 +6265,270 @@ pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInf
     override_var: "CUSHIM_CUDA_LIBRARY",
     names: if cfg!(windows) { &["nvcuda.dll"] } else { &["libcuda.so.1"] },
     version_function: c"cuDriverGetVersion",
-    version_query: cushim_loader::VersionQuery::Number,
+    version_query: cushim_runtime::VersionQuery::Number,
     stub_code: Some(34),
     proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
     major: 0,
     wheel_dirs: None,
     preload: &[],
     family: &[],
+    // What a call that never reached the library returns: the values of
+    // `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, `CUDA_ERROR_NOT_FOUND`, `CUDA_ERROR_STUB_LIBRARY`, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`, `CUDA_ERROR_NOT_INITIALIZED`.
+    codes: cushim_runtime::Codes {
+        library_not_found: 303,
+        symbol_not_found: 500,
+        stub_library: 34,
+        too_old: 36,
+        not_initialized: 3,
+        success: 0,
+        invalid_value: 1,
+    },
+    // `--resolve` at generation time.
+    resolve: cushim_runtime::Resolve::ProcAddress,
+    // `--stream` at generation time.
+    default_stream: cushim_runtime::StreamMode::Legacy,
 };
+
+/// The library (CUDA driver), loaded on the first call of any shim of this module.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub static CUSHIM_LIBRARY: cushim_runtime::Library = cushim_runtime::Library::new(&CUSHIM_INFO);
+
+#[rustfmt::skip]
+impl cushim_runtime::Module for Module {
+    type Status = CUresult;
+    const STATUS_NAME: &'static str = "CUresult";
+    #[inline]
+    fn library() -> &'static cushim_runtime::Library {
+        &CUSHIM_LIBRARY
+    }
+    #[inline]
+    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+        CUSHIM_STATUS_TEXTS
+    }
+    #[inline]
+    fn functions() -> &'static [&'static cushim_runtime::Function] {
+        FUNCTIONS
+    }
+}
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_loader::Status for CUresult {
+impl cushim_runtime::Status for CUresult {
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
-    }
-    #[inline(always)]
-    fn is_success(&self) -> bool {
-        self.0 == 0
     }
     #[inline]
     fn code(&self) -> i64 {
         self.0 as i64
     }
-}
-
-#[allow(dead_code)]
-#[rustfmt::skip]
-pub mod cushim_api {
-    //! The typed layer and the introspection of a generated module: the same for
-    //! every header, so it is real source that cushim compiles and tests, and the
-    //! Rust emitter copies verbatim. The enclosing module provides `cushim_loader`,
-    //! `CushimStatus` (the status type), `CUSHIM_STATUS_NAME`, `CUSHIM_CODES`,
-    //! `CUSHIM_LIBRARY`, `CUSHIM_STATUS_TEXTS` and `FUNCTIONS`.
-
-    use std::ffi::{c_char, CStr};
-
-    use super::cushim_loader::{self, LoadError, Status as _};
-
-    /// One constant of the status enum, for the answers that need no library.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct StatusText {
-        /// Example: `2`.
-        pub code: i64,
-        /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
-        pub name: &'static CStr,
-        /// Example: `out of memory`.
-        pub text: &'static CStr,
-    }
-
-    /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
-    #[must_use]
-    pub fn status_name(code: i64) -> Option<&'static str> {
-        status_text_of(code).and_then(|t| t.name.to_str().ok())
-    }
-
-    fn status_text_of(code: i64) -> Option<&'static StatusText> {
-        super::CUSHIM_STATUS_TEXTS.iter().find(|t| t.code == code)
-    }
-
-    /// Which answer a driver-less fallback gives.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Fallback {
-        /// `cuGetErrorName`: the constant's name.
-        Name,
-        /// `cuGetErrorString`: a description of it.
-        Text,
-    }
-
-    /// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as the
-    /// C++ stubs do: the name or description of `code` in `*out`, or the invalid
-    /// value code (and `*out` = NULL) for a code the header does not list.
-    ///
-    /// # Safety
-    /// `out` is NULL or valid for one pointer write.
-    pub unsafe fn status_fallback(
-        code: super::CushimStatus,
-        out: *mut *const c_char,
-        which: Fallback,
-    ) -> super::CushimStatus {
-        let codes = super::CUSHIM_CODES;
-        if out.is_null() {
-            return super::CushimStatus::from_code(codes.invalid_value);
-        }
-        let found = status_text_of(code.code()).map(|t| match which {
-            Fallback::Name => t.name,
-            Fallback::Text => t.text,
-        });
-        // SAFETY: the caller passes a valid out-pointer; the text is static.
-        unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
-        super::CushimStatus::from_code(if found.is_some() {
-            codes.success
-        } else {
-            codes.invalid_value
-        })
-    }
-
-    /// What a function that returns a status's name or text (`nvrtcGetErrorString`)
-    /// answers without the library: the name or description of `code`, or
-    /// `unrecognized status` for a code the header does not list (never NULL).
-    #[must_use]
-    pub fn returned_fallback(code: super::CushimStatus, which: Fallback) -> *const c_char {
-        status_text_of(code.code())
-            .map_or(c"unrecognized status", |t| match which {
-                Fallback::Name => t.name,
-                Fallback::Text => t.text,
-            })
-            .as_ptr()
-    }
-
-    /// The typed layer's error: a driver that answered with a failure code, or a
-    /// driver (or one function of it) that could not be loaded.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    pub enum Error {
-        /// The driver ran and returned this code.
-        Driver(super::CushimStatus),
-        /// The call never reached the driver.
-        Load(&'static LoadError),
-    }
-
-    /// `CUDA_ERROR_INVALID_VALUE (1)`, or `CUresult 999` for a value the header does not list.
-    struct Code(i64);
-
-    impl std::fmt::Display for Code {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match status_name(self.0) {
-                Some(name) => write!(f, "{name} ({})", self.0),
-                None => write!(f, "{} {}", super::CUSHIM_STATUS_NAME, self.0),
-            }
-        }
-    }
-
-    impl std::fmt::Display for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(
-                    f,
-                    "{} call failed: {}",
-                    super::CUSHIM_LIBRARY.label,
-                    Code(code.code())
-                ),
-                Error::Load(e) => e.fmt(f),
-            }
-        }
-    }
-
-    impl std::fmt::Debug for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Error::Driver(code) => write!(f, "Driver({})", Code(code.code())),
-                Error::Load(e) => f.debug_tuple("Load").field(e).finish(),
-            }
-        }
-    }
-
-    impl std::error::Error for Error {}
-
-    /// Tells a loading failure from a driver failure; only on the error path.
-    #[cold]
-    pub(super) fn cushim_classify(
-        f: &'static cushim_loader::Function,
-        code: super::CushimStatus,
-    ) -> Error {
-        match cushim_loader::failed(f) {
-            Some(e) => Error::Load(e),
-            None => Error::Driver(code),
-        }
-    }
-
-    /// The typed layer: every function as `Api::name(...) -> Result<(), Error>`.
-    pub struct Api;
-
-    /// Why the most recent shim that could not reach the driver failed.
-    #[must_use]
-    pub fn last_load_error() -> Option<&'static LoadError> {
-        cushim_loader::last_error()
-    }
-
-    /// The shim with this C name or symbol (`cuMemAlloc` or `cuMemAlloc_v2`;
-    /// `nvmlInit`, which the header maps to `nvmlInit_v2`).
-    #[must_use]
-    pub fn function(name: &str) -> Option<&'static cushim_loader::Function> {
-        super::FUNCTIONS.iter().copied().find(|f| {
-            f.name == name || f.symbol.to_bytes() == name.as_bytes() || f.aliases.contains(&name)
-        })
-    }
-
-    /// Whether the driver provides this function (binding it now if needed).
-    #[must_use]
-    pub fn is_available(name: &str) -> bool {
-        function(name).is_some_and(|f| cushim_loader::check(f).is_ok())
-    }
-
-    /// Functions that a program needs but cannot have.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct Missing {
-        /// Each missing function with the reason; `None` when the header has no such function.
-        pub functions: Vec<(String, Option<&'static LoadError>)>,
-    }
-
-    impl std::fmt::Display for Missing {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "{} required CUDA function(s) unavailable:",
-                self.functions.len()
-            )?;
-            for (name, why) in &self.functions {
-                match why {
-                    Some(e) => write!(f, "\n  {name}: {e}")?,
-                    None => write!(f, "\n  {name}: not a function of this header")?,
-                }
-            }
-            Ok(())
-        }
-    }
-
-    impl std::error::Error for Missing {}
-
-    /// Checks every function in `names` and returns one error listing all that are missing.
-    ///
-    /// # Errors
-    /// `Missing`, with each function this driver cannot provide and why.
-    pub fn require(names: &[&str]) -> Result<(), Missing> {
-        let functions: Vec<(String, Option<&'static LoadError>)> = names
-            .iter()
-            .filter_map(|name| match function(name) {
-                None => Some((name.to_string(), None)),
-                Some(f) => cushim_loader::check(f)
-                    .err()
-                    .map(|e| (name.to_string(), Some(e))),
-            })
-            .collect();
-        if functions.is_empty() {
-            Ok(())
-        } else {
-            Err(Missing { functions })
-        }
-    }
-
-    /// Binds every shim now. `Err` when the library itself cannot be used;
-    /// otherwise the functions this driver lacks (empty when it has them all).
-    ///
-    /// # Errors
-    /// Why the library cannot be used at all.
-    pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-        cushim_loader::driver()?;
-        Ok(super::FUNCTIONS
-            .iter()
-            .filter_map(|f| cushim_loader::check(f).err().map(|e| (f.name, e)))
-            .collect())
+    #[inline]
+    fn is_success(&self) -> bool {
+        self.0 == 0
     }
 }
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_api::{function, is_available, last_load_error, preload_all, require, Api, Error, Missing};
-#[rustfmt::skip]
-use self::cushim_api::cushim_classify;
+pub use cushim_runtime::{LoadError, Missing, Status};
 
-/// The status type every function returns.
+/// The typed layer's error: the status the library returned, or why the call never
+/// reached it.
+#[allow(dead_code)]
+pub type Error = cushim_runtime::Error<Module>;
+
+/// The typed layer: every function as `Api::name(...)`, its status as a `Result`.
+#[allow(dead_code)]
+#[derive(Debug)]
+pub struct Api;
+
+/// Why the most recent shim that could not reach the library failed.
+#[allow(dead_code)]
+#[must_use]
+pub fn last_load_error() -> Option<&'static LoadError> {
+    CUSHIM_LIBRARY.last_error()
+}
+
+/// The shim with this C name or symbol (`cuArray3DCreate` or `cuArray3DCreate_v2`).
+#[allow(dead_code)]
+#[must_use]
+pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
+    cushim_runtime::function::<Module>(name)
+}
+
+/// Whether the library provides this function (binding it now if needed).
+#[allow(dead_code)]
+#[must_use]
+pub fn is_available(name: &str) -> bool {
+    cushim_runtime::is_available::<Module>(name)
+}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+///
+/// # Errors
+/// `Missing`, with each function the library cannot provide and why.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    cushim_runtime::require::<Module>(names)
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions it lacks (empty when it has them all).
+///
+/// # Errors
+/// Why the library cannot be used at all.
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_runtime::preload_all::<Module>()
+}
+
+#[allow(unused_imports)]
 #[rustfmt::skip]
-type CushimStatus = CUresult;
-/// Its C name, for messages.
-#[rustfmt::skip]
-const CUSHIM_STATUS_NAME: &str = "CUresult";
+pub use cushim_runtime::{StreamMode, StreamModeLocked};
+
+/// Chooses the default-stream mode of this module's functions. Only before
+/// the first of them is bound; afterwards it says so and changes nothing.
+///
+/// # Errors
+/// The mode in force, when a function is already bound.
+#[allow(dead_code)]
+pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
+    CUSHIM_LIBRARY.set_stream_mode(mode)
+}
+
+/// The default-stream mode in force, fixed from the first binding on.
+#[allow(dead_code)]
+#[must_use]
+pub fn stream_mode() -> StreamMode {
+    CUSHIM_LIBRARY.stream_mode()
+}
+
+/// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
+/// value that is neither on nor off; `None` when it is unset or understood.
+#[allow(dead_code)]
+#[must_use]
+pub fn stream_mode_warning() -> Option<String> {
+    cushim_runtime::stream_mode_warning(CUSHIM_INFO.default_stream)
+}
+
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
+#[allow(dead_code)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
-    cushim_api::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
-    cushim_api::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
-    cushim_api::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_api::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_api::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
-    cushim_api::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
-    cushim_api::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
-    cushim_api::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
-    cushim_api::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
-    cushim_api::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
-    cushim_api::StatusText { code: 36, name: c"CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", text: c"call requires newer driver" },
-    cushim_api::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
-    cushim_api::StatusText { code: 47, name: c"CUDA_ERROR_MULTICAST_RESOURCE_FULL", text: c"multicast resource full" },
-    cushim_api::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
-    cushim_api::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
-    cushim_api::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
-    cushim_api::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
-    cushim_api::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
-    cushim_api::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
-    cushim_api::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
-    cushim_api::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
-    cushim_api::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
-    cushim_api::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
-    cushim_api::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
-    cushim_api::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
-    cushim_api::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
-    cushim_api::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
-    cushim_api::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
-    cushim_api::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
-    cushim_api::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
-    cushim_api::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
-    cushim_api::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
-    cushim_api::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
-    cushim_api::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
-    cushim_api::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
-    cushim_api::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
-    cushim_api::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
-    cushim_api::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
-    cushim_api::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
-    cushim_api::StatusText { code: 225, name: c"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", text: c"unsupported devside sync" },
-    cushim_api::StatusText { code: 226, name: c"CUDA_ERROR_CONTAINED", text: c"contained" },
-    cushim_api::StatusText { code: 227, name: c"CUDA_ERROR_INSUFFICIENT_LOADER_VERSION", text: c"insufficient loader version" },
-    cushim_api::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
-    cushim_api::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
-    cushim_api::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
-    cushim_api::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
-    cushim_api::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_api::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
-    cushim_api::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
-    cushim_api::StatusText { code: 402, name: c"CUDA_ERROR_LOSSY_QUERY", text: c"lossy query" },
-    cushim_api::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_api::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
-    cushim_api::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
-    cushim_api::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
-    cushim_api::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
-    cushim_api::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
-    cushim_api::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
-    cushim_api::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
-    cushim_api::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
-    cushim_api::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
-    cushim_api::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
-    cushim_api::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
-    cushim_api::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
-    cushim_api::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
-    cushim_api::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
-    cushim_api::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
-    cushim_api::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
-    cushim_api::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
-    cushim_api::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
-    cushim_api::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
-    cushim_api::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
-    cushim_api::StatusText { code: 721, name: c"CUDA_ERROR_TENSOR_MEMORY_LEAK", text: c"tensor memory leak" },
-    cushim_api::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
-    cushim_api::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_api::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
-    cushim_api::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
-    cushim_api::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
-    cushim_api::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
-    cushim_api::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
-    cushim_api::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
-    cushim_api::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
-    cushim_api::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
-    cushim_api::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
-    cushim_api::StatusText { code: 811, name: c"CUDA_ERROR_CDP_NOT_SUPPORTED", text: c"cdp not supported" },
-    cushim_api::StatusText { code: 812, name: c"CUDA_ERROR_CDP_VERSION_MISMATCH", text: c"cdp version mismatch" },
-    cushim_api::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
-    cushim_api::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
-    cushim_api::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
-    cushim_api::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
-    cushim_api::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
-    cushim_api::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
-    cushim_api::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
-    cushim_api::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
-    cushim_api::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
-    cushim_api::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_api::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
-    cushim_api::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
-    cushim_api::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
-    cushim_api::StatusText { code: 913, name: c"CUDA_ERROR_FUNCTION_NOT_LOADED", text: c"function not loaded" },
-    cushim_api::StatusText { code: 914, name: c"CUDA_ERROR_INVALID_RESOURCE_TYPE", text: c"invalid resource type" },
-    cushim_api::StatusText { code: 915, name: c"CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", text: c"invalid resource configuration" },
-    cushim_api::StatusText { code: 916, name: c"CUDA_ERROR_KEY_ROTATION", text: c"key rotation" },
-    cushim_api::StatusText { code: 917, name: c"CUDA_ERROR_STREAM_DETACHED", text: c"stream detached" },
-    cushim_api::StatusText { code: 918, name: c"CUDA_ERROR_GRAPH_RECAPTURE_FAILURE", text: c"graph recapture failure" },
-    cushim_api::StatusText { code: 919, name: c"CUDA_ERROR_FABRIC_NOT_READY", text: c"fabric not ready" },
-    cushim_api::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
+    cushim_runtime::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
+    cushim_runtime::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
+    cushim_runtime::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
+    cushim_runtime::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
+    cushim_runtime::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
+    cushim_runtime::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
+    cushim_runtime::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
+    cushim_runtime::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
+    cushim_runtime::StatusText { code: 36, name: c"CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", text: c"call requires newer driver" },
+    cushim_runtime::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
+    cushim_runtime::StatusText { code: 47, name: c"CUDA_ERROR_MULTICAST_RESOURCE_FULL", text: c"multicast resource full" },
+    cushim_runtime::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
+    cushim_runtime::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
+    cushim_runtime::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
+    cushim_runtime::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
+    cushim_runtime::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
+    cushim_runtime::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
+    cushim_runtime::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
+    cushim_runtime::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
+    cushim_runtime::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
+    cushim_runtime::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
+    cushim_runtime::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
+    cushim_runtime::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
+    cushim_runtime::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
+    cushim_runtime::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
+    cushim_runtime::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
+    cushim_runtime::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
+    cushim_runtime::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
+    cushim_runtime::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
+    cushim_runtime::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
+    cushim_runtime::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
+    cushim_runtime::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
+    cushim_runtime::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
+    cushim_runtime::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
+    cushim_runtime::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
+    cushim_runtime::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
+    cushim_runtime::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
+    cushim_runtime::StatusText { code: 225, name: c"CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", text: c"unsupported devside sync" },
+    cushim_runtime::StatusText { code: 226, name: c"CUDA_ERROR_CONTAINED", text: c"contained" },
+    cushim_runtime::StatusText { code: 227, name: c"CUDA_ERROR_INSUFFICIENT_LOADER_VERSION", text: c"insufficient loader version" },
+    cushim_runtime::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
+    cushim_runtime::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
+    cushim_runtime::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
+    cushim_runtime::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
+    cushim_runtime::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_runtime::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
+    cushim_runtime::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
+    cushim_runtime::StatusText { code: 402, name: c"CUDA_ERROR_LOSSY_QUERY", text: c"lossy query" },
+    cushim_runtime::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_runtime::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
+    cushim_runtime::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
+    cushim_runtime::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
+    cushim_runtime::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
+    cushim_runtime::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
+    cushim_runtime::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
+    cushim_runtime::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
+    cushim_runtime::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
+    cushim_runtime::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
+    cushim_runtime::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
+    cushim_runtime::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
+    cushim_runtime::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
+    cushim_runtime::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
+    cushim_runtime::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
+    cushim_runtime::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
+    cushim_runtime::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
+    cushim_runtime::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
+    cushim_runtime::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
+    cushim_runtime::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
+    cushim_runtime::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
+    cushim_runtime::StatusText { code: 721, name: c"CUDA_ERROR_TENSOR_MEMORY_LEAK", text: c"tensor memory leak" },
+    cushim_runtime::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
+    cushim_runtime::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
+    cushim_runtime::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
+    cushim_runtime::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
+    cushim_runtime::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
+    cushim_runtime::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
+    cushim_runtime::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
+    cushim_runtime::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
+    cushim_runtime::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
+    cushim_runtime::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
+    cushim_runtime::StatusText { code: 811, name: c"CUDA_ERROR_CDP_NOT_SUPPORTED", text: c"cdp not supported" },
+    cushim_runtime::StatusText { code: 812, name: c"CUDA_ERROR_CDP_VERSION_MISMATCH", text: c"cdp version mismatch" },
+    cushim_runtime::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
+    cushim_runtime::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
+    cushim_runtime::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
+    cushim_runtime::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
+    cushim_runtime::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
+    cushim_runtime::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
+    cushim_runtime::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
+    cushim_runtime::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
+    cushim_runtime::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
+    cushim_runtime::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_runtime::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
+    cushim_runtime::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
+    cushim_runtime::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
+    cushim_runtime::StatusText { code: 913, name: c"CUDA_ERROR_FUNCTION_NOT_LOADED", text: c"function not loaded" },
+    cushim_runtime::StatusText { code: 914, name: c"CUDA_ERROR_INVALID_RESOURCE_TYPE", text: c"invalid resource type" },
+    cushim_runtime::StatusText { code: 915, name: c"CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", text: c"invalid resource configuration" },
+    cushim_runtime::StatusText { code: 916, name: c"CUDA_ERROR_KEY_ROTATION", text: c"key rotation" },
+    cushim_runtime::StatusText { code: 917, name: c"CUDA_ERROR_STREAM_DETACHED", text: c"stream detached" },
+    cushim_runtime::StatusText { code: 918, name: c"CUDA_ERROR_GRAPH_RECAPTURE_FAILURE", text: c"graph recapture failure" },
+    cushim_runtime::StatusText { code: 919, name: c"CUDA_ERROR_FABRIC_NOT_READY", text: c"fabric not ready" },
+    cushim_runtime::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
 ];
+
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
 #[rustfmt::skip]
-#[cfg(not(any(windows)))]
-pub static FUNCTIONS: &[&cushim_loader::Function] = &[
+pub static FUNCTIONS: &[&cushim_runtime::Function] = &[
     &__cushim_fn_cuArray3DCreate_v2,
     &__cushim_fn_cuArray3DGetDescriptor_v2,
     &__cushim_fn_cuArrayCreate_v2,
@@ -8732,565 +7080,7 @@ pub static FUNCTIONS: &[&cushim_loader::Function] = &[
     &__cushim_fn_cuUserObjectRetain,
     &__cushim_fn_cuVDPAUCtxCreate_v2,
     &__cushim_fn_cuVDPAUGetDevice,
-    &__cushim_fn_cuWaitExternalSemaphoresAsync,
-];
-/// Every shim's metadata and state, sorted by symbol.
-#[allow(dead_code)]
-#[rustfmt::skip]
-#[cfg(windows)]
-pub static FUNCTIONS: &[&cushim_loader::Function] = &[
-    &__cushim_fn_cuArray3DCreate_v2,
-    &__cushim_fn_cuArray3DGetDescriptor_v2,
-    &__cushim_fn_cuArrayCreate_v2,
-    &__cushim_fn_cuArrayDestroy,
-    &__cushim_fn_cuArrayGetDescriptor_v2,
-    &__cushim_fn_cuArrayGetMemoryRequirements,
-    &__cushim_fn_cuArrayGetPlane,
-    &__cushim_fn_cuArrayGetSparseProperties,
-    &__cushim_fn_cuCheckpointOperationComplete,
-    &__cushim_fn_cuCheckpointProcessCheckpoint,
-    &__cushim_fn_cuCheckpointProcessGetRestoreThreadId,
-    &__cushim_fn_cuCheckpointProcessGetState,
-    &__cushim_fn_cuCheckpointProcessLock,
-    &__cushim_fn_cuCheckpointProcessRestore,
-    &__cushim_fn_cuCheckpointProcessUnlock,
-    &__cushim_fn_cuCoredumpDeregisterCompleteCallback,
-    &__cushim_fn_cuCoredumpDeregisterStartCallback,
-    &__cushim_fn_cuCoredumpGetAttribute,
-    &__cushim_fn_cuCoredumpGetAttributeGlobal,
-    &__cushim_fn_cuCoredumpRegisterCompleteCallback,
-    &__cushim_fn_cuCoredumpRegisterStartCallback,
-    &__cushim_fn_cuCoredumpSetAttribute,
-    &__cushim_fn_cuCoredumpSetAttributeGlobal,
-    &__cushim_fn_cuCtxAttach,
-    &__cushim_fn_cuCtxCreate_v2,
-    &__cushim_fn_cuCtxCreate_v3,
-    &__cushim_fn_cuCtxCreate_v4,
-    &__cushim_fn_cuCtxDestroy_v2,
-    &__cushim_fn_cuCtxDetach,
-    &__cushim_fn_cuCtxDisablePeerAccess,
-    &__cushim_fn_cuCtxEnablePeerAccess,
-    &__cushim_fn_cuCtxFromGreenCtx,
-    &__cushim_fn_cuCtxGetApiVersion,
-    &__cushim_fn_cuCtxGetCacheConfig,
-    &__cushim_fn_cuCtxGetCurrent,
-    &__cushim_fn_cuCtxGetDevResource,
-    &__cushim_fn_cuCtxGetDevice,
-    &__cushim_fn_cuCtxGetDevice_v2,
-    &__cushim_fn_cuCtxGetExecAffinity,
-    &__cushim_fn_cuCtxGetFlags,
-    &__cushim_fn_cuCtxGetId,
-    &__cushim_fn_cuCtxGetLimit,
-    &__cushim_fn_cuCtxGetSharedMemConfig,
-    &__cushim_fn_cuCtxGetStreamPriorityRange,
-    &__cushim_fn_cuCtxPopCurrent_v2,
-    &__cushim_fn_cuCtxPushCurrent_v2,
-    &__cushim_fn_cuCtxRecordEvent,
-    &__cushim_fn_cuCtxResetPersistingL2Cache,
-    &__cushim_fn_cuCtxSetCacheConfig,
-    &__cushim_fn_cuCtxSetCurrent,
-    &__cushim_fn_cuCtxSetFlags,
-    &__cushim_fn_cuCtxSetLimit,
-    &__cushim_fn_cuCtxSetSharedMemConfig,
-    &__cushim_fn_cuCtxSynchronize,
-    &__cushim_fn_cuCtxSynchronize_v2,
-    &__cushim_fn_cuCtxWaitEvent,
-    &__cushim_fn_cuDestroyExternalMemory,
-    &__cushim_fn_cuDestroyExternalSemaphore,
-    &__cushim_fn_cuDevResourceGenerateDesc,
-    &__cushim_fn_cuDevSmResourceSplit,
-    &__cushim_fn_cuDevSmResourceSplitByCount,
-    &__cushim_fn_cuDeviceCanAccessPeer,
-    &__cushim_fn_cuDeviceComputeCapability,
-    &__cushim_fn_cuDeviceGet,
-    &__cushim_fn_cuDeviceGetAttribute,
-    &__cushim_fn_cuDeviceGetByPCIBusId,
-    &__cushim_fn_cuDeviceGetCliqueCount,
-    &__cushim_fn_cuDeviceGetCliqueInfo,
-    &__cushim_fn_cuDeviceGetCount,
-    &__cushim_fn_cuDeviceGetDefaultMemPool,
-    &__cushim_fn_cuDeviceGetDevResource,
-    &__cushim_fn_cuDeviceGetExecAffinitySupport,
-    &__cushim_fn_cuDeviceGetFabricClusterUuid,
-    &__cushim_fn_cuDeviceGetGraphMemAttribute,
-    &__cushim_fn_cuDeviceGetHostAtomicCapabilities,
-    &__cushim_fn_cuDeviceGetLuid,
-    &__cushim_fn_cuDeviceGetMemPool,
-    &__cushim_fn_cuDeviceGetName,
-    &__cushim_fn_cuDeviceGetNvSciSyncAttributes,
-    &__cushim_fn_cuDeviceGetP2PAtomicCapabilities,
-    &__cushim_fn_cuDeviceGetP2PAttribute,
-    &__cushim_fn_cuDeviceGetPCIBusId,
-    &__cushim_fn_cuDeviceGetProperties,
-    &__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth,
-    &__cushim_fn_cuDeviceGetUuid,
-    &__cushim_fn_cuDeviceGetUuid_v2,
-    &__cushim_fn_cuDeviceGraphMemTrim,
-    &__cushim_fn_cuDevicePrimaryCtxGetState,
-    &__cushim_fn_cuDevicePrimaryCtxRelease_v2,
-    &__cushim_fn_cuDevicePrimaryCtxReset_v2,
-    &__cushim_fn_cuDevicePrimaryCtxRetain,
-    &__cushim_fn_cuDevicePrimaryCtxSetFlags_v2,
-    &__cushim_fn_cuDeviceRegisterAsyncNotification,
-    &__cushim_fn_cuDeviceSetGraphMemAttribute,
-    &__cushim_fn_cuDeviceSetMemPool,
-    &__cushim_fn_cuDeviceTotalMem_v2,
-    &__cushim_fn_cuDeviceUnregisterAsyncNotification,
-    &__cushim_fn_cuDriverGetVersion,
-    &__cushim_fn_cuEGLStreamConsumerAcquireFrame,
-    &__cushim_fn_cuEGLStreamConsumerConnect,
-    &__cushim_fn_cuEGLStreamConsumerConnectWithFlags,
-    &__cushim_fn_cuEGLStreamConsumerDisconnect,
-    &__cushim_fn_cuEGLStreamConsumerReleaseFrame,
-    &__cushim_fn_cuEGLStreamProducerConnect,
-    &__cushim_fn_cuEGLStreamProducerDisconnect,
-    &__cushim_fn_cuEGLStreamProducerPresentFrame,
-    &__cushim_fn_cuEGLStreamProducerReturnFrame,
-    &__cushim_fn_cuEventCreate,
-    &__cushim_fn_cuEventCreateFromEGLSync,
-    &__cushim_fn_cuEventDestroy_v2,
-    &__cushim_fn_cuEventElapsedTime,
-    &__cushim_fn_cuEventElapsedTime_v2,
-    &__cushim_fn_cuEventQuery,
-    &__cushim_fn_cuEventRecord,
-    &__cushim_fn_cuEventRecordWithFlags,
-    &__cushim_fn_cuEventSynchronize,
-    &__cushim_fn_cuExternalMemoryGetMappedBuffer,
-    &__cushim_fn_cuExternalMemoryGetMappedMipmappedArray,
-    &__cushim_fn_cuFabricCpyBatchAsync,
-    &__cushim_fn_cuFlushGPUDirectRDMAWrites,
-    &__cushim_fn_cuFuncGetAttribute,
-    &__cushim_fn_cuFuncGetModule,
-    &__cushim_fn_cuFuncGetName,
-    &__cushim_fn_cuFuncGetParamCount,
-    &__cushim_fn_cuFuncGetParamInfo,
-    &__cushim_fn_cuFuncIsLoaded,
-    &__cushim_fn_cuFuncLoad,
-    &__cushim_fn_cuFuncSetAttribute,
-    &__cushim_fn_cuFuncSetBlockShape,
-    &__cushim_fn_cuFuncSetCacheConfig,
-    &__cushim_fn_cuFuncSetSharedMemConfig,
-    &__cushim_fn_cuFuncSetSharedSize,
-    &__cushim_fn_cuGLCtxCreate_v2,
-    &__cushim_fn_cuGLGetDevices_v2,
-    &__cushim_fn_cuGLInit,
-    &__cushim_fn_cuGLMapBufferObjectAsync_v2,
-    &__cushim_fn_cuGLMapBufferObject_v2,
-    &__cushim_fn_cuGLRegisterBufferObject,
-    &__cushim_fn_cuGLSetBufferObjectMapFlags,
-    &__cushim_fn_cuGLUnmapBufferObject,
-    &__cushim_fn_cuGLUnmapBufferObjectAsync,
-    &__cushim_fn_cuGLUnregisterBufferObject,
-    &__cushim_fn_cuGetErrorName,
-    &__cushim_fn_cuGetErrorString,
-    &__cushim_fn_cuGetExportTable,
-    &__cushim_fn_cuGetProcAddress,
-    &__cushim_fn_cuGetProcAddress_v2,
-    &__cushim_fn_cuGraphAddBatchMemOpNode,
-    &__cushim_fn_cuGraphAddChildGraphNode,
-    &__cushim_fn_cuGraphAddDependencies,
-    &__cushim_fn_cuGraphAddDependencies_v2,
-    &__cushim_fn_cuGraphAddEmptyNode,
-    &__cushim_fn_cuGraphAddEventRecordNode,
-    &__cushim_fn_cuGraphAddEventWaitNode,
-    &__cushim_fn_cuGraphAddExternalSemaphoresSignalNode,
-    &__cushim_fn_cuGraphAddExternalSemaphoresWaitNode,
-    &__cushim_fn_cuGraphAddHostNode,
-    &__cushim_fn_cuGraphAddKernelNode,
-    &__cushim_fn_cuGraphAddKernelNode_v2,
-    &__cushim_fn_cuGraphAddMemAllocNode,
-    &__cushim_fn_cuGraphAddMemFreeNode,
-    &__cushim_fn_cuGraphAddMemcpyNode,
-    &__cushim_fn_cuGraphAddMemsetNode,
-    &__cushim_fn_cuGraphAddNode,
-    &__cushim_fn_cuGraphAddNode_v2,
-    &__cushim_fn_cuGraphAddNode_v3,
-    &__cushim_fn_cuGraphBatchMemOpNodeGetParams,
-    &__cushim_fn_cuGraphBatchMemOpNodeSetParams,
-    &__cushim_fn_cuGraphChildGraphNodeGetGraph,
-    &__cushim_fn_cuGraphClone,
-    &__cushim_fn_cuGraphConditionalHandleCreate,
-    &__cushim_fn_cuGraphCreate,
-    &__cushim_fn_cuGraphDebugDotPrint,
-    &__cushim_fn_cuGraphDestroy,
-    &__cushim_fn_cuGraphDestroyNode,
-    &__cushim_fn_cuGraphEventRecordNodeGetEvent,
-    &__cushim_fn_cuGraphEventRecordNodeSetEvent,
-    &__cushim_fn_cuGraphEventWaitNodeGetEvent,
-    &__cushim_fn_cuGraphEventWaitNodeSetEvent,
-    &__cushim_fn_cuGraphExecBatchMemOpNodeSetParams,
-    &__cushim_fn_cuGraphExecChildGraphNodeSetParams,
-    &__cushim_fn_cuGraphExecDestroy,
-    &__cushim_fn_cuGraphExecEventRecordNodeSetEvent,
-    &__cushim_fn_cuGraphExecEventWaitNodeSetEvent,
-    &__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams,
-    &__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams,
-    &__cushim_fn_cuGraphExecGetFlags,
-    &__cushim_fn_cuGraphExecGetId,
-    &__cushim_fn_cuGraphExecHostNodeSetParams,
-    &__cushim_fn_cuGraphExecKernelNodeSetParams,
-    &__cushim_fn_cuGraphExecKernelNodeSetParams_v2,
-    &__cushim_fn_cuGraphExecMemcpyNodeSetParams,
-    &__cushim_fn_cuGraphExecMemsetNodeSetParams,
-    &__cushim_fn_cuGraphExecNodeSetParams,
-    &__cushim_fn_cuGraphExecUpdate,
-    &__cushim_fn_cuGraphExecUpdate_v2,
-    &__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams,
-    &__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams,
-    &__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams,
-    &__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams,
-    &__cushim_fn_cuGraphGetEdges,
-    &__cushim_fn_cuGraphGetEdges_v2,
-    &__cushim_fn_cuGraphGetId,
-    &__cushim_fn_cuGraphGetNodes,
-    &__cushim_fn_cuGraphGetRootNodes,
-    &__cushim_fn_cuGraphHostNodeGetParams,
-    &__cushim_fn_cuGraphHostNodeSetParams,
-    &__cushim_fn_cuGraphInstantiateWithFlags,
-    &__cushim_fn_cuGraphInstantiateWithParams,
-    &__cushim_fn_cuGraphInstantiate_v2,
-    &__cushim_fn_cuGraphKernelNodeCopyAttributes,
-    &__cushim_fn_cuGraphKernelNodeGetAttribute,
-    &__cushim_fn_cuGraphKernelNodeGetParams,
-    &__cushim_fn_cuGraphKernelNodeGetParams_v2,
-    &__cushim_fn_cuGraphKernelNodeSetAttribute,
-    &__cushim_fn_cuGraphKernelNodeSetParams,
-    &__cushim_fn_cuGraphKernelNodeSetParams_v2,
-    &__cushim_fn_cuGraphLaunch,
-    &__cushim_fn_cuGraphMemAllocNodeGetParams,
-    &__cushim_fn_cuGraphMemFreeNodeGetParams,
-    &__cushim_fn_cuGraphMemcpyNodeGetParams,
-    &__cushim_fn_cuGraphMemcpyNodeSetParams,
-    &__cushim_fn_cuGraphMemsetNodeGetParams,
-    &__cushim_fn_cuGraphMemsetNodeSetParams,
-    &__cushim_fn_cuGraphNodeFindInClone,
-    &__cushim_fn_cuGraphNodeGetContainingGraph,
-    &__cushim_fn_cuGraphNodeGetDependencies,
-    &__cushim_fn_cuGraphNodeGetDependencies_v2,
-    &__cushim_fn_cuGraphNodeGetDependentNodes,
-    &__cushim_fn_cuGraphNodeGetDependentNodes_v2,
-    &__cushim_fn_cuGraphNodeGetEnabled,
-    &__cushim_fn_cuGraphNodeGetLocalId,
-    &__cushim_fn_cuGraphNodeGetParams,
-    &__cushim_fn_cuGraphNodeGetToolsId,
-    &__cushim_fn_cuGraphNodeGetType,
-    &__cushim_fn_cuGraphNodeSetEnabled,
-    &__cushim_fn_cuGraphNodeSetParams,
-    &__cushim_fn_cuGraphNodeSetParams_v2,
-    &__cushim_fn_cuGraphReleaseUserObject,
-    &__cushim_fn_cuGraphRemoveDependencies,
-    &__cushim_fn_cuGraphRemoveDependencies_v2,
-    &__cushim_fn_cuGraphRetainUserObject,
-    &__cushim_fn_cuGraphUpload,
-    &__cushim_fn_cuGraphicsEGLRegisterImage,
-    &__cushim_fn_cuGraphicsGLRegisterBuffer,
-    &__cushim_fn_cuGraphicsGLRegisterImage,
-    &__cushim_fn_cuGraphicsMapResources,
-    &__cushim_fn_cuGraphicsResourceGetMappedEglFrame,
-    &__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray,
-    &__cushim_fn_cuGraphicsResourceGetMappedPointer_v2,
-    &__cushim_fn_cuGraphicsResourceSetMapFlags_v2,
-    &__cushim_fn_cuGraphicsSubResourceGetMappedArray,
-    &__cushim_fn_cuGraphicsUnmapResources,
-    &__cushim_fn_cuGraphicsUnregisterResource,
-    &__cushim_fn_cuGraphicsVDPAURegisterOutputSurface,
-    &__cushim_fn_cuGraphicsVDPAURegisterVideoSurface,
-    &__cushim_fn_cuGreenCtxCreate,
-    &__cushim_fn_cuGreenCtxDestroy,
-    &__cushim_fn_cuGreenCtxGetDevResource,
-    &__cushim_fn_cuGreenCtxGetId,
-    &__cushim_fn_cuGreenCtxRecordEvent,
-    &__cushim_fn_cuGreenCtxStreamCreate,
-    &__cushim_fn_cuGreenCtxWaitEvent,
-    &__cushim_fn_cuImportExternalMemory,
-    &__cushim_fn_cuImportExternalSemaphore,
-    &__cushim_fn_cuInit,
-    &__cushim_fn_cuIpcCloseMemHandle,
-    &__cushim_fn_cuIpcGetEventHandle,
-    &__cushim_fn_cuIpcGetMemHandle,
-    &__cushim_fn_cuIpcOpenEventHandle,
-    &__cushim_fn_cuIpcOpenMemHandle_v2,
-    &__cushim_fn_cuKernelGetAttribute,
-    &__cushim_fn_cuKernelGetFunction,
-    &__cushim_fn_cuKernelGetLibrary,
-    &__cushim_fn_cuKernelGetName,
-    &__cushim_fn_cuKernelGetParamCount,
-    &__cushim_fn_cuKernelGetParamInfo,
-    &__cushim_fn_cuKernelSetAttribute,
-    &__cushim_fn_cuKernelSetCacheConfig,
-    &__cushim_fn_cuLaunch,
-    &__cushim_fn_cuLaunchCooperativeKernel,
-    &__cushim_fn_cuLaunchCooperativeKernelMultiDevice,
-    &__cushim_fn_cuLaunchGrid,
-    &__cushim_fn_cuLaunchGridAsync,
-    &__cushim_fn_cuLaunchHostFunc,
-    &__cushim_fn_cuLaunchHostFunc_v2,
-    &__cushim_fn_cuLaunchKernel,
-    &__cushim_fn_cuLaunchKernelEx,
-    &__cushim_fn_cuLibraryEnumerateKernels,
-    &__cushim_fn_cuLibraryGetGlobal,
-    &__cushim_fn_cuLibraryGetKernel,
-    &__cushim_fn_cuLibraryGetKernelCount,
-    &__cushim_fn_cuLibraryGetManaged,
-    &__cushim_fn_cuLibraryGetModule,
-    &__cushim_fn_cuLibraryGetUnifiedFunction,
-    &__cushim_fn_cuLibraryLoadData,
-    &__cushim_fn_cuLibraryLoadFromFile,
-    &__cushim_fn_cuLibraryUnload,
-    &__cushim_fn_cuLinkAddData_v2,
-    &__cushim_fn_cuLinkAddFile_v2,
-    &__cushim_fn_cuLinkComplete,
-    &__cushim_fn_cuLinkCreate_v2,
-    &__cushim_fn_cuLinkDestroy,
-    &__cushim_fn_cuLogicalEndpointAddDevice,
-    &__cushim_fn_cuLogicalEndpointBindAddr,
-    &__cushim_fn_cuLogicalEndpointBindMem,
-    &__cushim_fn_cuLogicalEndpointCreate,
-    &__cushim_fn_cuLogicalEndpointDestroy,
-    &__cushim_fn_cuLogicalEndpointExport,
-    &__cushim_fn_cuLogicalEndpointGetLimits,
-    &__cushim_fn_cuLogicalEndpointIdRelease,
-    &__cushim_fn_cuLogicalEndpointIdReserve,
-    &__cushim_fn_cuLogicalEndpointImport,
-    &__cushim_fn_cuLogicalEndpointQuery,
-    &__cushim_fn_cuLogicalEndpointUnbind,
-    &__cushim_fn_cuLogsCurrent,
-    &__cushim_fn_cuLogsDumpToFile,
-    &__cushim_fn_cuLogsDumpToMemory,
-    &__cushim_fn_cuLogsRegisterCallback,
-    &__cushim_fn_cuLogsUnregisterCallback,
-    &__cushim_fn_cuMemAddressFree,
-    &__cushim_fn_cuMemAddressReserve,
-    &__cushim_fn_cuMemAdvise,
-    &__cushim_fn_cuMemAdvise_v2,
-    &__cushim_fn_cuMemAllocAsync,
-    &__cushim_fn_cuMemAllocFromPoolAsync,
-    &__cushim_fn_cuMemAllocHost_v2,
-    &__cushim_fn_cuMemAllocManaged,
-    &__cushim_fn_cuMemAllocPitch_v2,
-    &__cushim_fn_cuMemAlloc_v2,
-    &__cushim_fn_cuMemBatchDecompressAsync,
-    &__cushim_fn_cuMemCreate,
-    &__cushim_fn_cuMemDiscardAndPrefetchBatchAsync,
-    &__cushim_fn_cuMemDiscardBatchAsync,
-    &__cushim_fn_cuMemExportToShareableHandle,
-    &__cushim_fn_cuMemFreeAsync,
-    &__cushim_fn_cuMemFreeHost,
-    &__cushim_fn_cuMemFree_v2,
-    &__cushim_fn_cuMemGetAccess,
-    &__cushim_fn_cuMemGetAddressRange_v2,
-    &__cushim_fn_cuMemGetAllocationGranularity,
-    &__cushim_fn_cuMemGetAllocationPropertiesFromHandle,
-    &__cushim_fn_cuMemGetDefaultMemPool,
-    &__cushim_fn_cuMemGetHandleForAddressRange,
-    &__cushim_fn_cuMemGetInfo_v2,
-    &__cushim_fn_cuMemGetLocationInfo,
-    &__cushim_fn_cuMemGetMemPool,
-    &__cushim_fn_cuMemHostAlloc,
-    &__cushim_fn_cuMemHostGetDevicePointer_v2,
-    &__cushim_fn_cuMemHostGetFlags,
-    &__cushim_fn_cuMemHostRegister_v2,
-    &__cushim_fn_cuMemHostUnregister,
-    &__cushim_fn_cuMemImportFromShareableHandle,
-    &__cushim_fn_cuMemMap,
-    &__cushim_fn_cuMemMapArrayAsync,
-    &__cushim_fn_cuMemPoolCreate,
-    &__cushim_fn_cuMemPoolDestroy,
-    &__cushim_fn_cuMemPoolExportPointer,
-    &__cushim_fn_cuMemPoolExportToShareableHandle,
-    &__cushim_fn_cuMemPoolGetAccess,
-    &__cushim_fn_cuMemPoolGetAttribute,
-    &__cushim_fn_cuMemPoolImportFromShareableHandle,
-    &__cushim_fn_cuMemPoolImportPointer,
-    &__cushim_fn_cuMemPoolSetAccess,
-    &__cushim_fn_cuMemPoolSetAttribute,
-    &__cushim_fn_cuMemPoolTrimTo,
-    &__cushim_fn_cuMemPrefetchAsync,
-    &__cushim_fn_cuMemPrefetchAsync_v2,
-    &__cushim_fn_cuMemPrefetchBatchAsync,
-    &__cushim_fn_cuMemRangeGetAttribute,
-    &__cushim_fn_cuMemRangeGetAttributes,
-    &__cushim_fn_cuMemRelease,
-    &__cushim_fn_cuMemRetainAllocationHandle,
-    &__cushim_fn_cuMemSetAccess,
-    &__cushim_fn_cuMemSetMemPool,
-    &__cushim_fn_cuMemUnmap,
-    &__cushim_fn_cuMemcpy,
-    &__cushim_fn_cuMemcpy2DAsync_v2,
-    &__cushim_fn_cuMemcpy2DUnaligned_v2,
-    &__cushim_fn_cuMemcpy2D_v2,
-    &__cushim_fn_cuMemcpy3DAsync_v2,
-    &__cushim_fn_cuMemcpy3DBatchAsync,
-    &__cushim_fn_cuMemcpy3DBatchAsync_v2,
-    &__cushim_fn_cuMemcpy3DPeer,
-    &__cushim_fn_cuMemcpy3DPeerAsync,
-    &__cushim_fn_cuMemcpy3DWithAttributesAsync,
-    &__cushim_fn_cuMemcpy3D_v2,
-    &__cushim_fn_cuMemcpyAsync,
-    &__cushim_fn_cuMemcpyAtoA_v2,
-    &__cushim_fn_cuMemcpyAtoD_v2,
-    &__cushim_fn_cuMemcpyAtoHAsync_v2,
-    &__cushim_fn_cuMemcpyAtoH_v2,
-    &__cushim_fn_cuMemcpyBatchAsync,
-    &__cushim_fn_cuMemcpyBatchAsync_v2,
-    &__cushim_fn_cuMemcpyDtoA_v2,
-    &__cushim_fn_cuMemcpyDtoDAsync_v2,
-    &__cushim_fn_cuMemcpyDtoD_v2,
-    &__cushim_fn_cuMemcpyDtoHAsync_v2,
-    &__cushim_fn_cuMemcpyDtoH_v2,
-    &__cushim_fn_cuMemcpyHtoAAsync_v2,
-    &__cushim_fn_cuMemcpyHtoA_v2,
-    &__cushim_fn_cuMemcpyHtoDAsync_v2,
-    &__cushim_fn_cuMemcpyHtoD_v2,
-    &__cushim_fn_cuMemcpyPeer,
-    &__cushim_fn_cuMemcpyPeerAsync,
-    &__cushim_fn_cuMemcpyWithAttributesAsync,
-    &__cushim_fn_cuMemsetD16Async,
-    &__cushim_fn_cuMemsetD16_v2,
-    &__cushim_fn_cuMemsetD2D16Async,
-    &__cushim_fn_cuMemsetD2D16_v2,
-    &__cushim_fn_cuMemsetD2D32Async,
-    &__cushim_fn_cuMemsetD2D32_v2,
-    &__cushim_fn_cuMemsetD2D8Async,
-    &__cushim_fn_cuMemsetD2D8_v2,
-    &__cushim_fn_cuMemsetD32Async,
-    &__cushim_fn_cuMemsetD32_v2,
-    &__cushim_fn_cuMemsetD8Async,
-    &__cushim_fn_cuMemsetD8_v2,
-    &__cushim_fn_cuMipmappedArrayCreate,
-    &__cushim_fn_cuMipmappedArrayDestroy,
-    &__cushim_fn_cuMipmappedArrayGetLevel,
-    &__cushim_fn_cuMipmappedArrayGetMemoryRequirements,
-    &__cushim_fn_cuMipmappedArrayGetSparseProperties,
-    &__cushim_fn_cuModuleEnumerateFunctions,
-    &__cushim_fn_cuModuleGetFunction,
-    &__cushim_fn_cuModuleGetFunctionCount,
-    &__cushim_fn_cuModuleGetGlobal_v2,
-    &__cushim_fn_cuModuleGetLoadingMode,
-    &__cushim_fn_cuModuleGetSurfRef,
-    &__cushim_fn_cuModuleGetTexRef,
-    &__cushim_fn_cuModuleLoad,
-    &__cushim_fn_cuModuleLoadData,
-    &__cushim_fn_cuModuleLoadDataEx,
-    &__cushim_fn_cuModuleLoadFatBinary,
-    &__cushim_fn_cuModuleUnload,
-    &__cushim_fn_cuMulticastAddDevice,
-    &__cushim_fn_cuMulticastBindAddr,
-    &__cushim_fn_cuMulticastBindAddr_v2,
-    &__cushim_fn_cuMulticastBindMem,
-    &__cushim_fn_cuMulticastBindMem_v2,
-    &__cushim_fn_cuMulticastCreate,
-    &__cushim_fn_cuMulticastGetGranularity,
-    &__cushim_fn_cuMulticastUnbind,
-    &__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock,
-    &__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor,
-    &__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-    &__cushim_fn_cuOccupancyMaxActiveClusters,
-    &__cushim_fn_cuOccupancyMaxPotentialBlockSize,
-    &__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags,
-    &__cushim_fn_cuOccupancyMaxPotentialClusterSize,
-    &__cushim_fn_cuParamSetSize,
-    &__cushim_fn_cuParamSetTexRef,
-    &__cushim_fn_cuParamSetf,
-    &__cushim_fn_cuParamSeti,
-    &__cushim_fn_cuParamSetv,
-    &__cushim_fn_cuPointerGetAttribute,
-    &__cushim_fn_cuPointerGetAttributes,
-    &__cushim_fn_cuPointerSetAttribute,
-    &__cushim_fn_cuProfilerInitialize,
-    &__cushim_fn_cuProfilerStart,
-    &__cushim_fn_cuProfilerStop,
-    &__cushim_fn_cuSignalExternalSemaphoresAsync,
-    &__cushim_fn_cuStreamAddCallback,
-    &__cushim_fn_cuStreamAttachMemAsync,
-    &__cushim_fn_cuStreamBatchMemOp,
-    &__cushim_fn_cuStreamBatchMemOp_v2,
-    &__cushim_fn_cuStreamBeginCaptureToCig,
-    &__cushim_fn_cuStreamBeginCaptureToGraph,
-    &__cushim_fn_cuStreamBeginCapture_v2,
-    &__cushim_fn_cuStreamBeginRecaptureToGraph,
-    &__cushim_fn_cuStreamCopyAttributes,
-    &__cushim_fn_cuStreamCreate,
-    &__cushim_fn_cuStreamCreateWithPriority,
-    &__cushim_fn_cuStreamDestroy_v2,
-    &__cushim_fn_cuStreamEndCapture,
-    &__cushim_fn_cuStreamEndCaptureToCig,
-    &__cushim_fn_cuStreamGetAttribute,
-    &__cushim_fn_cuStreamGetCaptureInfo,
-    &__cushim_fn_cuStreamGetCaptureInfo_v2,
-    &__cushim_fn_cuStreamGetCaptureInfo_v3,
-    &__cushim_fn_cuStreamGetCtx,
-    &__cushim_fn_cuStreamGetCtx_v2,
-    &__cushim_fn_cuStreamGetDevResource,
-    &__cushim_fn_cuStreamGetDevice,
-    &__cushim_fn_cuStreamGetFlags,
-    &__cushim_fn_cuStreamGetGreenCtx,
-    &__cushim_fn_cuStreamGetId,
-    &__cushim_fn_cuStreamGetPriority,
-    &__cushim_fn_cuStreamIsCapturing,
-    &__cushim_fn_cuStreamQuery,
-    &__cushim_fn_cuStreamSetAttribute,
-    &__cushim_fn_cuStreamSynchronize,
-    &__cushim_fn_cuStreamUpdateCaptureDependencies,
-    &__cushim_fn_cuStreamUpdateCaptureDependencies_v2,
-    &__cushim_fn_cuStreamWaitEvent,
-    &__cushim_fn_cuStreamWaitValue32,
-    &__cushim_fn_cuStreamWaitValue32_v2,
-    &__cushim_fn_cuStreamWaitValue64,
-    &__cushim_fn_cuStreamWaitValue64_v2,
-    &__cushim_fn_cuStreamWriteValue32,
-    &__cushim_fn_cuStreamWriteValue32_v2,
-    &__cushim_fn_cuStreamWriteValue64,
-    &__cushim_fn_cuStreamWriteValue64_v2,
-    &__cushim_fn_cuSurfObjectCreate,
-    &__cushim_fn_cuSurfObjectDestroy,
-    &__cushim_fn_cuSurfObjectGetResourceDesc,
-    &__cushim_fn_cuSurfRefGetArray,
-    &__cushim_fn_cuSurfRefSetArray,
-    &__cushim_fn_cuTensorMapEncodeIm2col,
-    &__cushim_fn_cuTensorMapEncodeIm2colWide,
-    &__cushim_fn_cuTensorMapEncodeTiled,
-    &__cushim_fn_cuTensorMapReplaceAddress,
-    &__cushim_fn_cuTensorMapSetAllocationClass,
-    &__cushim_fn_cuTexObjectCreate,
-    &__cushim_fn_cuTexObjectDestroy,
-    &__cushim_fn_cuTexObjectGetResourceDesc,
-    &__cushim_fn_cuTexObjectGetResourceViewDesc,
-    &__cushim_fn_cuTexObjectGetTextureDesc,
-    &__cushim_fn_cuTexRefCreate,
-    &__cushim_fn_cuTexRefDestroy,
-    &__cushim_fn_cuTexRefGetAddressMode,
-    &__cushim_fn_cuTexRefGetAddress_v2,
-    &__cushim_fn_cuTexRefGetArray,
-    &__cushim_fn_cuTexRefGetBorderColor,
-    &__cushim_fn_cuTexRefGetFilterMode,
-    &__cushim_fn_cuTexRefGetFlags,
-    &__cushim_fn_cuTexRefGetFormat,
-    &__cushim_fn_cuTexRefGetMaxAnisotropy,
-    &__cushim_fn_cuTexRefGetMipmapFilterMode,
-    &__cushim_fn_cuTexRefGetMipmapLevelBias,
-    &__cushim_fn_cuTexRefGetMipmapLevelClamp,
-    &__cushim_fn_cuTexRefGetMipmappedArray,
-    &__cushim_fn_cuTexRefSetAddress2D_v3,
-    &__cushim_fn_cuTexRefSetAddressMode,
-    &__cushim_fn_cuTexRefSetAddress_v2,
-    &__cushim_fn_cuTexRefSetArray,
-    &__cushim_fn_cuTexRefSetBorderColor,
-    &__cushim_fn_cuTexRefSetFilterMode,
-    &__cushim_fn_cuTexRefSetFlags,
-    &__cushim_fn_cuTexRefSetFormat,
-    &__cushim_fn_cuTexRefSetMaxAnisotropy,
-    &__cushim_fn_cuTexRefSetMipmapFilterMode,
-    &__cushim_fn_cuTexRefSetMipmapLevelBias,
-    &__cushim_fn_cuTexRefSetMipmapLevelClamp,
-    &__cushim_fn_cuTexRefSetMipmappedArray,
-    &__cushim_fn_cuThreadExchangeStreamCaptureMode,
-    &__cushim_fn_cuUserObjectCreate,
-    &__cushim_fn_cuUserObjectRelease,
-    &__cushim_fn_cuUserObjectRetain,
-    &__cushim_fn_cuVDPAUCtxCreate_v2,
-    &__cushim_fn_cuVDPAUGetDevice,
-    &__cushim_fn_cuWGLGetDevice,
+    #[cfg(windows)] &__cushim_fn_cuWGLGetDevice,
     &__cushim_fn_cuWaitExternalSemaphoresAsync,
 ];
 
@@ -9315,7 +7105,7 @@ macro_rules! cushim_linked {
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
 /// The slot starts at `resolve`, which binds the function (see
-/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
 /// and forwards the call. From then on a call is one atomic load and one
 /// indirect call. The per-shim items are two statics with names the generator
 /// chose; `resolve` and `absent` live inside their initializers, so that no
@@ -9338,15 +7128,15 @@ macro_rules! cushim_shim {
     // Without the library a shim answers the code of its failure, or, for a
     // fallback (`cuGetErrorName`), the name or text of its status argument.
     (@absent $function:ident, $ret:ty, []) => {
-        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+        <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -9356,15 +7146,15 @@ macro_rules! cushim_shim {
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let code = unsafe { $symbol($($arg),*) };
-        if <$ret as cushim_loader::Status>::is_success(&code) {
+        if cushim_runtime::is_success::<Module>(code) {
             Ok(())
         } else {
-            Err(cushim_classify(&$function, code))
+            Err(cushim_runtime::classify::<Module>(&$function, code))
         }
     }};
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let value = unsafe { $symbol($($arg),*) };
-        match cushim_loader::failed(&$function) {
+        match $function.failed() {
             Some(e) => Err(Error::Load(e)),
             None => Ok(value),
         }
@@ -9382,7 +7172,7 @@ macro_rules! cushim_shim {
     }};
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
-        if cushim_loader::per_thread_now() {
+        if CUSHIM_LIBRARY.per_thread_now() {
             unsafe { $twin($($arg),*) }
         } else {
             unsafe { $export($($arg),*) }
@@ -9395,35 +7185,35 @@ macro_rules! cushim_shim {
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
-        pub static $function: cushim_loader::Function = {
+        pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
-            cushim_loader::Function {
-                name: $name,
-                aliases: &[$(stringify!($alias)),*],
-                symbol: $export,
-                proc_name: $proc,
-                version: $version,
-                since: $since,
-                per_thread: cushim_shim!(@twin $($twin)*),
-                slot: &$slot,
+            cushim_runtime::Function::new(
+                &CUSHIM_LIBRARY,
+                cushim_runtime::Facts {
+                    name: $name,
+                    aliases: &[$(stringify!($alias)),*],
+                    symbol: $export,
+                    proc_name: $proc,
+                    version: $version,
+                    since: $since,
+                    per_thread: cushim_shim!(@twin $($twin)*),
+                },
+                &$slot,
                 // SAFETY: only compared and stored, never called through this type.
-                absent: unsafe {
+                unsafe {
                     ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
                 },
-                bound: ::std::sync::atomic::AtomicBool::new(false),
-                failure: ::std::sync::OnceLock::new(),
-                reason: ::std::sync::OnceLock::new(),
-            }
+            )
         };
 
-        #[doc(hidden)]
+        // Private to the module: no code outside it can repoint the shim.
         #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        pub static $slot: ::std::sync::atomic::AtomicPtr<()> = {
+        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = cushim_loader::bind(&$function);
-                // SAFETY: `p` is the driver's function, whose C prototype this
+                let p = $function.bind();
+                // SAFETY: `p` is the library's function, whose C prototype this
                 // type mirrors, or `absent`.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
@@ -9433,8 +7223,8 @@ macro_rules! cushim_shim {
 
         $(#[$attr])*
         #[doc = concat!(
-            "The driver's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
-            "Without a usable driver it returns the code of the failure; `last_load_error` says why.\n\n",
+            "The library's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
+            "Without a usable library it returns the code of the failure; `last_load_error` says why.\n\n",
             "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
         )]
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
@@ -9445,7 +7235,7 @@ macro_rules! cushim_shim {
             }
             cushim_lazy! {
                 let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -9456,7 +7246,7 @@ macro_rules! cushim_shim {
             $(#[$attr])*
             #[doc = concat!(
                 "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
+                "# Errors\n\n`Error::Status` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]

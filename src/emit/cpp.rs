@@ -9,7 +9,8 @@ use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
 use crate::library::LoaderCodes;
 use crate::options::{Resolve, StreamMode};
-use crate::runtime::{self, cushim_loader as loader};
+use crate::runtime;
+use cushim_runtime as loader;
 use crate::version::CudaVersion;
 
 /// Options that change the C++ text.

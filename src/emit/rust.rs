@@ -22,9 +22,6 @@ struct Module<'a> {
     /// The styles the enums come in. Example: `newtype`.
     enum_styles: String,
     enums: Vec<EnumItem>,
-    /// Whether a `Debug` impl calls the helper (`enum_fmt`), which is then copied.
-    debug_helper: bool,
-    enum_fmt: &'static str,
     status_type: String,
     /// How the status type turns into codes and back.
     status: StatusShape,
@@ -32,12 +29,16 @@ struct Module<'a> {
     stream: &'static str,
     codes: crate::ir::Codes,
     code_names: Vec<&'static str>,
-    /// `CUSHIM_LIBRARY`'s fields as Rust expressions.
+    /// `CUSHIM_INFO`'s fields as Rust expressions.
     library: LibraryFields,
-    /// The loader runtime, indented into its module.
-    loader: String,
-    /// The typed layer and introspection, indented into their module.
-    api: String,
+    /// Whether the library has per-thread variants: then the module has the
+    /// stream-mode functions. Example: `true` for the driver.
+    has_streams: bool,
+    /// What the include comment names the module. Example: `cublaslt`.
+    module_name: String,
+    /// A C name and its symbol, for the docs. Example: `cuMemAlloc`, `cuMemAlloc_v2`.
+    example_name: String,
+    example_symbol: String,
     shim_macro: &'static str,
     /// The link switches, one set per cfg: `(cfg attribute or "", linked?)`.
     link_arms: Vec<(String, bool)>,
@@ -46,8 +47,9 @@ struct Module<'a> {
     /// Example: `--link feature=linked`.
     link_mode: String,
     texts: Vec<StatusText>,
-    /// `FUNCTIONS` per system: `(cfg attribute or "", metadata statics)`.
-    function_lists: Vec<(String, Vec<String>)>,
+    /// `FUNCTIONS`' entries, each a function of one system with its `cfg`:
+    /// `#[cfg(windows)] &__cushim_fn_cuWGLGetDevice`.
+    function_list: Vec<String>,
     functions: Vec<Shim>,
 }
 
@@ -55,6 +57,8 @@ struct Module<'a> {
 /// lists as `(unix, windows)`.
 struct LibraryFields {
     label: String,
+    /// The label as text. Example: `cuBLAS`.
+    label_text: &'static str,
     short: String,
     product: String,
     install: String,
@@ -96,6 +100,7 @@ impl LibraryFields {
         let cstr = |c: &std::ffi::CStr| format!("c{:?}", c.to_string_lossy());
         LibraryFields {
             label: format!("{:?}", library.words.label),
+            label_text: library.words.label,
             short: format!("{:?}", library.words.short),
             product: format!("{:?}", library.words.product),
             install: format!("{:?}", library.words.install),
@@ -273,6 +278,12 @@ pub fn emit(
         used.push(options.enums.default_style);
     }
     let used: Vec<&str> = used.iter().map(|s| s.name()).collect();
+    // A C name that differs from its export shows best what `function` takes.
+    let example = api
+        .functions
+        .iter()
+        .find(|f| f.name != f.symbol)
+        .or(api.functions.first());
     let module = Module {
         tool_version: &provenance.tool_version,
         release: provenance.release.to_string(),
@@ -286,9 +297,7 @@ pub fn emit(
             }
             _ => used.join(""),
         },
-        debug_helper: enums.iter().any(|e| e.newtype),
         enums,
-        enum_fmt: runtime::RUST_ENUM_FMT.trim_end(),
         status_type: status_type.clone(),
         status,
         resolve: match options.resolve {
@@ -306,7 +315,7 @@ pub fn emit(
                 c.library_not_found,
                 c.symbol_not_found,
                 c.stub_library,
-                c.driver_too_old,
+                c.too_old,
                 c.not_initialized,
             ]
             .iter()
@@ -314,8 +323,13 @@ pub fn emit(
             .collect()
         },
         library: LibraryFields::new(&api.library, api.header_major()?),
-        loader: indent(runtime::RUST_LOADER),
-        api: indent(runtime::RUST_API),
+        has_streams: api.library.parse.per_thread_define.is_some(),
+        module_name: file_name
+            .strip_suffix(".rs")
+            .unwrap_or(file_name)
+            .to_ascii_lowercase(),
+        example_name: example.map_or_else(String::new, |f| f.name.clone()),
+        example_symbol: example.map_or_else(String::new, |f| f.symbol.clone()),
         shim_macro: runtime::RUST_SHIM_MACRO.trim_end(),
         link_arms: match &options.link {
             Link::Lazy => vec![(String::new(), false)],
@@ -339,7 +353,14 @@ pub fn emit(
                 ),
             })
             .collect(),
-        function_lists: function_lists(api),
+        function_list: api
+            .functions
+            .iter()
+            .map(|f| match f.platform.as_deref() {
+                Some(system) => format!("#[cfg({system})] &{}", function_static(f)),
+                None => format!("&{}", function_static(f)),
+            })
+            .collect(),
         functions: {
             // In a merged module an old variant's symbol can be a newer variant's C
             // name (`cuDeviceGetUuid`): the C name wins, and the variant goes by the
@@ -370,40 +391,6 @@ pub fn emit(
 /// The name of `f`'s metadata static. Example: `__cushim_fn_cuMemAlloc_v2`.
 fn function_static(f: &Function) -> String {
     format!("__cushim_fn_{}", f.symbol)
-}
-
-/// `FUNCTIONS` for each system: one list when every function is everywhere;
-/// else the common ones where none of the systems applies, and per system
-/// the common ones and its own (the systems exclude each other: `windows`).
-fn function_lists(api: &Api) -> Vec<(String, Vec<String>)> {
-    let mut systems: Vec<&str> = api
-        .functions
-        .iter()
-        .filter_map(|f| f.platform.as_deref())
-        .collect();
-    systems.sort_unstable();
-    systems.dedup();
-    let statics = |keep: &dyn Fn(Option<&str>) -> bool| -> Vec<String> {
-        api.functions
-            .iter()
-            .filter(|f| keep(f.platform.as_deref()))
-            .map(function_static)
-            .collect()
-    };
-    if systems.is_empty() {
-        return vec![(String::new(), statics(&|_| true))];
-    }
-    let mut lists = vec![(
-        format!("#[cfg(not(any({})))]\n", systems.join(", ")),
-        statics(&|p| p.is_none()),
-    )];
-    for system in &systems {
-        lists.push((
-            format!("#[cfg({system})]\n"),
-            statics(&|p| p.is_none_or(|p| p == *system)),
-        ));
-    }
-    lists
 }
 
 /// `e` in `style`, as bindgen would spell it, plus the `Debug` that names
@@ -623,19 +610,6 @@ fn shim(f: &Function, options: &RustOptions, status_type: &str, renamed: bool) -
             .map(String::from)
             .collect(),
     }
-}
-
-/// `text` with every non-empty line indented by four spaces.
-fn indent(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for line in text.lines() {
-        if !line.is_empty() {
-            out.push_str("    ");
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 const KEYWORDS: &[&str] = &[

@@ -179,7 +179,11 @@ fn rust_shims_carry_the_ir_facts() {
         !text.contains("Does a thing"),
         "no header prose without --docs"
     );
-    assert!(text.contains("cushim_loader::StreamMode::Legacy;"));
+    assert!(text.contains("default_stream: cushim_runtime::StreamMode::Legacy,"));
+    assert!(
+        text.contains("pub fn set_stream_mode("),
+        "the driver's module has the stream mode"
+    );
 }
 
 #[test]
@@ -190,7 +194,11 @@ fn rust_codes_are_the_headers_values_and_the_description_fills_gaps() {
     assert!(text.contains("    library_not_found: 303,\n"));
     assert!(text.contains("    stub_library: 34,\n"));
     assert!(text.contains("&[\"libcuda.so.1\"]") && text.contains("&[\"nvcuda.dll\"]"));
-    assert_eq!(text.matches("pub mod cushim_loader {").count(), 1);
+    assert_eq!(
+        text.matches("cushim_runtime::Library::new(&CUSHIM_INFO)").count(),
+        1,
+        "one library state, in the runtime crate's type"
+    );
     assert_eq!(text.matches("macro_rules! cushim_shim").count(), 1);
 }
 
@@ -199,7 +207,7 @@ fn rust_options_change_only_their_lines() {
     let plain = rust_text(&api(), false, StreamMode::Legacy);
     let docs = rust_text(&api(), true, StreamMode::PerThread);
     assert!(docs.contains(r#"attrs [#[doc = "Does a thing"]];"#));
-    assert!(docs.contains("cushim_loader::StreamMode::PerThread;"));
+    assert!(docs.contains("default_stream: cushim_runtime::StreamMode::PerThread,"));
     let changed = plain
         .lines()
         .zip(docs.lines())

@@ -57,7 +57,7 @@ pub struct Codes {
     /// Example: `34` (`CUDA_ERROR_STUB_LIBRARY`).
     pub stub_library: i64,
     /// Example: `36` (`CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`).
-    pub driver_too_old: i64,
+    pub too_old: i64,
     /// Example: `3` (`CUDA_ERROR_NOT_INITIALIZED`).
     pub not_initialized: i64,
 }
@@ -107,7 +107,7 @@ impl Codes {
             library_not_found: code(c.library_not_found),
             symbol_not_found: code(c.symbol_not_found),
             stub_library: code(c.stub_library),
-            driver_too_old: code(c.driver_too_old),
+            too_old: code(c.too_old),
             not_initialized: code(c.not_initialized),
         }
     }

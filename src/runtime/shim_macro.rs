@@ -7,7 +7,7 @@
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
 /// The slot starts at `resolve`, which binds the function (see
-/// `cushim_loader::bind`), leaving the driver's address or `absent` in the slot,
+/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
 /// and forwards the call. From then on a call is one atomic load and one
 /// indirect call. The per-shim items are two statics with names the generator
 /// chose; `resolve` and `absent` live inside their initializers, so that no
@@ -30,15 +30,15 @@ macro_rules! cushim_shim {
     // Without the library a shim answers the code of its failure, or, for a
     // fallback (`cuGetErrorName`), the name or text of its status argument.
     (@absent $function:ident, $ret:ty, []) => {
-        <$ret as cushim_loader::Status>::from_code(cushim_loader::absent_code(&$function))
+        <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_api::status_fallback($code, $out, cushim_api::Fallback::$which) }
+        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_api::returned_fallback($code, cushim_api::Fallback::$which)
+        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -48,15 +48,15 @@ macro_rules! cushim_shim {
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let code = unsafe { $symbol($($arg),*) };
-        if <$ret as cushim_loader::Status>::is_success(&code) {
+        if cushim_runtime::is_success::<Module>(code) {
             Ok(())
         } else {
-            Err(cushim_classify(&$function, code))
+            Err(cushim_runtime::classify::<Module>(&$function, code))
         }
     }};
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         let value = unsafe { $symbol($($arg),*) };
-        match cushim_loader::failed(&$function) {
+        match $function.failed() {
             Some(e) => Err(Error::Load(e)),
             None => Ok(value),
         }
@@ -74,7 +74,7 @@ macro_rules! cushim_shim {
     }};
     (@linked ($($arg:ident: $ty:ty),*) $ret:ty; [$export:ident, $twin:ident]) => {{
         cushim_linked!(extern fn $export($($arg: $ty),*) -> $ret; fn $twin($($arg: $ty),*) -> $ret;);
-        if cushim_loader::per_thread_now() {
+        if CUSHIM_LIBRARY.per_thread_now() {
             unsafe { $twin($($arg),*) }
         } else {
             unsafe { $export($($arg),*) }
@@ -87,35 +87,35 @@ macro_rules! cushim_shim {
     ) => {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
-        pub static $function: cushim_loader::Function = {
+        pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
             }
-            cushim_loader::Function {
-                name: $name,
-                aliases: &[$(stringify!($alias)),*],
-                symbol: $export,
-                proc_name: $proc,
-                version: $version,
-                since: $since,
-                per_thread: cushim_shim!(@twin $($twin)*),
-                slot: &$slot,
+            cushim_runtime::Function::new(
+                &CUSHIM_LIBRARY,
+                cushim_runtime::Facts {
+                    name: $name,
+                    aliases: &[$(stringify!($alias)),*],
+                    symbol: $export,
+                    proc_name: $proc,
+                    version: $version,
+                    since: $since,
+                    per_thread: cushim_shim!(@twin $($twin)*),
+                },
+                &$slot,
                 // SAFETY: only compared and stored, never called through this type.
-                absent: unsafe {
+                unsafe {
                     ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
                 },
-                bound: ::std::sync::atomic::AtomicBool::new(false),
-                failure: ::std::sync::OnceLock::new(),
-                reason: ::std::sync::OnceLock::new(),
-            }
+            )
         };
 
-        #[doc(hidden)]
+        // Private to the module: no code outside it can repoint the shim.
         #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        pub static $slot: ::std::sync::atomic::AtomicPtr<()> = {
+        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
             unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = cushim_loader::bind(&$function);
-                // SAFETY: `p` is the driver's function, whose C prototype this
+                let p = $function.bind();
+                // SAFETY: `p` is the library's function, whose C prototype this
                 // type mirrors, or `absent`.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
@@ -125,8 +125,8 @@ macro_rules! cushim_shim {
 
         $(#[$attr])*
         #[doc = concat!(
-            "The driver's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
-            "Without a usable driver it returns the code of the failure; `last_load_error` says why.\n\n",
+            "The library's `", stringify!($symbol), "` (C callers write `", $name, "`), bound on its first call.\n\n",
+            "Without a usable library it returns the code of the failure; `last_load_error` says why.\n\n",
             "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
         )]
         #[allow(non_snake_case, dead_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
@@ -137,7 +137,7 @@ macro_rules! cushim_shim {
             }
             cushim_lazy! {
                 let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the driver's function.
+                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -148,7 +148,7 @@ macro_rules! cushim_shim {
             $(#[$attr])*
             #[doc = concat!(
                 "`", stringify!($symbol), "` with its status as a `Result`, or the value it returns.\n\n",
-                "# Errors\n\n`Error::Driver` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
+                "# Errors\n\n`Error::Status` with the code the library returned, or `Error::Load` when the call never reached it.\n\n",
                 "# Safety\n\nThe C function's own contract: valid pointers, handles and sizes."
             )]
             #[inline]

@@ -6,7 +6,9 @@ use std::ffi::c_uint;
 use std::path::PathBuf;
 use std::process::Command;
 
-use super::cushim_loader::{self, self as loader, LoadError, StreamMode};
+use cushim_runtime::{self as loader, LibraryInfo, LoadError, StreamMode};
+
+use crate::library::DRIVER;
 
 /// The status type a generated module gets from bindgen, reduced to its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,36 +19,67 @@ impl loader::Status for TestResult {
     fn from_code(code: u32) -> Self {
         TestResult(code)
     }
-    fn is_success(&self) -> bool {
-        self.0 == 0
-    }
     fn code(&self) -> i64 {
         i64::from(self.0)
     }
 }
 
-#[path = "cushim_api.rs"]
-#[warn(missing_docs, clippy::pedantic)]
-mod cushim_api;
-use cushim_api::{cushim_classify, Api, Error};
+// What a generated module defines around its shims, here for the driver's
+// description.
+pub enum Module {}
 
-/// What a generated module defines for `cushim_api`.
-type CushimStatus = TestResult;
-const CUSHIM_STATUS_NAME: &str = "TestResult";
-use super::{CUSHIM_CODES, CUSHIM_LIBRARY};
-static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
-    cushim_api::StatusText {
+static CUSHIM_INFO: LibraryInfo = LibraryInfo {
+    label: DRIVER.words.label,
+    short: DRIVER.words.short,
+    product: DRIVER.words.product,
+    install: DRIVER.words.install,
+    override_var: DRIVER.words.override_var,
+    names: DRIVER.names.unix,
+    version_function: DRIVER.version.name,
+    version_query: DRIVER.version.query,
+    stub_code: Some(DRIVER.codes.stub_library.value.cast_signed()),
+    proc_address: DRIVER.proc_address,
+    major: 0,
+    wheel_dirs: None,
+    preload: &[],
+    family: &[],
+    codes: super::codes(&DRIVER),
+    resolve: loader::Resolve::ProcAddress,
+    default_stream: StreamMode::Legacy,
+};
+
+static CUSHIM_LIBRARY: loader::Library = loader::Library::new(&CUSHIM_INFO);
+
+impl loader::Module for Module {
+    type Status = TestResult;
+    const STATUS_NAME: &'static str = "TestResult";
+    fn library() -> &'static loader::Library {
+        &CUSHIM_LIBRARY
+    }
+    fn status_texts() -> &'static [loader::StatusText] {
+        CUSHIM_STATUS_TEXTS
+    }
+    fn functions() -> &'static [&'static loader::Function] {
+        FUNCTIONS
+    }
+}
+
+type Error = loader::Error<Module>;
+struct Api;
+
+static CUSHIM_STATUS_TEXTS: &[loader::StatusText] = &[
+    loader::StatusText {
         code: 0,
         name: c"CUDA_SUCCESS",
         text: c"no error",
     },
-    cushim_api::StatusText {
+    loader::StatusText {
         code: 1,
         name: c"CUDA_ERROR_INVALID_VALUE",
         text: c"invalid value",
     },
 ];
-static FUNCTIONS: &[&cushim_loader::Function] = &[
+static FUNCTIONS: &[&loader::Function] = &[
     &__cushim_fn_cuInit,
     &__cushim_fn_cuGetErrorName,
     &__cushim_fn_cuGetErrorString,
@@ -116,35 +149,35 @@ cushim_shim! {
 #[test]
 fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     let missing = std::env::temp_dir().join("cushim-no-such-dir/libcuda.so.1");
-    std::env::set_var(super::CUSHIM_LIBRARY.override_var, &missing);
+    std::env::set_var(CUSHIM_INFO.override_var, &missing);
     std::env::remove_var(loader::STREAM_VAR);
 
     // SAFETY: the shim never reaches a driver here.
     let code = unsafe { cuInit(0) };
-    assert_eq!(code, TestResult(super::CUSHIM_CODES.library_not_found));
+    assert_eq!(code, TestResult(CUSHIM_INFO.codes.library_not_found));
     assert_eq!(code.0, 303, "the driver's documented value");
     for _ in 0..100 {
         // SAFETY: as above.
         assert_eq!(unsafe { cuInitAlias(0) }, code);
     }
-    assert_eq!(loader::open_attempts(), 1, "a failure is cached");
+    assert_eq!(CUSHIM_LIBRARY.open_attempts(), 1, "a failure is cached");
 
     // SAFETY: as above.
     let typed = unsafe { Api::cuInit(0) };
-    let Err(Error::Load(LoadError::LibraryNotFound { tried })) = typed else {
+    let Err(Error::Load(LoadError::LibraryNotFound { tried, .. })) = typed else {
         panic!("{typed:?}");
     };
     assert_eq!(tried.len(), 1);
     assert_eq!(PathBuf::from(&tried[0].name), missing);
     assert!(tried[0].error.contains("No such file"), "{tried:?}");
-    assert!(loader::check(&__cushim_fn_cuInit).is_err());
+    assert!(__cushim_fn_cuInit.check().is_err());
     assert!(matches!(
-        cushim_api::last_load_error(),
+        CUSHIM_LIBRARY.last_error(),
         Some(LoadError::LibraryNotFound { .. })
     ));
-    assert!(!cushim_api::is_available("cuInit"));
+    assert!(!loader::is_available::<Module>("cuInit"));
     assert_eq!(
-        cushim_api::function("cuInitAlias").map(|f| f.name),
+        loader::function::<Module>("cuInitAlias").map(|f| f.name),
         Some("cuInit"),
         "a function is found by its aliases too"
     );
@@ -188,48 +221,55 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         TestResult(1)
     );
     assert_eq!(
-        format!("{} / {:?}", Error::Driver(TestResult(1)), Error::Driver(TestResult(1))),
-        "CUDA driver call failed: CUDA_ERROR_INVALID_VALUE (1) / Driver(CUDA_ERROR_INVALID_VALUE (1))"
+        format!("{} / {:?}", Error::Status(TestResult(1)), Error::Status(TestResult(1))),
+        "CUDA driver call failed: CUDA_ERROR_INVALID_VALUE (1) / Status(CUDA_ERROR_INVALID_VALUE (1))"
     );
-    let missing = cushim_api::require(&["cuInit", "cuNoSuchThing"]).unwrap_err();
+    let missing = loader::require::<Module>(&["cuInit", "cuNoSuchThing"]).unwrap_err();
     assert_eq!(missing.functions.len(), 2);
     assert!(missing
         .to_string()
         .contains("cuNoSuchThing: not a function of this header"));
-    assert!(cushim_api::preload_all().is_err());
+    assert!(missing.to_string().starts_with("2 required CUDA driver function(s)"));
+    assert!(loader::preload_all::<Module>().is_err());
     assert_eq!(
-        Error::Driver(TestResult(2)).to_string(),
+        Error::Status(TestResult(2)).to_string(),
         "CUDA driver call failed: TestResult 2"
     );
-    let late = loader::set_stream_mode(StreamMode::PerThread).unwrap_err();
+    let late = CUSHIM_LIBRARY
+        .set_stream_mode(StreamMode::PerThread)
+        .unwrap_err();
     assert_eq!(late.current, StreamMode::Legacy);
 }
 
 #[test]
 fn every_failure_maps_to_the_code_of_the_description() {
-    let codes = super::CUSHIM_CODES;
+    let codes = CUSHIM_INFO.codes;
+    let library = &CUSHIM_INFO;
     let cases = [
-        (LoadError::Reentrant, codes.library_not_found),
-        (LoadError::ForkedDuringLoad, codes.not_initialized),
+        (LoadError::Reentrant { library }, codes.library_not_found),
+        (LoadError::ForkedDuringLoad { library }, codes.not_initialized),
         (
             LoadError::StubLibrary {
+                library,
                 path: "/stubs/libcuda.so".into(),
             },
             codes.stub_library,
         ),
         (
-            LoadError::DriverTooOld {
+            LoadError::TooOld {
+                library,
                 function: "cuCtxCreate",
                 required: 12050,
-                driver: 12020,
+                found: 12020,
             },
-            codes.driver_too_old,
+            codes.too_old,
         ),
         (
             LoadError::SymbolNotFound {
+                library,
                 function: "cuX",
                 symbol: "cuX",
-                library: "libcuda.so.1".into(),
+                path: "libcuda.so.1".into(),
                 error: "status 1".into(),
             },
             codes.symbol_not_found,
@@ -238,10 +278,11 @@ fn every_failure_maps_to_the_code_of_the_description() {
     for (error, code) in cases {
         assert_eq!(error.code(), code, "{error}");
     }
-    let too_old = LoadError::DriverTooOld {
+    let too_old = LoadError::TooOld {
+        library,
         function: "cuCtxCreate",
         required: 12050,
-        driver: 12020,
+        found: 12020,
     };
     assert_eq!(
         too_old.to_string(),
@@ -356,7 +397,7 @@ fn build_cpp_runtime_program() -> PathBuf {
         ("code_library_not_found", codes.library_not_found),
         ("code_stub_library", codes.stub_library),
         ("code_symbol_not_found", codes.symbol_not_found),
-        ("code_driver_too_old", codes.driver_too_old),
+        ("code_driver_too_old", codes.too_old),
         ("code_not_initialized", codes.not_initialized),
     ] {
         source.push_str(&format!("constexpr int {name} = {value};\n"));
@@ -470,14 +511,15 @@ fn both_runtimes_warn_alike_about_a_stream_value_they_ignore() {
             .output()
             .unwrap();
         let cpp = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
-        let rust = loader::stream_warning_for(value).unwrap_or_else(|| "(none)".into());
+        let rust = loader::stream_warning_for(value, StreamMode::Legacy)
+            .unwrap_or_else(|| "(none)".into());
         assert_eq!(cpp, rust, "{value:?}");
     }
     assert_eq!(
-        loader::stream_warning_for("yes").as_deref(),
+        loader::stream_warning_for("yes", StreamMode::Legacy).as_deref(),
         Some("CUSHIM_PER_THREAD_DEFAULT_STREAM=`yes` is ignored: it is none of 1/true/on (per-thread) and 0/false/off (legacy); the legacy default stream is used")
     );
-    assert_eq!(loader::stream_warning_for("on"), None);
+    assert_eq!(loader::stream_warning_for("on", StreamMode::Legacy), None);
     let out = Command::new(bin)
         .arg("warning")
         .env_remove(loader::STREAM_VAR)
@@ -500,7 +542,7 @@ const OVERRIDE_VALUES: &[&str] = &[
 
 /// The Rust runtime's answer, as the C++ runtime spells it (0 search, 1 open, -1 refused).
 fn rust_override(value: Option<&str>) -> i32 {
-    match loader::library_override(value.map(Into::into)) {
+    match loader::library_override(&CUSHIM_INFO, value.map(Into::into)) {
         Ok(None) => 0,
         Ok(Some(_)) => 1,
         Err(_) => -1,

@@ -37,7 +37,7 @@ constexpr bool per_thread_by_default = {{ per_thread_by_default }};
 constexpr int code_library_not_found = {{ codes.library_not_found }};  // {{ code_names.library_not_found.name }}
 constexpr int code_stub_library = {{ codes.stub_library }};  // {{ code_names.stub_library.name }}
 constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_names.symbol_not_found.name }}
-constexpr int code_driver_too_old = {{ codes.driver_too_old }};  // {{ code_names.driver_too_old.name }}
+constexpr int code_driver_too_old = {{ codes.too_old }};  // {{ code_names.too_old.name }}
 constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
 constexpr const char *version_function = {{ library.version_function }};
 // How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),

@@ -2,8 +2,9 @@
 // CUDA {{ release }}; headers: {% for h in headers %}{{ h }}{% if !loop.last %}, {% endif %}{% endfor %}.
 // Regenerate with: {{ command }}
 //
-// Functions: {{ functions.len() }}. Needs the `libloading` crate and std; include it with
-// `mod cuda { include!(concat!(env!("OUT_DIR"), "/{{ file_name }}")); }` or vendor it as a module.
+// Functions: {{ functions.len() }}. Needs std and the `libloading` and `cushim-runtime` crates;
+// include it with `mod {{ module_name }} { include!(concat!(env!("OUT_DIR"), "/{{ file_name }}")); }`
+// or vendor it as a module.
 
 /// Types, constants and enums of the header (bindgen's, and the enums in
 /// bindgen's {{ enum_styles }} style).
@@ -27,38 +28,17 @@ pub mod sys {
 #[rustfmt::skip]
 pub use self::sys::*;
 
+/// This module's library, for the runtime's generic items
+/// (`cushim_runtime::Error<Module>`).
+#[allow(dead_code)]
+#[derive(Debug)]
+pub enum Module {}
+
+/// How the loader finds the library ({{ library.label_text }}), asks its version and
+/// reports failures: cushim's description of it{% if library.major != 0 %}, for headers of major {{ library.major }}{% endif %}.
 #[allow(dead_code)]
 #[rustfmt::skip]
-pub mod cushim_loader {
-{{ loader }}}
-
-#[allow(unused_imports)]
-#[rustfmt::skip]
-pub use self::cushim_loader::{set_stream_mode, stream_mode, stream_mode_warning, LoadError, Resolve, Status, StreamMode};
-
-/// How this module finds functions (`--resolve` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_RESOLVE: cushim_loader::Resolve = cushim_loader::Resolve::{{ resolve }};
-/// The default-stream mode unless the program or `CUSHIM_PER_THREAD_DEFAULT_STREAM`
-/// says otherwise (`--stream` at generation time).
-#[rustfmt::skip]
-pub const CUSHIM_DEFAULT_STREAM_MODE: cushim_loader::StreamMode = cushim_loader::StreamMode::{{ stream }};
-/// What the drop-in layer returns when a call never reached the library: the
-/// values of the header's {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.
-#[rustfmt::skip]
-pub const CUSHIM_CODES: cushim_loader::Codes = cushim_loader::Codes {
-    library_not_found: {{ codes.library_not_found }},
-    symbol_not_found: {{ codes.symbol_not_found }},
-    stub_library: {{ codes.stub_library }},
-    driver_too_old: {{ codes.driver_too_old }},
-    not_initialized: {{ codes.not_initialized }},
-    success: {{ codes.success }},
-    invalid_value: {{ codes.invalid_value }},
-};
-/// How the loader finds the library and asks its version, and the words of
-/// its messages (cushim's description of {{ library.label }}).
-#[rustfmt::skip]
-pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInfo {
+pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: {{ library.label }},
     short: {{ library.short }},
     product: {{ library.product }},
@@ -66,46 +46,77 @@ pub const CUSHIM_LIBRARY: cushim_loader::LibraryInfo = cushim_loader::LibraryInf
     override_var: {{ library.override_var }},
     names: {{ library.names }},
     version_function: {{ library.version_function }},
-    version_query: cushim_loader::VersionQuery::{{ library.version_query }},
+    version_query: cushim_runtime::VersionQuery::{{ library.version_query }},
     stub_code: {{ library.stub_code }},
     proc_address: {{ library.proc_address }},
     major: {{ library.major }},
     wheel_dirs: {{ library.wheel_dirs }},
     preload: {{ library.preload }},
     family: {{ library.family }},
+    // What a call that never reached the library returns: the values of
+    // {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.
+    codes: cushim_runtime::Codes {
+        library_not_found: {{ codes.library_not_found }},
+        symbol_not_found: {{ codes.symbol_not_found }},
+        stub_library: {{ codes.stub_library }},
+        too_old: {{ codes.too_old }},
+        not_initialized: {{ codes.not_initialized }},
+        success: {{ codes.success }},
+        invalid_value: {{ codes.invalid_value }},
+    },
+    // `--resolve` at generation time.
+    resolve: cushim_runtime::Resolve::{{ resolve }},
+    // `--stream` at generation time{% if !has_streams %} (this library has no per-thread variants){% endif %}.
+    default_stream: cushim_runtime::StreamMode::{{ stream }},
 };
+
+/// The library ({{ library.label_text }}), loaded on the first call of any shim of this module.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub static CUSHIM_LIBRARY: cushim_runtime::Library = cushim_runtime::Library::new(&CUSHIM_INFO);
+
+#[rustfmt::skip]
+impl cushim_runtime::Module for Module {
+    type Status = {{ status_type }};
+    const STATUS_NAME: &'static str = "{{ status_type }}";
+    #[inline]
+    fn library() -> &'static cushim_runtime::Library {
+        &CUSHIM_LIBRARY
+    }
+    #[inline]
+    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+        CUSHIM_STATUS_TEXTS
+    }
+    #[inline]
+    fn functions() -> &'static [&'static cushim_runtime::Function] {
+        FUNCTIONS
+    }
+}
+{%- match status %}
+{%- when StatusShape::Integer %}
+{%- when StatusShape::NewType %}
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_loader::Status for {{ status_type }} {
-{%- match status %}
-{%- when StatusShape::NewType %}
+impl cushim_runtime::Status for {{ status_type }} {
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
-    }
-    #[inline(always)]
-    fn is_success(&self) -> bool {
-        self.0 == {{ codes.success }}
     }
     #[inline]
     fn code(&self) -> i64 {
         self.0 as i64
     }
-{%- when StatusShape::Integer %}
     #[inline]
-    fn from_code(code: u32) -> Self {
-        code as Self
-    }
-    #[inline(always)]
     fn is_success(&self) -> bool {
-        *self == {{ codes.success }}
+        self.0 == {{ codes.success }}
     }
-    #[inline]
-    fn code(&self) -> i64 {
-        *self as i64
-    }
+}
 {%- when StatusShape::RustEnum with { arms, fallback } %}
+
+#[allow(clippy::all, clippy::pedantic)]
+#[rustfmt::skip]
+impl cushim_runtime::Status for {{ status_type }} {
     /// A value the header does not list becomes `{{ fallback }}`: a Rust
     /// enum cannot hold it.
     #[inline]
@@ -117,53 +128,120 @@ impl cushim_loader::Status for {{ status_type }} {
             _ => Self::{{ fallback }},
         }
     }
-    #[inline(always)]
-    fn is_success(&self) -> bool {
-        *self as i64 == {{ codes.success }}
-    }
     #[inline]
     fn code(&self) -> i64 {
         *self as i64
     }
-{%- endmatch %}
+    #[inline]
+    fn is_success(&self) -> bool {
+        *self as i64 == {{ codes.success }}
+    }
 }
-
-#[allow(dead_code)]
-#[rustfmt::skip]
-pub mod cushim_api {
-{{ api }}}
+{%- endmatch %}
 
 #[allow(unused_imports)]
 #[rustfmt::skip]
-pub use self::cushim_api::{function, is_available, last_load_error, preload_all, require, Api, Error, Missing};
-#[rustfmt::skip]
-use self::cushim_api::cushim_classify;
+pub use cushim_runtime::{LoadError, Missing, Status};
 
-/// The status type every function returns.
+/// The typed layer's error: the status the library returned, or why the call never
+/// reached it.
+#[allow(dead_code)]
+pub type Error = cushim_runtime::Error<Module>;
+
+/// The typed layer: every function as `Api::name(...)`, its status as a `Result`.
+#[allow(dead_code)]
+#[derive(Debug)]
+pub struct Api;
+
+/// Why the most recent shim that could not reach the library failed.
+#[allow(dead_code)]
+#[must_use]
+pub fn last_load_error() -> Option<&'static LoadError> {
+    CUSHIM_LIBRARY.last_error()
+}
+
+/// The shim with this C name or symbol (`{{ example_name }}` or `{{ example_symbol }}`).
+#[allow(dead_code)]
+#[must_use]
+pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
+    cushim_runtime::function::<Module>(name)
+}
+
+/// Whether the library provides this function (binding it now if needed).
+#[allow(dead_code)]
+#[must_use]
+pub fn is_available(name: &str) -> bool {
+    cushim_runtime::is_available::<Module>(name)
+}
+
+/// Checks every function in `names` and returns one error listing all that are missing.
+///
+/// # Errors
+/// `Missing`, with each function the library cannot provide and why.
+#[allow(dead_code)]
+pub fn require(names: &[&str]) -> Result<(), Missing> {
+    cushim_runtime::require::<Module>(names)
+}
+
+/// Binds every shim now. `Err` when the library itself cannot be used;
+/// otherwise the functions it lacks (empty when it has them all).
+///
+/// # Errors
+/// Why the library cannot be used at all.
+#[allow(dead_code)]
+pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
+    cushim_runtime::preload_all::<Module>()
+}
+{%- if has_streams %}
+
+#[allow(unused_imports)]
 #[rustfmt::skip]
-type CushimStatus = {{ status_type }};
-/// Its C name, for messages.
-#[rustfmt::skip]
-const CUSHIM_STATUS_NAME: &str = "{{ status_type }}";
+pub use cushim_runtime::{StreamMode, StreamModeLocked};
+
+/// Chooses the default-stream mode of this module's functions. Only before
+/// the first of them is bound; afterwards it says so and changes nothing.
+///
+/// # Errors
+/// The mode in force, when a function is already bound.
+#[allow(dead_code)]
+pub fn set_stream_mode(mode: StreamMode) -> Result<(), StreamModeLocked> {
+    CUSHIM_LIBRARY.set_stream_mode(mode)
+}
+
+/// The default-stream mode in force, fixed from the first binding on.
+#[allow(dead_code)]
+#[must_use]
+pub fn stream_mode() -> StreamMode {
+    CUSHIM_LIBRARY.stream_mode()
+}
+
+/// Why `CUSHIM_PER_THREAD_DEFAULT_STREAM` is ignored, when it is set to a
+/// value that is neither on nor off; `None` when it is unset or understood.
+#[allow(dead_code)]
+#[must_use]
+pub fn stream_mode_warning() -> Option<String> {
+    cushim_runtime::stream_mode_warning(CUSHIM_INFO.default_stream)
+}
+{%- endif %}
+
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
+#[allow(dead_code)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_api::StatusText] = &[
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
 {%- for t in texts %}
-    cushim_api::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
+    cushim_runtime::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
 {%- endfor %}
 ];
 
-{%- for (cfg, list) in function_lists %}
 /// Every shim's metadata and state, sorted by symbol.
 #[allow(dead_code)]
 #[rustfmt::skip]
-{{ cfg }}pub static FUNCTIONS: &[&cushim_loader::Function] = &[
-{%- for f in list %}
-    &{{ f }},
+pub static FUNCTIONS: &[&cushim_runtime::Function] = &[
+{%- for f in function_list %}
+    {{ f }},
 {%- endfor %}
 ];
-{%- endfor %}
 
 // The link mode (`--link {{ link_mode }}`): each shim expands the body that
 // `cushim_lazy!` or `cushim_linked!` passes on.

@@ -182,7 +182,7 @@ fn binds(expect_proc: bool) {
     }
     println!(
         "bound through {}",
-        cuda::cushim_loader::driver().unwrap().proc_address()
+        cuda::CUSHIM_LIBRARY.get().unwrap().proc_address()
     );
 }
 
@@ -228,16 +228,17 @@ fn too_old(driver: u32) {
         let e = load_error(Api::cuCtxCreate(&mut ctx, std::ptr::null_mut(), 0, 0));
         assert_eq!(
             *e,
-            LoadError::DriverTooOld {
+            LoadError::TooOld {
+                library: &cuda::CUSHIM_INFO,
                 function: "cuCtxCreate",
                 required: 12050,
-                driver
+                found: driver
             }
         );
         let text = e.to_string();
         let want = format!(
             "driver too old: `cuCtxCreate` needs CUDA 12.5, driver is {}",
-            cuda::cushim_loader::version_text(driver)
+            cushim_runtime::version_text(driver)
         );
         assert_eq!(text, want);
         assert_eq!(
@@ -370,11 +371,11 @@ fn merged_module(driver: u32) {
             assert_eq!(fake.last_called(), "cuCtxCreate_v4");
         } else {
             match newest {
-                Err(merged::Error::Load(merged::LoadError::DriverTooOld {
+                Err(merged::Error::Load(merged::LoadError::TooOld {
                     required: 12050,
                     ..
                 })) => {}
-                other => panic!("expected DriverTooOld, got {other:?}"),
+                other => panic!("expected TooOld, got {other:?}"),
             }
             merged::Api::cuCtxCreate_v3(&mut ctx, std::ptr::null_mut(), 0, 0, 0)
                 .expect("the 11.4 variant");
@@ -428,11 +429,11 @@ fn interposition() {
     unsafe {
         assert_eq!(
             Api::cuInit(5),
-            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE))
+            Err(Error::Status(CUresult::CUDA_ERROR_INVALID_VALUE))
         );
         assert_eq!(
             cuda_dlsym::Api::cuInit(5),
-            Err(cuda_dlsym::Error::Driver(
+            Err(cuda_dlsym::Error::Status(
                 cuda_dlsym::CUresult::CUDA_ERROR_INVALID_VALUE
             ))
         );
@@ -466,7 +467,7 @@ fn fork_during_load() {
             alarm(10); // a hang becomes SIGALRM, which the parent sees
             let mut version = 0;
             let code = match Api::cuDriverGetVersion(&mut version) {
-                Err(Error::Load(LoadError::ForkedDuringLoad)) => 0,
+                Err(Error::Load(LoadError::ForkedDuringLoad { .. })) => 0,
                 _ => 1,
             };
             let drop_in = cuda::cuInit(0).0;
@@ -491,21 +492,22 @@ fn relative_override() {
     assert_eq!(
         *e,
         LoadError::InvalidOverride {
+            library: &cuda::CUSHIM_INFO,
             value: "libcuda.so.1".into()
         }
     );
     assert!(e.to_string().contains("not an absolute path"), "{e}");
     assert_eq!(unsafe { cuda::cuInit(0) }.0, 303);
     assert_eq!(
-        cuda::cushim_loader::open_attempts(),
+        cuda::CUSHIM_LIBRARY.open_attempts(),
         0,
         "nothing was opened"
     );
 }
 
-fn library_not_found(e: &Error) -> &[cuda::cushim_loader::Attempt] {
+fn library_not_found(e: &Error) -> &[cushim_runtime::Attempt] {
     match e {
-        Error::Load(LoadError::LibraryNotFound { tried }) => tried,
+        Error::Load(LoadError::LibraryNotFound { tried, .. }) => tried,
         other => panic!("expected LibraryNotFound, got {other:?}"),
     }
 }
@@ -535,7 +537,7 @@ fn no_library(expected_name: &str) {
         assert!(unsafe { Api::cuInit(0) }.is_err());
     }
     assert_eq!(
-        cuda::cushim_loader::open_attempts(),
+        cuda::CUSHIM_LIBRARY.open_attempts(),
         1,
         "the failure must be cached"
     );
@@ -567,12 +569,12 @@ fn error_texts_without_a_driver() {
         text(cuda::cuGetErrorName, CUresult(123456)),
         (CUresult::CUDA_ERROR_INVALID_VALUE, None)
     );
-    let e = Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE);
+    let e = Error::Status(CUresult::CUDA_ERROR_INVALID_VALUE);
     assert_eq!(
         e.to_string(),
         "CUDA driver call failed: CUDA_ERROR_INVALID_VALUE (1)"
     );
-    assert_eq!(format!("{e:?}"), "Driver(CUDA_ERROR_INVALID_VALUE (1))");
+    assert_eq!(format!("{e:?}"), "Status(CUDA_ERROR_INVALID_VALUE (1))");
 }
 
 /// The fake driver: arguments and results go through several shims.
@@ -630,11 +632,11 @@ fn fake() {
         // A driver failure is a driver failure, not a loading one.
         assert_eq!(
             Api::cuInit(5),
-            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_VALUE))
+            Err(Error::Status(CUresult::CUDA_ERROR_INVALID_VALUE))
         );
         assert_eq!(
             Api::cuCtxSynchronize(),
-            Err(Error::Driver(CUresult::CUDA_ERROR_INVALID_CONTEXT))
+            Err(Error::Status(CUresult::CUDA_ERROR_INVALID_CONTEXT))
         );
 
         // A function the fake lacks fails alone, with its own name.
@@ -647,7 +649,7 @@ fn fake() {
         assert_eq!(cuda::cuCtxGetCurrent(&mut ctx).0, 500);
         Api::cuInit(0).expect("others keep working");
     }
-    assert_eq!(cuda::cushim_loader::open_attempts(), 1);
+    assert_eq!(cuda::CUSHIM_LIBRARY.open_attempts(), 1);
 }
 
 /// The fake without `cuMemAlloc_v2`: that function alone fails.
@@ -679,7 +681,7 @@ fn missing_symbol() {
 fn stub(path: &str) {
     unsafe {
         match Api::cuInit(0) {
-            Err(Error::Load(LoadError::StubLibrary { path: p })) => assert_eq!(p, path),
+            Err(Error::Load(LoadError::StubLibrary { path: p, .. })) => assert_eq!(p, path),
             other => panic!("expected StubLibrary, got {other:?}"),
         }
         let mut n = 0;
@@ -724,7 +726,7 @@ fn race(expect_driver: bool) {
         .into_iter()
         .map(|h| h.join().expect("no thread panics"))
         .collect();
-    assert_eq!(cuda::cushim_loader::open_attempts(), 1, "exactly one load");
+    assert_eq!(cuda::CUSHIM_LIBRARY.open_attempts(), 1, "exactly one load");
     let first_error = results[0].1;
     for (kind, r, n) in results {
         if expect_driver {

@@ -29,11 +29,11 @@ mod cublaslt {
 /// Prints where each library's loader found it, or why it found none.
 macro_rules! which {
     ($lib:ident) => {
-        match $lib::cushim_loader::driver() {
+        match $lib::CUSHIM_LIBRARY.get() {
             Ok(found) => println!("path={} version={}", found.path(), found.version()),
             Err(e) => {
                 println!("error={e}");
-                if let $lib::LoadError::LibraryNotFound { tried } = e {
+                if let $lib::LoadError::LibraryNotFound { tried, .. } = e {
                     for a in tried {
                         println!("tried: {} | {} | {}", a.from, a.name, a.error);
                     }
@@ -103,9 +103,9 @@ fn old_nvjitlink() {
     let mut handle: nvjitlink::nvJitLinkHandle = ptr::null_mut();
     match unsafe { nvjitlink::Api::nvJitLinkCreate(&raw mut handle, 0, ptr::null_mut()) } {
         Err(nvjitlink::Error::Load(
-            e @ nvjitlink::LoadError::DriverTooOld {
+            e @ nvjitlink::LoadError::TooOld {
                 required: 13050,
-                driver: 13020,
+                found: 13020,
                 ..
             },
         )) => println!("nvjitlink: {e}"),

@@ -45,14 +45,14 @@ fn main() {
         .expect("cuGLGetDevices");
         println!("cuGLGetDevices -> {count} ({})", last_called());
         match Api::cuCtxSynchronize() {
-            Err(Error::Driver(code)) => println!("cuCtxSynchronize: {code:?}"),
+            Err(Error::Status(code)) => println!("cuCtxSynchronize: {code:?}"),
             other => panic!("expected a driver error, got {other:?}"),
         }
         // The drop-in layer: the status value itself.
         println!("drop-in cuCtxSynchronize: {:?}", cuda::cuCtxSynchronize());
     }
     // The status API reports on the same library in both modes.
-    let driver = cuda::cushim_loader::driver().expect("the driver is there");
+    let driver = cuda::CUSHIM_LIBRARY.get().expect("the driver is there");
     println!("status API: driver {}", driver.version());
     cuda::require(&["cuInit", "cuMemAlloc", "cuProfilerStop"]).expect("present");
     let late = cuda::set_stream_mode(cuda::StreamMode::Legacy);

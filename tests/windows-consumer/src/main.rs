@@ -21,7 +21,7 @@ fn main() {
     let (mut major, mut minor) = (0, 0);
     // SAFETY: two valid out-pointers.
     match unsafe { nvrtc::Api::nvrtcVersion(&raw mut major, &raw mut minor) } {
-        Ok(()) => match nvrtc::cushim_loader::driver() {
+        Ok(()) => match nvrtc::CUSHIM_LIBRARY.get() {
             Ok(found) => println!("nvrtc: path={} version={major}.{minor}", found.path()),
             Err(e) => println!("nvrtc: {e}"),
         },

@@ -24,7 +24,7 @@ macro_rules! common {
         unsafe {
             assert!(cuda::Api::cuInit(0).is_ok());
             let e = cuda::Api::cuCtxSynchronize().unwrap_err();
-            assert_eq!(format!("{e:?}"), "Driver(CUDA_ERROR_INVALID_CONTEXT (201))");
+            assert_eq!(format!("{e:?}"), "Status(CUDA_ERROR_INVALID_CONTEXT (201))");
             let mut n = 0;
             let r = cuda::cuDeviceGetCount(&mut n);
             assert!(r.is_success() && n == 2);

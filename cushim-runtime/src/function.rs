@@ -1,0 +1,318 @@
+//! One shim's facts and binding state, and how it is bound.
+
+use std::ffi::{c_int, c_void, CStr};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::OnceLock;
+
+use crate::error::LoadError;
+use crate::info::{Resolve, StreamMode};
+use crate::library::Library;
+use crate::search::{describe, GetProc, Loaded};
+
+/// Facts about one shim, from the generator's IR, and its binding state. The
+/// facts are public; the state is the runtime's alone, so that no safe code
+/// can repoint a shim.
+pub struct Function {
+    /// The name C callers write. Example: `cuMemAlloc`.
+    pub name: &'static str,
+    /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
+    pub aliases: &'static [&'static str],
+    /// The exported symbol of the legacy-stream variant. Example: `cuMemAlloc_v2`.
+    pub symbol: &'static CStr,
+    /// The base name for the library's lookup (`cuGetProcAddress`). Example: `cuMemAlloc`.
+    pub proc_name: &'static CStr,
+    /// ABI version from the PFN table; 0 when the table had none. Example: `3020`.
+    pub version: u32,
+    /// In a merged module, the first release that declared it (`11080`); 0 otherwise.
+    pub since: u32,
+    /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
+    pub per_thread: Option<(&'static CStr, u32)>,
+    /// The library it belongs to.
+    library: &'static Library,
+    /// The shim's slot: its resolver, the library's function, or `absent`.
+    slot: &'static AtomicPtr<()>,
+    /// The shim's failure stub, type-erased.
+    absent: unsafe extern "C" fn(),
+    /// Whether the shim was bound (its slot no longer holds its resolver).
+    bound: AtomicBool,
+    /// This function's own failure, when it has one.
+    failure: OnceLock<LoadError>,
+    /// Why the slot holds `absent`.
+    reason: OnceLock<&'static LoadError>,
+}
+
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.name)
+            .field("aliases", &self.aliases)
+            .field("symbol", &self.symbol)
+            .field("proc_name", &self.proc_name)
+            .field("version", &self.version)
+            .field("since", &self.since)
+            .field("per_thread", &self.per_thread)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The facts of a [`Function`], as the shim macro gives them.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// See [`Function::name`].
+    pub name: &'static str,
+    /// See [`Function::aliases`].
+    pub aliases: &'static [&'static str],
+    /// See [`Function::symbol`].
+    pub symbol: &'static CStr,
+    /// See [`Function::proc_name`].
+    pub proc_name: &'static CStr,
+    /// See [`Function::version`].
+    pub version: u32,
+    /// See [`Function::since`].
+    pub since: u32,
+    /// See [`Function::per_thread`].
+    pub per_thread: Option<(&'static CStr, u32)>,
+}
+
+impl Function {
+    /// An unbound shim of `library`: `slot` holds its resolver until the
+    /// first call, `absent` is its failure stub.
+    #[must_use]
+    pub const fn new(
+        library: &'static Library,
+        facts: Facts,
+        slot: &'static AtomicPtr<()>,
+        absent: unsafe extern "C" fn(),
+    ) -> Function {
+        Function {
+            name: facts.name,
+            aliases: facts.aliases,
+            symbol: facts.symbol,
+            proc_name: facts.proc_name,
+            version: facts.version,
+            since: facts.since,
+            per_thread: facts.per_thread,
+            library,
+            slot,
+            absent,
+            bound: AtomicBool::new(false),
+            failure: OnceLock::new(),
+            reason: OnceLock::new(),
+        }
+    }
+
+    /// The library it belongs to.
+    #[must_use]
+    pub fn library(&self) -> &'static Library {
+        self.library
+    }
+
+    /// Finds its address for its library's stream mode, by the module's
+    /// [`Resolve`] (see [`Loaded::find`]).
+    ///
+    /// # Errors
+    /// Why it cannot be bound; kept, so later calls get the same answer.
+    pub fn resolve(&'static self) -> Result<*mut (), &'static LoadError> {
+        let library = self.library;
+        let mode = crate::stream::lock(library);
+        let loaded = library.get()?;
+        let target = Target::new(
+            self.proc_name,
+            (self.symbol, self.version),
+            self.per_thread,
+            mode,
+        );
+        let info = library.info();
+        let error = match loaded.find(&target, info.resolve) {
+            Ok(p) => return Ok(p),
+            Err(Miss::TooOld) => LoadError::TooOld {
+                library: info,
+                function: self.name,
+                required: target.version,
+                found: loaded.version,
+            },
+            Err(Miss::VersionNotSufficient) => LoadError::VersionNotSufficient {
+                library: info,
+                function: self.name,
+                version: target.version,
+                found: loaded.version,
+            },
+            Err(Miss::NotFound(error)) => LoadError::SymbolNotFound {
+                library: info,
+                function: self.name,
+                symbol: target.symbol.to_str().unwrap_or(self.name),
+                path: loaded.path.clone(),
+                error,
+            },
+        };
+        Err(library.note(self.failure.get_or_init(|| error)))
+    }
+
+    /// Binds it: patches its slot with the library's function, or with its
+    /// failure stub, and returns what the slot now holds.
+    pub fn bind(&'static self) -> *mut () {
+        let p = match self.resolve() {
+            Ok(p) => p,
+            // A call from inside the load fails this once; the slot stays unbound.
+            Err(LoadError::Reentrant { .. }) => return self.absent as *mut (),
+            Err(e) => {
+                let _ = self.reason.set(e);
+                self.absent as *mut ()
+            }
+        };
+        self.slot.store(p, Ordering::Release);
+        self.bound.store(true, Ordering::Release);
+        p
+    }
+
+    /// The code its failure stub returns (its reason's, or "no library" before any).
+    #[must_use]
+    pub fn absent_code(&self) -> u32 {
+        self.reason.get().map_or(
+            self.library.info().codes.library_not_found,
+            |e| e.code(),
+        )
+    }
+
+    /// Whether its slot holds its failure stub; the reason, if so.
+    #[must_use]
+    pub fn failed(&self) -> Option<&'static LoadError> {
+        if self.slot.load(Ordering::Acquire) == self.absent as *mut () {
+            self.reason.get().copied()
+        } else {
+            None
+        }
+    }
+
+    /// Binds it now if it was not yet, and reports the failure, if any.
+    ///
+    /// # Errors
+    /// Why it cannot be bound.
+    pub fn check(&'static self) -> Result<(), &'static LoadError> {
+        if !self.bound.load(Ordering::Acquire) {
+            self.bind();
+        }
+        match self.failed() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One function to look up, in one stream mode: what `cuGetProcAddress`
+/// and the exact-export fallback are asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target<'a> {
+    /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
+    pub proc_name: &'a CStr,
+    /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
+    pub symbol: &'a CStr,
+    /// Its ABI version; 0 when unknown (then only the export is tried).
+    pub version: u32,
+    /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
+    pub flags: u64,
+}
+
+impl<'a> Target<'a> {
+    /// What a function binds in `mode`: its per-thread variant (flag 2) when it
+    /// has one and the mode is per-thread, else its legacy symbol (flag 1).
+    #[must_use]
+    pub fn new(
+        proc_name: &'a CStr,
+        legacy: (&'a CStr, u32),
+        per_thread: Option<(&'a CStr, u32)>,
+        mode: StreamMode,
+    ) -> Target<'a> {
+        let ((symbol, version), flags) = match (mode, per_thread) {
+            (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
+            _ => (legacy, StreamMode::Legacy.flag()),
+        };
+        Target {
+            proc_name,
+            symbol,
+            version,
+            flags,
+        }
+    }
+}
+
+/// Why a lookup found no address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// The target's ABI version is newer than the library; it was not asked.
+    TooOld,
+    /// The library's lookup (`cuGetProcAddress_v2`) knows the name, but not at this ABI version.
+    VersionNotSufficient,
+    /// Not provided; the text says what the library answered.
+    NotFound(String),
+}
+
+impl Loaded {
+    /// Finds `target` by `resolve`. Never calls the library for a target whose
+    /// ABI is newer than it, never passes NULL or flags 0 to
+    /// `cuGetProcAddress`, and never retries with a lower version.
+    ///
+    /// # Errors
+    /// Why there is no address: too old, version not sufficient, or not found.
+    pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
+        let version = target.version;
+        if version != 0 && self.version != 0 && version > self.version {
+            return Err(Miss::TooOld);
+        }
+        let not_found = |why: String| Err(Miss::NotFound(why));
+        let mut pfn: *mut c_void = std::ptr::null_mut();
+        let by_proc = resolve == Resolve::ProcAddress && version != 0;
+        match self.get_proc {
+            GetProc::V2(get) if by_proc => {
+                let mut status: c_int = 0;
+                // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
+                let rc = unsafe {
+                    get(
+                        target.proc_name.as_ptr(),
+                        &raw mut pfn,
+                        version.cast_signed(),
+                        target.flags,
+                        &raw mut status,
+                    )
+                };
+                match (rc, status) {
+                    (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
+                    (0, 2) => Err(Miss::VersionNotSufficient),
+                    (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
+                    (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
+                    (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
+                }
+            }
+            GetProc::V1(get) if by_proc => {
+                // SAFETY: valid name and out-pointer; flags 1 or 2.
+                let rc = unsafe {
+                    get(
+                        target.proc_name.as_ptr(),
+                        &raw mut pfn,
+                        version.cast_signed(),
+                        target.flags,
+                    )
+                };
+                match rc {
+                    0 if !pfn.is_null() => Ok(pfn.cast()),
+                    0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
+                    rc => not_found(format!("cuGetProcAddress returned {rc}")),
+                }
+            }
+            _ => {
+                // SAFETY: the symbol is only read as an address, never called here.
+                let found = unsafe {
+                    self.library
+                        .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
+                };
+                match found {
+                    Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
+                    Ok(_) => not_found("the exported address is NULL".into()),
+                    Err(e) => not_found(describe(&e)),
+                }
+            }
+        }
+    }
+}
+

@@ -1,0 +1,138 @@
+//! What a generated module tells the runtime about its library: plain data,
+//! written as one constant by the generator from cushim's description.
+
+use std::ffi::CStr;
+
+/// How to find one library, how to ask its version, which codes its shims
+/// answer with, and the words of its messages.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct LibraryInfo {
+    /// Example: `CUDA driver` ("CUDA driver library not found").
+    pub label: &'static str,
+    /// Example: `driver` ("driver too old").
+    pub short: &'static str,
+    /// What its versions are versions of. Example: `CUDA`.
+    pub product: &'static str,
+    /// How to get it. Example: `Install the NVIDIA driver`.
+    pub install: &'static str,
+    /// The environment variable that names the library by absolute path,
+    /// instead of the search. Read once, on the first load.
+    /// Example: `CUSHIM_CUDA_LIBRARY`.
+    pub override_var: &'static str,
+    /// This system's file names, the header's major filled in. Example: `libnvrtc.so.13`.
+    pub names: &'static [&'static str],
+    /// The function that reports the version. Example: `cuDriverGetVersion`.
+    pub version_function: &'static CStr,
+    /// How it answers.
+    pub version_query: VersionQuery,
+    /// The status a link-time stub answers the version function with; such
+    /// a library is never used. Example: `Some(34)` (`CUDA_ERROR_STUB_LIBRARY`).
+    pub stub_code: Option<i32>,
+    /// The library's lookup by name and ABI version, v2 then v1, if it has one.
+    /// Example: `cuGetProcAddress_v2`, `cuGetProcAddress`.
+    pub proc_address: Option<(&'static CStr, &'static CStr)>,
+    /// The header's major version, which a library found must report; 0
+    /// when any version will do (the file name does not carry it).
+    pub major: u32,
+    /// The pip wheel directories under `site-packages`, for a library
+    /// installed with a toolkit; `None` for one installed with the driver,
+    /// which only the system loader finds. Example: `nvidia/cu13/lib`.
+    pub wheel_dirs: Option<&'static [&'static str]>,
+    /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
+    pub preload: &'static [&'static str],
+    /// File name stems of the libraries installed alongside: the directory
+    /// of a loaded one is searched. Example: `libcudart.so.`.
+    pub family: &'static [&'static str],
+    /// The status values its shims answer when a call never reached it.
+    pub codes: Codes,
+    /// How its functions are found (`--resolve` at generation time).
+    pub resolve: Resolve,
+    /// The default-stream mode unless the program or the environment says
+    /// otherwise (`--stream` at generation time); only libraries with
+    /// per-thread variants read it.
+    pub default_stream: StreamMode,
+}
+
+/// Shows the library's label only: every failure carries its library.
+impl std::fmt::Debug for LibraryInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LibraryInfo")
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How the version function answers. Every kind returns the library's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionQuery {
+    /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
+    Number,
+    /// `f(int *major, int *minor)`. Example: `nvrtcVersion`.
+    MajorMinor,
+    /// `f(char *text, unsigned length)`, `13.580.82`: the major only.
+    /// Example: `nvmlSystemGetNVMLVersion`.
+    Text,
+    /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
+    /// Example: `cublasGetProperty`.
+    Property,
+}
+
+/// The status values the drop-in layer returns when a call never reached
+/// the library: the values of the header's own constants, chosen by
+/// cushim's description of the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Codes {
+    /// No usable library. Example: 303, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`.
+    pub library_not_found: u32,
+    /// The library lacks this function. Example: 500, `CUDA_ERROR_NOT_FOUND`.
+    pub symbol_not_found: u32,
+    /// The library found is a link-time stub. Example: 34, `CUDA_ERROR_STUB_LIBRARY`.
+    pub stub_library: u32,
+    /// The function is newer than the library.
+    /// Example: 36, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`.
+    pub too_old: u32,
+    /// What the library itself answers in a forked child.
+    /// Example: 3, `CUDA_ERROR_NOT_INITIALIZED`.
+    pub not_initialized: u32,
+    /// Success. Example: 0, `CUDA_SUCCESS`.
+    pub success: u32,
+    /// An invalid argument. Example: 1, `CUDA_ERROR_INVALID_VALUE`.
+    pub invalid_value: u32,
+}
+
+/// How shims find their functions (chosen at generation time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolve {
+    /// The library's own lookup by name and ABI version (the driver's
+    /// `cuGetProcAddress_v2`, then v1), then the exact versioned export for
+    /// a library without it.
+    ProcAddress,
+    /// The exact versioned export only.
+    Dlsym,
+}
+
+/// The default-stream semantics of the stream-ordered functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamMode {
+    /// The legacy default stream (`CU_GET_PROC_ADDRESS_LEGACY_STREAM`).
+    Legacy,
+    /// The per-thread default stream: `_ptds`/`_ptsz` variants.
+    PerThread,
+}
+
+impl StreamMode {
+    /// The `cuGetProcAddress` flag of this mode, never 0.
+    #[must_use]
+    pub fn flag(self) -> u64 {
+        match self {
+            StreamMode::Legacy => 1,
+            StreamMode::PerThread => 2,
+        }
+    }
+}
+
+/// `12050` → `12.5`.
+#[must_use]
+pub fn version_text(v: u32) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}

@@ -1,0 +1,647 @@
+//! Finding and opening a library: the places searched, in order, and what
+//! is checked of each candidate before it is used.
+
+use std::ffi::{c_char, c_int, c_void, CStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::error::{wrong_major, Attempt, LoadError};
+use crate::info::{LibraryInfo, VersionQuery};
+
+type GetProcV2 =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
+type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
+
+/// Which lookup by name and ABI version the library exports.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GetProc {
+    V2(GetProcV2),
+    V1(GetProcV1),
+    Missing,
+}
+
+/// A loaded library. Never unloaded: shims keep pointers into it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub(crate) library: libloading::Library,
+    pub(crate) info: &'static LibraryInfo,
+    pub(crate) path: String,
+    pub(crate) from: &'static str,
+    pub(crate) version: u32,
+    pub(crate) get_proc: GetProc,
+}
+
+impl Loaded {
+    /// The name or path it was opened by. Example: `libcuda.so.1`.
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
+    #[must_use]
+    pub fn found_by(&self) -> &'static str {
+        self.from
+    }
+
+    /// What the version function reported, 1000 × major + 10 × minor (0 if
+    /// it could not tell). Example: `13000`.
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The lookup by name and ABI version found in it (`cuGetProcAddress_v2`,
+    /// `cuGetProcAddress`), or `none`.
+    #[must_use]
+    pub fn proc_address(&self) -> String {
+        let names = self.info.proc_address;
+        match (self.get_proc, names) {
+            (GetProc::V2(_), Some((v2, _))) => v2.to_string_lossy().into_owned(),
+            (GetProc::V1(_), Some((_, v1))) => v1.to_string_lossy().into_owned(),
+            _ => "none".into(),
+        }
+    }
+}
+
+/// What a value of the override variable asks for: `None` (unset or empty)
+/// to search, the library to open, or an error for a relative path, so that
+/// no library is ever picked up from the working directory. The C++ runtime
+/// applies the same rule.
+///
+/// # Errors
+/// `InvalidOverride` for a relative path.
+pub fn library_override(
+    info: &'static LibraryInfo,
+    value: Option<OsString>,
+) -> Result<Option<OsString>, LoadError> {
+    match value {
+        Some(v) if !v.is_empty() => {
+            if PathBuf::from(&v).is_absolute() {
+                Ok(Some(v))
+            } else {
+                Err(LoadError::InvalidOverride {
+                    library: info,
+                    value: v.to_string_lossy().into_owned(),
+                })
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Whether this system's loader opens a library only if it is loaded
+/// already (`RTLD_NOLOAD` with a known value, or `GetModuleHandleEx`).
+const ASKS_LOADED: bool = cfg!(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "ios",
+    windows
+));
+
+/// One place the search proposes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// An absolute path, opened only if the file exists.
+    Path(PathBuf),
+    /// A file name that is already loaded in the process.
+    Loaded(&'static str),
+    /// A file name for the system loader (its own search, never the working
+    /// directory on Windows).
+    System(&'static str),
+}
+
+impl Candidate {
+    /// The name or path, as messages show it.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        match self {
+            Candidate::Path(p) => p.display().to_string(),
+            Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
+        }
+    }
+}
+
+/// An environment variable's value when it is an absolute path; relative
+/// values are ignored, so that nothing is found through the working directory.
+fn absolute_var(name: &str) -> Option<PathBuf> {
+    let v = PathBuf::from(std::env::var_os(name)?);
+    v.is_absolute().then_some(v)
+}
+
+/// The `site-packages` directories of a Python prefix (`lib/python3.*/site-packages`,
+/// or `Lib/site-packages` on Windows), sorted.
+fn site_packages(prefix: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let windows_style = prefix.join("Lib").join("site-packages");
+    if windows_style.is_dir() {
+        found.push(windows_style);
+    }
+    if let Ok(entries) = std::fs::read_dir(prefix.join("lib")) {
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+            .map(|e| e.path().join("site-packages"))
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        found.extend(dirs);
+    }
+    found
+}
+
+/// The directories of loaded libraries of the CUDA family of the header's
+/// major (`libcudart.so.13` loaded from a wheel points at that wheel).
+#[cfg(target_os = "linux")]
+fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
+    #[repr(C)]
+    struct PhdrInfo {
+        addr: usize,
+        name: *const c_char,
+    }
+    // Declared with `c_void` only, so that every generated module in a
+    // crate declares the same signature.
+    unsafe extern "C" {
+        fn dl_iterate_phdr(
+            callback: Option<unsafe extern "C" fn(*mut c_void, usize, *mut c_void) -> c_int>,
+            data: *mut c_void,
+        ) -> c_int;
+    }
+    unsafe extern "C" fn each(info: *mut c_void, _: usize, data: *mut c_void) -> c_int {
+        // SAFETY: the loader passes a valid entry whose first two fields are
+        // these; `data` is the Vec below, on this thread's stack.
+        unsafe {
+            let name = (*info.cast::<PhdrInfo>()).name;
+            if !name.is_null() {
+                let paths = &mut *data.cast::<Vec<PathBuf>>();
+                let path = CStr::from_ptr(name).to_string_lossy().into_owned();
+                paths.push(PathBuf::from(path));
+            }
+        }
+        0
+    }
+    let mut loaded: Vec<PathBuf> = Vec::new();
+    // SAFETY: the callback only reads each entry while the loader holds its lock.
+    unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
+    let major = info.major.to_string();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for path in loaded.iter().filter(|p| p.is_absolute()) {
+        let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let member = info.family.iter().any(|stem| {
+            file.strip_prefix(stem).is_some_and(|rest| {
+                rest.strip_prefix(major.as_str())
+                    .is_some_and(|r| r.is_empty() || r.starts_with('.'))
+            })
+        });
+        let new_dir = path
+            .parent()
+            .filter(|dir| member && !dirs.iter().any(|d| d == dir));
+        if let Some(dir) = new_dir {
+            dirs.push(dir.to_path_buf());
+        }
+    }
+    dirs
+}
+
+#[cfg(not(target_os = "linux"))]
+fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
+    Vec::new()
+}
+
+/// Every place to look, in order, with the step that proposed it: for a
+/// library installed with the driver, its names for the system loader; for
+/// a toolkit library, a copy already loaded, the directory of a loaded
+/// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
+/// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
+/// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
+/// last the names for the system loader. Paths are absolute; the same path
+/// is proposed once.
+#[must_use]
+pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
+    let mut out: Vec<(Candidate, &'static str)> = Vec::new();
+    let Some(wheel_dirs) = info.wheel_dirs else {
+        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+        return out;
+    };
+    let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
+    let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+        for name in info.names {
+            let c = Candidate::Path(dir.join(name));
+            if !out.iter().any(|(o, _)| *o == c) {
+                out.push((c, from));
+            }
+        }
+    };
+    if ASKS_LOADED {
+        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+    }
+    for dir in family_dirs(info) {
+        add_dir(&mut out, &dir, "family");
+    }
+    let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
+    if let Some(v) = absolute_var("VIRTUAL_ENV") {
+        prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
+    }
+    if let Some(c) = absolute_var("CONDA_PREFIX") {
+        prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        // Only Python environments (a venv's `pyvenv.cfg`, conda's
+        // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
+        // plants nothing.
+        let environment =
+            |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
+        for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
+            prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
+        }
+    }
+    let major = info.major.to_string();
+    for (prefix, from) in &prefixes {
+        for site in site_packages(prefix) {
+            for wheel in wheel_dirs {
+                let dir = wheel.replace("{major}", &major);
+                // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
+                let dirs = match dir.strip_suffix("/lib") {
+                    Some(stem) if cfg!(windows) => {
+                        vec![
+                            format!("{stem}/{lib_dir}"),
+                            format!("{stem}/{lib_dir}/x86_64"),
+                        ]
+                    }
+                    _ => vec![dir],
+                };
+                for dir in dirs {
+                    let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
+                    add_dir(&mut out, &path, from);
+                }
+            }
+        }
+    }
+    if let Some(c) = absolute_var("CONDA_PREFIX") {
+        // conda keeps DLLs in `Library\bin` on Windows.
+        let dir = if cfg!(windows) {
+            c.join("Library").join("bin")
+        } else {
+            c.join(lib_dir)
+        };
+        add_dir(&mut out, &dir, "conda");
+    }
+    let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        if let Some(root) = absolute_var(var) {
+            toolkits.push((root, var));
+        }
+    }
+    if cfg!(unix) {
+        toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
+    }
+    for (root, from) in &toolkits {
+        let subdirs: &[&str] = if cfg!(windows) {
+            &["bin", "bin/x64"]
+        } else {
+            &["lib64", "lib"]
+        };
+        for sub in subdirs {
+            let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
+            add_dir(&mut out, &path, from);
+        }
+    }
+    out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+    out
+}
+
+/// What a search found: the library, or why there is none, with every
+/// candidate tried before the answer, in order.
+/// What a search found: the library, or why there is none, with every
+/// candidate tried before the answer, in order.
+#[derive(Debug)]
+pub struct Search {
+    /// The library, or why none is usable.
+    pub found: Result<Loaded, LoadError>,
+    /// Each candidate that was skipped, and why.
+    pub tried: Vec<Attempt>,
+}
+
+/// Searches for the library as [`candidates`] orders the places, or opens
+/// the override as given. Nothing is cached: a generated module's
+/// [`Library`](crate::Library) keeps its first answer for the process;
+/// `cushim doctor` asks again for each library it shows.
+#[must_use]
+pub fn search(info: &'static LibraryInfo) -> Search {
+    search_counting(info, &AtomicUsize::new(0))
+}
+
+/// [`search`], counting each call of the platform's loader in `attempts`.
+pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize) -> Search {
+    let mut tried = Vec::new();
+    let path = match library_override(info, std::env::var_os(info.override_var)) {
+        Ok(path) => path,
+        Err(e) => {
+            return Search {
+                found: Err(e),
+                tried,
+            }
+        }
+    };
+    if let Some(path) = path {
+        // The path the user named is opened as given, after its
+        // dependencies from its directory: the platform's own message says
+        // best why it cannot be.
+        let name = path.to_string_lossy().into_owned();
+        let found = preload(info, Path::new(&path), attempts).and_then(|()| {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            open_one(&path, false).map_err(|e| describe(&e))
+        });
+        let found = match found {
+            Ok(library) => inspect(info, library, name, "override"),
+            Err(error) => {
+                tried.push(Attempt {
+                    name,
+                    error,
+                    from: "override",
+                });
+                Err(LoadError::LibraryNotFound {
+                    library: info,
+                    tried: tried.clone(),
+                })
+            }
+        };
+        return Search { found, tried };
+    }
+    let mut wrong = None;
+    for (candidate, from) in candidates(info) {
+        match try_one(info, &candidate, from, attempts) {
+            Ok(Err(e @ LoadError::WrongMajor { .. })) => {
+                if let LoadError::WrongMajor {
+                    ref path,
+                    found,
+                    needed,
+                    ..
+                } = e
+                {
+                    tried.push(Attempt {
+                        name: candidate.shown(),
+                        error: wrong_major(info, path, found, needed),
+                        from,
+                    });
+                }
+                wrong.get_or_insert(e);
+            }
+            Ok(found) => return Search { found, tried },
+            Err(error) => tried.push(Attempt {
+                name: candidate.shown(),
+                error,
+                from,
+            }),
+        }
+    }
+    let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
+        library: info,
+        tried: tried.clone(),
+    }));
+    Search { found, tried }
+}
+
+/// Loads the libraries `info` says must come first, from `path`'s directory,
+/// and keeps them loaded: the library's own dependency resolves to them.
+fn preload(info: &LibraryInfo, path: &Path, attempts: &AtomicUsize) -> Result<(), String> {
+    let Some(dir) = path.parent() else {
+        return Ok(());
+    };
+    for dep in info.preload {
+        attempts.fetch_add(1, Ordering::Relaxed);
+        let dep_path = dir.join(dep);
+        match open_one(dep_path.as_os_str(), false) {
+            Ok(dep) => std::mem::forget(dep),
+            Err(e) => {
+                return Err(format!(
+                    "its dependency `{}` could not be loaded: {}",
+                    dep_path.display(),
+                    describe(&e)
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Opens one candidate: `Err` with the reason to go on searching, else the
+/// answer that ends the search (the library, or a stub found).
+fn try_one(
+    info: &'static LibraryInfo,
+    candidate: &Candidate,
+    from: &'static str,
+    attempts: &AtomicUsize,
+) -> Result<Result<Loaded, LoadError>, String> {
+    let (name, library) = match candidate {
+        Candidate::Path(path) => {
+            if !path.exists() {
+                return Err("no such file".into());
+            }
+            preload(info, path, attempts)?;
+            attempts.fetch_add(1, Ordering::Relaxed);
+            (
+                path.as_os_str().to_owned(),
+                open_one(path.as_os_str(), false),
+            )
+        }
+        Candidate::Loaded(name) => {
+            let name = OsString::from(name);
+            let opened = open_one(&name, true);
+            if opened.is_err() {
+                return Err("not loaded in this process".into());
+            }
+            attempts.fetch_add(1, Ordering::Relaxed);
+            (name, opened)
+        }
+        Candidate::System(name) => {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            let name = OsString::from(name);
+            let opened = open_one(&name, false);
+            (name, opened)
+        }
+    };
+    let library = library.map_err(|e| describe(&e))?;
+    Ok(inspect(
+        info,
+        library,
+        name.to_string_lossy().into_owned(),
+        from,
+    ))
+}
+
+/// Reads the library's version once and finds its own lookup function, if
+/// it has one. A link-time stub answers the version function with its stub
+/// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
+/// library never does. A library of another major than the header's is
+/// refused. The version function is asked before anything else is called.
+fn inspect(
+    info: &'static LibraryInfo,
+    library: libloading::Library,
+    path: String,
+    from: &'static str,
+) -> Result<Loaded, LoadError> {
+    let (code, version) = version_of(info, &library);
+    if info.stub_code.is_some_and(|stub| code == Some(stub)) {
+        // Kept mapped but never used: a library is never unloaded.
+        std::mem::forget(library);
+        return Err(LoadError::StubLibrary {
+            library: info,
+            path,
+        });
+    }
+    if info.major != 0 && version != 0 && version / 1000 != info.major {
+        std::mem::forget(library);
+        return Err(LoadError::WrongMajor {
+            library: info,
+            path,
+            found: version,
+            needed: info.major,
+        });
+    }
+    // SAFETY: each prototype is the one the library has exported since it
+    // introduced the symbol (cuGetProcAddress 11.3, _v2 12.0).
+    let get_proc = unsafe {
+        match info.proc_address {
+            Some((v2, v1)) => {
+                if let Ok(f) = library.get::<GetProcV2>(v2.to_bytes_with_nul()) {
+                    GetProc::V2(*f)
+                } else if let Ok(f) = library.get::<GetProcV1>(v1.to_bytes_with_nul()) {
+                    GetProc::V1(*f)
+                } else {
+                    GetProc::Missing
+                }
+            }
+            None => GetProc::Missing,
+        }
+    };
+    Ok(Loaded {
+        library,
+        info,
+        path,
+        from,
+        version,
+        get_proc,
+    })
+}
+
+/// What the version function returned, and the version as 1000 × major +
+/// 10 × minor (0 when it is missing or failed).
+fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
+    type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
+    type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
+    type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
+    type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
+    let name = info.version_function.to_bytes_with_nul();
+    let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
+    // SAFETY: the description gives the version function's prototype, which
+    // the library has kept since it introduced it.
+    unsafe {
+        match info.version_query {
+            VersionQuery::Number => match library.get::<Number>(name) {
+                Ok(f) => {
+                    let mut v: c_int = 0;
+                    let rc = f(&raw mut v);
+                    (Some(rc), if rc == 0 { ok(v) } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+            VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
+                Ok(f) => {
+                    let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                    let rc = f(&raw mut major, &raw mut minor);
+                    let v = ok(major)
+                        .saturating_mul(1000)
+                        .saturating_add(ok(minor).min(99) * 10);
+                    (Some(rc), if rc == 0 { v } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+            VersionQuery::Property => match library.get::<Property>(name) {
+                Ok(f) => {
+                    let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                    let rc = f(0, &raw mut major);
+                    let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
+                    let v = ok(major)
+                        .saturating_mul(1000)
+                        .saturating_add(ok(minor).min(99) * 10);
+                    (Some(rc), if rc == 0 { v } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+            VersionQuery::Text => match library.get::<Text>(name) {
+                Ok(f) => {
+                    let mut text = [0 as c_char; 96];
+                    let rc = f(text.as_mut_ptr(), 95);
+                    text[95] = 0;
+                    let digits: String = CStr::from_ptr(text.as_ptr())
+                        .to_string_lossy()
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
+                    (Some(rc), if rc == 0 { major * 1000 } else { 0 })
+                }
+                Err(_) => (None, 0),
+            },
+        }
+    }
+}
+
+/// libloading's message and the platform's own (`dlerror`), on one line.
+pub(crate) fn describe(e: &libloading::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(inner) => format!("{e}: {inner}"),
+        None => e.to_string(),
+    }
+}
+
+/// Opens a library by path or name (`loaded_only`: only if it is loaded already).
+#[cfg(unix)]
+fn open_one(
+    name: &std::ffi::OsStr,
+    loaded_only: bool,
+) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+    // `RTLD_NOLOAD`, asked for only where `ASKS_LOADED` knows its value.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const NOLOAD: c_int = 4;
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    const NOLOAD: c_int = 0x10;
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios"
+    )))]
+    const NOLOAD: c_int = 0;
+    let flags = RTLD_NOW | RTLD_LOCAL | if loaded_only { NOLOAD } else { 0 };
+    // SAFETY: loading the library runs its initializers; that is the point.
+    unsafe { Library::open(Some(name), flags) }.map(Into::into)
+}
+
+/// Opens a library: a bare name only from the system directory, an absolute
+/// path with its own directory for its dependencies; never the working
+/// directory or the executable's.
+#[cfg(windows)]
+fn open_one(
+    name: &std::ffi::OsStr,
+    loaded_only: bool,
+) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::windows::{
+        Library, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_LIBRARY_SEARCH_SYSTEM32,
+    };
+    if loaded_only {
+        return Library::open_already_loaded(name).map(Into::into);
+    }
+    let flags = if Path::new(name).is_absolute() {
+        LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+    } else {
+        LOAD_LIBRARY_SEARCH_SYSTEM32
+    };
+    // SAFETY: as above.
+    unsafe { Library::load_with_flags(name, flags) }.map(Into::into)
+}
