@@ -2,11 +2,15 @@
 //! in memory, from the command its provenance header records, and compares.
 //! For our own `generated/` and for a downstream crate's vendored copies.
 //!
-//! A checked file is untrusted input (`check` runs in CI on pull requests), so
-//! its recorded command is data: it is read into options, and anything in it
-//! that would read or write outside the pinned inputs is refused: local
-//! headers always, clang arguments unless the same ones are passed to
-//! `check` itself. The output directory it records is never used.
+//! A checked tree is untrusted input (`check` runs in CI on pull requests):
+//! - its recorded command is data: it is read into options, and anything in
+//!   it that would read or write outside the data cushim ships is refused:
+//!   local headers always; clang arguments, `--docs`, and the libraries whose
+//!   modules are regenerated from fetched headers (every one but the
+//!   driver's), unless the user passes the same to `check` itself. A fetch
+//!   runs pip over the network, so a file cannot start one on its own;
+//! - the fix it prints is rebuilt from the parsed options and quoted, never
+//!   the recorded text. The output directory it records is never used.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,10 +18,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::Error;
 use crate::emit::File;
-use crate::options;
+use crate::options::{self, Options};
 
 /// The exit code for "some files are stale" (1 is a failure to check at all).
 pub const STALE_EXIT: i32 = 3;
+
+/// What the user lets a checked file do beyond regenerating from the data
+/// cushim ships: the same that `check` was given on its command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trust {
+    /// Clang arguments: a file may record exactly these.
+    pub clang_args: Vec<String>,
+    /// A file may record `--docs` (the pinned headers are fetched for it).
+    pub docs: bool,
+    /// The libraries (by name, e.g. `nvrtc`) whose modules may be
+    /// regenerated from their pinned headers, fetched if not cached.
+    pub libraries: Vec<String>,
+}
 
 /// What `check` found.
 #[derive(Debug, Default)]
@@ -76,10 +93,16 @@ fn counterpart<'a>(path: &Path, files: &'a [File]) -> Option<&'a File> {
     })
 }
 
-/// Checks every cushim-generated file under `dir`. `trusted_clang_args` are
-/// the clang arguments the user passed to `check`: a file that records other
-/// clang arguments is refused, not regenerated.
-pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error> {
+/// One recorded command's regeneration: the files, and the command that
+/// writes them, rebuilt from the parsed options.
+struct Regenerated {
+    files: Vec<File>,
+    command: String,
+}
+
+/// Checks every cushim-generated file under `dir`. `trust` is what the user
+/// passed to `check`: a file that records more is refused, not regenerated.
+pub fn check(dir: &Path, trust: &Trust) -> Result<Report, Error> {
     let mut files = Vec::new();
     walk(dir, &mut files)?;
     let mut groups: Vec<(String, Vec<PathBuf>)> = Vec::new();
@@ -106,7 +129,7 @@ pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error>
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(groups.len());
-    let mut results: Vec<(usize, Result<Vec<File>, Error>)> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Result<Regenerated, Error>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
@@ -116,7 +139,7 @@ pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error>
                         let Some((command, paths)) = groups.get(i) else {
                             return done;
                         };
-                        done.push((i, regenerate(command, paths, trusted_clang_args)));
+                        done.push((i, regenerate(command, paths, trust)));
                     }
                 })
             })
@@ -128,16 +151,20 @@ pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error>
     });
     results.sort_by_key(|(i, _)| *i);
     let mut report = Report::default();
-    for ((command, paths), (_, generated)) in groups.into_iter().zip(results) {
-        let generated = generated?;
+    for ((_, paths), (_, regenerated)) in groups.into_iter().zip(results) {
+        let regenerated = regenerated?;
         for path in paths {
-            let fresh = counterpart(&path, &generated)
+            let fresh = counterpart(&path, &regenerated.files)
                 .is_some_and(|f| fs::read(&path).is_ok_and(|old| old == f.contents.as_bytes()));
             if fresh {
                 report.fresh.push(path);
             } else {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                let fix = format!("{command} --out {}", dir.display());
+                let fix = format!(
+                    "{} --out {}",
+                    regenerated.command,
+                    options::shell_quote(&dir.to_string_lossy())
+                );
                 report.stale.push((path, fix));
             }
         }
@@ -145,8 +172,36 @@ pub fn check(dir: &Path, trusted_clang_args: &[String]) -> Result<Report, Error>
     Ok(report)
 }
 
+/// The libraries a recorded `--lib` names, by name: one, several, or `all`.
+fn recorded_libraries(lib: &str) -> Result<Vec<&'static str>, Error> {
+    if lib == "all" {
+        return Ok(crate::library::LIBRARIES.iter().map(|l| l.name).collect());
+    }
+    lib.split(',')
+        .map(|name| crate::pins::library(name.trim()).map(|l| l.name))
+        .collect()
+}
+
+/// What `options` would do that the data cushim ships cannot serve, as the
+/// flags that trust it (`--docs`, `--lib nvrtc`), with `trust` taken off.
+/// Generation reads the headers (a fetch, for a pinned release) for docs,
+/// for clang arguments (refused apart, above) and for every library but the
+/// driver, whose data alone is shipped.
+fn untrusted(options: &Options, trust: &Trust) -> Result<Vec<String>, Error> {
+    let mut flags = Vec::new();
+    if options.docs && !trust.docs {
+        flags.push("--docs".to_string());
+    }
+    for name in recorded_libraries(&options.library)? {
+        if name != crate::library::DRIVER.name && !trust.libraries.iter().any(|t| t == name) {
+            flags.push(format!("--lib {name}"));
+        }
+    }
+    Ok(flags)
+}
+
 /// The files that the recorded `command` generates, for the files in `paths` that record it.
-fn regenerate(command: &str, paths: &[PathBuf], trusted: &[String]) -> Result<Vec<File>, Error> {
+fn regenerate(command: &str, paths: &[PathBuf], trust: &Trust) -> Result<Regenerated, Error> {
     let first = paths
         .first()
         .map_or(String::new(), |p| p.display().to_string());
@@ -171,10 +226,10 @@ fn regenerate(command: &str, paths: &[PathBuf], trusted: &[String]) -> Result<Ve
         .hint("regenerate them with `--cuda <version>`, or check them by regenerating by hand"));
     }
     let recorded = &generate.source.clang_args;
-    if !recorded.is_empty() && recorded.as_slice() != trusted {
+    if !recorded.is_empty() && *recorded != trust.clang_args {
         let args: Vec<String> = recorded
             .iter()
-            .map(|a| format!("--clang-arg {}", shell_words::quote(a)))
+            .map(|a| format!("--clang-arg {}", options::shell_quote(a)))
             .collect();
         return Err(Error::new(format!(
             "{which} record clang arguments ({}); check does not run arguments read from a file",
@@ -185,5 +240,29 @@ fn regenerate(command: &str, paths: &[PathBuf], trusted: &[String]) -> Result<Ve
             args.join(" ")
         )));
     }
-    Ok(crate::pipeline::generate(&generate.options()?)?.files)
+    let options = generate.options()?;
+    let needs = untrusted(&options, trust).map_err(|e| {
+        Error::new(format!(
+            "{which}: the recorded command `{command}` is not valid here: {e}"
+        ))
+    })?;
+    if !needs.is_empty() {
+        return Err(Error::new(format!(
+            "{which} record {}, which regenerates from the pinned headers: a fetch runs pip over the network, and check does not start one for a file",
+            needs
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ))
+        .hint(format!(
+            "if you trust it, pass the same to check: `cushim check {}`",
+            needs.join(" ")
+        )));
+    }
+    let generated = crate::pipeline::generate(&options)?;
+    Ok(Regenerated {
+        command: options.command(None),
+        files: generated.files,
+    })
 }

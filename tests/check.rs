@@ -9,7 +9,9 @@ use common::{cushim, root, scratch, text};
 
 #[test]
 fn the_committed_generated_tree_is_fresh() {
-    let out = cushim(&["check", "--dir", "generated"]);
+    // Every library's modules: all but the driver's regenerate from their
+    // (cached) pinned headers.
+    let out = cushim(&["check", "--dir", "generated", "--lib", "all"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     // 16 releases, each a Rust module and a C++ pair, and the merged module.
@@ -171,4 +173,174 @@ fn a_quote_in_a_recorded_value_round_trips_through_check() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("1 generated files are fresh"), "{stdout}");
+}
+
+/// Runs `cushim ARGS` in `cwd` with `env` added, killed after `seconds`;
+/// `None` when it had to be killed (it hung).
+fn cushim_within(
+    seconds: u64,
+    cwd: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Option<std::process::Output> {
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cushim"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("cushim runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// The committed 13.5 module with its provenance line replaced by `line`.
+fn with_provenance(file: &str, line: &str) -> Vec<u8> {
+    let original = fs::read_to_string(root().join("generated/cuda-13.5").join(file)).unwrap();
+    let crafted = original.replacen(
+        "// Regenerate with: cushim generate --cuda 13.5\n",
+        &format!("// Regenerate with: {line}\n"),
+        1,
+    );
+    assert!(crafted != original, "the provenance line was replaced");
+    crafted.into_bytes()
+}
+
+/// A `pip.py` in the working directory that leaves `marker` if Python runs it.
+fn plant_pip(dir: &std::path::Path, marker: &std::path::Path) {
+    fs::write(
+        dir.join("pip.py"),
+        format!(
+            "open({:?}, 'w').write('ran')\n",
+            marker.display().to_string()
+        ),
+    )
+    .unwrap();
+}
+
+/// A vendored file that records `--docs` needs the headers, so the network
+/// and pip: `check` refuses it unless told `--docs` itself, and runs no
+/// Python code from the directory it is run in either way.
+#[test]
+fn a_recorded_docs_flag_is_refused_and_a_planted_pip_never_runs() {
+    let dir = scratch("check-docs");
+    let tree = dir.join("tree");
+    fs::create_dir_all(&tree).unwrap();
+    fs::write(
+        tree.join("cuda.rs"),
+        with_provenance("cuda.rs", "cushim generate --cuda 13.5 --docs"),
+    )
+    .unwrap();
+    let marker = dir.join("pip-ran");
+    plant_pip(&tree, &marker);
+    let cache = dir.join("cache");
+    // Nowhere to fetch from: a trusted run fails fast, after pip started.
+    let env: [(&str, &std::ffi::OsStr); 4] = [
+        ("CUSHIM_CACHE_DIR", cache.as_os_str()),
+        ("PIP_INDEX_URL", "http://127.0.0.1:9/simple".as_ref()),
+        ("PIP_RETRIES", "0".as_ref()),
+        ("PYTHONPATH", tree.as_os_str()),
+    ];
+    let out = cushim_within(120, &tree, &["check", "--dir", "."], &env).expect("check ends");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("cuda.rs"), "the file is named: {stderr}");
+    assert!(stderr.contains("--docs"), "{stderr}");
+    assert!(
+        stderr.contains("hint: if you trust it, pass the same to check: `cushim check --docs"),
+        "{stderr}"
+    );
+    assert!(!marker.exists(), "a refused file ran pip: {stderr}");
+
+    // Trusted, the headers are fetched: pip runs isolated, so the planted
+    // pip.py (in the directory and on PYTHONPATH) does not.
+    let out =
+        cushim_within(300, &tree, &["check", "--dir", ".", "--docs"], &env).expect("check ends");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(!marker.exists(), "the planted pip.py ran: {stderr}");
+}
+
+/// The modules of the libraries cushim ships no data for (NVRTC here) are
+/// regenerated from their headers, which may need a fetch: refused unless
+/// `check` is told `--lib` with that library.
+#[test]
+fn a_module_that_needs_fetched_headers_is_refused_unless_its_library_is_passed() {
+    let dir = scratch("check-lib");
+    fs::copy(
+        root().join("generated/cuda-13.5/nvrtc.rs"),
+        dir.join("nvrtc.rs"),
+    )
+    .unwrap();
+    let out = cushim(&["check", "--dir", dir.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("nvrtc.rs"), "{stderr}");
+    assert!(
+        stderr.contains("`cushim check --lib nvrtc"),
+        "the hint names the flag: {stderr}"
+    );
+    let out = cushim(&["check", "--dir", dir.to_str().unwrap(), "--lib", "nvrtc"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 generated files are fresh"), "{stdout}");
+}
+
+/// The fix line is rebuilt from the parsed options and quoted: a `$(...)`
+/// in the recorded command (or in the directory's name) runs nothing when
+/// the line is pasted into a shell.
+#[test]
+fn the_fix_line_is_rebuilt_and_quoted_never_the_recorded_text() {
+    let dir = scratch("check-fix");
+    let tree = dir.join("$(touch out-pwned)");
+    fs::create_dir_all(&tree).unwrap();
+    fs::write(
+        tree.join("cuda.rs"),
+        with_provenance(
+            "cuda.rs",
+            r#"cushim generate --cuda 13.5 --allow "cuInit|$(touch pwned)""#,
+        ),
+    )
+    .unwrap();
+    let out = cushim(&["check", "--dir", dir.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(cushim::check::STALE_EXIT),
+        "{stdout}\n{stderr}"
+    );
+    let fix = stdout
+        .lines()
+        .skip_while(|l| *l != "fix with:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a fix line: {stdout}"))
+        .trim()
+        .to_string();
+    assert!(fix.contains("--allow 'cuInit|$(touch pwned)'"), "{fix}");
+    // Pasted into a shell (with `cushim` a no-op), it creates nothing.
+    let shell = dir.join("shell");
+    fs::create_dir_all(&shell).unwrap();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("cushim() {{ :; }}\n{fix}"))
+        .current_dir(&shell)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{fix}");
+    assert_eq!(
+        common::files_under(&shell),
+        Vec::<std::path::PathBuf>::new(),
+        "{fix}"
+    );
 }
