@@ -336,7 +336,9 @@ fn check_cmd(args: &Check) -> i32 {
         }
         Ok(report) => report,
     };
-
+    for (path, why) in &report.skipped {
+        eprintln!("cushim: not checked: `{}`: {why}", path.display());
+    }
     let mut text = String::new();
     let code = if report.stale.is_empty() {
         text.push_str(&format!(

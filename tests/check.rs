@@ -344,3 +344,154 @@ fn the_fix_line_is_rebuilt_and_quoted_never_the_recorded_text() {
         "{fix}"
     );
 }
+
+/// A generated file with one byte that is not UTF-8 (and a backdoor after
+/// it) is stale, never skipped; so is one whose provenance lines are not text.
+#[test]
+fn a_tampered_file_with_a_non_utf8_byte_is_stale() {
+    let dir = scratch("check-non-utf8");
+    let original = fs::read(root().join("generated/cuda-13.5/cuda_shim.cpp")).unwrap();
+    let mut tampered = original.clone();
+    tampered.extend_from_slice(b"// \xff\nint backdoor(void) { return 1; }\n");
+    fs::write(dir.join("cuda_shim.cpp"), &tampered).unwrap();
+    let out = cushim(&["check", "--dir", dir.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(cushim::check::STALE_EXIT),
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("1 of 1 generated files are stale"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("cuda_shim.cpp"), "{stdout}");
+
+    // A byte that is not UTF-8 in the recorded command: an error naming the
+    // file and its line, not a skip.
+    let mut head = original.clone();
+    let at = head
+        .windows(6)
+        .position(|w| w == b"--cuda")
+        .expect("a recorded --cuda");
+    head.insert(at, 0xff);
+    fs::write(dir.join("cuda_shim.cpp"), &head).unwrap();
+    let out = cushim(&["check", "--dir", dir.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_ne!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stderr.contains("cuda_shim.cpp:3"), "{stderr}");
+    assert!(stderr.contains("UTF-8"), "{stderr}");
+}
+
+/// A hostile tree: a FIFO, a link to `/dev/zero`, a link to a fresh file
+/// elsewhere, a huge file and a huge recorded line. `check` reads regular
+/// files only, follows no link, caps what it reads, and ends.
+#[test]
+fn a_hostile_tree_neither_hangs_nor_exhausts_check() {
+    let dir = scratch("check-hostile");
+    fs::copy(
+        root().join("generated/cuda-13.5/cuda_shim.h"),
+        dir.join("cuda_shim.h"),
+    )
+    .unwrap();
+    let fifo = dir.join("fifo.rs");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.h")).unwrap();
+    std::os::unix::fs::symlink(
+        root().join("generated/cuda-13.5/cuda.rs"),
+        dir.join("cuda.rs"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("loop")).unwrap();
+    // Limit the address space, so that reading /dev/zero whole fails fast
+    // instead of filling the machine's memory.
+    let limited = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 4000000; exec '{}' check --dir '{}' {args}",
+                env!("CARGO_BIN_EXE_cushim"),
+                dir.display()
+            ))
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    // From 20 s on, a writer ends each wait on the FIFO, should check open
+    // it: a check that waits fails the timing below instead of hanging.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let unblock = {
+        let (fifo, done) = (fifo.clone(), done.clone());
+        std::thread::spawn(move || {
+            use std::os::unix::fs::OpenOptionsExt;
+            use std::sync::atomic::Ordering;
+            let start = std::time::Instant::now();
+            while !done.load(Ordering::SeqCst) {
+                if start.elapsed() > std::time::Duration::from_secs(20) {
+                    // O_NONBLOCK (Linux): no wait when no one reads.
+                    let _ = fs::OpenOptions::new()
+                        .write(true)
+                        .custom_flags(0o4000)
+                        .open(&fifo);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        })
+    };
+    let started = std::time::Instant::now();
+    let out = limited("");
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (stdout, stderr) = text(&out);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "check waited on the FIFO: {stdout}\n{stderr}"
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 generated files are fresh"), "{stdout}");
+    for skipped in ["fifo.rs", "zero.h", "cuda.rs", "loop"] {
+        assert!(
+            stderr.contains(&format!("{}`", dir.join(skipped).display())),
+            "{skipped} is named as not checked: {stderr}"
+        );
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    unblock.join().unwrap();
+    let _ = fs::remove_file(&fifo);
+
+    // A file that says it is generated and is bigger than the cap.
+    for name in ["zero.h", "cuda.rs", "loop"] {
+        fs::remove_file(dir.join(name)).unwrap();
+    }
+    let big = dir.join("big.rs");
+    let mut head = fs::read(root().join("generated/cuda-13.5/cuda.rs")).unwrap();
+    head.truncate(4096);
+    fs::write(&big, &head).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let out = limited("");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("big.rs"), "{stderr}");
+    assert!(stderr.contains("64 MiB"), "{stderr}");
+    fs::remove_file(&big).unwrap();
+
+    // A recorded line of a megabyte.
+    let long = format!(
+        "cushim generate --cuda 13.5 --allow '{}'",
+        "a".repeat(1 << 20)
+    );
+    fs::write(dir.join("long.rs"), with_provenance("cuda.rs", &long)).unwrap();
+    let out = limited("");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("long.rs:3"), "{stderr}");
+    assert!(stderr.contains("64 KiB"), "{stderr}");
+}
