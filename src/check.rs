@@ -60,6 +60,9 @@ pub struct Report {
     pub stale: Vec<(PathBuf, String)>,
     /// Entries that were not read, and why. Example: a symlink.
     pub skipped: Vec<(PathBuf, String)>,
+    /// Directories that mix the files of several commands, in words; their
+    /// files are in `stale`.
+    pub mixed: Vec<String>,
 }
 
 /// A file whose checked extension makes it a candidate.
@@ -298,16 +301,21 @@ pub fn check(dir: &Path, trust: &Trust) -> Result<Report, Error> {
             .collect()
     });
     results.sort_by_key(|(i, _)| *i);
-    for ((_, paths), (_, regenerated)) in groups.into_iter().zip(results) {
-        let regenerated = regenerated?;
+    let regenerated = results
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect::<Result<Vec<Regenerated>, Error>>()?;
+    let mixed = mixed_sets(&groups, &regenerated);
+    for (g, ((_, paths), regenerated)) in groups.into_iter().zip(&regenerated).enumerate() {
         for path in paths {
+            let dir = path.parent().unwrap_or(Path::new("."));
             let now = read_capped(&path)?;
             let fresh = counterpart(&path, &regenerated.files)
-                .is_some_and(|f| now == f.contents.as_bytes());
+                .is_some_and(|f| now == f.contents.as_bytes())
+                && !mixed.iter().any(|m| m.dir == dir && m.groups.contains(&g));
             if fresh {
                 report.fresh.push(path);
             } else {
-                let dir = path.parent().unwrap_or(Path::new("."));
                 let fix = format!(
                     "{} --out {}",
                     regenerated.command,
@@ -317,7 +325,73 @@ pub fn check(dir: &Path, trust: &Trust) -> Result<Report, Error> {
             }
         }
     }
+    report.mixed = mixed
+        .into_iter()
+        .map(|m| {
+            let commands: Vec<String> = m
+                .groups
+                .iter()
+                .map(|g| format!("`{}`", regenerated[*g].command))
+                .collect();
+            format!(
+                "`{}` mixes the files of {} commands ({}); regenerate it with one of them",
+                m.dir.display(),
+                commands.len(),
+                commands.join(", ")
+            )
+        })
+        .collect();
     Ok(report)
+}
+
+/// A directory that holds files of several commands where one of them
+/// writes them all: what a torn write leaves (a `generate` killed between
+/// its renames, or two run at once with different options).
+struct Mixed {
+    dir: PathBuf,
+    /// The groups (indices) whose files are mixed there.
+    groups: Vec<usize>,
+}
+
+/// The mixed sets among the checked files: for each group's directory, a
+/// file that the group's command writes (by its exact name) but that
+/// records another command. Commands whose files have different names
+/// (other languages, other libraries) share a directory without a mix.
+fn mixed_sets(groups: &[(String, Vec<PathBuf>)], regenerated: &[Regenerated]) -> Vec<Mixed> {
+    let owner = |path: &Path| {
+        groups
+            .iter()
+            .position(|(_, paths)| paths.iter().any(|p| p == path))
+    };
+    let mut mixed: Vec<Mixed> = Vec::new();
+    for (g, ((_, paths), regenerated)) in groups.iter().zip(regenerated).enumerate() {
+        for dir in paths.iter().filter_map(|p| p.parent()) {
+            for file in &regenerated.files {
+                let Some(other) = owner(&dir.join(&file.name)).filter(|o| *o != g) else {
+                    continue;
+                };
+                let i = match mixed.iter().position(|m| m.dir == dir) {
+                    Some(i) => i,
+                    None => {
+                        mixed.push(Mixed {
+                            dir: dir.to_path_buf(),
+                            groups: Vec::new(),
+                        });
+                        mixed.len() - 1
+                    }
+                };
+                for x in [g, other] {
+                    if !mixed[i].groups.contains(&x) {
+                        mixed[i].groups.push(x);
+                    }
+                }
+            }
+        }
+    }
+    for m in &mut mixed {
+        m.groups.sort_unstable();
+    }
+    mixed
 }
 
 /// The libraries a recorded `--lib` names, by name: one, several, or `all`.

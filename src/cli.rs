@@ -359,6 +359,9 @@ fn check_cmd(args: &Check) -> i32 {
                 fixes.push(fix);
             }
         }
+        for m in &report.mixed {
+            text.push_str(&format!("{m}\n"));
+        }
         text.push_str("fix with:\n");
         for f in fixes {
             text.push_str(&format!("  {f}\n"));

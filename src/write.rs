@@ -3,9 +3,10 @@
 //! only then are the staged files renamed over their targets, one after the
 //! other. A full disk, an unwritable directory or a target that is not a
 //! plain file stops the write before any file is replaced. A process killed
-//! during the renames can leave a mix of old and new files; `cushim check`
-//! reports such a mix as stale, and the next write removes the staged files a
-//! gone process left. Unchanged files are not touched, so that mtimes and
+//! during the renames (or two writes at once) can leave a mix of two
+//! commands' files; `cushim check` reports such a mixed set as stale (each
+//! file records its command, and one command writes them all), and the next
+//! write removes the staged files a gone process left. Unchanged files are not touched, so that mtimes and
 //! diffs mean real changes.
 //!
 //! A staged file is created exclusively, under a random name: in an output

@@ -495,3 +495,52 @@ fn a_hostile_tree_neither_hangs_nor_exhausts_check() {
     assert!(stderr.contains("long.rs:3"), "{stderr}");
     assert!(stderr.contains("64 KiB"), "{stderr}");
 }
+
+/// A torn write (a killed `generate`, or two at once with different
+/// options) leaves files of two commands where one command writes them
+/// all: each file matches its own command, but the set is mixed, and stale.
+/// Disjoint outputs of two commands in one directory are not a mix.
+#[test]
+fn a_mixed_set_is_reported_stale() {
+    let dir = scratch("check-mixed");
+    let (full, narrow, mixed) = (dir.join("full"), dir.join("narrow"), dir.join("mixed"));
+    let generate = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["generate", "--cuda", "13.5", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = cushim(&args);
+        assert!(out.status.success(), "{}", text(&out).1);
+    };
+    generate(&full, &[]);
+    generate(&narrow, &["--allow", "^cuInit$"]);
+    fs::create_dir_all(&mixed).unwrap();
+    fs::copy(full.join("cuda_shim.h"), mixed.join("cuda_shim.h")).unwrap();
+    fs::copy(full.join("cuda_shim.cpp"), mixed.join("cuda_shim.cpp")).unwrap();
+    fs::copy(narrow.join("cuda.rs"), mixed.join("cuda.rs")).unwrap();
+    let out = cushim(&["check", "--dir", mixed.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(cushim::check::STALE_EXIT),
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("3 of 3 generated files are stale"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "`{}` mixes the files of 2 commands",
+            mixed.display()
+        )),
+        "{stdout}"
+    );
+
+    // `--lang rust` and `--lang cpp` into one directory write disjoint files.
+    let split = dir.join("split");
+    generate(&split, &["--lang", "cpp"]);
+    generate(&split, &["--lang", "rust", "--allow", "^cuInit$"]);
+    let out = cushim(&["check", "--dir", split.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("3 generated files are fresh"), "{stdout}");
+}
