@@ -139,6 +139,15 @@ pub struct Check {
     /// a file that records clang arguments is refused, never regenerated
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub clang_args: Vec<String>,
+    /// Trust files that record `--docs`: their pinned headers are fetched (pip, over
+    /// the network) if not cached; without it, such a file is refused
+    #[arg(long)]
+    pub docs: bool,
+    /// Trust the modules of these libraries (nvrtc, several as nvrtc,nvml, or all),
+    /// regenerated from their pinned headers, fetched (pip, over the network) if not
+    /// cached; without it, only the driver's modules are checked, from shipped data
+    #[arg(long, value_name = "NAME")]
+    pub lib: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -307,13 +316,29 @@ fn list(args: &List) -> Result<(), Error> {
 }
 
 fn check_cmd(args: &Check) -> i32 {
-    let report = match crate::check::check(&args.dir, &args.clang_args) {
+    let trusted = args
+        .lib
+        .as_deref()
+        .map_or(Ok(Vec::new()), libraries)
+        .map(|libs| libs.iter().map(|l| l.name.to_string()).collect());
+    let report = trusted.and_then(|libraries| {
+        let trust = crate::check::Trust {
+            clang_args: args.clang_args.clone(),
+            docs: args.docs,
+            libraries,
+        };
+        crate::check::check(&args.dir, &trust)
+    });
+    let report = match report {
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
         Ok(report) => report,
     };
+    for (path, why) in &report.skipped {
+        eprintln!("cushim: not checked: `{}`: {why}", path.display());
+    }
     let mut text = String::new();
     let code = if report.stale.is_empty() {
         text.push_str(&format!(
@@ -333,6 +358,9 @@ fn check_cmd(args: &Check) -> i32 {
             if !fixes.contains(&fix.as_str()) {
                 fixes.push(fix);
             }
+        }
+        for m in &report.mixed {
+            text.push_str(&format!("{m}\n"));
         }
         text.push_str("fix with:\n");
         for f in fixes {

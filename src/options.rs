@@ -848,6 +848,12 @@ impl Options {
     }
 }
 
+/// `value` as one POSIX shell word, quoted as a recorded command quotes
+/// (only where needed): what a command printed for pasting is built with.
+pub fn shell_quote(value: &str) -> String {
+    shell_word(value, false)
+}
+
 /// `value` as one POSIX shell word: as it is when every character is plain,
 /// else in single quotes (each `'` written `'\\''`); `always` quotes regardless.
 fn shell_word(value: &str, always: bool) -> String {

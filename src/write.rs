@@ -3,13 +3,20 @@
 //! only then are the staged files renamed over their targets, one after the
 //! other. A full disk, an unwritable directory or a target that is not a
 //! plain file stops the write before any file is replaced. A process killed
-//! during the renames can leave a mix of old and new files; `cushim check`
-//! reports such a mix as stale, and the next write removes the staged files a
-//! gone process left. Unchanged files are not touched, so that mtimes and
+//! during the renames (or two writes at once) can leave a mix of two
+//! commands' files; `cushim check` reports such a mixed set as stale (each
+//! file records its command, and one command writes them all), and the next
+//! write removes the staged files a gone process left. Unchanged files are not touched, so that mtimes and
 //! diffs mean real changes.
+//!
+//! A staged file is created exclusively, under a random name: in an output
+//! directory that others can write, a symlink planted at the staged name is
+//! never written through, and the file is this process's own.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
 
 use crate::diag::Error;
 use crate::emit::File;
@@ -21,12 +28,8 @@ pub enum Outcome {
     Unchanged(PathBuf),
 }
 
-/// The staged copy of `name`: `.<name>.<pid>.tmp`.
-fn staged_name(name: &str) -> String {
-    format!(".{name}.{}.tmp", std::process::id())
-}
-
-/// The process id in a staged file's name.
+/// The process id in a staged file's name, `.<name>.<random>.<pid>.tmp`
+/// (or the older `.<name>.<pid>.tmp`).
 fn staged_pid(name: &str) -> Option<u32> {
     let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
     rest.rsplit_once('.')?.1.parse().ok()
@@ -43,7 +46,7 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     })?;
     crate::temp::remove_dead(dir, staged_pid);
 
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut staged: Vec<(NamedTempFile, PathBuf)> = Vec::new();
     let mut outcomes = Vec::new();
     let result = (|| {
         for file in files {
@@ -59,31 +62,25 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
                 ))
                 .hint("move it away, or choose another directory with `--out`"));
             }
-            let tmp = dir.join(staged_name(&file.name));
-            staged.push((tmp.clone(), path.clone()));
-            stage(&tmp, &file.contents).map_err(|e| {
+            let tmp = stage(dir, &file.name, &file.contents).map_err(|e| {
                 Error::new(format!("cannot write `{}`: {e}", path.display()))
                     .hint("check that the output directory is writable and the disk is not full")
             })?;
+            staged.push((tmp, path.clone()));
             outcomes.push(Outcome::Written(path));
         }
         Ok(())
     })();
-    if let Err(e) = result {
-        for (tmp, _) in &staged {
-            let _ = fs::remove_file(tmp);
-        }
-        return Err(e);
-    }
-    for (i, (tmp, path)) in staged.iter().enumerate() {
-        if let Err(e) = fs::rename(tmp, path) {
-            for (rest, _) in &staged[i..] {
-                let _ = fs::remove_file(rest);
-            }
+    // On an error, dropping the staged files removes them.
+    result?;
+    let count = staged.len();
+    for (i, (tmp, path)) in staged.into_iter().enumerate() {
+        // A rename: the target is replaced whole or not at all.
+        if let Err(e) = tmp.persist(&path) {
             return Err(Error::new(format!(
-                "cannot replace `{}`: {e}; {i} of the {} changed files were replaced",
+                "cannot replace `{}`: {}; {i} of the {count} changed files were replaced",
                 path.display(),
-                staged.len()
+                e.error
             ))
             .hint(
                 "fix the directory and write again; `cushim check` shows which files are stale",
@@ -97,12 +94,23 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     Ok(outcomes)
 }
 
-/// Writes `contents` to `tmp` and syncs it to disk.
-fn stage(tmp: &Path, contents: &str) -> std::io::Result<()> {
+/// Writes `contents` to a new file beside `name` in `dir`, created
+/// exclusively as `.<name>.<random>.<pid>.tmp` (with the permissions a new
+/// file gets), and syncs it to disk.
+fn stage(dir: &Path, name: &str, contents: &str) -> std::io::Result<NamedTempFile> {
     use std::io::Write as _;
-    let mut f = fs::File::create(tmp)?;
+    let prefix = format!(".{name}.");
+    let suffix = format!(".{}.tmp", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(&suffix);
+    // 0o666 less the umask, as `File::create` would: not the 0o600 of a
+    // private temporary file.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut f = builder.tempfile_in(dir)?;
     f.write_all(contents.as_bytes())?;
-    f.sync_all()
+    f.as_file().sync_all()?;
+    Ok(f)
 }
 
 #[cfg(test)]
@@ -171,6 +179,30 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
     }
 
+    /// Another user of a shared `--out` plants a symlink at the name this
+    /// process would once have staged under: the write does not go through it.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_planted_at_the_staged_name_is_not_written_through() {
+        let dir = scratch("planted");
+        let victim = dir.join("victim.txt");
+        fs::write(&victim, "precious").unwrap();
+        let planted = dir.join(format!(".a.rs.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let outcomes = write_all(&dir, &[file("a.rs", "new a")]).unwrap();
+        assert_eq!(outcomes, [Outcome::Written(dir.join("a.rs"))]);
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        let a = fs::symlink_metadata(dir.join("a.rs")).unwrap();
+        assert!(a.is_file(), "a.rs is a plain file, not the planted link");
+        assert_eq!(fs::read_to_string(dir.join("a.rs")).unwrap(), "new a");
+        // The mode a new file gets (the umask's), not a temporary file's 0o600.
+        use std::os::unix::fs::PermissionsExt as _;
+        fs::write(dir.join("plain"), "").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&dir.join("a.rs")), mode(&dir.join("plain")));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_dead_writers_staged_file_is_removed_and_unchanged_files_are_not_touched() {
         let dir = scratch("stale");
@@ -187,6 +219,7 @@ mod tests {
         );
         assert_eq!(stale.exists(), !cfg!(target_os = "linux"));
         assert_eq!(staged_pid(".cuda_shim.cpp.123.tmp"), Some(123));
+        assert_eq!(staged_pid(".cuda_shim.cpp.a1B2c3.123.tmp"), Some(123));
         let _ = fs::remove_dir_all(&dir);
     }
 }

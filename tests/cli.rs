@@ -754,3 +754,30 @@ fn a_header_that_is_not_cpp_is_refused_for_cpp_output_only() {
     ]);
     assert!(out.status.success(), "{}", text(&out).1);
 }
+
+/// `fetch` run in someone else's directory: pip is run isolated, in a
+/// private working directory, so neither a `pip.py` there nor one on
+/// `PYTHONPATH` runs. The index is a closed port, so pip fails fast.
+#[test]
+fn a_fetch_runs_no_python_code_from_the_directory_it_runs_in() {
+    let dir = scratch("planted-pip");
+    let (work, cache, marker) = (dir.join("work"), dir.join("cache"), dir.join("pip-ran"));
+    fs::create_dir_all(&work).unwrap();
+    let planted = format!(
+        "open({:?}, 'w').write('ran')\n",
+        marker.display().to_string()
+    );
+    fs::write(work.join("pip.py"), &planted).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["fetch", "12.0"])
+        .current_dir(&work)
+        .env("CUSHIM_CACHE_DIR", &cache)
+        .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+        .env("PIP_RETRIES", "0")
+        .env("PYTHONPATH", &work)
+        .output()
+        .expect("cushim runs");
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!marker.exists(), "the planted pip.py ran: {stderr}");
+}

@@ -16,6 +16,7 @@
 mod hashes;
 mod maintain;
 mod pip;
+mod python;
 mod ranged;
 #[cfg(test)]
 mod ranged_tests;

@@ -2,12 +2,11 @@
 //! (`install --dry-run --report`, which downloads nothing) or for the whole
 //! wheel (`download`), with the same choice of file both times.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
+use super::python::{python3, Python};
 use crate::diag::Error;
 use crate::pins::Wheel;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 /// A wheel's way in: pip in real use, a local server in the tests.
 pub(super) trait Source {
@@ -27,7 +26,7 @@ pub(super) trait Source {
     }
 }
 
-/// `python3 -m pip`, picking the x86_64 wheel for Python 3.11 of the
+/// `python3 -I -m pip`, picking the x86_64 wheel for Python 3.11 of the
 /// manylinux platforms it names.
 pub(super) struct Pip {
     platforms: &'static [&'static str],
@@ -57,15 +56,16 @@ impl Pip {
 
 const QUIET: [&str; 3] = ["--no-deps", "--quiet", "--disable-pip-version-check"];
 
-fn pip() -> Command {
-    let mut command = Command::new("python3");
-    super::die_with_parent(&mut command);
-    command.args(["-m", "pip"]);
-    command
+/// `python3 -I -m pip`, sealed as `super::python` says; its private working
+/// directory is made in `dir`.
+fn pip(dir: &Path) -> std::io::Result<Python> {
+    let mut python = python3(dir)?;
+    python.command.args(["-m", "pip"]);
+    Ok(python)
 }
 
 fn no_python(e: std::io::Error) -> Error {
-    Error::new(format!("cannot run `python3 -m pip`: {e}"))
+    Error::new(format!("cannot run `python3 -I -m pip`: {e}"))
         .hint("install Python 3 with pip, or pass a local toolkit with `--cuda-path`")
 }
 
@@ -84,7 +84,9 @@ impl Source for Pip {
     fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<PathBuf, String> {
         let report = dir.join("report.json");
         let spec = wheel.spec();
-        let out = pip()
+        let mut pip = pip(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
+        let out = pip
+            .command
             .args(["install", "--dry-run", "--ignore-installed"])
             .args(QUIET)
             .args(self.which_file())
@@ -95,7 +97,7 @@ impl Source for Pip {
             .arg(&report)
             .arg(&spec)
             .output()
-            .map_err(|e| format!("cannot run `python3 -m pip`: {e}"))?;
+            .map_err(|e| format!("cannot run `python3 -I -m pip`: {e}"))?;
         if !out.status.success() {
             return Err(format!(
                 "`pip install --dry-run --report` cannot locate {spec} ({})",
@@ -107,7 +109,10 @@ impl Source for Pip {
 
     fn download(&self, wheel: &Wheel, dir: &Path) -> Result<(Vec<u8>, PathBuf), Error> {
         let spec = wheel.spec();
-        let out = pip()
+        let mut pip =
+            pip(dir).map_err(|e| super::io_error("cannot prepare to run pip in", dir, e))?;
+        let out = pip
+            .command
             .arg("download")
             .args(QUIET)
             .args(self.which_file())
@@ -116,6 +121,7 @@ impl Source for Pip {
             .arg(&spec)
             .output()
             .map_err(no_python)?;
+        drop(pip);
         if !out.status.success() {
             return Err(Error::new(format!(
                 "`pip download {spec}` failed:\n{}",

@@ -14,7 +14,11 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use tempfile::TempDir;
+
+use super::python::{python3, Python};
 
 const SCRIPT: &str = include_str!("ranged.py");
 
@@ -54,6 +58,8 @@ pub(super) struct Ranged {
     reads: u32,
     /// The first failure, in words; a read error of the `zip` crate hides it.
     failure: Option<String>,
+    /// The reader's private working directory, removed with the reader.
+    _work: TempDir,
 }
 
 /// What the start of a ranged read tells.
@@ -68,12 +74,16 @@ impl Ranged {
     /// Starts the reader on the wheel that pip's `report` names; nothing
     /// is read yet. `allow_http` is for the tests' local server.
     pub fn open(report: &Path, allow_http: bool) -> Result<Opened, Refused> {
-        let mut command = Command::new("python3");
-        super::die_with_parent(&mut command);
-        // -I: no PYTHON* variables, no user site directory, no script
-        // directory on the path.
+        // Sealed as `super::python` says: -I, a private working directory
+        // beside the report, and a cleared environment.
+        let beside = report
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let Python { mut command, work } =
+            python3(beside).map_err(|e| Refused(format!("cannot prepare to run python3: {e}")))?;
         let mut child = command
-            .args(["-I", "-c", SCRIPT])
+            .args(["-c", SCRIPT])
             .arg(report)
             .arg(if allow_http { "1" } else { "0" })
             .arg(SECONDS.to_string())
@@ -99,6 +109,7 @@ impl Ranged {
             moved: 0,
             reads: 0,
             failure: None,
+            _work: work,
         };
         let first = reader.line().map_err(Refused)?;
         let sha256 = match first.split_once(' ') {
