@@ -8,8 +8,8 @@
 //!   (`require`, `preload_all`, ...) of a generated module, and `shim_macro.rs`
 //!   the `cushim_shim!` macro; the unit tests below compile both around a
 //!   hand-written function.
-//! - `cpp/runtime.cpp` is the C++ runtime without a template tag; the C++
-//!   emitter copies it between the generated settings and the function table.
+//! - `cpp/cushim_runtime.{h,cpp}` is the C++ runtime without a template tag
+//!   ([`cpp`]); the generator writes it beside the C++ pairs, which call into it.
 
 // Generated modules carry this source into crates that lint with pedantic
 // clippy and `missing_docs`; it is held to that bar here.
@@ -17,6 +17,7 @@
 #[warn(missing_docs, clippy::pedantic)]
 pub mod cushim_loader;
 
+pub mod cpp;
 #[cfg(test)]
 mod tests;
 
@@ -34,9 +35,6 @@ pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 /// The `Debug` helper of enums that print their constants' names.
 #[cfg(feature = "emit")]
 pub const RUST_ENUM_FMT: &str = include_str!("cushim_enum.rs");
-/// The C++ runtime's text.
-#[cfg(feature = "emit")]
-pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
 
 pub use cushim_loader::{Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
 
