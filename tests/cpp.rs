@@ -187,6 +187,13 @@ fn every_committed_pair_compiles_against_its_own_headers() {
     assert_eq!(checked, 16);
 }
 
+/// The cached include directory of a library's 13.5 headers.
+fn library_include(name: &str) -> PathBuf {
+    let library = cushim::library::by_name(name).unwrap();
+    let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+    cushim::fetch::library_include_dir(library, &pin).unwrap()
+}
+
 /// `cmake/cushim.cmake` in a real CMake build: a C and a C++ program, each
 /// with the committed 13.5 pair instead of -lcuda; the C one links without
 /// libstdc++. Both run without a driver and get the documented answers.
@@ -216,6 +223,14 @@ fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
                 root().join("generated/cuda-13.5").display()
             ))
             .arg(format!("-DCUDA_INCLUDE={}", include_dir("13.5").display()))
+            .arg(format!(
+                "-DNVRTC_INCLUDE={}",
+                library_include("nvrtc").display()
+            ))
+            .arg(format!(
+                "-DCUBLAS_INCLUDE={}",
+                library_include("cublas").display()
+            ))
             .arg("-DCMAKE_BUILD_TYPE=Release"),
     );
     run_ok(
@@ -224,12 +239,18 @@ fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
             .arg(&build)
             .args(["--parallel", "2"]),
     );
-    let needed = run_ok(
-        Command::new("readelf")
-            .arg("-d")
-            .arg(build.join("c_program")),
+    // c_family links with -Wl,--no-as-needed: an unneeded libstdc++ would show.
+    for program in ["c_program", "c_family"] {
+        let needed = run_ok(Command::new("readelf").arg("-d").arg(build.join(program)));
+        assert!(!needed.contains("libstdc++"), "{program}: {needed}");
+    }
+    let out = run_ok(
+        Command::new(build.join("c_family"))
+            .env("CUSHIM_CUDA_LIBRARY", missing_library())
+            .env("CUSHIM_NVRTC_LIBRARY", missing_library())
+            .env("CUSHIM_CUBLAS_LIBRARY", missing_library()),
     );
-    assert!(!needed.contains("libstdc++"), "{needed}");
+    assert!(out.contains("cuInit -> 303"), "{out}");
     for program in ["c_program", "cpp_program"] {
         let out =
             run_ok(Command::new(build.join(program)).env("CUSHIM_CUDA_LIBRARY", missing_library()));

@@ -317,7 +317,9 @@ pub fn emit(
 
     let library = &api.library;
     let driver = CppDriver::new(library, options);
-    let lookup_names = driver.as_ref().is_some_and(|d| d.proc_address.0 != "nullptr");
+    let lookup_names = driver
+        .as_ref()
+        .is_some_and(|d| d.proc_address.0 != "nullptr");
     let mut table = Vec::new();
     let mut shims = Vec::new();
     for f in &api.functions {
@@ -568,7 +570,6 @@ pub(crate) fn c_string(text: &str) -> String {
     out.push('"');
     out
 }
-
 
 /// A file name the generated source can `#include "..."`: no quote, backslash
 /// or control character, which an include directive cannot escape.

@@ -229,12 +229,11 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
     let (header, source) = cpp_text(&api(), None);
     assert!(header.contains("cushim_api_status cushim_api_load(void);"));
     // --resolve dlsym: no lookup by ABI version, so no lookup names.
-    assert!(source.contains(
-        r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", nullptr, 3020u, 2, false, false},"#
-    ));
-    assert!(source.contains(
-        r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#
-    ));
+    assert!(
+        source.contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", nullptr, 3020u, 2, false, false},"#)
+    );
+    assert!(source
+        .contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#));
     assert!(source.contains(
         "CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, 0, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
     ));
@@ -252,7 +251,10 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
         "invalid value from the header"
     );
     assert!(source.contains("#include \"cushim_runtime.h\""));
-    assert!(!source.contains("namespace cushim {"), "no runtime in the pair");
+    assert!(
+        !source.contains("namespace cushim {"),
+        "no runtime in the pair"
+    );
 }
 
 #[test]
