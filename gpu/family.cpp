@@ -106,17 +106,17 @@ static void blas() {
 int main() {
 #ifndef FAMILY_DIRECT
     std::printf("found nvrtc: %s (version %u)\n", cushim_nvrtc_library_path() ? cushim_nvrtc_library_path() : "-",
-                cushim_nvrtc_driver_version());
+                cushim_nvrtc_library_version());
     std::printf("found nvjitlink: %s (version %u)\n",
                 cushim_nvjitlink_library_path() ? cushim_nvjitlink_library_path() : "-",
-                cushim_nvjitlink_driver_version());
+                cushim_nvjitlink_library_version());
     std::printf("found cuda: %s (version %u)\n", cushim_cuda_library_path() ? cushim_cuda_library_path() : "-",
-                cushim_cuda_driver_version());
+                cushim_cuda_library_version());
     std::printf("found nvml: %s\n", cushim_nvml_library_path() ? cushim_nvml_library_path() : "-");
     std::printf("found cublas: %s (version %u)\n", cushim_cublas_library_path() ? cushim_cublas_library_path() : "-",
-                cushim_cublas_driver_version());
+                cushim_cublas_library_version());
     std::printf("found cublasLt: %s (version %u)\n",
-                cushim_cublasLt_library_path() ? cushim_cublasLt_library_path() : "-", cushim_cublasLt_driver_version());
+                cushim_cublasLt_library_path() ? cushim_cublasLt_library_path() : "-", cushim_cublasLt_library_version());
 #endif
 
     CHECK(cuInit(0));

@@ -78,7 +78,12 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
     );
     // The stub object needs nothing from the C++ library: no operator new,
     // no static-init guards, no exceptions, no std::mutex.
-    let undefined = run_ok(Command::new("nm").arg("-u").arg(&object));
+    let undefined = run_ok(
+        Command::new("nm")
+            .arg("-u")
+            .arg(&object)
+            .arg(common::runtime_object(&dir)),
+    );
     let cxx_runtime: Vec<&str> = undefined
         .lines()
         .filter_map(|l| l.split_whitespace().last())
@@ -99,6 +104,7 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
         Command::new("gcc")
             .arg(&c_object)
             .arg(&object)
+            .arg(common::runtime_object(&dir))
             .args(["-pthread", "-ldl", "-o"])
             .arg(&bin),
     );
@@ -125,6 +131,7 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/windows_program.cpp"))
             .arg(dir.join("cuda_shim.cpp"))
+            .arg(dir.join("cushim_runtime.cpp"))
             .args(["-static", "-o"])
             .arg(&exe),
     );
@@ -180,6 +187,13 @@ fn every_committed_pair_compiles_against_its_own_headers() {
     assert_eq!(checked, 16);
 }
 
+/// The cached include directory of a library's 13.5 headers.
+fn library_include(name: &str) -> PathBuf {
+    let library = cushim::library::by_name(name).unwrap();
+    let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+    cushim::fetch::library_include_dir(library, &pin).unwrap()
+}
+
 /// `cmake/cushim.cmake` in a real CMake build: a C and a C++ program, each
 /// with the committed 13.5 pair instead of -lcuda; the C one links without
 /// libstdc++. Both run without a driver and get the documented answers.
@@ -209,6 +223,14 @@ fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
                 root().join("generated/cuda-13.5").display()
             ))
             .arg(format!("-DCUDA_INCLUDE={}", include_dir("13.5").display()))
+            .arg(format!(
+                "-DNVRTC_INCLUDE={}",
+                library_include("nvrtc").display()
+            ))
+            .arg(format!(
+                "-DCUBLAS_INCLUDE={}",
+                library_include("cublas").display()
+            ))
             .arg("-DCMAKE_BUILD_TYPE=Release"),
     );
     run_ok(
@@ -217,12 +239,18 @@ fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
             .arg(&build)
             .args(["--parallel", "2"]),
     );
-    let needed = run_ok(
-        Command::new("readelf")
-            .arg("-d")
-            .arg(build.join("c_program")),
+    // c_family links with -Wl,--no-as-needed: an unneeded libstdc++ would show.
+    for program in ["c_program", "c_family"] {
+        let needed = run_ok(Command::new("readelf").arg("-d").arg(build.join(program)));
+        assert!(!needed.contains("libstdc++"), "{program}: {needed}");
+    }
+    let out = run_ok(
+        Command::new(build.join("c_family"))
+            .env("CUSHIM_CUDA_LIBRARY", missing_library())
+            .env("CUSHIM_NVRTC_LIBRARY", missing_library())
+            .env("CUSHIM_CUBLAS_LIBRARY", missing_library()),
     );
-    assert!(!needed.contains("libstdc++"), "{needed}");
+    assert!(out.contains("cuInit -> 303"), "{out}");
     for program in ["c_program", "cpp_program"] {
         let out =
             run_ok(Command::new(build.join(program)).env("CUSHIM_CUDA_LIBRARY", missing_library()));
@@ -260,6 +288,7 @@ fn a_driver_that_throws_during_the_first_load_leaves_the_stubs_usable() {
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/throwing.cpp"))
             .arg(object)
+            .arg(common::runtime_object(dir))
             .args(["-ldl", "-pthread", "-o"])
             .arg(&bin),
     );
@@ -329,6 +358,7 @@ fn the_pair_in_linked_mode_defines_no_stubs_and_the_program_links_the_driver() {
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/linked.cpp"))
             .arg(&object)
+            .arg(common::runtime_object(&dir))
             .arg(format!("-L{}", fake_dir.display()))
             .args(["-lcuda", "-ldl", "-pthread", "-o"])
             .arg(&program),
@@ -371,33 +401,41 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
     assert_eq!(checked, 79);
 }
 
-/// A C program's build (no exceptions, no libstdc++) links the stubs, also
-/// unoptimized: no static-init guard, operator new or exception support is
-/// left for the C++ runtime to provide. The driver's search and a toolkit
+/// A C program's build (no exceptions, no libstdc++) links the stubs and the
+/// runtime, also unoptimized: no static-init guard, operator new or exception
+/// support is left for the C++ runtime to provide, and every static is
+/// constant-initialized (no `.init_array`). The driver's pair and a toolkit
 /// library's (NVRTC's) cover every path of the one runtime.
 #[test]
 fn stub_objects_need_no_cpp_runtime_even_unoptimized() {
     let dir = common::scratch("stub-objects-o0");
+    let generated = root().join("generated/cuda-13.5");
+    let mut sources = Vec::new();
     for library in [&cushim::library::DRIVER, &cushim::library::NVRTC] {
         let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
         let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
-        let generated = root().join("generated/cuda-13.5");
-        let object = dir.join(format!("{}_shim.o", library.stem));
+        sources.push((format!("{}_shim", library.stem), Some(include)));
+    }
+    sources.push(("cushim_runtime".to_string(), None));
+    for (stem, include) in sources {
+        let object = dir.join(format!("{stem}.o"));
+        let mut g = Command::new("g++");
+        g.args([
+            "-std=c++17",
+            "-O0",
+            "-fno-exceptions",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-c",
+        ]);
+        if let Some(include) = include {
+            g.arg(format!("-I{}", include.display()));
+        }
         run_ok(
-            Command::new("g++")
-                .args([
-                    "-std=c++17",
-                    "-O0",
-                    "-fno-exceptions",
-                    "-Wall",
-                    "-Wextra",
-                    "-Werror",
-                    "-c",
-                ])
-                .arg(format!("-I{}", include.display()))
-                .arg(format!("-I{}", root().join("headers/foreign").display()))
+            g.arg(format!("-I{}", root().join("headers/foreign").display()))
                 .arg(format!("-I{}", generated.display()))
-                .arg(generated.join(format!("{}_shim.cpp", library.stem)))
+                .arg(generated.join(format!("{stem}.cpp")))
                 .arg("-o")
                 .arg(&object),
         );
@@ -414,8 +452,12 @@ fn stub_objects_need_no_cpp_runtime_even_unoptimized() {
             .collect();
         assert!(
             cxx_runtime.is_empty(),
-            "{}: the stub object needs the C++ runtime: {cxx_runtime:?}",
-            library.name
+            "{stem}: the object needs the C++ runtime: {cxx_runtime:?}"
+        );
+        let sections = run_ok(Command::new("readelf").arg("-S").arg(&object));
+        assert!(
+            !sections.contains(".init_array"),
+            "{stem}: a static is initialized at run time:\n{sections}"
         );
     }
 }

@@ -82,6 +82,8 @@ fn programs() -> &'static Programs {
                     "nvjitlink_shim.cpp",
                     "cublas_shim.cpp",
                     "cublasLt_shim.cpp",
+                    // One runtime, whatever the number of pairs.
+                    "cushim_runtime.cpp",
                 ]
                 .map(|f| dir.join(f)),
             )
@@ -567,6 +569,7 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/family_windows.cpp"))
             .arg(dir.join("nvrtc_shim.cpp"))
+            .arg(dir.join("cushim_runtime.cpp"))
             .args(["-static", "-o"])
             .arg(&exe),
     );

@@ -114,7 +114,7 @@ fn mutate(src: &str, rng: &mut Rng) -> String {
 fn g_plus_plus_syntax(dir: &Path, headers: &Path) {
     let cpp = files_under(dir)
         .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "cpp"))
+        .find(|p| p.to_string_lossy().ends_with("_shim.cpp"))
         .expect("a C++ source");
     let out = Command::new("g++")
         .args(["-std=c++17", "-fsyntax-only", "-w"])

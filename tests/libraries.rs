@@ -84,6 +84,8 @@ fn list_takes_a_library_and_generate_takes_several() {
     assert_eq!(
         names,
         [
+            "cushim_runtime.cpp",
+            "cushim_runtime.h",
             "nvjitlink.rs",
             "nvjitlink_shim.cpp",
             "nvjitlink_shim.h",

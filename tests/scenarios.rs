@@ -576,6 +576,7 @@ fn cpp_program() -> &'static Path {
                 Command::new("g++")
                     .arg(&program)
                     .arg(&shim)
+                    .arg(common::runtime_object(&dir))
                     // Exported like a shared library's: the re-entrancy test
                     // reaches the stubs through the global scope.
                     .args(["-pthread", "-ldl", "-rdynamic", "-o"])

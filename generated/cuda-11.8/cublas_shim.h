@@ -2,7 +2,7 @@
  * CUDA 11.8; headers: cublas_v2.h sha256:0eb4fe4ce29e3d971f2ff95dd44086bf6177d3ff4ace75f18f9597a0005edafe, cublas_api.h sha256:689e1bf2d90cb507c6801437d8dcf6ab839a5f16b2ca7a425020d454c5d53a90, driver_types.h sha256:6a4c637923c561baf293fd2205f8a949169fb85f75f8e746bdafadf04bd10b2c, host_defines.h sha256:f7f2737644444daf8d25172aaa86f788927b6ceb168a804eeeac92374a18b00a, vector_types.h sha256:aee545469f118a8591f66aef2d75fd4b5e59489f7bc2a4e303c39108928acce4, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:df73ba39574f3715e539b383c8889b97473972e7b5007460d2067c8b56e88a5a, cuda_fp16.hpp sha256:f948ef31bd8bda0147a5eadd87198ea2eb442f9180d147f9c2646f7d832ac8a0, cuda_bf16.h sha256:0ae575d75df3e3efbf40f7431f57958068016e5fd3b92bf79af50040faa08f15, cuda_bf16.hpp sha256:61856a6d67eab380e2a1dbcddfa1a7468aa43440325bc30801517a35e51c096d, library_types.h sha256:c89be82c5c39a01751aa442012121a5feb2db0c1a5c505bdb19a09e2f6d01f02.
  * Regenerate with: cushim generate --cuda 11.8 --lib cublas
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLAS stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLAS_SHIM_H
 #define CUSHIM_CUBLAS_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLAS library, or of one function in it. */
 typedef enum cushim_cublas_status {
     CUSHIM_CUBLAS_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLAS library could be opened; the message lists what was tried. */
     CUSHIM_CUBLAS_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLAS_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLAS_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLAS_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLAS_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLAS_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLAS_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLAS_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLAS_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublas_status cushim_cublas_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublas_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasAsumEx") and returns its state. */
 cushim_cublas_status cushim_cublas_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublas_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublas_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublas_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublas_set_stream_mode(int per_thread);
+/* The version the library reported, 1000 x major + 10 x minor (11000 for
+ * 11.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cublas_library_version(void);
 
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublas_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublas_stream_mode_warning(void);
-
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublas_driver_version(void);
-
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublas.so.11"),
  * or NULL without one. */
 const char *cushim_cublas_library_path(void);
 

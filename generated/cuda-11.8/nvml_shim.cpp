@@ -2,1283 +2,318 @@
 // CUDA 11.8; headers: nvml.h sha256:5d4d864acb27c0b2c2a118e442c53cf2d278d2671dc4c873dc63d98bbebe90a8.
 // Regenerate with: cushim generate --cuda 11.8 --lib nvml
 //
-// Lazy stubs for every driver function. Build this file with the CUDA headers on
-// the include path and link it instead of -lcuda (add -ldl before glibc 2.34).
-// Each function is defined with the exact prototype that nvml.h declares,
-// so the compiler checks every signature.
-
-// The stubs define the legacy and the per-thread symbols alike, so the header is
-// always read in legacy mode here.
-#undef CUDA_API_PER_THREAD_DEFAULT_STREAM
+// Lazy stubs for every NVML function: build this file with the NVML
+// headers on the include path, build cushim_runtime.cpp (written beside it) once
+// per program, and link both instead of -lnvidia-ml (add -ldl before glibc
+// 2.34). Each function is defined with the exact prototype that nvml.h
+// declares, so the compiler checks every signature.
 #include "nvml.h"
 #include "nvml_shim.h"
+#include "cushim_runtime.h"
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
 
-namespace {
-namespace cushim {
-// What --resolve, --stream and the description of the library chose.
-namespace settings {
-constexpr bool use_proc_address = true;
-constexpr bool per_thread_by_default = false;
-constexpr int code_library_not_found = 12;  // NVML_ERROR_LIBRARY_NOT_FOUND
-constexpr int code_stub_library = 12;  // NVML_ERROR_LIBRARY_NOT_FOUND
-constexpr int code_symbol_not_found = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
-constexpr int code_driver_too_old = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
-constexpr int code_not_initialized = 1;  // NVML_ERROR_UNINITIALIZED
-constexpr const char *version_function = "nvmlSystemGetNVMLVersion";
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
-// 3 f(int property, int *value) for the major (0) and the minor (1).
-constexpr int version_query = 2;
-constexpr bool has_stub = false;
-constexpr const char *proc_address_v2 = nullptr;
-constexpr const char *proc_address_v1 = nullptr;
-// The header's major, which the library must report (0: any).
-constexpr unsigned major = 0u;
-constexpr const char *label = "NVML";
-constexpr const char *short_name = "NVML";
-constexpr const char *product = "NVML";
-constexpr const char *install = "Install the NVIDIA driver, which ships NVML";
-constexpr const char *override_var = "CUSHIM_NVML_LIBRARY";
-constexpr const char *stream_var = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-const char *const stream_on[] = {"1", "true", "on"};
-const char *const stream_off[] = {"0", "false", "off"};
-// Searched beyond the system loader (a toolkit, conda or pip library), in these wheel directories.
-constexpr bool toolkit_search = false;
-#ifdef _WIN32
-constexpr const char *lib_dir = "bin";
-const char *const library_names[] = {"nvml.dll", nullptr};
-const char *const preload[] = {nullptr};
-const char *const family[] = {nullptr};
-const char *const wheel_dirs[] = {nullptr};
-#else
-constexpr const char *lib_dir = "lib";
-const char *const library_names[] = {"libnvidia-ml.so.1", nullptr};
-const char *const preload[] = {nullptr};
-const char *const family[] = {nullptr};
-const char *const wheel_dirs[] = {nullptr};
-#endif
-}  // namespace settings
-}  // namespace cushim
-}  // namespace
-
-// The C++ runtime of the lazy stubs: opens the library once, binds one stub on
-// its first call, and keeps every failure as a status and a message.
-//
-// This file is real source, with no template tag: cushim's tests compile it on
-// its own, and the C++ emitter copies it verbatim into every generated
-// `*_shim.cpp`. Before it, the generated file defines `cushim::settings` (what
-// --resolve, --stream and the library's description chose); after it, the
-// function table (`function_table()`, `function_count()`), one
-// CUSHIM_DEFINE invocation per stub and the exported status API.
-
-#include <atomic>
-#include <cstdarg>
-#include <cstddef>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <type_traits>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dirent.h>
-#include <dlfcn.h>
-#if defined(__linux__)
-#include <link.h>
-#endif
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
-#endif
-
-#if defined(_WIN32)
-#define CUSHIM_EXPORT
-#else
-#define CUSHIM_EXPORT __attribute__((visibility("default")))
-#endif
-
-#if defined(__GNUC__)
-#define CUSHIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CUSHIM_PRINTF(f, a)
-#endif
+// With CUSHIM_NVML_LINKED defined (`--link linked` defines it here), the
+// program links the library itself and calls its symbols directly: no stubs
+// are defined, and the status API below reports on that same library.
 
 namespace {
-namespace cushim {
 
-template <class... T>
-inline void ignore(T &&...) {}
+// The library's file names, what it needs loaded first from the same
+// directory, the libraries installed beside it and the pip wheel directories
+// it is searched in, per system.
+#ifdef _WIN32
+const char *const cushim_names[] = {"nvml.dll", nullptr};
+const char *const cushim_preload[] = {nullptr};
+const char *const cushim_family[] = {nullptr};
+const char *const cushim_wheel_dirs[] = {nullptr};
+#else
+const char *const cushim_names[] = {"libnvidia-ml.so.1", nullptr};
+const char *const cushim_preload[] = {nullptr};
+const char *const cushim_family[] = {nullptr};
+const char *const cushim_wheel_dirs[] = {nullptr};
+#endif
 
-// What a function that returns a value, not a status, returns without the
-// library: zero, or a null pointer.
-template <class T>
-inline T zero() {
-    return T();
-}
-
-// The state of the library or of one stub; the values of the generated
-// header's `<api>_status` enum, which the generated file checks.
-enum Status : int {
-    status_ok = 0,
-    status_library_not_found = 1,
-    status_stub_library = 2,
-    status_symbol_not_found = 3,
-    status_driver_too_old = 4,
-    status_version_not_sufficient = 5,
-    status_reentrant = 6,
-    status_forked_during_load = 7,
-    status_wrong_major = 8
+// Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
+const cushim::Function cushim_functions[] = {
+    {"nvmlComputeInstanceDestroy", "nvmlComputeInstanceDestroy", nullptr, 0u, -1, false, false},
+    {"nvmlComputeInstanceGetInfo_v2", "nvmlComputeInstanceGetInfo_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceClearAccountingPids", "nvmlDeviceClearAccountingPids", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceClearCpuAffinity", "nvmlDeviceClearCpuAffinity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceClearEccErrorCounts", "nvmlDeviceClearEccErrorCounts", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceCreateGpuInstance", "nvmlDeviceCreateGpuInstance", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceCreateGpuInstanceWithPlacement", "nvmlDeviceCreateGpuInstanceWithPlacement", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceDiscoverGpus", "nvmlDeviceDiscoverGpus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceFreezeNvLinkUtilizationCounter", "nvmlDeviceFreezeNvLinkUtilizationCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAPIRestriction", "nvmlDeviceGetAPIRestriction", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAccountingBufferSize", "nvmlDeviceGetAccountingBufferSize", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAccountingMode", "nvmlDeviceGetAccountingMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAccountingPids", "nvmlDeviceGetAccountingPids", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAccountingStats", "nvmlDeviceGetAccountingStats", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetActiveVgpus", "nvmlDeviceGetActiveVgpus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAdaptiveClockInfoStatus", "nvmlDeviceGetAdaptiveClockInfoStatus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetApplicationsClock", "nvmlDeviceGetApplicationsClock", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetArchitecture", "nvmlDeviceGetArchitecture", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAttributes_v2", "nvmlDeviceGetAttributes_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetAutoBoostedClocksEnabled", "nvmlDeviceGetAutoBoostedClocksEnabled", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBAR1MemoryInfo", "nvmlDeviceGetBAR1MemoryInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBoardId", "nvmlDeviceGetBoardId", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBoardPartNumber", "nvmlDeviceGetBoardPartNumber", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBrand", "nvmlDeviceGetBrand", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBridgeChipInfo", "nvmlDeviceGetBridgeChipInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetBusType", "nvmlDeviceGetBusType", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetClkMonStatus", "nvmlDeviceGetClkMonStatus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetClock", "nvmlDeviceGetClock", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetClockInfo", "nvmlDeviceGetClockInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetComputeInstanceId", "nvmlDeviceGetComputeInstanceId", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetComputeMode", "nvmlDeviceGetComputeMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v3", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCpuAffinity", "nvmlDeviceGetCpuAffinity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCpuAffinityWithinScope", "nvmlDeviceGetCpuAffinityWithinScope", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCreatableVgpus", "nvmlDeviceGetCreatableVgpus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetCudaComputeCapability", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkGeneration", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCurrPcieLinkWidth", "nvmlDeviceGetCurrPcieLinkWidth", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetCurrentClocksThrottleReasons", "nvmlDeviceGetCurrentClocksThrottleReasons", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDecoderUtilization", "nvmlDeviceGetDecoderUtilization", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDefaultApplicationsClock", "nvmlDeviceGetDefaultApplicationsClock", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDefaultEccMode", "nvmlDeviceGetDefaultEccMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDetailedEccErrors", "nvmlDeviceGetDetailedEccErrors", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDeviceHandleFromMigDeviceHandle", "nvmlDeviceGetDeviceHandleFromMigDeviceHandle", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDisplayActive", "nvmlDeviceGetDisplayActive", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDisplayMode", "nvmlDeviceGetDisplayMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDriverModel", "nvmlDeviceGetDriverModel", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetDynamicPstatesInfo", "nvmlDeviceGetDynamicPstatesInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEccMode", "nvmlDeviceGetEccMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEncoderCapacity", "nvmlDeviceGetEncoderCapacity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEncoderSessions", "nvmlDeviceGetEncoderSessions", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEncoderStats", "nvmlDeviceGetEncoderStats", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEncoderUtilization", "nvmlDeviceGetEncoderUtilization", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetEnforcedPowerLimit", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetFBCSessions", "nvmlDeviceGetFBCSessions", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetFBCStats", "nvmlDeviceGetFBCStats", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetFanSpeed", "nvmlDeviceGetFanSpeed", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetFanSpeed_v2", "nvmlDeviceGetFanSpeed_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetFieldValues", "nvmlDeviceGetFieldValues", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpcClkMinMaxVfOffset", "nvmlDeviceGetGpcClkMinMaxVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpcClkVfOffset", "nvmlDeviceGetGpcClkVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstanceById", "nvmlDeviceGetGpuInstanceById", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetGpuInstanceId", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstancePossiblePlacements_v2", "nvmlDeviceGetGpuInstancePossiblePlacements_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstanceProfileInfo", "nvmlDeviceGetGpuInstanceProfileInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstanceProfileInfoV", "nvmlDeviceGetGpuInstanceProfileInfoV", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstanceRemainingCapacity", "nvmlDeviceGetGpuInstanceRemainingCapacity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuInstances", "nvmlDeviceGetGpuInstances", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGpuOperationMode", "nvmlDeviceGetGpuOperationMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGridLicensableFeatures_v4", "nvmlDeviceGetGridLicensableFeatures_v4", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGspFirmwareMode", "nvmlDeviceGetGspFirmwareMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetGspFirmwareVersion", "nvmlDeviceGetGspFirmwareVersion", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetHandleBySerial", "nvmlDeviceGetHandleBySerial", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetHandleByUUID", "nvmlDeviceGetHandleByUUID", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetHostVgpuMode", "nvmlDeviceGetHostVgpuMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetIndex", "nvmlDeviceGetIndex", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetInforomConfigurationChecksum", "nvmlDeviceGetInforomConfigurationChecksum", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetInforomImageVersion", "nvmlDeviceGetInforomImageVersion", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetInforomVersion", "nvmlDeviceGetInforomVersion", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetIrqNum", "nvmlDeviceGetIrqNum", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMPSComputeRunningProcesses_v3", "nvmlDeviceGetMPSComputeRunningProcesses_v3", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMaxClockInfo", "nvmlDeviceGetMaxClockInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMaxCustomerBoostClock", "nvmlDeviceGetMaxCustomerBoostClock", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMaxMigDeviceCount", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkGeneration", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMaxPcieLinkWidth", "nvmlDeviceGetMaxPcieLinkWidth", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemClkMinMaxVfOffset", "nvmlDeviceGetMemClkMinMaxVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemClkVfOffset", "nvmlDeviceGetMemClkVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemoryAffinity", "nvmlDeviceGetMemoryAffinity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetMemoryBusWidth", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemoryErrorCounter", "nvmlDeviceGetMemoryErrorCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMigDeviceHandleByIndex", "nvmlDeviceGetMigDeviceHandleByIndex", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMigMode", "nvmlDeviceGetMigMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMinMaxClockOfPState", "nvmlDeviceGetMinMaxClockOfPState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMinMaxFanSpeed", "nvmlDeviceGetMinMaxFanSpeed", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMinorNumber", "nvmlDeviceGetMinorNumber", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetMultiGpuBoard", "nvmlDeviceGetMultiGpuBoard", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetName", "nvmlDeviceGetName", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNumFans", "nvmlDeviceGetNumFans", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNumGpuCores", "nvmlDeviceGetNumGpuCores", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkCapability", "nvmlDeviceGetNvLinkCapability", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkErrorCounter", "nvmlDeviceGetNvLinkErrorCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkRemoteDeviceType", "nvmlDeviceGetNvLinkRemoteDeviceType", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkState", "nvmlDeviceGetNvLinkState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkUtilizationControl", "nvmlDeviceGetNvLinkUtilizationControl", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkUtilizationCounter", "nvmlDeviceGetNvLinkUtilizationCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetNvLinkVersion", "nvmlDeviceGetNvLinkVersion", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetP2PStatus", "nvmlDeviceGetP2PStatus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v3", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPcieLinkMaxSpeed", "nvmlDeviceGetPcieLinkMaxSpeed", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPcieReplayCounter", "nvmlDeviceGetPcieReplayCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPcieSpeed", "nvmlDeviceGetPcieSpeed", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPcieThroughput", "nvmlDeviceGetPcieThroughput", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPerformanceState", "nvmlDeviceGetPerformanceState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPersistenceMode", "nvmlDeviceGetPersistenceMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPgpuMetadataString", "nvmlDeviceGetPgpuMetadataString", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerManagementDefaultLimit", "nvmlDeviceGetPowerManagementDefaultLimit", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetPowerManagementLimit", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerManagementLimitConstraints", "nvmlDeviceGetPowerManagementLimitConstraints", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerManagementMode", "nvmlDeviceGetPowerManagementMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerMode", "nvmlDeviceGetPowerMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerSource", "nvmlDeviceGetPowerSource", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerState", "nvmlDeviceGetPowerState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetPowerUsage", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessUtilization", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetRemappedRows", "nvmlDeviceGetRemappedRows", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetRetiredPages", "nvmlDeviceGetRetiredPages", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRetiredPagesPendingStatus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetRetiredPages_v2", "nvmlDeviceGetRetiredPages_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetRowRemapperHistogram", "nvmlDeviceGetRowRemapperHistogram", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSamples", "nvmlDeviceGetSamples", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSerial", "nvmlDeviceGetSerial", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedClocksThrottleReasons", "nvmlDeviceGetSupportedClocksThrottleReasons", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedEventTypes", "nvmlDeviceGetSupportedEventTypes", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedGraphicsClocks", "nvmlDeviceGetSupportedGraphicsClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedMemoryClocks", "nvmlDeviceGetSupportedMemoryClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedPerformanceStates", "nvmlDeviceGetSupportedPerformanceStates", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedPowerModes", "nvmlDeviceGetSupportedPowerModes", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetSupportedVgpus", "nvmlDeviceGetSupportedVgpus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTargetFanSpeed", "nvmlDeviceGetTargetFanSpeed", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTemperature", "nvmlDeviceGetTemperature", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTemperatureThreshold", "nvmlDeviceGetTemperatureThreshold", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetThermalSettings", "nvmlDeviceGetThermalSettings", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetTopologyCommonAncestor", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTopologyNearestGpus", "nvmlDeviceGetTopologyNearestGpus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTotalEccErrors", "nvmlDeviceGetTotalEccErrors", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetTotalEnergyConsumption", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetUUID", "nvmlDeviceGetUUID", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetUtilizationRates", "nvmlDeviceGetUtilizationRates", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetVbiosVersion", "nvmlDeviceGetVbiosVersion", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetVgpuMetadata", "nvmlDeviceGetVgpuMetadata", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetVgpuProcessUtilization", "nvmlDeviceGetVgpuProcessUtilization", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetVgpuUtilization", "nvmlDeviceGetVgpuUtilization", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetViolationStatus", "nvmlDeviceGetViolationStatus", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetVirtualizationMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceIsMigDeviceHandle", "nvmlDeviceIsMigDeviceHandle", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceModifyDrainState", "nvmlDeviceModifyDrainState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceOnSameBoard", "nvmlDeviceOnSameBoard", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceQueryDrainState", "nvmlDeviceQueryDrainState", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceRegisterEvents", "nvmlDeviceRegisterEvents", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceRemoveGpu_v2", "nvmlDeviceRemoveGpu_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceResetApplicationsClocks", "nvmlDeviceResetApplicationsClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceResetGpuLockedClocks", "nvmlDeviceResetGpuLockedClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceResetMemoryLockedClocks", "nvmlDeviceResetMemoryLockedClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceResetNvLinkErrorCounters", "nvmlDeviceResetNvLinkErrorCounters", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceResetNvLinkUtilizationCounter", "nvmlDeviceResetNvLinkUtilizationCounter", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetAPIRestriction", "nvmlDeviceSetAPIRestriction", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetAccountingMode", "nvmlDeviceSetAccountingMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetApplicationsClocks", "nvmlDeviceSetApplicationsClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetAutoBoostedClocksEnabled", "nvmlDeviceSetAutoBoostedClocksEnabled", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetComputeMode", "nvmlDeviceSetComputeMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetCpuAffinity", "nvmlDeviceSetCpuAffinity", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetDefaultAutoBoostedClocksEnabled", "nvmlDeviceSetDefaultAutoBoostedClocksEnabled", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetDefaultFanSpeed_v2", "nvmlDeviceSetDefaultFanSpeed_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetDriverModel", "nvmlDeviceSetDriverModel", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetEccMode", "nvmlDeviceSetEccMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetFanSpeed_v2", "nvmlDeviceSetFanSpeed_v2", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetGpcClkVfOffset", "nvmlDeviceSetGpcClkVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetGpuLockedClocks", "nvmlDeviceSetGpuLockedClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetGpuOperationMode", "nvmlDeviceSetGpuOperationMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetMemClkVfOffset", "nvmlDeviceSetMemClkVfOffset", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetMemoryLockedClocks", "nvmlDeviceSetMemoryLockedClocks", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetMigMode", "nvmlDeviceSetMigMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetNvLinkUtilizationControl", "nvmlDeviceSetNvLinkUtilizationControl", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetPersistenceMode", "nvmlDeviceSetPersistenceMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetPowerManagementLimit", "nvmlDeviceSetPowerManagementLimit", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetPowerMode", "nvmlDeviceSetPowerMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetTemperatureThreshold", "nvmlDeviceSetTemperatureThreshold", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceSetVirtualizationMode", "nvmlDeviceSetVirtualizationMode", nullptr, 0u, -1, false, false},
+    {"nvmlDeviceValidateInforom", "nvmlDeviceValidateInforom", nullptr, 0u, -1, false, false},
+    {"nvmlErrorString", "nvmlErrorString", nullptr, 0u, -1, false, false},
+    {"nvmlEventSetCreate", "nvmlEventSetCreate", nullptr, 0u, -1, false, false},
+    {"nvmlEventSetFree", "nvmlEventSetFree", nullptr, 0u, -1, false, false},
+    {"nvmlEventSetWait_v2", "nvmlEventSetWait_v2", nullptr, 0u, -1, false, false},
+    {"nvmlGetExcludedDeviceCount", "nvmlGetExcludedDeviceCount", nullptr, 0u, -1, false, false},
+    {"nvmlGetExcludedDeviceInfoByIndex", "nvmlGetExcludedDeviceInfoByIndex", nullptr, 0u, -1, false, false},
+    {"nvmlGetVgpuCompatibility", "nvmlGetVgpuCompatibility", nullptr, 0u, -1, false, false},
+    {"nvmlGetVgpuVersion", "nvmlGetVgpuVersion", nullptr, 0u, -1, false, false},
+    {"nvmlGpmMetricsGet", "nvmlGpmMetricsGet", nullptr, 0u, -1, false, false},
+    {"nvmlGpmQueryDeviceSupport", "nvmlGpmQueryDeviceSupport", nullptr, 0u, -1, false, false},
+    {"nvmlGpmSampleAlloc", "nvmlGpmSampleAlloc", nullptr, 0u, -1, false, false},
+    {"nvmlGpmSampleFree", "nvmlGpmSampleFree", nullptr, 0u, -1, false, false},
+    {"nvmlGpmSampleGet", "nvmlGpmSampleGet", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceCreateComputeInstance", "nvmlGpuInstanceCreateComputeInstance", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceDestroy", "nvmlGpuInstanceDestroy", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetComputeInstanceById", "nvmlGpuInstanceGetComputeInstanceById", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetComputeInstanceProfileInfo", "nvmlGpuInstanceGetComputeInstanceProfileInfo", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetComputeInstanceProfileInfoV", "nvmlGpuInstanceGetComputeInstanceProfileInfoV", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetComputeInstanceRemainingCapacity", "nvmlGpuInstanceGetComputeInstanceRemainingCapacity", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetComputeInstances", "nvmlGpuInstanceGetComputeInstances", nullptr, 0u, -1, false, false},
+    {"nvmlGpuInstanceGetInfo", "nvmlGpuInstanceGetInfo", nullptr, 0u, -1, false, false},
+    {"nvmlInitWithFlags", "nvmlInitWithFlags", nullptr, 0u, -1, false, false},
+    {"nvmlInit_v2", "nvmlInit_v2", nullptr, 0u, -1, false, false},
+    {"nvmlSetVgpuVersion", "nvmlSetVgpuVersion", nullptr, 0u, -1, false, false},
+    {"nvmlShutdown", "nvmlShutdown", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetCudaDriverVersion", "nvmlSystemGetCudaDriverVersion", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion_v2", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetDriverVersion", "nvmlSystemGetDriverVersion", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetHicVersion", "nvmlSystemGetHicVersion", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetNVMLVersion", "nvmlSystemGetNVMLVersion", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetProcessName", "nvmlSystemGetProcessName", nullptr, 0u, -1, false, false},
+    {"nvmlSystemGetTopologyGpuSet", "nvmlSystemGetTopologyGpuSet", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetCount", "nvmlUnitGetCount", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetDevices", "nvmlUnitGetDevices", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetFanSpeedInfo", "nvmlUnitGetFanSpeedInfo", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetHandleByIndex", "nvmlUnitGetHandleByIndex", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetLedState", "nvmlUnitGetLedState", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetPsuInfo", "nvmlUnitGetPsuInfo", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetTemperature", "nvmlUnitGetTemperature", nullptr, 0u, -1, false, false},
+    {"nvmlUnitGetUnitInfo", "nvmlUnitGetUnitInfo", nullptr, 0u, -1, false, false},
+    {"nvmlUnitSetLedState", "nvmlUnitSetLedState", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceClearAccountingPids", "nvmlVgpuInstanceClearAccountingPids", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetAccountingMode", "nvmlVgpuInstanceGetAccountingMode", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetAccountingPids", "nvmlVgpuInstanceGetAccountingPids", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetAccountingStats", "nvmlVgpuInstanceGetAccountingStats", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetEccMode", "nvmlVgpuInstanceGetEccMode", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetEncoderCapacity", "nvmlVgpuInstanceGetEncoderCapacity", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetEncoderSessions", "nvmlVgpuInstanceGetEncoderSessions", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetEncoderStats", "nvmlVgpuInstanceGetEncoderStats", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetFBCSessions", "nvmlVgpuInstanceGetFBCSessions", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetFBCStats", "nvmlVgpuInstanceGetFBCStats", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetFbUsage", "nvmlVgpuInstanceGetFbUsage", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetFrameRateLimit", "nvmlVgpuInstanceGetFrameRateLimit", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetGpuInstanceId", "nvmlVgpuInstanceGetGpuInstanceId", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetGpuPciId", "nvmlVgpuInstanceGetGpuPciId", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetLicenseInfo_v2", "nvmlVgpuInstanceGetLicenseInfo_v2", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetLicenseStatus", "nvmlVgpuInstanceGetLicenseStatus", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetMdevUUID", "nvmlVgpuInstanceGetMdevUUID", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetMetadata", "nvmlVgpuInstanceGetMetadata", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetType", "nvmlVgpuInstanceGetType", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetUUID", "nvmlVgpuInstanceGetUUID", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetVmDriverVersion", "nvmlVgpuInstanceGetVmDriverVersion", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceGetVmID", "nvmlVgpuInstanceGetVmID", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuInstanceSetEncoderCapacity", "nvmlVgpuInstanceSetEncoderCapacity", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetCapabilities", "nvmlVgpuTypeGetCapabilities", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetClass", "nvmlVgpuTypeGetClass", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetDeviceID", "nvmlVgpuTypeGetDeviceID", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetFrameRateLimit", "nvmlVgpuTypeGetFrameRateLimit", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetFramebufferSize", "nvmlVgpuTypeGetFramebufferSize", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetGpuInstanceProfileId", "nvmlVgpuTypeGetGpuInstanceProfileId", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetLicense", "nvmlVgpuTypeGetLicense", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetMaxInstances", "nvmlVgpuTypeGetMaxInstances", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetMaxInstancesPerVm", "nvmlVgpuTypeGetMaxInstancesPerVm", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetName", "nvmlVgpuTypeGetName", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetNumDisplayHeads", "nvmlVgpuTypeGetNumDisplayHeads", nullptr, 0u, -1, false, false},
+    {"nvmlVgpuTypeGetResolution", "nvmlVgpuTypeGetResolution", nullptr, 0u, -1, false, false},
 };
-
-// What became of one stub.
-// `elsewhere`: a function of another system (cuWGLGetDevice off Windows),
-// which has no stub here and is never resolved.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient, elsewhere };
-
-// One row per stub: what to resolve, and what became of it.
-struct Function {
-    const char *name;       // the C name callers write
-    const char *symbol;     // the export bound by exact name
-    const char *proc_name;  // the base name for cuGetProcAddress
-    unsigned version;       // ABI version from the PFN table (0: unknown)
-    bool per_thread;        // a _ptds/_ptsz variant: bound with flag 2
-    int twin;               // the row of this function's per-thread variant, or -1
-    std::atomic<void *> address;
-    std::atomic<int> state;
-    std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
-};
-
-// Defined after this file, by the generated table.
-Function *function_table();
-std::size_t function_count();
-
-// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
-// the generated table ends with a null name.
-struct Alias {
-    const char *name;
-    const char *symbol;
-};
-const Alias *alias_table();
-
-using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
-using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
-
-// Fixed buffers rather than string objects: no template instantiation of ours
-// leaks out of this file as a weak symbol.
-constexpr std::size_t path_size = 4096;
-constexpr std::size_t message_size = 8192;
-
-// A lock for the rare writes of the override path; no std::mutex, so that
-// the stubs need nothing from the C++ library (a C program links them with a
-// C compiler).
-class SpinLock {
-    std::atomic<bool> held{false};
-
-public:
-    void lock() {
-        while (held.exchange(true, std::memory_order_acquire)) {
-        }
-    }
-    void unlock() { held.store(false, std::memory_order_release); }
-};
-
-// Constant-initialized and trivially destructible: no guard, no destructor at
-// exit, so stubs keep working from atexit handlers and other threads at exit.
-struct Library {
-    SpinLock override_lock;
-    char override_path[path_size] = {};
-    bool started = false;
-    void *handle = nullptr;
-    Status status = status_library_not_found;
-    char message[message_size] = {};
-    std::atomic<unsigned> attempts{0};
-    unsigned driver_version = 0;  // from the version function, read once
-    char path[path_size] = {};    // the name or path the library was opened by
-    get_proc_v2 proc_v2 = nullptr;
-    get_proc_v1 proc_v1 = nullptr;
-};
-
-Library the_library;
-// What a stub called from the driver's own initializer sees.
-Library reentrant_library;
-
-Library &library() { return the_library; }
-
-thread_local Status last_status = status_ok;
-thread_local char last_message[message_size];
-
-// printf into a fixed buffer, truncating.
-void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
-void format(char *out, std::size_t size, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(out, size, fmt, args);
-    va_end(args);
-}
-
-// Appends to a fixed buffer, truncating.
-void append(char *out, std::size_t size, const char *text) {
-    std::size_t used = std::strlen(out);
-    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
-}
-
-void note(Status status, const char *message) {
-    last_status = status;
-    format(last_message, sizeof last_message, "%s", message);
-}
-
-bool is_absolute(const char *path) {
-#ifdef _WIN32
-    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-#else
-    return path[0] == '/';
-#endif
-}
-
-#ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
-    wchar_t wide[path_size];
-    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
-        format(error, size, "the name is not valid UTF-8");
-        return nullptr;
-    }
-    // Only the system directory: never the executable's or the current directory.
-    // A bare name from the system directory only; an absolute path with its
-    // own directory for its dependencies.
-    DWORD flags = is_absolute(name) ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-                                    : LOAD_LIBRARY_SEARCH_SYSTEM32;
-    HMODULE h = LoadLibraryExW(wide, nullptr, flags);
-    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
-    return reinterpret_cast<void *>(h);
-}
-void *find(void *handle, const char *symbol) {
-    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
-}
-#else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        format(error, size, "%s", e ? e : "dlopen failed");
-    }
-    return h;
-}
-void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
-#endif
-
-// Reads the library version once, as the description says the version
-// function answers: 1000 x major + 10 x minor, or 0 when it cannot tell.
-// Returns what the function returned (or `no_answer` without one); NVIDIA's
-// toolkit stub of the driver answers with the stub code, a real driver never.
-constexpr int no_answer = -0x7fff;
-int read_version(void *handle, unsigned &version) {
-    version = 0;
-    void *p = find(handle, settings::version_function);
-    if (!p) return no_answer;
-    int rc = no_answer;
-    if (settings::version_query == 0) {
-        int v = 0;
-        rc = reinterpret_cast<int (*)(int *)>(p)(&v);
-        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (settings::version_query == 1) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else if (settings::version_query == 3) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
-        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else {
-        char text[96] = {};
-        rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
-        text[95] = '\0';
-        unsigned major = 0;
-        for (const char *c = text; *c >= '0' && *c <= '9' && major < 4000000; ++c) major = major * 10 + static_cast<unsigned>(*c - '0');
-        if (rc == 0) version = major * 1000u;
-    }
-    return rc;
-}
-
-// Appends "`name` (why)" to the list of places tried.
-void note_tried(char *tried, std::size_t size, const char *name, const char *why) {
-    append(tried, size, tried[0] ? "; `" : "`");
-    append(tried, size, name);
-    append(tried, size, "` (");
-    append(tried, size, why);
-    append(tried, size, ")");
-}
-
-// Whether `path` was already tried (the same place reached by two steps).
-bool was_tried(const char *tried, const char *path) {
-    char quoted[path_size + 2];
-    format(quoted, sizeof quoted, "`%s`", path);
-    return std::strstr(tried, quoted) != nullptr;
-}
-
-bool file_exists(const char *path) {
-#ifdef _WIN32
-    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
-#else
-    return access(path, F_OK) == 0;
-#endif
-}
-
-#ifdef _WIN32
-constexpr char separator = '\\';
-#else
-constexpr char separator = '/';
-#endif
-
-// Adopts handle `h`, opened as `name`; true when the search is over (loaded,
-// or found the stub). A library of another major than the header's is noted
-// and the search goes on.
-bool adopt(Library &lib, void *h, const char *name, char *tried, std::size_t tried_size) {
-    unsigned version = 0;
-    int rc = read_version(h, version);
-    if (settings::has_stub && rc == settings::code_stub_library) {
-        // Kept loaded but never used: a library is never unloaded.
-        lib.status = status_stub_library;
-        format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
-               "lib64/stubs directory from LD_LIBRARY_PATH",
-               name, settings::short_name, settings::version_function);
-        return true;
-    }
-    if (settings::major != 0 && version != 0 && version / 1000 != settings::major) {
-        char why[path_size + 256];
-        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, settings::label,
-               version / 1000, version % 1000 / 10, settings::product, settings::major);
-        note_tried(tried, tried_size, name, why);
-        if (lib.status != status_wrong_major) {
-            lib.status = status_wrong_major;
-            format(lib.message, sizeof lib.message, "%s; install the %u.x library", why, settings::major);
-        }
-        return false;
-    }
-    lib.driver_version = version;
-    lib.handle = h;
-    format(lib.path, sizeof lib.path, "%s", name);
-    if (settings::proc_address_v2) lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, settings::proc_address_v2));
-    if (settings::proc_address_v1) lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, settings::proc_address_v1));
-    lib.status = status_ok;
-    format(lib.message, sizeof lib.message, "loaded `%s`", name);
-    return true;
-}
-
-// Tries one name or path (`named`: the override, opened as given); true
-// when the search is over.
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size, bool named = false) {
-    if (is_absolute(name)) {
-        if (!named && was_tried(tried, name)) return false;
-        if (!named && !file_exists(name)) {
-            note_tried(tried, tried_size, name, "no such file");
-            return false;
-        }
-        // Dependencies first, from the same directory.
-        const char *slash = std::strrchr(name, separator);
-        for (const char *const *dep = settings::preload; *dep && slash; ++dep) {
-            char dep_path[path_size];
-            format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
-            char error[1024] = {};
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (!open_one(dep_path, error, sizeof error)) {
-                char why[path_size + 1100];
-                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
-                note_tried(tried, tried_size, name, why);
-                return false;
-            }
-        }
-    }
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        note_tried(tried, tried_size, name, error);
-        return false;
-    }
-    return adopt(lib, h, name, tried, tried_size);
-}
-
-// Tries `dir` + separator + each library name.
-bool attempt_in(Library &lib, const char *dir, char *tried, std::size_t tried_size) {
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        char path[path_size];
-        format(path, sizeof path, "%s%c%s", dir, separator, *name);
-        if (attempt(lib, path, tried, tried_size)) return true;
-    }
-    return false;
-}
-
-// An environment variable's value when it is an absolute path, else null.
-const char *absolute_env(const char *name) {
-    const char *v = std::getenv(name);
-    return v && is_absolute(v) ? v : nullptr;
-}
-
-// Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
-// conda-meta): the only directories above the executable that are searched,
-// so that a directory anyone can write to (/tmp) plants nothing.
-[[maybe_unused]] bool is_python_environment(const char *dir) {
-    char path[path_size];
-    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
-    if (file_exists(path)) return true;
-    format(path, sizeof path, "%s%cconda-meta", dir, separator);
-    return file_exists(path);
-}
-
-// Tries the wheel directories of each site-packages under `prefix`
-// (lib/python3.*/site-packages, or Lib\site-packages).
-bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t tried_size) {
-    // Large, so static; only the loading thread is here.
-    static char sites[8][path_size];
-    std::size_t count = 0;
-#ifdef _WIN32
-    format(sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
-#else
-    char lib_dir[path_size];
-    format(lib_dir, sizeof lib_dir, "%s/lib", prefix);
-    if (DIR *d = opendir(lib_dir)) {
-        while (dirent *e = readdir(d)) {
-            if (std::strncmp(e->d_name, "python3", 7) != 0 || count == 8) continue;
-            format(sites[count], path_size, "%s/%s/site-packages", lib_dir, e->d_name);
-            if (access(sites[count], F_OK) == 0) ++count;
-        }
-        closedir(d);
-    }
-    // Sorted, so that the order does not depend on the directory's.
-    for (std::size_t i = 1; i < count; ++i)
-        for (std::size_t j = i; j > 0 && std::strcmp(sites[j - 1], sites[j]) > 0; --j) {
-            char swap[path_size];
-            std::memcpy(swap, sites[j], path_size);
-            std::memcpy(sites[j], sites[j - 1], path_size);
-            std::memcpy(sites[j - 1], swap, path_size);
-        }
-#endif
-    for (std::size_t i = 0; i < count; ++i) {
-        for (const char *const *wheel = settings::wheel_dirs; *wheel; ++wheel) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", sites[i], separator, *wheel);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-#if defined(__linux__)
-// The directories of loaded members of the CUDA family of the header's major.
-struct FamilyDirs {
-    char dirs[8][path_size] = {};
-    std::size_t count = 0;
-};
-
-int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
-    FamilyDirs &found = *static_cast<FamilyDirs *>(data);
-    const char *path = info->dlpi_name;
-    if (!path || path[0] != '/' || found.count == 8) return 0;
-    const char *file = std::strrchr(path, '/') + 1;
-    char major[16];
-    format(major, sizeof major, "%u", settings::major);
-    for (const char *const *stem = settings::family; *stem; ++stem) {
-        std::size_t n = std::strlen(*stem);
-        if (std::strncmp(file, *stem, n) != 0) continue;
-        const char *rest = file + n;
-        std::size_t m = std::strlen(major);
-        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
-        char dir[path_size];
-        format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
-        for (std::size_t i = 0; i < found.count; ++i)
-            if (std::strcmp(found.dirs[i], dir) == 0) return 0;
-        format(found.dirs[found.count++], path_size, "%s", dir);
-        return 0;
-    }
-    return 0;
-}
-#endif
-
-// The search for a library installed with a toolkit, conda or pip; the same
-// order as the Rust runtime's `candidates`.
-bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
-    // A copy already loaded.
-    for (const char *const *name = settings::library_names; *name; ++name) {
-#ifdef _WIN32
-        HMODULE h = nullptr;
-        wchar_t wide[path_size];
-        if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
-            GetModuleHandleExW(0, wide, &h) && h) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, reinterpret_cast<void *>(h), *name, tried, tried_size)) return true;
-        }
-#else
-        if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, h, *name, tried, tried_size)) return true;
-        }
-#endif
-    }
-#if defined(__linux__)
-    // Large, so static (constant-initialized: no guard, which a C program's
-    // link lacks); only the loading thread is here.
-    static FamilyDirs family;
-    family.count = 0;
-    dl_iterate_phdr(add_family_dir, &family);
-    for (std::size_t i = 0; i < family.count; ++i)
-        if (attempt_in(lib, family.dirs[i], tried, tried_size)) return true;
-#endif
-    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
-    const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
-    for (const char *var : prefix_vars)
-        if (const char *prefix = absolute_env(var))
-            if (attempt_prefix(lib, prefix, tried, tried_size)) return true;
-#if defined(__linux__)
-    static char exe[path_size];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        while (char *slash = std::strrchr(exe, '/')) {
-            *slash = '\0';
-            const char *prefix = exe[0] ? exe : "/";
-            if (is_python_environment(prefix) && attempt_prefix(lib, prefix, tried, tried_size)) return true;
-        }
-    }
-#endif
-    if (const char *conda = absolute_env("CONDA_PREFIX")) {
-        char dir[path_size];
-        // conda keeps DLLs in Library\bin on Windows.
-#ifdef _WIN32
-        format(dir, sizeof dir, "%s\\Library\\bin", conda);
-#else
-        format(dir, sizeof dir, "%s%c%s", conda, separator, settings::lib_dir);
-#endif
-        if (attempt_in(lib, dir, tried, tried_size)) return true;
-    }
-    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
-#ifdef _WIN32
-                           nullptr};
-    const char *subdirs[] = {"bin", "bin\\x64"};
-#else
-                           "/usr/local/cuda"};
-    const char *subdirs[] = {"lib64", "lib"};
-#endif
-    for (const char *root : roots) {
-        if (!root) continue;
-        for (const char *sub : subdirs) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", root, separator, sub);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-// What a value of the override variable asks for: 0 (unset or empty) to
-// search, 1 to open it, -1 for a relative path, which is refused. The same
-// rule as the Rust runtime's `library_override`.
-int library_override(const char *value) {
-    if (!value || !*value) return 0;
-    return is_absolute(value) ? 1 : -1;
-}
-
-void open_library(Library &lib) {
-    char chosen[path_size] = {};
-    lib.override_lock.lock();
-    lib.started = true;
-    format(chosen, sizeof chosen, "%s", lib.override_path);
-    lib.override_lock.unlock();
-    if (!chosen[0]) {
-        const char *env = std::getenv(settings::override_var);
-        switch (library_override(env)) {
-            case -1:
-                format(lib.message, sizeof lib.message,
-                       "%s=`%s` is not an absolute path; relative paths are refused", settings::override_var, env);
-                return;
-            case 1:
-                format(chosen, sizeof chosen, "%s", env);
-                break;
-            default:
-                break;
-        }
-    }
-    static char tried[message_size];  // only the loading thread is here
-    tried[0] = '\0';
-    if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried, true)) return;
-    } else {
-        if (settings::toolkit_search && search_toolkit(lib, tried, sizeof tried)) return;
-        for (const char *const *name = settings::library_names; *name; ++name)
-            if (attempt(lib, *name, tried, sizeof tried)) return;
-    }
-    if (lib.status == status_wrong_major) return;
-    lib.status = status_library_not_found;
-    char names[256] = {};
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        append(names, sizeof names, names[0] ? "` or `" : "");
-        append(names, sizeof names, *name);
-    }
-    format(lib.message, sizeof lib.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
-           settings::label, tried, settings::install, settings::override_var, names);
-}
-
-// The library is loaded once and published through an atomic state, not
-// std::call_once: a fork() while another thread is loading must not leave the
-// child waiting forever for a thread it does not have.
-constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
-std::atomic<int> load_state{state_empty};
-thread_local bool loading_here = false;
-
-#ifndef _WIN32
-// In the child of such a fork the load can never finish; the child gets a
-// status instead of a hang (a forked child cannot use CUDA anyway).
-void forked_child() {
-    int expected = state_loading;
-    load_state.compare_exchange_strong(expected, state_forked);
-}
-#endif
-
-Library &loaded() {
-    Library &lib = library();
-    for (unsigned spins = 0;; ++spins) {
-        int state = load_state.load(std::memory_order_acquire);
-        if (state == state_ready) return lib;
-        if (state == state_forked) {
-            // Only this thread exists in the child: nobody else writes `lib` here.
-            lib.status = status_forked_during_load;
-            format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the %s; the child cannot use it",
-                   settings::label);
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-        if (state == state_loading && loading_here) {
-            // Called back from the driver's own initializer, on the loading thread.
-            // Only the loading thread comes here, so only it writes this.
-            reentrant_library.status = status_reentrant;
-            format(reentrant_library.message, sizeof reentrant_library.message,
-                   "a %s stub was called while the library was being loaded on the same thread", settings::label);
-            return reentrant_library;
-        }
-        if (state == state_loading) {
-#ifdef _WIN32
-            SwitchToThread();
-#else
-            if (spins < 64) sched_yield(); else usleep(50);
-#endif
-            continue;
-        }
-#ifndef _WIN32
-        static std::atomic<bool> watching{false};
-        if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
-#endif
-        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
-            loading_here = true;
-#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
-            try {
-                open_library(lib);
-            } catch (...) {
-                // The driver threw (from its initializer or its version
-                // function) before anything was published: put the state back
-                // so that the next call, on any thread, loads again. Compiled
-                // without exceptions (a C program's build), nothing can throw here.
-                loading_here = false;
-                load_state.store(state_empty, std::memory_order_release);
-                throw;
-            }
-#else
-            open_library(lib);
-#endif
-            loading_here = false;
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-    }
-}
-
-// The stream mode: unset, or a mode; locked once the first stub was bound.
-constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
-std::atomic<int> stream_mode{mode_unset};
-
-bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-
-// Whether `value`, without surrounding ASCII whitespace, is one of `words`.
-template <std::size_t N>
-bool one_of(const char *value, const char *const (&words)[N]) {
-    while (is_ascii_space(*value)) ++value;
-    std::size_t length = std::strlen(value);
-    while (length > 0 && is_ascii_space(value[length - 1])) --length;
-    for (const char *word : words)
-        if (std::strlen(word) == length && std::strncmp(value, word, length) == 0) return true;
-    return false;
-}
-
-// The mode a value of the stream variable asks for; mode_unset for any other
-// value. The same rule as the Rust runtime's `stream_mode_from_env`.
-int stream_mode_from_env(const char *value) {
-    if (!value) return mode_unset;
-    if (one_of(value, settings::stream_on)) return mode_per_thread;
-    if (one_of(value, settings::stream_off)) return mode_legacy;
-    return mode_unset;
-}
-
-int initial_mode() {
-    int mode = stream_mode_from_env(std::getenv(settings::stream_var));
-    if (mode != mode_unset) return mode;
-    return settings::per_thread_by_default ? mode_per_thread : mode_legacy;
-}
-
-// Fixes the mode at the first binding and returns it.
-int lock_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire);
-    for (;;) {
-        if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode() : current;
-        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
-            return mode;
-    }
-}
-
-void note_failure(const Function &f) {
-    char message[1024];
-    const Library &lib = library();
-    switch (f.state.load(std::memory_order_acquire)) {
-        case too_old:
-            format(message, sizeof message, "%s too old: `%s` needs %s %u.%u, %s is %u.%u", settings::short_name,
-                   f.name, settings::product, f.version / 1000, f.version % 1000 / 10, settings::short_name,
-                   lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_driver_too_old, message);
-            return;
-        case version_not_sufficient:
-            format(message, sizeof message,
-                   "%s too old: cuGetProcAddress knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   settings::short_name, f.name, settings::product, f.version / 1000, f.version % 1000 / 10,
-                   settings::short_name, lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_version_not_sufficient, message);
-            return;
-        default:
-            format(message, sizeof message,
-                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header",
-                   f.name, settings::short_name, f.symbol,
-                   settings::use_proc_address && f.version && (lib.proc_v2 || lib.proc_v1)
-                       ? "cuGetProcAddress answered"
-                       : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed), settings::short_name);
-            note(status_symbol_not_found, message);
-    }
-}
-
-// Finds the address for row `f` in the process's stream mode. Never calls
-// the driver for a function whose ABI is newer than it, never passes NULL or
-// flags 0 to cuGetProcAddress, and never retries with a lower version.
-void *lookup(const Library &lib, Function &f, int &state) {
-    const Function *target = &f;
-    bool per_thread = f.per_thread;
-    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
-        // The legacy name in per-thread mode binds the per-thread variant.
-        target = &function_table()[f.twin];
-        per_thread = true;
-    }
-    unsigned version = target->version;
-    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
-        state = too_old;
-        return nullptr;
-    }
-    unsigned long long flags = per_thread ? 2u : 1u;
-    void *p = nullptr;
-    if (settings::use_proc_address && version != 0 && lib.proc_v2) {
-        int status = 0;
-        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
-        if (rc == 0 && status == 0 && p) return p;
-        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
-        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
-        return nullptr;
-    }
-    if (settings::use_proc_address && version != 0 && lib.proc_v1) {
-        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
-        if (rc == 0 && p) return p;
-        state = missing;
-        f.detail.store(rc, std::memory_order_relaxed);
-        return nullptr;
-    }
-    p = find(lib.handle, target->symbol);
-    if (!p) state = missing;
-    return p;
-}
-
-// The address of stub `index`, or nullptr with the reason noted.
-void *resolve(std::size_t index) {
-    Function &f = function_table()[index];
-    int state = f.state.load(std::memory_order_acquire);
-    if (state == resolved) return f.address.load(std::memory_order_relaxed);
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        return nullptr;
-    }
-    if (state == unresolved) {
-        void *p = lookup(lib, f, state);
-        if (p) {
-            f.address.store(p, std::memory_order_relaxed);
-            f.state.store(resolved, std::memory_order_release);
-            return p;
-        }
-        f.state.store(state, std::memory_order_release);
-    }
-    note_failure(f);
-    return nullptr;
-}
-
-// Whether the failure just noted holds for good; a call from inside the load
-// does not, and must not leave the stub failing once the load is done.
-[[maybe_unused]] bool failure_is_final() { return last_status != status_reentrant; }
-
-// What a stub that cannot reach the driver returns; the reason is noted again
-// so that every failed call can be asked why.
-[[maybe_unused]] int absent(std::size_t index) {
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        if (lib.status == status_stub_library) return settings::code_stub_library;
-        if (lib.status == status_forked_during_load) return settings::code_not_initialized;
-        return settings::code_library_not_found;
-    }
-    const Function &f = function_table()[index];
-    note_failure(f);
-    int state = f.state.load(std::memory_order_acquire);
-    return state == too_old || state == version_not_sufficient ? settings::code_driver_too_old
-                                                               : settings::code_symbol_not_found;
-}
-
-// cuGetErrorName and cuGetErrorString keep answering without a driver, from
-// the generated table of status constants.
-struct StatusText {
-    int code;
-    const char *name;
-    const char *text;
-};
-
-enum class Text { name, text };
-
-// Stores the name or text of `code` in `*out`; false for an unknown code.
-[[maybe_unused]] bool status_text(const StatusText *texts, std::size_t count, int code, const char **out,
-                                  Text which) {
-    for (std::size_t i = 0; i < count; ++i) {
-        if (texts[i].code == code) {
-            *out = which == Text::name ? texts[i].name : texts[i].text;
-            return true;
-        }
-    }
-    *out = nullptr;
-    return false;
-}
-
-// The exported status API, by index into the table; the generated file wraps
-// each under the header's own names.
-[[maybe_unused]] Status function_status(const char *name) {
-    for (const Alias *a = alias_table(); a->name; ++a)
-        if (std::strcmp(a->name, name) == 0) name = a->symbol;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        const Function &f = function_table()[i];
-        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
-            if (f.state.load(std::memory_order_relaxed) == elsewhere) break;
-            if (resolve(i)) return status_ok;
-            return last_status;
-        }
-    }
-    char message[1024];
-    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
-    note(status_symbol_not_found, message);
-    return status_symbol_not_found;
-}
-
-[[maybe_unused]] int set_library_path(const char *absolute_path) {
-    if (!absolute_path || !is_absolute(absolute_path)) return -1;
-    Library &lib = library();
-    int result = 0;
-    lib.override_lock.lock();
-    if (lib.started)
-        result = -2;
-    else if (std::strlen(absolute_path) >= sizeof lib.override_path)
-        result = -1;
-    else
-        format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    lib.override_lock.unlock();
-    return result;
-}
-
-[[maybe_unused]] std::size_t resolve_all(const char **missing, std::size_t capacity) {
-    if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        if (function_table()[i].state.load(std::memory_order_relaxed) == elsewhere) continue;
-        if (resolve(i)) continue;
-        if (missing && count < capacity) missing[count] = function_table()[i].symbol;
-        ++count;
-    }
-    return count;
-}
-
-[[maybe_unused]] int set_stream_mode(int per_thread) {
-    int mode = per_thread ? mode_per_thread : mode_legacy;
-    int current = stream_mode.load(std::memory_order_acquire);
-    while (!(current & mode_locked)) {
-        if (stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
-    }
-    char message[256];
-    format(message, sizeof message, "the stream mode must be set before the first CUDA call; it stays %s",
-           (current & ~mode_locked) == mode_per_thread ? "per-thread" : "legacy");
-    note(status_ok, message);
-    return -2;
-}
-
-[[maybe_unused]] int current_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire) & ~mode_locked;
-    if (current == mode_unset) current = initial_mode();
-    return current == mode_per_thread;
-}
-
-// Why the stream variable is ignored, or null: the same rule and words as
-// the Rust runtime's `stream_mode_warning`.
-[[maybe_unused]] const char *stream_mode_warning() {
-    const char *value = std::getenv(settings::stream_var);
-    if (!value || stream_mode_from_env(value) != mode_unset) return nullptr;
-    char on[64] = {}, off[64] = {};
-    for (const char *word : settings::stream_on) append(on, sizeof on, on[0] ? "/" : ""), append(on, sizeof on, word);
-    for (const char *word : settings::stream_off) append(off, sizeof off, off[0] ? "/" : ""), append(off, sizeof off, word);
-    static thread_local char warning[1024];
-    format(warning, sizeof warning,
-           "%s=`%s` is ignored: it is none of %s (per-thread) and %s (legacy); the %s default stream is used",
-           settings::stream_var, value, on, off, settings::per_thread_by_default ? "per-thread" : "legacy");
-    return warning;
-}
-
-[[maybe_unused]] unsigned driver_version() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.driver_version : 0u;
-}
-
-[[maybe_unused]] const char *library_path() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.path : nullptr;
-}
-
-[[maybe_unused]] unsigned library_open_attempts() { return library().attempts.load(std::memory_order_relaxed); }
-
-}  // namespace cushim
-}  // namespace
-
-// One invocation per stub. The slot starts at a resolver that binds the symbol,
-// patches the slot (with the driver's function, or with a stub that reports the
-// failure) and forwards the call; from then on a call is one atomic load and one
-// indirect call.
-#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUSHIM_CALL cushim_absent_##SYMBOL PARAMS {                                          \
-        cushim::ignore ARGS;                                                                     \
-        return ABSENT;                                                                           \
-    }                                                                                            \
-    static std::atomic<RET(CUSHIM_CALL *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUSHIM_CALL * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUSHIM_CALL *) PARAMS>(p); \
-        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
-            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
-        return call ARGS;                                                                        \
-    }                                                                                            \
-    CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUSHIM_CALL EXPORT PARAMS {                                         \
-        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
-    }
-
-// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
-#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
-
-namespace {
-namespace cushim {
-
-Function functions[] = {
-    {"nvmlComputeInstanceDestroy", "nvmlComputeInstanceDestroy", "nvmlComputeInstanceDestroy", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlComputeInstanceGetInfo_v2", "nvmlComputeInstanceGetInfo_v2", "nvmlComputeInstanceGetInfo_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceClearAccountingPids", "nvmlDeviceClearAccountingPids", "nvmlDeviceClearAccountingPids", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceClearCpuAffinity", "nvmlDeviceClearCpuAffinity", "nvmlDeviceClearCpuAffinity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceClearEccErrorCounts", "nvmlDeviceClearEccErrorCounts", "nvmlDeviceClearEccErrorCounts", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceCreateGpuInstance", "nvmlDeviceCreateGpuInstance", "nvmlDeviceCreateGpuInstance", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceCreateGpuInstanceWithPlacement", "nvmlDeviceCreateGpuInstanceWithPlacement", "nvmlDeviceCreateGpuInstanceWithPlacement", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceDiscoverGpus", "nvmlDeviceDiscoverGpus", "nvmlDeviceDiscoverGpus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceFreezeNvLinkUtilizationCounter", "nvmlDeviceFreezeNvLinkUtilizationCounter", "nvmlDeviceFreezeNvLinkUtilizationCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAPIRestriction", "nvmlDeviceGetAPIRestriction", "nvmlDeviceGetAPIRestriction", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAccountingBufferSize", "nvmlDeviceGetAccountingBufferSize", "nvmlDeviceGetAccountingBufferSize", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAccountingMode", "nvmlDeviceGetAccountingMode", "nvmlDeviceGetAccountingMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAccountingPids", "nvmlDeviceGetAccountingPids", "nvmlDeviceGetAccountingPids", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAccountingStats", "nvmlDeviceGetAccountingStats", "nvmlDeviceGetAccountingStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetActiveVgpus", "nvmlDeviceGetActiveVgpus", "nvmlDeviceGetActiveVgpus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAdaptiveClockInfoStatus", "nvmlDeviceGetAdaptiveClockInfoStatus", "nvmlDeviceGetAdaptiveClockInfoStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetApplicationsClock", "nvmlDeviceGetApplicationsClock", "nvmlDeviceGetApplicationsClock", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetArchitecture", "nvmlDeviceGetArchitecture", "nvmlDeviceGetArchitecture", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAttributes_v2", "nvmlDeviceGetAttributes_v2", "nvmlDeviceGetAttributes_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetAutoBoostedClocksEnabled", "nvmlDeviceGetAutoBoostedClocksEnabled", "nvmlDeviceGetAutoBoostedClocksEnabled", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBAR1MemoryInfo", "nvmlDeviceGetBAR1MemoryInfo", "nvmlDeviceGetBAR1MemoryInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBoardId", "nvmlDeviceGetBoardId", "nvmlDeviceGetBoardId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBoardPartNumber", "nvmlDeviceGetBoardPartNumber", "nvmlDeviceGetBoardPartNumber", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBrand", "nvmlDeviceGetBrand", "nvmlDeviceGetBrand", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBridgeChipInfo", "nvmlDeviceGetBridgeChipInfo", "nvmlDeviceGetBridgeChipInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetBusType", "nvmlDeviceGetBusType", "nvmlDeviceGetBusType", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetClkMonStatus", "nvmlDeviceGetClkMonStatus", "nvmlDeviceGetClkMonStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetClock", "nvmlDeviceGetClock", "nvmlDeviceGetClock", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetClockInfo", "nvmlDeviceGetClockInfo", "nvmlDeviceGetClockInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetComputeInstanceId", "nvmlDeviceGetComputeInstanceId", "nvmlDeviceGetComputeInstanceId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetComputeMode", "nvmlDeviceGetComputeMode", "nvmlDeviceGetComputeMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v3", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCpuAffinity", "nvmlDeviceGetCpuAffinity", "nvmlDeviceGetCpuAffinity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCpuAffinityWithinScope", "nvmlDeviceGetCpuAffinityWithinScope", "nvmlDeviceGetCpuAffinityWithinScope", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCreatableVgpus", "nvmlDeviceGetCreatableVgpus", "nvmlDeviceGetCreatableVgpus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetCudaComputeCapability", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkGeneration", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCurrPcieLinkWidth", "nvmlDeviceGetCurrPcieLinkWidth", "nvmlDeviceGetCurrPcieLinkWidth", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetCurrentClocksThrottleReasons", "nvmlDeviceGetCurrentClocksThrottleReasons", "nvmlDeviceGetCurrentClocksThrottleReasons", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDecoderUtilization", "nvmlDeviceGetDecoderUtilization", "nvmlDeviceGetDecoderUtilization", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDefaultApplicationsClock", "nvmlDeviceGetDefaultApplicationsClock", "nvmlDeviceGetDefaultApplicationsClock", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDefaultEccMode", "nvmlDeviceGetDefaultEccMode", "nvmlDeviceGetDefaultEccMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDetailedEccErrors", "nvmlDeviceGetDetailedEccErrors", "nvmlDeviceGetDetailedEccErrors", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDeviceHandleFromMigDeviceHandle", "nvmlDeviceGetDeviceHandleFromMigDeviceHandle", "nvmlDeviceGetDeviceHandleFromMigDeviceHandle", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDisplayActive", "nvmlDeviceGetDisplayActive", "nvmlDeviceGetDisplayActive", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDisplayMode", "nvmlDeviceGetDisplayMode", "nvmlDeviceGetDisplayMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDriverModel", "nvmlDeviceGetDriverModel", "nvmlDeviceGetDriverModel", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetDynamicPstatesInfo", "nvmlDeviceGetDynamicPstatesInfo", "nvmlDeviceGetDynamicPstatesInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEccMode", "nvmlDeviceGetEccMode", "nvmlDeviceGetEccMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEncoderCapacity", "nvmlDeviceGetEncoderCapacity", "nvmlDeviceGetEncoderCapacity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEncoderSessions", "nvmlDeviceGetEncoderSessions", "nvmlDeviceGetEncoderSessions", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEncoderStats", "nvmlDeviceGetEncoderStats", "nvmlDeviceGetEncoderStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEncoderUtilization", "nvmlDeviceGetEncoderUtilization", "nvmlDeviceGetEncoderUtilization", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetEnforcedPowerLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetFBCSessions", "nvmlDeviceGetFBCSessions", "nvmlDeviceGetFBCSessions", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetFBCStats", "nvmlDeviceGetFBCStats", "nvmlDeviceGetFBCStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetFanSpeed", "nvmlDeviceGetFanSpeed", "nvmlDeviceGetFanSpeed", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetFanSpeed_v2", "nvmlDeviceGetFanSpeed_v2", "nvmlDeviceGetFanSpeed_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetFieldValues", "nvmlDeviceGetFieldValues", "nvmlDeviceGetFieldValues", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpcClkMinMaxVfOffset", "nvmlDeviceGetGpcClkMinMaxVfOffset", "nvmlDeviceGetGpcClkMinMaxVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpcClkVfOffset", "nvmlDeviceGetGpcClkVfOffset", "nvmlDeviceGetGpcClkVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstanceById", "nvmlDeviceGetGpuInstanceById", "nvmlDeviceGetGpuInstanceById", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetGpuInstanceId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstancePossiblePlacements_v2", "nvmlDeviceGetGpuInstancePossiblePlacements_v2", "nvmlDeviceGetGpuInstancePossiblePlacements_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstanceProfileInfo", "nvmlDeviceGetGpuInstanceProfileInfo", "nvmlDeviceGetGpuInstanceProfileInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstanceProfileInfoV", "nvmlDeviceGetGpuInstanceProfileInfoV", "nvmlDeviceGetGpuInstanceProfileInfoV", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstanceRemainingCapacity", "nvmlDeviceGetGpuInstanceRemainingCapacity", "nvmlDeviceGetGpuInstanceRemainingCapacity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuInstances", "nvmlDeviceGetGpuInstances", "nvmlDeviceGetGpuInstances", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGpuOperationMode", "nvmlDeviceGetGpuOperationMode", "nvmlDeviceGetGpuOperationMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGridLicensableFeatures_v4", "nvmlDeviceGetGridLicensableFeatures_v4", "nvmlDeviceGetGridLicensableFeatures_v4", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGspFirmwareMode", "nvmlDeviceGetGspFirmwareMode", "nvmlDeviceGetGspFirmwareMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetGspFirmwareVersion", "nvmlDeviceGetGspFirmwareVersion", "nvmlDeviceGetGspFirmwareVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetHandleBySerial", "nvmlDeviceGetHandleBySerial", "nvmlDeviceGetHandleBySerial", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetHandleByUUID", "nvmlDeviceGetHandleByUUID", "nvmlDeviceGetHandleByUUID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetHostVgpuMode", "nvmlDeviceGetHostVgpuMode", "nvmlDeviceGetHostVgpuMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetIndex", "nvmlDeviceGetIndex", "nvmlDeviceGetIndex", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetInforomConfigurationChecksum", "nvmlDeviceGetInforomConfigurationChecksum", "nvmlDeviceGetInforomConfigurationChecksum", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetInforomImageVersion", "nvmlDeviceGetInforomImageVersion", "nvmlDeviceGetInforomImageVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetInforomVersion", "nvmlDeviceGetInforomVersion", "nvmlDeviceGetInforomVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetIrqNum", "nvmlDeviceGetIrqNum", "nvmlDeviceGetIrqNum", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMPSComputeRunningProcesses_v3", "nvmlDeviceGetMPSComputeRunningProcesses_v3", "nvmlDeviceGetMPSComputeRunningProcesses_v3", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMaxClockInfo", "nvmlDeviceGetMaxClockInfo", "nvmlDeviceGetMaxClockInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMaxCustomerBoostClock", "nvmlDeviceGetMaxCustomerBoostClock", "nvmlDeviceGetMaxCustomerBoostClock", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMaxMigDeviceCount", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkGeneration", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMaxPcieLinkWidth", "nvmlDeviceGetMaxPcieLinkWidth", "nvmlDeviceGetMaxPcieLinkWidth", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemClkMinMaxVfOffset", "nvmlDeviceGetMemClkMinMaxVfOffset", "nvmlDeviceGetMemClkMinMaxVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemClkVfOffset", "nvmlDeviceGetMemClkVfOffset", "nvmlDeviceGetMemClkVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemoryAffinity", "nvmlDeviceGetMemoryAffinity", "nvmlDeviceGetMemoryAffinity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetMemoryBusWidth", "nvmlDeviceGetMemoryBusWidth", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemoryErrorCounter", "nvmlDeviceGetMemoryErrorCounter", "nvmlDeviceGetMemoryErrorCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMigDeviceHandleByIndex", "nvmlDeviceGetMigDeviceHandleByIndex", "nvmlDeviceGetMigDeviceHandleByIndex", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMigMode", "nvmlDeviceGetMigMode", "nvmlDeviceGetMigMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMinMaxClockOfPState", "nvmlDeviceGetMinMaxClockOfPState", "nvmlDeviceGetMinMaxClockOfPState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMinMaxFanSpeed", "nvmlDeviceGetMinMaxFanSpeed", "nvmlDeviceGetMinMaxFanSpeed", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMinorNumber", "nvmlDeviceGetMinorNumber", "nvmlDeviceGetMinorNumber", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetMultiGpuBoard", "nvmlDeviceGetMultiGpuBoard", "nvmlDeviceGetMultiGpuBoard", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetName", "nvmlDeviceGetName", "nvmlDeviceGetName", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNumFans", "nvmlDeviceGetNumFans", "nvmlDeviceGetNumFans", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNumGpuCores", "nvmlDeviceGetNumGpuCores", "nvmlDeviceGetNumGpuCores", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkCapability", "nvmlDeviceGetNvLinkCapability", "nvmlDeviceGetNvLinkCapability", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkErrorCounter", "nvmlDeviceGetNvLinkErrorCounter", "nvmlDeviceGetNvLinkErrorCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkRemoteDeviceType", "nvmlDeviceGetNvLinkRemoteDeviceType", "nvmlDeviceGetNvLinkRemoteDeviceType", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkState", "nvmlDeviceGetNvLinkState", "nvmlDeviceGetNvLinkState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkUtilizationControl", "nvmlDeviceGetNvLinkUtilizationControl", "nvmlDeviceGetNvLinkUtilizationControl", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkUtilizationCounter", "nvmlDeviceGetNvLinkUtilizationCounter", "nvmlDeviceGetNvLinkUtilizationCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetNvLinkVersion", "nvmlDeviceGetNvLinkVersion", "nvmlDeviceGetNvLinkVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetP2PStatus", "nvmlDeviceGetP2PStatus", "nvmlDeviceGetP2PStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v3", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPcieLinkMaxSpeed", "nvmlDeviceGetPcieLinkMaxSpeed", "nvmlDeviceGetPcieLinkMaxSpeed", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPcieReplayCounter", "nvmlDeviceGetPcieReplayCounter", "nvmlDeviceGetPcieReplayCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPcieSpeed", "nvmlDeviceGetPcieSpeed", "nvmlDeviceGetPcieSpeed", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPcieThroughput", "nvmlDeviceGetPcieThroughput", "nvmlDeviceGetPcieThroughput", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPerformanceState", "nvmlDeviceGetPerformanceState", "nvmlDeviceGetPerformanceState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPersistenceMode", "nvmlDeviceGetPersistenceMode", "nvmlDeviceGetPersistenceMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPgpuMetadataString", "nvmlDeviceGetPgpuMetadataString", "nvmlDeviceGetPgpuMetadataString", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerManagementDefaultLimit", "nvmlDeviceGetPowerManagementDefaultLimit", "nvmlDeviceGetPowerManagementDefaultLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetPowerManagementLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerManagementLimitConstraints", "nvmlDeviceGetPowerManagementLimitConstraints", "nvmlDeviceGetPowerManagementLimitConstraints", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerManagementMode", "nvmlDeviceGetPowerManagementMode", "nvmlDeviceGetPowerManagementMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerMode", "nvmlDeviceGetPowerMode", "nvmlDeviceGetPowerMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerSource", "nvmlDeviceGetPowerSource", "nvmlDeviceGetPowerSource", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerState", "nvmlDeviceGetPowerState", "nvmlDeviceGetPowerState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetPowerUsage", "nvmlDeviceGetPowerUsage", "nvmlDeviceGetPowerUsage", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessUtilization", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetRemappedRows", "nvmlDeviceGetRemappedRows", "nvmlDeviceGetRemappedRows", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetRetiredPages", "nvmlDeviceGetRetiredPages", "nvmlDeviceGetRetiredPages", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRetiredPagesPendingStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetRetiredPages_v2", "nvmlDeviceGetRetiredPages_v2", "nvmlDeviceGetRetiredPages_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetRowRemapperHistogram", "nvmlDeviceGetRowRemapperHistogram", "nvmlDeviceGetRowRemapperHistogram", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSamples", "nvmlDeviceGetSamples", "nvmlDeviceGetSamples", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSerial", "nvmlDeviceGetSerial", "nvmlDeviceGetSerial", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedClocksThrottleReasons", "nvmlDeviceGetSupportedClocksThrottleReasons", "nvmlDeviceGetSupportedClocksThrottleReasons", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedEventTypes", "nvmlDeviceGetSupportedEventTypes", "nvmlDeviceGetSupportedEventTypes", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedGraphicsClocks", "nvmlDeviceGetSupportedGraphicsClocks", "nvmlDeviceGetSupportedGraphicsClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedMemoryClocks", "nvmlDeviceGetSupportedMemoryClocks", "nvmlDeviceGetSupportedMemoryClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedPerformanceStates", "nvmlDeviceGetSupportedPerformanceStates", "nvmlDeviceGetSupportedPerformanceStates", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedPowerModes", "nvmlDeviceGetSupportedPowerModes", "nvmlDeviceGetSupportedPowerModes", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetSupportedVgpus", "nvmlDeviceGetSupportedVgpus", "nvmlDeviceGetSupportedVgpus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTargetFanSpeed", "nvmlDeviceGetTargetFanSpeed", "nvmlDeviceGetTargetFanSpeed", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTemperature", "nvmlDeviceGetTemperature", "nvmlDeviceGetTemperature", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTemperatureThreshold", "nvmlDeviceGetTemperatureThreshold", "nvmlDeviceGetTemperatureThreshold", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetThermalSettings", "nvmlDeviceGetThermalSettings", "nvmlDeviceGetThermalSettings", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetTopologyCommonAncestor", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTopologyNearestGpus", "nvmlDeviceGetTopologyNearestGpus", "nvmlDeviceGetTopologyNearestGpus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTotalEccErrors", "nvmlDeviceGetTotalEccErrors", "nvmlDeviceGetTotalEccErrors", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetTotalEnergyConsumption", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetUUID", "nvmlDeviceGetUUID", "nvmlDeviceGetUUID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetUtilizationRates", "nvmlDeviceGetUtilizationRates", "nvmlDeviceGetUtilizationRates", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetVbiosVersion", "nvmlDeviceGetVbiosVersion", "nvmlDeviceGetVbiosVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetVgpuMetadata", "nvmlDeviceGetVgpuMetadata", "nvmlDeviceGetVgpuMetadata", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetVgpuProcessUtilization", "nvmlDeviceGetVgpuProcessUtilization", "nvmlDeviceGetVgpuProcessUtilization", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetVgpuUtilization", "nvmlDeviceGetVgpuUtilization", "nvmlDeviceGetVgpuUtilization", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetViolationStatus", "nvmlDeviceGetViolationStatus", "nvmlDeviceGetViolationStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetVirtualizationMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceIsMigDeviceHandle", "nvmlDeviceIsMigDeviceHandle", "nvmlDeviceIsMigDeviceHandle", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceModifyDrainState", "nvmlDeviceModifyDrainState", "nvmlDeviceModifyDrainState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceOnSameBoard", "nvmlDeviceOnSameBoard", "nvmlDeviceOnSameBoard", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceQueryDrainState", "nvmlDeviceQueryDrainState", "nvmlDeviceQueryDrainState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceRegisterEvents", "nvmlDeviceRegisterEvents", "nvmlDeviceRegisterEvents", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceRemoveGpu_v2", "nvmlDeviceRemoveGpu_v2", "nvmlDeviceRemoveGpu_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceResetApplicationsClocks", "nvmlDeviceResetApplicationsClocks", "nvmlDeviceResetApplicationsClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceResetGpuLockedClocks", "nvmlDeviceResetGpuLockedClocks", "nvmlDeviceResetGpuLockedClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceResetMemoryLockedClocks", "nvmlDeviceResetMemoryLockedClocks", "nvmlDeviceResetMemoryLockedClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceResetNvLinkErrorCounters", "nvmlDeviceResetNvLinkErrorCounters", "nvmlDeviceResetNvLinkErrorCounters", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceResetNvLinkUtilizationCounter", "nvmlDeviceResetNvLinkUtilizationCounter", "nvmlDeviceResetNvLinkUtilizationCounter", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetAPIRestriction", "nvmlDeviceSetAPIRestriction", "nvmlDeviceSetAPIRestriction", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetAccountingMode", "nvmlDeviceSetAccountingMode", "nvmlDeviceSetAccountingMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetApplicationsClocks", "nvmlDeviceSetApplicationsClocks", "nvmlDeviceSetApplicationsClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetAutoBoostedClocksEnabled", "nvmlDeviceSetAutoBoostedClocksEnabled", "nvmlDeviceSetAutoBoostedClocksEnabled", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetComputeMode", "nvmlDeviceSetComputeMode", "nvmlDeviceSetComputeMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetCpuAffinity", "nvmlDeviceSetCpuAffinity", "nvmlDeviceSetCpuAffinity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetDefaultAutoBoostedClocksEnabled", "nvmlDeviceSetDefaultAutoBoostedClocksEnabled", "nvmlDeviceSetDefaultAutoBoostedClocksEnabled", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetDefaultFanSpeed_v2", "nvmlDeviceSetDefaultFanSpeed_v2", "nvmlDeviceSetDefaultFanSpeed_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetDriverModel", "nvmlDeviceSetDriverModel", "nvmlDeviceSetDriverModel", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetEccMode", "nvmlDeviceSetEccMode", "nvmlDeviceSetEccMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetFanSpeed_v2", "nvmlDeviceSetFanSpeed_v2", "nvmlDeviceSetFanSpeed_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetGpcClkVfOffset", "nvmlDeviceSetGpcClkVfOffset", "nvmlDeviceSetGpcClkVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetGpuLockedClocks", "nvmlDeviceSetGpuLockedClocks", "nvmlDeviceSetGpuLockedClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetGpuOperationMode", "nvmlDeviceSetGpuOperationMode", "nvmlDeviceSetGpuOperationMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetMemClkVfOffset", "nvmlDeviceSetMemClkVfOffset", "nvmlDeviceSetMemClkVfOffset", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetMemoryLockedClocks", "nvmlDeviceSetMemoryLockedClocks", "nvmlDeviceSetMemoryLockedClocks", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetMigMode", "nvmlDeviceSetMigMode", "nvmlDeviceSetMigMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetNvLinkUtilizationControl", "nvmlDeviceSetNvLinkUtilizationControl", "nvmlDeviceSetNvLinkUtilizationControl", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetPersistenceMode", "nvmlDeviceSetPersistenceMode", "nvmlDeviceSetPersistenceMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetPowerManagementLimit", "nvmlDeviceSetPowerManagementLimit", "nvmlDeviceSetPowerManagementLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetPowerMode", "nvmlDeviceSetPowerMode", "nvmlDeviceSetPowerMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetTemperatureThreshold", "nvmlDeviceSetTemperatureThreshold", "nvmlDeviceSetTemperatureThreshold", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceSetVirtualizationMode", "nvmlDeviceSetVirtualizationMode", "nvmlDeviceSetVirtualizationMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlDeviceValidateInforom", "nvmlDeviceValidateInforom", "nvmlDeviceValidateInforom", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlErrorString", "nvmlErrorString", "nvmlErrorString", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlEventSetCreate", "nvmlEventSetCreate", "nvmlEventSetCreate", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlEventSetFree", "nvmlEventSetFree", "nvmlEventSetFree", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlEventSetWait_v2", "nvmlEventSetWait_v2", "nvmlEventSetWait_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGetExcludedDeviceCount", "nvmlGetExcludedDeviceCount", "nvmlGetExcludedDeviceCount", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGetExcludedDeviceInfoByIndex", "nvmlGetExcludedDeviceInfoByIndex", "nvmlGetExcludedDeviceInfoByIndex", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGetVgpuCompatibility", "nvmlGetVgpuCompatibility", "nvmlGetVgpuCompatibility", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGetVgpuVersion", "nvmlGetVgpuVersion", "nvmlGetVgpuVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpmMetricsGet", "nvmlGpmMetricsGet", "nvmlGpmMetricsGet", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpmQueryDeviceSupport", "nvmlGpmQueryDeviceSupport", "nvmlGpmQueryDeviceSupport", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpmSampleAlloc", "nvmlGpmSampleAlloc", "nvmlGpmSampleAlloc", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpmSampleFree", "nvmlGpmSampleFree", "nvmlGpmSampleFree", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpmSampleGet", "nvmlGpmSampleGet", "nvmlGpmSampleGet", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceCreateComputeInstance", "nvmlGpuInstanceCreateComputeInstance", "nvmlGpuInstanceCreateComputeInstance", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceDestroy", "nvmlGpuInstanceDestroy", "nvmlGpuInstanceDestroy", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetComputeInstanceById", "nvmlGpuInstanceGetComputeInstanceById", "nvmlGpuInstanceGetComputeInstanceById", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetComputeInstanceProfileInfo", "nvmlGpuInstanceGetComputeInstanceProfileInfo", "nvmlGpuInstanceGetComputeInstanceProfileInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetComputeInstanceProfileInfoV", "nvmlGpuInstanceGetComputeInstanceProfileInfoV", "nvmlGpuInstanceGetComputeInstanceProfileInfoV", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetComputeInstanceRemainingCapacity", "nvmlGpuInstanceGetComputeInstanceRemainingCapacity", "nvmlGpuInstanceGetComputeInstanceRemainingCapacity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetComputeInstances", "nvmlGpuInstanceGetComputeInstances", "nvmlGpuInstanceGetComputeInstances", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlGpuInstanceGetInfo", "nvmlGpuInstanceGetInfo", "nvmlGpuInstanceGetInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlInitWithFlags", "nvmlInitWithFlags", "nvmlInitWithFlags", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlInit_v2", "nvmlInit_v2", "nvmlInit_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSetVgpuVersion", "nvmlSetVgpuVersion", "nvmlSetVgpuVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlShutdown", "nvmlShutdown", "nvmlShutdown", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetCudaDriverVersion", "nvmlSystemGetCudaDriverVersion", "nvmlSystemGetCudaDriverVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetDriverVersion", "nvmlSystemGetDriverVersion", "nvmlSystemGetDriverVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetHicVersion", "nvmlSystemGetHicVersion", "nvmlSystemGetHicVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetNVMLVersion", "nvmlSystemGetNVMLVersion", "nvmlSystemGetNVMLVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetProcessName", "nvmlSystemGetProcessName", "nvmlSystemGetProcessName", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlSystemGetTopologyGpuSet", "nvmlSystemGetTopologyGpuSet", "nvmlSystemGetTopologyGpuSet", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetCount", "nvmlUnitGetCount", "nvmlUnitGetCount", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetDevices", "nvmlUnitGetDevices", "nvmlUnitGetDevices", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetFanSpeedInfo", "nvmlUnitGetFanSpeedInfo", "nvmlUnitGetFanSpeedInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetHandleByIndex", "nvmlUnitGetHandleByIndex", "nvmlUnitGetHandleByIndex", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetLedState", "nvmlUnitGetLedState", "nvmlUnitGetLedState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetPsuInfo", "nvmlUnitGetPsuInfo", "nvmlUnitGetPsuInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetTemperature", "nvmlUnitGetTemperature", "nvmlUnitGetTemperature", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitGetUnitInfo", "nvmlUnitGetUnitInfo", "nvmlUnitGetUnitInfo", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlUnitSetLedState", "nvmlUnitSetLedState", "nvmlUnitSetLedState", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceClearAccountingPids", "nvmlVgpuInstanceClearAccountingPids", "nvmlVgpuInstanceClearAccountingPids", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetAccountingMode", "nvmlVgpuInstanceGetAccountingMode", "nvmlVgpuInstanceGetAccountingMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetAccountingPids", "nvmlVgpuInstanceGetAccountingPids", "nvmlVgpuInstanceGetAccountingPids", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetAccountingStats", "nvmlVgpuInstanceGetAccountingStats", "nvmlVgpuInstanceGetAccountingStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetEccMode", "nvmlVgpuInstanceGetEccMode", "nvmlVgpuInstanceGetEccMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetEncoderCapacity", "nvmlVgpuInstanceGetEncoderCapacity", "nvmlVgpuInstanceGetEncoderCapacity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetEncoderSessions", "nvmlVgpuInstanceGetEncoderSessions", "nvmlVgpuInstanceGetEncoderSessions", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetEncoderStats", "nvmlVgpuInstanceGetEncoderStats", "nvmlVgpuInstanceGetEncoderStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetFBCSessions", "nvmlVgpuInstanceGetFBCSessions", "nvmlVgpuInstanceGetFBCSessions", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetFBCStats", "nvmlVgpuInstanceGetFBCStats", "nvmlVgpuInstanceGetFBCStats", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetFbUsage", "nvmlVgpuInstanceGetFbUsage", "nvmlVgpuInstanceGetFbUsage", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetFrameRateLimit", "nvmlVgpuInstanceGetFrameRateLimit", "nvmlVgpuInstanceGetFrameRateLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetGpuInstanceId", "nvmlVgpuInstanceGetGpuInstanceId", "nvmlVgpuInstanceGetGpuInstanceId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetGpuPciId", "nvmlVgpuInstanceGetGpuPciId", "nvmlVgpuInstanceGetGpuPciId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetLicenseInfo_v2", "nvmlVgpuInstanceGetLicenseInfo_v2", "nvmlVgpuInstanceGetLicenseInfo_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetLicenseStatus", "nvmlVgpuInstanceGetLicenseStatus", "nvmlVgpuInstanceGetLicenseStatus", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetMdevUUID", "nvmlVgpuInstanceGetMdevUUID", "nvmlVgpuInstanceGetMdevUUID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetMetadata", "nvmlVgpuInstanceGetMetadata", "nvmlVgpuInstanceGetMetadata", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetType", "nvmlVgpuInstanceGetType", "nvmlVgpuInstanceGetType", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetUUID", "nvmlVgpuInstanceGetUUID", "nvmlVgpuInstanceGetUUID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetVmDriverVersion", "nvmlVgpuInstanceGetVmDriverVersion", "nvmlVgpuInstanceGetVmDriverVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceGetVmID", "nvmlVgpuInstanceGetVmID", "nvmlVgpuInstanceGetVmID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuInstanceSetEncoderCapacity", "nvmlVgpuInstanceSetEncoderCapacity", "nvmlVgpuInstanceSetEncoderCapacity", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetCapabilities", "nvmlVgpuTypeGetCapabilities", "nvmlVgpuTypeGetCapabilities", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetClass", "nvmlVgpuTypeGetClass", "nvmlVgpuTypeGetClass", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetDeviceID", "nvmlVgpuTypeGetDeviceID", "nvmlVgpuTypeGetDeviceID", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetFrameRateLimit", "nvmlVgpuTypeGetFrameRateLimit", "nvmlVgpuTypeGetFrameRateLimit", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetFramebufferSize", "nvmlVgpuTypeGetFramebufferSize", "nvmlVgpuTypeGetFramebufferSize", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetGpuInstanceProfileId", "nvmlVgpuTypeGetGpuInstanceProfileId", "nvmlVgpuTypeGetGpuInstanceProfileId", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetLicense", "nvmlVgpuTypeGetLicense", "nvmlVgpuTypeGetLicense", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetMaxInstances", "nvmlVgpuTypeGetMaxInstances", "nvmlVgpuTypeGetMaxInstances", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetMaxInstancesPerVm", "nvmlVgpuTypeGetMaxInstancesPerVm", "nvmlVgpuTypeGetMaxInstancesPerVm", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetName", "nvmlVgpuTypeGetName", "nvmlVgpuTypeGetName", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetNumDisplayHeads", "nvmlVgpuTypeGetNumDisplayHeads", "nvmlVgpuTypeGetNumDisplayHeads", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"nvmlVgpuTypeGetResolution", "nvmlVgpuTypeGetResolution", "nvmlVgpuTypeGetResolution", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-};
-
-Function *function_table() { return functions; }
 
 // The other C names of the functions, for function_status.
-const Alias aliases[] = {
+const cushim::Alias cushim_aliases[] = {
     {"nvmlComputeInstanceGetInfo", "nvmlComputeInstanceGetInfo_v2"},
     {"nvmlDeviceGetAttributes", "nvmlDeviceGetAttributes_v2"},
     {"nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetComputeRunningProcesses_v3"},
@@ -1299,10 +334,9 @@ const Alias aliases[] = {
     {"nvmlVgpuInstanceGetLicenseInfo", "nvmlVgpuInstanceGetLicenseInfo_v2"},
     {nullptr, nullptr},
 };
-const Alias *alias_table() { return aliases; }
-std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
-[[maybe_unused]] const StatusText status_texts[] = {
+// The constants of nvmlReturn_t, for the answers that need no library.
+const cushim::StatusText cushim_texts[] = {
     {0, "NVML_SUCCESS", "no error"},
     {1, "NVML_ERROR_UNINITIALIZED", "uninitialized"},
     {2, "NVML_ERROR_INVALID_ARGUMENT", "invalid argument"},
@@ -1330,40 +364,76 @@ std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); 
     {24, "NVML_ERROR_FREQ_NOT_SUPPORTED", "freq not supported"},
     {25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "argument version mismatch"},
     {999, "NVML_ERROR_UNKNOWN", "unknown"},
+    {0, nullptr, nullptr},
 };
 
-// The answer of cuGetErrorName/cuGetErrorString without a driver.
-[[maybe_unused]] nvmlReturn_t status_text(nvmlReturn_t code, const char **out, Text which) {
-    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
-        return static_cast<nvmlReturn_t>(0);
-    return static_cast<nvmlReturn_t>(2);
-}
+constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
+cushim::State cushim_state = {};
+cushim::FunctionState cushim_states[cushim_count] = {};
+thread_local cushim::Thread cushim_thread_state;
+cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
-// The answer of a function that returns the name or text of a status
-// (nvrtcGetErrorString) without the library; never null.
-[[maybe_unused]] const char *returned_text(nvmlReturn_t code, Text which) {
-    const char *out = nullptr;
-    if (status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), &out, which))
-        return out;
-    return "unrecognized status";
-}
+#ifndef CUSHIM_NVML_LINKED
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#else
+#define CUSHIM_SLOTS nullptr
+#endif
 
-}  // namespace cushim
+const cushim::Library cushim_this = {
+    &CUSHIM_RUNTIME_ABI,
+    "NVML",
+    "NVML",
+    "NVML",
+    "Install the NVIDIA driver, which ships NVML",
+    "CUSHIM_NVML_LIBRARY",
+    "nvmlSystemGetNVMLVersion",
+    2,
+    0u,  // the header's major, which the library must report (0: any)
+    false,  // a link-time stub
+    false,  // searched in pip wheels, conda and toolkits
+    {
+        12,  // library not found: NVML_ERROR_LIBRARY_NOT_FOUND
+        12,  // stub library: NVML_ERROR_LIBRARY_NOT_FOUND
+        13,  // symbol not found: NVML_ERROR_FUNCTION_NOT_FOUND
+        13,  // too old: NVML_ERROR_FUNCTION_NOT_FOUND
+        1,  // forked during the load: NVML_ERROR_UNINITIALIZED
+        0,  // success: NVML_SUCCESS
+        2,  // invalid value: NVML_ERROR_INVALID_ARGUMENT
+    },
+    cushim_names,
+    cushim_preload,
+    cushim_family,
+    cushim_wheel_dirs,
+    nullptr,
+    cushim_functions,
+    cushim_count,
+    cushim_aliases,
+    cushim_texts,
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
+    &cushim_state,
+    cushim_states,
+    CUSHIM_SLOTS,
+    cushim_thread,
+};
+
 }  // namespace
 
 // The runtime's statuses are the values of cushim_nvml_status.
 static_assert(static_cast<int>(CUSHIM_NVML_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NVML_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
-static_assert(static_cast<int>(CUSHIM_NVML_STUB_LIBRARY) == cushim::status_stub_library, "status");
 static_assert(static_cast<int>(CUSHIM_NVML_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
-static_assert(static_cast<int>(CUSHIM_NVML_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
-static_assert(static_cast<int>(CUSHIM_NVML_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
+static_assert(static_cast<int>(CUSHIM_NVML_TOO_OLD) == cushim::status_too_old, "status");
 static_assert(static_cast<int>(CUSHIM_NVML_REENTRANT) == cushim::status_reentrant, "status");
 static_assert(static_cast<int>(CUSHIM_NVML_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 static_assert(static_cast<int>(CUSHIM_NVML_WRONG_MAJOR) == cushim::status_wrong_major, "status");
 // Drop-in exports: each definition redeclares the header's own prototype.
-#define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
+#define CUSHIM_CHECKED(SYMBOL, TYPE)
 
+#ifndef CUSHIM_NVML_LINKED
 // The header marks some functions deprecated; defining and checking them is not a use.
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -1372,285 +442,280 @@ static_assert(static_cast<int>(CUSHIM_NVML_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(push)
 #pragma warning(disable : 4996)
 #endif
-// With CUSHIM_NVML_LINKED defined (`--link linked` defines it here), the
-// program links the library itself and calls its symbols directly: no stubs
-// are defined, and the status API below reports on that same library.
-#ifndef CUSHIM_NVML_LINKED
 
-CUSHIM_DEFINE(nvmlReturn_t, nvmlComputeInstanceDestroy, nvmlComputeInstanceDestroy, 0, (nvmlComputeInstance_t computeInstance), (computeInstance), static_cast<nvmlReturn_t>(cushim::absent(0)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlComputeInstanceGetInfo_v2, nvmlComputeInstanceGetInfo_v2, 1, (nvmlComputeInstance_t computeInstance, nvmlComputeInstanceInfo_t *info), (computeInstance, info), static_cast<nvmlReturn_t>(cushim::absent(1)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceClearAccountingPids, nvmlDeviceClearAccountingPids, 2, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(2)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceClearCpuAffinity, nvmlDeviceClearCpuAffinity, 3, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(3)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceClearEccErrorCounts, nvmlDeviceClearEccErrorCounts, 4, (nvmlDevice_t device, nvmlEccCounterType_t counterType), (device, counterType), static_cast<nvmlReturn_t>(cushim::absent(4)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceCreateGpuInstance, nvmlDeviceCreateGpuInstance, 5, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstance), (device, profileId, gpuInstance), static_cast<nvmlReturn_t>(cushim::absent(5)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceCreateGpuInstanceWithPlacement, nvmlDeviceCreateGpuInstanceWithPlacement, 6, (nvmlDevice_t device, unsigned int profileId, const nvmlGpuInstancePlacement_t *placement, nvmlGpuInstance_t *gpuInstance), (device, profileId, placement, gpuInstance), static_cast<nvmlReturn_t>(cushim::absent(6)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceDiscoverGpus, nvmlDeviceDiscoverGpus, 7, (nvmlPciInfo_t *pciInfo), (pciInfo), static_cast<nvmlReturn_t>(cushim::absent(7)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceFreezeNvLinkUtilizationCounter, nvmlDeviceFreezeNvLinkUtilizationCounter, 8, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlEnableState_t freeze), (device, link, counter, freeze), static_cast<nvmlReturn_t>(cushim::absent(8)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAPIRestriction, nvmlDeviceGetAPIRestriction, 9, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t *isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim::absent(9)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAccountingBufferSize, nvmlDeviceGetAccountingBufferSize, 10, (nvmlDevice_t device, unsigned int *bufferSize), (device, bufferSize), static_cast<nvmlReturn_t>(cushim::absent(10)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAccountingMode, nvmlDeviceGetAccountingMode, 11, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(11)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAccountingPids, nvmlDeviceGetAccountingPids, 12, (nvmlDevice_t device, unsigned int *count, unsigned int *pids), (device, count, pids), static_cast<nvmlReturn_t>(cushim::absent(12)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAccountingStats, nvmlDeviceGetAccountingStats, 13, (nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *stats), (device, pid, stats), static_cast<nvmlReturn_t>(cushim::absent(13)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetActiveVgpus, nvmlDeviceGetActiveVgpus, 14, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuInstance_t *vgpuInstances), (device, vgpuCount, vgpuInstances), static_cast<nvmlReturn_t>(cushim::absent(14)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAdaptiveClockInfoStatus, nvmlDeviceGetAdaptiveClockInfoStatus, 15, (nvmlDevice_t device, unsigned int *adaptiveClockStatus), (device, adaptiveClockStatus), static_cast<nvmlReturn_t>(cushim::absent(15)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetApplicationsClock, nvmlDeviceGetApplicationsClock, 16, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim::absent(16)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetArchitecture, nvmlDeviceGetArchitecture, 17, (nvmlDevice_t device, nvmlDeviceArchitecture_t *arch), (device, arch), static_cast<nvmlReturn_t>(cushim::absent(17)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAttributes_v2, nvmlDeviceGetAttributes_v2, 18, (nvmlDevice_t device, nvmlDeviceAttributes_t *attributes), (device, attributes), static_cast<nvmlReturn_t>(cushim::absent(18)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetAutoBoostedClocksEnabled, nvmlDeviceGetAutoBoostedClocksEnabled, 19, (nvmlDevice_t device, nvmlEnableState_t *isEnabled, nvmlEnableState_t *defaultIsEnabled), (device, isEnabled, defaultIsEnabled), static_cast<nvmlReturn_t>(cushim::absent(19)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBAR1MemoryInfo, nvmlDeviceGetBAR1MemoryInfo, 20, (nvmlDevice_t device, nvmlBAR1Memory_t *bar1Memory), (device, bar1Memory), static_cast<nvmlReturn_t>(cushim::absent(20)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBoardId, nvmlDeviceGetBoardId, 21, (nvmlDevice_t device, unsigned int *boardId), (device, boardId), static_cast<nvmlReturn_t>(cushim::absent(21)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBoardPartNumber, nvmlDeviceGetBoardPartNumber, 22, (nvmlDevice_t device, char *partNumber, unsigned int length), (device, partNumber, length), static_cast<nvmlReturn_t>(cushim::absent(22)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBrand, nvmlDeviceGetBrand, 23, (nvmlDevice_t device, nvmlBrandType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim::absent(23)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBridgeChipInfo, nvmlDeviceGetBridgeChipInfo, 24, (nvmlDevice_t device, nvmlBridgeChipHierarchy_t *bridgeHierarchy), (device, bridgeHierarchy), static_cast<nvmlReturn_t>(cushim::absent(24)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetBusType, nvmlDeviceGetBusType, 25, (nvmlDevice_t device, nvmlBusType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim::absent(25)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetClkMonStatus, nvmlDeviceGetClkMonStatus, 26, (nvmlDevice_t device, nvmlClkMonStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim::absent(26)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetClock, nvmlDeviceGetClock, 27, (nvmlDevice_t device, nvmlClockType_t clockType, nvmlClockId_t clockId, unsigned int *clockMHz), (device, clockType, clockId, clockMHz), static_cast<nvmlReturn_t>(cushim::absent(27)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetClockInfo, nvmlDeviceGetClockInfo, 28, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim::absent(28)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetComputeInstanceId, nvmlDeviceGetComputeInstanceId, 29, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim::absent(29)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetComputeMode, nvmlDeviceGetComputeMode, 30, (nvmlDevice_t device, nvmlComputeMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(30)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetComputeRunningProcesses_v3, nvmlDeviceGetComputeRunningProcesses_v3, 31, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim::absent(31)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCount_v2, nvmlDeviceGetCount_v2, 32, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim::absent(32)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCpuAffinity, nvmlDeviceGetCpuAffinity, 33, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet), (device, cpuSetSize, cpuSet), static_cast<nvmlReturn_t>(cushim::absent(33)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCpuAffinityWithinScope, nvmlDeviceGetCpuAffinityWithinScope, 34, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet, nvmlAffinityScope_t scope), (device, cpuSetSize, cpuSet, scope), static_cast<nvmlReturn_t>(cushim::absent(34)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCreatableVgpus, nvmlDeviceGetCreatableVgpus, 35, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim::absent(35)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCudaComputeCapability, nvmlDeviceGetCudaComputeCapability, 36, (nvmlDevice_t device, int *major, int *minor), (device, major, minor), static_cast<nvmlReturn_t>(cushim::absent(36)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, nvmlDeviceGetCurrPcieLinkGeneration, 37, (nvmlDevice_t device, unsigned int *currLinkGen), (device, currLinkGen), static_cast<nvmlReturn_t>(cushim::absent(37)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, nvmlDeviceGetCurrPcieLinkWidth, 38, (nvmlDevice_t device, unsigned int *currLinkWidth), (device, currLinkWidth), static_cast<nvmlReturn_t>(cushim::absent(38)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, nvmlDeviceGetCurrentClocksThrottleReasons, 39, (nvmlDevice_t device, unsigned long long *clocksThrottleReasons), (device, clocksThrottleReasons), static_cast<nvmlReturn_t>(cushim::absent(39)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDecoderUtilization, nvmlDeviceGetDecoderUtilization, 40, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim::absent(40)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDefaultApplicationsClock, nvmlDeviceGetDefaultApplicationsClock, 41, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim::absent(41)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDefaultEccMode, nvmlDeviceGetDefaultEccMode, 42, (nvmlDevice_t device, nvmlEnableState_t *defaultMode), (device, defaultMode), static_cast<nvmlReturn_t>(cushim::absent(42)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDetailedEccErrors, nvmlDeviceGetDetailedEccErrors, 43, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlEccErrorCounts_t *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim::absent(43)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, 44, (nvmlDevice_t migDevice, nvmlDevice_t *device), (migDevice, device), static_cast<nvmlReturn_t>(cushim::absent(44)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDisplayActive, nvmlDeviceGetDisplayActive, 45, (nvmlDevice_t device, nvmlEnableState_t *isActive), (device, isActive), static_cast<nvmlReturn_t>(cushim::absent(45)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDisplayMode, nvmlDeviceGetDisplayMode, 46, (nvmlDevice_t device, nvmlEnableState_t *display), (device, display), static_cast<nvmlReturn_t>(cushim::absent(46)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDriverModel, nvmlDeviceGetDriverModel, 47, (nvmlDevice_t device, nvmlDriverModel_t *current, nvmlDriverModel_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim::absent(47)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetDynamicPstatesInfo, nvmlDeviceGetDynamicPstatesInfo, 48, (nvmlDevice_t device, nvmlGpuDynamicPstatesInfo_t *pDynamicPstatesInfo), (device, pDynamicPstatesInfo), static_cast<nvmlReturn_t>(cushim::absent(48)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEccMode, nvmlDeviceGetEccMode, 49, (nvmlDevice_t device, nvmlEnableState_t *current, nvmlEnableState_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim::absent(49)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEncoderCapacity, nvmlDeviceGetEncoderCapacity, 50, (nvmlDevice_t device, nvmlEncoderType_t encoderQueryType, unsigned int *encoderCapacity), (device, encoderQueryType, encoderCapacity), static_cast<nvmlReturn_t>(cushim::absent(50)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEncoderSessions, nvmlDeviceGetEncoderSessions, 51, (nvmlDevice_t device, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfos), (device, sessionCount, sessionInfos), static_cast<nvmlReturn_t>(cushim::absent(51)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEncoderStats, nvmlDeviceGetEncoderStats, 52, (nvmlDevice_t device, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (device, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim::absent(52)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEncoderUtilization, nvmlDeviceGetEncoderUtilization, 53, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim::absent(53)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetEnforcedPowerLimit, nvmlDeviceGetEnforcedPowerLimit, 54, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim::absent(54)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetFBCSessions, nvmlDeviceGetFBCSessions, 55, (nvmlDevice_t device, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (device, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim::absent(55)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetFBCStats, nvmlDeviceGetFBCStats, 56, (nvmlDevice_t device, nvmlFBCStats_t *fbcStats), (device, fbcStats), static_cast<nvmlReturn_t>(cushim::absent(56)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetFanSpeed, nvmlDeviceGetFanSpeed, 57, (nvmlDevice_t device, unsigned int *speed), (device, speed), static_cast<nvmlReturn_t>(cushim::absent(57)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetFanSpeed_v2, nvmlDeviceGetFanSpeed_v2, 58, (nvmlDevice_t device, unsigned int fan, unsigned int *speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim::absent(58)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetFieldValues, nvmlDeviceGetFieldValues, 59, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim::absent(59)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpcClkMinMaxVfOffset, nvmlDeviceGetGpcClkMinMaxVfOffset, 60, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim::absent(60)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpcClkVfOffset, nvmlDeviceGetGpcClkVfOffset, 61, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim::absent(61)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstanceById, nvmlDeviceGetGpuInstanceById, 62, (nvmlDevice_t device, unsigned int id, nvmlGpuInstance_t *gpuInstance), (device, id, gpuInstance), static_cast<nvmlReturn_t>(cushim::absent(62)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstanceId, nvmlDeviceGetGpuInstanceId, 63, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim::absent(63)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstancePossiblePlacements_v2, nvmlDeviceGetGpuInstancePossiblePlacements_v2, 64, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstancePlacement_t *placements, unsigned int *count), (device, profileId, placements, count), static_cast<nvmlReturn_t>(cushim::absent(64)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfo, nvmlDeviceGetGpuInstanceProfileInfo, 65, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim::absent(65)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoV, nvmlDeviceGetGpuInstanceProfileInfoV, 66, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim::absent(66)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstanceRemainingCapacity, nvmlDeviceGetGpuInstanceRemainingCapacity, 67, (nvmlDevice_t device, unsigned int profileId, unsigned int *count), (device, profileId, count), static_cast<nvmlReturn_t>(cushim::absent(67)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuInstances, nvmlDeviceGetGpuInstances, 68, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstances, unsigned int *count), (device, profileId, gpuInstances, count), static_cast<nvmlReturn_t>(cushim::absent(68)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGpuOperationMode, nvmlDeviceGetGpuOperationMode, 69, (nvmlDevice_t device, nvmlGpuOperationMode_t *current, nvmlGpuOperationMode_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim::absent(69)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGraphicsRunningProcesses_v3, nvmlDeviceGetGraphicsRunningProcesses_v3, 70, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim::absent(70)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGridLicensableFeatures_v4, nvmlDeviceGetGridLicensableFeatures_v4, 71, (nvmlDevice_t device, nvmlGridLicensableFeatures_t *pGridLicensableFeatures), (device, pGridLicensableFeatures), static_cast<nvmlReturn_t>(cushim::absent(71)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGspFirmwareMode, nvmlDeviceGetGspFirmwareMode, 72, (nvmlDevice_t device, unsigned int *isEnabled, unsigned int *defaultMode), (device, isEnabled, defaultMode), static_cast<nvmlReturn_t>(cushim::absent(72)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetGspFirmwareVersion, nvmlDeviceGetGspFirmwareVersion, 73, (nvmlDevice_t device, char *version), (device, version), static_cast<nvmlReturn_t>(cushim::absent(73)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetHandleByIndex_v2, nvmlDeviceGetHandleByIndex_v2, 74, (unsigned int index, nvmlDevice_t *device), (index, device), static_cast<nvmlReturn_t>(cushim::absent(74)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetHandleByPciBusId_v2, 75, (const char *pciBusId, nvmlDevice_t *device), (pciBusId, device), static_cast<nvmlReturn_t>(cushim::absent(75)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetHandleBySerial, nvmlDeviceGetHandleBySerial, 76, (const char *serial, nvmlDevice_t *device), (serial, device), static_cast<nvmlReturn_t>(cushim::absent(76)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetHandleByUUID, nvmlDeviceGetHandleByUUID, 77, (const char *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim::absent(77)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetHostVgpuMode, nvmlDeviceGetHostVgpuMode, 78, (nvmlDevice_t device, nvmlHostVgpuMode_t *pHostVgpuMode), (device, pHostVgpuMode), static_cast<nvmlReturn_t>(cushim::absent(78)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetIndex, nvmlDeviceGetIndex, 79, (nvmlDevice_t device, unsigned int *index), (device, index), static_cast<nvmlReturn_t>(cushim::absent(79)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetInforomConfigurationChecksum, nvmlDeviceGetInforomConfigurationChecksum, 80, (nvmlDevice_t device, unsigned int *checksum), (device, checksum), static_cast<nvmlReturn_t>(cushim::absent(80)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetInforomImageVersion, nvmlDeviceGetInforomImageVersion, 81, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim::absent(81)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetInforomVersion, nvmlDeviceGetInforomVersion, 82, (nvmlDevice_t device, nvmlInforomObject_t object, char *version, unsigned int length), (device, object, version, length), static_cast<nvmlReturn_t>(cushim::absent(82)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetIrqNum, nvmlDeviceGetIrqNum, 83, (nvmlDevice_t device, unsigned int *irqNum), (device, irqNum), static_cast<nvmlReturn_t>(cushim::absent(83)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMPSComputeRunningProcesses_v3, nvmlDeviceGetMPSComputeRunningProcesses_v3, 84, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim::absent(84)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMaxClockInfo, nvmlDeviceGetMaxClockInfo, 85, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim::absent(85)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMaxCustomerBoostClock, nvmlDeviceGetMaxCustomerBoostClock, 86, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim::absent(86)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMaxMigDeviceCount, nvmlDeviceGetMaxMigDeviceCount, 87, (nvmlDevice_t device, unsigned int *count), (device, count), static_cast<nvmlReturn_t>(cushim::absent(87)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetMaxPcieLinkGeneration, 88, (nvmlDevice_t device, unsigned int *maxLinkGen), (device, maxLinkGen), static_cast<nvmlReturn_t>(cushim::absent(88)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, nvmlDeviceGetMaxPcieLinkWidth, 89, (nvmlDevice_t device, unsigned int *maxLinkWidth), (device, maxLinkWidth), static_cast<nvmlReturn_t>(cushim::absent(89)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemClkMinMaxVfOffset, nvmlDeviceGetMemClkMinMaxVfOffset, 90, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim::absent(90)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemClkVfOffset, nvmlDeviceGetMemClkVfOffset, 91, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim::absent(91)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemoryAffinity, nvmlDeviceGetMemoryAffinity, 92, (nvmlDevice_t device, unsigned int nodeSetSize, unsigned long *nodeSet, nvmlAffinityScope_t scope), (device, nodeSetSize, nodeSet, scope), static_cast<nvmlReturn_t>(cushim::absent(92)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemoryBusWidth, nvmlDeviceGetMemoryBusWidth, 93, (nvmlDevice_t device, unsigned int *busWidth), (device, busWidth), static_cast<nvmlReturn_t>(cushim::absent(93)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemoryErrorCounter, nvmlDeviceGetMemoryErrorCounter, 94, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlMemoryLocation_t locationType, unsigned long long *count), (device, errorType, counterType, locationType, count), static_cast<nvmlReturn_t>(cushim::absent(94)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemoryInfo, nvmlDeviceGetMemoryInfo, 95, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim::absent(95)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMemoryInfo_v2, nvmlDeviceGetMemoryInfo_v2, 96, (nvmlDevice_t device, nvmlMemory_v2_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim::absent(96)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMigDeviceHandleByIndex, nvmlDeviceGetMigDeviceHandleByIndex, 97, (nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice), (device, index, migDevice), static_cast<nvmlReturn_t>(cushim::absent(97)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMigMode, nvmlDeviceGetMigMode, 98, (nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode), (device, currentMode, pendingMode), static_cast<nvmlReturn_t>(cushim::absent(98)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMinMaxClockOfPState, nvmlDeviceGetMinMaxClockOfPState, 99, (nvmlDevice_t device, nvmlClockType_t type, nvmlPstates_t pstate, unsigned int *minClockMHz, unsigned int *maxClockMHz), (device, type, pstate, minClockMHz, maxClockMHz), static_cast<nvmlReturn_t>(cushim::absent(99)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMinMaxFanSpeed, nvmlDeviceGetMinMaxFanSpeed, 100, (nvmlDevice_t device, unsigned int *minSpeed, unsigned int *maxSpeed), (device, minSpeed, maxSpeed), static_cast<nvmlReturn_t>(cushim::absent(100)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMinorNumber, nvmlDeviceGetMinorNumber, 101, (nvmlDevice_t device, unsigned int *minorNumber), (device, minorNumber), static_cast<nvmlReturn_t>(cushim::absent(101)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetMultiGpuBoard, nvmlDeviceGetMultiGpuBoard, 102, (nvmlDevice_t device, unsigned int *multiGpuBool), (device, multiGpuBool), static_cast<nvmlReturn_t>(cushim::absent(102)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetName, nvmlDeviceGetName, 103, (nvmlDevice_t device, char *name, unsigned int length), (device, name, length), static_cast<nvmlReturn_t>(cushim::absent(103)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNumFans, nvmlDeviceGetNumFans, 104, (nvmlDevice_t device, unsigned int *numFans), (device, numFans), static_cast<nvmlReturn_t>(cushim::absent(104)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNumGpuCores, nvmlDeviceGetNumGpuCores, 105, (nvmlDevice_t device, unsigned int *numCores), (device, numCores), static_cast<nvmlReturn_t>(cushim::absent(105)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkCapability, nvmlDeviceGetNvLinkCapability, 106, (nvmlDevice_t device, unsigned int link, nvmlNvLinkCapability_t capability, unsigned int *capResult), (device, link, capability, capResult), static_cast<nvmlReturn_t>(cushim::absent(106)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkErrorCounter, nvmlDeviceGetNvLinkErrorCounter, 107, (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue), (device, link, counter, counterValue), static_cast<nvmlReturn_t>(cushim::absent(107)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkRemoteDeviceType, nvmlDeviceGetNvLinkRemoteDeviceType, 108, (nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType), (device, link, pNvLinkDeviceType), static_cast<nvmlReturn_t>(cushim::absent(108)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlDeviceGetNvLinkRemotePciInfo_v2, 109, (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci), (device, link, pci), static_cast<nvmlReturn_t>(cushim::absent(109)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkState, nvmlDeviceGetNvLinkState, 110, (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive), (device, link, isActive), static_cast<nvmlReturn_t>(cushim::absent(110)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationControl, nvmlDeviceGetNvLinkUtilizationControl, 111, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control), (device, link, counter, control), static_cast<nvmlReturn_t>(cushim::absent(111)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationCounter, nvmlDeviceGetNvLinkUtilizationCounter, 112, (nvmlDevice_t device, unsigned int link, unsigned int counter, unsigned long long *rxcounter, unsigned long long *txcounter), (device, link, counter, rxcounter, txcounter), static_cast<nvmlReturn_t>(cushim::absent(112)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetNvLinkVersion, nvmlDeviceGetNvLinkVersion, 113, (nvmlDevice_t device, unsigned int link, unsigned int *version), (device, link, version), static_cast<nvmlReturn_t>(cushim::absent(113)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetP2PStatus, nvmlDeviceGetP2PStatus, 114, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuP2PCapsIndex_t p2pIndex, nvmlGpuP2PStatus_t *p2pStatus), (device1, device2, p2pIndex, p2pStatus), static_cast<nvmlReturn_t>(cushim::absent(114)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v3, 115, (nvmlDevice_t device, nvmlPciInfo_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim::absent(115)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPcieLinkMaxSpeed, nvmlDeviceGetPcieLinkMaxSpeed, 116, (nvmlDevice_t device, unsigned int *maxSpeed), (device, maxSpeed), static_cast<nvmlReturn_t>(cushim::absent(116)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPcieReplayCounter, nvmlDeviceGetPcieReplayCounter, 117, (nvmlDevice_t device, unsigned int *value), (device, value), static_cast<nvmlReturn_t>(cushim::absent(117)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPcieSpeed, nvmlDeviceGetPcieSpeed, 118, (nvmlDevice_t device, unsigned int *pcieSpeed), (device, pcieSpeed), static_cast<nvmlReturn_t>(cushim::absent(118)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPcieThroughput, nvmlDeviceGetPcieThroughput, 119, (nvmlDevice_t device, nvmlPcieUtilCounter_t counter, unsigned int *value), (device, counter, value), static_cast<nvmlReturn_t>(cushim::absent(119)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPerformanceState, nvmlDeviceGetPerformanceState, 120, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim::absent(120)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPersistenceMode, nvmlDeviceGetPersistenceMode, 121, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(121)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPgpuMetadataString, nvmlDeviceGetPgpuMetadataString, 122, (nvmlDevice_t device, char *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim::absent(122)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerManagementDefaultLimit, nvmlDeviceGetPowerManagementDefaultLimit, 123, (nvmlDevice_t device, unsigned int *defaultLimit), (device, defaultLimit), static_cast<nvmlReturn_t>(cushim::absent(123)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerManagementLimit, nvmlDeviceGetPowerManagementLimit, 124, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim::absent(124)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerManagementLimitConstraints, nvmlDeviceGetPowerManagementLimitConstraints, 125, (nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit), (device, minLimit, maxLimit), static_cast<nvmlReturn_t>(cushim::absent(125)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerManagementMode, nvmlDeviceGetPowerManagementMode, 126, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(126)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerMode, nvmlDeviceGetPowerMode, 127, (nvmlDevice_t device, unsigned int *powerModeId), (device, powerModeId), static_cast<nvmlReturn_t>(cushim::absent(127)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerSource, nvmlDeviceGetPowerSource, 128, (nvmlDevice_t device, nvmlPowerSource_t *powerSource), (device, powerSource), static_cast<nvmlReturn_t>(cushim::absent(128)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerState, nvmlDeviceGetPowerState, 129, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim::absent(129)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetPowerUsage, nvmlDeviceGetPowerUsage, 130, (nvmlDevice_t device, unsigned int *power), (device, power), static_cast<nvmlReturn_t>(cushim::absent(130)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetProcessUtilization, nvmlDeviceGetProcessUtilization, 131, (nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization, unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp), (device, utilization, processSamplesCount, lastSeenTimeStamp), static_cast<nvmlReturn_t>(cushim::absent(131)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetRemappedRows, nvmlDeviceGetRemappedRows, 132, (nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending, unsigned int *failureOccurred), (device, corrRows, uncRows, isPending, failureOccurred), static_cast<nvmlReturn_t>(cushim::absent(132)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetRetiredPages, nvmlDeviceGetRetiredPages, 133, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses), (device, cause, pageCount, addresses), static_cast<nvmlReturn_t>(cushim::absent(133)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetRetiredPagesPendingStatus, nvmlDeviceGetRetiredPagesPendingStatus, 134, (nvmlDevice_t device, nvmlEnableState_t *isPending), (device, isPending), static_cast<nvmlReturn_t>(cushim::absent(134)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetRetiredPages_v2, nvmlDeviceGetRetiredPages_v2, 135, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses, unsigned long long *timestamps), (device, cause, pageCount, addresses, timestamps), static_cast<nvmlReturn_t>(cushim::absent(135)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetRowRemapperHistogram, nvmlDeviceGetRowRemapperHistogram, 136, (nvmlDevice_t device, nvmlRowRemapperHistogramValues_t *values), (device, values), static_cast<nvmlReturn_t>(cushim::absent(136)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSamples, nvmlDeviceGetSamples, 137, (nvmlDevice_t device, nvmlSamplingType_t type, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *sampleCount, nvmlSample_t *samples), (device, type, lastSeenTimeStamp, sampleValType, sampleCount, samples), static_cast<nvmlReturn_t>(cushim::absent(137)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSerial, nvmlDeviceGetSerial, 138, (nvmlDevice_t device, char *serial, unsigned int length), (device, serial, length), static_cast<nvmlReturn_t>(cushim::absent(138)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedClocksThrottleReasons, nvmlDeviceGetSupportedClocksThrottleReasons, 139, (nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons), (device, supportedClocksThrottleReasons), static_cast<nvmlReturn_t>(cushim::absent(139)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedEventTypes, nvmlDeviceGetSupportedEventTypes, 140, (nvmlDevice_t device, unsigned long long *eventTypes), (device, eventTypes), static_cast<nvmlReturn_t>(cushim::absent(140)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedGraphicsClocks, nvmlDeviceGetSupportedGraphicsClocks, 141, (nvmlDevice_t device, unsigned int memoryClockMHz, unsigned int *count, unsigned int *clocksMHz), (device, memoryClockMHz, count, clocksMHz), static_cast<nvmlReturn_t>(cushim::absent(141)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedMemoryClocks, nvmlDeviceGetSupportedMemoryClocks, 142, (nvmlDevice_t device, unsigned int *count, unsigned int *clocksMHz), (device, count, clocksMHz), static_cast<nvmlReturn_t>(cushim::absent(142)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedPerformanceStates, nvmlDeviceGetSupportedPerformanceStates, 143, (nvmlDevice_t device, nvmlPstates_t *pstates, unsigned int size), (device, pstates, size), static_cast<nvmlReturn_t>(cushim::absent(143)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedPowerModes, nvmlDeviceGetSupportedPowerModes, 144, (nvmlDevice_t device, unsigned int *supportedPowerModes), (device, supportedPowerModes), static_cast<nvmlReturn_t>(cushim::absent(144)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetSupportedVgpus, nvmlDeviceGetSupportedVgpus, 145, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim::absent(145)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTargetFanSpeed, nvmlDeviceGetTargetFanSpeed, 146, (nvmlDevice_t device, unsigned int fan, unsigned int *targetSpeed), (device, fan, targetSpeed), static_cast<nvmlReturn_t>(cushim::absent(146)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTemperature, nvmlDeviceGetTemperature, 147, (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int *temp), (device, sensorType, temp), static_cast<nvmlReturn_t>(cushim::absent(147)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTemperatureThreshold, nvmlDeviceGetTemperatureThreshold, 148, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim::absent(148)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetThermalSettings, nvmlDeviceGetThermalSettings, 149, (nvmlDevice_t device, unsigned int sensorIndex, nvmlGpuThermalSettings_t *pThermalSettings), (device, sensorIndex, pThermalSettings), static_cast<nvmlReturn_t>(cushim::absent(149)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTopologyCommonAncestor, nvmlDeviceGetTopologyCommonAncestor, 150, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo), (device1, device2, pathInfo), static_cast<nvmlReturn_t>(cushim::absent(150)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTopologyNearestGpus, nvmlDeviceGetTopologyNearestGpus, 151, (nvmlDevice_t device, nvmlGpuTopologyLevel_t level, unsigned int *count, nvmlDevice_t *deviceArray), (device, level, count, deviceArray), static_cast<nvmlReturn_t>(cushim::absent(151)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTotalEccErrors, nvmlDeviceGetTotalEccErrors, 152, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, unsigned long long *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim::absent(152)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetTotalEnergyConsumption, nvmlDeviceGetTotalEnergyConsumption, 153, (nvmlDevice_t device, unsigned long long *energy), (device, energy), static_cast<nvmlReturn_t>(cushim::absent(153)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetUUID, nvmlDeviceGetUUID, 154, (nvmlDevice_t device, char *uuid, unsigned int length), (device, uuid, length), static_cast<nvmlReturn_t>(cushim::absent(154)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetUtilizationRates, nvmlDeviceGetUtilizationRates, 155, (nvmlDevice_t device, nvmlUtilization_t *utilization), (device, utilization), static_cast<nvmlReturn_t>(cushim::absent(155)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetVbiosVersion, nvmlDeviceGetVbiosVersion, 156, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim::absent(156)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetVgpuMetadata, nvmlDeviceGetVgpuMetadata, 157, (nvmlDevice_t device, nvmlVgpuPgpuMetadata_t *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim::absent(157)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetVgpuProcessUtilization, nvmlDeviceGetVgpuProcessUtilization, 158, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, unsigned int *vgpuProcessSamplesCount, nvmlVgpuProcessUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, vgpuProcessSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim::absent(158)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetVgpuUtilization, nvmlDeviceGetVgpuUtilization, 159, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *vgpuInstanceSamplesCount, nvmlVgpuInstanceUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, sampleValType, vgpuInstanceSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim::absent(159)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetViolationStatus, nvmlDeviceGetViolationStatus, 160, (nvmlDevice_t device, nvmlPerfPolicyType_t perfPolicyType, nvmlViolationTime_t *violTime), (device, perfPolicyType, violTime), static_cast<nvmlReturn_t>(cushim::absent(160)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceGetVirtualizationMode, nvmlDeviceGetVirtualizationMode, 161, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t *pVirtualMode), (device, pVirtualMode), static_cast<nvmlReturn_t>(cushim::absent(161)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceIsMigDeviceHandle, nvmlDeviceIsMigDeviceHandle, 162, (nvmlDevice_t device, unsigned int *isMigDevice), (device, isMigDevice), static_cast<nvmlReturn_t>(cushim::absent(162)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceModifyDrainState, nvmlDeviceModifyDrainState, 163, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t newState), (pciInfo, newState), static_cast<nvmlReturn_t>(cushim::absent(163)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceOnSameBoard, nvmlDeviceOnSameBoard, 164, (nvmlDevice_t device1, nvmlDevice_t device2, int *onSameBoard), (device1, device2, onSameBoard), static_cast<nvmlReturn_t>(cushim::absent(164)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceQueryDrainState, nvmlDeviceQueryDrainState, 165, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t *currentState), (pciInfo, currentState), static_cast<nvmlReturn_t>(cushim::absent(165)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceRegisterEvents, nvmlDeviceRegisterEvents, 166, (nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set), (device, eventTypes, set), static_cast<nvmlReturn_t>(cushim::absent(166)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceRemoveGpu_v2, nvmlDeviceRemoveGpu_v2, 167, (nvmlPciInfo_t *pciInfo, nvmlDetachGpuState_t gpuState, nvmlPcieLinkState_t linkState), (pciInfo, gpuState, linkState), static_cast<nvmlReturn_t>(cushim::absent(167)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceResetApplicationsClocks, nvmlDeviceResetApplicationsClocks, 168, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(168)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceResetGpuLockedClocks, nvmlDeviceResetGpuLockedClocks, 169, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(169)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceResetMemoryLockedClocks, nvmlDeviceResetMemoryLockedClocks, 170, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(170)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceResetNvLinkErrorCounters, nvmlDeviceResetNvLinkErrorCounters, 171, (nvmlDevice_t device, unsigned int link), (device, link), static_cast<nvmlReturn_t>(cushim::absent(171)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceResetNvLinkUtilizationCounter, nvmlDeviceResetNvLinkUtilizationCounter, 172, (nvmlDevice_t device, unsigned int link, unsigned int counter), (device, link, counter), static_cast<nvmlReturn_t>(cushim::absent(172)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetAPIRestriction, nvmlDeviceSetAPIRestriction, 173, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim::absent(173)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetAccountingMode, nvmlDeviceSetAccountingMode, 174, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(174)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetApplicationsClocks, nvmlDeviceSetApplicationsClocks, 175, (nvmlDevice_t device, unsigned int memClockMHz, unsigned int graphicsClockMHz), (device, memClockMHz, graphicsClockMHz), static_cast<nvmlReturn_t>(cushim::absent(175)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetAutoBoostedClocksEnabled, nvmlDeviceSetAutoBoostedClocksEnabled, 176, (nvmlDevice_t device, nvmlEnableState_t enabled), (device, enabled), static_cast<nvmlReturn_t>(cushim::absent(176)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetComputeMode, nvmlDeviceSetComputeMode, 177, (nvmlDevice_t device, nvmlComputeMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(177)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetCpuAffinity, nvmlDeviceSetCpuAffinity, 178, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(178)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, 179, (nvmlDevice_t device, nvmlEnableState_t enabled, unsigned int flags), (device, enabled, flags), static_cast<nvmlReturn_t>(cushim::absent(179)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetDefaultFanSpeed_v2, nvmlDeviceSetDefaultFanSpeed_v2, 180, (nvmlDevice_t device, unsigned int fan), (device, fan), static_cast<nvmlReturn_t>(cushim::absent(180)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetDriverModel, nvmlDeviceSetDriverModel, 181, (nvmlDevice_t device, nvmlDriverModel_t driverModel, unsigned int flags), (device, driverModel, flags), static_cast<nvmlReturn_t>(cushim::absent(181)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetEccMode, nvmlDeviceSetEccMode, 182, (nvmlDevice_t device, nvmlEnableState_t ecc), (device, ecc), static_cast<nvmlReturn_t>(cushim::absent(182)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetFanSpeed_v2, nvmlDeviceSetFanSpeed_v2, 183, (nvmlDevice_t device, unsigned int fan, unsigned int speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim::absent(183)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetGpcClkVfOffset, nvmlDeviceSetGpcClkVfOffset, 184, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim::absent(184)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetGpuLockedClocks, nvmlDeviceSetGpuLockedClocks, 185, (nvmlDevice_t device, unsigned int minGpuClockMHz, unsigned int maxGpuClockMHz), (device, minGpuClockMHz, maxGpuClockMHz), static_cast<nvmlReturn_t>(cushim::absent(185)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetGpuOperationMode, nvmlDeviceSetGpuOperationMode, 186, (nvmlDevice_t device, nvmlGpuOperationMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(186)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetMemClkVfOffset, nvmlDeviceSetMemClkVfOffset, 187, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim::absent(187)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetMemoryLockedClocks, nvmlDeviceSetMemoryLockedClocks, 188, (nvmlDevice_t device, unsigned int minMemClockMHz, unsigned int maxMemClockMHz), (device, minMemClockMHz, maxMemClockMHz), static_cast<nvmlReturn_t>(cushim::absent(188)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetMigMode, nvmlDeviceSetMigMode, 189, (nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus), (device, mode, activationStatus), static_cast<nvmlReturn_t>(cushim::absent(189)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetNvLinkUtilizationControl, nvmlDeviceSetNvLinkUtilizationControl, 190, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control, unsigned int reset), (device, link, counter, control, reset), static_cast<nvmlReturn_t>(cushim::absent(190)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetPersistenceMode, nvmlDeviceSetPersistenceMode, 191, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim::absent(191)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit, nvmlDeviceSetPowerManagementLimit, 192, (nvmlDevice_t device, unsigned int limit), (device, limit), static_cast<nvmlReturn_t>(cushim::absent(192)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetPowerMode, nvmlDeviceSetPowerMode, 193, (nvmlDevice_t device, unsigned int powerModeId), (device, powerModeId), static_cast<nvmlReturn_t>(cushim::absent(193)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetTemperatureThreshold, nvmlDeviceSetTemperatureThreshold, 194, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim::absent(194)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceSetVirtualizationMode, nvmlDeviceSetVirtualizationMode, 195, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t virtualMode), (device, virtualMode), static_cast<nvmlReturn_t>(cushim::absent(195)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlDeviceValidateInforom, nvmlDeviceValidateInforom, 196, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim::absent(196)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(const char *, nvmlErrorString, nvmlErrorString, 197, (nvmlReturn_t result), (result), cushim::returned_text(result, cushim::Text::text), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, 198, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim::absent(198)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, 199, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim::absent(199)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlEventSetWait_v2, nvmlEventSetWait_v2, 200, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms), (set, data, timeoutms), static_cast<nvmlReturn_t>(cushim::absent(200)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGetExcludedDeviceCount, nvmlGetExcludedDeviceCount, 201, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim::absent(201)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGetExcludedDeviceInfoByIndex, nvmlGetExcludedDeviceInfoByIndex, 202, (unsigned int index, nvmlExcludedDeviceInfo_t *info), (index, info), static_cast<nvmlReturn_t>(cushim::absent(202)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGetVgpuCompatibility, nvmlGetVgpuCompatibility, 203, (nvmlVgpuMetadata_t *vgpuMetadata, nvmlVgpuPgpuMetadata_t *pgpuMetadata, nvmlVgpuPgpuCompatibility_t *compatibilityInfo), (vgpuMetadata, pgpuMetadata, compatibilityInfo), static_cast<nvmlReturn_t>(cushim::absent(203)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGetVgpuVersion, nvmlGetVgpuVersion, 204, (nvmlVgpuVersion_t *supported, nvmlVgpuVersion_t *current), (supported, current), static_cast<nvmlReturn_t>(cushim::absent(204)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpmMetricsGet, nvmlGpmMetricsGet, 205, (nvmlGpmMetricsGet_t *metricsGet), (metricsGet), static_cast<nvmlReturn_t>(cushim::absent(205)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpmQueryDeviceSupport, nvmlGpmQueryDeviceSupport, 206, (nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport), (device, gpmSupport), static_cast<nvmlReturn_t>(cushim::absent(206)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpmSampleAlloc, nvmlGpmSampleAlloc, 207, (nvmlGpmSample_t *gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim::absent(207)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpmSampleFree, nvmlGpmSampleFree, 208, (nvmlGpmSample_t gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim::absent(208)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpmSampleGet, nvmlGpmSampleGet, 209, (nvmlDevice_t device, nvmlGpmSample_t gpmSample), (device, gpmSample), static_cast<nvmlReturn_t>(cushim::absent(209)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstance, nvmlGpuInstanceCreateComputeInstance, 210, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, computeInstance), static_cast<nvmlReturn_t>(cushim::absent(210)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceDestroy, nvmlGpuInstanceDestroy, 211, (nvmlGpuInstance_t gpuInstance), (gpuInstance), static_cast<nvmlReturn_t>(cushim::absent(211)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceById, nvmlGpuInstanceGetComputeInstanceById, 212, (nvmlGpuInstance_t gpuInstance, unsigned int id, nvmlComputeInstance_t *computeInstance), (gpuInstance, id, computeInstance), static_cast<nvmlReturn_t>(cushim::absent(212)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfo, nvmlGpuInstanceGetComputeInstanceProfileInfo, 213, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim::absent(213)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfoV, nvmlGpuInstanceGetComputeInstanceProfileInfoV, 214, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_v2_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim::absent(214)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, 215, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, unsigned int *count), (gpuInstance, profileId, count), static_cast<nvmlReturn_t>(cushim::absent(215)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetComputeInstances, nvmlGpuInstanceGetComputeInstances, 216, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstances, unsigned int *count), (gpuInstance, profileId, computeInstances, count), static_cast<nvmlReturn_t>(cushim::absent(216)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlGpuInstanceGetInfo, nvmlGpuInstanceGetInfo, 217, (nvmlGpuInstance_t gpuInstance, nvmlGpuInstanceInfo_t *info), (gpuInstance, info), static_cast<nvmlReturn_t>(cushim::absent(217)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlInitWithFlags, nvmlInitWithFlags, 218, (unsigned int flags), (flags), static_cast<nvmlReturn_t>(cushim::absent(218)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlInit_v2, nvmlInit_v2, 219, (), (), static_cast<nvmlReturn_t>(cushim::absent(219)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSetVgpuVersion, nvmlSetVgpuVersion, 220, (nvmlVgpuVersion_t *vgpuVersion), (vgpuVersion), static_cast<nvmlReturn_t>(cushim::absent(220)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlShutdown, nvmlShutdown, 221, (), (), static_cast<nvmlReturn_t>(cushim::absent(221)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetCudaDriverVersion, nvmlSystemGetCudaDriverVersion, 222, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim::absent(222)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetCudaDriverVersion_v2, nvmlSystemGetCudaDriverVersion_v2, 223, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim::absent(223)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetDriverVersion, nvmlSystemGetDriverVersion, 224, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim::absent(224)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetHicVersion, nvmlSystemGetHicVersion, 225, (unsigned int *hwbcCount, nvmlHwbcEntry_t *hwbcEntries), (hwbcCount, hwbcEntries), static_cast<nvmlReturn_t>(cushim::absent(225)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetNVMLVersion, nvmlSystemGetNVMLVersion, 226, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim::absent(226)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetProcessName, nvmlSystemGetProcessName, 227, (unsigned int pid, char *name, unsigned int length), (pid, name, length), static_cast<nvmlReturn_t>(cushim::absent(227)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlSystemGetTopologyGpuSet, nvmlSystemGetTopologyGpuSet, 228, (unsigned int cpuNumber, unsigned int *count, nvmlDevice_t *deviceArray), (cpuNumber, count, deviceArray), static_cast<nvmlReturn_t>(cushim::absent(228)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetCount, nvmlUnitGetCount, 229, (unsigned int *unitCount), (unitCount), static_cast<nvmlReturn_t>(cushim::absent(229)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetDevices, nvmlUnitGetDevices, 230, (nvmlUnit_t unit, unsigned int *deviceCount, nvmlDevice_t *devices), (unit, deviceCount, devices), static_cast<nvmlReturn_t>(cushim::absent(230)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetFanSpeedInfo, nvmlUnitGetFanSpeedInfo, 231, (nvmlUnit_t unit, nvmlUnitFanSpeeds_t *fanSpeeds), (unit, fanSpeeds), static_cast<nvmlReturn_t>(cushim::absent(231)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetHandleByIndex, nvmlUnitGetHandleByIndex, 232, (unsigned int index, nvmlUnit_t *unit), (index, unit), static_cast<nvmlReturn_t>(cushim::absent(232)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetLedState, nvmlUnitGetLedState, 233, (nvmlUnit_t unit, nvmlLedState_t *state), (unit, state), static_cast<nvmlReturn_t>(cushim::absent(233)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetPsuInfo, nvmlUnitGetPsuInfo, 234, (nvmlUnit_t unit, nvmlPSUInfo_t *psu), (unit, psu), static_cast<nvmlReturn_t>(cushim::absent(234)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetTemperature, nvmlUnitGetTemperature, 235, (nvmlUnit_t unit, unsigned int type, unsigned int *temp), (unit, type, temp), static_cast<nvmlReturn_t>(cushim::absent(235)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitGetUnitInfo, nvmlUnitGetUnitInfo, 236, (nvmlUnit_t unit, nvmlUnitInfo_t *info), (unit, info), static_cast<nvmlReturn_t>(cushim::absent(236)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlUnitSetLedState, nvmlUnitSetLedState, 237, (nvmlUnit_t unit, nvmlLedColor_t color), (unit, color), static_cast<nvmlReturn_t>(cushim::absent(237)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceClearAccountingPids, nvmlVgpuInstanceClearAccountingPids, 238, (nvmlVgpuInstance_t vgpuInstance), (vgpuInstance), static_cast<nvmlReturn_t>(cushim::absent(238)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetAccountingMode, nvmlVgpuInstanceGetAccountingMode, 239, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *mode), (vgpuInstance, mode), static_cast<nvmlReturn_t>(cushim::absent(239)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetAccountingPids, nvmlVgpuInstanceGetAccountingPids, 240, (nvmlVgpuInstance_t vgpuInstance, unsigned int *count, unsigned int *pids), (vgpuInstance, count, pids), static_cast<nvmlReturn_t>(cushim::absent(240)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetAccountingStats, nvmlVgpuInstanceGetAccountingStats, 241, (nvmlVgpuInstance_t vgpuInstance, unsigned int pid, nvmlAccountingStats_t *stats), (vgpuInstance, pid, stats), static_cast<nvmlReturn_t>(cushim::absent(241)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetEccMode, nvmlVgpuInstanceGetEccMode, 242, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *eccMode), (vgpuInstance, eccMode), static_cast<nvmlReturn_t>(cushim::absent(242)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetEncoderCapacity, nvmlVgpuInstanceGetEncoderCapacity, 243, (nvmlVgpuInstance_t vgpuInstance, unsigned int *encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim::absent(243)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetEncoderSessions, nvmlVgpuInstanceGetEncoderSessions, 244, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim::absent(244)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetEncoderStats, nvmlVgpuInstanceGetEncoderStats, 245, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (vgpuInstance, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim::absent(245)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetFBCSessions, nvmlVgpuInstanceGetFBCSessions, 246, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim::absent(246)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetFBCStats, nvmlVgpuInstanceGetFBCStats, 247, (nvmlVgpuInstance_t vgpuInstance, nvmlFBCStats_t *fbcStats), (vgpuInstance, fbcStats), static_cast<nvmlReturn_t>(cushim::absent(247)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetFbUsage, nvmlVgpuInstanceGetFbUsage, 248, (nvmlVgpuInstance_t vgpuInstance, unsigned long long *fbUsage), (vgpuInstance, fbUsage), static_cast<nvmlReturn_t>(cushim::absent(248)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetFrameRateLimit, nvmlVgpuInstanceGetFrameRateLimit, 249, (nvmlVgpuInstance_t vgpuInstance, unsigned int *frameRateLimit), (vgpuInstance, frameRateLimit), static_cast<nvmlReturn_t>(cushim::absent(249)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetGpuInstanceId, nvmlVgpuInstanceGetGpuInstanceId, 250, (nvmlVgpuInstance_t vgpuInstance, unsigned int *gpuInstanceId), (vgpuInstance, gpuInstanceId), static_cast<nvmlReturn_t>(cushim::absent(250)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetGpuPciId, nvmlVgpuInstanceGetGpuPciId, 251, (nvmlVgpuInstance_t vgpuInstance, char *vgpuPciId, unsigned int *length), (vgpuInstance, vgpuPciId, length), static_cast<nvmlReturn_t>(cushim::absent(251)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetLicenseInfo_v2, nvmlVgpuInstanceGetLicenseInfo_v2, 252, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuLicenseInfo_t *licenseInfo), (vgpuInstance, licenseInfo), static_cast<nvmlReturn_t>(cushim::absent(252)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetLicenseStatus, nvmlVgpuInstanceGetLicenseStatus, 253, (nvmlVgpuInstance_t vgpuInstance, unsigned int *licensed), (vgpuInstance, licensed), static_cast<nvmlReturn_t>(cushim::absent(253)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetMdevUUID, nvmlVgpuInstanceGetMdevUUID, 254, (nvmlVgpuInstance_t vgpuInstance, char *mdevUuid, unsigned int size), (vgpuInstance, mdevUuid, size), static_cast<nvmlReturn_t>(cushim::absent(254)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetMetadata, nvmlVgpuInstanceGetMetadata, 255, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuMetadata_t *vgpuMetadata, unsigned int *bufferSize), (vgpuInstance, vgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim::absent(255)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetType, nvmlVgpuInstanceGetType, 256, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuTypeId_t *vgpuTypeId), (vgpuInstance, vgpuTypeId), static_cast<nvmlReturn_t>(cushim::absent(256)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetUUID, nvmlVgpuInstanceGetUUID, 257, (nvmlVgpuInstance_t vgpuInstance, char *uuid, unsigned int size), (vgpuInstance, uuid, size), static_cast<nvmlReturn_t>(cushim::absent(257)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetVmDriverVersion, nvmlVgpuInstanceGetVmDriverVersion, 258, (nvmlVgpuInstance_t vgpuInstance, char *version, unsigned int length), (vgpuInstance, version, length), static_cast<nvmlReturn_t>(cushim::absent(258)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceGetVmID, nvmlVgpuInstanceGetVmID, 259, (nvmlVgpuInstance_t vgpuInstance, char *vmId, unsigned int size, nvmlVgpuVmIdType_t *vmIdType), (vgpuInstance, vmId, size, vmIdType), static_cast<nvmlReturn_t>(cushim::absent(259)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuInstanceSetEncoderCapacity, nvmlVgpuInstanceSetEncoderCapacity, 260, (nvmlVgpuInstance_t vgpuInstance, unsigned int encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim::absent(260)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetCapabilities, nvmlVgpuTypeGetCapabilities, 261, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuCapability_t capability, unsigned int *capResult), (vgpuTypeId, capability, capResult), static_cast<nvmlReturn_t>(cushim::absent(261)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetClass, nvmlVgpuTypeGetClass, 262, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeClass, unsigned int *size), (vgpuTypeId, vgpuTypeClass, size), static_cast<nvmlReturn_t>(cushim::absent(262)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetDeviceID, nvmlVgpuTypeGetDeviceID, 263, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *deviceID, unsigned long long *subsystemID), (vgpuTypeId, deviceID, subsystemID), static_cast<nvmlReturn_t>(cushim::absent(263)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetFrameRateLimit, nvmlVgpuTypeGetFrameRateLimit, 264, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *frameRateLimit), (vgpuTypeId, frameRateLimit), static_cast<nvmlReturn_t>(cushim::absent(264)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetFramebufferSize, nvmlVgpuTypeGetFramebufferSize, 265, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbSize), (vgpuTypeId, fbSize), static_cast<nvmlReturn_t>(cushim::absent(265)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetGpuInstanceProfileId, nvmlVgpuTypeGetGpuInstanceProfileId, 266, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *gpuInstanceProfileId), (vgpuTypeId, gpuInstanceProfileId), static_cast<nvmlReturn_t>(cushim::absent(266)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetLicense, nvmlVgpuTypeGetLicense, 267, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeLicenseString, unsigned int size), (vgpuTypeId, vgpuTypeLicenseString, size), static_cast<nvmlReturn_t>(cushim::absent(267)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetMaxInstances, nvmlVgpuTypeGetMaxInstances, 268, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCount), (device, vgpuTypeId, vgpuInstanceCount), static_cast<nvmlReturn_t>(cushim::absent(268)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerVm, nvmlVgpuTypeGetMaxInstancesPerVm, 269, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCountPerVm), (vgpuTypeId, vgpuInstanceCountPerVm), static_cast<nvmlReturn_t>(cushim::absent(269)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetName, nvmlVgpuTypeGetName, 270, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeName, unsigned int *size), (vgpuTypeId, vgpuTypeName, size), static_cast<nvmlReturn_t>(cushim::absent(270)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetNumDisplayHeads, nvmlVgpuTypeGetNumDisplayHeads, 271, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *numDisplayHeads), (vgpuTypeId, numDisplayHeads), static_cast<nvmlReturn_t>(cushim::absent(271)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetResolution, 272, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int displayIndex, unsigned int *xdim, unsigned int *ydim), (vgpuTypeId, displayIndex, xdim, ydim), static_cast<nvmlReturn_t>(cushim::absent(272)), CUSHIM_CHECKED)
-#endif  // CUSHIM_NVML_LINKED
+CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceDestroy, nvmlComputeInstanceDestroy, 0, (nvmlComputeInstance_t computeInstance), (computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceGetInfo_v2, nvmlComputeInstanceGetInfo_v2, 1, (nvmlComputeInstance_t computeInstance, nvmlComputeInstanceInfo_t *info), (computeInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearAccountingPids, nvmlDeviceClearAccountingPids, 2, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearCpuAffinity, nvmlDeviceClearCpuAffinity, 3, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearEccErrorCounts, nvmlDeviceClearEccErrorCounts, 4, (nvmlDevice_t device, nvmlEccCounterType_t counterType), (device, counterType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstance, nvmlDeviceCreateGpuInstance, 5, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstance), (device, profileId, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstanceWithPlacement, nvmlDeviceCreateGpuInstanceWithPlacement, 6, (nvmlDevice_t device, unsigned int profileId, const nvmlGpuInstancePlacement_t *placement, nvmlGpuInstance_t *gpuInstance), (device, profileId, placement, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceDiscoverGpus, nvmlDeviceDiscoverGpus, 7, (nvmlPciInfo_t *pciInfo), (pciInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceFreezeNvLinkUtilizationCounter, nvmlDeviceFreezeNvLinkUtilizationCounter, 8, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlEnableState_t freeze), (device, link, counter, freeze), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAPIRestriction, nvmlDeviceGetAPIRestriction, 9, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t *isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingBufferSize, nvmlDeviceGetAccountingBufferSize, 10, (nvmlDevice_t device, unsigned int *bufferSize), (device, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingMode, nvmlDeviceGetAccountingMode, 11, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingPids, nvmlDeviceGetAccountingPids, 12, (nvmlDevice_t device, unsigned int *count, unsigned int *pids), (device, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingStats, nvmlDeviceGetAccountingStats, 13, (nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *stats), (device, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetActiveVgpus, nvmlDeviceGetActiveVgpus, 14, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuInstance_t *vgpuInstances), (device, vgpuCount, vgpuInstances), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAdaptiveClockInfoStatus, nvmlDeviceGetAdaptiveClockInfoStatus, 15, (nvmlDevice_t device, unsigned int *adaptiveClockStatus), (device, adaptiveClockStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetApplicationsClock, nvmlDeviceGetApplicationsClock, 16, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetArchitecture, nvmlDeviceGetArchitecture, 17, (nvmlDevice_t device, nvmlDeviceArchitecture_t *arch), (device, arch), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAttributes_v2, nvmlDeviceGetAttributes_v2, 18, (nvmlDevice_t device, nvmlDeviceAttributes_t *attributes), (device, attributes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAutoBoostedClocksEnabled, nvmlDeviceGetAutoBoostedClocksEnabled, 19, (nvmlDevice_t device, nvmlEnableState_t *isEnabled, nvmlEnableState_t *defaultIsEnabled), (device, isEnabled, defaultIsEnabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBAR1MemoryInfo, nvmlDeviceGetBAR1MemoryInfo, 20, (nvmlDevice_t device, nvmlBAR1Memory_t *bar1Memory), (device, bar1Memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardId, nvmlDeviceGetBoardId, 21, (nvmlDevice_t device, unsigned int *boardId), (device, boardId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardPartNumber, nvmlDeviceGetBoardPartNumber, 22, (nvmlDevice_t device, char *partNumber, unsigned int length), (device, partNumber, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBrand, nvmlDeviceGetBrand, 23, (nvmlDevice_t device, nvmlBrandType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBridgeChipInfo, nvmlDeviceGetBridgeChipInfo, 24, (nvmlDevice_t device, nvmlBridgeChipHierarchy_t *bridgeHierarchy), (device, bridgeHierarchy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBusType, nvmlDeviceGetBusType, 25, (nvmlDevice_t device, nvmlBusType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClkMonStatus, nvmlDeviceGetClkMonStatus, 26, (nvmlDevice_t device, nvmlClkMonStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClock, nvmlDeviceGetClock, 27, (nvmlDevice_t device, nvmlClockType_t clockType, nvmlClockId_t clockId, unsigned int *clockMHz), (device, clockType, clockId, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClockInfo, nvmlDeviceGetClockInfo, 28, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeInstanceId, nvmlDeviceGetComputeInstanceId, 29, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeMode, nvmlDeviceGetComputeMode, 30, (nvmlDevice_t device, nvmlComputeMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeRunningProcesses_v3, nvmlDeviceGetComputeRunningProcesses_v3, 31, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCount_v2, nvmlDeviceGetCount_v2, 32, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinity, nvmlDeviceGetCpuAffinity, 33, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet), (device, cpuSetSize, cpuSet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinityWithinScope, nvmlDeviceGetCpuAffinityWithinScope, 34, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet, nvmlAffinityScope_t scope), (device, cpuSetSize, cpuSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCreatableVgpus, nvmlDeviceGetCreatableVgpus, 35, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCudaComputeCapability, nvmlDeviceGetCudaComputeCapability, 36, (nvmlDevice_t device, int *major, int *minor), (device, major, minor), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, nvmlDeviceGetCurrPcieLinkGeneration, 37, (nvmlDevice_t device, unsigned int *currLinkGen), (device, currLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, nvmlDeviceGetCurrPcieLinkWidth, 38, (nvmlDevice_t device, unsigned int *currLinkWidth), (device, currLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, nvmlDeviceGetCurrentClocksThrottleReasons, 39, (nvmlDevice_t device, unsigned long long *clocksThrottleReasons), (device, clocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDecoderUtilization, nvmlDeviceGetDecoderUtilization, 40, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultApplicationsClock, nvmlDeviceGetDefaultApplicationsClock, 41, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultEccMode, nvmlDeviceGetDefaultEccMode, 42, (nvmlDevice_t device, nvmlEnableState_t *defaultMode), (device, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDetailedEccErrors, nvmlDeviceGetDetailedEccErrors, 43, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlEccErrorCounts_t *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, 44, (nvmlDevice_t migDevice, nvmlDevice_t *device), (migDevice, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayActive, nvmlDeviceGetDisplayActive, 45, (nvmlDevice_t device, nvmlEnableState_t *isActive), (device, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayMode, nvmlDeviceGetDisplayMode, 46, (nvmlDevice_t device, nvmlEnableState_t *display), (device, display), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDriverModel, nvmlDeviceGetDriverModel, 47, (nvmlDevice_t device, nvmlDriverModel_t *current, nvmlDriverModel_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDynamicPstatesInfo, nvmlDeviceGetDynamicPstatesInfo, 48, (nvmlDevice_t device, nvmlGpuDynamicPstatesInfo_t *pDynamicPstatesInfo), (device, pDynamicPstatesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEccMode, nvmlDeviceGetEccMode, 49, (nvmlDevice_t device, nvmlEnableState_t *current, nvmlEnableState_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderCapacity, nvmlDeviceGetEncoderCapacity, 50, (nvmlDevice_t device, nvmlEncoderType_t encoderQueryType, unsigned int *encoderCapacity), (device, encoderQueryType, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderSessions, nvmlDeviceGetEncoderSessions, 51, (nvmlDevice_t device, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfos), (device, sessionCount, sessionInfos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderStats, nvmlDeviceGetEncoderStats, 52, (nvmlDevice_t device, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (device, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderUtilization, nvmlDeviceGetEncoderUtilization, 53, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEnforcedPowerLimit, nvmlDeviceGetEnforcedPowerLimit, 54, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCSessions, nvmlDeviceGetFBCSessions, 55, (nvmlDevice_t device, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (device, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCStats, nvmlDeviceGetFBCStats, 56, (nvmlDevice_t device, nvmlFBCStats_t *fbcStats), (device, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed, nvmlDeviceGetFanSpeed, 57, (nvmlDevice_t device, unsigned int *speed), (device, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed_v2, nvmlDeviceGetFanSpeed_v2, 58, (nvmlDevice_t device, unsigned int fan, unsigned int *speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFieldValues, nvmlDeviceGetFieldValues, 59, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkMinMaxVfOffset, nvmlDeviceGetGpcClkMinMaxVfOffset, 60, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkVfOffset, nvmlDeviceGetGpcClkVfOffset, 61, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceById, nvmlDeviceGetGpuInstanceById, 62, (nvmlDevice_t device, unsigned int id, nvmlGpuInstance_t *gpuInstance), (device, id, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceId, nvmlDeviceGetGpuInstanceId, 63, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstancePossiblePlacements_v2, nvmlDeviceGetGpuInstancePossiblePlacements_v2, 64, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstancePlacement_t *placements, unsigned int *count), (device, profileId, placements, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfo, nvmlDeviceGetGpuInstanceProfileInfo, 65, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoV, nvmlDeviceGetGpuInstanceProfileInfoV, 66, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceRemainingCapacity, nvmlDeviceGetGpuInstanceRemainingCapacity, 67, (nvmlDevice_t device, unsigned int profileId, unsigned int *count), (device, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstances, nvmlDeviceGetGpuInstances, 68, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstances, unsigned int *count), (device, profileId, gpuInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuOperationMode, nvmlDeviceGetGpuOperationMode, 69, (nvmlDevice_t device, nvmlGpuOperationMode_t *current, nvmlGpuOperationMode_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGraphicsRunningProcesses_v3, nvmlDeviceGetGraphicsRunningProcesses_v3, 70, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGridLicensableFeatures_v4, nvmlDeviceGetGridLicensableFeatures_v4, 71, (nvmlDevice_t device, nvmlGridLicensableFeatures_t *pGridLicensableFeatures), (device, pGridLicensableFeatures), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareMode, nvmlDeviceGetGspFirmwareMode, 72, (nvmlDevice_t device, unsigned int *isEnabled, unsigned int *defaultMode), (device, isEnabled, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareVersion, nvmlDeviceGetGspFirmwareVersion, 73, (nvmlDevice_t device, char *version), (device, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByIndex_v2, nvmlDeviceGetHandleByIndex_v2, 74, (unsigned int index, nvmlDevice_t *device), (index, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetHandleByPciBusId_v2, 75, (const char *pciBusId, nvmlDevice_t *device), (pciBusId, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleBySerial, nvmlDeviceGetHandleBySerial, 76, (const char *serial, nvmlDevice_t *device), (serial, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByUUID, nvmlDeviceGetHandleByUUID, 77, (const char *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHostVgpuMode, nvmlDeviceGetHostVgpuMode, 78, (nvmlDevice_t device, nvmlHostVgpuMode_t *pHostVgpuMode), (device, pHostVgpuMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIndex, nvmlDeviceGetIndex, 79, (nvmlDevice_t device, unsigned int *index), (device, index), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomConfigurationChecksum, nvmlDeviceGetInforomConfigurationChecksum, 80, (nvmlDevice_t device, unsigned int *checksum), (device, checksum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomImageVersion, nvmlDeviceGetInforomImageVersion, 81, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomVersion, nvmlDeviceGetInforomVersion, 82, (nvmlDevice_t device, nvmlInforomObject_t object, char *version, unsigned int length), (device, object, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIrqNum, nvmlDeviceGetIrqNum, 83, (nvmlDevice_t device, unsigned int *irqNum), (device, irqNum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMPSComputeRunningProcesses_v3, nvmlDeviceGetMPSComputeRunningProcesses_v3, 84, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxClockInfo, nvmlDeviceGetMaxClockInfo, 85, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxCustomerBoostClock, nvmlDeviceGetMaxCustomerBoostClock, 86, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxMigDeviceCount, nvmlDeviceGetMaxMigDeviceCount, 87, (nvmlDevice_t device, unsigned int *count), (device, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetMaxPcieLinkGeneration, 88, (nvmlDevice_t device, unsigned int *maxLinkGen), (device, maxLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, nvmlDeviceGetMaxPcieLinkWidth, 89, (nvmlDevice_t device, unsigned int *maxLinkWidth), (device, maxLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkMinMaxVfOffset, nvmlDeviceGetMemClkMinMaxVfOffset, 90, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkVfOffset, nvmlDeviceGetMemClkVfOffset, 91, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryAffinity, nvmlDeviceGetMemoryAffinity, 92, (nvmlDevice_t device, unsigned int nodeSetSize, unsigned long *nodeSet, nvmlAffinityScope_t scope), (device, nodeSetSize, nodeSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryBusWidth, nvmlDeviceGetMemoryBusWidth, 93, (nvmlDevice_t device, unsigned int *busWidth), (device, busWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryErrorCounter, nvmlDeviceGetMemoryErrorCounter, 94, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlMemoryLocation_t locationType, unsigned long long *count), (device, errorType, counterType, locationType, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo, nvmlDeviceGetMemoryInfo, 95, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo_v2, nvmlDeviceGetMemoryInfo_v2, 96, (nvmlDevice_t device, nvmlMemory_v2_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigDeviceHandleByIndex, nvmlDeviceGetMigDeviceHandleByIndex, 97, (nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice), (device, index, migDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigMode, nvmlDeviceGetMigMode, 98, (nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode), (device, currentMode, pendingMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxClockOfPState, nvmlDeviceGetMinMaxClockOfPState, 99, (nvmlDevice_t device, nvmlClockType_t type, nvmlPstates_t pstate, unsigned int *minClockMHz, unsigned int *maxClockMHz), (device, type, pstate, minClockMHz, maxClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxFanSpeed, nvmlDeviceGetMinMaxFanSpeed, 100, (nvmlDevice_t device, unsigned int *minSpeed, unsigned int *maxSpeed), (device, minSpeed, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinorNumber, nvmlDeviceGetMinorNumber, 101, (nvmlDevice_t device, unsigned int *minorNumber), (device, minorNumber), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMultiGpuBoard, nvmlDeviceGetMultiGpuBoard, 102, (nvmlDevice_t device, unsigned int *multiGpuBool), (device, multiGpuBool), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetName, nvmlDeviceGetName, 103, (nvmlDevice_t device, char *name, unsigned int length), (device, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumFans, nvmlDeviceGetNumFans, 104, (nvmlDevice_t device, unsigned int *numFans), (device, numFans), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumGpuCores, nvmlDeviceGetNumGpuCores, 105, (nvmlDevice_t device, unsigned int *numCores), (device, numCores), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkCapability, nvmlDeviceGetNvLinkCapability, 106, (nvmlDevice_t device, unsigned int link, nvmlNvLinkCapability_t capability, unsigned int *capResult), (device, link, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkErrorCounter, nvmlDeviceGetNvLinkErrorCounter, 107, (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue), (device, link, counter, counterValue), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemoteDeviceType, nvmlDeviceGetNvLinkRemoteDeviceType, 108, (nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType), (device, link, pNvLinkDeviceType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlDeviceGetNvLinkRemotePciInfo_v2, 109, (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci), (device, link, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkState, nvmlDeviceGetNvLinkState, 110, (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive), (device, link, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationControl, nvmlDeviceGetNvLinkUtilizationControl, 111, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control), (device, link, counter, control), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationCounter, nvmlDeviceGetNvLinkUtilizationCounter, 112, (nvmlDevice_t device, unsigned int link, unsigned int counter, unsigned long long *rxcounter, unsigned long long *txcounter), (device, link, counter, rxcounter, txcounter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkVersion, nvmlDeviceGetNvLinkVersion, 113, (nvmlDevice_t device, unsigned int link, unsigned int *version), (device, link, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetP2PStatus, nvmlDeviceGetP2PStatus, 114, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuP2PCapsIndex_t p2pIndex, nvmlGpuP2PStatus_t *p2pStatus), (device1, device2, p2pIndex, p2pStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v3, 115, (nvmlDevice_t device, nvmlPciInfo_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieLinkMaxSpeed, nvmlDeviceGetPcieLinkMaxSpeed, 116, (nvmlDevice_t device, unsigned int *maxSpeed), (device, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieReplayCounter, nvmlDeviceGetPcieReplayCounter, 117, (nvmlDevice_t device, unsigned int *value), (device, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieSpeed, nvmlDeviceGetPcieSpeed, 118, (nvmlDevice_t device, unsigned int *pcieSpeed), (device, pcieSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieThroughput, nvmlDeviceGetPcieThroughput, 119, (nvmlDevice_t device, nvmlPcieUtilCounter_t counter, unsigned int *value), (device, counter, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPerformanceState, nvmlDeviceGetPerformanceState, 120, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPersistenceMode, nvmlDeviceGetPersistenceMode, 121, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPgpuMetadataString, nvmlDeviceGetPgpuMetadataString, 122, (nvmlDevice_t device, char *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementDefaultLimit, nvmlDeviceGetPowerManagementDefaultLimit, 123, (nvmlDevice_t device, unsigned int *defaultLimit), (device, defaultLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimit, nvmlDeviceGetPowerManagementLimit, 124, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimitConstraints, nvmlDeviceGetPowerManagementLimitConstraints, 125, (nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit), (device, minLimit, maxLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementMode, nvmlDeviceGetPowerManagementMode, 126, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerMode, nvmlDeviceGetPowerMode, 127, (nvmlDevice_t device, unsigned int *powerModeId), (device, powerModeId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerSource, nvmlDeviceGetPowerSource, 128, (nvmlDevice_t device, nvmlPowerSource_t *powerSource), (device, powerSource), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerState, nvmlDeviceGetPowerState, 129, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerUsage, nvmlDeviceGetPowerUsage, 130, (nvmlDevice_t device, unsigned int *power), (device, power), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetProcessUtilization, nvmlDeviceGetProcessUtilization, 131, (nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization, unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp), (device, utilization, processSamplesCount, lastSeenTimeStamp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRemappedRows, nvmlDeviceGetRemappedRows, 132, (nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending, unsigned int *failureOccurred), (device, corrRows, uncRows, isPending, failureOccurred), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages, nvmlDeviceGetRetiredPages, 133, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses), (device, cause, pageCount, addresses), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPagesPendingStatus, nvmlDeviceGetRetiredPagesPendingStatus, 134, (nvmlDevice_t device, nvmlEnableState_t *isPending), (device, isPending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages_v2, nvmlDeviceGetRetiredPages_v2, 135, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses, unsigned long long *timestamps), (device, cause, pageCount, addresses, timestamps), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRowRemapperHistogram, nvmlDeviceGetRowRemapperHistogram, 136, (nvmlDevice_t device, nvmlRowRemapperHistogramValues_t *values), (device, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSamples, nvmlDeviceGetSamples, 137, (nvmlDevice_t device, nvmlSamplingType_t type, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *sampleCount, nvmlSample_t *samples), (device, type, lastSeenTimeStamp, sampleValType, sampleCount, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSerial, nvmlDeviceGetSerial, 138, (nvmlDevice_t device, char *serial, unsigned int length), (device, serial, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedClocksThrottleReasons, nvmlDeviceGetSupportedClocksThrottleReasons, 139, (nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons), (device, supportedClocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedEventTypes, nvmlDeviceGetSupportedEventTypes, 140, (nvmlDevice_t device, unsigned long long *eventTypes), (device, eventTypes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedGraphicsClocks, nvmlDeviceGetSupportedGraphicsClocks, 141, (nvmlDevice_t device, unsigned int memoryClockMHz, unsigned int *count, unsigned int *clocksMHz), (device, memoryClockMHz, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedMemoryClocks, nvmlDeviceGetSupportedMemoryClocks, 142, (nvmlDevice_t device, unsigned int *count, unsigned int *clocksMHz), (device, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedPerformanceStates, nvmlDeviceGetSupportedPerformanceStates, 143, (nvmlDevice_t device, nvmlPstates_t *pstates, unsigned int size), (device, pstates, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedPowerModes, nvmlDeviceGetSupportedPowerModes, 144, (nvmlDevice_t device, unsigned int *supportedPowerModes), (device, supportedPowerModes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedVgpus, nvmlDeviceGetSupportedVgpus, 145, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTargetFanSpeed, nvmlDeviceGetTargetFanSpeed, 146, (nvmlDevice_t device, unsigned int fan, unsigned int *targetSpeed), (device, fan, targetSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperature, nvmlDeviceGetTemperature, 147, (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int *temp), (device, sensorType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperatureThreshold, nvmlDeviceGetTemperatureThreshold, 148, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetThermalSettings, nvmlDeviceGetThermalSettings, 149, (nvmlDevice_t device, unsigned int sensorIndex, nvmlGpuThermalSettings_t *pThermalSettings), (device, sensorIndex, pThermalSettings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyCommonAncestor, nvmlDeviceGetTopologyCommonAncestor, 150, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo), (device1, device2, pathInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyNearestGpus, nvmlDeviceGetTopologyNearestGpus, 151, (nvmlDevice_t device, nvmlGpuTopologyLevel_t level, unsigned int *count, nvmlDevice_t *deviceArray), (device, level, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEccErrors, nvmlDeviceGetTotalEccErrors, 152, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, unsigned long long *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEnergyConsumption, nvmlDeviceGetTotalEnergyConsumption, 153, (nvmlDevice_t device, unsigned long long *energy), (device, energy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUUID, nvmlDeviceGetUUID, 154, (nvmlDevice_t device, char *uuid, unsigned int length), (device, uuid, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUtilizationRates, nvmlDeviceGetUtilizationRates, 155, (nvmlDevice_t device, nvmlUtilization_t *utilization), (device, utilization), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVbiosVersion, nvmlDeviceGetVbiosVersion, 156, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuMetadata, nvmlDeviceGetVgpuMetadata, 157, (nvmlDevice_t device, nvmlVgpuPgpuMetadata_t *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuProcessUtilization, nvmlDeviceGetVgpuProcessUtilization, 158, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, unsigned int *vgpuProcessSamplesCount, nvmlVgpuProcessUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, vgpuProcessSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuUtilization, nvmlDeviceGetVgpuUtilization, 159, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *vgpuInstanceSamplesCount, nvmlVgpuInstanceUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, sampleValType, vgpuInstanceSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetViolationStatus, nvmlDeviceGetViolationStatus, 160, (nvmlDevice_t device, nvmlPerfPolicyType_t perfPolicyType, nvmlViolationTime_t *violTime), (device, perfPolicyType, violTime), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVirtualizationMode, nvmlDeviceGetVirtualizationMode, 161, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t *pVirtualMode), (device, pVirtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceIsMigDeviceHandle, nvmlDeviceIsMigDeviceHandle, 162, (nvmlDevice_t device, unsigned int *isMigDevice), (device, isMigDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceModifyDrainState, nvmlDeviceModifyDrainState, 163, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t newState), (pciInfo, newState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceOnSameBoard, nvmlDeviceOnSameBoard, 164, (nvmlDevice_t device1, nvmlDevice_t device2, int *onSameBoard), (device1, device2, onSameBoard), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceQueryDrainState, nvmlDeviceQueryDrainState, 165, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t *currentState), (pciInfo, currentState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRegisterEvents, nvmlDeviceRegisterEvents, 166, (nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set), (device, eventTypes, set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRemoveGpu_v2, nvmlDeviceRemoveGpu_v2, 167, (nvmlPciInfo_t *pciInfo, nvmlDetachGpuState_t gpuState, nvmlPcieLinkState_t linkState), (pciInfo, gpuState, linkState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetApplicationsClocks, nvmlDeviceResetApplicationsClocks, 168, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetGpuLockedClocks, nvmlDeviceResetGpuLockedClocks, 169, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetMemoryLockedClocks, nvmlDeviceResetMemoryLockedClocks, 170, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkErrorCounters, nvmlDeviceResetNvLinkErrorCounters, 171, (nvmlDevice_t device, unsigned int link), (device, link), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkUtilizationCounter, nvmlDeviceResetNvLinkUtilizationCounter, 172, (nvmlDevice_t device, unsigned int link, unsigned int counter), (device, link, counter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAPIRestriction, nvmlDeviceSetAPIRestriction, 173, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAccountingMode, nvmlDeviceSetAccountingMode, 174, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetApplicationsClocks, nvmlDeviceSetApplicationsClocks, 175, (nvmlDevice_t device, unsigned int memClockMHz, unsigned int graphicsClockMHz), (device, memClockMHz, graphicsClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAutoBoostedClocksEnabled, nvmlDeviceSetAutoBoostedClocksEnabled, 176, (nvmlDevice_t device, nvmlEnableState_t enabled), (device, enabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetComputeMode, nvmlDeviceSetComputeMode, 177, (nvmlDevice_t device, nvmlComputeMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetCpuAffinity, nvmlDeviceSetCpuAffinity, 178, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, 179, (nvmlDevice_t device, nvmlEnableState_t enabled, unsigned int flags), (device, enabled, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultFanSpeed_v2, nvmlDeviceSetDefaultFanSpeed_v2, 180, (nvmlDevice_t device, unsigned int fan), (device, fan), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDriverModel, nvmlDeviceSetDriverModel, 181, (nvmlDevice_t device, nvmlDriverModel_t driverModel, unsigned int flags), (device, driverModel, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetEccMode, nvmlDeviceSetEccMode, 182, (nvmlDevice_t device, nvmlEnableState_t ecc), (device, ecc), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetFanSpeed_v2, nvmlDeviceSetFanSpeed_v2, 183, (nvmlDevice_t device, unsigned int fan, unsigned int speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpcClkVfOffset, nvmlDeviceSetGpcClkVfOffset, 184, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuLockedClocks, nvmlDeviceSetGpuLockedClocks, 185, (nvmlDevice_t device, unsigned int minGpuClockMHz, unsigned int maxGpuClockMHz), (device, minGpuClockMHz, maxGpuClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuOperationMode, nvmlDeviceSetGpuOperationMode, 186, (nvmlDevice_t device, nvmlGpuOperationMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemClkVfOffset, nvmlDeviceSetMemClkVfOffset, 187, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemoryLockedClocks, nvmlDeviceSetMemoryLockedClocks, 188, (nvmlDevice_t device, unsigned int minMemClockMHz, unsigned int maxMemClockMHz), (device, minMemClockMHz, maxMemClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMigMode, nvmlDeviceSetMigMode, 189, (nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus), (device, mode, activationStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvLinkUtilizationControl, nvmlDeviceSetNvLinkUtilizationControl, 190, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control, unsigned int reset), (device, link, counter, control, reset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPersistenceMode, nvmlDeviceSetPersistenceMode, 191, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit, nvmlDeviceSetPowerManagementLimit, 192, (nvmlDevice_t device, unsigned int limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerMode, nvmlDeviceSetPowerMode, 193, (nvmlDevice_t device, unsigned int powerModeId), (device, powerModeId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetTemperatureThreshold, nvmlDeviceSetTemperatureThreshold, 194, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVirtualizationMode, nvmlDeviceSetVirtualizationMode, 195, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t virtualMode), (device, virtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceValidateInforom, nvmlDeviceValidateInforom, 196, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, nvmlErrorString, nvmlErrorString, 197, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, 198, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, 199, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetWait_v2, nvmlEventSetWait_v2, 200, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms), (set, data, timeoutms), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceCount, nvmlGetExcludedDeviceCount, 201, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceInfoByIndex, nvmlGetExcludedDeviceInfoByIndex, 202, (unsigned int index, nvmlExcludedDeviceInfo_t *info), (index, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuCompatibility, nvmlGetVgpuCompatibility, 203, (nvmlVgpuMetadata_t *vgpuMetadata, nvmlVgpuPgpuMetadata_t *pgpuMetadata, nvmlVgpuPgpuCompatibility_t *compatibilityInfo), (vgpuMetadata, pgpuMetadata, compatibilityInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuVersion, nvmlGetVgpuVersion, 204, (nvmlVgpuVersion_t *supported, nvmlVgpuVersion_t *current), (supported, current), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmMetricsGet, nvmlGpmMetricsGet, 205, (nvmlGpmMetricsGet_t *metricsGet), (metricsGet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmQueryDeviceSupport, nvmlGpmQueryDeviceSupport, 206, (nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport), (device, gpmSupport), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleAlloc, nvmlGpmSampleAlloc, 207, (nvmlGpmSample_t *gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleFree, nvmlGpmSampleFree, 208, (nvmlGpmSample_t gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleGet, nvmlGpmSampleGet, 209, (nvmlDevice_t device, nvmlGpmSample_t gpmSample), (device, gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstance, nvmlGpuInstanceCreateComputeInstance, 210, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceDestroy, nvmlGpuInstanceDestroy, 211, (nvmlGpuInstance_t gpuInstance), (gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceById, nvmlGpuInstanceGetComputeInstanceById, 212, (nvmlGpuInstance_t gpuInstance, unsigned int id, nvmlComputeInstance_t *computeInstance), (gpuInstance, id, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfo, nvmlGpuInstanceGetComputeInstanceProfileInfo, 213, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfoV, nvmlGpuInstanceGetComputeInstanceProfileInfoV, 214, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_v2_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, 215, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, unsigned int *count), (gpuInstance, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstances, nvmlGpuInstanceGetComputeInstances, 216, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstances, unsigned int *count), (gpuInstance, profileId, computeInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetInfo, nvmlGpuInstanceGetInfo, 217, (nvmlGpuInstance_t gpuInstance, nvmlGpuInstanceInfo_t *info), (gpuInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlInitWithFlags, nvmlInitWithFlags, 218, (unsigned int flags), (flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlInit_v2, nvmlInit_v2, 219, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSetVgpuVersion, nvmlSetVgpuVersion, 220, (nvmlVgpuVersion_t *vgpuVersion), (vgpuVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlShutdown, nvmlShutdown, 221, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion, nvmlSystemGetCudaDriverVersion, 222, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion_v2, nvmlSystemGetCudaDriverVersion_v2, 223, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetDriverVersion, nvmlSystemGetDriverVersion, 224, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetHicVersion, nvmlSystemGetHicVersion, 225, (unsigned int *hwbcCount, nvmlHwbcEntry_t *hwbcEntries), (hwbcCount, hwbcEntries), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetNVMLVersion, nvmlSystemGetNVMLVersion, 226, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetProcessName, nvmlSystemGetProcessName, 227, (unsigned int pid, char *name, unsigned int length), (pid, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetTopologyGpuSet, nvmlSystemGetTopologyGpuSet, 228, (unsigned int cpuNumber, unsigned int *count, nvmlDevice_t *deviceArray), (cpuNumber, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetCount, nvmlUnitGetCount, 229, (unsigned int *unitCount), (unitCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetDevices, nvmlUnitGetDevices, 230, (nvmlUnit_t unit, unsigned int *deviceCount, nvmlDevice_t *devices), (unit, deviceCount, devices), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetFanSpeedInfo, nvmlUnitGetFanSpeedInfo, 231, (nvmlUnit_t unit, nvmlUnitFanSpeeds_t *fanSpeeds), (unit, fanSpeeds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetHandleByIndex, nvmlUnitGetHandleByIndex, 232, (unsigned int index, nvmlUnit_t *unit), (index, unit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetLedState, nvmlUnitGetLedState, 233, (nvmlUnit_t unit, nvmlLedState_t *state), (unit, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetPsuInfo, nvmlUnitGetPsuInfo, 234, (nvmlUnit_t unit, nvmlPSUInfo_t *psu), (unit, psu), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetTemperature, nvmlUnitGetTemperature, 235, (nvmlUnit_t unit, unsigned int type, unsigned int *temp), (unit, type, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetUnitInfo, nvmlUnitGetUnitInfo, 236, (nvmlUnit_t unit, nvmlUnitInfo_t *info), (unit, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitSetLedState, nvmlUnitSetLedState, 237, (nvmlUnit_t unit, nvmlLedColor_t color), (unit, color), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceClearAccountingPids, nvmlVgpuInstanceClearAccountingPids, 238, (nvmlVgpuInstance_t vgpuInstance), (vgpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingMode, nvmlVgpuInstanceGetAccountingMode, 239, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *mode), (vgpuInstance, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingPids, nvmlVgpuInstanceGetAccountingPids, 240, (nvmlVgpuInstance_t vgpuInstance, unsigned int *count, unsigned int *pids), (vgpuInstance, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingStats, nvmlVgpuInstanceGetAccountingStats, 241, (nvmlVgpuInstance_t vgpuInstance, unsigned int pid, nvmlAccountingStats_t *stats), (vgpuInstance, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEccMode, nvmlVgpuInstanceGetEccMode, 242, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *eccMode), (vgpuInstance, eccMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderCapacity, nvmlVgpuInstanceGetEncoderCapacity, 243, (nvmlVgpuInstance_t vgpuInstance, unsigned int *encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderSessions, nvmlVgpuInstanceGetEncoderSessions, 244, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderStats, nvmlVgpuInstanceGetEncoderStats, 245, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (vgpuInstance, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCSessions, nvmlVgpuInstanceGetFBCSessions, 246, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCStats, nvmlVgpuInstanceGetFBCStats, 247, (nvmlVgpuInstance_t vgpuInstance, nvmlFBCStats_t *fbcStats), (vgpuInstance, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFbUsage, nvmlVgpuInstanceGetFbUsage, 248, (nvmlVgpuInstance_t vgpuInstance, unsigned long long *fbUsage), (vgpuInstance, fbUsage), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFrameRateLimit, nvmlVgpuInstanceGetFrameRateLimit, 249, (nvmlVgpuInstance_t vgpuInstance, unsigned int *frameRateLimit), (vgpuInstance, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuInstanceId, nvmlVgpuInstanceGetGpuInstanceId, 250, (nvmlVgpuInstance_t vgpuInstance, unsigned int *gpuInstanceId), (vgpuInstance, gpuInstanceId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuPciId, nvmlVgpuInstanceGetGpuPciId, 251, (nvmlVgpuInstance_t vgpuInstance, char *vgpuPciId, unsigned int *length), (vgpuInstance, vgpuPciId, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseInfo_v2, nvmlVgpuInstanceGetLicenseInfo_v2, 252, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuLicenseInfo_t *licenseInfo), (vgpuInstance, licenseInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseStatus, nvmlVgpuInstanceGetLicenseStatus, 253, (nvmlVgpuInstance_t vgpuInstance, unsigned int *licensed), (vgpuInstance, licensed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMdevUUID, nvmlVgpuInstanceGetMdevUUID, 254, (nvmlVgpuInstance_t vgpuInstance, char *mdevUuid, unsigned int size), (vgpuInstance, mdevUuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMetadata, nvmlVgpuInstanceGetMetadata, 255, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuMetadata_t *vgpuMetadata, unsigned int *bufferSize), (vgpuInstance, vgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetType, nvmlVgpuInstanceGetType, 256, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuTypeId_t *vgpuTypeId), (vgpuInstance, vgpuTypeId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetUUID, nvmlVgpuInstanceGetUUID, 257, (nvmlVgpuInstance_t vgpuInstance, char *uuid, unsigned int size), (vgpuInstance, uuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmDriverVersion, nvmlVgpuInstanceGetVmDriverVersion, 258, (nvmlVgpuInstance_t vgpuInstance, char *version, unsigned int length), (vgpuInstance, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmID, nvmlVgpuInstanceGetVmID, 259, (nvmlVgpuInstance_t vgpuInstance, char *vmId, unsigned int size, nvmlVgpuVmIdType_t *vmIdType), (vgpuInstance, vmId, size, vmIdType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceSetEncoderCapacity, nvmlVgpuInstanceSetEncoderCapacity, 260, (nvmlVgpuInstance_t vgpuInstance, unsigned int encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetCapabilities, nvmlVgpuTypeGetCapabilities, 261, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuCapability_t capability, unsigned int *capResult), (vgpuTypeId, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetClass, nvmlVgpuTypeGetClass, 262, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeClass, unsigned int *size), (vgpuTypeId, vgpuTypeClass, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetDeviceID, nvmlVgpuTypeGetDeviceID, 263, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *deviceID, unsigned long long *subsystemID), (vgpuTypeId, deviceID, subsystemID), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFrameRateLimit, nvmlVgpuTypeGetFrameRateLimit, 264, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *frameRateLimit), (vgpuTypeId, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFramebufferSize, nvmlVgpuTypeGetFramebufferSize, 265, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbSize), (vgpuTypeId, fbSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetGpuInstanceProfileId, nvmlVgpuTypeGetGpuInstanceProfileId, 266, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *gpuInstanceProfileId), (vgpuTypeId, gpuInstanceProfileId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetLicense, nvmlVgpuTypeGetLicense, 267, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeLicenseString, unsigned int size), (vgpuTypeId, vgpuTypeLicenseString, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstances, nvmlVgpuTypeGetMaxInstances, 268, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCount), (device, vgpuTypeId, vgpuInstanceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerVm, nvmlVgpuTypeGetMaxInstancesPerVm, 269, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCountPerVm), (vgpuTypeId, vgpuInstanceCountPerVm), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetName, nvmlVgpuTypeGetName, 270, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeName, unsigned int *size), (vgpuTypeId, vgpuTypeName, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetNumDisplayHeads, nvmlVgpuTypeGetNumDisplayHeads, 271, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *numDisplayHeads), (vgpuTypeId, numDisplayHeads), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetResolution, 272, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int displayIndex, unsigned int *xdim, unsigned int *ydim), (vgpuTypeId, displayIndex, xdim, ydim), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -1658,39 +723,313 @@ CUSHIM_DEFINE(nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetResolution
 #pragma warning(pop)
 #endif
 
+void *cushim_table::slots[cushim_count] = {
+    CUSHIM_BINDER(nvmlComputeInstanceDestroy),
+    CUSHIM_BINDER(nvmlComputeInstanceGetInfo_v2),
+    CUSHIM_BINDER(nvmlDeviceClearAccountingPids),
+    CUSHIM_BINDER(nvmlDeviceClearCpuAffinity),
+    CUSHIM_BINDER(nvmlDeviceClearEccErrorCounts),
+    CUSHIM_BINDER(nvmlDeviceCreateGpuInstance),
+    CUSHIM_BINDER(nvmlDeviceCreateGpuInstanceWithPlacement),
+    CUSHIM_BINDER(nvmlDeviceDiscoverGpus),
+    CUSHIM_BINDER(nvmlDeviceFreezeNvLinkUtilizationCounter),
+    CUSHIM_BINDER(nvmlDeviceGetAPIRestriction),
+    CUSHIM_BINDER(nvmlDeviceGetAccountingBufferSize),
+    CUSHIM_BINDER(nvmlDeviceGetAccountingMode),
+    CUSHIM_BINDER(nvmlDeviceGetAccountingPids),
+    CUSHIM_BINDER(nvmlDeviceGetAccountingStats),
+    CUSHIM_BINDER(nvmlDeviceGetActiveVgpus),
+    CUSHIM_BINDER(nvmlDeviceGetAdaptiveClockInfoStatus),
+    CUSHIM_BINDER(nvmlDeviceGetApplicationsClock),
+    CUSHIM_BINDER(nvmlDeviceGetArchitecture),
+    CUSHIM_BINDER(nvmlDeviceGetAttributes_v2),
+    CUSHIM_BINDER(nvmlDeviceGetAutoBoostedClocksEnabled),
+    CUSHIM_BINDER(nvmlDeviceGetBAR1MemoryInfo),
+    CUSHIM_BINDER(nvmlDeviceGetBoardId),
+    CUSHIM_BINDER(nvmlDeviceGetBoardPartNumber),
+    CUSHIM_BINDER(nvmlDeviceGetBrand),
+    CUSHIM_BINDER(nvmlDeviceGetBridgeChipInfo),
+    CUSHIM_BINDER(nvmlDeviceGetBusType),
+    CUSHIM_BINDER(nvmlDeviceGetClkMonStatus),
+    CUSHIM_BINDER(nvmlDeviceGetClock),
+    CUSHIM_BINDER(nvmlDeviceGetClockInfo),
+    CUSHIM_BINDER(nvmlDeviceGetComputeInstanceId),
+    CUSHIM_BINDER(nvmlDeviceGetComputeMode),
+    CUSHIM_BINDER(nvmlDeviceGetComputeRunningProcesses_v3),
+    CUSHIM_BINDER(nvmlDeviceGetCount_v2),
+    CUSHIM_BINDER(nvmlDeviceGetCpuAffinity),
+    CUSHIM_BINDER(nvmlDeviceGetCpuAffinityWithinScope),
+    CUSHIM_BINDER(nvmlDeviceGetCreatableVgpus),
+    CUSHIM_BINDER(nvmlDeviceGetCudaComputeCapability),
+    CUSHIM_BINDER(nvmlDeviceGetCurrPcieLinkGeneration),
+    CUSHIM_BINDER(nvmlDeviceGetCurrPcieLinkWidth),
+    CUSHIM_BINDER(nvmlDeviceGetCurrentClocksThrottleReasons),
+    CUSHIM_BINDER(nvmlDeviceGetDecoderUtilization),
+    CUSHIM_BINDER(nvmlDeviceGetDefaultApplicationsClock),
+    CUSHIM_BINDER(nvmlDeviceGetDefaultEccMode),
+    CUSHIM_BINDER(nvmlDeviceGetDetailedEccErrors),
+    CUSHIM_BINDER(nvmlDeviceGetDeviceHandleFromMigDeviceHandle),
+    CUSHIM_BINDER(nvmlDeviceGetDisplayActive),
+    CUSHIM_BINDER(nvmlDeviceGetDisplayMode),
+    CUSHIM_BINDER(nvmlDeviceGetDriverModel),
+    CUSHIM_BINDER(nvmlDeviceGetDynamicPstatesInfo),
+    CUSHIM_BINDER(nvmlDeviceGetEccMode),
+    CUSHIM_BINDER(nvmlDeviceGetEncoderCapacity),
+    CUSHIM_BINDER(nvmlDeviceGetEncoderSessions),
+    CUSHIM_BINDER(nvmlDeviceGetEncoderStats),
+    CUSHIM_BINDER(nvmlDeviceGetEncoderUtilization),
+    CUSHIM_BINDER(nvmlDeviceGetEnforcedPowerLimit),
+    CUSHIM_BINDER(nvmlDeviceGetFBCSessions),
+    CUSHIM_BINDER(nvmlDeviceGetFBCStats),
+    CUSHIM_BINDER(nvmlDeviceGetFanSpeed),
+    CUSHIM_BINDER(nvmlDeviceGetFanSpeed_v2),
+    CUSHIM_BINDER(nvmlDeviceGetFieldValues),
+    CUSHIM_BINDER(nvmlDeviceGetGpcClkMinMaxVfOffset),
+    CUSHIM_BINDER(nvmlDeviceGetGpcClkVfOffset),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstanceById),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstanceId),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstancePossiblePlacements_v2),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstanceProfileInfo),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstanceProfileInfoV),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstanceRemainingCapacity),
+    CUSHIM_BINDER(nvmlDeviceGetGpuInstances),
+    CUSHIM_BINDER(nvmlDeviceGetGpuOperationMode),
+    CUSHIM_BINDER(nvmlDeviceGetGraphicsRunningProcesses_v3),
+    CUSHIM_BINDER(nvmlDeviceGetGridLicensableFeatures_v4),
+    CUSHIM_BINDER(nvmlDeviceGetGspFirmwareMode),
+    CUSHIM_BINDER(nvmlDeviceGetGspFirmwareVersion),
+    CUSHIM_BINDER(nvmlDeviceGetHandleByIndex_v2),
+    CUSHIM_BINDER(nvmlDeviceGetHandleByPciBusId_v2),
+    CUSHIM_BINDER(nvmlDeviceGetHandleBySerial),
+    CUSHIM_BINDER(nvmlDeviceGetHandleByUUID),
+    CUSHIM_BINDER(nvmlDeviceGetHostVgpuMode),
+    CUSHIM_BINDER(nvmlDeviceGetIndex),
+    CUSHIM_BINDER(nvmlDeviceGetInforomConfigurationChecksum),
+    CUSHIM_BINDER(nvmlDeviceGetInforomImageVersion),
+    CUSHIM_BINDER(nvmlDeviceGetInforomVersion),
+    CUSHIM_BINDER(nvmlDeviceGetIrqNum),
+    CUSHIM_BINDER(nvmlDeviceGetMPSComputeRunningProcesses_v3),
+    CUSHIM_BINDER(nvmlDeviceGetMaxClockInfo),
+    CUSHIM_BINDER(nvmlDeviceGetMaxCustomerBoostClock),
+    CUSHIM_BINDER(nvmlDeviceGetMaxMigDeviceCount),
+    CUSHIM_BINDER(nvmlDeviceGetMaxPcieLinkGeneration),
+    CUSHIM_BINDER(nvmlDeviceGetMaxPcieLinkWidth),
+    CUSHIM_BINDER(nvmlDeviceGetMemClkMinMaxVfOffset),
+    CUSHIM_BINDER(nvmlDeviceGetMemClkVfOffset),
+    CUSHIM_BINDER(nvmlDeviceGetMemoryAffinity),
+    CUSHIM_BINDER(nvmlDeviceGetMemoryBusWidth),
+    CUSHIM_BINDER(nvmlDeviceGetMemoryErrorCounter),
+    CUSHIM_BINDER(nvmlDeviceGetMemoryInfo),
+    CUSHIM_BINDER(nvmlDeviceGetMemoryInfo_v2),
+    CUSHIM_BINDER(nvmlDeviceGetMigDeviceHandleByIndex),
+    CUSHIM_BINDER(nvmlDeviceGetMigMode),
+    CUSHIM_BINDER(nvmlDeviceGetMinMaxClockOfPState),
+    CUSHIM_BINDER(nvmlDeviceGetMinMaxFanSpeed),
+    CUSHIM_BINDER(nvmlDeviceGetMinorNumber),
+    CUSHIM_BINDER(nvmlDeviceGetMultiGpuBoard),
+    CUSHIM_BINDER(nvmlDeviceGetName),
+    CUSHIM_BINDER(nvmlDeviceGetNumFans),
+    CUSHIM_BINDER(nvmlDeviceGetNumGpuCores),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkCapability),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkErrorCounter),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkRemoteDeviceType),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkRemotePciInfo_v2),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkState),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkUtilizationControl),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkUtilizationCounter),
+    CUSHIM_BINDER(nvmlDeviceGetNvLinkVersion),
+    CUSHIM_BINDER(nvmlDeviceGetP2PStatus),
+    CUSHIM_BINDER(nvmlDeviceGetPciInfo_v3),
+    CUSHIM_BINDER(nvmlDeviceGetPcieLinkMaxSpeed),
+    CUSHIM_BINDER(nvmlDeviceGetPcieReplayCounter),
+    CUSHIM_BINDER(nvmlDeviceGetPcieSpeed),
+    CUSHIM_BINDER(nvmlDeviceGetPcieThroughput),
+    CUSHIM_BINDER(nvmlDeviceGetPerformanceState),
+    CUSHIM_BINDER(nvmlDeviceGetPersistenceMode),
+    CUSHIM_BINDER(nvmlDeviceGetPgpuMetadataString),
+    CUSHIM_BINDER(nvmlDeviceGetPowerManagementDefaultLimit),
+    CUSHIM_BINDER(nvmlDeviceGetPowerManagementLimit),
+    CUSHIM_BINDER(nvmlDeviceGetPowerManagementLimitConstraints),
+    CUSHIM_BINDER(nvmlDeviceGetPowerManagementMode),
+    CUSHIM_BINDER(nvmlDeviceGetPowerMode),
+    CUSHIM_BINDER(nvmlDeviceGetPowerSource),
+    CUSHIM_BINDER(nvmlDeviceGetPowerState),
+    CUSHIM_BINDER(nvmlDeviceGetPowerUsage),
+    CUSHIM_BINDER(nvmlDeviceGetProcessUtilization),
+    CUSHIM_BINDER(nvmlDeviceGetRemappedRows),
+    CUSHIM_BINDER(nvmlDeviceGetRetiredPages),
+    CUSHIM_BINDER(nvmlDeviceGetRetiredPagesPendingStatus),
+    CUSHIM_BINDER(nvmlDeviceGetRetiredPages_v2),
+    CUSHIM_BINDER(nvmlDeviceGetRowRemapperHistogram),
+    CUSHIM_BINDER(nvmlDeviceGetSamples),
+    CUSHIM_BINDER(nvmlDeviceGetSerial),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedClocksThrottleReasons),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedEventTypes),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedGraphicsClocks),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedMemoryClocks),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedPerformanceStates),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedPowerModes),
+    CUSHIM_BINDER(nvmlDeviceGetSupportedVgpus),
+    CUSHIM_BINDER(nvmlDeviceGetTargetFanSpeed),
+    CUSHIM_BINDER(nvmlDeviceGetTemperature),
+    CUSHIM_BINDER(nvmlDeviceGetTemperatureThreshold),
+    CUSHIM_BINDER(nvmlDeviceGetThermalSettings),
+    CUSHIM_BINDER(nvmlDeviceGetTopologyCommonAncestor),
+    CUSHIM_BINDER(nvmlDeviceGetTopologyNearestGpus),
+    CUSHIM_BINDER(nvmlDeviceGetTotalEccErrors),
+    CUSHIM_BINDER(nvmlDeviceGetTotalEnergyConsumption),
+    CUSHIM_BINDER(nvmlDeviceGetUUID),
+    CUSHIM_BINDER(nvmlDeviceGetUtilizationRates),
+    CUSHIM_BINDER(nvmlDeviceGetVbiosVersion),
+    CUSHIM_BINDER(nvmlDeviceGetVgpuMetadata),
+    CUSHIM_BINDER(nvmlDeviceGetVgpuProcessUtilization),
+    CUSHIM_BINDER(nvmlDeviceGetVgpuUtilization),
+    CUSHIM_BINDER(nvmlDeviceGetViolationStatus),
+    CUSHIM_BINDER(nvmlDeviceGetVirtualizationMode),
+    CUSHIM_BINDER(nvmlDeviceIsMigDeviceHandle),
+    CUSHIM_BINDER(nvmlDeviceModifyDrainState),
+    CUSHIM_BINDER(nvmlDeviceOnSameBoard),
+    CUSHIM_BINDER(nvmlDeviceQueryDrainState),
+    CUSHIM_BINDER(nvmlDeviceRegisterEvents),
+    CUSHIM_BINDER(nvmlDeviceRemoveGpu_v2),
+    CUSHIM_BINDER(nvmlDeviceResetApplicationsClocks),
+    CUSHIM_BINDER(nvmlDeviceResetGpuLockedClocks),
+    CUSHIM_BINDER(nvmlDeviceResetMemoryLockedClocks),
+    CUSHIM_BINDER(nvmlDeviceResetNvLinkErrorCounters),
+    CUSHIM_BINDER(nvmlDeviceResetNvLinkUtilizationCounter),
+    CUSHIM_BINDER(nvmlDeviceSetAPIRestriction),
+    CUSHIM_BINDER(nvmlDeviceSetAccountingMode),
+    CUSHIM_BINDER(nvmlDeviceSetApplicationsClocks),
+    CUSHIM_BINDER(nvmlDeviceSetAutoBoostedClocksEnabled),
+    CUSHIM_BINDER(nvmlDeviceSetComputeMode),
+    CUSHIM_BINDER(nvmlDeviceSetCpuAffinity),
+    CUSHIM_BINDER(nvmlDeviceSetDefaultAutoBoostedClocksEnabled),
+    CUSHIM_BINDER(nvmlDeviceSetDefaultFanSpeed_v2),
+    CUSHIM_BINDER(nvmlDeviceSetDriverModel),
+    CUSHIM_BINDER(nvmlDeviceSetEccMode),
+    CUSHIM_BINDER(nvmlDeviceSetFanSpeed_v2),
+    CUSHIM_BINDER(nvmlDeviceSetGpcClkVfOffset),
+    CUSHIM_BINDER(nvmlDeviceSetGpuLockedClocks),
+    CUSHIM_BINDER(nvmlDeviceSetGpuOperationMode),
+    CUSHIM_BINDER(nvmlDeviceSetMemClkVfOffset),
+    CUSHIM_BINDER(nvmlDeviceSetMemoryLockedClocks),
+    CUSHIM_BINDER(nvmlDeviceSetMigMode),
+    CUSHIM_BINDER(nvmlDeviceSetNvLinkUtilizationControl),
+    CUSHIM_BINDER(nvmlDeviceSetPersistenceMode),
+    CUSHIM_BINDER(nvmlDeviceSetPowerManagementLimit),
+    CUSHIM_BINDER(nvmlDeviceSetPowerMode),
+    CUSHIM_BINDER(nvmlDeviceSetTemperatureThreshold),
+    CUSHIM_BINDER(nvmlDeviceSetVirtualizationMode),
+    CUSHIM_BINDER(nvmlDeviceValidateInforom),
+    CUSHIM_BINDER(nvmlErrorString),
+    CUSHIM_BINDER(nvmlEventSetCreate),
+    CUSHIM_BINDER(nvmlEventSetFree),
+    CUSHIM_BINDER(nvmlEventSetWait_v2),
+    CUSHIM_BINDER(nvmlGetExcludedDeviceCount),
+    CUSHIM_BINDER(nvmlGetExcludedDeviceInfoByIndex),
+    CUSHIM_BINDER(nvmlGetVgpuCompatibility),
+    CUSHIM_BINDER(nvmlGetVgpuVersion),
+    CUSHIM_BINDER(nvmlGpmMetricsGet),
+    CUSHIM_BINDER(nvmlGpmQueryDeviceSupport),
+    CUSHIM_BINDER(nvmlGpmSampleAlloc),
+    CUSHIM_BINDER(nvmlGpmSampleFree),
+    CUSHIM_BINDER(nvmlGpmSampleGet),
+    CUSHIM_BINDER(nvmlGpuInstanceCreateComputeInstance),
+    CUSHIM_BINDER(nvmlGpuInstanceDestroy),
+    CUSHIM_BINDER(nvmlGpuInstanceGetComputeInstanceById),
+    CUSHIM_BINDER(nvmlGpuInstanceGetComputeInstanceProfileInfo),
+    CUSHIM_BINDER(nvmlGpuInstanceGetComputeInstanceProfileInfoV),
+    CUSHIM_BINDER(nvmlGpuInstanceGetComputeInstanceRemainingCapacity),
+    CUSHIM_BINDER(nvmlGpuInstanceGetComputeInstances),
+    CUSHIM_BINDER(nvmlGpuInstanceGetInfo),
+    CUSHIM_BINDER(nvmlInitWithFlags),
+    CUSHIM_BINDER(nvmlInit_v2),
+    CUSHIM_BINDER(nvmlSetVgpuVersion),
+    CUSHIM_BINDER(nvmlShutdown),
+    CUSHIM_BINDER(nvmlSystemGetCudaDriverVersion),
+    CUSHIM_BINDER(nvmlSystemGetCudaDriverVersion_v2),
+    CUSHIM_BINDER(nvmlSystemGetDriverVersion),
+    CUSHIM_BINDER(nvmlSystemGetHicVersion),
+    CUSHIM_BINDER(nvmlSystemGetNVMLVersion),
+    CUSHIM_BINDER(nvmlSystemGetProcessName),
+    CUSHIM_BINDER(nvmlSystemGetTopologyGpuSet),
+    CUSHIM_BINDER(nvmlUnitGetCount),
+    CUSHIM_BINDER(nvmlUnitGetDevices),
+    CUSHIM_BINDER(nvmlUnitGetFanSpeedInfo),
+    CUSHIM_BINDER(nvmlUnitGetHandleByIndex),
+    CUSHIM_BINDER(nvmlUnitGetLedState),
+    CUSHIM_BINDER(nvmlUnitGetPsuInfo),
+    CUSHIM_BINDER(nvmlUnitGetTemperature),
+    CUSHIM_BINDER(nvmlUnitGetUnitInfo),
+    CUSHIM_BINDER(nvmlUnitSetLedState),
+    CUSHIM_BINDER(nvmlVgpuInstanceClearAccountingPids),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetAccountingMode),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetAccountingPids),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetAccountingStats),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetEccMode),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetEncoderCapacity),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetEncoderSessions),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetEncoderStats),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetFBCSessions),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetFBCStats),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetFbUsage),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetFrameRateLimit),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetGpuInstanceId),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetGpuPciId),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetLicenseInfo_v2),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetLicenseStatus),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetMdevUUID),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetMetadata),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetType),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetUUID),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetVmDriverVersion),
+    CUSHIM_BINDER(nvmlVgpuInstanceGetVmID),
+    CUSHIM_BINDER(nvmlVgpuInstanceSetEncoderCapacity),
+    CUSHIM_BINDER(nvmlVgpuTypeGetCapabilities),
+    CUSHIM_BINDER(nvmlVgpuTypeGetClass),
+    CUSHIM_BINDER(nvmlVgpuTypeGetDeviceID),
+    CUSHIM_BINDER(nvmlVgpuTypeGetFrameRateLimit),
+    CUSHIM_BINDER(nvmlVgpuTypeGetFramebufferSize),
+    CUSHIM_BINDER(nvmlVgpuTypeGetGpuInstanceProfileId),
+    CUSHIM_BINDER(nvmlVgpuTypeGetLicense),
+    CUSHIM_BINDER(nvmlVgpuTypeGetMaxInstances),
+    CUSHIM_BINDER(nvmlVgpuTypeGetMaxInstancesPerVm),
+    CUSHIM_BINDER(nvmlVgpuTypeGetName),
+    CUSHIM_BINDER(nvmlVgpuTypeGetNumDisplayHeads),
+    CUSHIM_BINDER(nvmlVgpuTypeGetResolution),
+};
+#endif  // CUSHIM_NVML_LINKED
+
 extern "C" {
 
 CUSHIM_EXPORT cushim_nvml_status cushim_nvml_load(void) {
-    return static_cast<cushim_nvml_status>(cushim::loaded().status);
+    return static_cast<cushim_nvml_status>(cushim_runtime_load(&cushim_this));
 }
 
 CUSHIM_EXPORT cushim_nvml_status cushim_nvml_last_status(void) {
-    return static_cast<cushim_nvml_status>(cushim::last_status);
+    return static_cast<cushim_nvml_status>(cushim_runtime_last_status(&cushim_this));
 }
 
-CUSHIM_EXPORT const char *cushim_nvml_last_message(void) { return cushim::last_message; }
+CUSHIM_EXPORT const char *cushim_nvml_last_message(void) { return cushim_runtime_last_message(&cushim_this); }
 
 CUSHIM_EXPORT cushim_nvml_status cushim_nvml_function_status(const char *name) {
-    return static_cast<cushim_nvml_status>(cushim::function_status(name));
+    return static_cast<cushim_nvml_status>(cushim_runtime_function_status(&cushim_this, name));
 }
 
 CUSHIM_EXPORT int cushim_nvml_set_library_path(const char *absolute_path) {
-    return cushim::set_library_path(absolute_path);
+    return cushim_runtime_set_library_path(&cushim_this, absolute_path);
 }
 
 CUSHIM_EXPORT size_t cushim_nvml_resolve_all(const char **missing, size_t capacity) {
-    return cushim::resolve_all(missing, capacity);
+    return cushim_runtime_resolve_all(&cushim_this, missing, capacity);
 }
 
-CUSHIM_EXPORT int cushim_nvml_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
+CUSHIM_EXPORT unsigned cushim_nvml_library_version(void) { return cushim_runtime_library_version(&cushim_this); }
 
-CUSHIM_EXPORT int cushim_nvml_stream_mode(void) { return cushim::current_stream_mode(); }
+CUSHIM_EXPORT const char *cushim_nvml_library_path(void) { return cushim_runtime_library_path(&cushim_this); }
 
-CUSHIM_EXPORT const char *cushim_nvml_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
-CUSHIM_EXPORT unsigned cushim_nvml_driver_version(void) { return cushim::driver_version(); }
-
-CUSHIM_EXPORT const char *cushim_nvml_library_path(void) { return cushim::library_path(); }
-
-CUSHIM_EXPORT unsigned cushim_nvml_library_open_attempts(void) { return cushim::library_open_attempts(); }
+CUSHIM_EXPORT unsigned cushim_nvml_library_open_attempts(void) {
+    return cushim_runtime_library_open_attempts(&cushim_this);
+}
 
 }  // extern "C"

@@ -2,7 +2,7 @@
  * CUDA 12.0; headers: cublasLt.h sha256:91ce3100cc54710d97486a2000b330d6a58e179b1ec40bb3a1e05e9618a7cb7e, cublas_api.h sha256:93da27815aa938559996a73a546b6046903022f4824100ca4a08237e75a20338, driver_types.h sha256:07c35165b861c335cacc7032c8321d13dd757193e64ae8b5a1ee0b5862cfe512, host_defines.h sha256:73ba7da461ce5605663914c8e4d9d3c84e068816ad5a1fcdb8ee0740e093d631, vector_types.h sha256:aee545469f118a8591f66aef2d75fd4b5e59489f7bc2a4e303c39108928acce4, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:a360d5520e929d770f68820d3a9a9380d09c56959a6093b334eebcc94ae8328e, cuda_fp16.hpp sha256:1ff1e8f9770e21444764a009e007c796bf8b71de51b42d009e359bb81e0cec65, cuda_bf16.h sha256:59d8e4eac5aa5f148f75a006334dedfd6c6b687d656755c73be4be26b75ef45b, cuda_bf16.hpp sha256:2652acd32399bc940f33ac853b7925c6b84f4cd37cddeeee9b76451cc95838a2, library_types.h sha256:c89be82c5c39a01751aa442012121a5feb2db0c1a5c505bdb19a09e2f6d01f02.
  * Regenerate with: cushim generate --cuda 12.0 --lib cublaslt
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLASLt stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLASLT_SHIM_H
 #define CUSHIM_CUBLASLT_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLASLt library, or of one function in it. */
 typedef enum cushim_cublasLt_status {
     CUSHIM_CUBLASLT_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLASLt library could be opened; the message lists what was tried. */
     CUSHIM_CUBLASLT_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLASLT_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLASLT_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLASLT_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLASLT_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLASLT_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLASLT_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLASLT_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLASLT_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublasLt_status cushim_cublasLt_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublasLt_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasLtCreate") and returns its state. */
 cushim_cublasLt_status cushim_cublasLt_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublasLt_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublasLt_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublasLt_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublasLt_set_stream_mode(int per_thread);
+/* The version the library reported, 1000 x major + 10 x minor (12000 for
+ * 12.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cublasLt_library_version(void);
 
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublasLt_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublasLt_stream_mode_warning(void);
-
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublasLt_driver_version(void);
-
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublasLt.so.12"),
  * or NULL without one. */
 const char *cushim_cublasLt_library_path(void);
 

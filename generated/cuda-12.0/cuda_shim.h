@@ -2,7 +2,7 @@
  * CUDA 12.0; headers: cuda.h sha256:de37c3f9139ede5375831663175ff278542d23f607bf1d5f087eb9e666686c9f, cudaTypedefs.h sha256:28246ec2f9aab32b7ac1d603e212968e1e7e8cfe306d74f6d2b4a87a6f98cce9, cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db.
  * Regenerate with: cushim generate --cuda 12.0
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy CUDA driver stubs. C and C++ alike. */
 #ifndef CUSHIM_CUDA_SHIM_H
 #define CUSHIM_CUDA_SHIM_H
 
@@ -12,22 +12,22 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the CUDA driver library, or of one function in it. */
 typedef enum cushim_cuda_status {
     CUSHIM_CUDA_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No CUDA driver library could be opened; the message lists what was tried. */
     CUSHIM_CUDA_LIBRARY_NOT_FOUND = 1,
     /* The library found is NVIDIA's toolkit stub; it is never used. */
     CUSHIM_CUDA_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUDA_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUDA_DRIVER_TOO_OLD = 4,
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUDA_TOO_OLD = 4,
     /* cuGetProcAddress knows the function, but not at this ABI version. */
     CUSHIM_CUDA_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUDA_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUDA_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUDA_WRONG_MAJOR = 8
@@ -43,11 +43,11 @@ cushim_cuda_status cushim_cuda_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cuda_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cuArray3DCreate") and returns its state. */
 cushim_cuda_status cushim_cuda_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cuda_set_library_path(const char *absolute_path);
 
@@ -71,11 +71,11 @@ int cushim_cuda_stream_mode(void);
  * stays valid on this thread until the next call. */
 const char *cushim_cuda_stream_mode_warning(void);
 
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cuda_driver_version(void);
+/* The version the library reported, 1000 x major + 10 x minor (1000 for
+ * 1.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cuda_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcuda.so.1"),
  * or NULL without one. */
 const char *cushim_cuda_library_path(void);
 

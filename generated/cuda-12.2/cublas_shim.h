@@ -2,7 +2,7 @@
  * CUDA 12.2; headers: cublas_v2.h sha256:ab131d0798dbf7b96e11fc3ad4b10007e5a5afc03d0cb06f3b8ad1ca90c234ac, cublas_api.h sha256:2cbb5191da0562b0ef388972ca61f58dfc333a57e24cef61077a911340a14d7a, driver_types.h sha256:11a2350b657ee83c73272f216ee858a0b649619817dd9a7527b908159b271d3c, host_defines.h sha256:d1090bb7dda0e8dc66541b4dad47d0ace039c44652bcc82f045ec48aa662af79, vector_types.h sha256:aee545469f118a8591f66aef2d75fd4b5e59489f7bc2a4e303c39108928acce4, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:865ce4773099a85d6da75fb03e75bd0e7d7200409dfed2c6bde16e4c569bcd1b, vector_functions.h sha256:479a6558e90572296d3bf012e627fc35c9ac803a7770536aeb31450ddde8a1f9, cuda_runtime_api.h sha256:49d360d8974a1e46dd759fa8ed7161520b3ecc24bb6c4469cfcb5d62b1e10ab7, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:0e2efae9cc9152a34de0990e9d8337b5e16aaf0319d3685730307f47fdbfbf3e, texture_types.h sha256:705a90eac0b8cbbf50e98c632d263f6e49f032028900ec0f74a0c044b3c5ac32, cuda_device_runtime_api.h sha256:fcea648fe258425024f579e8aa8ed5601dadf8c585d950ba3bb7baea1a101e61, vector_functions.hpp sha256:69f5e13527772c54d9a3de843ed7ac4cb7efc5de274e62d5ce0923f7aeeb4d18, cuda_fp16.hpp sha256:0f779e4f3302e71e6a451ed0436feedc35e9572c16e0625fa78d7a58d52b7c3d, cuda_bf16.h sha256:8891ebaec0914e900fe8c77af032e705fec8d49ea5d6d6d378132c5c1c9378e9, cuda_bf16.hpp sha256:6ce8827edcd21038a2223f309b12690388db8e60028d3023d66b9f12879b5239, library_types.h sha256:c89be82c5c39a01751aa442012121a5feb2db0c1a5c505bdb19a09e2f6d01f02.
  * Regenerate with: cushim generate --cuda 12.2 --lib cublas
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLAS stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLAS_SHIM_H
 #define CUSHIM_CUBLAS_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLAS library, or of one function in it. */
 typedef enum cushim_cublas_status {
     CUSHIM_CUBLAS_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLAS library could be opened; the message lists what was tried. */
     CUSHIM_CUBLAS_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLAS_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLAS_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLAS_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLAS_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLAS_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLAS_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLAS_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLAS_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublas_status cushim_cublas_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublas_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasAsumEx") and returns its state. */
 cushim_cublas_status cushim_cublas_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublas_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublas_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublas_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublas_set_stream_mode(int per_thread);
+/* The version the library reported, 1000 x major + 10 x minor (12000 for
+ * 12.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cublas_library_version(void);
 
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublas_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublas_stream_mode_warning(void);
-
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublas_driver_version(void);
-
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublas.so.12"),
  * or NULL without one. */
 const char *cushim_cublas_library_path(void);
 

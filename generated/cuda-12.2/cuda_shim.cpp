@@ -2,10 +2,11 @@
 // CUDA 12.2; headers: cuda.h sha256:a2b4436404c3a9a4231d667c811f24e9ddac256ab3f30c7a486120550abd78d5, cudaTypedefs.h sha256:449a8998f711aa3e286fb5a7815da23a4d0d20b0be5e73dbe6f15367e4d6f774, cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cudaProfilerTypedefs.h sha256:1766962c82affc084d6f134e69955c46cc4887492eb1c9d5f143165b19010256, cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cudaGLTypedefs.h sha256:742969408f8bb97805f6b3d206c8fb3a4220f20fdf5c38d3d212d94bc4c6a4e8, cudaEGL.h sha256:fc2c1a4387043f5bdf37205249de6a171ce73c260ea2f17a0a98fe41648806ae, cudaEGLTypedefs.h sha256:c45fc500dd4a6abf68c8727770253b8f3b53a715fc5b29698ae6326291861de9, cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cudaVDPAUTypedefs.h sha256:c33f27c8e51dc0cf661fd24edd0656f80f5dcb1b7e22e7d25fb9e08125e908db.
 // Regenerate with: cushim generate --cuda 12.2
 //
-// Lazy stubs for every driver function. Build this file with the CUDA headers on
-// the include path and link it instead of -lcuda (add -ldl before glibc 2.34).
-// Each function is defined with the exact prototype that cuda.h declares,
-// so the compiler checks every signature.
+// Lazy stubs for every CUDA driver function: build this file with the CUDA driver
+// headers on the include path, build cushim_runtime.cpp (written beside it) once
+// per program, and link both instead of -lcuda (add -ldl before glibc
+// 2.34). Each function is defined with the exact prototype that cuda.h
+// declares, so the compiler checks every signature.
 
 // The stubs define the legacy and the per-thread symbols alike, so the header is
 // always read in legacy mode here.
@@ -44,1513 +45,567 @@
 #endif
 #endif
 #include "cuda_shim.h"
+#include "cushim_runtime.h"
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUDAAPI
 
-namespace {
-namespace cushim {
-// What --resolve, --stream and the description of the library chose.
-namespace settings {
-constexpr bool use_proc_address = true;
-constexpr bool per_thread_by_default = false;
-constexpr int code_library_not_found = 303;  // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-constexpr int code_stub_library = 34;  // CUDA_ERROR_STUB_LIBRARY
-constexpr int code_symbol_not_found = 500;  // CUDA_ERROR_NOT_FOUND
-constexpr int code_driver_too_old = 36;  // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
-constexpr int code_not_initialized = 3;  // CUDA_ERROR_NOT_INITIALIZED
-constexpr const char *version_function = "cuDriverGetVersion";
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
-// 3 f(int property, int *value) for the major (0) and the minor (1).
-constexpr int version_query = 0;
-constexpr bool has_stub = true;
-constexpr const char *proc_address_v2 = "cuGetProcAddress_v2";
-constexpr const char *proc_address_v1 = "cuGetProcAddress";
-// The header's major, which the library must report (0: any).
-constexpr unsigned major = 0u;
-constexpr const char *label = "CUDA driver";
-constexpr const char *short_name = "driver";
-constexpr const char *product = "CUDA";
-constexpr const char *install = "Install the NVIDIA driver";
-constexpr const char *override_var = "CUSHIM_CUDA_LIBRARY";
-constexpr const char *stream_var = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-const char *const stream_on[] = {"1", "true", "on"};
-const char *const stream_off[] = {"0", "false", "off"};
-// Searched beyond the system loader (a toolkit, conda or pip library), in these wheel directories.
-constexpr bool toolkit_search = false;
-#ifdef _WIN32
-constexpr const char *lib_dir = "bin";
-const char *const library_names[] = {"nvcuda.dll", nullptr};
-const char *const preload[] = {nullptr};
-const char *const family[] = {nullptr};
-const char *const wheel_dirs[] = {nullptr};
-#else
-constexpr const char *lib_dir = "lib";
-const char *const library_names[] = {"libcuda.so.1", nullptr};
-const char *const preload[] = {nullptr};
-const char *const family[] = {nullptr};
-const char *const wheel_dirs[] = {nullptr};
-#endif
-}  // namespace settings
-}  // namespace cushim
-}  // namespace
-
-// The C++ runtime of the lazy stubs: opens the library once, binds one stub on
-// its first call, and keeps every failure as a status and a message.
-//
-// This file is real source, with no template tag: cushim's tests compile it on
-// its own, and the C++ emitter copies it verbatim into every generated
-// `*_shim.cpp`. Before it, the generated file defines `cushim::settings` (what
-// --resolve, --stream and the library's description chose); after it, the
-// function table (`function_table()`, `function_count()`), one
-// CUSHIM_DEFINE invocation per stub and the exported status API.
-
-#include <atomic>
-#include <cstdarg>
-#include <cstddef>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <type_traits>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dirent.h>
-#include <dlfcn.h>
-#if defined(__linux__)
-#include <link.h>
-#endif
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
-#endif
-
-#if defined(_WIN32)
-#define CUSHIM_EXPORT
-#else
-#define CUSHIM_EXPORT __attribute__((visibility("default")))
-#endif
-
-#if defined(__GNUC__)
-#define CUSHIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CUSHIM_PRINTF(f, a)
-#endif
+// With CUSHIM_CUDA_LINKED defined (`--link linked` defines it here), the
+// program links the library itself and calls its symbols directly: no stubs
+// are defined, and the status API below reports on that same library.
 
 namespace {
-namespace cushim {
 
-template <class... T>
-inline void ignore(T &&...) {}
+// The library's file names, what it needs loaded first from the same
+// directory, the libraries installed beside it and the pip wheel directories
+// it is searched in, per system.
+#ifdef _WIN32
+const char *const cushim_names[] = {"nvcuda.dll", nullptr};
+const char *const cushim_preload[] = {nullptr};
+const char *const cushim_family[] = {nullptr};
+const char *const cushim_wheel_dirs[] = {nullptr};
+#else
+const char *const cushim_names[] = {"libcuda.so.1", nullptr};
+const char *const cushim_preload[] = {nullptr};
+const char *const cushim_family[] = {nullptr};
+const char *const cushim_wheel_dirs[] = {nullptr};
+#endif
 
-// What a function that returns a value, not a status, returns without the
-// library: zero, or a null pointer.
-template <class T>
-inline T zero() {
-    return T();
-}
+// The values of CUSHIM_PER_THREAD_DEFAULT_STREAM that choose the per-thread and the legacy
+// default stream.
+const char *const cushim_stream_on[] = {"1", "true", "on", nullptr};
+const char *const cushim_stream_off[] = {"0", "false", "off", nullptr};
 
-// The state of the library or of one stub; the values of the generated
-// header's `<api>_status` enum, which the generated file checks.
-enum Status : int {
-    status_ok = 0,
-    status_library_not_found = 1,
-    status_stub_library = 2,
-    status_symbol_not_found = 3,
-    status_driver_too_old = 4,
-    status_version_not_sufficient = 5,
-    status_reentrant = 6,
-    status_forked_during_load = 7,
-    status_wrong_major = 8
+// What --resolve and --stream chose: entry points by ABI version through `cuGetProcAddress_v2`, else `cuGetProcAddress`, the legacy default stream unless CUSHIM_PER_THREAD_DEFAULT_STREAM says otherwise.
+const cushim::Driver cushim_driver = {
+    "cuGetProcAddress_v2",
+    "cuGetProcAddress",
+    false,
+    "CUSHIM_PER_THREAD_DEFAULT_STREAM",
+    cushim_stream_on,
+    cushim_stream_off,
 };
 
-// What became of one stub.
-// `elsewhere`: a function of another system (cuWGLGetDevice off Windows),
-// which has no stub here and is never resolved.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient, elsewhere };
+// Functions that only systems with _WIN32 have.
+#ifdef _WIN32
+#define CUSHIM_ELSEWHERE__WIN32 false
+#else
+#define CUSHIM_ELSEWHERE__WIN32 true
+#endif
 
-// One row per stub: what to resolve, and what became of it.
-struct Function {
-    const char *name;       // the C name callers write
-    const char *symbol;     // the export bound by exact name
-    const char *proc_name;  // the base name for cuGetProcAddress
-    unsigned version;       // ABI version from the PFN table (0: unknown)
-    bool per_thread;        // a _ptds/_ptsz variant: bound with flag 2
-    int twin;               // the row of this function's per-thread variant, or -1
-    std::atomic<void *> address;
-    std::atomic<int> state;
-    std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
+// Name, symbol, name for the lookup by ABI version, ABI version, per-thread twin, per-thread itself, of another system.
+const cushim::Function cushim_functions[] = {
+    {"cuArray3DCreate", "cuArray3DCreate_v2", "cuArray3DCreate", 3020u, -1, false, false},
+    {"cuArray3DGetDescriptor", "cuArray3DGetDescriptor_v2", "cuArray3DGetDescriptor", 3020u, -1, false, false},
+    {"cuArrayCreate", "cuArrayCreate_v2", "cuArrayCreate", 3020u, -1, false, false},
+    {"cuArrayDestroy", "cuArrayDestroy", "cuArrayDestroy", 2000u, -1, false, false},
+    {"cuArrayGetDescriptor", "cuArrayGetDescriptor_v2", "cuArrayGetDescriptor", 3020u, -1, false, false},
+    {"cuArrayGetMemoryRequirements", "cuArrayGetMemoryRequirements", "cuArrayGetMemoryRequirements", 11060u, -1, false, false},
+    {"cuArrayGetPlane", "cuArrayGetPlane", "cuArrayGetPlane", 11020u, -1, false, false},
+    {"cuArrayGetSparseProperties", "cuArrayGetSparseProperties", "cuArrayGetSparseProperties", 11010u, -1, false, false},
+    {"cuCoredumpGetAttribute", "cuCoredumpGetAttribute", "cuCoredumpGetAttribute", 12010u, -1, false, false},
+    {"cuCoredumpGetAttributeGlobal", "cuCoredumpGetAttributeGlobal", "cuCoredumpGetAttributeGlobal", 12010u, -1, false, false},
+    {"cuCoredumpSetAttribute", "cuCoredumpSetAttribute", "cuCoredumpSetAttribute", 12010u, -1, false, false},
+    {"cuCoredumpSetAttributeGlobal", "cuCoredumpSetAttributeGlobal", "cuCoredumpSetAttributeGlobal", 12010u, -1, false, false},
+    {"cuCtxAttach", "cuCtxAttach", "cuCtxAttach", 2000u, -1, false, false},
+    {"cuCtxCreate", "cuCtxCreate_v2", "cuCtxCreate", 3020u, -1, false, false},
+    {"cuCtxCreate_v3", "cuCtxCreate_v3", "cuCtxCreate", 11040u, -1, false, false},
+    {"cuCtxDestroy", "cuCtxDestroy_v2", "cuCtxDestroy", 4000u, -1, false, false},
+    {"cuCtxDetach", "cuCtxDetach", "cuCtxDetach", 2000u, -1, false, false},
+    {"cuCtxDisablePeerAccess", "cuCtxDisablePeerAccess", "cuCtxDisablePeerAccess", 4000u, -1, false, false},
+    {"cuCtxEnablePeerAccess", "cuCtxEnablePeerAccess", "cuCtxEnablePeerAccess", 4000u, -1, false, false},
+    {"cuCtxGetApiVersion", "cuCtxGetApiVersion", "cuCtxGetApiVersion", 3020u, -1, false, false},
+    {"cuCtxGetCacheConfig", "cuCtxGetCacheConfig", "cuCtxGetCacheConfig", 3020u, -1, false, false},
+    {"cuCtxGetCurrent", "cuCtxGetCurrent", "cuCtxGetCurrent", 4000u, -1, false, false},
+    {"cuCtxGetDevice", "cuCtxGetDevice", "cuCtxGetDevice", 2000u, -1, false, false},
+    {"cuCtxGetExecAffinity", "cuCtxGetExecAffinity", "cuCtxGetExecAffinity", 11040u, -1, false, false},
+    {"cuCtxGetFlags", "cuCtxGetFlags", "cuCtxGetFlags", 7000u, -1, false, false},
+    {"cuCtxGetId", "cuCtxGetId", "cuCtxGetId", 12000u, -1, false, false},
+    {"cuCtxGetLimit", "cuCtxGetLimit", "cuCtxGetLimit", 3010u, -1, false, false},
+    {"cuCtxGetSharedMemConfig", "cuCtxGetSharedMemConfig", "cuCtxGetSharedMemConfig", 4020u, -1, false, false},
+    {"cuCtxGetStreamPriorityRange", "cuCtxGetStreamPriorityRange", "cuCtxGetStreamPriorityRange", 5050u, -1, false, false},
+    {"cuCtxPopCurrent", "cuCtxPopCurrent_v2", "cuCtxPopCurrent", 4000u, -1, false, false},
+    {"cuCtxPushCurrent", "cuCtxPushCurrent_v2", "cuCtxPushCurrent", 4000u, -1, false, false},
+    {"cuCtxResetPersistingL2Cache", "cuCtxResetPersistingL2Cache", "cuCtxResetPersistingL2Cache", 11000u, -1, false, false},
+    {"cuCtxSetCacheConfig", "cuCtxSetCacheConfig", "cuCtxSetCacheConfig", 3020u, -1, false, false},
+    {"cuCtxSetCurrent", "cuCtxSetCurrent", "cuCtxSetCurrent", 4000u, -1, false, false},
+    {"cuCtxSetFlags", "cuCtxSetFlags", "cuCtxSetFlags", 12010u, -1, false, false},
+    {"cuCtxSetLimit", "cuCtxSetLimit", "cuCtxSetLimit", 3010u, -1, false, false},
+    {"cuCtxSetSharedMemConfig", "cuCtxSetSharedMemConfig", "cuCtxSetSharedMemConfig", 4020u, -1, false, false},
+    {"cuCtxSynchronize", "cuCtxSynchronize", "cuCtxSynchronize", 2000u, -1, false, false},
+    {"cuDestroyExternalMemory", "cuDestroyExternalMemory", "cuDestroyExternalMemory", 10000u, -1, false, false},
+    {"cuDestroyExternalSemaphore", "cuDestroyExternalSemaphore", "cuDestroyExternalSemaphore", 10000u, -1, false, false},
+    {"cuDeviceCanAccessPeer", "cuDeviceCanAccessPeer", "cuDeviceCanAccessPeer", 4000u, -1, false, false},
+    {"cuDeviceComputeCapability", "cuDeviceComputeCapability", "cuDeviceComputeCapability", 2000u, -1, false, false},
+    {"cuDeviceGet", "cuDeviceGet", "cuDeviceGet", 2000u, -1, false, false},
+    {"cuDeviceGetAttribute", "cuDeviceGetAttribute", "cuDeviceGetAttribute", 2000u, -1, false, false},
+    {"cuDeviceGetByPCIBusId", "cuDeviceGetByPCIBusId", "cuDeviceGetByPCIBusId", 4010u, -1, false, false},
+    {"cuDeviceGetCount", "cuDeviceGetCount", "cuDeviceGetCount", 2000u, -1, false, false},
+    {"cuDeviceGetDefaultMemPool", "cuDeviceGetDefaultMemPool", "cuDeviceGetDefaultMemPool", 11020u, -1, false, false},
+    {"cuDeviceGetExecAffinitySupport", "cuDeviceGetExecAffinitySupport", "cuDeviceGetExecAffinitySupport", 11040u, -1, false, false},
+    {"cuDeviceGetGraphMemAttribute", "cuDeviceGetGraphMemAttribute", "cuDeviceGetGraphMemAttribute", 11040u, -1, false, false},
+    {"cuDeviceGetLuid", "cuDeviceGetLuid", "cuDeviceGetLuid", 10000u, -1, false, false},
+    {"cuDeviceGetMemPool", "cuDeviceGetMemPool", "cuDeviceGetMemPool", 11020u, -1, false, false},
+    {"cuDeviceGetName", "cuDeviceGetName", "cuDeviceGetName", 2000u, -1, false, false},
+    {"cuDeviceGetNvSciSyncAttributes", "cuDeviceGetNvSciSyncAttributes", "cuDeviceGetNvSciSyncAttributes", 10020u, -1, false, false},
+    {"cuDeviceGetP2PAttribute", "cuDeviceGetP2PAttribute", "cuDeviceGetP2PAttribute", 8000u, -1, false, false},
+    {"cuDeviceGetPCIBusId", "cuDeviceGetPCIBusId", "cuDeviceGetPCIBusId", 4010u, -1, false, false},
+    {"cuDeviceGetProperties", "cuDeviceGetProperties", "cuDeviceGetProperties", 2000u, -1, false, false},
+    {"cuDeviceGetTexture1DLinearMaxWidth", "cuDeviceGetTexture1DLinearMaxWidth", "cuDeviceGetTexture1DLinearMaxWidth", 11010u, -1, false, false},
+    {"cuDeviceGetUuid", "cuDeviceGetUuid", "cuDeviceGetUuid", 9020u, -1, false, false},
+    {"cuDeviceGetUuid_v2", "cuDeviceGetUuid_v2", "cuDeviceGetUuid", 11040u, -1, false, false},
+    {"cuDeviceGraphMemTrim", "cuDeviceGraphMemTrim", "cuDeviceGraphMemTrim", 11040u, -1, false, false},
+    {"cuDevicePrimaryCtxGetState", "cuDevicePrimaryCtxGetState", "cuDevicePrimaryCtxGetState", 7000u, -1, false, false},
+    {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 11000u, -1, false, false},
+    {"cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset", 11000u, -1, false, false},
+    {"cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", 7000u, -1, false, false},
+    {"cuDevicePrimaryCtxSetFlags", "cuDevicePrimaryCtxSetFlags_v2", "cuDevicePrimaryCtxSetFlags", 11000u, -1, false, false},
+    {"cuDeviceSetGraphMemAttribute", "cuDeviceSetGraphMemAttribute", "cuDeviceSetGraphMemAttribute", 11040u, -1, false, false},
+    {"cuDeviceSetMemPool", "cuDeviceSetMemPool", "cuDeviceSetMemPool", 11020u, -1, false, false},
+    {"cuDeviceTotalMem", "cuDeviceTotalMem_v2", "cuDeviceTotalMem", 3020u, -1, false, false},
+    {"cuDriverGetVersion", "cuDriverGetVersion", "cuDriverGetVersion", 2020u, -1, false, false},
+    {"cuEGLStreamConsumerAcquireFrame", "cuEGLStreamConsumerAcquireFrame", "cuEGLStreamConsumerAcquireFrame", 7000u, -1, false, false},
+    {"cuEGLStreamConsumerConnect", "cuEGLStreamConsumerConnect", "cuEGLStreamConsumerConnect", 7000u, -1, false, false},
+    {"cuEGLStreamConsumerConnectWithFlags", "cuEGLStreamConsumerConnectWithFlags", "cuEGLStreamConsumerConnectWithFlags", 8000u, -1, false, false},
+    {"cuEGLStreamConsumerDisconnect", "cuEGLStreamConsumerDisconnect", "cuEGLStreamConsumerDisconnect", 7000u, -1, false, false},
+    {"cuEGLStreamConsumerReleaseFrame", "cuEGLStreamConsumerReleaseFrame", "cuEGLStreamConsumerReleaseFrame", 7000u, -1, false, false},
+    {"cuEGLStreamProducerConnect", "cuEGLStreamProducerConnect", "cuEGLStreamProducerConnect", 7000u, -1, false, false},
+    {"cuEGLStreamProducerDisconnect", "cuEGLStreamProducerDisconnect", "cuEGLStreamProducerDisconnect", 7000u, -1, false, false},
+    {"cuEGLStreamProducerPresentFrame", "cuEGLStreamProducerPresentFrame", "cuEGLStreamProducerPresentFrame", 7000u, -1, false, false},
+    {"cuEGLStreamProducerReturnFrame", "cuEGLStreamProducerReturnFrame", "cuEGLStreamProducerReturnFrame", 7000u, -1, false, false},
+    {"cuEventCreate", "cuEventCreate", "cuEventCreate", 2000u, -1, false, false},
+    {"cuEventCreateFromEGLSync", "cuEventCreateFromEGLSync", "cuEventCreateFromEGLSync", 9000u, -1, false, false},
+    {"cuEventDestroy", "cuEventDestroy_v2", "cuEventDestroy", 4000u, -1, false, false},
+    {"cuEventElapsedTime", "cuEventElapsedTime", "cuEventElapsedTime", 2000u, -1, false, false},
+    {"cuEventQuery", "cuEventQuery", "cuEventQuery", 2000u, -1, false, false},
+    {"cuEventRecord", "cuEventRecord", "cuEventRecord", 2000u, 84, false, false},
+    {"cuEventRecord", "cuEventRecord_ptsz", "cuEventRecord", 7000u, -1, true, false},
+    {"cuEventRecordWithFlags", "cuEventRecordWithFlags", "cuEventRecordWithFlags", 11010u, 86, false, false},
+    {"cuEventRecordWithFlags", "cuEventRecordWithFlags_ptsz", "cuEventRecordWithFlags", 11010u, -1, true, false},
+    {"cuEventSynchronize", "cuEventSynchronize", "cuEventSynchronize", 2000u, -1, false, false},
+    {"cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", 10000u, -1, false, false},
+    {"cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", 10000u, -1, false, false},
+    {"cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", 11030u, -1, false, false},
+    {"cuFuncGetAttribute", "cuFuncGetAttribute", "cuFuncGetAttribute", 2020u, -1, false, false},
+    {"cuFuncGetModule", "cuFuncGetModule", "cuFuncGetModule", 11000u, -1, false, false},
+    {"cuFuncSetAttribute", "cuFuncSetAttribute", "cuFuncSetAttribute", 9000u, -1, false, false},
+    {"cuFuncSetBlockShape", "cuFuncSetBlockShape", "cuFuncSetBlockShape", 2000u, -1, false, false},
+    {"cuFuncSetCacheConfig", "cuFuncSetCacheConfig", "cuFuncSetCacheConfig", 3000u, -1, false, false},
+    {"cuFuncSetSharedMemConfig", "cuFuncSetSharedMemConfig", "cuFuncSetSharedMemConfig", 4020u, -1, false, false},
+    {"cuFuncSetSharedSize", "cuFuncSetSharedSize", "cuFuncSetSharedSize", 2000u, -1, false, false},
+    {"cuGLCtxCreate", "cuGLCtxCreate_v2", "cuGLCtxCreate", 3020u, -1, false, false},
+    {"cuGLGetDevices", "cuGLGetDevices_v2", "cuGLGetDevices", 6050u, -1, false, false},
+    {"cuGLInit", "cuGLInit", "cuGLInit", 2000u, -1, false, false},
+    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2", "cuGLMapBufferObjectAsync", 3020u, 102, false, false},
+    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2_ptsz", "cuGLMapBufferObjectAsync", 7000u, -1, true, false},
+    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2", "cuGLMapBufferObject", 3020u, 104, false, false},
+    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2_ptds", "cuGLMapBufferObject", 7000u, -1, true, false},
+    {"cuGLRegisterBufferObject", "cuGLRegisterBufferObject", "cuGLRegisterBufferObject", 2000u, -1, false, false},
+    {"cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", 2030u, -1, false, false},
+    {"cuGLUnmapBufferObject", "cuGLUnmapBufferObject", "cuGLUnmapBufferObject", 2000u, -1, false, false},
+    {"cuGLUnmapBufferObjectAsync", "cuGLUnmapBufferObjectAsync", "cuGLUnmapBufferObjectAsync", 2030u, -1, false, false},
+    {"cuGLUnregisterBufferObject", "cuGLUnregisterBufferObject", "cuGLUnregisterBufferObject", 2000u, -1, false, false},
+    {"cuGetErrorName", "cuGetErrorName", "cuGetErrorName", 6000u, -1, false, false},
+    {"cuGetErrorString", "cuGetErrorString", "cuGetErrorString", 6000u, -1, false, false},
+    {"cuGetExportTable", "cuGetExportTable", "cuGetExportTable", 3000u, -1, false, false},
+    {"cuGetProcAddress", "cuGetProcAddress_v2", "cuGetProcAddress", 12000u, -1, false, false},
+    {"cuGraphAddBatchMemOpNode", "cuGraphAddBatchMemOpNode", "cuGraphAddBatchMemOpNode", 11070u, -1, false, false},
+    {"cuGraphAddChildGraphNode", "cuGraphAddChildGraphNode", "cuGraphAddChildGraphNode", 10000u, -1, false, false},
+    {"cuGraphAddDependencies", "cuGraphAddDependencies", "cuGraphAddDependencies", 10000u, -1, false, false},
+    {"cuGraphAddEmptyNode", "cuGraphAddEmptyNode", "cuGraphAddEmptyNode", 10000u, -1, false, false},
+    {"cuGraphAddEventRecordNode", "cuGraphAddEventRecordNode", "cuGraphAddEventRecordNode", 11010u, -1, false, false},
+    {"cuGraphAddEventWaitNode", "cuGraphAddEventWaitNode", "cuGraphAddEventWaitNode", 11010u, -1, false, false},
+    {"cuGraphAddExternalSemaphoresSignalNode", "cuGraphAddExternalSemaphoresSignalNode", "cuGraphAddExternalSemaphoresSignalNode", 11020u, -1, false, false},
+    {"cuGraphAddExternalSemaphoresWaitNode", "cuGraphAddExternalSemaphoresWaitNode", "cuGraphAddExternalSemaphoresWaitNode", 11020u, -1, false, false},
+    {"cuGraphAddHostNode", "cuGraphAddHostNode", "cuGraphAddHostNode", 10000u, -1, false, false},
+    {"cuGraphAddKernelNode", "cuGraphAddKernelNode_v2", "cuGraphAddKernelNode", 12000u, -1, false, false},
+    {"cuGraphAddMemAllocNode", "cuGraphAddMemAllocNode", "cuGraphAddMemAllocNode", 11040u, -1, false, false},
+    {"cuGraphAddMemFreeNode", "cuGraphAddMemFreeNode", "cuGraphAddMemFreeNode", 11040u, -1, false, false},
+    {"cuGraphAddMemcpyNode", "cuGraphAddMemcpyNode", "cuGraphAddMemcpyNode", 10000u, -1, false, false},
+    {"cuGraphAddMemsetNode", "cuGraphAddMemsetNode", "cuGraphAddMemsetNode", 10000u, -1, false, false},
+    {"cuGraphAddNode", "cuGraphAddNode", "cuGraphAddNode", 12020u, -1, false, false},
+    {"cuGraphBatchMemOpNodeGetParams", "cuGraphBatchMemOpNodeGetParams", "cuGraphBatchMemOpNodeGetParams", 11070u, -1, false, false},
+    {"cuGraphBatchMemOpNodeSetParams", "cuGraphBatchMemOpNodeSetParams", "cuGraphBatchMemOpNodeSetParams", 11070u, -1, false, false},
+    {"cuGraphChildGraphNodeGetGraph", "cuGraphChildGraphNodeGetGraph", "cuGraphChildGraphNodeGetGraph", 10000u, -1, false, false},
+    {"cuGraphClone", "cuGraphClone", "cuGraphClone", 10000u, -1, false, false},
+    {"cuGraphCreate", "cuGraphCreate", "cuGraphCreate", 10000u, -1, false, false},
+    {"cuGraphDebugDotPrint", "cuGraphDebugDotPrint", "cuGraphDebugDotPrint", 11030u, -1, false, false},
+    {"cuGraphDestroy", "cuGraphDestroy", "cuGraphDestroy", 10000u, -1, false, false},
+    {"cuGraphDestroyNode", "cuGraphDestroyNode", "cuGraphDestroyNode", 10000u, -1, false, false},
+    {"cuGraphEventRecordNodeGetEvent", "cuGraphEventRecordNodeGetEvent", "cuGraphEventRecordNodeGetEvent", 11010u, -1, false, false},
+    {"cuGraphEventRecordNodeSetEvent", "cuGraphEventRecordNodeSetEvent", "cuGraphEventRecordNodeSetEvent", 11010u, -1, false, false},
+    {"cuGraphEventWaitNodeGetEvent", "cuGraphEventWaitNodeGetEvent", "cuGraphEventWaitNodeGetEvent", 11010u, -1, false, false},
+    {"cuGraphEventWaitNodeSetEvent", "cuGraphEventWaitNodeSetEvent", "cuGraphEventWaitNodeSetEvent", 11010u, -1, false, false},
+    {"cuGraphExecBatchMemOpNodeSetParams", "cuGraphExecBatchMemOpNodeSetParams", "cuGraphExecBatchMemOpNodeSetParams", 11070u, -1, false, false},
+    {"cuGraphExecChildGraphNodeSetParams", "cuGraphExecChildGraphNodeSetParams", "cuGraphExecChildGraphNodeSetParams", 11010u, -1, false, false},
+    {"cuGraphExecDestroy", "cuGraphExecDestroy", "cuGraphExecDestroy", 10000u, -1, false, false},
+    {"cuGraphExecEventRecordNodeSetEvent", "cuGraphExecEventRecordNodeSetEvent", "cuGraphExecEventRecordNodeSetEvent", 11010u, -1, false, false},
+    {"cuGraphExecEventWaitNodeSetEvent", "cuGraphExecEventWaitNodeSetEvent", "cuGraphExecEventWaitNodeSetEvent", 11010u, -1, false, false},
+    {"cuGraphExecExternalSemaphoresSignalNodeSetParams", "cuGraphExecExternalSemaphoresSignalNodeSetParams", "cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020u, -1, false, false},
+    {"cuGraphExecExternalSemaphoresWaitNodeSetParams", "cuGraphExecExternalSemaphoresWaitNodeSetParams", "cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020u, -1, false, false},
+    {"cuGraphExecGetFlags", "cuGraphExecGetFlags", "cuGraphExecGetFlags", 12000u, -1, false, false},
+    {"cuGraphExecHostNodeSetParams", "cuGraphExecHostNodeSetParams", "cuGraphExecHostNodeSetParams", 10020u, -1, false, false},
+    {"cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams_v2", "cuGraphExecKernelNodeSetParams", 12000u, -1, false, false},
+    {"cuGraphExecMemcpyNodeSetParams", "cuGraphExecMemcpyNodeSetParams", "cuGraphExecMemcpyNodeSetParams", 10020u, -1, false, false},
+    {"cuGraphExecMemsetNodeSetParams", "cuGraphExecMemsetNodeSetParams", "cuGraphExecMemsetNodeSetParams", 10020u, -1, false, false},
+    {"cuGraphExecNodeSetParams", "cuGraphExecNodeSetParams", "cuGraphExecNodeSetParams", 12020u, -1, false, false},
+    {"cuGraphExecUpdate", "cuGraphExecUpdate_v2", "cuGraphExecUpdate", 12000u, -1, false, false},
+    {"cuGraphExternalSemaphoresSignalNodeGetParams", "cuGraphExternalSemaphoresSignalNodeGetParams", "cuGraphExternalSemaphoresSignalNodeGetParams", 11020u, -1, false, false},
+    {"cuGraphExternalSemaphoresSignalNodeSetParams", "cuGraphExternalSemaphoresSignalNodeSetParams", "cuGraphExternalSemaphoresSignalNodeSetParams", 11020u, -1, false, false},
+    {"cuGraphExternalSemaphoresWaitNodeGetParams", "cuGraphExternalSemaphoresWaitNodeGetParams", "cuGraphExternalSemaphoresWaitNodeGetParams", 11020u, -1, false, false},
+    {"cuGraphExternalSemaphoresWaitNodeSetParams", "cuGraphExternalSemaphoresWaitNodeSetParams", "cuGraphExternalSemaphoresWaitNodeSetParams", 11020u, -1, false, false},
+    {"cuGraphGetEdges", "cuGraphGetEdges", "cuGraphGetEdges", 10000u, -1, false, false},
+    {"cuGraphGetNodes", "cuGraphGetNodes", "cuGraphGetNodes", 10000u, -1, false, false},
+    {"cuGraphGetRootNodes", "cuGraphGetRootNodes", "cuGraphGetRootNodes", 10000u, -1, false, false},
+    {"cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", 10000u, -1, false, false},
+    {"cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", 10000u, -1, false, false},
+    {"cuGraphInstantiate", "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", 11040u, -1, false, false},
+    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", 12000u, 166, false, false},
+    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams_ptsz", "cuGraphInstantiateWithParams", 12000u, -1, true, false},
+    {"cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", 11000u, -1, false, false},
+    {"cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", 11000u, -1, false, false},
+    {"cuGraphKernelNodeGetParams", "cuGraphKernelNodeGetParams_v2", "cuGraphKernelNodeGetParams", 12000u, -1, false, false},
+    {"cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", 11000u, -1, false, false},
+    {"cuGraphKernelNodeSetParams", "cuGraphKernelNodeSetParams_v2", "cuGraphKernelNodeSetParams", 12000u, -1, false, false},
+    {"cuGraphLaunch", "cuGraphLaunch", "cuGraphLaunch", 10000u, 173, false, false},
+    {"cuGraphLaunch", "cuGraphLaunch_ptsz", "cuGraphLaunch", 10000u, -1, true, false},
+    {"cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", 11040u, -1, false, false},
+    {"cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", 11040u, -1, false, false},
+    {"cuGraphMemcpyNodeGetParams", "cuGraphMemcpyNodeGetParams", "cuGraphMemcpyNodeGetParams", 10000u, -1, false, false},
+    {"cuGraphMemcpyNodeSetParams", "cuGraphMemcpyNodeSetParams", "cuGraphMemcpyNodeSetParams", 10000u, -1, false, false},
+    {"cuGraphMemsetNodeGetParams", "cuGraphMemsetNodeGetParams", "cuGraphMemsetNodeGetParams", 10000u, -1, false, false},
+    {"cuGraphMemsetNodeSetParams", "cuGraphMemsetNodeSetParams", "cuGraphMemsetNodeSetParams", 10000u, -1, false, false},
+    {"cuGraphNodeFindInClone", "cuGraphNodeFindInClone", "cuGraphNodeFindInClone", 10000u, -1, false, false},
+    {"cuGraphNodeGetDependencies", "cuGraphNodeGetDependencies", "cuGraphNodeGetDependencies", 10000u, -1, false, false},
+    {"cuGraphNodeGetDependentNodes", "cuGraphNodeGetDependentNodes", "cuGraphNodeGetDependentNodes", 10000u, -1, false, false},
+    {"cuGraphNodeGetEnabled", "cuGraphNodeGetEnabled", "cuGraphNodeGetEnabled", 11060u, -1, false, false},
+    {"cuGraphNodeGetType", "cuGraphNodeGetType", "cuGraphNodeGetType", 10000u, -1, false, false},
+    {"cuGraphNodeSetEnabled", "cuGraphNodeSetEnabled", "cuGraphNodeSetEnabled", 11060u, -1, false, false},
+    {"cuGraphNodeSetParams", "cuGraphNodeSetParams", "cuGraphNodeSetParams", 12020u, -1, false, false},
+    {"cuGraphReleaseUserObject", "cuGraphReleaseUserObject", "cuGraphReleaseUserObject", 11030u, -1, false, false},
+    {"cuGraphRemoveDependencies", "cuGraphRemoveDependencies", "cuGraphRemoveDependencies", 10000u, -1, false, false},
+    {"cuGraphRetainUserObject", "cuGraphRetainUserObject", "cuGraphRetainUserObject", 11030u, -1, false, false},
+    {"cuGraphUpload", "cuGraphUpload", "cuGraphUpload", 11010u, 191, false, false},
+    {"cuGraphUpload", "cuGraphUpload_ptsz", "cuGraphUpload", 11010u, -1, true, false},
+    {"cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", 7000u, -1, false, false},
+    {"cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", 3000u, -1, false, false},
+    {"cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", 3000u, -1, false, false},
+    {"cuGraphicsMapResources", "cuGraphicsMapResources", "cuGraphicsMapResources", 3000u, 196, false, false},
+    {"cuGraphicsMapResources", "cuGraphicsMapResources_ptsz", "cuGraphicsMapResources", 7000u, -1, true, false},
+    {"cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", 7000u, -1, false, false},
+    {"cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", 5000u, -1, false, false},
+    {"cuGraphicsResourceGetMappedPointer", "cuGraphicsResourceGetMappedPointer_v2", "cuGraphicsResourceGetMappedPointer", 3020u, -1, false, false},
+    {"cuGraphicsResourceSetMapFlags", "cuGraphicsResourceSetMapFlags_v2", "cuGraphicsResourceSetMapFlags", 6050u, -1, false, false},
+    {"cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", 3000u, -1, false, false},
+    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources", "cuGraphicsUnmapResources", 3000u, 203, false, false},
+    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources_ptsz", "cuGraphicsUnmapResources", 7000u, -1, true, false},
+    {"cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", 3000u, -1, false, false},
+    {"cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", 3010u, -1, false, false},
+    {"cuGraphicsVDPAURegisterVideoSurface", "cuGraphicsVDPAURegisterVideoSurface", "cuGraphicsVDPAURegisterVideoSurface", 3010u, -1, false, false},
+    {"cuImportExternalMemory", "cuImportExternalMemory", "cuImportExternalMemory", 10000u, -1, false, false},
+    {"cuImportExternalSemaphore", "cuImportExternalSemaphore", "cuImportExternalSemaphore", 10000u, -1, false, false},
+    {"cuInit", "cuInit", "cuInit", 2000u, -1, false, false},
+    {"cuIpcCloseMemHandle", "cuIpcCloseMemHandle", "cuIpcCloseMemHandle", 4010u, -1, false, false},
+    {"cuIpcGetEventHandle", "cuIpcGetEventHandle", "cuIpcGetEventHandle", 4010u, -1, false, false},
+    {"cuIpcGetMemHandle", "cuIpcGetMemHandle", "cuIpcGetMemHandle", 4010u, -1, false, false},
+    {"cuIpcOpenEventHandle", "cuIpcOpenEventHandle", "cuIpcOpenEventHandle", 4010u, -1, false, false},
+    {"cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", "cuIpcOpenMemHandle", 11000u, -1, false, false},
+    {"cuKernelGetAttribute", "cuKernelGetAttribute", "cuKernelGetAttribute", 12000u, -1, false, false},
+    {"cuKernelGetFunction", "cuKernelGetFunction", "cuKernelGetFunction", 12000u, -1, false, false},
+    {"cuKernelSetAttribute", "cuKernelSetAttribute", "cuKernelSetAttribute", 12000u, -1, false, false},
+    {"cuKernelSetCacheConfig", "cuKernelSetCacheConfig", "cuKernelSetCacheConfig", 12000u, -1, false, false},
+    {"cuLaunch", "cuLaunch", "cuLaunch", 2000u, -1, false, false},
+    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", 9000u, 221, false, false},
+    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel_ptsz", "cuLaunchCooperativeKernel", 9000u, -1, true, false},
+    {"cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", 9000u, -1, false, false},
+    {"cuLaunchGrid", "cuLaunchGrid", "cuLaunchGrid", 2000u, -1, false, false},
+    {"cuLaunchGridAsync", "cuLaunchGridAsync", "cuLaunchGridAsync", 2000u, -1, false, false},
+    {"cuLaunchHostFunc", "cuLaunchHostFunc", "cuLaunchHostFunc", 10000u, 226, false, false},
+    {"cuLaunchHostFunc", "cuLaunchHostFunc_ptsz", "cuLaunchHostFunc", 10000u, -1, true, false},
+    {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel", 4000u, 228, false, false},
+    {"cuLaunchKernel", "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000u, -1, true, false},
+    {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx", 11060u, 230, false, false},
+    {"cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchKernelEx", 11060u, -1, true, false},
+    {"cuLibraryGetGlobal", "cuLibraryGetGlobal", "cuLibraryGetGlobal", 12000u, -1, false, false},
+    {"cuLibraryGetKernel", "cuLibraryGetKernel", "cuLibraryGetKernel", 12000u, -1, false, false},
+    {"cuLibraryGetManaged", "cuLibraryGetManaged", "cuLibraryGetManaged", 12000u, -1, false, false},
+    {"cuLibraryGetModule", "cuLibraryGetModule", "cuLibraryGetModule", 12000u, -1, false, false},
+    {"cuLibraryGetUnifiedFunction", "cuLibraryGetUnifiedFunction", "cuLibraryGetUnifiedFunction", 12000u, -1, false, false},
+    {"cuLibraryLoadData", "cuLibraryLoadData", "cuLibraryLoadData", 12000u, -1, false, false},
+    {"cuLibraryLoadFromFile", "cuLibraryLoadFromFile", "cuLibraryLoadFromFile", 12000u, -1, false, false},
+    {"cuLibraryUnload", "cuLibraryUnload", "cuLibraryUnload", 12000u, -1, false, false},
+    {"cuLinkAddData", "cuLinkAddData_v2", "cuLinkAddData", 6050u, -1, false, false},
+    {"cuLinkAddFile", "cuLinkAddFile_v2", "cuLinkAddFile", 6050u, -1, false, false},
+    {"cuLinkComplete", "cuLinkComplete", "cuLinkComplete", 5050u, -1, false, false},
+    {"cuLinkCreate", "cuLinkCreate_v2", "cuLinkCreate", 6050u, -1, false, false},
+    {"cuLinkDestroy", "cuLinkDestroy", "cuLinkDestroy", 5050u, -1, false, false},
+    {"cuMemAddressFree", "cuMemAddressFree", "cuMemAddressFree", 10020u, -1, false, false},
+    {"cuMemAddressReserve", "cuMemAddressReserve", "cuMemAddressReserve", 10020u, -1, false, false},
+    {"cuMemAdvise", "cuMemAdvise", "cuMemAdvise", 8000u, -1, false, false},
+    {"cuMemAdvise_v2", "cuMemAdvise_v2", "cuMemAdvise", 12020u, -1, false, false},
+    {"cuMemAllocAsync", "cuMemAllocAsync", "cuMemAllocAsync", 11020u, 249, false, false},
+    {"cuMemAllocAsync", "cuMemAllocAsync_ptsz", "cuMemAllocAsync", 11020u, -1, true, false},
+    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", 11020u, 251, false, false},
+    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", "cuMemAllocFromPoolAsync", 11020u, -1, true, false},
+    {"cuMemAllocHost", "cuMemAllocHost_v2", "cuMemAllocHost", 3020u, -1, false, false},
+    {"cuMemAllocManaged", "cuMemAllocManaged", "cuMemAllocManaged", 6000u, -1, false, false},
+    {"cuMemAllocPitch", "cuMemAllocPitch_v2", "cuMemAllocPitch", 3020u, -1, false, false},
+    {"cuMemAlloc", "cuMemAlloc_v2", "cuMemAlloc", 3020u, -1, false, false},
+    {"cuMemCreate", "cuMemCreate", "cuMemCreate", 10020u, -1, false, false},
+    {"cuMemExportToShareableHandle", "cuMemExportToShareableHandle", "cuMemExportToShareableHandle", 10020u, -1, false, false},
+    {"cuMemFreeAsync", "cuMemFreeAsync", "cuMemFreeAsync", 11020u, 259, false, false},
+    {"cuMemFreeAsync", "cuMemFreeAsync_ptsz", "cuMemFreeAsync", 11020u, -1, true, false},
+    {"cuMemFreeHost", "cuMemFreeHost", "cuMemFreeHost", 2000u, -1, false, false},
+    {"cuMemFree", "cuMemFree_v2", "cuMemFree", 3020u, -1, false, false},
+    {"cuMemGetAccess", "cuMemGetAccess", "cuMemGetAccess", 10020u, -1, false, false},
+    {"cuMemGetAddressRange", "cuMemGetAddressRange_v2", "cuMemGetAddressRange", 3020u, -1, false, false},
+    {"cuMemGetAllocationGranularity", "cuMemGetAllocationGranularity", "cuMemGetAllocationGranularity", 10020u, -1, false, false},
+    {"cuMemGetAllocationPropertiesFromHandle", "cuMemGetAllocationPropertiesFromHandle", "cuMemGetAllocationPropertiesFromHandle", 10020u, -1, false, false},
+    {"cuMemGetHandleForAddressRange", "cuMemGetHandleForAddressRange", "cuMemGetHandleForAddressRange", 11070u, -1, false, false},
+    {"cuMemGetInfo", "cuMemGetInfo_v2", "cuMemGetInfo", 3020u, -1, false, false},
+    {"cuMemHostAlloc", "cuMemHostAlloc", "cuMemHostAlloc", 2020u, -1, false, false},
+    {"cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2", "cuMemHostGetDevicePointer", 3020u, -1, false, false},
+    {"cuMemHostGetFlags", "cuMemHostGetFlags", "cuMemHostGetFlags", 2030u, -1, false, false},
+    {"cuMemHostRegister", "cuMemHostRegister_v2", "cuMemHostRegister", 6050u, -1, false, false},
+    {"cuMemHostUnregister", "cuMemHostUnregister", "cuMemHostUnregister", 4000u, -1, false, false},
+    {"cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", 10020u, -1, false, false},
+    {"cuMemMap", "cuMemMap", "cuMemMap", 10020u, -1, false, false},
+    {"cuMemMapArrayAsync", "cuMemMapArrayAsync", "cuMemMapArrayAsync", 11010u, 276, false, false},
+    {"cuMemMapArrayAsync", "cuMemMapArrayAsync_ptsz", "cuMemMapArrayAsync", 11010u, -1, true, false},
+    {"cuMemPoolCreate", "cuMemPoolCreate", "cuMemPoolCreate", 11020u, -1, false, false},
+    {"cuMemPoolDestroy", "cuMemPoolDestroy", "cuMemPoolDestroy", 11020u, -1, false, false},
+    {"cuMemPoolExportPointer", "cuMemPoolExportPointer", "cuMemPoolExportPointer", 11020u, -1, false, false},
+    {"cuMemPoolExportToShareableHandle", "cuMemPoolExportToShareableHandle", "cuMemPoolExportToShareableHandle", 11020u, -1, false, false},
+    {"cuMemPoolGetAccess", "cuMemPoolGetAccess", "cuMemPoolGetAccess", 11020u, -1, false, false},
+    {"cuMemPoolGetAttribute", "cuMemPoolGetAttribute", "cuMemPoolGetAttribute", 11020u, -1, false, false},
+    {"cuMemPoolImportFromShareableHandle", "cuMemPoolImportFromShareableHandle", "cuMemPoolImportFromShareableHandle", 11020u, -1, false, false},
+    {"cuMemPoolImportPointer", "cuMemPoolImportPointer", "cuMemPoolImportPointer", 11020u, -1, false, false},
+    {"cuMemPoolSetAccess", "cuMemPoolSetAccess", "cuMemPoolSetAccess", 11020u, -1, false, false},
+    {"cuMemPoolSetAttribute", "cuMemPoolSetAttribute", "cuMemPoolSetAttribute", 11020u, -1, false, false},
+    {"cuMemPoolTrimTo", "cuMemPoolTrimTo", "cuMemPoolTrimTo", 11020u, -1, false, false},
+    {"cuMemPrefetchAsync", "cuMemPrefetchAsync", "cuMemPrefetchAsync", 8000u, 289, false, false},
+    {"cuMemPrefetchAsync", "cuMemPrefetchAsync_ptsz", "cuMemPrefetchAsync", 8000u, -1, true, false},
+    {"cuMemPrefetchAsync_v2", "cuMemPrefetchAsync_v2", "cuMemPrefetchAsync", 12020u, 291, false, false},
+    {"cuMemPrefetchAsync_v2", "cuMemPrefetchAsync_v2_ptsz", "cuMemPrefetchAsync", 12020u, -1, true, false},
+    {"cuMemRangeGetAttribute", "cuMemRangeGetAttribute", "cuMemRangeGetAttribute", 8000u, -1, false, false},
+    {"cuMemRangeGetAttributes", "cuMemRangeGetAttributes", "cuMemRangeGetAttributes", 8000u, -1, false, false},
+    {"cuMemRelease", "cuMemRelease", "cuMemRelease", 10020u, -1, false, false},
+    {"cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle", 11000u, -1, false, false},
+    {"cuMemSetAccess", "cuMemSetAccess", "cuMemSetAccess", 10020u, -1, false, false},
+    {"cuMemUnmap", "cuMemUnmap", "cuMemUnmap", 10020u, -1, false, false},
+    {"cuMemcpy", "cuMemcpy", "cuMemcpy", 4000u, 299, false, false},
+    {"cuMemcpy", "cuMemcpy_ptds", "cuMemcpy", 7000u, -1, true, false},
+    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", 3020u, 301, false, false},
+    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2_ptsz", "cuMemcpy2DAsync", 7000u, -1, true, false},
+    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2", "cuMemcpy2DUnaligned", 3020u, 303, false, false},
+    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2_ptds", "cuMemcpy2DUnaligned", 7000u, -1, true, false},
+    {"cuMemcpy2D", "cuMemcpy2D_v2", "cuMemcpy2D", 3020u, 305, false, false},
+    {"cuMemcpy2D", "cuMemcpy2D_v2_ptds", "cuMemcpy2D", 7000u, -1, true, false},
+    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2", "cuMemcpy3DAsync", 3020u, 307, false, false},
+    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2_ptsz", "cuMemcpy3DAsync", 7000u, -1, true, false},
+    {"cuMemcpy3DPeer", "cuMemcpy3DPeer", "cuMemcpy3DPeer", 4000u, 309, false, false},
+    {"cuMemcpy3DPeer", "cuMemcpy3DPeer_ptds", "cuMemcpy3DPeer", 7000u, -1, true, false},
+    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", 4000u, 311, false, false},
+    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync_ptsz", "cuMemcpy3DPeerAsync", 7000u, -1, true, false},
+    {"cuMemcpy3D", "cuMemcpy3D_v2", "cuMemcpy3D", 3020u, 313, false, false},
+    {"cuMemcpy3D", "cuMemcpy3D_v2_ptds", "cuMemcpy3D", 7000u, -1, true, false},
+    {"cuMemcpyAsync", "cuMemcpyAsync", "cuMemcpyAsync", 4000u, 315, false, false},
+    {"cuMemcpyAsync", "cuMemcpyAsync_ptsz", "cuMemcpyAsync", 7000u, -1, true, false},
+    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2", "cuMemcpyAtoA", 3020u, 317, false, false},
+    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2_ptds", "cuMemcpyAtoA", 7000u, -1, true, false},
+    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2", "cuMemcpyAtoD", 3020u, 319, false, false},
+    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2_ptds", "cuMemcpyAtoD", 7000u, -1, true, false},
+    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2", "cuMemcpyAtoHAsync", 3020u, 321, false, false},
+    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2_ptsz", "cuMemcpyAtoHAsync", 7000u, -1, true, false},
+    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2", "cuMemcpyAtoH", 3020u, 323, false, false},
+    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2_ptds", "cuMemcpyAtoH", 7000u, -1, true, false},
+    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2", "cuMemcpyDtoA", 3020u, 325, false, false},
+    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2_ptds", "cuMemcpyDtoA", 7000u, -1, true, false},
+    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync", 3020u, 327, false, false},
+    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2_ptsz", "cuMemcpyDtoDAsync", 7000u, -1, true, false},
+    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2", "cuMemcpyDtoD", 3020u, 329, false, false},
+    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2_ptds", "cuMemcpyDtoD", 7000u, -1, true, false},
+    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020u, 331, false, false},
+    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2_ptsz", "cuMemcpyDtoHAsync", 7000u, -1, true, false},
+    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", 3020u, 333, false, false},
+    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2_ptds", "cuMemcpyDtoH", 7000u, -1, true, false},
+    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2", "cuMemcpyHtoAAsync", 3020u, 335, false, false},
+    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2_ptsz", "cuMemcpyHtoAAsync", 7000u, -1, true, false},
+    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2", "cuMemcpyHtoA", 3020u, 337, false, false},
+    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2_ptds", "cuMemcpyHtoA", 7000u, -1, true, false},
+    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync", 3020u, 339, false, false},
+    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2_ptsz", "cuMemcpyHtoDAsync", 7000u, -1, true, false},
+    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020u, 341, false, false},
+    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000u, -1, true, false},
+    {"cuMemcpyPeer", "cuMemcpyPeer", "cuMemcpyPeer", 4000u, 343, false, false},
+    {"cuMemcpyPeer", "cuMemcpyPeer_ptds", "cuMemcpyPeer", 7000u, -1, true, false},
+    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync", "cuMemcpyPeerAsync", 4000u, 345, false, false},
+    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync_ptsz", "cuMemcpyPeerAsync", 7000u, -1, true, false},
+    {"cuMemsetD16Async", "cuMemsetD16Async", "cuMemsetD16Async", 3020u, 347, false, false},
+    {"cuMemsetD16Async", "cuMemsetD16Async_ptsz", "cuMemsetD16Async", 7000u, -1, true, false},
+    {"cuMemsetD16", "cuMemsetD16_v2", "cuMemsetD16", 3020u, 349, false, false},
+    {"cuMemsetD16", "cuMemsetD16_v2_ptds", "cuMemsetD16", 7000u, -1, true, false},
+    {"cuMemsetD2D16Async", "cuMemsetD2D16Async", "cuMemsetD2D16Async", 3020u, 351, false, false},
+    {"cuMemsetD2D16Async", "cuMemsetD2D16Async_ptsz", "cuMemsetD2D16Async", 7000u, -1, true, false},
+    {"cuMemsetD2D16", "cuMemsetD2D16_v2", "cuMemsetD2D16", 3020u, 353, false, false},
+    {"cuMemsetD2D16", "cuMemsetD2D16_v2_ptds", "cuMemsetD2D16", 7000u, -1, true, false},
+    {"cuMemsetD2D32Async", "cuMemsetD2D32Async", "cuMemsetD2D32Async", 3020u, 355, false, false},
+    {"cuMemsetD2D32Async", "cuMemsetD2D32Async_ptsz", "cuMemsetD2D32Async", 7000u, -1, true, false},
+    {"cuMemsetD2D32", "cuMemsetD2D32_v2", "cuMemsetD2D32", 3020u, 357, false, false},
+    {"cuMemsetD2D32", "cuMemsetD2D32_v2_ptds", "cuMemsetD2D32", 7000u, -1, true, false},
+    {"cuMemsetD2D8Async", "cuMemsetD2D8Async", "cuMemsetD2D8Async", 3020u, 359, false, false},
+    {"cuMemsetD2D8Async", "cuMemsetD2D8Async_ptsz", "cuMemsetD2D8Async", 7000u, -1, true, false},
+    {"cuMemsetD2D8", "cuMemsetD2D8_v2", "cuMemsetD2D8", 3020u, 361, false, false},
+    {"cuMemsetD2D8", "cuMemsetD2D8_v2_ptds", "cuMemsetD2D8", 7000u, -1, true, false},
+    {"cuMemsetD32Async", "cuMemsetD32Async", "cuMemsetD32Async", 3020u, 363, false, false},
+    {"cuMemsetD32Async", "cuMemsetD32Async_ptsz", "cuMemsetD32Async", 7000u, -1, true, false},
+    {"cuMemsetD32", "cuMemsetD32_v2", "cuMemsetD32", 3020u, 365, false, false},
+    {"cuMemsetD32", "cuMemsetD32_v2_ptds", "cuMemsetD32", 7000u, -1, true, false},
+    {"cuMemsetD8Async", "cuMemsetD8Async", "cuMemsetD8Async", 3020u, 367, false, false},
+    {"cuMemsetD8Async", "cuMemsetD8Async_ptsz", "cuMemsetD8Async", 7000u, -1, true, false},
+    {"cuMemsetD8", "cuMemsetD8_v2", "cuMemsetD8", 3020u, 369, false, false},
+    {"cuMemsetD8", "cuMemsetD8_v2_ptds", "cuMemsetD8", 7000u, -1, true, false},
+    {"cuMipmappedArrayCreate", "cuMipmappedArrayCreate", "cuMipmappedArrayCreate", 5000u, -1, false, false},
+    {"cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", 5000u, -1, false, false},
+    {"cuMipmappedArrayGetLevel", "cuMipmappedArrayGetLevel", "cuMipmappedArrayGetLevel", 5000u, -1, false, false},
+    {"cuMipmappedArrayGetMemoryRequirements", "cuMipmappedArrayGetMemoryRequirements", "cuMipmappedArrayGetMemoryRequirements", 11060u, -1, false, false},
+    {"cuMipmappedArrayGetSparseProperties", "cuMipmappedArrayGetSparseProperties", "cuMipmappedArrayGetSparseProperties", 11010u, -1, false, false},
+    {"cuModuleGetFunction", "cuModuleGetFunction", "cuModuleGetFunction", 2000u, -1, false, false},
+    {"cuModuleGetGlobal", "cuModuleGetGlobal_v2", "cuModuleGetGlobal", 3020u, -1, false, false},
+    {"cuModuleGetLoadingMode", "cuModuleGetLoadingMode", "cuModuleGetLoadingMode", 11070u, -1, false, false},
+    {"cuModuleGetSurfRef", "cuModuleGetSurfRef", "cuModuleGetSurfRef", 3000u, -1, false, false},
+    {"cuModuleGetTexRef", "cuModuleGetTexRef", "cuModuleGetTexRef", 2000u, -1, false, false},
+    {"cuModuleLoad", "cuModuleLoad", "cuModuleLoad", 2000u, -1, false, false},
+    {"cuModuleLoadData", "cuModuleLoadData", "cuModuleLoadData", 2000u, -1, false, false},
+    {"cuModuleLoadDataEx", "cuModuleLoadDataEx", "cuModuleLoadDataEx", 2010u, -1, false, false},
+    {"cuModuleLoadFatBinary", "cuModuleLoadFatBinary", "cuModuleLoadFatBinary", 2000u, -1, false, false},
+    {"cuModuleUnload", "cuModuleUnload", "cuModuleUnload", 2000u, -1, false, false},
+    {"cuMulticastAddDevice", "cuMulticastAddDevice", "cuMulticastAddDevice", 12010u, -1, false, false},
+    {"cuMulticastBindAddr", "cuMulticastBindAddr", "cuMulticastBindAddr", 12010u, -1, false, false},
+    {"cuMulticastBindMem", "cuMulticastBindMem", "cuMulticastBindMem", 12010u, -1, false, false},
+    {"cuMulticastCreate", "cuMulticastCreate", "cuMulticastCreate", 12010u, -1, false, false},
+    {"cuMulticastGetGranularity", "cuMulticastGetGranularity", "cuMulticastGetGranularity", 12010u, -1, false, false},
+    {"cuMulticastUnbind", "cuMulticastUnbind", "cuMulticastUnbind", 12010u, -1, false, false},
+    {"cuOccupancyAvailableDynamicSMemPerBlock", "cuOccupancyAvailableDynamicSMemPerBlock", "cuOccupancyAvailableDynamicSMemPerBlock", 10020u, -1, false, false},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050u, -1, false, false},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000u, -1, false, false},
+    {"cuOccupancyMaxActiveClusters", "cuOccupancyMaxActiveClusters", "cuOccupancyMaxActiveClusters", 11070u, -1, false, false},
+    {"cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSize", 6050u, -1, false, false},
+    {"cuOccupancyMaxPotentialBlockSizeWithFlags", "cuOccupancyMaxPotentialBlockSizeWithFlags", "cuOccupancyMaxPotentialBlockSizeWithFlags", 7000u, -1, false, false},
+    {"cuOccupancyMaxPotentialClusterSize", "cuOccupancyMaxPotentialClusterSize", "cuOccupancyMaxPotentialClusterSize", 11070u, -1, false, false},
+    {"cuParamSetSize", "cuParamSetSize", "cuParamSetSize", 2000u, -1, false, false},
+    {"cuParamSetTexRef", "cuParamSetTexRef", "cuParamSetTexRef", 2000u, -1, false, false},
+    {"cuParamSetf", "cuParamSetf", "cuParamSetf", 2000u, -1, false, false},
+    {"cuParamSeti", "cuParamSeti", "cuParamSeti", 2000u, -1, false, false},
+    {"cuParamSetv", "cuParamSetv", "cuParamSetv", 2000u, -1, false, false},
+    {"cuPointerGetAttribute", "cuPointerGetAttribute", "cuPointerGetAttribute", 4000u, -1, false, false},
+    {"cuPointerGetAttributes", "cuPointerGetAttributes", "cuPointerGetAttributes", 7000u, -1, false, false},
+    {"cuPointerSetAttribute", "cuPointerSetAttribute", "cuPointerSetAttribute", 6000u, -1, false, false},
+    {"cuProfilerInitialize", "cuProfilerInitialize", "cuProfilerInitialize", 4000u, -1, false, false},
+    {"cuProfilerStart", "cuProfilerStart", "cuProfilerStart", 4000u, -1, false, false},
+    {"cuProfilerStop", "cuProfilerStop", "cuProfilerStop", 4000u, -1, false, false},
+    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", 10000u, 410, false, false},
+    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync_ptsz", "cuSignalExternalSemaphoresAsync", 10000u, -1, true, false},
+    {"cuStreamAddCallback", "cuStreamAddCallback", "cuStreamAddCallback", 5000u, 412, false, false},
+    {"cuStreamAddCallback", "cuStreamAddCallback_ptsz", "cuStreamAddCallback", 7000u, -1, true, false},
+    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync", "cuStreamAttachMemAsync", 6000u, 414, false, false},
+    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync_ptsz", "cuStreamAttachMemAsync", 7000u, -1, true, false},
+    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2", "cuStreamBatchMemOp", 11070u, 416, false, false},
+    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2_ptsz", "cuStreamBatchMemOp", 11070u, -1, true, false},
+    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2", "cuStreamBeginCapture", 10010u, 418, false, false},
+    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2_ptsz", "cuStreamBeginCapture", 10010u, -1, true, false},
+    {"cuStreamCopyAttributes", "cuStreamCopyAttributes", "cuStreamCopyAttributes", 11000u, 420, false, false},
+    {"cuStreamCopyAttributes", "cuStreamCopyAttributes_ptsz", "cuStreamCopyAttributes", 11000u, -1, true, false},
+    {"cuStreamCreate", "cuStreamCreate", "cuStreamCreate", 2000u, -1, false, false},
+    {"cuStreamCreateWithPriority", "cuStreamCreateWithPriority", "cuStreamCreateWithPriority", 5050u, -1, false, false},
+    {"cuStreamDestroy", "cuStreamDestroy_v2", "cuStreamDestroy", 4000u, -1, false, false},
+    {"cuStreamEndCapture", "cuStreamEndCapture", "cuStreamEndCapture", 10000u, 425, false, false},
+    {"cuStreamEndCapture", "cuStreamEndCapture_ptsz", "cuStreamEndCapture", 10000u, -1, true, false},
+    {"cuStreamGetAttribute", "cuStreamGetAttribute", "cuStreamGetAttribute", 11000u, 427, false, false},
+    {"cuStreamGetAttribute", "cuStreamGetAttribute_ptsz", "cuStreamGetAttribute", 11000u, -1, true, false},
+    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v2", "cuStreamGetCaptureInfo", 11030u, 429, false, false},
+    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v2_ptsz", "cuStreamGetCaptureInfo", 11030u, -1, true, false},
+    {"cuStreamGetCtx", "cuStreamGetCtx", "cuStreamGetCtx", 9020u, 431, false, false},
+    {"cuStreamGetCtx", "cuStreamGetCtx_ptsz", "cuStreamGetCtx", 9020u, -1, true, false},
+    {"cuStreamGetFlags", "cuStreamGetFlags", "cuStreamGetFlags", 5050u, 433, false, false},
+    {"cuStreamGetFlags", "cuStreamGetFlags_ptsz", "cuStreamGetFlags", 7000u, -1, true, false},
+    {"cuStreamGetId", "cuStreamGetId", "cuStreamGetId", 12000u, 435, false, false},
+    {"cuStreamGetId", "cuStreamGetId_ptsz", "cuStreamGetId", 12000u, -1, true, false},
+    {"cuStreamGetPriority", "cuStreamGetPriority", "cuStreamGetPriority", 5050u, 437, false, false},
+    {"cuStreamGetPriority", "cuStreamGetPriority_ptsz", "cuStreamGetPriority", 7000u, -1, true, false},
+    {"cuStreamIsCapturing", "cuStreamIsCapturing", "cuStreamIsCapturing", 10000u, 439, false, false},
+    {"cuStreamIsCapturing", "cuStreamIsCapturing_ptsz", "cuStreamIsCapturing", 10000u, -1, true, false},
+    {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery", 2000u, 441, false, false},
+    {"cuStreamQuery", "cuStreamQuery_ptsz", "cuStreamQuery", 7000u, -1, true, false},
+    {"cuStreamSetAttribute", "cuStreamSetAttribute", "cuStreamSetAttribute", 11000u, 443, false, false},
+    {"cuStreamSetAttribute", "cuStreamSetAttribute_ptsz", "cuStreamSetAttribute", 11000u, -1, true, false},
+    {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize", 2000u, 445, false, false},
+    {"cuStreamSynchronize", "cuStreamSynchronize_ptsz", "cuStreamSynchronize", 7000u, -1, true, false},
+    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies", 11030u, 447, false, false},
+    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_ptsz", "cuStreamUpdateCaptureDependencies", 11030u, -1, true, false},
+    {"cuStreamWaitEvent", "cuStreamWaitEvent", "cuStreamWaitEvent", 3020u, 449, false, false},
+    {"cuStreamWaitEvent", "cuStreamWaitEvent_ptsz", "cuStreamWaitEvent", 7000u, -1, true, false},
+    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2", "cuStreamWaitValue32", 11070u, 451, false, false},
+    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2_ptsz", "cuStreamWaitValue32", 11070u, -1, true, false},
+    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2", "cuStreamWaitValue64", 11070u, 453, false, false},
+    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2_ptsz", "cuStreamWaitValue64", 11070u, -1, true, false},
+    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2", "cuStreamWriteValue32", 11070u, 455, false, false},
+    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2_ptsz", "cuStreamWriteValue32", 11070u, -1, true, false},
+    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2", "cuStreamWriteValue64", 11070u, 457, false, false},
+    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2_ptsz", "cuStreamWriteValue64", 11070u, -1, true, false},
+    {"cuSurfObjectCreate", "cuSurfObjectCreate", "cuSurfObjectCreate", 5000u, -1, false, false},
+    {"cuSurfObjectDestroy", "cuSurfObjectDestroy", "cuSurfObjectDestroy", 5000u, -1, false, false},
+    {"cuSurfObjectGetResourceDesc", "cuSurfObjectGetResourceDesc", "cuSurfObjectGetResourceDesc", 5000u, -1, false, false},
+    {"cuSurfRefGetArray", "cuSurfRefGetArray", "cuSurfRefGetArray", 3000u, -1, false, false},
+    {"cuSurfRefSetArray", "cuSurfRefSetArray", "cuSurfRefSetArray", 3000u, -1, false, false},
+    {"cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2col", 12000u, -1, false, false},
+    {"cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", 12000u, -1, false, false},
+    {"cuTensorMapReplaceAddress", "cuTensorMapReplaceAddress", "cuTensorMapReplaceAddress", 12000u, -1, false, false},
+    {"cuTexObjectCreate", "cuTexObjectCreate", "cuTexObjectCreate", 5000u, -1, false, false},
+    {"cuTexObjectDestroy", "cuTexObjectDestroy", "cuTexObjectDestroy", 5000u, -1, false, false},
+    {"cuTexObjectGetResourceDesc", "cuTexObjectGetResourceDesc", "cuTexObjectGetResourceDesc", 5000u, -1, false, false},
+    {"cuTexObjectGetResourceViewDesc", "cuTexObjectGetResourceViewDesc", "cuTexObjectGetResourceViewDesc", 5000u, -1, false, false},
+    {"cuTexObjectGetTextureDesc", "cuTexObjectGetTextureDesc", "cuTexObjectGetTextureDesc", 5000u, -1, false, false},
+    {"cuTexRefCreate", "cuTexRefCreate", "cuTexRefCreate", 2000u, -1, false, false},
+    {"cuTexRefDestroy", "cuTexRefDestroy", "cuTexRefDestroy", 2000u, -1, false, false},
+    {"cuTexRefGetAddressMode", "cuTexRefGetAddressMode", "cuTexRefGetAddressMode", 2000u, -1, false, false},
+    {"cuTexRefGetAddress", "cuTexRefGetAddress_v2", "cuTexRefGetAddress", 3020u, -1, false, false},
+    {"cuTexRefGetArray", "cuTexRefGetArray", "cuTexRefGetArray", 2000u, -1, false, false},
+    {"cuTexRefGetBorderColor", "cuTexRefGetBorderColor", "cuTexRefGetBorderColor", 8000u, -1, false, false},
+    {"cuTexRefGetFilterMode", "cuTexRefGetFilterMode", "cuTexRefGetFilterMode", 2000u, -1, false, false},
+    {"cuTexRefGetFlags", "cuTexRefGetFlags", "cuTexRefGetFlags", 2000u, -1, false, false},
+    {"cuTexRefGetFormat", "cuTexRefGetFormat", "cuTexRefGetFormat", 2000u, -1, false, false},
+    {"cuTexRefGetMaxAnisotropy", "cuTexRefGetMaxAnisotropy", "cuTexRefGetMaxAnisotropy", 5000u, -1, false, false},
+    {"cuTexRefGetMipmapFilterMode", "cuTexRefGetMipmapFilterMode", "cuTexRefGetMipmapFilterMode", 5000u, -1, false, false},
+    {"cuTexRefGetMipmapLevelBias", "cuTexRefGetMipmapLevelBias", "cuTexRefGetMipmapLevelBias", 5000u, -1, false, false},
+    {"cuTexRefGetMipmapLevelClamp", "cuTexRefGetMipmapLevelClamp", "cuTexRefGetMipmapLevelClamp", 5000u, -1, false, false},
+    {"cuTexRefGetMipmappedArray", "cuTexRefGetMipmappedArray", "cuTexRefGetMipmappedArray", 5000u, -1, false, false},
+    {"cuTexRefSetAddress2D", "cuTexRefSetAddress2D_v3", "cuTexRefSetAddress2D", 4010u, -1, false, false},
+    {"cuTexRefSetAddressMode", "cuTexRefSetAddressMode", "cuTexRefSetAddressMode", 2000u, -1, false, false},
+    {"cuTexRefSetAddress", "cuTexRefSetAddress_v2", "cuTexRefSetAddress", 3020u, -1, false, false},
+    {"cuTexRefSetArray", "cuTexRefSetArray", "cuTexRefSetArray", 2000u, -1, false, false},
+    {"cuTexRefSetBorderColor", "cuTexRefSetBorderColor", "cuTexRefSetBorderColor", 8000u, -1, false, false},
+    {"cuTexRefSetFilterMode", "cuTexRefSetFilterMode", "cuTexRefSetFilterMode", 2000u, -1, false, false},
+    {"cuTexRefSetFlags", "cuTexRefSetFlags", "cuTexRefSetFlags", 2000u, -1, false, false},
+    {"cuTexRefSetFormat", "cuTexRefSetFormat", "cuTexRefSetFormat", 2000u, -1, false, false},
+    {"cuTexRefSetMaxAnisotropy", "cuTexRefSetMaxAnisotropy", "cuTexRefSetMaxAnisotropy", 5000u, -1, false, false},
+    {"cuTexRefSetMipmapFilterMode", "cuTexRefSetMipmapFilterMode", "cuTexRefSetMipmapFilterMode", 5000u, -1, false, false},
+    {"cuTexRefSetMipmapLevelBias", "cuTexRefSetMipmapLevelBias", "cuTexRefSetMipmapLevelBias", 5000u, -1, false, false},
+    {"cuTexRefSetMipmapLevelClamp", "cuTexRefSetMipmapLevelClamp", "cuTexRefSetMipmapLevelClamp", 5000u, -1, false, false},
+    {"cuTexRefSetMipmappedArray", "cuTexRefSetMipmappedArray", "cuTexRefSetMipmappedArray", 5000u, -1, false, false},
+    {"cuThreadExchangeStreamCaptureMode", "cuThreadExchangeStreamCaptureMode", "cuThreadExchangeStreamCaptureMode", 10010u, -1, false, false},
+    {"cuUserObjectCreate", "cuUserObjectCreate", "cuUserObjectCreate", 11030u, -1, false, false},
+    {"cuUserObjectRelease", "cuUserObjectRelease", "cuUserObjectRelease", 11030u, -1, false, false},
+    {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, -1, false, false},
+    {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, -1, false, false},
+    {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, -1, false, false},
+    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, -1, false, CUSHIM_ELSEWHERE__WIN32},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, 506, false, false},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, -1, true, false},
 };
-
-// Defined after this file, by the generated table.
-Function *function_table();
-std::size_t function_count();
-
-// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
-// the generated table ends with a null name.
-struct Alias {
-    const char *name;
-    const char *symbol;
-};
-const Alias *alias_table();
-
-using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
-using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
-
-// Fixed buffers rather than string objects: no template instantiation of ours
-// leaks out of this file as a weak symbol.
-constexpr std::size_t path_size = 4096;
-constexpr std::size_t message_size = 8192;
-
-// A lock for the rare writes of the override path; no std::mutex, so that
-// the stubs need nothing from the C++ library (a C program links them with a
-// C compiler).
-class SpinLock {
-    std::atomic<bool> held{false};
-
-public:
-    void lock() {
-        while (held.exchange(true, std::memory_order_acquire)) {
-        }
-    }
-    void unlock() { held.store(false, std::memory_order_release); }
-};
-
-// Constant-initialized and trivially destructible: no guard, no destructor at
-// exit, so stubs keep working from atexit handlers and other threads at exit.
-struct Library {
-    SpinLock override_lock;
-    char override_path[path_size] = {};
-    bool started = false;
-    void *handle = nullptr;
-    Status status = status_library_not_found;
-    char message[message_size] = {};
-    std::atomic<unsigned> attempts{0};
-    unsigned driver_version = 0;  // from the version function, read once
-    char path[path_size] = {};    // the name or path the library was opened by
-    get_proc_v2 proc_v2 = nullptr;
-    get_proc_v1 proc_v1 = nullptr;
-};
-
-Library the_library;
-// What a stub called from the driver's own initializer sees.
-Library reentrant_library;
-
-Library &library() { return the_library; }
-
-thread_local Status last_status = status_ok;
-thread_local char last_message[message_size];
-
-// printf into a fixed buffer, truncating.
-void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
-void format(char *out, std::size_t size, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(out, size, fmt, args);
-    va_end(args);
-}
-
-// Appends to a fixed buffer, truncating.
-void append(char *out, std::size_t size, const char *text) {
-    std::size_t used = std::strlen(out);
-    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
-}
-
-void note(Status status, const char *message) {
-    last_status = status;
-    format(last_message, sizeof last_message, "%s", message);
-}
-
-bool is_absolute(const char *path) {
-#ifdef _WIN32
-    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-#else
-    return path[0] == '/';
-#endif
-}
-
-#ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
-    wchar_t wide[path_size];
-    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
-        format(error, size, "the name is not valid UTF-8");
-        return nullptr;
-    }
-    // Only the system directory: never the executable's or the current directory.
-    // A bare name from the system directory only; an absolute path with its
-    // own directory for its dependencies.
-    DWORD flags = is_absolute(name) ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-                                    : LOAD_LIBRARY_SEARCH_SYSTEM32;
-    HMODULE h = LoadLibraryExW(wide, nullptr, flags);
-    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
-    return reinterpret_cast<void *>(h);
-}
-void *find(void *handle, const char *symbol) {
-    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
-}
-#else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        format(error, size, "%s", e ? e : "dlopen failed");
-    }
-    return h;
-}
-void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
-#endif
-
-// Reads the library version once, as the description says the version
-// function answers: 1000 x major + 10 x minor, or 0 when it cannot tell.
-// Returns what the function returned (or `no_answer` without one); NVIDIA's
-// toolkit stub of the driver answers with the stub code, a real driver never.
-constexpr int no_answer = -0x7fff;
-int read_version(void *handle, unsigned &version) {
-    version = 0;
-    void *p = find(handle, settings::version_function);
-    if (!p) return no_answer;
-    int rc = no_answer;
-    if (settings::version_query == 0) {
-        int v = 0;
-        rc = reinterpret_cast<int (*)(int *)>(p)(&v);
-        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (settings::version_query == 1) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else if (settings::version_query == 3) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
-        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else {
-        char text[96] = {};
-        rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
-        text[95] = '\0';
-        unsigned major = 0;
-        for (const char *c = text; *c >= '0' && *c <= '9' && major < 4000000; ++c) major = major * 10 + static_cast<unsigned>(*c - '0');
-        if (rc == 0) version = major * 1000u;
-    }
-    return rc;
-}
-
-// Appends "`name` (why)" to the list of places tried.
-void note_tried(char *tried, std::size_t size, const char *name, const char *why) {
-    append(tried, size, tried[0] ? "; `" : "`");
-    append(tried, size, name);
-    append(tried, size, "` (");
-    append(tried, size, why);
-    append(tried, size, ")");
-}
-
-// Whether `path` was already tried (the same place reached by two steps).
-bool was_tried(const char *tried, const char *path) {
-    char quoted[path_size + 2];
-    format(quoted, sizeof quoted, "`%s`", path);
-    return std::strstr(tried, quoted) != nullptr;
-}
-
-bool file_exists(const char *path) {
-#ifdef _WIN32
-    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
-#else
-    return access(path, F_OK) == 0;
-#endif
-}
-
-#ifdef _WIN32
-constexpr char separator = '\\';
-#else
-constexpr char separator = '/';
-#endif
-
-// Adopts handle `h`, opened as `name`; true when the search is over (loaded,
-// or found the stub). A library of another major than the header's is noted
-// and the search goes on.
-bool adopt(Library &lib, void *h, const char *name, char *tried, std::size_t tried_size) {
-    unsigned version = 0;
-    int rc = read_version(h, version);
-    if (settings::has_stub && rc == settings::code_stub_library) {
-        // Kept loaded but never used: a library is never unloaded.
-        lib.status = status_stub_library;
-        format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
-               "lib64/stubs directory from LD_LIBRARY_PATH",
-               name, settings::short_name, settings::version_function);
-        return true;
-    }
-    if (settings::major != 0 && version != 0 && version / 1000 != settings::major) {
-        char why[path_size + 256];
-        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, settings::label,
-               version / 1000, version % 1000 / 10, settings::product, settings::major);
-        note_tried(tried, tried_size, name, why);
-        if (lib.status != status_wrong_major) {
-            lib.status = status_wrong_major;
-            format(lib.message, sizeof lib.message, "%s; install the %u.x library", why, settings::major);
-        }
-        return false;
-    }
-    lib.driver_version = version;
-    lib.handle = h;
-    format(lib.path, sizeof lib.path, "%s", name);
-    if (settings::proc_address_v2) lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, settings::proc_address_v2));
-    if (settings::proc_address_v1) lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, settings::proc_address_v1));
-    lib.status = status_ok;
-    format(lib.message, sizeof lib.message, "loaded `%s`", name);
-    return true;
-}
-
-// Tries one name or path (`named`: the override, opened as given); true
-// when the search is over.
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size, bool named = false) {
-    if (is_absolute(name)) {
-        if (!named && was_tried(tried, name)) return false;
-        if (!named && !file_exists(name)) {
-            note_tried(tried, tried_size, name, "no such file");
-            return false;
-        }
-        // Dependencies first, from the same directory.
-        const char *slash = std::strrchr(name, separator);
-        for (const char *const *dep = settings::preload; *dep && slash; ++dep) {
-            char dep_path[path_size];
-            format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
-            char error[1024] = {};
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (!open_one(dep_path, error, sizeof error)) {
-                char why[path_size + 1100];
-                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
-                note_tried(tried, tried_size, name, why);
-                return false;
-            }
-        }
-    }
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        note_tried(tried, tried_size, name, error);
-        return false;
-    }
-    return adopt(lib, h, name, tried, tried_size);
-}
-
-// Tries `dir` + separator + each library name.
-bool attempt_in(Library &lib, const char *dir, char *tried, std::size_t tried_size) {
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        char path[path_size];
-        format(path, sizeof path, "%s%c%s", dir, separator, *name);
-        if (attempt(lib, path, tried, tried_size)) return true;
-    }
-    return false;
-}
-
-// An environment variable's value when it is an absolute path, else null.
-const char *absolute_env(const char *name) {
-    const char *v = std::getenv(name);
-    return v && is_absolute(v) ? v : nullptr;
-}
-
-// Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
-// conda-meta): the only directories above the executable that are searched,
-// so that a directory anyone can write to (/tmp) plants nothing.
-[[maybe_unused]] bool is_python_environment(const char *dir) {
-    char path[path_size];
-    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
-    if (file_exists(path)) return true;
-    format(path, sizeof path, "%s%cconda-meta", dir, separator);
-    return file_exists(path);
-}
-
-// Tries the wheel directories of each site-packages under `prefix`
-// (lib/python3.*/site-packages, or Lib\site-packages).
-bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t tried_size) {
-    // Large, so static; only the loading thread is here.
-    static char sites[8][path_size];
-    std::size_t count = 0;
-#ifdef _WIN32
-    format(sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
-#else
-    char lib_dir[path_size];
-    format(lib_dir, sizeof lib_dir, "%s/lib", prefix);
-    if (DIR *d = opendir(lib_dir)) {
-        while (dirent *e = readdir(d)) {
-            if (std::strncmp(e->d_name, "python3", 7) != 0 || count == 8) continue;
-            format(sites[count], path_size, "%s/%s/site-packages", lib_dir, e->d_name);
-            if (access(sites[count], F_OK) == 0) ++count;
-        }
-        closedir(d);
-    }
-    // Sorted, so that the order does not depend on the directory's.
-    for (std::size_t i = 1; i < count; ++i)
-        for (std::size_t j = i; j > 0 && std::strcmp(sites[j - 1], sites[j]) > 0; --j) {
-            char swap[path_size];
-            std::memcpy(swap, sites[j], path_size);
-            std::memcpy(sites[j], sites[j - 1], path_size);
-            std::memcpy(sites[j - 1], swap, path_size);
-        }
-#endif
-    for (std::size_t i = 0; i < count; ++i) {
-        for (const char *const *wheel = settings::wheel_dirs; *wheel; ++wheel) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", sites[i], separator, *wheel);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-#if defined(__linux__)
-// The directories of loaded members of the CUDA family of the header's major.
-struct FamilyDirs {
-    char dirs[8][path_size] = {};
-    std::size_t count = 0;
-};
-
-int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
-    FamilyDirs &found = *static_cast<FamilyDirs *>(data);
-    const char *path = info->dlpi_name;
-    if (!path || path[0] != '/' || found.count == 8) return 0;
-    const char *file = std::strrchr(path, '/') + 1;
-    char major[16];
-    format(major, sizeof major, "%u", settings::major);
-    for (const char *const *stem = settings::family; *stem; ++stem) {
-        std::size_t n = std::strlen(*stem);
-        if (std::strncmp(file, *stem, n) != 0) continue;
-        const char *rest = file + n;
-        std::size_t m = std::strlen(major);
-        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
-        char dir[path_size];
-        format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
-        for (std::size_t i = 0; i < found.count; ++i)
-            if (std::strcmp(found.dirs[i], dir) == 0) return 0;
-        format(found.dirs[found.count++], path_size, "%s", dir);
-        return 0;
-    }
-    return 0;
-}
-#endif
-
-// The search for a library installed with a toolkit, conda or pip; the same
-// order as the Rust runtime's `candidates`.
-bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
-    // A copy already loaded.
-    for (const char *const *name = settings::library_names; *name; ++name) {
-#ifdef _WIN32
-        HMODULE h = nullptr;
-        wchar_t wide[path_size];
-        if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
-            GetModuleHandleExW(0, wide, &h) && h) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, reinterpret_cast<void *>(h), *name, tried, tried_size)) return true;
-        }
-#else
-        if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, h, *name, tried, tried_size)) return true;
-        }
-#endif
-    }
-#if defined(__linux__)
-    // Large, so static (constant-initialized: no guard, which a C program's
-    // link lacks); only the loading thread is here.
-    static FamilyDirs family;
-    family.count = 0;
-    dl_iterate_phdr(add_family_dir, &family);
-    for (std::size_t i = 0; i < family.count; ++i)
-        if (attempt_in(lib, family.dirs[i], tried, tried_size)) return true;
-#endif
-    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
-    const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
-    for (const char *var : prefix_vars)
-        if (const char *prefix = absolute_env(var))
-            if (attempt_prefix(lib, prefix, tried, tried_size)) return true;
-#if defined(__linux__)
-    static char exe[path_size];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        while (char *slash = std::strrchr(exe, '/')) {
-            *slash = '\0';
-            const char *prefix = exe[0] ? exe : "/";
-            if (is_python_environment(prefix) && attempt_prefix(lib, prefix, tried, tried_size)) return true;
-        }
-    }
-#endif
-    if (const char *conda = absolute_env("CONDA_PREFIX")) {
-        char dir[path_size];
-        // conda keeps DLLs in Library\bin on Windows.
-#ifdef _WIN32
-        format(dir, sizeof dir, "%s\\Library\\bin", conda);
-#else
-        format(dir, sizeof dir, "%s%c%s", conda, separator, settings::lib_dir);
-#endif
-        if (attempt_in(lib, dir, tried, tried_size)) return true;
-    }
-    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
-#ifdef _WIN32
-                           nullptr};
-    const char *subdirs[] = {"bin", "bin\\x64"};
-#else
-                           "/usr/local/cuda"};
-    const char *subdirs[] = {"lib64", "lib"};
-#endif
-    for (const char *root : roots) {
-        if (!root) continue;
-        for (const char *sub : subdirs) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", root, separator, sub);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-// What a value of the override variable asks for: 0 (unset or empty) to
-// search, 1 to open it, -1 for a relative path, which is refused. The same
-// rule as the Rust runtime's `library_override`.
-int library_override(const char *value) {
-    if (!value || !*value) return 0;
-    return is_absolute(value) ? 1 : -1;
-}
-
-void open_library(Library &lib) {
-    char chosen[path_size] = {};
-    lib.override_lock.lock();
-    lib.started = true;
-    format(chosen, sizeof chosen, "%s", lib.override_path);
-    lib.override_lock.unlock();
-    if (!chosen[0]) {
-        const char *env = std::getenv(settings::override_var);
-        switch (library_override(env)) {
-            case -1:
-                format(lib.message, sizeof lib.message,
-                       "%s=`%s` is not an absolute path; relative paths are refused", settings::override_var, env);
-                return;
-            case 1:
-                format(chosen, sizeof chosen, "%s", env);
-                break;
-            default:
-                break;
-        }
-    }
-    static char tried[message_size];  // only the loading thread is here
-    tried[0] = '\0';
-    if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried, true)) return;
-    } else {
-        if (settings::toolkit_search && search_toolkit(lib, tried, sizeof tried)) return;
-        for (const char *const *name = settings::library_names; *name; ++name)
-            if (attempt(lib, *name, tried, sizeof tried)) return;
-    }
-    if (lib.status == status_wrong_major) return;
-    lib.status = status_library_not_found;
-    char names[256] = {};
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        append(names, sizeof names, names[0] ? "` or `" : "");
-        append(names, sizeof names, *name);
-    }
-    format(lib.message, sizeof lib.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
-           settings::label, tried, settings::install, settings::override_var, names);
-}
-
-// The library is loaded once and published through an atomic state, not
-// std::call_once: a fork() while another thread is loading must not leave the
-// child waiting forever for a thread it does not have.
-constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
-std::atomic<int> load_state{state_empty};
-thread_local bool loading_here = false;
-
-#ifndef _WIN32
-// In the child of such a fork the load can never finish; the child gets a
-// status instead of a hang (a forked child cannot use CUDA anyway).
-void forked_child() {
-    int expected = state_loading;
-    load_state.compare_exchange_strong(expected, state_forked);
-}
-#endif
-
-Library &loaded() {
-    Library &lib = library();
-    for (unsigned spins = 0;; ++spins) {
-        int state = load_state.load(std::memory_order_acquire);
-        if (state == state_ready) return lib;
-        if (state == state_forked) {
-            // Only this thread exists in the child: nobody else writes `lib` here.
-            lib.status = status_forked_during_load;
-            format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the %s; the child cannot use it",
-                   settings::label);
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-        if (state == state_loading && loading_here) {
-            // Called back from the driver's own initializer, on the loading thread.
-            // Only the loading thread comes here, so only it writes this.
-            reentrant_library.status = status_reentrant;
-            format(reentrant_library.message, sizeof reentrant_library.message,
-                   "a %s stub was called while the library was being loaded on the same thread", settings::label);
-            return reentrant_library;
-        }
-        if (state == state_loading) {
-#ifdef _WIN32
-            SwitchToThread();
-#else
-            if (spins < 64) sched_yield(); else usleep(50);
-#endif
-            continue;
-        }
-#ifndef _WIN32
-        static std::atomic<bool> watching{false};
-        if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
-#endif
-        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
-            loading_here = true;
-#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
-            try {
-                open_library(lib);
-            } catch (...) {
-                // The driver threw (from its initializer or its version
-                // function) before anything was published: put the state back
-                // so that the next call, on any thread, loads again. Compiled
-                // without exceptions (a C program's build), nothing can throw here.
-                loading_here = false;
-                load_state.store(state_empty, std::memory_order_release);
-                throw;
-            }
-#else
-            open_library(lib);
-#endif
-            loading_here = false;
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-    }
-}
-
-// The stream mode: unset, or a mode; locked once the first stub was bound.
-constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
-std::atomic<int> stream_mode{mode_unset};
-
-bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-
-// Whether `value`, without surrounding ASCII whitespace, is one of `words`.
-template <std::size_t N>
-bool one_of(const char *value, const char *const (&words)[N]) {
-    while (is_ascii_space(*value)) ++value;
-    std::size_t length = std::strlen(value);
-    while (length > 0 && is_ascii_space(value[length - 1])) --length;
-    for (const char *word : words)
-        if (std::strlen(word) == length && std::strncmp(value, word, length) == 0) return true;
-    return false;
-}
-
-// The mode a value of the stream variable asks for; mode_unset for any other
-// value. The same rule as the Rust runtime's `stream_mode_from_env`.
-int stream_mode_from_env(const char *value) {
-    if (!value) return mode_unset;
-    if (one_of(value, settings::stream_on)) return mode_per_thread;
-    if (one_of(value, settings::stream_off)) return mode_legacy;
-    return mode_unset;
-}
-
-int initial_mode() {
-    int mode = stream_mode_from_env(std::getenv(settings::stream_var));
-    if (mode != mode_unset) return mode;
-    return settings::per_thread_by_default ? mode_per_thread : mode_legacy;
-}
-
-// Fixes the mode at the first binding and returns it.
-int lock_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire);
-    for (;;) {
-        if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode() : current;
-        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
-            return mode;
-    }
-}
-
-void note_failure(const Function &f) {
-    char message[1024];
-    const Library &lib = library();
-    switch (f.state.load(std::memory_order_acquire)) {
-        case too_old:
-            format(message, sizeof message, "%s too old: `%s` needs %s %u.%u, %s is %u.%u", settings::short_name,
-                   f.name, settings::product, f.version / 1000, f.version % 1000 / 10, settings::short_name,
-                   lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_driver_too_old, message);
-            return;
-        case version_not_sufficient:
-            format(message, sizeof message,
-                   "%s too old: cuGetProcAddress knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   settings::short_name, f.name, settings::product, f.version / 1000, f.version % 1000 / 10,
-                   settings::short_name, lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_version_not_sufficient, message);
-            return;
-        default:
-            format(message, sizeof message,
-                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header",
-                   f.name, settings::short_name, f.symbol,
-                   settings::use_proc_address && f.version && (lib.proc_v2 || lib.proc_v1)
-                       ? "cuGetProcAddress answered"
-                       : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed), settings::short_name);
-            note(status_symbol_not_found, message);
-    }
-}
-
-// Finds the address for row `f` in the process's stream mode. Never calls
-// the driver for a function whose ABI is newer than it, never passes NULL or
-// flags 0 to cuGetProcAddress, and never retries with a lower version.
-void *lookup(const Library &lib, Function &f, int &state) {
-    const Function *target = &f;
-    bool per_thread = f.per_thread;
-    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
-        // The legacy name in per-thread mode binds the per-thread variant.
-        target = &function_table()[f.twin];
-        per_thread = true;
-    }
-    unsigned version = target->version;
-    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
-        state = too_old;
-        return nullptr;
-    }
-    unsigned long long flags = per_thread ? 2u : 1u;
-    void *p = nullptr;
-    if (settings::use_proc_address && version != 0 && lib.proc_v2) {
-        int status = 0;
-        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
-        if (rc == 0 && status == 0 && p) return p;
-        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
-        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
-        return nullptr;
-    }
-    if (settings::use_proc_address && version != 0 && lib.proc_v1) {
-        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
-        if (rc == 0 && p) return p;
-        state = missing;
-        f.detail.store(rc, std::memory_order_relaxed);
-        return nullptr;
-    }
-    p = find(lib.handle, target->symbol);
-    if (!p) state = missing;
-    return p;
-}
-
-// The address of stub `index`, or nullptr with the reason noted.
-void *resolve(std::size_t index) {
-    Function &f = function_table()[index];
-    int state = f.state.load(std::memory_order_acquire);
-    if (state == resolved) return f.address.load(std::memory_order_relaxed);
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        return nullptr;
-    }
-    if (state == unresolved) {
-        void *p = lookup(lib, f, state);
-        if (p) {
-            f.address.store(p, std::memory_order_relaxed);
-            f.state.store(resolved, std::memory_order_release);
-            return p;
-        }
-        f.state.store(state, std::memory_order_release);
-    }
-    note_failure(f);
-    return nullptr;
-}
-
-// Whether the failure just noted holds for good; a call from inside the load
-// does not, and must not leave the stub failing once the load is done.
-[[maybe_unused]] bool failure_is_final() { return last_status != status_reentrant; }
-
-// What a stub that cannot reach the driver returns; the reason is noted again
-// so that every failed call can be asked why.
-[[maybe_unused]] int absent(std::size_t index) {
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        if (lib.status == status_stub_library) return settings::code_stub_library;
-        if (lib.status == status_forked_during_load) return settings::code_not_initialized;
-        return settings::code_library_not_found;
-    }
-    const Function &f = function_table()[index];
-    note_failure(f);
-    int state = f.state.load(std::memory_order_acquire);
-    return state == too_old || state == version_not_sufficient ? settings::code_driver_too_old
-                                                               : settings::code_symbol_not_found;
-}
-
-// cuGetErrorName and cuGetErrorString keep answering without a driver, from
-// the generated table of status constants.
-struct StatusText {
-    int code;
-    const char *name;
-    const char *text;
-};
-
-enum class Text { name, text };
-
-// Stores the name or text of `code` in `*out`; false for an unknown code.
-[[maybe_unused]] bool status_text(const StatusText *texts, std::size_t count, int code, const char **out,
-                                  Text which) {
-    for (std::size_t i = 0; i < count; ++i) {
-        if (texts[i].code == code) {
-            *out = which == Text::name ? texts[i].name : texts[i].text;
-            return true;
-        }
-    }
-    *out = nullptr;
-    return false;
-}
-
-// The exported status API, by index into the table; the generated file wraps
-// each under the header's own names.
-[[maybe_unused]] Status function_status(const char *name) {
-    for (const Alias *a = alias_table(); a->name; ++a)
-        if (std::strcmp(a->name, name) == 0) name = a->symbol;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        const Function &f = function_table()[i];
-        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
-            if (f.state.load(std::memory_order_relaxed) == elsewhere) break;
-            if (resolve(i)) return status_ok;
-            return last_status;
-        }
-    }
-    char message[1024];
-    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
-    note(status_symbol_not_found, message);
-    return status_symbol_not_found;
-}
-
-[[maybe_unused]] int set_library_path(const char *absolute_path) {
-    if (!absolute_path || !is_absolute(absolute_path)) return -1;
-    Library &lib = library();
-    int result = 0;
-    lib.override_lock.lock();
-    if (lib.started)
-        result = -2;
-    else if (std::strlen(absolute_path) >= sizeof lib.override_path)
-        result = -1;
-    else
-        format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    lib.override_lock.unlock();
-    return result;
-}
-
-[[maybe_unused]] std::size_t resolve_all(const char **missing, std::size_t capacity) {
-    if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        if (function_table()[i].state.load(std::memory_order_relaxed) == elsewhere) continue;
-        if (resolve(i)) continue;
-        if (missing && count < capacity) missing[count] = function_table()[i].symbol;
-        ++count;
-    }
-    return count;
-}
-
-[[maybe_unused]] int set_stream_mode(int per_thread) {
-    int mode = per_thread ? mode_per_thread : mode_legacy;
-    int current = stream_mode.load(std::memory_order_acquire);
-    while (!(current & mode_locked)) {
-        if (stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
-    }
-    char message[256];
-    format(message, sizeof message, "the stream mode must be set before the first CUDA call; it stays %s",
-           (current & ~mode_locked) == mode_per_thread ? "per-thread" : "legacy");
-    note(status_ok, message);
-    return -2;
-}
-
-[[maybe_unused]] int current_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire) & ~mode_locked;
-    if (current == mode_unset) current = initial_mode();
-    return current == mode_per_thread;
-}
-
-// Why the stream variable is ignored, or null: the same rule and words as
-// the Rust runtime's `stream_mode_warning`.
-[[maybe_unused]] const char *stream_mode_warning() {
-    const char *value = std::getenv(settings::stream_var);
-    if (!value || stream_mode_from_env(value) != mode_unset) return nullptr;
-    char on[64] = {}, off[64] = {};
-    for (const char *word : settings::stream_on) append(on, sizeof on, on[0] ? "/" : ""), append(on, sizeof on, word);
-    for (const char *word : settings::stream_off) append(off, sizeof off, off[0] ? "/" : ""), append(off, sizeof off, word);
-    static thread_local char warning[1024];
-    format(warning, sizeof warning,
-           "%s=`%s` is ignored: it is none of %s (per-thread) and %s (legacy); the %s default stream is used",
-           settings::stream_var, value, on, off, settings::per_thread_by_default ? "per-thread" : "legacy");
-    return warning;
-}
-
-[[maybe_unused]] unsigned driver_version() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.driver_version : 0u;
-}
-
-[[maybe_unused]] const char *library_path() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.path : nullptr;
-}
-
-[[maybe_unused]] unsigned library_open_attempts() { return library().attempts.load(std::memory_order_relaxed); }
-
-}  // namespace cushim
-}  // namespace
-
-// One invocation per stub. The slot starts at a resolver that binds the symbol,
-// patches the slot (with the driver's function, or with a stub that reports the
-// failure) and forwards the call; from then on a call is one atomic load and one
-// indirect call.
-#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUSHIM_CALL cushim_absent_##SYMBOL PARAMS {                                          \
-        cushim::ignore ARGS;                                                                     \
-        return ABSENT;                                                                           \
-    }                                                                                            \
-    static std::atomic<RET(CUSHIM_CALL *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUSHIM_CALL * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUSHIM_CALL *) PARAMS>(p); \
-        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
-            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
-        return call ARGS;                                                                        \
-    }                                                                                            \
-    CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUSHIM_CALL EXPORT PARAMS {                                         \
-        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
-    }
-
-// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
-#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
-
-namespace {
-namespace cushim {
-// The rows of functions that only systems with _WIN32 have.
-#ifdef _WIN32
-#define CUSHIM_ROW__WIN32 unresolved
-#else
-#define CUSHIM_ROW__WIN32 elsewhere
-#endif
-
-Function functions[] = {
-    {"cuArray3DCreate", "cuArray3DCreate_v2", "cuArray3DCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArray3DGetDescriptor", "cuArray3DGetDescriptor_v2", "cuArray3DGetDescriptor", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayCreate", "cuArrayCreate_v2", "cuArrayCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayDestroy", "cuArrayDestroy", "cuArrayDestroy", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayGetDescriptor", "cuArrayGetDescriptor_v2", "cuArrayGetDescriptor", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayGetMemoryRequirements", "cuArrayGetMemoryRequirements", "cuArrayGetMemoryRequirements", 11060u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayGetPlane", "cuArrayGetPlane", "cuArrayGetPlane", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuArrayGetSparseProperties", "cuArrayGetSparseProperties", "cuArrayGetSparseProperties", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCoredumpGetAttribute", "cuCoredumpGetAttribute", "cuCoredumpGetAttribute", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCoredumpGetAttributeGlobal", "cuCoredumpGetAttributeGlobal", "cuCoredumpGetAttributeGlobal", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCoredumpSetAttribute", "cuCoredumpSetAttribute", "cuCoredumpSetAttribute", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCoredumpSetAttributeGlobal", "cuCoredumpSetAttributeGlobal", "cuCoredumpSetAttributeGlobal", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxAttach", "cuCtxAttach", "cuCtxAttach", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxCreate", "cuCtxCreate_v2", "cuCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxCreate_v3", "cuCtxCreate_v3", "cuCtxCreate", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxDestroy", "cuCtxDestroy_v2", "cuCtxDestroy", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxDetach", "cuCtxDetach", "cuCtxDetach", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxDisablePeerAccess", "cuCtxDisablePeerAccess", "cuCtxDisablePeerAccess", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxEnablePeerAccess", "cuCtxEnablePeerAccess", "cuCtxEnablePeerAccess", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetApiVersion", "cuCtxGetApiVersion", "cuCtxGetApiVersion", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetCacheConfig", "cuCtxGetCacheConfig", "cuCtxGetCacheConfig", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetCurrent", "cuCtxGetCurrent", "cuCtxGetCurrent", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetDevice", "cuCtxGetDevice", "cuCtxGetDevice", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetExecAffinity", "cuCtxGetExecAffinity", "cuCtxGetExecAffinity", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetFlags", "cuCtxGetFlags", "cuCtxGetFlags", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetId", "cuCtxGetId", "cuCtxGetId", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetLimit", "cuCtxGetLimit", "cuCtxGetLimit", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetSharedMemConfig", "cuCtxGetSharedMemConfig", "cuCtxGetSharedMemConfig", 4020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxGetStreamPriorityRange", "cuCtxGetStreamPriorityRange", "cuCtxGetStreamPriorityRange", 5050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxPopCurrent", "cuCtxPopCurrent_v2", "cuCtxPopCurrent", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxPushCurrent", "cuCtxPushCurrent_v2", "cuCtxPushCurrent", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxResetPersistingL2Cache", "cuCtxResetPersistingL2Cache", "cuCtxResetPersistingL2Cache", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSetCacheConfig", "cuCtxSetCacheConfig", "cuCtxSetCacheConfig", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSetCurrent", "cuCtxSetCurrent", "cuCtxSetCurrent", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSetFlags", "cuCtxSetFlags", "cuCtxSetFlags", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSetLimit", "cuCtxSetLimit", "cuCtxSetLimit", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSetSharedMemConfig", "cuCtxSetSharedMemConfig", "cuCtxSetSharedMemConfig", 4020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuCtxSynchronize", "cuCtxSynchronize", "cuCtxSynchronize", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDestroyExternalMemory", "cuDestroyExternalMemory", "cuDestroyExternalMemory", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDestroyExternalSemaphore", "cuDestroyExternalSemaphore", "cuDestroyExternalSemaphore", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceCanAccessPeer", "cuDeviceCanAccessPeer", "cuDeviceCanAccessPeer", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceComputeCapability", "cuDeviceComputeCapability", "cuDeviceComputeCapability", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGet", "cuDeviceGet", "cuDeviceGet", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetAttribute", "cuDeviceGetAttribute", "cuDeviceGetAttribute", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetByPCIBusId", "cuDeviceGetByPCIBusId", "cuDeviceGetByPCIBusId", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetCount", "cuDeviceGetCount", "cuDeviceGetCount", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetDefaultMemPool", "cuDeviceGetDefaultMemPool", "cuDeviceGetDefaultMemPool", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetExecAffinitySupport", "cuDeviceGetExecAffinitySupport", "cuDeviceGetExecAffinitySupport", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetGraphMemAttribute", "cuDeviceGetGraphMemAttribute", "cuDeviceGetGraphMemAttribute", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetLuid", "cuDeviceGetLuid", "cuDeviceGetLuid", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetMemPool", "cuDeviceGetMemPool", "cuDeviceGetMemPool", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetName", "cuDeviceGetName", "cuDeviceGetName", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetNvSciSyncAttributes", "cuDeviceGetNvSciSyncAttributes", "cuDeviceGetNvSciSyncAttributes", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetP2PAttribute", "cuDeviceGetP2PAttribute", "cuDeviceGetP2PAttribute", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetPCIBusId", "cuDeviceGetPCIBusId", "cuDeviceGetPCIBusId", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetProperties", "cuDeviceGetProperties", "cuDeviceGetProperties", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetTexture1DLinearMaxWidth", "cuDeviceGetTexture1DLinearMaxWidth", "cuDeviceGetTexture1DLinearMaxWidth", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetUuid", "cuDeviceGetUuid", "cuDeviceGetUuid", 9020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGetUuid_v2", "cuDeviceGetUuid_v2", "cuDeviceGetUuid", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceGraphMemTrim", "cuDeviceGraphMemTrim", "cuDeviceGraphMemTrim", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDevicePrimaryCtxGetState", "cuDevicePrimaryCtxGetState", "cuDevicePrimaryCtxGetState", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRetain", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDevicePrimaryCtxSetFlags", "cuDevicePrimaryCtxSetFlags_v2", "cuDevicePrimaryCtxSetFlags", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceSetGraphMemAttribute", "cuDeviceSetGraphMemAttribute", "cuDeviceSetGraphMemAttribute", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceSetMemPool", "cuDeviceSetMemPool", "cuDeviceSetMemPool", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDeviceTotalMem", "cuDeviceTotalMem_v2", "cuDeviceTotalMem", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuDriverGetVersion", "cuDriverGetVersion", "cuDriverGetVersion", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamConsumerAcquireFrame", "cuEGLStreamConsumerAcquireFrame", "cuEGLStreamConsumerAcquireFrame", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamConsumerConnect", "cuEGLStreamConsumerConnect", "cuEGLStreamConsumerConnect", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamConsumerConnectWithFlags", "cuEGLStreamConsumerConnectWithFlags", "cuEGLStreamConsumerConnectWithFlags", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamConsumerDisconnect", "cuEGLStreamConsumerDisconnect", "cuEGLStreamConsumerDisconnect", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamConsumerReleaseFrame", "cuEGLStreamConsumerReleaseFrame", "cuEGLStreamConsumerReleaseFrame", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamProducerConnect", "cuEGLStreamProducerConnect", "cuEGLStreamProducerConnect", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamProducerDisconnect", "cuEGLStreamProducerDisconnect", "cuEGLStreamProducerDisconnect", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamProducerPresentFrame", "cuEGLStreamProducerPresentFrame", "cuEGLStreamProducerPresentFrame", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEGLStreamProducerReturnFrame", "cuEGLStreamProducerReturnFrame", "cuEGLStreamProducerReturnFrame", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventCreate", "cuEventCreate", "cuEventCreate", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventCreateFromEGLSync", "cuEventCreateFromEGLSync", "cuEventCreateFromEGLSync", 9000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventDestroy", "cuEventDestroy_v2", "cuEventDestroy", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventElapsedTime", "cuEventElapsedTime", "cuEventElapsedTime", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventQuery", "cuEventQuery", "cuEventQuery", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventRecord", "cuEventRecord", "cuEventRecord", 2000u, false, 84, {nullptr}, {unresolved}, {0}},
-    {"cuEventRecord", "cuEventRecord_ptsz", "cuEventRecord", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventRecordWithFlags", "cuEventRecordWithFlags", "cuEventRecordWithFlags", 11010u, false, 86, {nullptr}, {unresolved}, {0}},
-    {"cuEventRecordWithFlags", "cuEventRecordWithFlags_ptsz", "cuEventRecordWithFlags", 11010u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuEventSynchronize", "cuEventSynchronize", "cuEventSynchronize", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncGetAttribute", "cuFuncGetAttribute", "cuFuncGetAttribute", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncGetModule", "cuFuncGetModule", "cuFuncGetModule", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncSetAttribute", "cuFuncSetAttribute", "cuFuncSetAttribute", 9000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncSetBlockShape", "cuFuncSetBlockShape", "cuFuncSetBlockShape", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncSetCacheConfig", "cuFuncSetCacheConfig", "cuFuncSetCacheConfig", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncSetSharedMemConfig", "cuFuncSetSharedMemConfig", "cuFuncSetSharedMemConfig", 4020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuFuncSetSharedSize", "cuFuncSetSharedSize", "cuFuncSetSharedSize", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLCtxCreate", "cuGLCtxCreate_v2", "cuGLCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLGetDevices", "cuGLGetDevices_v2", "cuGLGetDevices", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLInit", "cuGLInit", "cuGLInit", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2", "cuGLMapBufferObjectAsync", 3020u, false, 102, {nullptr}, {unresolved}, {0}},
-    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2_ptsz", "cuGLMapBufferObjectAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2", "cuGLMapBufferObject", 3020u, false, 104, {nullptr}, {unresolved}, {0}},
-    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2_ptds", "cuGLMapBufferObject", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLRegisterBufferObject", "cuGLRegisterBufferObject", "cuGLRegisterBufferObject", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", 2030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLUnmapBufferObject", "cuGLUnmapBufferObject", "cuGLUnmapBufferObject", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLUnmapBufferObjectAsync", "cuGLUnmapBufferObjectAsync", "cuGLUnmapBufferObjectAsync", 2030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGLUnregisterBufferObject", "cuGLUnregisterBufferObject", "cuGLUnregisterBufferObject", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGetErrorName", "cuGetErrorName", "cuGetErrorName", 6000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGetErrorString", "cuGetErrorString", "cuGetErrorString", 6000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGetExportTable", "cuGetExportTable", "cuGetExportTable", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGetProcAddress", "cuGetProcAddress_v2", "cuGetProcAddress", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddBatchMemOpNode", "cuGraphAddBatchMemOpNode", "cuGraphAddBatchMemOpNode", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddChildGraphNode", "cuGraphAddChildGraphNode", "cuGraphAddChildGraphNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddDependencies", "cuGraphAddDependencies", "cuGraphAddDependencies", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddEmptyNode", "cuGraphAddEmptyNode", "cuGraphAddEmptyNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddEventRecordNode", "cuGraphAddEventRecordNode", "cuGraphAddEventRecordNode", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddEventWaitNode", "cuGraphAddEventWaitNode", "cuGraphAddEventWaitNode", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddExternalSemaphoresSignalNode", "cuGraphAddExternalSemaphoresSignalNode", "cuGraphAddExternalSemaphoresSignalNode", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddExternalSemaphoresWaitNode", "cuGraphAddExternalSemaphoresWaitNode", "cuGraphAddExternalSemaphoresWaitNode", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddHostNode", "cuGraphAddHostNode", "cuGraphAddHostNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddKernelNode", "cuGraphAddKernelNode_v2", "cuGraphAddKernelNode", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddMemAllocNode", "cuGraphAddMemAllocNode", "cuGraphAddMemAllocNode", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddMemFreeNode", "cuGraphAddMemFreeNode", "cuGraphAddMemFreeNode", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddMemcpyNode", "cuGraphAddMemcpyNode", "cuGraphAddMemcpyNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddMemsetNode", "cuGraphAddMemsetNode", "cuGraphAddMemsetNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphAddNode", "cuGraphAddNode", "cuGraphAddNode", 12020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphBatchMemOpNodeGetParams", "cuGraphBatchMemOpNodeGetParams", "cuGraphBatchMemOpNodeGetParams", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphBatchMemOpNodeSetParams", "cuGraphBatchMemOpNodeSetParams", "cuGraphBatchMemOpNodeSetParams", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphChildGraphNodeGetGraph", "cuGraphChildGraphNodeGetGraph", "cuGraphChildGraphNodeGetGraph", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphClone", "cuGraphClone", "cuGraphClone", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphCreate", "cuGraphCreate", "cuGraphCreate", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphDebugDotPrint", "cuGraphDebugDotPrint", "cuGraphDebugDotPrint", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphDestroy", "cuGraphDestroy", "cuGraphDestroy", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphDestroyNode", "cuGraphDestroyNode", "cuGraphDestroyNode", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphEventRecordNodeGetEvent", "cuGraphEventRecordNodeGetEvent", "cuGraphEventRecordNodeGetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphEventRecordNodeSetEvent", "cuGraphEventRecordNodeSetEvent", "cuGraphEventRecordNodeSetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphEventWaitNodeGetEvent", "cuGraphEventWaitNodeGetEvent", "cuGraphEventWaitNodeGetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphEventWaitNodeSetEvent", "cuGraphEventWaitNodeSetEvent", "cuGraphEventWaitNodeSetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecBatchMemOpNodeSetParams", "cuGraphExecBatchMemOpNodeSetParams", "cuGraphExecBatchMemOpNodeSetParams", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecChildGraphNodeSetParams", "cuGraphExecChildGraphNodeSetParams", "cuGraphExecChildGraphNodeSetParams", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecDestroy", "cuGraphExecDestroy", "cuGraphExecDestroy", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecEventRecordNodeSetEvent", "cuGraphExecEventRecordNodeSetEvent", "cuGraphExecEventRecordNodeSetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecEventWaitNodeSetEvent", "cuGraphExecEventWaitNodeSetEvent", "cuGraphExecEventWaitNodeSetEvent", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecExternalSemaphoresSignalNodeSetParams", "cuGraphExecExternalSemaphoresSignalNodeSetParams", "cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecExternalSemaphoresWaitNodeSetParams", "cuGraphExecExternalSemaphoresWaitNodeSetParams", "cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecGetFlags", "cuGraphExecGetFlags", "cuGraphExecGetFlags", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecHostNodeSetParams", "cuGraphExecHostNodeSetParams", "cuGraphExecHostNodeSetParams", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams_v2", "cuGraphExecKernelNodeSetParams", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecMemcpyNodeSetParams", "cuGraphExecMemcpyNodeSetParams", "cuGraphExecMemcpyNodeSetParams", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecMemsetNodeSetParams", "cuGraphExecMemsetNodeSetParams", "cuGraphExecMemsetNodeSetParams", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecNodeSetParams", "cuGraphExecNodeSetParams", "cuGraphExecNodeSetParams", 12020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExecUpdate", "cuGraphExecUpdate_v2", "cuGraphExecUpdate", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExternalSemaphoresSignalNodeGetParams", "cuGraphExternalSemaphoresSignalNodeGetParams", "cuGraphExternalSemaphoresSignalNodeGetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExternalSemaphoresSignalNodeSetParams", "cuGraphExternalSemaphoresSignalNodeSetParams", "cuGraphExternalSemaphoresSignalNodeSetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExternalSemaphoresWaitNodeGetParams", "cuGraphExternalSemaphoresWaitNodeGetParams", "cuGraphExternalSemaphoresWaitNodeGetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphExternalSemaphoresWaitNodeSetParams", "cuGraphExternalSemaphoresWaitNodeSetParams", "cuGraphExternalSemaphoresWaitNodeSetParams", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphGetEdges", "cuGraphGetEdges", "cuGraphGetEdges", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphGetNodes", "cuGraphGetNodes", "cuGraphGetNodes", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphGetRootNodes", "cuGraphGetRootNodes", "cuGraphGetRootNodes", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphInstantiate", "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", 12000u, false, 166, {nullptr}, {unresolved}, {0}},
-    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams_ptsz", "cuGraphInstantiateWithParams", 12000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphKernelNodeGetParams", "cuGraphKernelNodeGetParams_v2", "cuGraphKernelNodeGetParams", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphKernelNodeSetParams", "cuGraphKernelNodeSetParams_v2", "cuGraphKernelNodeSetParams", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphLaunch", "cuGraphLaunch", "cuGraphLaunch", 10000u, false, 173, {nullptr}, {unresolved}, {0}},
-    {"cuGraphLaunch", "cuGraphLaunch_ptsz", "cuGraphLaunch", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", 11040u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemcpyNodeGetParams", "cuGraphMemcpyNodeGetParams", "cuGraphMemcpyNodeGetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemcpyNodeSetParams", "cuGraphMemcpyNodeSetParams", "cuGraphMemcpyNodeSetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemsetNodeGetParams", "cuGraphMemsetNodeGetParams", "cuGraphMemsetNodeGetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphMemsetNodeSetParams", "cuGraphMemsetNodeSetParams", "cuGraphMemsetNodeSetParams", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeFindInClone", "cuGraphNodeFindInClone", "cuGraphNodeFindInClone", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeGetDependencies", "cuGraphNodeGetDependencies", "cuGraphNodeGetDependencies", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeGetDependentNodes", "cuGraphNodeGetDependentNodes", "cuGraphNodeGetDependentNodes", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeGetEnabled", "cuGraphNodeGetEnabled", "cuGraphNodeGetEnabled", 11060u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeGetType", "cuGraphNodeGetType", "cuGraphNodeGetType", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeSetEnabled", "cuGraphNodeSetEnabled", "cuGraphNodeSetEnabled", 11060u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphNodeSetParams", "cuGraphNodeSetParams", "cuGraphNodeSetParams", 12020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphReleaseUserObject", "cuGraphReleaseUserObject", "cuGraphReleaseUserObject", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphRemoveDependencies", "cuGraphRemoveDependencies", "cuGraphRemoveDependencies", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphRetainUserObject", "cuGraphRetainUserObject", "cuGraphRetainUserObject", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphUpload", "cuGraphUpload", "cuGraphUpload", 11010u, false, 191, {nullptr}, {unresolved}, {0}},
-    {"cuGraphUpload", "cuGraphUpload_ptsz", "cuGraphUpload", 11010u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsMapResources", "cuGraphicsMapResources", "cuGraphicsMapResources", 3000u, false, 196, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsMapResources", "cuGraphicsMapResources_ptsz", "cuGraphicsMapResources", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsResourceGetMappedPointer", "cuGraphicsResourceGetMappedPointer_v2", "cuGraphicsResourceGetMappedPointer", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsResourceSetMapFlags", "cuGraphicsResourceSetMapFlags_v2", "cuGraphicsResourceSetMapFlags", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources", "cuGraphicsUnmapResources", 3000u, false, 203, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources_ptsz", "cuGraphicsUnmapResources", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuGraphicsVDPAURegisterVideoSurface", "cuGraphicsVDPAURegisterVideoSurface", "cuGraphicsVDPAURegisterVideoSurface", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuImportExternalMemory", "cuImportExternalMemory", "cuImportExternalMemory", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuImportExternalSemaphore", "cuImportExternalSemaphore", "cuImportExternalSemaphore", 10000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuInit", "cuInit", "cuInit", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuIpcCloseMemHandle", "cuIpcCloseMemHandle", "cuIpcCloseMemHandle", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuIpcGetEventHandle", "cuIpcGetEventHandle", "cuIpcGetEventHandle", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuIpcGetMemHandle", "cuIpcGetMemHandle", "cuIpcGetMemHandle", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuIpcOpenEventHandle", "cuIpcOpenEventHandle", "cuIpcOpenEventHandle", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2", "cuIpcOpenMemHandle", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuKernelGetAttribute", "cuKernelGetAttribute", "cuKernelGetAttribute", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuKernelGetFunction", "cuKernelGetFunction", "cuKernelGetFunction", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuKernelSetAttribute", "cuKernelSetAttribute", "cuKernelSetAttribute", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuKernelSetCacheConfig", "cuKernelSetCacheConfig", "cuKernelSetCacheConfig", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunch", "cuLaunch", "cuLaunch", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", 9000u, false, 221, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel_ptsz", "cuLaunchCooperativeKernel", 9000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", 9000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchGrid", "cuLaunchGrid", "cuLaunchGrid", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchGridAsync", "cuLaunchGridAsync", "cuLaunchGridAsync", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchHostFunc", "cuLaunchHostFunc", "cuLaunchHostFunc", 10000u, false, 226, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchHostFunc", "cuLaunchHostFunc_ptsz", "cuLaunchHostFunc", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel", 4000u, false, 228, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchKernel", "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx", 11060u, false, 230, {nullptr}, {unresolved}, {0}},
-    {"cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchKernelEx", 11060u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryGetGlobal", "cuLibraryGetGlobal", "cuLibraryGetGlobal", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryGetKernel", "cuLibraryGetKernel", "cuLibraryGetKernel", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryGetManaged", "cuLibraryGetManaged", "cuLibraryGetManaged", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryGetModule", "cuLibraryGetModule", "cuLibraryGetModule", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryGetUnifiedFunction", "cuLibraryGetUnifiedFunction", "cuLibraryGetUnifiedFunction", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryLoadData", "cuLibraryLoadData", "cuLibraryLoadData", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryLoadFromFile", "cuLibraryLoadFromFile", "cuLibraryLoadFromFile", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLibraryUnload", "cuLibraryUnload", "cuLibraryUnload", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLinkAddData", "cuLinkAddData_v2", "cuLinkAddData", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLinkAddFile", "cuLinkAddFile_v2", "cuLinkAddFile", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLinkComplete", "cuLinkComplete", "cuLinkComplete", 5050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLinkCreate", "cuLinkCreate_v2", "cuLinkCreate", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuLinkDestroy", "cuLinkDestroy", "cuLinkDestroy", 5050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAddressFree", "cuMemAddressFree", "cuMemAddressFree", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAddressReserve", "cuMemAddressReserve", "cuMemAddressReserve", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAdvise", "cuMemAdvise", "cuMemAdvise", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAdvise_v2", "cuMemAdvise_v2", "cuMemAdvise", 12020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocAsync", "cuMemAllocAsync", "cuMemAllocAsync", 11020u, false, 249, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocAsync", "cuMemAllocAsync_ptsz", "cuMemAllocAsync", 11020u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", 11020u, false, 251, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", "cuMemAllocFromPoolAsync", 11020u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocHost", "cuMemAllocHost_v2", "cuMemAllocHost", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocManaged", "cuMemAllocManaged", "cuMemAllocManaged", 6000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAllocPitch", "cuMemAllocPitch_v2", "cuMemAllocPitch", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemAlloc", "cuMemAlloc_v2", "cuMemAlloc", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemCreate", "cuMemCreate", "cuMemCreate", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemExportToShareableHandle", "cuMemExportToShareableHandle", "cuMemExportToShareableHandle", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemFreeAsync", "cuMemFreeAsync", "cuMemFreeAsync", 11020u, false, 259, {nullptr}, {unresolved}, {0}},
-    {"cuMemFreeAsync", "cuMemFreeAsync_ptsz", "cuMemFreeAsync", 11020u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemFreeHost", "cuMemFreeHost", "cuMemFreeHost", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemFree", "cuMemFree_v2", "cuMemFree", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetAccess", "cuMemGetAccess", "cuMemGetAccess", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetAddressRange", "cuMemGetAddressRange_v2", "cuMemGetAddressRange", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetAllocationGranularity", "cuMemGetAllocationGranularity", "cuMemGetAllocationGranularity", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetAllocationPropertiesFromHandle", "cuMemGetAllocationPropertiesFromHandle", "cuMemGetAllocationPropertiesFromHandle", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetHandleForAddressRange", "cuMemGetHandleForAddressRange", "cuMemGetHandleForAddressRange", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemGetInfo", "cuMemGetInfo_v2", "cuMemGetInfo", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemHostAlloc", "cuMemHostAlloc", "cuMemHostAlloc", 2020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2", "cuMemHostGetDevicePointer", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemHostGetFlags", "cuMemHostGetFlags", "cuMemHostGetFlags", 2030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemHostRegister", "cuMemHostRegister_v2", "cuMemHostRegister", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemHostUnregister", "cuMemHostUnregister", "cuMemHostUnregister", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemMap", "cuMemMap", "cuMemMap", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemMapArrayAsync", "cuMemMapArrayAsync", "cuMemMapArrayAsync", 11010u, false, 276, {nullptr}, {unresolved}, {0}},
-    {"cuMemMapArrayAsync", "cuMemMapArrayAsync_ptsz", "cuMemMapArrayAsync", 11010u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolCreate", "cuMemPoolCreate", "cuMemPoolCreate", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolDestroy", "cuMemPoolDestroy", "cuMemPoolDestroy", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolExportPointer", "cuMemPoolExportPointer", "cuMemPoolExportPointer", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolExportToShareableHandle", "cuMemPoolExportToShareableHandle", "cuMemPoolExportToShareableHandle", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolGetAccess", "cuMemPoolGetAccess", "cuMemPoolGetAccess", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolGetAttribute", "cuMemPoolGetAttribute", "cuMemPoolGetAttribute", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolImportFromShareableHandle", "cuMemPoolImportFromShareableHandle", "cuMemPoolImportFromShareableHandle", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolImportPointer", "cuMemPoolImportPointer", "cuMemPoolImportPointer", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolSetAccess", "cuMemPoolSetAccess", "cuMemPoolSetAccess", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolSetAttribute", "cuMemPoolSetAttribute", "cuMemPoolSetAttribute", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPoolTrimTo", "cuMemPoolTrimTo", "cuMemPoolTrimTo", 11020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPrefetchAsync", "cuMemPrefetchAsync", "cuMemPrefetchAsync", 8000u, false, 289, {nullptr}, {unresolved}, {0}},
-    {"cuMemPrefetchAsync", "cuMemPrefetchAsync_ptsz", "cuMemPrefetchAsync", 8000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemPrefetchAsync_v2", "cuMemPrefetchAsync_v2", "cuMemPrefetchAsync", 12020u, false, 291, {nullptr}, {unresolved}, {0}},
-    {"cuMemPrefetchAsync_v2", "cuMemPrefetchAsync_v2_ptsz", "cuMemPrefetchAsync", 12020u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemRangeGetAttribute", "cuMemRangeGetAttribute", "cuMemRangeGetAttribute", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemRangeGetAttributes", "cuMemRangeGetAttributes", "cuMemRangeGetAttributes", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemRelease", "cuMemRelease", "cuMemRelease", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle", 11000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemSetAccess", "cuMemSetAccess", "cuMemSetAccess", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemUnmap", "cuMemUnmap", "cuMemUnmap", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy", "cuMemcpy", "cuMemcpy", 4000u, false, 299, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy", "cuMemcpy_ptds", "cuMemcpy", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", 3020u, false, 301, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2_ptsz", "cuMemcpy2DAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2", "cuMemcpy2DUnaligned", 3020u, false, 303, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2_ptds", "cuMemcpy2DUnaligned", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2D", "cuMemcpy2D_v2", "cuMemcpy2D", 3020u, false, 305, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy2D", "cuMemcpy2D_v2_ptds", "cuMemcpy2D", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2", "cuMemcpy3DAsync", 3020u, false, 307, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2_ptsz", "cuMemcpy3DAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DPeer", "cuMemcpy3DPeer", "cuMemcpy3DPeer", 4000u, false, 309, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DPeer", "cuMemcpy3DPeer_ptds", "cuMemcpy3DPeer", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", 4000u, false, 311, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync_ptsz", "cuMemcpy3DPeerAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3D", "cuMemcpy3D_v2", "cuMemcpy3D", 3020u, false, 313, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpy3D", "cuMemcpy3D_v2_ptds", "cuMemcpy3D", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAsync", "cuMemcpyAsync", "cuMemcpyAsync", 4000u, false, 315, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAsync", "cuMemcpyAsync_ptsz", "cuMemcpyAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2", "cuMemcpyAtoA", 3020u, false, 317, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2_ptds", "cuMemcpyAtoA", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2", "cuMemcpyAtoD", 3020u, false, 319, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2_ptds", "cuMemcpyAtoD", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2", "cuMemcpyAtoHAsync", 3020u, false, 321, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2_ptsz", "cuMemcpyAtoHAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2", "cuMemcpyAtoH", 3020u, false, 323, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2_ptds", "cuMemcpyAtoH", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2", "cuMemcpyDtoA", 3020u, false, 325, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2_ptds", "cuMemcpyDtoA", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync", 3020u, false, 327, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2_ptsz", "cuMemcpyDtoDAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2", "cuMemcpyDtoD", 3020u, false, 329, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2_ptds", "cuMemcpyDtoD", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020u, false, 331, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2_ptsz", "cuMemcpyDtoHAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", 3020u, false, 333, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2_ptds", "cuMemcpyDtoH", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2", "cuMemcpyHtoAAsync", 3020u, false, 335, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2_ptsz", "cuMemcpyHtoAAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2", "cuMemcpyHtoA", 3020u, false, 337, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2_ptds", "cuMemcpyHtoA", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync", 3020u, false, 339, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2_ptsz", "cuMemcpyHtoDAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020u, false, 341, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyPeer", "cuMemcpyPeer", "cuMemcpyPeer", 4000u, false, 343, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyPeer", "cuMemcpyPeer_ptds", "cuMemcpyPeer", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync", "cuMemcpyPeerAsync", 4000u, false, 345, {nullptr}, {unresolved}, {0}},
-    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync_ptsz", "cuMemcpyPeerAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD16Async", "cuMemsetD16Async", "cuMemsetD16Async", 3020u, false, 347, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD16Async", "cuMemsetD16Async_ptsz", "cuMemsetD16Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD16", "cuMemsetD16_v2", "cuMemsetD16", 3020u, false, 349, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD16", "cuMemsetD16_v2_ptds", "cuMemsetD16", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D16Async", "cuMemsetD2D16Async", "cuMemsetD2D16Async", 3020u, false, 351, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D16Async", "cuMemsetD2D16Async_ptsz", "cuMemsetD2D16Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D16", "cuMemsetD2D16_v2", "cuMemsetD2D16", 3020u, false, 353, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D16", "cuMemsetD2D16_v2_ptds", "cuMemsetD2D16", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D32Async", "cuMemsetD2D32Async", "cuMemsetD2D32Async", 3020u, false, 355, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D32Async", "cuMemsetD2D32Async_ptsz", "cuMemsetD2D32Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D32", "cuMemsetD2D32_v2", "cuMemsetD2D32", 3020u, false, 357, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D32", "cuMemsetD2D32_v2_ptds", "cuMemsetD2D32", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D8Async", "cuMemsetD2D8Async", "cuMemsetD2D8Async", 3020u, false, 359, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D8Async", "cuMemsetD2D8Async_ptsz", "cuMemsetD2D8Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D8", "cuMemsetD2D8_v2", "cuMemsetD2D8", 3020u, false, 361, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD2D8", "cuMemsetD2D8_v2_ptds", "cuMemsetD2D8", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD32Async", "cuMemsetD32Async", "cuMemsetD32Async", 3020u, false, 363, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD32Async", "cuMemsetD32Async_ptsz", "cuMemsetD32Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD32", "cuMemsetD32_v2", "cuMemsetD32", 3020u, false, 365, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD32", "cuMemsetD32_v2_ptds", "cuMemsetD32", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD8Async", "cuMemsetD8Async", "cuMemsetD8Async", 3020u, false, 367, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD8Async", "cuMemsetD8Async_ptsz", "cuMemsetD8Async", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD8", "cuMemsetD8_v2", "cuMemsetD8", 3020u, false, 369, {nullptr}, {unresolved}, {0}},
-    {"cuMemsetD8", "cuMemsetD8_v2_ptds", "cuMemsetD8", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMipmappedArrayCreate", "cuMipmappedArrayCreate", "cuMipmappedArrayCreate", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMipmappedArrayGetLevel", "cuMipmappedArrayGetLevel", "cuMipmappedArrayGetLevel", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMipmappedArrayGetMemoryRequirements", "cuMipmappedArrayGetMemoryRequirements", "cuMipmappedArrayGetMemoryRequirements", 11060u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMipmappedArrayGetSparseProperties", "cuMipmappedArrayGetSparseProperties", "cuMipmappedArrayGetSparseProperties", 11010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleGetFunction", "cuModuleGetFunction", "cuModuleGetFunction", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleGetGlobal", "cuModuleGetGlobal_v2", "cuModuleGetGlobal", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleGetLoadingMode", "cuModuleGetLoadingMode", "cuModuleGetLoadingMode", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleGetSurfRef", "cuModuleGetSurfRef", "cuModuleGetSurfRef", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleGetTexRef", "cuModuleGetTexRef", "cuModuleGetTexRef", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleLoad", "cuModuleLoad", "cuModuleLoad", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleLoadData", "cuModuleLoadData", "cuModuleLoadData", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleLoadDataEx", "cuModuleLoadDataEx", "cuModuleLoadDataEx", 2010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleLoadFatBinary", "cuModuleLoadFatBinary", "cuModuleLoadFatBinary", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuModuleUnload", "cuModuleUnload", "cuModuleUnload", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastAddDevice", "cuMulticastAddDevice", "cuMulticastAddDevice", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastBindAddr", "cuMulticastBindAddr", "cuMulticastBindAddr", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastBindMem", "cuMulticastBindMem", "cuMulticastBindMem", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastCreate", "cuMulticastCreate", "cuMulticastCreate", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastGetGranularity", "cuMulticastGetGranularity", "cuMulticastGetGranularity", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuMulticastUnbind", "cuMulticastUnbind", "cuMulticastUnbind", 12010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyAvailableDynamicSMemPerBlock", "cuOccupancyAvailableDynamicSMemPerBlock", "cuOccupancyAvailableDynamicSMemPerBlock", 10020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuOccupancyMaxActiveBlocksPerMultiprocessor", "cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxActiveClusters", "cuOccupancyMaxActiveClusters", "cuOccupancyMaxActiveClusters", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSize", 6050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxPotentialBlockSizeWithFlags", "cuOccupancyMaxPotentialBlockSizeWithFlags", "cuOccupancyMaxPotentialBlockSizeWithFlags", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuOccupancyMaxPotentialClusterSize", "cuOccupancyMaxPotentialClusterSize", "cuOccupancyMaxPotentialClusterSize", 11070u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuParamSetSize", "cuParamSetSize", "cuParamSetSize", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuParamSetTexRef", "cuParamSetTexRef", "cuParamSetTexRef", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuParamSetf", "cuParamSetf", "cuParamSetf", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuParamSeti", "cuParamSeti", "cuParamSeti", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuParamSetv", "cuParamSetv", "cuParamSetv", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuPointerGetAttribute", "cuPointerGetAttribute", "cuPointerGetAttribute", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuPointerGetAttributes", "cuPointerGetAttributes", "cuPointerGetAttributes", 7000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuPointerSetAttribute", "cuPointerSetAttribute", "cuPointerSetAttribute", 6000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuProfilerInitialize", "cuProfilerInitialize", "cuProfilerInitialize", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuProfilerStart", "cuProfilerStart", "cuProfilerStart", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuProfilerStop", "cuProfilerStop", "cuProfilerStop", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", 10000u, false, 410, {nullptr}, {unresolved}, {0}},
-    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync_ptsz", "cuSignalExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamAddCallback", "cuStreamAddCallback", "cuStreamAddCallback", 5000u, false, 412, {nullptr}, {unresolved}, {0}},
-    {"cuStreamAddCallback", "cuStreamAddCallback_ptsz", "cuStreamAddCallback", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync", "cuStreamAttachMemAsync", 6000u, false, 414, {nullptr}, {unresolved}, {0}},
-    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync_ptsz", "cuStreamAttachMemAsync", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2", "cuStreamBatchMemOp", 11070u, false, 416, {nullptr}, {unresolved}, {0}},
-    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2_ptsz", "cuStreamBatchMemOp", 11070u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2", "cuStreamBeginCapture", 10010u, false, 418, {nullptr}, {unresolved}, {0}},
-    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2_ptsz", "cuStreamBeginCapture", 10010u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamCopyAttributes", "cuStreamCopyAttributes", "cuStreamCopyAttributes", 11000u, false, 420, {nullptr}, {unresolved}, {0}},
-    {"cuStreamCopyAttributes", "cuStreamCopyAttributes_ptsz", "cuStreamCopyAttributes", 11000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamCreate", "cuStreamCreate", "cuStreamCreate", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamCreateWithPriority", "cuStreamCreateWithPriority", "cuStreamCreateWithPriority", 5050u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamDestroy", "cuStreamDestroy_v2", "cuStreamDestroy", 4000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamEndCapture", "cuStreamEndCapture", "cuStreamEndCapture", 10000u, false, 425, {nullptr}, {unresolved}, {0}},
-    {"cuStreamEndCapture", "cuStreamEndCapture_ptsz", "cuStreamEndCapture", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetAttribute", "cuStreamGetAttribute", "cuStreamGetAttribute", 11000u, false, 427, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetAttribute", "cuStreamGetAttribute_ptsz", "cuStreamGetAttribute", 11000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v2", "cuStreamGetCaptureInfo", 11030u, false, 429, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v2_ptsz", "cuStreamGetCaptureInfo", 11030u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetCtx", "cuStreamGetCtx", "cuStreamGetCtx", 9020u, false, 431, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetCtx", "cuStreamGetCtx_ptsz", "cuStreamGetCtx", 9020u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetFlags", "cuStreamGetFlags", "cuStreamGetFlags", 5050u, false, 433, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetFlags", "cuStreamGetFlags_ptsz", "cuStreamGetFlags", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetId", "cuStreamGetId", "cuStreamGetId", 12000u, false, 435, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetId", "cuStreamGetId_ptsz", "cuStreamGetId", 12000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetPriority", "cuStreamGetPriority", "cuStreamGetPriority", 5050u, false, 437, {nullptr}, {unresolved}, {0}},
-    {"cuStreamGetPriority", "cuStreamGetPriority_ptsz", "cuStreamGetPriority", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamIsCapturing", "cuStreamIsCapturing", "cuStreamIsCapturing", 10000u, false, 439, {nullptr}, {unresolved}, {0}},
-    {"cuStreamIsCapturing", "cuStreamIsCapturing_ptsz", "cuStreamIsCapturing", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery", 2000u, false, 441, {nullptr}, {unresolved}, {0}},
-    {"cuStreamQuery", "cuStreamQuery_ptsz", "cuStreamQuery", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamSetAttribute", "cuStreamSetAttribute", "cuStreamSetAttribute", 11000u, false, 443, {nullptr}, {unresolved}, {0}},
-    {"cuStreamSetAttribute", "cuStreamSetAttribute_ptsz", "cuStreamSetAttribute", 11000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize", 2000u, false, 445, {nullptr}, {unresolved}, {0}},
-    {"cuStreamSynchronize", "cuStreamSynchronize_ptsz", "cuStreamSynchronize", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies", 11030u, false, 447, {nullptr}, {unresolved}, {0}},
-    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_ptsz", "cuStreamUpdateCaptureDependencies", 11030u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitEvent", "cuStreamWaitEvent", "cuStreamWaitEvent", 3020u, false, 449, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitEvent", "cuStreamWaitEvent_ptsz", "cuStreamWaitEvent", 7000u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2", "cuStreamWaitValue32", 11070u, false, 451, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2_ptsz", "cuStreamWaitValue32", 11070u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2", "cuStreamWaitValue64", 11070u, false, 453, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2_ptsz", "cuStreamWaitValue64", 11070u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2", "cuStreamWriteValue32", 11070u, false, 455, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2_ptsz", "cuStreamWriteValue32", 11070u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2", "cuStreamWriteValue64", 11070u, false, 457, {nullptr}, {unresolved}, {0}},
-    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2_ptsz", "cuStreamWriteValue64", 11070u, true, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSurfObjectCreate", "cuSurfObjectCreate", "cuSurfObjectCreate", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSurfObjectDestroy", "cuSurfObjectDestroy", "cuSurfObjectDestroy", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSurfObjectGetResourceDesc", "cuSurfObjectGetResourceDesc", "cuSurfObjectGetResourceDesc", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSurfRefGetArray", "cuSurfRefGetArray", "cuSurfRefGetArray", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuSurfRefSetArray", "cuSurfRefSetArray", "cuSurfRefSetArray", 3000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2col", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", "cuTensorMapEncodeTiled", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTensorMapReplaceAddress", "cuTensorMapReplaceAddress", "cuTensorMapReplaceAddress", 12000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexObjectCreate", "cuTexObjectCreate", "cuTexObjectCreate", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexObjectDestroy", "cuTexObjectDestroy", "cuTexObjectDestroy", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexObjectGetResourceDesc", "cuTexObjectGetResourceDesc", "cuTexObjectGetResourceDesc", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexObjectGetResourceViewDesc", "cuTexObjectGetResourceViewDesc", "cuTexObjectGetResourceViewDesc", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexObjectGetTextureDesc", "cuTexObjectGetTextureDesc", "cuTexObjectGetTextureDesc", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefCreate", "cuTexRefCreate", "cuTexRefCreate", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefDestroy", "cuTexRefDestroy", "cuTexRefDestroy", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetAddressMode", "cuTexRefGetAddressMode", "cuTexRefGetAddressMode", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetAddress", "cuTexRefGetAddress_v2", "cuTexRefGetAddress", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetArray", "cuTexRefGetArray", "cuTexRefGetArray", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetBorderColor", "cuTexRefGetBorderColor", "cuTexRefGetBorderColor", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetFilterMode", "cuTexRefGetFilterMode", "cuTexRefGetFilterMode", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetFlags", "cuTexRefGetFlags", "cuTexRefGetFlags", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetFormat", "cuTexRefGetFormat", "cuTexRefGetFormat", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetMaxAnisotropy", "cuTexRefGetMaxAnisotropy", "cuTexRefGetMaxAnisotropy", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetMipmapFilterMode", "cuTexRefGetMipmapFilterMode", "cuTexRefGetMipmapFilterMode", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetMipmapLevelBias", "cuTexRefGetMipmapLevelBias", "cuTexRefGetMipmapLevelBias", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetMipmapLevelClamp", "cuTexRefGetMipmapLevelClamp", "cuTexRefGetMipmapLevelClamp", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefGetMipmappedArray", "cuTexRefGetMipmappedArray", "cuTexRefGetMipmappedArray", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetAddress2D", "cuTexRefSetAddress2D_v3", "cuTexRefSetAddress2D", 4010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetAddressMode", "cuTexRefSetAddressMode", "cuTexRefSetAddressMode", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetAddress", "cuTexRefSetAddress_v2", "cuTexRefSetAddress", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetArray", "cuTexRefSetArray", "cuTexRefSetArray", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetBorderColor", "cuTexRefSetBorderColor", "cuTexRefSetBorderColor", 8000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetFilterMode", "cuTexRefSetFilterMode", "cuTexRefSetFilterMode", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetFlags", "cuTexRefSetFlags", "cuTexRefSetFlags", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetFormat", "cuTexRefSetFormat", "cuTexRefSetFormat", 2000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetMaxAnisotropy", "cuTexRefSetMaxAnisotropy", "cuTexRefSetMaxAnisotropy", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetMipmapFilterMode", "cuTexRefSetMipmapFilterMode", "cuTexRefSetMipmapFilterMode", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetMipmapLevelBias", "cuTexRefSetMipmapLevelBias", "cuTexRefSetMipmapLevelBias", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetMipmapLevelClamp", "cuTexRefSetMipmapLevelClamp", "cuTexRefSetMipmapLevelClamp", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuTexRefSetMipmappedArray", "cuTexRefSetMipmappedArray", "cuTexRefSetMipmappedArray", 5000u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuThreadExchangeStreamCaptureMode", "cuThreadExchangeStreamCaptureMode", "cuThreadExchangeStreamCaptureMode", 10010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuUserObjectCreate", "cuUserObjectCreate", "cuUserObjectCreate", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuUserObjectRelease", "cuUserObjectRelease", "cuUserObjectRelease", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuUserObjectRetain", "cuUserObjectRetain", "cuUserObjectRetain", 11030u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, false, -1, {nullptr}, {CUSHIM_ROW__WIN32}, {0}},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, false, 506, {nullptr}, {unresolved}, {0}},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, true, -1, {nullptr}, {unresolved}, {0}},
-};
-
-Function *function_table() { return functions; }
 
 // The other C names of the functions, for function_status.
-const Alias aliases[] = {
+const cushim::Alias cushim_aliases[] = {
     {"cuArray3DCreate", "cuArray3DCreate_v2"},
     {"cuArray3DGetDescriptor", "cuArray3DGetDescriptor_v2"},
     {"cuArrayCreate", "cuArrayCreate_v2"},
@@ -1628,10 +683,9 @@ const Alias aliases[] = {
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2"},
     {nullptr, nullptr},
 };
-const Alias *alias_table() { return aliases; }
-std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
-[[maybe_unused]] const StatusText status_texts[] = {
+// The constants of CUresult, for the answers that need no library.
+const cushim::StatusText cushim_texts[] = {
     {0, "CUDA_SUCCESS", "no error"},
     {1, "CUDA_ERROR_INVALID_VALUE", "invalid value"},
     {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
@@ -1725,25 +779,62 @@ std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); 
     {911, "CUDA_ERROR_EXTERNAL_DEVICE", "external device"},
     {912, "CUDA_ERROR_INVALID_CLUSTER_SIZE", "invalid cluster size"},
     {999, "CUDA_ERROR_UNKNOWN", "unknown"},
+    {0, nullptr, nullptr},
 };
 
-// The answer of cuGetErrorName/cuGetErrorString without a driver.
-[[maybe_unused]] CUresult status_text(CUresult code, const char **out, Text which) {
-    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
-        return static_cast<CUresult>(0);
-    return static_cast<CUresult>(1);
-}
+constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
+cushim::State cushim_state = {};
+cushim::FunctionState cushim_states[cushim_count] = {};
+thread_local cushim::Thread cushim_thread_state;
+cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
-// The answer of a function that returns the name or text of a status
-// (nvrtcGetErrorString) without the library; never null.
-[[maybe_unused]] const char *returned_text(CUresult code, Text which) {
-    const char *out = nullptr;
-    if (status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), &out, which))
-        return out;
-    return "unrecognized status";
-}
+#ifndef CUSHIM_CUDA_LINKED
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#else
+#define CUSHIM_SLOTS nullptr
+#endif
 
-}  // namespace cushim
+const cushim::Library cushim_this = {
+    &CUSHIM_RUNTIME_ABI,
+    "CUDA driver",
+    "driver",
+    "CUDA",
+    "Install the NVIDIA driver",
+    "CUSHIM_CUDA_LIBRARY",
+    "cuDriverGetVersion",
+    0,
+    0u,  // the header's major, which the library must report (0: any)
+    true,  // a link-time stub
+    false,  // searched in pip wheels, conda and toolkits
+    {
+        303,  // library not found: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
+        34,  // stub library: CUDA_ERROR_STUB_LIBRARY
+        500,  // symbol not found: CUDA_ERROR_NOT_FOUND
+        36,  // too old: CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
+        3,  // forked during the load: CUDA_ERROR_NOT_INITIALIZED
+        0,  // success: CUDA_SUCCESS
+        1,  // invalid value: CUDA_ERROR_INVALID_VALUE
+    },
+    cushim_names,
+    cushim_preload,
+    cushim_family,
+    cushim_wheel_dirs,
+    &cushim_driver,
+    cushim_functions,
+    cushim_count,
+    cushim_aliases,
+    cushim_texts,
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
+    &cushim_state,
+    cushim_states,
+    CUSHIM_SLOTS,
+    cushim_thread,
+};
+
 }  // namespace
 
 // The runtime's statuses are the values of cushim_cuda_status.
@@ -1751,14 +842,15 @@ static_assert(static_cast<int>(CUSHIM_CUDA_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_STUB_LIBRARY) == cushim::status_stub_library, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
-static_assert(static_cast<int>(CUSHIM_CUDA_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
+static_assert(static_cast<int>(CUSHIM_CUDA_TOO_OLD) == cushim::status_too_old, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_REENTRANT) == cushim::status_reentrant, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 static_assert(static_cast<int>(CUSHIM_CUDA_WRONG_MAJOR) == cushim::status_wrong_major, "status");
 // Drop-in exports: each definition redeclares the header's own prototype.
-#define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
+#define CUSHIM_CHECKED(SYMBOL, TYPE)
 
+#ifndef CUSHIM_CUDA_LINKED
 // The header marks some functions deprecated; defining and checking them is not a use.
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -1767,589 +859,584 @@ static_assert(static_cast<int>(CUSHIM_CUDA_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(push)
 #pragma warning(disable : 4996)
 #endif
-// With CUSHIM_CUDA_LINKED defined (`--link linked` defines it here), the
-// program links the library itself and calls its symbols directly: no stubs
-// are defined, and the status API below reports on that same library.
-#ifndef CUSHIM_CUDA_LINKED
 
-CUSHIM_DEFINE(CUresult, cuArray3DCreate_v2, cuArray3DCreate_v2, 0, (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim::absent(0)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor_v2, 1, (CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim::absent(1)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayCreate_v2, cuArrayCreate_v2, 2, (CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim::absent(2)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayDestroy, cuArrayDestroy, 3, (CUarray hArray), (hArray), static_cast<CUresult>(cushim::absent(3)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayGetDescriptor_v2, cuArrayGetDescriptor_v2, 4, (CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim::absent(4)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayGetMemoryRequirements, cuArrayGetMemoryRequirements, 5, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device), (memoryRequirements, array, device), static_cast<CUresult>(cushim::absent(5)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayGetPlane, cuArrayGetPlane, 6, (CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx), (pPlaneArray, hArray, planeIdx), static_cast<CUresult>(cushim::absent(6)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuArrayGetSparseProperties, cuArrayGetSparseProperties, 7, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array), (sparseProperties, array), static_cast<CUresult>(cushim::absent(7)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCoredumpGetAttribute, cuCoredumpGetAttribute, 8, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim::absent(8)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCoredumpGetAttributeGlobal, cuCoredumpGetAttributeGlobal, 9, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim::absent(9)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCoredumpSetAttribute, cuCoredumpSetAttribute, 10, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim::absent(10)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCoredumpSetAttributeGlobal, cuCoredumpSetAttributeGlobal, 11, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim::absent(11)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxAttach, cuCtxAttach, 12, (CUcontext *pctx, unsigned int flags), (pctx, flags), static_cast<CUresult>(cushim::absent(12)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxCreate_v2, cuCtxCreate_v2, 13, (CUcontext *pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev), static_cast<CUresult>(cushim::absent(13)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxCreate_v3, cuCtxCreate_v3, 14, (CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev), (pctx, paramsArray, numParams, flags, dev), static_cast<CUresult>(cushim::absent(14)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxDestroy_v2, cuCtxDestroy_v2, 15, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim::absent(15)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxDetach, cuCtxDetach, 16, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim::absent(16)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 17, (CUcontext peerContext), (peerContext), static_cast<CUresult>(cushim::absent(17)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 18, (CUcontext peerContext, unsigned int Flags), (peerContext, Flags), static_cast<CUresult>(cushim::absent(18)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetApiVersion, cuCtxGetApiVersion, 19, (CUcontext ctx, unsigned int *version), (ctx, version), static_cast<CUresult>(cushim::absent(19)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetCacheConfig, cuCtxGetCacheConfig, 20, (CUfunc_cache *pconfig), (pconfig), static_cast<CUresult>(cushim::absent(20)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetCurrent, cuCtxGetCurrent, 21, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim::absent(21)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetDevice, cuCtxGetDevice, 22, (CUdevice *device), (device), static_cast<CUresult>(cushim::absent(22)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetExecAffinity, cuCtxGetExecAffinity, 23, (CUexecAffinityParam *pExecAffinity, CUexecAffinityType type), (pExecAffinity, type), static_cast<CUresult>(cushim::absent(23)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetFlags, cuCtxGetFlags, 24, (unsigned int *flags), (flags), static_cast<CUresult>(cushim::absent(24)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetId, cuCtxGetId, 25, (CUcontext ctx, unsigned long long *ctxId), (ctx, ctxId), static_cast<CUresult>(cushim::absent(25)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetLimit, cuCtxGetLimit, 26, (size_t *pvalue, CUlimit limit), (pvalue, limit), static_cast<CUresult>(cushim::absent(26)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetSharedMemConfig, cuCtxGetSharedMemConfig, 27, (CUsharedconfig *pConfig), (pConfig), static_cast<CUresult>(cushim::absent(27)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 28, (int *leastPriority, int *greatestPriority), (leastPriority, greatestPriority), static_cast<CUresult>(cushim::absent(28)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxPopCurrent_v2, cuCtxPopCurrent_v2, 29, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim::absent(29)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxPushCurrent_v2, cuCtxPushCurrent_v2, 30, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim::absent(30)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxResetPersistingL2Cache, cuCtxResetPersistingL2Cache, 31, (), (), static_cast<CUresult>(cushim::absent(31)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSetCacheConfig, cuCtxSetCacheConfig, 32, (CUfunc_cache config), (config), static_cast<CUresult>(cushim::absent(32)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSetCurrent, cuCtxSetCurrent, 33, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim::absent(33)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSetFlags, cuCtxSetFlags, 34, (unsigned int flags), (flags), static_cast<CUresult>(cushim::absent(34)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSetLimit, cuCtxSetLimit, 35, (CUlimit limit, size_t value), (limit, value), static_cast<CUresult>(cushim::absent(35)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSetSharedMemConfig, cuCtxSetSharedMemConfig, 36, (CUsharedconfig config), (config), static_cast<CUresult>(cushim::absent(36)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuCtxSynchronize, cuCtxSynchronize, 37, (), (), static_cast<CUresult>(cushim::absent(37)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDestroyExternalMemory, cuDestroyExternalMemory, 38, (CUexternalMemory extMem), (extMem), static_cast<CUresult>(cushim::absent(38)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, 39, (CUexternalSemaphore extSem), (extSem), static_cast<CUresult>(cushim::absent(39)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 40, (int *canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev), static_cast<CUresult>(cushim::absent(40)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceComputeCapability, cuDeviceComputeCapability, 41, (int *major, int *minor, CUdevice dev), (major, minor, dev), static_cast<CUresult>(cushim::absent(41)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGet, cuDeviceGet, 42, (CUdevice *device, int ordinal), (device, ordinal), static_cast<CUresult>(cushim::absent(42)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetAttribute, cuDeviceGetAttribute, 43, (int *pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev), static_cast<CUresult>(cushim::absent(43)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, 44, (CUdevice *dev, const char *pciBusId), (dev, pciBusId), static_cast<CUresult>(cushim::absent(44)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetCount, cuDeviceGetCount, 45, (int *count), (count), static_cast<CUresult>(cushim::absent(45)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, 46, (CUmemoryPool *pool_out, CUdevice dev), (pool_out, dev), static_cast<CUresult>(cushim::absent(46)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetExecAffinitySupport, cuDeviceGetExecAffinitySupport, 47, (int *pi, CUexecAffinityType type, CUdevice dev), (pi, type, dev), static_cast<CUresult>(cushim::absent(47)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetGraphMemAttribute, cuDeviceGetGraphMemAttribute, 48, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim::absent(48)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetLuid, cuDeviceGetLuid, 49, (char *luid, unsigned int *deviceNodeMask, CUdevice dev), (luid, deviceNodeMask, dev), static_cast<CUresult>(cushim::absent(49)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetMemPool, cuDeviceGetMemPool, 50, (CUmemoryPool *pool, CUdevice dev), (pool, dev), static_cast<CUresult>(cushim::absent(50)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetName, cuDeviceGetName, 51, (char *name, int len, CUdevice dev), (name, len, dev), static_cast<CUresult>(cushim::absent(51)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetNvSciSyncAttributes, cuDeviceGetNvSciSyncAttributes, 52, (void *nvSciSyncAttrList, CUdevice dev, int flags), (nvSciSyncAttrList, dev, flags), static_cast<CUresult>(cushim::absent(52)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetP2PAttribute, cuDeviceGetP2PAttribute, 53, (int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice), (value, attrib, srcDevice, dstDevice), static_cast<CUresult>(cushim::absent(53)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, 54, (char *pciBusId, int len, CUdevice dev), (pciBusId, len, dev), static_cast<CUresult>(cushim::absent(54)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetProperties, cuDeviceGetProperties, 55, (CUdevprop *prop, CUdevice dev), (prop, dev), static_cast<CUresult>(cushim::absent(55)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGetTexture1DLinearMaxWidth, 56, (size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev), (maxWidthInElements, format, numChannels, dev), static_cast<CUresult>(cushim::absent(56)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetUuid, cuDeviceGetUuid, 57, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim::absent(57)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, 58, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim::absent(58)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceGraphMemTrim, cuDeviceGraphMemTrim, 59, (CUdevice device), (device), static_cast<CUresult>(cushim::absent(59)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, 60, (CUdevice dev, unsigned int *flags, int *active), (dev, flags, active), static_cast<CUresult>(cushim::absent(60)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease_v2, 61, (CUdevice dev), (dev), static_cast<CUresult>(cushim::absent(61)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset_v2, 62, (CUdevice dev), (dev), static_cast<CUresult>(cushim::absent(62)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 63, (CUcontext *pctx, CUdevice dev), (pctx, dev), static_cast<CUresult>(cushim::absent(63)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags_v2, 64, (CUdevice dev, unsigned int flags), (dev, flags), static_cast<CUresult>(cushim::absent(64)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceSetGraphMemAttribute, cuDeviceSetGraphMemAttribute, 65, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim::absent(65)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceSetMemPool, cuDeviceSetMemPool, 66, (CUdevice dev, CUmemoryPool pool), (dev, pool), static_cast<CUresult>(cushim::absent(66)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDeviceTotalMem_v2, cuDeviceTotalMem_v2, 67, (size_t *bytes, CUdevice dev), (bytes, dev), static_cast<CUresult>(cushim::absent(67)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuDriverGetVersion, cuDriverGetVersion, 68, (int *driverVersion), (driverVersion), static_cast<CUresult>(cushim::absent(68)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArray3DCreate_v2, cuArray3DCreate_v2, 0, (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor_v2, 1, (CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayCreate_v2, cuArrayCreate_v2, 2, (CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayDestroy, cuArrayDestroy, 3, (CUarray hArray), (hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetDescriptor_v2, cuArrayGetDescriptor_v2, 4, (CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetMemoryRequirements, cuArrayGetMemoryRequirements, 5, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device), (memoryRequirements, array, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetPlane, cuArrayGetPlane, 6, (CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx), (pPlaneArray, hArray, planeIdx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetSparseProperties, cuArrayGetSparseProperties, 7, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array), (sparseProperties, array), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpGetAttribute, cuCoredumpGetAttribute, 8, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpGetAttributeGlobal, cuCoredumpGetAttributeGlobal, 9, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpSetAttribute, cuCoredumpSetAttribute, 10, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpSetAttributeGlobal, cuCoredumpSetAttributeGlobal, 11, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxAttach, cuCtxAttach, 12, (CUcontext *pctx, unsigned int flags), (pctx, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxCreate_v2, cuCtxCreate_v2, 13, (CUcontext *pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxCreate_v3, cuCtxCreate_v3, 14, (CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev), (pctx, paramsArray, numParams, flags, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDestroy_v2, cuCtxDestroy_v2, 15, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDetach, cuCtxDetach, 16, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 17, (CUcontext peerContext), (peerContext), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 18, (CUcontext peerContext, unsigned int Flags), (peerContext, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetApiVersion, cuCtxGetApiVersion, 19, (CUcontext ctx, unsigned int *version), (ctx, version), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetCacheConfig, cuCtxGetCacheConfig, 20, (CUfunc_cache *pconfig), (pconfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetCurrent, cuCtxGetCurrent, 21, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetDevice, cuCtxGetDevice, 22, (CUdevice *device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetExecAffinity, cuCtxGetExecAffinity, 23, (CUexecAffinityParam *pExecAffinity, CUexecAffinityType type), (pExecAffinity, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetFlags, cuCtxGetFlags, 24, (unsigned int *flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetId, cuCtxGetId, 25, (CUcontext ctx, unsigned long long *ctxId), (ctx, ctxId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetLimit, cuCtxGetLimit, 26, (size_t *pvalue, CUlimit limit), (pvalue, limit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetSharedMemConfig, cuCtxGetSharedMemConfig, 27, (CUsharedconfig *pConfig), (pConfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 28, (int *leastPriority, int *greatestPriority), (leastPriority, greatestPriority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxPopCurrent_v2, cuCtxPopCurrent_v2, 29, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxPushCurrent_v2, cuCtxPushCurrent_v2, 30, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxResetPersistingL2Cache, cuCtxResetPersistingL2Cache, 31, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetCacheConfig, cuCtxSetCacheConfig, 32, (CUfunc_cache config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetCurrent, cuCtxSetCurrent, 33, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetFlags, cuCtxSetFlags, 34, (unsigned int flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetLimit, cuCtxSetLimit, 35, (CUlimit limit, size_t value), (limit, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetSharedMemConfig, cuCtxSetSharedMemConfig, 36, (CUsharedconfig config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSynchronize, cuCtxSynchronize, 37, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDestroyExternalMemory, cuDestroyExternalMemory, 38, (CUexternalMemory extMem), (extMem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, 39, (CUexternalSemaphore extSem), (extSem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 40, (int *canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceComputeCapability, cuDeviceComputeCapability, 41, (int *major, int *minor, CUdevice dev), (major, minor, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGet, cuDeviceGet, 42, (CUdevice *device, int ordinal), (device, ordinal), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetAttribute, cuDeviceGetAttribute, 43, (int *pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, 44, (CUdevice *dev, const char *pciBusId), (dev, pciBusId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetCount, cuDeviceGetCount, 45, (int *count), (count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, 46, (CUmemoryPool *pool_out, CUdevice dev), (pool_out, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetExecAffinitySupport, cuDeviceGetExecAffinitySupport, 47, (int *pi, CUexecAffinityType type, CUdevice dev), (pi, type, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetGraphMemAttribute, cuDeviceGetGraphMemAttribute, 48, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetLuid, cuDeviceGetLuid, 49, (char *luid, unsigned int *deviceNodeMask, CUdevice dev), (luid, deviceNodeMask, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetMemPool, cuDeviceGetMemPool, 50, (CUmemoryPool *pool, CUdevice dev), (pool, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetName, cuDeviceGetName, 51, (char *name, int len, CUdevice dev), (name, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetNvSciSyncAttributes, cuDeviceGetNvSciSyncAttributes, 52, (void *nvSciSyncAttrList, CUdevice dev, int flags), (nvSciSyncAttrList, dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetP2PAttribute, cuDeviceGetP2PAttribute, 53, (int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice), (value, attrib, srcDevice, dstDevice), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, 54, (char *pciBusId, int len, CUdevice dev), (pciBusId, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetProperties, cuDeviceGetProperties, 55, (CUdevprop *prop, CUdevice dev), (prop, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGetTexture1DLinearMaxWidth, 56, (size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev), (maxWidthInElements, format, numChannels, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetUuid, cuDeviceGetUuid, 57, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, 58, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGraphMemTrim, cuDeviceGraphMemTrim, 59, (CUdevice device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, 60, (CUdevice dev, unsigned int *flags, int *active), (dev, flags, active), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease_v2, 61, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset_v2, 62, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 63, (CUcontext *pctx, CUdevice dev), (pctx, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags_v2, 64, (CUdevice dev, unsigned int flags), (dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceSetGraphMemAttribute, cuDeviceSetGraphMemAttribute, 65, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceSetMemPool, cuDeviceSetMemPool, 66, (CUdevice dev, CUmemoryPool pool), (dev, pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceTotalMem_v2, cuDeviceTotalMem_v2, 67, (size_t *bytes, CUdevice dev), (bytes, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDriverGetVersion, cuDriverGetVersion, 68, (int *driverVersion), (driverVersion), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamConsumerAcquireFrame, cuEGLStreamConsumerAcquireFrame, 69, (CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout), (conn, pCudaResource, pStream, timeout), static_cast<CUresult>(cushim::absent(69)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamConsumerConnect, cuEGLStreamConsumerConnect, 70, (CUeglStreamConnection *conn, EGLStreamKHR stream), (conn, stream), static_cast<CUresult>(cushim::absent(70)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerAcquireFrame, cuEGLStreamConsumerAcquireFrame, 69, (CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout), (conn, pCudaResource, pStream, timeout), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamConsumerConnectWithFlags, cuEGLStreamConsumerConnectWithFlags, 71, (CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags), (conn, stream, flags), static_cast<CUresult>(cushim::absent(71)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnect, cuEGLStreamConsumerConnect, 70, (CUeglStreamConnection *conn, EGLStreamKHR stream), (conn, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect, 72, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim::absent(72)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnectWithFlags, cuEGLStreamConsumerConnectWithFlags, 71, (CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags), (conn, stream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamConsumerReleaseFrame, cuEGLStreamConsumerReleaseFrame, 73, (CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream), (conn, pCudaResource, pStream), static_cast<CUresult>(cushim::absent(73)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect, 72, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamProducerConnect, cuEGLStreamProducerConnect, 74, (CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height), (conn, stream, width, height), static_cast<CUresult>(cushim::absent(74)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerReleaseFrame, cuEGLStreamConsumerReleaseFrame, 73, (CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream), (conn, pCudaResource, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect, 75, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim::absent(75)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerConnect, cuEGLStreamProducerConnect, 74, (CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height), (conn, stream, width, height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, 76, (CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim::absent(76)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect, 75, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, 77, (CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim::absent(77)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, 76, (CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuEventCreate, cuEventCreate, 78, (CUevent *phEvent, unsigned int Flags), (phEvent, Flags), static_cast<CUresult>(cushim::absent(78)), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuEventCreateFromEGLSync, cuEventCreateFromEGLSync, 79, (CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags), (phEvent, eglSync, flags), static_cast<CUresult>(cushim::absent(79)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, 77, (CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuEventDestroy_v2, cuEventDestroy_v2, 80, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim::absent(80)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuEventElapsedTime, cuEventElapsedTime, 81, (float *pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd), static_cast<CUresult>(cushim::absent(81)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuEventQuery, cuEventQuery, 82, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim::absent(82)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuEventRecord, cuEventRecord, 83, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim::absent(83)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuEventRecord_ptsz, cuEventRecord_ptsz, 84, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim::absent(84)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuEventRecordWithFlags, cuEventRecordWithFlags, 85, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim::absent(85)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz, 86, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim::absent(86)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuEventSynchronize, cuEventSynchronize, 87, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim::absent(87)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, 88, (CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc), (devPtr, extMem, bufferDesc), static_cast<CUresult>(cushim::absent(88)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, 89, (CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc), (mipmap, extMem, mipmapDesc), static_cast<CUresult>(cushim::absent(89)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFlushGPUDirectRDMAWrites, cuFlushGPUDirectRDMAWrites, 90, (CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope), (target, scope), static_cast<CUresult>(cushim::absent(90)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncGetAttribute, cuFuncGetAttribute, 91, (int *pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc), static_cast<CUresult>(cushim::absent(91)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncGetModule, cuFuncGetModule, 92, (CUmodule *hmod, CUfunction hfunc), (hmod, hfunc), static_cast<CUresult>(cushim::absent(92)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncSetAttribute, cuFuncSetAttribute, 93, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value), static_cast<CUresult>(cushim::absent(93)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncSetBlockShape, cuFuncSetBlockShape, 94, (CUfunction hfunc, int x, int y, int z), (hfunc, x, y, z), static_cast<CUresult>(cushim::absent(94)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncSetCacheConfig, cuFuncSetCacheConfig, 95, (CUfunction hfunc, CUfunc_cache config), (hfunc, config), static_cast<CUresult>(cushim::absent(95)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, 96, (CUfunction hfunc, CUsharedconfig config), (hfunc, config), static_cast<CUresult>(cushim::absent(96)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuFuncSetSharedSize, cuFuncSetSharedSize, 97, (CUfunction hfunc, unsigned int bytes), (hfunc, bytes), static_cast<CUresult>(cushim::absent(97)), CUSHIM_CHECKED)
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLCtxCreate_v2, cuGLCtxCreate_v2, 98, (CUcontext *pCtx, unsigned int Flags, CUdevice device), (pCtx, Flags, device), static_cast<CUresult>(cushim::absent(98)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLGetDevices_v2, cuGLGetDevices_v2, 99, (unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList), (pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList), static_cast<CUresult>(cushim::absent(99)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLInit, cuGLInit, 100, (), (), static_cast<CUresult>(cushim::absent(100)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2, 101, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim::absent(101)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLMapBufferObjectAsync_v2_ptsz, cuGLMapBufferObjectAsync_v2_ptsz, 102, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim::absent(102)), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLMapBufferObject_v2, cuGLMapBufferObject_v2, 103, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim::absent(103)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLMapBufferObject_v2_ptds, cuGLMapBufferObject_v2_ptds, 104, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim::absent(104)), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLRegisterBufferObject, cuGLRegisterBufferObject, 105, (GLuint buffer), (buffer), static_cast<CUresult>(cushim::absent(105)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLSetBufferObjectMapFlags, cuGLSetBufferObjectMapFlags, 106, (GLuint buffer, unsigned int Flags), (buffer, Flags), static_cast<CUresult>(cushim::absent(106)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLUnmapBufferObject, cuGLUnmapBufferObject, 107, (GLuint buffer), (buffer), static_cast<CUresult>(cushim::absent(107)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLUnmapBufferObjectAsync, cuGLUnmapBufferObjectAsync, 108, (GLuint buffer, CUstream hStream), (buffer, hStream), static_cast<CUresult>(cushim::absent(108)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGLUnregisterBufferObject, cuGLUnregisterBufferObject, 109, (GLuint buffer), (buffer), static_cast<CUresult>(cushim::absent(109)), CUSHIM_CHECKED)
-#endif
-CUSHIM_DEFINE(CUresult, cuGetErrorName, cuGetErrorName, 110, (CUresult error, const char **pStr), (error, pStr), cushim::status_text(error, pStr, cushim::Text::name), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGetErrorString, cuGetErrorString, 111, (CUresult error, const char **pStr), (error, pStr), cushim::status_text(error, pStr, cushim::Text::text), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGetExportTable, cuGetExportTable, 112, (const void **ppExportTable, const CUuuid *pExportTableId), (ppExportTable, pExportTableId), static_cast<CUresult>(cushim::absent(112)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGetProcAddress_v2, cuGetProcAddress_v2, 113, (const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus), static_cast<CUresult>(cushim::absent(113)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddBatchMemOpNode, cuGraphAddBatchMemOpNode, 114, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(114)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, 115, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph), static_cast<CUresult>(cushim::absent(115)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddDependencies, cuGraphAddDependencies, 116, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies), (hGraph, from, to, numDependencies), static_cast<CUresult>(cushim::absent(116)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddEmptyNode, cuGraphAddEmptyNode, 117, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies), static_cast<CUresult>(cushim::absent(117)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, 118, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim::absent(118)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, 119, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim::absent(119)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresSignalNode, 120, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(120)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddExternalSemaphoresWaitNode, cuGraphAddExternalSemaphoresWaitNode, 121, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(121)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddHostNode, cuGraphAddHostNode, 122, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(122)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddKernelNode_v2, cuGraphAddKernelNode_v2, 123, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(123)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddMemAllocNode, cuGraphAddMemAllocNode, 124, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(124)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddMemFreeNode, cuGraphAddMemFreeNode, 125, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr), (phGraphNode, hGraph, dependencies, numDependencies, dptr), static_cast<CUresult>(cushim::absent(125)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddMemcpyNode, cuGraphAddMemcpyNode, 126, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), static_cast<CUresult>(cushim::absent(126)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddMemsetNode, cuGraphAddMemsetNode, 127, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), static_cast<CUresult>(cushim::absent(127)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphAddNode, cuGraphAddNode, 128, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim::absent(128)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeGetParams, 129, (CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out), (hNode, nodeParams_out), static_cast<CUresult>(cushim::absent(129)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphBatchMemOpNodeSetParams, cuGraphBatchMemOpNodeSetParams, 130, (CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(130)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, 131, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim::absent(131)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphClone, cuGraphClone, 132, (CUgraph *phGraphClone, CUgraph originalGraph), (phGraphClone, originalGraph), static_cast<CUresult>(cushim::absent(132)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphCreate, cuGraphCreate, 133, (CUgraph *phGraph, unsigned int flags), (phGraph, flags), static_cast<CUresult>(cushim::absent(133)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphDebugDotPrint, cuGraphDebugDotPrint, 134, (CUgraph hGraph, const char *path, unsigned int flags), (hGraph, path, flags), static_cast<CUresult>(cushim::absent(134)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphDestroy, cuGraphDestroy, 135, (CUgraph hGraph), (hGraph), static_cast<CUresult>(cushim::absent(135)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphDestroyNode, cuGraphDestroyNode, 136, (CUgraphNode hNode), (hNode), static_cast<CUresult>(cushim::absent(136)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, 137, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim::absent(137)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphEventRecordNodeSetEvent, cuGraphEventRecordNodeSetEvent, 138, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim::absent(138)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeGetEvent, 139, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim::absent(139)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphEventWaitNodeSetEvent, cuGraphEventWaitNodeSetEvent, 140, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim::absent(140)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecBatchMemOpNodeSetParams, cuGraphExecBatchMemOpNodeSetParams, 141, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(141)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecChildGraphNodeSetParams, cuGraphExecChildGraphNodeSetParams, 142, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph), (hGraphExec, hNode, childGraph), static_cast<CUresult>(cushim::absent(142)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecDestroy, cuGraphExecDestroy, 143, (CUgraphExec hGraphExec), (hGraphExec), static_cast<CUresult>(cushim::absent(143)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventRecordNodeSetEvent, 144, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim::absent(144)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecEventWaitNodeSetEvent, cuGraphExecEventWaitNodeSetEvent, 145, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim::absent(145)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecExternalSemaphoresSignalNodeSetParams, cuGraphExecExternalSemaphoresSignalNodeSetParams, 146, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(146)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecExternalSemaphoresWaitNodeSetParams, 147, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(147)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecGetFlags, cuGraphExecGetFlags, 148, (CUgraphExec hGraphExec, cuuint64_t *flags), (hGraphExec, flags), static_cast<CUresult>(cushim::absent(148)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecHostNodeSetParams, cuGraphExecHostNodeSetParams, 149, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(149)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams_v2, 150, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(150)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams, 151, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (hGraphExec, hNode, copyParams, ctx), static_cast<CUresult>(cushim::absent(151)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams, 152, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (hGraphExec, hNode, memsetParams, ctx), static_cast<CUresult>(cushim::absent(152)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecNodeSetParams, cuGraphExecNodeSetParams, 153, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim::absent(153)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExecUpdate_v2, cuGraphExecUpdate_v2, 154, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo), (hGraphExec, hGraph, resultInfo), static_cast<CUresult>(cushim::absent(154)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExternalSemaphoresSignalNodeGetParams, cuGraphExternalSemaphoresSignalNodeGetParams, 155, (CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim::absent(155)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresSignalNodeSetParams, 156, (CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(156)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExternalSemaphoresWaitNodeGetParams, cuGraphExternalSemaphoresWaitNodeGetParams, 157, (CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim::absent(157)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphExternalSemaphoresWaitNodeSetParams, 158, (CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(158)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphGetEdges, cuGraphGetEdges, 159, (CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges), (hGraph, from, to, numEdges), static_cast<CUresult>(cushim::absent(159)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphGetNodes, cuGraphGetNodes, 160, (CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes), (hGraph, nodes, numNodes), static_cast<CUresult>(cushim::absent(160)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphGetRootNodes, cuGraphGetRootNodes, 161, (CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes), (hGraph, rootNodes, numRootNodes), static_cast<CUresult>(cushim::absent(161)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphHostNodeGetParams, cuGraphHostNodeGetParams, 162, (CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(162)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphHostNodeSetParams, cuGraphHostNodeSetParams, 163, (CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(163)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 164, (CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags), (phGraphExec, hGraph, flags), static_cast<CUresult>(cushim::absent(164)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, 165, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim::absent(165)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphInstantiateWithParams_ptsz, cuGraphInstantiateWithParams_ptsz, 166, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim::absent(166)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphKernelNodeCopyAttributes, cuGraphKernelNodeCopyAttributes, 167, (CUgraphNode dst, CUgraphNode src), (dst, src), static_cast<CUresult>(cushim::absent(167)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphKernelNodeGetAttribute, cuGraphKernelNodeGetAttribute, 168, (CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out), (hNode, attr, value_out), static_cast<CUresult>(cushim::absent(168)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeGetParams_v2, 169, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(169)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphKernelNodeSetAttribute, cuGraphKernelNodeSetAttribute, 170, (CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value), (hNode, attr, value), static_cast<CUresult>(cushim::absent(170)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphKernelNodeSetParams_v2, cuGraphKernelNodeSetParams_v2, 171, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(171)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphLaunch, cuGraphLaunch, 172, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim::absent(172)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphLaunch_ptsz, cuGraphLaunch_ptsz, 173, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim::absent(173)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemAllocNodeGetParams, cuGraphMemAllocNodeGetParams, 174, (CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim::absent(174)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemFreeNodeGetParams, cuGraphMemFreeNodeGetParams, 175, (CUgraphNode hNode, CUdeviceptr *dptr_out), (hNode, dptr_out), static_cast<CUresult>(cushim::absent(175)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeGetParams, 176, (CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(176)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemcpyNodeSetParams, cuGraphMemcpyNodeSetParams, 177, (CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(177)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemsetNodeGetParams, cuGraphMemsetNodeGetParams, 178, (CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(178)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphMemsetNodeSetParams, cuGraphMemsetNodeSetParams, 179, (CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(179)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeFindInClone, cuGraphNodeFindInClone, 180, (CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph), (phNode, hOriginalNode, hClonedGraph), static_cast<CUresult>(cushim::absent(180)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeGetDependencies, cuGraphNodeGetDependencies, 181, (CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies), (hNode, dependencies, numDependencies), static_cast<CUresult>(cushim::absent(181)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeGetDependentNodes, cuGraphNodeGetDependentNodes, 182, (CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes), (hNode, dependentNodes, numDependentNodes), static_cast<CUresult>(cushim::absent(182)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeGetEnabled, cuGraphNodeGetEnabled, 183, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim::absent(183)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeGetType, cuGraphNodeGetType, 184, (CUgraphNode hNode, CUgraphNodeType *type), (hNode, type), static_cast<CUresult>(cushim::absent(184)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeSetEnabled, cuGraphNodeSetEnabled, 185, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim::absent(185)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphNodeSetParams, cuGraphNodeSetParams, 186, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim::absent(186)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphReleaseUserObject, cuGraphReleaseUserObject, 187, (CUgraph graph, CUuserObject object, unsigned int count), (graph, object, count), static_cast<CUresult>(cushim::absent(187)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphRemoveDependencies, cuGraphRemoveDependencies, 188, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies), (hGraph, from, to, numDependencies), static_cast<CUresult>(cushim::absent(188)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphRetainUserObject, cuGraphRetainUserObject, 189, (CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags), (graph, object, count, flags), static_cast<CUresult>(cushim::absent(189)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphUpload, cuGraphUpload, 190, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim::absent(190)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphUpload_ptsz, cuGraphUpload_ptsz, 191, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim::absent(191)), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventCreate, cuEventCreate, 78, (CUevent *phEvent, unsigned int Flags), (phEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuGraphicsEGLRegisterImage, cuGraphicsEGLRegisterImage, 192, (CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags), (pCudaResource, image, flags), static_cast<CUresult>(cushim::absent(192)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventCreateFromEGLSync, cuEventCreateFromEGLSync, 79, (CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags), (phEvent, eglSync, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuEventDestroy_v2, cuEventDestroy_v2, 80, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventElapsedTime, cuEventElapsedTime, 81, (float *pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventQuery, cuEventQuery, 82, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecord, cuEventRecord, 83, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecord_ptsz, cuEventRecord_ptsz, 84, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventRecordWithFlags, cuEventRecordWithFlags, 85, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz, 86, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventSynchronize, cuEventSynchronize, 87, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, 88, (CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc), (devPtr, extMem, bufferDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, 89, (CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc), (mipmap, extMem, mipmapDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFlushGPUDirectRDMAWrites, cuFlushGPUDirectRDMAWrites, 90, (CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope), (target, scope), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetAttribute, cuFuncGetAttribute, 91, (int *pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetModule, cuFuncGetModule, 92, (CUmodule *hmod, CUfunction hfunc), (hmod, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetAttribute, cuFuncSetAttribute, 93, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetBlockShape, cuFuncSetBlockShape, 94, (CUfunction hfunc, int x, int y, int z), (hfunc, x, y, z), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetCacheConfig, cuFuncSetCacheConfig, 95, (CUfunction hfunc, CUfunc_cache config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, 96, (CUfunction hfunc, CUsharedconfig config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetSharedSize, cuFuncSetSharedSize, 97, (CUfunction hfunc, unsigned int bytes), (hfunc, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLCtxCreate_v2, cuGLCtxCreate_v2, 98, (CUcontext *pCtx, unsigned int Flags, CUdevice device), (pCtx, Flags, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGraphicsGLRegisterBuffer, cuGraphicsGLRegisterBuffer, 193, (CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags), (pCudaResource, buffer, Flags), static_cast<CUresult>(cushim::absent(193)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGLGetDevices_v2, cuGLGetDevices_v2, 99, (unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList), (pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_DEFINE(CUresult, cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage, 194, (CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags), (pCudaResource, image, target, Flags), static_cast<CUresult>(cushim::absent(194)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGLInit, cuGLInit, 100, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuGraphicsMapResources, cuGraphicsMapResources, 195, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim::absent(195)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsMapResources_ptsz, cuGraphicsMapResources_ptsz, 196, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim::absent(196)), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2, 101, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2_ptsz, cuGLMapBufferObjectAsync_v2_ptsz, 102, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2, cuGLMapBufferObject_v2, 103, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2_ptds, cuGLMapBufferObject_v2_ptds, 104, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLRegisterBufferObject, cuGLRegisterBufferObject, 105, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLSetBufferObjectMapFlags, cuGLSetBufferObjectMapFlags, 106, (GLuint buffer, unsigned int Flags), (buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnmapBufferObject, cuGLUnmapBufferObject, 107, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnmapBufferObjectAsync, cuGLUnmapBufferObjectAsync, 108, (GLuint buffer, CUstream hStream), (buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnregisterBufferObject, cuGLUnregisterBufferObject, 109, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, 110, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetErrorString, cuGetErrorString, 111, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 1) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetExportTable, cuGetExportTable, 112, (const void **ppExportTable, const CUuuid *pExportTableId), (ppExportTable, pExportTableId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetProcAddress_v2, cuGetProcAddress_v2, 113, (const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddBatchMemOpNode, cuGraphAddBatchMemOpNode, 114, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, 115, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddDependencies, cuGraphAddDependencies, 116, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies), (hGraph, from, to, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEmptyNode, cuGraphAddEmptyNode, 117, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, 118, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, 119, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresSignalNode, 120, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresWaitNode, cuGraphAddExternalSemaphoresWaitNode, 121, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddHostNode, cuGraphAddHostNode, 122, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddKernelNode_v2, cuGraphAddKernelNode_v2, 123, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemAllocNode, cuGraphAddMemAllocNode, 124, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemFreeNode, cuGraphAddMemFreeNode, 125, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr), (phGraphNode, hGraph, dependencies, numDependencies, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemcpyNode, cuGraphAddMemcpyNode, 126, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemsetNode, cuGraphAddMemsetNode, 127, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddNode, cuGraphAddNode, 128, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeGetParams, 129, (CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out), (hNode, nodeParams_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeSetParams, cuGraphBatchMemOpNodeSetParams, 130, (CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, 131, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphClone, cuGraphClone, 132, (CUgraph *phGraphClone, CUgraph originalGraph), (phGraphClone, originalGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphCreate, cuGraphCreate, 133, (CUgraph *phGraph, unsigned int flags), (phGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDebugDotPrint, cuGraphDebugDotPrint, 134, (CUgraph hGraph, const char *path, unsigned int flags), (hGraph, path, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDestroy, cuGraphDestroy, 135, (CUgraph hGraph), (hGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDestroyNode, cuGraphDestroyNode, 136, (CUgraphNode hNode), (hNode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, 137, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventRecordNodeSetEvent, cuGraphEventRecordNodeSetEvent, 138, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeGetEvent, 139, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventWaitNodeSetEvent, cuGraphEventWaitNodeSetEvent, 140, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecBatchMemOpNodeSetParams, cuGraphExecBatchMemOpNodeSetParams, 141, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecChildGraphNodeSetParams, cuGraphExecChildGraphNodeSetParams, 142, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph), (hGraphExec, hNode, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecDestroy, cuGraphExecDestroy, 143, (CUgraphExec hGraphExec), (hGraphExec), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventRecordNodeSetEvent, 144, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecEventWaitNodeSetEvent, cuGraphExecEventWaitNodeSetEvent, 145, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresSignalNodeSetParams, cuGraphExecExternalSemaphoresSignalNodeSetParams, 146, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecExternalSemaphoresWaitNodeSetParams, 147, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecGetFlags, cuGraphExecGetFlags, 148, (CUgraphExec hGraphExec, cuuint64_t *flags), (hGraphExec, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecHostNodeSetParams, cuGraphExecHostNodeSetParams, 149, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams_v2, 150, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams, 151, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (hGraphExec, hNode, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams, 152, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (hGraphExec, hNode, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecNodeSetParams, cuGraphExecNodeSetParams, 153, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecUpdate_v2, cuGraphExecUpdate_v2, 154, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo), (hGraphExec, hGraph, resultInfo), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeGetParams, cuGraphExternalSemaphoresSignalNodeGetParams, 155, (CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresSignalNodeSetParams, 156, (CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeGetParams, cuGraphExternalSemaphoresWaitNodeGetParams, 157, (CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphExternalSemaphoresWaitNodeSetParams, 158, (CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetEdges, cuGraphGetEdges, 159, (CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges), (hGraph, from, to, numEdges), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetNodes, cuGraphGetNodes, 160, (CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes), (hGraph, nodes, numNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetRootNodes, cuGraphGetRootNodes, 161, (CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes), (hGraph, rootNodes, numRootNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphHostNodeGetParams, cuGraphHostNodeGetParams, 162, (CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphHostNodeSetParams, cuGraphHostNodeSetParams, 163, (CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 164, (CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags), (phGraphExec, hGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, 165, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams_ptsz, cuGraphInstantiateWithParams_ptsz, 166, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeCopyAttributes, cuGraphKernelNodeCopyAttributes, 167, (CUgraphNode dst, CUgraphNode src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeGetAttribute, cuGraphKernelNodeGetAttribute, 168, (CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out), (hNode, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeGetParams_v2, 169, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeSetAttribute, cuGraphKernelNodeSetAttribute, 170, (CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value), (hNode, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeSetParams_v2, cuGraphKernelNodeSetParams_v2, 171, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphLaunch, cuGraphLaunch, 172, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphLaunch_ptsz, cuGraphLaunch_ptsz, 173, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemAllocNodeGetParams, cuGraphMemAllocNodeGetParams, 174, (CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemFreeNodeGetParams, cuGraphMemFreeNodeGetParams, 175, (CUgraphNode hNode, CUdeviceptr *dptr_out), (hNode, dptr_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeGetParams, 176, (CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemcpyNodeSetParams, cuGraphMemcpyNodeSetParams, 177, (CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemsetNodeGetParams, cuGraphMemsetNodeGetParams, 178, (CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemsetNodeSetParams, cuGraphMemsetNodeSetParams, 179, (CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeFindInClone, cuGraphNodeFindInClone, 180, (CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph), (phNode, hOriginalNode, hClonedGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetDependencies, cuGraphNodeGetDependencies, 181, (CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies), (hNode, dependencies, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetDependentNodes, cuGraphNodeGetDependentNodes, 182, (CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes), (hNode, dependentNodes, numDependentNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetEnabled, cuGraphNodeGetEnabled, 183, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetType, cuGraphNodeGetType, 184, (CUgraphNode hNode, CUgraphNodeType *type), (hNode, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeSetEnabled, cuGraphNodeSetEnabled, 185, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeSetParams, cuGraphNodeSetParams, 186, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphReleaseUserObject, cuGraphReleaseUserObject, 187, (CUgraph graph, CUuserObject object, unsigned int count), (graph, object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphRemoveDependencies, cuGraphRemoveDependencies, 188, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies), (hGraph, from, to, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphRetainUserObject, cuGraphRetainUserObject, 189, (CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags), (graph, object, count, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphUpload, cuGraphUpload, 190, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphUpload_ptsz, cuGraphUpload_ptsz, 191, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_DEFINE(CUresult, cuGraphicsResourceGetMappedEglFrame, cuGraphicsResourceGetMappedEglFrame, 197, (CUeglFrame *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel), (eglFrame, resource, index, mipLevel), static_cast<CUresult>(cushim::absent(197)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsEGLRegisterImage, cuGraphicsEGLRegisterImage, 192, (CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags), (pCudaResource, image, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuGraphicsResourceGetMappedMipmappedArray, cuGraphicsResourceGetMappedMipmappedArray, 198, (CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource), (pMipmappedArray, resource), static_cast<CUresult>(cushim::absent(198)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceGetMappedPointer_v2, 199, (CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource), (pDevPtr, pSize, resource), static_cast<CUresult>(cushim::absent(199)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsResourceSetMapFlags_v2, cuGraphicsResourceSetMapFlags_v2, 200, (CUgraphicsResource resource, unsigned int flags), (resource, flags), static_cast<CUresult>(cushim::absent(200)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, 201, (CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel), (pArray, resource, arrayIndex, mipLevel), static_cast<CUresult>(cushim::absent(201)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsUnmapResources, cuGraphicsUnmapResources, 202, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim::absent(202)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsUnmapResources_ptsz, cuGraphicsUnmapResources_ptsz, 203, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim::absent(203)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, 204, (CUgraphicsResource resource), (resource), static_cast<CUresult>(cushim::absent(204)), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGraphicsGLRegisterBuffer, cuGraphicsGLRegisterBuffer, 193, (CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags), (pCudaResource, buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage, 194, (CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags), (pCudaResource, image, target, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGraphicsMapResources, cuGraphicsMapResources, 195, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsMapResources_ptsz, cuGraphicsMapResources_ptsz, 196, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAEGL_H
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedEglFrame, cuGraphicsResourceGetMappedEglFrame, 197, (CUeglFrame *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel), (eglFrame, resource, index, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedMipmappedArray, cuGraphicsResourceGetMappedMipmappedArray, 198, (CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource), (pMipmappedArray, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceGetMappedPointer_v2, 199, (CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource), (pDevPtr, pSize, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsResourceSetMapFlags_v2, cuGraphicsResourceSetMapFlags_v2, 200, (CUgraphicsResource resource, unsigned int flags), (resource, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, 201, (CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel), (pArray, resource, arrayIndex, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnmapResources, cuGraphicsUnmapResources, 202, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnmapResources_ptsz, cuGraphicsUnmapResources_ptsz, 203, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, 204, (CUgraphicsResource resource), (resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_DEFINE(CUresult, cuGraphicsVDPAURegisterOutputSurface, cuGraphicsVDPAURegisterOutputSurface, 205, (CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim::absent(205)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterOutputSurface, cuGraphicsVDPAURegisterOutputSurface, 205, (CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_DEFINE(CUresult, cuGraphicsVDPAURegisterVideoSurface, cuGraphicsVDPAURegisterVideoSurface, 206, (CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim::absent(206)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterVideoSurface, cuGraphicsVDPAURegisterVideoSurface, 206, (CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuImportExternalMemory, cuImportExternalMemory, 207, (CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc), (extMem_out, memHandleDesc), static_cast<CUresult>(cushim::absent(207)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuImportExternalSemaphore, cuImportExternalSemaphore, 208, (CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc), (extSem_out, semHandleDesc), static_cast<CUresult>(cushim::absent(208)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuInit, cuInit, 209, (unsigned int Flags), (Flags), static_cast<CUresult>(cushim::absent(209)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuIpcCloseMemHandle, cuIpcCloseMemHandle, 210, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim::absent(210)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuIpcGetEventHandle, cuIpcGetEventHandle, 211, (CUipcEventHandle *pHandle, CUevent event), (pHandle, event), static_cast<CUresult>(cushim::absent(211)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuIpcGetMemHandle, cuIpcGetMemHandle, 212, (CUipcMemHandle *pHandle, CUdeviceptr dptr), (pHandle, dptr), static_cast<CUresult>(cushim::absent(212)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuIpcOpenEventHandle, cuIpcOpenEventHandle, 213, (CUevent *phEvent, CUipcEventHandle handle), (phEvent, handle), static_cast<CUresult>(cushim::absent(213)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuIpcOpenMemHandle_v2, cuIpcOpenMemHandle_v2, 214, (CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags), static_cast<CUresult>(cushim::absent(214)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuKernelGetAttribute, cuKernelGetAttribute, 215, (int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev), (pi, attrib, kernel, dev), static_cast<CUresult>(cushim::absent(215)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuKernelGetFunction, cuKernelGetFunction, 216, (CUfunction *pFunc, CUkernel kernel), (pFunc, kernel), static_cast<CUresult>(cushim::absent(216)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuKernelSetAttribute, cuKernelSetAttribute, 217, (CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev), (attrib, val, kernel, dev), static_cast<CUresult>(cushim::absent(217)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuKernelSetCacheConfig, cuKernelSetCacheConfig, 218, (CUkernel kernel, CUfunc_cache config, CUdevice dev), (kernel, config, dev), static_cast<CUresult>(cushim::absent(218)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunch, cuLaunch, 219, (CUfunction f), (f), static_cast<CUresult>(cushim::absent(219)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 220, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim::absent(220)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz, 221, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim::absent(221)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchCooperativeKernelMultiDevice, cuLaunchCooperativeKernelMultiDevice, 222, (CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags), (launchParamsList, numDevices, flags), static_cast<CUresult>(cushim::absent(222)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchGrid, cuLaunchGrid, 223, (CUfunction f, int grid_width, int grid_height), (f, grid_width, grid_height), static_cast<CUresult>(cushim::absent(223)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchGridAsync, cuLaunchGridAsync, 224, (CUfunction f, int grid_width, int grid_height, CUstream hStream), (f, grid_width, grid_height, hStream), static_cast<CUresult>(cushim::absent(224)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchHostFunc, cuLaunchHostFunc, 225, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim::absent(225)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchHostFunc_ptsz, cuLaunchHostFunc_ptsz, 226, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim::absent(226)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchKernel, cuLaunchKernel, 227, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim::absent(227)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchKernel_ptsz, cuLaunchKernel_ptsz, 228, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim::absent(228)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchKernelEx, cuLaunchKernelEx, 229, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim::absent(229)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz, 230, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim::absent(230)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryGetGlobal, cuLibraryGetGlobal, 231, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim::absent(231)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryGetKernel, cuLibraryGetKernel, 232, (CUkernel *pKernel, CUlibrary library, const char *name), (pKernel, library, name), static_cast<CUresult>(cushim::absent(232)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryGetManaged, cuLibraryGetManaged, 233, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim::absent(233)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryGetModule, cuLibraryGetModule, 234, (CUmodule *pMod, CUlibrary library), (pMod, library), static_cast<CUresult>(cushim::absent(234)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryGetUnifiedFunction, cuLibraryGetUnifiedFunction, 235, (void **fptr, CUlibrary library, const char *symbol), (fptr, library, symbol), static_cast<CUresult>(cushim::absent(235)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryLoadData, cuLibraryLoadData, 236, (CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim::absent(236)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryLoadFromFile, cuLibraryLoadFromFile, 237, (CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim::absent(237)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLibraryUnload, cuLibraryUnload, 238, (CUlibrary library), (library), static_cast<CUresult>(cushim::absent(238)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLinkAddData_v2, cuLinkAddData_v2, 239, (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, data, size, name, numOptions, options, optionValues), static_cast<CUresult>(cushim::absent(239)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLinkAddFile_v2, cuLinkAddFile_v2, 240, (CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, path, numOptions, options, optionValues), static_cast<CUresult>(cushim::absent(240)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLinkComplete, cuLinkComplete, 241, (CUlinkState state, void **cubinOut, size_t *sizeOut), (state, cubinOut, sizeOut), static_cast<CUresult>(cushim::absent(241)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLinkCreate_v2, cuLinkCreate_v2, 242, (unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut), (numOptions, options, optionValues, stateOut), static_cast<CUresult>(cushim::absent(242)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuLinkDestroy, cuLinkDestroy, 243, (CUlinkState state), (state), static_cast<CUresult>(cushim::absent(243)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAddressFree, cuMemAddressFree, 244, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim::absent(244)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAddressReserve, cuMemAddressReserve, 245, (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags), (ptr, size, alignment, addr, flags), static_cast<CUresult>(cushim::absent(245)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAdvise, cuMemAdvise, 246, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device), (devPtr, count, advice, device), static_cast<CUresult>(cushim::absent(246)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAdvise_v2, cuMemAdvise_v2, 247, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location), (devPtr, count, advice, location), static_cast<CUresult>(cushim::absent(247)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocAsync, cuMemAllocAsync, 248, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim::absent(248)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocAsync_ptsz, cuMemAllocAsync_ptsz, 249, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim::absent(249)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, 250, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim::absent(250)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync_ptsz, 251, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim::absent(251)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocHost_v2, cuMemAllocHost_v2, 252, (void **pp, size_t bytesize), (pp, bytesize), static_cast<CUresult>(cushim::absent(252)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocManaged, cuMemAllocManaged, 253, (CUdeviceptr *dptr, size_t bytesize, unsigned int flags), (dptr, bytesize, flags), static_cast<CUresult>(cushim::absent(253)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAllocPitch_v2, cuMemAllocPitch_v2, 254, (CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes), static_cast<CUresult>(cushim::absent(254)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemAlloc_v2, cuMemAlloc_v2, 255, (CUdeviceptr *dptr, size_t bytesize), (dptr, bytesize), static_cast<CUresult>(cushim::absent(255)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemCreate, cuMemCreate, 256, (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags), (handle, size, prop, flags), static_cast<CUresult>(cushim::absent(256)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemExportToShareableHandle, cuMemExportToShareableHandle, 257, (void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags), static_cast<CUresult>(cushim::absent(257)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemFreeAsync, cuMemFreeAsync, 258, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim::absent(258)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemFreeAsync_ptsz, cuMemFreeAsync_ptsz, 259, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim::absent(259)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemFreeHost, cuMemFreeHost, 260, (void *p), (p), static_cast<CUresult>(cushim::absent(260)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemFree_v2, cuMemFree_v2, 261, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim::absent(261)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetAccess, cuMemGetAccess, 262, (unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr), (flags, location, ptr), static_cast<CUresult>(cushim::absent(262)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetAddressRange_v2, cuMemGetAddressRange_v2, 263, (CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr), (pbase, psize, dptr), static_cast<CUresult>(cushim::absent(263)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 264, (size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim::absent(264)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetAllocationPropertiesFromHandle, cuMemGetAllocationPropertiesFromHandle, 265, (CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle), (prop, handle), static_cast<CUresult>(cushim::absent(265)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 266, (void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags), (handle, dptr, size, handleType, flags), static_cast<CUresult>(cushim::absent(266)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemGetInfo_v2, cuMemGetInfo_v2, 267, (size_t *free, size_t *total), (free, total), static_cast<CUresult>(cushim::absent(267)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemHostAlloc, cuMemHostAlloc, 268, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags), static_cast<CUresult>(cushim::absent(268)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer_v2, 269, (CUdeviceptr *pdptr, void *p, unsigned int Flags), (pdptr, p, Flags), static_cast<CUresult>(cushim::absent(269)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemHostGetFlags, cuMemHostGetFlags, 270, (unsigned int *pFlags, void *p), (pFlags, p), static_cast<CUresult>(cushim::absent(270)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemHostRegister_v2, cuMemHostRegister_v2, 271, (void *p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags), static_cast<CUresult>(cushim::absent(271)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemHostUnregister, cuMemHostUnregister, 272, (void *p), (p), static_cast<CUresult>(cushim::absent(272)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 273, (CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType), static_cast<CUresult>(cushim::absent(273)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemMap, cuMemMap, 274, (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags), (ptr, size, offset, handle, flags), static_cast<CUresult>(cushim::absent(274)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemMapArrayAsync, cuMemMapArrayAsync, 275, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim::absent(275)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemMapArrayAsync_ptsz, cuMemMapArrayAsync_ptsz, 276, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim::absent(276)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolCreate, cuMemPoolCreate, 277, (CUmemoryPool *pool, const CUmemPoolProps *poolProps), (pool, poolProps), static_cast<CUresult>(cushim::absent(277)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolDestroy, cuMemPoolDestroy, 278, (CUmemoryPool pool), (pool), static_cast<CUresult>(cushim::absent(278)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolExportPointer, cuMemPoolExportPointer, 279, (CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr), (shareData_out, ptr), static_cast<CUresult>(cushim::absent(279)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolExportToShareableHandle, cuMemPoolExportToShareableHandle, 280, (void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags), (handle_out, pool, handleType, flags), static_cast<CUresult>(cushim::absent(280)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolGetAccess, cuMemPoolGetAccess, 281, (CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location), (flags, memPool, location), static_cast<CUresult>(cushim::absent(281)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolGetAttribute, cuMemPoolGetAttribute, 282, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim::absent(282)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolImportFromShareableHandle, cuMemPoolImportFromShareableHandle, 283, (CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags), (pool_out, handle, handleType, flags), static_cast<CUresult>(cushim::absent(283)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolImportPointer, cuMemPoolImportPointer, 284, (CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData), (ptr_out, pool, shareData), static_cast<CUresult>(cushim::absent(284)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolSetAccess, cuMemPoolSetAccess, 285, (CUmemoryPool pool, const CUmemAccessDesc *map, size_t count), (pool, map, count), static_cast<CUresult>(cushim::absent(285)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute, 286, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim::absent(286)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, 287, (CUmemoryPool pool, size_t minBytesToKeep), (pool, minBytesToKeep), static_cast<CUresult>(cushim::absent(287)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPrefetchAsync, cuMemPrefetchAsync, 288, (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream), (devPtr, count, dstDevice, hStream), static_cast<CUresult>(cushim::absent(288)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync_ptsz, 289, (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream), (devPtr, count, dstDevice, hStream), static_cast<CUresult>(cushim::absent(289)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2, 290, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim::absent(290)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2_ptsz, 291, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim::absent(291)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemRangeGetAttribute, cuMemRangeGetAttribute, 292, (void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count), (data, dataSize, attribute, devPtr, count), static_cast<CUresult>(cushim::absent(292)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemRangeGetAttributes, cuMemRangeGetAttributes, 293, (void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count), (data, dataSizes, attributes, numAttributes, devPtr, count), static_cast<CUresult>(cushim::absent(293)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemRelease, cuMemRelease, 294, (CUmemGenericAllocationHandle handle), (handle), static_cast<CUresult>(cushim::absent(294)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, 295, (CUmemGenericAllocationHandle *handle, void *addr), (handle, addr), static_cast<CUresult>(cushim::absent(295)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemSetAccess, cuMemSetAccess, 296, (CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count), (ptr, size, desc, count), static_cast<CUresult>(cushim::absent(296)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemUnmap, cuMemUnmap, 297, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim::absent(297)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy, cuMemcpy, 298, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim::absent(298)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy_ptds, cuMemcpy_ptds, 299, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim::absent(299)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2, 300, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(300)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2_ptsz, 301, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(301)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2, 302, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(302)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2_ptds, 303, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(303)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2D_v2, cuMemcpy2D_v2, 304, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(304)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy2D_v2_ptds, cuMemcpy2D_v2_ptds, 305, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(305)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2, 306, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(306)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2_ptsz, 307, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(307)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DPeer, cuMemcpy3DPeer, 308, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(308)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DPeer_ptds, cuMemcpy3DPeer_ptds, 309, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(309)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync, 310, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(310)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3DPeerAsync_ptsz, cuMemcpy3DPeerAsync_ptsz, 311, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim::absent(311)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3D_v2, cuMemcpy3D_v2, 312, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(312)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpy3D_v2_ptds, cuMemcpy3D_v2_ptds, 313, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim::absent(313)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAsync, cuMemcpyAsync, 314, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim::absent(314)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAsync_ptsz, cuMemcpyAsync_ptsz, 315, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim::absent(315)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoA_v2, cuMemcpyAtoA_v2, 316, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(316)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoA_v2_ptds, cuMemcpyAtoA_v2_ptds, 317, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(317)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoD_v2, cuMemcpyAtoD_v2, 318, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(318)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoD_v2_ptds, cuMemcpyAtoD_v2_ptds, 319, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(319)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2, 320, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim::absent(320)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoHAsync_v2_ptsz, cuMemcpyAtoHAsync_v2_ptsz, 321, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim::absent(321)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoH_v2, cuMemcpyAtoH_v2, 322, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(322)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyAtoH_v2_ptds, cuMemcpyAtoH_v2_ptds, 323, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim::absent(323)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoA_v2, cuMemcpyDtoA_v2, 324, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(324)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoA_v2_ptds, cuMemcpyDtoA_v2_ptds, 325, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(325)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2, 326, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim::absent(326)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_ptsz, 327, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim::absent(327)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoD_v2, cuMemcpyDtoD_v2, 328, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(328)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_ptds, 329, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(329)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2, 330, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim::absent(330)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_ptsz, 331, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim::absent(331)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoH_v2, cuMemcpyDtoH_v2, 332, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(332)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds, 333, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim::absent(333)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2, 334, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim::absent(334)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoAAsync_v2_ptsz, cuMemcpyHtoAAsync_v2_ptsz, 335, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim::absent(335)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoA_v2, cuMemcpyHtoA_v2, 336, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim::absent(336)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoA_v2_ptds, cuMemcpyHtoA_v2_ptds, 337, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim::absent(337)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2, 338, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim::absent(338)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_ptsz, 339, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim::absent(339)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2, 340, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim::absent(340)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 341, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim::absent(341)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyPeer, cuMemcpyPeer, 342, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim::absent(342)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyPeer_ptds, cuMemcpyPeer_ptds, 343, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim::absent(343)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyPeerAsync, cuMemcpyPeerAsync, 344, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim::absent(344)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync_ptsz, 345, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim::absent(345)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD16Async, cuMemsetD16Async, 346, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim::absent(346)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD16Async_ptsz, cuMemsetD16Async_ptsz, 347, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim::absent(347)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD16_v2, cuMemsetD16_v2, 348, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim::absent(348)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD16_v2_ptds, cuMemsetD16_v2_ptds, 349, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim::absent(349)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D16Async, cuMemsetD2D16Async, 350, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim::absent(350)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async_ptsz, 351, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim::absent(351)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D16_v2, cuMemsetD2D16_v2, 352, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim::absent(352)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2_ptds, 353, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim::absent(353)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D32Async, cuMemsetD2D32Async, 354, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim::absent(354)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async_ptsz, 355, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim::absent(355)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D32_v2, cuMemsetD2D32_v2, 356, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim::absent(356)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2_ptds, 357, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim::absent(357)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D8Async, cuMemsetD2D8Async, 358, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim::absent(358)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async_ptsz, 359, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim::absent(359)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D8_v2, cuMemsetD2D8_v2, 360, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim::absent(360)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2_ptds, 361, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim::absent(361)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD32Async, cuMemsetD32Async, 362, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim::absent(362)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD32Async_ptsz, cuMemsetD32Async_ptsz, 363, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim::absent(363)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD32_v2, cuMemsetD32_v2, 364, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim::absent(364)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD32_v2_ptds, cuMemsetD32_v2_ptds, 365, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim::absent(365)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD8Async, cuMemsetD8Async, 366, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim::absent(366)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD8Async_ptsz, cuMemsetD8Async_ptsz, 367, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim::absent(367)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD8_v2, cuMemsetD8_v2, 368, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim::absent(368)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMemsetD8_v2_ptds, cuMemsetD8_v2_ptds, 369, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim::absent(369)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuMipmappedArrayCreate, cuMipmappedArrayCreate, 370, (CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels), (pHandle, pMipmappedArrayDesc, numMipmapLevels), static_cast<CUresult>(cushim::absent(370)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, 371, (CUmipmappedArray hMipmappedArray), (hMipmappedArray), static_cast<CUresult>(cushim::absent(371)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, 372, (CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level), (pLevelArray, hMipmappedArray, level), static_cast<CUresult>(cushim::absent(372)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMipmappedArrayGetMemoryRequirements, cuMipmappedArrayGetMemoryRequirements, 373, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device), (memoryRequirements, mipmap, device), static_cast<CUresult>(cushim::absent(373)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMipmappedArrayGetSparseProperties, cuMipmappedArrayGetSparseProperties, 374, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap), (sparseProperties, mipmap), static_cast<CUresult>(cushim::absent(374)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleGetFunction, cuModuleGetFunction, 375, (CUfunction *hfunc, CUmodule hmod, const char *name), (hfunc, hmod, name), static_cast<CUresult>(cushim::absent(375)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleGetGlobal_v2, cuModuleGetGlobal_v2, 376, (CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name), (dptr, bytes, hmod, name), static_cast<CUresult>(cushim::absent(376)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleGetLoadingMode, cuModuleGetLoadingMode, 377, (CUmoduleLoadingMode *mode), (mode), static_cast<CUresult>(cushim::absent(377)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleGetSurfRef, cuModuleGetSurfRef, 378, (CUsurfref *pSurfRef, CUmodule hmod, const char *name), (pSurfRef, hmod, name), static_cast<CUresult>(cushim::absent(378)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleGetTexRef, cuModuleGetTexRef, 379, (CUtexref *pTexRef, CUmodule hmod, const char *name), (pTexRef, hmod, name), static_cast<CUresult>(cushim::absent(379)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleLoad, cuModuleLoad, 380, (CUmodule *module, const char *fname), (module, fname), static_cast<CUresult>(cushim::absent(380)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleLoadData, cuModuleLoadData, 381, (CUmodule *module, const void *image), (module, image), static_cast<CUresult>(cushim::absent(381)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleLoadDataEx, cuModuleLoadDataEx, 382, (CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues), (module, image, numOptions, options, optionValues), static_cast<CUresult>(cushim::absent(382)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleLoadFatBinary, cuModuleLoadFatBinary, 383, (CUmodule *module, const void *fatCubin), (module, fatCubin), static_cast<CUresult>(cushim::absent(383)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuModuleUnload, cuModuleUnload, 384, (CUmodule hmod), (hmod), static_cast<CUresult>(cushim::absent(384)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastAddDevice, cuMulticastAddDevice, 385, (CUmemGenericAllocationHandle mcHandle, CUdevice dev), (mcHandle, dev), static_cast<CUresult>(cushim::absent(385)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastBindAddr, cuMulticastBindAddr, 386, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim::absent(386)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastBindMem, cuMulticastBindMem, 387, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim::absent(387)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastCreate, cuMulticastCreate, 388, (CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop), (mcHandle, prop), static_cast<CUresult>(cushim::absent(388)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastGetGranularity, cuMulticastGetGranularity, 389, (size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim::absent(389)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuMulticastUnbind, cuMulticastUnbind, 390, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size), (mcHandle, dev, mcOffset, size), static_cast<CUresult>(cushim::absent(390)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 391, (size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize), static_cast<CUresult>(cushim::absent(391)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 392, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize), static_cast<CUresult>(cushim::absent(392)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 393, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags), static_cast<CUresult>(cushim::absent(393)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters, 394, (int *numClusters, CUfunction func, const CUlaunchConfig *config), (numClusters, func, config), static_cast<CUresult>(cushim::absent(394)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 395, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit), static_cast<CUresult>(cushim::absent(395)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 396, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags), static_cast<CUresult>(cushim::absent(396)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialClusterSize, 397, (int *clusterSize, CUfunction func, const CUlaunchConfig *config), (clusterSize, func, config), static_cast<CUresult>(cushim::absent(397)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuParamSetSize, cuParamSetSize, 398, (CUfunction hfunc, unsigned int numbytes), (hfunc, numbytes), static_cast<CUresult>(cushim::absent(398)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuParamSetTexRef, cuParamSetTexRef, 399, (CUfunction hfunc, int texunit, CUtexref hTexRef), (hfunc, texunit, hTexRef), static_cast<CUresult>(cushim::absent(399)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuParamSetf, cuParamSetf, 400, (CUfunction hfunc, int offset, float value), (hfunc, offset, value), static_cast<CUresult>(cushim::absent(400)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuParamSeti, cuParamSeti, 401, (CUfunction hfunc, int offset, unsigned int value), (hfunc, offset, value), static_cast<CUresult>(cushim::absent(401)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuParamSetv, cuParamSetv, 402, (CUfunction hfunc, int offset, void *ptr, unsigned int numbytes), (hfunc, offset, ptr, numbytes), static_cast<CUresult>(cushim::absent(402)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuPointerGetAttribute, cuPointerGetAttribute, 403, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr), (data, attribute, ptr), static_cast<CUresult>(cushim::absent(403)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuPointerGetAttributes, cuPointerGetAttributes, 404, (unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr), (numAttributes, attributes, data, ptr), static_cast<CUresult>(cushim::absent(404)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuPointerSetAttribute, cuPointerSetAttribute, 405, (const void *value, CUpointer_attribute attribute, CUdeviceptr ptr), (value, attribute, ptr), static_cast<CUresult>(cushim::absent(405)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuImportExternalMemory, cuImportExternalMemory, 207, (CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc), (extMem_out, memHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuImportExternalSemaphore, cuImportExternalSemaphore, 208, (CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc), (extSem_out, semHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuInit, cuInit, 209, (unsigned int Flags), (Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcCloseMemHandle, cuIpcCloseMemHandle, 210, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcGetEventHandle, cuIpcGetEventHandle, 211, (CUipcEventHandle *pHandle, CUevent event), (pHandle, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcGetMemHandle, cuIpcGetMemHandle, 212, (CUipcMemHandle *pHandle, CUdeviceptr dptr), (pHandle, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcOpenEventHandle, cuIpcOpenEventHandle, 213, (CUevent *phEvent, CUipcEventHandle handle), (phEvent, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcOpenMemHandle_v2, cuIpcOpenMemHandle_v2, 214, (CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetAttribute, cuKernelGetAttribute, 215, (int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev), (pi, attrib, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetFunction, cuKernelGetFunction, 216, (CUfunction *pFunc, CUkernel kernel), (pFunc, kernel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelSetAttribute, cuKernelSetAttribute, 217, (CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev), (attrib, val, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelSetCacheConfig, cuKernelSetCacheConfig, 218, (CUkernel kernel, CUfunc_cache config, CUdevice dev), (kernel, config, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunch, cuLaunch, 219, (CUfunction f), (f), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 220, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz, 221, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernelMultiDevice, cuLaunchCooperativeKernelMultiDevice, 222, (CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags), (launchParamsList, numDevices, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchGrid, cuLaunchGrid, 223, (CUfunction f, int grid_width, int grid_height), (f, grid_width, grid_height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchGridAsync, cuLaunchGridAsync, 224, (CUfunction f, int grid_width, int grid_height, CUstream hStream), (f, grid_width, grid_height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc, cuLaunchHostFunc, 225, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc_ptsz, cuLaunchHostFunc_ptsz, 226, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernel, cuLaunchKernel, 227, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernel_ptsz, cuLaunchKernel_ptsz, 228, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernelEx, cuLaunchKernelEx, 229, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz, 230, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetGlobal, cuLibraryGetGlobal, 231, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetKernel, cuLibraryGetKernel, 232, (CUkernel *pKernel, CUlibrary library, const char *name), (pKernel, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetManaged, cuLibraryGetManaged, 233, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetModule, cuLibraryGetModule, 234, (CUmodule *pMod, CUlibrary library), (pMod, library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetUnifiedFunction, cuLibraryGetUnifiedFunction, 235, (void **fptr, CUlibrary library, const char *symbol), (fptr, library, symbol), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryLoadData, cuLibraryLoadData, 236, (CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryLoadFromFile, cuLibraryLoadFromFile, 237, (CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryUnload, cuLibraryUnload, 238, (CUlibrary library), (library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkAddData_v2, cuLinkAddData_v2, 239, (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, data, size, name, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkAddFile_v2, cuLinkAddFile_v2, 240, (CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, path, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkComplete, cuLinkComplete, 241, (CUlinkState state, void **cubinOut, size_t *sizeOut), (state, cubinOut, sizeOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkCreate_v2, cuLinkCreate_v2, 242, (unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut), (numOptions, options, optionValues, stateOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkDestroy, cuLinkDestroy, 243, (CUlinkState state), (state), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAddressFree, cuMemAddressFree, 244, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAddressReserve, cuMemAddressReserve, 245, (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags), (ptr, size, alignment, addr, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAdvise, cuMemAdvise, 246, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device), (devPtr, count, advice, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAdvise_v2, cuMemAdvise_v2, 247, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location), (devPtr, count, advice, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocAsync, cuMemAllocAsync, 248, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocAsync_ptsz, cuMemAllocAsync_ptsz, 249, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, 250, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync_ptsz, 251, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocHost_v2, cuMemAllocHost_v2, 252, (void **pp, size_t bytesize), (pp, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocManaged, cuMemAllocManaged, 253, (CUdeviceptr *dptr, size_t bytesize, unsigned int flags), (dptr, bytesize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocPitch_v2, cuMemAllocPitch_v2, 254, (CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAlloc_v2, cuMemAlloc_v2, 255, (CUdeviceptr *dptr, size_t bytesize), (dptr, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemCreate, cuMemCreate, 256, (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags), (handle, size, prop, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemExportToShareableHandle, cuMemExportToShareableHandle, 257, (void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeAsync, cuMemFreeAsync, 258, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeAsync_ptsz, cuMemFreeAsync_ptsz, 259, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeHost, cuMemFreeHost, 260, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFree_v2, cuMemFree_v2, 261, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAccess, cuMemGetAccess, 262, (unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr), (flags, location, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAddressRange_v2, cuMemGetAddressRange_v2, 263, (CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr), (pbase, psize, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 264, (size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAllocationPropertiesFromHandle, cuMemGetAllocationPropertiesFromHandle, 265, (CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle), (prop, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 266, (void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags), (handle, dptr, size, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetInfo_v2, cuMemGetInfo_v2, 267, (size_t *free, size_t *total), (free, total), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostAlloc, cuMemHostAlloc, 268, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer_v2, 269, (CUdeviceptr *pdptr, void *p, unsigned int Flags), (pdptr, p, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostGetFlags, cuMemHostGetFlags, 270, (unsigned int *pFlags, void *p), (pFlags, p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostRegister_v2, cuMemHostRegister_v2, 271, (void *p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostUnregister, cuMemHostUnregister, 272, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 273, (CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMap, cuMemMap, 274, (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags), (ptr, size, offset, handle, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMapArrayAsync, cuMemMapArrayAsync, 275, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMapArrayAsync_ptsz, cuMemMapArrayAsync_ptsz, 276, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolCreate, cuMemPoolCreate, 277, (CUmemoryPool *pool, const CUmemPoolProps *poolProps), (pool, poolProps), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolDestroy, cuMemPoolDestroy, 278, (CUmemoryPool pool), (pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolExportPointer, cuMemPoolExportPointer, 279, (CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr), (shareData_out, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolExportToShareableHandle, cuMemPoolExportToShareableHandle, 280, (void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags), (handle_out, pool, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolGetAccess, cuMemPoolGetAccess, 281, (CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location), (flags, memPool, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolGetAttribute, cuMemPoolGetAttribute, 282, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolImportFromShareableHandle, cuMemPoolImportFromShareableHandle, 283, (CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags), (pool_out, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolImportPointer, cuMemPoolImportPointer, 284, (CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData), (ptr_out, pool, shareData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolSetAccess, cuMemPoolSetAccess, 285, (CUmemoryPool pool, const CUmemAccessDesc *map, size_t count), (pool, map, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute, 286, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, 287, (CUmemoryPool pool, size_t minBytesToKeep), (pool, minBytesToKeep), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync, cuMemPrefetchAsync, 288, (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream), (devPtr, count, dstDevice, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync_ptsz, 289, (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream), (devPtr, count, dstDevice, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2, 290, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2_ptsz, 291, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemRangeGetAttribute, cuMemRangeGetAttribute, 292, (void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count), (data, dataSize, attribute, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRangeGetAttributes, cuMemRangeGetAttributes, 293, (void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count), (data, dataSizes, attributes, numAttributes, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRelease, cuMemRelease, 294, (CUmemGenericAllocationHandle handle), (handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, 295, (CUmemGenericAllocationHandle *handle, void *addr), (handle, addr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemSetAccess, cuMemSetAccess, 296, (CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count), (ptr, size, desc, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemUnmap, cuMemUnmap, 297, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy, cuMemcpy, 298, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy_ptds, cuMemcpy_ptds, 299, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2, 300, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2_ptsz, 301, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2, 302, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2_ptds, 303, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2D_v2, cuMemcpy2D_v2, 304, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2D_v2_ptds, cuMemcpy2D_v2_ptds, 305, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2, 306, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2_ptsz, 307, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeer, cuMemcpy3DPeer, 308, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeer_ptds, cuMemcpy3DPeer_ptds, 309, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync, 310, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync_ptsz, cuMemcpy3DPeerAsync_ptsz, 311, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3D_v2, cuMemcpy3D_v2, 312, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3D_v2_ptds, cuMemcpy3D_v2_ptds, 313, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAsync, cuMemcpyAsync, 314, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAsync_ptsz, cuMemcpyAsync_ptsz, 315, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2, cuMemcpyAtoA_v2, 316, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2_ptds, cuMemcpyAtoA_v2_ptds, 317, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2, cuMemcpyAtoD_v2, 318, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2_ptds, cuMemcpyAtoD_v2_ptds, 319, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2, 320, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2_ptsz, cuMemcpyAtoHAsync_v2_ptsz, 321, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2, cuMemcpyAtoH_v2, 322, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2_ptds, cuMemcpyAtoH_v2_ptds, 323, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2, cuMemcpyDtoA_v2, 324, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2_ptds, cuMemcpyDtoA_v2_ptds, 325, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2, 326, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_ptsz, 327, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2, cuMemcpyDtoD_v2, 328, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_ptds, 329, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2, 330, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_ptsz, 331, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2, cuMemcpyDtoH_v2, 332, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds, 333, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2, 334, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2_ptsz, cuMemcpyHtoAAsync_v2_ptsz, 335, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2, cuMemcpyHtoA_v2, 336, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2_ptds, cuMemcpyHtoA_v2_ptds, 337, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2, 338, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_ptsz, 339, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2, 340, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 341, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeer, cuMemcpyPeer, 342, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeer_ptds, cuMemcpyPeer_ptds, 343, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeerAsync, cuMemcpyPeerAsync, 344, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync_ptsz, 345, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16Async, cuMemsetD16Async, 346, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16Async_ptsz, cuMemsetD16Async_ptsz, 347, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16_v2, cuMemsetD16_v2, 348, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16_v2_ptds, cuMemsetD16_v2_ptds, 349, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16Async, cuMemsetD2D16Async, 350, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async_ptsz, 351, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16_v2, cuMemsetD2D16_v2, 352, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2_ptds, 353, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32Async, cuMemsetD2D32Async, 354, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async_ptsz, 355, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32_v2, cuMemsetD2D32_v2, 356, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2_ptds, 357, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8Async, cuMemsetD2D8Async, 358, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async_ptsz, 359, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8_v2, cuMemsetD2D8_v2, 360, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2_ptds, 361, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32Async, cuMemsetD32Async, 362, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32Async_ptsz, cuMemsetD32Async_ptsz, 363, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32_v2, cuMemsetD32_v2, 364, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32_v2_ptds, cuMemsetD32_v2_ptds, 365, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8Async, cuMemsetD8Async, 366, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8Async_ptsz, cuMemsetD8Async_ptsz, 367, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8_v2, cuMemsetD8_v2, 368, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8_v2_ptds, cuMemsetD8_v2_ptds, 369, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayCreate, cuMipmappedArrayCreate, 370, (CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels), (pHandle, pMipmappedArrayDesc, numMipmapLevels), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, 371, (CUmipmappedArray hMipmappedArray), (hMipmappedArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, 372, (CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level), (pLevelArray, hMipmappedArray, level), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetMemoryRequirements, cuMipmappedArrayGetMemoryRequirements, 373, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device), (memoryRequirements, mipmap, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetSparseProperties, cuMipmappedArrayGetSparseProperties, 374, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap), (sparseProperties, mipmap), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetFunction, cuModuleGetFunction, 375, (CUfunction *hfunc, CUmodule hmod, const char *name), (hfunc, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetGlobal_v2, cuModuleGetGlobal_v2, 376, (CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name), (dptr, bytes, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetLoadingMode, cuModuleGetLoadingMode, 377, (CUmoduleLoadingMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetSurfRef, cuModuleGetSurfRef, 378, (CUsurfref *pSurfRef, CUmodule hmod, const char *name), (pSurfRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetTexRef, cuModuleGetTexRef, 379, (CUtexref *pTexRef, CUmodule hmod, const char *name), (pTexRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoad, cuModuleLoad, 380, (CUmodule *module, const char *fname), (module, fname), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadData, cuModuleLoadData, 381, (CUmodule *module, const void *image), (module, image), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadDataEx, cuModuleLoadDataEx, 382, (CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues), (module, image, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadFatBinary, cuModuleLoadFatBinary, 383, (CUmodule *module, const void *fatCubin), (module, fatCubin), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleUnload, cuModuleUnload, 384, (CUmodule hmod), (hmod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastAddDevice, cuMulticastAddDevice, 385, (CUmemGenericAllocationHandle mcHandle, CUdevice dev), (mcHandle, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindAddr, cuMulticastBindAddr, 386, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindMem, cuMulticastBindMem, 387, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastCreate, cuMulticastCreate, 388, (CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop), (mcHandle, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastGetGranularity, cuMulticastGetGranularity, 389, (size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastUnbind, cuMulticastUnbind, 390, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size), (mcHandle, dev, mcOffset, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 391, (size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 392, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 393, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters, 394, (int *numClusters, CUfunction func, const CUlaunchConfig *config), (numClusters, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 395, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 396, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialClusterSize, 397, (int *clusterSize, CUfunction func, const CUlaunchConfig *config), (clusterSize, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetSize, cuParamSetSize, 398, (CUfunction hfunc, unsigned int numbytes), (hfunc, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetTexRef, cuParamSetTexRef, 399, (CUfunction hfunc, int texunit, CUtexref hTexRef), (hfunc, texunit, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetf, cuParamSetf, 400, (CUfunction hfunc, int offset, float value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSeti, cuParamSeti, 401, (CUfunction hfunc, int offset, unsigned int value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetv, cuParamSetv, 402, (CUfunction hfunc, int offset, void *ptr, unsigned int numbytes), (hfunc, offset, ptr, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerGetAttribute, cuPointerGetAttribute, 403, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr), (data, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerGetAttributes, cuPointerGetAttributes, 404, (unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr), (numAttributes, attributes, data, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerSetAttribute, cuPointerSetAttribute, 405, (const void *value, CUpointer_attribute attribute, CUdeviceptr ptr), (value, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_DEFINE(CUresult, cuProfilerInitialize, cuProfilerInitialize, 406, (const char *configFile, const char *outputFile, CUoutput_mode outputMode), (configFile, outputFile, outputMode), static_cast<CUresult>(cushim::absent(406)), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_DEFINE(CUresult, cuProfilerStart, cuProfilerStart, 407, (), (), static_cast<CUresult>(cushim::absent(407)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuProfilerInitialize, cuProfilerInitialize, 406, (const char *configFile, const char *outputFile, CUoutput_mode outputMode), (configFile, outputFile, outputMode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_DEFINE(CUresult, cuProfilerStop, cuProfilerStop, 408, (), (), static_cast<CUresult>(cushim::absent(408)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuProfilerStart, cuProfilerStart, 407, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_DEFINE(CUresult, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, 409, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(409)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuSignalExternalSemaphoresAsync_ptsz, cuSignalExternalSemaphoresAsync_ptsz, 410, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(410)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamAddCallback, cuStreamAddCallback, 411, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim::absent(411)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamAddCallback_ptsz, cuStreamAddCallback_ptsz, 412, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim::absent(412)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamAttachMemAsync, cuStreamAttachMemAsync, 413, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim::absent(413)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync_ptsz, 414, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim::absent(414)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2, 415, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim::absent(415)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamBatchMemOp_v2_ptsz, cuStreamBatchMemOp_v2_ptsz, 416, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim::absent(416)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamBeginCapture_v2, cuStreamBeginCapture_v2, 417, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim::absent(417)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2_ptsz, 418, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim::absent(418)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamCopyAttributes, cuStreamCopyAttributes, 419, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim::absent(419)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes_ptsz, 420, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim::absent(420)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamCreate, cuStreamCreate, 421, (CUstream *phStream, unsigned int Flags), (phStream, Flags), static_cast<CUresult>(cushim::absent(421)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamCreateWithPriority, cuStreamCreateWithPriority, 422, (CUstream *phStream, unsigned int flags, int priority), (phStream, flags, priority), static_cast<CUresult>(cushim::absent(422)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamDestroy_v2, cuStreamDestroy_v2, 423, (CUstream hStream), (hStream), static_cast<CUresult>(cushim::absent(423)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamEndCapture, cuStreamEndCapture, 424, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim::absent(424)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamEndCapture_ptsz, cuStreamEndCapture_ptsz, 425, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim::absent(425)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetAttribute, cuStreamGetAttribute, 426, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim::absent(426)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetAttribute_ptsz, cuStreamGetAttribute_ptsz, 427, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim::absent(427)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2, 428, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out), static_cast<CUresult>(cushim::absent(428)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCaptureInfo_v2_ptsz, 429, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out), static_cast<CUresult>(cushim::absent(429)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetCtx, cuStreamGetCtx, 430, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim::absent(430)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetCtx_ptsz, cuStreamGetCtx_ptsz, 431, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim::absent(431)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetFlags, cuStreamGetFlags, 432, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim::absent(432)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetFlags_ptsz, cuStreamGetFlags_ptsz, 433, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim::absent(433)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetId, cuStreamGetId, 434, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim::absent(434)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetId_ptsz, cuStreamGetId_ptsz, 435, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim::absent(435)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetPriority, cuStreamGetPriority, 436, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim::absent(436)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamGetPriority_ptsz, cuStreamGetPriority_ptsz, 437, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim::absent(437)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamIsCapturing, cuStreamIsCapturing, 438, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim::absent(438)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamIsCapturing_ptsz, cuStreamIsCapturing_ptsz, 439, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim::absent(439)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamQuery, cuStreamQuery, 440, (CUstream hStream), (hStream), static_cast<CUresult>(cushim::absent(440)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamQuery_ptsz, cuStreamQuery_ptsz, 441, (CUstream hStream), (hStream), static_cast<CUresult>(cushim::absent(441)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamSetAttribute, cuStreamSetAttribute, 442, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim::absent(442)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamSetAttribute_ptsz, cuStreamSetAttribute_ptsz, 443, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim::absent(443)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamSynchronize, cuStreamSynchronize, 444, (CUstream hStream), (hStream), static_cast<CUresult>(cushim::absent(444)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, 445, (CUstream hStream), (hStream), static_cast<CUresult>(cushim::absent(445)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies, 446, (CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags), (hStream, dependencies, numDependencies, flags), static_cast<CUresult>(cushim::absent(446)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_ptsz, 447, (CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags), (hStream, dependencies, numDependencies, flags), static_cast<CUresult>(cushim::absent(447)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitEvent, cuStreamWaitEvent, 448, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim::absent(448)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz, 449, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim::absent(449)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitValue32_v2, cuStreamWaitValue32_v2, 450, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(450)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue32_v2_ptsz, 451, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(451)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitValue64_v2, cuStreamWaitValue64_v2, 452, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(452)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWaitValue64_v2_ptsz, cuStreamWaitValue64_v2_ptsz, 453, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(453)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2, 454, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(454)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWriteValue32_v2_ptsz, cuStreamWriteValue32_v2_ptsz, 455, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(455)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2, 456, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(456)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuStreamWriteValue64_v2_ptsz, cuStreamWriteValue64_v2_ptsz, 457, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim::absent(457)), CUSHIM_UNCHECKED)
-CUSHIM_DEFINE(CUresult, cuSurfObjectCreate, cuSurfObjectCreate, 458, (CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc), (pSurfObject, pResDesc), static_cast<CUresult>(cushim::absent(458)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuSurfObjectDestroy, cuSurfObjectDestroy, 459, (CUsurfObject surfObject), (surfObject), static_cast<CUresult>(cushim::absent(459)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, 460, (CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject), (pResDesc, surfObject), static_cast<CUresult>(cushim::absent(460)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuSurfRefGetArray, cuSurfRefGetArray, 461, (CUarray *phArray, CUsurfref hSurfRef), (phArray, hSurfRef), static_cast<CUresult>(cushim::absent(461)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuSurfRefSetArray, cuSurfRefSetArray, 462, (CUsurfref hSurfRef, CUarray hArray, unsigned int Flags), (hSurfRef, hArray, Flags), static_cast<CUresult>(cushim::absent(462)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col, 463, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim::absent(463)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, 464, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim::absent(464)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTensorMapReplaceAddress, cuTensorMapReplaceAddress, 465, (CUtensorMap *tensorMap, void *globalAddress), (tensorMap, globalAddress), static_cast<CUresult>(cushim::absent(465)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexObjectCreate, cuTexObjectCreate, 466, (CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc), static_cast<CUresult>(cushim::absent(466)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexObjectDestroy, cuTexObjectDestroy, 467, (CUtexObject texObject), (texObject), static_cast<CUresult>(cushim::absent(467)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, 468, (CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject), (pResDesc, texObject), static_cast<CUresult>(cushim::absent(468)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexObjectGetResourceViewDesc, cuTexObjectGetResourceViewDesc, 469, (CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject), (pResViewDesc, texObject), static_cast<CUresult>(cushim::absent(469)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexObjectGetTextureDesc, cuTexObjectGetTextureDesc, 470, (CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject), (pTexDesc, texObject), static_cast<CUresult>(cushim::absent(470)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefCreate, cuTexRefCreate, 471, (CUtexref *pTexRef), (pTexRef), static_cast<CUresult>(cushim::absent(471)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefDestroy, cuTexRefDestroy, 472, (CUtexref hTexRef), (hTexRef), static_cast<CUresult>(cushim::absent(472)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetAddressMode, cuTexRefGetAddressMode, 473, (CUaddress_mode *pam, CUtexref hTexRef, int dim), (pam, hTexRef, dim), static_cast<CUresult>(cushim::absent(473)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetAddress_v2, cuTexRefGetAddress_v2, 474, (CUdeviceptr *pdptr, CUtexref hTexRef), (pdptr, hTexRef), static_cast<CUresult>(cushim::absent(474)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetArray, cuTexRefGetArray, 475, (CUarray *phArray, CUtexref hTexRef), (phArray, hTexRef), static_cast<CUresult>(cushim::absent(475)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetBorderColor, cuTexRefGetBorderColor, 476, (float *pBorderColor, CUtexref hTexRef), (pBorderColor, hTexRef), static_cast<CUresult>(cushim::absent(476)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetFilterMode, cuTexRefGetFilterMode, 477, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim::absent(477)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetFlags, cuTexRefGetFlags, 478, (unsigned int *pFlags, CUtexref hTexRef), (pFlags, hTexRef), static_cast<CUresult>(cushim::absent(478)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetFormat, cuTexRefGetFormat, 479, (CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef), (pFormat, pNumChannels, hTexRef), static_cast<CUresult>(cushim::absent(479)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetMaxAnisotropy, cuTexRefGetMaxAnisotropy, 480, (int *pmaxAniso, CUtexref hTexRef), (pmaxAniso, hTexRef), static_cast<CUresult>(cushim::absent(480)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetMipmapFilterMode, cuTexRefGetMipmapFilterMode, 481, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim::absent(481)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetMipmapLevelBias, cuTexRefGetMipmapLevelBias, 482, (float *pbias, CUtexref hTexRef), (pbias, hTexRef), static_cast<CUresult>(cushim::absent(482)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetMipmapLevelClamp, cuTexRefGetMipmapLevelClamp, 483, (float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef), (pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef), static_cast<CUresult>(cushim::absent(483)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefGetMipmappedArray, cuTexRefGetMipmappedArray, 484, (CUmipmappedArray *phMipmappedArray, CUtexref hTexRef), (phMipmappedArray, hTexRef), static_cast<CUresult>(cushim::absent(484)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetAddress2D_v3, cuTexRefSetAddress2D_v3, 485, (CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch), (hTexRef, desc, dptr, Pitch), static_cast<CUresult>(cushim::absent(485)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetAddressMode, cuTexRefSetAddressMode, 486, (CUtexref hTexRef, int dim, CUaddress_mode am), (hTexRef, dim, am), static_cast<CUresult>(cushim::absent(486)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetAddress_v2, cuTexRefSetAddress_v2, 487, (size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes), (ByteOffset, hTexRef, dptr, bytes), static_cast<CUresult>(cushim::absent(487)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetArray, cuTexRefSetArray, 488, (CUtexref hTexRef, CUarray hArray, unsigned int Flags), (hTexRef, hArray, Flags), static_cast<CUresult>(cushim::absent(488)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetBorderColor, cuTexRefSetBorderColor, 489, (CUtexref hTexRef, float *pBorderColor), (hTexRef, pBorderColor), static_cast<CUresult>(cushim::absent(489)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetFilterMode, cuTexRefSetFilterMode, 490, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim::absent(490)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetFlags, cuTexRefSetFlags, 491, (CUtexref hTexRef, unsigned int Flags), (hTexRef, Flags), static_cast<CUresult>(cushim::absent(491)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetFormat, cuTexRefSetFormat, 492, (CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents), (hTexRef, fmt, NumPackedComponents), static_cast<CUresult>(cushim::absent(492)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetMaxAnisotropy, cuTexRefSetMaxAnisotropy, 493, (CUtexref hTexRef, unsigned int maxAniso), (hTexRef, maxAniso), static_cast<CUresult>(cushim::absent(493)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetMipmapFilterMode, cuTexRefSetMipmapFilterMode, 494, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim::absent(494)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelBias, 495, (CUtexref hTexRef, float bias), (hTexRef, bias), static_cast<CUresult>(cushim::absent(495)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmapLevelClamp, 496, (CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp), (hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp), static_cast<CUresult>(cushim::absent(496)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuTexRefSetMipmappedArray, cuTexRefSetMipmappedArray, 497, (CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags), (hTexRef, hMipmappedArray, Flags), static_cast<CUresult>(cushim::absent(497)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, 498, (CUstreamCaptureMode *mode), (mode), static_cast<CUresult>(cushim::absent(498)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuUserObjectCreate, cuUserObjectCreate, 499, (CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags), (object_out, ptr, destroy, initialRefcount, flags), static_cast<CUresult>(cushim::absent(499)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuUserObjectRelease, cuUserObjectRelease, 500, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim::absent(500)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuUserObjectRetain, cuUserObjectRetain, 501, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim::absent(501)), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAPROFILER_H
+CUSHIM_STUB(CUresult, cuProfilerStop, cuProfilerStop, 408, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, 409, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync_ptsz, cuSignalExternalSemaphoresAsync_ptsz, 410, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamAddCallback, cuStreamAddCallback, 411, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamAddCallback_ptsz, cuStreamAddCallback_ptsz, 412, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamAttachMemAsync, cuStreamAttachMemAsync, 413, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync_ptsz, 414, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2, 415, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2_ptsz, cuStreamBatchMemOp_v2_ptsz, 416, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2, cuStreamBeginCapture_v2, 417, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2_ptsz, 418, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamCopyAttributes, cuStreamCopyAttributes, 419, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes_ptsz, 420, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamCreate, cuStreamCreate, 421, (CUstream *phStream, unsigned int Flags), (phStream, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamCreateWithPriority, cuStreamCreateWithPriority, 422, (CUstream *phStream, unsigned int flags, int priority), (phStream, flags, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamDestroy_v2, cuStreamDestroy_v2, 423, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCapture, cuStreamEndCapture, 424, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCapture_ptsz, cuStreamEndCapture_ptsz, 425, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetAttribute, cuStreamGetAttribute, 426, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetAttribute_ptsz, cuStreamGetAttribute_ptsz, 427, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2, 428, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCaptureInfo_v2_ptsz, 429, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx, cuStreamGetCtx, 430, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx_ptsz, cuStreamGetCtx_ptsz, 431, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetFlags, cuStreamGetFlags, 432, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetFlags_ptsz, cuStreamGetFlags_ptsz, 433, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetId, cuStreamGetId, 434, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetId_ptsz, cuStreamGetId_ptsz, 435, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetPriority, cuStreamGetPriority, 436, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetPriority_ptsz, cuStreamGetPriority_ptsz, 437, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamIsCapturing, cuStreamIsCapturing, 438, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamIsCapturing_ptsz, cuStreamIsCapturing_ptsz, 439, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamQuery, cuStreamQuery, 440, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamQuery_ptsz, cuStreamQuery_ptsz, 441, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamSetAttribute, cuStreamSetAttribute, 442, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamSetAttribute_ptsz, cuStreamSetAttribute_ptsz, 443, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamSynchronize, cuStreamSynchronize, 444, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, 445, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies, 446, (CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags), (hStream, dependencies, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_ptsz, 447, (CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags), (hStream, dependencies, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitEvent, cuStreamWaitEvent, 448, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz, 449, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2, cuStreamWaitValue32_v2, 450, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue32_v2_ptsz, 451, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2, cuStreamWaitValue64_v2, 452, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2_ptsz, cuStreamWaitValue64_v2_ptsz, 453, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2, 454, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2_ptsz, cuStreamWriteValue32_v2_ptsz, 455, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2, 456, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2_ptsz, cuStreamWriteValue64_v2_ptsz, 457, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectCreate, cuSurfObjectCreate, 458, (CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc), (pSurfObject, pResDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectDestroy, cuSurfObjectDestroy, 459, (CUsurfObject surfObject), (surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, 460, (CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject), (pResDesc, surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfRefGetArray, cuSurfRefGetArray, 461, (CUarray *phArray, CUsurfref hSurfRef), (phArray, hSurfRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfRefSetArray, cuSurfRefSetArray, 462, (CUsurfref hSurfRef, CUarray hArray, unsigned int Flags), (hSurfRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col, 463, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, 464, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapReplaceAddress, cuTensorMapReplaceAddress, 465, (CUtensorMap *tensorMap, void *globalAddress), (tensorMap, globalAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectCreate, cuTexObjectCreate, 466, (CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectDestroy, cuTexObjectDestroy, 467, (CUtexObject texObject), (texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, 468, (CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject), (pResDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetResourceViewDesc, cuTexObjectGetResourceViewDesc, 469, (CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject), (pResViewDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetTextureDesc, cuTexObjectGetTextureDesc, 470, (CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject), (pTexDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefCreate, cuTexRefCreate, 471, (CUtexref *pTexRef), (pTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefDestroy, cuTexRefDestroy, 472, (CUtexref hTexRef), (hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetAddressMode, cuTexRefGetAddressMode, 473, (CUaddress_mode *pam, CUtexref hTexRef, int dim), (pam, hTexRef, dim), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetAddress_v2, cuTexRefGetAddress_v2, 474, (CUdeviceptr *pdptr, CUtexref hTexRef), (pdptr, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetArray, cuTexRefGetArray, 475, (CUarray *phArray, CUtexref hTexRef), (phArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetBorderColor, cuTexRefGetBorderColor, 476, (float *pBorderColor, CUtexref hTexRef), (pBorderColor, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFilterMode, cuTexRefGetFilterMode, 477, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFlags, cuTexRefGetFlags, 478, (unsigned int *pFlags, CUtexref hTexRef), (pFlags, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFormat, cuTexRefGetFormat, 479, (CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef), (pFormat, pNumChannels, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMaxAnisotropy, cuTexRefGetMaxAnisotropy, 480, (int *pmaxAniso, CUtexref hTexRef), (pmaxAniso, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapFilterMode, cuTexRefGetMipmapFilterMode, 481, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelBias, cuTexRefGetMipmapLevelBias, 482, (float *pbias, CUtexref hTexRef), (pbias, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelClamp, cuTexRefGetMipmapLevelClamp, 483, (float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef), (pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmappedArray, cuTexRefGetMipmappedArray, 484, (CUmipmappedArray *phMipmappedArray, CUtexref hTexRef), (phMipmappedArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddress2D_v3, cuTexRefSetAddress2D_v3, 485, (CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch), (hTexRef, desc, dptr, Pitch), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddressMode, cuTexRefSetAddressMode, 486, (CUtexref hTexRef, int dim, CUaddress_mode am), (hTexRef, dim, am), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddress_v2, cuTexRefSetAddress_v2, 487, (size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes), (ByteOffset, hTexRef, dptr, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetArray, cuTexRefSetArray, 488, (CUtexref hTexRef, CUarray hArray, unsigned int Flags), (hTexRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetBorderColor, cuTexRefSetBorderColor, 489, (CUtexref hTexRef, float *pBorderColor), (hTexRef, pBorderColor), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFilterMode, cuTexRefSetFilterMode, 490, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFlags, cuTexRefSetFlags, 491, (CUtexref hTexRef, unsigned int Flags), (hTexRef, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFormat, cuTexRefSetFormat, 492, (CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents), (hTexRef, fmt, NumPackedComponents), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMaxAnisotropy, cuTexRefSetMaxAnisotropy, 493, (CUtexref hTexRef, unsigned int maxAniso), (hTexRef, maxAniso), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapFilterMode, cuTexRefSetMipmapFilterMode, 494, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelBias, 495, (CUtexref hTexRef, float bias), (hTexRef, bias), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmapLevelClamp, 496, (CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp), (hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmappedArray, cuTexRefSetMipmappedArray, 497, (CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags), (hTexRef, hMipmappedArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, 498, (CUstreamCaptureMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectCreate, cuUserObjectCreate, 499, (CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags), (object_out, ptr, destroy, initialRefcount, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectRelease, cuUserObjectRelease, 500, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectRetain, cuUserObjectRetain, 501, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_DEFINE(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 502, (CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pCtx, flags, device, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim::absent(502)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 502, (CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pCtx, flags, device, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_DEFINE(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 503, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim::absent(503)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 503, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
 #ifdef _WIN32
-CUSHIM_DEFINE(CUresult, cuWGLGetDevice, cuWGLGetDevice, 504, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim::absent(504)), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuWGLGetDevice, cuWGLGetDevice, 504, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #endif
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 505, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(505)), CUSHIM_CHECKED)
-CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 506, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim::absent(506)), CUSHIM_UNCHECKED)
-#endif  // CUSHIM_CUDA_LINKED
+CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 505, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 506, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -2357,39 +1444,693 @@ CUSHIM_DEFINE(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaph
 #pragma warning(pop)
 #endif
 
+void *cushim_table::slots[cushim_count] = {
+    CUSHIM_BINDER(cuArray3DCreate_v2),
+    CUSHIM_BINDER(cuArray3DGetDescriptor_v2),
+    CUSHIM_BINDER(cuArrayCreate_v2),
+    CUSHIM_BINDER(cuArrayDestroy),
+    CUSHIM_BINDER(cuArrayGetDescriptor_v2),
+    CUSHIM_BINDER(cuArrayGetMemoryRequirements),
+    CUSHIM_BINDER(cuArrayGetPlane),
+    CUSHIM_BINDER(cuArrayGetSparseProperties),
+    CUSHIM_BINDER(cuCoredumpGetAttribute),
+    CUSHIM_BINDER(cuCoredumpGetAttributeGlobal),
+    CUSHIM_BINDER(cuCoredumpSetAttribute),
+    CUSHIM_BINDER(cuCoredumpSetAttributeGlobal),
+    CUSHIM_BINDER(cuCtxAttach),
+    CUSHIM_BINDER(cuCtxCreate_v2),
+    CUSHIM_BINDER(cuCtxCreate_v3),
+    CUSHIM_BINDER(cuCtxDestroy_v2),
+    CUSHIM_BINDER(cuCtxDetach),
+    CUSHIM_BINDER(cuCtxDisablePeerAccess),
+    CUSHIM_BINDER(cuCtxEnablePeerAccess),
+    CUSHIM_BINDER(cuCtxGetApiVersion),
+    CUSHIM_BINDER(cuCtxGetCacheConfig),
+    CUSHIM_BINDER(cuCtxGetCurrent),
+    CUSHIM_BINDER(cuCtxGetDevice),
+    CUSHIM_BINDER(cuCtxGetExecAffinity),
+    CUSHIM_BINDER(cuCtxGetFlags),
+    CUSHIM_BINDER(cuCtxGetId),
+    CUSHIM_BINDER(cuCtxGetLimit),
+    CUSHIM_BINDER(cuCtxGetSharedMemConfig),
+    CUSHIM_BINDER(cuCtxGetStreamPriorityRange),
+    CUSHIM_BINDER(cuCtxPopCurrent_v2),
+    CUSHIM_BINDER(cuCtxPushCurrent_v2),
+    CUSHIM_BINDER(cuCtxResetPersistingL2Cache),
+    CUSHIM_BINDER(cuCtxSetCacheConfig),
+    CUSHIM_BINDER(cuCtxSetCurrent),
+    CUSHIM_BINDER(cuCtxSetFlags),
+    CUSHIM_BINDER(cuCtxSetLimit),
+    CUSHIM_BINDER(cuCtxSetSharedMemConfig),
+    CUSHIM_BINDER(cuCtxSynchronize),
+    CUSHIM_BINDER(cuDestroyExternalMemory),
+    CUSHIM_BINDER(cuDestroyExternalSemaphore),
+    CUSHIM_BINDER(cuDeviceCanAccessPeer),
+    CUSHIM_BINDER(cuDeviceComputeCapability),
+    CUSHIM_BINDER(cuDeviceGet),
+    CUSHIM_BINDER(cuDeviceGetAttribute),
+    CUSHIM_BINDER(cuDeviceGetByPCIBusId),
+    CUSHIM_BINDER(cuDeviceGetCount),
+    CUSHIM_BINDER(cuDeviceGetDefaultMemPool),
+    CUSHIM_BINDER(cuDeviceGetExecAffinitySupport),
+    CUSHIM_BINDER(cuDeviceGetGraphMemAttribute),
+    CUSHIM_BINDER(cuDeviceGetLuid),
+    CUSHIM_BINDER(cuDeviceGetMemPool),
+    CUSHIM_BINDER(cuDeviceGetName),
+    CUSHIM_BINDER(cuDeviceGetNvSciSyncAttributes),
+    CUSHIM_BINDER(cuDeviceGetP2PAttribute),
+    CUSHIM_BINDER(cuDeviceGetPCIBusId),
+    CUSHIM_BINDER(cuDeviceGetProperties),
+    CUSHIM_BINDER(cuDeviceGetTexture1DLinearMaxWidth),
+    CUSHIM_BINDER(cuDeviceGetUuid),
+    CUSHIM_BINDER(cuDeviceGetUuid_v2),
+    CUSHIM_BINDER(cuDeviceGraphMemTrim),
+    CUSHIM_BINDER(cuDevicePrimaryCtxGetState),
+    CUSHIM_BINDER(cuDevicePrimaryCtxRelease_v2),
+    CUSHIM_BINDER(cuDevicePrimaryCtxReset_v2),
+    CUSHIM_BINDER(cuDevicePrimaryCtxRetain),
+    CUSHIM_BINDER(cuDevicePrimaryCtxSetFlags_v2),
+    CUSHIM_BINDER(cuDeviceSetGraphMemAttribute),
+    CUSHIM_BINDER(cuDeviceSetMemPool),
+    CUSHIM_BINDER(cuDeviceTotalMem_v2),
+    CUSHIM_BINDER(cuDriverGetVersion),
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamConsumerAcquireFrame),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamConsumerConnect),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamConsumerConnectWithFlags),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamConsumerDisconnect),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamConsumerReleaseFrame),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamProducerConnect),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamProducerDisconnect),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamProducerPresentFrame),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEGLStreamProducerReturnFrame),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuEventCreate),
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuEventCreateFromEGLSync),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuEventDestroy_v2),
+    CUSHIM_BINDER(cuEventElapsedTime),
+    CUSHIM_BINDER(cuEventQuery),
+    CUSHIM_BINDER(cuEventRecord),
+    CUSHIM_BINDER(cuEventRecord_ptsz),
+    CUSHIM_BINDER(cuEventRecordWithFlags),
+    CUSHIM_BINDER(cuEventRecordWithFlags_ptsz),
+    CUSHIM_BINDER(cuEventSynchronize),
+    CUSHIM_BINDER(cuExternalMemoryGetMappedBuffer),
+    CUSHIM_BINDER(cuExternalMemoryGetMappedMipmappedArray),
+    CUSHIM_BINDER(cuFlushGPUDirectRDMAWrites),
+    CUSHIM_BINDER(cuFuncGetAttribute),
+    CUSHIM_BINDER(cuFuncGetModule),
+    CUSHIM_BINDER(cuFuncSetAttribute),
+    CUSHIM_BINDER(cuFuncSetBlockShape),
+    CUSHIM_BINDER(cuFuncSetCacheConfig),
+    CUSHIM_BINDER(cuFuncSetSharedMemConfig),
+    CUSHIM_BINDER(cuFuncSetSharedSize),
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLCtxCreate_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLGetDevices_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLInit),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLMapBufferObjectAsync_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLMapBufferObjectAsync_v2_ptsz),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLMapBufferObject_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLMapBufferObject_v2_ptds),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLRegisterBufferObject),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLSetBufferObjectMapFlags),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLUnmapBufferObject),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLUnmapBufferObjectAsync),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGLUnregisterBufferObject),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuGetErrorName),
+    CUSHIM_BINDER(cuGetErrorString),
+    CUSHIM_BINDER(cuGetExportTable),
+    CUSHIM_BINDER(cuGetProcAddress_v2),
+    CUSHIM_BINDER(cuGraphAddBatchMemOpNode),
+    CUSHIM_BINDER(cuGraphAddChildGraphNode),
+    CUSHIM_BINDER(cuGraphAddDependencies),
+    CUSHIM_BINDER(cuGraphAddEmptyNode),
+    CUSHIM_BINDER(cuGraphAddEventRecordNode),
+    CUSHIM_BINDER(cuGraphAddEventWaitNode),
+    CUSHIM_BINDER(cuGraphAddExternalSemaphoresSignalNode),
+    CUSHIM_BINDER(cuGraphAddExternalSemaphoresWaitNode),
+    CUSHIM_BINDER(cuGraphAddHostNode),
+    CUSHIM_BINDER(cuGraphAddKernelNode_v2),
+    CUSHIM_BINDER(cuGraphAddMemAllocNode),
+    CUSHIM_BINDER(cuGraphAddMemFreeNode),
+    CUSHIM_BINDER(cuGraphAddMemcpyNode),
+    CUSHIM_BINDER(cuGraphAddMemsetNode),
+    CUSHIM_BINDER(cuGraphAddNode),
+    CUSHIM_BINDER(cuGraphBatchMemOpNodeGetParams),
+    CUSHIM_BINDER(cuGraphBatchMemOpNodeSetParams),
+    CUSHIM_BINDER(cuGraphChildGraphNodeGetGraph),
+    CUSHIM_BINDER(cuGraphClone),
+    CUSHIM_BINDER(cuGraphCreate),
+    CUSHIM_BINDER(cuGraphDebugDotPrint),
+    CUSHIM_BINDER(cuGraphDestroy),
+    CUSHIM_BINDER(cuGraphDestroyNode),
+    CUSHIM_BINDER(cuGraphEventRecordNodeGetEvent),
+    CUSHIM_BINDER(cuGraphEventRecordNodeSetEvent),
+    CUSHIM_BINDER(cuGraphEventWaitNodeGetEvent),
+    CUSHIM_BINDER(cuGraphEventWaitNodeSetEvent),
+    CUSHIM_BINDER(cuGraphExecBatchMemOpNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecChildGraphNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecDestroy),
+    CUSHIM_BINDER(cuGraphExecEventRecordNodeSetEvent),
+    CUSHIM_BINDER(cuGraphExecEventWaitNodeSetEvent),
+    CUSHIM_BINDER(cuGraphExecExternalSemaphoresSignalNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecExternalSemaphoresWaitNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecGetFlags),
+    CUSHIM_BINDER(cuGraphExecHostNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecKernelNodeSetParams_v2),
+    CUSHIM_BINDER(cuGraphExecMemcpyNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecMemsetNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecNodeSetParams),
+    CUSHIM_BINDER(cuGraphExecUpdate_v2),
+    CUSHIM_BINDER(cuGraphExternalSemaphoresSignalNodeGetParams),
+    CUSHIM_BINDER(cuGraphExternalSemaphoresSignalNodeSetParams),
+    CUSHIM_BINDER(cuGraphExternalSemaphoresWaitNodeGetParams),
+    CUSHIM_BINDER(cuGraphExternalSemaphoresWaitNodeSetParams),
+    CUSHIM_BINDER(cuGraphGetEdges),
+    CUSHIM_BINDER(cuGraphGetNodes),
+    CUSHIM_BINDER(cuGraphGetRootNodes),
+    CUSHIM_BINDER(cuGraphHostNodeGetParams),
+    CUSHIM_BINDER(cuGraphHostNodeSetParams),
+    CUSHIM_BINDER(cuGraphInstantiateWithFlags),
+    CUSHIM_BINDER(cuGraphInstantiateWithParams),
+    CUSHIM_BINDER(cuGraphInstantiateWithParams_ptsz),
+    CUSHIM_BINDER(cuGraphKernelNodeCopyAttributes),
+    CUSHIM_BINDER(cuGraphKernelNodeGetAttribute),
+    CUSHIM_BINDER(cuGraphKernelNodeGetParams_v2),
+    CUSHIM_BINDER(cuGraphKernelNodeSetAttribute),
+    CUSHIM_BINDER(cuGraphKernelNodeSetParams_v2),
+    CUSHIM_BINDER(cuGraphLaunch),
+    CUSHIM_BINDER(cuGraphLaunch_ptsz),
+    CUSHIM_BINDER(cuGraphMemAllocNodeGetParams),
+    CUSHIM_BINDER(cuGraphMemFreeNodeGetParams),
+    CUSHIM_BINDER(cuGraphMemcpyNodeGetParams),
+    CUSHIM_BINDER(cuGraphMemcpyNodeSetParams),
+    CUSHIM_BINDER(cuGraphMemsetNodeGetParams),
+    CUSHIM_BINDER(cuGraphMemsetNodeSetParams),
+    CUSHIM_BINDER(cuGraphNodeFindInClone),
+    CUSHIM_BINDER(cuGraphNodeGetDependencies),
+    CUSHIM_BINDER(cuGraphNodeGetDependentNodes),
+    CUSHIM_BINDER(cuGraphNodeGetEnabled),
+    CUSHIM_BINDER(cuGraphNodeGetType),
+    CUSHIM_BINDER(cuGraphNodeSetEnabled),
+    CUSHIM_BINDER(cuGraphNodeSetParams),
+    CUSHIM_BINDER(cuGraphReleaseUserObject),
+    CUSHIM_BINDER(cuGraphRemoveDependencies),
+    CUSHIM_BINDER(cuGraphRetainUserObject),
+    CUSHIM_BINDER(cuGraphUpload),
+    CUSHIM_BINDER(cuGraphUpload_ptsz),
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuGraphicsEGLRegisterImage),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGraphicsGLRegisterBuffer),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H)
+    CUSHIM_BINDER(cuGraphicsGLRegisterImage),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuGraphicsMapResources),
+    CUSHIM_BINDER(cuGraphicsMapResources_ptsz),
+#if defined(CUSHIM_HAS_CUDAEGL_H)
+    CUSHIM_BINDER(cuGraphicsResourceGetMappedEglFrame),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuGraphicsResourceGetMappedMipmappedArray),
+    CUSHIM_BINDER(cuGraphicsResourceGetMappedPointer_v2),
+    CUSHIM_BINDER(cuGraphicsResourceSetMapFlags_v2),
+    CUSHIM_BINDER(cuGraphicsSubResourceGetMappedArray),
+    CUSHIM_BINDER(cuGraphicsUnmapResources),
+    CUSHIM_BINDER(cuGraphicsUnmapResources_ptsz),
+    CUSHIM_BINDER(cuGraphicsUnregisterResource),
+#if defined(CUSHIM_HAS_CUDAVDPAU_H)
+    CUSHIM_BINDER(cuGraphicsVDPAURegisterOutputSurface),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAVDPAU_H)
+    CUSHIM_BINDER(cuGraphicsVDPAURegisterVideoSurface),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuImportExternalMemory),
+    CUSHIM_BINDER(cuImportExternalSemaphore),
+    CUSHIM_BINDER(cuInit),
+    CUSHIM_BINDER(cuIpcCloseMemHandle),
+    CUSHIM_BINDER(cuIpcGetEventHandle),
+    CUSHIM_BINDER(cuIpcGetMemHandle),
+    CUSHIM_BINDER(cuIpcOpenEventHandle),
+    CUSHIM_BINDER(cuIpcOpenMemHandle_v2),
+    CUSHIM_BINDER(cuKernelGetAttribute),
+    CUSHIM_BINDER(cuKernelGetFunction),
+    CUSHIM_BINDER(cuKernelSetAttribute),
+    CUSHIM_BINDER(cuKernelSetCacheConfig),
+    CUSHIM_BINDER(cuLaunch),
+    CUSHIM_BINDER(cuLaunchCooperativeKernel),
+    CUSHIM_BINDER(cuLaunchCooperativeKernel_ptsz),
+    CUSHIM_BINDER(cuLaunchCooperativeKernelMultiDevice),
+    CUSHIM_BINDER(cuLaunchGrid),
+    CUSHIM_BINDER(cuLaunchGridAsync),
+    CUSHIM_BINDER(cuLaunchHostFunc),
+    CUSHIM_BINDER(cuLaunchHostFunc_ptsz),
+    CUSHIM_BINDER(cuLaunchKernel),
+    CUSHIM_BINDER(cuLaunchKernel_ptsz),
+    CUSHIM_BINDER(cuLaunchKernelEx),
+    CUSHIM_BINDER(cuLaunchKernelEx_ptsz),
+    CUSHIM_BINDER(cuLibraryGetGlobal),
+    CUSHIM_BINDER(cuLibraryGetKernel),
+    CUSHIM_BINDER(cuLibraryGetManaged),
+    CUSHIM_BINDER(cuLibraryGetModule),
+    CUSHIM_BINDER(cuLibraryGetUnifiedFunction),
+    CUSHIM_BINDER(cuLibraryLoadData),
+    CUSHIM_BINDER(cuLibraryLoadFromFile),
+    CUSHIM_BINDER(cuLibraryUnload),
+    CUSHIM_BINDER(cuLinkAddData_v2),
+    CUSHIM_BINDER(cuLinkAddFile_v2),
+    CUSHIM_BINDER(cuLinkComplete),
+    CUSHIM_BINDER(cuLinkCreate_v2),
+    CUSHIM_BINDER(cuLinkDestroy),
+    CUSHIM_BINDER(cuMemAddressFree),
+    CUSHIM_BINDER(cuMemAddressReserve),
+    CUSHIM_BINDER(cuMemAdvise),
+    CUSHIM_BINDER(cuMemAdvise_v2),
+    CUSHIM_BINDER(cuMemAllocAsync),
+    CUSHIM_BINDER(cuMemAllocAsync_ptsz),
+    CUSHIM_BINDER(cuMemAllocFromPoolAsync),
+    CUSHIM_BINDER(cuMemAllocFromPoolAsync_ptsz),
+    CUSHIM_BINDER(cuMemAllocHost_v2),
+    CUSHIM_BINDER(cuMemAllocManaged),
+    CUSHIM_BINDER(cuMemAllocPitch_v2),
+    CUSHIM_BINDER(cuMemAlloc_v2),
+    CUSHIM_BINDER(cuMemCreate),
+    CUSHIM_BINDER(cuMemExportToShareableHandle),
+    CUSHIM_BINDER(cuMemFreeAsync),
+    CUSHIM_BINDER(cuMemFreeAsync_ptsz),
+    CUSHIM_BINDER(cuMemFreeHost),
+    CUSHIM_BINDER(cuMemFree_v2),
+    CUSHIM_BINDER(cuMemGetAccess),
+    CUSHIM_BINDER(cuMemGetAddressRange_v2),
+    CUSHIM_BINDER(cuMemGetAllocationGranularity),
+    CUSHIM_BINDER(cuMemGetAllocationPropertiesFromHandle),
+    CUSHIM_BINDER(cuMemGetHandleForAddressRange),
+    CUSHIM_BINDER(cuMemGetInfo_v2),
+    CUSHIM_BINDER(cuMemHostAlloc),
+    CUSHIM_BINDER(cuMemHostGetDevicePointer_v2),
+    CUSHIM_BINDER(cuMemHostGetFlags),
+    CUSHIM_BINDER(cuMemHostRegister_v2),
+    CUSHIM_BINDER(cuMemHostUnregister),
+    CUSHIM_BINDER(cuMemImportFromShareableHandle),
+    CUSHIM_BINDER(cuMemMap),
+    CUSHIM_BINDER(cuMemMapArrayAsync),
+    CUSHIM_BINDER(cuMemMapArrayAsync_ptsz),
+    CUSHIM_BINDER(cuMemPoolCreate),
+    CUSHIM_BINDER(cuMemPoolDestroy),
+    CUSHIM_BINDER(cuMemPoolExportPointer),
+    CUSHIM_BINDER(cuMemPoolExportToShareableHandle),
+    CUSHIM_BINDER(cuMemPoolGetAccess),
+    CUSHIM_BINDER(cuMemPoolGetAttribute),
+    CUSHIM_BINDER(cuMemPoolImportFromShareableHandle),
+    CUSHIM_BINDER(cuMemPoolImportPointer),
+    CUSHIM_BINDER(cuMemPoolSetAccess),
+    CUSHIM_BINDER(cuMemPoolSetAttribute),
+    CUSHIM_BINDER(cuMemPoolTrimTo),
+    CUSHIM_BINDER(cuMemPrefetchAsync),
+    CUSHIM_BINDER(cuMemPrefetchAsync_ptsz),
+    CUSHIM_BINDER(cuMemPrefetchAsync_v2),
+    CUSHIM_BINDER(cuMemPrefetchAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemRangeGetAttribute),
+    CUSHIM_BINDER(cuMemRangeGetAttributes),
+    CUSHIM_BINDER(cuMemRelease),
+    CUSHIM_BINDER(cuMemRetainAllocationHandle),
+    CUSHIM_BINDER(cuMemSetAccess),
+    CUSHIM_BINDER(cuMemUnmap),
+    CUSHIM_BINDER(cuMemcpy),
+    CUSHIM_BINDER(cuMemcpy_ptds),
+    CUSHIM_BINDER(cuMemcpy2DAsync_v2),
+    CUSHIM_BINDER(cuMemcpy2DAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpy2DUnaligned_v2),
+    CUSHIM_BINDER(cuMemcpy2DUnaligned_v2_ptds),
+    CUSHIM_BINDER(cuMemcpy2D_v2),
+    CUSHIM_BINDER(cuMemcpy2D_v2_ptds),
+    CUSHIM_BINDER(cuMemcpy3DAsync_v2),
+    CUSHIM_BINDER(cuMemcpy3DAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpy3DPeer),
+    CUSHIM_BINDER(cuMemcpy3DPeer_ptds),
+    CUSHIM_BINDER(cuMemcpy3DPeerAsync),
+    CUSHIM_BINDER(cuMemcpy3DPeerAsync_ptsz),
+    CUSHIM_BINDER(cuMemcpy3D_v2),
+    CUSHIM_BINDER(cuMemcpy3D_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyAsync),
+    CUSHIM_BINDER(cuMemcpyAsync_ptsz),
+    CUSHIM_BINDER(cuMemcpyAtoA_v2),
+    CUSHIM_BINDER(cuMemcpyAtoA_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyAtoD_v2),
+    CUSHIM_BINDER(cuMemcpyAtoD_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyAtoHAsync_v2),
+    CUSHIM_BINDER(cuMemcpyAtoHAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpyAtoH_v2),
+    CUSHIM_BINDER(cuMemcpyAtoH_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyDtoA_v2),
+    CUSHIM_BINDER(cuMemcpyDtoA_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyDtoDAsync_v2),
+    CUSHIM_BINDER(cuMemcpyDtoDAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpyDtoD_v2),
+    CUSHIM_BINDER(cuMemcpyDtoD_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyDtoHAsync_v2),
+    CUSHIM_BINDER(cuMemcpyDtoHAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpyDtoH_v2),
+    CUSHIM_BINDER(cuMemcpyDtoH_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyHtoAAsync_v2),
+    CUSHIM_BINDER(cuMemcpyHtoAAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpyHtoA_v2),
+    CUSHIM_BINDER(cuMemcpyHtoA_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyHtoDAsync_v2),
+    CUSHIM_BINDER(cuMemcpyHtoDAsync_v2_ptsz),
+    CUSHIM_BINDER(cuMemcpyHtoD_v2),
+    CUSHIM_BINDER(cuMemcpyHtoD_v2_ptds),
+    CUSHIM_BINDER(cuMemcpyPeer),
+    CUSHIM_BINDER(cuMemcpyPeer_ptds),
+    CUSHIM_BINDER(cuMemcpyPeerAsync),
+    CUSHIM_BINDER(cuMemcpyPeerAsync_ptsz),
+    CUSHIM_BINDER(cuMemsetD16Async),
+    CUSHIM_BINDER(cuMemsetD16Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD16_v2),
+    CUSHIM_BINDER(cuMemsetD16_v2_ptds),
+    CUSHIM_BINDER(cuMemsetD2D16Async),
+    CUSHIM_BINDER(cuMemsetD2D16Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD2D16_v2),
+    CUSHIM_BINDER(cuMemsetD2D16_v2_ptds),
+    CUSHIM_BINDER(cuMemsetD2D32Async),
+    CUSHIM_BINDER(cuMemsetD2D32Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD2D32_v2),
+    CUSHIM_BINDER(cuMemsetD2D32_v2_ptds),
+    CUSHIM_BINDER(cuMemsetD2D8Async),
+    CUSHIM_BINDER(cuMemsetD2D8Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD2D8_v2),
+    CUSHIM_BINDER(cuMemsetD2D8_v2_ptds),
+    CUSHIM_BINDER(cuMemsetD32Async),
+    CUSHIM_BINDER(cuMemsetD32Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD32_v2),
+    CUSHIM_BINDER(cuMemsetD32_v2_ptds),
+    CUSHIM_BINDER(cuMemsetD8Async),
+    CUSHIM_BINDER(cuMemsetD8Async_ptsz),
+    CUSHIM_BINDER(cuMemsetD8_v2),
+    CUSHIM_BINDER(cuMemsetD8_v2_ptds),
+    CUSHIM_BINDER(cuMipmappedArrayCreate),
+    CUSHIM_BINDER(cuMipmappedArrayDestroy),
+    CUSHIM_BINDER(cuMipmappedArrayGetLevel),
+    CUSHIM_BINDER(cuMipmappedArrayGetMemoryRequirements),
+    CUSHIM_BINDER(cuMipmappedArrayGetSparseProperties),
+    CUSHIM_BINDER(cuModuleGetFunction),
+    CUSHIM_BINDER(cuModuleGetGlobal_v2),
+    CUSHIM_BINDER(cuModuleGetLoadingMode),
+    CUSHIM_BINDER(cuModuleGetSurfRef),
+    CUSHIM_BINDER(cuModuleGetTexRef),
+    CUSHIM_BINDER(cuModuleLoad),
+    CUSHIM_BINDER(cuModuleLoadData),
+    CUSHIM_BINDER(cuModuleLoadDataEx),
+    CUSHIM_BINDER(cuModuleLoadFatBinary),
+    CUSHIM_BINDER(cuModuleUnload),
+    CUSHIM_BINDER(cuMulticastAddDevice),
+    CUSHIM_BINDER(cuMulticastBindAddr),
+    CUSHIM_BINDER(cuMulticastBindMem),
+    CUSHIM_BINDER(cuMulticastCreate),
+    CUSHIM_BINDER(cuMulticastGetGranularity),
+    CUSHIM_BINDER(cuMulticastUnbind),
+    CUSHIM_BINDER(cuOccupancyAvailableDynamicSMemPerBlock),
+    CUSHIM_BINDER(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    CUSHIM_BINDER(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags),
+    CUSHIM_BINDER(cuOccupancyMaxActiveClusters),
+    CUSHIM_BINDER(cuOccupancyMaxPotentialBlockSize),
+    CUSHIM_BINDER(cuOccupancyMaxPotentialBlockSizeWithFlags),
+    CUSHIM_BINDER(cuOccupancyMaxPotentialClusterSize),
+    CUSHIM_BINDER(cuParamSetSize),
+    CUSHIM_BINDER(cuParamSetTexRef),
+    CUSHIM_BINDER(cuParamSetf),
+    CUSHIM_BINDER(cuParamSeti),
+    CUSHIM_BINDER(cuParamSetv),
+    CUSHIM_BINDER(cuPointerGetAttribute),
+    CUSHIM_BINDER(cuPointerGetAttributes),
+    CUSHIM_BINDER(cuPointerSetAttribute),
+#if defined(CUSHIM_HAS_CUDAPROFILER_H)
+    CUSHIM_BINDER(cuProfilerInitialize),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAPROFILER_H)
+    CUSHIM_BINDER(cuProfilerStart),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAPROFILER_H)
+    CUSHIM_BINDER(cuProfilerStop),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuSignalExternalSemaphoresAsync),
+    CUSHIM_BINDER(cuSignalExternalSemaphoresAsync_ptsz),
+    CUSHIM_BINDER(cuStreamAddCallback),
+    CUSHIM_BINDER(cuStreamAddCallback_ptsz),
+    CUSHIM_BINDER(cuStreamAttachMemAsync),
+    CUSHIM_BINDER(cuStreamAttachMemAsync_ptsz),
+    CUSHIM_BINDER(cuStreamBatchMemOp_v2),
+    CUSHIM_BINDER(cuStreamBatchMemOp_v2_ptsz),
+    CUSHIM_BINDER(cuStreamBeginCapture_v2),
+    CUSHIM_BINDER(cuStreamBeginCapture_v2_ptsz),
+    CUSHIM_BINDER(cuStreamCopyAttributes),
+    CUSHIM_BINDER(cuStreamCopyAttributes_ptsz),
+    CUSHIM_BINDER(cuStreamCreate),
+    CUSHIM_BINDER(cuStreamCreateWithPriority),
+    CUSHIM_BINDER(cuStreamDestroy_v2),
+    CUSHIM_BINDER(cuStreamEndCapture),
+    CUSHIM_BINDER(cuStreamEndCapture_ptsz),
+    CUSHIM_BINDER(cuStreamGetAttribute),
+    CUSHIM_BINDER(cuStreamGetAttribute_ptsz),
+    CUSHIM_BINDER(cuStreamGetCaptureInfo_v2),
+    CUSHIM_BINDER(cuStreamGetCaptureInfo_v2_ptsz),
+    CUSHIM_BINDER(cuStreamGetCtx),
+    CUSHIM_BINDER(cuStreamGetCtx_ptsz),
+    CUSHIM_BINDER(cuStreamGetFlags),
+    CUSHIM_BINDER(cuStreamGetFlags_ptsz),
+    CUSHIM_BINDER(cuStreamGetId),
+    CUSHIM_BINDER(cuStreamGetId_ptsz),
+    CUSHIM_BINDER(cuStreamGetPriority),
+    CUSHIM_BINDER(cuStreamGetPriority_ptsz),
+    CUSHIM_BINDER(cuStreamIsCapturing),
+    CUSHIM_BINDER(cuStreamIsCapturing_ptsz),
+    CUSHIM_BINDER(cuStreamQuery),
+    CUSHIM_BINDER(cuStreamQuery_ptsz),
+    CUSHIM_BINDER(cuStreamSetAttribute),
+    CUSHIM_BINDER(cuStreamSetAttribute_ptsz),
+    CUSHIM_BINDER(cuStreamSynchronize),
+    CUSHIM_BINDER(cuStreamSynchronize_ptsz),
+    CUSHIM_BINDER(cuStreamUpdateCaptureDependencies),
+    CUSHIM_BINDER(cuStreamUpdateCaptureDependencies_ptsz),
+    CUSHIM_BINDER(cuStreamWaitEvent),
+    CUSHIM_BINDER(cuStreamWaitEvent_ptsz),
+    CUSHIM_BINDER(cuStreamWaitValue32_v2),
+    CUSHIM_BINDER(cuStreamWaitValue32_v2_ptsz),
+    CUSHIM_BINDER(cuStreamWaitValue64_v2),
+    CUSHIM_BINDER(cuStreamWaitValue64_v2_ptsz),
+    CUSHIM_BINDER(cuStreamWriteValue32_v2),
+    CUSHIM_BINDER(cuStreamWriteValue32_v2_ptsz),
+    CUSHIM_BINDER(cuStreamWriteValue64_v2),
+    CUSHIM_BINDER(cuStreamWriteValue64_v2_ptsz),
+    CUSHIM_BINDER(cuSurfObjectCreate),
+    CUSHIM_BINDER(cuSurfObjectDestroy),
+    CUSHIM_BINDER(cuSurfObjectGetResourceDesc),
+    CUSHIM_BINDER(cuSurfRefGetArray),
+    CUSHIM_BINDER(cuSurfRefSetArray),
+    CUSHIM_BINDER(cuTensorMapEncodeIm2col),
+    CUSHIM_BINDER(cuTensorMapEncodeTiled),
+    CUSHIM_BINDER(cuTensorMapReplaceAddress),
+    CUSHIM_BINDER(cuTexObjectCreate),
+    CUSHIM_BINDER(cuTexObjectDestroy),
+    CUSHIM_BINDER(cuTexObjectGetResourceDesc),
+    CUSHIM_BINDER(cuTexObjectGetResourceViewDesc),
+    CUSHIM_BINDER(cuTexObjectGetTextureDesc),
+    CUSHIM_BINDER(cuTexRefCreate),
+    CUSHIM_BINDER(cuTexRefDestroy),
+    CUSHIM_BINDER(cuTexRefGetAddressMode),
+    CUSHIM_BINDER(cuTexRefGetAddress_v2),
+    CUSHIM_BINDER(cuTexRefGetArray),
+    CUSHIM_BINDER(cuTexRefGetBorderColor),
+    CUSHIM_BINDER(cuTexRefGetFilterMode),
+    CUSHIM_BINDER(cuTexRefGetFlags),
+    CUSHIM_BINDER(cuTexRefGetFormat),
+    CUSHIM_BINDER(cuTexRefGetMaxAnisotropy),
+    CUSHIM_BINDER(cuTexRefGetMipmapFilterMode),
+    CUSHIM_BINDER(cuTexRefGetMipmapLevelBias),
+    CUSHIM_BINDER(cuTexRefGetMipmapLevelClamp),
+    CUSHIM_BINDER(cuTexRefGetMipmappedArray),
+    CUSHIM_BINDER(cuTexRefSetAddress2D_v3),
+    CUSHIM_BINDER(cuTexRefSetAddressMode),
+    CUSHIM_BINDER(cuTexRefSetAddress_v2),
+    CUSHIM_BINDER(cuTexRefSetArray),
+    CUSHIM_BINDER(cuTexRefSetBorderColor),
+    CUSHIM_BINDER(cuTexRefSetFilterMode),
+    CUSHIM_BINDER(cuTexRefSetFlags),
+    CUSHIM_BINDER(cuTexRefSetFormat),
+    CUSHIM_BINDER(cuTexRefSetMaxAnisotropy),
+    CUSHIM_BINDER(cuTexRefSetMipmapFilterMode),
+    CUSHIM_BINDER(cuTexRefSetMipmapLevelBias),
+    CUSHIM_BINDER(cuTexRefSetMipmapLevelClamp),
+    CUSHIM_BINDER(cuTexRefSetMipmappedArray),
+    CUSHIM_BINDER(cuThreadExchangeStreamCaptureMode),
+    CUSHIM_BINDER(cuUserObjectCreate),
+    CUSHIM_BINDER(cuUserObjectRelease),
+    CUSHIM_BINDER(cuUserObjectRetain),
+#if defined(CUSHIM_HAS_CUDAVDPAU_H)
+    CUSHIM_BINDER(cuVDPAUCtxCreate_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAVDPAU_H)
+    CUSHIM_BINDER(cuVDPAUGetDevice),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUDAGL_H) && defined(_WIN32)
+    CUSHIM_BINDER(cuWGLGetDevice),
+#else
+    nullptr,
+#endif
+    CUSHIM_BINDER(cuWaitExternalSemaphoresAsync),
+    CUSHIM_BINDER(cuWaitExternalSemaphoresAsync_ptsz),
+};
+#endif  // CUSHIM_CUDA_LINKED
+
 extern "C" {
 
 CUSHIM_EXPORT cushim_cuda_status cushim_cuda_load(void) {
-    return static_cast<cushim_cuda_status>(cushim::loaded().status);
+    return static_cast<cushim_cuda_status>(cushim_runtime_load(&cushim_this));
 }
 
 CUSHIM_EXPORT cushim_cuda_status cushim_cuda_last_status(void) {
-    return static_cast<cushim_cuda_status>(cushim::last_status);
+    return static_cast<cushim_cuda_status>(cushim_runtime_last_status(&cushim_this));
 }
 
-CUSHIM_EXPORT const char *cushim_cuda_last_message(void) { return cushim::last_message; }
+CUSHIM_EXPORT const char *cushim_cuda_last_message(void) { return cushim_runtime_last_message(&cushim_this); }
 
 CUSHIM_EXPORT cushim_cuda_status cushim_cuda_function_status(const char *name) {
-    return static_cast<cushim_cuda_status>(cushim::function_status(name));
+    return static_cast<cushim_cuda_status>(cushim_runtime_function_status(&cushim_this, name));
 }
 
 CUSHIM_EXPORT int cushim_cuda_set_library_path(const char *absolute_path) {
-    return cushim::set_library_path(absolute_path);
+    return cushim_runtime_set_library_path(&cushim_this, absolute_path);
 }
 
 CUSHIM_EXPORT size_t cushim_cuda_resolve_all(const char **missing, size_t capacity) {
-    return cushim::resolve_all(missing, capacity);
+    return cushim_runtime_resolve_all(&cushim_this, missing, capacity);
 }
 
-CUSHIM_EXPORT int cushim_cuda_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
+CUSHIM_EXPORT int cushim_cuda_set_stream_mode(int per_thread) {
+    return cushim_runtime_set_stream_mode(&cushim_this, per_thread);
+}
 
-CUSHIM_EXPORT int cushim_cuda_stream_mode(void) { return cushim::current_stream_mode(); }
+CUSHIM_EXPORT int cushim_cuda_stream_mode(void) { return cushim_runtime_stream_mode(&cushim_this); }
 
-CUSHIM_EXPORT const char *cushim_cuda_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
-CUSHIM_EXPORT unsigned cushim_cuda_driver_version(void) { return cushim::driver_version(); }
+CUSHIM_EXPORT const char *cushim_cuda_stream_mode_warning(void) {
+    return cushim_runtime_stream_mode_warning(&cushim_this);
+}
 
-CUSHIM_EXPORT const char *cushim_cuda_library_path(void) { return cushim::library_path(); }
+CUSHIM_EXPORT unsigned cushim_cuda_library_version(void) { return cushim_runtime_library_version(&cushim_this); }
 
-CUSHIM_EXPORT unsigned cushim_cuda_library_open_attempts(void) { return cushim::library_open_attempts(); }
+CUSHIM_EXPORT const char *cushim_cuda_library_path(void) { return cushim_runtime_library_path(&cushim_this); }
+
+CUSHIM_EXPORT unsigned cushim_cuda_library_open_attempts(void) {
+    return cushim_runtime_library_open_attempts(&cushim_this);
+}
 
 }  // extern "C"

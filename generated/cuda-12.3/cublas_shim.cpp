@@ -2,14 +2,11 @@
 // CUDA 12.3; headers: cublas_v2.h sha256:ab131d0798dbf7b96e11fc3ad4b10007e5a5afc03d0cb06f3b8ad1ca90c234ac, cublas_api.h sha256:ea02d17bb01facd1346d198ac27d591c75af8c51bd8d6da3fc0b16acbb5c157a, driver_types.h sha256:c51abdac0b2e2d6eee4294fb30db505d92bb522571bb8639e0bf502855d04ce7, host_defines.h sha256:b023e847e9e015227c9b06f01dfbfd220481b09c8664b60e3925d2f71186df3f, vector_types.h sha256:e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:8eb39ef64a59530f6e37a46e1219b9609be9cc1c268ae3a79c6869d4f9263a1d, vector_functions.h sha256:5b2a4690bf880db18e95acbb83f1b4a771ceece2c6444d03a3ffc9b621685b16, cuda_runtime_api.h sha256:16d091ad0784608b870303cdb222f87660750f922fc99770fd1204b0d9eb32fa, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:0e2efae9cc9152a34de0990e9d8337b5e16aaf0319d3685730307f47fdbfbf3e, texture_types.h sha256:705a90eac0b8cbbf50e98c632d263f6e49f032028900ec0f74a0c044b3c5ac32, cuda_device_runtime_api.h sha256:3fc5c60016cb37af29daa2de767401c89364a2c5c9ae1079a362197c41487499, vector_functions.hpp sha256:69f5e13527772c54d9a3de843ed7ac4cb7efc5de274e62d5ce0923f7aeeb4d18, cuda_fp16.hpp sha256:36cf222cc9e47178346303b4feb45498d8dfee364eac87413f9aa4e7a441c083, cuda_bf16.h sha256:62706eea7b8dc1bdc133f5a2e64c5ad69bf069a9d65555fdeb4018bae849742e, cuda_bf16.hpp sha256:0b987e28263caebf30a9cec39d6fbd8e67af13eeefacb18da1eee87c5529df8c, library_types.h sha256:c89be82c5c39a01751aa442012121a5feb2db0c1a5c505bdb19a09e2f6d01f02.
 // Regenerate with: cushim generate --cuda 12.3 --lib cublas
 //
-// Lazy stubs for every driver function. Build this file with the CUDA headers on
-// the include path and link it instead of -lcuda (add -ldl before glibc 2.34).
-// Each function is defined with the exact prototype that cublas_v2.h declares,
-// so the compiler checks every signature.
-
-// The stubs define the legacy and the per-thread symbols alike, so the header is
-// always read in legacy mode here.
-#undef CUDA_API_PER_THREAD_DEFAULT_STREAM
+// Lazy stubs for every cuBLAS function: build this file with the cuBLAS
+// headers on the include path, build cushim_runtime.cpp (written beside it) once
+// per program, and link both instead of -lcublas (add -ldl before glibc
+// 2.34). Each function is defined with the exact prototype that cublas_v2.h
+// declares, so the compiler checks every signature.
 #include "cublas_v2.h"
 // cublas_api.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -19,1499 +16,537 @@
 #endif
 #endif
 #include "cublas_shim.h"
+#include "cushim_runtime.h"
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUBLASWINAPI
 
-namespace {
-namespace cushim {
-// What --resolve, --stream and the description of the library chose.
-namespace settings {
-constexpr bool use_proc_address = true;
-constexpr bool per_thread_by_default = false;
-constexpr int code_library_not_found = 1;  // CUBLAS_STATUS_NOT_INITIALIZED
-constexpr int code_stub_library = 1;  // CUBLAS_STATUS_NOT_INITIALIZED
-constexpr int code_symbol_not_found = 15;  // CUBLAS_STATUS_NOT_SUPPORTED
-constexpr int code_driver_too_old = 15;  // CUBLAS_STATUS_NOT_SUPPORTED
-constexpr int code_not_initialized = 1;  // CUBLAS_STATUS_NOT_INITIALIZED
-constexpr const char *version_function = "cublasGetProperty";
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
-// 3 f(int property, int *value) for the major (0) and the minor (1).
-constexpr int version_query = 3;
-constexpr bool has_stub = false;
-constexpr const char *proc_address_v2 = nullptr;
-constexpr const char *proc_address_v1 = nullptr;
-// The header's major, which the library must report (0: any).
-constexpr unsigned major = 12u;
-constexpr const char *label = "cuBLAS";
-constexpr const char *short_name = "cuBLAS";
-constexpr const char *product = "cuBLAS";
-constexpr const char *install = "Install cuBLAS (the CUDA toolkit, or the `nvidia-cublas` wheel)";
-constexpr const char *override_var = "CUSHIM_CUBLAS_LIBRARY";
-constexpr const char *stream_var = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-const char *const stream_on[] = {"1", "true", "on"};
-const char *const stream_off[] = {"0", "false", "off"};
-// Searched beyond the system loader (a toolkit, conda or pip library), in these wheel directories.
-constexpr bool toolkit_search = true;
-#ifdef _WIN32
-constexpr const char *lib_dir = "bin";
-const char *const library_names[] = {"cublas64_12.dll", nullptr};
-const char *const preload[] = {"cublasLt64_12.dll", nullptr};
-const char *const family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
-const char *const wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cublas\\bin", "nvidia\\cublas\\bin\\x86_64", nullptr};
-#else
-constexpr const char *lib_dir = "lib";
-const char *const library_names[] = {"libcublas.so.12", nullptr};
-const char *const preload[] = {"libcublasLt.so.12", nullptr};
-const char *const family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so.", nullptr};
-const char *const wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cublas/lib", nullptr};
-#endif
-}  // namespace settings
-}  // namespace cushim
-}  // namespace
-
-// The C++ runtime of the lazy stubs: opens the library once, binds one stub on
-// its first call, and keeps every failure as a status and a message.
-//
-// This file is real source, with no template tag: cushim's tests compile it on
-// its own, and the C++ emitter copies it verbatim into every generated
-// `*_shim.cpp`. Before it, the generated file defines `cushim::settings` (what
-// --resolve, --stream and the library's description chose); after it, the
-// function table (`function_table()`, `function_count()`), one
-// CUSHIM_DEFINE invocation per stub and the exported status API.
-
-#include <atomic>
-#include <cstdarg>
-#include <cstddef>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <type_traits>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dirent.h>
-#include <dlfcn.h>
-#if defined(__linux__)
-#include <link.h>
-#endif
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
-#endif
-
-#if defined(_WIN32)
-#define CUSHIM_EXPORT
-#else
-#define CUSHIM_EXPORT __attribute__((visibility("default")))
-#endif
-
-#if defined(__GNUC__)
-#define CUSHIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CUSHIM_PRINTF(f, a)
-#endif
+// With CUSHIM_CUBLAS_LINKED defined (`--link linked` defines it here), the
+// program links the library itself and calls its symbols directly: no stubs
+// are defined, and the status API below reports on that same library.
 
 namespace {
-namespace cushim {
 
-template <class... T>
-inline void ignore(T &&...) {}
+// The library's file names, what it needs loaded first from the same
+// directory, the libraries installed beside it and the pip wheel directories
+// it is searched in, per system.
+#ifdef _WIN32
+const char *const cushim_names[] = {"cublas64_12.dll", nullptr};
+const char *const cushim_preload[] = {"cublasLt64_12.dll", nullptr};
+const char *const cushim_family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cublas\\bin", "nvidia\\cublas\\bin\\x86_64", nullptr};
+#else
+const char *const cushim_names[] = {"libcublas.so.12", nullptr};
+const char *const cushim_preload[] = {"libcublasLt.so.12", nullptr};
+const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so.", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cublas/lib", nullptr};
+#endif
 
-// What a function that returns a value, not a status, returns without the
-// library: zero, or a null pointer.
-template <class T>
-inline T zero() {
-    return T();
-}
-
-// The state of the library or of one stub; the values of the generated
-// header's `<api>_status` enum, which the generated file checks.
-enum Status : int {
-    status_ok = 0,
-    status_library_not_found = 1,
-    status_stub_library = 2,
-    status_symbol_not_found = 3,
-    status_driver_too_old = 4,
-    status_version_not_sufficient = 5,
-    status_reentrant = 6,
-    status_forked_during_load = 7,
-    status_wrong_major = 8
+// Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
+const cushim::Function cushim_functions[] = {
+    {"cublasAsumEx", "cublasAsumEx", nullptr, 0u, -1, false, false},
+    {"cublasAsumEx_64", "cublasAsumEx_64", nullptr, 0u, -1, false, false},
+    {"cublasAxpyEx", "cublasAxpyEx", nullptr, 0u, -1, false, false},
+    {"cublasAxpyEx_64", "cublasAxpyEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCaxpy_v2", "cublasCaxpy_v2", nullptr, 0u, -1, false, false},
+    {"cublasCaxpy_v2_64", "cublasCaxpy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCcopy_v2", "cublasCcopy_v2", nullptr, 0u, -1, false, false},
+    {"cublasCcopy_v2_64", "cublasCcopy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCdgmm", "cublasCdgmm", nullptr, 0u, -1, false, false},
+    {"cublasCdgmm_64", "cublasCdgmm_64", nullptr, 0u, -1, false, false},
+    {"cublasCdotc_v2", "cublasCdotc_v2", nullptr, 0u, -1, false, false},
+    {"cublasCdotc_v2_64", "cublasCdotc_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCdotu_v2", "cublasCdotu_v2", nullptr, 0u, -1, false, false},
+    {"cublasCdotu_v2_64", "cublasCdotu_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgbmv_v2", "cublasCgbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCgbmv_v2_64", "cublasCgbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgeam", "cublasCgeam", nullptr, 0u, -1, false, false},
+    {"cublasCgeam_64", "cublasCgeam_64", nullptr, 0u, -1, false, false},
+    {"cublasCgelsBatched", "cublasCgelsBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3m", "cublasCgemm3m", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mBatched", "cublasCgemm3mBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mBatched_64", "cublasCgemm3mBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mEx", "cublasCgemm3mEx", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mEx_64", "cublasCgemm3mEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mStridedBatched", "cublasCgemm3mStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3mStridedBatched_64", "cublasCgemm3mStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemm3m_64", "cublasCgemm3m_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemmBatched", "cublasCgemmBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemmBatched_64", "cublasCgemmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemmEx", "cublasCgemmEx", nullptr, 0u, -1, false, false},
+    {"cublasCgemmEx_64", "cublasCgemmEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemmStridedBatched", "cublasCgemmStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemmStridedBatched_64", "cublasCgemmStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemm_v2", "cublasCgemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasCgemm_v2_64", "cublasCgemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemvBatched", "cublasCgemvBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemvBatched_64", "cublasCgemvBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemvStridedBatched", "cublasCgemvStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgemvStridedBatched_64", "cublasCgemvStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCgemv_v2", "cublasCgemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCgemv_v2_64", "cublasCgemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgeqrfBatched", "cublasCgeqrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgerc_v2", "cublasCgerc_v2", nullptr, 0u, -1, false, false},
+    {"cublasCgerc_v2_64", "cublasCgerc_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgeru_v2", "cublasCgeru_v2", nullptr, 0u, -1, false, false},
+    {"cublasCgeru_v2_64", "cublasCgeru_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCgetrfBatched", "cublasCgetrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgetriBatched", "cublasCgetriBatched", nullptr, 0u, -1, false, false},
+    {"cublasCgetrsBatched", "cublasCgetrsBatched", nullptr, 0u, -1, false, false},
+    {"cublasChbmv_v2", "cublasChbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasChbmv_v2_64", "cublasChbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasChemm_v2", "cublasChemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasChemm_v2_64", "cublasChemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasChemv_v2", "cublasChemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasChemv_v2_64", "cublasChemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCher2_v2", "cublasCher2_v2", nullptr, 0u, -1, false, false},
+    {"cublasCher2_v2_64", "cublasCher2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCher2k_v2", "cublasCher2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasCher2k_v2_64", "cublasCher2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCher_v2", "cublasCher_v2", nullptr, 0u, -1, false, false},
+    {"cublasCher_v2_64", "cublasCher_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCherk3mEx", "cublasCherk3mEx", nullptr, 0u, -1, false, false},
+    {"cublasCherk3mEx_64", "cublasCherk3mEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCherkEx", "cublasCherkEx", nullptr, 0u, -1, false, false},
+    {"cublasCherkEx_64", "cublasCherkEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCherk_v2", "cublasCherk_v2", nullptr, 0u, -1, false, false},
+    {"cublasCherk_v2_64", "cublasCherk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCherkx", "cublasCherkx", nullptr, 0u, -1, false, false},
+    {"cublasCherkx_64", "cublasCherkx_64", nullptr, 0u, -1, false, false},
+    {"cublasChpmv_v2", "cublasChpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasChpmv_v2_64", "cublasChpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasChpr2_v2", "cublasChpr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasChpr2_v2_64", "cublasChpr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasChpr_v2", "cublasChpr_v2", nullptr, 0u, -1, false, false},
+    {"cublasChpr_v2_64", "cublasChpr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCmatinvBatched", "cublasCmatinvBatched", nullptr, 0u, -1, false, false},
+    {"cublasCopyEx", "cublasCopyEx", nullptr, 0u, -1, false, false},
+    {"cublasCopyEx_64", "cublasCopyEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCreate_v2", "cublasCreate_v2", nullptr, 0u, -1, false, false},
+    {"cublasCrot_v2", "cublasCrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasCrot_v2_64", "cublasCrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCrotg_v2", "cublasCrotg_v2", nullptr, 0u, -1, false, false},
+    {"cublasCscal_v2", "cublasCscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasCscal_v2_64", "cublasCscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsrot_v2", "cublasCsrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsrot_v2_64", "cublasCsrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsscal_v2", "cublasCsscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsscal_v2_64", "cublasCsscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCswap_v2", "cublasCswap_v2", nullptr, 0u, -1, false, false},
+    {"cublasCswap_v2_64", "cublasCswap_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsymm_v2", "cublasCsymm_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsymm_v2_64", "cublasCsymm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsymv_v2", "cublasCsymv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsymv_v2_64", "cublasCsymv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyr2_v2", "cublasCsyr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsyr2_v2_64", "cublasCsyr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyr2k_v2", "cublasCsyr2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsyr2k_v2_64", "cublasCsyr2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyr_v2", "cublasCsyr_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsyr_v2_64", "cublasCsyr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyrk3mEx", "cublasCsyrk3mEx", nullptr, 0u, -1, false, false},
+    {"cublasCsyrk3mEx_64", "cublasCsyrk3mEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyrkEx", "cublasCsyrkEx", nullptr, 0u, -1, false, false},
+    {"cublasCsyrkEx_64", "cublasCsyrkEx_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyrk_v2", "cublasCsyrk_v2", nullptr, 0u, -1, false, false},
+    {"cublasCsyrk_v2_64", "cublasCsyrk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCsyrkx", "cublasCsyrkx", nullptr, 0u, -1, false, false},
+    {"cublasCsyrkx_64", "cublasCsyrkx_64", nullptr, 0u, -1, false, false},
+    {"cublasCtbmv_v2", "cublasCtbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtbmv_v2_64", "cublasCtbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtbsv_v2", "cublasCtbsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtbsv_v2_64", "cublasCtbsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtpmv_v2", "cublasCtpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtpmv_v2_64", "cublasCtpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtpsv_v2", "cublasCtpsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtpsv_v2_64", "cublasCtpsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtpttr", "cublasCtpttr", nullptr, 0u, -1, false, false},
+    {"cublasCtrmm_v2", "cublasCtrmm_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtrmm_v2_64", "cublasCtrmm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtrmv_v2", "cublasCtrmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtrmv_v2_64", "cublasCtrmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtrsmBatched", "cublasCtrsmBatched", nullptr, 0u, -1, false, false},
+    {"cublasCtrsmBatched_64", "cublasCtrsmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasCtrsm_v2", "cublasCtrsm_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtrsm_v2_64", "cublasCtrsm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtrsv_v2", "cublasCtrsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasCtrsv_v2_64", "cublasCtrsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasCtrttp", "cublasCtrttp", nullptr, 0u, -1, false, false},
+    {"cublasDasum_v2", "cublasDasum_v2", nullptr, 0u, -1, false, false},
+    {"cublasDasum_v2_64", "cublasDasum_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDaxpy_v2", "cublasDaxpy_v2", nullptr, 0u, -1, false, false},
+    {"cublasDaxpy_v2_64", "cublasDaxpy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDcopy_v2", "cublasDcopy_v2", nullptr, 0u, -1, false, false},
+    {"cublasDcopy_v2_64", "cublasDcopy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDdgmm", "cublasDdgmm", nullptr, 0u, -1, false, false},
+    {"cublasDdgmm_64", "cublasDdgmm_64", nullptr, 0u, -1, false, false},
+    {"cublasDdot_v2", "cublasDdot_v2", nullptr, 0u, -1, false, false},
+    {"cublasDdot_v2_64", "cublasDdot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDestroy_v2", "cublasDestroy_v2", nullptr, 0u, -1, false, false},
+    {"cublasDgbmv_v2", "cublasDgbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDgbmv_v2_64", "cublasDgbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDgeam", "cublasDgeam", nullptr, 0u, -1, false, false},
+    {"cublasDgeam_64", "cublasDgeam_64", nullptr, 0u, -1, false, false},
+    {"cublasDgelsBatched", "cublasDgelsBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgemmBatched", "cublasDgemmBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgemmBatched_64", "cublasDgemmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasDgemmStridedBatched", "cublasDgemmStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgemmStridedBatched_64", "cublasDgemmStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasDgemm_v2", "cublasDgemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasDgemm_v2_64", "cublasDgemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDgemvBatched", "cublasDgemvBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgemvBatched_64", "cublasDgemvBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasDgemvStridedBatched", "cublasDgemvStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgemvStridedBatched_64", "cublasDgemvStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasDgemv_v2", "cublasDgemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDgemv_v2_64", "cublasDgemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDgeqrfBatched", "cublasDgeqrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasDger_v2", "cublasDger_v2", nullptr, 0u, -1, false, false},
+    {"cublasDger_v2_64", "cublasDger_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDgetrfBatched", "cublasDgetrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgetriBatched", "cublasDgetriBatched", nullptr, 0u, -1, false, false},
+    {"cublasDgetrsBatched", "cublasDgetrsBatched", nullptr, 0u, -1, false, false},
+    {"cublasDmatinvBatched", "cublasDmatinvBatched", nullptr, 0u, -1, false, false},
+    {"cublasDnrm2_v2", "cublasDnrm2_v2", nullptr, 0u, -1, false, false},
+    {"cublasDnrm2_v2_64", "cublasDnrm2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDotEx", "cublasDotEx", nullptr, 0u, -1, false, false},
+    {"cublasDotEx_64", "cublasDotEx_64", nullptr, 0u, -1, false, false},
+    {"cublasDotcEx", "cublasDotcEx", nullptr, 0u, -1, false, false},
+    {"cublasDotcEx_64", "cublasDotcEx_64", nullptr, 0u, -1, false, false},
+    {"cublasDrot_v2", "cublasDrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasDrot_v2_64", "cublasDrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDrotg_v2", "cublasDrotg_v2", nullptr, 0u, -1, false, false},
+    {"cublasDrotm_v2", "cublasDrotm_v2", nullptr, 0u, -1, false, false},
+    {"cublasDrotm_v2_64", "cublasDrotm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDrotmg_v2", "cublasDrotmg_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsbmv_v2", "cublasDsbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsbmv_v2_64", "cublasDsbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDscal_v2", "cublasDscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasDscal_v2_64", "cublasDscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDspmv_v2", "cublasDspmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDspmv_v2_64", "cublasDspmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDspr2_v2", "cublasDspr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasDspr2_v2_64", "cublasDspr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDspr_v2", "cublasDspr_v2", nullptr, 0u, -1, false, false},
+    {"cublasDspr_v2_64", "cublasDspr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDswap_v2", "cublasDswap_v2", nullptr, 0u, -1, false, false},
+    {"cublasDswap_v2_64", "cublasDswap_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsymm_v2", "cublasDsymm_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsymm_v2_64", "cublasDsymm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsymv_v2", "cublasDsymv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsymv_v2_64", "cublasDsymv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsyr2_v2", "cublasDsyr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsyr2_v2_64", "cublasDsyr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsyr2k_v2", "cublasDsyr2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsyr2k_v2_64", "cublasDsyr2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsyr_v2", "cublasDsyr_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsyr_v2_64", "cublasDsyr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsyrk_v2", "cublasDsyrk_v2", nullptr, 0u, -1, false, false},
+    {"cublasDsyrk_v2_64", "cublasDsyrk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDsyrkx", "cublasDsyrkx", nullptr, 0u, -1, false, false},
+    {"cublasDsyrkx_64", "cublasDsyrkx_64", nullptr, 0u, -1, false, false},
+    {"cublasDtbmv_v2", "cublasDtbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtbmv_v2_64", "cublasDtbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtbsv_v2", "cublasDtbsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtbsv_v2_64", "cublasDtbsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtpmv_v2", "cublasDtpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtpmv_v2_64", "cublasDtpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtpsv_v2", "cublasDtpsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtpsv_v2_64", "cublasDtpsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtpttr", "cublasDtpttr", nullptr, 0u, -1, false, false},
+    {"cublasDtrmm_v2", "cublasDtrmm_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtrmm_v2_64", "cublasDtrmm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtrmv_v2", "cublasDtrmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtrmv_v2_64", "cublasDtrmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtrsmBatched", "cublasDtrsmBatched", nullptr, 0u, -1, false, false},
+    {"cublasDtrsmBatched_64", "cublasDtrsmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasDtrsm_v2", "cublasDtrsm_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtrsm_v2_64", "cublasDtrsm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtrsv_v2", "cublasDtrsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasDtrsv_v2_64", "cublasDtrsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDtrttp", "cublasDtrttp", nullptr, 0u, -1, false, false},
+    {"cublasDzasum_v2", "cublasDzasum_v2", nullptr, 0u, -1, false, false},
+    {"cublasDzasum_v2_64", "cublasDzasum_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasDznrm2_v2", "cublasDznrm2_v2", nullptr, 0u, -1, false, false},
+    {"cublasDznrm2_v2_64", "cublasDznrm2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasGemmBatchedEx", "cublasGemmBatchedEx", nullptr, 0u, -1, false, false},
+    {"cublasGemmBatchedEx_64", "cublasGemmBatchedEx_64", nullptr, 0u, -1, false, false},
+    {"cublasGemmEx", "cublasGemmEx", nullptr, 0u, -1, false, false},
+    {"cublasGemmEx_64", "cublasGemmEx_64", nullptr, 0u, -1, false, false},
+    {"cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx", nullptr, 0u, -1, false, false},
+    {"cublasGemmStridedBatchedEx_64", "cublasGemmStridedBatchedEx_64", nullptr, 0u, -1, false, false},
+    {"cublasGetAtomicsMode", "cublasGetAtomicsMode", nullptr, 0u, -1, false, false},
+    {"cublasGetCudartVersion", "cublasGetCudartVersion", nullptr, 0u, -1, false, false},
+    {"cublasGetLoggerCallback", "cublasGetLoggerCallback", nullptr, 0u, -1, false, false},
+    {"cublasGetMathMode", "cublasGetMathMode", nullptr, 0u, -1, false, false},
+    {"cublasGetMatrix", "cublasGetMatrix", nullptr, 0u, -1, false, false},
+    {"cublasGetMatrixAsync", "cublasGetMatrixAsync", nullptr, 0u, -1, false, false},
+    {"cublasGetMatrixAsync_64", "cublasGetMatrixAsync_64", nullptr, 0u, -1, false, false},
+    {"cublasGetMatrix_64", "cublasGetMatrix_64", nullptr, 0u, -1, false, false},
+    {"cublasGetPointerMode_v2", "cublasGetPointerMode_v2", nullptr, 0u, -1, false, false},
+    {"cublasGetProperty", "cublasGetProperty", nullptr, 0u, -1, false, false},
+    {"cublasGetSmCountTarget", "cublasGetSmCountTarget", nullptr, 0u, -1, false, false},
+    {"cublasGetStatusName", "cublasGetStatusName", nullptr, 0u, -1, false, false},
+    {"cublasGetStatusString", "cublasGetStatusString", nullptr, 0u, -1, false, false},
+    {"cublasGetStream_v2", "cublasGetStream_v2", nullptr, 0u, -1, false, false},
+    {"cublasGetVector", "cublasGetVector", nullptr, 0u, -1, false, false},
+    {"cublasGetVectorAsync", "cublasGetVectorAsync", nullptr, 0u, -1, false, false},
+    {"cublasGetVectorAsync_64", "cublasGetVectorAsync_64", nullptr, 0u, -1, false, false},
+    {"cublasGetVector_64", "cublasGetVector_64", nullptr, 0u, -1, false, false},
+    {"cublasGetVersion_v2", "cublasGetVersion_v2", nullptr, 0u, -1, false, false},
+    {"cublasIamaxEx", "cublasIamaxEx", nullptr, 0u, -1, false, false},
+    {"cublasIamaxEx_64", "cublasIamaxEx_64", nullptr, 0u, -1, false, false},
+    {"cublasIaminEx", "cublasIaminEx", nullptr, 0u, -1, false, false},
+    {"cublasIaminEx_64", "cublasIaminEx_64", nullptr, 0u, -1, false, false},
+    {"cublasIcamax_v2", "cublasIcamax_v2", nullptr, 0u, -1, false, false},
+    {"cublasIcamax_v2_64", "cublasIcamax_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIcamin_v2", "cublasIcamin_v2", nullptr, 0u, -1, false, false},
+    {"cublasIcamin_v2_64", "cublasIcamin_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIdamax_v2", "cublasIdamax_v2", nullptr, 0u, -1, false, false},
+    {"cublasIdamax_v2_64", "cublasIdamax_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIdamin_v2", "cublasIdamin_v2", nullptr, 0u, -1, false, false},
+    {"cublasIdamin_v2_64", "cublasIdamin_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIsamax_v2", "cublasIsamax_v2", nullptr, 0u, -1, false, false},
+    {"cublasIsamax_v2_64", "cublasIsamax_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIsamin_v2", "cublasIsamin_v2", nullptr, 0u, -1, false, false},
+    {"cublasIsamin_v2_64", "cublasIsamin_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIzamax_v2", "cublasIzamax_v2", nullptr, 0u, -1, false, false},
+    {"cublasIzamax_v2_64", "cublasIzamax_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasIzamin_v2", "cublasIzamin_v2", nullptr, 0u, -1, false, false},
+    {"cublasIzamin_v2_64", "cublasIzamin_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasLoggerConfigure", "cublasLoggerConfigure", nullptr, 0u, -1, false, false},
+    {"cublasNrm2Ex", "cublasNrm2Ex", nullptr, 0u, -1, false, false},
+    {"cublasNrm2Ex_64", "cublasNrm2Ex_64", nullptr, 0u, -1, false, false},
+    {"cublasRotEx", "cublasRotEx", nullptr, 0u, -1, false, false},
+    {"cublasRotEx_64", "cublasRotEx_64", nullptr, 0u, -1, false, false},
+    {"cublasRotgEx", "cublasRotgEx", nullptr, 0u, -1, false, false},
+    {"cublasRotmEx", "cublasRotmEx", nullptr, 0u, -1, false, false},
+    {"cublasRotmEx_64", "cublasRotmEx_64", nullptr, 0u, -1, false, false},
+    {"cublasRotmgEx", "cublasRotmgEx", nullptr, 0u, -1, false, false},
+    {"cublasSasum_v2", "cublasSasum_v2", nullptr, 0u, -1, false, false},
+    {"cublasSasum_v2_64", "cublasSasum_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSaxpy_v2", "cublasSaxpy_v2", nullptr, 0u, -1, false, false},
+    {"cublasSaxpy_v2_64", "cublasSaxpy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasScalEx", "cublasScalEx", nullptr, 0u, -1, false, false},
+    {"cublasScalEx_64", "cublasScalEx_64", nullptr, 0u, -1, false, false},
+    {"cublasScasum_v2", "cublasScasum_v2", nullptr, 0u, -1, false, false},
+    {"cublasScasum_v2_64", "cublasScasum_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasScnrm2_v2", "cublasScnrm2_v2", nullptr, 0u, -1, false, false},
+    {"cublasScnrm2_v2_64", "cublasScnrm2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasScopy_v2", "cublasScopy_v2", nullptr, 0u, -1, false, false},
+    {"cublasScopy_v2_64", "cublasScopy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSdgmm", "cublasSdgmm", nullptr, 0u, -1, false, false},
+    {"cublasSdgmm_64", "cublasSdgmm_64", nullptr, 0u, -1, false, false},
+    {"cublasSdot_v2", "cublasSdot_v2", nullptr, 0u, -1, false, false},
+    {"cublasSdot_v2_64", "cublasSdot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSetAtomicsMode", "cublasSetAtomicsMode", nullptr, 0u, -1, false, false},
+    {"cublasSetLoggerCallback", "cublasSetLoggerCallback", nullptr, 0u, -1, false, false},
+    {"cublasSetMathMode", "cublasSetMathMode", nullptr, 0u, -1, false, false},
+    {"cublasSetMatrix", "cublasSetMatrix", nullptr, 0u, -1, false, false},
+    {"cublasSetMatrixAsync", "cublasSetMatrixAsync", nullptr, 0u, -1, false, false},
+    {"cublasSetMatrixAsync_64", "cublasSetMatrixAsync_64", nullptr, 0u, -1, false, false},
+    {"cublasSetMatrix_64", "cublasSetMatrix_64", nullptr, 0u, -1, false, false},
+    {"cublasSetPointerMode_v2", "cublasSetPointerMode_v2", nullptr, 0u, -1, false, false},
+    {"cublasSetSmCountTarget", "cublasSetSmCountTarget", nullptr, 0u, -1, false, false},
+    {"cublasSetStream_v2", "cublasSetStream_v2", nullptr, 0u, -1, false, false},
+    {"cublasSetVector", "cublasSetVector", nullptr, 0u, -1, false, false},
+    {"cublasSetVectorAsync", "cublasSetVectorAsync", nullptr, 0u, -1, false, false},
+    {"cublasSetVectorAsync_64", "cublasSetVectorAsync_64", nullptr, 0u, -1, false, false},
+    {"cublasSetVector_64", "cublasSetVector_64", nullptr, 0u, -1, false, false},
+    {"cublasSetWorkspace_v2", "cublasSetWorkspace_v2", nullptr, 0u, -1, false, false},
+    {"cublasSgbmv_v2", "cublasSgbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasSgbmv_v2_64", "cublasSgbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSgeam", "cublasSgeam", nullptr, 0u, -1, false, false},
+    {"cublasSgeam_64", "cublasSgeam_64", nullptr, 0u, -1, false, false},
+    {"cublasSgelsBatched", "cublasSgelsBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgemmBatched", "cublasSgemmBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgemmBatched_64", "cublasSgemmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemmEx", "cublasSgemmEx", nullptr, 0u, -1, false, false},
+    {"cublasSgemmEx_64", "cublasSgemmEx_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemmStridedBatched", "cublasSgemmStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgemmStridedBatched_64", "cublasSgemmStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemm_v2", "cublasSgemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasSgemm_v2_64", "cublasSgemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemvBatched", "cublasSgemvBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgemvBatched_64", "cublasSgemvBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemvStridedBatched", "cublasSgemvStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgemvStridedBatched_64", "cublasSgemvStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasSgemv_v2", "cublasSgemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasSgemv_v2_64", "cublasSgemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSgeqrfBatched", "cublasSgeqrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasSger_v2", "cublasSger_v2", nullptr, 0u, -1, false, false},
+    {"cublasSger_v2_64", "cublasSger_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSgetrfBatched", "cublasSgetrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgetriBatched", "cublasSgetriBatched", nullptr, 0u, -1, false, false},
+    {"cublasSgetrsBatched", "cublasSgetrsBatched", nullptr, 0u, -1, false, false},
+    {"cublasSmatinvBatched", "cublasSmatinvBatched", nullptr, 0u, -1, false, false},
+    {"cublasSnrm2_v2", "cublasSnrm2_v2", nullptr, 0u, -1, false, false},
+    {"cublasSnrm2_v2_64", "cublasSnrm2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSrot_v2", "cublasSrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasSrot_v2_64", "cublasSrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSrotg_v2", "cublasSrotg_v2", nullptr, 0u, -1, false, false},
+    {"cublasSrotm_v2", "cublasSrotm_v2", nullptr, 0u, -1, false, false},
+    {"cublasSrotm_v2_64", "cublasSrotm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSrotmg_v2", "cublasSrotmg_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsbmv_v2", "cublasSsbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsbmv_v2_64", "cublasSsbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSscal_v2", "cublasSscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasSscal_v2_64", "cublasSscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSspmv_v2", "cublasSspmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasSspmv_v2_64", "cublasSspmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSspr2_v2", "cublasSspr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasSspr2_v2_64", "cublasSspr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSspr_v2", "cublasSspr_v2", nullptr, 0u, -1, false, false},
+    {"cublasSspr_v2_64", "cublasSspr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSswap_v2", "cublasSswap_v2", nullptr, 0u, -1, false, false},
+    {"cublasSswap_v2_64", "cublasSswap_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsymm_v2", "cublasSsymm_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsymm_v2_64", "cublasSsymm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsymv_v2", "cublasSsymv_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsymv_v2_64", "cublasSsymv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsyr2_v2", "cublasSsyr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsyr2_v2_64", "cublasSsyr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsyr2k_v2", "cublasSsyr2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsyr2k_v2_64", "cublasSsyr2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsyr_v2", "cublasSsyr_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsyr_v2_64", "cublasSsyr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsyrk_v2", "cublasSsyrk_v2", nullptr, 0u, -1, false, false},
+    {"cublasSsyrk_v2_64", "cublasSsyrk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasSsyrkx", "cublasSsyrkx", nullptr, 0u, -1, false, false},
+    {"cublasSsyrkx_64", "cublasSsyrkx_64", nullptr, 0u, -1, false, false},
+    {"cublasStbmv_v2", "cublasStbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStbmv_v2_64", "cublasStbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStbsv_v2", "cublasStbsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStbsv_v2_64", "cublasStbsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStpmv_v2", "cublasStpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStpmv_v2_64", "cublasStpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStpsv_v2", "cublasStpsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStpsv_v2_64", "cublasStpsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStpttr", "cublasStpttr", nullptr, 0u, -1, false, false},
+    {"cublasStrmm_v2", "cublasStrmm_v2", nullptr, 0u, -1, false, false},
+    {"cublasStrmm_v2_64", "cublasStrmm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStrmv_v2", "cublasStrmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStrmv_v2_64", "cublasStrmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStrsmBatched", "cublasStrsmBatched", nullptr, 0u, -1, false, false},
+    {"cublasStrsmBatched_64", "cublasStrsmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasStrsm_v2", "cublasStrsm_v2", nullptr, 0u, -1, false, false},
+    {"cublasStrsm_v2_64", "cublasStrsm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStrsv_v2", "cublasStrsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasStrsv_v2_64", "cublasStrsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasStrttp", "cublasStrttp", nullptr, 0u, -1, false, false},
+    {"cublasSwapEx", "cublasSwapEx", nullptr, 0u, -1, false, false},
+    {"cublasSwapEx_64", "cublasSwapEx_64", nullptr, 0u, -1, false, false},
+    {"cublasUint8gemmBias", "cublasUint8gemmBias", nullptr, 0u, -1, false, false},
+    {"cublasXerbla", "cublasXerbla", nullptr, 0u, -1, false, false},
+    {"cublasZaxpy_v2", "cublasZaxpy_v2", nullptr, 0u, -1, false, false},
+    {"cublasZaxpy_v2_64", "cublasZaxpy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZcopy_v2", "cublasZcopy_v2", nullptr, 0u, -1, false, false},
+    {"cublasZcopy_v2_64", "cublasZcopy_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZdgmm", "cublasZdgmm", nullptr, 0u, -1, false, false},
+    {"cublasZdgmm_64", "cublasZdgmm_64", nullptr, 0u, -1, false, false},
+    {"cublasZdotc_v2", "cublasZdotc_v2", nullptr, 0u, -1, false, false},
+    {"cublasZdotc_v2_64", "cublasZdotc_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZdotu_v2", "cublasZdotu_v2", nullptr, 0u, -1, false, false},
+    {"cublasZdotu_v2_64", "cublasZdotu_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZdrot_v2", "cublasZdrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasZdrot_v2_64", "cublasZdrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZdscal_v2", "cublasZdscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasZdscal_v2_64", "cublasZdscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgbmv_v2", "cublasZgbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZgbmv_v2_64", "cublasZgbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgeam", "cublasZgeam", nullptr, 0u, -1, false, false},
+    {"cublasZgeam_64", "cublasZgeam_64", nullptr, 0u, -1, false, false},
+    {"cublasZgelsBatched", "cublasZgelsBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgemm3m", "cublasZgemm3m", nullptr, 0u, -1, false, false},
+    {"cublasZgemm3m_64", "cublasZgemm3m_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemmBatched", "cublasZgemmBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgemmBatched_64", "cublasZgemmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemmStridedBatched", "cublasZgemmStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgemmStridedBatched_64", "cublasZgemmStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemm_v2", "cublasZgemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasZgemm_v2_64", "cublasZgemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemvBatched", "cublasZgemvBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgemvBatched_64", "cublasZgemvBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemvStridedBatched", "cublasZgemvStridedBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgemvStridedBatched_64", "cublasZgemvStridedBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasZgemv_v2", "cublasZgemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZgemv_v2_64", "cublasZgemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgeqrfBatched", "cublasZgeqrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgerc_v2", "cublasZgerc_v2", nullptr, 0u, -1, false, false},
+    {"cublasZgerc_v2_64", "cublasZgerc_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgeru_v2", "cublasZgeru_v2", nullptr, 0u, -1, false, false},
+    {"cublasZgeru_v2_64", "cublasZgeru_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZgetrfBatched", "cublasZgetrfBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgetriBatched", "cublasZgetriBatched", nullptr, 0u, -1, false, false},
+    {"cublasZgetrsBatched", "cublasZgetrsBatched", nullptr, 0u, -1, false, false},
+    {"cublasZhbmv_v2", "cublasZhbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhbmv_v2_64", "cublasZhbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZhemm_v2", "cublasZhemm_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhemm_v2_64", "cublasZhemm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZhemv_v2", "cublasZhemv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhemv_v2_64", "cublasZhemv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZher2_v2", "cublasZher2_v2", nullptr, 0u, -1, false, false},
+    {"cublasZher2_v2_64", "cublasZher2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZher2k_v2", "cublasZher2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasZher2k_v2_64", "cublasZher2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZher_v2", "cublasZher_v2", nullptr, 0u, -1, false, false},
+    {"cublasZher_v2_64", "cublasZher_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZherk_v2", "cublasZherk_v2", nullptr, 0u, -1, false, false},
+    {"cublasZherk_v2_64", "cublasZherk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZherkx", "cublasZherkx", nullptr, 0u, -1, false, false},
+    {"cublasZherkx_64", "cublasZherkx_64", nullptr, 0u, -1, false, false},
+    {"cublasZhpmv_v2", "cublasZhpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhpmv_v2_64", "cublasZhpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZhpr2_v2", "cublasZhpr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhpr2_v2_64", "cublasZhpr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZhpr_v2", "cublasZhpr_v2", nullptr, 0u, -1, false, false},
+    {"cublasZhpr_v2_64", "cublasZhpr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZmatinvBatched", "cublasZmatinvBatched", nullptr, 0u, -1, false, false},
+    {"cublasZrot_v2", "cublasZrot_v2", nullptr, 0u, -1, false, false},
+    {"cublasZrot_v2_64", "cublasZrot_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZrotg_v2", "cublasZrotg_v2", nullptr, 0u, -1, false, false},
+    {"cublasZscal_v2", "cublasZscal_v2", nullptr, 0u, -1, false, false},
+    {"cublasZscal_v2_64", "cublasZscal_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZswap_v2", "cublasZswap_v2", nullptr, 0u, -1, false, false},
+    {"cublasZswap_v2_64", "cublasZswap_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsymm_v2", "cublasZsymm_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsymm_v2_64", "cublasZsymm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsymv_v2", "cublasZsymv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsymv_v2_64", "cublasZsymv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsyr2_v2", "cublasZsyr2_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsyr2_v2_64", "cublasZsyr2_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsyr2k_v2", "cublasZsyr2k_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsyr2k_v2_64", "cublasZsyr2k_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsyr_v2", "cublasZsyr_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsyr_v2_64", "cublasZsyr_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsyrk_v2", "cublasZsyrk_v2", nullptr, 0u, -1, false, false},
+    {"cublasZsyrk_v2_64", "cublasZsyrk_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZsyrkx", "cublasZsyrkx", nullptr, 0u, -1, false, false},
+    {"cublasZsyrkx_64", "cublasZsyrkx_64", nullptr, 0u, -1, false, false},
+    {"cublasZtbmv_v2", "cublasZtbmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtbmv_v2_64", "cublasZtbmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtbsv_v2", "cublasZtbsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtbsv_v2_64", "cublasZtbsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtpmv_v2", "cublasZtpmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtpmv_v2_64", "cublasZtpmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtpsv_v2", "cublasZtpsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtpsv_v2_64", "cublasZtpsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtpttr", "cublasZtpttr", nullptr, 0u, -1, false, false},
+    {"cublasZtrmm_v2", "cublasZtrmm_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtrmm_v2_64", "cublasZtrmm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtrmv_v2", "cublasZtrmv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtrmv_v2_64", "cublasZtrmv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtrsmBatched", "cublasZtrsmBatched", nullptr, 0u, -1, false, false},
+    {"cublasZtrsmBatched_64", "cublasZtrsmBatched_64", nullptr, 0u, -1, false, false},
+    {"cublasZtrsm_v2", "cublasZtrsm_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtrsm_v2_64", "cublasZtrsm_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtrsv_v2", "cublasZtrsv_v2", nullptr, 0u, -1, false, false},
+    {"cublasZtrsv_v2_64", "cublasZtrsv_v2_64", nullptr, 0u, -1, false, false},
+    {"cublasZtrttp", "cublasZtrttp", nullptr, 0u, -1, false, false},
 };
-
-// What became of one stub.
-// `elsewhere`: a function of another system (cuWGLGetDevice off Windows),
-// which has no stub here and is never resolved.
-enum State : int { unresolved, resolved, missing, too_old, version_not_sufficient, elsewhere };
-
-// One row per stub: what to resolve, and what became of it.
-struct Function {
-    const char *name;       // the C name callers write
-    const char *symbol;     // the export bound by exact name
-    const char *proc_name;  // the base name for cuGetProcAddress
-    unsigned version;       // ABI version from the PFN table (0: unknown)
-    bool per_thread;        // a _ptds/_ptsz variant: bound with flag 2
-    int twin;               // the row of this function's per-thread variant, or -1
-    std::atomic<void *> address;
-    std::atomic<int> state;
-    std::atomic<int> detail;  // what cuGetProcAddress answered, for the message
-};
-
-// Defined after this file, by the generated table.
-Function *function_table();
-std::size_t function_count();
-
-// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
-// the generated table ends with a null name.
-struct Alias {
-    const char *name;
-    const char *symbol;
-};
-const Alias *alias_table();
-
-using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
-using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
-
-// Fixed buffers rather than string objects: no template instantiation of ours
-// leaks out of this file as a weak symbol.
-constexpr std::size_t path_size = 4096;
-constexpr std::size_t message_size = 8192;
-
-// A lock for the rare writes of the override path; no std::mutex, so that
-// the stubs need nothing from the C++ library (a C program links them with a
-// C compiler).
-class SpinLock {
-    std::atomic<bool> held{false};
-
-public:
-    void lock() {
-        while (held.exchange(true, std::memory_order_acquire)) {
-        }
-    }
-    void unlock() { held.store(false, std::memory_order_release); }
-};
-
-// Constant-initialized and trivially destructible: no guard, no destructor at
-// exit, so stubs keep working from atexit handlers and other threads at exit.
-struct Library {
-    SpinLock override_lock;
-    char override_path[path_size] = {};
-    bool started = false;
-    void *handle = nullptr;
-    Status status = status_library_not_found;
-    char message[message_size] = {};
-    std::atomic<unsigned> attempts{0};
-    unsigned driver_version = 0;  // from the version function, read once
-    char path[path_size] = {};    // the name or path the library was opened by
-    get_proc_v2 proc_v2 = nullptr;
-    get_proc_v1 proc_v1 = nullptr;
-};
-
-Library the_library;
-// What a stub called from the driver's own initializer sees.
-Library reentrant_library;
-
-Library &library() { return the_library; }
-
-thread_local Status last_status = status_ok;
-thread_local char last_message[message_size];
-
-// printf into a fixed buffer, truncating.
-void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
-void format(char *out, std::size_t size, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(out, size, fmt, args);
-    va_end(args);
-}
-
-// Appends to a fixed buffer, truncating.
-void append(char *out, std::size_t size, const char *text) {
-    std::size_t used = std::strlen(out);
-    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
-}
-
-void note(Status status, const char *message) {
-    last_status = status;
-    format(last_message, sizeof last_message, "%s", message);
-}
-
-bool is_absolute(const char *path) {
-#ifdef _WIN32
-    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-#else
-    return path[0] == '/';
-#endif
-}
-
-#ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
-    wchar_t wide[path_size];
-    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
-        format(error, size, "the name is not valid UTF-8");
-        return nullptr;
-    }
-    // Only the system directory: never the executable's or the current directory.
-    // A bare name from the system directory only; an absolute path with its
-    // own directory for its dependencies.
-    DWORD flags = is_absolute(name) ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
-                                    : LOAD_LIBRARY_SEARCH_SYSTEM32;
-    HMODULE h = LoadLibraryExW(wide, nullptr, flags);
-    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
-    return reinterpret_cast<void *>(h);
-}
-void *find(void *handle, const char *symbol) {
-    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
-}
-#else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        format(error, size, "%s", e ? e : "dlopen failed");
-    }
-    return h;
-}
-void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
-#endif
-
-// Reads the library version once, as the description says the version
-// function answers: 1000 x major + 10 x minor, or 0 when it cannot tell.
-// Returns what the function returned (or `no_answer` without one); NVIDIA's
-// toolkit stub of the driver answers with the stub code, a real driver never.
-constexpr int no_answer = -0x7fff;
-int read_version(void *handle, unsigned &version) {
-    version = 0;
-    void *p = find(handle, settings::version_function);
-    if (!p) return no_answer;
-    int rc = no_answer;
-    if (settings::version_query == 0) {
-        int v = 0;
-        rc = reinterpret_cast<int (*)(int *)>(p)(&v);
-        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (settings::version_query == 1) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else if (settings::version_query == 3) {
-        int major = 0, minor = 0;
-        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
-        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
-        if (rc == 0 && major > 0 && major < 4000000)
-            version = static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
-    } else {
-        char text[96] = {};
-        rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
-        text[95] = '\0';
-        unsigned major = 0;
-        for (const char *c = text; *c >= '0' && *c <= '9' && major < 4000000; ++c) major = major * 10 + static_cast<unsigned>(*c - '0');
-        if (rc == 0) version = major * 1000u;
-    }
-    return rc;
-}
-
-// Appends "`name` (why)" to the list of places tried.
-void note_tried(char *tried, std::size_t size, const char *name, const char *why) {
-    append(tried, size, tried[0] ? "; `" : "`");
-    append(tried, size, name);
-    append(tried, size, "` (");
-    append(tried, size, why);
-    append(tried, size, ")");
-}
-
-// Whether `path` was already tried (the same place reached by two steps).
-bool was_tried(const char *tried, const char *path) {
-    char quoted[path_size + 2];
-    format(quoted, sizeof quoted, "`%s`", path);
-    return std::strstr(tried, quoted) != nullptr;
-}
-
-bool file_exists(const char *path) {
-#ifdef _WIN32
-    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
-#else
-    return access(path, F_OK) == 0;
-#endif
-}
-
-#ifdef _WIN32
-constexpr char separator = '\\';
-#else
-constexpr char separator = '/';
-#endif
-
-// Adopts handle `h`, opened as `name`; true when the search is over (loaded,
-// or found the stub). A library of another major than the header's is noted
-// and the search goes on.
-bool adopt(Library &lib, void *h, const char *name, char *tried, std::size_t tried_size) {
-    unsigned version = 0;
-    int rc = read_version(h, version);
-    if (settings::has_stub && rc == settings::code_stub_library) {
-        // Kept loaded but never used: a library is never unloaded.
-        lib.status = status_stub_library;
-        format(lib.message, sizeof lib.message,
-               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
-               "lib64/stubs directory from LD_LIBRARY_PATH",
-               name, settings::short_name, settings::version_function);
-        return true;
-    }
-    if (settings::major != 0 && version != 0 && version / 1000 != settings::major) {
-        char why[path_size + 256];
-        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, settings::label,
-               version / 1000, version % 1000 / 10, settings::product, settings::major);
-        note_tried(tried, tried_size, name, why);
-        if (lib.status != status_wrong_major) {
-            lib.status = status_wrong_major;
-            format(lib.message, sizeof lib.message, "%s; install the %u.x library", why, settings::major);
-        }
-        return false;
-    }
-    lib.driver_version = version;
-    lib.handle = h;
-    format(lib.path, sizeof lib.path, "%s", name);
-    if (settings::proc_address_v2) lib.proc_v2 = reinterpret_cast<get_proc_v2>(find(h, settings::proc_address_v2));
-    if (settings::proc_address_v1) lib.proc_v1 = reinterpret_cast<get_proc_v1>(find(h, settings::proc_address_v1));
-    lib.status = status_ok;
-    format(lib.message, sizeof lib.message, "loaded `%s`", name);
-    return true;
-}
-
-// Tries one name or path (`named`: the override, opened as given); true
-// when the search is over.
-bool attempt(Library &lib, const char *name, char *tried, std::size_t tried_size, bool named = false) {
-    if (is_absolute(name)) {
-        if (!named && was_tried(tried, name)) return false;
-        if (!named && !file_exists(name)) {
-            note_tried(tried, tried_size, name, "no such file");
-            return false;
-        }
-        // Dependencies first, from the same directory.
-        const char *slash = std::strrchr(name, separator);
-        for (const char *const *dep = settings::preload; *dep && slash; ++dep) {
-            char dep_path[path_size];
-            format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
-            char error[1024] = {};
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (!open_one(dep_path, error, sizeof error)) {
-                char why[path_size + 1100];
-                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
-                note_tried(tried, tried_size, name, why);
-                return false;
-            }
-        }
-    }
-    lib.attempts.fetch_add(1, std::memory_order_relaxed);
-    char error[1024] = {};
-    void *h = open_one(name, error, sizeof error);
-    if (!h) {
-        note_tried(tried, tried_size, name, error);
-        return false;
-    }
-    return adopt(lib, h, name, tried, tried_size);
-}
-
-// Tries `dir` + separator + each library name.
-bool attempt_in(Library &lib, const char *dir, char *tried, std::size_t tried_size) {
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        char path[path_size];
-        format(path, sizeof path, "%s%c%s", dir, separator, *name);
-        if (attempt(lib, path, tried, tried_size)) return true;
-    }
-    return false;
-}
-
-// An environment variable's value when it is an absolute path, else null.
-const char *absolute_env(const char *name) {
-    const char *v = std::getenv(name);
-    return v && is_absolute(v) ? v : nullptr;
-}
-
-// Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
-// conda-meta): the only directories above the executable that are searched,
-// so that a directory anyone can write to (/tmp) plants nothing.
-[[maybe_unused]] bool is_python_environment(const char *dir) {
-    char path[path_size];
-    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
-    if (file_exists(path)) return true;
-    format(path, sizeof path, "%s%cconda-meta", dir, separator);
-    return file_exists(path);
-}
-
-// Tries the wheel directories of each site-packages under `prefix`
-// (lib/python3.*/site-packages, or Lib\site-packages).
-bool attempt_prefix(Library &lib, const char *prefix, char *tried, std::size_t tried_size) {
-    // Large, so static; only the loading thread is here.
-    static char sites[8][path_size];
-    std::size_t count = 0;
-#ifdef _WIN32
-    format(sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
-#else
-    char lib_dir[path_size];
-    format(lib_dir, sizeof lib_dir, "%s/lib", prefix);
-    if (DIR *d = opendir(lib_dir)) {
-        while (dirent *e = readdir(d)) {
-            if (std::strncmp(e->d_name, "python3", 7) != 0 || count == 8) continue;
-            format(sites[count], path_size, "%s/%s/site-packages", lib_dir, e->d_name);
-            if (access(sites[count], F_OK) == 0) ++count;
-        }
-        closedir(d);
-    }
-    // Sorted, so that the order does not depend on the directory's.
-    for (std::size_t i = 1; i < count; ++i)
-        for (std::size_t j = i; j > 0 && std::strcmp(sites[j - 1], sites[j]) > 0; --j) {
-            char swap[path_size];
-            std::memcpy(swap, sites[j], path_size);
-            std::memcpy(sites[j], sites[j - 1], path_size);
-            std::memcpy(sites[j - 1], swap, path_size);
-        }
-#endif
-    for (std::size_t i = 0; i < count; ++i) {
-        for (const char *const *wheel = settings::wheel_dirs; *wheel; ++wheel) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", sites[i], separator, *wheel);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-#if defined(__linux__)
-// The directories of loaded members of the CUDA family of the header's major.
-struct FamilyDirs {
-    char dirs[8][path_size] = {};
-    std::size_t count = 0;
-};
-
-int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
-    FamilyDirs &found = *static_cast<FamilyDirs *>(data);
-    const char *path = info->dlpi_name;
-    if (!path || path[0] != '/' || found.count == 8) return 0;
-    const char *file = std::strrchr(path, '/') + 1;
-    char major[16];
-    format(major, sizeof major, "%u", settings::major);
-    for (const char *const *stem = settings::family; *stem; ++stem) {
-        std::size_t n = std::strlen(*stem);
-        if (std::strncmp(file, *stem, n) != 0) continue;
-        const char *rest = file + n;
-        std::size_t m = std::strlen(major);
-        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
-        char dir[path_size];
-        format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
-        for (std::size_t i = 0; i < found.count; ++i)
-            if (std::strcmp(found.dirs[i], dir) == 0) return 0;
-        format(found.dirs[found.count++], path_size, "%s", dir);
-        return 0;
-    }
-    return 0;
-}
-#endif
-
-// The search for a library installed with a toolkit, conda or pip; the same
-// order as the Rust runtime's `candidates`.
-bool search_toolkit(Library &lib, char *tried, std::size_t tried_size) {
-    // A copy already loaded.
-    for (const char *const *name = settings::library_names; *name; ++name) {
-#ifdef _WIN32
-        HMODULE h = nullptr;
-        wchar_t wide[path_size];
-        if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
-            GetModuleHandleExW(0, wide, &h) && h) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, reinterpret_cast<void *>(h), *name, tried, tried_size)) return true;
-        }
-#else
-        if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
-            lib.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(lib, h, *name, tried, tried_size)) return true;
-        }
-#endif
-    }
-#if defined(__linux__)
-    // Large, so static (constant-initialized: no guard, which a C program's
-    // link lacks); only the loading thread is here.
-    static FamilyDirs family;
-    family.count = 0;
-    dl_iterate_phdr(add_family_dir, &family);
-    for (std::size_t i = 0; i < family.count; ++i)
-        if (attempt_in(lib, family.dirs[i], tried, tried_size)) return true;
-#endif
-    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
-    const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
-    for (const char *var : prefix_vars)
-        if (const char *prefix = absolute_env(var))
-            if (attempt_prefix(lib, prefix, tried, tried_size)) return true;
-#if defined(__linux__)
-    static char exe[path_size];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        while (char *slash = std::strrchr(exe, '/')) {
-            *slash = '\0';
-            const char *prefix = exe[0] ? exe : "/";
-            if (is_python_environment(prefix) && attempt_prefix(lib, prefix, tried, tried_size)) return true;
-        }
-    }
-#endif
-    if (const char *conda = absolute_env("CONDA_PREFIX")) {
-        char dir[path_size];
-        // conda keeps DLLs in Library\bin on Windows.
-#ifdef _WIN32
-        format(dir, sizeof dir, "%s\\Library\\bin", conda);
-#else
-        format(dir, sizeof dir, "%s%c%s", conda, separator, settings::lib_dir);
-#endif
-        if (attempt_in(lib, dir, tried, tried_size)) return true;
-    }
-    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
-#ifdef _WIN32
-                           nullptr};
-    const char *subdirs[] = {"bin", "bin\\x64"};
-#else
-                           "/usr/local/cuda"};
-    const char *subdirs[] = {"lib64", "lib"};
-#endif
-    for (const char *root : roots) {
-        if (!root) continue;
-        for (const char *sub : subdirs) {
-            char dir[path_size];
-            format(dir, sizeof dir, "%s%c%s", root, separator, sub);
-            if (attempt_in(lib, dir, tried, tried_size)) return true;
-        }
-    }
-    return false;
-}
-
-// What a value of the override variable asks for: 0 (unset or empty) to
-// search, 1 to open it, -1 for a relative path, which is refused. The same
-// rule as the Rust runtime's `library_override`.
-int library_override(const char *value) {
-    if (!value || !*value) return 0;
-    return is_absolute(value) ? 1 : -1;
-}
-
-void open_library(Library &lib) {
-    char chosen[path_size] = {};
-    lib.override_lock.lock();
-    lib.started = true;
-    format(chosen, sizeof chosen, "%s", lib.override_path);
-    lib.override_lock.unlock();
-    if (!chosen[0]) {
-        const char *env = std::getenv(settings::override_var);
-        switch (library_override(env)) {
-            case -1:
-                format(lib.message, sizeof lib.message,
-                       "%s=`%s` is not an absolute path; relative paths are refused", settings::override_var, env);
-                return;
-            case 1:
-                format(chosen, sizeof chosen, "%s", env);
-                break;
-            default:
-                break;
-        }
-    }
-    static char tried[message_size];  // only the loading thread is here
-    tried[0] = '\0';
-    if (chosen[0]) {
-        if (attempt(lib, chosen, tried, sizeof tried, true)) return;
-    } else {
-        if (settings::toolkit_search && search_toolkit(lib, tried, sizeof tried)) return;
-        for (const char *const *name = settings::library_names; *name; ++name)
-            if (attempt(lib, *name, tried, sizeof tried)) return;
-    }
-    if (lib.status == status_wrong_major) return;
-    lib.status = status_library_not_found;
-    char names[256] = {};
-    for (const char *const *name = settings::library_names; *name; ++name) {
-        append(names, sizeof names, names[0] ? "` or `" : "");
-        append(names, sizeof names, *name);
-    }
-    format(lib.message, sizeof lib.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
-           settings::label, tried, settings::install, settings::override_var, names);
-}
-
-// The library is loaded once and published through an atomic state, not
-// std::call_once: a fork() while another thread is loading must not leave the
-// child waiting forever for a thread it does not have.
-constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
-std::atomic<int> load_state{state_empty};
-thread_local bool loading_here = false;
-
-#ifndef _WIN32
-// In the child of such a fork the load can never finish; the child gets a
-// status instead of a hang (a forked child cannot use CUDA anyway).
-void forked_child() {
-    int expected = state_loading;
-    load_state.compare_exchange_strong(expected, state_forked);
-}
-#endif
-
-Library &loaded() {
-    Library &lib = library();
-    for (unsigned spins = 0;; ++spins) {
-        int state = load_state.load(std::memory_order_acquire);
-        if (state == state_ready) return lib;
-        if (state == state_forked) {
-            // Only this thread exists in the child: nobody else writes `lib` here.
-            lib.status = status_forked_during_load;
-            format(lib.message, sizeof lib.message,
-                   "this process was forked while another thread was loading the %s; the child cannot use it",
-                   settings::label);
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-        if (state == state_loading && loading_here) {
-            // Called back from the driver's own initializer, on the loading thread.
-            // Only the loading thread comes here, so only it writes this.
-            reentrant_library.status = status_reentrant;
-            format(reentrant_library.message, sizeof reentrant_library.message,
-                   "a %s stub was called while the library was being loaded on the same thread", settings::label);
-            return reentrant_library;
-        }
-        if (state == state_loading) {
-#ifdef _WIN32
-            SwitchToThread();
-#else
-            if (spins < 64) sched_yield(); else usleep(50);
-#endif
-            continue;
-        }
-#ifndef _WIN32
-        static std::atomic<bool> watching{false};
-        if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
-#endif
-        if (load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
-            loading_here = true;
-#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
-            try {
-                open_library(lib);
-            } catch (...) {
-                // The driver threw (from its initializer or its version
-                // function) before anything was published: put the state back
-                // so that the next call, on any thread, loads again. Compiled
-                // without exceptions (a C program's build), nothing can throw here.
-                loading_here = false;
-                load_state.store(state_empty, std::memory_order_release);
-                throw;
-            }
-#else
-            open_library(lib);
-#endif
-            loading_here = false;
-            load_state.store(state_ready, std::memory_order_release);
-            return lib;
-        }
-    }
-}
-
-// The stream mode: unset, or a mode; locked once the first stub was bound.
-constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
-std::atomic<int> stream_mode{mode_unset};
-
-bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
-
-// Whether `value`, without surrounding ASCII whitespace, is one of `words`.
-template <std::size_t N>
-bool one_of(const char *value, const char *const (&words)[N]) {
-    while (is_ascii_space(*value)) ++value;
-    std::size_t length = std::strlen(value);
-    while (length > 0 && is_ascii_space(value[length - 1])) --length;
-    for (const char *word : words)
-        if (std::strlen(word) == length && std::strncmp(value, word, length) == 0) return true;
-    return false;
-}
-
-// The mode a value of the stream variable asks for; mode_unset for any other
-// value. The same rule as the Rust runtime's `stream_mode_from_env`.
-int stream_mode_from_env(const char *value) {
-    if (!value) return mode_unset;
-    if (one_of(value, settings::stream_on)) return mode_per_thread;
-    if (one_of(value, settings::stream_off)) return mode_legacy;
-    return mode_unset;
-}
-
-int initial_mode() {
-    int mode = stream_mode_from_env(std::getenv(settings::stream_var));
-    if (mode != mode_unset) return mode;
-    return settings::per_thread_by_default ? mode_per_thread : mode_legacy;
-}
-
-// Fixes the mode at the first binding and returns it.
-int lock_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire);
-    for (;;) {
-        if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode() : current;
-        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel))
-            return mode;
-    }
-}
-
-void note_failure(const Function &f) {
-    char message[1024];
-    const Library &lib = library();
-    switch (f.state.load(std::memory_order_acquire)) {
-        case too_old:
-            format(message, sizeof message, "%s too old: `%s` needs %s %u.%u, %s is %u.%u", settings::short_name,
-                   f.name, settings::product, f.version / 1000, f.version % 1000 / 10, settings::short_name,
-                   lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_driver_too_old, message);
-            return;
-        case version_not_sufficient:
-            format(message, sizeof message,
-                   "%s too old: cuGetProcAddress knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   settings::short_name, f.name, settings::product, f.version / 1000, f.version % 1000 / 10,
-                   settings::short_name, lib.driver_version / 1000, lib.driver_version % 1000 / 10);
-            note(status_version_not_sufficient, message);
-            return;
-        default:
-            format(message, sizeof message,
-                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header",
-                   f.name, settings::short_name, f.symbol,
-                   settings::use_proc_address && f.version && (lib.proc_v2 || lib.proc_v1)
-                       ? "cuGetProcAddress answered"
-                       : "dlsym, code",
-                   f.detail.load(std::memory_order_relaxed), settings::short_name);
-            note(status_symbol_not_found, message);
-    }
-}
-
-// Finds the address for row `f` in the process's stream mode. Never calls
-// the driver for a function whose ABI is newer than it, never passes NULL or
-// flags 0 to cuGetProcAddress, and never retries with a lower version.
-void *lookup(const Library &lib, Function &f, int &state) {
-    const Function *target = &f;
-    bool per_thread = f.per_thread;
-    if (lock_stream_mode() == mode_per_thread && !per_thread && f.twin >= 0) {
-        // The legacy name in per-thread mode binds the per-thread variant.
-        target = &function_table()[f.twin];
-        per_thread = true;
-    }
-    unsigned version = target->version;
-    if (version != 0 && lib.driver_version != 0 && version > lib.driver_version) {
-        state = too_old;
-        return nullptr;
-    }
-    unsigned long long flags = per_thread ? 2u : 1u;
-    void *p = nullptr;
-    if (settings::use_proc_address && version != 0 && lib.proc_v2) {
-        int status = 0;
-        int rc = lib.proc_v2(target->proc_name, &p, static_cast<int>(version), flags, &status);
-        if (rc == 0 && status == 0 && p) return p;
-        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
-        f.detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
-        return nullptr;
-    }
-    if (settings::use_proc_address && version != 0 && lib.proc_v1) {
-        int rc = lib.proc_v1(target->proc_name, &p, static_cast<int>(version), flags);
-        if (rc == 0 && p) return p;
-        state = missing;
-        f.detail.store(rc, std::memory_order_relaxed);
-        return nullptr;
-    }
-    p = find(lib.handle, target->symbol);
-    if (!p) state = missing;
-    return p;
-}
-
-// The address of stub `index`, or nullptr with the reason noted.
-void *resolve(std::size_t index) {
-    Function &f = function_table()[index];
-    int state = f.state.load(std::memory_order_acquire);
-    if (state == resolved) return f.address.load(std::memory_order_relaxed);
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        return nullptr;
-    }
-    if (state == unresolved) {
-        void *p = lookup(lib, f, state);
-        if (p) {
-            f.address.store(p, std::memory_order_relaxed);
-            f.state.store(resolved, std::memory_order_release);
-            return p;
-        }
-        f.state.store(state, std::memory_order_release);
-    }
-    note_failure(f);
-    return nullptr;
-}
-
-// Whether the failure just noted holds for good; a call from inside the load
-// does not, and must not leave the stub failing once the load is done.
-[[maybe_unused]] bool failure_is_final() { return last_status != status_reentrant; }
-
-// What a stub that cannot reach the driver returns; the reason is noted again
-// so that every failed call can be asked why.
-[[maybe_unused]] int absent(std::size_t index) {
-    Library &lib = loaded();
-    if (lib.status != status_ok) {
-        note(lib.status, lib.message);
-        if (lib.status == status_stub_library) return settings::code_stub_library;
-        if (lib.status == status_forked_during_load) return settings::code_not_initialized;
-        return settings::code_library_not_found;
-    }
-    const Function &f = function_table()[index];
-    note_failure(f);
-    int state = f.state.load(std::memory_order_acquire);
-    return state == too_old || state == version_not_sufficient ? settings::code_driver_too_old
-                                                               : settings::code_symbol_not_found;
-}
-
-// cuGetErrorName and cuGetErrorString keep answering without a driver, from
-// the generated table of status constants.
-struct StatusText {
-    int code;
-    const char *name;
-    const char *text;
-};
-
-enum class Text { name, text };
-
-// Stores the name or text of `code` in `*out`; false for an unknown code.
-[[maybe_unused]] bool status_text(const StatusText *texts, std::size_t count, int code, const char **out,
-                                  Text which) {
-    for (std::size_t i = 0; i < count; ++i) {
-        if (texts[i].code == code) {
-            *out = which == Text::name ? texts[i].name : texts[i].text;
-            return true;
-        }
-    }
-    *out = nullptr;
-    return false;
-}
-
-// The exported status API, by index into the table; the generated file wraps
-// each under the header's own names.
-[[maybe_unused]] Status function_status(const char *name) {
-    for (const Alias *a = alias_table(); a->name; ++a)
-        if (std::strcmp(a->name, name) == 0) name = a->symbol;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        const Function &f = function_table()[i];
-        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
-            if (f.state.load(std::memory_order_relaxed) == elsewhere) break;
-            if (resolve(i)) return status_ok;
-            return last_status;
-        }
-    }
-    char message[1024];
-    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
-    note(status_symbol_not_found, message);
-    return status_symbol_not_found;
-}
-
-[[maybe_unused]] int set_library_path(const char *absolute_path) {
-    if (!absolute_path || !is_absolute(absolute_path)) return -1;
-    Library &lib = library();
-    int result = 0;
-    lib.override_lock.lock();
-    if (lib.started)
-        result = -2;
-    else if (std::strlen(absolute_path) >= sizeof lib.override_path)
-        result = -1;
-    else
-        format(lib.override_path, sizeof lib.override_path, "%s", absolute_path);
-    lib.override_lock.unlock();
-    return result;
-}
-
-[[maybe_unused]] std::size_t resolve_all(const char **missing, std::size_t capacity) {
-    if (loaded().status != status_ok) return static_cast<std::size_t>(-1);
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < function_count(); ++i) {
-        if (function_table()[i].state.load(std::memory_order_relaxed) == elsewhere) continue;
-        if (resolve(i)) continue;
-        if (missing && count < capacity) missing[count] = function_table()[i].symbol;
-        ++count;
-    }
-    return count;
-}
-
-[[maybe_unused]] int set_stream_mode(int per_thread) {
-    int mode = per_thread ? mode_per_thread : mode_legacy;
-    int current = stream_mode.load(std::memory_order_acquire);
-    while (!(current & mode_locked)) {
-        if (stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
-    }
-    char message[256];
-    format(message, sizeof message, "the stream mode must be set before the first CUDA call; it stays %s",
-           (current & ~mode_locked) == mode_per_thread ? "per-thread" : "legacy");
-    note(status_ok, message);
-    return -2;
-}
-
-[[maybe_unused]] int current_stream_mode() {
-    int current = stream_mode.load(std::memory_order_acquire) & ~mode_locked;
-    if (current == mode_unset) current = initial_mode();
-    return current == mode_per_thread;
-}
-
-// Why the stream variable is ignored, or null: the same rule and words as
-// the Rust runtime's `stream_mode_warning`.
-[[maybe_unused]] const char *stream_mode_warning() {
-    const char *value = std::getenv(settings::stream_var);
-    if (!value || stream_mode_from_env(value) != mode_unset) return nullptr;
-    char on[64] = {}, off[64] = {};
-    for (const char *word : settings::stream_on) append(on, sizeof on, on[0] ? "/" : ""), append(on, sizeof on, word);
-    for (const char *word : settings::stream_off) append(off, sizeof off, off[0] ? "/" : ""), append(off, sizeof off, word);
-    static thread_local char warning[1024];
-    format(warning, sizeof warning,
-           "%s=`%s` is ignored: it is none of %s (per-thread) and %s (legacy); the %s default stream is used",
-           settings::stream_var, value, on, off, settings::per_thread_by_default ? "per-thread" : "legacy");
-    return warning;
-}
-
-[[maybe_unused]] unsigned driver_version() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.driver_version : 0u;
-}
-
-[[maybe_unused]] const char *library_path() {
-    Library &lib = loaded();
-    return lib.status == status_ok ? lib.path : nullptr;
-}
-
-[[maybe_unused]] unsigned library_open_attempts() { return library().attempts.load(std::memory_order_relaxed); }
-
-}  // namespace cushim
-}  // namespace
-
-// One invocation per stub. The slot starts at a resolver that binds the symbol,
-// patches the slot (with the driver's function, or with a stub that reports the
-// failure) and forwards the call; from then on a call is one atomic load and one
-// indirect call.
-#define CUSHIM_DEFINE(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                    \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS;                                          \
-    static RET CUSHIM_CALL cushim_absent_##SYMBOL PARAMS {                                          \
-        cushim::ignore ARGS;                                                                     \
-        return ABSENT;                                                                           \
-    }                                                                                            \
-    static std::atomic<RET(CUSHIM_CALL *) PARAMS> cushim_slot_##SYMBOL{&cushim_resolve_##SYMBOL};  \
-    static RET CUSHIM_CALL cushim_resolve_##SYMBOL PARAMS {                                         \
-        RET(CUSHIM_CALL * call) PARAMS = &cushim_absent_##SYMBOL;                                   \
-        if (void *p = cushim::resolve(INDEX)) call = reinterpret_cast<RET(CUSHIM_CALL *) PARAMS>(p); \
-        if (call != &cushim_absent_##SYMBOL || cushim::failure_is_final())                       \
-            cushim_slot_##SYMBOL.store(call, std::memory_order_release);                         \
-        return call ARGS;                                                                        \
-    }                                                                                            \
-    CHECK(SYMBOL, RET, PARAMS)                                                                   \
-    extern "C" CUSHIM_EXPORT RET CUSHIM_CALL EXPORT PARAMS {                                         \
-        return cushim_slot_##SYMBOL.load(std::memory_order_acquire) ARGS;                        \
-    }
-
-// Twins (`_ptds`/`_ptsz`) are not declared by the header in legacy mode.
-#define CUSHIM_UNCHECKED(SYMBOL, RET, PARAMS)
-
-namespace {
-namespace cushim {
-
-Function functions[] = {
-    {"cublasAsumEx", "cublasAsumEx", "cublasAsumEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasAsumEx_64", "cublasAsumEx_64", "cublasAsumEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasAxpyEx", "cublasAxpyEx", "cublasAxpyEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasAxpyEx_64", "cublasAxpyEx_64", "cublasAxpyEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCaxpy_v2", "cublasCaxpy_v2", "cublasCaxpy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCaxpy_v2_64", "cublasCaxpy_v2_64", "cublasCaxpy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCcopy_v2", "cublasCcopy_v2", "cublasCcopy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCcopy_v2_64", "cublasCcopy_v2_64", "cublasCcopy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdgmm", "cublasCdgmm", "cublasCdgmm", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdgmm_64", "cublasCdgmm_64", "cublasCdgmm_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdotc_v2", "cublasCdotc_v2", "cublasCdotc_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdotc_v2_64", "cublasCdotc_v2_64", "cublasCdotc_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdotu_v2", "cublasCdotu_v2", "cublasCdotu_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCdotu_v2_64", "cublasCdotu_v2_64", "cublasCdotu_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgbmv_v2", "cublasCgbmv_v2", "cublasCgbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgbmv_v2_64", "cublasCgbmv_v2_64", "cublasCgbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgeam", "cublasCgeam", "cublasCgeam", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgeam_64", "cublasCgeam_64", "cublasCgeam_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgelsBatched", "cublasCgelsBatched", "cublasCgelsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3m", "cublasCgemm3m", "cublasCgemm3m", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mBatched", "cublasCgemm3mBatched", "cublasCgemm3mBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mBatched_64", "cublasCgemm3mBatched_64", "cublasCgemm3mBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mEx", "cublasCgemm3mEx", "cublasCgemm3mEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mEx_64", "cublasCgemm3mEx_64", "cublasCgemm3mEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mStridedBatched", "cublasCgemm3mStridedBatched", "cublasCgemm3mStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3mStridedBatched_64", "cublasCgemm3mStridedBatched_64", "cublasCgemm3mStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm3m_64", "cublasCgemm3m_64", "cublasCgemm3m_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmBatched", "cublasCgemmBatched", "cublasCgemmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmBatched_64", "cublasCgemmBatched_64", "cublasCgemmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmEx", "cublasCgemmEx", "cublasCgemmEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmEx_64", "cublasCgemmEx_64", "cublasCgemmEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmStridedBatched", "cublasCgemmStridedBatched", "cublasCgemmStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemmStridedBatched_64", "cublasCgemmStridedBatched_64", "cublasCgemmStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm_v2", "cublasCgemm_v2", "cublasCgemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemm_v2_64", "cublasCgemm_v2_64", "cublasCgemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemvBatched", "cublasCgemvBatched", "cublasCgemvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemvBatched_64", "cublasCgemvBatched_64", "cublasCgemvBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemvStridedBatched", "cublasCgemvStridedBatched", "cublasCgemvStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemvStridedBatched_64", "cublasCgemvStridedBatched_64", "cublasCgemvStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemv_v2", "cublasCgemv_v2", "cublasCgemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgemv_v2_64", "cublasCgemv_v2_64", "cublasCgemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgeqrfBatched", "cublasCgeqrfBatched", "cublasCgeqrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgerc_v2", "cublasCgerc_v2", "cublasCgerc_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgerc_v2_64", "cublasCgerc_v2_64", "cublasCgerc_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgeru_v2", "cublasCgeru_v2", "cublasCgeru_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgeru_v2_64", "cublasCgeru_v2_64", "cublasCgeru_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgetrfBatched", "cublasCgetrfBatched", "cublasCgetrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgetriBatched", "cublasCgetriBatched", "cublasCgetriBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCgetrsBatched", "cublasCgetrsBatched", "cublasCgetrsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChbmv_v2", "cublasChbmv_v2", "cublasChbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChbmv_v2_64", "cublasChbmv_v2_64", "cublasChbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChemm_v2", "cublasChemm_v2", "cublasChemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChemm_v2_64", "cublasChemm_v2_64", "cublasChemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChemv_v2", "cublasChemv_v2", "cublasChemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChemv_v2_64", "cublasChemv_v2_64", "cublasChemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher2_v2", "cublasCher2_v2", "cublasCher2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher2_v2_64", "cublasCher2_v2_64", "cublasCher2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher2k_v2", "cublasCher2k_v2", "cublasCher2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher2k_v2_64", "cublasCher2k_v2_64", "cublasCher2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher_v2", "cublasCher_v2", "cublasCher_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCher_v2_64", "cublasCher_v2_64", "cublasCher_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherk3mEx", "cublasCherk3mEx", "cublasCherk3mEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherk3mEx_64", "cublasCherk3mEx_64", "cublasCherk3mEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherkEx", "cublasCherkEx", "cublasCherkEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherkEx_64", "cublasCherkEx_64", "cublasCherkEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherk_v2", "cublasCherk_v2", "cublasCherk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherk_v2_64", "cublasCherk_v2_64", "cublasCherk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherkx", "cublasCherkx", "cublasCherkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCherkx_64", "cublasCherkx_64", "cublasCherkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpmv_v2", "cublasChpmv_v2", "cublasChpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpmv_v2_64", "cublasChpmv_v2_64", "cublasChpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpr2_v2", "cublasChpr2_v2", "cublasChpr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpr2_v2_64", "cublasChpr2_v2_64", "cublasChpr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpr_v2", "cublasChpr_v2", "cublasChpr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasChpr_v2_64", "cublasChpr_v2_64", "cublasChpr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCmatinvBatched", "cublasCmatinvBatched", "cublasCmatinvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCopyEx", "cublasCopyEx", "cublasCopyEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCopyEx_64", "cublasCopyEx_64", "cublasCopyEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCreate_v2", "cublasCreate_v2", "cublasCreate_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCrot_v2", "cublasCrot_v2", "cublasCrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCrot_v2_64", "cublasCrot_v2_64", "cublasCrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCrotg_v2", "cublasCrotg_v2", "cublasCrotg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCscal_v2", "cublasCscal_v2", "cublasCscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCscal_v2_64", "cublasCscal_v2_64", "cublasCscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsrot_v2", "cublasCsrot_v2", "cublasCsrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsrot_v2_64", "cublasCsrot_v2_64", "cublasCsrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsscal_v2", "cublasCsscal_v2", "cublasCsscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsscal_v2_64", "cublasCsscal_v2_64", "cublasCsscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCswap_v2", "cublasCswap_v2", "cublasCswap_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCswap_v2_64", "cublasCswap_v2_64", "cublasCswap_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsymm_v2", "cublasCsymm_v2", "cublasCsymm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsymm_v2_64", "cublasCsymm_v2_64", "cublasCsymm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsymv_v2", "cublasCsymv_v2", "cublasCsymv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsymv_v2_64", "cublasCsymv_v2_64", "cublasCsymv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr2_v2", "cublasCsyr2_v2", "cublasCsyr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr2_v2_64", "cublasCsyr2_v2_64", "cublasCsyr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr2k_v2", "cublasCsyr2k_v2", "cublasCsyr2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr2k_v2_64", "cublasCsyr2k_v2_64", "cublasCsyr2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr_v2", "cublasCsyr_v2", "cublasCsyr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyr_v2_64", "cublasCsyr_v2_64", "cublasCsyr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrk3mEx", "cublasCsyrk3mEx", "cublasCsyrk3mEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrk3mEx_64", "cublasCsyrk3mEx_64", "cublasCsyrk3mEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrkEx", "cublasCsyrkEx", "cublasCsyrkEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrkEx_64", "cublasCsyrkEx_64", "cublasCsyrkEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrk_v2", "cublasCsyrk_v2", "cublasCsyrk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrk_v2_64", "cublasCsyrk_v2_64", "cublasCsyrk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrkx", "cublasCsyrkx", "cublasCsyrkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCsyrkx_64", "cublasCsyrkx_64", "cublasCsyrkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtbmv_v2", "cublasCtbmv_v2", "cublasCtbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtbmv_v2_64", "cublasCtbmv_v2_64", "cublasCtbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtbsv_v2", "cublasCtbsv_v2", "cublasCtbsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtbsv_v2_64", "cublasCtbsv_v2_64", "cublasCtbsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtpmv_v2", "cublasCtpmv_v2", "cublasCtpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtpmv_v2_64", "cublasCtpmv_v2_64", "cublasCtpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtpsv_v2", "cublasCtpsv_v2", "cublasCtpsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtpsv_v2_64", "cublasCtpsv_v2_64", "cublasCtpsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtpttr", "cublasCtpttr", "cublasCtpttr", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrmm_v2", "cublasCtrmm_v2", "cublasCtrmm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrmm_v2_64", "cublasCtrmm_v2_64", "cublasCtrmm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrmv_v2", "cublasCtrmv_v2", "cublasCtrmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrmv_v2_64", "cublasCtrmv_v2_64", "cublasCtrmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsmBatched", "cublasCtrsmBatched", "cublasCtrsmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsmBatched_64", "cublasCtrsmBatched_64", "cublasCtrsmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsm_v2", "cublasCtrsm_v2", "cublasCtrsm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsm_v2_64", "cublasCtrsm_v2_64", "cublasCtrsm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsv_v2", "cublasCtrsv_v2", "cublasCtrsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrsv_v2_64", "cublasCtrsv_v2_64", "cublasCtrsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasCtrttp", "cublasCtrttp", "cublasCtrttp", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDasum_v2", "cublasDasum_v2", "cublasDasum_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDasum_v2_64", "cublasDasum_v2_64", "cublasDasum_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDaxpy_v2", "cublasDaxpy_v2", "cublasDaxpy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDaxpy_v2_64", "cublasDaxpy_v2_64", "cublasDaxpy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDcopy_v2", "cublasDcopy_v2", "cublasDcopy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDcopy_v2_64", "cublasDcopy_v2_64", "cublasDcopy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDdgmm", "cublasDdgmm", "cublasDdgmm", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDdgmm_64", "cublasDdgmm_64", "cublasDdgmm_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDdot_v2", "cublasDdot_v2", "cublasDdot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDdot_v2_64", "cublasDdot_v2_64", "cublasDdot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDestroy_v2", "cublasDestroy_v2", "cublasDestroy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgbmv_v2", "cublasDgbmv_v2", "cublasDgbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgbmv_v2_64", "cublasDgbmv_v2_64", "cublasDgbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgeam", "cublasDgeam", "cublasDgeam", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgeam_64", "cublasDgeam_64", "cublasDgeam_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgelsBatched", "cublasDgelsBatched", "cublasDgelsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemmBatched", "cublasDgemmBatched", "cublasDgemmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemmBatched_64", "cublasDgemmBatched_64", "cublasDgemmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemmStridedBatched", "cublasDgemmStridedBatched", "cublasDgemmStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemmStridedBatched_64", "cublasDgemmStridedBatched_64", "cublasDgemmStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemm_v2", "cublasDgemm_v2", "cublasDgemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemm_v2_64", "cublasDgemm_v2_64", "cublasDgemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemvBatched", "cublasDgemvBatched", "cublasDgemvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemvBatched_64", "cublasDgemvBatched_64", "cublasDgemvBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemvStridedBatched", "cublasDgemvStridedBatched", "cublasDgemvStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemvStridedBatched_64", "cublasDgemvStridedBatched_64", "cublasDgemvStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemv_v2", "cublasDgemv_v2", "cublasDgemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgemv_v2_64", "cublasDgemv_v2_64", "cublasDgemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgeqrfBatched", "cublasDgeqrfBatched", "cublasDgeqrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDger_v2", "cublasDger_v2", "cublasDger_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDger_v2_64", "cublasDger_v2_64", "cublasDger_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgetrfBatched", "cublasDgetrfBatched", "cublasDgetrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgetriBatched", "cublasDgetriBatched", "cublasDgetriBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDgetrsBatched", "cublasDgetrsBatched", "cublasDgetrsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDmatinvBatched", "cublasDmatinvBatched", "cublasDmatinvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDnrm2_v2", "cublasDnrm2_v2", "cublasDnrm2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDnrm2_v2_64", "cublasDnrm2_v2_64", "cublasDnrm2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDotEx", "cublasDotEx", "cublasDotEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDotEx_64", "cublasDotEx_64", "cublasDotEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDotcEx", "cublasDotcEx", "cublasDotcEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDotcEx_64", "cublasDotcEx_64", "cublasDotcEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrot_v2", "cublasDrot_v2", "cublasDrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrot_v2_64", "cublasDrot_v2_64", "cublasDrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrotg_v2", "cublasDrotg_v2", "cublasDrotg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrotm_v2", "cublasDrotm_v2", "cublasDrotm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrotm_v2_64", "cublasDrotm_v2_64", "cublasDrotm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDrotmg_v2", "cublasDrotmg_v2", "cublasDrotmg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsbmv_v2", "cublasDsbmv_v2", "cublasDsbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsbmv_v2_64", "cublasDsbmv_v2_64", "cublasDsbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDscal_v2", "cublasDscal_v2", "cublasDscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDscal_v2_64", "cublasDscal_v2_64", "cublasDscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspmv_v2", "cublasDspmv_v2", "cublasDspmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspmv_v2_64", "cublasDspmv_v2_64", "cublasDspmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspr2_v2", "cublasDspr2_v2", "cublasDspr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspr2_v2_64", "cublasDspr2_v2_64", "cublasDspr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspr_v2", "cublasDspr_v2", "cublasDspr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDspr_v2_64", "cublasDspr_v2_64", "cublasDspr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDswap_v2", "cublasDswap_v2", "cublasDswap_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDswap_v2_64", "cublasDswap_v2_64", "cublasDswap_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsymm_v2", "cublasDsymm_v2", "cublasDsymm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsymm_v2_64", "cublasDsymm_v2_64", "cublasDsymm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsymv_v2", "cublasDsymv_v2", "cublasDsymv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsymv_v2_64", "cublasDsymv_v2_64", "cublasDsymv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr2_v2", "cublasDsyr2_v2", "cublasDsyr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr2_v2_64", "cublasDsyr2_v2_64", "cublasDsyr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr2k_v2", "cublasDsyr2k_v2", "cublasDsyr2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr2k_v2_64", "cublasDsyr2k_v2_64", "cublasDsyr2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr_v2", "cublasDsyr_v2", "cublasDsyr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyr_v2_64", "cublasDsyr_v2_64", "cublasDsyr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyrk_v2", "cublasDsyrk_v2", "cublasDsyrk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyrk_v2_64", "cublasDsyrk_v2_64", "cublasDsyrk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyrkx", "cublasDsyrkx", "cublasDsyrkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDsyrkx_64", "cublasDsyrkx_64", "cublasDsyrkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtbmv_v2", "cublasDtbmv_v2", "cublasDtbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtbmv_v2_64", "cublasDtbmv_v2_64", "cublasDtbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtbsv_v2", "cublasDtbsv_v2", "cublasDtbsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtbsv_v2_64", "cublasDtbsv_v2_64", "cublasDtbsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtpmv_v2", "cublasDtpmv_v2", "cublasDtpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtpmv_v2_64", "cublasDtpmv_v2_64", "cublasDtpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtpsv_v2", "cublasDtpsv_v2", "cublasDtpsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtpsv_v2_64", "cublasDtpsv_v2_64", "cublasDtpsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtpttr", "cublasDtpttr", "cublasDtpttr", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrmm_v2", "cublasDtrmm_v2", "cublasDtrmm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrmm_v2_64", "cublasDtrmm_v2_64", "cublasDtrmm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrmv_v2", "cublasDtrmv_v2", "cublasDtrmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrmv_v2_64", "cublasDtrmv_v2_64", "cublasDtrmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsmBatched", "cublasDtrsmBatched", "cublasDtrsmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsmBatched_64", "cublasDtrsmBatched_64", "cublasDtrsmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsm_v2", "cublasDtrsm_v2", "cublasDtrsm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsm_v2_64", "cublasDtrsm_v2_64", "cublasDtrsm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsv_v2", "cublasDtrsv_v2", "cublasDtrsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrsv_v2_64", "cublasDtrsv_v2_64", "cublasDtrsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDtrttp", "cublasDtrttp", "cublasDtrttp", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDzasum_v2", "cublasDzasum_v2", "cublasDzasum_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDzasum_v2_64", "cublasDzasum_v2_64", "cublasDzasum_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDznrm2_v2", "cublasDznrm2_v2", "cublasDznrm2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasDznrm2_v2_64", "cublasDznrm2_v2_64", "cublasDznrm2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmBatchedEx", "cublasGemmBatchedEx", "cublasGemmBatchedEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmBatchedEx_64", "cublasGemmBatchedEx_64", "cublasGemmBatchedEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmEx", "cublasGemmEx", "cublasGemmEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmEx_64", "cublasGemmEx_64", "cublasGemmEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx", "cublasGemmStridedBatchedEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGemmStridedBatchedEx_64", "cublasGemmStridedBatchedEx_64", "cublasGemmStridedBatchedEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetAtomicsMode", "cublasGetAtomicsMode", "cublasGetAtomicsMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetCudartVersion", "cublasGetCudartVersion", "cublasGetCudartVersion", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetLoggerCallback", "cublasGetLoggerCallback", "cublasGetLoggerCallback", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetMathMode", "cublasGetMathMode", "cublasGetMathMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetMatrix", "cublasGetMatrix", "cublasGetMatrix", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetMatrixAsync", "cublasGetMatrixAsync", "cublasGetMatrixAsync", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetMatrixAsync_64", "cublasGetMatrixAsync_64", "cublasGetMatrixAsync_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetMatrix_64", "cublasGetMatrix_64", "cublasGetMatrix_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetPointerMode_v2", "cublasGetPointerMode_v2", "cublasGetPointerMode_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetProperty", "cublasGetProperty", "cublasGetProperty", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetSmCountTarget", "cublasGetSmCountTarget", "cublasGetSmCountTarget", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetStatusName", "cublasGetStatusName", "cublasGetStatusName", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetStatusString", "cublasGetStatusString", "cublasGetStatusString", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetStream_v2", "cublasGetStream_v2", "cublasGetStream_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetVector", "cublasGetVector", "cublasGetVector", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetVectorAsync", "cublasGetVectorAsync", "cublasGetVectorAsync", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetVectorAsync_64", "cublasGetVectorAsync_64", "cublasGetVectorAsync_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetVector_64", "cublasGetVector_64", "cublasGetVector_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasGetVersion_v2", "cublasGetVersion_v2", "cublasGetVersion_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIamaxEx", "cublasIamaxEx", "cublasIamaxEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIamaxEx_64", "cublasIamaxEx_64", "cublasIamaxEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIaminEx", "cublasIaminEx", "cublasIaminEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIaminEx_64", "cublasIaminEx_64", "cublasIaminEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIcamax_v2", "cublasIcamax_v2", "cublasIcamax_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIcamax_v2_64", "cublasIcamax_v2_64", "cublasIcamax_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIcamin_v2", "cublasIcamin_v2", "cublasIcamin_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIcamin_v2_64", "cublasIcamin_v2_64", "cublasIcamin_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIdamax_v2", "cublasIdamax_v2", "cublasIdamax_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIdamax_v2_64", "cublasIdamax_v2_64", "cublasIdamax_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIdamin_v2", "cublasIdamin_v2", "cublasIdamin_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIdamin_v2_64", "cublasIdamin_v2_64", "cublasIdamin_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIsamax_v2", "cublasIsamax_v2", "cublasIsamax_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIsamax_v2_64", "cublasIsamax_v2_64", "cublasIsamax_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIsamin_v2", "cublasIsamin_v2", "cublasIsamin_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIsamin_v2_64", "cublasIsamin_v2_64", "cublasIsamin_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIzamax_v2", "cublasIzamax_v2", "cublasIzamax_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIzamax_v2_64", "cublasIzamax_v2_64", "cublasIzamax_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIzamin_v2", "cublasIzamin_v2", "cublasIzamin_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasIzamin_v2_64", "cublasIzamin_v2_64", "cublasIzamin_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasLoggerConfigure", "cublasLoggerConfigure", "cublasLoggerConfigure", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasNrm2Ex", "cublasNrm2Ex", "cublasNrm2Ex", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasNrm2Ex_64", "cublasNrm2Ex_64", "cublasNrm2Ex_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotEx", "cublasRotEx", "cublasRotEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotEx_64", "cublasRotEx_64", "cublasRotEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotgEx", "cublasRotgEx", "cublasRotgEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotmEx", "cublasRotmEx", "cublasRotmEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotmEx_64", "cublasRotmEx_64", "cublasRotmEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasRotmgEx", "cublasRotmgEx", "cublasRotmgEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSasum_v2", "cublasSasum_v2", "cublasSasum_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSasum_v2_64", "cublasSasum_v2_64", "cublasSasum_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSaxpy_v2", "cublasSaxpy_v2", "cublasSaxpy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSaxpy_v2_64", "cublasSaxpy_v2_64", "cublasSaxpy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScalEx", "cublasScalEx", "cublasScalEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScalEx_64", "cublasScalEx_64", "cublasScalEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScasum_v2", "cublasScasum_v2", "cublasScasum_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScasum_v2_64", "cublasScasum_v2_64", "cublasScasum_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScnrm2_v2", "cublasScnrm2_v2", "cublasScnrm2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScnrm2_v2_64", "cublasScnrm2_v2_64", "cublasScnrm2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScopy_v2", "cublasScopy_v2", "cublasScopy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasScopy_v2_64", "cublasScopy_v2_64", "cublasScopy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSdgmm", "cublasSdgmm", "cublasSdgmm", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSdgmm_64", "cublasSdgmm_64", "cublasSdgmm_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSdot_v2", "cublasSdot_v2", "cublasSdot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSdot_v2_64", "cublasSdot_v2_64", "cublasSdot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetAtomicsMode", "cublasSetAtomicsMode", "cublasSetAtomicsMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetLoggerCallback", "cublasSetLoggerCallback", "cublasSetLoggerCallback", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetMathMode", "cublasSetMathMode", "cublasSetMathMode", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetMatrix", "cublasSetMatrix", "cublasSetMatrix", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetMatrixAsync", "cublasSetMatrixAsync", "cublasSetMatrixAsync", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetMatrixAsync_64", "cublasSetMatrixAsync_64", "cublasSetMatrixAsync_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetMatrix_64", "cublasSetMatrix_64", "cublasSetMatrix_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetPointerMode_v2", "cublasSetPointerMode_v2", "cublasSetPointerMode_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetSmCountTarget", "cublasSetSmCountTarget", "cublasSetSmCountTarget", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetStream_v2", "cublasSetStream_v2", "cublasSetStream_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetVector", "cublasSetVector", "cublasSetVector", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetVectorAsync", "cublasSetVectorAsync", "cublasSetVectorAsync", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetVectorAsync_64", "cublasSetVectorAsync_64", "cublasSetVectorAsync_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetVector_64", "cublasSetVector_64", "cublasSetVector_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSetWorkspace_v2", "cublasSetWorkspace_v2", "cublasSetWorkspace_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgbmv_v2", "cublasSgbmv_v2", "cublasSgbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgbmv_v2_64", "cublasSgbmv_v2_64", "cublasSgbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgeam", "cublasSgeam", "cublasSgeam", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgeam_64", "cublasSgeam_64", "cublasSgeam_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgelsBatched", "cublasSgelsBatched", "cublasSgelsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmBatched", "cublasSgemmBatched", "cublasSgemmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmBatched_64", "cublasSgemmBatched_64", "cublasSgemmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmEx", "cublasSgemmEx", "cublasSgemmEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmEx_64", "cublasSgemmEx_64", "cublasSgemmEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmStridedBatched", "cublasSgemmStridedBatched", "cublasSgemmStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemmStridedBatched_64", "cublasSgemmStridedBatched_64", "cublasSgemmStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemm_v2", "cublasSgemm_v2", "cublasSgemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemm_v2_64", "cublasSgemm_v2_64", "cublasSgemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemvBatched", "cublasSgemvBatched", "cublasSgemvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemvBatched_64", "cublasSgemvBatched_64", "cublasSgemvBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemvStridedBatched", "cublasSgemvStridedBatched", "cublasSgemvStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemvStridedBatched_64", "cublasSgemvStridedBatched_64", "cublasSgemvStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemv_v2", "cublasSgemv_v2", "cublasSgemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgemv_v2_64", "cublasSgemv_v2_64", "cublasSgemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgeqrfBatched", "cublasSgeqrfBatched", "cublasSgeqrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSger_v2", "cublasSger_v2", "cublasSger_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSger_v2_64", "cublasSger_v2_64", "cublasSger_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgetrfBatched", "cublasSgetrfBatched", "cublasSgetrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgetriBatched", "cublasSgetriBatched", "cublasSgetriBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSgetrsBatched", "cublasSgetrsBatched", "cublasSgetrsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSmatinvBatched", "cublasSmatinvBatched", "cublasSmatinvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSnrm2_v2", "cublasSnrm2_v2", "cublasSnrm2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSnrm2_v2_64", "cublasSnrm2_v2_64", "cublasSnrm2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrot_v2", "cublasSrot_v2", "cublasSrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrot_v2_64", "cublasSrot_v2_64", "cublasSrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrotg_v2", "cublasSrotg_v2", "cublasSrotg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrotm_v2", "cublasSrotm_v2", "cublasSrotm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrotm_v2_64", "cublasSrotm_v2_64", "cublasSrotm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSrotmg_v2", "cublasSrotmg_v2", "cublasSrotmg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsbmv_v2", "cublasSsbmv_v2", "cublasSsbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsbmv_v2_64", "cublasSsbmv_v2_64", "cublasSsbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSscal_v2", "cublasSscal_v2", "cublasSscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSscal_v2_64", "cublasSscal_v2_64", "cublasSscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspmv_v2", "cublasSspmv_v2", "cublasSspmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspmv_v2_64", "cublasSspmv_v2_64", "cublasSspmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspr2_v2", "cublasSspr2_v2", "cublasSspr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspr2_v2_64", "cublasSspr2_v2_64", "cublasSspr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspr_v2", "cublasSspr_v2", "cublasSspr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSspr_v2_64", "cublasSspr_v2_64", "cublasSspr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSswap_v2", "cublasSswap_v2", "cublasSswap_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSswap_v2_64", "cublasSswap_v2_64", "cublasSswap_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsymm_v2", "cublasSsymm_v2", "cublasSsymm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsymm_v2_64", "cublasSsymm_v2_64", "cublasSsymm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsymv_v2", "cublasSsymv_v2", "cublasSsymv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsymv_v2_64", "cublasSsymv_v2_64", "cublasSsymv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr2_v2", "cublasSsyr2_v2", "cublasSsyr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr2_v2_64", "cublasSsyr2_v2_64", "cublasSsyr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr2k_v2", "cublasSsyr2k_v2", "cublasSsyr2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr2k_v2_64", "cublasSsyr2k_v2_64", "cublasSsyr2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr_v2", "cublasSsyr_v2", "cublasSsyr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyr_v2_64", "cublasSsyr_v2_64", "cublasSsyr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyrk_v2", "cublasSsyrk_v2", "cublasSsyrk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyrk_v2_64", "cublasSsyrk_v2_64", "cublasSsyrk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyrkx", "cublasSsyrkx", "cublasSsyrkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSsyrkx_64", "cublasSsyrkx_64", "cublasSsyrkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStbmv_v2", "cublasStbmv_v2", "cublasStbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStbmv_v2_64", "cublasStbmv_v2_64", "cublasStbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStbsv_v2", "cublasStbsv_v2", "cublasStbsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStbsv_v2_64", "cublasStbsv_v2_64", "cublasStbsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStpmv_v2", "cublasStpmv_v2", "cublasStpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStpmv_v2_64", "cublasStpmv_v2_64", "cublasStpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStpsv_v2", "cublasStpsv_v2", "cublasStpsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStpsv_v2_64", "cublasStpsv_v2_64", "cublasStpsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStpttr", "cublasStpttr", "cublasStpttr", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrmm_v2", "cublasStrmm_v2", "cublasStrmm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrmm_v2_64", "cublasStrmm_v2_64", "cublasStrmm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrmv_v2", "cublasStrmv_v2", "cublasStrmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrmv_v2_64", "cublasStrmv_v2_64", "cublasStrmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsmBatched", "cublasStrsmBatched", "cublasStrsmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsmBatched_64", "cublasStrsmBatched_64", "cublasStrsmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsm_v2", "cublasStrsm_v2", "cublasStrsm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsm_v2_64", "cublasStrsm_v2_64", "cublasStrsm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsv_v2", "cublasStrsv_v2", "cublasStrsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrsv_v2_64", "cublasStrsv_v2_64", "cublasStrsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasStrttp", "cublasStrttp", "cublasStrttp", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSwapEx", "cublasSwapEx", "cublasSwapEx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasSwapEx_64", "cublasSwapEx_64", "cublasSwapEx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasUint8gemmBias", "cublasUint8gemmBias", "cublasUint8gemmBias", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasXerbla", "cublasXerbla", "cublasXerbla", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZaxpy_v2", "cublasZaxpy_v2", "cublasZaxpy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZaxpy_v2_64", "cublasZaxpy_v2_64", "cublasZaxpy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZcopy_v2", "cublasZcopy_v2", "cublasZcopy_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZcopy_v2_64", "cublasZcopy_v2_64", "cublasZcopy_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdgmm", "cublasZdgmm", "cublasZdgmm", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdgmm_64", "cublasZdgmm_64", "cublasZdgmm_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdotc_v2", "cublasZdotc_v2", "cublasZdotc_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdotc_v2_64", "cublasZdotc_v2_64", "cublasZdotc_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdotu_v2", "cublasZdotu_v2", "cublasZdotu_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdotu_v2_64", "cublasZdotu_v2_64", "cublasZdotu_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdrot_v2", "cublasZdrot_v2", "cublasZdrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdrot_v2_64", "cublasZdrot_v2_64", "cublasZdrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdscal_v2", "cublasZdscal_v2", "cublasZdscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZdscal_v2_64", "cublasZdscal_v2_64", "cublasZdscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgbmv_v2", "cublasZgbmv_v2", "cublasZgbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgbmv_v2_64", "cublasZgbmv_v2_64", "cublasZgbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgeam", "cublasZgeam", "cublasZgeam", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgeam_64", "cublasZgeam_64", "cublasZgeam_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgelsBatched", "cublasZgelsBatched", "cublasZgelsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemm3m", "cublasZgemm3m", "cublasZgemm3m", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemm3m_64", "cublasZgemm3m_64", "cublasZgemm3m_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemmBatched", "cublasZgemmBatched", "cublasZgemmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemmBatched_64", "cublasZgemmBatched_64", "cublasZgemmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemmStridedBatched", "cublasZgemmStridedBatched", "cublasZgemmStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemmStridedBatched_64", "cublasZgemmStridedBatched_64", "cublasZgemmStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemm_v2", "cublasZgemm_v2", "cublasZgemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemm_v2_64", "cublasZgemm_v2_64", "cublasZgemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemvBatched", "cublasZgemvBatched", "cublasZgemvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemvBatched_64", "cublasZgemvBatched_64", "cublasZgemvBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemvStridedBatched", "cublasZgemvStridedBatched", "cublasZgemvStridedBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemvStridedBatched_64", "cublasZgemvStridedBatched_64", "cublasZgemvStridedBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemv_v2", "cublasZgemv_v2", "cublasZgemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgemv_v2_64", "cublasZgemv_v2_64", "cublasZgemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgeqrfBatched", "cublasZgeqrfBatched", "cublasZgeqrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgerc_v2", "cublasZgerc_v2", "cublasZgerc_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgerc_v2_64", "cublasZgerc_v2_64", "cublasZgerc_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgeru_v2", "cublasZgeru_v2", "cublasZgeru_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgeru_v2_64", "cublasZgeru_v2_64", "cublasZgeru_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgetrfBatched", "cublasZgetrfBatched", "cublasZgetrfBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgetriBatched", "cublasZgetriBatched", "cublasZgetriBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZgetrsBatched", "cublasZgetrsBatched", "cublasZgetrsBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhbmv_v2", "cublasZhbmv_v2", "cublasZhbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhbmv_v2_64", "cublasZhbmv_v2_64", "cublasZhbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhemm_v2", "cublasZhemm_v2", "cublasZhemm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhemm_v2_64", "cublasZhemm_v2_64", "cublasZhemm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhemv_v2", "cublasZhemv_v2", "cublasZhemv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhemv_v2_64", "cublasZhemv_v2_64", "cublasZhemv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher2_v2", "cublasZher2_v2", "cublasZher2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher2_v2_64", "cublasZher2_v2_64", "cublasZher2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher2k_v2", "cublasZher2k_v2", "cublasZher2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher2k_v2_64", "cublasZher2k_v2_64", "cublasZher2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher_v2", "cublasZher_v2", "cublasZher_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZher_v2_64", "cublasZher_v2_64", "cublasZher_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZherk_v2", "cublasZherk_v2", "cublasZherk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZherk_v2_64", "cublasZherk_v2_64", "cublasZherk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZherkx", "cublasZherkx", "cublasZherkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZherkx_64", "cublasZherkx_64", "cublasZherkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpmv_v2", "cublasZhpmv_v2", "cublasZhpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpmv_v2_64", "cublasZhpmv_v2_64", "cublasZhpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpr2_v2", "cublasZhpr2_v2", "cublasZhpr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpr2_v2_64", "cublasZhpr2_v2_64", "cublasZhpr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpr_v2", "cublasZhpr_v2", "cublasZhpr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZhpr_v2_64", "cublasZhpr_v2_64", "cublasZhpr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZmatinvBatched", "cublasZmatinvBatched", "cublasZmatinvBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZrot_v2", "cublasZrot_v2", "cublasZrot_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZrot_v2_64", "cublasZrot_v2_64", "cublasZrot_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZrotg_v2", "cublasZrotg_v2", "cublasZrotg_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZscal_v2", "cublasZscal_v2", "cublasZscal_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZscal_v2_64", "cublasZscal_v2_64", "cublasZscal_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZswap_v2", "cublasZswap_v2", "cublasZswap_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZswap_v2_64", "cublasZswap_v2_64", "cublasZswap_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsymm_v2", "cublasZsymm_v2", "cublasZsymm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsymm_v2_64", "cublasZsymm_v2_64", "cublasZsymm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsymv_v2", "cublasZsymv_v2", "cublasZsymv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsymv_v2_64", "cublasZsymv_v2_64", "cublasZsymv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr2_v2", "cublasZsyr2_v2", "cublasZsyr2_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr2_v2_64", "cublasZsyr2_v2_64", "cublasZsyr2_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr2k_v2", "cublasZsyr2k_v2", "cublasZsyr2k_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr2k_v2_64", "cublasZsyr2k_v2_64", "cublasZsyr2k_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr_v2", "cublasZsyr_v2", "cublasZsyr_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyr_v2_64", "cublasZsyr_v2_64", "cublasZsyr_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyrk_v2", "cublasZsyrk_v2", "cublasZsyrk_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyrk_v2_64", "cublasZsyrk_v2_64", "cublasZsyrk_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyrkx", "cublasZsyrkx", "cublasZsyrkx", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZsyrkx_64", "cublasZsyrkx_64", "cublasZsyrkx_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtbmv_v2", "cublasZtbmv_v2", "cublasZtbmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtbmv_v2_64", "cublasZtbmv_v2_64", "cublasZtbmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtbsv_v2", "cublasZtbsv_v2", "cublasZtbsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtbsv_v2_64", "cublasZtbsv_v2_64", "cublasZtbsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtpmv_v2", "cublasZtpmv_v2", "cublasZtpmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtpmv_v2_64", "cublasZtpmv_v2_64", "cublasZtpmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtpsv_v2", "cublasZtpsv_v2", "cublasZtpsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtpsv_v2_64", "cublasZtpsv_v2_64", "cublasZtpsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtpttr", "cublasZtpttr", "cublasZtpttr", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrmm_v2", "cublasZtrmm_v2", "cublasZtrmm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrmm_v2_64", "cublasZtrmm_v2_64", "cublasZtrmm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrmv_v2", "cublasZtrmv_v2", "cublasZtrmv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrmv_v2_64", "cublasZtrmv_v2_64", "cublasZtrmv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsmBatched", "cublasZtrsmBatched", "cublasZtrsmBatched", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsmBatched_64", "cublasZtrsmBatched_64", "cublasZtrsmBatched_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsm_v2", "cublasZtrsm_v2", "cublasZtrsm_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsm_v2_64", "cublasZtrsm_v2_64", "cublasZtrsm_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsv_v2", "cublasZtrsv_v2", "cublasZtrsv_v2", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrsv_v2_64", "cublasZtrsv_v2_64", "cublasZtrsv_v2_64", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-    {"cublasZtrttp", "cublasZtrttp", "cublasZtrttp", 0u, false, -1, {nullptr}, {unresolved}, {0}},
-};
-
-Function *function_table() { return functions; }
 
 // The other C names of the functions, for function_status.
-const Alias aliases[] = {
+const cushim::Alias cushim_aliases[] = {
     {"cublasCaxpy", "cublasCaxpy_v2"},
     {"cublasCaxpy_64", "cublasCaxpy_v2_64"},
     {"cublasCcopy", "cublasCcopy_v2"},
@@ -1828,10 +863,9 @@ const Alias aliases[] = {
     {"cublasZtrsv_64", "cublasZtrsv_v2_64"},
     {nullptr, nullptr},
 };
-const Alias *alias_table() { return aliases; }
-std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
 
-[[maybe_unused]] const StatusText status_texts[] = {
+// The constants of cublasStatus_t, for the answers that need no library.
+const cushim::StatusText cushim_texts[] = {
     {0, "CUBLAS_STATUS_SUCCESS", "no error"},
     {1, "CUBLAS_STATUS_NOT_INITIALIZED", "not initialized"},
     {3, "CUBLAS_STATUS_ALLOC_FAILED", "alloc failed"},
@@ -1842,40 +876,76 @@ std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); 
     {14, "CUBLAS_STATUS_INTERNAL_ERROR", "internal error"},
     {15, "CUBLAS_STATUS_NOT_SUPPORTED", "not supported"},
     {16, "CUBLAS_STATUS_LICENSE_ERROR", "license error"},
+    {0, nullptr, nullptr},
 };
 
-// The answer of cuGetErrorName/cuGetErrorString without a driver.
-[[maybe_unused]] cublasStatus_t status_text(cublasStatus_t code, const char **out, Text which) {
-    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
-        return static_cast<cublasStatus_t>(0);
-    return static_cast<cublasStatus_t>(7);
-}
+constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
+cushim::State cushim_state = {};
+cushim::FunctionState cushim_states[cushim_count] = {};
+thread_local cushim::Thread cushim_thread_state;
+cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
-// The answer of a function that returns the name or text of a status
-// (nvrtcGetErrorString) without the library; never null.
-[[maybe_unused]] const char *returned_text(cublasStatus_t code, Text which) {
-    const char *out = nullptr;
-    if (status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), &out, which))
-        return out;
-    return "unrecognized status";
-}
+#ifndef CUSHIM_CUBLAS_LINKED
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#else
+#define CUSHIM_SLOTS nullptr
+#endif
 
-}  // namespace cushim
+const cushim::Library cushim_this = {
+    &CUSHIM_RUNTIME_ABI,
+    "cuBLAS",
+    "cuBLAS",
+    "cuBLAS",
+    "Install cuBLAS (the CUDA toolkit, or the `nvidia-cublas` wheel)",
+    "CUSHIM_CUBLAS_LIBRARY",
+    "cublasGetProperty",
+    3,
+    12u,  // the header's major, which the library must report (0: any)
+    false,  // a link-time stub
+    true,  // searched in pip wheels, conda and toolkits
+    {
+        1,  // library not found: CUBLAS_STATUS_NOT_INITIALIZED
+        1,  // stub library: CUBLAS_STATUS_NOT_INITIALIZED
+        15,  // symbol not found: CUBLAS_STATUS_NOT_SUPPORTED
+        15,  // too old: CUBLAS_STATUS_NOT_SUPPORTED
+        1,  // forked during the load: CUBLAS_STATUS_NOT_INITIALIZED
+        0,  // success: CUBLAS_STATUS_SUCCESS
+        7,  // invalid value: CUBLAS_STATUS_INVALID_VALUE
+    },
+    cushim_names,
+    cushim_preload,
+    cushim_family,
+    cushim_wheel_dirs,
+    nullptr,
+    cushim_functions,
+    cushim_count,
+    cushim_aliases,
+    cushim_texts,
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
+    &cushim_state,
+    cushim_states,
+    CUSHIM_SLOTS,
+    cushim_thread,
+};
+
 }  // namespace
 
 // The runtime's statuses are the values of cushim_cublas_status.
 static_assert(static_cast<int>(CUSHIM_CUBLAS_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
-static_assert(static_cast<int>(CUSHIM_CUBLAS_STUB_LIBRARY) == cushim::status_stub_library, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
-static_assert(static_cast<int>(CUSHIM_CUBLAS_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
-static_assert(static_cast<int>(CUSHIM_CUBLAS_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
+static_assert(static_cast<int>(CUSHIM_CUBLAS_TOO_OLD) == cushim::status_too_old, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_REENTRANT) == cushim::status_reentrant, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_WRONG_MAJOR) == cushim::status_wrong_major, "status");
 // Drop-in exports: each definition redeclares the header's own prototype.
-#define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
+#define CUSHIM_CHECKED(SYMBOL, TYPE)
 
+#ifndef CUSHIM_CUBLAS_LINKED
 // The header marks some functions deprecated; defining and checking them is not a use.
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -1884,1509 +954,1504 @@ static_assert(static_cast<int>(CUSHIM_CUBLAS_WRONG_MAJOR) == cushim::status_wron
 #pragma warning(push)
 #pragma warning(disable : 4996)
 #endif
-// With CUSHIM_CUBLAS_LINKED defined (`--link linked` defines it here), the
-// program links the library itself and calls its symbols directly: no stubs
-// are defined, and the status API below reports on that same library.
-#ifndef CUSHIM_CUBLAS_LINKED
 
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasAsumEx, cublasAsumEx, 0, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim::absent(0)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasAsumEx, cublasAsumEx, 0, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasAsumEx_64, cublasAsumEx_64, 1, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim::absent(1)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasAsumEx_64, cublasAsumEx_64, 1, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasAxpyEx, cublasAxpyEx, 2, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim::absent(2)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasAxpyEx, cublasAxpyEx, 2, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasAxpyEx_64, cublasAxpyEx_64, 3, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim::absent(3)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasAxpyEx_64, cublasAxpyEx_64, 3, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCaxpy_v2, cublasCaxpy_v2, 4, (cublasHandle_t handle, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(4)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCaxpy_v2, cublasCaxpy_v2, 4, (cublasHandle_t handle, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCaxpy_v2_64, cublasCaxpy_v2_64, 5, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(5)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCaxpy_v2_64, cublasCaxpy_v2_64, 5, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCcopy_v2, cublasCcopy_v2, 6, (cublasHandle_t handle, int n, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(6)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCcopy_v2, cublasCcopy_v2, 6, (cublasHandle_t handle, int n, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCcopy_v2_64, cublasCcopy_v2_64, 7, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(7)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCcopy_v2_64, cublasCcopy_v2_64, 7, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdgmm, cublasCdgmm, 8, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuComplex *A, int lda, const cuComplex *x, int incx, cuComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(8)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdgmm, cublasCdgmm, 8, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuComplex *A, int lda, const cuComplex *x, int incx, cuComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdgmm_64, cublasCdgmm_64, 9, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(9)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdgmm_64, cublasCdgmm_64, 9, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdotc_v2, cublasCdotc_v2, 10, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(10)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdotc_v2, cublasCdotc_v2, 10, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdotc_v2_64, cublasCdotc_v2_64, 11, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(11)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdotc_v2_64, cublasCdotc_v2_64, 11, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdotu_v2, cublasCdotu_v2, 12, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(12)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdotu_v2, cublasCdotu_v2, 12, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCdotu_v2_64, cublasCdotu_v2_64, 13, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(13)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCdotu_v2_64, cublasCdotu_v2_64, 13, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgbmv_v2, cublasCgbmv_v2, 14, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(14)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgbmv_v2, cublasCgbmv_v2, 14, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgbmv_v2_64, cublasCgbmv_v2_64, 15, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(15)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgbmv_v2_64, cublasCgbmv_v2_64, 15, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgeam, cublasCgeam, 16, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(16)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgeam, cublasCgeam, 16, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgeam_64, cublasCgeam_64, 17, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(17)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgeam_64, cublasCgeam_64, 17, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgelsBatched, cublasCgelsBatched, 18, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuComplex *const *Aarray, int lda, cuComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim::absent(18)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgelsBatched, cublasCgelsBatched, 18, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuComplex *const *Aarray, int lda, cuComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3m, cublasCgemm3m, 19, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(19)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3m, cublasCgemm3m, 19, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mBatched, cublasCgemm3mBatched, 20, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(20)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mBatched, cublasCgemm3mBatched, 20, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mBatched_64, cublasCgemm3mBatched_64, 21, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(21)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mBatched_64, cublasCgemm3mBatched_64, 21, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mEx, cublasCgemm3mEx, 22, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(22)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mEx, cublasCgemm3mEx, 22, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mEx_64, cublasCgemm3mEx_64, 23, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(23)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mEx_64, cublasCgemm3mEx_64, 23, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mStridedBatched, cublasCgemm3mStridedBatched, 24, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(24)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mStridedBatched, cublasCgemm3mStridedBatched, 24, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3mStridedBatched_64, cublasCgemm3mStridedBatched_64, 25, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(25)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3mStridedBatched_64, cublasCgemm3mStridedBatched_64, 25, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm3m_64, cublasCgemm3m_64, 26, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(26)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm3m_64, cublasCgemm3m_64, 26, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmBatched, cublasCgemmBatched, 27, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(27)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmBatched, cublasCgemmBatched, 27, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmBatched_64, cublasCgemmBatched_64, 28, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(28)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmBatched_64, cublasCgemmBatched_64, 28, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmEx, cublasCgemmEx, 29, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(29)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmEx, cublasCgemmEx, 29, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmEx_64, cublasCgemmEx_64, 30, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(30)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmEx_64, cublasCgemmEx_64, 30, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmStridedBatched, cublasCgemmStridedBatched, 31, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(31)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmStridedBatched, cublasCgemmStridedBatched, 31, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemmStridedBatched_64, cublasCgemmStridedBatched_64, 32, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(32)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemmStridedBatched_64, cublasCgemmStridedBatched_64, 32, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm_v2, cublasCgemm_v2, 33, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(33)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm_v2, cublasCgemm_v2, 33, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemm_v2_64, cublasCgemm_v2_64, 34, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(34)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemm_v2_64, cublasCgemm_v2_64, 34, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemvBatched, cublasCgemvBatched, 35, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *xarray, int incx, const cuComplex *beta, cuComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(35)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemvBatched, cublasCgemvBatched, 35, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *xarray, int incx, const cuComplex *beta, cuComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemvBatched_64, cublasCgemvBatched_64, 36, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *xarray, int64_t incx, const cuComplex *beta, cuComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(36)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemvBatched_64, cublasCgemvBatched_64, 36, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *xarray, int64_t incx, const cuComplex *beta, cuComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemvStridedBatched, cublasCgemvStridedBatched, 37, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *x, int incx, long long stridex, const cuComplex *beta, cuComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(37)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemvStridedBatched, cublasCgemvStridedBatched, 37, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *x, int incx, long long stridex, const cuComplex *beta, cuComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemvStridedBatched_64, cublasCgemvStridedBatched_64, 38, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *x, int64_t incx, long long stridex, const cuComplex *beta, cuComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(38)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemvStridedBatched_64, cublasCgemvStridedBatched_64, 38, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *x, int64_t incx, long long stridex, const cuComplex *beta, cuComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemv_v2, cublasCgemv_v2, 39, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(39)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemv_v2, cublasCgemv_v2, 39, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgemv_v2_64, cublasCgemv_v2_64, 40, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(40)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgemv_v2_64, cublasCgemv_v2_64, 40, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgeqrfBatched, cublasCgeqrfBatched, 41, (cublasHandle_t handle, int m, int n, cuComplex *const *Aarray, int lda, cuComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(41)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgeqrfBatched, cublasCgeqrfBatched, 41, (cublasHandle_t handle, int m, int n, cuComplex *const *Aarray, int lda, cuComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgerc_v2, cublasCgerc_v2, 42, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(42)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgerc_v2, cublasCgerc_v2, 42, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgerc_v2_64, cublasCgerc_v2_64, 43, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(43)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgerc_v2_64, cublasCgerc_v2_64, 43, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgeru_v2, cublasCgeru_v2, 44, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(44)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgeru_v2, cublasCgeru_v2, 44, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgeru_v2_64, cublasCgeru_v2_64, 45, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(45)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgeru_v2_64, cublasCgeru_v2_64, 45, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgetrfBatched, cublasCgetrfBatched, 46, (cublasHandle_t handle, int n, cuComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(46)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgetrfBatched, cublasCgetrfBatched, 46, (cublasHandle_t handle, int n, cuComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgetriBatched, cublasCgetriBatched, 47, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, const int *P, cuComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(47)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgetriBatched, cublasCgetriBatched, 47, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, const int *P, cuComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCgetrsBatched, cublasCgetrsBatched, 48, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuComplex *const *Aarray, int lda, const int *devIpiv, cuComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(48)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCgetrsBatched, cublasCgetrsBatched, 48, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuComplex *const *Aarray, int lda, const int *devIpiv, cuComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChbmv_v2, cublasChbmv_v2, 49, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(49)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChbmv_v2, cublasChbmv_v2, 49, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChbmv_v2_64, cublasChbmv_v2_64, 50, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(50)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChbmv_v2_64, cublasChbmv_v2_64, 50, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChemm_v2, cublasChemm_v2, 51, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(51)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChemm_v2, cublasChemm_v2, 51, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChemm_v2_64, cublasChemm_v2_64, 52, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(52)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChemm_v2_64, cublasChemm_v2_64, 52, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChemv_v2, cublasChemv_v2, 53, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(53)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChemv_v2, cublasChemv_v2, 53, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChemv_v2_64, cublasChemv_v2_64, 54, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(54)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChemv_v2_64, cublasChemv_v2_64, 54, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher2_v2, cublasCher2_v2, 55, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(55)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher2_v2, cublasCher2_v2, 55, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher2_v2_64, cublasCher2_v2_64, 56, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(56)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher2_v2_64, cublasCher2_v2_64, 56, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher2k_v2, cublasCher2k_v2, 57, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(57)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher2k_v2, cublasCher2k_v2, 57, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher2k_v2_64, cublasCher2k_v2_64, 58, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(58)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher2k_v2_64, cublasCher2k_v2_64, 58, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher_v2, cublasCher_v2, 59, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(59)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher_v2, cublasCher_v2, 59, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCher_v2_64, cublasCher_v2_64, 60, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(60)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCher_v2_64, cublasCher_v2_64, 60, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherk3mEx, cublasCherk3mEx, 61, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(61)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherk3mEx, cublasCherk3mEx, 61, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherk3mEx_64, cublasCherk3mEx_64, 62, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(62)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherk3mEx_64, cublasCherk3mEx_64, 62, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherkEx, cublasCherkEx, 63, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(63)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherkEx, cublasCherkEx, 63, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherkEx_64, cublasCherkEx_64, 64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(64)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherkEx_64, cublasCherkEx_64, 64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherk_v2, cublasCherk_v2, 65, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const cuComplex *A, int lda, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(65)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherk_v2, cublasCherk_v2, 65, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const cuComplex *A, int lda, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherk_v2_64, cublasCherk_v2_64, 66, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const cuComplex *A, int64_t lda, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(66)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherk_v2_64, cublasCherk_v2_64, 66, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const cuComplex *A, int64_t lda, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherkx, cublasCherkx, 67, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(67)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherkx, cublasCherkx, 67, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCherkx_64, cublasCherkx_64, 68, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(68)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCherkx_64, cublasCherkx_64, 68, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpmv_v2, cublasChpmv_v2, 69, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(69)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpmv_v2, cublasChpmv_v2, 69, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpmv_v2_64, cublasChpmv_v2_64, 70, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(70)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpmv_v2_64, cublasChpmv_v2_64, 70, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpr2_v2, cublasChpr2_v2, 71, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(71)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpr2_v2, cublasChpr2_v2, 71, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpr2_v2_64, cublasChpr2_v2_64, 72, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(72)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpr2_v2_64, cublasChpr2_v2_64, 72, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpr_v2, cublasChpr_v2, 73, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(73)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpr_v2, cublasChpr_v2, 73, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasChpr_v2_64, cublasChpr_v2_64, 74, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(74)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasChpr_v2_64, cublasChpr_v2_64, 74, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCmatinvBatched, cublasCmatinvBatched, 75, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, cuComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(75)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCmatinvBatched, cublasCmatinvBatched, 75, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, cuComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCopyEx, cublasCopyEx, 76, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim::absent(76)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCopyEx, cublasCopyEx, 76, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCopyEx_64, cublasCopyEx_64, 77, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim::absent(77)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCopyEx_64, cublasCopyEx_64, 77, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCreate_v2, cublasCreate_v2, 78, (cublasHandle_t *handle), (handle), static_cast<cublasStatus_t>(cushim::absent(78)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCreate_v2, cublasCreate_v2, 78, (cublasHandle_t *handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCrot_v2, cublasCrot_v2, 79, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(79)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCrot_v2, cublasCrot_v2, 79, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCrot_v2_64, cublasCrot_v2_64, 80, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(80)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCrot_v2_64, cublasCrot_v2_64, 80, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCrotg_v2, cublasCrotg_v2, 81, (cublasHandle_t handle, cuComplex *a, cuComplex *b, float *c, cuComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim::absent(81)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCrotg_v2, cublasCrotg_v2, 81, (cublasHandle_t handle, cuComplex *a, cuComplex *b, float *c, cuComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCscal_v2, cublasCscal_v2, 82, (cublasHandle_t handle, int n, const cuComplex *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(82)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCscal_v2, cublasCscal_v2, 82, (cublasHandle_t handle, int n, const cuComplex *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCscal_v2_64, cublasCscal_v2_64, 83, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(83)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCscal_v2_64, cublasCscal_v2_64, 83, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsrot_v2, cublasCsrot_v2, 84, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(84)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsrot_v2, cublasCsrot_v2, 84, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsrot_v2_64, cublasCsrot_v2_64, 85, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(85)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsrot_v2_64, cublasCsrot_v2_64, 85, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsscal_v2, cublasCsscal_v2, 86, (cublasHandle_t handle, int n, const float *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(86)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsscal_v2, cublasCsscal_v2, 86, (cublasHandle_t handle, int n, const float *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsscal_v2_64, cublasCsscal_v2_64, 87, (cublasHandle_t handle, int64_t n, const float *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(87)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsscal_v2_64, cublasCsscal_v2_64, 87, (cublasHandle_t handle, int64_t n, const float *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCswap_v2, cublasCswap_v2, 88, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(88)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCswap_v2, cublasCswap_v2, 88, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCswap_v2_64, cublasCswap_v2_64, 89, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(89)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCswap_v2_64, cublasCswap_v2_64, 89, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsymm_v2, cublasCsymm_v2, 90, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(90)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsymm_v2, cublasCsymm_v2, 90, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsymm_v2_64, cublasCsymm_v2_64, 91, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(91)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsymm_v2_64, cublasCsymm_v2_64, 91, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsymv_v2, cublasCsymv_v2, 92, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(92)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsymv_v2, cublasCsymv_v2, 92, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsymv_v2_64, cublasCsymv_v2_64, 93, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(93)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsymv_v2_64, cublasCsymv_v2_64, 93, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr2_v2, cublasCsyr2_v2, 94, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(94)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr2_v2, cublasCsyr2_v2, 94, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr2_v2_64, cublasCsyr2_v2_64, 95, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(95)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr2_v2_64, cublasCsyr2_v2_64, 95, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr2k_v2, cublasCsyr2k_v2, 96, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(96)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr2k_v2, cublasCsyr2k_v2, 96, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr2k_v2_64, cublasCsyr2k_v2_64, 97, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(97)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr2k_v2_64, cublasCsyr2k_v2_64, 97, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr_v2, cublasCsyr_v2, 98, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(98)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr_v2, cublasCsyr_v2, 98, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyr_v2_64, cublasCsyr_v2_64, 99, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(99)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyr_v2_64, cublasCsyr_v2_64, 99, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrk3mEx, cublasCsyrk3mEx, 100, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(100)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrk3mEx, cublasCsyrk3mEx, 100, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrk3mEx_64, cublasCsyrk3mEx_64, 101, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(101)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrk3mEx_64, cublasCsyrk3mEx_64, 101, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrkEx, cublasCsyrkEx, 102, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(102)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrkEx, cublasCsyrkEx, 102, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrkEx_64, cublasCsyrkEx_64, 103, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(103)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrkEx_64, cublasCsyrkEx_64, 103, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrk_v2, cublasCsyrk_v2, 104, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(104)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrk_v2, cublasCsyrk_v2, 104, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrk_v2_64, cublasCsyrk_v2_64, 105, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(105)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrk_v2_64, cublasCsyrk_v2_64, 105, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrkx, cublasCsyrkx, 106, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(106)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrkx, cublasCsyrkx, 106, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCsyrkx_64, cublasCsyrkx_64, 107, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(107)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCsyrkx_64, cublasCsyrkx_64, 107, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtbmv_v2, cublasCtbmv_v2, 108, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(108)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtbmv_v2, cublasCtbmv_v2, 108, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtbmv_v2_64, cublasCtbmv_v2_64, 109, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(109)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtbmv_v2_64, cublasCtbmv_v2_64, 109, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtbsv_v2, cublasCtbsv_v2, 110, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(110)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtbsv_v2, cublasCtbsv_v2, 110, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtbsv_v2_64, cublasCtbsv_v2_64, 111, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(111)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtbsv_v2_64, cublasCtbsv_v2_64, 111, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtpmv_v2, cublasCtpmv_v2, 112, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(112)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtpmv_v2, cublasCtpmv_v2, 112, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtpmv_v2_64, cublasCtpmv_v2_64, 113, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(113)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtpmv_v2_64, cublasCtpmv_v2_64, 113, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtpsv_v2, cublasCtpsv_v2, 114, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(114)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtpsv_v2, cublasCtpsv_v2, 114, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtpsv_v2_64, cublasCtpsv_v2_64, 115, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(115)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtpsv_v2_64, cublasCtpsv_v2_64, 115, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtpttr, cublasCtpttr, 116, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *AP, cuComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim::absent(116)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtpttr, cublasCtpttr, 116, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *AP, cuComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrmm_v2, cublasCtrmm_v2, 117, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(117)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrmm_v2, cublasCtrmm_v2, 117, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrmm_v2_64, cublasCtrmm_v2_64, 118, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(118)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrmm_v2_64, cublasCtrmm_v2_64, 118, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrmv_v2, cublasCtrmv_v2, 119, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(119)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrmv_v2, cublasCtrmv_v2, 119, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrmv_v2_64, cublasCtrmv_v2_64, 120, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(120)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrmv_v2_64, cublasCtrmv_v2_64, 120, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsmBatched, cublasCtrsmBatched, 121, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *const *A, int lda, cuComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(121)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsmBatched, cublasCtrsmBatched, 121, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *const *A, int lda, cuComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsmBatched_64, cublasCtrsmBatched_64, 122, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *A, int64_t lda, cuComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(122)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsmBatched_64, cublasCtrsmBatched_64, 122, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *A, int64_t lda, cuComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsm_v2, cublasCtrsm_v2, 123, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, cuComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(123)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsm_v2, cublasCtrsm_v2, 123, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, cuComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsm_v2_64, cublasCtrsm_v2_64, 124, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, cuComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(124)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsm_v2_64, cublasCtrsm_v2_64, 124, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, cuComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsv_v2, cublasCtrsv_v2, 125, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(125)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsv_v2, cublasCtrsv_v2, 125, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrsv_v2_64, cublasCtrsv_v2_64, 126, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(126)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrsv_v2_64, cublasCtrsv_v2_64, 126, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasCtrttp, cublasCtrttp, 127, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *A, int lda, cuComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim::absent(127)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasCtrttp, cublasCtrttp, 127, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *A, int lda, cuComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDasum_v2, cublasDasum_v2, 128, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(128)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDasum_v2, cublasDasum_v2, 128, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDasum_v2_64, cublasDasum_v2_64, 129, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(129)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDasum_v2_64, cublasDasum_v2_64, 129, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDaxpy_v2, cublasDaxpy_v2, 130, (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(130)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDaxpy_v2, cublasDaxpy_v2, 130, (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDaxpy_v2_64, cublasDaxpy_v2_64, 131, (cublasHandle_t handle, int64_t n, const double *alpha, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(131)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDaxpy_v2_64, cublasDaxpy_v2_64, 131, (cublasHandle_t handle, int64_t n, const double *alpha, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDcopy_v2, cublasDcopy_v2, 132, (cublasHandle_t handle, int n, const double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(132)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDcopy_v2, cublasDcopy_v2, 132, (cublasHandle_t handle, int n, const double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDcopy_v2_64, cublasDcopy_v2_64, 133, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(133)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDcopy_v2_64, cublasDcopy_v2_64, 133, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDdgmm, cublasDdgmm, 134, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const double *A, int lda, const double *x, int incx, double *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(134)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDdgmm, cublasDdgmm, 134, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const double *A, int lda, const double *x, int incx, double *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDdgmm_64, cublasDdgmm_64, 135, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const double *A, int64_t lda, const double *x, int64_t incx, double *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(135)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDdgmm_64, cublasDdgmm_64, 135, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const double *A, int64_t lda, const double *x, int64_t incx, double *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDdot_v2, cublasDdot_v2, 136, (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(136)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDdot_v2, cublasDdot_v2, 136, (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDdot_v2_64, cublasDdot_v2_64, 137, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, const double *y, int64_t incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(137)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDdot_v2_64, cublasDdot_v2_64, 137, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, const double *y, int64_t incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDestroy_v2, cublasDestroy_v2, 138, (cublasHandle_t handle), (handle), static_cast<cublasStatus_t>(cushim::absent(138)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDestroy_v2, cublasDestroy_v2, 138, (cublasHandle_t handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgbmv_v2, cublasDgbmv_v2, 139, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(139)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgbmv_v2, cublasDgbmv_v2, 139, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgbmv_v2_64, cublasDgbmv_v2_64, 140, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(140)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgbmv_v2_64, cublasDgbmv_v2_64, 140, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgeam, cublasDgeam, 141, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(141)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgeam, cublasDgeam, 141, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgeam_64, cublasDgeam_64, 142, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *beta, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(142)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgeam_64, cublasDgeam_64, 142, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *beta, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgelsBatched, cublasDgelsBatched, 143, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, double *const *Aarray, int lda, double *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim::absent(143)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgelsBatched, cublasDgelsBatched, 143, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, double *const *Aarray, int lda, double *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemmBatched, cublasDgemmBatched, 144, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *const *Aarray, int lda, const double *const *Barray, int ldb, const double *beta, double *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(144)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemmBatched, cublasDgemmBatched, 144, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *const *Aarray, int lda, const double *const *Barray, int ldb, const double *beta, double *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemmBatched_64, cublasDgemmBatched_64, 145, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *Barray, int64_t ldb, const double *beta, double *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(145)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemmBatched_64, cublasDgemmBatched_64, 145, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *Barray, int64_t ldb, const double *beta, double *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemmStridedBatched, cublasDgemmStridedBatched, 146, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(146)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemmStridedBatched, cublasDgemmStridedBatched, 146, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemmStridedBatched_64, cublasDgemmStridedBatched_64, 147, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, long long strideA, const double *B, int64_t ldb, long long strideB, const double *beta, double *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(147)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemmStridedBatched_64, cublasDgemmStridedBatched_64, 147, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, long long strideA, const double *B, int64_t ldb, long long strideB, const double *beta, double *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemm_v2, cublasDgemm_v2, 148, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(148)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemm_v2, cublasDgemm_v2, 148, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemm_v2_64, cublasDgemm_v2_64, 149, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(149)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemm_v2_64, cublasDgemm_v2_64, 149, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemvBatched, cublasDgemvBatched, 150, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *const *Aarray, int lda, const double *const *xarray, int incx, const double *beta, double *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(150)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemvBatched, cublasDgemvBatched, 150, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *const *Aarray, int lda, const double *const *xarray, int incx, const double *beta, double *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemvBatched_64, cublasDgemvBatched_64, 151, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *xarray, int64_t incx, const double *beta, double *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(151)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemvBatched_64, cublasDgemvBatched_64, 151, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *xarray, int64_t incx, const double *beta, double *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemvStridedBatched, cublasDgemvStridedBatched, 152, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, long long strideA, const double *x, int incx, long long stridex, const double *beta, double *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(152)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemvStridedBatched, cublasDgemvStridedBatched, 152, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, long long strideA, const double *x, int incx, long long stridex, const double *beta, double *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemvStridedBatched_64, cublasDgemvStridedBatched_64, 153, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, long long strideA, const double *x, int64_t incx, long long stridex, const double *beta, double *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(153)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemvStridedBatched_64, cublasDgemvStridedBatched_64, 153, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, long long strideA, const double *x, int64_t incx, long long stridex, const double *beta, double *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemv_v2, cublasDgemv_v2, 154, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(154)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemv_v2, cublasDgemv_v2, 154, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgemv_v2_64, cublasDgemv_v2_64, 155, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(155)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgemv_v2_64, cublasDgemv_v2_64, 155, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgeqrfBatched, cublasDgeqrfBatched, 156, (cublasHandle_t handle, int m, int n, double *const *Aarray, int lda, double *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(156)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgeqrfBatched, cublasDgeqrfBatched, 156, (cublasHandle_t handle, int m, int n, double *const *Aarray, int lda, double *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDger_v2, cublasDger_v2, 157, (cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(157)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDger_v2, cublasDger_v2, 157, (cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDger_v2_64, cublasDger_v2_64, 158, (cublasHandle_t handle, int64_t m, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(158)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDger_v2_64, cublasDger_v2_64, 158, (cublasHandle_t handle, int64_t m, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgetrfBatched, cublasDgetrfBatched, 159, (cublasHandle_t handle, int n, double *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(159)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgetrfBatched, cublasDgetrfBatched, 159, (cublasHandle_t handle, int n, double *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgetriBatched, cublasDgetriBatched, 160, (cublasHandle_t handle, int n, const double *const *A, int lda, const int *P, double *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(160)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgetriBatched, cublasDgetriBatched, 160, (cublasHandle_t handle, int n, const double *const *A, int lda, const int *P, double *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDgetrsBatched, cublasDgetrsBatched, 161, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const double *const *Aarray, int lda, const int *devIpiv, double *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(161)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDgetrsBatched, cublasDgetrsBatched, 161, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const double *const *Aarray, int lda, const int *devIpiv, double *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDmatinvBatched, cublasDmatinvBatched, 162, (cublasHandle_t handle, int n, const double *const *A, int lda, double *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(162)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDmatinvBatched, cublasDmatinvBatched, 162, (cublasHandle_t handle, int n, const double *const *A, int lda, double *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDnrm2_v2, cublasDnrm2_v2, 163, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(163)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDnrm2_v2, cublasDnrm2_v2, 163, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDnrm2_v2_64, cublasDnrm2_v2_64, 164, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(164)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDnrm2_v2_64, cublasDnrm2_v2_64, 164, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDotEx, cublasDotEx, 165, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(165)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDotEx, cublasDotEx, 165, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDotEx_64, cublasDotEx_64, 166, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(166)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDotEx_64, cublasDotEx_64, 166, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDotcEx, cublasDotcEx, 167, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(167)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDotcEx, cublasDotcEx, 167, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDotcEx_64, cublasDotcEx_64, 168, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(168)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDotcEx_64, cublasDotcEx_64, 168, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrot_v2, cublasDrot_v2, 169, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(169)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrot_v2, cublasDrot_v2, 169, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrot_v2_64, cublasDrot_v2_64, 170, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(170)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrot_v2_64, cublasDrot_v2_64, 170, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrotg_v2, cublasDrotg_v2, 171, (cublasHandle_t handle, double *a, double *b, double *c, double *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim::absent(171)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrotg_v2, cublasDrotg_v2, 171, (cublasHandle_t handle, double *a, double *b, double *c, double *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrotm_v2, cublasDrotm_v2, 172, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim::absent(172)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrotm_v2, cublasDrotm_v2, 172, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrotm_v2_64, cublasDrotm_v2_64, 173, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim::absent(173)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrotm_v2_64, cublasDrotm_v2_64, 173, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDrotmg_v2, cublasDrotmg_v2, 174, (cublasHandle_t handle, double *d1, double *d2, double *x1, const double *y1, double *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim::absent(174)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDrotmg_v2, cublasDrotmg_v2, 174, (cublasHandle_t handle, double *d1, double *d2, double *x1, const double *y1, double *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsbmv_v2, cublasDsbmv_v2, 175, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(175)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsbmv_v2, cublasDsbmv_v2, 175, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsbmv_v2_64, cublasDsbmv_v2_64, 176, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(176)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsbmv_v2_64, cublasDsbmv_v2_64, 176, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDscal_v2, cublasDscal_v2, 177, (cublasHandle_t handle, int n, const double *alpha, double *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(177)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDscal_v2, cublasDscal_v2, 177, (cublasHandle_t handle, int n, const double *alpha, double *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDscal_v2_64, cublasDscal_v2_64, 178, (cublasHandle_t handle, int64_t n, const double *alpha, double *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(178)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDscal_v2_64, cublasDscal_v2_64, 178, (cublasHandle_t handle, int64_t n, const double *alpha, double *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspmv_v2, cublasDspmv_v2, 179, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *AP, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(179)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspmv_v2, cublasDspmv_v2, 179, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *AP, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspmv_v2_64, cublasDspmv_v2_64, 180, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *AP, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(180)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspmv_v2_64, cublasDspmv_v2_64, 180, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *AP, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspr2_v2, cublasDspr2_v2, 181, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(181)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspr2_v2, cublasDspr2_v2, 181, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspr2_v2_64, cublasDspr2_v2_64, 182, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(182)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspr2_v2_64, cublasDspr2_v2_64, 182, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspr_v2, cublasDspr_v2, 183, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(183)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspr_v2, cublasDspr_v2, 183, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDspr_v2_64, cublasDspr_v2_64, 184, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(184)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDspr_v2_64, cublasDspr_v2_64, 184, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDswap_v2, cublasDswap_v2, 185, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(185)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDswap_v2, cublasDswap_v2, 185, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDswap_v2_64, cublasDswap_v2_64, 186, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(186)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDswap_v2_64, cublasDswap_v2_64, 186, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsymm_v2, cublasDsymm_v2, 187, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(187)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsymm_v2, cublasDsymm_v2, 187, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsymm_v2_64, cublasDsymm_v2_64, 188, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(188)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsymm_v2_64, cublasDsymm_v2_64, 188, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsymv_v2, cublasDsymv_v2, 189, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(189)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsymv_v2, cublasDsymv_v2, 189, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsymv_v2_64, cublasDsymv_v2_64, 190, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(190)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsymv_v2_64, cublasDsymv_v2_64, 190, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr2_v2, cublasDsyr2_v2, 191, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(191)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr2_v2, cublasDsyr2_v2, 191, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr2_v2_64, cublasDsyr2_v2_64, 192, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(192)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr2_v2_64, cublasDsyr2_v2_64, 192, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr2k_v2, cublasDsyr2k_v2, 193, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(193)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr2k_v2, cublasDsyr2k_v2, 193, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr2k_v2_64, cublasDsyr2k_v2_64, 194, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(194)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr2k_v2_64, cublasDsyr2k_v2_64, 194, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr_v2, cublasDsyr_v2, 195, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(195)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr_v2, cublasDsyr_v2, 195, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyr_v2_64, cublasDsyr_v2_64, 196, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(196)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyr_v2_64, cublasDsyr_v2_64, 196, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyrk_v2, cublasDsyrk_v2, 197, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(197)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyrk_v2, cublasDsyrk_v2, 197, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyrk_v2_64, cublasDsyrk_v2_64, 198, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(198)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyrk_v2_64, cublasDsyrk_v2_64, 198, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyrkx, cublasDsyrkx, 199, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(199)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyrkx, cublasDsyrkx, 199, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDsyrkx_64, cublasDsyrkx_64, 200, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(200)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDsyrkx_64, cublasDsyrkx_64, 200, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtbmv_v2, cublasDtbmv_v2, 201, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(201)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtbmv_v2, cublasDtbmv_v2, 201, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtbmv_v2_64, cublasDtbmv_v2_64, 202, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(202)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtbmv_v2_64, cublasDtbmv_v2_64, 202, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtbsv_v2, cublasDtbsv_v2, 203, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(203)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtbsv_v2, cublasDtbsv_v2, 203, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtbsv_v2_64, cublasDtbsv_v2_64, 204, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(204)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtbsv_v2_64, cublasDtbsv_v2_64, 204, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtpmv_v2, cublasDtpmv_v2, 205, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(205)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtpmv_v2, cublasDtpmv_v2, 205, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtpmv_v2_64, cublasDtpmv_v2_64, 206, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(206)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtpmv_v2_64, cublasDtpmv_v2_64, 206, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtpsv_v2, cublasDtpsv_v2, 207, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(207)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtpsv_v2, cublasDtpsv_v2, 207, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtpsv_v2_64, cublasDtpsv_v2_64, 208, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(208)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtpsv_v2_64, cublasDtpsv_v2_64, 208, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtpttr, cublasDtpttr, 209, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *AP, double *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim::absent(209)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtpttr, cublasDtpttr, 209, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *AP, double *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrmm_v2, cublasDtrmm_v2, 210, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, double *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(210)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrmm_v2, cublasDtrmm_v2, 210, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, double *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrmm_v2_64, cublasDtrmm_v2_64, 211, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(211)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrmm_v2_64, cublasDtrmm_v2_64, 211, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrmv_v2, cublasDtrmv_v2, 212, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(212)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrmv_v2, cublasDtrmv_v2, 212, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrmv_v2_64, cublasDtrmv_v2_64, 213, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(213)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrmv_v2_64, cublasDtrmv_v2_64, 213, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsmBatched, cublasDtrsmBatched, 214, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *const *A, int lda, double *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(214)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsmBatched, cublasDtrsmBatched, 214, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *const *A, int lda, double *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsmBatched_64, cublasDtrsmBatched_64, 215, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *const *A, int64_t lda, double *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(215)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsmBatched_64, cublasDtrsmBatched_64, 215, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *const *A, int64_t lda, double *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsm_v2, cublasDtrsm_v2, 216, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, double *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(216)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsm_v2, cublasDtrsm_v2, 216, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, double *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsm_v2_64, cublasDtrsm_v2_64, 217, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, double *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(217)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsm_v2_64, cublasDtrsm_v2_64, 217, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, double *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsv_v2, cublasDtrsv_v2, 218, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(218)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsv_v2, cublasDtrsv_v2, 218, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrsv_v2_64, cublasDtrsv_v2_64, 219, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(219)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrsv_v2_64, cublasDtrsv_v2_64, 219, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDtrttp, cublasDtrttp, 220, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *A, int lda, double *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim::absent(220)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDtrttp, cublasDtrttp, 220, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *A, int lda, double *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDzasum_v2, cublasDzasum_v2, 221, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(221)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDzasum_v2, cublasDzasum_v2, 221, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDzasum_v2_64, cublasDzasum_v2_64, 222, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(222)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDzasum_v2_64, cublasDzasum_v2_64, 222, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDznrm2_v2, cublasDznrm2_v2, 223, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(223)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDznrm2_v2, cublasDznrm2_v2, 223, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasDznrm2_v2_64, cublasDznrm2_v2_64, 224, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(224)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasDznrm2_v2_64, cublasDznrm2_v2_64, 224, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmBatchedEx, cublasGemmBatchedEx, 225, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int lda, const void *const *Barray, cudaDataType Btype, int ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(225)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmBatchedEx, cublasGemmBatchedEx, 225, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int lda, const void *const *Barray, cudaDataType Btype, int ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmBatchedEx_64, cublasGemmBatchedEx_64, 226, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int64_t lda, const void *const *Barray, cudaDataType Btype, int64_t ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int64_t ldc, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(226)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmBatchedEx_64, cublasGemmBatchedEx_64, 226, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int64_t lda, const void *const *Barray, cudaDataType Btype, int64_t ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int64_t ldc, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmEx, cublasGemmEx, 227, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(227)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmEx, cublasGemmEx, 227, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmEx_64, cublasGemmEx_64, 228, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(228)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmEx_64, cublasGemmEx_64, 228, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmStridedBatchedEx, cublasGemmStridedBatchedEx, 229, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(229)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmStridedBatchedEx, cublasGemmStridedBatchedEx, 229, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGemmStridedBatchedEx_64, cublasGemmStridedBatchedEx_64, 230, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, long long strideA, const void *B, cudaDataType Btype, int64_t ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long strideC, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim::absent(230)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGemmStridedBatchedEx_64, cublasGemmStridedBatchedEx_64, 230, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, long long strideA, const void *B, cudaDataType Btype, int64_t ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long strideC, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetAtomicsMode, cublasGetAtomicsMode, 231, (cublasHandle_t handle, cublasAtomicsMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(231)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetAtomicsMode, cublasGetAtomicsMode, 231, (cublasHandle_t handle, cublasAtomicsMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(size_t, cublasGetCudartVersion, cublasGetCudartVersion, 232, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_STUB(size_t, cublasGetCudartVersion, cublasGetCudartVersion, 232, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetLoggerCallback, cublasGetLoggerCallback, 233, (cublasLogCallback *userCallback), (userCallback), static_cast<cublasStatus_t>(cushim::absent(233)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetLoggerCallback, cublasGetLoggerCallback, 233, (cublasLogCallback *userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetMathMode, cublasGetMathMode, 234, (cublasHandle_t handle, cublasMath_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(234)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetMathMode, cublasGetMathMode, 234, (cublasHandle_t handle, cublasMath_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetMatrix, cublasGetMatrix, 235, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(235)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetMatrix, cublasGetMatrix, 235, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetMatrixAsync, cublasGetMatrixAsync, 236, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim::absent(236)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetMatrixAsync, cublasGetMatrixAsync, 236, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetMatrixAsync_64, cublasGetMatrixAsync_64, 237, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim::absent(237)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetMatrixAsync_64, cublasGetMatrixAsync_64, 237, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetMatrix_64, cublasGetMatrix_64, 238, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(238)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetMatrix_64, cublasGetMatrix_64, 238, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetPointerMode_v2, cublasGetPointerMode_v2, 239, (cublasHandle_t handle, cublasPointerMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(239)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetPointerMode_v2, cublasGetPointerMode_v2, 239, (cublasHandle_t handle, cublasPointerMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetProperty, cublasGetProperty, 240, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim::absent(240)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetProperty, cublasGetProperty, 240, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, 241, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim::absent(241)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, 241, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(const char *, cublasGetStatusName, cublasGetStatusName, 242, (cublasStatus_t status), (status), cushim::returned_text(status, cushim::Text::name), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, cublasGetStatusName, cublasGetStatusName, 242, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(const char *, cublasGetStatusString, cublasGetStatusString, 243, (cublasStatus_t status), (status), cushim::returned_text(status, cushim::Text::text), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, cublasGetStatusString, cublasGetStatusString, 243, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, 244, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim::absent(244)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, 244, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetVector, cublasGetVector, 245, (int n, int elemSize, const void *x, int incx, void *y, int incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(245)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetVector, cublasGetVector, 245, (int n, int elemSize, const void *x, int incx, void *y, int incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetVectorAsync, cublasGetVectorAsync, 246, (int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim::absent(246)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetVectorAsync, cublasGetVectorAsync, 246, (int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetVectorAsync_64, cublasGetVectorAsync_64, 247, (int64_t n, int64_t elemSize, const void *devicePtr, int64_t incx, void *hostPtr, int64_t incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim::absent(247)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetVectorAsync_64, cublasGetVectorAsync_64, 247, (int64_t n, int64_t elemSize, const void *devicePtr, int64_t incx, void *hostPtr, int64_t incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetVector_64, cublasGetVector_64, 248, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *y, int64_t incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(248)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetVector_64, cublasGetVector_64, 248, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *y, int64_t incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasGetVersion_v2, cublasGetVersion_v2, 249, (cublasHandle_t handle, int *version), (handle, version), static_cast<cublasStatus_t>(cushim::absent(249)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasGetVersion_v2, cublasGetVersion_v2, 249, (cublasHandle_t handle, int *version), (handle, version), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIamaxEx, cublasIamaxEx, 250, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim::absent(250)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIamaxEx, cublasIamaxEx, 250, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIamaxEx_64, cublasIamaxEx_64, 251, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim::absent(251)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIamaxEx_64, cublasIamaxEx_64, 251, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIaminEx, cublasIaminEx, 252, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim::absent(252)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIaminEx, cublasIaminEx, 252, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIaminEx_64, cublasIaminEx_64, 253, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim::absent(253)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIaminEx_64, cublasIaminEx_64, 253, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIcamax_v2, cublasIcamax_v2, 254, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(254)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIcamax_v2, cublasIcamax_v2, 254, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIcamax_v2_64, cublasIcamax_v2_64, 255, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(255)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIcamax_v2_64, cublasIcamax_v2_64, 255, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIcamin_v2, cublasIcamin_v2, 256, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(256)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIcamin_v2, cublasIcamin_v2, 256, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIcamin_v2_64, cublasIcamin_v2_64, 257, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(257)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIcamin_v2_64, cublasIcamin_v2_64, 257, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIdamax_v2, cublasIdamax_v2, 258, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(258)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIdamax_v2, cublasIdamax_v2, 258, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIdamax_v2_64, cublasIdamax_v2_64, 259, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(259)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIdamax_v2_64, cublasIdamax_v2_64, 259, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIdamin_v2, cublasIdamin_v2, 260, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(260)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIdamin_v2, cublasIdamin_v2, 260, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIdamin_v2_64, cublasIdamin_v2_64, 261, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(261)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIdamin_v2_64, cublasIdamin_v2_64, 261, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIsamax_v2, cublasIsamax_v2, 262, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(262)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIsamax_v2, cublasIsamax_v2, 262, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIsamax_v2_64, cublasIsamax_v2_64, 263, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(263)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIsamax_v2_64, cublasIsamax_v2_64, 263, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIsamin_v2, cublasIsamin_v2, 264, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(264)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIsamin_v2, cublasIsamin_v2, 264, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIsamin_v2_64, cublasIsamin_v2_64, 265, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(265)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIsamin_v2_64, cublasIsamin_v2_64, 265, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIzamax_v2, cublasIzamax_v2, 266, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(266)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIzamax_v2, cublasIzamax_v2, 266, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIzamax_v2_64, cublasIzamax_v2_64, 267, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(267)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIzamax_v2_64, cublasIzamax_v2_64, 267, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIzamin_v2, cublasIzamin_v2, 268, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(268)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIzamin_v2, cublasIzamin_v2, 268, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasIzamin_v2_64, cublasIzamin_v2_64, 269, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(269)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasIzamin_v2_64, cublasIzamin_v2_64, 269, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasLoggerConfigure, cublasLoggerConfigure, 270, (int logIsOn, int logToStdOut, int logToStdErr, const char *logFileName), (logIsOn, logToStdOut, logToStdErr, logFileName), static_cast<cublasStatus_t>(cushim::absent(270)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLoggerConfigure, cublasLoggerConfigure, 270, (int logIsOn, int logToStdOut, int logToStdErr, const char *logFileName), (logIsOn, logToStdOut, logToStdErr, logFileName), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasNrm2Ex, cublasNrm2Ex, 271, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(271)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasNrm2Ex, cublasNrm2Ex, 271, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasNrm2Ex_64, cublasNrm2Ex_64, 272, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim::absent(272)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasNrm2Ex_64, cublasNrm2Ex_64, 272, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotEx, cublasRotEx, 273, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim::absent(273)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotEx, cublasRotEx, 273, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotEx_64, cublasRotEx_64, 274, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim::absent(274)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotEx_64, cublasRotEx_64, 274, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotgEx, cublasRotgEx, 275, (cublasHandle_t handle, void *a, void *b, cudaDataType abType, void *c, void *s, cudaDataType csType, cudaDataType executiontype), (handle, a, b, abType, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim::absent(275)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotgEx, cublasRotgEx, 275, (cublasHandle_t handle, void *a, void *b, cudaDataType abType, void *c, void *s, cudaDataType csType, cudaDataType executiontype), (handle, a, b, abType, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotmEx, cublasRotmEx, 276, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim::absent(276)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotmEx, cublasRotmEx, 276, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotmEx_64, cublasRotmEx_64, 277, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim::absent(277)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotmEx_64, cublasRotmEx_64, 277, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasRotmgEx, cublasRotmgEx, 278, (cublasHandle_t handle, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type, void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param, cudaDataType paramType, cudaDataType executiontype), (handle, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim::absent(278)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasRotmgEx, cublasRotmgEx, 278, (cublasHandle_t handle, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type, void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param, cudaDataType paramType, cudaDataType executiontype), (handle, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSasum_v2, cublasSasum_v2, 279, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(279)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSasum_v2, cublasSasum_v2, 279, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSasum_v2_64, cublasSasum_v2_64, 280, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(280)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSasum_v2_64, cublasSasum_v2_64, 280, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSaxpy_v2, cublasSaxpy_v2, 281, (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(281)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSaxpy_v2, cublasSaxpy_v2, 281, (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSaxpy_v2_64, cublasSaxpy_v2_64, 282, (cublasHandle_t handle, int64_t n, const float *alpha, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(282)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSaxpy_v2_64, cublasSaxpy_v2_64, 282, (cublasHandle_t handle, int64_t n, const float *alpha, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScalEx, cublasScalEx, 283, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim::absent(283)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScalEx, cublasScalEx, 283, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScalEx_64, cublasScalEx_64, 284, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int64_t incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim::absent(284)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScalEx_64, cublasScalEx_64, 284, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int64_t incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScasum_v2, cublasScasum_v2, 285, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(285)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScasum_v2, cublasScasum_v2, 285, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScasum_v2_64, cublasScasum_v2_64, 286, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(286)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScasum_v2_64, cublasScasum_v2_64, 286, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScnrm2_v2, cublasScnrm2_v2, 287, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(287)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScnrm2_v2, cublasScnrm2_v2, 287, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScnrm2_v2_64, cublasScnrm2_v2_64, 288, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(288)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScnrm2_v2_64, cublasScnrm2_v2_64, 288, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScopy_v2, cublasScopy_v2, 289, (cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(289)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScopy_v2, cublasScopy_v2, 289, (cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasScopy_v2_64, cublasScopy_v2_64, 290, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(290)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasScopy_v2_64, cublasScopy_v2_64, 290, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSdgmm, cublasSdgmm, 291, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const float *A, int lda, const float *x, int incx, float *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(291)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSdgmm, cublasSdgmm, 291, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const float *A, int lda, const float *x, int incx, float *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSdgmm_64, cublasSdgmm_64, 292, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const float *A, int64_t lda, const float *x, int64_t incx, float *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(292)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSdgmm_64, cublasSdgmm_64, 292, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const float *A, int64_t lda, const float *x, int64_t incx, float *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSdot_v2, cublasSdot_v2, 293, (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(293)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSdot_v2, cublasSdot_v2, 293, (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSdot_v2_64, cublasSdot_v2_64, 294, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, const float *y, int64_t incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(294)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSdot_v2_64, cublasSdot_v2_64, 294, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, const float *y, int64_t incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetAtomicsMode, cublasSetAtomicsMode, 295, (cublasHandle_t handle, cublasAtomicsMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(295)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetAtomicsMode, cublasSetAtomicsMode, 295, (cublasHandle_t handle, cublasAtomicsMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetLoggerCallback, cublasSetLoggerCallback, 296, (cublasLogCallback userCallback), (userCallback), static_cast<cublasStatus_t>(cushim::absent(296)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetLoggerCallback, cublasSetLoggerCallback, 296, (cublasLogCallback userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetMathMode, cublasSetMathMode, 297, (cublasHandle_t handle, cublasMath_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(297)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetMathMode, cublasSetMathMode, 297, (cublasHandle_t handle, cublasMath_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetMatrix, cublasSetMatrix, 298, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(298)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetMatrix, cublasSetMatrix, 298, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetMatrixAsync, cublasSetMatrixAsync, 299, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim::absent(299)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetMatrixAsync, cublasSetMatrixAsync, 299, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetMatrixAsync_64, cublasSetMatrixAsync_64, 300, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim::absent(300)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetMatrixAsync_64, cublasSetMatrixAsync_64, 300, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetMatrix_64, cublasSetMatrix_64, 301, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(301)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetMatrix_64, cublasSetMatrix_64, 301, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetPointerMode_v2, cublasSetPointerMode_v2, 302, (cublasHandle_t handle, cublasPointerMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim::absent(302)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetPointerMode_v2, cublasSetPointerMode_v2, 302, (cublasHandle_t handle, cublasPointerMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetSmCountTarget, cublasSetSmCountTarget, 303, (cublasHandle_t handle, int smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim::absent(303)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetSmCountTarget, cublasSetSmCountTarget, 303, (cublasHandle_t handle, int smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetStream_v2, cublasSetStream_v2, 304, (cublasHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim::absent(304)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetStream_v2, cublasSetStream_v2, 304, (cublasHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetVector, cublasSetVector, 305, (int n, int elemSize, const void *x, int incx, void *devicePtr, int incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim::absent(305)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetVector, cublasSetVector, 305, (int n, int elemSize, const void *x, int incx, void *devicePtr, int incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetVectorAsync, cublasSetVectorAsync, 306, (int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim::absent(306)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetVectorAsync, cublasSetVectorAsync, 306, (int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetVectorAsync_64, cublasSetVectorAsync_64, 307, (int64_t n, int64_t elemSize, const void *hostPtr, int64_t incx, void *devicePtr, int64_t incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim::absent(307)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetVectorAsync_64, cublasSetVectorAsync_64, 307, (int64_t n, int64_t elemSize, const void *hostPtr, int64_t incx, void *devicePtr, int64_t incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetVector_64, cublasSetVector_64, 308, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *devicePtr, int64_t incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim::absent(308)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetVector_64, cublasSetVector_64, 308, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *devicePtr, int64_t incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSetWorkspace_v2, cublasSetWorkspace_v2, 309, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes), (handle, workspace, workspaceSizeInBytes), static_cast<cublasStatus_t>(cushim::absent(309)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSetWorkspace_v2, cublasSetWorkspace_v2, 309, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes), (handle, workspace, workspaceSizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgbmv_v2, cublasSgbmv_v2, 310, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(310)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgbmv_v2, cublasSgbmv_v2, 310, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgbmv_v2_64, cublasSgbmv_v2_64, 311, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(311)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgbmv_v2_64, cublasSgbmv_v2_64, 311, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgeam, cublasSgeam, 312, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(312)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgeam, cublasSgeam, 312, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgeam_64, cublasSgeam_64, 313, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *beta, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(313)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgeam_64, cublasSgeam_64, 313, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *beta, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgelsBatched, cublasSgelsBatched, 314, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, float *const *Aarray, int lda, float *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim::absent(314)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgelsBatched, cublasSgelsBatched, 314, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, float *const *Aarray, int lda, float *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmBatched, cublasSgemmBatched, 315, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *const *Aarray, int lda, const float *const *Barray, int ldb, const float *beta, float *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(315)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmBatched, cublasSgemmBatched, 315, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *const *Aarray, int lda, const float *const *Barray, int ldb, const float *beta, float *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmBatched_64, cublasSgemmBatched_64, 316, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *Barray, int64_t ldb, const float *beta, float *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(316)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmBatched_64, cublasSgemmBatched_64, 316, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *Barray, int64_t ldb, const float *beta, float *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmEx, cublasSgemmEx, 317, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(317)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmEx, cublasSgemmEx, 317, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmEx_64, cublasSgemmEx_64, 318, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim::absent(318)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmEx_64, cublasSgemmEx_64, 318, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmStridedBatched, cublasSgemmStridedBatched, 319, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(319)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmStridedBatched, cublasSgemmStridedBatched, 319, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemmStridedBatched_64, cublasSgemmStridedBatched_64, 320, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, long long strideA, const float *B, int64_t ldb, long long strideB, const float *beta, float *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(320)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemmStridedBatched_64, cublasSgemmStridedBatched_64, 320, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, long long strideA, const float *B, int64_t ldb, long long strideB, const float *beta, float *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemm_v2, cublasSgemm_v2, 321, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(321)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemm_v2, cublasSgemm_v2, 321, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemm_v2_64, cublasSgemm_v2_64, 322, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(322)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemm_v2_64, cublasSgemm_v2_64, 322, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemvBatched, cublasSgemvBatched, 323, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *const *Aarray, int lda, const float *const *xarray, int incx, const float *beta, float *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(323)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemvBatched, cublasSgemvBatched, 323, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *const *Aarray, int lda, const float *const *xarray, int incx, const float *beta, float *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemvBatched_64, cublasSgemvBatched_64, 324, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *xarray, int64_t incx, const float *beta, float *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(324)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemvBatched_64, cublasSgemvBatched_64, 324, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *xarray, int64_t incx, const float *beta, float *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemvStridedBatched, cublasSgemvStridedBatched, 325, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, long long strideA, const float *x, int incx, long long stridex, const float *beta, float *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(325)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemvStridedBatched, cublasSgemvStridedBatched, 325, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, long long strideA, const float *x, int incx, long long stridex, const float *beta, float *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemvStridedBatched_64, cublasSgemvStridedBatched_64, 326, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, long long strideA, const float *x, int64_t incx, long long stridex, const float *beta, float *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(326)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemvStridedBatched_64, cublasSgemvStridedBatched_64, 326, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, long long strideA, const float *x, int64_t incx, long long stridex, const float *beta, float *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemv_v2, cublasSgemv_v2, 327, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(327)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemv_v2, cublasSgemv_v2, 327, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgemv_v2_64, cublasSgemv_v2_64, 328, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(328)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgemv_v2_64, cublasSgemv_v2_64, 328, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgeqrfBatched, cublasSgeqrfBatched, 329, (cublasHandle_t handle, int m, int n, float *const *Aarray, int lda, float *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(329)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgeqrfBatched, cublasSgeqrfBatched, 329, (cublasHandle_t handle, int m, int n, float *const *Aarray, int lda, float *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSger_v2, cublasSger_v2, 330, (cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(330)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSger_v2, cublasSger_v2, 330, (cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSger_v2_64, cublasSger_v2_64, 331, (cublasHandle_t handle, int64_t m, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(331)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSger_v2_64, cublasSger_v2_64, 331, (cublasHandle_t handle, int64_t m, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgetrfBatched, cublasSgetrfBatched, 332, (cublasHandle_t handle, int n, float *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(332)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgetrfBatched, cublasSgetrfBatched, 332, (cublasHandle_t handle, int n, float *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgetriBatched, cublasSgetriBatched, 333, (cublasHandle_t handle, int n, const float *const *A, int lda, const int *P, float *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(333)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgetriBatched, cublasSgetriBatched, 333, (cublasHandle_t handle, int n, const float *const *A, int lda, const int *P, float *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSgetrsBatched, cublasSgetrsBatched, 334, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const float *const *Aarray, int lda, const int *devIpiv, float *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(334)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSgetrsBatched, cublasSgetrsBatched, 334, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const float *const *Aarray, int lda, const int *devIpiv, float *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSmatinvBatched, cublasSmatinvBatched, 335, (cublasHandle_t handle, int n, const float *const *A, int lda, float *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(335)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSmatinvBatched, cublasSmatinvBatched, 335, (cublasHandle_t handle, int n, const float *const *A, int lda, float *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSnrm2_v2, cublasSnrm2_v2, 336, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(336)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSnrm2_v2, cublasSnrm2_v2, 336, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSnrm2_v2_64, cublasSnrm2_v2_64, 337, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim::absent(337)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSnrm2_v2_64, cublasSnrm2_v2_64, 337, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrot_v2, cublasSrot_v2, 338, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(338)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrot_v2, cublasSrot_v2, 338, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrot_v2_64, cublasSrot_v2_64, 339, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(339)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrot_v2_64, cublasSrot_v2_64, 339, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrotg_v2, cublasSrotg_v2, 340, (cublasHandle_t handle, float *a, float *b, float *c, float *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim::absent(340)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrotg_v2, cublasSrotg_v2, 340, (cublasHandle_t handle, float *a, float *b, float *c, float *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrotm_v2, cublasSrotm_v2, 341, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim::absent(341)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrotm_v2, cublasSrotm_v2, 341, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrotm_v2_64, cublasSrotm_v2_64, 342, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim::absent(342)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrotm_v2_64, cublasSrotm_v2_64, 342, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSrotmg_v2, cublasSrotmg_v2, 343, (cublasHandle_t handle, float *d1, float *d2, float *x1, const float *y1, float *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim::absent(343)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSrotmg_v2, cublasSrotmg_v2, 343, (cublasHandle_t handle, float *d1, float *d2, float *x1, const float *y1, float *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsbmv_v2, cublasSsbmv_v2, 344, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(344)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsbmv_v2, cublasSsbmv_v2, 344, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsbmv_v2_64, cublasSsbmv_v2_64, 345, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(345)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsbmv_v2_64, cublasSsbmv_v2_64, 345, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSscal_v2, cublasSscal_v2, 346, (cublasHandle_t handle, int n, const float *alpha, float *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(346)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSscal_v2, cublasSscal_v2, 346, (cublasHandle_t handle, int n, const float *alpha, float *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSscal_v2_64, cublasSscal_v2_64, 347, (cublasHandle_t handle, int64_t n, const float *alpha, float *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(347)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSscal_v2_64, cublasSscal_v2_64, 347, (cublasHandle_t handle, int64_t n, const float *alpha, float *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspmv_v2, cublasSspmv_v2, 348, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *AP, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(348)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspmv_v2, cublasSspmv_v2, 348, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *AP, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspmv_v2_64, cublasSspmv_v2_64, 349, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *AP, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(349)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspmv_v2_64, cublasSspmv_v2_64, 349, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *AP, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspr2_v2, cublasSspr2_v2, 350, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(350)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspr2_v2, cublasSspr2_v2, 350, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspr2_v2_64, cublasSspr2_v2_64, 351, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(351)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspr2_v2_64, cublasSspr2_v2_64, 351, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspr_v2, cublasSspr_v2, 352, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(352)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspr_v2, cublasSspr_v2, 352, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSspr_v2_64, cublasSspr_v2_64, 353, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(353)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSspr_v2_64, cublasSspr_v2_64, 353, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSswap_v2, cublasSswap_v2, 354, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(354)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSswap_v2, cublasSswap_v2, 354, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSswap_v2_64, cublasSswap_v2_64, 355, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(355)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSswap_v2_64, cublasSswap_v2_64, 355, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsymm_v2, cublasSsymm_v2, 356, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(356)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsymm_v2, cublasSsymm_v2, 356, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsymm_v2_64, cublasSsymm_v2_64, 357, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(357)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsymm_v2_64, cublasSsymm_v2_64, 357, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsymv_v2, cublasSsymv_v2, 358, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(358)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsymv_v2, cublasSsymv_v2, 358, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsymv_v2_64, cublasSsymv_v2_64, 359, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(359)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsymv_v2_64, cublasSsymv_v2_64, 359, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr2_v2, cublasSsyr2_v2, 360, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(360)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr2_v2, cublasSsyr2_v2, 360, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr2_v2_64, cublasSsyr2_v2_64, 361, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(361)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr2_v2_64, cublasSsyr2_v2_64, 361, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr2k_v2, cublasSsyr2k_v2, 362, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(362)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr2k_v2, cublasSsyr2k_v2, 362, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr2k_v2_64, cublasSsyr2k_v2_64, 363, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(363)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr2k_v2_64, cublasSsyr2k_v2_64, 363, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr_v2, cublasSsyr_v2, 364, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(364)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr_v2, cublasSsyr_v2, 364, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyr_v2_64, cublasSsyr_v2_64, 365, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(365)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyr_v2_64, cublasSsyr_v2_64, 365, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyrk_v2, cublasSsyrk_v2, 366, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(366)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyrk_v2, cublasSsyrk_v2, 366, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyrk_v2_64, cublasSsyrk_v2_64, 367, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(367)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyrk_v2_64, cublasSsyrk_v2_64, 367, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyrkx, cublasSsyrkx, 368, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(368)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyrkx, cublasSsyrkx, 368, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSsyrkx_64, cublasSsyrkx_64, 369, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(369)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSsyrkx_64, cublasSsyrkx_64, 369, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStbmv_v2, cublasStbmv_v2, 370, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(370)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStbmv_v2, cublasStbmv_v2, 370, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStbmv_v2_64, cublasStbmv_v2_64, 371, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(371)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStbmv_v2_64, cublasStbmv_v2_64, 371, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStbsv_v2, cublasStbsv_v2, 372, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(372)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStbsv_v2, cublasStbsv_v2, 372, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStbsv_v2_64, cublasStbsv_v2_64, 373, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(373)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStbsv_v2_64, cublasStbsv_v2_64, 373, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStpmv_v2, cublasStpmv_v2, 374, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(374)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStpmv_v2, cublasStpmv_v2, 374, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStpmv_v2_64, cublasStpmv_v2_64, 375, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(375)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStpmv_v2_64, cublasStpmv_v2_64, 375, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStpsv_v2, cublasStpsv_v2, 376, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(376)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStpsv_v2, cublasStpsv_v2, 376, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStpsv_v2_64, cublasStpsv_v2_64, 377, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(377)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStpsv_v2_64, cublasStpsv_v2_64, 377, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStpttr, cublasStpttr, 378, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *AP, float *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim::absent(378)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStpttr, cublasStpttr, 378, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *AP, float *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrmm_v2, cublasStrmm_v2, 379, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, float *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(379)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrmm_v2, cublasStrmm_v2, 379, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, float *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrmm_v2_64, cublasStrmm_v2_64, 380, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(380)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrmm_v2_64, cublasStrmm_v2_64, 380, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrmv_v2, cublasStrmv_v2, 381, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(381)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrmv_v2, cublasStrmv_v2, 381, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrmv_v2_64, cublasStrmv_v2_64, 382, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(382)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrmv_v2_64, cublasStrmv_v2_64, 382, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsmBatched, cublasStrsmBatched, 383, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *const *A, int lda, float *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(383)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsmBatched, cublasStrsmBatched, 383, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *const *A, int lda, float *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsmBatched_64, cublasStrsmBatched_64, 384, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *const *A, int64_t lda, float *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(384)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsmBatched_64, cublasStrsmBatched_64, 384, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *const *A, int64_t lda, float *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsm_v2, cublasStrsm_v2, 385, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, float *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(385)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsm_v2, cublasStrsm_v2, 385, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, float *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsm_v2_64, cublasStrsm_v2_64, 386, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, float *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(386)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsm_v2_64, cublasStrsm_v2_64, 386, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, float *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsv_v2, cublasStrsv_v2, 387, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(387)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsv_v2, cublasStrsv_v2, 387, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrsv_v2_64, cublasStrsv_v2_64, 388, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(388)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrsv_v2_64, cublasStrsv_v2_64, 388, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasStrttp, cublasStrttp, 389, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *A, int lda, float *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim::absent(389)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasStrttp, cublasStrttp, 389, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *A, int lda, float *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSwapEx, cublasSwapEx, 390, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim::absent(390)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSwapEx, cublasSwapEx, 390, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasSwapEx_64, cublasSwapEx_64, 391, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim::absent(391)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasSwapEx_64, cublasSwapEx_64, 391, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasUint8gemmBias, cublasUint8gemmBias, 392, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, cublasOperation_t transc, int m, int n, int k, const unsigned char *A, int A_bias, int lda, const unsigned char *B, int B_bias, int ldb, unsigned char *C, int C_bias, int ldc, int C_mult, int C_shift), (handle, transa, transb, transc, m, n, k, A, A_bias, lda, B, B_bias, ldb, C, C_bias, ldc, C_mult, C_shift), static_cast<cublasStatus_t>(cushim::absent(392)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasUint8gemmBias, cublasUint8gemmBias, 392, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, cublasOperation_t transc, int m, int n, int k, const unsigned char *A, int A_bias, int lda, const unsigned char *B, int B_bias, int ldb, unsigned char *C, int C_bias, int ldc, int C_mult, int C_shift), (handle, transa, transb, transc, m, n, k, A, A_bias, lda, B, B_bias, ldb, C, C_bias, ldc, C_mult, C_shift), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(void, cublasXerbla, cublasXerbla, 393, (const char *srName, int info), (srName, info), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_STUB(void, cublasXerbla, cublasXerbla, 393, (const char *srName, int info), (srName, info), cushim::zero<void>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZaxpy_v2, cublasZaxpy_v2, 394, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(394)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZaxpy_v2, cublasZaxpy_v2, 394, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZaxpy_v2_64, cublasZaxpy_v2_64, 395, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(395)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZaxpy_v2_64, cublasZaxpy_v2_64, 395, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZcopy_v2, cublasZcopy_v2, 396, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(396)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZcopy_v2, cublasZcopy_v2, 396, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZcopy_v2_64, cublasZcopy_v2_64, 397, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(397)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZcopy_v2_64, cublasZcopy_v2_64, 397, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdgmm, cublasZdgmm, 398, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, cuDoubleComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(398)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdgmm, cublasZdgmm, 398, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, cuDoubleComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdgmm_64, cublasZdgmm_64, 399, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim::absent(399)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdgmm_64, cublasZdgmm_64, 399, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdotc_v2, cublasZdotc_v2, 400, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(400)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdotc_v2, cublasZdotc_v2, 400, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdotc_v2_64, cublasZdotc_v2_64, 401, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(401)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdotc_v2_64, cublasZdotc_v2_64, 401, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdotu_v2, cublasZdotu_v2, 402, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(402)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdotu_v2, cublasZdotu_v2, 402, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdotu_v2_64, cublasZdotu_v2_64, 403, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim::absent(403)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdotu_v2_64, cublasZdotu_v2_64, 403, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdrot_v2, cublasZdrot_v2, 404, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(404)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdrot_v2, cublasZdrot_v2, 404, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdrot_v2_64, cublasZdrot_v2_64, 405, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(405)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdrot_v2_64, cublasZdrot_v2_64, 405, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdscal_v2, cublasZdscal_v2, 406, (cublasHandle_t handle, int n, const double *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(406)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdscal_v2, cublasZdscal_v2, 406, (cublasHandle_t handle, int n, const double *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZdscal_v2_64, cublasZdscal_v2_64, 407, (cublasHandle_t handle, int64_t n, const double *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(407)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZdscal_v2_64, cublasZdscal_v2_64, 407, (cublasHandle_t handle, int64_t n, const double *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgbmv_v2, cublasZgbmv_v2, 408, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(408)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgbmv_v2, cublasZgbmv_v2, 408, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgbmv_v2_64, cublasZgbmv_v2_64, 409, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(409)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgbmv_v2_64, cublasZgbmv_v2_64, 409, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgeam, cublasZgeam, 410, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(410)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgeam, cublasZgeam, 410, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgeam_64, cublasZgeam_64, 411, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(411)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgeam_64, cublasZgeam_64, 411, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgelsBatched, cublasZgelsBatched, 412, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim::absent(412)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgelsBatched, cublasZgelsBatched, 412, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemm3m, cublasZgemm3m, 413, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(413)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemm3m, cublasZgemm3m, 413, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemm3m_64, cublasZgemm3m_64, 414, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(414)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemm3m_64, cublasZgemm3m_64, 414, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemmBatched, cublasZgemmBatched, 415, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *Barray, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(415)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemmBatched, cublasZgemmBatched, 415, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *Barray, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemmBatched_64, cublasZgemmBatched_64, 416, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *Barray, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim::absent(416)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemmBatched_64, cublasZgemmBatched_64, 416, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *Barray, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemmStridedBatched, cublasZgemmStridedBatched, 417, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *B, int ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(417)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemmStridedBatched, cublasZgemmStridedBatched, 417, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *B, int ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemmStridedBatched_64, cublasZgemmStridedBatched_64, 418, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *B, int64_t ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim::absent(418)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemmStridedBatched_64, cublasZgemmStridedBatched_64, 418, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *B, int64_t ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemm_v2, cublasZgemm_v2, 419, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(419)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemm_v2, cublasZgemm_v2, 419, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemm_v2_64, cublasZgemm_v2_64, 420, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(420)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemm_v2_64, cublasZgemm_v2_64, 420, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemvBatched, cublasZgemvBatched, 421, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *xarray, int incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(421)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemvBatched, cublasZgemvBatched, 421, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *xarray, int incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemvBatched_64, cublasZgemvBatched_64, 422, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *xarray, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim::absent(422)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemvBatched_64, cublasZgemvBatched_64, 422, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *xarray, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemvStridedBatched, cublasZgemvStridedBatched, 423, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *x, int incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(423)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemvStridedBatched, cublasZgemvStridedBatched, 423, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *x, int incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemvStridedBatched_64, cublasZgemvStridedBatched_64, 424, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *x, int64_t incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim::absent(424)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemvStridedBatched_64, cublasZgemvStridedBatched_64, 424, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *x, int64_t incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemv_v2, cublasZgemv_v2, 425, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(425)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemv_v2, cublasZgemv_v2, 425, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgemv_v2_64, cublasZgemv_v2_64, 426, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(426)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgemv_v2_64, cublasZgemv_v2_64, 426, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgeqrfBatched, cublasZgeqrfBatched, 427, (cublasHandle_t handle, int m, int n, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(427)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgeqrfBatched, cublasZgeqrfBatched, 427, (cublasHandle_t handle, int m, int n, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgerc_v2, cublasZgerc_v2, 428, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(428)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgerc_v2, cublasZgerc_v2, 428, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgerc_v2_64, cublasZgerc_v2_64, 429, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(429)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgerc_v2_64, cublasZgerc_v2_64, 429, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgeru_v2, cublasZgeru_v2, 430, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(430)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgeru_v2, cublasZgeru_v2, 430, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgeru_v2_64, cublasZgeru_v2_64, 431, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(431)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgeru_v2_64, cublasZgeru_v2_64, 431, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgetrfBatched, cublasZgetrfBatched, 432, (cublasHandle_t handle, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(432)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgetrfBatched, cublasZgetrfBatched, 432, (cublasHandle_t handle, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgetriBatched, cublasZgetriBatched, 433, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, const int *P, cuDoubleComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(433)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgetriBatched, cublasZgetriBatched, 433, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, const int *P, cuDoubleComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZgetrsBatched, cublasZgetrsBatched, 434, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuDoubleComplex *const *Aarray, int lda, const int *devIpiv, cuDoubleComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(434)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZgetrsBatched, cublasZgetrsBatched, 434, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuDoubleComplex *const *Aarray, int lda, const int *devIpiv, cuDoubleComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhbmv_v2, cublasZhbmv_v2, 435, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(435)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhbmv_v2, cublasZhbmv_v2, 435, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhbmv_v2_64, cublasZhbmv_v2_64, 436, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(436)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhbmv_v2_64, cublasZhbmv_v2_64, 436, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhemm_v2, cublasZhemm_v2, 437, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(437)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhemm_v2, cublasZhemm_v2, 437, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhemm_v2_64, cublasZhemm_v2_64, 438, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(438)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhemm_v2_64, cublasZhemm_v2_64, 438, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhemv_v2, cublasZhemv_v2, 439, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(439)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhemv_v2, cublasZhemv_v2, 439, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhemv_v2_64, cublasZhemv_v2_64, 440, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(440)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhemv_v2_64, cublasZhemv_v2_64, 440, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher2_v2, cublasZher2_v2, 441, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(441)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher2_v2, cublasZher2_v2, 441, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher2_v2_64, cublasZher2_v2_64, 442, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(442)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher2_v2_64, cublasZher2_v2_64, 442, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher2k_v2, cublasZher2k_v2, 443, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(443)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher2k_v2, cublasZher2k_v2, 443, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher2k_v2_64, cublasZher2k_v2_64, 444, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(444)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher2k_v2_64, cublasZher2k_v2_64, 444, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher_v2, cublasZher_v2, 445, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(445)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher_v2, cublasZher_v2, 445, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZher_v2_64, cublasZher_v2_64, 446, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(446)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZher_v2_64, cublasZher_v2_64, 446, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZherk_v2, cublasZherk_v2, 447, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const cuDoubleComplex *A, int lda, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(447)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZherk_v2, cublasZherk_v2, 447, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const cuDoubleComplex *A, int lda, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZherk_v2_64, cublasZherk_v2_64, 448, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const cuDoubleComplex *A, int64_t lda, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(448)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZherk_v2_64, cublasZherk_v2_64, 448, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const cuDoubleComplex *A, int64_t lda, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZherkx, cublasZherkx, 449, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(449)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZherkx, cublasZherkx, 449, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZherkx_64, cublasZherkx_64, 450, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(450)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZherkx_64, cublasZherkx_64, 450, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpmv_v2, cublasZhpmv_v2, 451, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(451)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpmv_v2, cublasZhpmv_v2, 451, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpmv_v2_64, cublasZhpmv_v2_64, 452, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(452)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpmv_v2_64, cublasZhpmv_v2_64, 452, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpr2_v2, cublasZhpr2_v2, 453, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(453)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpr2_v2, cublasZhpr2_v2, 453, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpr2_v2_64, cublasZhpr2_v2_64, 454, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim::absent(454)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpr2_v2_64, cublasZhpr2_v2_64, 454, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpr_v2, cublasZhpr_v2, 455, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(455)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpr_v2, cublasZhpr_v2, 455, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZhpr_v2_64, cublasZhpr_v2_64, 456, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim::absent(456)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZhpr_v2_64, cublasZhpr_v2_64, 456, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZmatinvBatched, cublasZmatinvBatched, 457, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim::absent(457)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZmatinvBatched, cublasZmatinvBatched, 457, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZrot_v2, cublasZrot_v2, 458, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(458)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZrot_v2, cublasZrot_v2, 458, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZrot_v2_64, cublasZrot_v2_64, 459, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim::absent(459)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZrot_v2_64, cublasZrot_v2_64, 459, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZrotg_v2, cublasZrotg_v2, 460, (cublasHandle_t handle, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim::absent(460)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZrotg_v2, cublasZrotg_v2, 460, (cublasHandle_t handle, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZscal_v2, cublasZscal_v2, 461, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(461)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZscal_v2, cublasZscal_v2, 461, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZscal_v2_64, cublasZscal_v2_64, 462, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim::absent(462)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZscal_v2_64, cublasZscal_v2_64, 462, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZswap_v2, cublasZswap_v2, 463, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(463)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZswap_v2, cublasZswap_v2, 463, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZswap_v2_64, cublasZswap_v2_64, 464, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim::absent(464)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZswap_v2_64, cublasZswap_v2_64, 464, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsymm_v2, cublasZsymm_v2, 465, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(465)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsymm_v2, cublasZsymm_v2, 465, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsymm_v2_64, cublasZsymm_v2_64, 466, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(466)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsymm_v2_64, cublasZsymm_v2_64, 466, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsymv_v2, cublasZsymv_v2, 467, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(467)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsymv_v2, cublasZsymv_v2, 467, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsymv_v2_64, cublasZsymv_v2_64, 468, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim::absent(468)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsymv_v2_64, cublasZsymv_v2_64, 468, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr2_v2, cublasZsyr2_v2, 469, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(469)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr2_v2, cublasZsyr2_v2, 469, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr2_v2_64, cublasZsyr2_v2_64, 470, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim::absent(470)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr2_v2_64, cublasZsyr2_v2_64, 470, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr2k_v2, cublasZsyr2k_v2, 471, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(471)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr2k_v2, cublasZsyr2k_v2, 471, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr2k_v2_64, cublasZsyr2k_v2_64, 472, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(472)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr2k_v2_64, cublasZsyr2k_v2_64, 472, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr_v2, cublasZsyr_v2, 473, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(473)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr_v2, cublasZsyr_v2, 473, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyr_v2_64, cublasZsyr_v2_64, 474, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim::absent(474)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyr_v2_64, cublasZsyr_v2_64, 474, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyrk_v2, cublasZsyrk_v2, 475, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(475)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyrk_v2, cublasZsyrk_v2, 475, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyrk_v2_64, cublasZsyrk_v2_64, 476, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(476)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyrk_v2_64, cublasZsyrk_v2_64, 476, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyrkx, cublasZsyrkx, 477, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(477)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyrkx, cublasZsyrkx, 477, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZsyrkx_64, cublasZsyrkx_64, 478, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim::absent(478)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZsyrkx_64, cublasZsyrkx_64, 478, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtbmv_v2, cublasZtbmv_v2, 479, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(479)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtbmv_v2, cublasZtbmv_v2, 479, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtbmv_v2_64, cublasZtbmv_v2_64, 480, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(480)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtbmv_v2_64, cublasZtbmv_v2_64, 480, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtbsv_v2, cublasZtbsv_v2, 481, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(481)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtbsv_v2, cublasZtbsv_v2, 481, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtbsv_v2_64, cublasZtbsv_v2_64, 482, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(482)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtbsv_v2_64, cublasZtbsv_v2_64, 482, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtpmv_v2, cublasZtpmv_v2, 483, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(483)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtpmv_v2, cublasZtpmv_v2, 483, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtpmv_v2_64, cublasZtpmv_v2_64, 484, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(484)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtpmv_v2_64, cublasZtpmv_v2_64, 484, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtpsv_v2, cublasZtpsv_v2, 485, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(485)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtpsv_v2, cublasZtpsv_v2, 485, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtpsv_v2_64, cublasZtpsv_v2_64, 486, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim::absent(486)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtpsv_v2_64, cublasZtpsv_v2_64, 486, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtpttr, cublasZtpttr, 487, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *AP, cuDoubleComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim::absent(487)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtpttr, cublasZtpttr, 487, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *AP, cuDoubleComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrmm_v2, cublasZtrmm_v2, 488, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(488)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrmm_v2, cublasZtrmm_v2, 488, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrmm_v2_64, cublasZtrmm_v2_64, 489, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim::absent(489)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrmm_v2_64, cublasZtrmm_v2_64, 489, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrmv_v2, cublasZtrmv_v2, 490, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(490)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrmv_v2, cublasZtrmv_v2, 490, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrmv_v2_64, cublasZtrmv_v2_64, 491, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(491)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrmv_v2_64, cublasZtrmv_v2_64, 491, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsmBatched, cublasZtrsmBatched, 492, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(492)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsmBatched, cublasZtrsmBatched, 492, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsmBatched_64, cublasZtrsmBatched_64, 493, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int64_t lda, cuDoubleComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim::absent(493)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsmBatched_64, cublasZtrsmBatched_64, 493, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int64_t lda, cuDoubleComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsm_v2, cublasZtrsm_v2, 494, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, cuDoubleComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(494)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsm_v2, cublasZtrsm_v2, 494, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, cuDoubleComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsm_v2_64, cublasZtrsm_v2_64, 495, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim::absent(495)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsm_v2_64, cublasZtrsm_v2_64, 495, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsv_v2, cublasZtrsv_v2, 496, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(496)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsv_v2, cublasZtrsv_v2, 496, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrsv_v2_64, cublasZtrsv_v2_64, 497, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim::absent(497)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrsv_v2_64, cublasZtrsv_v2_64, 497, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_DEFINE(cublasStatus_t, cublasZtrttp, cublasZtrttp, 498, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim::absent(498)), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasZtrttp, cublasZtrttp, 498, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
-#endif  // CUSHIM_CUBLAS_LINKED
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -3394,39 +2459,2535 @@ CUSHIM_DEFINE(cublasStatus_t, cublasZtrttp, cublasZtrttp, 498, (cublasHandle_t h
 #pragma warning(pop)
 #endif
 
+void *cushim_table::slots[cushim_count] = {
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasAsumEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasAsumEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasAxpyEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasAxpyEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCaxpy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCaxpy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCcopy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCcopy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdgmm),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdgmm_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdotc_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdotc_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdotu_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCdotu_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgeam),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgeam_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgelsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3m),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3mStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm3m_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemmStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemvBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemvStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemvStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgeqrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgerc_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgerc_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgeru_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgeru_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgetrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgetriBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCgetrsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCher_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherk3mEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherk3mEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherkEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherkEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCherkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasChpr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCmatinvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCopyEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCopyEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCreate_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCrotg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCswap_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCswap_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsymm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsymm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsymv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsymv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrk3mEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrk3mEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrkEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrkEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCsyrkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtbsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtbsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtpsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtpsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtpttr),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrmm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrmm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasCtrttp),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDasum_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDasum_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDaxpy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDaxpy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDcopy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDcopy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDdgmm),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDdgmm_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDdot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDdot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDestroy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgeam),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgeam_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgelsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemmStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemmStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemvBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemvStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemvStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgeqrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDger_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDger_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgetrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgetriBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDgetrsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDmatinvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDnrm2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDnrm2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDotEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDotEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDotcEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDotcEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrotg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrotm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrotm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDrotmg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDspr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDswap_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDswap_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsymm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsymm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsymv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsymv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyrk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyrk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyrkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDsyrkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtbsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtbsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtpsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtpsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtpttr),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrmm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrmm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDtrttp),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDzasum_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDzasum_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDznrm2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasDznrm2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmBatchedEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmBatchedEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmStridedBatchedEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGemmStridedBatchedEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetAtomicsMode),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetCudartVersion),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetLoggerCallback),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetMathMode),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetMatrix),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetMatrixAsync),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetMatrixAsync_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetMatrix_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetPointerMode_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetProperty),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetSmCountTarget),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetStatusName),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetStatusString),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetStream_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetVector),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetVectorAsync),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetVectorAsync_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetVector_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasGetVersion_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIamaxEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIamaxEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIaminEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIaminEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIcamax_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIcamax_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIcamin_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIcamin_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIdamax_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIdamax_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIdamin_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIdamin_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIsamax_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIsamax_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIsamin_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIsamin_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIzamax_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIzamax_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIzamin_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasIzamin_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasLoggerConfigure),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasNrm2Ex),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasNrm2Ex_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotgEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotmEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotmEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasRotmgEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSasum_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSasum_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSaxpy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSaxpy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScalEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScalEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScasum_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScasum_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScnrm2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScnrm2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScopy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasScopy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSdgmm),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSdgmm_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSdot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSdot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetAtomicsMode),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetLoggerCallback),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetMathMode),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetMatrix),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetMatrixAsync),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetMatrixAsync_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetMatrix_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetPointerMode_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetSmCountTarget),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetStream_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetVector),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetVectorAsync),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetVectorAsync_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetVector_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSetWorkspace_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgeam),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgeam_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgelsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemmStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemvBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemvStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemvStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgeqrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSger_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSger_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgetrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgetriBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSgetrsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSmatinvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSnrm2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSnrm2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrotg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrotm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrotm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSrotmg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSspr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSswap_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSswap_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsymm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsymm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsymv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsymv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyrk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyrk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyrkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSsyrkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStbsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStbsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStpsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStpsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStpttr),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrmm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrmm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasStrttp),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSwapEx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasSwapEx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasUint8gemmBias),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasXerbla),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZaxpy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZaxpy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZcopy_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZcopy_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdgmm),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdgmm_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdotc_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdotc_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdotu_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdotu_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZdscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgeam),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgeam_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgelsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemm3m),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemm3m_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemmStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemmStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemvBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemvStridedBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemvStridedBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgeqrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgerc_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgerc_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgeru_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgeru_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgetrfBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgetriBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZgetrsBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhemm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhemm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhemv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhemv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZher_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZherk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZherk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZherkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZherkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZhpr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZmatinvBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZrot_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZrot_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZrotg_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZscal_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZscal_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZswap_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZswap_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsymm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsymm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsymv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsymv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr2_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr2_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr2k_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr2k_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyr_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyrk_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyrk_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyrkx),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZsyrkx_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtbmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtbmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtbsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtbsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtpmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtpmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtpsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtpsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtpttr),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrmm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrmm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrmv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrmv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsmBatched),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsmBatched_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsm_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsm_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsv_v2),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrsv_v2_64),
+#else
+    nullptr,
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+    CUSHIM_BINDER(cublasZtrttp),
+#else
+    nullptr,
+#endif
+};
+#endif  // CUSHIM_CUBLAS_LINKED
+
 extern "C" {
 
 CUSHIM_EXPORT cushim_cublas_status cushim_cublas_load(void) {
-    return static_cast<cushim_cublas_status>(cushim::loaded().status);
+    return static_cast<cushim_cublas_status>(cushim_runtime_load(&cushim_this));
 }
 
 CUSHIM_EXPORT cushim_cublas_status cushim_cublas_last_status(void) {
-    return static_cast<cushim_cublas_status>(cushim::last_status);
+    return static_cast<cushim_cublas_status>(cushim_runtime_last_status(&cushim_this));
 }
 
-CUSHIM_EXPORT const char *cushim_cublas_last_message(void) { return cushim::last_message; }
+CUSHIM_EXPORT const char *cushim_cublas_last_message(void) { return cushim_runtime_last_message(&cushim_this); }
 
 CUSHIM_EXPORT cushim_cublas_status cushim_cublas_function_status(const char *name) {
-    return static_cast<cushim_cublas_status>(cushim::function_status(name));
+    return static_cast<cushim_cublas_status>(cushim_runtime_function_status(&cushim_this, name));
 }
 
 CUSHIM_EXPORT int cushim_cublas_set_library_path(const char *absolute_path) {
-    return cushim::set_library_path(absolute_path);
+    return cushim_runtime_set_library_path(&cushim_this, absolute_path);
 }
 
 CUSHIM_EXPORT size_t cushim_cublas_resolve_all(const char **missing, size_t capacity) {
-    return cushim::resolve_all(missing, capacity);
+    return cushim_runtime_resolve_all(&cushim_this, missing, capacity);
 }
 
-CUSHIM_EXPORT int cushim_cublas_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
+CUSHIM_EXPORT unsigned cushim_cublas_library_version(void) { return cushim_runtime_library_version(&cushim_this); }
 
-CUSHIM_EXPORT int cushim_cublas_stream_mode(void) { return cushim::current_stream_mode(); }
+CUSHIM_EXPORT const char *cushim_cublas_library_path(void) { return cushim_runtime_library_path(&cushim_this); }
 
-CUSHIM_EXPORT const char *cushim_cublas_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
-CUSHIM_EXPORT unsigned cushim_cublas_driver_version(void) { return cushim::driver_version(); }
-
-CUSHIM_EXPORT const char *cushim_cublas_library_path(void) { return cushim::library_path(); }
-
-CUSHIM_EXPORT unsigned cushim_cublas_library_open_attempts(void) { return cushim::library_open_attempts(); }
+CUSHIM_EXPORT unsigned cushim_cublas_library_open_attempts(void) {
+    return cushim_runtime_library_open_attempts(&cushim_this);
+}
 
 }  // extern "C"

@@ -2,7 +2,7 @@
  * CUDA 12.4; headers: cublasLt.h sha256:e752b21d073b4fdaf19957cd8a63fd3babe46bc26a05d79b8d928258a65a92de, cublas_api.h sha256:5d102b9600f2ff8856b84b7c5da7d1b04f4a449e57568d3a361d75ddc820fbba, driver_types.h sha256:e1e050d7437381fb36065c466861d53162ef9c97caac49cc9a5f737c58b40f20, host_defines.h sha256:6a0a5641be0adb97e138ffd1b2b22ecf52ffbcf782d8091b989635d908295ca7, vector_types.h sha256:e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:e32690690c34fff4f44ce3abdfb82dcfe975cf139cf271feaa127a452937d0e5, vector_functions.h sha256:5b2a4690bf880db18e95acbb83f1b4a771ceece2c6444d03a3ffc9b621685b16, cuda_runtime_api.h sha256:ed8b3dcafff6b6b1445726ed6e1f9424a9c3286f1f1d6bd48d25f872064609c9, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:6c885fbac8ab5dee7ea2c3933c020b0e1ea963c316d6179fc99bd30ff23382a3, vector_functions.hpp sha256:69f5e13527772c54d9a3de843ed7ac4cb7efc5de274e62d5ce0923f7aeeb4d18, cuda_fp16.hpp sha256:c2048b7bc12c54fba5dd71299b8903d24f639a6c65c873628993e91a90d4f1d4, cuda_bf16.h sha256:094995df5dfe128112c423438800b56b369c016c73cd55a3eef13b6d936879b2, cuda_bf16.hpp sha256:6768637891d93306be5500a077904db098e8f6b45f2b6c2a247f78d874d5ad01, library_types.h sha256:a7aef8e9a09dfc0ff556580a4612c90a1cde678b4dedee07047d879bb8438db5.
  * Regenerate with: cushim generate --cuda 12.4 --lib cublaslt
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLASLt stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLASLT_SHIM_H
 #define CUSHIM_CUBLASLT_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLASLt library, or of one function in it. */
 typedef enum cushim_cublasLt_status {
     CUSHIM_CUBLASLT_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLASLt library could be opened; the message lists what was tried. */
     CUSHIM_CUBLASLT_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLASLT_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLASLT_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLASLT_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLASLT_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLASLT_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLASLT_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLASLT_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLASLT_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublasLt_status cushim_cublasLt_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublasLt_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasLtCreate") and returns its state. */
 cushim_cublasLt_status cushim_cublasLt_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublasLt_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublasLt_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublasLt_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublasLt_set_stream_mode(int per_thread);
+/* The version the library reported, 1000 x major + 10 x minor (12000 for
+ * 12.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cublasLt_library_version(void);
 
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublasLt_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublasLt_stream_mode_warning(void);
-
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublasLt_driver_version(void);
-
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublasLt.so.12"),
  * or NULL without one. */
 const char *cushim_cublasLt_library_path(void);
 

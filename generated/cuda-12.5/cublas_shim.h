@@ -2,7 +2,7 @@
  * CUDA 12.5; headers: cublas_v2.h sha256:ab131d0798dbf7b96e11fc3ad4b10007e5a5afc03d0cb06f3b8ad1ca90c234ac, cublas_api.h sha256:54401e9df5903b21b295d00ff5237c3f3795ff0cf9bffcc3d8bd197ede79333e, driver_types.h sha256:b9bfeb4da6b40a21b3822d08edf8bd73c7774aeeb36ae24ec3a934183bb8946f, host_defines.h sha256:7c353fd1c41db48bc474cd33645298d0e6e83003443201cb6e589f3da94f18b9, vector_types.h sha256:e82278caddca0fbcd055f9b5361ae0a8d618103108656c1a8af945c75da784d8, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:4de7d07fdd83b00672ff1de8976b42eb9066fc3427b22a65407d9821baad7384, vector_functions.h sha256:5b2a4690bf880db18e95acbb83f1b4a771ceece2c6444d03a3ffc9b621685b16, cuda_runtime_api.h sha256:05abb5c7a3d6b0ea728cca4a898c4c34baba7ddf3d604bb06169473a14702961, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:db54847c47a8891c7b9b46444b5680d7f5a3963698c6de1683c99ffd422fcd3a, vector_functions.hpp sha256:69f5e13527772c54d9a3de843ed7ac4cb7efc5de274e62d5ce0923f7aeeb4d18, cuda_fp16.hpp sha256:d92e2abea5e3fb44304634393e783e88eab760b6a5d0d6983cc1fb78acc2363c, cuda_bf16.h sha256:e30a47b4c4b48e0fbdbf3430abd66287574c3affac43de5c0acbf25f96fa2f64, cuda_bf16.hpp sha256:215ade609ef7c66dd924393a0b8c58a949fa2fdb1ff07193a83fd548e7c21cae, library_types.h sha256:a7aef8e9a09dfc0ff556580a4612c90a1cde678b4dedee07047d879bb8438db5.
  * Regenerate with: cushim generate --cuda 12.5 --lib cublas
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLAS stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLAS_SHIM_H
 #define CUSHIM_CUBLAS_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLAS library, or of one function in it. */
 typedef enum cushim_cublas_status {
     CUSHIM_CUBLAS_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLAS library could be opened; the message lists what was tried. */
     CUSHIM_CUBLAS_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLAS_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLAS_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLAS_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLAS_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLAS_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLAS_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLAS_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLAS_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublas_status cushim_cublas_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublas_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasAsumEx") and returns its state. */
 cushim_cublas_status cushim_cublas_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublas_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublas_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublas_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublas_set_stream_mode(int per_thread);
+/* The version the library reported, 1000 x major + 10 x minor (12000 for
+ * 12.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cublas_library_version(void);
 
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublas_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublas_stream_mode_warning(void);
-
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublas_driver_version(void);
-
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublas.so.12"),
  * or NULL without one. */
 const char *cushim_cublas_library_path(void);
 

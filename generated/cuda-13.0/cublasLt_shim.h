@@ -2,7 +2,7 @@
  * CUDA 13.0; headers: cublasLt.h sha256:8be43fbf48625b98b8562d7df394e6af0d7ee1c05beeb5333577d5e33182fa3e, cublas_api.h sha256:f6b443f43358de591584d38810d60fcf7c1080677a6ba1605a99e8b58b349890, driver_types.h sha256:0bde4513292bbd80d4fa1d2ee0b605052246d5f128bb08ab69a442b942024517, host_defines.h sha256:61b41d1a8c439d26fe6652ad21d94ca9478a938f6722d9a4137390a700dc9de7, vector_types.h sha256:f3638eceaf955e80e91f2f32a3fc41106653ea7145dc0c79923826a78b3c5486, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:75c55c11dda25cc4807266b7bb155a149cc22a6ede8a6c2594c1d268897dcb24, vector_functions.h sha256:f15e2cc5f6b26a617143551b8aed48bd74e5d997ecbe9e3a7abe7cb430262d6b, cuda_runtime_api.h sha256:3f91d3f84f1aafb17cccc475803f9c489b6474f2a3bf0fbc75a5380821c966e0, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:d3110e08d9dbe604058dfae1d5c54c58b9385ce54b32b941b79b850eadc4765f, vector_functions.hpp sha256:4d2ef3eff9431eba4e3fe0ae7e2121d24013afb0b7660b40531b1641d9010541, cuda_fp16.hpp sha256:fde30e47cde30421a3513a2cf90c6d612e4f95a98dbf7a8e415ce3910f7f3d21, cuda_bf16.h sha256:565d09e6777e3ad62e551a437cb8cd1ce8e2a178281acabc462087d1b4654e6c, cuda_bf16.hpp sha256:78904455bdfe8b3d55969b6d140e099e123bad2cddfc23d7cd96a0d3f1d13f8b, library_types.h sha256:7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d.
  * Regenerate with: cushim generate --cuda 13.0 --lib cublaslt
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLASLt stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLASLT_SHIM_H
 #define CUSHIM_CUBLASLT_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLASLt library, or of one function in it. */
 typedef enum cushim_cublasLt_status {
     CUSHIM_CUBLASLT_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLASLt library could be opened; the message lists what was tried. */
     CUSHIM_CUBLASLT_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLASLT_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLASLT_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLASLT_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLASLT_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLASLT_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLASLT_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLASLT_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLASLT_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublasLt_status cushim_cublasLt_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublasLt_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasLtCreate") and returns its state. */
 cushim_cublasLt_status cushim_cublasLt_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublasLt_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublasLt_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublasLt_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublasLt_set_stream_mode(int per_thread);
-
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublasLt_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublasLt_stream_mode_warning(void);
-
 /* The version the library reported, 1000 x major + 10 x minor (13000 for
  * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublasLt_driver_version(void);
+unsigned cushim_cublasLt_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublasLt.so.13"),
  * or NULL without one. */
 const char *cushim_cublasLt_library_path(void);
 

@@ -2,7 +2,7 @@
  * CUDA 13.2; headers: cublas_v2.h sha256:78514be9bda58bf84a21eb35a8d31b6744562a62beab78757ce22eae7c6f1b26, cublas_api.h sha256:767d59dfbaf68e1b6cf6fa75071f3dd325d4d47e56e28eb293291507a0c072ed, driver_types.h sha256:915f0a66b668944cf34f6e2c1f88b4507789ffdc7905c98ec792e7c184cd12f2, host_defines.h sha256:dbabf0f8e8461362addf1bd4a04b6878923aa9be997352baf0bab7af7b9e47e1, vector_types.h sha256:ded087a2c3ca89fd3a5150589175aca0aa4714357016209ea3e7a51f94845e75, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:8632b2ec00cbc8b216b4ae239eaa959beebc0f433536b07def62dfc324210696, vector_functions.h sha256:f15e2cc5f6b26a617143551b8aed48bd74e5d997ecbe9e3a7abe7cb430262d6b, cuda_runtime_api.h sha256:42da3b0dc8fe60bf8730a9f8689668df9f44e5f955ce31ed9b05bb1ef7a3a342, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:d3110e08d9dbe604058dfae1d5c54c58b9385ce54b32b941b79b850eadc4765f, vector_functions.hpp sha256:4d2ef3eff9431eba4e3fe0ae7e2121d24013afb0b7660b40531b1641d9010541, cuda_fp16.hpp sha256:a7daa0cf6a63efb4a7aea5fc33399416911d184e7701ce2ebdb1b4f637d9c2c1, cuda_bf16.h sha256:905c517a564d1405d613ee9faffaa6ca6203c2573d9f1fb459e83e26b64b3bff, cuda_bf16.hpp sha256:fc0682200420e37d644af24e509ef495f3d67eee5e708f21f6778f359b159f63, library_types.h sha256:7ccccd9cf42214386170704865517bbbf83702d6bbb5e0c0cba3fc3a48cbd29d.
  * Regenerate with: cushim generate --cuda 13.2 --lib cublas
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLAS stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLAS_SHIM_H
 #define CUSHIM_CUBLAS_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLAS library, or of one function in it. */
 typedef enum cushim_cublas_status {
     CUSHIM_CUBLAS_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLAS library could be opened; the message lists what was tried. */
     CUSHIM_CUBLAS_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLAS_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLAS_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLAS_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLAS_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLAS_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLAS_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLAS_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLAS_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublas_status cushim_cublas_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublas_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasAsumEx") and returns its state. */
 cushim_cublas_status cushim_cublas_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublas_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublas_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublas_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublas_set_stream_mode(int per_thread);
-
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublas_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublas_stream_mode_warning(void);
-
 /* The version the library reported, 1000 x major + 10 x minor (13000 for
  * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublas_driver_version(void);
+unsigned cushim_cublas_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublas.so.13"),
  * or NULL without one. */
 const char *cushim_cublas_library_path(void);
 

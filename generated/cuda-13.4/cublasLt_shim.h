@@ -2,7 +2,7 @@
  * CUDA 13.4; headers: cublasLt.h sha256:95268583832b0da6daaa7a7fb2c4d6c560d15e5fe5ea77f3f4ff715125452ab4, cublas_api.h sha256:cf7e0e7e2eadabb6270ded3f7128ae4ab49e57c0285636a51a204abe847d0675, driver_types.h sha256:601cc73210a046d029e25f189ade5d02004aaa6c045a5100be80b5d5e52b5e57, host_defines.h sha256:11b67879d28c09ee4b1aba1ebeeae7c62a0af7be8bcb6ffd499c34f10981e288, vector_types.h sha256:ded087a2c3ca89fd3a5150589175aca0aa4714357016209ea3e7a51f94845e75, cuComplex.h sha256:5a9720a5a88f854fe8f6c4cf31c353119bb25c321cf31deccf8754592ced2f68, cuda_fp16.h sha256:31eca36c73566489c6f745d448c4ed93538b6099894effba2f687898f866e64a, vector_functions.h sha256:f15e2cc5f6b26a617143551b8aed48bd74e5d997ecbe9e3a7abe7cb430262d6b, cuda_runtime_api.h sha256:2c6732345e9662d91733f5e45fa9c76c955640ef02c4bf17ceb7f1bcc209d3de, builtin_types.h sha256:2714fd55fdaadac9f14c138bf400b33666334d60023b654e554bb529d16deff8, device_types.h sha256:d8b171a190493e80395741f511b29311a5c38b718324fb7338f7511c36ae7084, surface_types.h sha256:5e41570f59c76de48c81a8d1f94244f6e43b4c1cb32678dd9d42f8fb21a2b9f9, texture_types.h sha256:ef79ed57283cafc7f32b2e55224eb2baf0b8e460de59ea5a2c8a8893e337462f, cuda_device_runtime_api.h sha256:0a159d4210c02213df336c8582700b617d6d298a7d74d9eb16c561bc5f4e9b7c, vector_functions.hpp sha256:4d2ef3eff9431eba4e3fe0ae7e2121d24013afb0b7660b40531b1641d9010541, cuda_fp16.hpp sha256:016ce919f3c729be3ae2df385941dabc0a48b8861a75fe3fe880134914b9bbbb, cuda_bf16.h sha256:f708c6dd9c3737a51def69029db5b1959a718efd7e1a757b444a7b571286eb8e, cuda_bf16.hpp sha256:b51e9983ddef78e46e518abf541785dcbd6889e6fb86c5303a82fd31cf143e9b, library_types.h sha256:f75e715c673c5058112b60a0f3ed9dc529150f641bd21d868a20612d1da77f5f.
  * Regenerate with: cushim generate --cuda 13.4 --lib cublaslt
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy cuBLASLt stubs. C and C++ alike. */
 #ifndef CUSHIM_CUBLASLT_SHIM_H
 #define CUSHIM_CUBLASLT_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the cuBLASLt library, or of one function in it. */
 typedef enum cushim_cublasLt_status {
     CUSHIM_CUBLASLT_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No cuBLASLt library could be opened; the message lists what was tried. */
     CUSHIM_CUBLASLT_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_CUBLASLT_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUBLASLT_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUBLASLT_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUBLASLT_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUBLASLT_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUBLASLT_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUBLASLT_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUBLASLT_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_cublasLt_status cushim_cublasLt_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cublasLt_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cublasLtCreate") and returns its state. */
 cushim_cublasLt_status cushim_cublasLt_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cublasLt_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_cublasLt_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_cublasLt_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_cublasLt_set_stream_mode(int per_thread);
-
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_cublasLt_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_cublasLt_stream_mode_warning(void);
-
 /* The version the library reported, 1000 x major + 10 x minor (13000 for
  * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cublasLt_driver_version(void);
+unsigned cushim_cublasLt_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcublasLt.so.13"),
  * or NULL without one. */
 const char *cushim_cublasLt_library_path(void);
 

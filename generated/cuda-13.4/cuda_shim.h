@@ -2,7 +2,7 @@
  * CUDA 13.4; headers: cuda.h sha256:7a79d67ca888061b1dfbe4739b51ad64f85a2f3ad874947ce09b2c635b4c7072, cudaTypedefs.h sha256:77eb4072ae5da75bec31c4cf6291967e8ecbd6981ece0d47b07dbbabf781782c, cudaProfiler.h sha256:b9c9fa71341b693f9f0b0ea8071e12a0869ac99afe669345a02145163867560d, cudaProfilerTypedefs.h sha256:c742524d5819763cb9501a98557b4b11afdd8b182067a6a89861950e34addeba, cudaGL.h sha256:80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943, cudaGLTypedefs.h sha256:518428c1b39f04f6176aa8497d7111bc9403922c0604d158f14515323820d978, cudaEGL.h sha256:8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a, cudaEGLTypedefs.h sha256:cda48bba4355ea6216914cdb11c37cbaa5d481de7797f177e80d810a892fc762, cudaVDPAU.h sha256:369ecd7365a36b3fbe864a5b856e9ff5a6a9afe35b70f0c0824a2dd2c25eadca, cudaVDPAUTypedefs.h sha256:fca57202b1cda51246be6dd3d62b4576672d0d30e3fb600a5b10c6bab4d3d252.
  * Regenerate with: cushim generate --cuda 13.4
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy CUDA driver stubs. C and C++ alike. */
 #ifndef CUSHIM_CUDA_SHIM_H
 #define CUSHIM_CUDA_SHIM_H
 
@@ -12,22 +12,22 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the CUDA driver library, or of one function in it. */
 typedef enum cushim_cuda_status {
     CUSHIM_CUDA_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No CUDA driver library could be opened; the message lists what was tried. */
     CUSHIM_CUDA_LIBRARY_NOT_FOUND = 1,
     /* The library found is NVIDIA's toolkit stub; it is never used. */
     CUSHIM_CUDA_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_CUDA_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_CUDA_DRIVER_TOO_OLD = 4,
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_CUDA_TOO_OLD = 4,
     /* cuGetProcAddress knows the function, but not at this ABI version. */
     CUSHIM_CUDA_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUDA_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_CUDA_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_CUDA_WRONG_MAJOR = 8
@@ -43,11 +43,11 @@ cushim_cuda_status cushim_cuda_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_cuda_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("cuArray3DCreate") and returns its state. */
 cushim_cuda_status cushim_cuda_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_cuda_set_library_path(const char *absolute_path);
 
@@ -71,11 +71,11 @@ int cushim_cuda_stream_mode(void);
  * stays valid on this thread until the next call. */
 const char *cushim_cuda_stream_mode_warning(void);
 
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_cuda_driver_version(void);
+/* The version the library reported, 1000 x major + 10 x minor (1000 for
+ * 1.0), or 0 without a library or when it could not tell. */
+unsigned cushim_cuda_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libcuda.so.1"),
  * or NULL without one. */
 const char *cushim_cuda_library_path(void);
 

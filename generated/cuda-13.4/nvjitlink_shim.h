@@ -2,7 +2,7 @@
  * CUDA 13.4; headers: nvJitLink.h sha256:4837ebb7294c5956360b940d747ff5f46067cfe855dc00bbd2d9d736bbc8faa5.
  * Regenerate with: cushim generate --cuda 13.4 --lib nvjitlink
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy nvJitLink stubs. C and C++ alike. */
 #ifndef CUSHIM_NVJITLINK_SHIM_H
 #define CUSHIM_NVJITLINK_SHIM_H
 
@@ -12,22 +12,18 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the nvJitLink library, or of one function in it. */
 typedef enum cushim_nvjitlink_status {
     CUSHIM_NVJITLINK_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No nvJitLink library could be opened; the message lists what was tried. */
     CUSHIM_NVJITLINK_LIBRARY_NOT_FOUND = 1,
-    /* The library found is NVIDIA's toolkit stub; it is never used. */
-    CUSHIM_NVJITLINK_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+    /* The library lacks this function (it is older than the header). */
     CUSHIM_NVJITLINK_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    CUSHIM_NVJITLINK_DRIVER_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_NVJITLINK_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+    /* The function is newer than the library; the library was not asked. */
+    CUSHIM_NVJITLINK_TOO_OLD = 4,
+    /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_NVJITLINK_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     CUSHIM_NVJITLINK_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     CUSHIM_NVJITLINK_WRONG_MAJOR = 8
@@ -43,11 +39,11 @@ cushim_nvjitlink_status cushim_nvjitlink_last_status(void);
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *cushim_nvjitlink_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("nvJitLinkAddData") and returns its state. */
 cushim_nvjitlink_status cushim_nvjitlink_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int cushim_nvjitlink_set_library_path(const char *absolute_path);
 
@@ -56,26 +52,11 @@ int cushim_nvjitlink_set_library_path(const char *absolute_path);
  * (size_t)-1 when the library itself could not be loaded. */
 size_t cushim_nvjitlink_resolve_all(const char **missing, size_t capacity);
 
-/* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
- * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
- * decides. */
-int cushim_nvjitlink_set_stream_mode(int per_thread);
-
-/* 1 when the legacy names bind the per-thread variants, else 0. */
-int cushim_nvjitlink_stream_mode(void);
-
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
- * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
- * stays valid on this thread until the next call. */
-const char *cushim_nvjitlink_stream_mode_warning(void);
-
 /* The version the library reported, 1000 x major + 10 x minor (13000 for
  * 13.0), or 0 without a library or when it could not tell. */
-unsigned cushim_nvjitlink_driver_version(void);
+unsigned cushim_nvjitlink_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("libnvJitLink.so.13"),
  * or NULL without one. */
 const char *cushim_nvjitlink_library_path(void);
 

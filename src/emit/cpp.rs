@@ -1,13 +1,14 @@
 //! The C++ pair: a C-compatible status header and a source file that defines
-//! every driver function with the exact prototype of the real header, so that a
-//! C or C++ program links it instead of `-lcuda`.
+//! every function of a library with the exact prototype of the real header, so
+//! that a C or C++ program links it instead of `-l<library>`; and the runtime
+//! pair (`cushim_runtime.h`, `cushim_runtime.cpp`), the same bytes for every
+//! library, that a program compiles once whatever the number of pairs.
 
 use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
-use crate::library::LoaderCodes;
 use crate::options::{Resolve, StreamMode};
 use crate::runtime;
 use cushim_runtime as loader;
@@ -35,6 +36,22 @@ struct Header<'a> {
     guard: String,
     api: String,
     api_upper: String,
+    /// How the comments name the library. Example: `NVRTC`.
+    label: &'static str,
+    has_stub: bool,
+    /// Whether the driver's own API (stream mode, `cuGetProcAddress`'s
+    /// status) is declared.
+    driver: bool,
+    /// Example: `CUSHIM_PER_THREAD_DEFAULT_STREAM`.
+    stream_var: &'static str,
+    /// A function's C name, for the comments. Example: `cuMemAlloc`.
+    example: String,
+    /// The version the header's major reports. Example: `13000`.
+    example_version: u32,
+    /// Example: `13.0`.
+    example_release: String,
+    /// Example: `libnvrtc.so.13`.
+    example_path: String,
 }
 
 #[derive(Template)]
@@ -46,31 +63,51 @@ struct Source<'a> {
     api: String,
     api_upper: String,
     status_type: &'a str,
-    codes: crate::ir::Codes,
-    code_names: LoaderCodes,
+    /// Example: `NVRTC`.
+    label: &'static str,
+    /// Example: `nvrtc` (`-lnvrtc`).
+    link_name: &'static str,
+    /// The define that switches the header to per-thread names, if any.
+    /// Example: `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
+    per_thread_define: Option<&'static str>,
+    /// The status codes a stub answers with: `(value, what it stands for)`.
+    codes: Vec<(i64, String)>,
     /// The library's description as C++ fragments.
     library: CppLibrary,
+    has_stub: bool,
+    /// The driver's own settings, for the driver only.
+    driver: Option<CppDriver>,
+    /// The comment above the function table.
+    row_legend: String,
     /// The macro of the functions' calling convention. Example: `CUDAAPI`.
     calling_convention: &'static str,
-    /// C string literals, quotes included.
-    stream_var: String,
-    stream_on: Vec<String>,
-    stream_off: Vec<String>,
-    /// The C++ runtime, verbatim.
-    runtime: &'static str,
     prefix: Option<&'a str>,
-    use_proc_address: bool,
-    per_thread_by_default: bool,
     linked: bool,
     table: Vec<Row>,
     /// Each other C name with its symbol, as C string literals.
     aliases: Vec<(String, String)>,
-    /// `(row state macro, define)` for each system some function needs.
+    /// `(row macro, define)` for each system some function needs.
     systems: Vec<(String, String)>,
     shims: Vec<Shim>,
     texts: Vec<Text>,
     /// The library's other headers, included where the system has them.
     optional: Vec<Optional>,
+}
+
+/// What only the driver's pair carries: its lookup by ABI version and its
+/// per-thread default stream. C++ literals.
+struct CppDriver {
+    /// Literals or `nullptr` (`--resolve dlsym`).
+    proc_address: (String, String),
+    per_thread_by_default: bool,
+    /// Example: `CUSHIM_PER_THREAD_DEFAULT_STREAM`.
+    stream_var: &'static str,
+    stream_var_literal: String,
+    /// Items followed by `, `.
+    stream_on: String,
+    stream_off: String,
+    /// What --resolve and --stream chose, in words.
+    comment: String,
 }
 
 /// A header besides the main one: its functions are defined (and checked)
@@ -84,15 +121,13 @@ struct Optional {
     flag: String,
 }
 
-/// `cushim::settings` of the library: C++ literals; lists as `(unix,
-/// windows)`, each item followed by `, ` (the template ends them with `nullptr`).
+/// The library's description: C++ literals; lists as `(unix, windows)`, each
+/// item followed by `, ` (the template ends them with `nullptr`).
 struct CppLibrary {
     version_function: String,
     /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`.
     version_query: u8,
     has_stub: bool,
-    /// Literals or `nullptr`.
-    proc_address: (String, String),
     major: u32,
     label: String,
     short: String,
@@ -106,12 +141,16 @@ struct CppLibrary {
     wheel_dirs: (String, String),
 }
 
+/// `, `-terminated C string literals.
+fn items<S: AsRef<str>>(list: &[S]) -> String {
+    list.iter()
+        .map(|i| format!("{}, ", c_string(i.as_ref())))
+        .collect()
+}
+
 impl CppLibrary {
     fn new(library: &crate::library::Library, major: u32) -> CppLibrary {
         use crate::library::{with_major, Names, Search, VersionQuery, FAMILY};
-        let items = |list: &[String]| -> String {
-            list.iter().map(|i| format!("{}, ", c_string(i))).collect()
-        };
         let both = |names: Names| {
             (
                 items(&with_major(names.unix, major)),
@@ -132,9 +171,6 @@ impl CppLibrary {
             })
             .map(|d| d.replace('/', "\\"))
             .collect();
-        let opt = |c: Option<&std::ffi::CStr>| {
-            c.map_or("nullptr".into(), |c| c_string(&c.to_string_lossy()))
-        };
         CppLibrary {
             version_function: c_string(&library.version.name.to_string_lossy()),
             version_query: match library.version.query {
@@ -144,10 +180,6 @@ impl CppLibrary {
                 VersionQuery::Property => 3,
             },
             has_stub: library.has_stub,
-            proc_address: (
-                opt(library.proc_address.map(|p| p.0)),
-                opt(library.proc_address.map(|p| p.1)),
-            ),
             major,
             label: c_string(library.words.label),
             short: c_string(library.words.short),
@@ -157,40 +189,73 @@ impl CppLibrary {
             toolkit_search,
             names: both(library.names_for(major)),
             preload: both(library.preload),
-            family: (
-                items(
-                    &family
-                        .unix
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>(),
-                ),
-                items(
-                    &family
-                        .windows
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>(),
-                ),
-            ),
+            family: (items(family.unix), items(family.windows)),
             wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
         }
     }
 }
 
-/// One entry of the function table: what `resolve` needs.
+/// Whether `library` has the driver's own pieces: a lookup by ABI version or
+/// per-thread default-stream variants.
+fn has_driver_pieces(library: &crate::library::Library) -> bool {
+    library.proc_address.is_some() || library.parse.per_thread_define.is_some()
+}
+
+impl CppDriver {
+    fn new(library: &crate::library::Library, options: &CppOptions) -> Option<CppDriver> {
+        if !has_driver_pieces(library) {
+            return None;
+        }
+        let lookup = library
+            .proc_address
+            .filter(|_| options.resolve == Resolve::ProcAddress);
+        let opt = |c: Option<&std::ffi::CStr>| {
+            c.map_or("nullptr".into(), |c| c_string(&c.to_string_lossy()))
+        };
+        let per_thread_by_default = options.stream == StreamMode::PerThread;
+        let comment = format!(
+            "{}, the {} default stream unless {} says otherwise",
+            match lookup {
+                Some((v2, v1)) => format!(
+                    "entry points by ABI version through `{}`, else `{}`",
+                    v2.to_string_lossy(),
+                    v1.to_string_lossy()
+                ),
+                None => "exact exports".to_string(),
+            },
+            if per_thread_by_default {
+                "per-thread"
+            } else {
+                "legacy"
+            },
+            loader::STREAM_VAR
+        );
+        Some(CppDriver {
+            proc_address: (opt(lookup.map(|p| p.0)), opt(lookup.map(|p| p.1))),
+            per_thread_by_default,
+            stream_var: loader::STREAM_VAR,
+            stream_var_literal: c_string(loader::STREAM_VAR),
+            stream_on: items(loader::STREAM_ON),
+            stream_off: items(loader::STREAM_OFF),
+            comment,
+        })
+    }
+}
+
+/// One entry of the function table: what the runtime binds.
 struct Row {
     name: String,
     symbol: String,
+    /// A literal, or `nullptr` for a library without a lookup by name.
     proc_name: String,
     version: u32,
-    /// `true` for a `_ptds`/`_ptsz` row.
-    per_thread: bool,
     /// The row of the per-thread variant, or -1.
     twin: i64,
-    /// Its first state: `unresolved`, or a macro that is `elsewhere` on
-    /// systems that lack the function. Example: `CUSHIM_ROW__WIN32`.
-    state: String,
+    /// `true` for a `_ptds`/`_ptsz` row.
+    per_thread: bool,
+    /// `false`, or a macro that is `true` on systems that lack the
+    /// function. Example: `CUSHIM_ELSEWHERE__WIN32`.
+    elsewhere: String,
 }
 
 /// One macro invocation.
@@ -251,6 +316,11 @@ pub fn emit(
         })
         .collect();
 
+    let library = &api.library;
+    let driver = CppDriver::new(library, options);
+    let lookup_names = driver
+        .as_ref()
+        .is_some_and(|d| d.proc_address.0 != "nullptr");
     let mut table = Vec::new();
     let mut shims = Vec::new();
     for f in &api.functions {
@@ -259,7 +329,7 @@ pub fn emit(
             .find(|o| o.header == f.header())
             .map(|o| o.flag.clone());
         let system = f.platform.as_deref().map(|p| {
-            api.library
+            library
                 .parse
                 .platforms
                 .iter()
@@ -283,13 +353,17 @@ pub fn emit(
             table.push(Row {
                 name: c_string(&f.name),
                 symbol: c_string(symbol),
-                proc_name: c_string(&f.proc_name),
+                proc_name: if lookup_names {
+                    c_string(&f.proc_name)
+                } else {
+                    "nullptr".to_string()
+                },
                 version: version.unwrap_or(0),
-                per_thread: !checked,
                 twin: -1,
-                state: system
+                per_thread: !checked,
+                elsewhere: system
                     .as_deref()
-                    .map_or_else(|| "unresolved".to_string(), row_state),
+                    .map_or_else(|| "false".to_string(), elsewhere_macro),
             });
             shims.push(Shim {
                 ret: f.ret.to_string(),
@@ -298,7 +372,7 @@ pub fn emit(
                 index,
                 params: params.clone(),
                 args: args.clone(),
-                absent: absent(f, index, &status_type),
+                absent: absent(f, api.codes, &status_type),
                 checked,
                 only_if: only_if.clone(),
                 system: system.clone(),
@@ -318,20 +392,34 @@ pub fn emit(
         .map(|c| Text {
             value: c.value,
             name: c_string(&c.name),
-            text: c_string(&super::describe_status(
-                c,
-                api.library.success,
-                options.docs,
-            )),
+            text: c_string(&super::describe_status(c, library.success, options.docs)),
         })
         .collect();
 
+    let major = api.header_major()?;
+    let label = library.words.label;
     let header = Header {
         provenance,
         guard: format!("CUSHIM_{}_SHIM_H", identifier(stem).to_ascii_uppercase()),
         api: api_name.clone(),
         api_upper: api_name.to_ascii_uppercase(),
+        label,
+        has_stub: library.has_stub,
+        driver: driver.is_some(),
+        stream_var: loader::STREAM_VAR,
+        example: api
+            .functions
+            .first()
+            .map_or_else(String::new, |f| f.name.clone()),
+        example_version: major.max(1) * 1000,
+        example_release: format!("{}.0", major.max(1)),
+        example_path: crate::library::with_major(library.names_for(major).unix, major)
+            .into_iter()
+            .next()
+            .unwrap_or_default(),
     };
+    let codes = api.codes;
+    let names = library.codes;
     let source = Source {
         provenance,
         api_header,
@@ -339,23 +427,53 @@ pub fn emit(
         api_upper: api_name.to_ascii_uppercase(),
         api: api_name,
         status_type: &status_type,
-        codes: api.codes,
-        code_names: api.library.codes,
-        library: CppLibrary::new(&api.library, api.header_major()?),
-        calling_convention: api.library.calling_convention,
-        stream_var: c_string(loader::STREAM_VAR),
-        stream_on: c_strings(loader::STREAM_ON),
-        stream_off: c_strings(loader::STREAM_OFF),
-        runtime: runtime::CPP_RUNTIME,
+        label,
+        link_name: library.link_name,
+        per_thread_define: library.parse.per_thread_define,
+        codes: vec![
+            (
+                codes.library_not_found,
+                format!("library not found: {}", names.library_not_found.name),
+            ),
+            (
+                codes.stub_library,
+                format!("stub library: {}", names.stub_library.name),
+            ),
+            (
+                codes.symbol_not_found,
+                format!("symbol not found: {}", names.symbol_not_found.name),
+            ),
+            (
+                codes.driver_too_old,
+                format!("too old: {}", names.driver_too_old.name),
+            ),
+            (
+                codes.not_initialized,
+                format!("forked during the load: {}", names.not_initialized.name),
+            ),
+            (codes.success, format!("success: {}", library.success)),
+            (
+                codes.invalid_value,
+                format!("invalid value: {}", names.invalid_value.name),
+            ),
+        ],
+        library: CppLibrary::new(library, major),
+        has_stub: library.has_stub,
+        row_legend: if driver.is_some() {
+            "Name, symbol, name for the lookup by ABI version, ABI version, per-thread twin, per-thread itself, of another system."
+        } else {
+            "Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system."
+        }
+        .to_string(),
+        driver,
+        calling_convention: library.calling_convention,
         prefix: options.prefix.as_deref(),
-        use_proc_address: options.resolve == Resolve::ProcAddress,
-        per_thread_by_default: options.stream == StreamMode::PerThread,
         linked: options.linked,
         systems: {
             let mut systems: Vec<(String, String)> = shims
                 .iter()
                 .filter_map(|s| s.system.clone())
-                .map(|d| (row_state(&d), d))
+                .map(|d| (elsewhere_macro(&d), d))
                 .collect();
             systems.sort();
             systems.dedup();
@@ -393,37 +511,46 @@ pub fn emit(
             name: format!("{stem}_shim.cpp"),
             contents: render("source", source.render())?,
         },
+        File {
+            name: runtime::cpp::HEADER_NAME.to_string(),
+            contents: runtime::cpp::HEADER.to_string(),
+        },
+        File {
+            name: runtime::cpp::SOURCE_NAME.to_string(),
+            contents: runtime::cpp::SOURCE.to_string(),
+        },
     ])
 }
 
-/// The macro for the first state of a row that only systems with `define` have.
-fn row_state(define: &str) -> String {
-    format!("CUSHIM_ROW_{}", identifier(define))
+/// The macro that says whether a row is of another system than one with `define`.
+fn elsewhere_macro(define: &str) -> String {
+    format!("CUSHIM_ELSEWHERE_{}", identifier(define))
 }
 
 /// What a shim returns when it cannot reach the library: its fallback's
-/// answer, zero for a function that returns a value, or the failure's code.
-fn absent(f: &Function, index: usize, status_type: &str) -> String {
+/// answer, zero for a function that returns a value, or the failure's code
+/// (`cushim_code`, which the runtime set).
+fn absent(f: &Function, codes: crate::ir::Codes, status_type: &str) -> String {
     let ret = &f.ret;
     match f.fallback_args() {
         Some((kind, code, out)) => {
             let which = match kind {
-                Fallback::ErrorName => "name",
-                Fallback::ErrorString => "text",
+                Fallback::ErrorName => 0,
+                Fallback::ErrorString => 1,
             };
             match out {
                 Some(out) => format!(
-                    "cushim::status_text({}, {}, cushim::Text::{which})",
-                    code.name, out.name
+                    "static_cast<{ret}>(cushim_runtime_status_text(&cushim_this, static_cast<int>({}), {}, {which}) ? {} : {})",
+                    code.name, out.name, codes.success, codes.invalid_value
                 ),
                 None => format!(
-                    "cushim::returned_text({}, cushim::Text::{which})",
+                    "cushim_runtime_returned_text(&cushim_this, static_cast<int>({}), {which})",
                     code.name
                 ),
             }
         }
         None if !f.returns_status(status_type) => format!("cushim::zero<{ret}>()"),
-        None => format!("static_cast<{ret}>(cushim::absent({index}))"),
+        None => format!("static_cast<{ret}>(cushim_code)"),
     }
 }
 
@@ -443,10 +570,6 @@ pub(crate) fn c_string(text: &str) -> String {
     }
     out.push('"');
     out
-}
-
-fn c_strings(texts: &[&str]) -> Vec<String> {
-    texts.iter().map(|t| c_string(t)).collect()
 }
 
 /// A file name the generated source can `#include "..."`: no quote, backslash

@@ -152,8 +152,16 @@ fn cpp_text(api: &Api, prefix: Option<&str>) -> (String, String) {
     let files = cpp::emit(api, &provenance(), "api", "api.h", &options).unwrap();
     assert_eq!(
         files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
-        ["api_shim.h", "api_shim.cpp"]
+        [
+            "api_shim.h",
+            "api_shim.cpp",
+            "cushim_runtime.h",
+            "cushim_runtime.cpp"
+        ]
     );
+    // The runtime is the crate's source, verbatim, whatever the library.
+    assert_eq!(files[2].contents, crate::runtime::cpp::HEADER);
+    assert_eq!(files[3].contents, crate::runtime::cpp::SOURCE);
     (files[0].contents.clone(), files[1].contents.clone())
 }
 
@@ -228,31 +236,32 @@ fn a_deprecated_function_is_marked_in_both_layers() {
 fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
     let (header, source) = cpp_text(&api(), None);
     assert!(header.contains("cushim_api_status cushim_api_load(void);"));
+    // --resolve dlsym: no lookup by ABI version, so no lookup names.
+    assert!(
+        source.contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", nullptr, 3020u, 2, false, false},"#)
+    );
+    assert!(source
+        .contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#));
     assert!(source.contains(
-        r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020u, false, 2, {nullptr}, {unresolved}, {0}},"#
+        "CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, 0, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
     ));
     assert!(source.contains(
-        r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000u, true, -1, {nullptr}, {unresolved}, {0}},"#
-    ));
-    assert!(source.contains(
-        "CUSHIM_DEFINE(CUresult, cuGetErrorName, cuGetErrorName, 0, (CUresult error, const char **pStr), (error, pStr), cushim::status_text(error, pStr, cushim::Text::name), CUSHIM_CHECKED)"
-    ));
-    assert!(source.contains(
-        "CUSHIM_DEFINE(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 2, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim::absent(2)), CUSHIM_UNCHECKED)"
+        "CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 2, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)"
     ));
     assert!(
-        source.contains("constexpr bool use_proc_address = false;"),
+        source.contains("const cushim::Driver cushim_driver = {\n    nullptr,\n    nullptr,"),
         "--resolve dlsym"
     );
-    assert!(source.contains("constexpr int code_symbol_not_found = 77;"));
+    assert!(source.contains("        77,  // symbol not found: "));
     assert!(source.contains(r#"{77, "CUDA_ERROR_NOT_FOUND", "not found"},"#));
     assert!(
-        source.contains("return static_cast<CUresult>(1);"),
+        source.contains("        1,  // invalid value: "),
         "invalid value from the header"
     );
-    assert_eq!(
-        source.matches(super::super::runtime::CPP_RUNTIME).count(),
-        1
+    assert!(source.contains("#include \"cushim_runtime.h\""));
+    assert!(
+        !source.contains("namespace cushim {"),
+        "no runtime in the pair"
     );
 }
 

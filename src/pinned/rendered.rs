@@ -30,13 +30,17 @@ const RENDERED: &[Rendered] = pinned_releases!(rendered);
 /// The merged module of every pinned release.
 const MERGED: &str = include_str!("../../generated/merged/cuda.rs");
 
-/// The Rust module of `cuda`, and its C++ header and source, with default options.
-pub fn release(cuda: CudaVersion) -> Option<[(&'static str, &'static str); 3]> {
+/// The Rust module of `cuda`, its C++ header and source with default options,
+/// and the C++ runtime they call.
+pub fn release(cuda: CudaVersion) -> Option<[(&'static str, &'static str); 5]> {
+    use crate::runtime::cpp;
     let r = RENDERED.iter().find(|r| r.cuda.parse() == Ok(cuda))?;
     Some([
         ("cuda.rs", r.rust),
         ("cuda_shim.h", r.cpp_header),
         ("cuda_shim.cpp", r.cpp_source),
+        (cpp::HEADER_NAME, cpp::HEADER),
+        (cpp::SOURCE_NAME, cpp::SOURCE),
     ])
 }
 

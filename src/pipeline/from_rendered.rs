@@ -107,7 +107,16 @@ mod tests {
             .contains("// Regenerate with: cushim generate --cuda 12.4 --lang rust\n"));
         let both = super::super::generate(&pinned("13.5")).unwrap();
         let names: Vec<&str> = both.files.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["cuda.rs", "cuda_shim.h", "cuda_shim.cpp"]);
+        assert_eq!(
+            names,
+            [
+                "cuda.rs",
+                "cuda_shim.h",
+                "cuda_shim.cpp",
+                "cushim_runtime.h",
+                "cushim_runtime.cpp"
+            ]
+        );
     }
 
     #[test]

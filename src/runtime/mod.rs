@@ -7,8 +7,10 @@
 //!   ([`library_info`]).
 //! - `shim_macro.rs` is the `cushim_shim!` macro that each module carries;
 //!   the unit tests below expand it over hand-written functions.
-//! - `cpp/runtime.cpp` is the C++ runtime without a template tag; the C++
-//!   emitter copies it between the generated settings and the function table.
+//! - `cpp/cushim_runtime.{h,cpp}` is the C++ runtime without a template tag
+//!   ([`cpp`]); the generator writes it beside the C++ pairs, which call into it.
+
+pub mod cpp;
 
 #[cfg(test)]
 mod tests;
@@ -19,9 +21,6 @@ use crate::library::DRIVER;
 /// The `cushim_shim!` macro's text.
 #[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
-/// The C++ runtime's text.
-#[cfg(feature = "emit")]
-pub const CPP_RUNTIME: &str = include_str!("cpp/runtime.cpp");
 
 pub use cushim_runtime::{Resolve, StreamMode};
 #[cfg(any(test, feature = "cli"))]

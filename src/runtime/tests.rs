@@ -369,14 +369,14 @@ fn the_rust_rule_accepts_exactly_the_listed_words() {
     );
 }
 
-/// `const char *const name[] = {"a", "b"};`
+/// `const char *const name[] = {"a", "b", nullptr};`
 fn c_array(name: &str, words: &[&str]) -> String {
-    let quoted: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
-    format!("const char *const {name}[] = {{{}}};\n", quoted.join(", "))
+    let quoted: String = words.iter().map(|w| format!("{w:?}, ")).collect();
+    format!("const char *const {name}[] = {{{quoted}nullptr}};\n")
 }
 
-/// The C++ runtime alone, between a minimal settings block and a one-row
-/// table; built once for every test that runs it.
+/// The C++ runtime alone, linked with a hand-written description of the
+/// driver and a one-row table; built once for every test that runs it.
 fn cpp_runtime_program() -> &'static std::path::Path {
     static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN.get_or_init(build_cpp_runtime_program)
@@ -387,87 +387,66 @@ fn build_cpp_runtime_program() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let codes = super::CUSHIM_CODES;
-    let mut source = String::from(
-        "#define CUSHIM_CALL\nnamespace {\nnamespace cushim {\nnamespace settings {\n",
-    );
-    source.push_str(
-        "constexpr bool use_proc_address = true;\nconstexpr bool per_thread_by_default = false;\n",
-    );
-    for (name, value) in [
-        ("code_library_not_found", codes.library_not_found),
-        ("code_stub_library", codes.stub_library),
-        ("code_symbol_not_found", codes.symbol_not_found),
-        ("code_driver_too_old", codes.too_old),
-        ("code_not_initialized", codes.not_initialized),
-    ] {
-        source.push_str(&format!("constexpr int {name} = {value};\n"));
-    }
     let info = &super::CUSHIM_LIBRARY;
-    let version_function = info.version_function.to_str().unwrap();
-    for (name, value) in [
-        ("version_function", version_function),
-        ("override_var", info.override_var),
-        ("stream_var", loader::STREAM_VAR),
-        ("label", info.label),
-        ("short_name", info.short),
-        ("product", info.product),
-        ("install", info.install),
-        ("lib_dir", "lib"),
-    ] {
-        source.push_str(&format!("constexpr const char *{name} = {value:?};\n"));
-    }
     let (v2, v1) = info.proc_address.unwrap();
-    source.push_str(&format!(
-        "constexpr int version_query = 0;\nconstexpr bool has_stub = true;\nconstexpr unsigned major = 0u;\n\
-         constexpr bool toolkit_search = false;\nconstexpr const char *proc_address_v2 = {:?};\n\
-         constexpr const char *proc_address_v1 = {:?};\n",
-        v2.to_str().unwrap(),
-        v1.to_str().unwrap()
-    ));
+    let mut source = String::from(
+        "#include <cstdio>\n#include <cstring>\n#include \"cushim_runtime.h\"\n#define CUSHIM_CALL\nnamespace {\n",
+    );
+    source.push_str(&c_array("names", info.names));
+    source.push_str(&c_array("none", &[]));
     source.push_str(&c_array("stream_on", loader::STREAM_ON));
     source.push_str(&c_array("stream_off", loader::STREAM_OFF));
-    for (name, list) in [
-        ("library_names", info.names),
-        ("preload", &[][..]),
-        ("family", &[][..]),
-        ("wheel_dirs", &[][..]),
-    ] {
-        let items: String = list.iter().map(|n| format!("{n:?}, ")).collect();
-        source.push_str(&format!(
-            "const char *const {name}[] = {{{items}nullptr}};\n"
-        ));
-    }
-    source.push_str("}\n}\n}\n#include \"runtime.cpp\"\n");
+    source.push_str(&format!(
+        "const cushim::Driver driver = {{{:?}, {:?}, false, {:?}, stream_on, stream_off}};\n",
+        v2.to_str().unwrap(),
+        v1.to_str().unwrap(),
+        loader::STREAM_VAR
+    ));
+    source.push_str(&format!(
+        "const cushim::Function functions[] = {{{{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}}}};\n\
+         const cushim::Alias aliases[] = {{{{\"cuInitAlias\", \"cuInit\"}}, {{nullptr, nullptr}}}};\n\
+         const cushim::StatusText texts[] = {{{{0, \"CUDA_SUCCESS\", \"no error\"}}}};\n\
+         cushim::State state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
+         cushim::Thread *thread() {{ return &thread_state; }}\n\
+         struct cushim_table {{ static void *slots[1]; }};\n\
+         const cushim::Library cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
+         {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, \
+         none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread}};\n}}\n",
+        label = info.label,
+        short = info.short,
+        product = info.product,
+        install = info.install,
+        var = info.override_var,
+        version = info.version_function.to_str().unwrap(),
+        lnf = codes.library_not_found,
+        stub = codes.stub_library,
+        snf = codes.symbol_not_found,
+        old = codes.too_old,
+        ni = codes.not_initialized,
+        inv = codes.invalid_value,
+    ));
     source.push_str(
-        r#"namespace {
-namespace cushim {
-Function functions[] = {{"cuInit", "cuInit", "cuInit", 2000u, false, -1, {nullptr}, {unresolved}, {0}}};
-Function *function_table() { return functions; }
-std::size_t function_count() { return 1; }
-const Alias aliases[] = {{"cuInitAlias", "cuInit"}, {nullptr, nullptr}};
-const Alias *alias_table() { return aliases; }
-}  // namespace cushim
-}  // namespace
-CUSHIM_DEFINE(int, cuInit, cuInit, 0, (unsigned int flags), (flags), cushim::absent(0), CUSHIM_UNCHECKED)
+        r#"CUSHIM_STUB(int, cuInit, cuInit, 0, (unsigned int flags), (flags), cushim_code, CUSHIM_UNCHECKED)
+void *cushim_table::slots[1] = {CUSHIM_BINDER(cuInit)};
 
 int main(int argc, char **argv) {
     if (argc > 1 && std::strcmp(argv[1], "env") == 0) {
-        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::stream_mode_from_env(argv[i]));
+        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim_runtime_stream_value(&cushim_this, argv[i]));
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "warning") == 0) {
-        const char *w = cushim::stream_mode_warning();
+        const char *w = cushim_runtime_stream_mode_warning(&cushim_this);
         std::printf("%s\n", w ? w : "(none)");
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "override") == 0) {
-        std::printf("%d\n", cushim::library_override(nullptr));
-        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim::library_override(argv[i]));
+        std::printf("%d\n", cushim_runtime_override_value(nullptr));
+        for (int i = 2; i < argc; ++i) std::printf("%d\n", cushim_runtime_override_value(argv[i]));
         return 0;
     }
     int rc = cuInit(0);
-    std::printf("%d %d %u\n%s\n", rc, static_cast<int>(cushim::last_status), cushim::library_open_attempts(),
-                cushim::last_message);
+    std::printf("%d %d %u\n%s\n", rc, cushim_runtime_last_status(&cushim_this),
+                cushim_runtime_library_open_attempts(&cushim_this), cushim_runtime_last_message(&cushim_this));
     return 0;
 }
 "#,
@@ -475,6 +454,7 @@ int main(int argc, char **argv) {
     let main = dir.join("main.cpp");
     std::fs::write(&main, source).unwrap();
     let bin = dir.join("runtime-alone");
+    let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/runtime/cpp");
     let out = Command::new("g++")
         .args([
             "-std=c++17",
@@ -484,11 +464,9 @@ int main(int argc, char **argv) {
             "-O1",
             "-pthread",
         ])
-        .arg(format!(
-            "-I{}",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/src/runtime/cpp")
-        ))
+        .arg(format!("-I{runtime}"))
         .arg(&main)
+        .arg(format!("{runtime}/cushim_runtime.cpp"))
         .args(["-ldl", "-o"])
         .arg(&bin)
         .output()

@@ -2,14 +2,17 @@
 // CUDA {{ provenance.release }}; headers: {% for h in provenance.headers %}{{ h }}{% if !loop.last %}, {% endif %}{% endfor %}.
 // Regenerate with: {{ provenance.command }}
 //
-// Lazy stubs for every driver function. Build this file with the CUDA headers on
-// the include path and link it instead of -lcuda (add -ldl before glibc 2.34).
-// Each function is defined with the exact prototype that {{ api_header }} declares,
-// so the compiler checks every signature.
+// Lazy stubs for every {{ label }} function: build this file with the {{ label }}
+// headers on the include path, build cushim_runtime.cpp (written beside it) once
+// per program, and link both instead of -l{{ link_name }} (add -ldl before glibc
+// 2.34). Each function is defined with the exact prototype that {{ api_header }}
+// declares, so the compiler checks every signature.
+{%- if let Some(define) = per_thread_define %}
 
 // The stubs define the legacy and the per-thread symbols alike, so the header is
 // always read in legacy mode here.
-#undef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#undef {{ define }}
+{%- endif %}
 #include "{{ api_header }}"
 {%- for o in optional %}
 // {{ o.header }}'s functions are defined where it and what it needs are found.
@@ -24,142 +27,15 @@
 #endif
 {%- endfor %}
 #include "{{ shim_header }}"
+#include "cushim_runtime.h"
+{%- if prefix.is_some() %}
+
+#include <type_traits>
+{%- endif %}
 
 // The calling convention of the library's functions{% if calling_convention.is_empty() %}: the platform's default{% endif %}.
 #define CUSHIM_CALL {{ calling_convention }}
 
-namespace {
-namespace cushim {
-// What --resolve, --stream and the description of the library chose.
-namespace settings {
-constexpr bool use_proc_address = {{ use_proc_address }};
-constexpr bool per_thread_by_default = {{ per_thread_by_default }};
-constexpr int code_library_not_found = {{ codes.library_not_found }};  // {{ code_names.library_not_found.name }}
-constexpr int code_stub_library = {{ codes.stub_library }};  // {{ code_names.stub_library.name }}
-constexpr int code_symbol_not_found = {{ codes.symbol_not_found }};  // {{ code_names.symbol_not_found.name }}
-constexpr int code_driver_too_old = {{ codes.too_old }};  // {{ code_names.too_old.name }}
-constexpr int code_not_initialized = {{ codes.not_initialized }};  // {{ code_names.not_initialized.name }}
-constexpr const char *version_function = {{ library.version_function }};
-// How it answers: 0 f(int *version), 1 f(int *major, int *minor), 2 f(char *text, unsigned length),
-// 3 f(int property, int *value) for the major (0) and the minor (1).
-constexpr int version_query = {{ library.version_query }};
-constexpr bool has_stub = {{ library.has_stub }};
-constexpr const char *proc_address_v2 = {{ library.proc_address.0 }};
-constexpr const char *proc_address_v1 = {{ library.proc_address.1 }};
-// The header's major, which the library must report (0: any).
-constexpr unsigned major = {{ library.major }}u;
-constexpr const char *label = {{ library.label }};
-constexpr const char *short_name = {{ library.short }};
-constexpr const char *product = {{ library.product }};
-constexpr const char *install = {{ library.install }};
-constexpr const char *override_var = {{ library.override_var }};
-constexpr const char *stream_var = {{ stream_var }};
-const char *const stream_on[] = { {%- for v in stream_on %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
-const char *const stream_off[] = { {%- for v in stream_off %}{{ v }}{% if !loop.last %}, {% endif %}{% endfor -%} };
-// Searched beyond the system loader (a toolkit, conda or pip library), in these wheel directories.
-constexpr bool toolkit_search = {{ library.toolkit_search }};
-#ifdef _WIN32
-constexpr const char *lib_dir = "bin";
-const char *const library_names[] = { {{- library.names.1 }}nullptr};
-const char *const preload[] = { {{- library.preload.1 }}nullptr};
-const char *const family[] = { {{- library.family.1 }}nullptr};
-const char *const wheel_dirs[] = { {{- library.wheel_dirs.1 }}nullptr};
-#else
-constexpr const char *lib_dir = "lib";
-const char *const library_names[] = { {{- library.names.0 }}nullptr};
-const char *const preload[] = { {{- library.preload.0 }}nullptr};
-const char *const family[] = { {{- library.family.0 }}nullptr};
-const char *const wheel_dirs[] = { {{- library.wheel_dirs.0 }}nullptr};
-#endif
-}  // namespace settings
-}  // namespace cushim
-}  // namespace
-
-{{ runtime }}
-namespace {
-namespace cushim {
-
-{%- for (state, define) in systems %}
-// The rows of functions that only systems with {{ define }} have.
-#ifdef {{ define }}
-#define {{ state }} unresolved
-#else
-#define {{ state }} elsewhere
-#endif
-{%- endfor %}
-
-Function functions[] = {
-{%- for r in table %}
-    { {{- r.name }}, {{ r.symbol }}, {{ r.proc_name }}, {{ r.version }}u, {{ r.per_thread }}, {{ r.twin }}, {nullptr}, { {{- r.state -}} }, {0}},
-{%- endfor %}
-};
-
-Function *function_table() { return functions; }
-
-// The other C names of the functions, for function_status.
-const Alias aliases[] = {
-{%- for (name, symbol) in aliases %}
-    { {{- name }}, {{ symbol }}},
-{%- endfor %}
-    {nullptr, nullptr},
-};
-const Alias *alias_table() { return aliases; }
-std::size_t function_count() { return sizeof(functions) / sizeof(functions[0]); }
-
-[[maybe_unused]] const StatusText status_texts[] = {
-{%- for t in texts %}
-    { {{- t.value }}, {{ t.name }}, {{ t.text }}},
-{%- endfor %}
-};
-
-// The answer of cuGetErrorName/cuGetErrorString without a driver.
-[[maybe_unused]] {{ status_type }} status_text({{ status_type }} code, const char **out, Text which) {
-    if (out && status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), out, which))
-        return static_cast<{{ status_type }}>({{ codes.success }});
-    return static_cast<{{ status_type }}>({{ codes.invalid_value }});
-}
-
-// The answer of a function that returns the name or text of a status
-// (nvrtcGetErrorString) without the library; never null.
-[[maybe_unused]] const char *returned_text({{ status_type }} code, Text which) {
-    const char *out = nullptr;
-    if (status_text(status_texts, sizeof status_texts / sizeof status_texts[0], static_cast<int>(code), &out, which))
-        return out;
-    return "unrecognized status";
-}
-
-}  // namespace cushim
-}  // namespace
-
-// The runtime's statuses are the values of {{ api }}_status.
-static_assert(static_cast<int>({{ api_upper }}_OK) == cushim::status_ok, "status");
-static_assert(static_cast<int>({{ api_upper }}_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
-static_assert(static_cast<int>({{ api_upper }}_STUB_LIBRARY) == cushim::status_stub_library, "status");
-static_assert(static_cast<int>({{ api_upper }}_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
-static_assert(static_cast<int>({{ api_upper }}_DRIVER_TOO_OLD) == cushim::status_driver_too_old, "status");
-static_assert(static_cast<int>({{ api_upper }}_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
-static_assert(static_cast<int>({{ api_upper }}_REENTRANT) == cushim::status_reentrant, "status");
-static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
-static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wrong_major, "status");
-
-{%- match prefix %}
-{%- when Some with (p) %}
-// Prefixed exports ({{ p }}): the header's own declaration checks each signature.
-#define CUSHIM_CHECKED(SYMBOL, RET, PARAMS) \
-    static_assert(std::is_same<decltype(&SYMBOL), RET(CUSHIM_CALL *) PARAMS>::value, #SYMBOL);
-{%- when None %}
-// Drop-in exports: each definition redeclares the header's own prototype.
-#define CUSHIM_CHECKED(SYMBOL, RET, PARAMS)
-{%- endmatch %}
-
-// The header marks some functions deprecated; defining and checking them is not a use.
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#elif defined(_MSC_VER)
-#pragma warning(push)
-#pragma warning(disable : 4996)
-#endif
 // With {{ api_upper }}_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
 // are defined, and the status API below reports on that same library.
@@ -168,7 +44,157 @@ static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wr
 #define {{ api_upper }}_LINKED 1
 #endif
 {%- endif %}
+
+namespace {
+
+// The library's file names, what it needs loaded first from the same
+// directory, the libraries installed beside it and the pip wheel directories
+// it is searched in, per system.
+#ifdef _WIN32
+const char *const cushim_names[] = { {{- library.names.1 }}nullptr};
+const char *const cushim_preload[] = { {{- library.preload.1 }}nullptr};
+const char *const cushim_family[] = { {{- library.family.1 }}nullptr};
+const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.1 }}nullptr};
+#else
+const char *const cushim_names[] = { {{- library.names.0 }}nullptr};
+const char *const cushim_preload[] = { {{- library.preload.0 }}nullptr};
+const char *const cushim_family[] = { {{- library.family.0 }}nullptr};
+const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.0 }}nullptr};
+#endif
+{%- if let Some(d) = driver %}
+
+// The values of {{ d.stream_var }} that choose the per-thread and the legacy
+// default stream.
+const char *const cushim_stream_on[] = { {{- d.stream_on }}nullptr};
+const char *const cushim_stream_off[] = { {{- d.stream_off }}nullptr};
+
+// What --resolve and --stream chose: {{ d.comment }}.
+const cushim::Driver cushim_driver = {
+    {{ d.proc_address.0 }},
+    {{ d.proc_address.1 }},
+    {{ d.per_thread_by_default }},
+    {{ d.stream_var_literal }},
+    cushim_stream_on,
+    cushim_stream_off,
+};
+{%- endif %}
+{%- for (state, define) in systems %}
+
+// Functions that only systems with {{ define }} have.
+#ifdef {{ define }}
+#define {{ state }} false
+#else
+#define {{ state }} true
+#endif
+{%- endfor %}
+
+// {{ row_legend }}
+const cushim::Function cushim_functions[] = {
+{%- for r in table %}
+    { {{- r.name }}, {{ r.symbol }}, {{ r.proc_name }}, {{ r.version }}u, {{ r.twin }}, {{ r.per_thread }}, {{ r.elsewhere -}} },
+{%- endfor %}
+};
+
+// The other C names of the functions, for function_status.
+const cushim::Alias cushim_aliases[] = {
+{%- for (name, symbol) in aliases %}
+    { {{- name }}, {{ symbol }}},
+{%- endfor %}
+    {nullptr, nullptr},
+};
+
+// The constants of {{ status_type }}, for the answers that need no library.
+const cushim::StatusText cushim_texts[] = {
+{%- for t in texts %}
+    { {{- t.value }}, {{ t.name }}, {{ t.text }}},
+{%- endfor %}
+    {0, nullptr, nullptr},
+};
+
+constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
+cushim::State cushim_state = {};
+cushim::FunctionState cushim_states[cushim_count] = {};
+thread_local cushim::Thread cushim_thread_state;
+cushim::Thread *cushim_thread() { return &cushim_thread_state; }
+
 #ifndef {{ api_upper }}_LINKED
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#else
+#define CUSHIM_SLOTS nullptr
+#endif
+
+const cushim::Library cushim_this = {
+    &CUSHIM_RUNTIME_ABI,
+    {{ library.label }},
+    {{ library.short }},
+    {{ library.product }},
+    {{ library.install }},
+    {{ library.override_var }},
+    {{ library.version_function }},
+    {{ library.version_query }},
+    {{ library.major }}u,  // the header's major, which the library must report (0: any)
+    {{ library.has_stub }},  // a link-time stub
+    {{ library.toolkit_search }},  // searched in pip wheels, conda and toolkits
+    {
+{%- for (value, what) in codes %}
+        {{ value }},  // {{ what }}
+{%- endfor %}
+    },
+    cushim_names,
+    cushim_preload,
+    cushim_family,
+    cushim_wheel_dirs,
+    {% if driver.is_some() %}&cushim_driver{% else %}nullptr{% endif %},
+    cushim_functions,
+    cushim_count,
+    cushim_aliases,
+    cushim_texts,
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
+    &cushim_state,
+    cushim_states,
+    CUSHIM_SLOTS,
+    cushim_thread,
+};
+
+}  // namespace
+
+// The runtime's statuses are the values of {{ api }}_status.
+static_assert(static_cast<int>({{ api_upper }}_OK) == cushim::status_ok, "status");
+static_assert(static_cast<int>({{ api_upper }}_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
+{%- if has_stub %}
+static_assert(static_cast<int>({{ api_upper }}_STUB_LIBRARY) == cushim::status_stub_library, "status");
+{%- endif %}
+static_assert(static_cast<int>({{ api_upper }}_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
+static_assert(static_cast<int>({{ api_upper }}_TOO_OLD) == cushim::status_too_old, "status");
+{%- if driver.is_some() %}
+static_assert(static_cast<int>({{ api_upper }}_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
+{%- endif %}
+static_assert(static_cast<int>({{ api_upper }}_REENTRANT) == cushim::status_reentrant, "status");
+static_assert(static_cast<int>({{ api_upper }}_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
+static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wrong_major, "status");
+
+{%- match prefix %}
+{%- when Some with (p) %}
+// Prefixed exports ({{ p }}): the header's own declaration checks each signature.
+#define CUSHIM_CHECKED(SYMBOL, TYPE) static_assert(std::is_same<decltype(&SYMBOL), TYPE>::value, #SYMBOL);
+{%- when None %}
+// Drop-in exports: each definition redeclares the header's own prototype.
+#define CUSHIM_CHECKED(SYMBOL, TYPE)
+{%- endmatch %}
+
+#ifndef {{ api_upper }}_LINKED
+// The header marks some functions deprecated; defining and checking them is not a use.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#elif defined(_MSC_VER)
+#pragma warning(push)
+#pragma warning(disable : 4996)
+#endif
 {% for s in shims %}
 {%- if let Some(flag) = s.only_if %}
 #ifdef {{ flag }}
@@ -176,7 +202,7 @@ static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wr
 {%- if let Some(define) = s.system %}
 #ifdef {{ define }}
 {%- endif %}
-CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
+CUSHIM_STUB({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
 {%- if s.system.is_some() %}
 #endif
 {%- endif %}
@@ -184,7 +210,6 @@ CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.p
 #endif
 {%- endif %}
 {%- endfor %}
-#endif  // {{ api_upper }}_LINKED
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -192,39 +217,63 @@ CUSHIM_DEFINE({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.p
 #pragma warning(pop)
 #endif
 
+void *cushim_table::slots[cushim_count] = {
+{%- for s in shims %}
+{%- if s.only_if.is_some() || s.system.is_some() %}
+#if {% if let Some(flag) = s.only_if %}defined({{ flag }}){% endif %}{% if s.only_if.is_some() && s.system.is_some() %} && {% endif %}{% if let Some(define) = s.system %}defined({{ define }}){% endif %}
+    CUSHIM_BINDER({{ s.symbol }}),
+#else
+    nullptr,
+#endif
+{%- else %}
+    CUSHIM_BINDER({{ s.symbol }}),
+{%- endif %}
+{%- endfor %}
+};
+#endif  // {{ api_upper }}_LINKED
+
 extern "C" {
 
 CUSHIM_EXPORT {{ api }}_status {{ api }}_load(void) {
-    return static_cast<{{ api }}_status>(cushim::loaded().status);
+    return static_cast<{{ api }}_status>(cushim_runtime_load(&cushim_this));
 }
 
 CUSHIM_EXPORT {{ api }}_status {{ api }}_last_status(void) {
-    return static_cast<{{ api }}_status>(cushim::last_status);
+    return static_cast<{{ api }}_status>(cushim_runtime_last_status(&cushim_this));
 }
 
-CUSHIM_EXPORT const char *{{ api }}_last_message(void) { return cushim::last_message; }
+CUSHIM_EXPORT const char *{{ api }}_last_message(void) { return cushim_runtime_last_message(&cushim_this); }
 
 CUSHIM_EXPORT {{ api }}_status {{ api }}_function_status(const char *name) {
-    return static_cast<{{ api }}_status>(cushim::function_status(name));
+    return static_cast<{{ api }}_status>(cushim_runtime_function_status(&cushim_this, name));
 }
 
 CUSHIM_EXPORT int {{ api }}_set_library_path(const char *absolute_path) {
-    return cushim::set_library_path(absolute_path);
+    return cushim_runtime_set_library_path(&cushim_this, absolute_path);
 }
 
 CUSHIM_EXPORT size_t {{ api }}_resolve_all(const char **missing, size_t capacity) {
-    return cushim::resolve_all(missing, capacity);
+    return cushim_runtime_resolve_all(&cushim_this, missing, capacity);
+}
+{%- if driver.is_some() %}
+
+CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) {
+    return cushim_runtime_set_stream_mode(&cushim_this, per_thread);
 }
 
-CUSHIM_EXPORT int {{ api }}_set_stream_mode(int per_thread) { return cushim::set_stream_mode(per_thread); }
+CUSHIM_EXPORT int {{ api }}_stream_mode(void) { return cushim_runtime_stream_mode(&cushim_this); }
 
-CUSHIM_EXPORT int {{ api }}_stream_mode(void) { return cushim::current_stream_mode(); }
+CUSHIM_EXPORT const char *{{ api }}_stream_mode_warning(void) {
+    return cushim_runtime_stream_mode_warning(&cushim_this);
+}
+{%- endif %}
 
-CUSHIM_EXPORT const char *{{ api }}_stream_mode_warning(void) { return cushim::stream_mode_warning(); }
-CUSHIM_EXPORT unsigned {{ api }}_driver_version(void) { return cushim::driver_version(); }
+CUSHIM_EXPORT unsigned {{ api }}_library_version(void) { return cushim_runtime_library_version(&cushim_this); }
 
-CUSHIM_EXPORT const char *{{ api }}_library_path(void) { return cushim::library_path(); }
+CUSHIM_EXPORT const char *{{ api }}_library_path(void) { return cushim_runtime_library_path(&cushim_this); }
 
-CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) { return cushim::library_open_attempts(); }
+CUSHIM_EXPORT unsigned {{ api }}_library_open_attempts(void) {
+    return cushim_runtime_library_open_attempts(&cushim_this);
+}
 
 }  // extern "C"

@@ -2,7 +2,7 @@
  * CUDA {{ provenance.release }}; headers: {% for h in provenance.headers %}{{ h }}{% if !loop.last %}, {% endif %}{% endfor %}.
  * Regenerate with: {{ provenance.command }}
  *
- * The status API of the lazy driver stubs. C and C++ alike. */
+ * The status API of the lazy {{ label }} stubs. C and C++ alike. */
 #ifndef {{ guard }}
 #define {{ guard }}
 
@@ -12,22 +12,26 @@
 extern "C" {
 #endif
 
-/* The state of the driver library, or of one function in it. */
+/* The state of the {{ label }} library, or of one function in it. */
 typedef enum {{ api }}_status {
     {{ api_upper }}_OK = 0,
-    /* No driver library could be opened; the message lists what was tried. */
+    /* No {{ label }} library could be opened; the message lists what was tried. */
     {{ api_upper }}_LIBRARY_NOT_FOUND = 1,
+{%- if has_stub %}
     /* The library found is NVIDIA's toolkit stub; it is never used. */
     {{ api_upper }}_STUB_LIBRARY = 2,
-    /* The library lacks this function (the driver is older than the header). */
+{%- endif %}
+    /* The library lacks this function (it is older than the header). */
     {{ api_upper }}_SYMBOL_NOT_FOUND = 3,
-    /* The function's ABI is newer than the driver; the driver was not asked. */
-    {{ api_upper }}_DRIVER_TOO_OLD = 4,
+    /* The function is newer than the library; the library was not asked. */
+    {{ api_upper }}_TOO_OLD = 4,
+{%- if driver %}
     /* cuGetProcAddress knows the function, but not at this ABI version. */
     {{ api_upper }}_VERSION_NOT_SUFFICIENT = 5,
-    /* A stub was called from the driver's initializer, during the load. */
+{%- endif %}
+    /* A stub was called from the library's own initializer, during the load. */
     {{ api_upper }}_REENTRANT = 6,
-    /* This process was forked while another thread was loading the driver. */
+    /* This process was forked while another thread was loading the library. */
     {{ api_upper }}_FORKED_DURING_LOAD = 7,
     /* The only library found reports another major version than the header's. */
     {{ api_upper }}_WRONG_MAJOR = 8
@@ -43,11 +47,11 @@ typedef enum {{ api }}_status {
 /* A sentence about that failure; valid until the next failure on this thread. */
 const char *{{ api }}_last_message(void);
 
-/* Resolves one function by C name or symbol ("cuMemAlloc") and returns its state. */
+/* Resolves one function by C name or symbol ("{{ example }}") and returns its state. */
 {{ api }}_status {{ api }}_function_status(const char *name);
 
 /* Uses this library instead of the default search. Must be an absolute path and
- * come before the first driver call. Returns 0, -1 for a relative path, or -2
+ * come before the first call of a stub. Returns 0, -1 for a relative path, or -2
  * when the library was already loaded. */
 int {{ api }}_set_library_path(const char *absolute_path);
 
@@ -55,27 +59,29 @@ int {{ api }}_set_library_path(const char *absolute_path);
  * `capacity` of their names in `missing` (which may be NULL); returns
  * (size_t)-1 when the library itself could not be loaded. */
 size_t {{ api }}_resolve_all(const char **missing, size_t capacity);
+{%- if driver %}
 
 /* Chooses the default-stream semantics of the legacy names: nonzero binds the
  * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
  * 0, or -2 (and notes why) when it is too late. Without it, the environment
- * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
+ * variable {{ stream_var }} (1 or 0) or the generated default
  * decides. */
 int {{ api }}_set_stream_mode(int per_thread);
 
 /* 1 when the legacy names bind the per-thread variants, else 0. */
 int {{ api }}_stream_mode(void);
 
-/* Why CUSHIM_PER_THREAD_DEFAULT_STREAM is ignored (a value that is none of
+/* Why {{ stream_var }} is ignored (a value that is none of
  * 1/true/on/0/false/off), or NULL when it is unset or understood. The text
  * stays valid on this thread until the next call. */
 const char *{{ api }}_stream_mode_warning(void);
+{%- endif %}
 
-/* The version the library reported, 1000 x major + 10 x minor (13000 for
- * 13.0), or 0 without a library or when it could not tell. */
-unsigned {{ api }}_driver_version(void);
+/* The version the library reported, 1000 x major + 10 x minor ({{ example_version }} for
+ * {{ example_release }}), or 0 without a library or when it could not tell. */
+unsigned {{ api }}_library_version(void);
 
-/* The name or path the library was opened by ("/opt/venv/.../libnvrtc.so.13"),
+/* The name or path the library was opened by ("{{ example_path }}"),
  * or NULL without one. */
 const char *{{ api }}_library_path(void);
 

@@ -167,8 +167,23 @@ pub fn pair(name: &str, builder: cushim::Builder) -> PathBuf {
     dir
 }
 
-/// `g++ -c` of `<dir>/<stem>_shim.cpp`; returns the object.
+/// The object of the C++ runtime that [`compile`] builds beside a pair.
+pub fn runtime_object(dir: &Path) -> PathBuf {
+    dir.join("cushim_runtime.o")
+}
+
+/// `g++ -c` of `<dir>/<stem>_shim.cpp`, and of the runtime written beside it
+/// (into [`runtime_object`]) with the same flags; returns the pair's object.
 pub fn compile(dir: &Path, stem: &str, include: &Path, extra: &[&str]) -> PathBuf {
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .args(extra)
+            .arg("-c")
+            .arg(dir.join("cushim_runtime.cpp"))
+            .arg("-o")
+            .arg(runtime_object(dir)),
+    );
     let object = dir.join(format!("{stem}_shim.o"));
     run_ok(
         Command::new("g++")

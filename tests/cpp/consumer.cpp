@@ -248,7 +248,7 @@ static void binds(bool expect_proc) {
     } else {
         EXPECT(fake.number("fake_proc_calls") == 0);
     }
-    EXPECT(cushim_cuda_driver_version() > 0);
+    EXPECT(cushim_cuda_library_version() > 0);
 }
 
 static void per_thread() {
@@ -277,14 +277,14 @@ static void too_old(unsigned driver) {
     CUcontext ctx = nullptr;
     EXPECT(cuCtxCreate(&ctx, nullptr, 0, 0) == CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER);
     fake = new Fake;
-    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_DRIVER_TOO_OLD);
+    EXPECT(cushim_cuda_last_status() == CUSHIM_CUDA_TOO_OLD);
     char want[128];
     std::snprintf(want, sizeof want, "driver too old: `cuCtxCreate` needs CUDA 12.5, driver is %u.%u", driver / 1000,
                   driver % 1000 / 10);
     EXPECT(std::strcmp(cushim_cuda_last_message(), want) == 0);
     EXPECT(fake->asked_for("cuCtxCreate") == 0);
     EXPECT(!fake->last_called("cuCtxCreate_v4"));
-    EXPECT(cushim_cuda_function_status("cuCtxCreate") == CUSHIM_CUDA_DRIVER_TOO_OLD);
+    EXPECT(cushim_cuda_function_status("cuCtxCreate") == CUSHIM_CUDA_TOO_OLD);
     CUdeviceptr ptr = 0;
     EXPECT(cuMemAlloc(&ptr, 16) == CUDA_SUCCESS && fake->last_called("cuMemAlloc_v2"));
     delete fake;

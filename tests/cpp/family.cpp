@@ -32,29 +32,29 @@
 static void which(const char *lib) {
     if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
-            std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_driver_version());
+            std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
         else
             std::printf("error=%s\n", (cushim_nvrtc_function_status("nvrtcVersion"), cushim_nvrtc_last_message()));
     } else if (std::strcmp(lib, "nvjitlink") == 0) {
         if (cushim_nvjitlink_load() == CUSHIM_NVJITLINK_OK)
-            std::printf("path=%s version=%u\n", cushim_nvjitlink_library_path(), cushim_nvjitlink_driver_version());
+            std::printf("path=%s version=%u\n", cushim_nvjitlink_library_path(), cushim_nvjitlink_library_version());
         else
             std::printf("error=%s\n",
                         (cushim_nvjitlink_function_status("nvJitLinkVersion"), cushim_nvjitlink_last_message()));
     } else if (std::strcmp(lib, "cublas") == 0) {
         if (cushim_cublas_load() == CUSHIM_CUBLAS_OK)
-            std::printf("path=%s version=%u\n", cushim_cublas_library_path(), cushim_cublas_driver_version());
+            std::printf("path=%s version=%u\n", cushim_cublas_library_path(), cushim_cublas_library_version());
         else
             std::printf("error=%s\n", (cushim_cublas_function_status("cublasCreate_v2"), cushim_cublas_last_message()));
     } else if (std::strcmp(lib, "cublaslt") == 0) {
         if (cushim_cublasLt_load() == CUSHIM_CUBLASLT_OK)
-            std::printf("path=%s version=%u\n", cushim_cublasLt_library_path(), cushim_cublasLt_driver_version());
+            std::printf("path=%s version=%u\n", cushim_cublasLt_library_path(), cushim_cublasLt_library_version());
         else
             std::printf("error=%s\n", (cushim_cublasLt_function_status("cublasLtCreate"), cushim_cublasLt_last_message()));
     } else {
         CHECK(std::strcmp(lib, "nvml") == 0);
         if (cushim_nvml_load() == CUSHIM_NVML_OK)
-            std::printf("path=%s version=%u\n", cushim_nvml_library_path(), cushim_nvml_driver_version());
+            std::printf("path=%s version=%u\n", cushim_nvml_library_path(), cushim_nvml_library_version());
         else
             std::printf("error=%s\n", (cushim_nvml_function_status("nvmlInit_v2"), cushim_nvml_last_message()));
     }
@@ -94,7 +94,7 @@ static void old_nvjitlink() {
     nvJitLinkHandle handle = nullptr;
     nvJitLinkResult rc = nvJitLinkCreate(&handle, 0, nullptr);
     std::printf("nvjitlink: raw code %d: %s\n", static_cast<int>(rc), cushim_nvjitlink_last_message());
-    CHECK(cushim_nvjitlink_last_status() == CUSHIM_NVJITLINK_DRIVER_TOO_OLD);
+    CHECK(cushim_nvjitlink_last_status() == CUSHIM_NVJITLINK_TOO_OLD);
     unsigned major = 0, minor = 0;
     CHECK(nvJitLinkVersion(&major, &minor) == NVJITLINK_SUCCESS);
     std::printf("nvjitlink: version %u.%u\n", major, minor);

@@ -25,7 +25,7 @@ int main() {
     EXPECT(cuProfilerStart() == CUDA_SUCCESS);
     EXPECT(cuCtxSynchronize() == CUDA_ERROR_INVALID_CONTEXT);
     EXPECT(cushim_cuda_load() == CUSHIM_CUDA_OK);
-    EXPECT(cushim_cuda_driver_version() == 13050);
+    EXPECT(cushim_cuda_library_version() == 13050);
     EXPECT(cushim_cuda_function_status("cuMemAlloc") == CUSHIM_CUDA_OK);
     std::printf("ok: linked\n");
     return 0;

@@ -1,0 +1,861 @@
+// cushim's C++ runtime: opens a library once, binds one stub on its first
+// call, and keeps every failure as a status and a message. Written by cushim
+// beside the pairs, the same bytes for every library. Do not edit: regenerate.
+//
+// Compile it once per program (C++17) and link its object with the pairs'.
+// Everything it knows of a library comes from the pair's `cushim::Library`
+// (see cushim_runtime.h); nothing here is generated. Built without exceptions
+// (a C program's build), it needs nothing from the C++ library.
+
+#include "cushim_runtime.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <dirent.h>
+#include <dlfcn.h>
+#if defined(__linux__)
+#include <link.h>
+#endif
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#endif
+
+#if defined(__GNUC__)
+#define CUSHIM_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CUSHIM_PRINTF(f, a)
+#endif
+
+extern "C" const int CUSHIM_RUNTIME_ABI = 1;
+
+namespace {
+
+using cushim::Function;
+using cushim::FunctionState;
+using cushim::Library;
+using cushim::message_size;
+using cushim::path_size;
+using cushim::State;
+using namespace cushim;  // the statuses
+
+// What became of one function. `elsewhere` rows are never resolved.
+enum FunctionOutcome : int { unresolved = 0, resolved, missing, too_old, version_not_sufficient };
+
+using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
+using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
+
+// printf into a fixed buffer, truncating.
+void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
+void format(char *out, std::size_t size, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(out, size, fmt, args);
+    va_end(args);
+}
+
+// Appends to a fixed buffer, truncating.
+void append(char *out, std::size_t size, const char *text) {
+    std::size_t used = std::strlen(out);
+    if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
+}
+
+void note(const Library &L, int status, const char *message) {
+    cushim::Thread *t = L.thread();
+    t->status = status;
+    format(t->message, sizeof t->message, "%s", message);
+}
+
+// The spin lock of the override path: no std::mutex, so that the runtime
+// needs nothing from the C++ library.
+void lock(State &s) {
+    while (s.override_held.exchange(true, std::memory_order_acquire)) {
+    }
+}
+void unlock(State &s) { s.override_held.store(false, std::memory_order_release); }
+
+bool is_absolute(const char *path) {
+#ifdef _WIN32
+    return path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/');
+#else
+    return path[0] == '/';
+#endif
+}
+
+#ifdef _WIN32
+void *open_one(const char *name, char *error, std::size_t size) {
+    wchar_t wide[path_size];
+    if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
+        format(error, size, "the name is not valid UTF-8");
+        return nullptr;
+    }
+    // Only the system directory: never the executable's or the current directory.
+    // A bare name from the system directory only; an absolute path with its
+    // own directory for its dependencies.
+    DWORD flags = is_absolute(name) ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32
+                                    : LOAD_LIBRARY_SEARCH_SYSTEM32;
+    HMODULE h = LoadLibraryExW(wide, nullptr, flags);
+    if (!h) format(error, size, "LoadLibraryExW failed with error %lu", static_cast<unsigned long>(GetLastError()));
+    return reinterpret_cast<void *>(h);
+}
+void *find(void *handle, const char *symbol) {
+    return reinterpret_cast<void *>(GetProcAddress(static_cast<HMODULE>(handle), symbol));
+}
+constexpr char separator = '\\';
+constexpr const char *lib_dir = "bin";
+#else
+void *open_one(const char *name, char *error, std::size_t size) {
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        format(error, size, "%s", e ? e : "dlopen failed");
+    }
+    return h;
+}
+void *find(void *handle, const char *symbol) { return dlsym(handle, symbol); }
+constexpr char separator = '/';
+constexpr const char *lib_dir = "lib";
+#endif
+
+// 1000 x major + 10 x minor, the minor kept to two digits.
+unsigned version_of(int major, int minor) {
+    return static_cast<unsigned>(major) * 1000u + static_cast<unsigned>(minor < 0 ? 0 : minor > 99 ? 99 : minor) * 10u;
+}
+
+// Reads the library version once, as the description says the version
+// function answers: 1000 x major + 10 x minor, or 0 when it cannot tell.
+// Returns what the function returned (or `no_answer` without one); NVIDIA's
+// toolkit stub of the driver answers with the stub code, a real driver never.
+constexpr int no_answer = -0x7fff;
+int read_version(const Library &L, void *handle, unsigned &version) {
+    version = 0;
+    void *p = find(handle, L.version_function);
+    if (!p) return no_answer;
+    int rc = no_answer;
+    if (L.version_query == version_number) {
+        int v = 0;
+        rc = reinterpret_cast<int (*)(int *)>(p)(&v);
+        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
+    } else if (L.version_query == version_major_minor) {
+        int major = 0, minor = 0;
+        rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
+        if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
+    } else if (L.version_query == version_property) {
+        int major = 0, minor = 0;
+        rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
+        if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
+        if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
+    } else {
+        char text[96] = {};
+        rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
+        text[95] = '\0';
+        unsigned major = 0;
+        for (const char *c = text; *c >= '0' && *c <= '9' && major < 4000000; ++c) major = major * 10 + static_cast<unsigned>(*c - '0');
+        if (rc == 0) version = major * 1000u;
+    }
+    return rc;
+}
+
+// Appends "`name` (why)" to the list of places tried.
+void note_tried(char *tried, std::size_t size, const char *name, const char *why) {
+    append(tried, size, tried[0] ? "; `" : "`");
+    append(tried, size, name);
+    append(tried, size, "` (");
+    append(tried, size, why);
+    append(tried, size, ")");
+}
+
+// Whether `path` was already tried (the same place reached by two steps).
+bool was_tried(const char *tried, const char *path) {
+    char quoted[path_size + 2];
+    format(quoted, sizeof quoted, "`%s`", path);
+    return std::strstr(tried, quoted) != nullptr;
+}
+
+bool file_exists(const char *path) {
+#ifdef _WIN32
+    return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES;
+#else
+    return access(path, F_OK) == 0;
+#endif
+}
+
+// Adopts handle `h`, opened as `name`; true when the search is over (loaded,
+// or found the stub). A library of another major than the header's is noted
+// and the search goes on.
+bool adopt(const Library &L, void *h, const char *name) {
+    State &s = *L.state;
+    unsigned version = 0;
+    int rc = read_version(L, h, version);
+    if (L.has_stub && rc == L.codes.stub_library) {
+        // Kept loaded but never used: a library is never unloaded.
+        s.status = status_stub_library;
+        format(s.message, sizeof s.message,
+               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
+               "lib64/stubs directory from LD_LIBRARY_PATH",
+               name, L.short_name, L.version_function);
+        return true;
+    }
+    if (L.major != 0 && version != 0 && version / 1000 != L.major) {
+        char why[path_size + 256];
+        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, L.label, version / 1000,
+               version % 1000 / 10, L.product, L.major);
+        note_tried(s.tried, sizeof s.tried, name, why);
+        if (s.status != status_wrong_major) {
+            s.status = status_wrong_major;
+            format(s.message, sizeof s.message, "%s; install the %u.x library", why, L.major);
+        }
+        return false;
+    }
+    s.version = version;
+    s.handle = h;
+    format(s.path, sizeof s.path, "%s", name);
+    if (L.driver && L.driver->proc_address_v2) s.proc_v2 = find(h, L.driver->proc_address_v2);
+    if (L.driver && L.driver->proc_address_v1) s.proc_v1 = find(h, L.driver->proc_address_v1);
+    s.status = status_ok;
+    format(s.message, sizeof s.message, "loaded `%s`", name);
+    return true;
+}
+
+// Tries one name or path (`named`: the override, opened as given); true
+// when the search is over.
+bool attempt(const Library &L, const char *name, bool named = false) {
+    State &s = *L.state;
+    if (is_absolute(name)) {
+        if (!named && was_tried(s.tried, name)) return false;
+        if (!named && !file_exists(name)) {
+            note_tried(s.tried, sizeof s.tried, name, "no such file");
+            return false;
+        }
+        // Dependencies first, from the same directory.
+        const char *slash = std::strrchr(name, separator);
+        for (const char *const *dep = L.preload; *dep && slash; ++dep) {
+            char dep_path[path_size];
+            format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
+            char error[1024] = {};
+            s.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (!open_one(dep_path, error, sizeof error)) {
+                char why[path_size + 1100];
+                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
+                note_tried(s.tried, sizeof s.tried, name, why);
+                return false;
+            }
+        }
+    }
+    s.attempts.fetch_add(1, std::memory_order_relaxed);
+    char error[1024] = {};
+    void *h = open_one(name, error, sizeof error);
+    if (!h) {
+        note_tried(s.tried, sizeof s.tried, name, error);
+        return false;
+    }
+    return adopt(L, h, name);
+}
+
+// Tries `dir` + separator + each library name.
+bool attempt_in(const Library &L, const char *dir) {
+    for (const char *const *name = L.names; *name; ++name) {
+        char path[path_size];
+        format(path, sizeof path, "%s%c%s", dir, separator, *name);
+        if (attempt(L, path)) return true;
+    }
+    return false;
+}
+
+// An environment variable's value when it is an absolute path, else null.
+const char *absolute_env(const char *name) {
+    const char *v = std::getenv(name);
+    return v && is_absolute(v) ? v : nullptr;
+}
+
+// Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
+// conda-meta): the only directories above the executable that are searched,
+// so that a directory anyone can write to (/tmp) plants nothing.
+[[maybe_unused]] bool is_python_environment(const char *dir) {
+    char path[path_size];
+    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
+    if (file_exists(path)) return true;
+    format(path, sizeof path, "%s%cconda-meta", dir, separator);
+    return file_exists(path);
+}
+
+// Tries the wheel directories of each site-packages under `prefix`
+// (lib/python3.*/site-packages, or Lib\site-packages).
+bool attempt_prefix(const Library &L, const char *prefix) {
+    State &s = *L.state;
+    std::size_t count = 0;
+#ifdef _WIN32
+    format(s.sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
+#else
+    char dir_path[path_size];
+    format(dir_path, sizeof dir_path, "%s/lib", prefix);
+    if (DIR *d = opendir(dir_path)) {
+        while (dirent *e = readdir(d)) {
+            if (std::strncmp(e->d_name, "python3", 7) != 0 || count == 8) continue;
+            format(s.sites[count], path_size, "%s/%s/site-packages", dir_path, e->d_name);
+            if (access(s.sites[count], F_OK) == 0) ++count;
+        }
+        closedir(d);
+    }
+    // Sorted, so that the order does not depend on the directory's.
+    for (std::size_t i = 1; i < count; ++i)
+        for (std::size_t j = i; j > 0 && std::strcmp(s.sites[j - 1], s.sites[j]) > 0; --j) {
+            char swap[path_size];
+            std::memcpy(swap, s.sites[j], path_size);
+            std::memcpy(s.sites[j], s.sites[j - 1], path_size);
+            std::memcpy(s.sites[j - 1], swap, path_size);
+        }
+#endif
+    for (std::size_t i = 0; i < count; ++i) {
+        for (const char *const *wheel = L.wheel_dirs; *wheel; ++wheel) {
+            char dir[path_size];
+            format(dir, sizeof dir, "%s%c%s", s.sites[i], separator, *wheel);
+            if (attempt_in(L, dir)) return true;
+        }
+    }
+    return false;
+}
+
+#if defined(__linux__)
+// Collects the directories of loaded members of the CUDA family of the
+// header's major into the state's `dirs`.
+int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
+    const Library &L = *static_cast<const Library *>(data);
+    State &s = *L.state;
+    const char *path = info->dlpi_name;
+    if (!path || path[0] != '/' || s.dir_count == 8) return 0;
+    const char *file = std::strrchr(path, '/') + 1;
+    char major[16];
+    format(major, sizeof major, "%u", L.major);
+    for (const char *const *stem = L.family; *stem; ++stem) {
+        std::size_t n = std::strlen(*stem);
+        if (std::strncmp(file, *stem, n) != 0) continue;
+        const char *rest = file + n;
+        std::size_t m = std::strlen(major);
+        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
+        char dir[path_size];
+        format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
+        for (std::size_t i = 0; i < s.dir_count; ++i)
+            if (std::strcmp(s.dirs[i], dir) == 0) return 0;
+        format(s.dirs[s.dir_count++], path_size, "%s", dir);
+        return 0;
+    }
+    return 0;
+}
+#endif
+
+// The search for a library installed with a toolkit, conda or pip; the same
+// order as the Rust runtime's `candidates`.
+bool search_toolkit(const Library &L) {
+    State &s = *L.state;
+    // A copy already loaded.
+    for (const char *const *name = L.names; *name; ++name) {
+#ifdef _WIN32
+        HMODULE h = nullptr;
+        wchar_t wide[path_size];
+        if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
+            GetModuleHandleExW(0, wide, &h) && h) {
+            s.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (adopt(L, reinterpret_cast<void *>(h), *name)) return true;
+        }
+#else
+        if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+            s.attempts.fetch_add(1, std::memory_order_relaxed);
+            if (adopt(L, h, *name)) return true;
+        }
+#endif
+    }
+#if defined(__linux__)
+    s.dir_count = 0;
+    dl_iterate_phdr(add_family_dir, const_cast<Library *>(&L));
+    for (std::size_t i = 0; i < s.dir_count; ++i)
+        if (attempt_in(L, s.dirs[i])) return true;
+#endif
+    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
+    const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
+    for (const char *var : prefix_vars)
+        if (const char *prefix = absolute_env(var))
+            if (attempt_prefix(L, prefix)) return true;
+#if defined(__linux__)
+    ssize_t n = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
+    if (n > 0) {
+        s.exe[n] = '\0';
+        while (char *slash = std::strrchr(s.exe, '/')) {
+            *slash = '\0';
+            const char *prefix = s.exe[0] ? s.exe : "/";
+            if (is_python_environment(prefix) && attempt_prefix(L, prefix)) return true;
+        }
+    }
+#endif
+    if (const char *conda = absolute_env("CONDA_PREFIX")) {
+        char dir[path_size];
+        // conda keeps DLLs in Library\bin on Windows.
+#ifdef _WIN32
+        format(dir, sizeof dir, "%s\\Library\\bin", conda);
+#else
+        format(dir, sizeof dir, "%s%c%s", conda, separator, lib_dir);
+#endif
+        if (attempt_in(L, dir)) return true;
+    }
+    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
+#ifdef _WIN32
+                           nullptr};
+    const char *subdirs[] = {"bin", "bin\\x64"};
+#else
+                           "/usr/local/cuda"};
+    const char *subdirs[] = {"lib64", "lib"};
+#endif
+    for (const char *root : roots) {
+        if (!root) continue;
+        for (const char *sub : subdirs) {
+            char dir[path_size];
+            format(dir, sizeof dir, "%s%c%s", root, separator, sub);
+            if (attempt_in(L, dir)) return true;
+        }
+    }
+    return false;
+}
+
+// What a value of the override variable asks for: 0 (unset or empty) to
+// search, 1 to open it, -1 for a relative path, which is refused. The same
+// rule as the Rust runtime's `library_override`.
+int library_override(const char *value) {
+    if (!value || !*value) return 0;
+    return is_absolute(value) ? 1 : -1;
+}
+
+void open_library(const Library &L) {
+    State &s = *L.state;
+    s.status = status_library_not_found;
+    char chosen[path_size] = {};
+    lock(s);
+    s.started = true;
+    format(chosen, sizeof chosen, "%s", s.override_path);
+    unlock(s);
+    if (!chosen[0]) {
+        const char *env = std::getenv(L.override_var);
+        switch (library_override(env)) {
+            case -1:
+                format(s.message, sizeof s.message, "%s=`%s` is not an absolute path; relative paths are refused",
+                       L.override_var, env);
+                return;
+            case 1:
+                format(chosen, sizeof chosen, "%s", env);
+                break;
+            default:
+                break;
+        }
+    }
+    s.tried[0] = '\0';
+    if (chosen[0]) {
+        if (attempt(L, chosen, true)) return;
+    } else {
+        if (L.toolkit_search && search_toolkit(L)) return;
+        for (const char *const *name = L.names; *name; ++name)
+            if (attempt(L, *name)) return;
+    }
+    if (s.status == status_wrong_major) return;
+    s.status = status_library_not_found;
+    char names[256] = {};
+    for (const char *const *name = L.names; *name; ++name) {
+        append(names, sizeof names, names[0] ? "` or `" : "");
+        append(names, sizeof names, *name);
+    }
+    format(s.message, sizeof s.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
+           L.label, s.tried, L.install, L.override_var, names);
+}
+
+// A library is loaded once and published through an atomic state, not
+// std::call_once: a fork() while another thread is loading must not leave the
+// child waiting forever for a thread it does not have.
+constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked = 3;
+
+#ifndef _WIN32
+// Every library that started loading, for the fork handler.
+std::atomic<State *> loading_libraries{nullptr};
+
+// In the child of such a fork the load can never finish; the child gets a
+// status instead of a hang (a forked child cannot use CUDA anyway).
+void forked_child() {
+    for (State *s = loading_libraries.load(std::memory_order_acquire); s; s = s->next) {
+        int expected = state_loading;
+        s->load_state.compare_exchange_strong(expected, state_forked);
+    }
+}
+
+void watch_forks(State &s) {
+    static std::atomic<bool> watching{false};
+    if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
+    if (s.registered.exchange(true, std::memory_order_acq_rel)) return;
+    State *head = loading_libraries.load(std::memory_order_acquire);
+    do {
+        s.next = head;
+    } while (!loading_libraries.compare_exchange_weak(head, &s, std::memory_order_acq_rel));
+}
+#endif
+
+// The loaded library, or null (with the reentrant status noted) when called
+// back from the library's own initializer on the loading thread.
+State *loaded(const Library &L) {
+    State &s = *L.state;
+    for (unsigned spins = 0;; ++spins) {
+        int state = s.load_state.load(std::memory_order_acquire);
+        if (state == state_ready) return &s;
+        if (state == state_forked) {
+            // Only this thread exists in the child: nobody else writes `s` here.
+            s.status = status_forked_during_load;
+            format(s.message, sizeof s.message,
+                   "this process was forked while another thread was loading the %s; the child cannot use it",
+                   L.label);
+            s.load_state.store(state_ready, std::memory_order_release);
+            return &s;
+        }
+        cushim::Thread *thread = L.thread();
+        if (state == state_loading && thread->loading) {
+            char message[256];
+            format(message, sizeof message, "a %s stub was called while the library was being loaded on the same thread",
+                   L.label);
+            note(L, status_reentrant, message);
+            return nullptr;
+        }
+        if (state == state_loading) {
+#ifdef _WIN32
+            SwitchToThread();
+#else
+            if (spins < 64) sched_yield(); else usleep(50);
+#endif
+            continue;
+        }
+#ifndef _WIN32
+        watch_forks(s);
+#endif
+        if (s.load_state.compare_exchange_strong(state, state_loading, std::memory_order_acq_rel)) {
+            thread->loading = true;
+#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
+            try {
+                open_library(L);
+            } catch (...) {
+                // The library threw (from its initializer or its version
+                // function) before anything was published: put the state back
+                // so that the next call, on any thread, loads again. Compiled
+                // without exceptions (a C program's build), nothing can throw here.
+                thread->loading = false;
+                s.load_state.store(state_empty, std::memory_order_release);
+                throw;
+            }
+#else
+            open_library(L);
+#endif
+            thread->loading = false;
+            s.load_state.store(state_ready, std::memory_order_release);
+            return &s;
+        }
+    }
+}
+
+// The stream mode: unset, or a mode; locked once the first stub was bound.
+constexpr int mode_unset = 0, mode_legacy = 1, mode_per_thread = 2, mode_locked = 0x10;
+
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+// Whether `value`, without surrounding ASCII whitespace, is one of `words`.
+bool one_of(const char *value, const char *const *words) {
+    while (is_ascii_space(*value)) ++value;
+    std::size_t length = std::strlen(value);
+    while (length > 0 && is_ascii_space(value[length - 1])) --length;
+    for (; *words; ++words)
+        if (std::strlen(*words) == length && std::strncmp(value, *words, length) == 0) return true;
+    return false;
+}
+
+// The mode a value of the stream variable asks for; mode_unset for any other
+// value. The same rule as the Rust runtime's `stream_mode_from_env`.
+int stream_mode_from_env(const cushim::Driver &d, const char *value) {
+    if (!value) return mode_unset;
+    if (one_of(value, d.stream_on)) return mode_per_thread;
+    if (one_of(value, d.stream_off)) return mode_legacy;
+    return mode_unset;
+}
+
+int initial_mode(const cushim::Driver &d) {
+    int mode = stream_mode_from_env(d, std::getenv(d.stream_var));
+    if (mode != mode_unset) return mode;
+    return d.per_thread_by_default ? mode_per_thread : mode_legacy;
+}
+
+// Fixes the mode at the first binding and returns it.
+int lock_stream_mode(const Library &L) {
+    std::atomic<int> &stream_mode = L.state->stream_mode;
+    int current = stream_mode.load(std::memory_order_acquire);
+    for (;;) {
+        if (current & mode_locked) return current & ~mode_locked;
+        int mode = current == mode_unset ? initial_mode(*L.driver) : current;
+        if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel)) return mode;
+    }
+}
+
+void note_failure(const Library &L, std::size_t index) {
+    const Function &f = L.functions[index];
+    const FunctionState &fs = L.states[index];
+    const State &s = *L.state;
+    char message[1024];
+    switch (fs.state.load(std::memory_order_acquire)) {
+        case too_old:
+            format(message, sizeof message, "%s too old: `%s` needs %s %u.%u, %s is %u.%u", L.short_name, f.name,
+                   L.product, f.version / 1000, f.version % 1000 / 10, L.short_name, s.version / 1000,
+                   s.version % 1000 / 10);
+            note(L, status_too_old, message);
+            return;
+        case version_not_sufficient:
+            format(message, sizeof message, "%s too old: %s knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
+                   L.short_name, L.driver->proc_address_v1, f.name, L.product, f.version / 1000,
+                   f.version % 1000 / 10, L.short_name, s.version / 1000, s.version % 1000 / 10);
+            note(L, status_version_not_sufficient, message);
+            return;
+        default: {
+            char how[128] = "dlsym, code";
+            if (L.driver && f.version && (s.proc_v2 || s.proc_v1))
+                format(how, sizeof how, "%s answered", L.driver->proc_address_v1);
+            format(message, sizeof message,
+                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header", f.name,
+                   L.short_name, f.symbol, how, fs.detail.load(std::memory_order_relaxed), L.short_name);
+            note(L, status_symbol_not_found, message);
+        }
+    }
+}
+
+// Finds the address for row `index` in the process's stream mode. Never calls
+// the library for a function whose ABI is newer than it, never passes NULL or
+// flags 0 to its lookup, and never retries with a lower version.
+void *lookup(const Library &L, std::size_t index, int &state) {
+    const State &s = *L.state;
+    const Function *target = &L.functions[index];
+    bool per_thread = target->per_thread;
+    if (L.driver && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
+        // The legacy name in per-thread mode binds the per-thread variant.
+        target = &L.functions[target->twin];
+        per_thread = true;
+    }
+    unsigned version = target->version;
+    if (version != 0 && s.version != 0 && version > s.version) {
+        state = too_old;
+        return nullptr;
+    }
+    unsigned long long flags = per_thread ? 2u : 1u;
+    void *p = nullptr;
+    if (version != 0 && s.proc_v2) {
+        int status = 0;
+        int rc = reinterpret_cast<get_proc_v2>(s.proc_v2)(target->proc_name, &p, static_cast<int>(version), flags,
+                                                         &status);
+        if (rc == 0 && status == 0 && p) return p;
+        state = rc == 0 && status == 2 ? version_not_sufficient : missing;
+        L.states[index].detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
+        return nullptr;
+    }
+    if (version != 0 && s.proc_v1) {
+        int rc = reinterpret_cast<get_proc_v1>(s.proc_v1)(target->proc_name, &p, static_cast<int>(version), flags);
+        if (rc == 0 && p) return p;
+        state = missing;
+        L.states[index].detail.store(rc, std::memory_order_relaxed);
+        return nullptr;
+    }
+    p = find(s.handle, target->symbol);
+    if (!p) state = missing;
+    return p;
+}
+
+// The code a stub returns for the failure just noted.
+int failure_code(const Library &L, const State *s, std::size_t index) {
+    if (!s) return L.codes.library_not_found;  // reentrant
+    if (s->status != status_ok) {
+        if (s->status == status_stub_library) return L.codes.stub_library;
+        if (s->status == status_forked_during_load) return L.codes.not_initialized;
+        return L.codes.library_not_found;
+    }
+    int state = L.states[index].state.load(std::memory_order_acquire);
+    return state == too_old || state == version_not_sufficient ? L.codes.too_old : L.codes.symbol_not_found;
+}
+
+// The address of row `index`, or null with the reason noted.
+void *resolve(const Library &L, std::size_t index, int *code) {
+    FunctionState &fs = L.states[index];
+    int state = fs.state.load(std::memory_order_acquire);
+    if (state == resolved) return fs.address.load(std::memory_order_relaxed);
+    State *s = loaded(L);
+    if (!s || s->status != status_ok) {
+        if (s) note(L, s->status, s->message);
+        if (code) *code = failure_code(L, s, index);
+        return nullptr;
+    }
+    if (state == unresolved) {
+        void *p = lookup(L, index, state);
+        if (p) {
+            fs.address.store(p, std::memory_order_relaxed);
+            fs.state.store(resolved, std::memory_order_release);
+            return p;
+        }
+        fs.state.store(state, std::memory_order_release);
+    }
+    note_failure(L, index);
+    if (code) *code = failure_code(L, s, index);
+    return nullptr;
+}
+
+void store_slot(void **slot, void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+#else
+    reinterpret_cast<std::atomic<void *> *>(slot)->store(p, std::memory_order_release);
+#endif
+}
+
+}  // namespace
+
+extern "C" {
+
+void *cushim_runtime_bind(const Library *L, std::size_t index, int *code) {
+    void *p = resolve(*L, index, code);
+    if (p && L->slots) store_slot(&L->slots[index], p);
+    return p;
+}
+
+int cushim_runtime_load(const Library *L) {
+    State *s = loaded(*L);
+    return s ? s->status : status_reentrant;
+}
+
+int cushim_runtime_last_status(const Library *L) { return L->thread()->status; }
+
+const char *cushim_runtime_last_message(const Library *L) { return L->thread()->message; }
+
+int cushim_runtime_function_status(const Library *L, const char *name) {
+    for (const cushim::Alias *a = L->aliases; a->name; ++a)
+        if (std::strcmp(a->name, name) == 0) name = a->symbol;
+    for (std::size_t i = 0; i < L->count; ++i) {
+        const Function &f = L->functions[i];
+        if (std::strcmp(f.name, name) == 0 || std::strcmp(f.symbol, name) == 0) {
+            if (f.elsewhere) break;
+            if (cushim_runtime_bind(L, i, nullptr)) return status_ok;
+            return L->thread()->status;
+        }
+    }
+    char message[1024];
+    format(message, sizeof message, "`%s` is not a function of this header on this system", name);
+    note(*L, status_symbol_not_found, message);
+    return status_symbol_not_found;
+}
+
+int cushim_runtime_set_library_path(const Library *L, const char *absolute_path) {
+    if (!absolute_path || !is_absolute(absolute_path)) return -1;
+    State &s = *L->state;
+    int result = 0;
+    lock(s);
+    if (s.started)
+        result = -2;
+    else if (std::strlen(absolute_path) >= sizeof s.override_path)
+        result = -1;
+    else
+        format(s.override_path, sizeof s.override_path, "%s", absolute_path);
+    unlock(s);
+    return result;
+}
+
+std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, std::size_t capacity) {
+    State *s = loaded(*L);
+    if (!s || s->status != status_ok) return static_cast<std::size_t>(-1);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < L->count; ++i) {
+        if (L->functions[i].elsewhere) continue;
+        if (cushim_runtime_bind(L, i, nullptr)) continue;
+        if (missing && count < capacity) missing[count] = L->functions[i].symbol;
+        ++count;
+    }
+    return count;
+}
+
+unsigned cushim_runtime_library_version(const Library *L) {
+    State *s = loaded(*L);
+    return s && s->status == status_ok ? s->version : 0u;
+}
+
+const char *cushim_runtime_library_path(const Library *L) {
+    State *s = loaded(*L);
+    return s && s->status == status_ok ? s->path : nullptr;
+}
+
+unsigned cushim_runtime_library_open_attempts(const Library *L) {
+    return L->state->attempts.load(std::memory_order_relaxed);
+}
+
+int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
+    if (!L->driver) return -1;
+    std::atomic<int> &stream_mode = L->state->stream_mode;
+    int mode = per_thread ? mode_per_thread : mode_legacy;
+    int current = stream_mode.load(std::memory_order_acquire);
+    while (!(current & mode_locked)) {
+        if (stream_mode.compare_exchange_weak(current, mode, std::memory_order_acq_rel)) return 0;
+    }
+    char message[256];
+    format(message, sizeof message, "the stream mode must be set before the first CUDA call; it stays %s",
+           (current & ~mode_locked) == mode_per_thread ? "per-thread" : "legacy");
+    note(*L, status_ok, message);
+    return -2;
+}
+
+int cushim_runtime_stream_mode(const Library *L) {
+    if (!L->driver) return 0;
+    int current = L->state->stream_mode.load(std::memory_order_acquire) & ~mode_locked;
+    if (current == mode_unset) current = initial_mode(*L->driver);
+    return current == mode_per_thread;
+}
+
+// Why the stream variable is ignored, or null: the same rule and words as
+// the Rust runtime's `stream_mode_warning`.
+const char *cushim_runtime_stream_mode_warning(const Library *L) {
+    if (!L->driver) return nullptr;
+    const cushim::Driver &d = *L->driver;
+    const char *value = std::getenv(d.stream_var);
+    if (!value || stream_mode_from_env(d, value) != mode_unset) return nullptr;
+    char on[64] = {}, off[64] = {};
+    for (const char *const *word = d.stream_on; *word; ++word)
+        append(on, sizeof on, on[0] ? "/" : ""), append(on, sizeof on, *word);
+    for (const char *const *word = d.stream_off; *word; ++word)
+        append(off, sizeof off, off[0] ? "/" : ""), append(off, sizeof off, *word);
+    char *warning = L->thread()->warning;
+    format(warning, sizeof L->thread()->warning,
+           "%s=`%s` is ignored: it is none of %s (per-thread) and %s (legacy); the %s default stream is used",
+           d.stream_var, value, on, off, d.per_thread_by_default ? "per-thread" : "legacy");
+    return warning;
+}
+
+int cushim_runtime_status_text(const Library *L, int code, const char **out, int which) {
+    if (!out) return 0;
+    for (std::size_t i = 0; i < L->text_count; ++i) {
+        if (L->texts[i].code == code) {
+            *out = which == 0 ? L->texts[i].name : L->texts[i].text;
+            return 1;
+        }
+    }
+    *out = nullptr;
+    return 0;
+}
+
+const char *cushim_runtime_returned_text(const Library *L, int code, int which) {
+    const char *out = nullptr;
+    if (cushim_runtime_status_text(L, code, &out, which)) return out;
+    return "unrecognized status";
+}
+
+int cushim_runtime_stream_value(const Library *L, const char *value) {
+    return L->driver ? stream_mode_from_env(*L->driver, value) : mode_unset;
+}
+
+int cushim_runtime_override_value(const char *value) { return library_override(value); }
+
+}  // extern "C"

@@ -1,0 +1,271 @@
+// cushim's C++ runtime: what every generated `<stem>_shim.cpp` calls into.
+// Written by cushim beside the pairs, the same bytes for every library. Do not
+// edit: regenerate.
+//
+// Compile `cushim_runtime.cpp` once per program, whatever the number of pairs,
+// and link its object with theirs. A pair holds its library's description
+// (one constant `cushim::Library`), its function table and its stubs; the
+// runtime opens the library, binds each stub on its first call and keeps every
+// failure as a status and a message. Its entry points are C functions, hidden
+// outside the module that links them: a C program links the objects with a C
+// compiler and no C++ library.
+#ifndef CUSHIM_RUNTIME_H
+#define CUSHIM_RUNTIME_H
+
+#include <atomic>
+#include <cstddef>
+
+#if defined(_WIN32)
+#define CUSHIM_EXPORT
+#define CUSHIM_HIDDEN
+#else
+#define CUSHIM_EXPORT __attribute__((visibility("default")))
+#define CUSHIM_HIDDEN __attribute__((visibility("hidden")))
+#endif
+
+// A stub's slot, read on every call: one atomic load. Slots are plain `void *`
+// so that their first values (the binders' addresses) are constant-initialized.
+#if defined(__GNUC__) || defined(__clang__)
+#define CUSHIM_SLOT(slot) __atomic_load_n(&(slot), __ATOMIC_ACQUIRE)
+#else
+#define CUSHIM_SLOT(slot) reinterpret_cast<const std::atomic<void *> &>(slot).load(std::memory_order_acquire)
+#endif
+
+namespace cushim {
+
+// The state of a library or of one function; the values of every generated
+// header's `cushim_<stem>_status` enum (a pair checks its own against these).
+enum Status : int {
+    status_ok = 0,
+    status_library_not_found = 1,
+    status_stub_library = 2,
+    status_symbol_not_found = 3,
+    status_too_old = 4,
+    status_version_not_sufficient = 5,
+    status_reentrant = 6,
+    status_forked_during_load = 7,
+    status_wrong_major = 8
+};
+
+// How a library's version function answers (`Library::version_query`).
+enum VersionQuery : int {
+    version_number = 0,       // f(int *version): 1000 x major + 10 x minor
+    version_major_minor = 1,  // f(int *major, int *minor)
+    version_text = 2,         // f(char *text, unsigned length): "13.580.82"
+    version_property = 3      // f(int property, int *value): the major (0), the minor (1)
+};
+
+// One row of a pair's function table: what to bind.
+struct Function {
+    const char *name;       // the C name callers write
+    const char *symbol;     // the export bound by exact name
+    const char *proc_name;  // the name for the library's own lookup, or null
+    unsigned version;       // the ABI version (1000 x major + 10 x minor; 0: unknown)
+    int twin;               // the row of this function's per-thread variant, or -1
+    bool per_thread;        // a per-thread variant itself
+    bool elsewhere;         // a function of another system: no stub here
+};
+
+// Another C name of a function, and its symbol ("nvmlInit" -> "nvmlInit_v2");
+// a pair's table of them ends with a null name.
+struct Alias {
+    const char *name;
+    const char *symbol;
+};
+
+// One constant of the status type, for the functions that name a status
+// without the library (cuGetErrorName, nvrtcGetErrorString).
+struct StatusText {
+    int code;
+    const char *name;
+    const char *text;
+};
+
+// The codes of the library's status type that a stub answers with.
+struct Codes {
+    int library_not_found;
+    int stub_library;
+    int symbol_not_found;
+    int too_old;
+    int not_initialized;
+    int success;
+    int invalid_value;
+};
+
+// What only the CUDA driver has: a lookup of functions by name and ABI
+// version, and per-thread default-stream variants of some functions.
+struct Driver {
+    const char *proc_address_v2;  // null: bound by exact name (--resolve dlsym)
+    const char *proc_address_v1;
+    bool per_thread_by_default;
+    const char *stream_var;
+    const char *const *stream_on;  // null-terminated
+    const char *const *stream_off;
+};
+
+// What one thread knows of one library: its latest failure. Zero-initialized.
+struct Thread {
+    int status;
+    bool loading;  // this thread is opening the library now
+    char message[8192];
+    char warning[1024];  // the driver's stream-mode warning
+};
+
+// What one function became. Zero-initialized: unresolved.
+struct FunctionState {
+    std::atomic<void *> address;
+    std::atomic<int> state;
+    std::atomic<int> detail;  // what the library's lookup answered, for the message
+};
+
+constexpr std::size_t path_size = 4096;
+constexpr std::size_t message_size = 8192;
+
+// What one library became. Zero-initialized: a pair's `cushim::State` needs no
+// constructor, so no static-init guard and nothing at exit.
+struct State {
+    std::atomic<int> load_state;
+    std::atomic<bool> override_held;
+    std::atomic<bool> registered;
+    std::atomic<unsigned> attempts;
+    std::atomic<int> stream_mode;
+    State *next;  // the list of libraries a fork must check
+    bool started;
+    int status;
+    unsigned version;
+    void *handle;
+    void *proc_v2;
+    void *proc_v1;
+    char override_path[path_size];
+    char path[path_size];
+    char message[message_size];
+    // Scratch of the search; only the loading thread writes it.
+    char tried[message_size];
+    char sites[8][path_size];
+    char dirs[8][path_size];
+    std::size_t dir_count;
+    char exe[path_size];
+};
+
+// One library, as its pair describes it. Constant: the mutable parts are the
+// objects it points to.
+struct Library {
+    const int *abi;  // &CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link
+    const char *label;         // "CUDA driver", "NVRTC": "... library not found"
+    const char *short_name;    // "driver", "NVRTC": "... too old"
+    const char *product;       // "CUDA", "NVRTC": "needs ... 12.5"
+    const char *install;       // how to get it
+    const char *override_var;  // the variable that names it by absolute path
+    const char *version_function;
+    int version_query;     // a VersionQuery
+    unsigned major;        // the header's major, which the library must report (0: any)
+    bool has_stub;         // a link-time stub answers the version function with codes.stub_library
+    bool toolkit_search;   // searched in pip wheels, conda and toolkits, not only by the system loader
+    Codes codes;
+    const char *const *names;       // file names, in order; null-terminated
+    const char *const *preload;     // loaded first from the same directory
+    const char *const *family;      // file name stems of libraries installed beside it
+    const char *const *wheel_dirs;  // below site-packages
+    const Driver *driver;           // null for every library but the driver
+    const Function *functions;
+    std::size_t count;
+    const Alias *aliases;
+    const StatusText *texts;
+    std::size_t text_count;
+    State *state;
+    FunctionState *states;
+    void **slots;  // the stubs' slots, or null (the linked mode has no stubs)
+    Thread *(*thread)();
+};
+
+// What a function that returns a value, not a status, returns without the
+// library: zero, or a null pointer.
+template <class T>
+inline T zero() {
+    return T();
+}
+
+}  // namespace cushim
+
+// The runtime's shape; a pair takes its address, so a pair and a runtime of
+// other shapes fail to link instead of misreading each other.
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_1
+
+extern "C" {
+
+extern const int CUSHIM_RUNTIME_ABI CUSHIM_HIDDEN;
+
+// The address of function `index`, bound now if it was not, and stored in its
+// slot; or null, with the failure noted and `*code` set to the status a stub
+// returns.
+void *cushim_runtime_bind(const cushim::Library *library, std::size_t index, int *code) CUSHIM_HIDDEN;
+
+// The C status API of every pair, by description.
+int cushim_runtime_load(const cushim::Library *library) CUSHIM_HIDDEN;
+int cushim_runtime_last_status(const cushim::Library *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_last_message(const cushim::Library *library) CUSHIM_HIDDEN;
+int cushim_runtime_function_status(const cushim::Library *library, const char *name) CUSHIM_HIDDEN;
+int cushim_runtime_set_library_path(const cushim::Library *library, const char *absolute_path) CUSHIM_HIDDEN;
+std::size_t cushim_runtime_resolve_all(const cushim::Library *library, const char **missing,
+                                       std::size_t capacity) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_version(const cushim::Library *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_library_path(const cushim::Library *library) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_open_attempts(const cushim::Library *library) CUSHIM_HIDDEN;
+
+// The driver's stream mode (a library without `driver` answers -1, 0, null).
+int cushim_runtime_set_stream_mode(const cushim::Library *library, int per_thread) CUSHIM_HIDDEN;
+int cushim_runtime_stream_mode(const cushim::Library *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_stream_mode_warning(const cushim::Library *library) CUSHIM_HIDDEN;
+
+// Stores the name (`which` 0) or text (1) of status `code` in `*out`; 1 when
+// the code is known, else 0 (and `*out` null).
+int cushim_runtime_status_text(const cushim::Library *library, int code, const char **out,
+                               int which) CUSHIM_HIDDEN;
+// The name or text of `code`, never null.
+const char *cushim_runtime_returned_text(const cushim::Library *library, int code, int which) CUSHIM_HIDDEN;
+
+// The rules of the variables, for tests: the stream mode a value asks for (0
+// none, 1 legacy, 2 per-thread) and what an override value asks for (0 search,
+// 1 open it, -1 refused).
+int cushim_runtime_stream_value(const cushim::Library *library, const char *value) CUSHIM_HIDDEN;
+int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
+
+}  // extern "C"
+
+// The binders run once per stub (and on every failed call): compiled
+// unoptimized, which halves a pair's compile time and costs nothing on the
+// hot path, which never enters them.
+#if defined(__clang__)
+#define CUSHIM_COLD __attribute__((cold, noinline, optnone))
+#elif defined(__GNUC__)
+#define CUSHIM_COLD __attribute__((cold, noinline, optimize("O0")))
+#else
+#define CUSHIM_COLD
+#endif
+
+// One invocation per stub, in a pair that defines `cushim_this` (its
+// description), `cushim_table::slots` and CUSHIM_CALL. The slot starts at the
+// binder, which asks the runtime for the address (the runtime stores it in
+// the slot) and forwards the call, or answers ABSENT; from then on a call is
+// one atomic load and one indirect call. A failed binding leaves the slot at
+// the binder, so that every failed call notes why.
+#define CUSHIM_STUB(RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)                       \
+    typedef RET(CUSHIM_CALL *cushim_type_##SYMBOL) PARAMS;                                       \
+    CUSHIM_COLD static RET CUSHIM_CALL cushim_bind_##SYMBOL PARAMS {                             \
+        int cushim_code = 0;                                                                     \
+        if (void *cushim_address = cushim_runtime_bind(&cushim_this, INDEX, &cushim_code))       \
+            return reinterpret_cast<cushim_type_##SYMBOL>(cushim_address) ARGS;                  \
+        return ABSENT;                                                                           \
+    }                                                                                            \
+    CHECK(SYMBOL, cushim_type_##SYMBOL)                                                          \
+    extern "C" CUSHIM_EXPORT RET CUSHIM_CALL EXPORT PARAMS {                                     \
+        return reinterpret_cast<cushim_type_##SYMBOL>(CUSHIM_SLOT(cushim_table::slots[INDEX])) ARGS; \
+    }
+
+// A stub's first slot value: its binder.
+#define CUSHIM_BINDER(SYMBOL) reinterpret_cast<void *>(&cushim_bind_##SYMBOL)
+
+// Per-thread variants are not declared by the header in legacy mode: unchecked.
+#define CUSHIM_UNCHECKED(SYMBOL, TYPE)
+
+#endif  // CUSHIM_RUNTIME_H
