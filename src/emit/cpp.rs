@@ -444,8 +444,8 @@ pub fn emit(
                 format!("symbol not found: {}", names.symbol_not_found.name),
             ),
             (
-                codes.driver_too_old,
-                format!("too old: {}", names.driver_too_old.name),
+                codes.too_old,
+                format!("too old: {}", names.too_old.name),
             ),
             (
                 codes.not_initialized,
