@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use crate::diag::Error;
 use crate::ir::{Api, Function};
 use crate::options::StreamMode;
-use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded, Miss, Target};
 use crate::version::CudaVersion;
+use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded, Miss, Target};
 
 /// Words of messages: `Install the NVIDIA driver` → `install the NVIDIA driver`.
 fn lower_first(text: &str) -> String {
@@ -146,7 +146,11 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     line(
         &mut out,
         &format!("{} version", info.short),
-        &format!("{} ({})", version_text(library.version()), library.version()),
+        &format!(
+            "{} ({})",
+            version_text(library.version()),
+            library.version()
+        ),
     );
     line(&mut out, "resolution", &proc);
     if !api.library.naming.per_thread_suffixes.is_empty() {

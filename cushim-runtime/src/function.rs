@@ -169,10 +169,9 @@ impl Function {
     /// The code its failure stub returns (its reason's, or "no library" before any).
     #[must_use]
     pub fn absent_code(&self) -> u32 {
-        self.reason.get().map_or(
-            self.library.info().codes.library_not_found,
-            |e| e.code(),
-        )
+        self.reason
+            .get()
+            .map_or(self.library.info().codes.library_not_found, |e| e.code())
     }
 
     /// Whether its slot holds its failure stub; the reason, if so.
@@ -315,4 +314,3 @@ impl Loaded {
         }
     }
 }
-

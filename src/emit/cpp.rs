@@ -11,8 +11,8 @@ use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
 use crate::options::{Resolve, StreamMode};
 use crate::runtime;
-use cushim_runtime as loader;
 use crate::version::CudaVersion;
+use cushim_runtime as loader;
 
 /// Options that change the C++ text.
 #[derive(Clone, Debug)]

@@ -203,7 +203,8 @@ fn rust_codes_are_the_headers_values_and_the_description_fills_gaps() {
     assert!(text.contains("    stub_library: 34,\n"));
     assert!(text.contains("&[\"libcuda.so.1\"]") && text.contains("&[\"nvcuda.dll\"]"));
     assert_eq!(
-        text.matches("cushim_runtime::Library::new(&CUSHIM_INFO)").count(),
+        text.matches("cushim_runtime::Library::new(&CUSHIM_INFO)")
+            .count(),
         1,
         "one library state, in the runtime crate's type"
     );

@@ -22,9 +22,9 @@ use crate::library::DRIVER;
 #[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 
-pub use cushim_runtime::{Resolve, StreamMode};
 #[cfg(any(test, feature = "cli"))]
 use cushim_runtime::{Codes, LibraryInfo};
+pub use cushim_runtime::{Resolve, StreamMode};
 
 #[cfg(any(test, feature = "cli"))]
 use crate::library::{Search, FAMILY};

@@ -229,7 +229,9 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     assert!(missing
         .to_string()
         .contains("cuNoSuchThing: not a function of this header"));
-    assert!(missing.to_string().starts_with("2 required CUDA driver function(s)"));
+    assert!(missing
+        .to_string()
+        .starts_with("2 required CUDA driver function(s)"));
     assert!(loader::preload_all::<Module>().is_err());
     assert_eq!(
         Error::Status(TestResult(2)).to_string(),
@@ -247,7 +249,10 @@ fn every_failure_maps_to_the_code_of_the_description() {
     let library = &CUSHIM_INFO;
     let cases = [
         (LoadError::Reentrant { library }, codes.library_not_found),
-        (LoadError::ForkedDuringLoad { library }, codes.not_initialized),
+        (
+            LoadError::ForkedDuringLoad { library },
+            codes.not_initialized,
+        ),
         (
             LoadError::StubLibrary {
                 library,
