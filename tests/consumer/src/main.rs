@@ -301,7 +301,7 @@ fn introspection() {
     assert_eq!(names, ["cuCtxGetCurrent", "cuNoSuchThing"]);
     let text = missing.to_string();
     assert!(
-        text.contains("2 required CUDA function(s) unavailable"),
+        text.contains("2 required CUDA driver function(s) unavailable"),
         "{text}"
     );
     assert!(
