@@ -21,11 +21,13 @@ ln -sf libcuda.so.1 "$work/fake/libcuda.so"
 start=$(date +%s.%N)
 g++ -std=c++17 -O2 -fPIC -I"$include" -I"$work" -c "$work/cuda_shim.cpp" -o "$work/cuda_shim.o"
 end=$(date +%s.%N)
+# The runtime every pair calls into, compiled once per program.
+g++ -std=c++17 -O2 -fPIC -I"$work" -c "$work/cushim_runtime.cpp" -o "$work/cushim_runtime.o"
 compile=$(echo "$end - $start" | bc)
 read -r text data bss _ < <(size "$work/cuda_shim.o" | tail -1)
 
 g++ -std=c++17 -O2 -I"$include" benches/cpp/call.cpp -L"$work/fake" -lcuda -ldl -o "$work/direct"
-g++ -std=c++17 -O2 -I"$include" -I"$work" benches/cpp/call.cpp "$work/cuda_shim.o" -ldl -pthread -o "$work/stub"
+g++ -std=c++17 -O2 -I"$include" -I"$work" benches/cpp/call.cpp "$work/cuda_shim.o" "$work/cushim_runtime.o" -ldl -pthread -o "$work/stub"
 
 export LD_LIBRARY_PATH="$PWD/$work/fake"
 read -r direct raw1 < <(taskset -c 0 "$work/direct")

@@ -25,7 +25,7 @@ declare -A soname=([nvrtc]=libnvrtc.so.13 [nvjitlink]=libnvJitLink.so.13 [nvml]=
 for l in "${!stub[@]}"; do
     define="-DWITH_$(echo "$l" | tr a-z A-Z)"
     # shellcheck disable=SC2086
-    g++ -std=c++17 -O2 $inc "$define" -I"$g/gen" benches/cpp/family_bench.cpp "$g/gen/${stub[$l]}_shim.cpp" \
+    g++ -std=c++17 -O2 $inc "$define" -I"$g/gen" benches/cpp/family_bench.cpp "$g/gen/${stub[$l]}_shim.cpp" "$g/gen/cushim_runtime.cpp" \
         -ldl -pthread -o "$bin/family-bench-stubs-$l" || exit 1
     # shellcheck disable=SC2086
     g++ -std=c++17 -O2 $inc "$define" benches/cpp/family_bench.cpp -L/usr/local/nvidia/lib64 -L"$libs" \

@@ -12,7 +12,7 @@ log=${OUT:-$work}/gpu-bench.log
 unset CUSHIM_CUDA_LIBRARY CUSHIM_PER_THREAD_DEFAULT_STREAM
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  g++ -std=c++17 -O2 -I"$g/cache/cuda-13.5/include" -I"$g/pair" benches/cpp/first.cpp "$g/pair/cuda_shim.cpp" \
+  g++ -std=c++17 -O2 -I"$g/cache/cuda-13.5/include" -I"$g/pair" benches/cpp/first.cpp "$g/pair/cuda_shim.cpp" "$g/pair/cushim_runtime.cpp" \
       -ldl -pthread -o "$work/first-cpp"
   BIN_DIR="$g/bin" CPP_FIRST="$work/first-cpp" bash scripts/first-call.sh 21 3
   for r in 1 2 3; do

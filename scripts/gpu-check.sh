@@ -38,12 +38,12 @@ sha256sum "$local_inc/cuda.h" "$local_inc/cudaTypedefs.h" >>"$log"
 # The kernel both programs load, as a C++ string for vector_add.cpp.
 { printf 'static const char *ptx = R"PTX('; cat gpu/vadd.ptx; printf ')PTX";\n'; } >"$work/vadd_ptx.h"
 cxx() { g++ -std=c++17 -O2 -Wall -Wextra -Werror -I"$work" "$@" -ldl -pthread; }
-check "g++ vector_add + pinned 13.5 pair" cxx -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-pinned"
-check "g++ vector_add + local pair" cxx -I"$local_inc" -I"$work/local-pair" gpu/vector_add.cpp "$work/local-pair/cuda_shim.cpp" -o "$work/vadd-local"
-check "g++ vector_add (per-thread TU) + pinned pair" cxx -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -o "$work/vadd-ptds"
-check "g++ vector_add + pinned pair, linked mode (-DCUSHIM_CUDA_LINKED -lcuda)" cxx -DCUSHIM_CUDA_LINKED -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" -L/usr/local/nvidia/lib64 -L/lib -lcuda -o "$work/vadd-linked"
+check "g++ vector_add + pinned 13.5 pair" cxx -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" "$g/pair/cushim_runtime.cpp" -o "$work/vadd-pinned"
+check "g++ vector_add + local pair" cxx -I"$local_inc" -I"$work/local-pair" gpu/vector_add.cpp "$work/local-pair/cuda_shim.cpp" "$work/local-pair/cushim_runtime.cpp" -o "$work/vadd-local"
+check "g++ vector_add (per-thread TU) + pinned pair" cxx -DCUDA_API_PER_THREAD_DEFAULT_STREAM -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" "$g/pair/cushim_runtime.cpp" -o "$work/vadd-ptds"
+check "g++ vector_add + pinned pair, linked mode (-DCUSHIM_CUDA_LINKED -lcuda)" cxx -DCUSHIM_CUDA_LINKED -I"$pinned_inc" -I"$g/pair" gpu/vector_add.cpp "$g/pair/cuda_shim.cpp" "$g/pair/cushim_runtime.cpp" -L/usr/local/nvidia/lib64 -L/lib -lcuda -o "$work/vadd-linked"
 check "g++ call bench, direct -lcuda" g++ -std=c++17 -O2 -I"$local_inc" benches/cpp/call.cpp -L/usr/local/nvidia/lib64 -L/lib -lcuda -ldl -o "$work/call-direct"
-check "g++ call bench, C++ stubs" cxx -I"$pinned_inc" -I"$g/pair" benches/cpp/call.cpp "$g/pair/cuda_shim.cpp" -o "$work/call-stub"
+check "g++ call bench, C++ stubs" cxx -I"$pinned_inc" -I"$g/pair" benches/cpp/call.cpp "$g/pair/cuda_shim.cpp" "$g/pair/cushim_runtime.cpp" -o "$work/call-stub"
 
 R="$g/bin/cushim-gpu-check"
 check "Rust run, pinned 13.5 module" "$R" run pinned

@@ -48,7 +48,7 @@ inc=""
 for entry in cuda-13.0 nvrtc-13.0 nvjitlink-13.0 nvml-13.0 cublas-13.0; do inc="$inc -I$g/cache/$entry/include"; done
 inc="$inc -Iheaders/foreign"
 # shellcheck disable=SC2086
-g++ -std=c++17 -O2 -Wall -Wextra -Werror $inc -I"$g/gen" gpu/family.cpp "$g"/gen/*_shim.cpp -ldl -pthread -o "$work/family-cpp" || exit 1
+g++ -std=c++17 -O2 -Wall -Wextra -Werror $inc -I"$g/gen" gpu/family.cpp "$g"/gen/*_shim.cpp "$g/gen/cushim_runtime.cpp" -ldl -pthread -o "$work/family-cpp" || exit 1
 readelf -d "$work/family-cpp" | grep NEEDED
 libs="$site/nvidia/cu13/lib"
 # The same source linked to the libraries themselves, for the SGEMM's bits.

@@ -38,7 +38,10 @@ if [ "${1:-}" = prepare ]; then
     commit=$(git rev-parse "${2:-HEAD}")
     rm -rf "$r/include" "$r/proc" "$r/dlsym" && mkdir -p "$r/include" "$r/proc"
     cp "${CUSHIM_CACHE_DIR:-$HOME/.cache/cushim}/cuda-13.5/include/"{cuda.h,cudaTypedefs.h} "$r/include/"
-    for f in cuda_shim.h cuda_shim.cpp; do git show "$commit:generated/cuda-13.5/$f" >"$r/proc/$f"; done
+    for f in cuda_shim.h cuda_shim.cpp cushim_runtime.h cushim_runtime.cpp; do
+        # Commits before the runtime was compiled once carry no runtime files.
+        git show "$commit:generated/cuda-13.5/$f" >"$r/proc/$f" 2>/dev/null || rm -f "$r/proc/$f"
+    done
     "$CUSHIM" generate --cuda 13.5 --lang cpp --resolve dlsym --out "$r/dlsym"
     echo "$commit" >"$r/commit"
     exit
@@ -73,8 +76,8 @@ build() {
         export LD_LIBRARY_PATH="$work/fake"
     fi
     "${cxx[@]}" gpu/race/race.cpp "${libs[@]}" -lcuda -ldl -o "$work/race-direct" &
-    "${cxx[@]}" -DRACE_SHIM -I"$r/proc" gpu/race/race.cpp "$r/proc/cuda_shim.cpp" -ldl -o "$work/race-proc" &
-    "${cxx[@]}" -DRACE_SHIM -I"$r/dlsym" gpu/race/race.cpp "$r/dlsym/cuda_shim.cpp" -ldl -o "$work/race-dlsym" &
+    "${cxx[@]}" -DRACE_SHIM -I"$r/proc" gpu/race/race.cpp "$r/proc/cuda_shim.cpp" $(ls "$r/proc/cushim_runtime.cpp" 2>/dev/null) -ldl -o "$work/race-proc" &
+    "${cxx[@]}" -DRACE_SHIM -I"$r/dlsym" gpu/race/race.cpp "$r/dlsym/cuda_shim.cpp" "$r/dlsym/cushim_runtime.cpp" -ldl -o "$work/race-dlsym" &
     g++ -std=c++17 -O2 gpu/race/summarize.cpp -o "$work/summarize" &
     wait
     for b in race-direct race-proc race-dlsym summarize; do

@@ -61,7 +61,10 @@ impl Builder {
             })
     }
 
-    /// A pinned CUDA release (`"13.5"`); fetched on first use.
+    /// A pinned CUDA release (`"13.5"`). The driver's modules come from the
+    /// data cushim ships, with no network; another library's are generated
+    /// from its pinned headers, fetched once into the cache (the `fetch`
+    /// feature).
     pub fn cuda_version(mut self, version: impl AsRef<str>) -> Self {
         self.options.source = Source::Pinned(self.version(version.as_ref()));
         self
@@ -143,9 +146,11 @@ impl Builder {
         self
     }
 
-    /// The library, by name: `driver` (the default), `nvrtc`, `nvml` or
-    /// `nvjitlink`. Its module is `<header stem>.rs` (`nvrtc.rs`,
-    /// `nvJitLink.rs`) and its C++ pair `<header stem>_shim.{h,cpp}`.
+    /// The library, by the name `--lib` takes (`cushim::library::LIBRARIES`):
+    /// `driver` (the default), `nvrtc`, `nvml`, `nvjitlink`, `cublas` or
+    /// `cublaslt`. Its module is `<stem>.rs` (`cuda.rs`, `nvrtc.rs`,
+    /// `nvjitlink.rs`, `cublasLt.rs`) and its C++ pair `<stem>_shim.{h,cpp}`,
+    /// beside the C++ runtime (`cushim_runtime.{h,cpp}`).
     pub fn library(mut self, name: impl Into<String>) -> Self {
         self.options.library = name.into();
         self

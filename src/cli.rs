@@ -75,8 +75,12 @@ pub struct DiffArgs {
     /// Output format
     #[arg(long, value_enum, default_value = "text")]
     pub format: DiffFormat,
-    /// The library: driver (the default), nvrtc, nvml, nvjitlink, cublas or cublaslt
-    #[arg(long, value_name = "NAME", default_value = "driver")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "driver",
+        help = format!("The library: {}", crate::library::names_for_help())
+    )]
     pub lib: String,
 }
 
@@ -169,8 +173,15 @@ pub struct List {
 pub struct Fetch {
     #[command(flatten)]
     pub releases: Releases,
-    /// Whose headers: driver (the default), nvrtc, nvml, nvjitlink, cublas, cublaslt, several (nvrtc,nvml) or all
-    #[arg(long, value_name = "NAME", default_value = "driver")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "driver",
+        help = format!(
+            "Whose headers: {}, several (nvrtc,nvml) or all",
+            crate::library::names_for_help()
+        )
+    )]
     pub lib: String,
 }
 

@@ -473,8 +473,15 @@ pub struct SourceArgs {
     /// An extra argument for clang, e.g. -I/opt/include (repeatable)
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub clang_args: Vec<String>,
-    /// The library: driver (the default), nvrtc, nvml or nvjitlink; generate and doctor also take several (nvrtc,nvml) or all
-    #[arg(long, value_name = "NAME", default_value = "driver")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "driver",
+        help = format!(
+            "The library: {}; generate and doctor also take several (nvrtc,nvml) or all",
+            crate::library::names_for_help()
+        )
+    )]
     pub lib: String,
 }
 

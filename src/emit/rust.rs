@@ -172,7 +172,7 @@ struct DebugName {
     name: String,
 }
 
-/// What the status type is, for `cushim_loader::Status`.
+/// What the status type is, for `cushim_runtime::Status`.
 enum StatusShape {
     /// `CUresult(code)`, `.0`.
     NewType,

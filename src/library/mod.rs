@@ -5,8 +5,8 @@
 //! the headers are parsed, how a C name becomes an exported symbol and an ABI
 //! version, its status type and the codes a loader answers with, and the file
 //! names the library has on each system. The pipeline reads the description
-//! and has no special case for any one library. The driver API ([`DRIVER`]) is
-//! the first description; NVRTC, nvJitLink, NVML and cuBLAS come next.
+//! and has no special case for any one library. Each library is one file of
+//! this module (`driver.rs`, `nvrtc.rs`, ...) and one line of [`LIBRARIES`].
 
 /// One status constant the loader needs, by the name the header gives it, with
 /// the value the library documents (used when a header does not declare it).
@@ -373,465 +373,19 @@ impl Library {
     }
 }
 
-/// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, the
-/// profiler control header, and the OpenGL, EGL and VDPAU interop headers,
-/// each with its own PFN table; `libcuda.so.1` or `nvcuda.dll`, installed
-/// with the driver.
-pub const DRIVER: Library = Library {
-    name: "driver",
-    stem: "cuda",
-    headers: &[
-        Header::plain("cuda.h", "cudaTypedefs.h"),
-        Header::plain("cudaProfiler.h", "cudaProfilerTypedefs.h"),
-        Header {
-            name: "cudaGL.h",
-            typedefs: Some("cudaGLTypedefs.h"),
-            needs: &["GL/gl.h"],
-        },
-        Header {
-            name: "cudaEGL.h",
-            typedefs: Some("cudaEGLTypedefs.h"),
-            needs: &["EGL/egl.h", "EGL/eglext.h"],
-        },
-        Header {
-            name: "cudaVDPAU.h",
-            typedefs: Some("cudaVDPAUTypedefs.h"),
-            needs: &["vdpau/vdpau.h"],
-        },
-    ],
-    pins: "headers/pins.txt",
-    parse_files: &[],
-    parse: ParseSettings {
-        per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
-        internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
-        version_macro: "CUDA_VERSION",
-        inline_wrappers: false,
-        alias_macros: false,
-        status_type: "CUresult",
-        platforms: &[("windows", "_WIN32")],
-    },
-    naming: Naming {
-        pfn_prefix: "PFN_",
-        version_separator: "_v",
-        per_thread_suffixes: &["ptds", "ptsz"],
-    },
-    success: "CUDA_SUCCESS",
-    codes: LoaderCodes {
-        library_not_found: Code {
-            name: "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
-            value: 303,
-        },
-        symbol_not_found: Code {
-            name: "CUDA_ERROR_NOT_FOUND",
-            value: 500,
-        },
-        stub_library: Code {
-            name: "CUDA_ERROR_STUB_LIBRARY",
-            value: 34,
-        },
-        too_old: Code {
-            name: "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
-            value: 36,
-        },
-        not_initialized: Code {
-            name: "CUDA_ERROR_NOT_INITIALIZED",
-            value: 3,
-        },
-        invalid_value: Code {
-            name: "CUDA_ERROR_INVALID_VALUE",
-            value: 1,
-        },
-    },
-    flag_word: "flags",
-    fallbacks: &[
-        ("cuGetErrorName", Fallback::ErrorName),
-        ("cuGetErrorString", Fallback::ErrorString),
-    ],
-    names: Names {
-        unix: &["libcuda.so.1"],
-        windows: &["nvcuda.dll"],
-    },
-    names_by_major: &[],
-    link_name: "cuda",
-    calling_convention: "CUDAAPI",
-    version: VersionFunction {
-        name: c"cuDriverGetVersion",
-        query: VersionQuery::Number,
-    },
-    has_stub: true,
-    proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
-    search: Search::System,
-    preload: Names::NONE,
-    words: Words {
-        label: "CUDA driver",
-        short: "driver",
-        product: "CUDA",
-        install: "Install the NVIDIA driver",
-        override_var: "CUSHIM_CUDA_LIBRARY",
-    },
-};
+mod cublas;
+mod cublaslt;
+mod driver;
+mod nvjitlink;
+mod nvml;
+mod nvrtc;
 
-/// NVRTC, the runtime compiler: `nvrtc.h` (no PFN table, no version macro),
-/// from the `nvidia-cuda-nvrtc` wheels (`headers/pins-nvrtc.txt`);
-/// `libnvrtc.so.<major>` (`.11.2` for 11.x) from pip wheels, conda or a
-/// toolkit. The codes are `nvrtcResult`'s; NVRTC has no code for a missing
-/// library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
-pub const NVRTC: Library = Library {
-    name: "nvrtc",
-    stem: "nvrtc",
-    headers: &[Header::alone("nvrtc.h")],
-    pins: "headers/pins-nvrtc.txt",
-    parse_files: &[],
-    parse: ParseSettings {
-        status_type: "nvrtcResult",
-        ..ParseSettings::PLAIN
-    },
-    naming: Naming::NO_ABI_TABLE,
-    flag_word: "flags",
-    success: "NVRTC_SUCCESS",
-    codes: LoaderCodes::every(
-        Code {
-            name: "NVRTC_ERROR_INTERNAL_ERROR",
-            value: 11,
-        },
-        Code {
-            name: "NVRTC_ERROR_INVALID_INPUT",
-            value: 3,
-        },
-    ),
-    fallbacks: &[("nvrtcGetErrorString", Fallback::ErrorString)],
-    names: Names {
-        unix: &["libnvrtc.so.{major}"],
-        windows: &["nvrtc64_{major}0_0.dll"],
-    },
-    names_by_major: &[(
-        11,
-        Names {
-            unix: &["libnvrtc.so.11.2"],
-            windows: &["nvrtc64_112_0.dll"],
-        },
-    )],
-    link_name: "nvrtc",
-    calling_convention: "",
-    version: VersionFunction {
-        name: c"nvrtcVersion",
-        query: VersionQuery::MajorMinor,
-    },
-    has_stub: false,
-    proc_address: None,
-    search: Search::Toolkit {
-        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"],
-    },
-    preload: Names::NONE,
-    words: Words {
-        label: "NVRTC",
-        short: "NVRTC",
-        product: "NVRTC",
-        install: "Install NVRTC (the CUDA toolkit, or the `nvidia-cuda-nvrtc` wheel)",
-        override_var: "CUSHIM_NVRTC_LIBRARY",
-    },
-};
-
-/// NVML, the management library: `nvml.h` from the header-only
-/// `nvidia-nvml-dev` wheels (`headers/pins-nvml.txt`); the library ships with
-/// the driver. Its header declares the versioned names (`nvmlInit_v2`) and
-/// maps the plain ones to them with `#define`, which the parse reads as
-/// aliases, so `nvmlInit` binds `nvmlInit_v2`, never the v1 export. Searched
-/// like the driver: the system loader only.
-pub const NVML: Library = Library {
-    name: "nvml",
-    stem: "nvml",
-    headers: &[Header::alone("nvml.h")],
-    pins: "headers/pins-nvml.txt",
-    parse_files: &[],
-    parse: ParseSettings {
-        status_type: "nvmlReturn_t",
-        alias_macros: true,
-        ..ParseSettings::PLAIN
-    },
-    naming: Naming::NO_ABI_TABLE,
-    flag_word: "flags",
-    success: "NVML_SUCCESS",
-    codes: LoaderCodes {
-        library_not_found: Code {
-            name: "NVML_ERROR_LIBRARY_NOT_FOUND",
-            value: 12,
-        },
-        symbol_not_found: Code {
-            name: "NVML_ERROR_FUNCTION_NOT_FOUND",
-            value: 13,
-        },
-        stub_library: Code {
-            name: "NVML_ERROR_LIBRARY_NOT_FOUND",
-            value: 12,
-        },
-        too_old: Code {
-            name: "NVML_ERROR_FUNCTION_NOT_FOUND",
-            value: 13,
-        },
-        not_initialized: Code {
-            name: "NVML_ERROR_UNINITIALIZED",
-            value: 1,
-        },
-        invalid_value: Code {
-            name: "NVML_ERROR_INVALID_ARGUMENT",
-            value: 2,
-        },
-    },
-    fallbacks: &[("nvmlErrorString", Fallback::ErrorString)],
-    names: Names {
-        unix: &["libnvidia-ml.so.1"],
-        windows: &["nvml.dll"],
-    },
-    names_by_major: &[],
-    link_name: "nvidia-ml",
-    calling_convention: "",
-    version: VersionFunction {
-        name: c"nvmlSystemGetNVMLVersion",
-        query: VersionQuery::Text,
-    },
-    has_stub: false,
-    proc_address: None,
-    search: Search::System,
-    preload: Names::NONE,
-    words: Words {
-        label: "NVML",
-        short: "NVML",
-        product: "NVML",
-        install: "Install the NVIDIA driver, which ships NVML",
-        override_var: "CUSHIM_NVML_LIBRARY",
-    },
-};
-
-/// nvJitLink, the JIT linker: `nvJitLink.h` from the `nvidia-nvjitlink`
-/// wheels (`headers/pins-nvjitlink.txt`; none for 11.8). Its functions are
-/// `static inline` wrappers around exports of the header's own minor
-/// (`nvJitLinkCreate` calls `__nvJitLinkCreate_13_5`), which the parse reads
-/// as the C name of that export, with that minor as its ABI version: an older
-/// library is "too old" without being asked. `NVJITLINK_ERROR_OUTDATED_LIBRARY` is 14
-/// in 13.x headers (a 12.x header without it gets the documented 14 too,
-/// which is only right with its `NEW_ERROR_CODES`).
-pub const NVJITLINK: Library = Library {
-    name: "nvjitlink",
-    stem: "nvjitlink",
-    headers: &[Header::alone("nvJitLink.h")],
-    pins: "headers/pins-nvjitlink.txt",
-    parse_files: &[],
-    parse: ParseSettings {
-        status_type: "nvJitLinkResult",
-        inline_wrappers: true,
-        ..ParseSettings::PLAIN
-    },
-    naming: Naming::NO_ABI_TABLE,
-    flag_word: "flags",
-    success: "NVJITLINK_SUCCESS",
-    codes: LoaderCodes {
-        library_not_found: Code {
-            name: "NVJITLINK_ERROR_INTERNAL",
-            value: 6,
-        },
-        symbol_not_found: Code {
-            name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
-            value: 14,
-        },
-        stub_library: Code {
-            name: "NVJITLINK_ERROR_INTERNAL",
-            value: 6,
-        },
-        too_old: Code {
-            name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
-            value: 14,
-        },
-        not_initialized: Code {
-            name: "NVJITLINK_ERROR_INTERNAL",
-            value: 6,
-        },
-        invalid_value: Code {
-            name: "NVJITLINK_ERROR_INVALID_INPUT",
-            value: 4,
-        },
-    },
-    fallbacks: &[],
-    names: Names {
-        unix: &["libnvJitLink.so.{major}"],
-        windows: &["nvJitLink_{major}0_0.dll"],
-    },
-    names_by_major: &[],
-    link_name: "nvJitLink",
-    calling_convention: "",
-    version: VersionFunction {
-        name: c"nvJitLinkVersion",
-        query: VersionQuery::MajorMinor,
-    },
-    has_stub: false,
-    proc_address: None,
-    search: Search::Toolkit {
-        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"],
-    },
-    preload: Names::NONE,
-    words: Words {
-        label: "nvJitLink",
-        short: "nvJitLink",
-        product: "nvJitLink",
-        install: "Install nvJitLink (the CUDA toolkit, or the `nvidia-nvjitlink` wheel)",
-        override_var: "CUSHIM_NVJITLINK_LIBRARY",
-    },
-};
-
-/// What the cuBLAS headers include from the runtime's and crt's wheels
-/// (`clang -H` on `cublas_v2.h` and `cublasLt.h`); `<nv/target>` is
-/// cushim's own stand-in (`headers/foreign/nv/target`).
-const CUBLAS_PARSE_FILES: &[&str] = &[
-    "builtin_types.h",
-    "crt/host_defines.h",
-    "cuComplex.h",
-    "cuda_bf16.h",
-    "cuda_bf16.hpp",
-    "cuda_device_runtime_api.h",
-    "cuda_fp16.h",
-    "cuda_fp16.hpp",
-    "cuda_runtime_api.h",
-    "device_types.h",
-    "driver_types.h",
-    "library_types.h",
-    "surface_types.h",
-    "texture_types.h",
-    "vector_functions.h",
-    "vector_functions.hpp",
-    "vector_types.h",
-];
-
-/// cuBLAS's and cuBLASLt's status constants: no code says "library not
-/// found", so `CUBLAS_STATUS_NOT_INITIALIZED` (what cuBLAS answers when the
-/// CUDA runtime cannot start) stands in; a missing or too-new function is
-/// `CUBLAS_STATUS_NOT_SUPPORTED`.
-const CUBLAS_CODES: LoaderCodes = LoaderCodes {
-    library_not_found: Code {
-        name: "CUBLAS_STATUS_NOT_INITIALIZED",
-        value: 1,
-    },
-    symbol_not_found: Code {
-        name: "CUBLAS_STATUS_NOT_SUPPORTED",
-        value: 15,
-    },
-    stub_library: Code {
-        name: "CUBLAS_STATUS_NOT_INITIALIZED",
-        value: 1,
-    },
-    too_old: Code {
-        name: "CUBLAS_STATUS_NOT_SUPPORTED",
-        value: 15,
-    },
-    not_initialized: Code {
-        name: "CUBLAS_STATUS_NOT_INITIALIZED",
-        value: 1,
-    },
-    invalid_value: Code {
-        name: "CUBLAS_STATUS_INVALID_VALUE",
-        value: 7,
-    },
-};
-
-/// cuBLAS: `cublas_v2.h`, whose `#define cublasSgemm cublasSgemm_v2` lines
-/// (read as aliases) follow the declarations in `cublas_api.h`. Only the
-/// declared `_v2` exports are bound: the library also exports 151 of the
-/// plain names as legacy functions with other signatures (`void
-/// cublasSgemm(char, ...)`), which a shim never binds. `libcublas` needs
-/// `libcublasLt` of the same version, loaded first from its directory.
-pub const CUBLAS: Library = Library {
-    name: "cublas",
-    stem: "cublas",
-    headers: &[
-        Header {
-            name: "cublas_v2.h",
-            typedefs: None,
-            needs: &["nv/target"],
-        },
-        Header::alone("cublas_api.h"),
-    ],
-    pins: "headers/pins-cublas.txt",
-    parse_files: CUBLAS_PARSE_FILES,
-    parse: ParseSettings {
-        status_type: "cublasStatus_t",
-        alias_macros: true,
-        ..ParseSettings::PLAIN
-    },
-    naming: Naming::NO_ABI_TABLE,
-    flag_word: "flags",
-    success: "CUBLAS_STATUS_SUCCESS",
-    codes: CUBLAS_CODES,
-    fallbacks: &[
-        ("cublasGetStatusName", Fallback::ErrorName),
-        ("cublasGetStatusString", Fallback::ErrorString),
-    ],
-    names: Names {
-        unix: &["libcublas.so.{major}"],
-        windows: &["cublas64_{major}.dll"],
-    },
-    names_by_major: &[],
-    link_name: "cublas",
-    calling_convention: "CUBLASWINAPI",
-    version: VersionFunction {
-        name: c"cublasGetProperty",
-        query: VersionQuery::Property,
-    },
-    has_stub: false,
-    proc_address: None,
-    search: Search::Toolkit {
-        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cublas/lib"],
-    },
-    preload: Names {
-        unix: &["libcublasLt.so.{major}"],
-        windows: &["cublasLt64_{major}.dll"],
-    },
-    words: Words {
-        label: "cuBLAS",
-        short: "cuBLAS",
-        product: "cuBLAS",
-        install: "Install cuBLAS (the CUDA toolkit, or the `nvidia-cublas` wheel)",
-        override_var: "CUSHIM_CUBLAS_LIBRARY",
-    },
-};
-
-/// cuBLASLt: `cublasLt.h`, which includes `cublas_api.h` for its types (only
-/// `cublasLt.h`'s own declarations are its functions), from the same wheels
-/// as cuBLAS.
-pub const CUBLASLT: Library = Library {
-    name: "cublaslt",
-    stem: "cublasLt",
-    headers: &[Header {
-        name: "cublasLt.h",
-        typedefs: None,
-        needs: &["nv/target"],
-    }],
-    fallbacks: &[
-        ("cublasLtGetStatusName", Fallback::ErrorName),
-        ("cublasLtGetStatusString", Fallback::ErrorString),
-    ],
-    names: Names {
-        unix: &["libcublasLt.so.{major}"],
-        windows: &["cublasLt64_{major}.dll"],
-    },
-    names_by_major: &[],
-    link_name: "cublasLt",
-    version: VersionFunction {
-        name: c"cublasLtGetProperty",
-        query: VersionQuery::Property,
-    },
-    preload: Names::NONE,
-    words: Words {
-        label: "cuBLASLt",
-        short: "cuBLASLt",
-        product: "cuBLASLt",
-        install: "Install cuBLASLt (the CUDA toolkit, or the `nvidia-cublas` wheel)",
-        override_var: "CUSHIM_CUBLASLT_LIBRARY",
-    },
-    parse: ParseSettings {
-        alias_macros: false,
-        ..CUBLAS.parse
-    },
-    ..CUBLAS
-};
+pub use cublas::CUBLAS;
+pub use cublaslt::CUBLASLT;
+pub use driver::DRIVER;
+pub use nvjitlink::NVJITLINK;
+pub use nvml::NVML;
+pub use nvrtc::NVRTC;
 
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT];
@@ -843,6 +397,25 @@ pub fn sharing_pins(library: &Library) -> impl Iterator<Item = &'static Library>
         .iter()
         .copied()
         .filter(move |l| l.pins == library.pins)
+}
+
+/// The names `--lib` takes, for help texts: `driver (the default), nvrtc,
+/// ... or cublaslt`, from [`LIBRARIES`].
+pub fn names_for_help() -> String {
+    let names: Vec<String> = LIBRARIES
+        .iter()
+        .map(|l| {
+            if l.name == DRIVER.name {
+                format!("{} (the default)", l.name)
+            } else {
+                l.name.to_string()
+            }
+        })
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }
 
 /// The library named `name` (`driver`, `nvrtc`).

@@ -1,0 +1,122 @@
+//! cuBLAS, the BLAS library, as data: one file per library, and one line of
+//! [`super::LIBRARIES`].
+
+use super::{
+    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    VersionFunction, VersionQuery, Words,
+};
+
+/// What the cuBLAS headers include from the runtime's and crt's wheels
+/// (`clang -H` on `cublas_v2.h` and `cublasLt.h`); `<nv/target>` is
+/// cushim's own stand-in (`headers/foreign/nv/target`).
+const CUBLAS_PARSE_FILES: &[&str] = &[
+    "builtin_types.h",
+    "crt/host_defines.h",
+    "cuComplex.h",
+    "cuda_bf16.h",
+    "cuda_bf16.hpp",
+    "cuda_device_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_fp16.hpp",
+    "cuda_runtime_api.h",
+    "device_types.h",
+    "driver_types.h",
+    "library_types.h",
+    "surface_types.h",
+    "texture_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
+    "vector_types.h",
+];
+
+/// cuBLAS's and cuBLASLt's status constants: no code says "library not
+/// found", so `CUBLAS_STATUS_NOT_INITIALIZED` (what cuBLAS answers when the
+/// CUDA runtime cannot start) stands in; a missing or too-new function is
+/// `CUBLAS_STATUS_NOT_SUPPORTED`.
+const CUBLAS_CODES: LoaderCodes = LoaderCodes {
+    library_not_found: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    symbol_not_found: Code {
+        name: "CUBLAS_STATUS_NOT_SUPPORTED",
+        value: 15,
+    },
+    stub_library: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    too_old: Code {
+        name: "CUBLAS_STATUS_NOT_SUPPORTED",
+        value: 15,
+    },
+    not_initialized: Code {
+        name: "CUBLAS_STATUS_NOT_INITIALIZED",
+        value: 1,
+    },
+    invalid_value: Code {
+        name: "CUBLAS_STATUS_INVALID_VALUE",
+        value: 7,
+    },
+};
+
+/// cuBLAS: `cublas_v2.h`, whose `#define cublasSgemm cublasSgemm_v2` lines
+/// (read as aliases) follow the declarations in `cublas_api.h`. Only the
+/// declared `_v2` exports are bound: the library also exports 151 of the
+/// plain names as legacy functions with other signatures (`void
+/// cublasSgemm(char, ...)`), which a shim never binds. `libcublas` needs
+/// `libcublasLt` of the same version, loaded first from its directory.
+pub const CUBLAS: Library = Library {
+    name: "cublas",
+    stem: "cublas",
+    headers: &[
+        Header {
+            name: "cublas_v2.h",
+            typedefs: None,
+            needs: &["nv/target"],
+        },
+        Header::alone("cublas_api.h"),
+    ],
+    pins: "headers/pins-cublas.txt",
+    parse_files: CUBLAS_PARSE_FILES,
+    parse: ParseSettings {
+        status_type: "cublasStatus_t",
+        alias_macros: true,
+        ..ParseSettings::PLAIN
+    },
+    naming: Naming::NO_ABI_TABLE,
+    flag_word: "flags",
+    success: "CUBLAS_STATUS_SUCCESS",
+    codes: CUBLAS_CODES,
+    fallbacks: &[
+        ("cublasGetStatusName", Fallback::ErrorName),
+        ("cublasGetStatusString", Fallback::ErrorString),
+    ],
+    names: Names {
+        unix: &["libcublas.so.{major}"],
+        windows: &["cublas64_{major}.dll"],
+    },
+    names_by_major: &[],
+    link_name: "cublas",
+    calling_convention: "CUBLASWINAPI",
+    version: VersionFunction {
+        name: c"cublasGetProperty",
+        query: VersionQuery::Property,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cublas/lib"],
+    },
+    preload: Names {
+        unix: &["libcublasLt.so.{major}"],
+        windows: &["cublasLt64_{major}.dll"],
+    },
+    words: Words {
+        label: "cuBLAS",
+        short: "cuBLAS",
+        product: "cuBLAS",
+        install: "Install cuBLAS (the CUDA toolkit, or the `nvidia-cublas` wheel)",
+        override_var: "CUSHIM_CUBLAS_LIBRARY",
+    },
+};

@@ -1,0 +1,105 @@
+//! The CUDA driver API, as data: one file per library, and one line of
+//! [`super::LIBRARIES`].
+
+use super::{
+    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    VersionFunction, VersionQuery, Words,
+};
+
+/// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, the
+/// profiler control header, and the OpenGL, EGL and VDPAU interop headers,
+/// each with its own PFN table; `libcuda.so.1` or `nvcuda.dll`, installed
+/// with the driver.
+pub const DRIVER: Library = Library {
+    name: "driver",
+    stem: "cuda",
+    headers: &[
+        Header::plain("cuda.h", "cudaTypedefs.h"),
+        Header::plain("cudaProfiler.h", "cudaProfilerTypedefs.h"),
+        Header {
+            name: "cudaGL.h",
+            typedefs: Some("cudaGLTypedefs.h"),
+            needs: &["GL/gl.h"],
+        },
+        Header {
+            name: "cudaEGL.h",
+            typedefs: Some("cudaEGLTypedefs.h"),
+            needs: &["EGL/egl.h", "EGL/eglext.h"],
+        },
+        Header {
+            name: "cudaVDPAU.h",
+            typedefs: Some("cudaVDPAUTypedefs.h"),
+            needs: &["vdpau/vdpau.h"],
+        },
+    ],
+    pins: "headers/pins.txt",
+    parse_files: &[],
+    parse: ParseSettings {
+        per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
+        internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
+        version_macro: "CUDA_VERSION",
+        inline_wrappers: false,
+        alias_macros: false,
+        status_type: "CUresult",
+        platforms: &[("windows", "_WIN32")],
+    },
+    naming: Naming {
+        pfn_prefix: "PFN_",
+        version_separator: "_v",
+        per_thread_suffixes: &["ptds", "ptsz"],
+    },
+    success: "CUDA_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+            value: 303,
+        },
+        symbol_not_found: Code {
+            name: "CUDA_ERROR_NOT_FOUND",
+            value: 500,
+        },
+        stub_library: Code {
+            name: "CUDA_ERROR_STUB_LIBRARY",
+            value: 34,
+        },
+        too_old: Code {
+            name: "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
+            value: 36,
+        },
+        not_initialized: Code {
+            name: "CUDA_ERROR_NOT_INITIALIZED",
+            value: 3,
+        },
+        invalid_value: Code {
+            name: "CUDA_ERROR_INVALID_VALUE",
+            value: 1,
+        },
+    },
+    flag_word: "flags",
+    fallbacks: &[
+        ("cuGetErrorName", Fallback::ErrorName),
+        ("cuGetErrorString", Fallback::ErrorString),
+    ],
+    names: Names {
+        unix: &["libcuda.so.1"],
+        windows: &["nvcuda.dll"],
+    },
+    names_by_major: &[],
+    link_name: "cuda",
+    calling_convention: "CUDAAPI",
+    version: VersionFunction {
+        name: c"cuDriverGetVersion",
+        query: VersionQuery::Number,
+    },
+    has_stub: true,
+    proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
+    search: Search::System,
+    preload: Names::NONE,
+    words: Words {
+        label: "CUDA driver",
+        short: "driver",
+        product: "CUDA",
+        install: "Install the NVIDIA driver",
+        override_var: "CUSHIM_CUDA_LIBRARY",
+    },
+};

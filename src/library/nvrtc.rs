@@ -1,0 +1,68 @@
+//! NVRTC, the runtime compiler, as data: one file per library, and one line of
+//! [`super::LIBRARIES`].
+
+use super::{
+    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    VersionFunction, VersionQuery, Words,
+};
+
+/// NVRTC, the runtime compiler: `nvrtc.h` (no PFN table, no version macro),
+/// from the `nvidia-cuda-nvrtc` wheels (`headers/pins-nvrtc.txt`);
+/// `libnvrtc.so.<major>` (`.11.2` for 11.x) from pip wheels, conda or a
+/// toolkit. The codes are `nvrtcResult`'s; NVRTC has no code for a missing
+/// library, so `NVRTC_ERROR_INTERNAL_ERROR` stands in.
+pub const NVRTC: Library = Library {
+    name: "nvrtc",
+    stem: "nvrtc",
+    headers: &[Header::alone("nvrtc.h")],
+    pins: "headers/pins-nvrtc.txt",
+    parse_files: &[],
+    parse: ParseSettings {
+        status_type: "nvrtcResult",
+        ..ParseSettings::PLAIN
+    },
+    naming: Naming::NO_ABI_TABLE,
+    flag_word: "flags",
+    success: "NVRTC_SUCCESS",
+    codes: LoaderCodes::every(
+        Code {
+            name: "NVRTC_ERROR_INTERNAL_ERROR",
+            value: 11,
+        },
+        Code {
+            name: "NVRTC_ERROR_INVALID_INPUT",
+            value: 3,
+        },
+    ),
+    fallbacks: &[("nvrtcGetErrorString", Fallback::ErrorString)],
+    names: Names {
+        unix: &["libnvrtc.so.{major}"],
+        windows: &["nvrtc64_{major}0_0.dll"],
+    },
+    names_by_major: &[(
+        11,
+        Names {
+            unix: &["libnvrtc.so.11.2"],
+            windows: &["nvrtc64_112_0.dll"],
+        },
+    )],
+    link_name: "nvrtc",
+    calling_convention: "",
+    version: VersionFunction {
+        name: c"nvrtcVersion",
+        query: VersionQuery::MajorMinor,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"],
+    },
+    preload: Names::NONE,
+    words: Words {
+        label: "NVRTC",
+        short: "NVRTC",
+        product: "NVRTC",
+        install: "Install NVRTC (the CUDA toolkit, or the `nvidia-cuda-nvrtc` wheel)",
+        override_var: "CUSHIM_NVRTC_LIBRARY",
+    },
+};
