@@ -10,10 +10,10 @@
 //!   skipped: it is fresh only when its bytes are the regeneration's;
 //! - its recorded command is data: it is read into options, and anything in
 //!   it that would read or write outside the data cushim ships is refused:
-//!   local headers always; clang arguments, `--docs`, and the libraries whose
-//!   modules are regenerated from fetched headers (every one but the
-//!   driver's), unless the user passes the same to `check` itself. A fetch
-//!   runs pip over the network, so a file cannot start one on its own;
+//!   local headers always; clang arguments and `--docs`, unless the user
+//!   passes the same to `check` itself. A fetch runs pip over the network,
+//!   so a file cannot start one on its own; every library's pinned releases
+//!   regenerate from the data cushim ships;
 //! - the fix it prints is rebuilt from the parsed options and quoted, never
 //!   the recorded text. The output directory it records is never used.
 
@@ -46,9 +46,6 @@ pub struct Trust {
     pub clang_args: Vec<String>,
     /// A file may record `--docs` (the pinned headers are fetched for it).
     pub docs: bool,
-    /// The libraries (by name, e.g. `nvrtc`) whose modules may be
-    /// regenerated from their pinned headers, fetched if not cached.
-    pub libraries: Vec<String>,
 }
 
 /// What `check` found.
@@ -394,30 +391,15 @@ fn mixed_sets(groups: &[(String, Vec<PathBuf>)], regenerated: &[Regenerated]) ->
     mixed
 }
 
-/// The libraries a recorded `--lib` names, by name: one, several, or `all`.
-fn recorded_libraries(lib: &str) -> Result<Vec<&'static str>, Error> {
-    if lib == "all" {
-        return Ok(crate::library::LIBRARIES.iter().map(|l| l.name).collect());
-    }
-    lib.split(',')
-        .map(|name| crate::pins::library(name.trim()).map(|l| l.name))
-        .collect()
-}
-
 /// What `options` would do that the data cushim ships cannot serve, as the
-/// flags that trust it (`--docs`, `--lib nvrtc`), with `trust` taken off.
-/// Generation reads the headers (a fetch, for a pinned release) for docs,
-/// for clang arguments (refused apart, above) and for every library but the
-/// driver, whose data alone is shipped.
+/// flags that trust it (`--docs`), with `trust` taken off. Generation reads
+/// the headers (a fetch, for a pinned release) for docs and for clang
+/// arguments (refused apart, above); every library's pinned releases are
+/// shipped data.
 fn untrusted(options: &Options, trust: &Trust) -> Result<Vec<String>, Error> {
     let mut flags = Vec::new();
     if options.docs && !trust.docs {
         flags.push("--docs".to_string());
-    }
-    for name in recorded_libraries(&options.library)? {
-        if name != crate::library::DRIVER.name && !trust.libraries.iter().any(|t| t == name) {
-            flags.push(format!("--lib {name}"));
-        }
     }
     Ok(flags)
 }

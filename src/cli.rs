@@ -29,7 +29,7 @@ Environment:
 #[command(
     name = "cushim",
     version,
-    about = "Generates lazy-loading Rust shims for the CUDA driver API",
+    about = "Generates lazy-loading Rust modules and C++ stubs for the CUDA libraries",
     after_help = ENVIRONMENT
 )]
 pub struct Cli {
@@ -51,7 +51,7 @@ pub enum Command {
     Check(Check),
     /// The API difference between two CUDA releases or header sets
     Diff(DiffArgs),
-    /// Write the data cushim ships for pinned releases (ir.json, types.rs) from their headers
+    /// Write the data cushim ships for pinned releases (<stem>.ir.json, <stem>.types.rs) from their headers
     Pinned(Pinned),
     /// Print a shell completion script, e.g. `cushim completions bash > ~/.local/share/bash-completion/completions/cushim`
     Completions(Completions),
@@ -147,11 +147,6 @@ pub struct Check {
     /// the network) if not cached; without it, such a file is refused
     #[arg(long)]
     pub docs: bool,
-    /// Trust the modules of these libraries (nvrtc, several as nvrtc,nvml, or all),
-    /// regenerated from their pinned headers, fetched (pip, over the network) if not
-    /// cached; without it, only the driver's modules are checked, from shipped data
-    #[arg(long, value_name = "NAME")]
-    pub lib: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -192,6 +187,16 @@ pub struct Pinned {
     /// The directory that holds cuda-<version>/ (the crate's own generated/)
     #[arg(long, value_name = "DIR", default_value = "generated")]
     pub out: PathBuf,
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "all",
+        help = format!(
+            "Whose data: {}, several (nvrtc,nvml) or all (the default)",
+            crate::library::names_for_help()
+        )
+    )]
+    pub lib: String,
 }
 
 /// Which pinned releases a command works on.
@@ -206,10 +211,6 @@ pub struct Releases {
 }
 
 impl Releases {
-    fn pins(&self) -> Result<Vec<pins::Pin>, Error> {
-        self.pins_of(&crate::library::DRIVER)
-    }
-
     /// The releases named, of `library`'s pins.
     fn pins_of(&self, library: &crate::library::Library) -> Result<Vec<pins::Pin>, Error> {
         if self.all {
@@ -327,19 +328,11 @@ fn list(args: &List) -> Result<(), Error> {
 }
 
 fn check_cmd(args: &Check) -> i32 {
-    let trusted = args
-        .lib
-        .as_deref()
-        .map_or(Ok(Vec::new()), libraries)
-        .map(|libs| libs.iter().map(|l| l.name.to_string()).collect());
-    let report = trusted.and_then(|libraries| {
-        let trust = crate::check::Trust {
-            clang_args: args.clang_args.clone(),
-            docs: args.docs,
-            libraries,
-        };
-        crate::check::check(&args.dir, &trust)
-    });
+    let trust = crate::check::Trust {
+        clang_args: args.clang_args.clone(),
+        docs: args.docs,
+    };
+    let report = crate::check::check(&args.dir, &trust);
     let report = match report {
         Err(e) => {
             eprintln!("{e}");
@@ -474,13 +467,15 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
 }
 
 fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
-    for pin in args.releases.pins()? {
-        let files = crate::pipeline::ship(pin.cuda)?;
-        let dir = args.out.join(pin.cuda.dir_name());
-        for outcome in crate::write::write_all(&dir, &files)? {
-            match outcome {
-                Outcome::Written(p) => eprintln!("wrote {}", p.display()),
-                Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+    for library in libraries(&args.lib)? {
+        for pin in args.releases.pins_of(library)? {
+            let files = crate::pipeline::ship(pin.cuda, library)?;
+            let dir = args.out.join(pin.cuda.dir_name());
+            for outcome in crate::write::write_all(&dir, &files)? {
+                match outcome {
+                    Outcome::Written(p) => eprintln!("wrote {}", p.display()),
+                    Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+                }
             }
         }
     }

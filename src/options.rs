@@ -473,6 +473,7 @@ pub struct SourceArgs {
     /// An extra argument for clang, e.g. -I/opt/include (repeatable)
     #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub clang_args: Vec<String>,
+    /// The library, by the name `--lib` takes (the help lists the registry's).
     #[arg(
         long,
         value_name = "NAME",

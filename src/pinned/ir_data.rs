@@ -32,25 +32,38 @@ pub struct Record {
     pub declared: Vec<String>,
 }
 
-/// One release's data, as compiled into the crate.
+/// One library's data for one release, as compiled into the crate.
 struct Shipped {
     cuda: &'static str,
+    /// The library's file stem. Example: `nvrtc`.
+    stem: &'static str,
     ir: &'static str,
     types: &'static str,
 }
 
 macro_rules! shipped {
-    ($($cuda:literal)*) => {
-        &[$(Shipped {
+    ($($stem:literal: $($cuda:literal)*;)*) => {
+        &[$($(Shipped {
             cuda: $cuda,
-            ir: include_str!(concat!("../../generated/cuda-", $cuda, "/ir.json")),
-            types: include_str!(concat!("../../generated/cuda-", $cuda, "/types.rs")),
-        }),*]
+            stem: $stem,
+            ir: include_str!(concat!("../../generated/cuda-", $cuda, "/", $stem, ".ir.json")),
+            types: include_str!(concat!("../../generated/cuda-", $cuda, "/", $stem, ".types.rs")),
+        },)*)*]
     };
 }
 
-/// Every pinned release.
-const SHIPPED: &[Shipped] = pinned_releases!(shipped);
+/// Every library's every pinned release.
+const SHIPPED: &[Shipped] = shipped_libraries!(shipped);
+
+/// The file names of `library`'s shipped data: its IR and its Rust types.
+/// Example: `nvrtc.ir.json`, `nvrtc.types.rs`.
+#[cfg(feature = "cli")]
+pub fn file_names(library: &Library) -> (String, String) {
+    (
+        format!("{}.ir.json", library.stem),
+        format!("{}.types.rs", library.stem),
+    )
+}
 
 /// A pinned release, loaded from the shipped data.
 #[derive(Debug)]
@@ -63,25 +76,23 @@ pub struct Loaded {
     pub rust_types: &'static str,
 }
 
-/// The shipped data of `cuda`, or `None` when the crate has none for it.
+/// The shipped data of `library` for `cuda`, or `None` when the crate has none for it.
 pub fn load(
     cuda: CudaVersion,
     library: &Library,
     filter: &Filter,
 ) -> Option<Result<Loaded, Error>> {
-    // The shipped data is the driver's.
-    if library.name != crate::library::DRIVER.name {
-        return None;
-    }
-    let shipped = SHIPPED.iter().find(|s| s.cuda.parse() == Ok(cuda))?;
+    let shipped = SHIPPED
+        .iter()
+        .find(|s| s.stem == library.stem && s.cuda.parse() == Ok(cuda))?;
     Some(decode(shipped, library, filter))
 }
 
 fn decode(shipped: &Shipped, library: &Library, filter: &Filter) -> Result<Loaded, Error> {
     let record = Record::deserialize_json(shipped.ir).map_err(|e| {
         Error::new(format!(
-            "the data cushim ships for CUDA {} is damaged: {e}",
-            shipped.cuda
+            "the data cushim ships for {} of CUDA {} is damaged: {e}",
+            library.words.label, shipped.cuda
         ))
         .hint("reinstall cushim; in a checkout, rewrite the data with `cushim pinned`")
     })?;
@@ -217,10 +228,41 @@ mod tests {
     #[test]
     fn every_shipped_release_decodes_and_has_functions_and_types() {
         for s in SHIPPED {
-            let loaded = decode(s, &DRIVER, &Filter::default()).expect(s.cuda);
-            assert!(loaded.api.functions.len() > 300, "{}", s.cuda);
-            assert!(loaded.rust_types.contains(" as CUresult;"), "{}", s.cuda);
+            let library = crate::library::LIBRARIES
+                .iter()
+                .find(|l| l.stem == s.stem)
+                .expect(s.stem);
+            let loaded = decode(s, library, &Filter::default()).expect(s.cuda);
+            assert!(!loaded.api.functions.is_empty(), "{} {}", s.stem, s.cuda);
+            assert!(
+                loaded
+                    .api
+                    .enums
+                    .iter()
+                    .any(|e| e.is_named(library.parse.status_type)),
+                "{} {}: its status enum",
+                s.stem,
+                s.cuda
+            );
+            assert!(!loaded.rust_types.is_empty(), "{} {}", s.stem, s.cuda);
             assert!(loaded.api.functions.iter().all(|f| f.doc.is_none()));
+        }
+    }
+
+    /// Every library ships every pinned release that holds its headers.
+    #[test]
+    fn every_library_ships_each_release_its_pins_hold() {
+        for library in crate::library::LIBRARIES {
+            let shipped: Vec<&str> = SHIPPED
+                .iter()
+                .filter(|s| s.stem == library.stem)
+                .map(|s| s.cuda)
+                .collect();
+            let pinned: Vec<String> = crate::pins::all_for(library)
+                .iter()
+                .map(|p| p.cuda.to_string())
+                .collect();
+            assert_eq!(shipped, pinned, "{}", library.name);
         }
     }
 
@@ -228,11 +270,16 @@ mod tests {
     fn damaged_data_is_an_error_that_names_the_release() {
         let damaged = Shipped {
             cuda: "13.5",
+            stem: "cuda",
             ir: "{\"cuda\": \"x\"}",
             types: "",
         };
         let e = decode(&damaged, &DRIVER, &Filter::default()).unwrap_err();
-        assert!(e.to_string().contains("CUDA 13.5 is damaged"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("CUDA driver of CUDA 13.5 is damaged"),
+            "{e}"
+        );
     }
 
     #[test]

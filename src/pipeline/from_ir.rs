@@ -171,12 +171,10 @@ fn from_headers(
         Some(v) if needs_headers(options) => format!(
             "docs and clang arguments need CUDA {v}'s headers, which this build of cushim cannot fetch"
         ),
-        // The shipped data is the driver's: other libraries need their headers.
-        Some(v) if library.name != DRIVER.name => format!(
-            "this build of cushim ships only the driver's data; {} of CUDA {v} needs its headers, which this build cannot fetch",
+        Some(v) => format!(
+            "this build of cushim ships no data for {} of CUDA {v}",
             library.words.label
         ),
-        Some(v) => format!("this build of cushim ships no data for CUDA {v}"),
         None => "reading headers needs libclang, which this build of cushim leaves out".into(),
     };
     Err(Error::new(why).hint(
@@ -245,24 +243,26 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
 }
 
 #[cfg(feature = "cli")]
-pub(super) fn ship(cuda: CudaVersion) -> Result<Vec<emit::File>, Error> {
+pub(super) fn ship(cuda: CudaVersion, library: &Library) -> Result<Vec<emit::File>, Error> {
     let options = Options {
         source: Source::Pinned(cuda),
+        library: library.name.to_string(),
         ..Options::default()
     };
-    let loaded = from_headers(&options, &DRIVER, &ir::build::Filter::default(), Some(cuda))?;
+    let loaded = from_headers(&options, library, &ir::build::Filter::default(), Some(cuda))?;
     let headers = loaded
         .headers
         .into_iter()
         .map(|h| (h.name, h.sha256))
         .collect();
+    let (ir_name, types_name) = pinned::file_names(library);
     Ok(vec![
         emit::File {
-            name: "ir.json".into(),
+            name: ir_name,
             contents: pinned::encode(&loaded.api, headers)?,
         },
         emit::File {
-            name: "types.rs".into(),
+            name: types_name,
             contents: loaded.types.text(&loaded.api)?,
         },
     ])

@@ -72,9 +72,13 @@ pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
     }
 }
 
-/// A pinned release's data for the crate to ship (`ir.json` and `types.rs`),
+/// A library's data for one pinned release, for the crate to ship
+/// (`<stem>.ir.json` and `<stem>.types.rs`),
 /// always from its fetched headers, never from the data already shipped.
 #[cfg(feature = "cli")]
-pub fn ship(cuda: crate::version::CudaVersion) -> Result<Vec<emit::File>, Error> {
-    from_ir::ship(cuda)
+pub fn ship(
+    cuda: crate::version::CudaVersion,
+    library: &crate::library::Library,
+) -> Result<Vec<emit::File>, Error> {
+    from_ir::ship(cuda, library)
 }
