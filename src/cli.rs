@@ -260,8 +260,9 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// `generate` for one library: one release, or with `--all` each pinned
-/// release of it (and, for the driver, the merged module).
+/// `generate` for one library: one release, or with `--all` each release of
+/// it that `generated/` commits (`pins::vendored_for`; and, for the driver,
+/// the merged module).
 fn generate_library(
     all: bool,
     options: &Options,
@@ -274,7 +275,7 @@ fn generate_library(
         .out_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from("generated"));
-    let pins = pins::all_for(library);
+    let pins = pins::vendored_for(library);
     for pin in &pins {
         generate_one(&Options {
             source: Source::Pinned(pin.cuda),

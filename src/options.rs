@@ -539,7 +539,7 @@ pub struct GenerateArgs {
     /// Where the headers come from, and the filters.
     #[command(flatten)]
     pub source: SourceArgs,
-    /// Every pinned release, each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
+    /// Every pinned release of the driver (and for other libraries the first and newest of each major), each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
     #[arg(long, conflicts_with_all = ["cuda", "cuda_path", "header", "merged"])]
     pub all: bool,
     /// Output directory (default: generated/cuda-<version>)

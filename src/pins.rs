@@ -69,6 +69,27 @@ pub fn all_for(library: &crate::library::Library) -> Vec<Pin> {
         .unwrap_or_default()
 }
 
+/// The releases whose rendered output `generated/` commits for `library`,
+/// for users to vendor: every pinned release of the driver (a build without
+/// the `emit` feature serves them rendered), and the first and the newest
+/// release of each major of any other library (`11.8`, `12.0`, `12.9`,
+/// `13.0`, `13.5`); the shipped data serves every pinned release.
+pub fn vendored_for(library: &crate::library::Library) -> Vec<Pin> {
+    let pins = all_for(library);
+    if library.name == crate::library::DRIVER.name {
+        return pins;
+    }
+    let major = |p: &Pin| p.cuda.number() / 1000;
+    let ends: Vec<usize> = (0..pins.len())
+        .filter(|&i| {
+            let first = i == 0 || major(&pins[i - 1]) != major(&pins[i]);
+            let last = i + 1 == pins.len() || major(&pins[i + 1]) != major(&pins[i]);
+            first || last
+        })
+        .collect();
+    ends.into_iter().map(|i| pins[i].clone()).collect()
+}
+
 /// The pin of `library` for `cuda`, or an error that lists its pinned releases.
 pub fn find_for(library: &crate::library::Library, cuda: CudaVersion) -> Result<Pin, Error> {
     let pins = all_for(library);
@@ -158,6 +179,27 @@ pub fn range(from: CudaVersion, to: CudaVersion) -> Result<Vec<Pin>, Error> {
 
 #[cfg(test)]
 mod tests {
+    /// `generated/` commits the driver's every release and, of the other
+    /// libraries, the first and the newest of each major.
+    #[test]
+    fn the_vendored_releases_are_each_majors_first_and_newest() {
+        let names = |library| -> Vec<String> {
+            super::vendored_for(library)
+                .iter()
+                .map(|p| p.cuda.to_string())
+                .collect()
+        };
+        assert_eq!(names(&crate::library::DRIVER).len(), super::all().len());
+        assert_eq!(
+            names(&crate::library::NVRTC),
+            ["11.8", "12.0", "12.9", "13.0", "13.5"]
+        );
+        assert_eq!(
+            names(&crate::library::NVJITLINK),
+            ["12.0", "12.9", "13.0", "13.5"]
+        );
+    }
+
     use super::*;
 
     #[test]
