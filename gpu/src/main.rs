@@ -133,8 +133,8 @@ macro_rules! vector_add {
 /// export the IR names for the process's stream mode.
 macro_rules! audit {
     ($m:ident) => {{
-        use $m::cushim_loader::{self, LoadError, StreamMode};
-        let driver = cushim_loader::driver().map_err(|e| e.to_string())?;
+        use cushim_runtime::{LoadError, StreamMode};
+        let driver = $m::CUSHIM_LIBRARY.get().map_err(|e| e.to_string())?;
         let lib = unsafe { libloading::Library::new("libcuda.so.1") }.map_err(|e| e.to_string())?;
         let mode = $m::stream_mode();
         let (mut matched, mut too_old, mut not_exported) = (0, 0, 0);
@@ -145,13 +145,13 @@ macro_rules! audit {
                 (StreamMode::PerThread, Some((twin, _))) => twin,
                 _ => f.symbol,
             };
-            match cushim_loader::resolve(f) {
+            match f.resolve() {
                 Ok(p) => match unsafe { lib.get::<*mut std::ffi::c_void>(export.to_bytes_with_nul()) } {
                     Ok(sym) if *sym as *mut () == p => matched += 1,
                     Ok(sym) => mismatches.push(format!("{} -> {:?}, dlsym({:?}) -> {:?}", f.name, p, export, *sym)),
                     Err(_) => not_exported += 1,
                 },
-                Err(LoadError::DriverTooOld { .. }) => too_old += 1,
+                Err(LoadError::TooOld { .. }) => too_old += 1,
                 Err(e) => unresolved.push(format!("{}: {e}", f.name)),
             }
         }
@@ -196,16 +196,16 @@ fn audit_local() -> Result<(), String> {
 }
 
 fn too_old() -> Result<(), String> {
-    use pinned::cushim_loader::LoadError;
+    use cushim_runtime::LoadError;
     let lacking = pinned::preload_all().map_err(|e| e.to_string())?;
     let too_old: Vec<&str> = lacking
         .iter()
-        .filter(|(_, e)| matches!(e, LoadError::DriverTooOld { .. }))
+        .filter(|(_, e)| matches!(e, LoadError::TooOld { .. }))
         .map(|(n, _)| *n)
         .collect();
     let other: Vec<String> = lacking
         .iter()
-        .filter(|(_, e)| !matches!(e, LoadError::DriverTooOld { .. }))
+        .filter(|(_, e)| !matches!(e, LoadError::TooOld { .. }))
         .map(|(n, e)| format!("{n}: {e}"))
         .collect();
     println!(
@@ -220,7 +220,7 @@ fn too_old() -> Result<(), String> {
     }
     if let Some(name) = too_old.first() {
         let f = pinned::function(name).expect("listed");
-        let e = pinned::cushim_loader::check(f).expect_err("too old");
+        let e = f.check().expect_err("too old");
         println!("first of them: {e}");
         println!("all of them: {}", too_old.join(" "));
     }

@@ -38,13 +38,13 @@ extern "C" __global__ void saxpy(float a, const float *x, float *y, int n) {
 
 macro_rules! found {
     ($lib:ident) => {
-        match $lib::cushim_loader::driver() {
+        match $lib::CUSHIM_LIBRARY.get() {
             Ok(d) => println!(
                 "found {}: {} by {} (version {})",
                 stringify!($lib),
                 d.path(),
                 d.found_by(),
-                $lib::cushim_loader::version_text(d.version())
+                cushim_runtime::version_text(d.version())
             ),
             Err(e) => println!("FAIL: {}: {e}", stringify!($lib)),
         }
