@@ -10,10 +10,10 @@ use crate::info::{Resolve, StreamMode};
 use crate::library::Library;
 use crate::search::{describe, GetProc, Loaded};
 
-/// Facts about one shim, from the generator's IR, and its binding state. The
-/// facts are public; the state is the runtime's alone, so that no safe code
-/// can repoint a shim.
-pub struct Function {
+/// What the generator knows of one shim, from its IR: a [`Function`]'s
+/// public part (`f.name` reads it through the function).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facts {
     /// The name C callers write. Example: `cuMemAlloc`.
     pub name: &'static str,
     /// Its other C names. Example: `nvmlInit` for `nvmlInit_v2`.
@@ -28,6 +28,13 @@ pub struct Function {
     pub since: u32,
     /// The per-thread variant and its ABI version. Example: `("cuMemcpyHtoD_v2_ptds", 7000)`.
     pub per_thread: Option<(&'static CStr, u32)>,
+}
+
+/// One shim: its facts ([`Facts`], public through `Deref`) and its binding
+/// state, which is the runtime's alone, so that no safe code can repoint a
+/// shim.
+pub struct Function {
+    facts: Facts,
     /// The library it belongs to.
     library: &'static Library,
     /// The shim's slot: its resolver, the library's function, or `absent`.
@@ -42,37 +49,20 @@ pub struct Function {
     reason: OnceLock<&'static LoadError>,
 }
 
-impl fmt::Debug for Function {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Function")
-            .field("name", &self.name)
-            .field("aliases", &self.aliases)
-            .field("symbol", &self.symbol)
-            .field("proc_name", &self.proc_name)
-            .field("version", &self.version)
-            .field("since", &self.since)
-            .field("per_thread", &self.per_thread)
-            .finish_non_exhaustive()
+impl std::ops::Deref for Function {
+    type Target = Facts;
+
+    fn deref(&self) -> &Facts {
+        &self.facts
     }
 }
 
-/// The facts of a [`Function`], as the shim macro gives them.
-#[derive(Clone, Copy, Debug)]
-pub struct Facts {
-    /// See [`Function::name`].
-    pub name: &'static str,
-    /// See [`Function::aliases`].
-    pub aliases: &'static [&'static str],
-    /// See [`Function::symbol`].
-    pub symbol: &'static CStr,
-    /// See [`Function::proc_name`].
-    pub proc_name: &'static CStr,
-    /// See [`Function::version`].
-    pub version: u32,
-    /// See [`Function::since`].
-    pub since: u32,
-    /// See [`Function::per_thread`].
-    pub per_thread: Option<(&'static CStr, u32)>,
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Function")
+            .field("facts", &self.facts)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Function {
@@ -86,13 +76,7 @@ impl Function {
         absent: unsafe extern "C" fn(),
     ) -> Function {
         Function {
-            name: facts.name,
-            aliases: facts.aliases,
-            symbol: facts.symbol,
-            proc_name: facts.proc_name,
-            version: facts.version,
-            since: facts.since,
-            per_thread: facts.per_thread,
+            facts,
             library,
             slot,
             absent,
