@@ -4,28 +4,8 @@
 use crate::diag::Error;
 use crate::version::CudaVersion;
 
-const PINS: &str = include_str!("../headers/pins.txt");
-
-/// Each library's pin file, by the path its description names.
-const PIN_FILES: &[(&str, &str)] = &[
-    ("headers/pins.txt", PINS),
-    (
-        "headers/pins-nvrtc.txt",
-        include_str!("../headers/pins-nvrtc.txt"),
-    ),
-    (
-        "headers/pins-nvml.txt",
-        include_str!("../headers/pins-nvml.txt"),
-    ),
-    (
-        "headers/pins-nvjitlink.txt",
-        include_str!("../headers/pins-nvjitlink.txt"),
-    ),
-    (
-        "headers/pins-cublas.txt",
-        include_str!("../headers/pins-cublas.txt"),
-    ),
-];
+/// The driver's pin file, which names the CUDA releases.
+const PINS: &str = crate::library::DRIVER.pin_text;
 
 /// One pinned wheel. Example: `nvidia-cuda-runtime 13.5.37 df2b…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,11 +42,7 @@ pub fn all() -> Vec<Pin> {
 
 /// Every pin of `library`, oldest first (none for a library without a pin file).
 pub fn all_for(library: &crate::library::Library) -> Vec<Pin> {
-    PIN_FILES
-        .iter()
-        .find(|(path, _)| *path == library.pins)
-        .map(|(_, text)| parse(text))
-        .unwrap_or_default()
+    parse(library.pin_text)
 }
 
 /// The releases whose rendered output `generated/` commits for `library`,
@@ -231,12 +207,13 @@ mod tests {
             let expected = if library.name == "nvjitlink" { 15 } else { 16 };
             assert_eq!(pins.len(), expected, "{}", library.name);
             assert!(pins.windows(2).all(|w| w[0].cuda < w[1].cuda));
-            let text = PIN_FILES
-                .iter()
-                .find(|(p, _)| *p == library.pins)
-                .unwrap()
-                .1;
-            let lines = text
+            let on_disk = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(library.pins),
+            )
+            .unwrap();
+            assert_eq!(on_disk, library.pin_text, "{}", library.pins);
+            let lines = library
+                .pin_text
                 .lines()
                 .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
                 .count();

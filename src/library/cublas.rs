@@ -78,6 +78,7 @@ pub const CUBLAS: Library = Library {
         Header::alone("cublas_api.h"),
     ],
     pins: "headers/pins-cublas.txt",
+    pin_text: include_str!("../../headers/pins-cublas.txt"),
     parse_files: CUBLAS_PARSE_FILES,
     parse: ParseSettings {
         status_type: "cublasStatus_t",

@@ -33,6 +33,7 @@ pub const DRIVER: Library = Library {
         },
     ],
     pins: "headers/pins.txt",
+    pin_text: include_str!("../../headers/pins.txt"),
     parse_files: &[],
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),

@@ -198,6 +198,10 @@ pub struct Library {
     pub headers: &'static [Header],
     /// The pinned wheels that carry the headers, one line a wheel. Example: `headers/pins.txt`.
     pub pins: &'static str,
+    /// The text of `pins`, compiled in, so that a build script needs no
+    /// file of cushim's at run time.
+    /// Example: `include_str!("../../headers/pins-nvrtc.txt")`.
+    pub pin_text: &'static str,
     /// Headers the parse needs besides those that declare functions, by
     /// their include path, taken from the same pinned wheels. Example:
     /// `driver_types.h`, `crt/host_defines.h` for cuBLAS.

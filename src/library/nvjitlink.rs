@@ -19,6 +19,7 @@ pub const NVJITLINK: Library = Library {
     stem: "nvjitlink",
     headers: &[Header::alone("nvJitLink.h")],
     pins: "headers/pins-nvjitlink.txt",
+    pin_text: include_str!("../../headers/pins-nvjitlink.txt"),
     parse_files: &[],
     parse: ParseSettings {
         status_type: "nvJitLinkResult",

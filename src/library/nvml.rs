@@ -17,6 +17,7 @@ pub const NVML: Library = Library {
     stem: "nvml",
     headers: &[Header::alone("nvml.h")],
     pins: "headers/pins-nvml.txt",
+    pin_text: include_str!("../../headers/pins-nvml.txt"),
     parse_files: &[],
     parse: ParseSettings {
         status_type: "nvmlReturn_t",

@@ -16,6 +16,7 @@ pub const NVRTC: Library = Library {
     stem: "nvrtc",
     headers: &[Header::alone("nvrtc.h")],
     pins: "headers/pins-nvrtc.txt",
+    pin_text: include_str!("../../headers/pins-nvrtc.txt"),
     parse_files: &[],
     parse: ParseSettings {
         status_type: "nvrtcResult",
