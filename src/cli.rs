@@ -301,7 +301,7 @@ fn generate_library(
 fn generate_one(options: &Options) -> Result<(), Error> {
     let generated = run_pipeline(options)?;
     for d in generated.api.iter().flat_map(|a| &a.diagnostics) {
-        eprintln!("{d}");
+        crate::diag::note!("{d}");
     }
     let dir = options
         .out_dir
@@ -309,12 +309,12 @@ fn generate_one(options: &Options) -> Result<(), Error> {
         .unwrap_or(generated.default_out_dir.clone());
     for outcome in crate::write::write_all(&dir, &generated.files)? {
         match outcome {
-            Outcome::Written(p) => eprintln!(
+            Outcome::Written(p) => crate::diag::note!(
                 "wrote {} ({} functions)",
                 p.display(),
                 generated.api.as_ref().map_or(0, |a| a.functions.len())
             ),
-            Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+            Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),
         }
     }
     Ok(())
@@ -323,7 +323,7 @@ fn generate_one(options: &Options) -> Result<(), Error> {
 fn list(args: &List) -> Result<(), Error> {
     let (api, _) = load(&args.source.options()?)?;
     for d in &api.diagnostics {
-        eprintln!("{d}");
+        crate::diag::note!("{d}");
     }
     out(&crate::ir::table(&api))
 }
@@ -336,13 +336,13 @@ fn check_cmd(args: &Check) -> i32 {
     let report = crate::check::check(&args.dir, &trust);
     let report = match report {
         Err(e) => {
-            eprintln!("{e}");
+            crate::diag::note!("{e}");
             return 1;
         }
         Ok(report) => report,
     };
     for (path, why) in &report.skipped {
-        eprintln!("cushim: not checked: `{}`: {why}", path.display());
+        crate::diag::note!("cushim: not checked: `{}`: {why}", path.display());
     }
     let mut text = String::new();
     let code = if report.stale.is_empty() {
@@ -376,7 +376,7 @@ fn check_cmd(args: &Check) -> i32 {
     match out(&text) {
         Ok(()) => code,
         Err(e) => {
-            eprintln!("{e}");
+            crate::diag::note!("{e}");
             1
         }
     }
@@ -474,8 +474,8 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
             let dir = args.out.join(pin.cuda.dir_name());
             for outcome in crate::write::write_all(&dir, &files)? {
                 match outcome {
-                    Outcome::Written(p) => eprintln!("wrote {}", p.display()),
-                    Outcome::Unchanged(p) => eprintln!("unchanged {}", p.display()),
+                    Outcome::Written(p) => crate::diag::note!("wrote {}", p.display()),
+                    Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),
                 }
             }
         }
@@ -520,7 +520,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("{e}");
+            crate::diag::note!("{e}");
             1
         }
     }

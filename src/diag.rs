@@ -157,3 +157,13 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Writes a line to stderr, as `eprintln!` does, but a closed or full
+/// stderr (`2>/dev/full`) loses the line instead of panicking.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use note;

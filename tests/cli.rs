@@ -781,3 +781,40 @@ fn a_fetch_runs_no_python_code_from_the_directory_it_runs_in() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!marker.exists(), "the planted pip.py ran: {stderr}");
 }
+
+/// A full or closed stderr loses cushim's messages but never panics it
+/// (exit 101): `doctor` without a driver still exits 1, and a generation 0.
+#[test]
+fn a_full_stderr_never_panics() {
+    let full = || {
+        fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let out_dir = scratch("full-stderr");
+    for (args, code) in [
+        (vec!["doctor"], 1),
+        (
+            vec![
+                "generate",
+                "--cuda",
+                "13.5",
+                "--lib",
+                "nvrtc",
+                "--out",
+                out_dir.to_str().unwrap(),
+            ],
+            0,
+        ),
+    ] {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"))
+            .args(&args)
+            .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
+            .stdout(std::process::Stdio::null())
+            .stderr(full())
+            .status()
+            .expect("cushim runs");
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+}

@@ -62,7 +62,7 @@ pub fn header_hash_table() -> Result<String, Error> {
                     let dir = staging.join(wheel.spec());
                     let got = wheel::whole(&Pip::PINNED, library.pins, wheel, &dir, &wanted)?;
                     let _ = fs::remove_dir_all(&dir);
-                    eprintln!(
+                    crate::diag::note!(
                         "cushim: {} (CUDA {}, {}): {} of {} header(s), whole wheel {} ({} bytes)",
                         wheel.spec(),
                         pin.cuda,

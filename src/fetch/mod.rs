@@ -128,7 +128,7 @@ fn include_dir_from(
     match verify(pin, &root) {
         Ok(()) => {}
         Err(Some(why)) => {
-            eprintln!(
+            crate::diag::note!(
                 "cushim: the cached CUDA {} headers fail their check ({why}); fetching them again",
                 pin.cuda
             );
@@ -315,7 +315,7 @@ fn fetch_into(
         if wanted.is_empty() {
             break;
         }
-        eprintln!(
+        crate::diag::note!(
             "cushim: fetching CUDA {} headers ({})",
             pin.cuda,
             wheel.spec()
@@ -358,7 +358,7 @@ fn fetch_into(
         .map_err(|e| io_error("cannot write", staging, e))?;
     fs::write(staging.join("wheel.sha256"), wheel_lines(pin))
         .map_err(|e| io_error("cannot write", staging, e))?;
-    eprintln!("cushim: {}", summary(library, pin, &taken_all, &costs));
+    crate::diag::note!("cushim: {}", summary(library, pin, &taken_all, &costs));
     Ok(())
 }
 
@@ -376,7 +376,7 @@ fn fetch_wheel(
     let spec = wheel.spec();
     let pinned = hashes.of(wheel);
     if pinned.is_empty() {
-        eprintln!(
+        crate::diag::note!(
             "cushim: {spec}: {} pins no header of it; downloading the whole wheel",
             hashes::FILE
         );
@@ -386,7 +386,7 @@ fn fetch_wheel(
             Ok(got) => return Ok(got),
             Err(Stop::Fatal(e)) => return Err(e),
             Err(Stop::Refused(why)) => {
-                eprintln!("cushim: {spec}: {why}; downloading the whole wheel");
+                crate::diag::note!("cushim: {spec}: {why}; downloading the whole wheel");
             }
         }
         let _ = fs::remove_dir_all(dir);
