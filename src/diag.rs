@@ -160,10 +160,12 @@ impl std::error::Error for Error {}
 
 /// Writes a line to stderr, as `eprintln!` does, but a closed or full
 /// stderr (`2>/dev/full`) loses the line instead of panicking.
+#[cfg(feature = "fetch")]
 macro_rules! note {
     ($($arg:tt)*) => {{
         use ::std::io::Write as _;
         let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
     }};
 }
+#[cfg(feature = "fetch")]
 pub(crate) use note;
