@@ -81,36 +81,40 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         std::env::var("PATH").unwrap_or_default()
     );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new("unshare")
-        .args([
-            "-n",
-            "--",
-            &cargo,
-            "run",
-            "--quiet",
-            "--offline",
-            "--locked",
-        ])
-        .arg("--manifest-path")
-        .arg(crate_dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target)
-        // The toolchain's own variables (RUSTUP_TOOLCHAIN, RUSTC) stay.
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CUDA_PATH")
-        .env_remove("CUDA_HOME")
-        .env_remove("BINDGEN_EXTRA_CLANG_ARGS")
-        .env("PATH", path)
-        .env("HOME", &home)
-        .env("XDG_CACHE_HOME", &xdg)
-        .env("CUSHIM_CACHE_DIR", &cache)
-        .env("CARGO_HOME", cargo_home)
-        .env("RUSTUP_HOME", rustup_home)
-        .env("LIBCLANG_PATH", scratch.join("no-libclang-here"))
-        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
-        .output()
-        .expect("unshare runs");
+    let run = |features: &[&str]| {
+        Command::new("unshare")
+            .args([
+                "-n",
+                "--",
+                &cargo,
+                "run",
+                "--quiet",
+                "--offline",
+                "--locked",
+            ])
+            .args(features)
+            .arg("--manifest-path")
+            .arg(crate_dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            // The toolchain's own variables (RUSTUP_TOOLCHAIN, RUSTC) stay.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("RUSTFLAGS")
+            .env_remove("CUDA_PATH")
+            .env_remove("CUDA_HOME")
+            .env_remove("BINDGEN_EXTRA_CLANG_ARGS")
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .env("XDG_CACHE_HOME", &xdg)
+            .env("CUSHIM_CACHE_DIR", &cache)
+            .env("CARGO_HOME", &cargo_home)
+            .env("RUSTUP_HOME", &rustup_home)
+            .env("LIBCLANG_PATH", scratch.join("no-libclang-here"))
+            .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
+            .output()
+            .expect("unshare runs")
+    };
+    let out = run(&[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "the offline build failed:\n{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -137,6 +141,48 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         before,
         "the crate's own directory was written"
     );
+
+    // Every library, from the data cushim ships with its `emit` feature:
+    // still no network, no libclang, no python3, nothing written outside.
+    let out = run(&["--features", "family"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the offline family build failed:\n{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for library in [
+        "nvrtc 11.8",
+        "nvrtc 13.5",
+        "cublas 13.5",
+        "cublas 13.0",
+        "nvml 12.9",
+        "driver 13.5",
+    ] {
+        assert!(
+            stdout.contains(&format!("{library}: Err(Load(LibraryNotFound")),
+            "{library} answers without its library:\n{stdout}"
+        );
+    }
+    assert!(!marks.exists(), "python3 or pip ran");
+    for d in [&home, &cache, &xdg] {
+        assert_eq!(
+            listing(d),
+            Vec::<PathBuf>::new(),
+            "{} was written",
+            d.display()
+        );
+    }
+    // Six modules of three libraries, one runtime compiled.
+    let runtimes = std::fs::read_dir(target.join("debug/deps"))
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("libcushim_runtime-") && name.ends_with(".rlib")
+        })
+        .count();
+    assert_eq!(runtimes, 1, "the loader is compiled once");
 
     // What the build wrote is in OUT_DIR, and it is what `generated/` holds.
     let build = target.join("debug/build");

@@ -11,9 +11,53 @@ mod merged {
     include!(concat!(env!("OUT_DIR"), "/merged/cuda.rs"));
 }
 
+/// Other libraries' modules, each in its own module, as a user includes them.
+#[cfg(feature = "family")]
+#[allow(dead_code, non_snake_case)]
+mod family {
+    pub mod nvrtc_11_8 {
+        include!(concat!(env!("OUT_DIR"), "/nvrtc-11.8/nvrtc.rs"));
+    }
+    pub mod cublas_13_0 {
+        include!(concat!(env!("OUT_DIR"), "/cublas-13.0/cublas.rs"));
+    }
+    pub mod nvml_12_9 {
+        include!(concat!(env!("OUT_DIR"), "/nvml-12.9/nvml.rs"));
+    }
+    pub mod cuda {
+        include!(concat!(env!("OUT_DIR"), "/family-13.5/cuda.rs"));
+    }
+    pub mod nvrtc {
+        include!(concat!(env!("OUT_DIR"), "/family-13.5/nvrtc.rs"));
+    }
+    pub mod cublas {
+        include!(concat!(env!("OUT_DIR"), "/family-13.5/cublas.rs"));
+    }
+
+    pub fn run() {
+        let (mut major, mut minor) = (0, 0);
+        let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
+        println!("nvrtc 11.8: {old:?}");
+        let new = unsafe { nvrtc::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
+        println!("nvrtc 13.5: {new:?}");
+        let mut handle = std::ptr::null_mut();
+        let blas = unsafe { cublas::Api::cublasCreate(&raw mut handle) };
+        println!("cublas 13.5: {blas:?}");
+        let mut handle13 = std::ptr::null_mut();
+        let blas13 = unsafe { cublas_13_0::Api::cublasCreate(&raw mut handle13) };
+        println!("cublas 13.0: {blas13:?}");
+        let nvml = unsafe { nvml_12_9::Api::nvmlInit() };
+        println!("nvml 12.9: {nvml:?}");
+        let driver = unsafe { cuda::Api::cuInit(0) };
+        println!("driver 13.5: {driver:?}");
+    }
+}
+
 fn main() {
     let one = unsafe { cuda::Api::cuInit(0) };
     let all = unsafe { merged::Api::cuInit(0) };
     println!("13.5: {one:?}");
     println!("11.8..13.5: {all:?}");
+    #[cfg(feature = "family")]
+    family::run();
 }
