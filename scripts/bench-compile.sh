@@ -9,7 +9,8 @@
 #     crate prebuilt, as a dependency is), against a crate that holds
 #     cudarc's `sys` module of the same library for CUDA 13.0 (the newest it
 #     has), taken from cargo's registry cache at run time; each a clean
-#     rebuild of that one crate (`touch`, `cargo build`, dev profile).
+#     rebuild of that one crate (`cargo clean -p`, then `cargo build`, dev
+#     profile, no incremental compilation).
 # Each figure is the median of REPS runs, with [min, max].
 #   bash scripts/bench-compile.sh [REPS]     (default 3)
 set -euo pipefail
@@ -72,7 +73,11 @@ crate() {  # crate DIR DEPENDENCIES FEATURES LIB_RS
     printf '%s\n' "$4" >"$1/src/lib.rs"
     (cd "$1" && CARGO_TARGET_DIR="$work/target" cargo build --quiet 2>/dev/null)
 }
-rebuild() { touch "$1/src/lib.rs"; (cd "$1" && CARGO_TARGET_DIR="$work/target" cpu cargo build --quiet); }
+# A clean rebuild of the one crate, without incremental reuse.
+rebuild() {
+    (cd "$1" && CARGO_TARGET_DIR="$work/target" cargo clean --quiet -p "bench-$(basename "$1")" &&
+        CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0 cpu cargo build --quiet)
+}
 repeat_rebuild() { for _ in $(seq "$reps"); do rebuild "$1"; done | stats; }
 
 allow='#![allow(warnings, clippy::all)]'
@@ -113,5 +118,5 @@ rtcrate=$work/runtime-alone
 crate "$rtcrate" "cushim-runtime = { path = \"$root/cushim-runtime\" }" "" "$allow
 pub use cushim_runtime::Library;"
 (cd "$rtcrate" && CARGO_TARGET_DIR="$work/target" cargo clean --quiet -p cushim-runtime)
-rt=$( (cd "$rtcrate" && CARGO_TARGET_DIR="$work/target" cpu cargo build --quiet -p cushim-runtime) )
+rt=$( (cd "$rtcrate" && CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0 cpu cargo build --quiet -p cushim-runtime) )
 echo "| the cushim-runtime crate (once per program) | $rt (one run) | | |"
