@@ -67,7 +67,7 @@ struct LibraryFields {
     names: String,
     version_function: String,
     /// Example: `Number`.
-    version_query: &'static str,
+    version_query: String,
     /// Example: `Some(34)`.
     stub_code: String,
     proc_address: String,
@@ -79,7 +79,7 @@ struct LibraryFields {
 
 impl LibraryFields {
     fn new(library: &crate::library::Library, major: u32) -> LibraryFields {
-        use crate::library::{with_major, Names, Search, VersionQuery, FAMILY};
+        use crate::library::{with_major, Names, Search, FAMILY};
         let list = |items: &[String]| -> String {
             let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
             format!("&[{}]", quoted.join(", "))
@@ -107,12 +107,8 @@ impl LibraryFields {
             override_var: format!("{:?}", library.words.override_var),
             names: both(library.names_for(major)),
             version_function: cstr(library.version.name),
-            version_query: match library.version.query {
-                VersionQuery::Number => "Number",
-                VersionQuery::MajorMinor => "MajorMinor",
-                VersionQuery::Text => "Text",
-                VersionQuery::Property => "Property",
-            },
+            // The runtime's own variant name: `Number`, `MajorMinor`, ...
+            version_query: format!("{:?}", library.version.query),
             stub_code: if library.has_stub {
                 format!("Some({})", library.codes.stub_library.value)
             } else {
