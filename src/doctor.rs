@@ -127,7 +127,7 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     let mut out = String::new();
     let lookup = library.proc_address();
     let proc = match info.proc_address {
-        Some((v2, _)) if v2.to_bytes() == lookup.as_bytes() => lookup,
+        Some((v2, _)) if v2.to_bytes() == lookup.as_bytes() => lookup.to_string(),
         Some(_) if lookup != "none" => format!("{lookup} (v1)"),
         _ => "none (exact exports)".into(),
     };

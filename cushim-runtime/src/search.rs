@@ -54,13 +54,13 @@ impl Loaded {
     /// The lookup by name and ABI version found in it (`cuGetProcAddress_v2`,
     /// `cuGetProcAddress`), or `none`.
     #[must_use]
-    pub fn proc_address(&self) -> String {
-        let names = self.info.proc_address;
-        match (self.get_proc, names) {
-            (GetProc::V2(_), Some((v2, _))) => v2.to_string_lossy().into_owned(),
-            (GetProc::V1(_), Some((_, v1))) => v1.to_string_lossy().into_owned(),
-            _ => "none".into(),
-        }
+    pub fn proc_address(&self) -> &'static str {
+        let name = match (self.get_proc, self.info.proc_address) {
+            (GetProc::V2(_), Some((v2, _))) => v2,
+            (GetProc::V1(_), Some((_, v1))) => v1,
+            _ => return "none",
+        };
+        name.to_str().unwrap_or("(not UTF-8)")
     }
 }
 
@@ -374,21 +374,23 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
     let mut wrong = None;
     for (candidate, from) in candidates(info) {
         match try_one(info, &candidate, from, attempts) {
-            Ok(Err(e @ LoadError::WrongMajor { .. })) => {
-                if let LoadError::WrongMajor {
-                    ref path,
+            Ok(Err(LoadError::WrongMajor {
+                library,
+                path,
+                found,
+                needed,
+            })) => {
+                tried.push(Attempt {
+                    name: candidate.shown(),
+                    error: wrong_major(info, &path, found, needed),
+                    from,
+                });
+                wrong.get_or_insert(LoadError::WrongMajor {
+                    library,
+                    path,
                     found,
                     needed,
-                    ..
-                } = e
-                {
-                    tried.push(Attempt {
-                        name: candidate.shown(),
-                        error: wrong_major(info, path, found, needed),
-                        from,
-                    });
-                }
-                wrong.get_or_insert(e);
+                });
             }
             Ok(found) => return Search { found, tried },
             Err(error) => tried.push(Attempt {
