@@ -51,7 +51,7 @@ pub enum Command {
     Check(Check),
     /// The API difference between two CUDA releases or header sets
     Diff(DiffArgs),
-    /// Write the data cushim ships for pinned releases (<stem>.ir.json, <stem>.types.rs) from their headers
+    /// Write the data cushim ships (generated/data/*.weave): every pinned release's IR, types and rendered output
     Pinned(Pinned),
     /// Print a shell completion script, e.g. `cushim completions bash > ~/.local/share/bash-completion/completions/cushim`
     Completions(Completions),
@@ -182,10 +182,15 @@ pub struct Fetch {
 
 #[derive(Args, Debug)]
 pub struct Pinned {
-    #[command(flatten)]
-    pub releases: Releases,
-    /// The directory that holds cuda-<version>/ (the crate's own generated/)
-    #[arg(long, value_name = "DIR", default_value = "generated")]
+    /// Releases to parse again from their headers, e.g. 13.5 (default: none;
+    /// every release's rendered output is rewritten from the shipped IR)
+    #[arg(value_name = "VERSION", conflicts_with = "all")]
+    pub versions: Vec<String>,
+    /// Parse every pinned release again from its headers
+    #[arg(long)]
+    pub all: bool,
+    /// The directory of the weaves (the crate's own generated/data/)
+    #[arg(long, value_name = "DIR", default_value = "generated/data")]
     pub out: PathBuf,
     #[arg(
         long,
@@ -469,14 +474,24 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
 
 fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
     for library in libraries(&args.lib)? {
-        for pin in args.releases.pins_of(library)? {
-            let files = crate::pipeline::ship(pin.cuda, library)?;
-            let dir = args.out.join(pin.cuda.dir_name());
-            for outcome in crate::write::write_all(&dir, &files)? {
-                match outcome {
-                    Outcome::Written(p) => crate::diag::note!("wrote {}", p.display()),
-                    Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),
-                }
+        let fresh: Vec<CudaVersion> = if args.all {
+            pins::all_for(library).iter().map(|p| p.cuda).collect()
+        } else {
+            let releases = Releases {
+                versions: args.versions.clone(),
+                all: false,
+            };
+            if args.versions.is_empty() {
+                Vec::new()
+            } else {
+                releases.pins_of(library)?.iter().map(|p| p.cuda).collect()
+            }
+        };
+        let files = crate::pipeline::ship(library, &fresh)?;
+        for outcome in crate::write::write_all(&args.out, &files)? {
+            match outcome {
+                Outcome::Written(p) => crate::diag::note!("wrote {}", p.display()),
+                Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),
             }
         }
     }

@@ -9,7 +9,7 @@
 //!
 //! Dependency order, each layer using only those before it (`tests/layers.rs`
 //! holds the code to it):
-//! `diag`, `columns`, `version`, `c`, `library`, `temp` → `runtime`, `pins`, `parse` →
+//! `diag`, `columns`, `version`, `c`, `library`, `temp` → `runtime`, `pins`, `parse`, `weave` →
 //! `ir`, `options`, `fetch` → `emit`, `diff`, `doctor`, `pinned` → `write`, `pipeline` →
 //! `builder`, `check` → `cli`.
 
@@ -41,6 +41,7 @@ mod pipeline;
 mod runtime;
 mod temp;
 pub mod version;
+mod weave;
 mod write;
 
 pub use builder::{Builder, BUILDER_ENV};

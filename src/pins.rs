@@ -46,24 +46,20 @@ pub fn all_for(library: &crate::library::Library) -> Vec<Pin> {
 }
 
 /// The releases whose rendered output `generated/` commits for `library`,
-/// for users to vendor: every pinned release of the driver (a build without
-/// the `emit` feature serves them rendered), and the first and the newest
-/// release of each major of any other library (`11.8`, `12.0`, `12.9`,
-/// `13.0`, `13.5`); the shipped data serves every pinned release.
+/// for users to vendor: the newest of each major, and 13.0 (the first of the
+/// newest major, that the newest driver of the time serves). The crate's
+/// shipped data (`generated/data/`) serves every pinned release.
 pub fn vendored_for(library: &crate::library::Library) -> Vec<Pin> {
     let pins = all_for(library);
-    if library.name == crate::library::DRIVER.name {
-        return pins;
-    }
     let major = |p: &Pin| p.cuda.number() / 1000;
-    let ends: Vec<usize> = (0..pins.len())
+    let first_of_13 = pins.iter().position(|p| major(p) == 13);
+    (0..pins.len())
         .filter(|&i| {
-            let first = i == 0 || major(&pins[i - 1]) != major(&pins[i]);
-            let last = i + 1 == pins.len() || major(&pins[i + 1]) != major(&pins[i]);
-            first || last
+            let newest = i + 1 == pins.len() || major(&pins[i + 1]) != major(&pins[i]);
+            newest || Some(i) == first_of_13
         })
-        .collect();
-    ends.into_iter().map(|i| pins[i].clone()).collect()
+        .map(|i| pins[i].clone())
+        .collect()
 }
 
 /// The pin of `library` for `cuda`, or an error that lists its pinned releases.
@@ -155,25 +151,23 @@ pub fn range(from: CudaVersion, to: CudaVersion) -> Result<Vec<Pin>, Error> {
 
 #[cfg(test)]
 mod tests {
-    /// `generated/` commits the driver's every release and, of the other
-    /// libraries, the first and the newest of each major.
+    /// `generated/` commits the newest release of each major, and 13.0.
     #[test]
-    fn the_vendored_releases_are_each_majors_first_and_newest() {
+    fn the_vendored_releases_are_each_majors_newest_and_13_0() {
         let names = |library| -> Vec<String> {
             super::vendored_for(library)
                 .iter()
                 .map(|p| p.cuda.to_string())
                 .collect()
         };
-        assert_eq!(names(&crate::library::DRIVER).len(), super::all().len());
-        assert_eq!(
-            names(&crate::library::NVRTC),
-            ["11.8", "12.0", "12.9", "13.0", "13.5"]
-        );
-        assert_eq!(
-            names(&crate::library::NVJITLINK),
-            ["12.0", "12.9", "13.0", "13.5"]
-        );
+        for library in crate::library::LIBRARIES {
+            let expected: &[&str] = if library.name == crate::library::NVJITLINK.name {
+                &["12.9", "13.0", "13.5"]
+            } else {
+                &["11.8", "12.9", "13.0", "13.5"]
+            };
+            assert_eq!(names(library), expected, "{}", library.name);
+        }
     }
 
     use super::*;

@@ -8,7 +8,7 @@ use std::path::Path;
 /// Bottom first. Modules in one layer do not use each other.
 const LAYERS: &[&[&str]] = &[
     &["diag", "columns", "version", "c", "library", "temp"],
-    &["runtime", "pins", "parse"],
+    &["runtime", "pins", "parse", "weave"],
     &["ir", "options", "fetch"],
     &["emit", "diff", "doctor", "pinned"],
     &["write", "pipeline"],

@@ -123,34 +123,7 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
             && stdout.contains("11.8..13.5: Err(Load(LibraryNotFound"),
         "both modules answer without a driver:\n{stdout}"
     );
-    assert!(
-        !marks.exists(),
-        "python3 or pip ran: {}",
-        std::fs::read_to_string(&marks).unwrap_or_default()
-    );
-    for d in [&home, &cache, &xdg] {
-        assert_eq!(
-            listing(d),
-            Vec::<PathBuf>::new(),
-            "{} was written",
-            d.display()
-        );
-    }
-    assert_eq!(
-        listing(&crate_dir),
-        before,
-        "the crate's own directory was written"
-    );
-
-    // Every library, from the data cushim ships with its `emit` feature:
-    // still no network, no libclang, no python3, nothing written outside.
-    let out = run(&["--features", "family"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the offline family build failed:\n{stderr}"
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Every library, from the data cushim ships, with no feature.
     for library in [
         "nvrtc 11.8",
         "nvrtc 13.5",
@@ -164,25 +137,45 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
             "{library} answers without its library:\n{stdout}"
         );
     }
-    assert!(!marks.exists(), "python3 or pip ran");
-    for d in [&home, &cache, &xdg] {
-        assert_eq!(
-            listing(d),
-            Vec::<PathBuf>::new(),
-            "{} was written",
-            d.display()
+    let untouched = |marks: &Path| {
+        assert!(
+            !marks.exists(),
+            "python3 or pip ran: {}",
+            std::fs::read_to_string(marks).unwrap_or_default()
         );
-    }
-    // Six modules of three libraries, one runtime compiled.
-    let runtimes = std::fs::read_dir(target.join("debug/deps"))
+        for d in [&home, &cache, &xdg] {
+            assert_eq!(
+                listing(d),
+                Vec::<PathBuf>::new(),
+                "{} was written",
+                d.display()
+            );
+        }
+        assert_eq!(
+            listing(&crate_dir),
+            before,
+            "the crate's own directory was written"
+        );
+    };
+    untouched(&marks);
+    // Nine modules of six libraries, one runtime compiled; and no proc
+    // macro (askama's, nanoserde's) built for cushim.
+    let deps: Vec<String> = std::fs::read_dir(target.join("debug/deps"))
         .unwrap()
         .flatten()
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name.starts_with("libcushim_runtime-") && name.ends_with(".rlib")
-        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let runtimes = deps
+        .iter()
+        .filter(|name| name.starts_with("libcushim_runtime-") && name.ends_with(".rlib"))
         .count();
     assert_eq!(runtimes, 1, "the loader is compiled once");
+    assert!(
+        !deps
+            .iter()
+            .any(|n| n.contains("askama") || n.contains("nanoserde")),
+        "a proc macro was built: {deps:?}"
+    );
 
     // What the build wrote is in OUT_DIR, and it is what `generated/` holds.
     let build = target.join("debug/build");
@@ -197,6 +190,10 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         ("cuda_shim.cpp", "cuda-13.5/cuda_shim.cpp"),
         ("cuda_shim.h", "cuda-13.5/cuda_shim.h"),
         ("merged/cuda.rs", "merged/cuda.rs"),
+        ("nvrtc-11.8/nvrtc.rs", "cuda-11.8/nvrtc.rs"),
+        ("cublas-13.0/cublas_shim.cpp", "cuda-13.0/cublas_shim.cpp"),
+        ("nvml-12.9/nvml.rs", "cuda-12.9/nvml.rs"),
+        ("family-13.5/cublas.rs", "cuda-13.5/cublas.rs"),
     ] {
         let written = std::fs::read_to_string(out_dir.join(written)).unwrap();
         let committed = std::fs::read_to_string(root().join("generated").join(committed)).unwrap();
@@ -209,4 +206,20 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         };
         assert_eq!(body(&written), body(&committed), "{committed}");
     }
+
+    // Options beyond the defaults, for every library, from the IR that the
+    // `emit` feature ships: still offline, nothing written outside.
+    let out = run(&["--features", "emit"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the offline emit build failed:\n{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("allowed: [1, 1, 1, ")
+            && stdout.contains("allowed nvrtc 12.4: Err(Load(LibraryNotFound"),
+        "{stdout}"
+    );
+    untouched(&marks);
 }

@@ -1,39 +1,35 @@
-//! The data cushim ships for every library's pinned releases
-//! (`generated/cuda-<v>/<stem>.ir.json` and `<stem>.types.rs`) is what the
-//! pinned headers give today: `cushim pinned --all` rewrites it from the
-//! fetched headers into a scratch directory, and every file must match the
-//! committed one byte for byte. A parser change that alters the IR fails
-//! here until the data is rewritten.
+//! The data cushim ships for every library's pinned releases (the weaves in
+//! `generated/data/`: each release's IR, bindgen's types and the output
+//! rendered with default options) is what the pinned headers give today:
+//! `cushim pinned --all` parses every release again from the fetched headers
+//! and renders it, into a scratch directory, and every file must match the
+//! committed one byte for byte. A parser or emitter change that alters the
+//! data fails here until the data is rewritten.
 
 mod common;
 
 use common::{cushim, root, scratch, text};
 
 #[test]
-fn the_shipped_data_matches_a_fresh_parse_of_every_pinned_release() {
+fn the_shipped_data_matches_a_fresh_parse_and_render_of_every_pinned_release() {
     let out_dir = scratch("pinned-data");
     let out = cushim(&["pinned", "--all", "--out", out_dir.to_str().unwrap()]);
     let (_, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
+    let data = root().join("generated/data");
     let written = common::files_under(&out_dir);
-    let committed = common::files_under(&root().join("generated"))
-        .into_iter()
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.ends_with(".ir.json") || name.ends_with(".types.rs")
-        })
-        .count();
-    // Six libraries in 16 releases, but nvJitLink has none for 11.8.
-    assert_eq!(written.len(), 2 * (6 * 16 - 1), "{written:?}");
+    let committed = common::files_under(&data);
+    // Six libraries, five weaves each: IR, types, Rust, C++ header and source.
+    assert_eq!(written.len(), 6 * 5, "{written:?}");
     assert_eq!(
         written.len(),
-        committed,
+        committed.len(),
         "every committed data file is rewritten"
     );
     let mut stale = Vec::new();
     for path in written {
         let rel = path.strip_prefix(&out_dir).unwrap();
-        let committed = std::fs::read(root().join("generated").join(rel)).unwrap_or_default();
+        let committed = std::fs::read(data.join(rel)).unwrap_or_default();
         if std::fs::read(&path).unwrap() != committed {
             stale.push(rel.display().to_string());
         }
@@ -46,21 +42,16 @@ fn the_shipped_data_matches_a_fresh_parse_of_every_pinned_release() {
 
 #[test]
 fn docs_are_read_from_the_headers_and_never_shipped() {
-    for dir in std::fs::read_dir(root().join("generated"))
-        .unwrap()
-        .flatten()
-    {
-        let Ok(entries) = std::fs::read_dir(dir.path()) else {
+    let mut weaves = 0;
+    for ir in common::files_under(&root().join("generated/data")) {
+        if !ir.to_string_lossy().ends_with(".ir.json.weave") {
             continue;
-        };
-        for ir in entries.flatten().map(|e| e.path()) {
-            if !ir.to_string_lossy().ends_with(".ir.json") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&ir).unwrap();
-            assert!(!text.contains("\"doc\""), "{} holds docs", ir.display());
         }
+        weaves += 1;
+        let text = std::fs::read_to_string(&ir).unwrap();
+        assert!(!text.contains("\"doc\""), "{} holds docs", ir.display());
     }
+    assert_eq!(weaves, 6, "one IR weave per library");
     // A generation with docs parses, so the briefs are there.
     let out_dir = scratch("pinned-docs");
     let out = cushim(&[

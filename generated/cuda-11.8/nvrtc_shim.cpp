@@ -35,6 +35,27 @@ const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitL
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cuda_nvrtc/lib", nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row_nvrtcAddNameExpression,
+    cushim_row_nvrtcCompileProgram,
+    cushim_row_nvrtcCreateProgram,
+    cushim_row_nvrtcDestroyProgram,
+    cushim_row_nvrtcGetCUBIN,
+    cushim_row_nvrtcGetCUBINSize,
+    cushim_row_nvrtcGetErrorString,
+    cushim_row_nvrtcGetLoweredName,
+    cushim_row_nvrtcGetNVVM,
+    cushim_row_nvrtcGetNVVMSize,
+    cushim_row_nvrtcGetNumSupportedArchs,
+    cushim_row_nvrtcGetPTX,
+    cushim_row_nvrtcGetPTXSize,
+    cushim_row_nvrtcGetProgramLog,
+    cushim_row_nvrtcGetProgramLogSize,
+    cushim_row_nvrtcGetSupportedArchs,
+    cushim_row_nvrtcVersion,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"nvrtcAddNameExpression", "nvrtcAddNameExpression", nullptr, 0u, -1, false, false},
@@ -154,23 +175,23 @@ static_assert(static_cast<int>(CUSHIM_NVRTC_WRONG_MAJOR) == cushim::status_wrong
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, 0, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, 1, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, 2, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, 3, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, 4, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, 5, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, 6, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, 7, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNVVM, nvrtcGetNVVM, 8, (nvrtcProgram prog, char *nvvm), (prog, nvvm), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNVVMSize, nvrtcGetNVVMSize, 9, (nvrtcProgram prog, size_t *nvvmSizeRet), (prog, nvvmSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, 10, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, 11, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, 12, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, 13, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, 14, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, 15, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, 16, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, cushim_row_nvrtcAddNameExpression, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, cushim_row_nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cushim_row_nvrtcCreateProgram, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetNVVM, nvrtcGetNVVM, cushim_row_nvrtcGetNVVM, (nvrtcProgram prog, char *nvvm), (prog, nvvm), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetNVVMSize, nvrtcGetNVVMSize, cushim_row_nvrtcGetNVVMSize, (nvrtcProgram prog, size_t *nvvmSizeRet), (prog, nvvmSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, cushim_row_nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, cushim_row_nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, cushim_row_nvrtcGetPTXSize, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, cushim_row_nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, cushim_row_nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, cushim_row_nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtcVersion, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

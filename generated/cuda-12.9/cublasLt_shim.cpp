@@ -35,6 +35,55 @@ const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitL
 const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cublas/lib", nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row_cublasLtCreate,
+    cushim_row_cublasLtDestroy,
+    cushim_row_cublasLtDisableCpuInstructionsSetMask,
+    cushim_row_cublasLtGetCudartVersion,
+    cushim_row_cublasLtGetProperty,
+    cushim_row_cublasLtGetStatusName,
+    cushim_row_cublasLtGetStatusString,
+    cushim_row_cublasLtGetVersion,
+    cushim_row_cublasLtHeuristicsCacheGetCapacity,
+    cushim_row_cublasLtHeuristicsCacheSetCapacity,
+    cushim_row_cublasLtLoggerForceDisable,
+    cushim_row_cublasLtLoggerOpenFile,
+    cushim_row_cublasLtLoggerSetCallback,
+    cushim_row_cublasLtLoggerSetFile,
+    cushim_row_cublasLtLoggerSetLevel,
+    cushim_row_cublasLtLoggerSetMask,
+    cushim_row_cublasLtMatmul,
+    cushim_row_cublasLtMatmulAlgoCapGetAttribute,
+    cushim_row_cublasLtMatmulAlgoCheck,
+    cushim_row_cublasLtMatmulAlgoConfigGetAttribute,
+    cushim_row_cublasLtMatmulAlgoConfigSetAttribute,
+    cushim_row_cublasLtMatmulAlgoGetHeuristic,
+    cushim_row_cublasLtMatmulAlgoGetIds,
+    cushim_row_cublasLtMatmulAlgoInit,
+    cushim_row_cublasLtMatmulDescCreate,
+    cushim_row_cublasLtMatmulDescDestroy,
+    cushim_row_cublasLtMatmulDescGetAttribute,
+    cushim_row_cublasLtMatmulDescInit_internal,
+    cushim_row_cublasLtMatmulDescSetAttribute,
+    cushim_row_cublasLtMatmulPreferenceCreate,
+    cushim_row_cublasLtMatmulPreferenceDestroy,
+    cushim_row_cublasLtMatmulPreferenceGetAttribute,
+    cushim_row_cublasLtMatmulPreferenceInit_internal,
+    cushim_row_cublasLtMatmulPreferenceSetAttribute,
+    cushim_row_cublasLtMatrixLayoutCreate,
+    cushim_row_cublasLtMatrixLayoutDestroy,
+    cushim_row_cublasLtMatrixLayoutGetAttribute,
+    cushim_row_cublasLtMatrixLayoutInit_internal,
+    cushim_row_cublasLtMatrixLayoutSetAttribute,
+    cushim_row_cublasLtMatrixTransform,
+    cushim_row_cublasLtMatrixTransformDescCreate,
+    cushim_row_cublasLtMatrixTransformDescDestroy,
+    cushim_row_cublasLtMatrixTransformDescGetAttribute,
+    cushim_row_cublasLtMatrixTransformDescInit_internal,
+    cushim_row_cublasLtMatrixTransformDescSetAttribute,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"cublasLtCreate", "cublasLtCreate", nullptr, 0u, -1, false, false},
@@ -180,51 +229,51 @@ static_assert(static_cast<int>(CUSHIM_CUBLASLT_WRONG_MAJOR) == cushim::status_wr
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(cublasStatus_t, cublasLtCreate, cublasLtCreate, 0, (cublasLtHandle_t *lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtDestroy, cublasLtDestroy, 1, (cublasLtHandle_t lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(unsigned int, cublasLtDisableCpuInstructionsSetMask, cublasLtDisableCpuInstructionsSetMask, 2, (unsigned int mask), (mask), cushim::zero<unsigned int>(), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, 3, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, 4, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cublasLtGetStatusName, cublasLtGetStatusName, 5, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cublasLtGetStatusString, cublasLtGetStatusString, 6, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cublasLtGetVersion, cublasLtGetVersion, 7, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheGetCapacity, cublasLtHeuristicsCacheGetCapacity, 8, (size_t *capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cublasLtHeuristicsCacheSetCapacity, 9, (size_t capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerForceDisable, cublasLtLoggerForceDisable, 10, (), (), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerOpenFile, cublasLtLoggerOpenFile, 11, (const char *logFile), (logFile), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetCallback, cublasLtLoggerSetCallback, 12, (cublasLtLoggerCallback_t callback), (callback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, 13, (_IO_FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetLevel, cublasLtLoggerSetLevel, 14, (int level), (level), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetMask, cublasLtLoggerSetMask, 15, (int mask), (mask), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmul, cublasLtMatmul, 16, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream), (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCapGetAttribute, cublasLtMatmulAlgoCapGetAttribute, 17, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoCapAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCheck, cublasLtMatmulAlgoCheck, 18, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *result), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, algo, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigGetAttribute, cublasLtMatmulAlgoConfigGetAttribute, 19, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigSetAttribute, cublasLtMatmulAlgoConfigSetAttribute, 20, (cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, const void *buf, size_t sizeInBytes), (algo, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetHeuristic, cublasLtMatmulAlgoGetHeuristic, 21, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, cublasLtMatmulPreference_t preference, int requestedAlgoCount, cublasLtMatmulHeuristicResult_t *heuristicResultsArray, int *returnAlgoCount), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, preference, requestedAlgoCount, heuristicResultsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetIds, cublasLtMatmulAlgoGetIds, 22, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int requestedAlgoCount, int *algoIdsArray, int *returnAlgoCount), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, requestedAlgoCount, algoIdsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoInit, cublasLtMatmulAlgoInit, 23, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int algoId, cublasLtMatmulAlgo_t *algo), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, algoId, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescCreate, cublasLtMatmulDescCreate, 24, (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescDestroy, cublasLtMatmulDescDestroy, 25, (cublasLtMatmulDesc_t matmulDesc), (matmulDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescGetAttribute, cublasLtMatmulDescGetAttribute, 26, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matmulDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescInit_internal, cublasLtMatmulDescInit_internal, 27, (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, size, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescSetAttribute, cublasLtMatmulDescSetAttribute, 28, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf, size_t sizeInBytes), (matmulDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceCreate, cublasLtMatmulPreferenceCreate, 29, (cublasLtMatmulPreference_t *pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceDestroy, cublasLtMatmulPreferenceDestroy, 30, (cublasLtMatmulPreference_t pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceGetAttribute, cublasLtMatmulPreferenceGetAttribute, 31, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (pref, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceInit_internal, cublasLtMatmulPreferenceInit_internal, 32, (cublasLtMatmulPreference_t pref, size_t size), (pref, size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceSetAttribute, cublasLtMatmulPreferenceSetAttribute, 33, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, const void *buf, size_t sizeInBytes), (pref, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutCreate, cublasLtMatrixLayoutCreate, 34, (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutDestroy, cublasLtMatrixLayoutDestroy, 35, (cublasLtMatrixLayout_t matLayout), (matLayout), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutGetAttribute, cublasLtMatrixLayoutGetAttribute, 36, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matLayout, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutInit_internal, cublasLtMatrixLayoutInit_internal, 37, (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, size, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayoutSetAttribute, 38, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf, size_t sizeInBytes), (matLayout, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransform, cublasLtMatrixTransform, 39, (cublasLtHandle_t lightHandle, cublasLtMatrixTransformDesc_t transformDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *beta, const void *B, cublasLtMatrixLayout_t Bdesc, void *C, cublasLtMatrixLayout_t Cdesc, cudaStream_t stream), (lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescCreate, cublasLtMatrixTransformDescCreate, 40, (cublasLtMatrixTransformDesc_t *transformDesc, cudaDataType scaleType), (transformDesc, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescDestroy, cublasLtMatrixTransformDescDestroy, 41, (cublasLtMatrixTransformDesc_t transformDesc), (transformDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescGetAttribute, cublasLtMatrixTransformDescGetAttribute, 42, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (transformDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescInit_internal, cublasLtMatrixTransformDescInit_internal, 43, (cublasLtMatrixTransformDesc_t transformDesc, size_t size, cudaDataType scaleType), (transformDesc, size, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, cublasLtMatrixTransformDescSetAttribute, 44, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, const void *buf, size_t sizeInBytes), (transformDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtCreate, cublasLtCreate, cushim_row_cublasLtCreate, (cublasLtHandle_t *lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtDestroy, cublasLtDestroy, cushim_row_cublasLtDestroy, (cublasLtHandle_t lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(unsigned int, cublasLtDisableCpuInstructionsSetMask, cublasLtDisableCpuInstructionsSetMask, cushim_row_cublasLtDisableCpuInstructionsSetMask, (unsigned int mask), (mask), cushim::zero<unsigned int>(), CUSHIM_CHECKED)
+CUSHIM_STUB(size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, cushim_row_cublasLtGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, cushim_row_cublasLtGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_STUB(size_t, cublasLtGetVersion, cublasLtGetVersion, cushim_row_cublasLtGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheGetCapacity, cublasLtHeuristicsCacheGetCapacity, cushim_row_cublasLtHeuristicsCacheGetCapacity, (size_t *capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cublasLtHeuristicsCacheSetCapacity, cushim_row_cublasLtHeuristicsCacheSetCapacity, (size_t capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerForceDisable, cublasLtLoggerForceDisable, cushim_row_cublasLtLoggerForceDisable, (), (), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerOpenFile, cublasLtLoggerOpenFile, cushim_row_cublasLtLoggerOpenFile, (const char *logFile), (logFile), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetCallback, cublasLtLoggerSetCallback, cushim_row_cublasLtLoggerSetCallback, (cublasLtLoggerCallback_t callback), (callback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, cushim_row_cublasLtLoggerSetFile, (_IO_FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetLevel, cublasLtLoggerSetLevel, cushim_row_cublasLtLoggerSetLevel, (int level), (level), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetMask, cublasLtLoggerSetMask, cushim_row_cublasLtLoggerSetMask, (int mask), (mask), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmul, cublasLtMatmul, cushim_row_cublasLtMatmul, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream), (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCapGetAttribute, cublasLtMatmulAlgoCapGetAttribute, cushim_row_cublasLtMatmulAlgoCapGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoCapAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCheck, cublasLtMatmulAlgoCheck, cushim_row_cublasLtMatmulAlgoCheck, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *result), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, algo, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigGetAttribute, cublasLtMatmulAlgoConfigGetAttribute, cushim_row_cublasLtMatmulAlgoConfigGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigSetAttribute, cublasLtMatmulAlgoConfigSetAttribute, cushim_row_cublasLtMatmulAlgoConfigSetAttribute, (cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, const void *buf, size_t sizeInBytes), (algo, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetHeuristic, cublasLtMatmulAlgoGetHeuristic, cushim_row_cublasLtMatmulAlgoGetHeuristic, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, cublasLtMatmulPreference_t preference, int requestedAlgoCount, cublasLtMatmulHeuristicResult_t *heuristicResultsArray, int *returnAlgoCount), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, preference, requestedAlgoCount, heuristicResultsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetIds, cublasLtMatmulAlgoGetIds, cushim_row_cublasLtMatmulAlgoGetIds, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int requestedAlgoCount, int *algoIdsArray, int *returnAlgoCount), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, requestedAlgoCount, algoIdsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoInit, cublasLtMatmulAlgoInit, cushim_row_cublasLtMatmulAlgoInit, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int algoId, cublasLtMatmulAlgo_t *algo), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, algoId, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescCreate, cublasLtMatmulDescCreate, cushim_row_cublasLtMatmulDescCreate, (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescDestroy, cublasLtMatmulDescDestroy, cushim_row_cublasLtMatmulDescDestroy, (cublasLtMatmulDesc_t matmulDesc), (matmulDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescGetAttribute, cublasLtMatmulDescGetAttribute, cushim_row_cublasLtMatmulDescGetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matmulDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescInit_internal, cublasLtMatmulDescInit_internal, cushim_row_cublasLtMatmulDescInit_internal, (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, size, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescSetAttribute, cublasLtMatmulDescSetAttribute, cushim_row_cublasLtMatmulDescSetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf, size_t sizeInBytes), (matmulDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceCreate, cublasLtMatmulPreferenceCreate, cushim_row_cublasLtMatmulPreferenceCreate, (cublasLtMatmulPreference_t *pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceDestroy, cublasLtMatmulPreferenceDestroy, cushim_row_cublasLtMatmulPreferenceDestroy, (cublasLtMatmulPreference_t pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceGetAttribute, cublasLtMatmulPreferenceGetAttribute, cushim_row_cublasLtMatmulPreferenceGetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (pref, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceInit_internal, cublasLtMatmulPreferenceInit_internal, cushim_row_cublasLtMatmulPreferenceInit_internal, (cublasLtMatmulPreference_t pref, size_t size), (pref, size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceSetAttribute, cublasLtMatmulPreferenceSetAttribute, cushim_row_cublasLtMatmulPreferenceSetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, const void *buf, size_t sizeInBytes), (pref, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutCreate, cublasLtMatrixLayoutCreate, cushim_row_cublasLtMatrixLayoutCreate, (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutDestroy, cublasLtMatrixLayoutDestroy, cushim_row_cublasLtMatrixLayoutDestroy, (cublasLtMatrixLayout_t matLayout), (matLayout), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutGetAttribute, cublasLtMatrixLayoutGetAttribute, cushim_row_cublasLtMatrixLayoutGetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matLayout, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutInit_internal, cublasLtMatrixLayoutInit_internal, cushim_row_cublasLtMatrixLayoutInit_internal, (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, size, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayoutSetAttribute, cushim_row_cublasLtMatrixLayoutSetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf, size_t sizeInBytes), (matLayout, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransform, cublasLtMatrixTransform, cushim_row_cublasLtMatrixTransform, (cublasLtHandle_t lightHandle, cublasLtMatrixTransformDesc_t transformDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *beta, const void *B, cublasLtMatrixLayout_t Bdesc, void *C, cublasLtMatrixLayout_t Cdesc, cudaStream_t stream), (lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescCreate, cublasLtMatrixTransformDescCreate, cushim_row_cublasLtMatrixTransformDescCreate, (cublasLtMatrixTransformDesc_t *transformDesc, cudaDataType scaleType), (transformDesc, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescDestroy, cublasLtMatrixTransformDescDestroy, cushim_row_cublasLtMatrixTransformDescDestroy, (cublasLtMatrixTransformDesc_t transformDesc), (transformDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescGetAttribute, cublasLtMatrixTransformDescGetAttribute, cushim_row_cublasLtMatrixTransformDescGetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (transformDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescInit_internal, cublasLtMatrixTransformDescInit_internal, cushim_row_cublasLtMatrixTransformDescInit_internal, (cublasLtMatrixTransformDesc_t transformDesc, size_t size, cudaDataType scaleType), (transformDesc, size, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, cublasLtMatrixTransformDescSetAttribute, cushim_row_cublasLtMatrixTransformDescSetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, const void *buf, size_t sizeInBytes), (transformDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

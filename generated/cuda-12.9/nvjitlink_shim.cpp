@@ -35,6 +35,24 @@ const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitL
 const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/nvjitlink/lib", nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row___nvJitLinkAddData_12_9,
+    cushim_row___nvJitLinkAddFile_12_9,
+    cushim_row___nvJitLinkComplete_12_9,
+    cushim_row___nvJitLinkCreate_12_9,
+    cushim_row___nvJitLinkDestroy_12_9,
+    cushim_row___nvJitLinkGetErrorLogSize_12_9,
+    cushim_row___nvJitLinkGetErrorLog_12_9,
+    cushim_row___nvJitLinkGetInfoLogSize_12_9,
+    cushim_row___nvJitLinkGetInfoLog_12_9,
+    cushim_row___nvJitLinkGetLinkedCubinSize_12_9,
+    cushim_row___nvJitLinkGetLinkedCubin_12_9,
+    cushim_row___nvJitLinkGetLinkedPtxSize_12_9,
+    cushim_row___nvJitLinkGetLinkedPtx_12_9,
+    cushim_row_nvJitLinkVersion,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"nvJitLinkAddData", "__nvJitLinkAddData_12_9", nullptr, 12090u, -1, false, false},
@@ -162,20 +180,20 @@ static_assert(static_cast<int>(CUSHIM_NVJITLINK_WRONG_MAJOR) == cushim::status_w
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddData_12_9, __nvJitLinkAddData_12_9, 0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddFile_12_9, __nvJitLinkAddFile_12_9, 1, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkComplete_12_9, __nvJitLinkComplete_12_9, 2, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkCreate_12_9, __nvJitLinkCreate_12_9, 3, (nvJitLinkHandle *handle, uint32_t numOptions, const char **options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkDestroy_12_9, __nvJitLinkDestroy_12_9, 4, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLogSize_12_9, __nvJitLinkGetErrorLogSize_12_9, 5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLog_12_9, __nvJitLinkGetErrorLog_12_9, 6, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLogSize_12_9, __nvJitLinkGetInfoLogSize_12_9, 7, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLog_12_9, __nvJitLinkGetInfoLog_12_9, 8, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_12_9, __nvJitLinkGetLinkedCubinSize_12_9, 9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubin_12_9, __nvJitLinkGetLinkedCubin_12_9, 10, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_12_9, __nvJitLinkGetLinkedPtxSize_12_9, 11, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtx_12_9, __nvJitLinkGetLinkedPtx_12_9, 12, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, 13, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddData_12_9, __nvJitLinkAddData_12_9, cushim_row___nvJitLinkAddData_12_9, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddFile_12_9, __nvJitLinkAddFile_12_9, cushim_row___nvJitLinkAddFile_12_9, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkComplete_12_9, __nvJitLinkComplete_12_9, cushim_row___nvJitLinkComplete_12_9, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkCreate_12_9, __nvJitLinkCreate_12_9, cushim_row___nvJitLinkCreate_12_9, (nvJitLinkHandle *handle, uint32_t numOptions, const char **options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkDestroy_12_9, __nvJitLinkDestroy_12_9, cushim_row___nvJitLinkDestroy_12_9, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLogSize_12_9, __nvJitLinkGetErrorLogSize_12_9, cushim_row___nvJitLinkGetErrorLogSize_12_9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLog_12_9, __nvJitLinkGetErrorLog_12_9, cushim_row___nvJitLinkGetErrorLog_12_9, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLogSize_12_9, __nvJitLinkGetInfoLogSize_12_9, cushim_row___nvJitLinkGetInfoLogSize_12_9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLog_12_9, __nvJitLinkGetInfoLog_12_9, cushim_row___nvJitLinkGetInfoLog_12_9, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_12_9, __nvJitLinkGetLinkedCubinSize_12_9, cushim_row___nvJitLinkGetLinkedCubinSize_12_9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubin_12_9, __nvJitLinkGetLinkedCubin_12_9, cushim_row___nvJitLinkGetLinkedCubin_12_9, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_12_9, __nvJitLinkGetLinkedPtxSize_12_9, cushim_row___nvJitLinkGetLinkedPtxSize_12_9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtx_12_9, __nvJitLinkGetLinkedPtx_12_9, cushim_row___nvJitLinkGetLinkedPtx_12_9, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cushim_row_nvJitLinkVersion, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

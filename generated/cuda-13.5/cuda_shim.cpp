@@ -93,6 +93,629 @@ const cushim::Driver cushim_driver = {
 #define CUSHIM_ELSEWHERE__WIN32 true
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row_cuArray3DCreate_v2,
+    cushim_row_cuArray3DGetDescriptor_v2,
+    cushim_row_cuArrayCreate_v2,
+    cushim_row_cuArrayDestroy,
+    cushim_row_cuArrayGetDescriptor_v2,
+    cushim_row_cuArrayGetMemoryRequirements,
+    cushim_row_cuArrayGetPlane,
+    cushim_row_cuArrayGetSparseProperties,
+    cushim_row_cuCheckpointOperationComplete,
+    cushim_row_cuCheckpointProcessCheckpoint,
+    cushim_row_cuCheckpointProcessGetRestoreThreadId,
+    cushim_row_cuCheckpointProcessGetState,
+    cushim_row_cuCheckpointProcessLock,
+    cushim_row_cuCheckpointProcessRestore,
+    cushim_row_cuCheckpointProcessUnlock,
+    cushim_row_cuCoredumpDeregisterCompleteCallback,
+    cushim_row_cuCoredumpDeregisterStartCallback,
+    cushim_row_cuCoredumpGetAttribute,
+    cushim_row_cuCoredumpGetAttributeGlobal,
+    cushim_row_cuCoredumpRegisterCompleteCallback,
+    cushim_row_cuCoredumpRegisterStartCallback,
+    cushim_row_cuCoredumpSetAttribute,
+    cushim_row_cuCoredumpSetAttributeGlobal,
+    cushim_row_cuCtxAttach,
+    cushim_row_cuCtxCreate_v4,
+    cushim_row_cuCtxDestroy_v2,
+    cushim_row_cuCtxDetach,
+    cushim_row_cuCtxDisablePeerAccess,
+    cushim_row_cuCtxEnablePeerAccess,
+    cushim_row_cuCtxFromGreenCtx,
+    cushim_row_cuCtxGetApiVersion,
+    cushim_row_cuCtxGetCacheConfig,
+    cushim_row_cuCtxGetCurrent,
+    cushim_row_cuCtxGetDevResource,
+    cushim_row_cuCtxGetDevice,
+    cushim_row_cuCtxGetDevice_v2,
+    cushim_row_cuCtxGetExecAffinity,
+    cushim_row_cuCtxGetFlags,
+    cushim_row_cuCtxGetId,
+    cushim_row_cuCtxGetLimit,
+    cushim_row_cuCtxGetSharedMemConfig,
+    cushim_row_cuCtxGetStreamPriorityRange,
+    cushim_row_cuCtxPopCurrent_v2,
+    cushim_row_cuCtxPushCurrent_v2,
+    cushim_row_cuCtxRecordEvent,
+    cushim_row_cuCtxResetPersistingL2Cache,
+    cushim_row_cuCtxSetCacheConfig,
+    cushim_row_cuCtxSetCurrent,
+    cushim_row_cuCtxSetFlags,
+    cushim_row_cuCtxSetLimit,
+    cushim_row_cuCtxSetSharedMemConfig,
+    cushim_row_cuCtxSynchronize,
+    cushim_row_cuCtxSynchronize_v2,
+    cushim_row_cuCtxWaitEvent,
+    cushim_row_cuDestroyExternalMemory,
+    cushim_row_cuDestroyExternalSemaphore,
+    cushim_row_cuDevResourceGenerateDesc,
+    cushim_row_cuDevSmResourceSplit,
+    cushim_row_cuDevSmResourceSplitByCount,
+    cushim_row_cuDeviceCanAccessPeer,
+    cushim_row_cuDeviceComputeCapability,
+    cushim_row_cuDeviceGet,
+    cushim_row_cuDeviceGetAttribute,
+    cushim_row_cuDeviceGetByPCIBusId,
+    cushim_row_cuDeviceGetCliqueCount,
+    cushim_row_cuDeviceGetCliqueInfo,
+    cushim_row_cuDeviceGetCount,
+    cushim_row_cuDeviceGetDefaultMemPool,
+    cushim_row_cuDeviceGetDevResource,
+    cushim_row_cuDeviceGetExecAffinitySupport,
+    cushim_row_cuDeviceGetFabricClusterUuid,
+    cushim_row_cuDeviceGetGraphMemAttribute,
+    cushim_row_cuDeviceGetHostAtomicCapabilities,
+    cushim_row_cuDeviceGetLuid,
+    cushim_row_cuDeviceGetMemPool,
+    cushim_row_cuDeviceGetName,
+    cushim_row_cuDeviceGetNvSciSyncAttributes,
+    cushim_row_cuDeviceGetP2PAtomicCapabilities,
+    cushim_row_cuDeviceGetP2PAttribute,
+    cushim_row_cuDeviceGetPCIBusId,
+    cushim_row_cuDeviceGetProperties,
+    cushim_row_cuDeviceGetTexture1DLinearMaxWidth,
+    cushim_row_cuDeviceGetUuid_v2,
+    cushim_row_cuDeviceGraphMemTrim,
+    cushim_row_cuDevicePrimaryCtxGetState,
+    cushim_row_cuDevicePrimaryCtxRelease_v2,
+    cushim_row_cuDevicePrimaryCtxReset_v2,
+    cushim_row_cuDevicePrimaryCtxRetain,
+    cushim_row_cuDevicePrimaryCtxSetFlags_v2,
+    cushim_row_cuDeviceRegisterAsyncNotification,
+    cushim_row_cuDeviceSetGraphMemAttribute,
+    cushim_row_cuDeviceSetMemPool,
+    cushim_row_cuDeviceTotalMem_v2,
+    cushim_row_cuDeviceUnregisterAsyncNotification,
+    cushim_row_cuDriverGetVersion,
+    cushim_row_cuEGLStreamConsumerAcquireFrame,
+    cushim_row_cuEGLStreamConsumerConnect,
+    cushim_row_cuEGLStreamConsumerConnectWithFlags,
+    cushim_row_cuEGLStreamConsumerDisconnect,
+    cushim_row_cuEGLStreamConsumerReleaseFrame,
+    cushim_row_cuEGLStreamProducerConnect,
+    cushim_row_cuEGLStreamProducerDisconnect,
+    cushim_row_cuEGLStreamProducerPresentFrame,
+    cushim_row_cuEGLStreamProducerReturnFrame,
+    cushim_row_cuEventCreate,
+    cushim_row_cuEventCreateFromEGLSync,
+    cushim_row_cuEventDestroy_v2,
+    cushim_row_cuEventElapsedTime_v2,
+    cushim_row_cuEventQuery,
+    cushim_row_cuEventRecord,
+    cushim_row_cuEventRecord_ptsz,
+    cushim_row_cuEventRecordWithFlags,
+    cushim_row_cuEventRecordWithFlags_ptsz,
+    cushim_row_cuEventSynchronize,
+    cushim_row_cuExternalMemoryGetMappedBuffer,
+    cushim_row_cuExternalMemoryGetMappedMipmappedArray,
+    cushim_row_cuFabricCpyBatchAsync,
+    cushim_row_cuFabricCpyBatchAsync_ptsz,
+    cushim_row_cuFlushGPUDirectRDMAWrites,
+    cushim_row_cuFuncGetAttribute,
+    cushim_row_cuFuncGetModule,
+    cushim_row_cuFuncGetName,
+    cushim_row_cuFuncGetParamCount,
+    cushim_row_cuFuncGetParamInfo,
+    cushim_row_cuFuncIsLoaded,
+    cushim_row_cuFuncLoad,
+    cushim_row_cuFuncSetAttribute,
+    cushim_row_cuFuncSetBlockShape,
+    cushim_row_cuFuncSetCacheConfig,
+    cushim_row_cuFuncSetSharedMemConfig,
+    cushim_row_cuFuncSetSharedSize,
+    cushim_row_cuGLCtxCreate_v2,
+    cushim_row_cuGLGetDevices_v2,
+    cushim_row_cuGLInit,
+    cushim_row_cuGLMapBufferObjectAsync_v2,
+    cushim_row_cuGLMapBufferObjectAsync_v2_ptsz,
+    cushim_row_cuGLMapBufferObject_v2,
+    cushim_row_cuGLMapBufferObject_v2_ptds,
+    cushim_row_cuGLRegisterBufferObject,
+    cushim_row_cuGLSetBufferObjectMapFlags,
+    cushim_row_cuGLUnmapBufferObject,
+    cushim_row_cuGLUnmapBufferObjectAsync,
+    cushim_row_cuGLUnregisterBufferObject,
+    cushim_row_cuGetErrorName,
+    cushim_row_cuGetErrorString,
+    cushim_row_cuGetExportTable,
+    cushim_row_cuGetProcAddress_v2,
+    cushim_row_cuGraphAddBatchMemOpNode,
+    cushim_row_cuGraphAddChildGraphNode,
+    cushim_row_cuGraphAddDependencies_v2,
+    cushim_row_cuGraphAddEmptyNode,
+    cushim_row_cuGraphAddEventRecordNode,
+    cushim_row_cuGraphAddEventWaitNode,
+    cushim_row_cuGraphAddExternalSemaphoresSignalNode,
+    cushim_row_cuGraphAddExternalSemaphoresWaitNode,
+    cushim_row_cuGraphAddHostNode,
+    cushim_row_cuGraphAddKernelNode_v2,
+    cushim_row_cuGraphAddMemAllocNode,
+    cushim_row_cuGraphAddMemFreeNode,
+    cushim_row_cuGraphAddMemcpyNode,
+    cushim_row_cuGraphAddMemsetNode,
+    cushim_row_cuGraphAddNode_v2,
+    cushim_row_cuGraphAddNode_v3,
+    cushim_row_cuGraphBatchMemOpNodeGetParams,
+    cushim_row_cuGraphBatchMemOpNodeSetParams,
+    cushim_row_cuGraphChildGraphNodeGetGraph,
+    cushim_row_cuGraphClone,
+    cushim_row_cuGraphConditionalHandleCreate,
+    cushim_row_cuGraphCreate,
+    cushim_row_cuGraphDebugDotPrint,
+    cushim_row_cuGraphDestroy,
+    cushim_row_cuGraphDestroyNode,
+    cushim_row_cuGraphEventRecordNodeGetEvent,
+    cushim_row_cuGraphEventRecordNodeSetEvent,
+    cushim_row_cuGraphEventWaitNodeGetEvent,
+    cushim_row_cuGraphEventWaitNodeSetEvent,
+    cushim_row_cuGraphExecBatchMemOpNodeSetParams,
+    cushim_row_cuGraphExecChildGraphNodeSetParams,
+    cushim_row_cuGraphExecDestroy,
+    cushim_row_cuGraphExecEventRecordNodeSetEvent,
+    cushim_row_cuGraphExecEventWaitNodeSetEvent,
+    cushim_row_cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    cushim_row_cuGraphExecExternalSemaphoresWaitNodeSetParams,
+    cushim_row_cuGraphExecGetFlags,
+    cushim_row_cuGraphExecGetId,
+    cushim_row_cuGraphExecHostNodeSetParams,
+    cushim_row_cuGraphExecKernelNodeSetParams_v2,
+    cushim_row_cuGraphExecMemcpyNodeSetParams,
+    cushim_row_cuGraphExecMemsetNodeSetParams,
+    cushim_row_cuGraphExecNodeSetParams,
+    cushim_row_cuGraphExecUpdate_v2,
+    cushim_row_cuGraphExternalSemaphoresSignalNodeGetParams,
+    cushim_row_cuGraphExternalSemaphoresSignalNodeSetParams,
+    cushim_row_cuGraphExternalSemaphoresWaitNodeGetParams,
+    cushim_row_cuGraphExternalSemaphoresWaitNodeSetParams,
+    cushim_row_cuGraphGetEdges_v2,
+    cushim_row_cuGraphGetId,
+    cushim_row_cuGraphGetNodes,
+    cushim_row_cuGraphGetRootNodes,
+    cushim_row_cuGraphHostNodeGetParams,
+    cushim_row_cuGraphHostNodeSetParams,
+    cushim_row_cuGraphInstantiateWithFlags,
+    cushim_row_cuGraphInstantiateWithParams,
+    cushim_row_cuGraphInstantiateWithParams_ptsz,
+    cushim_row_cuGraphKernelNodeCopyAttributes,
+    cushim_row_cuGraphKernelNodeGetAttribute,
+    cushim_row_cuGraphKernelNodeGetParams_v2,
+    cushim_row_cuGraphKernelNodeSetAttribute,
+    cushim_row_cuGraphKernelNodeSetParams_v2,
+    cushim_row_cuGraphLaunch,
+    cushim_row_cuGraphLaunch_ptsz,
+    cushim_row_cuGraphMemAllocNodeGetParams,
+    cushim_row_cuGraphMemFreeNodeGetParams,
+    cushim_row_cuGraphMemcpyNodeGetParams,
+    cushim_row_cuGraphMemcpyNodeSetParams,
+    cushim_row_cuGraphMemsetNodeGetParams,
+    cushim_row_cuGraphMemsetNodeSetParams,
+    cushim_row_cuGraphNodeFindInClone,
+    cushim_row_cuGraphNodeGetContainingGraph,
+    cushim_row_cuGraphNodeGetDependencies_v2,
+    cushim_row_cuGraphNodeGetDependentNodes_v2,
+    cushim_row_cuGraphNodeGetEnabled,
+    cushim_row_cuGraphNodeGetLocalId,
+    cushim_row_cuGraphNodeGetParams,
+    cushim_row_cuGraphNodeGetToolsId,
+    cushim_row_cuGraphNodeGetType,
+    cushim_row_cuGraphNodeSetEnabled,
+    cushim_row_cuGraphNodeSetParams,
+    cushim_row_cuGraphNodeSetParams_v2,
+    cushim_row_cuGraphReleaseUserObject,
+    cushim_row_cuGraphRemoveDependencies_v2,
+    cushim_row_cuGraphRetainUserObject,
+    cushim_row_cuGraphUpload,
+    cushim_row_cuGraphUpload_ptsz,
+    cushim_row_cuGraphicsEGLRegisterImage,
+    cushim_row_cuGraphicsGLRegisterBuffer,
+    cushim_row_cuGraphicsGLRegisterImage,
+    cushim_row_cuGraphicsMapResources,
+    cushim_row_cuGraphicsMapResources_ptsz,
+    cushim_row_cuGraphicsResourceGetMappedEglFrame,
+    cushim_row_cuGraphicsResourceGetMappedMipmappedArray,
+    cushim_row_cuGraphicsResourceGetMappedPointer_v2,
+    cushim_row_cuGraphicsResourceSetMapFlags_v2,
+    cushim_row_cuGraphicsSubResourceGetMappedArray,
+    cushim_row_cuGraphicsUnmapResources,
+    cushim_row_cuGraphicsUnmapResources_ptsz,
+    cushim_row_cuGraphicsUnregisterResource,
+    cushim_row_cuGraphicsVDPAURegisterOutputSurface,
+    cushim_row_cuGraphicsVDPAURegisterVideoSurface,
+    cushim_row_cuGreenCtxCreate,
+    cushim_row_cuGreenCtxDestroy,
+    cushim_row_cuGreenCtxGetDevResource,
+    cushim_row_cuGreenCtxGetId,
+    cushim_row_cuGreenCtxRecordEvent,
+    cushim_row_cuGreenCtxStreamCreate,
+    cushim_row_cuGreenCtxWaitEvent,
+    cushim_row_cuImportExternalMemory,
+    cushim_row_cuImportExternalSemaphore,
+    cushim_row_cuInit,
+    cushim_row_cuIpcCloseMemHandle,
+    cushim_row_cuIpcGetEventHandle,
+    cushim_row_cuIpcGetMemHandle,
+    cushim_row_cuIpcOpenEventHandle,
+    cushim_row_cuIpcOpenMemHandle_v2,
+    cushim_row_cuKernelGetAttribute,
+    cushim_row_cuKernelGetFunction,
+    cushim_row_cuKernelGetLibrary,
+    cushim_row_cuKernelGetName,
+    cushim_row_cuKernelGetParamCount,
+    cushim_row_cuKernelGetParamInfo,
+    cushim_row_cuKernelSetAttribute,
+    cushim_row_cuKernelSetCacheConfig,
+    cushim_row_cuLaunch,
+    cushim_row_cuLaunchCooperativeKernel,
+    cushim_row_cuLaunchCooperativeKernel_ptsz,
+    cushim_row_cuLaunchCooperativeKernelMultiDevice,
+    cushim_row_cuLaunchGrid,
+    cushim_row_cuLaunchGridAsync,
+    cushim_row_cuLaunchHostFunc,
+    cushim_row_cuLaunchHostFunc_ptsz,
+    cushim_row_cuLaunchHostFunc_v2,
+    cushim_row_cuLaunchHostFunc_v2_ptsz,
+    cushim_row_cuLaunchKernel,
+    cushim_row_cuLaunchKernel_ptsz,
+    cushim_row_cuLaunchKernelEx,
+    cushim_row_cuLaunchKernelEx_ptsz,
+    cushim_row_cuLibraryEnumerateKernels,
+    cushim_row_cuLibraryGetGlobal,
+    cushim_row_cuLibraryGetKernel,
+    cushim_row_cuLibraryGetKernelCount,
+    cushim_row_cuLibraryGetManaged,
+    cushim_row_cuLibraryGetModule,
+    cushim_row_cuLibraryGetUnifiedFunction,
+    cushim_row_cuLibraryLoadData,
+    cushim_row_cuLibraryLoadFromFile,
+    cushim_row_cuLibraryUnload,
+    cushim_row_cuLinkAddData_v2,
+    cushim_row_cuLinkAddFile_v2,
+    cushim_row_cuLinkComplete,
+    cushim_row_cuLinkCreate_v2,
+    cushim_row_cuLinkDestroy,
+    cushim_row_cuLogicalEndpointAddDevice,
+    cushim_row_cuLogicalEndpointBindAddr,
+    cushim_row_cuLogicalEndpointBindMem,
+    cushim_row_cuLogicalEndpointCreate,
+    cushim_row_cuLogicalEndpointDestroy,
+    cushim_row_cuLogicalEndpointExport,
+    cushim_row_cuLogicalEndpointGetLimits,
+    cushim_row_cuLogicalEndpointIdRelease,
+    cushim_row_cuLogicalEndpointIdReserve,
+    cushim_row_cuLogicalEndpointImport,
+    cushim_row_cuLogicalEndpointQuery,
+    cushim_row_cuLogicalEndpointUnbind,
+    cushim_row_cuLogsCurrent,
+    cushim_row_cuLogsDumpToFile,
+    cushim_row_cuLogsDumpToMemory,
+    cushim_row_cuLogsRegisterCallback,
+    cushim_row_cuLogsUnregisterCallback,
+    cushim_row_cuMemAddressFree,
+    cushim_row_cuMemAddressReserve,
+    cushim_row_cuMemAdvise_v2,
+    cushim_row_cuMemAllocAsync,
+    cushim_row_cuMemAllocAsync_ptsz,
+    cushim_row_cuMemAllocFromPoolAsync,
+    cushim_row_cuMemAllocFromPoolAsync_ptsz,
+    cushim_row_cuMemAllocHost_v2,
+    cushim_row_cuMemAllocManaged,
+    cushim_row_cuMemAllocPitch_v2,
+    cushim_row_cuMemAlloc_v2,
+    cushim_row_cuMemBatchDecompressAsync,
+    cushim_row_cuMemBatchDecompressAsync_ptsz,
+    cushim_row_cuMemCreate,
+    cushim_row_cuMemDiscardAndPrefetchBatchAsync,
+    cushim_row_cuMemDiscardAndPrefetchBatchAsync_ptsz,
+    cushim_row_cuMemDiscardBatchAsync,
+    cushim_row_cuMemDiscardBatchAsync_ptsz,
+    cushim_row_cuMemExportToShareableHandle,
+    cushim_row_cuMemFreeAsync,
+    cushim_row_cuMemFreeAsync_ptsz,
+    cushim_row_cuMemFreeHost,
+    cushim_row_cuMemFree_v2,
+    cushim_row_cuMemGetAccess,
+    cushim_row_cuMemGetAddressRange_v2,
+    cushim_row_cuMemGetAllocationGranularity,
+    cushim_row_cuMemGetAllocationPropertiesFromHandle,
+    cushim_row_cuMemGetDefaultMemPool,
+    cushim_row_cuMemGetHandleForAddressRange,
+    cushim_row_cuMemGetInfo_v2,
+    cushim_row_cuMemGetLocationInfo,
+    cushim_row_cuMemGetMemPool,
+    cushim_row_cuMemHostAlloc,
+    cushim_row_cuMemHostGetDevicePointer_v2,
+    cushim_row_cuMemHostGetFlags,
+    cushim_row_cuMemHostRegister_v2,
+    cushim_row_cuMemHostUnregister,
+    cushim_row_cuMemImportFromShareableHandle,
+    cushim_row_cuMemMap,
+    cushim_row_cuMemMapArrayAsync,
+    cushim_row_cuMemMapArrayAsync_ptsz,
+    cushim_row_cuMemPoolCreate,
+    cushim_row_cuMemPoolDestroy,
+    cushim_row_cuMemPoolExportPointer,
+    cushim_row_cuMemPoolExportToShareableHandle,
+    cushim_row_cuMemPoolGetAccess,
+    cushim_row_cuMemPoolGetAttribute,
+    cushim_row_cuMemPoolImportFromShareableHandle,
+    cushim_row_cuMemPoolImportPointer,
+    cushim_row_cuMemPoolSetAccess,
+    cushim_row_cuMemPoolSetAttribute,
+    cushim_row_cuMemPoolTrimTo,
+    cushim_row_cuMemPrefetchAsync_v2,
+    cushim_row_cuMemPrefetchAsync_v2_ptsz,
+    cushim_row_cuMemPrefetchBatchAsync,
+    cushim_row_cuMemPrefetchBatchAsync_ptsz,
+    cushim_row_cuMemRangeGetAttribute,
+    cushim_row_cuMemRangeGetAttributes,
+    cushim_row_cuMemRelease,
+    cushim_row_cuMemRetainAllocationHandle,
+    cushim_row_cuMemSetAccess,
+    cushim_row_cuMemSetMemPool,
+    cushim_row_cuMemUnmap,
+    cushim_row_cuMemcpy,
+    cushim_row_cuMemcpy_ptds,
+    cushim_row_cuMemcpy2DAsync_v2,
+    cushim_row_cuMemcpy2DAsync_v2_ptsz,
+    cushim_row_cuMemcpy2DUnaligned_v2,
+    cushim_row_cuMemcpy2DUnaligned_v2_ptds,
+    cushim_row_cuMemcpy2D_v2,
+    cushim_row_cuMemcpy2D_v2_ptds,
+    cushim_row_cuMemcpy3DAsync_v2,
+    cushim_row_cuMemcpy3DAsync_v2_ptsz,
+    cushim_row_cuMemcpy3DBatchAsync_v2,
+    cushim_row_cuMemcpy3DBatchAsync_v2_ptsz,
+    cushim_row_cuMemcpy3DPeer,
+    cushim_row_cuMemcpy3DPeer_ptds,
+    cushim_row_cuMemcpy3DPeerAsync,
+    cushim_row_cuMemcpy3DPeerAsync_ptsz,
+    cushim_row_cuMemcpy3DWithAttributesAsync,
+    cushim_row_cuMemcpy3DWithAttributesAsync_ptsz,
+    cushim_row_cuMemcpy3D_v2,
+    cushim_row_cuMemcpy3D_v2_ptds,
+    cushim_row_cuMemcpyAsync,
+    cushim_row_cuMemcpyAsync_ptsz,
+    cushim_row_cuMemcpyAtoA_v2,
+    cushim_row_cuMemcpyAtoA_v2_ptds,
+    cushim_row_cuMemcpyAtoD_v2,
+    cushim_row_cuMemcpyAtoD_v2_ptds,
+    cushim_row_cuMemcpyAtoHAsync_v2,
+    cushim_row_cuMemcpyAtoHAsync_v2_ptsz,
+    cushim_row_cuMemcpyAtoH_v2,
+    cushim_row_cuMemcpyAtoH_v2_ptds,
+    cushim_row_cuMemcpyBatchAsync_v2,
+    cushim_row_cuMemcpyBatchAsync_v2_ptsz,
+    cushim_row_cuMemcpyDtoA_v2,
+    cushim_row_cuMemcpyDtoA_v2_ptds,
+    cushim_row_cuMemcpyDtoDAsync_v2,
+    cushim_row_cuMemcpyDtoDAsync_v2_ptsz,
+    cushim_row_cuMemcpyDtoD_v2,
+    cushim_row_cuMemcpyDtoD_v2_ptds,
+    cushim_row_cuMemcpyDtoHAsync_v2,
+    cushim_row_cuMemcpyDtoHAsync_v2_ptsz,
+    cushim_row_cuMemcpyDtoH_v2,
+    cushim_row_cuMemcpyDtoH_v2_ptds,
+    cushim_row_cuMemcpyHtoAAsync_v2,
+    cushim_row_cuMemcpyHtoAAsync_v2_ptsz,
+    cushim_row_cuMemcpyHtoA_v2,
+    cushim_row_cuMemcpyHtoA_v2_ptds,
+    cushim_row_cuMemcpyHtoDAsync_v2,
+    cushim_row_cuMemcpyHtoDAsync_v2_ptsz,
+    cushim_row_cuMemcpyHtoD_v2,
+    cushim_row_cuMemcpyHtoD_v2_ptds,
+    cushim_row_cuMemcpyPeer,
+    cushim_row_cuMemcpyPeer_ptds,
+    cushim_row_cuMemcpyPeerAsync,
+    cushim_row_cuMemcpyPeerAsync_ptsz,
+    cushim_row_cuMemcpyWithAttributesAsync,
+    cushim_row_cuMemcpyWithAttributesAsync_ptsz,
+    cushim_row_cuMemsetD16Async,
+    cushim_row_cuMemsetD16Async_ptsz,
+    cushim_row_cuMemsetD16_v2,
+    cushim_row_cuMemsetD16_v2_ptds,
+    cushim_row_cuMemsetD2D16Async,
+    cushim_row_cuMemsetD2D16Async_ptsz,
+    cushim_row_cuMemsetD2D16_v2,
+    cushim_row_cuMemsetD2D16_v2_ptds,
+    cushim_row_cuMemsetD2D32Async,
+    cushim_row_cuMemsetD2D32Async_ptsz,
+    cushim_row_cuMemsetD2D32_v2,
+    cushim_row_cuMemsetD2D32_v2_ptds,
+    cushim_row_cuMemsetD2D8Async,
+    cushim_row_cuMemsetD2D8Async_ptsz,
+    cushim_row_cuMemsetD2D8_v2,
+    cushim_row_cuMemsetD2D8_v2_ptds,
+    cushim_row_cuMemsetD32Async,
+    cushim_row_cuMemsetD32Async_ptsz,
+    cushim_row_cuMemsetD32_v2,
+    cushim_row_cuMemsetD32_v2_ptds,
+    cushim_row_cuMemsetD8Async,
+    cushim_row_cuMemsetD8Async_ptsz,
+    cushim_row_cuMemsetD8_v2,
+    cushim_row_cuMemsetD8_v2_ptds,
+    cushim_row_cuMipmappedArrayCreate,
+    cushim_row_cuMipmappedArrayDestroy,
+    cushim_row_cuMipmappedArrayGetLevel,
+    cushim_row_cuMipmappedArrayGetMemoryRequirements,
+    cushim_row_cuMipmappedArrayGetSparseProperties,
+    cushim_row_cuModuleEnumerateFunctions,
+    cushim_row_cuModuleGetFunction,
+    cushim_row_cuModuleGetFunctionCount,
+    cushim_row_cuModuleGetGlobal_v2,
+    cushim_row_cuModuleGetLoadingMode,
+    cushim_row_cuModuleGetSurfRef,
+    cushim_row_cuModuleGetTexRef,
+    cushim_row_cuModuleLoad,
+    cushim_row_cuModuleLoadData,
+    cushim_row_cuModuleLoadDataEx,
+    cushim_row_cuModuleLoadFatBinary,
+    cushim_row_cuModuleUnload,
+    cushim_row_cuMulticastAddDevice,
+    cushim_row_cuMulticastBindAddr,
+    cushim_row_cuMulticastBindAddr_v2,
+    cushim_row_cuMulticastBindMem,
+    cushim_row_cuMulticastBindMem_v2,
+    cushim_row_cuMulticastCreate,
+    cushim_row_cuMulticastGetGranularity,
+    cushim_row_cuMulticastUnbind,
+    cushim_row_cuOccupancyAvailableDynamicSMemPerBlock,
+    cushim_row_cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    cushim_row_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    cushim_row_cuOccupancyMaxActiveClusters,
+    cushim_row_cuOccupancyMaxPotentialBlockSize,
+    cushim_row_cuOccupancyMaxPotentialBlockSizeWithFlags,
+    cushim_row_cuOccupancyMaxPotentialClusterSize,
+    cushim_row_cuParamSetSize,
+    cushim_row_cuParamSetTexRef,
+    cushim_row_cuParamSetf,
+    cushim_row_cuParamSeti,
+    cushim_row_cuParamSetv,
+    cushim_row_cuPointerGetAttribute,
+    cushim_row_cuPointerGetAttributes,
+    cushim_row_cuPointerSetAttribute,
+    cushim_row_cuProfilerInitialize,
+    cushim_row_cuProfilerStart,
+    cushim_row_cuProfilerStop,
+    cushim_row_cuSignalExternalSemaphoresAsync,
+    cushim_row_cuSignalExternalSemaphoresAsync_ptsz,
+    cushim_row_cuStreamAddCallback,
+    cushim_row_cuStreamAddCallback_ptsz,
+    cushim_row_cuStreamAttachMemAsync,
+    cushim_row_cuStreamAttachMemAsync_ptsz,
+    cushim_row_cuStreamBatchMemOp_v2,
+    cushim_row_cuStreamBatchMemOp_v2_ptsz,
+    cushim_row_cuStreamBeginCaptureToCig,
+    cushim_row_cuStreamBeginCaptureToCig_ptsz,
+    cushim_row_cuStreamBeginCaptureToGraph,
+    cushim_row_cuStreamBeginCaptureToGraph_ptsz,
+    cushim_row_cuStreamBeginCapture_v2,
+    cushim_row_cuStreamBeginCapture_v2_ptsz,
+    cushim_row_cuStreamBeginRecaptureToGraph,
+    cushim_row_cuStreamBeginRecaptureToGraph_ptsz,
+    cushim_row_cuStreamCopyAttributes,
+    cushim_row_cuStreamCopyAttributes_ptsz,
+    cushim_row_cuStreamCreate,
+    cushim_row_cuStreamCreateWithPriority,
+    cushim_row_cuStreamDestroy_v2,
+    cushim_row_cuStreamEndCapture,
+    cushim_row_cuStreamEndCapture_ptsz,
+    cushim_row_cuStreamEndCaptureToCig,
+    cushim_row_cuStreamEndCaptureToCig_ptsz,
+    cushim_row_cuStreamGetAttribute,
+    cushim_row_cuStreamGetAttribute_ptsz,
+    cushim_row_cuStreamGetCaptureInfo_v3,
+    cushim_row_cuStreamGetCaptureInfo_v3_ptsz,
+    cushim_row_cuStreamGetCtx,
+    cushim_row_cuStreamGetCtx_ptsz,
+    cushim_row_cuStreamGetCtx_v2,
+    cushim_row_cuStreamGetCtx_v2_ptsz,
+    cushim_row_cuStreamGetDevResource,
+    cushim_row_cuStreamGetDevResource_ptsz,
+    cushim_row_cuStreamGetDevice,
+    cushim_row_cuStreamGetDevice_ptsz,
+    cushim_row_cuStreamGetFlags,
+    cushim_row_cuStreamGetFlags_ptsz,
+    cushim_row_cuStreamGetGreenCtx,
+    cushim_row_cuStreamGetId,
+    cushim_row_cuStreamGetId_ptsz,
+    cushim_row_cuStreamGetPriority,
+    cushim_row_cuStreamGetPriority_ptsz,
+    cushim_row_cuStreamIsCapturing,
+    cushim_row_cuStreamIsCapturing_ptsz,
+    cushim_row_cuStreamQuery,
+    cushim_row_cuStreamQuery_ptsz,
+    cushim_row_cuStreamSetAttribute,
+    cushim_row_cuStreamSetAttribute_ptsz,
+    cushim_row_cuStreamSynchronize,
+    cushim_row_cuStreamSynchronize_ptsz,
+    cushim_row_cuStreamUpdateCaptureDependencies_v2,
+    cushim_row_cuStreamUpdateCaptureDependencies_v2_ptsz,
+    cushim_row_cuStreamWaitEvent,
+    cushim_row_cuStreamWaitEvent_ptsz,
+    cushim_row_cuStreamWaitValue32_v2,
+    cushim_row_cuStreamWaitValue32_v2_ptsz,
+    cushim_row_cuStreamWaitValue64_v2,
+    cushim_row_cuStreamWaitValue64_v2_ptsz,
+    cushim_row_cuStreamWriteValue32_v2,
+    cushim_row_cuStreamWriteValue32_v2_ptsz,
+    cushim_row_cuStreamWriteValue64_v2,
+    cushim_row_cuStreamWriteValue64_v2_ptsz,
+    cushim_row_cuSurfObjectCreate,
+    cushim_row_cuSurfObjectDestroy,
+    cushim_row_cuSurfObjectGetResourceDesc,
+    cushim_row_cuSurfRefGetArray,
+    cushim_row_cuSurfRefSetArray,
+    cushim_row_cuTensorMapEncodeIm2col,
+    cushim_row_cuTensorMapEncodeIm2colWide,
+    cushim_row_cuTensorMapEncodeTiled,
+    cushim_row_cuTensorMapReplaceAddress,
+    cushim_row_cuTensorMapSetAllocationClass,
+    cushim_row_cuTexObjectCreate,
+    cushim_row_cuTexObjectDestroy,
+    cushim_row_cuTexObjectGetResourceDesc,
+    cushim_row_cuTexObjectGetResourceViewDesc,
+    cushim_row_cuTexObjectGetTextureDesc,
+    cushim_row_cuTexRefCreate,
+    cushim_row_cuTexRefDestroy,
+    cushim_row_cuTexRefGetAddressMode,
+    cushim_row_cuTexRefGetAddress_v2,
+    cushim_row_cuTexRefGetArray,
+    cushim_row_cuTexRefGetBorderColor,
+    cushim_row_cuTexRefGetFilterMode,
+    cushim_row_cuTexRefGetFlags,
+    cushim_row_cuTexRefGetFormat,
+    cushim_row_cuTexRefGetMaxAnisotropy,
+    cushim_row_cuTexRefGetMipmapFilterMode,
+    cushim_row_cuTexRefGetMipmapLevelBias,
+    cushim_row_cuTexRefGetMipmapLevelClamp,
+    cushim_row_cuTexRefGetMipmappedArray,
+    cushim_row_cuTexRefSetAddress2D_v3,
+    cushim_row_cuTexRefSetAddressMode,
+    cushim_row_cuTexRefSetAddress_v2,
+    cushim_row_cuTexRefSetArray,
+    cushim_row_cuTexRefSetBorderColor,
+    cushim_row_cuTexRefSetFilterMode,
+    cushim_row_cuTexRefSetFlags,
+    cushim_row_cuTexRefSetFormat,
+    cushim_row_cuTexRefSetMaxAnisotropy,
+    cushim_row_cuTexRefSetMipmapFilterMode,
+    cushim_row_cuTexRefSetMipmapLevelBias,
+    cushim_row_cuTexRefSetMipmapLevelClamp,
+    cushim_row_cuTexRefSetMipmappedArray,
+    cushim_row_cuThreadExchangeStreamCaptureMode,
+    cushim_row_cuUserObjectCreate,
+    cushim_row_cuUserObjectRelease,
+    cushim_row_cuUserObjectRetain,
+    cushim_row_cuVDPAUCtxCreate_v2,
+    cushim_row_cuVDPAUGetDevice,
+    cushim_row_cuWGLGetDevice,
+    cushim_row_cuWaitExternalSemaphoresAsync,
+    cushim_row_cuWaitExternalSemaphoresAsync_ptsz,
+};
+
 // Name, symbol, name for the lookup by ABI version, ABI version, per-thread twin, per-thread itself, of another system.
 const cushim::Function cushim_functions[] = {
     {"cuArray3DCreate", "cuArray3DCreate_v2", "cuArray3DCreate", 3020u, -1, false, false},
@@ -204,14 +827,14 @@ const cushim::Function cushim_functions[] = {
     {"cuEventDestroy", "cuEventDestroy_v2", "cuEventDestroy", 4000u, -1, false, false},
     {"cuEventElapsedTime", "cuEventElapsedTime_v2", "cuEventElapsedTime", 12080u, -1, false, false},
     {"cuEventQuery", "cuEventQuery", "cuEventQuery", 2000u, -1, false, false},
-    {"cuEventRecord", "cuEventRecord", "cuEventRecord", 2000u, 110, false, false},
+    {"cuEventRecord", "cuEventRecord", "cuEventRecord", 2000u, cushim_row_cuEventRecord_ptsz, false, false},
     {"cuEventRecord", "cuEventRecord_ptsz", "cuEventRecord", 7000u, -1, true, false},
-    {"cuEventRecordWithFlags", "cuEventRecordWithFlags", "cuEventRecordWithFlags", 11010u, 112, false, false},
+    {"cuEventRecordWithFlags", "cuEventRecordWithFlags", "cuEventRecordWithFlags", 11010u, cushim_row_cuEventRecordWithFlags_ptsz, false, false},
     {"cuEventRecordWithFlags", "cuEventRecordWithFlags_ptsz", "cuEventRecordWithFlags", 11010u, -1, true, false},
     {"cuEventSynchronize", "cuEventSynchronize", "cuEventSynchronize", 2000u, -1, false, false},
     {"cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", "cuExternalMemoryGetMappedBuffer", 10000u, -1, false, false},
     {"cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", "cuExternalMemoryGetMappedMipmappedArray", 10000u, -1, false, false},
-    {"cuFabricCpyBatchAsync", "cuFabricCpyBatchAsync", "cuFabricCpyBatchAsync", 13050u, 117, false, false},
+    {"cuFabricCpyBatchAsync", "cuFabricCpyBatchAsync", "cuFabricCpyBatchAsync", 13050u, cushim_row_cuFabricCpyBatchAsync_ptsz, false, false},
     {"cuFabricCpyBatchAsync", "cuFabricCpyBatchAsync_ptsz", "cuFabricCpyBatchAsync", 13050u, -1, true, false},
     {"cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", "cuFlushGPUDirectRDMAWrites", 11030u, -1, false, false},
     {"cuFuncGetAttribute", "cuFuncGetAttribute", "cuFuncGetAttribute", 2020u, -1, false, false},
@@ -229,9 +852,9 @@ const cushim::Function cushim_functions[] = {
     {"cuGLCtxCreate", "cuGLCtxCreate_v2", "cuGLCtxCreate", 3020u, -1, false, false},
     {"cuGLGetDevices", "cuGLGetDevices_v2", "cuGLGetDevices", 6050u, -1, false, false},
     {"cuGLInit", "cuGLInit", "cuGLInit", 2000u, -1, false, false},
-    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2", "cuGLMapBufferObjectAsync", 3020u, 135, false, false},
+    {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2", "cuGLMapBufferObjectAsync", 3020u, cushim_row_cuGLMapBufferObjectAsync_v2_ptsz, false, false},
     {"cuGLMapBufferObjectAsync", "cuGLMapBufferObjectAsync_v2_ptsz", "cuGLMapBufferObjectAsync", 7000u, -1, true, false},
-    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2", "cuGLMapBufferObject", 3020u, 137, false, false},
+    {"cuGLMapBufferObject", "cuGLMapBufferObject_v2", "cuGLMapBufferObject", 3020u, cushim_row_cuGLMapBufferObject_v2_ptds, false, false},
     {"cuGLMapBufferObject", "cuGLMapBufferObject_v2_ptds", "cuGLMapBufferObject", 7000u, -1, true, false},
     {"cuGLRegisterBufferObject", "cuGLRegisterBufferObject", "cuGLRegisterBufferObject", 2000u, -1, false, false},
     {"cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", "cuGLSetBufferObjectMapFlags", 2030u, -1, false, false},
@@ -297,14 +920,14 @@ const cushim::Function cushim_functions[] = {
     {"cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", "cuGraphHostNodeGetParams", 10000u, -1, false, false},
     {"cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", "cuGraphHostNodeSetParams", 10000u, -1, false, false},
     {"cuGraphInstantiate", "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", 11040u, -1, false, false},
-    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", 12000u, 203, false, false},
+    {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams", 12000u, cushim_row_cuGraphInstantiateWithParams_ptsz, false, false},
     {"cuGraphInstantiateWithParams", "cuGraphInstantiateWithParams_ptsz", "cuGraphInstantiateWithParams", 12000u, -1, true, false},
     {"cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", "cuGraphKernelNodeCopyAttributes", 11000u, -1, false, false},
     {"cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", "cuGraphKernelNodeGetAttribute", 11000u, -1, false, false},
     {"cuGraphKernelNodeGetParams", "cuGraphKernelNodeGetParams_v2", "cuGraphKernelNodeGetParams", 12000u, -1, false, false},
     {"cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", "cuGraphKernelNodeSetAttribute", 11000u, -1, false, false},
     {"cuGraphKernelNodeSetParams", "cuGraphKernelNodeSetParams_v2", "cuGraphKernelNodeSetParams", 12000u, -1, false, false},
-    {"cuGraphLaunch", "cuGraphLaunch", "cuGraphLaunch", 10000u, 210, false, false},
+    {"cuGraphLaunch", "cuGraphLaunch", "cuGraphLaunch", 10000u, cushim_row_cuGraphLaunch_ptsz, false, false},
     {"cuGraphLaunch", "cuGraphLaunch_ptsz", "cuGraphLaunch", 10000u, -1, true, false},
     {"cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", "cuGraphMemAllocNodeGetParams", 11040u, -1, false, false},
     {"cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", "cuGraphMemFreeNodeGetParams", 11040u, -1, false, false},
@@ -327,19 +950,19 @@ const cushim::Function cushim_functions[] = {
     {"cuGraphReleaseUserObject", "cuGraphReleaseUserObject", "cuGraphReleaseUserObject", 11030u, -1, false, false},
     {"cuGraphRemoveDependencies", "cuGraphRemoveDependencies_v2", "cuGraphRemoveDependencies", 12030u, -1, false, false},
     {"cuGraphRetainUserObject", "cuGraphRetainUserObject", "cuGraphRetainUserObject", 11030u, -1, false, false},
-    {"cuGraphUpload", "cuGraphUpload", "cuGraphUpload", 11010u, 233, false, false},
+    {"cuGraphUpload", "cuGraphUpload", "cuGraphUpload", 11010u, cushim_row_cuGraphUpload_ptsz, false, false},
     {"cuGraphUpload", "cuGraphUpload_ptsz", "cuGraphUpload", 11010u, -1, true, false},
     {"cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", "cuGraphicsEGLRegisterImage", 7000u, -1, false, false},
     {"cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", "cuGraphicsGLRegisterBuffer", 3000u, -1, false, false},
     {"cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", "cuGraphicsGLRegisterImage", 3000u, -1, false, false},
-    {"cuGraphicsMapResources", "cuGraphicsMapResources", "cuGraphicsMapResources", 3000u, 238, false, false},
+    {"cuGraphicsMapResources", "cuGraphicsMapResources", "cuGraphicsMapResources", 3000u, cushim_row_cuGraphicsMapResources_ptsz, false, false},
     {"cuGraphicsMapResources", "cuGraphicsMapResources_ptsz", "cuGraphicsMapResources", 7000u, -1, true, false},
     {"cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", "cuGraphicsResourceGetMappedEglFrame", 7000u, -1, false, false},
     {"cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsResourceGetMappedMipmappedArray", 5000u, -1, false, false},
     {"cuGraphicsResourceGetMappedPointer", "cuGraphicsResourceGetMappedPointer_v2", "cuGraphicsResourceGetMappedPointer", 3020u, -1, false, false},
     {"cuGraphicsResourceSetMapFlags", "cuGraphicsResourceSetMapFlags_v2", "cuGraphicsResourceSetMapFlags", 6050u, -1, false, false},
     {"cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", "cuGraphicsSubResourceGetMappedArray", 3000u, -1, false, false},
-    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources", "cuGraphicsUnmapResources", 3000u, 245, false, false},
+    {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources", "cuGraphicsUnmapResources", 3000u, cushim_row_cuGraphicsUnmapResources_ptsz, false, false},
     {"cuGraphicsUnmapResources", "cuGraphicsUnmapResources_ptsz", "cuGraphicsUnmapResources", 7000u, -1, true, false},
     {"cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", "cuGraphicsUnregisterResource", 3000u, -1, false, false},
     {"cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", "cuGraphicsVDPAURegisterOutputSurface", 3010u, -1, false, false},
@@ -368,18 +991,18 @@ const cushim::Function cushim_functions[] = {
     {"cuKernelSetAttribute", "cuKernelSetAttribute", "cuKernelSetAttribute", 12000u, -1, false, false},
     {"cuKernelSetCacheConfig", "cuKernelSetCacheConfig", "cuKernelSetCacheConfig", 12000u, -1, false, false},
     {"cuLaunch", "cuLaunch", "cuLaunch", 2000u, -1, false, false},
-    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", 9000u, 274, false, false},
+    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", 9000u, cushim_row_cuLaunchCooperativeKernel_ptsz, false, false},
     {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel_ptsz", "cuLaunchCooperativeKernel", 9000u, -1, true, false},
     {"cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", "cuLaunchCooperativeKernelMultiDevice", 9000u, -1, false, false},
     {"cuLaunchGrid", "cuLaunchGrid", "cuLaunchGrid", 2000u, -1, false, false},
     {"cuLaunchGridAsync", "cuLaunchGridAsync", "cuLaunchGridAsync", 2000u, -1, false, false},
-    {"cuLaunchHostFunc", "cuLaunchHostFunc", "cuLaunchHostFunc", 10000u, 279, false, false},
+    {"cuLaunchHostFunc", "cuLaunchHostFunc", "cuLaunchHostFunc", 10000u, cushim_row_cuLaunchHostFunc_ptsz, false, false},
     {"cuLaunchHostFunc", "cuLaunchHostFunc_ptsz", "cuLaunchHostFunc", 10000u, -1, true, false},
-    {"cuLaunchHostFunc_v2", "cuLaunchHostFunc_v2", "cuLaunchHostFunc", 13010u, 281, false, false},
+    {"cuLaunchHostFunc_v2", "cuLaunchHostFunc_v2", "cuLaunchHostFunc", 13010u, cushim_row_cuLaunchHostFunc_v2_ptsz, false, false},
     {"cuLaunchHostFunc_v2", "cuLaunchHostFunc_v2_ptsz", "cuLaunchHostFunc", 13010u, -1, true, false},
-    {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel", 4000u, 283, false, false},
+    {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel", 4000u, cushim_row_cuLaunchKernel_ptsz, false, false},
     {"cuLaunchKernel", "cuLaunchKernel_ptsz", "cuLaunchKernel", 7000u, -1, true, false},
-    {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx", 11060u, 285, false, false},
+    {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx", 11060u, cushim_row_cuLaunchKernelEx_ptsz, false, false},
     {"cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cuLaunchKernelEx", 11060u, -1, true, false},
     {"cuLibraryEnumerateKernels", "cuLibraryEnumerateKernels", "cuLibraryEnumerateKernels", 12040u, -1, false, false},
     {"cuLibraryGetGlobal", "cuLibraryGetGlobal", "cuLibraryGetGlobal", 12000u, -1, false, false},
@@ -416,23 +1039,23 @@ const cushim::Function cushim_functions[] = {
     {"cuMemAddressFree", "cuMemAddressFree", "cuMemAddressFree", 10020u, -1, false, false},
     {"cuMemAddressReserve", "cuMemAddressReserve", "cuMemAddressReserve", 10020u, -1, false, false},
     {"cuMemAdvise", "cuMemAdvise_v2", "cuMemAdvise", 12020u, -1, false, false},
-    {"cuMemAllocAsync", "cuMemAllocAsync", "cuMemAllocAsync", 11020u, 322, false, false},
+    {"cuMemAllocAsync", "cuMemAllocAsync", "cuMemAllocAsync", 11020u, cushim_row_cuMemAllocAsync_ptsz, false, false},
     {"cuMemAllocAsync", "cuMemAllocAsync_ptsz", "cuMemAllocAsync", 11020u, -1, true, false},
-    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", 11020u, 324, false, false},
+    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", 11020u, cushim_row_cuMemAllocFromPoolAsync_ptsz, false, false},
     {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", "cuMemAllocFromPoolAsync", 11020u, -1, true, false},
     {"cuMemAllocHost", "cuMemAllocHost_v2", "cuMemAllocHost", 3020u, -1, false, false},
     {"cuMemAllocManaged", "cuMemAllocManaged", "cuMemAllocManaged", 6000u, -1, false, false},
     {"cuMemAllocPitch", "cuMemAllocPitch_v2", "cuMemAllocPitch", 3020u, -1, false, false},
     {"cuMemAlloc", "cuMemAlloc_v2", "cuMemAlloc", 3020u, -1, false, false},
-    {"cuMemBatchDecompressAsync", "cuMemBatchDecompressAsync", "cuMemBatchDecompressAsync", 12060u, 330, false, false},
+    {"cuMemBatchDecompressAsync", "cuMemBatchDecompressAsync", "cuMemBatchDecompressAsync", 12060u, cushim_row_cuMemBatchDecompressAsync_ptsz, false, false},
     {"cuMemBatchDecompressAsync", "cuMemBatchDecompressAsync_ptsz", "cuMemBatchDecompressAsync", 12060u, -1, true, false},
     {"cuMemCreate", "cuMemCreate", "cuMemCreate", 10020u, -1, false, false},
-    {"cuMemDiscardAndPrefetchBatchAsync", "cuMemDiscardAndPrefetchBatchAsync", "cuMemDiscardAndPrefetchBatchAsync", 13000u, 333, false, false},
+    {"cuMemDiscardAndPrefetchBatchAsync", "cuMemDiscardAndPrefetchBatchAsync", "cuMemDiscardAndPrefetchBatchAsync", 13000u, cushim_row_cuMemDiscardAndPrefetchBatchAsync_ptsz, false, false},
     {"cuMemDiscardAndPrefetchBatchAsync", "cuMemDiscardAndPrefetchBatchAsync_ptsz", "cuMemDiscardAndPrefetchBatchAsync", 13000u, -1, true, false},
-    {"cuMemDiscardBatchAsync", "cuMemDiscardBatchAsync", "cuMemDiscardBatchAsync", 13000u, 335, false, false},
+    {"cuMemDiscardBatchAsync", "cuMemDiscardBatchAsync", "cuMemDiscardBatchAsync", 13000u, cushim_row_cuMemDiscardBatchAsync_ptsz, false, false},
     {"cuMemDiscardBatchAsync", "cuMemDiscardBatchAsync_ptsz", "cuMemDiscardBatchAsync", 13000u, -1, true, false},
     {"cuMemExportToShareableHandle", "cuMemExportToShareableHandle", "cuMemExportToShareableHandle", 10020u, -1, false, false},
-    {"cuMemFreeAsync", "cuMemFreeAsync", "cuMemFreeAsync", 11020u, 338, false, false},
+    {"cuMemFreeAsync", "cuMemFreeAsync", "cuMemFreeAsync", 11020u, cushim_row_cuMemFreeAsync_ptsz, false, false},
     {"cuMemFreeAsync", "cuMemFreeAsync_ptsz", "cuMemFreeAsync", 11020u, -1, true, false},
     {"cuMemFreeHost", "cuMemFreeHost", "cuMemFreeHost", 2000u, -1, false, false},
     {"cuMemFree", "cuMemFree_v2", "cuMemFree", 3020u, -1, false, false},
@@ -452,7 +1075,7 @@ const cushim::Function cushim_functions[] = {
     {"cuMemHostUnregister", "cuMemHostUnregister", "cuMemHostUnregister", 4000u, -1, false, false},
     {"cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", "cuMemImportFromShareableHandle", 10020u, -1, false, false},
     {"cuMemMap", "cuMemMap", "cuMemMap", 10020u, -1, false, false},
-    {"cuMemMapArrayAsync", "cuMemMapArrayAsync", "cuMemMapArrayAsync", 11010u, 358, false, false},
+    {"cuMemMapArrayAsync", "cuMemMapArrayAsync", "cuMemMapArrayAsync", 11010u, cushim_row_cuMemMapArrayAsync_ptsz, false, false},
     {"cuMemMapArrayAsync", "cuMemMapArrayAsync_ptsz", "cuMemMapArrayAsync", 11010u, -1, true, false},
     {"cuMemPoolCreate", "cuMemPoolCreate", "cuMemPoolCreate", 11020u, -1, false, false},
     {"cuMemPoolDestroy", "cuMemPoolDestroy", "cuMemPoolDestroy", 11020u, -1, false, false},
@@ -465,9 +1088,9 @@ const cushim::Function cushim_functions[] = {
     {"cuMemPoolSetAccess", "cuMemPoolSetAccess", "cuMemPoolSetAccess", 11020u, -1, false, false},
     {"cuMemPoolSetAttribute", "cuMemPoolSetAttribute", "cuMemPoolSetAttribute", 11020u, -1, false, false},
     {"cuMemPoolTrimTo", "cuMemPoolTrimTo", "cuMemPoolTrimTo", 11020u, -1, false, false},
-    {"cuMemPrefetchAsync", "cuMemPrefetchAsync_v2", "cuMemPrefetchAsync", 12020u, 371, false, false},
+    {"cuMemPrefetchAsync", "cuMemPrefetchAsync_v2", "cuMemPrefetchAsync", 12020u, cushim_row_cuMemPrefetchAsync_v2_ptsz, false, false},
     {"cuMemPrefetchAsync", "cuMemPrefetchAsync_v2_ptsz", "cuMemPrefetchAsync", 12020u, -1, true, false},
-    {"cuMemPrefetchBatchAsync", "cuMemPrefetchBatchAsync", "cuMemPrefetchBatchAsync", 13000u, 373, false, false},
+    {"cuMemPrefetchBatchAsync", "cuMemPrefetchBatchAsync", "cuMemPrefetchBatchAsync", 13000u, cushim_row_cuMemPrefetchBatchAsync_ptsz, false, false},
     {"cuMemPrefetchBatchAsync", "cuMemPrefetchBatchAsync_ptsz", "cuMemPrefetchBatchAsync", 13000u, -1, true, false},
     {"cuMemRangeGetAttribute", "cuMemRangeGetAttribute", "cuMemRangeGetAttribute", 8000u, -1, false, false},
     {"cuMemRangeGetAttributes", "cuMemRangeGetAttributes", "cuMemRangeGetAttributes", 8000u, -1, false, false},
@@ -476,85 +1099,85 @@ const cushim::Function cushim_functions[] = {
     {"cuMemSetAccess", "cuMemSetAccess", "cuMemSetAccess", 10020u, -1, false, false},
     {"cuMemSetMemPool", "cuMemSetMemPool", "cuMemSetMemPool", 13000u, -1, false, false},
     {"cuMemUnmap", "cuMemUnmap", "cuMemUnmap", 10020u, -1, false, false},
-    {"cuMemcpy", "cuMemcpy", "cuMemcpy", 4000u, 382, false, false},
+    {"cuMemcpy", "cuMemcpy", "cuMemcpy", 4000u, cushim_row_cuMemcpy_ptds, false, false},
     {"cuMemcpy", "cuMemcpy_ptds", "cuMemcpy", 7000u, -1, true, false},
-    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", 3020u, 384, false, false},
+    {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", 3020u, cushim_row_cuMemcpy2DAsync_v2_ptsz, false, false},
     {"cuMemcpy2DAsync", "cuMemcpy2DAsync_v2_ptsz", "cuMemcpy2DAsync", 7000u, -1, true, false},
-    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2", "cuMemcpy2DUnaligned", 3020u, 386, false, false},
+    {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2", "cuMemcpy2DUnaligned", 3020u, cushim_row_cuMemcpy2DUnaligned_v2_ptds, false, false},
     {"cuMemcpy2DUnaligned", "cuMemcpy2DUnaligned_v2_ptds", "cuMemcpy2DUnaligned", 7000u, -1, true, false},
-    {"cuMemcpy2D", "cuMemcpy2D_v2", "cuMemcpy2D", 3020u, 388, false, false},
+    {"cuMemcpy2D", "cuMemcpy2D_v2", "cuMemcpy2D", 3020u, cushim_row_cuMemcpy2D_v2_ptds, false, false},
     {"cuMemcpy2D", "cuMemcpy2D_v2_ptds", "cuMemcpy2D", 7000u, -1, true, false},
-    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2", "cuMemcpy3DAsync", 3020u, 390, false, false},
+    {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2", "cuMemcpy3DAsync", 3020u, cushim_row_cuMemcpy3DAsync_v2_ptsz, false, false},
     {"cuMemcpy3DAsync", "cuMemcpy3DAsync_v2_ptsz", "cuMemcpy3DAsync", 7000u, -1, true, false},
-    {"cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync_v2", "cuMemcpy3DBatchAsync", 13000u, 392, false, false},
+    {"cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync_v2", "cuMemcpy3DBatchAsync", 13000u, cushim_row_cuMemcpy3DBatchAsync_v2_ptsz, false, false},
     {"cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync_v2_ptsz", "cuMemcpy3DBatchAsync", 13000u, -1, true, false},
-    {"cuMemcpy3DPeer", "cuMemcpy3DPeer", "cuMemcpy3DPeer", 4000u, 394, false, false},
+    {"cuMemcpy3DPeer", "cuMemcpy3DPeer", "cuMemcpy3DPeer", 4000u, cushim_row_cuMemcpy3DPeer_ptds, false, false},
     {"cuMemcpy3DPeer", "cuMemcpy3DPeer_ptds", "cuMemcpy3DPeer", 7000u, -1, true, false},
-    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", 4000u, 396, false, false},
+    {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", 4000u, cushim_row_cuMemcpy3DPeerAsync_ptsz, false, false},
     {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync_ptsz", "cuMemcpy3DPeerAsync", 7000u, -1, true, false},
-    {"cuMemcpy3DWithAttributesAsync", "cuMemcpy3DWithAttributesAsync", "cuMemcpy3DWithAttributesAsync", 13020u, 398, false, false},
+    {"cuMemcpy3DWithAttributesAsync", "cuMemcpy3DWithAttributesAsync", "cuMemcpy3DWithAttributesAsync", 13020u, cushim_row_cuMemcpy3DWithAttributesAsync_ptsz, false, false},
     {"cuMemcpy3DWithAttributesAsync", "cuMemcpy3DWithAttributesAsync_ptsz", "cuMemcpy3DWithAttributesAsync", 13020u, -1, true, false},
-    {"cuMemcpy3D", "cuMemcpy3D_v2", "cuMemcpy3D", 3020u, 400, false, false},
+    {"cuMemcpy3D", "cuMemcpy3D_v2", "cuMemcpy3D", 3020u, cushim_row_cuMemcpy3D_v2_ptds, false, false},
     {"cuMemcpy3D", "cuMemcpy3D_v2_ptds", "cuMemcpy3D", 7000u, -1, true, false},
-    {"cuMemcpyAsync", "cuMemcpyAsync", "cuMemcpyAsync", 4000u, 402, false, false},
+    {"cuMemcpyAsync", "cuMemcpyAsync", "cuMemcpyAsync", 4000u, cushim_row_cuMemcpyAsync_ptsz, false, false},
     {"cuMemcpyAsync", "cuMemcpyAsync_ptsz", "cuMemcpyAsync", 7000u, -1, true, false},
-    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2", "cuMemcpyAtoA", 3020u, 404, false, false},
+    {"cuMemcpyAtoA", "cuMemcpyAtoA_v2", "cuMemcpyAtoA", 3020u, cushim_row_cuMemcpyAtoA_v2_ptds, false, false},
     {"cuMemcpyAtoA", "cuMemcpyAtoA_v2_ptds", "cuMemcpyAtoA", 7000u, -1, true, false},
-    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2", "cuMemcpyAtoD", 3020u, 406, false, false},
+    {"cuMemcpyAtoD", "cuMemcpyAtoD_v2", "cuMemcpyAtoD", 3020u, cushim_row_cuMemcpyAtoD_v2_ptds, false, false},
     {"cuMemcpyAtoD", "cuMemcpyAtoD_v2_ptds", "cuMemcpyAtoD", 7000u, -1, true, false},
-    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2", "cuMemcpyAtoHAsync", 3020u, 408, false, false},
+    {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2", "cuMemcpyAtoHAsync", 3020u, cushim_row_cuMemcpyAtoHAsync_v2_ptsz, false, false},
     {"cuMemcpyAtoHAsync", "cuMemcpyAtoHAsync_v2_ptsz", "cuMemcpyAtoHAsync", 7000u, -1, true, false},
-    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2", "cuMemcpyAtoH", 3020u, 410, false, false},
+    {"cuMemcpyAtoH", "cuMemcpyAtoH_v2", "cuMemcpyAtoH", 3020u, cushim_row_cuMemcpyAtoH_v2_ptds, false, false},
     {"cuMemcpyAtoH", "cuMemcpyAtoH_v2_ptds", "cuMemcpyAtoH", 7000u, -1, true, false},
-    {"cuMemcpyBatchAsync", "cuMemcpyBatchAsync_v2", "cuMemcpyBatchAsync", 13000u, 412, false, false},
+    {"cuMemcpyBatchAsync", "cuMemcpyBatchAsync_v2", "cuMemcpyBatchAsync", 13000u, cushim_row_cuMemcpyBatchAsync_v2_ptsz, false, false},
     {"cuMemcpyBatchAsync", "cuMemcpyBatchAsync_v2_ptsz", "cuMemcpyBatchAsync", 13000u, -1, true, false},
-    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2", "cuMemcpyDtoA", 3020u, 414, false, false},
+    {"cuMemcpyDtoA", "cuMemcpyDtoA_v2", "cuMemcpyDtoA", 3020u, cushim_row_cuMemcpyDtoA_v2_ptds, false, false},
     {"cuMemcpyDtoA", "cuMemcpyDtoA_v2_ptds", "cuMemcpyDtoA", 7000u, -1, true, false},
-    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync", 3020u, 416, false, false},
+    {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2", "cuMemcpyDtoDAsync", 3020u, cushim_row_cuMemcpyDtoDAsync_v2_ptsz, false, false},
     {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2_ptsz", "cuMemcpyDtoDAsync", 7000u, -1, true, false},
-    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2", "cuMemcpyDtoD", 3020u, 418, false, false},
+    {"cuMemcpyDtoD", "cuMemcpyDtoD_v2", "cuMemcpyDtoD", 3020u, cushim_row_cuMemcpyDtoD_v2_ptds, false, false},
     {"cuMemcpyDtoD", "cuMemcpyDtoD_v2_ptds", "cuMemcpyDtoD", 7000u, -1, true, false},
-    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020u, 420, false, false},
+    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoHAsync", 3020u, cushim_row_cuMemcpyDtoHAsync_v2_ptsz, false, false},
     {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync_v2_ptsz", "cuMemcpyDtoHAsync", 7000u, -1, true, false},
-    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", 3020u, 422, false, false},
+    {"cuMemcpyDtoH", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", 3020u, cushim_row_cuMemcpyDtoH_v2_ptds, false, false},
     {"cuMemcpyDtoH", "cuMemcpyDtoH_v2_ptds", "cuMemcpyDtoH", 7000u, -1, true, false},
-    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2", "cuMemcpyHtoAAsync", 3020u, 424, false, false},
+    {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2", "cuMemcpyHtoAAsync", 3020u, cushim_row_cuMemcpyHtoAAsync_v2_ptsz, false, false},
     {"cuMemcpyHtoAAsync", "cuMemcpyHtoAAsync_v2_ptsz", "cuMemcpyHtoAAsync", 7000u, -1, true, false},
-    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2", "cuMemcpyHtoA", 3020u, 426, false, false},
+    {"cuMemcpyHtoA", "cuMemcpyHtoA_v2", "cuMemcpyHtoA", 3020u, cushim_row_cuMemcpyHtoA_v2_ptds, false, false},
     {"cuMemcpyHtoA", "cuMemcpyHtoA_v2_ptds", "cuMemcpyHtoA", 7000u, -1, true, false},
-    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync", 3020u, 428, false, false},
+    {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2", "cuMemcpyHtoDAsync", 3020u, cushim_row_cuMemcpyHtoDAsync_v2_ptsz, false, false},
     {"cuMemcpyHtoDAsync", "cuMemcpyHtoDAsync_v2_ptsz", "cuMemcpyHtoDAsync", 7000u, -1, true, false},
-    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020u, 430, false, false},
+    {"cuMemcpyHtoD", "cuMemcpyHtoD_v2", "cuMemcpyHtoD", 3020u, cushim_row_cuMemcpyHtoD_v2_ptds, false, false},
     {"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoD", 7000u, -1, true, false},
-    {"cuMemcpyPeer", "cuMemcpyPeer", "cuMemcpyPeer", 4000u, 432, false, false},
+    {"cuMemcpyPeer", "cuMemcpyPeer", "cuMemcpyPeer", 4000u, cushim_row_cuMemcpyPeer_ptds, false, false},
     {"cuMemcpyPeer", "cuMemcpyPeer_ptds", "cuMemcpyPeer", 7000u, -1, true, false},
-    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync", "cuMemcpyPeerAsync", 4000u, 434, false, false},
+    {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync", "cuMemcpyPeerAsync", 4000u, cushim_row_cuMemcpyPeerAsync_ptsz, false, false},
     {"cuMemcpyPeerAsync", "cuMemcpyPeerAsync_ptsz", "cuMemcpyPeerAsync", 7000u, -1, true, false},
-    {"cuMemcpyWithAttributesAsync", "cuMemcpyWithAttributesAsync", "cuMemcpyWithAttributesAsync", 13020u, 436, false, false},
+    {"cuMemcpyWithAttributesAsync", "cuMemcpyWithAttributesAsync", "cuMemcpyWithAttributesAsync", 13020u, cushim_row_cuMemcpyWithAttributesAsync_ptsz, false, false},
     {"cuMemcpyWithAttributesAsync", "cuMemcpyWithAttributesAsync_ptsz", "cuMemcpyWithAttributesAsync", 13020u, -1, true, false},
-    {"cuMemsetD16Async", "cuMemsetD16Async", "cuMemsetD16Async", 3020u, 438, false, false},
+    {"cuMemsetD16Async", "cuMemsetD16Async", "cuMemsetD16Async", 3020u, cushim_row_cuMemsetD16Async_ptsz, false, false},
     {"cuMemsetD16Async", "cuMemsetD16Async_ptsz", "cuMemsetD16Async", 7000u, -1, true, false},
-    {"cuMemsetD16", "cuMemsetD16_v2", "cuMemsetD16", 3020u, 440, false, false},
+    {"cuMemsetD16", "cuMemsetD16_v2", "cuMemsetD16", 3020u, cushim_row_cuMemsetD16_v2_ptds, false, false},
     {"cuMemsetD16", "cuMemsetD16_v2_ptds", "cuMemsetD16", 7000u, -1, true, false},
-    {"cuMemsetD2D16Async", "cuMemsetD2D16Async", "cuMemsetD2D16Async", 3020u, 442, false, false},
+    {"cuMemsetD2D16Async", "cuMemsetD2D16Async", "cuMemsetD2D16Async", 3020u, cushim_row_cuMemsetD2D16Async_ptsz, false, false},
     {"cuMemsetD2D16Async", "cuMemsetD2D16Async_ptsz", "cuMemsetD2D16Async", 7000u, -1, true, false},
-    {"cuMemsetD2D16", "cuMemsetD2D16_v2", "cuMemsetD2D16", 3020u, 444, false, false},
+    {"cuMemsetD2D16", "cuMemsetD2D16_v2", "cuMemsetD2D16", 3020u, cushim_row_cuMemsetD2D16_v2_ptds, false, false},
     {"cuMemsetD2D16", "cuMemsetD2D16_v2_ptds", "cuMemsetD2D16", 7000u, -1, true, false},
-    {"cuMemsetD2D32Async", "cuMemsetD2D32Async", "cuMemsetD2D32Async", 3020u, 446, false, false},
+    {"cuMemsetD2D32Async", "cuMemsetD2D32Async", "cuMemsetD2D32Async", 3020u, cushim_row_cuMemsetD2D32Async_ptsz, false, false},
     {"cuMemsetD2D32Async", "cuMemsetD2D32Async_ptsz", "cuMemsetD2D32Async", 7000u, -1, true, false},
-    {"cuMemsetD2D32", "cuMemsetD2D32_v2", "cuMemsetD2D32", 3020u, 448, false, false},
+    {"cuMemsetD2D32", "cuMemsetD2D32_v2", "cuMemsetD2D32", 3020u, cushim_row_cuMemsetD2D32_v2_ptds, false, false},
     {"cuMemsetD2D32", "cuMemsetD2D32_v2_ptds", "cuMemsetD2D32", 7000u, -1, true, false},
-    {"cuMemsetD2D8Async", "cuMemsetD2D8Async", "cuMemsetD2D8Async", 3020u, 450, false, false},
+    {"cuMemsetD2D8Async", "cuMemsetD2D8Async", "cuMemsetD2D8Async", 3020u, cushim_row_cuMemsetD2D8Async_ptsz, false, false},
     {"cuMemsetD2D8Async", "cuMemsetD2D8Async_ptsz", "cuMemsetD2D8Async", 7000u, -1, true, false},
-    {"cuMemsetD2D8", "cuMemsetD2D8_v2", "cuMemsetD2D8", 3020u, 452, false, false},
+    {"cuMemsetD2D8", "cuMemsetD2D8_v2", "cuMemsetD2D8", 3020u, cushim_row_cuMemsetD2D8_v2_ptds, false, false},
     {"cuMemsetD2D8", "cuMemsetD2D8_v2_ptds", "cuMemsetD2D8", 7000u, -1, true, false},
-    {"cuMemsetD32Async", "cuMemsetD32Async", "cuMemsetD32Async", 3020u, 454, false, false},
+    {"cuMemsetD32Async", "cuMemsetD32Async", "cuMemsetD32Async", 3020u, cushim_row_cuMemsetD32Async_ptsz, false, false},
     {"cuMemsetD32Async", "cuMemsetD32Async_ptsz", "cuMemsetD32Async", 7000u, -1, true, false},
-    {"cuMemsetD32", "cuMemsetD32_v2", "cuMemsetD32", 3020u, 456, false, false},
+    {"cuMemsetD32", "cuMemsetD32_v2", "cuMemsetD32", 3020u, cushim_row_cuMemsetD32_v2_ptds, false, false},
     {"cuMemsetD32", "cuMemsetD32_v2_ptds", "cuMemsetD32", 7000u, -1, true, false},
-    {"cuMemsetD8Async", "cuMemsetD8Async", "cuMemsetD8Async", 3020u, 458, false, false},
+    {"cuMemsetD8Async", "cuMemsetD8Async", "cuMemsetD8Async", 3020u, cushim_row_cuMemsetD8Async_ptsz, false, false},
     {"cuMemsetD8Async", "cuMemsetD8Async_ptsz", "cuMemsetD8Async", 7000u, -1, true, false},
-    {"cuMemsetD8", "cuMemsetD8_v2", "cuMemsetD8", 3020u, 460, false, false},
+    {"cuMemsetD8", "cuMemsetD8_v2", "cuMemsetD8", 3020u, cushim_row_cuMemsetD8_v2_ptds, false, false},
     {"cuMemsetD8", "cuMemsetD8_v2_ptds", "cuMemsetD8", 7000u, -1, true, false},
     {"cuMipmappedArrayCreate", "cuMipmappedArrayCreate", "cuMipmappedArrayCreate", 5000u, -1, false, false},
     {"cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", "cuMipmappedArrayDestroy", 5000u, -1, false, false},
@@ -599,69 +1222,69 @@ const cushim::Function cushim_functions[] = {
     {"cuProfilerInitialize", "cuProfilerInitialize", "cuProfilerInitialize", 4000u, -1, false, false},
     {"cuProfilerStart", "cuProfilerStart", "cuProfilerStart", 4000u, -1, false, false},
     {"cuProfilerStop", "cuProfilerStop", "cuProfilerStop", 4000u, -1, false, false},
-    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", 10000u, 505, false, false},
+    {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync", 10000u, cushim_row_cuSignalExternalSemaphoresAsync_ptsz, false, false},
     {"cuSignalExternalSemaphoresAsync", "cuSignalExternalSemaphoresAsync_ptsz", "cuSignalExternalSemaphoresAsync", 10000u, -1, true, false},
-    {"cuStreamAddCallback", "cuStreamAddCallback", "cuStreamAddCallback", 5000u, 507, false, false},
+    {"cuStreamAddCallback", "cuStreamAddCallback", "cuStreamAddCallback", 5000u, cushim_row_cuStreamAddCallback_ptsz, false, false},
     {"cuStreamAddCallback", "cuStreamAddCallback_ptsz", "cuStreamAddCallback", 7000u, -1, true, false},
-    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync", "cuStreamAttachMemAsync", 6000u, 509, false, false},
+    {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync", "cuStreamAttachMemAsync", 6000u, cushim_row_cuStreamAttachMemAsync_ptsz, false, false},
     {"cuStreamAttachMemAsync", "cuStreamAttachMemAsync_ptsz", "cuStreamAttachMemAsync", 7000u, -1, true, false},
-    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2", "cuStreamBatchMemOp", 11070u, 511, false, false},
+    {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2", "cuStreamBatchMemOp", 11070u, cushim_row_cuStreamBatchMemOp_v2_ptsz, false, false},
     {"cuStreamBatchMemOp", "cuStreamBatchMemOp_v2_ptsz", "cuStreamBatchMemOp", 11070u, -1, true, false},
-    {"cuStreamBeginCaptureToCig", "cuStreamBeginCaptureToCig", "cuStreamBeginCaptureToCig", 13010u, 513, false, false},
+    {"cuStreamBeginCaptureToCig", "cuStreamBeginCaptureToCig", "cuStreamBeginCaptureToCig", 13010u, cushim_row_cuStreamBeginCaptureToCig_ptsz, false, false},
     {"cuStreamBeginCaptureToCig", "cuStreamBeginCaptureToCig_ptsz", "cuStreamBeginCaptureToCig", 13010u, -1, true, false},
-    {"cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph", 12030u, 515, false, false},
+    {"cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph", 12030u, cushim_row_cuStreamBeginCaptureToGraph_ptsz, false, false},
     {"cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph_ptsz", "cuStreamBeginCaptureToGraph", 12030u, -1, true, false},
-    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2", "cuStreamBeginCapture", 10010u, 517, false, false},
+    {"cuStreamBeginCapture", "cuStreamBeginCapture_v2", "cuStreamBeginCapture", 10010u, cushim_row_cuStreamBeginCapture_v2_ptsz, false, false},
     {"cuStreamBeginCapture", "cuStreamBeginCapture_v2_ptsz", "cuStreamBeginCapture", 10010u, -1, true, false},
-    {"cuStreamBeginRecaptureToGraph", "cuStreamBeginRecaptureToGraph", "cuStreamBeginRecaptureToGraph", 13030u, 519, false, false},
+    {"cuStreamBeginRecaptureToGraph", "cuStreamBeginRecaptureToGraph", "cuStreamBeginRecaptureToGraph", 13030u, cushim_row_cuStreamBeginRecaptureToGraph_ptsz, false, false},
     {"cuStreamBeginRecaptureToGraph", "cuStreamBeginRecaptureToGraph_ptsz", "cuStreamBeginRecaptureToGraph", 13030u, -1, true, false},
-    {"cuStreamCopyAttributes", "cuStreamCopyAttributes", "cuStreamCopyAttributes", 11000u, 521, false, false},
+    {"cuStreamCopyAttributes", "cuStreamCopyAttributes", "cuStreamCopyAttributes", 11000u, cushim_row_cuStreamCopyAttributes_ptsz, false, false},
     {"cuStreamCopyAttributes", "cuStreamCopyAttributes_ptsz", "cuStreamCopyAttributes", 11000u, -1, true, false},
     {"cuStreamCreate", "cuStreamCreate", "cuStreamCreate", 2000u, -1, false, false},
     {"cuStreamCreateWithPriority", "cuStreamCreateWithPriority", "cuStreamCreateWithPriority", 5050u, -1, false, false},
     {"cuStreamDestroy", "cuStreamDestroy_v2", "cuStreamDestroy", 4000u, -1, false, false},
-    {"cuStreamEndCapture", "cuStreamEndCapture", "cuStreamEndCapture", 10000u, 526, false, false},
+    {"cuStreamEndCapture", "cuStreamEndCapture", "cuStreamEndCapture", 10000u, cushim_row_cuStreamEndCapture_ptsz, false, false},
     {"cuStreamEndCapture", "cuStreamEndCapture_ptsz", "cuStreamEndCapture", 10000u, -1, true, false},
-    {"cuStreamEndCaptureToCig", "cuStreamEndCaptureToCig", "cuStreamEndCaptureToCig", 13010u, 528, false, false},
+    {"cuStreamEndCaptureToCig", "cuStreamEndCaptureToCig", "cuStreamEndCaptureToCig", 13010u, cushim_row_cuStreamEndCaptureToCig_ptsz, false, false},
     {"cuStreamEndCaptureToCig", "cuStreamEndCaptureToCig_ptsz", "cuStreamEndCaptureToCig", 13010u, -1, true, false},
-    {"cuStreamGetAttribute", "cuStreamGetAttribute", "cuStreamGetAttribute", 11000u, 530, false, false},
+    {"cuStreamGetAttribute", "cuStreamGetAttribute", "cuStreamGetAttribute", 11000u, cushim_row_cuStreamGetAttribute_ptsz, false, false},
     {"cuStreamGetAttribute", "cuStreamGetAttribute_ptsz", "cuStreamGetAttribute", 11000u, -1, true, false},
-    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v3", "cuStreamGetCaptureInfo", 12030u, 532, false, false},
+    {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v3", "cuStreamGetCaptureInfo", 12030u, cushim_row_cuStreamGetCaptureInfo_v3_ptsz, false, false},
     {"cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_v3_ptsz", "cuStreamGetCaptureInfo", 12030u, -1, true, false},
-    {"cuStreamGetCtx", "cuStreamGetCtx", "cuStreamGetCtx", 9020u, 534, false, false},
+    {"cuStreamGetCtx", "cuStreamGetCtx", "cuStreamGetCtx", 9020u, cushim_row_cuStreamGetCtx_ptsz, false, false},
     {"cuStreamGetCtx", "cuStreamGetCtx_ptsz", "cuStreamGetCtx", 9020u, -1, true, false},
-    {"cuStreamGetCtx_v2", "cuStreamGetCtx_v2", "cuStreamGetCtx", 12050u, 536, false, false},
+    {"cuStreamGetCtx_v2", "cuStreamGetCtx_v2", "cuStreamGetCtx", 12050u, cushim_row_cuStreamGetCtx_v2_ptsz, false, false},
     {"cuStreamGetCtx_v2", "cuStreamGetCtx_v2_ptsz", "cuStreamGetCtx", 12050u, -1, true, false},
-    {"cuStreamGetDevResource", "cuStreamGetDevResource", "cuStreamGetDevResource", 13010u, 538, false, false},
+    {"cuStreamGetDevResource", "cuStreamGetDevResource", "cuStreamGetDevResource", 13010u, cushim_row_cuStreamGetDevResource_ptsz, false, false},
     {"cuStreamGetDevResource", "cuStreamGetDevResource_ptsz", "cuStreamGetDevResource", 13010u, -1, true, false},
-    {"cuStreamGetDevice", "cuStreamGetDevice", "cuStreamGetDevice", 12080u, 540, false, false},
+    {"cuStreamGetDevice", "cuStreamGetDevice", "cuStreamGetDevice", 12080u, cushim_row_cuStreamGetDevice_ptsz, false, false},
     {"cuStreamGetDevice", "cuStreamGetDevice_ptsz", "cuStreamGetDevice", 12080u, -1, true, false},
-    {"cuStreamGetFlags", "cuStreamGetFlags", "cuStreamGetFlags", 5050u, 542, false, false},
+    {"cuStreamGetFlags", "cuStreamGetFlags", "cuStreamGetFlags", 5050u, cushim_row_cuStreamGetFlags_ptsz, false, false},
     {"cuStreamGetFlags", "cuStreamGetFlags_ptsz", "cuStreamGetFlags", 7000u, -1, true, false},
     {"cuStreamGetGreenCtx", "cuStreamGetGreenCtx", "cuStreamGetGreenCtx", 12040u, -1, false, false},
-    {"cuStreamGetId", "cuStreamGetId", "cuStreamGetId", 12000u, 545, false, false},
+    {"cuStreamGetId", "cuStreamGetId", "cuStreamGetId", 12000u, cushim_row_cuStreamGetId_ptsz, false, false},
     {"cuStreamGetId", "cuStreamGetId_ptsz", "cuStreamGetId", 12000u, -1, true, false},
-    {"cuStreamGetPriority", "cuStreamGetPriority", "cuStreamGetPriority", 5050u, 547, false, false},
+    {"cuStreamGetPriority", "cuStreamGetPriority", "cuStreamGetPriority", 5050u, cushim_row_cuStreamGetPriority_ptsz, false, false},
     {"cuStreamGetPriority", "cuStreamGetPriority_ptsz", "cuStreamGetPriority", 7000u, -1, true, false},
-    {"cuStreamIsCapturing", "cuStreamIsCapturing", "cuStreamIsCapturing", 10000u, 549, false, false},
+    {"cuStreamIsCapturing", "cuStreamIsCapturing", "cuStreamIsCapturing", 10000u, cushim_row_cuStreamIsCapturing_ptsz, false, false},
     {"cuStreamIsCapturing", "cuStreamIsCapturing_ptsz", "cuStreamIsCapturing", 10000u, -1, true, false},
-    {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery", 2000u, 551, false, false},
+    {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery", 2000u, cushim_row_cuStreamQuery_ptsz, false, false},
     {"cuStreamQuery", "cuStreamQuery_ptsz", "cuStreamQuery", 7000u, -1, true, false},
-    {"cuStreamSetAttribute", "cuStreamSetAttribute", "cuStreamSetAttribute", 11000u, 553, false, false},
+    {"cuStreamSetAttribute", "cuStreamSetAttribute", "cuStreamSetAttribute", 11000u, cushim_row_cuStreamSetAttribute_ptsz, false, false},
     {"cuStreamSetAttribute", "cuStreamSetAttribute_ptsz", "cuStreamSetAttribute", 11000u, -1, true, false},
-    {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize", 2000u, 555, false, false},
+    {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize", 2000u, cushim_row_cuStreamSynchronize_ptsz, false, false},
     {"cuStreamSynchronize", "cuStreamSynchronize_ptsz", "cuStreamSynchronize", 7000u, -1, true, false},
-    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_v2", "cuStreamUpdateCaptureDependencies", 12030u, 557, false, false},
+    {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_v2", "cuStreamUpdateCaptureDependencies", 12030u, cushim_row_cuStreamUpdateCaptureDependencies_v2_ptsz, false, false},
     {"cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_v2_ptsz", "cuStreamUpdateCaptureDependencies", 12030u, -1, true, false},
-    {"cuStreamWaitEvent", "cuStreamWaitEvent", "cuStreamWaitEvent", 3020u, 559, false, false},
+    {"cuStreamWaitEvent", "cuStreamWaitEvent", "cuStreamWaitEvent", 3020u, cushim_row_cuStreamWaitEvent_ptsz, false, false},
     {"cuStreamWaitEvent", "cuStreamWaitEvent_ptsz", "cuStreamWaitEvent", 7000u, -1, true, false},
-    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2", "cuStreamWaitValue32", 11070u, 561, false, false},
+    {"cuStreamWaitValue32", "cuStreamWaitValue32_v2", "cuStreamWaitValue32", 11070u, cushim_row_cuStreamWaitValue32_v2_ptsz, false, false},
     {"cuStreamWaitValue32", "cuStreamWaitValue32_v2_ptsz", "cuStreamWaitValue32", 11070u, -1, true, false},
-    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2", "cuStreamWaitValue64", 11070u, 563, false, false},
+    {"cuStreamWaitValue64", "cuStreamWaitValue64_v2", "cuStreamWaitValue64", 11070u, cushim_row_cuStreamWaitValue64_v2_ptsz, false, false},
     {"cuStreamWaitValue64", "cuStreamWaitValue64_v2_ptsz", "cuStreamWaitValue64", 11070u, -1, true, false},
-    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2", "cuStreamWriteValue32", 11070u, 565, false, false},
+    {"cuStreamWriteValue32", "cuStreamWriteValue32_v2", "cuStreamWriteValue32", 11070u, cushim_row_cuStreamWriteValue32_v2_ptsz, false, false},
     {"cuStreamWriteValue32", "cuStreamWriteValue32_v2_ptsz", "cuStreamWriteValue32", 11070u, -1, true, false},
-    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2", "cuStreamWriteValue64", 11070u, 567, false, false},
+    {"cuStreamWriteValue64", "cuStreamWriteValue64_v2", "cuStreamWriteValue64", 11070u, cushim_row_cuStreamWriteValue64_v2_ptsz, false, false},
     {"cuStreamWriteValue64", "cuStreamWriteValue64_v2_ptsz", "cuStreamWriteValue64", 11070u, -1, true, false},
     {"cuSurfObjectCreate", "cuSurfObjectCreate", "cuSurfObjectCreate", 5000u, -1, false, false},
     {"cuSurfObjectDestroy", "cuSurfObjectDestroy", "cuSurfObjectDestroy", 5000u, -1, false, false},
@@ -712,7 +1335,7 @@ const cushim::Function cushim_functions[] = {
     {"cuVDPAUCtxCreate", "cuVDPAUCtxCreate_v2", "cuVDPAUCtxCreate", 3020u, -1, false, false},
     {"cuVDPAUGetDevice", "cuVDPAUGetDevice", "cuVDPAUGetDevice", 3010u, -1, false, false},
     {"cuWGLGetDevice", "cuWGLGetDevice", "cuWGLGetDevice", 2020u, -1, false, CUSHIM_ELSEWHERE__WIN32},
-    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, 618, false, false},
+    {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync", 10000u, cushim_row_cuWaitExternalSemaphoresAsync_ptsz, false, false},
     {"cuWaitExternalSemaphoresAsync", "cuWaitExternalSemaphoresAsync_ptsz", "cuWaitExternalSemaphoresAsync", 10000u, -1, true, false},
 };
 
@@ -998,695 +1621,695 @@ static_assert(static_cast<int>(CUSHIM_CUDA_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(CUresult, cuArray3DCreate_v2, cuArray3DCreate_v2, 0, (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor_v2, 1, (CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayCreate_v2, cuArrayCreate_v2, 2, (CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayDestroy, cuArrayDestroy, 3, (CUarray hArray), (hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayGetDescriptor_v2, cuArrayGetDescriptor_v2, 4, (CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayGetMemoryRequirements, cuArrayGetMemoryRequirements, 5, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device), (memoryRequirements, array, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayGetPlane, cuArrayGetPlane, 6, (CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx), (pPlaneArray, hArray, planeIdx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuArrayGetSparseProperties, cuArrayGetSparseProperties, 7, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array), (sparseProperties, array), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointOperationComplete, cuCheckpointOperationComplete, 8, (CUcheckpointOperationHandle handle), (handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessCheckpoint, cuCheckpointProcessCheckpoint, 9, (int pid, CUcheckpointCheckpointArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessGetRestoreThreadId, cuCheckpointProcessGetRestoreThreadId, 10, (int pid, int *tid), (pid, tid), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessGetState, cuCheckpointProcessGetState, 11, (int pid, CUprocessState *state), (pid, state), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessLock, cuCheckpointProcessLock, 12, (int pid, CUcheckpointLockArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessRestore, cuCheckpointProcessRestore, 13, (int pid, CUcheckpointRestoreArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCheckpointProcessUnlock, cuCheckpointProcessUnlock, 14, (int pid, CUcheckpointUnlockArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpDeregisterCompleteCallback, cuCoredumpDeregisterCompleteCallback, 15, (CUcoredumpCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpDeregisterStartCallback, cuCoredumpDeregisterStartCallback, 16, (CUcoredumpCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpGetAttribute, cuCoredumpGetAttribute, 17, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpGetAttributeGlobal, cuCoredumpGetAttributeGlobal, 18, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpRegisterCompleteCallback, cuCoredumpRegisterCompleteCallback, 19, (CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut), (callback, userData, callbackOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpRegisterStartCallback, cuCoredumpRegisterStartCallback, 20, (CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut), (callback, userData, callbackOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpSetAttribute, cuCoredumpSetAttribute, 21, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCoredumpSetAttributeGlobal, cuCoredumpSetAttributeGlobal, 22, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxAttach, cuCtxAttach, 23, (CUcontext *pctx, unsigned int flags), (pctx, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxCreate_v4, cuCtxCreate_v4, 24, (CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev), (pctx, ctxCreateParams, flags, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxDestroy_v2, cuCtxDestroy_v2, 25, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxDetach, cuCtxDetach, 26, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 27, (CUcontext peerContext), (peerContext), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 28, (CUcontext peerContext, unsigned int Flags), (peerContext, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxFromGreenCtx, cuCtxFromGreenCtx, 29, (CUcontext *pContext, CUgreenCtx hCtx), (pContext, hCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetApiVersion, cuCtxGetApiVersion, 30, (CUcontext ctx, unsigned int *version), (ctx, version), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetCacheConfig, cuCtxGetCacheConfig, 31, (CUfunc_cache *pconfig), (pconfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetCurrent, cuCtxGetCurrent, 32, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetDevResource, cuCtxGetDevResource, 33, (CUcontext hCtx, CUdevResource *resource, CUdevResourceType type), (hCtx, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetDevice, cuCtxGetDevice, 34, (CUdevice *device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetDevice_v2, cuCtxGetDevice_v2, 35, (CUdevice *device, CUcontext ctx), (device, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetExecAffinity, cuCtxGetExecAffinity, 36, (CUexecAffinityParam *pExecAffinity, CUexecAffinityType type), (pExecAffinity, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetFlags, cuCtxGetFlags, 37, (unsigned int *flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetId, cuCtxGetId, 38, (CUcontext ctx, unsigned long long *ctxId), (ctx, ctxId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetLimit, cuCtxGetLimit, 39, (size_t *pvalue, CUlimit limit), (pvalue, limit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetSharedMemConfig, cuCtxGetSharedMemConfig, 40, (CUsharedconfig *pConfig), (pConfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 41, (int *leastPriority, int *greatestPriority), (leastPriority, greatestPriority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxPopCurrent_v2, cuCtxPopCurrent_v2, 42, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxPushCurrent_v2, cuCtxPushCurrent_v2, 43, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxRecordEvent, cuCtxRecordEvent, 44, (CUcontext hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxResetPersistingL2Cache, cuCtxResetPersistingL2Cache, 45, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSetCacheConfig, cuCtxSetCacheConfig, 46, (CUfunc_cache config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSetCurrent, cuCtxSetCurrent, 47, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSetFlags, cuCtxSetFlags, 48, (unsigned int flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSetLimit, cuCtxSetLimit, 49, (CUlimit limit, size_t value), (limit, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSetSharedMemConfig, cuCtxSetSharedMemConfig, 50, (CUsharedconfig config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSynchronize, cuCtxSynchronize, 51, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxSynchronize_v2, cuCtxSynchronize_v2, 52, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuCtxWaitEvent, cuCtxWaitEvent, 53, (CUcontext hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDestroyExternalMemory, cuDestroyExternalMemory, 54, (CUexternalMemory extMem), (extMem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, 55, (CUexternalSemaphore extSem), (extSem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevResourceGenerateDesc, cuDevResourceGenerateDesc, 56, (CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources), (phDesc, resources, nbResources), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevSmResourceSplit, cuDevSmResourceSplit, 57, (CUdevResource *result, unsigned int nbGroups, const CUdevResource *input, CUdevResource *remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS *groupParams), (result, nbGroups, input, remainder, flags, groupParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevSmResourceSplitByCount, cuDevSmResourceSplitByCount, 58, (CUdevResource *result, unsigned int *nbGroups, const CUdevResource *input, CUdevResource *remainder, unsigned int flags, unsigned int minCount), (result, nbGroups, input, remainder, flags, minCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 59, (int *canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceComputeCapability, cuDeviceComputeCapability, 60, (int *major, int *minor, CUdevice dev), (major, minor, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGet, cuDeviceGet, 61, (CUdevice *device, int ordinal), (device, ordinal), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetAttribute, cuDeviceGetAttribute, 62, (int *pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, 63, (CUdevice *dev, const char *pciBusId), (dev, pciBusId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetCliqueCount, cuDeviceGetCliqueCount, 64, (size_t *count, CUdevice dev), (count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetCliqueInfo, cuDeviceGetCliqueInfo, 65, (CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev), (cliqueInfo, count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetCount, cuDeviceGetCount, 66, (int *count), (count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, 67, (CUmemoryPool *pool_out, CUdevice dev), (pool_out, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetDevResource, cuDeviceGetDevResource, 68, (CUdevice device, CUdevResource *resource, CUdevResourceType type), (device, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetExecAffinitySupport, cuDeviceGetExecAffinitySupport, 69, (int *pi, CUexecAffinityType type, CUdevice dev), (pi, type, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetFabricClusterUuid, cuDeviceGetFabricClusterUuid, 70, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetGraphMemAttribute, cuDeviceGetGraphMemAttribute, 71, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetHostAtomicCapabilities, cuDeviceGetHostAtomicCapabilities, 72, (unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice dev), (capabilities, operations, count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetLuid, cuDeviceGetLuid, 73, (char *luid, unsigned int *deviceNodeMask, CUdevice dev), (luid, deviceNodeMask, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetMemPool, cuDeviceGetMemPool, 74, (CUmemoryPool *pool, CUdevice dev), (pool, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetName, cuDeviceGetName, 75, (char *name, int len, CUdevice dev), (name, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetNvSciSyncAttributes, cuDeviceGetNvSciSyncAttributes, 76, (void *nvSciSyncAttrList, CUdevice dev, int flags), (nvSciSyncAttrList, dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAtomicCapabilities, 77, (unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice), (capabilities, operations, count, srcDevice, dstDevice), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetP2PAttribute, cuDeviceGetP2PAttribute, 78, (int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice), (value, attrib, srcDevice, dstDevice), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, 79, (char *pciBusId, int len, CUdevice dev), (pciBusId, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetProperties, cuDeviceGetProperties, 80, (CUdevprop *prop, CUdevice dev), (prop, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGetTexture1DLinearMaxWidth, 81, (size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev), (maxWidthInElements, format, numChannels, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, 82, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceGraphMemTrim, cuDeviceGraphMemTrim, 83, (CUdevice device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, 84, (CUdevice dev, unsigned int *flags, int *active), (dev, flags, active), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease_v2, 85, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset_v2, 86, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 87, (CUcontext *pctx, CUdevice dev), (pctx, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags_v2, 88, (CUdevice dev, unsigned int flags), (dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceRegisterAsyncNotification, cuDeviceRegisterAsyncNotification, 89, (CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback), (device, callbackFunc, userData, callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceSetGraphMemAttribute, cuDeviceSetGraphMemAttribute, 90, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceSetMemPool, cuDeviceSetMemPool, 91, (CUdevice dev, CUmemoryPool pool), (dev, pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceTotalMem_v2, cuDeviceTotalMem_v2, 92, (size_t *bytes, CUdevice dev), (bytes, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDeviceUnregisterAsyncNotification, cuDeviceUnregisterAsyncNotification, 93, (CUdevice device, CUasyncCallbackHandle callback), (device, callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuDriverGetVersion, cuDriverGetVersion, 94, (int *driverVersion), (driverVersion), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArray3DCreate_v2, cuArray3DCreate_v2, cushim_row_cuArray3DCreate_v2, (CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor_v2, cushim_row_cuArray3DGetDescriptor_v2, (CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayCreate_v2, cuArrayCreate_v2, cushim_row_cuArrayCreate_v2, (CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray), (pHandle, pAllocateArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayDestroy, cuArrayDestroy, cushim_row_cuArrayDestroy, (CUarray hArray), (hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetDescriptor_v2, cuArrayGetDescriptor_v2, cushim_row_cuArrayGetDescriptor_v2, (CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetMemoryRequirements, cuArrayGetMemoryRequirements, cushim_row_cuArrayGetMemoryRequirements, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device), (memoryRequirements, array, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetPlane, cuArrayGetPlane, cushim_row_cuArrayGetPlane, (CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx), (pPlaneArray, hArray, planeIdx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuArrayGetSparseProperties, cuArrayGetSparseProperties, cushim_row_cuArrayGetSparseProperties, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array), (sparseProperties, array), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointOperationComplete, cuCheckpointOperationComplete, cushim_row_cuCheckpointOperationComplete, (CUcheckpointOperationHandle handle), (handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessCheckpoint, cuCheckpointProcessCheckpoint, cushim_row_cuCheckpointProcessCheckpoint, (int pid, CUcheckpointCheckpointArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessGetRestoreThreadId, cuCheckpointProcessGetRestoreThreadId, cushim_row_cuCheckpointProcessGetRestoreThreadId, (int pid, int *tid), (pid, tid), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessGetState, cuCheckpointProcessGetState, cushim_row_cuCheckpointProcessGetState, (int pid, CUprocessState *state), (pid, state), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessLock, cuCheckpointProcessLock, cushim_row_cuCheckpointProcessLock, (int pid, CUcheckpointLockArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessRestore, cuCheckpointProcessRestore, cushim_row_cuCheckpointProcessRestore, (int pid, CUcheckpointRestoreArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCheckpointProcessUnlock, cuCheckpointProcessUnlock, cushim_row_cuCheckpointProcessUnlock, (int pid, CUcheckpointUnlockArgs *args), (pid, args), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpDeregisterCompleteCallback, cuCoredumpDeregisterCompleteCallback, cushim_row_cuCoredumpDeregisterCompleteCallback, (CUcoredumpCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpDeregisterStartCallback, cuCoredumpDeregisterStartCallback, cushim_row_cuCoredumpDeregisterStartCallback, (CUcoredumpCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpGetAttribute, cuCoredumpGetAttribute, cushim_row_cuCoredumpGetAttribute, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpGetAttributeGlobal, cuCoredumpGetAttributeGlobal, cushim_row_cuCoredumpGetAttributeGlobal, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpRegisterCompleteCallback, cuCoredumpRegisterCompleteCallback, cushim_row_cuCoredumpRegisterCompleteCallback, (CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut), (callback, userData, callbackOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpRegisterStartCallback, cuCoredumpRegisterStartCallback, cushim_row_cuCoredumpRegisterStartCallback, (CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut), (callback, userData, callbackOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpSetAttribute, cuCoredumpSetAttribute, cushim_row_cuCoredumpSetAttribute, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCoredumpSetAttributeGlobal, cuCoredumpSetAttributeGlobal, cushim_row_cuCoredumpSetAttributeGlobal, (CUcoredumpSettings attrib, void *value, size_t *size), (attrib, value, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxAttach, cuCtxAttach, cushim_row_cuCtxAttach, (CUcontext *pctx, unsigned int flags), (pctx, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxCreate_v4, cuCtxCreate_v4, cushim_row_cuCtxCreate_v4, (CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev), (pctx, ctxCreateParams, flags, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDestroy_v2, cuCtxDestroy_v2, cushim_row_cuCtxDestroy_v2, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDetach, cuCtxDetach, cushim_row_cuCtxDetach, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, cushim_row_cuCtxDisablePeerAccess, (CUcontext peerContext), (peerContext), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, cushim_row_cuCtxEnablePeerAccess, (CUcontext peerContext, unsigned int Flags), (peerContext, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxFromGreenCtx, cuCtxFromGreenCtx, cushim_row_cuCtxFromGreenCtx, (CUcontext *pContext, CUgreenCtx hCtx), (pContext, hCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetApiVersion, cuCtxGetApiVersion, cushim_row_cuCtxGetApiVersion, (CUcontext ctx, unsigned int *version), (ctx, version), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetCacheConfig, cuCtxGetCacheConfig, cushim_row_cuCtxGetCacheConfig, (CUfunc_cache *pconfig), (pconfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetCurrent, cuCtxGetCurrent, cushim_row_cuCtxGetCurrent, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetDevResource, cuCtxGetDevResource, cushim_row_cuCtxGetDevResource, (CUcontext hCtx, CUdevResource *resource, CUdevResourceType type), (hCtx, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetDevice, cuCtxGetDevice, cushim_row_cuCtxGetDevice, (CUdevice *device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetDevice_v2, cuCtxGetDevice_v2, cushim_row_cuCtxGetDevice_v2, (CUdevice *device, CUcontext ctx), (device, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetExecAffinity, cuCtxGetExecAffinity, cushim_row_cuCtxGetExecAffinity, (CUexecAffinityParam *pExecAffinity, CUexecAffinityType type), (pExecAffinity, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetFlags, cuCtxGetFlags, cushim_row_cuCtxGetFlags, (unsigned int *flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetId, cuCtxGetId, cushim_row_cuCtxGetId, (CUcontext ctx, unsigned long long *ctxId), (ctx, ctxId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetLimit, cuCtxGetLimit, cushim_row_cuCtxGetLimit, (size_t *pvalue, CUlimit limit), (pvalue, limit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetSharedMemConfig, cuCtxGetSharedMemConfig, cushim_row_cuCtxGetSharedMemConfig, (CUsharedconfig *pConfig), (pConfig), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, cushim_row_cuCtxGetStreamPriorityRange, (int *leastPriority, int *greatestPriority), (leastPriority, greatestPriority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxPopCurrent_v2, cuCtxPopCurrent_v2, cushim_row_cuCtxPopCurrent_v2, (CUcontext *pctx), (pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxPushCurrent_v2, cuCtxPushCurrent_v2, cushim_row_cuCtxPushCurrent_v2, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxRecordEvent, cuCtxRecordEvent, cushim_row_cuCtxRecordEvent, (CUcontext hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxResetPersistingL2Cache, cuCtxResetPersistingL2Cache, cushim_row_cuCtxResetPersistingL2Cache, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetCacheConfig, cuCtxSetCacheConfig, cushim_row_cuCtxSetCacheConfig, (CUfunc_cache config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetCurrent, cuCtxSetCurrent, cushim_row_cuCtxSetCurrent, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetFlags, cuCtxSetFlags, cushim_row_cuCtxSetFlags, (unsigned int flags), (flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetLimit, cuCtxSetLimit, cushim_row_cuCtxSetLimit, (CUlimit limit, size_t value), (limit, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSetSharedMemConfig, cuCtxSetSharedMemConfig, cushim_row_cuCtxSetSharedMemConfig, (CUsharedconfig config), (config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSynchronize, cuCtxSynchronize, cushim_row_cuCtxSynchronize, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxSynchronize_v2, cuCtxSynchronize_v2, cushim_row_cuCtxSynchronize_v2, (CUcontext ctx), (ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuCtxWaitEvent, cuCtxWaitEvent, cushim_row_cuCtxWaitEvent, (CUcontext hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDestroyExternalMemory, cuDestroyExternalMemory, cushim_row_cuDestroyExternalMemory, (CUexternalMemory extMem), (extMem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, cushim_row_cuDestroyExternalSemaphore, (CUexternalSemaphore extSem), (extSem), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevResourceGenerateDesc, cuDevResourceGenerateDesc, cushim_row_cuDevResourceGenerateDesc, (CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources), (phDesc, resources, nbResources), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevSmResourceSplit, cuDevSmResourceSplit, cushim_row_cuDevSmResourceSplit, (CUdevResource *result, unsigned int nbGroups, const CUdevResource *input, CUdevResource *remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS *groupParams), (result, nbGroups, input, remainder, flags, groupParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevSmResourceSplitByCount, cuDevSmResourceSplitByCount, cushim_row_cuDevSmResourceSplitByCount, (CUdevResource *result, unsigned int *nbGroups, const CUdevResource *input, CUdevResource *remainder, unsigned int flags, unsigned int minCount), (result, nbGroups, input, remainder, flags, minCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, cushim_row_cuDeviceCanAccessPeer, (int *canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceComputeCapability, cuDeviceComputeCapability, cushim_row_cuDeviceComputeCapability, (int *major, int *minor, CUdevice dev), (major, minor, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGet, cuDeviceGet, cushim_row_cuDeviceGet, (CUdevice *device, int ordinal), (device, ordinal), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetAttribute, cuDeviceGetAttribute, cushim_row_cuDeviceGetAttribute, (int *pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, cushim_row_cuDeviceGetByPCIBusId, (CUdevice *dev, const char *pciBusId), (dev, pciBusId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetCliqueCount, cuDeviceGetCliqueCount, cushim_row_cuDeviceGetCliqueCount, (size_t *count, CUdevice dev), (count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetCliqueInfo, cuDeviceGetCliqueInfo, cushim_row_cuDeviceGetCliqueInfo, (CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev), (cliqueInfo, count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetCount, cuDeviceGetCount, cushim_row_cuDeviceGetCount, (int *count), (count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, cushim_row_cuDeviceGetDefaultMemPool, (CUmemoryPool *pool_out, CUdevice dev), (pool_out, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetDevResource, cuDeviceGetDevResource, cushim_row_cuDeviceGetDevResource, (CUdevice device, CUdevResource *resource, CUdevResourceType type), (device, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetExecAffinitySupport, cuDeviceGetExecAffinitySupport, cushim_row_cuDeviceGetExecAffinitySupport, (int *pi, CUexecAffinityType type, CUdevice dev), (pi, type, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetFabricClusterUuid, cuDeviceGetFabricClusterUuid, cushim_row_cuDeviceGetFabricClusterUuid, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetGraphMemAttribute, cuDeviceGetGraphMemAttribute, cushim_row_cuDeviceGetGraphMemAttribute, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetHostAtomicCapabilities, cuDeviceGetHostAtomicCapabilities, cushim_row_cuDeviceGetHostAtomicCapabilities, (unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice dev), (capabilities, operations, count, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetLuid, cuDeviceGetLuid, cushim_row_cuDeviceGetLuid, (char *luid, unsigned int *deviceNodeMask, CUdevice dev), (luid, deviceNodeMask, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetMemPool, cuDeviceGetMemPool, cushim_row_cuDeviceGetMemPool, (CUmemoryPool *pool, CUdevice dev), (pool, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetName, cuDeviceGetName, cushim_row_cuDeviceGetName, (char *name, int len, CUdevice dev), (name, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetNvSciSyncAttributes, cuDeviceGetNvSciSyncAttributes, cushim_row_cuDeviceGetNvSciSyncAttributes, (void *nvSciSyncAttrList, CUdevice dev, int flags), (nvSciSyncAttrList, dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAtomicCapabilities, cushim_row_cuDeviceGetP2PAtomicCapabilities, (unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice), (capabilities, operations, count, srcDevice, dstDevice), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetP2PAttribute, cuDeviceGetP2PAttribute, cushim_row_cuDeviceGetP2PAttribute, (int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice), (value, attrib, srcDevice, dstDevice), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, cushim_row_cuDeviceGetPCIBusId, (char *pciBusId, int len, CUdevice dev), (pciBusId, len, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetProperties, cuDeviceGetProperties, cushim_row_cuDeviceGetProperties, (CUdevprop *prop, CUdevice dev), (prop, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGetTexture1DLinearMaxWidth, cushim_row_cuDeviceGetTexture1DLinearMaxWidth, (size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev), (maxWidthInElements, format, numChannels, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGetUuid_v2, cuDeviceGetUuid_v2, cushim_row_cuDeviceGetUuid_v2, (CUuuid *uuid, CUdevice dev), (uuid, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceGraphMemTrim, cuDeviceGraphMemTrim, cushim_row_cuDeviceGraphMemTrim, (CUdevice device), (device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, cushim_row_cuDevicePrimaryCtxGetState, (CUdevice dev, unsigned int *flags, int *active), (dev, flags, active), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease_v2, cushim_row_cuDevicePrimaryCtxRelease_v2, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset_v2, cushim_row_cuDevicePrimaryCtxReset_v2, (CUdevice dev), (dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, cushim_row_cuDevicePrimaryCtxRetain, (CUcontext *pctx, CUdevice dev), (pctx, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags_v2, cushim_row_cuDevicePrimaryCtxSetFlags_v2, (CUdevice dev, unsigned int flags), (dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceRegisterAsyncNotification, cuDeviceRegisterAsyncNotification, cushim_row_cuDeviceRegisterAsyncNotification, (CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback), (device, callbackFunc, userData, callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceSetGraphMemAttribute, cuDeviceSetGraphMemAttribute, cushim_row_cuDeviceSetGraphMemAttribute, (CUdevice device, CUgraphMem_attribute attr, void *value), (device, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceSetMemPool, cuDeviceSetMemPool, cushim_row_cuDeviceSetMemPool, (CUdevice dev, CUmemoryPool pool), (dev, pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceTotalMem_v2, cuDeviceTotalMem_v2, cushim_row_cuDeviceTotalMem_v2, (size_t *bytes, CUdevice dev), (bytes, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDeviceUnregisterAsyncNotification, cuDeviceUnregisterAsyncNotification, cushim_row_cuDeviceUnregisterAsyncNotification, (CUdevice device, CUasyncCallbackHandle callback), (device, callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuDriverGetVersion, cuDriverGetVersion, cushim_row_cuDriverGetVersion, (int *driverVersion), (driverVersion), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamConsumerAcquireFrame, cuEGLStreamConsumerAcquireFrame, 95, (CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout), (conn, pCudaResource, pStream, timeout), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnect, cuEGLStreamConsumerConnect, 96, (CUeglStreamConnection *conn, EGLStreamKHR stream), (conn, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerAcquireFrame, cuEGLStreamConsumerAcquireFrame, cushim_row_cuEGLStreamConsumerAcquireFrame, (CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout), (conn, pCudaResource, pStream, timeout), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnectWithFlags, cuEGLStreamConsumerConnectWithFlags, 97, (CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags), (conn, stream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnect, cuEGLStreamConsumerConnect, cushim_row_cuEGLStreamConsumerConnect, (CUeglStreamConnection *conn, EGLStreamKHR stream), (conn, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect, 98, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerConnectWithFlags, cuEGLStreamConsumerConnectWithFlags, cushim_row_cuEGLStreamConsumerConnectWithFlags, (CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags), (conn, stream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamConsumerReleaseFrame, cuEGLStreamConsumerReleaseFrame, 99, (CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream), (conn, pCudaResource, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerDisconnect, cuEGLStreamConsumerDisconnect, cushim_row_cuEGLStreamConsumerDisconnect, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamProducerConnect, cuEGLStreamProducerConnect, 100, (CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height), (conn, stream, width, height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamConsumerReleaseFrame, cuEGLStreamConsumerReleaseFrame, cushim_row_cuEGLStreamConsumerReleaseFrame, (CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream), (conn, pCudaResource, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect, 101, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerConnect, cuEGLStreamProducerConnect, cushim_row_cuEGLStreamProducerConnect, (CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height), (conn, stream, width, height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, 102, (CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerDisconnect, cuEGLStreamProducerDisconnect, cushim_row_cuEGLStreamProducerDisconnect, (CUeglStreamConnection *conn), (conn), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, 103, (CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerPresentFrame, cuEGLStreamProducerPresentFrame, cushim_row_cuEGLStreamProducerPresentFrame, (CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuEventCreate, cuEventCreate, 104, (CUevent *phEvent, unsigned int Flags), (phEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuEventCreateFromEGLSync, cuEventCreateFromEGLSync, 105, (CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags), (phEvent, eglSync, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEGLStreamProducerReturnFrame, cuEGLStreamProducerReturnFrame, cushim_row_cuEGLStreamProducerReturnFrame, (CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream), (conn, eglframe, pStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuEventDestroy_v2, cuEventDestroy_v2, 106, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuEventElapsedTime_v2, cuEventElapsedTime_v2, 107, (float *pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuEventQuery, cuEventQuery, 108, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuEventRecord, cuEventRecord, 109, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuEventRecord_ptsz, cuEventRecord_ptsz, 110, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuEventRecordWithFlags, cuEventRecordWithFlags, 111, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz, 112, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuEventSynchronize, cuEventSynchronize, 113, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, 114, (CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc), (devPtr, extMem, bufferDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, 115, (CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc), (mipmap, extMem, mipmapDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFabricCpyBatchAsync, cuFabricCpyBatchAsync, 116, (size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFabricCpyBatchAsync_ptsz, cuFabricCpyBatchAsync_ptsz, 117, (size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuFlushGPUDirectRDMAWrites, cuFlushGPUDirectRDMAWrites, 118, (CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope), (target, scope), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncGetAttribute, cuFuncGetAttribute, 119, (int *pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncGetModule, cuFuncGetModule, 120, (CUmodule *hmod, CUfunction hfunc), (hmod, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncGetName, cuFuncGetName, 121, (const char **name, CUfunction hfunc), (name, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncGetParamCount, cuFuncGetParamCount, 122, (CUfunction func, size_t *paramCount), (func, paramCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncGetParamInfo, cuFuncGetParamInfo, 123, (CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize), (func, paramIndex, paramOffset, paramSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncIsLoaded, cuFuncIsLoaded, 124, (CUfunctionLoadingState *state, CUfunction function), (state, function), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncLoad, cuFuncLoad, 125, (CUfunction function), (function), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncSetAttribute, cuFuncSetAttribute, 126, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncSetBlockShape, cuFuncSetBlockShape, 127, (CUfunction hfunc, int x, int y, int z), (hfunc, x, y, z), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncSetCacheConfig, cuFuncSetCacheConfig, 128, (CUfunction hfunc, CUfunc_cache config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, 129, (CUfunction hfunc, CUsharedconfig config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuFuncSetSharedSize, cuFuncSetSharedSize, 130, (CUfunction hfunc, unsigned int bytes), (hfunc, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLCtxCreate_v2, cuGLCtxCreate_v2, 131, (CUcontext *pCtx, unsigned int Flags, CUdevice device), (pCtx, Flags, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLGetDevices_v2, cuGLGetDevices_v2, 132, (unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList), (pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLInit, cuGLInit, 133, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2, 134, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2_ptsz, cuGLMapBufferObjectAsync_v2_ptsz, 135, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2, cuGLMapBufferObject_v2, 136, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2_ptds, cuGLMapBufferObject_v2_ptds, 137, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLRegisterBufferObject, cuGLRegisterBufferObject, 138, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLSetBufferObjectMapFlags, cuGLSetBufferObjectMapFlags, 139, (GLuint buffer, unsigned int Flags), (buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLUnmapBufferObject, cuGLUnmapBufferObject, 140, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLUnmapBufferObjectAsync, cuGLUnmapBufferObjectAsync, 141, (GLuint buffer, CUstream hStream), (buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGLUnregisterBufferObject, cuGLUnregisterBufferObject, 142, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, 143, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGetErrorString, cuGetErrorString, 144, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 1) ? 0 : 1), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGetExportTable, cuGetExportTable, 145, (const void **ppExportTable, const CUuuid *pExportTableId), (ppExportTable, pExportTableId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGetProcAddress_v2, cuGetProcAddress_v2, 146, (const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddBatchMemOpNode, cuGraphAddBatchMemOpNode, 147, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, 148, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddDependencies_v2, cuGraphAddDependencies_v2, 149, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddEmptyNode, cuGraphAddEmptyNode, 150, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, 151, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, 152, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresSignalNode, 153, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresWaitNode, cuGraphAddExternalSemaphoresWaitNode, 154, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddHostNode, cuGraphAddHostNode, 155, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddKernelNode_v2, cuGraphAddKernelNode_v2, 156, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddMemAllocNode, cuGraphAddMemAllocNode, 157, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddMemFreeNode, cuGraphAddMemFreeNode, 158, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr), (phGraphNode, hGraph, dependencies, numDependencies, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddMemcpyNode, cuGraphAddMemcpyNode, 159, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddMemsetNode, cuGraphAddMemsetNode, 160, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddNode_v2, cuGraphAddNode_v2, 161, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphAddNode_v3, cuGraphAddNode_v3, 162, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeGetParams, 163, (CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out), (hNode, nodeParams_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeSetParams, cuGraphBatchMemOpNodeSetParams, 164, (CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, 165, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphClone, cuGraphClone, 166, (CUgraph *phGraphClone, CUgraph originalGraph), (phGraphClone, originalGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphConditionalHandleCreate, cuGraphConditionalHandleCreate, 167, (CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags), (pHandle_out, hGraph, ctx, defaultLaunchValue, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphCreate, cuGraphCreate, 168, (CUgraph *phGraph, unsigned int flags), (phGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphDebugDotPrint, cuGraphDebugDotPrint, 169, (CUgraph hGraph, const char *path, unsigned int flags), (hGraph, path, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphDestroy, cuGraphDestroy, 170, (CUgraph hGraph), (hGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphDestroyNode, cuGraphDestroyNode, 171, (CUgraphNode hNode), (hNode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, 172, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphEventRecordNodeSetEvent, cuGraphEventRecordNodeSetEvent, 173, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeGetEvent, 174, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphEventWaitNodeSetEvent, cuGraphEventWaitNodeSetEvent, 175, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecBatchMemOpNodeSetParams, cuGraphExecBatchMemOpNodeSetParams, 176, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecChildGraphNodeSetParams, cuGraphExecChildGraphNodeSetParams, 177, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph), (hGraphExec, hNode, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecDestroy, cuGraphExecDestroy, 178, (CUgraphExec hGraphExec), (hGraphExec), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventRecordNodeSetEvent, 179, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecEventWaitNodeSetEvent, cuGraphExecEventWaitNodeSetEvent, 180, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresSignalNodeSetParams, cuGraphExecExternalSemaphoresSignalNodeSetParams, 181, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecExternalSemaphoresWaitNodeSetParams, 182, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecGetFlags, cuGraphExecGetFlags, 183, (CUgraphExec hGraphExec, cuuint64_t *flags), (hGraphExec, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecGetId, cuGraphExecGetId, 184, (CUgraphExec hGraphExec, unsigned int *graphId), (hGraphExec, graphId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecHostNodeSetParams, cuGraphExecHostNodeSetParams, 185, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams_v2, 186, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams, 187, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (hGraphExec, hNode, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams, 188, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (hGraphExec, hNode, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecNodeSetParams, cuGraphExecNodeSetParams, 189, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExecUpdate_v2, cuGraphExecUpdate_v2, 190, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo), (hGraphExec, hGraph, resultInfo), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeGetParams, cuGraphExternalSemaphoresSignalNodeGetParams, 191, (CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresSignalNodeSetParams, 192, (CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeGetParams, cuGraphExternalSemaphoresWaitNodeGetParams, 193, (CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphExternalSemaphoresWaitNodeSetParams, 194, (CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphGetEdges_v2, cuGraphGetEdges_v2, 195, (CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges), (hGraph, from, to, edgeData, numEdges), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphGetId, cuGraphGetId, 196, (CUgraph hGraph, unsigned int *graphId), (hGraph, graphId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphGetNodes, cuGraphGetNodes, 197, (CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes), (hGraph, nodes, numNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphGetRootNodes, cuGraphGetRootNodes, 198, (CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes), (hGraph, rootNodes, numRootNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphHostNodeGetParams, cuGraphHostNodeGetParams, 199, (CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphHostNodeSetParams, cuGraphHostNodeSetParams, 200, (CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 201, (CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags), (phGraphExec, hGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, 202, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams_ptsz, cuGraphInstantiateWithParams_ptsz, 203, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuGraphKernelNodeCopyAttributes, cuGraphKernelNodeCopyAttributes, 204, (CUgraphNode dst, CUgraphNode src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphKernelNodeGetAttribute, cuGraphKernelNodeGetAttribute, 205, (CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out), (hNode, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeGetParams_v2, 206, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphKernelNodeSetAttribute, cuGraphKernelNodeSetAttribute, 207, (CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value), (hNode, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphKernelNodeSetParams_v2, cuGraphKernelNodeSetParams_v2, 208, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphLaunch, cuGraphLaunch, 209, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphLaunch_ptsz, cuGraphLaunch_ptsz, 210, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemAllocNodeGetParams, cuGraphMemAllocNodeGetParams, 211, (CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemFreeNodeGetParams, cuGraphMemFreeNodeGetParams, 212, (CUgraphNode hNode, CUdeviceptr *dptr_out), (hNode, dptr_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeGetParams, 213, (CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemcpyNodeSetParams, cuGraphMemcpyNodeSetParams, 214, (CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemsetNodeGetParams, cuGraphMemsetNodeGetParams, 215, (CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphMemsetNodeSetParams, cuGraphMemsetNodeSetParams, 216, (CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeFindInClone, cuGraphNodeFindInClone, 217, (CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph), (phNode, hOriginalNode, hClonedGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetContainingGraph, cuGraphNodeGetContainingGraph, 218, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetDependencies_v2, cuGraphNodeGetDependencies_v2, 219, (CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies), (hNode, dependencies, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetDependentNodes_v2, cuGraphNodeGetDependentNodes_v2, 220, (CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes), (hNode, dependentNodes, edgeData, numDependentNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetEnabled, cuGraphNodeGetEnabled, 221, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetLocalId, cuGraphNodeGetLocalId, 222, (CUgraphNode hNode, unsigned int *nodeId), (hNode, nodeId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetParams, cuGraphNodeGetParams, 223, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetToolsId, cuGraphNodeGetToolsId, 224, (CUgraphNode hNode, unsigned long long *toolsNodeId), (hNode, toolsNodeId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeGetType, cuGraphNodeGetType, 225, (CUgraphNode hNode, CUgraphNodeType *type), (hNode, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeSetEnabled, cuGraphNodeSetEnabled, 226, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeSetParams, cuGraphNodeSetParams, 227, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphNodeSetParams_v2, cuGraphNodeSetParams_v2, 228, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphReleaseUserObject, cuGraphReleaseUserObject, 229, (CUgraph graph, CUuserObject object, unsigned int count), (graph, object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphRemoveDependencies_v2, cuGraphRemoveDependencies_v2, 230, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphRetainUserObject, cuGraphRetainUserObject, 231, (CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags), (graph, object, count, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphUpload, cuGraphUpload, 232, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphUpload_ptsz, cuGraphUpload_ptsz, 233, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventCreate, cuEventCreate, cushim_row_cuEventCreate, (CUevent *phEvent, unsigned int Flags), (phEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuGraphicsEGLRegisterImage, cuGraphicsEGLRegisterImage, 234, (CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags), (pCudaResource, image, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventCreateFromEGLSync, cuEventCreateFromEGLSync, cushim_row_cuEventCreateFromEGLSync, (CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags), (phEvent, eglSync, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuEventDestroy_v2, cuEventDestroy_v2, cushim_row_cuEventDestroy_v2, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventElapsedTime_v2, cuEventElapsedTime_v2, cushim_row_cuEventElapsedTime_v2, (float *pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventQuery, cuEventQuery, cushim_row_cuEventQuery, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecord, cuEventRecord, cushim_row_cuEventRecord, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecord_ptsz, cuEventRecord_ptsz, cushim_row_cuEventRecord_ptsz, (CUevent hEvent, CUstream hStream), (hEvent, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventRecordWithFlags, cuEventRecordWithFlags, cushim_row_cuEventRecordWithFlags, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags_ptsz, cushim_row_cuEventRecordWithFlags_ptsz, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuEventSynchronize, cuEventSynchronize, cushim_row_cuEventSynchronize, (CUevent hEvent), (hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, cushim_row_cuExternalMemoryGetMappedBuffer, (CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc), (devPtr, extMem, bufferDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, cushim_row_cuExternalMemoryGetMappedMipmappedArray, (CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc), (mipmap, extMem, mipmapDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFabricCpyBatchAsync, cuFabricCpyBatchAsync, cushim_row_cuFabricCpyBatchAsync, (size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFabricCpyBatchAsync_ptsz, cuFabricCpyBatchAsync_ptsz, cushim_row_cuFabricCpyBatchAsync_ptsz, (size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuFlushGPUDirectRDMAWrites, cuFlushGPUDirectRDMAWrites, cushim_row_cuFlushGPUDirectRDMAWrites, (CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope), (target, scope), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetAttribute, cuFuncGetAttribute, cushim_row_cuFuncGetAttribute, (int *pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetModule, cuFuncGetModule, cushim_row_cuFuncGetModule, (CUmodule *hmod, CUfunction hfunc), (hmod, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetName, cuFuncGetName, cushim_row_cuFuncGetName, (const char **name, CUfunction hfunc), (name, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetParamCount, cuFuncGetParamCount, cushim_row_cuFuncGetParamCount, (CUfunction func, size_t *paramCount), (func, paramCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncGetParamInfo, cuFuncGetParamInfo, cushim_row_cuFuncGetParamInfo, (CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize), (func, paramIndex, paramOffset, paramSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncIsLoaded, cuFuncIsLoaded, cushim_row_cuFuncIsLoaded, (CUfunctionLoadingState *state, CUfunction function), (state, function), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncLoad, cuFuncLoad, cushim_row_cuFuncLoad, (CUfunction function), (function), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetAttribute, cuFuncSetAttribute, cushim_row_cuFuncSetAttribute, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetBlockShape, cuFuncSetBlockShape, cushim_row_cuFuncSetBlockShape, (CUfunction hfunc, int x, int y, int z), (hfunc, x, y, z), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetCacheConfig, cuFuncSetCacheConfig, cushim_row_cuFuncSetCacheConfig, (CUfunction hfunc, CUfunc_cache config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, cushim_row_cuFuncSetSharedMemConfig, (CUfunction hfunc, CUsharedconfig config), (hfunc, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuFuncSetSharedSize, cuFuncSetSharedSize, cushim_row_cuFuncSetSharedSize, (CUfunction hfunc, unsigned int bytes), (hfunc, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLCtxCreate_v2, cuGLCtxCreate_v2, cushim_row_cuGLCtxCreate_v2, (CUcontext *pCtx, unsigned int Flags, CUdevice device), (pCtx, Flags, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGraphicsGLRegisterBuffer, cuGraphicsGLRegisterBuffer, 235, (CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags), (pCudaResource, buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGLGetDevices_v2, cuGLGetDevices_v2, cushim_row_cuGLGetDevices_v2, (unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList), (pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
-CUSHIM_STUB(CUresult, cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage, 236, (CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags), (pCudaResource, image, target, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGLInit, cuGLInit, cushim_row_cuGLInit, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuGraphicsMapResources, cuGraphicsMapResources, 237, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsMapResources_ptsz, cuGraphicsMapResources_ptsz, 238, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2, cushim_row_cuGLMapBufferObjectAsync_v2, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObjectAsync_v2_ptsz, cuGLMapBufferObjectAsync_v2_ptsz, cushim_row_cuGLMapBufferObjectAsync_v2_ptsz, (CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream), (dptr, size, buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2, cuGLMapBufferObject_v2, cushim_row_cuGLMapBufferObject_v2, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLMapBufferObject_v2_ptds, cuGLMapBufferObject_v2_ptds, cushim_row_cuGLMapBufferObject_v2_ptds, (CUdeviceptr *dptr, size_t *size, GLuint buffer), (dptr, size, buffer), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLRegisterBufferObject, cuGLRegisterBufferObject, cushim_row_cuGLRegisterBufferObject, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLSetBufferObjectMapFlags, cuGLSetBufferObjectMapFlags, cushim_row_cuGLSetBufferObjectMapFlags, (GLuint buffer, unsigned int Flags), (buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnmapBufferObject, cuGLUnmapBufferObject, cushim_row_cuGLUnmapBufferObject, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnmapBufferObjectAsync, cuGLUnmapBufferObjectAsync, cushim_row_cuGLUnmapBufferObjectAsync, (GLuint buffer, CUstream hStream), (buffer, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGLUnregisterBufferObject, cuGLUnregisterBufferObject, cushim_row_cuGLUnregisterBufferObject, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetErrorString, cuGetErrorString, cushim_row_cuGetErrorString, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 1) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetExportTable, cuGetExportTable, cushim_row_cuGetExportTable, (const void **ppExportTable, const CUuuid *pExportTableId), (ppExportTable, pExportTableId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGetProcAddress_v2, cuGetProcAddress_v2, cushim_row_cuGetProcAddress_v2, (const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddBatchMemOpNode, cuGraphAddBatchMemOpNode, cushim_row_cuGraphAddBatchMemOpNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, cushim_row_cuGraphAddChildGraphNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddDependencies_v2, cuGraphAddDependencies_v2, cushim_row_cuGraphAddDependencies_v2, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEmptyNode, cuGraphAddEmptyNode, cushim_row_cuGraphAddEmptyNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, cushim_row_cuGraphAddEventRecordNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, cushim_row_cuGraphAddEventWaitNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresSignalNode, cushim_row_cuGraphAddExternalSemaphoresSignalNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddExternalSemaphoresWaitNode, cuGraphAddExternalSemaphoresWaitNode, cushim_row_cuGraphAddExternalSemaphoresWaitNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddHostNode, cuGraphAddHostNode, cushim_row_cuGraphAddHostNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddKernelNode_v2, cuGraphAddKernelNode_v2, cushim_row_cuGraphAddKernelNode_v2, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemAllocNode, cuGraphAddMemAllocNode, cushim_row_cuGraphAddMemAllocNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemFreeNode, cuGraphAddMemFreeNode, cushim_row_cuGraphAddMemFreeNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr), (phGraphNode, hGraph, dependencies, numDependencies, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemcpyNode, cuGraphAddMemcpyNode, cushim_row_cuGraphAddMemcpyNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddMemsetNode, cuGraphAddMemsetNode, cushim_row_cuGraphAddMemsetNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddNode_v2, cuGraphAddNode_v2, cushim_row_cuGraphAddNode_v2, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphAddNode_v3, cuGraphAddNode_v3, cushim_row_cuGraphAddNode_v3, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams), (phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeGetParams, cushim_row_cuGraphBatchMemOpNodeGetParams, (CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out), (hNode, nodeParams_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphBatchMemOpNodeSetParams, cuGraphBatchMemOpNodeSetParams, cushim_row_cuGraphBatchMemOpNodeSetParams, (CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, cushim_row_cuGraphChildGraphNodeGetGraph, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphClone, cuGraphClone, cushim_row_cuGraphClone, (CUgraph *phGraphClone, CUgraph originalGraph), (phGraphClone, originalGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphConditionalHandleCreate, cuGraphConditionalHandleCreate, cushim_row_cuGraphConditionalHandleCreate, (CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags), (pHandle_out, hGraph, ctx, defaultLaunchValue, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphCreate, cuGraphCreate, cushim_row_cuGraphCreate, (CUgraph *phGraph, unsigned int flags), (phGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDebugDotPrint, cuGraphDebugDotPrint, cushim_row_cuGraphDebugDotPrint, (CUgraph hGraph, const char *path, unsigned int flags), (hGraph, path, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDestroy, cuGraphDestroy, cushim_row_cuGraphDestroy, (CUgraph hGraph), (hGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphDestroyNode, cuGraphDestroyNode, cushim_row_cuGraphDestroyNode, (CUgraphNode hNode), (hNode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, cushim_row_cuGraphEventRecordNodeGetEvent, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventRecordNodeSetEvent, cuGraphEventRecordNodeSetEvent, cushim_row_cuGraphEventRecordNodeSetEvent, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeGetEvent, cushim_row_cuGraphEventWaitNodeGetEvent, (CUgraphNode hNode, CUevent *event_out), (hNode, event_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphEventWaitNodeSetEvent, cuGraphEventWaitNodeSetEvent, cushim_row_cuGraphEventWaitNodeSetEvent, (CUgraphNode hNode, CUevent event), (hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecBatchMemOpNodeSetParams, cuGraphExecBatchMemOpNodeSetParams, cushim_row_cuGraphExecBatchMemOpNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecChildGraphNodeSetParams, cuGraphExecChildGraphNodeSetParams, cushim_row_cuGraphExecChildGraphNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph), (hGraphExec, hNode, childGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecDestroy, cuGraphExecDestroy, cushim_row_cuGraphExecDestroy, (CUgraphExec hGraphExec), (hGraphExec), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventRecordNodeSetEvent, cushim_row_cuGraphExecEventRecordNodeSetEvent, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecEventWaitNodeSetEvent, cuGraphExecEventWaitNodeSetEvent, cushim_row_cuGraphExecEventWaitNodeSetEvent, (CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event), (hGraphExec, hNode, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresSignalNodeSetParams, cuGraphExecExternalSemaphoresSignalNodeSetParams, cushim_row_cuGraphExecExternalSemaphoresSignalNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecExternalSemaphoresWaitNodeSetParams, cushim_row_cuGraphExecExternalSemaphoresWaitNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecGetFlags, cuGraphExecGetFlags, cushim_row_cuGraphExecGetFlags, (CUgraphExec hGraphExec, cuuint64_t *flags), (hGraphExec, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecGetId, cuGraphExecGetId, cushim_row_cuGraphExecGetId, (CUgraphExec hGraphExec, unsigned int *graphId), (hGraphExec, graphId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecHostNodeSetParams, cuGraphExecHostNodeSetParams, cushim_row_cuGraphExecHostNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams_v2, cushim_row_cuGraphExecKernelNodeSetParams_v2, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams, cushim_row_cuGraphExecMemcpyNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx), (hGraphExec, hNode, copyParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams, cushim_row_cuGraphExecMemsetNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx), (hGraphExec, hNode, memsetParams, ctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecNodeSetParams, cuGraphExecNodeSetParams, cushim_row_cuGraphExecNodeSetParams, (CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hGraphExec, hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExecUpdate_v2, cuGraphExecUpdate_v2, cushim_row_cuGraphExecUpdate_v2, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo), (hGraphExec, hGraph, resultInfo), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeGetParams, cuGraphExternalSemaphoresSignalNodeGetParams, cushim_row_cuGraphExternalSemaphoresSignalNodeGetParams, (CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresSignalNodeSetParams, cushim_row_cuGraphExternalSemaphoresSignalNodeSetParams, (CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeGetParams, cuGraphExternalSemaphoresWaitNodeGetParams, cushim_row_cuGraphExternalSemaphoresWaitNodeGetParams, (CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphExternalSemaphoresWaitNodeSetParams, cushim_row_cuGraphExternalSemaphoresWaitNodeSetParams, (CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetEdges_v2, cuGraphGetEdges_v2, cushim_row_cuGraphGetEdges_v2, (CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges), (hGraph, from, to, edgeData, numEdges), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetId, cuGraphGetId, cushim_row_cuGraphGetId, (CUgraph hGraph, unsigned int *graphId), (hGraph, graphId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetNodes, cuGraphGetNodes, cushim_row_cuGraphGetNodes, (CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes), (hGraph, nodes, numNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphGetRootNodes, cuGraphGetRootNodes, cushim_row_cuGraphGetRootNodes, (CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes), (hGraph, rootNodes, numRootNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphHostNodeGetParams, cuGraphHostNodeGetParams, cushim_row_cuGraphHostNodeGetParams, (CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphHostNodeSetParams, cuGraphHostNodeSetParams, cushim_row_cuGraphHostNodeSetParams, (CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, cushim_row_cuGraphInstantiateWithFlags, (CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags), (phGraphExec, hGraph, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, cushim_row_cuGraphInstantiateWithParams, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphInstantiateWithParams_ptsz, cuGraphInstantiateWithParams_ptsz, cushim_row_cuGraphInstantiateWithParams_ptsz, (CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams), (phGraphExec, hGraph, instantiateParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeCopyAttributes, cuGraphKernelNodeCopyAttributes, cushim_row_cuGraphKernelNodeCopyAttributes, (CUgraphNode dst, CUgraphNode src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeGetAttribute, cuGraphKernelNodeGetAttribute, cushim_row_cuGraphKernelNodeGetAttribute, (CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out), (hNode, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeGetParams_v2, cushim_row_cuGraphKernelNodeGetParams_v2, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeSetAttribute, cuGraphKernelNodeSetAttribute, cushim_row_cuGraphKernelNodeSetAttribute, (CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value), (hNode, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphKernelNodeSetParams_v2, cuGraphKernelNodeSetParams_v2, cushim_row_cuGraphKernelNodeSetParams_v2, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphLaunch, cuGraphLaunch, cushim_row_cuGraphLaunch, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphLaunch_ptsz, cuGraphLaunch_ptsz, cushim_row_cuGraphLaunch_ptsz, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemAllocNodeGetParams, cuGraphMemAllocNodeGetParams, cushim_row_cuGraphMemAllocNodeGetParams, (CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out), (hNode, params_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemFreeNodeGetParams, cuGraphMemFreeNodeGetParams, cushim_row_cuGraphMemFreeNodeGetParams, (CUgraphNode hNode, CUdeviceptr *dptr_out), (hNode, dptr_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeGetParams, cushim_row_cuGraphMemcpyNodeGetParams, (CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemcpyNodeSetParams, cuGraphMemcpyNodeSetParams, cushim_row_cuGraphMemcpyNodeSetParams, (CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemsetNodeGetParams, cuGraphMemsetNodeGetParams, cushim_row_cuGraphMemsetNodeGetParams, (CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphMemsetNodeSetParams, cuGraphMemsetNodeSetParams, cushim_row_cuGraphMemsetNodeSetParams, (CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeFindInClone, cuGraphNodeFindInClone, cushim_row_cuGraphNodeFindInClone, (CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph), (phNode, hOriginalNode, hClonedGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetContainingGraph, cuGraphNodeGetContainingGraph, cushim_row_cuGraphNodeGetContainingGraph, (CUgraphNode hNode, CUgraph *phGraph), (hNode, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetDependencies_v2, cuGraphNodeGetDependencies_v2, cushim_row_cuGraphNodeGetDependencies_v2, (CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies), (hNode, dependencies, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetDependentNodes_v2, cuGraphNodeGetDependentNodes_v2, cushim_row_cuGraphNodeGetDependentNodes_v2, (CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes), (hNode, dependentNodes, edgeData, numDependentNodes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetEnabled, cuGraphNodeGetEnabled, cushim_row_cuGraphNodeGetEnabled, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetLocalId, cuGraphNodeGetLocalId, cushim_row_cuGraphNodeGetLocalId, (CUgraphNode hNode, unsigned int *nodeId), (hNode, nodeId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetParams, cuGraphNodeGetParams, cushim_row_cuGraphNodeGetParams, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetToolsId, cuGraphNodeGetToolsId, cushim_row_cuGraphNodeGetToolsId, (CUgraphNode hNode, unsigned long long *toolsNodeId), (hNode, toolsNodeId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeGetType, cuGraphNodeGetType, cushim_row_cuGraphNodeGetType, (CUgraphNode hNode, CUgraphNodeType *type), (hNode, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeSetEnabled, cuGraphNodeSetEnabled, cushim_row_cuGraphNodeSetEnabled, (CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled), (hGraphExec, hNode, isEnabled), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeSetParams, cuGraphNodeSetParams, cushim_row_cuGraphNodeSetParams, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphNodeSetParams_v2, cuGraphNodeSetParams_v2, cushim_row_cuGraphNodeSetParams_v2, (CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphReleaseUserObject, cuGraphReleaseUserObject, cushim_row_cuGraphReleaseUserObject, (CUgraph graph, CUuserObject object, unsigned int count), (graph, object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphRemoveDependencies_v2, cuGraphRemoveDependencies_v2, cushim_row_cuGraphRemoveDependencies_v2, (CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphRetainUserObject, cuGraphRetainUserObject, cushim_row_cuGraphRetainUserObject, (CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags), (graph, object, count, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphUpload, cuGraphUpload, cushim_row_cuGraphUpload, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphUpload_ptsz, cuGraphUpload_ptsz, cushim_row_cuGraphUpload_ptsz, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
 #ifdef CUSHIM_HAS_CUDAEGL_H
-CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedEglFrame, cuGraphicsResourceGetMappedEglFrame, 239, (CUeglFrame *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel), (eglFrame, resource, index, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsEGLRegisterImage, cuGraphicsEGLRegisterImage, cushim_row_cuGraphicsEGLRegisterImage, (CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags), (pCudaResource, image, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedMipmappedArray, cuGraphicsResourceGetMappedMipmappedArray, 240, (CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource), (pMipmappedArray, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceGetMappedPointer_v2, 241, (CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource), (pDevPtr, pSize, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsResourceSetMapFlags_v2, cuGraphicsResourceSetMapFlags_v2, 242, (CUgraphicsResource resource, unsigned int flags), (resource, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, 243, (CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel), (pArray, resource, arrayIndex, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsUnmapResources, cuGraphicsUnmapResources, 244, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsUnmapResources_ptsz, cuGraphicsUnmapResources_ptsz, 245, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, 246, (CUgraphicsResource resource), (resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGraphicsGLRegisterBuffer, cuGraphicsGLRegisterBuffer, cushim_row_cuGraphicsGLRegisterBuffer, (CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags), (pCudaResource, buffer, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+#ifdef CUSHIM_HAS_CUDAGL_H
+CUSHIM_STUB(CUresult, cuGraphicsGLRegisterImage, cuGraphicsGLRegisterImage, cushim_row_cuGraphicsGLRegisterImage, (CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags), (pCudaResource, image, target, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGraphicsMapResources, cuGraphicsMapResources, cushim_row_cuGraphicsMapResources, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsMapResources_ptsz, cuGraphicsMapResources_ptsz, cushim_row_cuGraphicsMapResources_ptsz, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+#ifdef CUSHIM_HAS_CUDAEGL_H
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedEglFrame, cuGraphicsResourceGetMappedEglFrame, cushim_row_cuGraphicsResourceGetMappedEglFrame, (CUeglFrame *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel), (eglFrame, resource, index, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedMipmappedArray, cuGraphicsResourceGetMappedMipmappedArray, cushim_row_cuGraphicsResourceGetMappedMipmappedArray, (CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource), (pMipmappedArray, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceGetMappedPointer_v2, cushim_row_cuGraphicsResourceGetMappedPointer_v2, (CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource), (pDevPtr, pSize, resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsResourceSetMapFlags_v2, cuGraphicsResourceSetMapFlags_v2, cushim_row_cuGraphicsResourceSetMapFlags_v2, (CUgraphicsResource resource, unsigned int flags), (resource, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, cushim_row_cuGraphicsSubResourceGetMappedArray, (CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel), (pArray, resource, arrayIndex, mipLevel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnmapResources, cuGraphicsUnmapResources, cushim_row_cuGraphicsUnmapResources, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnmapResources_ptsz, cuGraphicsUnmapResources_ptsz, cushim_row_cuGraphicsUnmapResources_ptsz, (unsigned int count, CUgraphicsResource *resources, CUstream hStream), (count, resources, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, cushim_row_cuGraphicsUnregisterResource, (CUgraphicsResource resource), (resource), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterOutputSurface, cuGraphicsVDPAURegisterOutputSurface, 247, (CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterOutputSurface, cuGraphicsVDPAURegisterOutputSurface, cushim_row_cuGraphicsVDPAURegisterOutputSurface, (CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterVideoSurface, cuGraphicsVDPAURegisterVideoSurface, 248, (CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGraphicsVDPAURegisterVideoSurface, cuGraphicsVDPAURegisterVideoSurface, cushim_row_cuGraphicsVDPAURegisterVideoSurface, (CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags), (pCudaResource, vdpSurface, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuGreenCtxCreate, cuGreenCtxCreate, 249, (CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags), (phCtx, desc, dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxDestroy, cuGreenCtxDestroy, 250, (CUgreenCtx hCtx), (hCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxGetDevResource, cuGreenCtxGetDevResource, 251, (CUgreenCtx hCtx, CUdevResource *resource, CUdevResourceType type), (hCtx, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxGetId, cuGreenCtxGetId, 252, (CUgreenCtx greenCtx, unsigned long long *greenCtxId), (greenCtx, greenCtxId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxRecordEvent, cuGreenCtxRecordEvent, 253, (CUgreenCtx hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxStreamCreate, cuGreenCtxStreamCreate, 254, (CUstream *phStream, CUgreenCtx greenCtx, unsigned int flags, int priority), (phStream, greenCtx, flags, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGreenCtxWaitEvent, cuGreenCtxWaitEvent, 255, (CUgreenCtx hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuImportExternalMemory, cuImportExternalMemory, 256, (CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc), (extMem_out, memHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuImportExternalSemaphore, cuImportExternalSemaphore, 257, (CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc), (extSem_out, semHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuInit, cuInit, 258, (unsigned int Flags), (Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuIpcCloseMemHandle, cuIpcCloseMemHandle, 259, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuIpcGetEventHandle, cuIpcGetEventHandle, 260, (CUipcEventHandle *pHandle, CUevent event), (pHandle, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuIpcGetMemHandle, cuIpcGetMemHandle, 261, (CUipcMemHandle *pHandle, CUdeviceptr dptr), (pHandle, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuIpcOpenEventHandle, cuIpcOpenEventHandle, 262, (CUevent *phEvent, CUipcEventHandle handle), (phEvent, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuIpcOpenMemHandle_v2, cuIpcOpenMemHandle_v2, 263, (CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetAttribute, cuKernelGetAttribute, 264, (int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev), (pi, attrib, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetFunction, cuKernelGetFunction, 265, (CUfunction *pFunc, CUkernel kernel), (pFunc, kernel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetLibrary, cuKernelGetLibrary, 266, (CUlibrary *pLib, CUkernel kernel), (pLib, kernel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetName, cuKernelGetName, 267, (const char **name, CUkernel hfunc), (name, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetParamCount, cuKernelGetParamCount, 268, (CUkernel kernel, size_t *paramCount), (kernel, paramCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelGetParamInfo, cuKernelGetParamInfo, 269, (CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize), (kernel, paramIndex, paramOffset, paramSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelSetAttribute, cuKernelSetAttribute, 270, (CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev), (attrib, val, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuKernelSetCacheConfig, cuKernelSetCacheConfig, 271, (CUkernel kernel, CUfunc_cache config, CUdevice dev), (kernel, config, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunch, cuLaunch, 272, (CUfunction f), (f), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 273, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz, 274, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuLaunchCooperativeKernelMultiDevice, cuLaunchCooperativeKernelMultiDevice, 275, (CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags), (launchParamsList, numDevices, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchGrid, cuLaunchGrid, 276, (CUfunction f, int grid_width, int grid_height), (f, grid_width, grid_height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchGridAsync, cuLaunchGridAsync, 277, (CUfunction f, int grid_width, int grid_height, CUstream hStream), (f, grid_width, grid_height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchHostFunc, cuLaunchHostFunc, 278, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchHostFunc_ptsz, cuLaunchHostFunc_ptsz, 279, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuLaunchHostFunc_v2, cuLaunchHostFunc_v2, 280, (CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode), (hStream, fn, userData, syncMode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchHostFunc_v2_ptsz, cuLaunchHostFunc_v2_ptsz, 281, (CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode), (hStream, fn, userData, syncMode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuLaunchKernel, cuLaunchKernel, 282, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchKernel_ptsz, cuLaunchKernel_ptsz, 283, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuLaunchKernelEx, cuLaunchKernelEx, 284, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz, 285, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuLibraryEnumerateKernels, cuLibraryEnumerateKernels, 286, (CUkernel *kernels, unsigned int numKernels, CUlibrary lib), (kernels, numKernels, lib), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetGlobal, cuLibraryGetGlobal, 287, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetKernel, cuLibraryGetKernel, 288, (CUkernel *pKernel, CUlibrary library, const char *name), (pKernel, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetKernelCount, cuLibraryGetKernelCount, 289, (unsigned int *count, CUlibrary lib), (count, lib), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetManaged, cuLibraryGetManaged, 290, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetModule, cuLibraryGetModule, 291, (CUmodule *pMod, CUlibrary library), (pMod, library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryGetUnifiedFunction, cuLibraryGetUnifiedFunction, 292, (void **fptr, CUlibrary library, const char *symbol), (fptr, library, symbol), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryLoadData, cuLibraryLoadData, 293, (CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryLoadFromFile, cuLibraryLoadFromFile, 294, (CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLibraryUnload, cuLibraryUnload, 295, (CUlibrary library), (library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLinkAddData_v2, cuLinkAddData_v2, 296, (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, data, size, name, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLinkAddFile_v2, cuLinkAddFile_v2, 297, (CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, path, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLinkComplete, cuLinkComplete, 298, (CUlinkState state, void **cubinOut, size_t *sizeOut), (state, cubinOut, sizeOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLinkCreate_v2, cuLinkCreate_v2, 299, (unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut), (numOptions, options, optionValues, stateOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLinkDestroy, cuLinkDestroy, 300, (CUlinkState state), (state), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointAddDevice, cuLogicalEndpointAddDevice, 301, (CUlogicalEndpointId leId, CUdevice dev), (leId, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointBindAddr, cuLogicalEndpointBindAddr, 302, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags), (leId, dev, offset, ptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointBindMem, cuLogicalEndpointBindMem, 303, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags), (leId, dev, offset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointCreate, cuLogicalEndpointCreate, 304, (CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop), (leId, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointDestroy, cuLogicalEndpointDestroy, 305, (CUlogicalEndpointId leId), (leId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointExport, cuLogicalEndpointExport, 306, (void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType), (handle, leId, handleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointGetLimits, cuLogicalEndpointGetLimits, 307, (cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop), (bindAlignment, maxSize, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointIdRelease, cuLogicalEndpointIdRelease, 308, (CUlogicalEndpointId baseLeId, cuuint32_t count), (baseLeId, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointIdReserve, cuLogicalEndpointIdReserve, 309, (CUlogicalEndpointId *baseLeId, cuuint32_t count), (baseLeId, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointImport, cuLogicalEndpointImport, 310, (CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType), (leId, handle, handleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointQuery, cuLogicalEndpointQuery, 311, (CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus), (leId, count, queryStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogicalEndpointUnbind, cuLogicalEndpointUnbind, 312, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size), (leId, dev, offset, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogsCurrent, cuLogsCurrent, 313, (CUlogIterator *iterator_out, unsigned int flags), (iterator_out, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogsDumpToFile, cuLogsDumpToFile, 314, (CUlogIterator *iterator, const char *pathToFile, unsigned int flags), (iterator, pathToFile, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogsDumpToMemory, cuLogsDumpToMemory, 315, (CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags), (iterator, buffer, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogsRegisterCallback, cuLogsRegisterCallback, 316, (CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out), (callbackFunc, userData, callback_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuLogsUnregisterCallback, cuLogsUnregisterCallback, 317, (CUlogsCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAddressFree, cuMemAddressFree, 318, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAddressReserve, cuMemAddressReserve, 319, (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags), (ptr, size, alignment, addr, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAdvise_v2, cuMemAdvise_v2, 320, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location), (devPtr, count, advice, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocAsync, cuMemAllocAsync, 321, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocAsync_ptsz, cuMemAllocAsync_ptsz, 322, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, 323, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync_ptsz, 324, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocHost_v2, cuMemAllocHost_v2, 325, (void **pp, size_t bytesize), (pp, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocManaged, cuMemAllocManaged, 326, (CUdeviceptr *dptr, size_t bytesize, unsigned int flags), (dptr, bytesize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAllocPitch_v2, cuMemAllocPitch_v2, 327, (CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemAlloc_v2, cuMemAlloc_v2, 328, (CUdeviceptr *dptr, size_t bytesize), (dptr, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemBatchDecompressAsync, cuMemBatchDecompressAsync, 329, (CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream), (paramsArray, count, flags, errorIndex, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemBatchDecompressAsync_ptsz, cuMemBatchDecompressAsync_ptsz, 330, (CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream), (paramsArray, count, flags, errorIndex, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemCreate, cuMemCreate, 331, (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags), (handle, size, prop, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync, 332, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemDiscardAndPrefetchBatchAsync_ptsz, cuMemDiscardAndPrefetchBatchAsync_ptsz, 333, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemDiscardBatchAsync, cuMemDiscardBatchAsync, 334, (CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemDiscardBatchAsync_ptsz, cuMemDiscardBatchAsync_ptsz, 335, (CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemExportToShareableHandle, cuMemExportToShareableHandle, 336, (void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemFreeAsync, cuMemFreeAsync, 337, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemFreeAsync_ptsz, cuMemFreeAsync_ptsz, 338, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemFreeHost, cuMemFreeHost, 339, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemFree_v2, cuMemFree_v2, 340, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetAccess, cuMemGetAccess, 341, (unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr), (flags, location, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetAddressRange_v2, cuMemGetAddressRange_v2, 342, (CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr), (pbase, psize, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 343, (size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetAllocationPropertiesFromHandle, cuMemGetAllocationPropertiesFromHandle, 344, (CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle), (prop, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetDefaultMemPool, cuMemGetDefaultMemPool, 345, (CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type), (pool_out, location, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 346, (void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags), (handle, dptr, size, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetInfo_v2, cuMemGetInfo_v2, 347, (size_t *free, size_t *total), (free, total), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetLocationInfo, cuMemGetLocationInfo, 348, (CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out), (ptr, size, summaryGranularity, samplingGranularity, location_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemGetMemPool, cuMemGetMemPool, 349, (CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type), (pool, location, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemHostAlloc, cuMemHostAlloc, 350, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer_v2, 351, (CUdeviceptr *pdptr, void *p, unsigned int Flags), (pdptr, p, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemHostGetFlags, cuMemHostGetFlags, 352, (unsigned int *pFlags, void *p), (pFlags, p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemHostRegister_v2, cuMemHostRegister_v2, 353, (void *p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemHostUnregister, cuMemHostUnregister, 354, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 355, (CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemMap, cuMemMap, 356, (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags), (ptr, size, offset, handle, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemMapArrayAsync, cuMemMapArrayAsync, 357, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemMapArrayAsync_ptsz, cuMemMapArrayAsync_ptsz, 358, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolCreate, cuMemPoolCreate, 359, (CUmemoryPool *pool, const CUmemPoolProps *poolProps), (pool, poolProps), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolDestroy, cuMemPoolDestroy, 360, (CUmemoryPool pool), (pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolExportPointer, cuMemPoolExportPointer, 361, (CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr), (shareData_out, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolExportToShareableHandle, cuMemPoolExportToShareableHandle, 362, (void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags), (handle_out, pool, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolGetAccess, cuMemPoolGetAccess, 363, (CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location), (flags, memPool, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolGetAttribute, cuMemPoolGetAttribute, 364, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolImportFromShareableHandle, cuMemPoolImportFromShareableHandle, 365, (CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags), (pool_out, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolImportPointer, cuMemPoolImportPointer, 366, (CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData), (ptr_out, pool, shareData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolSetAccess, cuMemPoolSetAccess, 367, (CUmemoryPool pool, const CUmemAccessDesc *map, size_t count), (pool, map, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute, 368, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, 369, (CUmemoryPool pool, size_t minBytesToKeep), (pool, minBytesToKeep), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2, 370, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2_ptsz, 371, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync, 372, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemPrefetchBatchAsync_ptsz, cuMemPrefetchBatchAsync_ptsz, 373, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemRangeGetAttribute, cuMemRangeGetAttribute, 374, (void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count), (data, dataSize, attribute, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemRangeGetAttributes, cuMemRangeGetAttributes, 375, (void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count), (data, dataSizes, attributes, numAttributes, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemRelease, cuMemRelease, 376, (CUmemGenericAllocationHandle handle), (handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, 377, (CUmemGenericAllocationHandle *handle, void *addr), (handle, addr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemSetAccess, cuMemSetAccess, 378, (CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count), (ptr, size, desc, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemSetMemPool, cuMemSetMemPool, 379, (CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool), (location, type, pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemUnmap, cuMemUnmap, 380, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy, cuMemcpy, 381, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy_ptds, cuMemcpy_ptds, 382, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2, 383, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2_ptsz, 384, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2, 385, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2_ptds, 386, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2D_v2, cuMemcpy2D_v2, 387, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy2D_v2_ptds, cuMemcpy2D_v2_ptds, 388, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2, 389, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2_ptsz, 390, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2, 391, (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DBatchAsync_v2_ptsz, cuMemcpy3DBatchAsync_v2_ptsz, 392, (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DPeer, cuMemcpy3DPeer, 393, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DPeer_ptds, cuMemcpy3DPeer_ptds, 394, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync, 395, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync_ptsz, cuMemcpy3DPeerAsync_ptsz, 396, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DWithAttributesAsync, cuMemcpy3DWithAttributesAsync, 397, (CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream), (op, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3DWithAttributesAsync_ptsz, cuMemcpy3DWithAttributesAsync_ptsz, 398, (CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream), (op, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3D_v2, cuMemcpy3D_v2, 399, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpy3D_v2_ptds, cuMemcpy3D_v2_ptds, 400, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAsync, cuMemcpyAsync, 401, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAsync_ptsz, cuMemcpyAsync_ptsz, 402, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2, cuMemcpyAtoA_v2, 403, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2_ptds, cuMemcpyAtoA_v2_ptds, 404, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2, cuMemcpyAtoD_v2, 405, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2_ptds, cuMemcpyAtoD_v2_ptds, 406, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2, 407, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2_ptsz, cuMemcpyAtoHAsync_v2_ptsz, 408, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2, cuMemcpyAtoH_v2, 409, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2_ptds, cuMemcpyAtoH_v2_ptds, 410, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2, 411, (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream), (dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyBatchAsync_v2_ptsz, cuMemcpyBatchAsync_v2_ptsz, 412, (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream), (dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2, cuMemcpyDtoA_v2, 413, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2_ptds, cuMemcpyDtoA_v2_ptds, 414, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2, 415, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_ptsz, 416, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2, cuMemcpyDtoD_v2, 417, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_ptds, 418, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2, 419, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_ptsz, 420, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2, cuMemcpyDtoH_v2, 421, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds, 422, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2, 423, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2_ptsz, cuMemcpyHtoAAsync_v2_ptsz, 424, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2, cuMemcpyHtoA_v2, 425, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2_ptds, cuMemcpyHtoA_v2_ptds, 426, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2, 427, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_ptsz, 428, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2, 429, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 430, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyPeer, cuMemcpyPeer, 431, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyPeer_ptds, cuMemcpyPeer_ptds, 432, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyPeerAsync, cuMemcpyPeerAsync, 433, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync_ptsz, 434, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyWithAttributesAsync, cuMemcpyWithAttributesAsync, 435, (CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream), (dst, src, size, attr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemcpyWithAttributesAsync_ptsz, cuMemcpyWithAttributesAsync_ptsz, 436, (CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream), (dst, src, size, attr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD16Async, cuMemsetD16Async, 437, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD16Async_ptsz, cuMemsetD16Async_ptsz, 438, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD16_v2, cuMemsetD16_v2, 439, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD16_v2_ptds, cuMemsetD16_v2_ptds, 440, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D16Async, cuMemsetD2D16Async, 441, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async_ptsz, 442, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D16_v2, cuMemsetD2D16_v2, 443, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2_ptds, 444, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D32Async, cuMemsetD2D32Async, 445, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async_ptsz, 446, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D32_v2, cuMemsetD2D32_v2, 447, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2_ptds, 448, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D8Async, cuMemsetD2D8Async, 449, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async_ptsz, 450, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D8_v2, cuMemsetD2D8_v2, 451, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2_ptds, 452, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD32Async, cuMemsetD32Async, 453, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD32Async_ptsz, cuMemsetD32Async_ptsz, 454, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD32_v2, cuMemsetD32_v2, 455, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD32_v2_ptds, cuMemsetD32_v2_ptds, 456, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD8Async, cuMemsetD8Async, 457, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD8Async_ptsz, cuMemsetD8Async_ptsz, 458, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD8_v2, cuMemsetD8_v2, 459, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMemsetD8_v2_ptds, cuMemsetD8_v2_ptds, 460, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuMipmappedArrayCreate, cuMipmappedArrayCreate, 461, (CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels), (pHandle, pMipmappedArrayDesc, numMipmapLevels), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, 462, (CUmipmappedArray hMipmappedArray), (hMipmappedArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, 463, (CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level), (pLevelArray, hMipmappedArray, level), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMipmappedArrayGetMemoryRequirements, cuMipmappedArrayGetMemoryRequirements, 464, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device), (memoryRequirements, mipmap, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMipmappedArrayGetSparseProperties, cuMipmappedArrayGetSparseProperties, 465, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap), (sparseProperties, mipmap), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleEnumerateFunctions, cuModuleEnumerateFunctions, 466, (CUfunction *functions, unsigned int numFunctions, CUmodule mod), (functions, numFunctions, mod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetFunction, cuModuleGetFunction, 467, (CUfunction *hfunc, CUmodule hmod, const char *name), (hfunc, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetFunctionCount, cuModuleGetFunctionCount, 468, (unsigned int *count, CUmodule mod), (count, mod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetGlobal_v2, cuModuleGetGlobal_v2, 469, (CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name), (dptr, bytes, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetLoadingMode, cuModuleGetLoadingMode, 470, (CUmoduleLoadingMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetSurfRef, cuModuleGetSurfRef, 471, (CUsurfref *pSurfRef, CUmodule hmod, const char *name), (pSurfRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleGetTexRef, cuModuleGetTexRef, 472, (CUtexref *pTexRef, CUmodule hmod, const char *name), (pTexRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleLoad, cuModuleLoad, 473, (CUmodule *module, const char *fname), (module, fname), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleLoadData, cuModuleLoadData, 474, (CUmodule *module, const void *image), (module, image), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleLoadDataEx, cuModuleLoadDataEx, 475, (CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues), (module, image, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleLoadFatBinary, cuModuleLoadFatBinary, 476, (CUmodule *module, const void *fatCubin), (module, fatCubin), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuModuleUnload, cuModuleUnload, 477, (CUmodule hmod), (hmod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastAddDevice, cuMulticastAddDevice, 478, (CUmemGenericAllocationHandle mcHandle, CUdevice dev), (mcHandle, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastBindAddr, cuMulticastBindAddr, 479, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastBindAddr_v2, cuMulticastBindAddr_v2, 480, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, dev, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastBindMem, cuMulticastBindMem, 481, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastBindMem_v2, cuMulticastBindMem_v2, 482, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, dev, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastCreate, cuMulticastCreate, 483, (CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop), (mcHandle, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastGetGranularity, cuMulticastGetGranularity, 484, (size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuMulticastUnbind, cuMulticastUnbind, 485, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size), (mcHandle, dev, mcOffset, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 486, (size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 487, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 488, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters, 489, (int *numClusters, CUfunction func, const CUlaunchConfig *config), (numClusters, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 490, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 491, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialClusterSize, 492, (int *clusterSize, CUfunction func, const CUlaunchConfig *config), (clusterSize, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuParamSetSize, cuParamSetSize, 493, (CUfunction hfunc, unsigned int numbytes), (hfunc, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuParamSetTexRef, cuParamSetTexRef, 494, (CUfunction hfunc, int texunit, CUtexref hTexRef), (hfunc, texunit, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuParamSetf, cuParamSetf, 495, (CUfunction hfunc, int offset, float value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuParamSeti, cuParamSeti, 496, (CUfunction hfunc, int offset, unsigned int value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuParamSetv, cuParamSetv, 497, (CUfunction hfunc, int offset, void *ptr, unsigned int numbytes), (hfunc, offset, ptr, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuPointerGetAttribute, cuPointerGetAttribute, 498, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr), (data, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuPointerGetAttributes, cuPointerGetAttributes, 499, (unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr), (numAttributes, attributes, data, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuPointerSetAttribute, cuPointerSetAttribute, 500, (const void *value, CUpointer_attribute attribute, CUdeviceptr ptr), (value, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxCreate, cuGreenCtxCreate, cushim_row_cuGreenCtxCreate, (CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags), (phCtx, desc, dev, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxDestroy, cuGreenCtxDestroy, cushim_row_cuGreenCtxDestroy, (CUgreenCtx hCtx), (hCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxGetDevResource, cuGreenCtxGetDevResource, cushim_row_cuGreenCtxGetDevResource, (CUgreenCtx hCtx, CUdevResource *resource, CUdevResourceType type), (hCtx, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxGetId, cuGreenCtxGetId, cushim_row_cuGreenCtxGetId, (CUgreenCtx greenCtx, unsigned long long *greenCtxId), (greenCtx, greenCtxId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxRecordEvent, cuGreenCtxRecordEvent, cushim_row_cuGreenCtxRecordEvent, (CUgreenCtx hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxStreamCreate, cuGreenCtxStreamCreate, cushim_row_cuGreenCtxStreamCreate, (CUstream *phStream, CUgreenCtx greenCtx, unsigned int flags, int priority), (phStream, greenCtx, flags, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuGreenCtxWaitEvent, cuGreenCtxWaitEvent, cushim_row_cuGreenCtxWaitEvent, (CUgreenCtx hCtx, CUevent hEvent), (hCtx, hEvent), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuImportExternalMemory, cuImportExternalMemory, cushim_row_cuImportExternalMemory, (CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc), (extMem_out, memHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuImportExternalSemaphore, cuImportExternalSemaphore, cushim_row_cuImportExternalSemaphore, (CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc), (extSem_out, semHandleDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuInit, cuInit, cushim_row_cuInit, (unsigned int Flags), (Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcCloseMemHandle, cuIpcCloseMemHandle, cushim_row_cuIpcCloseMemHandle, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcGetEventHandle, cuIpcGetEventHandle, cushim_row_cuIpcGetEventHandle, (CUipcEventHandle *pHandle, CUevent event), (pHandle, event), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcGetMemHandle, cuIpcGetMemHandle, cushim_row_cuIpcGetMemHandle, (CUipcMemHandle *pHandle, CUdeviceptr dptr), (pHandle, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcOpenEventHandle, cuIpcOpenEventHandle, cushim_row_cuIpcOpenEventHandle, (CUevent *phEvent, CUipcEventHandle handle), (phEvent, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuIpcOpenMemHandle_v2, cuIpcOpenMemHandle_v2, cushim_row_cuIpcOpenMemHandle_v2, (CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetAttribute, cuKernelGetAttribute, cushim_row_cuKernelGetAttribute, (int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev), (pi, attrib, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetFunction, cuKernelGetFunction, cushim_row_cuKernelGetFunction, (CUfunction *pFunc, CUkernel kernel), (pFunc, kernel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetLibrary, cuKernelGetLibrary, cushim_row_cuKernelGetLibrary, (CUlibrary *pLib, CUkernel kernel), (pLib, kernel), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetName, cuKernelGetName, cushim_row_cuKernelGetName, (const char **name, CUkernel hfunc), (name, hfunc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetParamCount, cuKernelGetParamCount, cushim_row_cuKernelGetParamCount, (CUkernel kernel, size_t *paramCount), (kernel, paramCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelGetParamInfo, cuKernelGetParamInfo, cushim_row_cuKernelGetParamInfo, (CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize), (kernel, paramIndex, paramOffset, paramSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelSetAttribute, cuKernelSetAttribute, cushim_row_cuKernelSetAttribute, (CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev), (attrib, val, kernel, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuKernelSetCacheConfig, cuKernelSetCacheConfig, cushim_row_cuKernelSetCacheConfig, (CUkernel kernel, CUfunc_cache config, CUdevice dev), (kernel, config, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunch, cuLaunch, cushim_row_cuLaunch, (CUfunction f), (f), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, cushim_row_cuLaunchCooperativeKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel_ptsz, cushim_row_cuLaunchCooperativeKernel_ptsz, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchCooperativeKernelMultiDevice, cuLaunchCooperativeKernelMultiDevice, cushim_row_cuLaunchCooperativeKernelMultiDevice, (CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags), (launchParamsList, numDevices, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchGrid, cuLaunchGrid, cushim_row_cuLaunchGrid, (CUfunction f, int grid_width, int grid_height), (f, grid_width, grid_height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchGridAsync, cuLaunchGridAsync, cushim_row_cuLaunchGridAsync, (CUfunction f, int grid_width, int grid_height, CUstream hStream), (f, grid_width, grid_height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc, cuLaunchHostFunc, cushim_row_cuLaunchHostFunc, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc_ptsz, cuLaunchHostFunc_ptsz, cushim_row_cuLaunchHostFunc_ptsz, (CUstream hStream, CUhostFn fn, void *userData), (hStream, fn, userData), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc_v2, cuLaunchHostFunc_v2, cushim_row_cuLaunchHostFunc_v2, (CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode), (hStream, fn, userData, syncMode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchHostFunc_v2_ptsz, cuLaunchHostFunc_v2_ptsz, cushim_row_cuLaunchHostFunc_v2_ptsz, (CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode), (hStream, fn, userData, syncMode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernel, cuLaunchKernel, cushim_row_cuLaunchKernel, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernel_ptsz, cuLaunchKernel_ptsz, cushim_row_cuLaunchKernel_ptsz, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernelEx, cuLaunchKernelEx, cushim_row_cuLaunchKernelEx, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLaunchKernelEx_ptsz, cuLaunchKernelEx_ptsz, cushim_row_cuLaunchKernelEx_ptsz, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), (config, f, kernelParams, extra), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuLibraryEnumerateKernels, cuLibraryEnumerateKernels, cushim_row_cuLibraryEnumerateKernels, (CUkernel *kernels, unsigned int numKernels, CUlibrary lib), (kernels, numKernels, lib), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetGlobal, cuLibraryGetGlobal, cushim_row_cuLibraryGetGlobal, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetKernel, cuLibraryGetKernel, cushim_row_cuLibraryGetKernel, (CUkernel *pKernel, CUlibrary library, const char *name), (pKernel, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetKernelCount, cuLibraryGetKernelCount, cushim_row_cuLibraryGetKernelCount, (unsigned int *count, CUlibrary lib), (count, lib), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetManaged, cuLibraryGetManaged, cushim_row_cuLibraryGetManaged, (CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name), (dptr, bytes, library, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetModule, cuLibraryGetModule, cushim_row_cuLibraryGetModule, (CUmodule *pMod, CUlibrary library), (pMod, library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryGetUnifiedFunction, cuLibraryGetUnifiedFunction, cushim_row_cuLibraryGetUnifiedFunction, (void **fptr, CUlibrary library, const char *symbol), (fptr, library, symbol), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryLoadData, cuLibraryLoadData, cushim_row_cuLibraryLoadData, (CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryLoadFromFile, cuLibraryLoadFromFile, cushim_row_cuLibraryLoadFromFile, (CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions), (library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLibraryUnload, cuLibraryUnload, cushim_row_cuLibraryUnload, (CUlibrary library), (library), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkAddData_v2, cuLinkAddData_v2, cushim_row_cuLinkAddData_v2, (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, data, size, name, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkAddFile_v2, cuLinkAddFile_v2, cushim_row_cuLinkAddFile_v2, (CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues), (state, type, path, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkComplete, cuLinkComplete, cushim_row_cuLinkComplete, (CUlinkState state, void **cubinOut, size_t *sizeOut), (state, cubinOut, sizeOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkCreate_v2, cuLinkCreate_v2, cushim_row_cuLinkCreate_v2, (unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut), (numOptions, options, optionValues, stateOut), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLinkDestroy, cuLinkDestroy, cushim_row_cuLinkDestroy, (CUlinkState state), (state), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointAddDevice, cuLogicalEndpointAddDevice, cushim_row_cuLogicalEndpointAddDevice, (CUlogicalEndpointId leId, CUdevice dev), (leId, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointBindAddr, cuLogicalEndpointBindAddr, cushim_row_cuLogicalEndpointBindAddr, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags), (leId, dev, offset, ptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointBindMem, cuLogicalEndpointBindMem, cushim_row_cuLogicalEndpointBindMem, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags), (leId, dev, offset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointCreate, cuLogicalEndpointCreate, cushim_row_cuLogicalEndpointCreate, (CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop), (leId, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointDestroy, cuLogicalEndpointDestroy, cushim_row_cuLogicalEndpointDestroy, (CUlogicalEndpointId leId), (leId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointExport, cuLogicalEndpointExport, cushim_row_cuLogicalEndpointExport, (void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType), (handle, leId, handleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointGetLimits, cuLogicalEndpointGetLimits, cushim_row_cuLogicalEndpointGetLimits, (cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop), (bindAlignment, maxSize, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointIdRelease, cuLogicalEndpointIdRelease, cushim_row_cuLogicalEndpointIdRelease, (CUlogicalEndpointId baseLeId, cuuint32_t count), (baseLeId, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointIdReserve, cuLogicalEndpointIdReserve, cushim_row_cuLogicalEndpointIdReserve, (CUlogicalEndpointId *baseLeId, cuuint32_t count), (baseLeId, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointImport, cuLogicalEndpointImport, cushim_row_cuLogicalEndpointImport, (CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType), (leId, handle, handleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointQuery, cuLogicalEndpointQuery, cushim_row_cuLogicalEndpointQuery, (CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus), (leId, count, queryStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogicalEndpointUnbind, cuLogicalEndpointUnbind, cushim_row_cuLogicalEndpointUnbind, (CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size), (leId, dev, offset, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogsCurrent, cuLogsCurrent, cushim_row_cuLogsCurrent, (CUlogIterator *iterator_out, unsigned int flags), (iterator_out, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogsDumpToFile, cuLogsDumpToFile, cushim_row_cuLogsDumpToFile, (CUlogIterator *iterator, const char *pathToFile, unsigned int flags), (iterator, pathToFile, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogsDumpToMemory, cuLogsDumpToMemory, cushim_row_cuLogsDumpToMemory, (CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags), (iterator, buffer, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogsRegisterCallback, cuLogsRegisterCallback, cushim_row_cuLogsRegisterCallback, (CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out), (callbackFunc, userData, callback_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuLogsUnregisterCallback, cuLogsUnregisterCallback, cushim_row_cuLogsUnregisterCallback, (CUlogsCallbackHandle callback), (callback), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAddressFree, cuMemAddressFree, cushim_row_cuMemAddressFree, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAddressReserve, cuMemAddressReserve, cushim_row_cuMemAddressReserve, (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags), (ptr, size, alignment, addr, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAdvise_v2, cuMemAdvise_v2, cushim_row_cuMemAdvise_v2, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location), (devPtr, count, advice, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocAsync, cuMemAllocAsync, cushim_row_cuMemAllocAsync, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocAsync_ptsz, cuMemAllocAsync_ptsz, cushim_row_cuMemAllocAsync_ptsz, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, cushim_row_cuMemAllocFromPoolAsync, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync_ptsz, cushim_row_cuMemAllocFromPoolAsync_ptsz, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocHost_v2, cuMemAllocHost_v2, cushim_row_cuMemAllocHost_v2, (void **pp, size_t bytesize), (pp, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocManaged, cuMemAllocManaged, cushim_row_cuMemAllocManaged, (CUdeviceptr *dptr, size_t bytesize, unsigned int flags), (dptr, bytesize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAllocPitch_v2, cuMemAllocPitch_v2, cushim_row_cuMemAllocPitch_v2, (CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemAlloc_v2, cuMemAlloc_v2, cushim_row_cuMemAlloc_v2, (CUdeviceptr *dptr, size_t bytesize), (dptr, bytesize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemBatchDecompressAsync, cuMemBatchDecompressAsync, cushim_row_cuMemBatchDecompressAsync, (CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream), (paramsArray, count, flags, errorIndex, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemBatchDecompressAsync_ptsz, cuMemBatchDecompressAsync_ptsz, cushim_row_cuMemBatchDecompressAsync_ptsz, (CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream), (paramsArray, count, flags, errorIndex, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemCreate, cuMemCreate, cushim_row_cuMemCreate, (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags), (handle, size, prop, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync, cushim_row_cuMemDiscardAndPrefetchBatchAsync, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemDiscardAndPrefetchBatchAsync_ptsz, cuMemDiscardAndPrefetchBatchAsync_ptsz, cushim_row_cuMemDiscardAndPrefetchBatchAsync_ptsz, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemDiscardBatchAsync, cuMemDiscardBatchAsync, cushim_row_cuMemDiscardBatchAsync, (CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemDiscardBatchAsync_ptsz, cuMemDiscardBatchAsync_ptsz, cushim_row_cuMemDiscardBatchAsync_ptsz, (CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemExportToShareableHandle, cuMemExportToShareableHandle, cushim_row_cuMemExportToShareableHandle, (void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeAsync, cuMemFreeAsync, cushim_row_cuMemFreeAsync, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeAsync_ptsz, cuMemFreeAsync_ptsz, cushim_row_cuMemFreeAsync_ptsz, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemFreeHost, cuMemFreeHost, cushim_row_cuMemFreeHost, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemFree_v2, cuMemFree_v2, cushim_row_cuMemFree_v2, (CUdeviceptr dptr), (dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAccess, cuMemGetAccess, cushim_row_cuMemGetAccess, (unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr), (flags, location, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAddressRange_v2, cuMemGetAddressRange_v2, cushim_row_cuMemGetAddressRange_v2, (CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr), (pbase, psize, dptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, cushim_row_cuMemGetAllocationGranularity, (size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetAllocationPropertiesFromHandle, cuMemGetAllocationPropertiesFromHandle, cushim_row_cuMemGetAllocationPropertiesFromHandle, (CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle), (prop, handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetDefaultMemPool, cuMemGetDefaultMemPool, cushim_row_cuMemGetDefaultMemPool, (CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type), (pool_out, location, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetHandleForAddressRange, cuMemGetHandleForAddressRange, cushim_row_cuMemGetHandleForAddressRange, (void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags), (handle, dptr, size, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetInfo_v2, cuMemGetInfo_v2, cushim_row_cuMemGetInfo_v2, (size_t *free, size_t *total), (free, total), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetLocationInfo, cuMemGetLocationInfo, cushim_row_cuMemGetLocationInfo, (CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out), (ptr, size, summaryGranularity, samplingGranularity, location_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemGetMemPool, cuMemGetMemPool, cushim_row_cuMemGetMemPool, (CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type), (pool, location, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostAlloc, cuMemHostAlloc, cushim_row_cuMemHostAlloc, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer_v2, cushim_row_cuMemHostGetDevicePointer_v2, (CUdeviceptr *pdptr, void *p, unsigned int Flags), (pdptr, p, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostGetFlags, cuMemHostGetFlags, cushim_row_cuMemHostGetFlags, (unsigned int *pFlags, void *p), (pFlags, p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostRegister_v2, cuMemHostRegister_v2, cushim_row_cuMemHostRegister_v2, (void *p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemHostUnregister, cuMemHostUnregister, cushim_row_cuMemHostUnregister, (void *p), (p), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, cushim_row_cuMemImportFromShareableHandle, (CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMap, cuMemMap, cushim_row_cuMemMap, (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags), (ptr, size, offset, handle, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMapArrayAsync, cuMemMapArrayAsync, cushim_row_cuMemMapArrayAsync, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemMapArrayAsync_ptsz, cuMemMapArrayAsync_ptsz, cushim_row_cuMemMapArrayAsync_ptsz, (CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream), (mapInfoList, count, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolCreate, cuMemPoolCreate, cushim_row_cuMemPoolCreate, (CUmemoryPool *pool, const CUmemPoolProps *poolProps), (pool, poolProps), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolDestroy, cuMemPoolDestroy, cushim_row_cuMemPoolDestroy, (CUmemoryPool pool), (pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolExportPointer, cuMemPoolExportPointer, cushim_row_cuMemPoolExportPointer, (CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr), (shareData_out, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolExportToShareableHandle, cuMemPoolExportToShareableHandle, cushim_row_cuMemPoolExportToShareableHandle, (void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags), (handle_out, pool, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolGetAccess, cuMemPoolGetAccess, cushim_row_cuMemPoolGetAccess, (CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location), (flags, memPool, location), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolGetAttribute, cuMemPoolGetAttribute, cushim_row_cuMemPoolGetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolImportFromShareableHandle, cuMemPoolImportFromShareableHandle, cushim_row_cuMemPoolImportFromShareableHandle, (CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags), (pool_out, handle, handleType, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolImportPointer, cuMemPoolImportPointer, cushim_row_cuMemPoolImportPointer, (CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData), (ptr_out, pool, shareData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolSetAccess, cuMemPoolSetAccess, cushim_row_cuMemPoolSetAccess, (CUmemoryPool pool, const CUmemAccessDesc *map, size_t count), (pool, map, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute, cushim_row_cuMemPoolSetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value), (pool, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, cushim_row_cuMemPoolTrimTo, (CUmemoryPool pool, size_t minBytesToKeep), (pool, minBytesToKeep), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2, cushim_row_cuMemPrefetchAsync_v2, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2_ptsz, cushim_row_cuMemPrefetchAsync_v2_ptsz, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync, cushim_row_cuMemPrefetchBatchAsync, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemPrefetchBatchAsync_ptsz, cuMemPrefetchBatchAsync_ptsz, cushim_row_cuMemPrefetchBatchAsync_ptsz, (CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream), (dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemRangeGetAttribute, cuMemRangeGetAttribute, cushim_row_cuMemRangeGetAttribute, (void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count), (data, dataSize, attribute, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRangeGetAttributes, cuMemRangeGetAttributes, cushim_row_cuMemRangeGetAttributes, (void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count), (data, dataSizes, attributes, numAttributes, devPtr, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRelease, cuMemRelease, cushim_row_cuMemRelease, (CUmemGenericAllocationHandle handle), (handle), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, cushim_row_cuMemRetainAllocationHandle, (CUmemGenericAllocationHandle *handle, void *addr), (handle, addr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemSetAccess, cuMemSetAccess, cushim_row_cuMemSetAccess, (CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count), (ptr, size, desc, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemSetMemPool, cuMemSetMemPool, cushim_row_cuMemSetMemPool, (CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool), (location, type, pool), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemUnmap, cuMemUnmap, cushim_row_cuMemUnmap, (CUdeviceptr ptr, size_t size), (ptr, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy, cuMemcpy, cushim_row_cuMemcpy, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy_ptds, cuMemcpy_ptds, cushim_row_cuMemcpy_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2, cushim_row_cuMemcpy2DAsync_v2, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2_ptsz, cushim_row_cuMemcpy2DAsync_v2_ptsz, (const CUDA_MEMCPY2D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2, cushim_row_cuMemcpy2DUnaligned_v2, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2_ptds, cushim_row_cuMemcpy2DUnaligned_v2_ptds, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2D_v2, cuMemcpy2D_v2, cushim_row_cuMemcpy2D_v2, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy2D_v2_ptds, cuMemcpy2D_v2_ptds, cushim_row_cuMemcpy2D_v2_ptds, (const CUDA_MEMCPY2D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2, cushim_row_cuMemcpy3DAsync_v2, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2_ptsz, cushim_row_cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2, cushim_row_cuMemcpy3DBatchAsync_v2, (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DBatchAsync_v2_ptsz, cuMemcpy3DBatchAsync_v2_ptsz, cushim_row_cuMemcpy3DBatchAsync_v2_ptsz, (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream), (numOps, opList, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeer, cuMemcpy3DPeer, cushim_row_cuMemcpy3DPeer, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeer_ptds, cuMemcpy3DPeer_ptds, cushim_row_cuMemcpy3DPeer_ptds, (const CUDA_MEMCPY3D_PEER *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync, cushim_row_cuMemcpy3DPeerAsync, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DPeerAsync_ptsz, cuMemcpy3DPeerAsync_ptsz, cushim_row_cuMemcpy3DPeerAsync_ptsz, (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), (pCopy, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DWithAttributesAsync, cuMemcpy3DWithAttributesAsync, cushim_row_cuMemcpy3DWithAttributesAsync, (CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream), (op, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3DWithAttributesAsync_ptsz, cuMemcpy3DWithAttributesAsync_ptsz, cushim_row_cuMemcpy3DWithAttributesAsync_ptsz, (CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream), (op, flags, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3D_v2, cuMemcpy3D_v2, cushim_row_cuMemcpy3D_v2, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpy3D_v2_ptds, cuMemcpy3D_v2_ptds, cushim_row_cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *pCopy), (pCopy), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAsync, cuMemcpyAsync, cushim_row_cuMemcpyAsync, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAsync_ptsz, cuMemcpyAsync_ptsz, cushim_row_cuMemcpyAsync_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2, cuMemcpyAtoA_v2, cushim_row_cuMemcpyAtoA_v2, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoA_v2_ptds, cuMemcpyAtoA_v2_ptds, cushim_row_cuMemcpyAtoA_v2_ptds, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2, cuMemcpyAtoD_v2, cushim_row_cuMemcpyAtoD_v2, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoD_v2_ptds, cuMemcpyAtoD_v2_ptds, cushim_row_cuMemcpyAtoD_v2_ptds, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2, cushim_row_cuMemcpyAtoHAsync_v2, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoHAsync_v2_ptsz, cuMemcpyAtoHAsync_v2_ptsz, cushim_row_cuMemcpyAtoHAsync_v2_ptsz, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2, cuMemcpyAtoH_v2, cushim_row_cuMemcpyAtoH_v2, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyAtoH_v2_ptds, cuMemcpyAtoH_v2_ptds, cushim_row_cuMemcpyAtoH_v2_ptds, (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2, cushim_row_cuMemcpyBatchAsync_v2, (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream), (dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyBatchAsync_v2_ptsz, cuMemcpyBatchAsync_v2_ptsz, cushim_row_cuMemcpyBatchAsync_v2_ptsz, (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream), (dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2, cuMemcpyDtoA_v2, cushim_row_cuMemcpyDtoA_v2, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoA_v2_ptds, cuMemcpyDtoA_v2_ptds, cushim_row_cuMemcpyDtoA_v2_ptds, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2, cushim_row_cuMemcpyDtoDAsync_v2, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_ptsz, cushim_row_cuMemcpyDtoDAsync_v2_ptsz, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2, cuMemcpyDtoD_v2, cushim_row_cuMemcpyDtoD_v2, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_ptds, cushim_row_cuMemcpyDtoD_v2_ptds, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2, cushim_row_cuMemcpyDtoHAsync_v2, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_ptsz, cushim_row_cuMemcpyDtoHAsync_v2_ptsz, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2, cuMemcpyDtoH_v2, cushim_row_cuMemcpyDtoH_v2, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds, cushim_row_cuMemcpyDtoH_v2_ptds, (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2, cushim_row_cuMemcpyHtoAAsync_v2, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoAAsync_v2_ptsz, cuMemcpyHtoAAsync_v2_ptsz, cushim_row_cuMemcpyHtoAAsync_v2_ptsz, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2, cuMemcpyHtoA_v2, cushim_row_cuMemcpyHtoA_v2, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoA_v2_ptds, cuMemcpyHtoA_v2_ptds, cushim_row_cuMemcpyHtoA_v2_ptds, (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2, cushim_row_cuMemcpyHtoDAsync_v2, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_ptsz, cushim_row_cuMemcpyHtoDAsync_v2_ptsz, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2, cushim_row_cuMemcpyHtoD_v2, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, cushim_row_cuMemcpyHtoD_v2_ptds, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeer, cuMemcpyPeer, cushim_row_cuMemcpyPeer, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeer_ptds, cuMemcpyPeer_ptds, cushim_row_cuMemcpyPeer_ptds, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeerAsync, cuMemcpyPeerAsync, cushim_row_cuMemcpyPeerAsync, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync_ptsz, cushim_row_cuMemcpyPeerAsync_ptsz, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyWithAttributesAsync, cuMemcpyWithAttributesAsync, cushim_row_cuMemcpyWithAttributesAsync, (CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream), (dst, src, size, attr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemcpyWithAttributesAsync_ptsz, cuMemcpyWithAttributesAsync_ptsz, cushim_row_cuMemcpyWithAttributesAsync_ptsz, (CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream), (dst, src, size, attr, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16Async, cuMemsetD16Async, cushim_row_cuMemsetD16Async, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16Async_ptsz, cuMemsetD16Async_ptsz, cushim_row_cuMemsetD16Async_ptsz, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16_v2, cuMemsetD16_v2, cushim_row_cuMemsetD16_v2, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD16_v2_ptds, cuMemsetD16_v2_ptds, cushim_row_cuMemsetD16_v2_ptds, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16Async, cuMemsetD2D16Async, cushim_row_cuMemsetD2D16Async, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async_ptsz, cushim_row_cuMemsetD2D16Async_ptsz, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16_v2, cuMemsetD2D16_v2, cushim_row_cuMemsetD2D16_v2, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2_ptds, cushim_row_cuMemsetD2D16_v2_ptds, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32Async, cuMemsetD2D32Async, cushim_row_cuMemsetD2D32Async, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async_ptsz, cushim_row_cuMemsetD2D32Async_ptsz, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32_v2, cuMemsetD2D32_v2, cushim_row_cuMemsetD2D32_v2, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2_ptds, cushim_row_cuMemsetD2D32_v2_ptds, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8Async, cuMemsetD2D8Async, cushim_row_cuMemsetD2D8Async, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async_ptsz, cushim_row_cuMemsetD2D8Async_ptsz, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8_v2, cuMemsetD2D8_v2, cushim_row_cuMemsetD2D8_v2, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2_ptds, cushim_row_cuMemsetD2D8_v2_ptds, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32Async, cuMemsetD32Async, cushim_row_cuMemsetD32Async, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32Async_ptsz, cuMemsetD32Async_ptsz, cushim_row_cuMemsetD32Async_ptsz, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32_v2, cuMemsetD32_v2, cushim_row_cuMemsetD32_v2, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD32_v2_ptds, cuMemsetD32_v2_ptds, cushim_row_cuMemsetD32_v2_ptds, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8Async, cuMemsetD8Async, cushim_row_cuMemsetD8Async, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8Async_ptsz, cuMemsetD8Async_ptsz, cushim_row_cuMemsetD8Async_ptsz, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8_v2, cuMemsetD8_v2, cushim_row_cuMemsetD8_v2, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMemsetD8_v2_ptds, cuMemsetD8_v2_ptds, cushim_row_cuMemsetD8_v2_ptds, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayCreate, cuMipmappedArrayCreate, cushim_row_cuMipmappedArrayCreate, (CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels), (pHandle, pMipmappedArrayDesc, numMipmapLevels), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, cushim_row_cuMipmappedArrayDestroy, (CUmipmappedArray hMipmappedArray), (hMipmappedArray), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, cushim_row_cuMipmappedArrayGetLevel, (CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level), (pLevelArray, hMipmappedArray, level), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetMemoryRequirements, cuMipmappedArrayGetMemoryRequirements, cushim_row_cuMipmappedArrayGetMemoryRequirements, (CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device), (memoryRequirements, mipmap, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMipmappedArrayGetSparseProperties, cuMipmappedArrayGetSparseProperties, cushim_row_cuMipmappedArrayGetSparseProperties, (CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap), (sparseProperties, mipmap), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleEnumerateFunctions, cuModuleEnumerateFunctions, cushim_row_cuModuleEnumerateFunctions, (CUfunction *functions, unsigned int numFunctions, CUmodule mod), (functions, numFunctions, mod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetFunction, cuModuleGetFunction, cushim_row_cuModuleGetFunction, (CUfunction *hfunc, CUmodule hmod, const char *name), (hfunc, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetFunctionCount, cuModuleGetFunctionCount, cushim_row_cuModuleGetFunctionCount, (unsigned int *count, CUmodule mod), (count, mod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetGlobal_v2, cuModuleGetGlobal_v2, cushim_row_cuModuleGetGlobal_v2, (CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name), (dptr, bytes, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetLoadingMode, cuModuleGetLoadingMode, cushim_row_cuModuleGetLoadingMode, (CUmoduleLoadingMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetSurfRef, cuModuleGetSurfRef, cushim_row_cuModuleGetSurfRef, (CUsurfref *pSurfRef, CUmodule hmod, const char *name), (pSurfRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleGetTexRef, cuModuleGetTexRef, cushim_row_cuModuleGetTexRef, (CUtexref *pTexRef, CUmodule hmod, const char *name), (pTexRef, hmod, name), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoad, cuModuleLoad, cushim_row_cuModuleLoad, (CUmodule *module, const char *fname), (module, fname), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadData, cuModuleLoadData, cushim_row_cuModuleLoadData, (CUmodule *module, const void *image), (module, image), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadDataEx, cuModuleLoadDataEx, cushim_row_cuModuleLoadDataEx, (CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues), (module, image, numOptions, options, optionValues), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleLoadFatBinary, cuModuleLoadFatBinary, cushim_row_cuModuleLoadFatBinary, (CUmodule *module, const void *fatCubin), (module, fatCubin), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuModuleUnload, cuModuleUnload, cushim_row_cuModuleUnload, (CUmodule hmod), (hmod), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastAddDevice, cuMulticastAddDevice, cushim_row_cuMulticastAddDevice, (CUmemGenericAllocationHandle mcHandle, CUdevice dev), (mcHandle, dev), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindAddr, cuMulticastBindAddr, cushim_row_cuMulticastBindAddr, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindAddr_v2, cuMulticastBindAddr_v2, cushim_row_cuMulticastBindAddr_v2, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags), (mcHandle, dev, mcOffset, memptr, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindMem, cuMulticastBindMem, cushim_row_cuMulticastBindMem, (CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastBindMem_v2, cuMulticastBindMem_v2, cushim_row_cuMulticastBindMem_v2, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags), (mcHandle, dev, mcOffset, memHandle, memOffset, size, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastCreate, cuMulticastCreate, cushim_row_cuMulticastCreate, (CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop), (mcHandle, prop), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastGetGranularity, cuMulticastGetGranularity, cushim_row_cuMulticastGetGranularity, (size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option), (granularity, prop, option), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuMulticastUnbind, cuMulticastUnbind, cushim_row_cuMulticastUnbind, (CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size), (mcHandle, dev, mcOffset, size), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, cushim_row_cuOccupancyAvailableDynamicSMemPerBlock, (size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, cushim_row_cuOccupancyMaxActiveBlocksPerMultiprocessor, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cushim_row_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxActiveClusters, cuOccupancyMaxActiveClusters, cushim_row_cuOccupancyMaxActiveClusters, (int *numClusters, CUfunction func, const CUlaunchConfig *config), (numClusters, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, cushim_row_cuOccupancyMaxPotentialBlockSize, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, cushim_row_cuOccupancyMaxPotentialBlockSizeWithFlags, (int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialClusterSize, cushim_row_cuOccupancyMaxPotentialClusterSize, (int *clusterSize, CUfunction func, const CUlaunchConfig *config), (clusterSize, func, config), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetSize, cuParamSetSize, cushim_row_cuParamSetSize, (CUfunction hfunc, unsigned int numbytes), (hfunc, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetTexRef, cuParamSetTexRef, cushim_row_cuParamSetTexRef, (CUfunction hfunc, int texunit, CUtexref hTexRef), (hfunc, texunit, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetf, cuParamSetf, cushim_row_cuParamSetf, (CUfunction hfunc, int offset, float value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSeti, cuParamSeti, cushim_row_cuParamSeti, (CUfunction hfunc, int offset, unsigned int value), (hfunc, offset, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuParamSetv, cuParamSetv, cushim_row_cuParamSetv, (CUfunction hfunc, int offset, void *ptr, unsigned int numbytes), (hfunc, offset, ptr, numbytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerGetAttribute, cuPointerGetAttribute, cushim_row_cuPointerGetAttribute, (void *data, CUpointer_attribute attribute, CUdeviceptr ptr), (data, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerGetAttributes, cuPointerGetAttributes, cushim_row_cuPointerGetAttributes, (unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr), (numAttributes, attributes, data, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuPointerSetAttribute, cuPointerSetAttribute, cushim_row_cuPointerSetAttribute, (const void *value, CUpointer_attribute attribute, CUdeviceptr ptr), (value, attribute, ptr), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_STUB(CUresult, cuProfilerInitialize, cuProfilerInitialize, 501, (const char *configFile, const char *outputFile, CUoutput_mode outputMode), (configFile, outputFile, outputMode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-#endif
-#ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_STUB(CUresult, cuProfilerStart, cuProfilerStart, 502, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuProfilerInitialize, cuProfilerInitialize, cushim_row_cuProfilerInitialize, (const char *configFile, const char *outputFile, CUoutput_mode outputMode), (configFile, outputFile, outputMode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAPROFILER_H
-CUSHIM_STUB(CUresult, cuProfilerStop, cuProfilerStop, 503, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuProfilerStart, cuProfilerStart, cushim_row_cuProfilerStart, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, 504, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync_ptsz, cuSignalExternalSemaphoresAsync_ptsz, 505, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamAddCallback, cuStreamAddCallback, 506, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamAddCallback_ptsz, cuStreamAddCallback_ptsz, 507, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamAttachMemAsync, cuStreamAttachMemAsync, 508, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync_ptsz, 509, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2, 510, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2_ptsz, cuStreamBatchMemOp_v2_ptsz, 511, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCaptureToCig, cuStreamBeginCaptureToCig, 512, (CUstream hStream, CUstreamCigCaptureParams *streamCigCaptureParams), (hStream, streamCigCaptureParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCaptureToCig_ptsz, cuStreamBeginCaptureToCig_ptsz, 513, (CUstream hStream, CUstreamCigCaptureParams *streamCigCaptureParams), (hStream, streamCigCaptureParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph, 514, (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode), (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCaptureToGraph_ptsz, cuStreamBeginCaptureToGraph_ptsz, 515, (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode), (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2, cuStreamBeginCapture_v2, 516, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2_ptsz, 517, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginRecaptureToGraph, cuStreamBeginRecaptureToGraph, 518, (CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData), (hStream, mode, hGraph, callbackFunc, userData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamBeginRecaptureToGraph_ptsz, cuStreamBeginRecaptureToGraph_ptsz, 519, (CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData), (hStream, mode, hGraph, callbackFunc, userData), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamCopyAttributes, cuStreamCopyAttributes, 520, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes_ptsz, 521, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamCreate, cuStreamCreate, 522, (CUstream *phStream, unsigned int Flags), (phStream, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamCreateWithPriority, cuStreamCreateWithPriority, 523, (CUstream *phStream, unsigned int flags, int priority), (phStream, flags, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamDestroy_v2, cuStreamDestroy_v2, 524, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamEndCapture, cuStreamEndCapture, 525, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamEndCapture_ptsz, cuStreamEndCapture_ptsz, 526, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamEndCaptureToCig, cuStreamEndCaptureToCig, 527, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamEndCaptureToCig_ptsz, cuStreamEndCaptureToCig_ptsz, 528, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetAttribute, cuStreamGetAttribute, 529, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetAttribute_ptsz, cuStreamGetAttribute_ptsz, 530, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3, 531, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v3_ptsz, cuStreamGetCaptureInfo_v3_ptsz, 532, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCtx, cuStreamGetCtx, 533, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCtx_ptsz, cuStreamGetCtx_ptsz, 534, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCtx_v2, cuStreamGetCtx_v2, 535, (CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx), (hStream, pCtx, pGreenCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetCtx_v2_ptsz, cuStreamGetCtx_v2_ptsz, 536, (CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx), (hStream, pCtx, pGreenCtx), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetDevResource, cuStreamGetDevResource, 537, (CUstream hStream, CUdevResource *resource, CUdevResourceType type), (hStream, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetDevResource_ptsz, cuStreamGetDevResource_ptsz, 538, (CUstream hStream, CUdevResource *resource, CUdevResourceType type), (hStream, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetDevice, cuStreamGetDevice, 539, (CUstream hStream, CUdevice *device), (hStream, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetDevice_ptsz, cuStreamGetDevice_ptsz, 540, (CUstream hStream, CUdevice *device), (hStream, device), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetFlags, cuStreamGetFlags, 541, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetFlags_ptsz, cuStreamGetFlags_ptsz, 542, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetGreenCtx, cuStreamGetGreenCtx, 543, (CUstream hStream, CUgreenCtx *phCtx), (hStream, phCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetId, cuStreamGetId, 544, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetId_ptsz, cuStreamGetId_ptsz, 545, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetPriority, cuStreamGetPriority, 546, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamGetPriority_ptsz, cuStreamGetPriority_ptsz, 547, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamIsCapturing, cuStreamIsCapturing, 548, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamIsCapturing_ptsz, cuStreamIsCapturing_ptsz, 549, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamQuery, cuStreamQuery, 550, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamQuery_ptsz, cuStreamQuery_ptsz, 551, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamSetAttribute, cuStreamSetAttribute, 552, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamSetAttribute_ptsz, cuStreamSetAttribute_ptsz, 553, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamSynchronize, cuStreamSynchronize, 554, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, 555, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2, 556, (CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags), (hStream, dependencies, dependencyData, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies_v2_ptsz, cuStreamUpdateCaptureDependencies_v2_ptsz, 557, (CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags), (hStream, dependencies, dependencyData, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitEvent, cuStreamWaitEvent, 558, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz, 559, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2, cuStreamWaitValue32_v2, 560, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue32_v2_ptsz, 561, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2, cuStreamWaitValue64_v2, 562, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2_ptsz, cuStreamWaitValue64_v2_ptsz, 563, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2, 564, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2_ptsz, cuStreamWriteValue32_v2_ptsz, 565, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2, 566, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2_ptsz, cuStreamWriteValue64_v2_ptsz, 567, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(CUresult, cuSurfObjectCreate, cuSurfObjectCreate, 568, (CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc), (pSurfObject, pResDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuSurfObjectDestroy, cuSurfObjectDestroy, 569, (CUsurfObject surfObject), (surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, 570, (CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject), (pResDesc, surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuSurfRefGetArray, cuSurfRefGetArray, 571, (CUarray *phArray, CUsurfref hSurfRef), (phArray, hSurfRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuSurfRefSetArray, cuSurfRefSetArray, 572, (CUsurfref hSurfRef, CUarray hArray, unsigned int Flags), (hSurfRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col, 573, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTensorMapEncodeIm2colWide, cuTensorMapEncodeIm2colWide, 574, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, 575, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTensorMapReplaceAddress, cuTensorMapReplaceAddress, 576, (CUtensorMap *tensorMap, void *globalAddress), (tensorMap, globalAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTensorMapSetAllocationClass, cuTensorMapSetAllocationClass, 577, (CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass), (tensorMap, allocClass, outAllocClass), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexObjectCreate, cuTexObjectCreate, 578, (CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexObjectDestroy, cuTexObjectDestroy, 579, (CUtexObject texObject), (texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, 580, (CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject), (pResDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexObjectGetResourceViewDesc, cuTexObjectGetResourceViewDesc, 581, (CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject), (pResViewDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexObjectGetTextureDesc, cuTexObjectGetTextureDesc, 582, (CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject), (pTexDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefCreate, cuTexRefCreate, 583, (CUtexref *pTexRef), (pTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefDestroy, cuTexRefDestroy, 584, (CUtexref hTexRef), (hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetAddressMode, cuTexRefGetAddressMode, 585, (CUaddress_mode *pam, CUtexref hTexRef, int dim), (pam, hTexRef, dim), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetAddress_v2, cuTexRefGetAddress_v2, 586, (CUdeviceptr *pdptr, CUtexref hTexRef), (pdptr, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetArray, cuTexRefGetArray, 587, (CUarray *phArray, CUtexref hTexRef), (phArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetBorderColor, cuTexRefGetBorderColor, 588, (float *pBorderColor, CUtexref hTexRef), (pBorderColor, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetFilterMode, cuTexRefGetFilterMode, 589, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetFlags, cuTexRefGetFlags, 590, (unsigned int *pFlags, CUtexref hTexRef), (pFlags, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetFormat, cuTexRefGetFormat, 591, (CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef), (pFormat, pNumChannels, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetMaxAnisotropy, cuTexRefGetMaxAnisotropy, 592, (int *pmaxAniso, CUtexref hTexRef), (pmaxAniso, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetMipmapFilterMode, cuTexRefGetMipmapFilterMode, 593, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelBias, cuTexRefGetMipmapLevelBias, 594, (float *pbias, CUtexref hTexRef), (pbias, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelClamp, cuTexRefGetMipmapLevelClamp, 595, (float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef), (pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefGetMipmappedArray, cuTexRefGetMipmappedArray, 596, (CUmipmappedArray *phMipmappedArray, CUtexref hTexRef), (phMipmappedArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetAddress2D_v3, cuTexRefSetAddress2D_v3, 597, (CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch), (hTexRef, desc, dptr, Pitch), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetAddressMode, cuTexRefSetAddressMode, 598, (CUtexref hTexRef, int dim, CUaddress_mode am), (hTexRef, dim, am), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetAddress_v2, cuTexRefSetAddress_v2, 599, (size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes), (ByteOffset, hTexRef, dptr, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetArray, cuTexRefSetArray, 600, (CUtexref hTexRef, CUarray hArray, unsigned int Flags), (hTexRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetBorderColor, cuTexRefSetBorderColor, 601, (CUtexref hTexRef, float *pBorderColor), (hTexRef, pBorderColor), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetFilterMode, cuTexRefSetFilterMode, 602, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetFlags, cuTexRefSetFlags, 603, (CUtexref hTexRef, unsigned int Flags), (hTexRef, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetFormat, cuTexRefSetFormat, 604, (CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents), (hTexRef, fmt, NumPackedComponents), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetMaxAnisotropy, cuTexRefSetMaxAnisotropy, 605, (CUtexref hTexRef, unsigned int maxAniso), (hTexRef, maxAniso), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetMipmapFilterMode, cuTexRefSetMipmapFilterMode, 606, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelBias, 607, (CUtexref hTexRef, float bias), (hTexRef, bias), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmapLevelClamp, 608, (CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp), (hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuTexRefSetMipmappedArray, cuTexRefSetMipmappedArray, 609, (CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags), (hTexRef, hMipmappedArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, 610, (CUstreamCaptureMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuUserObjectCreate, cuUserObjectCreate, 611, (CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags), (object_out, ptr, destroy, initialRefcount, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuUserObjectRelease, cuUserObjectRelease, 612, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuUserObjectRetain, cuUserObjectRetain, 613, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#ifdef CUSHIM_HAS_CUDAPROFILER_H
+CUSHIM_STUB(CUresult, cuProfilerStop, cuProfilerStop, cushim_row_cuProfilerStop, (), (), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+#endif
+CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, cushim_row_cuSignalExternalSemaphoresAsync, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSignalExternalSemaphoresAsync_ptsz, cuSignalExternalSemaphoresAsync_ptsz, cushim_row_cuSignalExternalSemaphoresAsync_ptsz, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamAddCallback, cuStreamAddCallback, cushim_row_cuStreamAddCallback, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamAddCallback_ptsz, cuStreamAddCallback_ptsz, cushim_row_cuStreamAddCallback_ptsz, (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags), (hStream, callback, userData, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamAttachMemAsync, cuStreamAttachMemAsync, cushim_row_cuStreamAttachMemAsync, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync_ptsz, cushim_row_cuStreamAttachMemAsync_ptsz, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2, cushim_row_cuStreamBatchMemOp_v2, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBatchMemOp_v2_ptsz, cuStreamBatchMemOp_v2_ptsz, cushim_row_cuStreamBatchMemOp_v2_ptsz, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags), (stream, count, paramArray, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCaptureToCig, cuStreamBeginCaptureToCig, cushim_row_cuStreamBeginCaptureToCig, (CUstream hStream, CUstreamCigCaptureParams *streamCigCaptureParams), (hStream, streamCigCaptureParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCaptureToCig_ptsz, cuStreamBeginCaptureToCig_ptsz, cushim_row_cuStreamBeginCaptureToCig_ptsz, (CUstream hStream, CUstreamCigCaptureParams *streamCigCaptureParams), (hStream, streamCigCaptureParams), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph, cushim_row_cuStreamBeginCaptureToGraph, (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode), (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCaptureToGraph_ptsz, cuStreamBeginCaptureToGraph_ptsz, cushim_row_cuStreamBeginCaptureToGraph_ptsz, (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode), (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2, cuStreamBeginCapture_v2, cushim_row_cuStreamBeginCapture_v2, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2_ptsz, cushim_row_cuStreamBeginCapture_v2_ptsz, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginRecaptureToGraph, cuStreamBeginRecaptureToGraph, cushim_row_cuStreamBeginRecaptureToGraph, (CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData), (hStream, mode, hGraph, callbackFunc, userData), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamBeginRecaptureToGraph_ptsz, cuStreamBeginRecaptureToGraph_ptsz, cushim_row_cuStreamBeginRecaptureToGraph_ptsz, (CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData), (hStream, mode, hGraph, callbackFunc, userData), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamCopyAttributes, cuStreamCopyAttributes, cushim_row_cuStreamCopyAttributes, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes_ptsz, cushim_row_cuStreamCopyAttributes_ptsz, (CUstream dst, CUstream src), (dst, src), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamCreate, cuStreamCreate, cushim_row_cuStreamCreate, (CUstream *phStream, unsigned int Flags), (phStream, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamCreateWithPriority, cuStreamCreateWithPriority, cushim_row_cuStreamCreateWithPriority, (CUstream *phStream, unsigned int flags, int priority), (phStream, flags, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamDestroy_v2, cuStreamDestroy_v2, cushim_row_cuStreamDestroy_v2, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCapture, cuStreamEndCapture, cushim_row_cuStreamEndCapture, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCapture_ptsz, cuStreamEndCapture_ptsz, cushim_row_cuStreamEndCapture_ptsz, (CUstream hStream, CUgraph *phGraph), (hStream, phGraph), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCaptureToCig, cuStreamEndCaptureToCig, cushim_row_cuStreamEndCaptureToCig, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamEndCaptureToCig_ptsz, cuStreamEndCaptureToCig_ptsz, cushim_row_cuStreamEndCaptureToCig_ptsz, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetAttribute, cuStreamGetAttribute, cushim_row_cuStreamGetAttribute, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetAttribute_ptsz, cuStreamGetAttribute_ptsz, cushim_row_cuStreamGetAttribute_ptsz, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out), (hStream, attr, value_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3, cushim_row_cuStreamGetCaptureInfo_v3, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCaptureInfo_v3_ptsz, cuStreamGetCaptureInfo_v3_ptsz, cushim_row_cuStreamGetCaptureInfo_v3_ptsz, (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx, cuStreamGetCtx, cushim_row_cuStreamGetCtx, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx_ptsz, cuStreamGetCtx_ptsz, cushim_row_cuStreamGetCtx_ptsz, (CUstream hStream, CUcontext *pctx), (hStream, pctx), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx_v2, cuStreamGetCtx_v2, cushim_row_cuStreamGetCtx_v2, (CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx), (hStream, pCtx, pGreenCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetCtx_v2_ptsz, cuStreamGetCtx_v2_ptsz, cushim_row_cuStreamGetCtx_v2_ptsz, (CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx), (hStream, pCtx, pGreenCtx), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetDevResource, cuStreamGetDevResource, cushim_row_cuStreamGetDevResource, (CUstream hStream, CUdevResource *resource, CUdevResourceType type), (hStream, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetDevResource_ptsz, cuStreamGetDevResource_ptsz, cushim_row_cuStreamGetDevResource_ptsz, (CUstream hStream, CUdevResource *resource, CUdevResourceType type), (hStream, resource, type), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetDevice, cuStreamGetDevice, cushim_row_cuStreamGetDevice, (CUstream hStream, CUdevice *device), (hStream, device), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetDevice_ptsz, cuStreamGetDevice_ptsz, cushim_row_cuStreamGetDevice_ptsz, (CUstream hStream, CUdevice *device), (hStream, device), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetFlags, cuStreamGetFlags, cushim_row_cuStreamGetFlags, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetFlags_ptsz, cuStreamGetFlags_ptsz, cushim_row_cuStreamGetFlags_ptsz, (CUstream hStream, unsigned int *flags), (hStream, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetGreenCtx, cuStreamGetGreenCtx, cushim_row_cuStreamGetGreenCtx, (CUstream hStream, CUgreenCtx *phCtx), (hStream, phCtx), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetId, cuStreamGetId, cushim_row_cuStreamGetId, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetId_ptsz, cuStreamGetId_ptsz, cushim_row_cuStreamGetId_ptsz, (CUstream hStream, unsigned long long *streamId), (hStream, streamId), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetPriority, cuStreamGetPriority, cushim_row_cuStreamGetPriority, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamGetPriority_ptsz, cuStreamGetPriority_ptsz, cushim_row_cuStreamGetPriority_ptsz, (CUstream hStream, int *priority), (hStream, priority), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamIsCapturing, cuStreamIsCapturing, cushim_row_cuStreamIsCapturing, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamIsCapturing_ptsz, cuStreamIsCapturing_ptsz, cushim_row_cuStreamIsCapturing_ptsz, (CUstream hStream, CUstreamCaptureStatus *captureStatus), (hStream, captureStatus), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamQuery, cuStreamQuery, cushim_row_cuStreamQuery, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamQuery_ptsz, cuStreamQuery_ptsz, cushim_row_cuStreamQuery_ptsz, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamSetAttribute, cuStreamSetAttribute, cushim_row_cuStreamSetAttribute, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamSetAttribute_ptsz, cuStreamSetAttribute_ptsz, cushim_row_cuStreamSetAttribute_ptsz, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value), (hStream, attr, value), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamSynchronize, cuStreamSynchronize, cushim_row_cuStreamSynchronize, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamSynchronize_ptsz, cuStreamSynchronize_ptsz, cushim_row_cuStreamSynchronize_ptsz, (CUstream hStream), (hStream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2, cushim_row_cuStreamUpdateCaptureDependencies_v2, (CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags), (hStream, dependencies, dependencyData, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamUpdateCaptureDependencies_v2_ptsz, cuStreamUpdateCaptureDependencies_v2_ptsz, cushim_row_cuStreamUpdateCaptureDependencies_v2_ptsz, (CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags), (hStream, dependencies, dependencyData, numDependencies, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitEvent, cuStreamWaitEvent, cushim_row_cuStreamWaitEvent, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitEvent_ptsz, cuStreamWaitEvent_ptsz, cushim_row_cuStreamWaitEvent_ptsz, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2, cuStreamWaitValue32_v2, cushim_row_cuStreamWaitValue32_v2, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue32_v2_ptsz, cushim_row_cuStreamWaitValue32_v2_ptsz, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2, cuStreamWaitValue64_v2, cushim_row_cuStreamWaitValue64_v2, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWaitValue64_v2_ptsz, cuStreamWaitValue64_v2_ptsz, cushim_row_cuStreamWaitValue64_v2_ptsz, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2, cushim_row_cuStreamWriteValue32_v2, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue32_v2_ptsz, cuStreamWriteValue32_v2_ptsz, cushim_row_cuStreamWriteValue32_v2_ptsz, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2, cushim_row_cuStreamWriteValue64_v2, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuStreamWriteValue64_v2_ptsz, cuStreamWriteValue64_v2_ptsz, cushim_row_cuStreamWriteValue64_v2_ptsz, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectCreate, cuSurfObjectCreate, cushim_row_cuSurfObjectCreate, (CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc), (pSurfObject, pResDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectDestroy, cuSurfObjectDestroy, cushim_row_cuSurfObjectDestroy, (CUsurfObject surfObject), (surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, cushim_row_cuSurfObjectGetResourceDesc, (CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject), (pResDesc, surfObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfRefGetArray, cuSurfRefGetArray, cushim_row_cuSurfRefGetArray, (CUarray *phArray, CUsurfref hSurfRef), (phArray, hSurfRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuSurfRefSetArray, cuSurfRefSetArray, cushim_row_cuSurfRefSetArray, (CUsurfref hSurfRef, CUarray hArray, unsigned int Flags), (hSurfRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col, cushim_row_cuTensorMapEncodeIm2col, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapEncodeIm2colWide, cuTensorMapEncodeIm2colWide, cushim_row_cuTensorMapEncodeIm2colWide, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth, channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, cushim_row_cuTensorMapEncodeTiled, (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill), (tensorMap, tensorDataType, tensorRank, globalAddress, globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapReplaceAddress, cuTensorMapReplaceAddress, cushim_row_cuTensorMapReplaceAddress, (CUtensorMap *tensorMap, void *globalAddress), (tensorMap, globalAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTensorMapSetAllocationClass, cuTensorMapSetAllocationClass, cushim_row_cuTensorMapSetAllocationClass, (CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass), (tensorMap, allocClass, outAllocClass), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectCreate, cuTexObjectCreate, cushim_row_cuTexObjectCreate, (CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectDestroy, cuTexObjectDestroy, cushim_row_cuTexObjectDestroy, (CUtexObject texObject), (texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, cushim_row_cuTexObjectGetResourceDesc, (CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject), (pResDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetResourceViewDesc, cuTexObjectGetResourceViewDesc, cushim_row_cuTexObjectGetResourceViewDesc, (CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject), (pResViewDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexObjectGetTextureDesc, cuTexObjectGetTextureDesc, cushim_row_cuTexObjectGetTextureDesc, (CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject), (pTexDesc, texObject), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefCreate, cuTexRefCreate, cushim_row_cuTexRefCreate, (CUtexref *pTexRef), (pTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefDestroy, cuTexRefDestroy, cushim_row_cuTexRefDestroy, (CUtexref hTexRef), (hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetAddressMode, cuTexRefGetAddressMode, cushim_row_cuTexRefGetAddressMode, (CUaddress_mode *pam, CUtexref hTexRef, int dim), (pam, hTexRef, dim), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetAddress_v2, cuTexRefGetAddress_v2, cushim_row_cuTexRefGetAddress_v2, (CUdeviceptr *pdptr, CUtexref hTexRef), (pdptr, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetArray, cuTexRefGetArray, cushim_row_cuTexRefGetArray, (CUarray *phArray, CUtexref hTexRef), (phArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetBorderColor, cuTexRefGetBorderColor, cushim_row_cuTexRefGetBorderColor, (float *pBorderColor, CUtexref hTexRef), (pBorderColor, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFilterMode, cuTexRefGetFilterMode, cushim_row_cuTexRefGetFilterMode, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFlags, cuTexRefGetFlags, cushim_row_cuTexRefGetFlags, (unsigned int *pFlags, CUtexref hTexRef), (pFlags, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetFormat, cuTexRefGetFormat, cushim_row_cuTexRefGetFormat, (CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef), (pFormat, pNumChannels, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMaxAnisotropy, cuTexRefGetMaxAnisotropy, cushim_row_cuTexRefGetMaxAnisotropy, (int *pmaxAniso, CUtexref hTexRef), (pmaxAniso, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapFilterMode, cuTexRefGetMipmapFilterMode, cushim_row_cuTexRefGetMipmapFilterMode, (CUfilter_mode *pfm, CUtexref hTexRef), (pfm, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelBias, cuTexRefGetMipmapLevelBias, cushim_row_cuTexRefGetMipmapLevelBias, (float *pbias, CUtexref hTexRef), (pbias, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmapLevelClamp, cuTexRefGetMipmapLevelClamp, cushim_row_cuTexRefGetMipmapLevelClamp, (float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef), (pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefGetMipmappedArray, cuTexRefGetMipmappedArray, cushim_row_cuTexRefGetMipmappedArray, (CUmipmappedArray *phMipmappedArray, CUtexref hTexRef), (phMipmappedArray, hTexRef), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddress2D_v3, cuTexRefSetAddress2D_v3, cushim_row_cuTexRefSetAddress2D_v3, (CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch), (hTexRef, desc, dptr, Pitch), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddressMode, cuTexRefSetAddressMode, cushim_row_cuTexRefSetAddressMode, (CUtexref hTexRef, int dim, CUaddress_mode am), (hTexRef, dim, am), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetAddress_v2, cuTexRefSetAddress_v2, cushim_row_cuTexRefSetAddress_v2, (size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes), (ByteOffset, hTexRef, dptr, bytes), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetArray, cuTexRefSetArray, cushim_row_cuTexRefSetArray, (CUtexref hTexRef, CUarray hArray, unsigned int Flags), (hTexRef, hArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetBorderColor, cuTexRefSetBorderColor, cushim_row_cuTexRefSetBorderColor, (CUtexref hTexRef, float *pBorderColor), (hTexRef, pBorderColor), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFilterMode, cuTexRefSetFilterMode, cushim_row_cuTexRefSetFilterMode, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFlags, cuTexRefSetFlags, cushim_row_cuTexRefSetFlags, (CUtexref hTexRef, unsigned int Flags), (hTexRef, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetFormat, cuTexRefSetFormat, cushim_row_cuTexRefSetFormat, (CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents), (hTexRef, fmt, NumPackedComponents), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMaxAnisotropy, cuTexRefSetMaxAnisotropy, cushim_row_cuTexRefSetMaxAnisotropy, (CUtexref hTexRef, unsigned int maxAniso), (hTexRef, maxAniso), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapFilterMode, cuTexRefSetMipmapFilterMode, cushim_row_cuTexRefSetMipmapFilterMode, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelBias, cushim_row_cuTexRefSetMipmapLevelBias, (CUtexref hTexRef, float bias), (hTexRef, bias), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmapLevelClamp, cushim_row_cuTexRefSetMipmapLevelClamp, (CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp), (hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuTexRefSetMipmappedArray, cuTexRefSetMipmappedArray, cushim_row_cuTexRefSetMipmappedArray, (CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags), (hTexRef, hMipmappedArray, Flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, cushim_row_cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode *mode), (mode), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectCreate, cuUserObjectCreate, cushim_row_cuUserObjectCreate, (CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags), (object_out, ptr, destroy, initialRefcount, flags), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectRelease, cuUserObjectRelease, cushim_row_cuUserObjectRelease, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuUserObjectRetain, cuUserObjectRetain, cushim_row_cuUserObjectRetain, (CUuserObject object, unsigned int count), (object, count), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_STUB(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, 614, (CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pCtx, flags, device, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuVDPAUCtxCreate_v2, cuVDPAUCtxCreate_v2, cushim_row_cuVDPAUCtxCreate_v2, (CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pCtx, flags, device, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAVDPAU_H
-CUSHIM_STUB(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, 615, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuVDPAUGetDevice, cuVDPAUGetDevice, cushim_row_cuVDPAUGetDevice, (CUdevice *pDevice, VdpDevice vdpDevice, VdpStatus (*vdpGetProcAddress)(unsigned int, unsigned int, void **)), (pDevice, vdpDevice, vdpGetProcAddress), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDAGL_H
 #ifdef _WIN32
-CUSHIM_STUB(CUresult, cuWGLGetDevice, cuWGLGetDevice, 616, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuWGLGetDevice, cuWGLGetDevice, cushim_row_cuWGLGetDevice, (CUdevice *pDevice, void *hGpu), (pDevice, hGpu), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #endif
-CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 617, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, 618, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
+CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, cushim_row_cuWaitExternalSemaphoresAsync, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExternalSemaphoresAsync_ptsz, cushim_row_cuWaitExternalSemaphoresAsync_ptsz, (const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -35,6 +35,26 @@ const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitL
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/nvjitlink/lib", nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row___nvJitLinkAddData_13_5,
+    cushim_row___nvJitLinkAddFile_13_5,
+    cushim_row___nvJitLinkComplete_13_5,
+    cushim_row___nvJitLinkCreate_13_5,
+    cushim_row___nvJitLinkDestroy_13_5,
+    cushim_row___nvJitLinkGetErrorLogSize_13_5,
+    cushim_row___nvJitLinkGetErrorLog_13_5,
+    cushim_row___nvJitLinkGetInfoLogSize_13_5,
+    cushim_row___nvJitLinkGetInfoLog_13_5,
+    cushim_row___nvJitLinkGetLinkedCubinSize_13_5,
+    cushim_row___nvJitLinkGetLinkedCubin_13_5,
+    cushim_row___nvJitLinkGetLinkedLTOIRSize_13_5,
+    cushim_row___nvJitLinkGetLinkedLTOIR_13_5,
+    cushim_row___nvJitLinkGetLinkedPtxSize_13_5,
+    cushim_row___nvJitLinkGetLinkedPtx_13_5,
+    cushim_row_nvJitLinkVersion,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"nvJitLinkAddData", "__nvJitLinkAddData_13_5", nullptr, 13050u, -1, false, false},
@@ -175,22 +195,22 @@ static_assert(static_cast<int>(CUSHIM_NVJITLINK_WRONG_MAJOR) == cushim::status_w
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddData_13_5, __nvJitLinkAddData_13_5, 0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddFile_13_5, __nvJitLinkAddFile_13_5, 1, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkComplete_13_5, __nvJitLinkComplete_13_5, 2, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkCreate_13_5, __nvJitLinkCreate_13_5, 3, (nvJitLinkHandle *handle, uint32_t numOptions, const char *const *options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkDestroy_13_5, __nvJitLinkDestroy_13_5, 4, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLogSize_13_5, __nvJitLinkGetErrorLogSize_13_5, 5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLog_13_5, __nvJitLinkGetErrorLog_13_5, 6, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLogSize_13_5, __nvJitLinkGetInfoLogSize_13_5, 7, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLog_13_5, __nvJitLinkGetInfoLog_13_5, 8, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_13_5, __nvJitLinkGetLinkedCubinSize_13_5, 9, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubin_13_5, __nvJitLinkGetLinkedCubin_13_5, 10, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedLTOIRSize_13_5, __nvJitLinkGetLinkedLTOIRSize_13_5, 11, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedLTOIR_13_5, __nvJitLinkGetLinkedLTOIR_13_5, 12, (nvJitLinkHandle handle, void *ltoir), (handle, ltoir), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_13_5, __nvJitLinkGetLinkedPtxSize_13_5, 13, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtx_13_5, __nvJitLinkGetLinkedPtx_13_5, 14, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, 15, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddData_13_5, __nvJitLinkAddData_13_5, cushim_row___nvJitLinkAddData_13_5, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddFile_13_5, __nvJitLinkAddFile_13_5, cushim_row___nvJitLinkAddFile_13_5, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkComplete_13_5, __nvJitLinkComplete_13_5, cushim_row___nvJitLinkComplete_13_5, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkCreate_13_5, __nvJitLinkCreate_13_5, cushim_row___nvJitLinkCreate_13_5, (nvJitLinkHandle *handle, uint32_t numOptions, const char *const *options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkDestroy_13_5, __nvJitLinkDestroy_13_5, cushim_row___nvJitLinkDestroy_13_5, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLogSize_13_5, __nvJitLinkGetErrorLogSize_13_5, cushim_row___nvJitLinkGetErrorLogSize_13_5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLog_13_5, __nvJitLinkGetErrorLog_13_5, cushim_row___nvJitLinkGetErrorLog_13_5, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLogSize_13_5, __nvJitLinkGetInfoLogSize_13_5, cushim_row___nvJitLinkGetInfoLogSize_13_5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLog_13_5, __nvJitLinkGetInfoLog_13_5, cushim_row___nvJitLinkGetInfoLog_13_5, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_13_5, __nvJitLinkGetLinkedCubinSize_13_5, cushim_row___nvJitLinkGetLinkedCubinSize_13_5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubin_13_5, __nvJitLinkGetLinkedCubin_13_5, cushim_row___nvJitLinkGetLinkedCubin_13_5, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedLTOIRSize_13_5, __nvJitLinkGetLinkedLTOIRSize_13_5, cushim_row___nvJitLinkGetLinkedLTOIRSize_13_5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedLTOIR_13_5, __nvJitLinkGetLinkedLTOIR_13_5, cushim_row___nvJitLinkGetLinkedLTOIR_13_5, (nvJitLinkHandle handle, void *ltoir), (handle, ltoir), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_13_5, __nvJitLinkGetLinkedPtxSize_13_5, cushim_row___nvJitLinkGetLinkedPtxSize_13_5, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtx_13_5, __nvJitLinkGetLinkedPtx_13_5, cushim_row___nvJitLinkGetLinkedPtx_13_5, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cushim_row_nvJitLinkVersion, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

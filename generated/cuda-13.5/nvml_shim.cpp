@@ -35,6 +35,423 @@ const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row_nvmlComputeInstanceDestroy,
+    cushim_row_nvmlComputeInstanceGetInfo_v2,
+    cushim_row_nvmlDeviceClearAccountingPids,
+    cushim_row_nvmlDeviceClearCpuAffinity,
+    cushim_row_nvmlDeviceClearEccErrorCounts,
+    cushim_row_nvmlDeviceClearFieldValues,
+    cushim_row_nvmlDeviceCreateGpuInstance,
+    cushim_row_nvmlDeviceCreateGpuInstanceWithPlacement,
+    cushim_row_nvmlDeviceDiscoverGpus,
+    cushim_row_nvmlDeviceFreezeNvLinkUtilizationCounter,
+    cushim_row_nvmlDeviceGetAPIRestriction,
+    cushim_row_nvmlDeviceGetAccountingBufferSize,
+    cushim_row_nvmlDeviceGetAccountingMode,
+    cushim_row_nvmlDeviceGetAccountingPids,
+    cushim_row_nvmlDeviceGetAccountingStats,
+    cushim_row_nvmlDeviceGetAccountingStats_v2,
+    cushim_row_nvmlDeviceGetActiveVgpus,
+    cushim_row_nvmlDeviceGetAdaptiveClockInfoStatus,
+    cushim_row_nvmlDeviceGetAdaptiveTgpModeInfo_v1,
+    cushim_row_nvmlDeviceGetAddressingMode,
+    cushim_row_nvmlDeviceGetApplicationsClock,
+    cushim_row_nvmlDeviceGetArchitecture,
+    cushim_row_nvmlDeviceGetAttributes_v2,
+    cushim_row_nvmlDeviceGetAutoBoostedClocksEnabled,
+    cushim_row_nvmlDeviceGetBAR1MemoryInfo,
+    cushim_row_nvmlDeviceGetBBXTimeData_v1,
+    cushim_row_nvmlDeviceGetBankRemapperStatus_v1,
+    cushim_row_nvmlDeviceGetBoardId,
+    cushim_row_nvmlDeviceGetBoardPartNumber,
+    cushim_row_nvmlDeviceGetBrand,
+    cushim_row_nvmlDeviceGetBridgeChipInfo,
+    cushim_row_nvmlDeviceGetBusType,
+    cushim_row_nvmlDeviceGetC2cModeInfoV,
+    cushim_row_nvmlDeviceGetCapabilities,
+    cushim_row_nvmlDeviceGetClkMonStatus,
+    cushim_row_nvmlDeviceGetClock,
+    cushim_row_nvmlDeviceGetClockInfo,
+    cushim_row_nvmlDeviceGetClockOffsets,
+    cushim_row_nvmlDeviceGetComputeInstanceId,
+    cushim_row_nvmlDeviceGetComputeMode,
+    cushim_row_nvmlDeviceGetComputeRunningProcesses_v3,
+    cushim_row_nvmlDeviceGetConfComputeGpuAttestationReport,
+    cushim_row_nvmlDeviceGetConfComputeGpuCertificate,
+    cushim_row_nvmlDeviceGetConfComputeMemSizeInfo,
+    cushim_row_nvmlDeviceGetConfComputeProtectedMemoryUsage,
+    cushim_row_nvmlDeviceGetCoolerInfo,
+    cushim_row_nvmlDeviceGetCount_v2,
+    cushim_row_nvmlDeviceGetCpuAffinity,
+    cushim_row_nvmlDeviceGetCpuAffinityWithinScope,
+    cushim_row_nvmlDeviceGetCreatableVgpus,
+    cushim_row_nvmlDeviceGetCudaComputeCapability,
+    cushim_row_nvmlDeviceGetCurrPcieLinkGeneration,
+    cushim_row_nvmlDeviceGetCurrPcieLinkWidth,
+    cushim_row_nvmlDeviceGetCurrentClockFreqs,
+    cushim_row_nvmlDeviceGetCurrentClocksEventReasons,
+    cushim_row_nvmlDeviceGetCurrentClocksThrottleReasons,
+    cushim_row_nvmlDeviceGetDecoderUtilization,
+    cushim_row_nvmlDeviceGetDefaultApplicationsClock,
+    cushim_row_nvmlDeviceGetDefaultEccMode,
+    cushim_row_nvmlDeviceGetDetailedEccErrors,
+    cushim_row_nvmlDeviceGetDeviceHandleFromMigDeviceHandle,
+    cushim_row_nvmlDeviceGetDisplayActive,
+    cushim_row_nvmlDeviceGetDisplayMode,
+    cushim_row_nvmlDeviceGetDramEncryptionMode,
+    cushim_row_nvmlDeviceGetDriverModel_v2,
+    cushim_row_nvmlDeviceGetDynamicPstatesInfo,
+    cushim_row_nvmlDeviceGetEccMode,
+    cushim_row_nvmlDeviceGetEncoderCapacity,
+    cushim_row_nvmlDeviceGetEncoderSessions,
+    cushim_row_nvmlDeviceGetEncoderStats,
+    cushim_row_nvmlDeviceGetEncoderUtilization,
+    cushim_row_nvmlDeviceGetEnforcedPowerLimit,
+    cushim_row_nvmlDeviceGetFBCSessions,
+    cushim_row_nvmlDeviceGetFBCStats,
+    cushim_row_nvmlDeviceGetFanControlPolicy_v2,
+    cushim_row_nvmlDeviceGetFanSpeed,
+    cushim_row_nvmlDeviceGetFanSpeedRPM,
+    cushim_row_nvmlDeviceGetFanSpeed_v2,
+    cushim_row_nvmlDeviceGetFieldValues,
+    cushim_row_nvmlDeviceGetGpcClkMinMaxVfOffset,
+    cushim_row_nvmlDeviceGetGpcClkVfOffset,
+    cushim_row_nvmlDeviceGetGpuFabricInfo,
+    cushim_row_nvmlDeviceGetGpuFabricInfoV,
+    cushim_row_nvmlDeviceGetGpuFabricInfo_v4,
+    cushim_row_nvmlDeviceGetGpuInstanceById,
+    cushim_row_nvmlDeviceGetGpuInstanceId,
+    cushim_row_nvmlDeviceGetGpuInstancePossiblePlacements_v2,
+    cushim_row_nvmlDeviceGetGpuInstanceProfileInfo,
+    cushim_row_nvmlDeviceGetGpuInstanceProfileInfoByIdV,
+    cushim_row_nvmlDeviceGetGpuInstanceProfileInfoV,
+    cushim_row_nvmlDeviceGetGpuInstanceRemainingCapacity,
+    cushim_row_nvmlDeviceGetGpuInstances,
+    cushim_row_nvmlDeviceGetGpuMaxPcieLinkGeneration,
+    cushim_row_nvmlDeviceGetGpuOperationMode,
+    cushim_row_nvmlDeviceGetGpuUptime_v1,
+    cushim_row_nvmlDeviceGetGraphicsRunningProcesses_v3,
+    cushim_row_nvmlDeviceGetGridLicensableFeatures_v4,
+    cushim_row_nvmlDeviceGetGspFirmwareMode,
+    cushim_row_nvmlDeviceGetGspFirmwareVersion,
+    cushim_row_nvmlDeviceGetHandleByIndex_v2,
+    cushim_row_nvmlDeviceGetHandleByPciBusId_v2,
+    cushim_row_nvmlDeviceGetHandleBySerial,
+    cushim_row_nvmlDeviceGetHandleByUUID,
+    cushim_row_nvmlDeviceGetHandleByUUIDV,
+    cushim_row_nvmlDeviceGetHostVgpuMode,
+    cushim_row_nvmlDeviceGetHostname_v1,
+    cushim_row_nvmlDeviceGetIndex,
+    cushim_row_nvmlDeviceGetInforomConfigurationChecksum,
+    cushim_row_nvmlDeviceGetInforomImageVersion,
+    cushim_row_nvmlDeviceGetInforomVersion,
+    cushim_row_nvmlDeviceGetIrqNum,
+    cushim_row_nvmlDeviceGetJpgUtilization,
+    cushim_row_nvmlDeviceGetLastBBXFlushTime,
+    cushim_row_nvmlDeviceGetMPSComputeRunningProcesses_v3,
+    cushim_row_nvmlDeviceGetMarginTemperature,
+    cushim_row_nvmlDeviceGetMaxClockInfo,
+    cushim_row_nvmlDeviceGetMaxCustomerBoostClock,
+    cushim_row_nvmlDeviceGetMaxMigDeviceCount,
+    cushim_row_nvmlDeviceGetMaxPcieLinkGeneration,
+    cushim_row_nvmlDeviceGetMaxPcieLinkWidth,
+    cushim_row_nvmlDeviceGetMemClkMinMaxVfOffset,
+    cushim_row_nvmlDeviceGetMemClkVfOffset,
+    cushim_row_nvmlDeviceGetMemoryAffinity,
+    cushim_row_nvmlDeviceGetMemoryBusWidth,
+    cushim_row_nvmlDeviceGetMemoryErrorCounter,
+    cushim_row_nvmlDeviceGetMemoryInfo,
+    cushim_row_nvmlDeviceGetMemoryInfo_v2,
+    cushim_row_nvmlDeviceGetMemoryLimits_v1,
+    cushim_row_nvmlDeviceGetMigDeviceHandleByIndex,
+    cushim_row_nvmlDeviceGetMigMode,
+    cushim_row_nvmlDeviceGetMinMaxClockOfPState,
+    cushim_row_nvmlDeviceGetMinMaxFanSpeed,
+    cushim_row_nvmlDeviceGetMinorNumber,
+    cushim_row_nvmlDeviceGetModuleId,
+    cushim_row_nvmlDeviceGetMultiGpuBoard,
+    cushim_row_nvmlDeviceGetName,
+    cushim_row_nvmlDeviceGetNumFans,
+    cushim_row_nvmlDeviceGetNumGpuCores,
+    cushim_row_nvmlDeviceGetNumaNodeId,
+    cushim_row_nvmlDeviceGetNvLinkCapability,
+    cushim_row_nvmlDeviceGetNvLinkErrorCounter,
+    cushim_row_nvmlDeviceGetNvLinkInfo,
+    cushim_row_nvmlDeviceGetNvLinkInfo_v3,
+    cushim_row_nvmlDeviceGetNvLinkRemoteDeviceType,
+    cushim_row_nvmlDeviceGetNvLinkRemotePciInfo_v2,
+    cushim_row_nvmlDeviceGetNvLinkState,
+    cushim_row_nvmlDeviceGetNvLinkTelemetrySamples_v1,
+    cushim_row_nvmlDeviceGetNvLinkUtilizationControl,
+    cushim_row_nvmlDeviceGetNvLinkUtilizationCounter,
+    cushim_row_nvmlDeviceGetNvLinkVersion,
+    cushim_row_nvmlDeviceGetNvlinkBwMode,
+    cushim_row_nvmlDeviceGetNvlinkNvlePrivateInfo_v1,
+    cushim_row_nvmlDeviceGetNvlinkRemapTableInfo_v1,
+    cushim_row_nvmlDeviceGetNvlinkSupportedBwModes,
+    cushim_row_nvmlDeviceGetOfaUtilization,
+    cushim_row_nvmlDeviceGetP2PStatus,
+    cushim_row_nvmlDeviceGetPciInfoExt,
+    cushim_row_nvmlDeviceGetPciInfo_v3,
+    cushim_row_nvmlDeviceGetPcieLinkMaxSpeed,
+    cushim_row_nvmlDeviceGetPcieReplayCounter,
+    cushim_row_nvmlDeviceGetPcieSpeed,
+    cushim_row_nvmlDeviceGetPcieThroughput,
+    cushim_row_nvmlDeviceGetPdi,
+    cushim_row_nvmlDeviceGetPerformanceModes,
+    cushim_row_nvmlDeviceGetPerformanceState,
+    cushim_row_nvmlDeviceGetPersistenceMode,
+    cushim_row_nvmlDeviceGetPgpuMetadataString,
+    cushim_row_nvmlDeviceGetPlatformInfo,
+    cushim_row_nvmlDeviceGetPowerManagementDefaultLimit,
+    cushim_row_nvmlDeviceGetPowerManagementLimit,
+    cushim_row_nvmlDeviceGetPowerManagementLimitConstraints,
+    cushim_row_nvmlDeviceGetPowerManagementMode,
+    cushim_row_nvmlDeviceGetPowerMizerMode_v1,
+    cushim_row_nvmlDeviceGetPowerSource,
+    cushim_row_nvmlDeviceGetPowerState,
+    cushim_row_nvmlDeviceGetPowerUsage,
+    cushim_row_nvmlDeviceGetProcessUtilization,
+    cushim_row_nvmlDeviceGetProcessesUtilizationInfo,
+    cushim_row_nvmlDeviceGetRemappedRows,
+    cushim_row_nvmlDeviceGetRemappedRows_v2,
+    cushim_row_nvmlDeviceGetRepairStatus,
+    cushim_row_nvmlDeviceGetRetiredPages,
+    cushim_row_nvmlDeviceGetRetiredPagesPendingStatus,
+    cushim_row_nvmlDeviceGetRetiredPages_v2,
+    cushim_row_nvmlDeviceGetRowRemapperHistogram,
+    cushim_row_nvmlDeviceGetRunningProcessDetailList,
+    cushim_row_nvmlDeviceGetSamples,
+    cushim_row_nvmlDeviceGetSerial,
+    cushim_row_nvmlDeviceGetSramEccErrorStatus,
+    cushim_row_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts,
+    cushim_row_nvmlDeviceGetSupportedClocksEventReasons,
+    cushim_row_nvmlDeviceGetSupportedClocksThrottleReasons,
+    cushim_row_nvmlDeviceGetSupportedEventTypes,
+    cushim_row_nvmlDeviceGetSupportedGraphicsClocks,
+    cushim_row_nvmlDeviceGetSupportedMemoryClocks,
+    cushim_row_nvmlDeviceGetSupportedPerformanceStates,
+    cushim_row_nvmlDeviceGetSupportedVgpus,
+    cushim_row_nvmlDeviceGetTargetFanSpeed,
+    cushim_row_nvmlDeviceGetTemperature,
+    cushim_row_nvmlDeviceGetTemperatureThreshold,
+    cushim_row_nvmlDeviceGetTemperatureV,
+    cushim_row_nvmlDeviceGetThermalSettings,
+    cushim_row_nvmlDeviceGetTopologyCommonAncestor,
+    cushim_row_nvmlDeviceGetTopologyNearestGpus,
+    cushim_row_nvmlDeviceGetTotalEccErrors,
+    cushim_row_nvmlDeviceGetTotalEnergyConsumption,
+    cushim_row_nvmlDeviceGetUUID,
+    cushim_row_nvmlDeviceGetUnrepairableMemoryFlag_v1,
+    cushim_row_nvmlDeviceGetUtilizationRates,
+    cushim_row_nvmlDeviceGetVbiosVersion,
+    cushim_row_nvmlDeviceGetVgpuCapabilities,
+    cushim_row_nvmlDeviceGetVgpuHeterogeneousMode,
+    cushim_row_nvmlDeviceGetVgpuInstancesUtilizationInfo,
+    cushim_row_nvmlDeviceGetVgpuMetadata,
+    cushim_row_nvmlDeviceGetVgpuProcessUtilization,
+    cushim_row_nvmlDeviceGetVgpuProcessesUtilizationInfo,
+    cushim_row_nvmlDeviceGetVgpuSchedulerCapabilities,
+    cushim_row_nvmlDeviceGetVgpuSchedulerLog,
+    cushim_row_nvmlDeviceGetVgpuSchedulerLog_v2,
+    cushim_row_nvmlDeviceGetVgpuSchedulerState,
+    cushim_row_nvmlDeviceGetVgpuSchedulerState_v2,
+    cushim_row_nvmlDeviceGetVgpuTypeCreatablePlacements,
+    cushim_row_nvmlDeviceGetVgpuTypeSupportedPlacements,
+    cushim_row_nvmlDeviceGetVgpuUtilization,
+    cushim_row_nvmlDeviceGetViolationStatus,
+    cushim_row_nvmlDeviceGetVirtualizationMode,
+    cushim_row_nvmlDeviceIsMigDeviceHandle,
+    cushim_row_nvmlDeviceLockNvlinkRemapTable_v1,
+    cushim_row_nvmlDeviceModifyDrainState,
+    cushim_row_nvmlDeviceOnSameBoard,
+    cushim_row_nvmlDevicePerfMetricsGetSamples_v1,
+    cushim_row_nvmlDevicePowerSmoothingActivatePresetProfile,
+    cushim_row_nvmlDevicePowerSmoothingSetState,
+    cushim_row_nvmlDevicePowerSmoothingUpdatePresetProfileParam,
+    cushim_row_nvmlDeviceQueryDrainState,
+    cushim_row_nvmlDeviceReadPRMCounters_v1,
+    cushim_row_nvmlDeviceReadWritePRM_v1,
+    cushim_row_nvmlDeviceRegisterEvents,
+    cushim_row_nvmlDeviceRemoveGpu_v2,
+    cushim_row_nvmlDeviceResetApplicationsClocks,
+    cushim_row_nvmlDeviceResetGpuLockedClocks,
+    cushim_row_nvmlDeviceResetMemoryLockedClocks,
+    cushim_row_nvmlDeviceResetNvLinkErrorCounters,
+    cushim_row_nvmlDeviceResetNvLinkUtilizationCounter,
+    cushim_row_nvmlDeviceSetAPIRestriction,
+    cushim_row_nvmlDeviceSetAccountingMode,
+    cushim_row_nvmlDeviceSetAdaptiveTgpMode_v1,
+    cushim_row_nvmlDeviceSetApplicationsClocks,
+    cushim_row_nvmlDeviceSetAutoBoostedClocksEnabled,
+    cushim_row_nvmlDeviceSetClockOffsets,
+    cushim_row_nvmlDeviceSetComputeMode,
+    cushim_row_nvmlDeviceSetConfComputeUnprotectedMemSize,
+    cushim_row_nvmlDeviceSetCpuAffinity,
+    cushim_row_nvmlDeviceSetDefaultAutoBoostedClocksEnabled,
+    cushim_row_nvmlDeviceSetDefaultFanSpeed_v2,
+    cushim_row_nvmlDeviceSetDramEncryptionMode,
+    cushim_row_nvmlDeviceSetDriverModel,
+    cushim_row_nvmlDeviceSetEccMode,
+    cushim_row_nvmlDeviceSetFanControlPolicy,
+    cushim_row_nvmlDeviceSetFanSpeed_v2,
+    cushim_row_nvmlDeviceSetGpcClkVfOffset,
+    cushim_row_nvmlDeviceSetGpuLockedClocks,
+    cushim_row_nvmlDeviceSetGpuOperationMode,
+    cushim_row_nvmlDeviceSetHostname_v1,
+    cushim_row_nvmlDeviceSetMemClkVfOffset,
+    cushim_row_nvmlDeviceSetMemoryLimits_v1,
+    cushim_row_nvmlDeviceSetMemoryLockedClocks,
+    cushim_row_nvmlDeviceSetMigMode,
+    cushim_row_nvmlDeviceSetNvLinkDeviceLowPowerThreshold,
+    cushim_row_nvmlDeviceSetNvLinkUtilizationControl,
+    cushim_row_nvmlDeviceSetNvlinkBwMode,
+    cushim_row_nvmlDeviceSetNvlinkBwModeAsync_v1,
+    cushim_row_nvmlDeviceSetNvlinkNvleReady_v1,
+    cushim_row_nvmlDeviceSetPersistenceMode,
+    cushim_row_nvmlDeviceSetPowerManagementLimit,
+    cushim_row_nvmlDeviceSetPowerManagementLimit_v2,
+    cushim_row_nvmlDeviceSetPowerMizerMode_v1,
+    cushim_row_nvmlDeviceSetRusdSettings_v1,
+    cushim_row_nvmlDeviceSetTemperatureThreshold,
+    cushim_row_nvmlDeviceSetVgpuCapabilities,
+    cushim_row_nvmlDeviceSetVgpuHeterogeneousMode,
+    cushim_row_nvmlDeviceSetVgpuSchedulerState,
+    cushim_row_nvmlDeviceSetVgpuSchedulerState_v2,
+    cushim_row_nvmlDeviceSetVirtualizationMode,
+    cushim_row_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1,
+    cushim_row_nvmlDeviceValidateInforom,
+    cushim_row_nvmlDeviceVgpuForceGspUnload,
+    cushim_row_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles,
+    cushim_row_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles,
+    cushim_row_nvmlDeviceWorkloadPowerProfileGetProfilesInfo,
+    cushim_row_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles,
+    cushim_row_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1,
+    cushim_row_nvmlErrorString,
+    cushim_row_nvmlEventSetCreate,
+    cushim_row_nvmlEventSetFree,
+    cushim_row_nvmlEventSetGetContextCount_v1,
+    cushim_row_nvmlEventSetGetContextData_v1,
+    cushim_row_nvmlEventSetGetContextInfo_v1,
+    cushim_row_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1,
+    cushim_row_nvmlEventSetRegisterGpuOperationalEvents_v1,
+    cushim_row_nvmlEventSetWait_v2,
+    cushim_row_nvmlEventSetWait_v3,
+    cushim_row_nvmlGetExcludedDeviceCount,
+    cushim_row_nvmlGetExcludedDeviceInfoByIndex,
+    cushim_row_nvmlGetVgpuCompatibility,
+    cushim_row_nvmlGetVgpuDriverCapabilities,
+    cushim_row_nvmlGetVgpuVersion,
+    cushim_row_nvmlGpmMetricsGet,
+    cushim_row_nvmlGpmMigSampleGet,
+    cushim_row_nvmlGpmQueryDeviceSupport,
+    cushim_row_nvmlGpmQueryIfStreamingEnabled,
+    cushim_row_nvmlGpmSampleAlloc,
+    cushim_row_nvmlGpmSampleFree,
+    cushim_row_nvmlGpmSampleGet,
+    cushim_row_nvmlGpmSetStreamingEnabled,
+    cushim_row_nvmlGpuInstanceCreateComputeInstance,
+    cushim_row_nvmlGpuInstanceCreateComputeInstanceWithPlacement,
+    cushim_row_nvmlGpuInstanceDestroy,
+    cushim_row_nvmlGpuInstanceGetActiveVgpus,
+    cushim_row_nvmlGpuInstanceGetComputeInstanceById,
+    cushim_row_nvmlGpuInstanceGetComputeInstancePossiblePlacements,
+    cushim_row_nvmlGpuInstanceGetComputeInstanceProfileInfo,
+    cushim_row_nvmlGpuInstanceGetComputeInstanceProfileInfoV,
+    cushim_row_nvmlGpuInstanceGetComputeInstanceRemainingCapacity,
+    cushim_row_nvmlGpuInstanceGetComputeInstances,
+    cushim_row_nvmlGpuInstanceGetCreatableVgpus,
+    cushim_row_nvmlGpuInstanceGetInfo,
+    cushim_row_nvmlGpuInstanceGetVgpuHeterogeneousMode,
+    cushim_row_nvmlGpuInstanceGetVgpuSchedulerLog,
+    cushim_row_nvmlGpuInstanceGetVgpuSchedulerLog_v2,
+    cushim_row_nvmlGpuInstanceGetVgpuSchedulerState,
+    cushim_row_nvmlGpuInstanceGetVgpuSchedulerState_v2,
+    cushim_row_nvmlGpuInstanceGetVgpuTypeCreatablePlacements,
+    cushim_row_nvmlGpuInstanceSetVgpuHeterogeneousMode,
+    cushim_row_nvmlGpuInstanceSetVgpuSchedulerState,
+    cushim_row_nvmlGpuInstanceSetVgpuSchedulerState_v2,
+    cushim_row_nvmlInitWithFlags,
+    cushim_row_nvmlInit_v2,
+    cushim_row_nvmlSetVgpuVersion,
+    cushim_row_nvmlShutdown,
+    cushim_row_nvmlSystemEventSetCreate,
+    cushim_row_nvmlSystemEventSetFree,
+    cushim_row_nvmlSystemEventSetWait,
+    cushim_row_nvmlSystemGetCPER_v1,
+    cushim_row_nvmlSystemGetConfComputeCapabilities,
+    cushim_row_nvmlSystemGetConfComputeGpusReadyState,
+    cushim_row_nvmlSystemGetConfComputeKeyRotationThresholdInfo,
+    cushim_row_nvmlSystemGetConfComputeSettings,
+    cushim_row_nvmlSystemGetConfComputeSettings_v2,
+    cushim_row_nvmlSystemGetConfComputeState,
+    cushim_row_nvmlSystemGetCudaDriverVersion,
+    cushim_row_nvmlSystemGetCudaDriverVersion_v2,
+    cushim_row_nvmlSystemGetDriverBranch,
+    cushim_row_nvmlSystemGetDriverVersion,
+    cushim_row_nvmlSystemGetHicVersion,
+    cushim_row_nvmlSystemGetNVMLVersion,
+    cushim_row_nvmlSystemGetNvlinkBwMode,
+    cushim_row_nvmlSystemGetProcessName,
+    cushim_row_nvmlSystemGetTopologyGpuSet,
+    cushim_row_nvmlSystemRegisterEvents,
+    cushim_row_nvmlSystemSetConfComputeGpusReadyState,
+    cushim_row_nvmlSystemSetConfComputeKeyRotationThresholdInfo,
+    cushim_row_nvmlSystemSetNvlinkBwMode,
+    cushim_row_nvmlUnitGetCount,
+    cushim_row_nvmlUnitGetDevices,
+    cushim_row_nvmlUnitGetFanSpeedInfo,
+    cushim_row_nvmlUnitGetHandleByIndex,
+    cushim_row_nvmlUnitGetLedState,
+    cushim_row_nvmlUnitGetPsuInfo,
+    cushim_row_nvmlUnitGetTemperature,
+    cushim_row_nvmlUnitGetUnitInfo,
+    cushim_row_nvmlUnitSetLedState,
+    cushim_row_nvmlVgpuInstanceClearAccountingPids,
+    cushim_row_nvmlVgpuInstanceGetAccountingMode,
+    cushim_row_nvmlVgpuInstanceGetAccountingPids,
+    cushim_row_nvmlVgpuInstanceGetAccountingStats,
+    cushim_row_nvmlVgpuInstanceGetEccMode,
+    cushim_row_nvmlVgpuInstanceGetEncoderCapacity,
+    cushim_row_nvmlVgpuInstanceGetEncoderSessions,
+    cushim_row_nvmlVgpuInstanceGetEncoderStats,
+    cushim_row_nvmlVgpuInstanceGetFBCSessions,
+    cushim_row_nvmlVgpuInstanceGetFBCStats,
+    cushim_row_nvmlVgpuInstanceGetFbUsage,
+    cushim_row_nvmlVgpuInstanceGetFrameRateLimit,
+    cushim_row_nvmlVgpuInstanceGetGpuInstanceId,
+    cushim_row_nvmlVgpuInstanceGetGpuPciId,
+    cushim_row_nvmlVgpuInstanceGetLicenseInfo_v2,
+    cushim_row_nvmlVgpuInstanceGetLicenseStatus,
+    cushim_row_nvmlVgpuInstanceGetMdevUUID,
+    cushim_row_nvmlVgpuInstanceGetMetadata,
+    cushim_row_nvmlVgpuInstanceGetPlacementId,
+    cushim_row_nvmlVgpuInstanceGetRuntimeStateSize,
+    cushim_row_nvmlVgpuInstanceGetType,
+    cushim_row_nvmlVgpuInstanceGetUUID,
+    cushim_row_nvmlVgpuInstanceGetVmDriverVersion,
+    cushim_row_nvmlVgpuInstanceGetVmID,
+    cushim_row_nvmlVgpuInstanceSetEncoderCapacity,
+    cushim_row_nvmlVgpuTypeGetBAR1Info,
+    cushim_row_nvmlVgpuTypeGetCapabilities,
+    cushim_row_nvmlVgpuTypeGetClass,
+    cushim_row_nvmlVgpuTypeGetDeviceID,
+    cushim_row_nvmlVgpuTypeGetFbReservation,
+    cushim_row_nvmlVgpuTypeGetFrameRateLimit,
+    cushim_row_nvmlVgpuTypeGetFramebufferSize,
+    cushim_row_nvmlVgpuTypeGetGpuInstanceProfileId,
+    cushim_row_nvmlVgpuTypeGetGspHeapSize,
+    cushim_row_nvmlVgpuTypeGetLicense,
+    cushim_row_nvmlVgpuTypeGetMaxInstances,
+    cushim_row_nvmlVgpuTypeGetMaxInstancesPerGpuInstance,
+    cushim_row_nvmlVgpuTypeGetMaxInstancesPerVm,
+    cushim_row_nvmlVgpuTypeGetName,
+    cushim_row_nvmlVgpuTypeGetNumDisplayHeads,
+    cushim_row_nvmlVgpuTypeGetResolution,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"nvmlComputeInstanceDestroy", "nvmlComputeInstanceDestroy", nullptr, 0u, -1, false, false},
@@ -589,419 +1006,419 @@ static_assert(static_cast<int>(CUSHIM_NVML_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceDestroy, nvmlComputeInstanceDestroy, 0, (nvmlComputeInstance_t computeInstance), (computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceGetInfo_v2, nvmlComputeInstanceGetInfo_v2, 1, (nvmlComputeInstance_t computeInstance, nvmlComputeInstanceInfo_t *info), (computeInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearAccountingPids, nvmlDeviceClearAccountingPids, 2, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearCpuAffinity, nvmlDeviceClearCpuAffinity, 3, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearEccErrorCounts, nvmlDeviceClearEccErrorCounts, 4, (nvmlDevice_t device, nvmlEccCounterType_t counterType), (device, counterType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearFieldValues, nvmlDeviceClearFieldValues, 5, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstance, nvmlDeviceCreateGpuInstance, 6, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstance), (device, profileId, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstanceWithPlacement, nvmlDeviceCreateGpuInstanceWithPlacement, 7, (nvmlDevice_t device, unsigned int profileId, const nvmlGpuInstancePlacement_t *placement, nvmlGpuInstance_t *gpuInstance), (device, profileId, placement, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceDiscoverGpus, nvmlDeviceDiscoverGpus, 8, (nvmlPciInfo_t *pciInfo), (pciInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceFreezeNvLinkUtilizationCounter, nvmlDeviceFreezeNvLinkUtilizationCounter, 9, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlEnableState_t freeze), (device, link, counter, freeze), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAPIRestriction, nvmlDeviceGetAPIRestriction, 10, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t *isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingBufferSize, nvmlDeviceGetAccountingBufferSize, 11, (nvmlDevice_t device, unsigned int *bufferSize), (device, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingMode, nvmlDeviceGetAccountingMode, 12, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingPids, nvmlDeviceGetAccountingPids, 13, (nvmlDevice_t device, unsigned int *count, unsigned int *pids), (device, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingStats, nvmlDeviceGetAccountingStats, 14, (nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *stats), (device, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingStats_v2, nvmlDeviceGetAccountingStats_v2, 15, (nvmlDevice_t device, nvmlAccountingStats_v2_t *stats), (device, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetActiveVgpus, nvmlDeviceGetActiveVgpus, 16, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuInstance_t *vgpuInstances), (device, vgpuCount, vgpuInstances), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAdaptiveClockInfoStatus, nvmlDeviceGetAdaptiveClockInfoStatus, 17, (nvmlDevice_t device, unsigned int *adaptiveClockStatus), (device, adaptiveClockStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAdaptiveTgpModeInfo_v1, nvmlDeviceGetAdaptiveTgpModeInfo_v1, 18, (nvmlDevice_t device, nvmlAdaptiveTgpModeInfo_v1_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAddressingMode, nvmlDeviceGetAddressingMode, 19, (nvmlDevice_t device, nvmlDeviceAddressingMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetApplicationsClock, nvmlDeviceGetApplicationsClock, 20, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetArchitecture, nvmlDeviceGetArchitecture, 21, (nvmlDevice_t device, nvmlDeviceArchitecture_t *arch), (device, arch), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAttributes_v2, nvmlDeviceGetAttributes_v2, 22, (nvmlDevice_t device, nvmlDeviceAttributes_t *attributes), (device, attributes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAutoBoostedClocksEnabled, nvmlDeviceGetAutoBoostedClocksEnabled, 23, (nvmlDevice_t device, nvmlEnableState_t *isEnabled, nvmlEnableState_t *defaultIsEnabled), (device, isEnabled, defaultIsEnabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBAR1MemoryInfo, nvmlDeviceGetBAR1MemoryInfo, 24, (nvmlDevice_t device, nvmlBAR1Memory_t *bar1Memory), (device, bar1Memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBBXTimeData_v1, nvmlDeviceGetBBXTimeData_v1, 25, (nvmlDevice_t device, nvmlBBXTimeData_v1_t *timeData), (device, timeData), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBankRemapperStatus_v1, nvmlDeviceGetBankRemapperStatus_v1, 26, (nvmlDevice_t device, nvmlEccBankRemapperStatus_v1_t *pBankRemapperStatus), (device, pBankRemapperStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardId, nvmlDeviceGetBoardId, 27, (nvmlDevice_t device, unsigned int *boardId), (device, boardId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardPartNumber, nvmlDeviceGetBoardPartNumber, 28, (nvmlDevice_t device, char *partNumber, unsigned int length), (device, partNumber, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBrand, nvmlDeviceGetBrand, 29, (nvmlDevice_t device, nvmlBrandType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBridgeChipInfo, nvmlDeviceGetBridgeChipInfo, 30, (nvmlDevice_t device, nvmlBridgeChipHierarchy_t *bridgeHierarchy), (device, bridgeHierarchy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBusType, nvmlDeviceGetBusType, 31, (nvmlDevice_t device, nvmlBusType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetC2cModeInfoV, nvmlDeviceGetC2cModeInfoV, 32, (nvmlDevice_t device, nvmlC2cModeInfo_v1_t *c2cModeInfo), (device, c2cModeInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCapabilities, nvmlDeviceGetCapabilities, 33, (nvmlDevice_t device, nvmlDeviceCapabilities_t *caps), (device, caps), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClkMonStatus, nvmlDeviceGetClkMonStatus, 34, (nvmlDevice_t device, nvmlClkMonStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClock, nvmlDeviceGetClock, 35, (nvmlDevice_t device, nvmlClockType_t clockType, nvmlClockId_t clockId, unsigned int *clockMHz), (device, clockType, clockId, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClockInfo, nvmlDeviceGetClockInfo, 36, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClockOffsets, nvmlDeviceGetClockOffsets, 37, (nvmlDevice_t device, nvmlClockOffset_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeInstanceId, nvmlDeviceGetComputeInstanceId, 38, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeMode, nvmlDeviceGetComputeMode, 39, (nvmlDevice_t device, nvmlComputeMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeRunningProcesses_v3, nvmlDeviceGetComputeRunningProcesses_v3, 40, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeGpuAttestationReport, nvmlDeviceGetConfComputeGpuAttestationReport, 41, (nvmlDevice_t device, nvmlConfComputeGpuAttestationReport_t *gpuAtstReport), (device, gpuAtstReport), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeGpuCertificate, nvmlDeviceGetConfComputeGpuCertificate, 42, (nvmlDevice_t device, nvmlConfComputeGpuCertificate_t *gpuCert), (device, gpuCert), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeMemSizeInfo, nvmlDeviceGetConfComputeMemSizeInfo, 43, (nvmlDevice_t device, nvmlConfComputeMemSizeInfo_t *memInfo), (device, memInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeProtectedMemoryUsage, nvmlDeviceGetConfComputeProtectedMemoryUsage, 44, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCoolerInfo, nvmlDeviceGetCoolerInfo, 45, (nvmlDevice_t device, nvmlCoolerInfo_t *coolerInfo), (device, coolerInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCount_v2, nvmlDeviceGetCount_v2, 46, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinity, nvmlDeviceGetCpuAffinity, 47, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet), (device, cpuSetSize, cpuSet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinityWithinScope, nvmlDeviceGetCpuAffinityWithinScope, 48, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet, nvmlAffinityScope_t scope), (device, cpuSetSize, cpuSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCreatableVgpus, nvmlDeviceGetCreatableVgpus, 49, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCudaComputeCapability, nvmlDeviceGetCudaComputeCapability, 50, (nvmlDevice_t device, int *major, int *minor), (device, major, minor), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, nvmlDeviceGetCurrPcieLinkGeneration, 51, (nvmlDevice_t device, unsigned int *currLinkGen), (device, currLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, nvmlDeviceGetCurrPcieLinkWidth, 52, (nvmlDevice_t device, unsigned int *currLinkWidth), (device, currLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClockFreqs, nvmlDeviceGetCurrentClockFreqs, 53, (nvmlDevice_t device, nvmlDeviceCurrentClockFreqs_t *currentClockFreqs), (device, currentClockFreqs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClocksEventReasons, nvmlDeviceGetCurrentClocksEventReasons, 54, (nvmlDevice_t device, unsigned long long *clocksEventReasons), (device, clocksEventReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, nvmlDeviceGetCurrentClocksThrottleReasons, 55, (nvmlDevice_t device, unsigned long long *clocksThrottleReasons), (device, clocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDecoderUtilization, nvmlDeviceGetDecoderUtilization, 56, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultApplicationsClock, nvmlDeviceGetDefaultApplicationsClock, 57, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultEccMode, nvmlDeviceGetDefaultEccMode, 58, (nvmlDevice_t device, nvmlEnableState_t *defaultMode), (device, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDetailedEccErrors, nvmlDeviceGetDetailedEccErrors, 59, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlEccErrorCounts_t *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, 60, (nvmlDevice_t migDevice, nvmlDevice_t *device), (migDevice, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayActive, nvmlDeviceGetDisplayActive, 61, (nvmlDevice_t device, nvmlEnableState_t *isActive), (device, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayMode, nvmlDeviceGetDisplayMode, 62, (nvmlDevice_t device, nvmlEnableState_t *display), (device, display), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDramEncryptionMode, nvmlDeviceGetDramEncryptionMode, 63, (nvmlDevice_t device, nvmlDramEncryptionInfo_t *current, nvmlDramEncryptionInfo_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDriverModel_v2, nvmlDeviceGetDriverModel_v2, 64, (nvmlDevice_t device, nvmlDriverModel_t *current, nvmlDriverModel_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDynamicPstatesInfo, nvmlDeviceGetDynamicPstatesInfo, 65, (nvmlDevice_t device, nvmlGpuDynamicPstatesInfo_t *pDynamicPstatesInfo), (device, pDynamicPstatesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEccMode, nvmlDeviceGetEccMode, 66, (nvmlDevice_t device, nvmlEnableState_t *current, nvmlEnableState_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderCapacity, nvmlDeviceGetEncoderCapacity, 67, (nvmlDevice_t device, nvmlEncoderType_t encoderQueryType, unsigned int *encoderCapacity), (device, encoderQueryType, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderSessions, nvmlDeviceGetEncoderSessions, 68, (nvmlDevice_t device, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfos), (device, sessionCount, sessionInfos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderStats, nvmlDeviceGetEncoderStats, 69, (nvmlDevice_t device, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (device, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderUtilization, nvmlDeviceGetEncoderUtilization, 70, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEnforcedPowerLimit, nvmlDeviceGetEnforcedPowerLimit, 71, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCSessions, nvmlDeviceGetFBCSessions, 72, (nvmlDevice_t device, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (device, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCStats, nvmlDeviceGetFBCStats, 73, (nvmlDevice_t device, nvmlFBCStats_t *fbcStats), (device, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanControlPolicy_v2, nvmlDeviceGetFanControlPolicy_v2, 74, (nvmlDevice_t device, unsigned int fan, nvmlFanControlPolicy_t *policy), (device, fan, policy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed, nvmlDeviceGetFanSpeed, 75, (nvmlDevice_t device, unsigned int *speed), (device, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeedRPM, nvmlDeviceGetFanSpeedRPM, 76, (nvmlDevice_t device, nvmlFanSpeedInfo_t *fanSpeed), (device, fanSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed_v2, nvmlDeviceGetFanSpeed_v2, 77, (nvmlDevice_t device, unsigned int fan, unsigned int *speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFieldValues, nvmlDeviceGetFieldValues, 78, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkMinMaxVfOffset, nvmlDeviceGetGpcClkMinMaxVfOffset, 79, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkVfOffset, nvmlDeviceGetGpcClkVfOffset, 80, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfo, nvmlDeviceGetGpuFabricInfo, 81, (nvmlDevice_t device, nvmlGpuFabricInfo_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetGpuFabricInfoV, 82, (nvmlDevice_t device, nvmlGpuFabricInfoV_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfo_v4, nvmlDeviceGetGpuFabricInfo_v4, 83, (nvmlDevice_t device, nvmlGpuFabricInfo_v4_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceById, nvmlDeviceGetGpuInstanceById, 84, (nvmlDevice_t device, unsigned int id, nvmlGpuInstance_t *gpuInstance), (device, id, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceId, nvmlDeviceGetGpuInstanceId, 85, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstancePossiblePlacements_v2, nvmlDeviceGetGpuInstancePossiblePlacements_v2, 86, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstancePlacement_t *placements, unsigned int *count), (device, profileId, placements, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfo, nvmlDeviceGetGpuInstanceProfileInfo, 87, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoByIdV, nvmlDeviceGetGpuInstanceProfileInfoByIdV, 88, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profileId, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoV, nvmlDeviceGetGpuInstanceProfileInfoV, 89, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceRemainingCapacity, nvmlDeviceGetGpuInstanceRemainingCapacity, 90, (nvmlDevice_t device, unsigned int profileId, unsigned int *count), (device, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstances, nvmlDeviceGetGpuInstances, 91, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstances, unsigned int *count), (device, profileId, gpuInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuMaxPcieLinkGeneration, nvmlDeviceGetGpuMaxPcieLinkGeneration, 92, (nvmlDevice_t device, unsigned int *maxLinkGenDevice), (device, maxLinkGenDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuOperationMode, nvmlDeviceGetGpuOperationMode, 93, (nvmlDevice_t device, nvmlGpuOperationMode_t *current, nvmlGpuOperationMode_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuUptime_v1, nvmlDeviceGetGpuUptime_v1, 94, (nvmlDevice_t device, nvmlGpuUptime_v1_t *uptime), (device, uptime), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGraphicsRunningProcesses_v3, nvmlDeviceGetGraphicsRunningProcesses_v3, 95, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGridLicensableFeatures_v4, nvmlDeviceGetGridLicensableFeatures_v4, 96, (nvmlDevice_t device, nvmlGridLicensableFeatures_t *pGridLicensableFeatures), (device, pGridLicensableFeatures), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareMode, nvmlDeviceGetGspFirmwareMode, 97, (nvmlDevice_t device, unsigned int *isEnabled, unsigned int *defaultMode), (device, isEnabled, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareVersion, nvmlDeviceGetGspFirmwareVersion, 98, (nvmlDevice_t device, char *version), (device, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByIndex_v2, nvmlDeviceGetHandleByIndex_v2, 99, (unsigned int index, nvmlDevice_t *device), (index, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetHandleByPciBusId_v2, 100, (const char *pciBusId, nvmlDevice_t *device), (pciBusId, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleBySerial, nvmlDeviceGetHandleBySerial, 101, (const char *serial, nvmlDevice_t *device), (serial, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByUUID, nvmlDeviceGetHandleByUUID, 102, (const char *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByUUIDV, nvmlDeviceGetHandleByUUIDV, 103, (const nvmlUUID_t *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHostVgpuMode, nvmlDeviceGetHostVgpuMode, 104, (nvmlDevice_t device, nvmlHostVgpuMode_t *pHostVgpuMode), (device, pHostVgpuMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHostname_v1, nvmlDeviceGetHostname_v1, 105, (nvmlDevice_t device, nvmlHostname_v1_t *hostname), (device, hostname), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIndex, nvmlDeviceGetIndex, 106, (nvmlDevice_t device, unsigned int *index), (device, index), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomConfigurationChecksum, nvmlDeviceGetInforomConfigurationChecksum, 107, (nvmlDevice_t device, unsigned int *checksum), (device, checksum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomImageVersion, nvmlDeviceGetInforomImageVersion, 108, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomVersion, nvmlDeviceGetInforomVersion, 109, (nvmlDevice_t device, nvmlInforomObject_t object, char *version, unsigned int length), (device, object, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIrqNum, nvmlDeviceGetIrqNum, 110, (nvmlDevice_t device, unsigned int *irqNum), (device, irqNum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetJpgUtilization, nvmlDeviceGetJpgUtilization, 111, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetLastBBXFlushTime, nvmlDeviceGetLastBBXFlushTime, 112, (nvmlDevice_t device, unsigned long long *timestamp, unsigned long *durationUs), (device, timestamp, durationUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMPSComputeRunningProcesses_v3, nvmlDeviceGetMPSComputeRunningProcesses_v3, 113, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMarginTemperature, nvmlDeviceGetMarginTemperature, 114, (nvmlDevice_t device, nvmlMarginTemperature_t *marginTempInfo), (device, marginTempInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxClockInfo, nvmlDeviceGetMaxClockInfo, 115, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxCustomerBoostClock, nvmlDeviceGetMaxCustomerBoostClock, 116, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxMigDeviceCount, nvmlDeviceGetMaxMigDeviceCount, 117, (nvmlDevice_t device, unsigned int *count), (device, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetMaxPcieLinkGeneration, 118, (nvmlDevice_t device, unsigned int *maxLinkGen), (device, maxLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, nvmlDeviceGetMaxPcieLinkWidth, 119, (nvmlDevice_t device, unsigned int *maxLinkWidth), (device, maxLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkMinMaxVfOffset, nvmlDeviceGetMemClkMinMaxVfOffset, 120, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkVfOffset, nvmlDeviceGetMemClkVfOffset, 121, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryAffinity, nvmlDeviceGetMemoryAffinity, 122, (nvmlDevice_t device, unsigned int nodeSetSize, unsigned long *nodeSet, nvmlAffinityScope_t scope), (device, nodeSetSize, nodeSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryBusWidth, nvmlDeviceGetMemoryBusWidth, 123, (nvmlDevice_t device, unsigned int *busWidth), (device, busWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryErrorCounter, nvmlDeviceGetMemoryErrorCounter, 124, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlMemoryLocation_t locationType, unsigned long long *count), (device, errorType, counterType, locationType, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo, nvmlDeviceGetMemoryInfo, 125, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo_v2, nvmlDeviceGetMemoryInfo_v2, 126, (nvmlDevice_t device, nvmlMemory_v2_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryLimits_v1, nvmlDeviceGetMemoryLimits_v1, 127, (nvmlDevice_t device, nvmlGetMemoryLimits_v1_t *limits), (device, limits), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigDeviceHandleByIndex, nvmlDeviceGetMigDeviceHandleByIndex, 128, (nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice), (device, index, migDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigMode, nvmlDeviceGetMigMode, 129, (nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode), (device, currentMode, pendingMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxClockOfPState, nvmlDeviceGetMinMaxClockOfPState, 130, (nvmlDevice_t device, nvmlClockType_t type, nvmlPstates_t pstate, unsigned int *minClockMHz, unsigned int *maxClockMHz), (device, type, pstate, minClockMHz, maxClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxFanSpeed, nvmlDeviceGetMinMaxFanSpeed, 131, (nvmlDevice_t device, unsigned int *minSpeed, unsigned int *maxSpeed), (device, minSpeed, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinorNumber, nvmlDeviceGetMinorNumber, 132, (nvmlDevice_t device, unsigned int *minorNumber), (device, minorNumber), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetModuleId, nvmlDeviceGetModuleId, 133, (nvmlDevice_t device, unsigned int *moduleId), (device, moduleId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMultiGpuBoard, nvmlDeviceGetMultiGpuBoard, 134, (nvmlDevice_t device, unsigned int *multiGpuBool), (device, multiGpuBool), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetName, nvmlDeviceGetName, 135, (nvmlDevice_t device, char *name, unsigned int length), (device, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumFans, nvmlDeviceGetNumFans, 136, (nvmlDevice_t device, unsigned int *numFans), (device, numFans), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumGpuCores, nvmlDeviceGetNumGpuCores, 137, (nvmlDevice_t device, unsigned int *numCores), (device, numCores), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumaNodeId, nvmlDeviceGetNumaNodeId, 138, (nvmlDevice_t device, unsigned int *node), (device, node), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkCapability, nvmlDeviceGetNvLinkCapability, 139, (nvmlDevice_t device, unsigned int link, nvmlNvLinkCapability_t capability, unsigned int *capResult), (device, link, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkErrorCounter, nvmlDeviceGetNvLinkErrorCounter, 140, (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue), (device, link, counter, counterValue), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkInfo, nvmlDeviceGetNvLinkInfo, 141, (nvmlDevice_t device, nvmlNvLinkInfo_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkInfo_v3, nvmlDeviceGetNvLinkInfo_v3, 142, (nvmlDevice_t device, nvmlNvLinkInfo_v3_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemoteDeviceType, nvmlDeviceGetNvLinkRemoteDeviceType, 143, (nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType), (device, link, pNvLinkDeviceType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlDeviceGetNvLinkRemotePciInfo_v2, 144, (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci), (device, link, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkState, nvmlDeviceGetNvLinkState, 145, (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive), (device, link, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkTelemetrySamples_v1, nvmlDeviceGetNvLinkTelemetrySamples_v1, 146, (nvmlDevice_t device, nvmlNvlinkTelemetrySamples_v1_t *samples), (device, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationControl, nvmlDeviceGetNvLinkUtilizationControl, 147, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control), (device, link, counter, control), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationCounter, nvmlDeviceGetNvLinkUtilizationCounter, 148, (nvmlDevice_t device, unsigned int link, unsigned int counter, unsigned long long *rxcounter, unsigned long long *txcounter), (device, link, counter, rxcounter, txcounter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkVersion, nvmlDeviceGetNvLinkVersion, 149, (nvmlDevice_t device, unsigned int link, unsigned int *version), (device, link, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkBwMode, nvmlDeviceGetNvlinkBwMode, 150, (nvmlDevice_t device, nvmlNvlinkGetBwMode_t *getBwMode), (device, getBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkNvlePrivateInfo_v1, nvmlDeviceGetNvlinkNvlePrivateInfo_v1, 151, (nvmlDevice_t device, nvmlNvlinkNvlePrivateInfo_v1_t *privateInfo), (device, privateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkRemapTableInfo_v1, nvmlDeviceGetNvlinkRemapTableInfo_v1, 152, (nvmlDevice_t device, nvmlNvlinkGetRemapTableInfo_v1_t *remapTableInfo), (device, remapTableInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkSupportedBwModes, nvmlDeviceGetNvlinkSupportedBwModes, 153, (nvmlDevice_t device, nvmlNvlinkSupportedBwModes_t *supportedBwMode), (device, supportedBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetOfaUtilization, nvmlDeviceGetOfaUtilization, 154, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetP2PStatus, nvmlDeviceGetP2PStatus, 155, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuP2PCapsIndex_t p2pIndex, nvmlGpuP2PStatus_t *p2pStatus), (device1, device2, p2pIndex, p2pStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPciInfoExt, nvmlDeviceGetPciInfoExt, 156, (nvmlDevice_t device, nvmlPciInfoExt_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v3, 157, (nvmlDevice_t device, nvmlPciInfo_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieLinkMaxSpeed, nvmlDeviceGetPcieLinkMaxSpeed, 158, (nvmlDevice_t device, unsigned int *maxSpeed), (device, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieReplayCounter, nvmlDeviceGetPcieReplayCounter, 159, (nvmlDevice_t device, unsigned int *value), (device, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieSpeed, nvmlDeviceGetPcieSpeed, 160, (nvmlDevice_t device, unsigned int *pcieSpeed), (device, pcieSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieThroughput, nvmlDeviceGetPcieThroughput, 161, (nvmlDevice_t device, nvmlPcieUtilCounter_t counter, unsigned int *value), (device, counter, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPdi, nvmlDeviceGetPdi, 162, (nvmlDevice_t device, nvmlPdi_t *pdi), (device, pdi), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPerformanceModes, nvmlDeviceGetPerformanceModes, 163, (nvmlDevice_t device, nvmlDevicePerfModes_t *perfModes), (device, perfModes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPerformanceState, nvmlDeviceGetPerformanceState, 164, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPersistenceMode, nvmlDeviceGetPersistenceMode, 165, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPgpuMetadataString, nvmlDeviceGetPgpuMetadataString, 166, (nvmlDevice_t device, char *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPlatformInfo, nvmlDeviceGetPlatformInfo, 167, (nvmlDevice_t device, nvmlPlatformInfo_t *platformInfo), (device, platformInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementDefaultLimit, nvmlDeviceGetPowerManagementDefaultLimit, 168, (nvmlDevice_t device, unsigned int *defaultLimit), (device, defaultLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimit, nvmlDeviceGetPowerManagementLimit, 169, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimitConstraints, nvmlDeviceGetPowerManagementLimitConstraints, 170, (nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit), (device, minLimit, maxLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementMode, nvmlDeviceGetPowerManagementMode, 171, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerMizerMode_v1, nvmlDeviceGetPowerMizerMode_v1, 172, (nvmlDevice_t device, nvmlDevicePowerMizerModes_v1_t *powerMizerMode), (device, powerMizerMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerSource, nvmlDeviceGetPowerSource, 173, (nvmlDevice_t device, nvmlPowerSource_t *powerSource), (device, powerSource), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerState, nvmlDeviceGetPowerState, 174, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerUsage, nvmlDeviceGetPowerUsage, 175, (nvmlDevice_t device, unsigned int *power), (device, power), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetProcessUtilization, nvmlDeviceGetProcessUtilization, 176, (nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization, unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp), (device, utilization, processSamplesCount, lastSeenTimeStamp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetProcessesUtilizationInfo, nvmlDeviceGetProcessesUtilizationInfo, 177, (nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo), (device, procesesUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRemappedRows, nvmlDeviceGetRemappedRows, 178, (nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending, unsigned int *failureOccurred), (device, corrRows, uncRows, isPending, failureOccurred), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRemappedRows_v2, nvmlDeviceGetRemappedRows_v2, 179, (nvmlDevice_t device, nvmlRemappedRowsInfo_v2_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRepairStatus, nvmlDeviceGetRepairStatus, 180, (nvmlDevice_t device, nvmlRepairStatus_t *repairStatus), (device, repairStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages, nvmlDeviceGetRetiredPages, 181, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses), (device, cause, pageCount, addresses), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPagesPendingStatus, nvmlDeviceGetRetiredPagesPendingStatus, 182, (nvmlDevice_t device, nvmlEnableState_t *isPending), (device, isPending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages_v2, nvmlDeviceGetRetiredPages_v2, 183, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses, unsigned long long *timestamps), (device, cause, pageCount, addresses, timestamps), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRowRemapperHistogram, nvmlDeviceGetRowRemapperHistogram, 184, (nvmlDevice_t device, nvmlRowRemapperHistogramValues_t *values), (device, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRunningProcessDetailList, nvmlDeviceGetRunningProcessDetailList, 185, (nvmlDevice_t device, nvmlProcessDetailList_t *plist), (device, plist), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSamples, nvmlDeviceGetSamples, 186, (nvmlDevice_t device, nvmlSamplingType_t type, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *sampleCount, nvmlSample_t *samples), (device, type, lastSeenTimeStamp, sampleValType, sampleCount, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSerial, nvmlDeviceGetSerial, 187, (nvmlDevice_t device, char *serial, unsigned int length), (device, serial, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSramEccErrorStatus, nvmlDeviceGetSramEccErrorStatus, 188, (nvmlDevice_t device, nvmlEccSramErrorStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, 189, (nvmlDevice_t device, nvmlEccSramUniqueUncorrectedErrorCounts_t *errorCounts), (device, errorCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedClocksEventReasons, nvmlDeviceGetSupportedClocksEventReasons, 190, (nvmlDevice_t device, unsigned long long *supportedClocksEventReasons), (device, supportedClocksEventReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedClocksThrottleReasons, nvmlDeviceGetSupportedClocksThrottleReasons, 191, (nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons), (device, supportedClocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedEventTypes, nvmlDeviceGetSupportedEventTypes, 192, (nvmlDevice_t device, unsigned long long *eventTypes), (device, eventTypes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedGraphicsClocks, nvmlDeviceGetSupportedGraphicsClocks, 193, (nvmlDevice_t device, unsigned int memoryClockMHz, unsigned int *count, unsigned int *clocksMHz), (device, memoryClockMHz, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedMemoryClocks, nvmlDeviceGetSupportedMemoryClocks, 194, (nvmlDevice_t device, unsigned int *count, unsigned int *clocksMHz), (device, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedPerformanceStates, nvmlDeviceGetSupportedPerformanceStates, 195, (nvmlDevice_t device, nvmlPstates_t *pstates, unsigned int size), (device, pstates, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedVgpus, nvmlDeviceGetSupportedVgpus, 196, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTargetFanSpeed, nvmlDeviceGetTargetFanSpeed, 197, (nvmlDevice_t device, unsigned int fan, unsigned int *targetSpeed), (device, fan, targetSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperature, nvmlDeviceGetTemperature, 198, (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int *temp), (device, sensorType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperatureThreshold, nvmlDeviceGetTemperatureThreshold, 199, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperatureV, nvmlDeviceGetTemperatureV, 200, (nvmlDevice_t device, nvmlTemperature_t *temperature), (device, temperature), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetThermalSettings, nvmlDeviceGetThermalSettings, 201, (nvmlDevice_t device, unsigned int sensorIndex, nvmlGpuThermalSettings_t *pThermalSettings), (device, sensorIndex, pThermalSettings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyCommonAncestor, nvmlDeviceGetTopologyCommonAncestor, 202, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo), (device1, device2, pathInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyNearestGpus, nvmlDeviceGetTopologyNearestGpus, 203, (nvmlDevice_t device, nvmlGpuTopologyLevel_t level, unsigned int *count, nvmlDevice_t *deviceArray), (device, level, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEccErrors, nvmlDeviceGetTotalEccErrors, 204, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, unsigned long long *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEnergyConsumption, nvmlDeviceGetTotalEnergyConsumption, 205, (nvmlDevice_t device, unsigned long long *energy), (device, energy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUUID, nvmlDeviceGetUUID, 206, (nvmlDevice_t device, char *uuid, unsigned int length), (device, uuid, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUnrepairableMemoryFlag_v1, nvmlDeviceGetUnrepairableMemoryFlag_v1, 207, (nvmlDevice_t device, nvmlUnrepairableMemoryStatus_v1_t *unrepairableMemoryStatus), (device, unrepairableMemoryStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUtilizationRates, nvmlDeviceGetUtilizationRates, 208, (nvmlDevice_t device, nvmlUtilization_t *utilization), (device, utilization), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVbiosVersion, nvmlDeviceGetVbiosVersion, 209, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuCapabilities, nvmlDeviceGetVgpuCapabilities, 210, (nvmlDevice_t device, nvmlDeviceVgpuCapability_t capability, unsigned int *capResult), (device, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuHeterogeneousMode, nvmlDeviceGetVgpuHeterogeneousMode, 211, (nvmlDevice_t device, nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (device, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuInstancesUtilizationInfo, nvmlDeviceGetVgpuInstancesUtilizationInfo, 212, (nvmlDevice_t device, nvmlVgpuInstancesUtilizationInfo_t *vgpuUtilInfo), (device, vgpuUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuMetadata, nvmlDeviceGetVgpuMetadata, 213, (nvmlDevice_t device, nvmlVgpuPgpuMetadata_t *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuProcessUtilization, nvmlDeviceGetVgpuProcessUtilization, 214, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, unsigned int *vgpuProcessSamplesCount, nvmlVgpuProcessUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, vgpuProcessSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuProcessesUtilizationInfo, nvmlDeviceGetVgpuProcessesUtilizationInfo, 215, (nvmlDevice_t device, nvmlVgpuProcessesUtilizationInfo_t *vgpuProcUtilInfo), (device, vgpuProcUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerCapabilities, nvmlDeviceGetVgpuSchedulerCapabilities, 216, (nvmlDevice_t device, nvmlVgpuSchedulerCapabilities_t *pCapabilities), (device, pCapabilities), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerLog, nvmlDeviceGetVgpuSchedulerLog, 217, (nvmlDevice_t device, nvmlVgpuSchedulerLog_t *pSchedulerLog), (device, pSchedulerLog), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerLog_v2, nvmlDeviceGetVgpuSchedulerLog_v2, 218, (nvmlDevice_t device, nvmlVgpuSchedulerLogInfo_v2_t *pSchedulerLogInfo), (device, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerState, nvmlDeviceGetVgpuSchedulerState, 219, (nvmlDevice_t device, nvmlVgpuSchedulerGetState_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerState_v2, nvmlDeviceGetVgpuSchedulerState_v2, 220, (nvmlDevice_t device, nvmlVgpuSchedulerStateInfo_v2_t *pSchedulerStateInfo), (device, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuTypeCreatablePlacements, nvmlDeviceGetVgpuTypeCreatablePlacements, 221, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuPlacementList_t *pPlacementList), (device, vgpuTypeId, pPlacementList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuTypeSupportedPlacements, nvmlDeviceGetVgpuTypeSupportedPlacements, 222, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuPlacementList_t *pPlacementList), (device, vgpuTypeId, pPlacementList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuUtilization, nvmlDeviceGetVgpuUtilization, 223, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *vgpuInstanceSamplesCount, nvmlVgpuInstanceUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, sampleValType, vgpuInstanceSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetViolationStatus, nvmlDeviceGetViolationStatus, 224, (nvmlDevice_t device, nvmlPerfPolicyType_t perfPolicyType, nvmlViolationTime_t *violTime), (device, perfPolicyType, violTime), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVirtualizationMode, nvmlDeviceGetVirtualizationMode, 225, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t *pVirtualMode), (device, pVirtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceIsMigDeviceHandle, nvmlDeviceIsMigDeviceHandle, 226, (nvmlDevice_t device, unsigned int *isMigDevice), (device, isMigDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceLockNvlinkRemapTable_v1, nvmlDeviceLockNvlinkRemapTable_v1, 227, (nvmlDevice_t device, nvmlNvlinkLockRemapTable_v1_t *remapTableLockInfo), (device, remapTableLockInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceModifyDrainState, nvmlDeviceModifyDrainState, 228, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t newState), (pciInfo, newState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceOnSameBoard, nvmlDeviceOnSameBoard, 229, (nvmlDevice_t device1, nvmlDevice_t device2, int *onSameBoard), (device1, device2, onSameBoard), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDevicePerfMetricsGetSamples_v1, nvmlDevicePerfMetricsGetSamples_v1, 230, (nvmlDevice_t device, nvmlPerfMetricsSamples_v1_t *samples), (device, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingActivatePresetProfile, nvmlDevicePowerSmoothingActivatePresetProfile, 231, (nvmlDevice_t device, nvmlPowerSmoothingProfile_t *profile), (device, profile), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingSetState, nvmlDevicePowerSmoothingSetState, 232, (nvmlDevice_t device, nvmlPowerSmoothingState_t *state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingUpdatePresetProfileParam, nvmlDevicePowerSmoothingUpdatePresetProfileParam, 233, (nvmlDevice_t device, nvmlPowerSmoothingProfile_t *profile), (device, profile), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceQueryDrainState, nvmlDeviceQueryDrainState, 234, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t *currentState), (pciInfo, currentState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceReadPRMCounters_v1, nvmlDeviceReadPRMCounters_v1, 235, (nvmlDevice_t device, nvmlPRMCounterList_v1_t *counterList), (device, counterList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceReadWritePRM_v1, nvmlDeviceReadWritePRM_v1, 236, (nvmlDevice_t device, nvmlPRMTLV_v1_t *buffer), (device, buffer), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRegisterEvents, nvmlDeviceRegisterEvents, 237, (nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set), (device, eventTypes, set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRemoveGpu_v2, nvmlDeviceRemoveGpu_v2, 238, (nvmlPciInfo_t *pciInfo, nvmlDetachGpuState_t gpuState, nvmlPcieLinkState_t linkState), (pciInfo, gpuState, linkState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetApplicationsClocks, nvmlDeviceResetApplicationsClocks, 239, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetGpuLockedClocks, nvmlDeviceResetGpuLockedClocks, 240, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetMemoryLockedClocks, nvmlDeviceResetMemoryLockedClocks, 241, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkErrorCounters, nvmlDeviceResetNvLinkErrorCounters, 242, (nvmlDevice_t device, unsigned int link), (device, link), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkUtilizationCounter, nvmlDeviceResetNvLinkUtilizationCounter, 243, (nvmlDevice_t device, unsigned int link, unsigned int counter), (device, link, counter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAPIRestriction, nvmlDeviceSetAPIRestriction, 244, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAccountingMode, nvmlDeviceSetAccountingMode, 245, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAdaptiveTgpMode_v1, nvmlDeviceSetAdaptiveTgpMode_v1, 246, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetApplicationsClocks, nvmlDeviceSetApplicationsClocks, 247, (nvmlDevice_t device, unsigned int memClockMHz, unsigned int graphicsClockMHz), (device, memClockMHz, graphicsClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAutoBoostedClocksEnabled, nvmlDeviceSetAutoBoostedClocksEnabled, 248, (nvmlDevice_t device, nvmlEnableState_t enabled), (device, enabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetClockOffsets, nvmlDeviceSetClockOffsets, 249, (nvmlDevice_t device, nvmlClockOffset_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetComputeMode, nvmlDeviceSetComputeMode, 250, (nvmlDevice_t device, nvmlComputeMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetConfComputeUnprotectedMemSize, nvmlDeviceSetConfComputeUnprotectedMemSize, 251, (nvmlDevice_t device, unsigned long long sizeKiB), (device, sizeKiB), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetCpuAffinity, nvmlDeviceSetCpuAffinity, 252, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, 253, (nvmlDevice_t device, nvmlEnableState_t enabled, unsigned int flags), (device, enabled, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultFanSpeed_v2, nvmlDeviceSetDefaultFanSpeed_v2, 254, (nvmlDevice_t device, unsigned int fan), (device, fan), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDramEncryptionMode, nvmlDeviceSetDramEncryptionMode, 255, (nvmlDevice_t device, const nvmlDramEncryptionInfo_t *dramEncryption), (device, dramEncryption), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDriverModel, nvmlDeviceSetDriverModel, 256, (nvmlDevice_t device, nvmlDriverModel_t driverModel, unsigned int flags), (device, driverModel, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetEccMode, nvmlDeviceSetEccMode, 257, (nvmlDevice_t device, nvmlEnableState_t ecc), (device, ecc), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetFanControlPolicy, nvmlDeviceSetFanControlPolicy, 258, (nvmlDevice_t device, unsigned int fan, nvmlFanControlPolicy_t policy), (device, fan, policy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetFanSpeed_v2, nvmlDeviceSetFanSpeed_v2, 259, (nvmlDevice_t device, unsigned int fan, unsigned int speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpcClkVfOffset, nvmlDeviceSetGpcClkVfOffset, 260, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuLockedClocks, nvmlDeviceSetGpuLockedClocks, 261, (nvmlDevice_t device, unsigned int minGpuClockMHz, unsigned int maxGpuClockMHz), (device, minGpuClockMHz, maxGpuClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuOperationMode, nvmlDeviceSetGpuOperationMode, 262, (nvmlDevice_t device, nvmlGpuOperationMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetHostname_v1, nvmlDeviceSetHostname_v1, 263, (nvmlDevice_t device, nvmlHostname_v1_t *hostname), (device, hostname), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemClkVfOffset, nvmlDeviceSetMemClkVfOffset, 264, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemoryLimits_v1, nvmlDeviceSetMemoryLimits_v1, 265, (nvmlDevice_t device, nvmlSetMemoryLimits_v1_t *limits), (device, limits), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemoryLockedClocks, nvmlDeviceSetMemoryLockedClocks, 266, (nvmlDevice_t device, unsigned int minMemClockMHz, unsigned int maxMemClockMHz), (device, minMemClockMHz, maxMemClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMigMode, nvmlDeviceSetMigMode, 267, (nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus), (device, mode, activationStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvLinkDeviceLowPowerThreshold, nvmlDeviceSetNvLinkDeviceLowPowerThreshold, 268, (nvmlDevice_t device, nvmlNvLinkPowerThres_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvLinkUtilizationControl, nvmlDeviceSetNvLinkUtilizationControl, 269, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control, unsigned int reset), (device, link, counter, control, reset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkBwMode, nvmlDeviceSetNvlinkBwMode, 270, (nvmlDevice_t device, nvmlNvlinkSetBwMode_t *setBwMode), (device, setBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkBwModeAsync_v1, nvmlDeviceSetNvlinkBwModeAsync_v1, 271, (nvmlDevice_t device, nvmlNvlinkSetBwModeAsync_v1_t *setBwModeAsync), (device, setBwModeAsync), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkNvleReady_v1, nvmlDeviceSetNvlinkNvleReady_v1, 272, (nvmlDevice_t device, nvmlNvlinkSetNvleReady_v1_t *setNvleReady), (device, setNvleReady), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPersistenceMode, nvmlDeviceSetPersistenceMode, 273, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit, nvmlDeviceSetPowerManagementLimit, 274, (nvmlDevice_t device, unsigned int limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit_v2, nvmlDeviceSetPowerManagementLimit_v2, 275, (nvmlDevice_t device, nvmlPowerValue_v2_t *powerValue), (device, powerValue), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerMizerMode_v1, nvmlDeviceSetPowerMizerMode_v1, 276, (nvmlDevice_t device, nvmlDevicePowerMizerModes_v1_t *powerMizerMode), (device, powerMizerMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetRusdSettings_v1, nvmlDeviceSetRusdSettings_v1, 277, (nvmlDevice_t device, nvmlRusdSettings_v1_t *settings), (device, settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetTemperatureThreshold, nvmlDeviceSetTemperatureThreshold, 278, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuCapabilities, nvmlDeviceSetVgpuCapabilities, 279, (nvmlDevice_t device, nvmlDeviceVgpuCapability_t capability, nvmlEnableState_t state), (device, capability, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuHeterogeneousMode, nvmlDeviceSetVgpuHeterogeneousMode, 280, (nvmlDevice_t device, const nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (device, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuSchedulerState, nvmlDeviceSetVgpuSchedulerState, 281, (nvmlDevice_t device, nvmlVgpuSchedulerSetState_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuSchedulerState_v2, nvmlDeviceSetVgpuSchedulerState_v2, 282, (nvmlDevice_t device, nvmlVgpuSchedulerState_v2_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVirtualizationMode, nvmlDeviceSetVirtualizationMode, 283, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t virtualMode), (device, virtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, 284, (nvmlDevice_t device, nvmlNvlinkSetupNvleEncryptionKey_v1_t *encryptionKey), (device, encryptionKey), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceValidateInforom, nvmlDeviceValidateInforom, 285, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceVgpuForceGspUnload, nvmlDeviceVgpuForceGspUnload, 286, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, 287, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, 288, (nvmlDevice_t device, nvmlWorkloadPowerProfileCurrentProfiles_t *currentProfiles), (device, currentProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, 289, (nvmlDevice_t device, nvmlWorkloadPowerProfileProfilesInfo_t *profilesInfo), (device, profilesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, 290, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, 291, (nvmlDevice_t device, nvmlWorkloadPowerProfileUpdateProfiles_v1_t *updateProfiles), (device, updateProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvmlErrorString, nvmlErrorString, 292, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, 293, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, 294, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextCount_v1, nvmlEventSetGetContextCount_v1, 295, (nvmlEventSet_t set, nvmlEventSetGetContextCount_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextData_v1, nvmlEventSetGetContextData_v1, 296, (nvmlEventSet_t set, nvmlEventSetGetContextData_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextInfo_v1, nvmlEventSetGetContextInfo_v1, 297, (nvmlEventSet_t set, nvmlEventSetGetContextInfo_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, 298, (nvmlEventSet_t set, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetRegisterGpuOperationalEvents_v1, nvmlEventSetRegisterGpuOperationalEvents_v1, 299, (nvmlEventSet_t eventSet, const nvmlGpuOperationalEventConfig_v1_t *config), (eventSet, config), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetWait_v2, nvmlEventSetWait_v2, 300, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms), (set, data, timeoutms), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlEventSetWait_v3, nvmlEventSetWait_v3, 301, (nvmlEventSet_t set, nvmlEventSetWait_v3_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceCount, nvmlGetExcludedDeviceCount, 302, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceInfoByIndex, nvmlGetExcludedDeviceInfoByIndex, 303, (unsigned int index, nvmlExcludedDeviceInfo_t *info), (index, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuCompatibility, nvmlGetVgpuCompatibility, 304, (nvmlVgpuMetadata_t *vgpuMetadata, nvmlVgpuPgpuMetadata_t *pgpuMetadata, nvmlVgpuPgpuCompatibility_t *compatibilityInfo), (vgpuMetadata, pgpuMetadata, compatibilityInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuDriverCapabilities, nvmlGetVgpuDriverCapabilities, 305, (nvmlVgpuDriverCapability_t capability, unsigned int *capResult), (capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuVersion, nvmlGetVgpuVersion, 306, (nvmlVgpuVersion_t *supported, nvmlVgpuVersion_t *current), (supported, current), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmMetricsGet, nvmlGpmMetricsGet, 307, (nvmlGpmMetricsGet_t *metricsGet), (metricsGet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmMigSampleGet, nvmlGpmMigSampleGet, 308, (nvmlDevice_t device, unsigned int gpuInstanceId, nvmlGpmSample_t gpmSample), (device, gpuInstanceId, gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmQueryDeviceSupport, nvmlGpmQueryDeviceSupport, 309, (nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport), (device, gpmSupport), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmQueryIfStreamingEnabled, nvmlGpmQueryIfStreamingEnabled, 310, (nvmlDevice_t device, unsigned int *state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleAlloc, nvmlGpmSampleAlloc, 311, (nvmlGpmSample_t *gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleFree, nvmlGpmSampleFree, 312, (nvmlGpmSample_t gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleGet, nvmlGpmSampleGet, 313, (nvmlDevice_t device, nvmlGpmSample_t gpmSample), (device, gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpmSetStreamingEnabled, nvmlGpmSetStreamingEnabled, 314, (nvmlDevice_t device, unsigned int state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstance, nvmlGpuInstanceCreateComputeInstance, 315, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstanceWithPlacement, nvmlGpuInstanceCreateComputeInstanceWithPlacement, 316, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, const nvmlComputeInstancePlacement_t *placement, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, placement, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceDestroy, nvmlGpuInstanceDestroy, 317, (nvmlGpuInstance_t gpuInstance), (gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetActiveVgpus, nvmlGpuInstanceGetActiveVgpus, 318, (nvmlGpuInstance_t gpuInstance, nvmlActiveVgpuInstanceInfo_t *pVgpuInstanceInfo), (gpuInstance, pVgpuInstanceInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceById, nvmlGpuInstanceGetComputeInstanceById, 319, (nvmlGpuInstance_t gpuInstance, unsigned int id, nvmlComputeInstance_t *computeInstance), (gpuInstance, id, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstancePossiblePlacements, nvmlGpuInstanceGetComputeInstancePossiblePlacements, 320, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstancePlacement_t *placements, unsigned int *count), (gpuInstance, profileId, placements, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfo, nvmlGpuInstanceGetComputeInstanceProfileInfo, 321, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfoV, nvmlGpuInstanceGetComputeInstanceProfileInfoV, 322, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_v2_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, 323, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, unsigned int *count), (gpuInstance, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstances, nvmlGpuInstanceGetComputeInstances, 324, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstances, unsigned int *count), (gpuInstance, profileId, computeInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetCreatableVgpus, nvmlGpuInstanceGetCreatableVgpus, 325, (nvmlGpuInstance_t gpuInstance, nvmlVgpuTypeIdInfo_t *pVgpus), (gpuInstance, pVgpus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetInfo, nvmlGpuInstanceGetInfo, 326, (nvmlGpuInstance_t gpuInstance, nvmlGpuInstanceInfo_t *info), (gpuInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuHeterogeneousMode, nvmlGpuInstanceGetVgpuHeterogeneousMode, 327, (nvmlGpuInstance_t gpuInstance, nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (gpuInstance, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerLog, nvmlGpuInstanceGetVgpuSchedulerLog, 328, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerLogInfo_t *pSchedulerLogInfo), (gpuInstance, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerLog_v2, nvmlGpuInstanceGetVgpuSchedulerLog_v2, 329, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerLogInfo_v2_t *pSchedulerLogInfo), (gpuInstance, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerState, nvmlGpuInstanceGetVgpuSchedulerState, 330, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerStateInfo_t *pSchedulerStateInfo), (gpuInstance, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerState_v2, nvmlGpuInstanceGetVgpuSchedulerState_v2, 331, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerStateInfo_v2_t *pSchedulerStateInfo), (gpuInstance, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuTypeCreatablePlacements, nvmlGpuInstanceGetVgpuTypeCreatablePlacements, 332, (nvmlGpuInstance_t gpuInstance, nvmlVgpuCreatablePlacementInfo_t *pCreatablePlacementInfo), (gpuInstance, pCreatablePlacementInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuHeterogeneousMode, nvmlGpuInstanceSetVgpuHeterogeneousMode, 333, (nvmlGpuInstance_t gpuInstance, const nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (gpuInstance, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuSchedulerState, nvmlGpuInstanceSetVgpuSchedulerState, 334, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerState_t *pScheduler), (gpuInstance, pScheduler), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuSchedulerState_v2, nvmlGpuInstanceSetVgpuSchedulerState_v2, 335, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerState_v2_t *pSchedulerState), (gpuInstance, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlInitWithFlags, nvmlInitWithFlags, 336, (unsigned int flags), (flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlInit_v2, nvmlInit_v2, 337, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSetVgpuVersion, nvmlSetVgpuVersion, 338, (nvmlVgpuVersion_t *vgpuVersion), (vgpuVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlShutdown, nvmlShutdown, 339, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetCreate, nvmlSystemEventSetCreate, 340, (nvmlSystemEventSetCreateRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetFree, nvmlSystemEventSetFree, 341, (nvmlSystemEventSetFreeRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetWait, nvmlSystemEventSetWait, 342, (nvmlSystemEventSetWaitRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCPER_v1, nvmlSystemGetCPER_v1, 343, (nvmlGetCPER_v1_t *cper), (cper), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeCapabilities, nvmlSystemGetConfComputeCapabilities, 344, (nvmlConfComputeSystemCaps_t *capabilities), (capabilities), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeGpusReadyState, nvmlSystemGetConfComputeGpusReadyState, 345, (unsigned int *isAcceptingWork), (isAcceptingWork), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeKeyRotationThresholdInfo, nvmlSystemGetConfComputeKeyRotationThresholdInfo, 346, (nvmlConfComputeGetKeyRotationThresholdInfo_t *pKeyRotationThrInfo), (pKeyRotationThrInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeSettings, nvmlSystemGetConfComputeSettings, 347, (nvmlSystemConfComputeSettings_t *settings), (settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeSettings_v2, nvmlSystemGetConfComputeSettings_v2, 348, (nvmlSystemConfComputeSettings_v2_t *settings), (settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeState, nvmlSystemGetConfComputeState, 349, (nvmlConfComputeSystemState_t *state), (state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion, nvmlSystemGetCudaDriverVersion, 350, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion_v2, nvmlSystemGetCudaDriverVersion_v2, 351, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetDriverBranch, nvmlSystemGetDriverBranch, 352, (nvmlSystemDriverBranchInfo_t *branchInfo, unsigned int length), (branchInfo, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetDriverVersion, nvmlSystemGetDriverVersion, 353, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetHicVersion, nvmlSystemGetHicVersion, 354, (unsigned int *hwbcCount, nvmlHwbcEntry_t *hwbcEntries), (hwbcCount, hwbcEntries), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetNVMLVersion, nvmlSystemGetNVMLVersion, 355, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetNvlinkBwMode, nvmlSystemGetNvlinkBwMode, 356, (unsigned int *nvlinkBwMode), (nvlinkBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetProcessName, nvmlSystemGetProcessName, 357, (unsigned int pid, char *name, unsigned int length), (pid, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetTopologyGpuSet, nvmlSystemGetTopologyGpuSet, 358, (unsigned int cpuNumber, unsigned int *count, nvmlDevice_t *deviceArray), (cpuNumber, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemRegisterEvents, nvmlSystemRegisterEvents, 359, (nvmlSystemRegisterEventRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetConfComputeGpusReadyState, nvmlSystemSetConfComputeGpusReadyState, 360, (unsigned int isAcceptingWork), (isAcceptingWork), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetConfComputeKeyRotationThresholdInfo, nvmlSystemSetConfComputeKeyRotationThresholdInfo, 361, (nvmlConfComputeSetKeyRotationThresholdInfo_t *pKeyRotationThrInfo), (pKeyRotationThrInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetNvlinkBwMode, nvmlSystemSetNvlinkBwMode, 362, (unsigned int nvlinkBwMode), (nvlinkBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetCount, nvmlUnitGetCount, 363, (unsigned int *unitCount), (unitCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetDevices, nvmlUnitGetDevices, 364, (nvmlUnit_t unit, unsigned int *deviceCount, nvmlDevice_t *devices), (unit, deviceCount, devices), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetFanSpeedInfo, nvmlUnitGetFanSpeedInfo, 365, (nvmlUnit_t unit, nvmlUnitFanSpeeds_t *fanSpeeds), (unit, fanSpeeds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetHandleByIndex, nvmlUnitGetHandleByIndex, 366, (unsigned int index, nvmlUnit_t *unit), (index, unit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetLedState, nvmlUnitGetLedState, 367, (nvmlUnit_t unit, nvmlLedState_t *state), (unit, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetPsuInfo, nvmlUnitGetPsuInfo, 368, (nvmlUnit_t unit, nvmlPSUInfo_t *psu), (unit, psu), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetTemperature, nvmlUnitGetTemperature, 369, (nvmlUnit_t unit, unsigned int type, unsigned int *temp), (unit, type, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetUnitInfo, nvmlUnitGetUnitInfo, 370, (nvmlUnit_t unit, nvmlUnitInfo_t *info), (unit, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlUnitSetLedState, nvmlUnitSetLedState, 371, (nvmlUnit_t unit, nvmlLedColor_t color), (unit, color), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceClearAccountingPids, nvmlVgpuInstanceClearAccountingPids, 372, (nvmlVgpuInstance_t vgpuInstance), (vgpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingMode, nvmlVgpuInstanceGetAccountingMode, 373, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *mode), (vgpuInstance, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingPids, nvmlVgpuInstanceGetAccountingPids, 374, (nvmlVgpuInstance_t vgpuInstance, unsigned int *count, unsigned int *pids), (vgpuInstance, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingStats, nvmlVgpuInstanceGetAccountingStats, 375, (nvmlVgpuInstance_t vgpuInstance, unsigned int pid, nvmlAccountingStats_t *stats), (vgpuInstance, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEccMode, nvmlVgpuInstanceGetEccMode, 376, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *eccMode), (vgpuInstance, eccMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderCapacity, nvmlVgpuInstanceGetEncoderCapacity, 377, (nvmlVgpuInstance_t vgpuInstance, unsigned int *encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderSessions, nvmlVgpuInstanceGetEncoderSessions, 378, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderStats, nvmlVgpuInstanceGetEncoderStats, 379, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (vgpuInstance, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCSessions, nvmlVgpuInstanceGetFBCSessions, 380, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCStats, nvmlVgpuInstanceGetFBCStats, 381, (nvmlVgpuInstance_t vgpuInstance, nvmlFBCStats_t *fbcStats), (vgpuInstance, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFbUsage, nvmlVgpuInstanceGetFbUsage, 382, (nvmlVgpuInstance_t vgpuInstance, unsigned long long *fbUsage), (vgpuInstance, fbUsage), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFrameRateLimit, nvmlVgpuInstanceGetFrameRateLimit, 383, (nvmlVgpuInstance_t vgpuInstance, unsigned int *frameRateLimit), (vgpuInstance, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuInstanceId, nvmlVgpuInstanceGetGpuInstanceId, 384, (nvmlVgpuInstance_t vgpuInstance, unsigned int *gpuInstanceId), (vgpuInstance, gpuInstanceId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuPciId, nvmlVgpuInstanceGetGpuPciId, 385, (nvmlVgpuInstance_t vgpuInstance, char *vgpuPciId, unsigned int *length), (vgpuInstance, vgpuPciId, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseInfo_v2, nvmlVgpuInstanceGetLicenseInfo_v2, 386, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuLicenseInfo_t *licenseInfo), (vgpuInstance, licenseInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseStatus, nvmlVgpuInstanceGetLicenseStatus, 387, (nvmlVgpuInstance_t vgpuInstance, unsigned int *licensed), (vgpuInstance, licensed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMdevUUID, nvmlVgpuInstanceGetMdevUUID, 388, (nvmlVgpuInstance_t vgpuInstance, char *mdevUuid, unsigned int size), (vgpuInstance, mdevUuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMetadata, nvmlVgpuInstanceGetMetadata, 389, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuMetadata_t *vgpuMetadata, unsigned int *bufferSize), (vgpuInstance, vgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetPlacementId, nvmlVgpuInstanceGetPlacementId, 390, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuPlacementId_t *pPlacement), (vgpuInstance, pPlacement), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetRuntimeStateSize, nvmlVgpuInstanceGetRuntimeStateSize, 391, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuRuntimeState_t *pState), (vgpuInstance, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetType, nvmlVgpuInstanceGetType, 392, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuTypeId_t *vgpuTypeId), (vgpuInstance, vgpuTypeId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetUUID, nvmlVgpuInstanceGetUUID, 393, (nvmlVgpuInstance_t vgpuInstance, char *uuid, unsigned int size), (vgpuInstance, uuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmDriverVersion, nvmlVgpuInstanceGetVmDriverVersion, 394, (nvmlVgpuInstance_t vgpuInstance, char *version, unsigned int length), (vgpuInstance, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmID, nvmlVgpuInstanceGetVmID, 395, (nvmlVgpuInstance_t vgpuInstance, char *vmId, unsigned int size, nvmlVgpuVmIdType_t *vmIdType), (vgpuInstance, vmId, size, vmIdType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceSetEncoderCapacity, nvmlVgpuInstanceSetEncoderCapacity, 396, (nvmlVgpuInstance_t vgpuInstance, unsigned int encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetBAR1Info, nvmlVgpuTypeGetBAR1Info, 397, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuTypeBar1Info_t *bar1Info), (vgpuTypeId, bar1Info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetCapabilities, nvmlVgpuTypeGetCapabilities, 398, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuCapability_t capability, unsigned int *capResult), (vgpuTypeId, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetClass, nvmlVgpuTypeGetClass, 399, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeClass, unsigned int *size), (vgpuTypeId, vgpuTypeClass, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetDeviceID, nvmlVgpuTypeGetDeviceID, 400, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *deviceID, unsigned long long *subsystemID), (vgpuTypeId, deviceID, subsystemID), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFbReservation, nvmlVgpuTypeGetFbReservation, 401, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbReservation), (vgpuTypeId, fbReservation), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFrameRateLimit, nvmlVgpuTypeGetFrameRateLimit, 402, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *frameRateLimit), (vgpuTypeId, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFramebufferSize, nvmlVgpuTypeGetFramebufferSize, 403, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbSize), (vgpuTypeId, fbSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetGpuInstanceProfileId, nvmlVgpuTypeGetGpuInstanceProfileId, 404, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *gpuInstanceProfileId), (vgpuTypeId, gpuInstanceProfileId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetGspHeapSize, nvmlVgpuTypeGetGspHeapSize, 405, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *gspHeapSize), (vgpuTypeId, gspHeapSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetLicense, nvmlVgpuTypeGetLicense, 406, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeLicenseString, unsigned int size), (vgpuTypeId, vgpuTypeLicenseString, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstances, nvmlVgpuTypeGetMaxInstances, 407, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCount), (device, vgpuTypeId, vgpuInstanceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerGpuInstance, nvmlVgpuTypeGetMaxInstancesPerGpuInstance, 408, (nvmlVgpuTypeMaxInstance_t *pMaxInstance), (pMaxInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerVm, nvmlVgpuTypeGetMaxInstancesPerVm, 409, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCountPerVm), (vgpuTypeId, vgpuInstanceCountPerVm), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetName, nvmlVgpuTypeGetName, 410, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeName, unsigned int *size), (vgpuTypeId, vgpuTypeName, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetNumDisplayHeads, nvmlVgpuTypeGetNumDisplayHeads, 411, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *numDisplayHeads), (vgpuTypeId, numDisplayHeads), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetResolution, 412, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int displayIndex, unsigned int *xdim, unsigned int *ydim), (vgpuTypeId, displayIndex, xdim, ydim), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceDestroy, nvmlComputeInstanceDestroy, cushim_row_nvmlComputeInstanceDestroy, (nvmlComputeInstance_t computeInstance), (computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlComputeInstanceGetInfo_v2, nvmlComputeInstanceGetInfo_v2, cushim_row_nvmlComputeInstanceGetInfo_v2, (nvmlComputeInstance_t computeInstance, nvmlComputeInstanceInfo_t *info), (computeInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearAccountingPids, nvmlDeviceClearAccountingPids, cushim_row_nvmlDeviceClearAccountingPids, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearCpuAffinity, nvmlDeviceClearCpuAffinity, cushim_row_nvmlDeviceClearCpuAffinity, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearEccErrorCounts, nvmlDeviceClearEccErrorCounts, cushim_row_nvmlDeviceClearEccErrorCounts, (nvmlDevice_t device, nvmlEccCounterType_t counterType), (device, counterType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceClearFieldValues, nvmlDeviceClearFieldValues, cushim_row_nvmlDeviceClearFieldValues, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstance, nvmlDeviceCreateGpuInstance, cushim_row_nvmlDeviceCreateGpuInstance, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstance), (device, profileId, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceCreateGpuInstanceWithPlacement, nvmlDeviceCreateGpuInstanceWithPlacement, cushim_row_nvmlDeviceCreateGpuInstanceWithPlacement, (nvmlDevice_t device, unsigned int profileId, const nvmlGpuInstancePlacement_t *placement, nvmlGpuInstance_t *gpuInstance), (device, profileId, placement, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceDiscoverGpus, nvmlDeviceDiscoverGpus, cushim_row_nvmlDeviceDiscoverGpus, (nvmlPciInfo_t *pciInfo), (pciInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceFreezeNvLinkUtilizationCounter, nvmlDeviceFreezeNvLinkUtilizationCounter, cushim_row_nvmlDeviceFreezeNvLinkUtilizationCounter, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlEnableState_t freeze), (device, link, counter, freeze), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAPIRestriction, nvmlDeviceGetAPIRestriction, cushim_row_nvmlDeviceGetAPIRestriction, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t *isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingBufferSize, nvmlDeviceGetAccountingBufferSize, cushim_row_nvmlDeviceGetAccountingBufferSize, (nvmlDevice_t device, unsigned int *bufferSize), (device, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingMode, nvmlDeviceGetAccountingMode, cushim_row_nvmlDeviceGetAccountingMode, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingPids, nvmlDeviceGetAccountingPids, cushim_row_nvmlDeviceGetAccountingPids, (nvmlDevice_t device, unsigned int *count, unsigned int *pids), (device, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingStats, nvmlDeviceGetAccountingStats, cushim_row_nvmlDeviceGetAccountingStats, (nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *stats), (device, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAccountingStats_v2, nvmlDeviceGetAccountingStats_v2, cushim_row_nvmlDeviceGetAccountingStats_v2, (nvmlDevice_t device, nvmlAccountingStats_v2_t *stats), (device, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetActiveVgpus, nvmlDeviceGetActiveVgpus, cushim_row_nvmlDeviceGetActiveVgpus, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuInstance_t *vgpuInstances), (device, vgpuCount, vgpuInstances), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAdaptiveClockInfoStatus, nvmlDeviceGetAdaptiveClockInfoStatus, cushim_row_nvmlDeviceGetAdaptiveClockInfoStatus, (nvmlDevice_t device, unsigned int *adaptiveClockStatus), (device, adaptiveClockStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAdaptiveTgpModeInfo_v1, nvmlDeviceGetAdaptiveTgpModeInfo_v1, cushim_row_nvmlDeviceGetAdaptiveTgpModeInfo_v1, (nvmlDevice_t device, nvmlAdaptiveTgpModeInfo_v1_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAddressingMode, nvmlDeviceGetAddressingMode, cushim_row_nvmlDeviceGetAddressingMode, (nvmlDevice_t device, nvmlDeviceAddressingMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetApplicationsClock, nvmlDeviceGetApplicationsClock, cushim_row_nvmlDeviceGetApplicationsClock, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetArchitecture, nvmlDeviceGetArchitecture, cushim_row_nvmlDeviceGetArchitecture, (nvmlDevice_t device, nvmlDeviceArchitecture_t *arch), (device, arch), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAttributes_v2, nvmlDeviceGetAttributes_v2, cushim_row_nvmlDeviceGetAttributes_v2, (nvmlDevice_t device, nvmlDeviceAttributes_t *attributes), (device, attributes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetAutoBoostedClocksEnabled, nvmlDeviceGetAutoBoostedClocksEnabled, cushim_row_nvmlDeviceGetAutoBoostedClocksEnabled, (nvmlDevice_t device, nvmlEnableState_t *isEnabled, nvmlEnableState_t *defaultIsEnabled), (device, isEnabled, defaultIsEnabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBAR1MemoryInfo, nvmlDeviceGetBAR1MemoryInfo, cushim_row_nvmlDeviceGetBAR1MemoryInfo, (nvmlDevice_t device, nvmlBAR1Memory_t *bar1Memory), (device, bar1Memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBBXTimeData_v1, nvmlDeviceGetBBXTimeData_v1, cushim_row_nvmlDeviceGetBBXTimeData_v1, (nvmlDevice_t device, nvmlBBXTimeData_v1_t *timeData), (device, timeData), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBankRemapperStatus_v1, nvmlDeviceGetBankRemapperStatus_v1, cushim_row_nvmlDeviceGetBankRemapperStatus_v1, (nvmlDevice_t device, nvmlEccBankRemapperStatus_v1_t *pBankRemapperStatus), (device, pBankRemapperStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardId, nvmlDeviceGetBoardId, cushim_row_nvmlDeviceGetBoardId, (nvmlDevice_t device, unsigned int *boardId), (device, boardId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBoardPartNumber, nvmlDeviceGetBoardPartNumber, cushim_row_nvmlDeviceGetBoardPartNumber, (nvmlDevice_t device, char *partNumber, unsigned int length), (device, partNumber, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBrand, nvmlDeviceGetBrand, cushim_row_nvmlDeviceGetBrand, (nvmlDevice_t device, nvmlBrandType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBridgeChipInfo, nvmlDeviceGetBridgeChipInfo, cushim_row_nvmlDeviceGetBridgeChipInfo, (nvmlDevice_t device, nvmlBridgeChipHierarchy_t *bridgeHierarchy), (device, bridgeHierarchy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetBusType, nvmlDeviceGetBusType, cushim_row_nvmlDeviceGetBusType, (nvmlDevice_t device, nvmlBusType_t *type), (device, type), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetC2cModeInfoV, nvmlDeviceGetC2cModeInfoV, cushim_row_nvmlDeviceGetC2cModeInfoV, (nvmlDevice_t device, nvmlC2cModeInfo_v1_t *c2cModeInfo), (device, c2cModeInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCapabilities, nvmlDeviceGetCapabilities, cushim_row_nvmlDeviceGetCapabilities, (nvmlDevice_t device, nvmlDeviceCapabilities_t *caps), (device, caps), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClkMonStatus, nvmlDeviceGetClkMonStatus, cushim_row_nvmlDeviceGetClkMonStatus, (nvmlDevice_t device, nvmlClkMonStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClock, nvmlDeviceGetClock, cushim_row_nvmlDeviceGetClock, (nvmlDevice_t device, nvmlClockType_t clockType, nvmlClockId_t clockId, unsigned int *clockMHz), (device, clockType, clockId, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClockInfo, nvmlDeviceGetClockInfo, cushim_row_nvmlDeviceGetClockInfo, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetClockOffsets, nvmlDeviceGetClockOffsets, cushim_row_nvmlDeviceGetClockOffsets, (nvmlDevice_t device, nvmlClockOffset_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeInstanceId, nvmlDeviceGetComputeInstanceId, cushim_row_nvmlDeviceGetComputeInstanceId, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeMode, nvmlDeviceGetComputeMode, cushim_row_nvmlDeviceGetComputeMode, (nvmlDevice_t device, nvmlComputeMode_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetComputeRunningProcesses_v3, nvmlDeviceGetComputeRunningProcesses_v3, cushim_row_nvmlDeviceGetComputeRunningProcesses_v3, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeGpuAttestationReport, nvmlDeviceGetConfComputeGpuAttestationReport, cushim_row_nvmlDeviceGetConfComputeGpuAttestationReport, (nvmlDevice_t device, nvmlConfComputeGpuAttestationReport_t *gpuAtstReport), (device, gpuAtstReport), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeGpuCertificate, nvmlDeviceGetConfComputeGpuCertificate, cushim_row_nvmlDeviceGetConfComputeGpuCertificate, (nvmlDevice_t device, nvmlConfComputeGpuCertificate_t *gpuCert), (device, gpuCert), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeMemSizeInfo, nvmlDeviceGetConfComputeMemSizeInfo, cushim_row_nvmlDeviceGetConfComputeMemSizeInfo, (nvmlDevice_t device, nvmlConfComputeMemSizeInfo_t *memInfo), (device, memInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetConfComputeProtectedMemoryUsage, nvmlDeviceGetConfComputeProtectedMemoryUsage, cushim_row_nvmlDeviceGetConfComputeProtectedMemoryUsage, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCoolerInfo, nvmlDeviceGetCoolerInfo, cushim_row_nvmlDeviceGetCoolerInfo, (nvmlDevice_t device, nvmlCoolerInfo_t *coolerInfo), (device, coolerInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCount_v2, nvmlDeviceGetCount_v2, cushim_row_nvmlDeviceGetCount_v2, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinity, nvmlDeviceGetCpuAffinity, cushim_row_nvmlDeviceGetCpuAffinity, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet), (device, cpuSetSize, cpuSet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCpuAffinityWithinScope, nvmlDeviceGetCpuAffinityWithinScope, cushim_row_nvmlDeviceGetCpuAffinityWithinScope, (nvmlDevice_t device, unsigned int cpuSetSize, unsigned long *cpuSet, nvmlAffinityScope_t scope), (device, cpuSetSize, cpuSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCreatableVgpus, nvmlDeviceGetCreatableVgpus, cushim_row_nvmlDeviceGetCreatableVgpus, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCudaComputeCapability, nvmlDeviceGetCudaComputeCapability, cushim_row_nvmlDeviceGetCudaComputeCapability, (nvmlDevice_t device, int *major, int *minor), (device, major, minor), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, nvmlDeviceGetCurrPcieLinkGeneration, cushim_row_nvmlDeviceGetCurrPcieLinkGeneration, (nvmlDevice_t device, unsigned int *currLinkGen), (device, currLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, nvmlDeviceGetCurrPcieLinkWidth, cushim_row_nvmlDeviceGetCurrPcieLinkWidth, (nvmlDevice_t device, unsigned int *currLinkWidth), (device, currLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClockFreqs, nvmlDeviceGetCurrentClockFreqs, cushim_row_nvmlDeviceGetCurrentClockFreqs, (nvmlDevice_t device, nvmlDeviceCurrentClockFreqs_t *currentClockFreqs), (device, currentClockFreqs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClocksEventReasons, nvmlDeviceGetCurrentClocksEventReasons, cushim_row_nvmlDeviceGetCurrentClocksEventReasons, (nvmlDevice_t device, unsigned long long *clocksEventReasons), (device, clocksEventReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, nvmlDeviceGetCurrentClocksThrottleReasons, cushim_row_nvmlDeviceGetCurrentClocksThrottleReasons, (nvmlDevice_t device, unsigned long long *clocksThrottleReasons), (device, clocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDecoderUtilization, nvmlDeviceGetDecoderUtilization, cushim_row_nvmlDeviceGetDecoderUtilization, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultApplicationsClock, nvmlDeviceGetDefaultApplicationsClock, cushim_row_nvmlDeviceGetDefaultApplicationsClock, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDefaultEccMode, nvmlDeviceGetDefaultEccMode, cushim_row_nvmlDeviceGetDefaultEccMode, (nvmlDevice_t device, nvmlEnableState_t *defaultMode), (device, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDetailedEccErrors, nvmlDeviceGetDetailedEccErrors, cushim_row_nvmlDeviceGetDetailedEccErrors, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlEccErrorCounts_t *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, nvmlDeviceGetDeviceHandleFromMigDeviceHandle, cushim_row_nvmlDeviceGetDeviceHandleFromMigDeviceHandle, (nvmlDevice_t migDevice, nvmlDevice_t *device), (migDevice, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayActive, nvmlDeviceGetDisplayActive, cushim_row_nvmlDeviceGetDisplayActive, (nvmlDevice_t device, nvmlEnableState_t *isActive), (device, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDisplayMode, nvmlDeviceGetDisplayMode, cushim_row_nvmlDeviceGetDisplayMode, (nvmlDevice_t device, nvmlEnableState_t *display), (device, display), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDramEncryptionMode, nvmlDeviceGetDramEncryptionMode, cushim_row_nvmlDeviceGetDramEncryptionMode, (nvmlDevice_t device, nvmlDramEncryptionInfo_t *current, nvmlDramEncryptionInfo_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDriverModel_v2, nvmlDeviceGetDriverModel_v2, cushim_row_nvmlDeviceGetDriverModel_v2, (nvmlDevice_t device, nvmlDriverModel_t *current, nvmlDriverModel_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetDynamicPstatesInfo, nvmlDeviceGetDynamicPstatesInfo, cushim_row_nvmlDeviceGetDynamicPstatesInfo, (nvmlDevice_t device, nvmlGpuDynamicPstatesInfo_t *pDynamicPstatesInfo), (device, pDynamicPstatesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEccMode, nvmlDeviceGetEccMode, cushim_row_nvmlDeviceGetEccMode, (nvmlDevice_t device, nvmlEnableState_t *current, nvmlEnableState_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderCapacity, nvmlDeviceGetEncoderCapacity, cushim_row_nvmlDeviceGetEncoderCapacity, (nvmlDevice_t device, nvmlEncoderType_t encoderQueryType, unsigned int *encoderCapacity), (device, encoderQueryType, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderSessions, nvmlDeviceGetEncoderSessions, cushim_row_nvmlDeviceGetEncoderSessions, (nvmlDevice_t device, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfos), (device, sessionCount, sessionInfos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderStats, nvmlDeviceGetEncoderStats, cushim_row_nvmlDeviceGetEncoderStats, (nvmlDevice_t device, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (device, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEncoderUtilization, nvmlDeviceGetEncoderUtilization, cushim_row_nvmlDeviceGetEncoderUtilization, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetEnforcedPowerLimit, nvmlDeviceGetEnforcedPowerLimit, cushim_row_nvmlDeviceGetEnforcedPowerLimit, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCSessions, nvmlDeviceGetFBCSessions, cushim_row_nvmlDeviceGetFBCSessions, (nvmlDevice_t device, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (device, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFBCStats, nvmlDeviceGetFBCStats, cushim_row_nvmlDeviceGetFBCStats, (nvmlDevice_t device, nvmlFBCStats_t *fbcStats), (device, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanControlPolicy_v2, nvmlDeviceGetFanControlPolicy_v2, cushim_row_nvmlDeviceGetFanControlPolicy_v2, (nvmlDevice_t device, unsigned int fan, nvmlFanControlPolicy_t *policy), (device, fan, policy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed, nvmlDeviceGetFanSpeed, cushim_row_nvmlDeviceGetFanSpeed, (nvmlDevice_t device, unsigned int *speed), (device, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeedRPM, nvmlDeviceGetFanSpeedRPM, cushim_row_nvmlDeviceGetFanSpeedRPM, (nvmlDevice_t device, nvmlFanSpeedInfo_t *fanSpeed), (device, fanSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFanSpeed_v2, nvmlDeviceGetFanSpeed_v2, cushim_row_nvmlDeviceGetFanSpeed_v2, (nvmlDevice_t device, unsigned int fan, unsigned int *speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetFieldValues, nvmlDeviceGetFieldValues, cushim_row_nvmlDeviceGetFieldValues, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values), (device, valuesCount, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkMinMaxVfOffset, nvmlDeviceGetGpcClkMinMaxVfOffset, cushim_row_nvmlDeviceGetGpcClkMinMaxVfOffset, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpcClkVfOffset, nvmlDeviceGetGpcClkVfOffset, cushim_row_nvmlDeviceGetGpcClkVfOffset, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfo, nvmlDeviceGetGpuFabricInfo, cushim_row_nvmlDeviceGetGpuFabricInfo, (nvmlDevice_t device, nvmlGpuFabricInfo_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfoV, nvmlDeviceGetGpuFabricInfoV, cushim_row_nvmlDeviceGetGpuFabricInfoV, (nvmlDevice_t device, nvmlGpuFabricInfoV_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuFabricInfo_v4, nvmlDeviceGetGpuFabricInfo_v4, cushim_row_nvmlDeviceGetGpuFabricInfo_v4, (nvmlDevice_t device, nvmlGpuFabricInfo_v4_t *gpuFabricInfo), (device, gpuFabricInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceById, nvmlDeviceGetGpuInstanceById, cushim_row_nvmlDeviceGetGpuInstanceById, (nvmlDevice_t device, unsigned int id, nvmlGpuInstance_t *gpuInstance), (device, id, gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceId, nvmlDeviceGetGpuInstanceId, cushim_row_nvmlDeviceGetGpuInstanceId, (nvmlDevice_t device, unsigned int *id), (device, id), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstancePossiblePlacements_v2, nvmlDeviceGetGpuInstancePossiblePlacements_v2, cushim_row_nvmlDeviceGetGpuInstancePossiblePlacements_v2, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstancePlacement_t *placements, unsigned int *count), (device, profileId, placements, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfo, nvmlDeviceGetGpuInstanceProfileInfo, cushim_row_nvmlDeviceGetGpuInstanceProfileInfo, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoByIdV, nvmlDeviceGetGpuInstanceProfileInfoByIdV, cushim_row_nvmlDeviceGetGpuInstanceProfileInfoByIdV, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profileId, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceProfileInfoV, nvmlDeviceGetGpuInstanceProfileInfoV, cushim_row_nvmlDeviceGetGpuInstanceProfileInfoV, (nvmlDevice_t device, unsigned int profile, nvmlGpuInstanceProfileInfo_v2_t *info), (device, profile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstanceRemainingCapacity, nvmlDeviceGetGpuInstanceRemainingCapacity, cushim_row_nvmlDeviceGetGpuInstanceRemainingCapacity, (nvmlDevice_t device, unsigned int profileId, unsigned int *count), (device, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuInstances, nvmlDeviceGetGpuInstances, cushim_row_nvmlDeviceGetGpuInstances, (nvmlDevice_t device, unsigned int profileId, nvmlGpuInstance_t *gpuInstances, unsigned int *count), (device, profileId, gpuInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuMaxPcieLinkGeneration, nvmlDeviceGetGpuMaxPcieLinkGeneration, cushim_row_nvmlDeviceGetGpuMaxPcieLinkGeneration, (nvmlDevice_t device, unsigned int *maxLinkGenDevice), (device, maxLinkGenDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuOperationMode, nvmlDeviceGetGpuOperationMode, cushim_row_nvmlDeviceGetGpuOperationMode, (nvmlDevice_t device, nvmlGpuOperationMode_t *current, nvmlGpuOperationMode_t *pending), (device, current, pending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGpuUptime_v1, nvmlDeviceGetGpuUptime_v1, cushim_row_nvmlDeviceGetGpuUptime_v1, (nvmlDevice_t device, nvmlGpuUptime_v1_t *uptime), (device, uptime), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGraphicsRunningProcesses_v3, nvmlDeviceGetGraphicsRunningProcesses_v3, cushim_row_nvmlDeviceGetGraphicsRunningProcesses_v3, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGridLicensableFeatures_v4, nvmlDeviceGetGridLicensableFeatures_v4, cushim_row_nvmlDeviceGetGridLicensableFeatures_v4, (nvmlDevice_t device, nvmlGridLicensableFeatures_t *pGridLicensableFeatures), (device, pGridLicensableFeatures), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareMode, nvmlDeviceGetGspFirmwareMode, cushim_row_nvmlDeviceGetGspFirmwareMode, (nvmlDevice_t device, unsigned int *isEnabled, unsigned int *defaultMode), (device, isEnabled, defaultMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetGspFirmwareVersion, nvmlDeviceGetGspFirmwareVersion, cushim_row_nvmlDeviceGetGspFirmwareVersion, (nvmlDevice_t device, char *version), (device, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByIndex_v2, nvmlDeviceGetHandleByIndex_v2, cushim_row_nvmlDeviceGetHandleByIndex_v2, (unsigned int index, nvmlDevice_t *device), (index, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetHandleByPciBusId_v2, cushim_row_nvmlDeviceGetHandleByPciBusId_v2, (const char *pciBusId, nvmlDevice_t *device), (pciBusId, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleBySerial, nvmlDeviceGetHandleBySerial, cushim_row_nvmlDeviceGetHandleBySerial, (const char *serial, nvmlDevice_t *device), (serial, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByUUID, nvmlDeviceGetHandleByUUID, cushim_row_nvmlDeviceGetHandleByUUID, (const char *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHandleByUUIDV, nvmlDeviceGetHandleByUUIDV, cushim_row_nvmlDeviceGetHandleByUUIDV, (const nvmlUUID_t *uuid, nvmlDevice_t *device), (uuid, device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHostVgpuMode, nvmlDeviceGetHostVgpuMode, cushim_row_nvmlDeviceGetHostVgpuMode, (nvmlDevice_t device, nvmlHostVgpuMode_t *pHostVgpuMode), (device, pHostVgpuMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetHostname_v1, nvmlDeviceGetHostname_v1, cushim_row_nvmlDeviceGetHostname_v1, (nvmlDevice_t device, nvmlHostname_v1_t *hostname), (device, hostname), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIndex, nvmlDeviceGetIndex, cushim_row_nvmlDeviceGetIndex, (nvmlDevice_t device, unsigned int *index), (device, index), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomConfigurationChecksum, nvmlDeviceGetInforomConfigurationChecksum, cushim_row_nvmlDeviceGetInforomConfigurationChecksum, (nvmlDevice_t device, unsigned int *checksum), (device, checksum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomImageVersion, nvmlDeviceGetInforomImageVersion, cushim_row_nvmlDeviceGetInforomImageVersion, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetInforomVersion, nvmlDeviceGetInforomVersion, cushim_row_nvmlDeviceGetInforomVersion, (nvmlDevice_t device, nvmlInforomObject_t object, char *version, unsigned int length), (device, object, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetIrqNum, nvmlDeviceGetIrqNum, cushim_row_nvmlDeviceGetIrqNum, (nvmlDevice_t device, unsigned int *irqNum), (device, irqNum), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetJpgUtilization, nvmlDeviceGetJpgUtilization, cushim_row_nvmlDeviceGetJpgUtilization, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetLastBBXFlushTime, nvmlDeviceGetLastBBXFlushTime, cushim_row_nvmlDeviceGetLastBBXFlushTime, (nvmlDevice_t device, unsigned long long *timestamp, unsigned long *durationUs), (device, timestamp, durationUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMPSComputeRunningProcesses_v3, nvmlDeviceGetMPSComputeRunningProcesses_v3, cushim_row_nvmlDeviceGetMPSComputeRunningProcesses_v3, (nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos), (device, infoCount, infos), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMarginTemperature, nvmlDeviceGetMarginTemperature, cushim_row_nvmlDeviceGetMarginTemperature, (nvmlDevice_t device, nvmlMarginTemperature_t *marginTempInfo), (device, marginTempInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxClockInfo, nvmlDeviceGetMaxClockInfo, cushim_row_nvmlDeviceGetMaxClockInfo, (nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock), (device, type, clock), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxCustomerBoostClock, nvmlDeviceGetMaxCustomerBoostClock, cushim_row_nvmlDeviceGetMaxCustomerBoostClock, (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz), (device, clockType, clockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxMigDeviceCount, nvmlDeviceGetMaxMigDeviceCount, cushim_row_nvmlDeviceGetMaxMigDeviceCount, (nvmlDevice_t device, unsigned int *count), (device, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, nvmlDeviceGetMaxPcieLinkGeneration, cushim_row_nvmlDeviceGetMaxPcieLinkGeneration, (nvmlDevice_t device, unsigned int *maxLinkGen), (device, maxLinkGen), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, nvmlDeviceGetMaxPcieLinkWidth, cushim_row_nvmlDeviceGetMaxPcieLinkWidth, (nvmlDevice_t device, unsigned int *maxLinkWidth), (device, maxLinkWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkMinMaxVfOffset, nvmlDeviceGetMemClkMinMaxVfOffset, cushim_row_nvmlDeviceGetMemClkMinMaxVfOffset, (nvmlDevice_t device, int *minOffset, int *maxOffset), (device, minOffset, maxOffset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemClkVfOffset, nvmlDeviceGetMemClkVfOffset, cushim_row_nvmlDeviceGetMemClkVfOffset, (nvmlDevice_t device, int *offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryAffinity, nvmlDeviceGetMemoryAffinity, cushim_row_nvmlDeviceGetMemoryAffinity, (nvmlDevice_t device, unsigned int nodeSetSize, unsigned long *nodeSet, nvmlAffinityScope_t scope), (device, nodeSetSize, nodeSet, scope), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryBusWidth, nvmlDeviceGetMemoryBusWidth, cushim_row_nvmlDeviceGetMemoryBusWidth, (nvmlDevice_t device, unsigned int *busWidth), (device, busWidth), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryErrorCounter, nvmlDeviceGetMemoryErrorCounter, cushim_row_nvmlDeviceGetMemoryErrorCounter, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, nvmlMemoryLocation_t locationType, unsigned long long *count), (device, errorType, counterType, locationType, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo, nvmlDeviceGetMemoryInfo, cushim_row_nvmlDeviceGetMemoryInfo, (nvmlDevice_t device, nvmlMemory_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryInfo_v2, nvmlDeviceGetMemoryInfo_v2, cushim_row_nvmlDeviceGetMemoryInfo_v2, (nvmlDevice_t device, nvmlMemory_v2_t *memory), (device, memory), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMemoryLimits_v1, nvmlDeviceGetMemoryLimits_v1, cushim_row_nvmlDeviceGetMemoryLimits_v1, (nvmlDevice_t device, nvmlGetMemoryLimits_v1_t *limits), (device, limits), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigDeviceHandleByIndex, nvmlDeviceGetMigDeviceHandleByIndex, cushim_row_nvmlDeviceGetMigDeviceHandleByIndex, (nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice), (device, index, migDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMigMode, nvmlDeviceGetMigMode, cushim_row_nvmlDeviceGetMigMode, (nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode), (device, currentMode, pendingMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxClockOfPState, nvmlDeviceGetMinMaxClockOfPState, cushim_row_nvmlDeviceGetMinMaxClockOfPState, (nvmlDevice_t device, nvmlClockType_t type, nvmlPstates_t pstate, unsigned int *minClockMHz, unsigned int *maxClockMHz), (device, type, pstate, minClockMHz, maxClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinMaxFanSpeed, nvmlDeviceGetMinMaxFanSpeed, cushim_row_nvmlDeviceGetMinMaxFanSpeed, (nvmlDevice_t device, unsigned int *minSpeed, unsigned int *maxSpeed), (device, minSpeed, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMinorNumber, nvmlDeviceGetMinorNumber, cushim_row_nvmlDeviceGetMinorNumber, (nvmlDevice_t device, unsigned int *minorNumber), (device, minorNumber), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetModuleId, nvmlDeviceGetModuleId, cushim_row_nvmlDeviceGetModuleId, (nvmlDevice_t device, unsigned int *moduleId), (device, moduleId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetMultiGpuBoard, nvmlDeviceGetMultiGpuBoard, cushim_row_nvmlDeviceGetMultiGpuBoard, (nvmlDevice_t device, unsigned int *multiGpuBool), (device, multiGpuBool), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetName, nvmlDeviceGetName, cushim_row_nvmlDeviceGetName, (nvmlDevice_t device, char *name, unsigned int length), (device, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumFans, nvmlDeviceGetNumFans, cushim_row_nvmlDeviceGetNumFans, (nvmlDevice_t device, unsigned int *numFans), (device, numFans), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumGpuCores, nvmlDeviceGetNumGpuCores, cushim_row_nvmlDeviceGetNumGpuCores, (nvmlDevice_t device, unsigned int *numCores), (device, numCores), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNumaNodeId, nvmlDeviceGetNumaNodeId, cushim_row_nvmlDeviceGetNumaNodeId, (nvmlDevice_t device, unsigned int *node), (device, node), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkCapability, nvmlDeviceGetNvLinkCapability, cushim_row_nvmlDeviceGetNvLinkCapability, (nvmlDevice_t device, unsigned int link, nvmlNvLinkCapability_t capability, unsigned int *capResult), (device, link, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkErrorCounter, nvmlDeviceGetNvLinkErrorCounter, cushim_row_nvmlDeviceGetNvLinkErrorCounter, (nvmlDevice_t device, unsigned int link, nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue), (device, link, counter, counterValue), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkInfo, nvmlDeviceGetNvLinkInfo, cushim_row_nvmlDeviceGetNvLinkInfo, (nvmlDevice_t device, nvmlNvLinkInfo_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkInfo_v3, nvmlDeviceGetNvLinkInfo_v3, cushim_row_nvmlDeviceGetNvLinkInfo_v3, (nvmlDevice_t device, nvmlNvLinkInfo_v3_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemoteDeviceType, nvmlDeviceGetNvLinkRemoteDeviceType, cushim_row_nvmlDeviceGetNvLinkRemoteDeviceType, (nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType), (device, link, pNvLinkDeviceType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkRemotePciInfo_v2, nvmlDeviceGetNvLinkRemotePciInfo_v2, cushim_row_nvmlDeviceGetNvLinkRemotePciInfo_v2, (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci), (device, link, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkState, nvmlDeviceGetNvLinkState, cushim_row_nvmlDeviceGetNvLinkState, (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive), (device, link, isActive), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkTelemetrySamples_v1, nvmlDeviceGetNvLinkTelemetrySamples_v1, cushim_row_nvmlDeviceGetNvLinkTelemetrySamples_v1, (nvmlDevice_t device, nvmlNvlinkTelemetrySamples_v1_t *samples), (device, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationControl, nvmlDeviceGetNvLinkUtilizationControl, cushim_row_nvmlDeviceGetNvLinkUtilizationControl, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control), (device, link, counter, control), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkUtilizationCounter, nvmlDeviceGetNvLinkUtilizationCounter, cushim_row_nvmlDeviceGetNvLinkUtilizationCounter, (nvmlDevice_t device, unsigned int link, unsigned int counter, unsigned long long *rxcounter, unsigned long long *txcounter), (device, link, counter, rxcounter, txcounter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvLinkVersion, nvmlDeviceGetNvLinkVersion, cushim_row_nvmlDeviceGetNvLinkVersion, (nvmlDevice_t device, unsigned int link, unsigned int *version), (device, link, version), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkBwMode, nvmlDeviceGetNvlinkBwMode, cushim_row_nvmlDeviceGetNvlinkBwMode, (nvmlDevice_t device, nvmlNvlinkGetBwMode_t *getBwMode), (device, getBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkNvlePrivateInfo_v1, nvmlDeviceGetNvlinkNvlePrivateInfo_v1, cushim_row_nvmlDeviceGetNvlinkNvlePrivateInfo_v1, (nvmlDevice_t device, nvmlNvlinkNvlePrivateInfo_v1_t *privateInfo), (device, privateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkRemapTableInfo_v1, nvmlDeviceGetNvlinkRemapTableInfo_v1, cushim_row_nvmlDeviceGetNvlinkRemapTableInfo_v1, (nvmlDevice_t device, nvmlNvlinkGetRemapTableInfo_v1_t *remapTableInfo), (device, remapTableInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetNvlinkSupportedBwModes, nvmlDeviceGetNvlinkSupportedBwModes, cushim_row_nvmlDeviceGetNvlinkSupportedBwModes, (nvmlDevice_t device, nvmlNvlinkSupportedBwModes_t *supportedBwMode), (device, supportedBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetOfaUtilization, nvmlDeviceGetOfaUtilization, cushim_row_nvmlDeviceGetOfaUtilization, (nvmlDevice_t device, unsigned int *utilization, unsigned int *samplingPeriodUs), (device, utilization, samplingPeriodUs), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetP2PStatus, nvmlDeviceGetP2PStatus, cushim_row_nvmlDeviceGetP2PStatus, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuP2PCapsIndex_t p2pIndex, nvmlGpuP2PStatus_t *p2pStatus), (device1, device2, p2pIndex, p2pStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPciInfoExt, nvmlDeviceGetPciInfoExt, cushim_row_nvmlDeviceGetPciInfoExt, (nvmlDevice_t device, nvmlPciInfoExt_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v3, cushim_row_nvmlDeviceGetPciInfo_v3, (nvmlDevice_t device, nvmlPciInfo_t *pci), (device, pci), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieLinkMaxSpeed, nvmlDeviceGetPcieLinkMaxSpeed, cushim_row_nvmlDeviceGetPcieLinkMaxSpeed, (nvmlDevice_t device, unsigned int *maxSpeed), (device, maxSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieReplayCounter, nvmlDeviceGetPcieReplayCounter, cushim_row_nvmlDeviceGetPcieReplayCounter, (nvmlDevice_t device, unsigned int *value), (device, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieSpeed, nvmlDeviceGetPcieSpeed, cushim_row_nvmlDeviceGetPcieSpeed, (nvmlDevice_t device, unsigned int *pcieSpeed), (device, pcieSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPcieThroughput, nvmlDeviceGetPcieThroughput, cushim_row_nvmlDeviceGetPcieThroughput, (nvmlDevice_t device, nvmlPcieUtilCounter_t counter, unsigned int *value), (device, counter, value), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPdi, nvmlDeviceGetPdi, cushim_row_nvmlDeviceGetPdi, (nvmlDevice_t device, nvmlPdi_t *pdi), (device, pdi), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPerformanceModes, nvmlDeviceGetPerformanceModes, cushim_row_nvmlDeviceGetPerformanceModes, (nvmlDevice_t device, nvmlDevicePerfModes_t *perfModes), (device, perfModes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPerformanceState, nvmlDeviceGetPerformanceState, cushim_row_nvmlDeviceGetPerformanceState, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPersistenceMode, nvmlDeviceGetPersistenceMode, cushim_row_nvmlDeviceGetPersistenceMode, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPgpuMetadataString, nvmlDeviceGetPgpuMetadataString, cushim_row_nvmlDeviceGetPgpuMetadataString, (nvmlDevice_t device, char *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPlatformInfo, nvmlDeviceGetPlatformInfo, cushim_row_nvmlDeviceGetPlatformInfo, (nvmlDevice_t device, nvmlPlatformInfo_t *platformInfo), (device, platformInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementDefaultLimit, nvmlDeviceGetPowerManagementDefaultLimit, cushim_row_nvmlDeviceGetPowerManagementDefaultLimit, (nvmlDevice_t device, unsigned int *defaultLimit), (device, defaultLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimit, nvmlDeviceGetPowerManagementLimit, cushim_row_nvmlDeviceGetPowerManagementLimit, (nvmlDevice_t device, unsigned int *limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementLimitConstraints, nvmlDeviceGetPowerManagementLimitConstraints, cushim_row_nvmlDeviceGetPowerManagementLimitConstraints, (nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit), (device, minLimit, maxLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerManagementMode, nvmlDeviceGetPowerManagementMode, cushim_row_nvmlDeviceGetPowerManagementMode, (nvmlDevice_t device, nvmlEnableState_t *mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerMizerMode_v1, nvmlDeviceGetPowerMizerMode_v1, cushim_row_nvmlDeviceGetPowerMizerMode_v1, (nvmlDevice_t device, nvmlDevicePowerMizerModes_v1_t *powerMizerMode), (device, powerMizerMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerSource, nvmlDeviceGetPowerSource, cushim_row_nvmlDeviceGetPowerSource, (nvmlDevice_t device, nvmlPowerSource_t *powerSource), (device, powerSource), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerState, nvmlDeviceGetPowerState, cushim_row_nvmlDeviceGetPowerState, (nvmlDevice_t device, nvmlPstates_t *pState), (device, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetPowerUsage, nvmlDeviceGetPowerUsage, cushim_row_nvmlDeviceGetPowerUsage, (nvmlDevice_t device, unsigned int *power), (device, power), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetProcessUtilization, nvmlDeviceGetProcessUtilization, cushim_row_nvmlDeviceGetProcessUtilization, (nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization, unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp), (device, utilization, processSamplesCount, lastSeenTimeStamp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetProcessesUtilizationInfo, nvmlDeviceGetProcessesUtilizationInfo, cushim_row_nvmlDeviceGetProcessesUtilizationInfo, (nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo), (device, procesesUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRemappedRows, nvmlDeviceGetRemappedRows, cushim_row_nvmlDeviceGetRemappedRows, (nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending, unsigned int *failureOccurred), (device, corrRows, uncRows, isPending, failureOccurred), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRemappedRows_v2, nvmlDeviceGetRemappedRows_v2, cushim_row_nvmlDeviceGetRemappedRows_v2, (nvmlDevice_t device, nvmlRemappedRowsInfo_v2_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRepairStatus, nvmlDeviceGetRepairStatus, cushim_row_nvmlDeviceGetRepairStatus, (nvmlDevice_t device, nvmlRepairStatus_t *repairStatus), (device, repairStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages, nvmlDeviceGetRetiredPages, cushim_row_nvmlDeviceGetRetiredPages, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses), (device, cause, pageCount, addresses), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPagesPendingStatus, nvmlDeviceGetRetiredPagesPendingStatus, cushim_row_nvmlDeviceGetRetiredPagesPendingStatus, (nvmlDevice_t device, nvmlEnableState_t *isPending), (device, isPending), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRetiredPages_v2, nvmlDeviceGetRetiredPages_v2, cushim_row_nvmlDeviceGetRetiredPages_v2, (nvmlDevice_t device, nvmlPageRetirementCause_t cause, unsigned int *pageCount, unsigned long long *addresses, unsigned long long *timestamps), (device, cause, pageCount, addresses, timestamps), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRowRemapperHistogram, nvmlDeviceGetRowRemapperHistogram, cushim_row_nvmlDeviceGetRowRemapperHistogram, (nvmlDevice_t device, nvmlRowRemapperHistogramValues_t *values), (device, values), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetRunningProcessDetailList, nvmlDeviceGetRunningProcessDetailList, cushim_row_nvmlDeviceGetRunningProcessDetailList, (nvmlDevice_t device, nvmlProcessDetailList_t *plist), (device, plist), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSamples, nvmlDeviceGetSamples, cushim_row_nvmlDeviceGetSamples, (nvmlDevice_t device, nvmlSamplingType_t type, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *sampleCount, nvmlSample_t *samples), (device, type, lastSeenTimeStamp, sampleValType, sampleCount, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSerial, nvmlDeviceGetSerial, cushim_row_nvmlDeviceGetSerial, (nvmlDevice_t device, char *serial, unsigned int length), (device, serial, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSramEccErrorStatus, nvmlDeviceGetSramEccErrorStatus, cushim_row_nvmlDeviceGetSramEccErrorStatus, (nvmlDevice_t device, nvmlEccSramErrorStatus_t *status), (device, status), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, cushim_row_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, (nvmlDevice_t device, nvmlEccSramUniqueUncorrectedErrorCounts_t *errorCounts), (device, errorCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedClocksEventReasons, nvmlDeviceGetSupportedClocksEventReasons, cushim_row_nvmlDeviceGetSupportedClocksEventReasons, (nvmlDevice_t device, unsigned long long *supportedClocksEventReasons), (device, supportedClocksEventReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedClocksThrottleReasons, nvmlDeviceGetSupportedClocksThrottleReasons, cushim_row_nvmlDeviceGetSupportedClocksThrottleReasons, (nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons), (device, supportedClocksThrottleReasons), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedEventTypes, nvmlDeviceGetSupportedEventTypes, cushim_row_nvmlDeviceGetSupportedEventTypes, (nvmlDevice_t device, unsigned long long *eventTypes), (device, eventTypes), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedGraphicsClocks, nvmlDeviceGetSupportedGraphicsClocks, cushim_row_nvmlDeviceGetSupportedGraphicsClocks, (nvmlDevice_t device, unsigned int memoryClockMHz, unsigned int *count, unsigned int *clocksMHz), (device, memoryClockMHz, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedMemoryClocks, nvmlDeviceGetSupportedMemoryClocks, cushim_row_nvmlDeviceGetSupportedMemoryClocks, (nvmlDevice_t device, unsigned int *count, unsigned int *clocksMHz), (device, count, clocksMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedPerformanceStates, nvmlDeviceGetSupportedPerformanceStates, cushim_row_nvmlDeviceGetSupportedPerformanceStates, (nvmlDevice_t device, nvmlPstates_t *pstates, unsigned int size), (device, pstates, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetSupportedVgpus, nvmlDeviceGetSupportedVgpus, cushim_row_nvmlDeviceGetSupportedVgpus, (nvmlDevice_t device, unsigned int *vgpuCount, nvmlVgpuTypeId_t *vgpuTypeIds), (device, vgpuCount, vgpuTypeIds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTargetFanSpeed, nvmlDeviceGetTargetFanSpeed, cushim_row_nvmlDeviceGetTargetFanSpeed, (nvmlDevice_t device, unsigned int fan, unsigned int *targetSpeed), (device, fan, targetSpeed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperature, nvmlDeviceGetTemperature, cushim_row_nvmlDeviceGetTemperature, (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int *temp), (device, sensorType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperatureThreshold, nvmlDeviceGetTemperatureThreshold, cushim_row_nvmlDeviceGetTemperatureThreshold, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTemperatureV, nvmlDeviceGetTemperatureV, cushim_row_nvmlDeviceGetTemperatureV, (nvmlDevice_t device, nvmlTemperature_t *temperature), (device, temperature), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetThermalSettings, nvmlDeviceGetThermalSettings, cushim_row_nvmlDeviceGetThermalSettings, (nvmlDevice_t device, unsigned int sensorIndex, nvmlGpuThermalSettings_t *pThermalSettings), (device, sensorIndex, pThermalSettings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyCommonAncestor, nvmlDeviceGetTopologyCommonAncestor, cushim_row_nvmlDeviceGetTopologyCommonAncestor, (nvmlDevice_t device1, nvmlDevice_t device2, nvmlGpuTopologyLevel_t *pathInfo), (device1, device2, pathInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTopologyNearestGpus, nvmlDeviceGetTopologyNearestGpus, cushim_row_nvmlDeviceGetTopologyNearestGpus, (nvmlDevice_t device, nvmlGpuTopologyLevel_t level, unsigned int *count, nvmlDevice_t *deviceArray), (device, level, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEccErrors, nvmlDeviceGetTotalEccErrors, cushim_row_nvmlDeviceGetTotalEccErrors, (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType, unsigned long long *eccCounts), (device, errorType, counterType, eccCounts), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetTotalEnergyConsumption, nvmlDeviceGetTotalEnergyConsumption, cushim_row_nvmlDeviceGetTotalEnergyConsumption, (nvmlDevice_t device, unsigned long long *energy), (device, energy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUUID, nvmlDeviceGetUUID, cushim_row_nvmlDeviceGetUUID, (nvmlDevice_t device, char *uuid, unsigned int length), (device, uuid, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUnrepairableMemoryFlag_v1, nvmlDeviceGetUnrepairableMemoryFlag_v1, cushim_row_nvmlDeviceGetUnrepairableMemoryFlag_v1, (nvmlDevice_t device, nvmlUnrepairableMemoryStatus_v1_t *unrepairableMemoryStatus), (device, unrepairableMemoryStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetUtilizationRates, nvmlDeviceGetUtilizationRates, cushim_row_nvmlDeviceGetUtilizationRates, (nvmlDevice_t device, nvmlUtilization_t *utilization), (device, utilization), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVbiosVersion, nvmlDeviceGetVbiosVersion, cushim_row_nvmlDeviceGetVbiosVersion, (nvmlDevice_t device, char *version, unsigned int length), (device, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuCapabilities, nvmlDeviceGetVgpuCapabilities, cushim_row_nvmlDeviceGetVgpuCapabilities, (nvmlDevice_t device, nvmlDeviceVgpuCapability_t capability, unsigned int *capResult), (device, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuHeterogeneousMode, nvmlDeviceGetVgpuHeterogeneousMode, cushim_row_nvmlDeviceGetVgpuHeterogeneousMode, (nvmlDevice_t device, nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (device, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuInstancesUtilizationInfo, nvmlDeviceGetVgpuInstancesUtilizationInfo, cushim_row_nvmlDeviceGetVgpuInstancesUtilizationInfo, (nvmlDevice_t device, nvmlVgpuInstancesUtilizationInfo_t *vgpuUtilInfo), (device, vgpuUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuMetadata, nvmlDeviceGetVgpuMetadata, cushim_row_nvmlDeviceGetVgpuMetadata, (nvmlDevice_t device, nvmlVgpuPgpuMetadata_t *pgpuMetadata, unsigned int *bufferSize), (device, pgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuProcessUtilization, nvmlDeviceGetVgpuProcessUtilization, cushim_row_nvmlDeviceGetVgpuProcessUtilization, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, unsigned int *vgpuProcessSamplesCount, nvmlVgpuProcessUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, vgpuProcessSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuProcessesUtilizationInfo, nvmlDeviceGetVgpuProcessesUtilizationInfo, cushim_row_nvmlDeviceGetVgpuProcessesUtilizationInfo, (nvmlDevice_t device, nvmlVgpuProcessesUtilizationInfo_t *vgpuProcUtilInfo), (device, vgpuProcUtilInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerCapabilities, nvmlDeviceGetVgpuSchedulerCapabilities, cushim_row_nvmlDeviceGetVgpuSchedulerCapabilities, (nvmlDevice_t device, nvmlVgpuSchedulerCapabilities_t *pCapabilities), (device, pCapabilities), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerLog, nvmlDeviceGetVgpuSchedulerLog, cushim_row_nvmlDeviceGetVgpuSchedulerLog, (nvmlDevice_t device, nvmlVgpuSchedulerLog_t *pSchedulerLog), (device, pSchedulerLog), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerLog_v2, nvmlDeviceGetVgpuSchedulerLog_v2, cushim_row_nvmlDeviceGetVgpuSchedulerLog_v2, (nvmlDevice_t device, nvmlVgpuSchedulerLogInfo_v2_t *pSchedulerLogInfo), (device, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerState, nvmlDeviceGetVgpuSchedulerState, cushim_row_nvmlDeviceGetVgpuSchedulerState, (nvmlDevice_t device, nvmlVgpuSchedulerGetState_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuSchedulerState_v2, nvmlDeviceGetVgpuSchedulerState_v2, cushim_row_nvmlDeviceGetVgpuSchedulerState_v2, (nvmlDevice_t device, nvmlVgpuSchedulerStateInfo_v2_t *pSchedulerStateInfo), (device, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuTypeCreatablePlacements, nvmlDeviceGetVgpuTypeCreatablePlacements, cushim_row_nvmlDeviceGetVgpuTypeCreatablePlacements, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuPlacementList_t *pPlacementList), (device, vgpuTypeId, pPlacementList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuTypeSupportedPlacements, nvmlDeviceGetVgpuTypeSupportedPlacements, cushim_row_nvmlDeviceGetVgpuTypeSupportedPlacements, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuPlacementList_t *pPlacementList), (device, vgpuTypeId, pPlacementList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVgpuUtilization, nvmlDeviceGetVgpuUtilization, cushim_row_nvmlDeviceGetVgpuUtilization, (nvmlDevice_t device, unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType, unsigned int *vgpuInstanceSamplesCount, nvmlVgpuInstanceUtilizationSample_t *utilizationSamples), (device, lastSeenTimeStamp, sampleValType, vgpuInstanceSamplesCount, utilizationSamples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetViolationStatus, nvmlDeviceGetViolationStatus, cushim_row_nvmlDeviceGetViolationStatus, (nvmlDevice_t device, nvmlPerfPolicyType_t perfPolicyType, nvmlViolationTime_t *violTime), (device, perfPolicyType, violTime), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceGetVirtualizationMode, nvmlDeviceGetVirtualizationMode, cushim_row_nvmlDeviceGetVirtualizationMode, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t *pVirtualMode), (device, pVirtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceIsMigDeviceHandle, nvmlDeviceIsMigDeviceHandle, cushim_row_nvmlDeviceIsMigDeviceHandle, (nvmlDevice_t device, unsigned int *isMigDevice), (device, isMigDevice), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceLockNvlinkRemapTable_v1, nvmlDeviceLockNvlinkRemapTable_v1, cushim_row_nvmlDeviceLockNvlinkRemapTable_v1, (nvmlDevice_t device, nvmlNvlinkLockRemapTable_v1_t *remapTableLockInfo), (device, remapTableLockInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceModifyDrainState, nvmlDeviceModifyDrainState, cushim_row_nvmlDeviceModifyDrainState, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t newState), (pciInfo, newState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceOnSameBoard, nvmlDeviceOnSameBoard, cushim_row_nvmlDeviceOnSameBoard, (nvmlDevice_t device1, nvmlDevice_t device2, int *onSameBoard), (device1, device2, onSameBoard), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDevicePerfMetricsGetSamples_v1, nvmlDevicePerfMetricsGetSamples_v1, cushim_row_nvmlDevicePerfMetricsGetSamples_v1, (nvmlDevice_t device, nvmlPerfMetricsSamples_v1_t *samples), (device, samples), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingActivatePresetProfile, nvmlDevicePowerSmoothingActivatePresetProfile, cushim_row_nvmlDevicePowerSmoothingActivatePresetProfile, (nvmlDevice_t device, nvmlPowerSmoothingProfile_t *profile), (device, profile), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingSetState, nvmlDevicePowerSmoothingSetState, cushim_row_nvmlDevicePowerSmoothingSetState, (nvmlDevice_t device, nvmlPowerSmoothingState_t *state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDevicePowerSmoothingUpdatePresetProfileParam, nvmlDevicePowerSmoothingUpdatePresetProfileParam, cushim_row_nvmlDevicePowerSmoothingUpdatePresetProfileParam, (nvmlDevice_t device, nvmlPowerSmoothingProfile_t *profile), (device, profile), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceQueryDrainState, nvmlDeviceQueryDrainState, cushim_row_nvmlDeviceQueryDrainState, (nvmlPciInfo_t *pciInfo, nvmlEnableState_t *currentState), (pciInfo, currentState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceReadPRMCounters_v1, nvmlDeviceReadPRMCounters_v1, cushim_row_nvmlDeviceReadPRMCounters_v1, (nvmlDevice_t device, nvmlPRMCounterList_v1_t *counterList), (device, counterList), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceReadWritePRM_v1, nvmlDeviceReadWritePRM_v1, cushim_row_nvmlDeviceReadWritePRM_v1, (nvmlDevice_t device, nvmlPRMTLV_v1_t *buffer), (device, buffer), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRegisterEvents, nvmlDeviceRegisterEvents, cushim_row_nvmlDeviceRegisterEvents, (nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set), (device, eventTypes, set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceRemoveGpu_v2, nvmlDeviceRemoveGpu_v2, cushim_row_nvmlDeviceRemoveGpu_v2, (nvmlPciInfo_t *pciInfo, nvmlDetachGpuState_t gpuState, nvmlPcieLinkState_t linkState), (pciInfo, gpuState, linkState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetApplicationsClocks, nvmlDeviceResetApplicationsClocks, cushim_row_nvmlDeviceResetApplicationsClocks, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetGpuLockedClocks, nvmlDeviceResetGpuLockedClocks, cushim_row_nvmlDeviceResetGpuLockedClocks, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetMemoryLockedClocks, nvmlDeviceResetMemoryLockedClocks, cushim_row_nvmlDeviceResetMemoryLockedClocks, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkErrorCounters, nvmlDeviceResetNvLinkErrorCounters, cushim_row_nvmlDeviceResetNvLinkErrorCounters, (nvmlDevice_t device, unsigned int link), (device, link), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceResetNvLinkUtilizationCounter, nvmlDeviceResetNvLinkUtilizationCounter, cushim_row_nvmlDeviceResetNvLinkUtilizationCounter, (nvmlDevice_t device, unsigned int link, unsigned int counter), (device, link, counter), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAPIRestriction, nvmlDeviceSetAPIRestriction, cushim_row_nvmlDeviceSetAPIRestriction, (nvmlDevice_t device, nvmlRestrictedAPI_t apiType, nvmlEnableState_t isRestricted), (device, apiType, isRestricted), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAccountingMode, nvmlDeviceSetAccountingMode, cushim_row_nvmlDeviceSetAccountingMode, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAdaptiveTgpMode_v1, nvmlDeviceSetAdaptiveTgpMode_v1, cushim_row_nvmlDeviceSetAdaptiveTgpMode_v1, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetApplicationsClocks, nvmlDeviceSetApplicationsClocks, cushim_row_nvmlDeviceSetApplicationsClocks, (nvmlDevice_t device, unsigned int memClockMHz, unsigned int graphicsClockMHz), (device, memClockMHz, graphicsClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetAutoBoostedClocksEnabled, nvmlDeviceSetAutoBoostedClocksEnabled, cushim_row_nvmlDeviceSetAutoBoostedClocksEnabled, (nvmlDevice_t device, nvmlEnableState_t enabled), (device, enabled), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetClockOffsets, nvmlDeviceSetClockOffsets, cushim_row_nvmlDeviceSetClockOffsets, (nvmlDevice_t device, nvmlClockOffset_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetComputeMode, nvmlDeviceSetComputeMode, cushim_row_nvmlDeviceSetComputeMode, (nvmlDevice_t device, nvmlComputeMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetConfComputeUnprotectedMemSize, nvmlDeviceSetConfComputeUnprotectedMemSize, cushim_row_nvmlDeviceSetConfComputeUnprotectedMemSize, (nvmlDevice_t device, unsigned long long sizeKiB), (device, sizeKiB), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetCpuAffinity, nvmlDeviceSetCpuAffinity, cushim_row_nvmlDeviceSetCpuAffinity, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, nvmlDeviceSetDefaultAutoBoostedClocksEnabled, cushim_row_nvmlDeviceSetDefaultAutoBoostedClocksEnabled, (nvmlDevice_t device, nvmlEnableState_t enabled, unsigned int flags), (device, enabled, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDefaultFanSpeed_v2, nvmlDeviceSetDefaultFanSpeed_v2, cushim_row_nvmlDeviceSetDefaultFanSpeed_v2, (nvmlDevice_t device, unsigned int fan), (device, fan), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDramEncryptionMode, nvmlDeviceSetDramEncryptionMode, cushim_row_nvmlDeviceSetDramEncryptionMode, (nvmlDevice_t device, const nvmlDramEncryptionInfo_t *dramEncryption), (device, dramEncryption), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetDriverModel, nvmlDeviceSetDriverModel, cushim_row_nvmlDeviceSetDriverModel, (nvmlDevice_t device, nvmlDriverModel_t driverModel, unsigned int flags), (device, driverModel, flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetEccMode, nvmlDeviceSetEccMode, cushim_row_nvmlDeviceSetEccMode, (nvmlDevice_t device, nvmlEnableState_t ecc), (device, ecc), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetFanControlPolicy, nvmlDeviceSetFanControlPolicy, cushim_row_nvmlDeviceSetFanControlPolicy, (nvmlDevice_t device, unsigned int fan, nvmlFanControlPolicy_t policy), (device, fan, policy), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetFanSpeed_v2, nvmlDeviceSetFanSpeed_v2, cushim_row_nvmlDeviceSetFanSpeed_v2, (nvmlDevice_t device, unsigned int fan, unsigned int speed), (device, fan, speed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpcClkVfOffset, nvmlDeviceSetGpcClkVfOffset, cushim_row_nvmlDeviceSetGpcClkVfOffset, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuLockedClocks, nvmlDeviceSetGpuLockedClocks, cushim_row_nvmlDeviceSetGpuLockedClocks, (nvmlDevice_t device, unsigned int minGpuClockMHz, unsigned int maxGpuClockMHz), (device, minGpuClockMHz, maxGpuClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetGpuOperationMode, nvmlDeviceSetGpuOperationMode, cushim_row_nvmlDeviceSetGpuOperationMode, (nvmlDevice_t device, nvmlGpuOperationMode_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetHostname_v1, nvmlDeviceSetHostname_v1, cushim_row_nvmlDeviceSetHostname_v1, (nvmlDevice_t device, nvmlHostname_v1_t *hostname), (device, hostname), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemClkVfOffset, nvmlDeviceSetMemClkVfOffset, cushim_row_nvmlDeviceSetMemClkVfOffset, (nvmlDevice_t device, int offset), (device, offset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemoryLimits_v1, nvmlDeviceSetMemoryLimits_v1, cushim_row_nvmlDeviceSetMemoryLimits_v1, (nvmlDevice_t device, nvmlSetMemoryLimits_v1_t *limits), (device, limits), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMemoryLockedClocks, nvmlDeviceSetMemoryLockedClocks, cushim_row_nvmlDeviceSetMemoryLockedClocks, (nvmlDevice_t device, unsigned int minMemClockMHz, unsigned int maxMemClockMHz), (device, minMemClockMHz, maxMemClockMHz), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetMigMode, nvmlDeviceSetMigMode, cushim_row_nvmlDeviceSetMigMode, (nvmlDevice_t device, unsigned int mode, nvmlReturn_t *activationStatus), (device, mode, activationStatus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvLinkDeviceLowPowerThreshold, nvmlDeviceSetNvLinkDeviceLowPowerThreshold, cushim_row_nvmlDeviceSetNvLinkDeviceLowPowerThreshold, (nvmlDevice_t device, nvmlNvLinkPowerThres_t *info), (device, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvLinkUtilizationControl, nvmlDeviceSetNvLinkUtilizationControl, cushim_row_nvmlDeviceSetNvLinkUtilizationControl, (nvmlDevice_t device, unsigned int link, unsigned int counter, nvmlNvLinkUtilizationControl_t *control, unsigned int reset), (device, link, counter, control, reset), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkBwMode, nvmlDeviceSetNvlinkBwMode, cushim_row_nvmlDeviceSetNvlinkBwMode, (nvmlDevice_t device, nvmlNvlinkSetBwMode_t *setBwMode), (device, setBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkBwModeAsync_v1, nvmlDeviceSetNvlinkBwModeAsync_v1, cushim_row_nvmlDeviceSetNvlinkBwModeAsync_v1, (nvmlDevice_t device, nvmlNvlinkSetBwModeAsync_v1_t *setBwModeAsync), (device, setBwModeAsync), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetNvlinkNvleReady_v1, nvmlDeviceSetNvlinkNvleReady_v1, cushim_row_nvmlDeviceSetNvlinkNvleReady_v1, (nvmlDevice_t device, nvmlNvlinkSetNvleReady_v1_t *setNvleReady), (device, setNvleReady), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPersistenceMode, nvmlDeviceSetPersistenceMode, cushim_row_nvmlDeviceSetPersistenceMode, (nvmlDevice_t device, nvmlEnableState_t mode), (device, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit, nvmlDeviceSetPowerManagementLimit, cushim_row_nvmlDeviceSetPowerManagementLimit, (nvmlDevice_t device, unsigned int limit), (device, limit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerManagementLimit_v2, nvmlDeviceSetPowerManagementLimit_v2, cushim_row_nvmlDeviceSetPowerManagementLimit_v2, (nvmlDevice_t device, nvmlPowerValue_v2_t *powerValue), (device, powerValue), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetPowerMizerMode_v1, nvmlDeviceSetPowerMizerMode_v1, cushim_row_nvmlDeviceSetPowerMizerMode_v1, (nvmlDevice_t device, nvmlDevicePowerMizerModes_v1_t *powerMizerMode), (device, powerMizerMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetRusdSettings_v1, nvmlDeviceSetRusdSettings_v1, cushim_row_nvmlDeviceSetRusdSettings_v1, (nvmlDevice_t device, nvmlRusdSettings_v1_t *settings), (device, settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetTemperatureThreshold, nvmlDeviceSetTemperatureThreshold, cushim_row_nvmlDeviceSetTemperatureThreshold, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuCapabilities, nvmlDeviceSetVgpuCapabilities, cushim_row_nvmlDeviceSetVgpuCapabilities, (nvmlDevice_t device, nvmlDeviceVgpuCapability_t capability, nvmlEnableState_t state), (device, capability, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuHeterogeneousMode, nvmlDeviceSetVgpuHeterogeneousMode, cushim_row_nvmlDeviceSetVgpuHeterogeneousMode, (nvmlDevice_t device, const nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (device, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuSchedulerState, nvmlDeviceSetVgpuSchedulerState, cushim_row_nvmlDeviceSetVgpuSchedulerState, (nvmlDevice_t device, nvmlVgpuSchedulerSetState_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVgpuSchedulerState_v2, nvmlDeviceSetVgpuSchedulerState_v2, cushim_row_nvmlDeviceSetVgpuSchedulerState_v2, (nvmlDevice_t device, nvmlVgpuSchedulerState_v2_t *pSchedulerState), (device, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetVirtualizationMode, nvmlDeviceSetVirtualizationMode, cushim_row_nvmlDeviceSetVirtualizationMode, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t virtualMode), (device, virtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, cushim_row_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, (nvmlDevice_t device, nvmlNvlinkSetupNvleEncryptionKey_v1_t *encryptionKey), (device, encryptionKey), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceValidateInforom, nvmlDeviceValidateInforom, cushim_row_nvmlDeviceValidateInforom, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceVgpuForceGspUnload, nvmlDeviceVgpuForceGspUnload, cushim_row_nvmlDeviceVgpuForceGspUnload, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, cushim_row_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, cushim_row_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, (nvmlDevice_t device, nvmlWorkloadPowerProfileCurrentProfiles_t *currentProfiles), (device, currentProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, cushim_row_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, (nvmlDevice_t device, nvmlWorkloadPowerProfileProfilesInfo_t *profilesInfo), (device, profilesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, cushim_row_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, cushim_row_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, (nvmlDevice_t device, nvmlWorkloadPowerProfileUpdateProfiles_v1_t *updateProfiles), (device, updateProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, cushim_row_nvmlEventSetCreate, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, cushim_row_nvmlEventSetFree, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextCount_v1, nvmlEventSetGetContextCount_v1, cushim_row_nvmlEventSetGetContextCount_v1, (nvmlEventSet_t set, nvmlEventSetGetContextCount_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextData_v1, nvmlEventSetGetContextData_v1, cushim_row_nvmlEventSetGetContextData_v1, (nvmlEventSet_t set, nvmlEventSetGetContextData_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetContextInfo_v1, nvmlEventSetGetContextInfo_v1, cushim_row_nvmlEventSetGetContextInfo_v1, (nvmlEventSet_t set, nvmlEventSetGetContextInfo_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, cushim_row_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, (nvmlEventSet_t set, nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetRegisterGpuOperationalEvents_v1, nvmlEventSetRegisterGpuOperationalEvents_v1, cushim_row_nvmlEventSetRegisterGpuOperationalEvents_v1, (nvmlEventSet_t eventSet, const nvmlGpuOperationalEventConfig_v1_t *config), (eventSet, config), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetWait_v2, nvmlEventSetWait_v2, cushim_row_nvmlEventSetWait_v2, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms), (set, data, timeoutms), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlEventSetWait_v3, nvmlEventSetWait_v3, cushim_row_nvmlEventSetWait_v3, (nvmlEventSet_t set, nvmlEventSetWait_v3_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceCount, nvmlGetExcludedDeviceCount, cushim_row_nvmlGetExcludedDeviceCount, (unsigned int *deviceCount), (deviceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetExcludedDeviceInfoByIndex, nvmlGetExcludedDeviceInfoByIndex, cushim_row_nvmlGetExcludedDeviceInfoByIndex, (unsigned int index, nvmlExcludedDeviceInfo_t *info), (index, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuCompatibility, nvmlGetVgpuCompatibility, cushim_row_nvmlGetVgpuCompatibility, (nvmlVgpuMetadata_t *vgpuMetadata, nvmlVgpuPgpuMetadata_t *pgpuMetadata, nvmlVgpuPgpuCompatibility_t *compatibilityInfo), (vgpuMetadata, pgpuMetadata, compatibilityInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuDriverCapabilities, nvmlGetVgpuDriverCapabilities, cushim_row_nvmlGetVgpuDriverCapabilities, (nvmlVgpuDriverCapability_t capability, unsigned int *capResult), (capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGetVgpuVersion, nvmlGetVgpuVersion, cushim_row_nvmlGetVgpuVersion, (nvmlVgpuVersion_t *supported, nvmlVgpuVersion_t *current), (supported, current), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmMetricsGet, nvmlGpmMetricsGet, cushim_row_nvmlGpmMetricsGet, (nvmlGpmMetricsGet_t *metricsGet), (metricsGet), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmMigSampleGet, nvmlGpmMigSampleGet, cushim_row_nvmlGpmMigSampleGet, (nvmlDevice_t device, unsigned int gpuInstanceId, nvmlGpmSample_t gpmSample), (device, gpuInstanceId, gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmQueryDeviceSupport, nvmlGpmQueryDeviceSupport, cushim_row_nvmlGpmQueryDeviceSupport, (nvmlDevice_t device, nvmlGpmSupport_t *gpmSupport), (device, gpmSupport), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmQueryIfStreamingEnabled, nvmlGpmQueryIfStreamingEnabled, cushim_row_nvmlGpmQueryIfStreamingEnabled, (nvmlDevice_t device, unsigned int *state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleAlloc, nvmlGpmSampleAlloc, cushim_row_nvmlGpmSampleAlloc, (nvmlGpmSample_t *gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleFree, nvmlGpmSampleFree, cushim_row_nvmlGpmSampleFree, (nvmlGpmSample_t gpmSample), (gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSampleGet, nvmlGpmSampleGet, cushim_row_nvmlGpmSampleGet, (nvmlDevice_t device, nvmlGpmSample_t gpmSample), (device, gpmSample), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpmSetStreamingEnabled, nvmlGpmSetStreamingEnabled, cushim_row_nvmlGpmSetStreamingEnabled, (nvmlDevice_t device, unsigned int state), (device, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstance, nvmlGpuInstanceCreateComputeInstance, cushim_row_nvmlGpuInstanceCreateComputeInstance, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceCreateComputeInstanceWithPlacement, nvmlGpuInstanceCreateComputeInstanceWithPlacement, cushim_row_nvmlGpuInstanceCreateComputeInstanceWithPlacement, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, const nvmlComputeInstancePlacement_t *placement, nvmlComputeInstance_t *computeInstance), (gpuInstance, profileId, placement, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceDestroy, nvmlGpuInstanceDestroy, cushim_row_nvmlGpuInstanceDestroy, (nvmlGpuInstance_t gpuInstance), (gpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetActiveVgpus, nvmlGpuInstanceGetActiveVgpus, cushim_row_nvmlGpuInstanceGetActiveVgpus, (nvmlGpuInstance_t gpuInstance, nvmlActiveVgpuInstanceInfo_t *pVgpuInstanceInfo), (gpuInstance, pVgpuInstanceInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceById, nvmlGpuInstanceGetComputeInstanceById, cushim_row_nvmlGpuInstanceGetComputeInstanceById, (nvmlGpuInstance_t gpuInstance, unsigned int id, nvmlComputeInstance_t *computeInstance), (gpuInstance, id, computeInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstancePossiblePlacements, nvmlGpuInstanceGetComputeInstancePossiblePlacements, cushim_row_nvmlGpuInstanceGetComputeInstancePossiblePlacements, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstancePlacement_t *placements, unsigned int *count), (gpuInstance, profileId, placements, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfo, nvmlGpuInstanceGetComputeInstanceProfileInfo, cushim_row_nvmlGpuInstanceGetComputeInstanceProfileInfo, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceProfileInfoV, nvmlGpuInstanceGetComputeInstanceProfileInfoV, cushim_row_nvmlGpuInstanceGetComputeInstanceProfileInfoV, (nvmlGpuInstance_t gpuInstance, unsigned int profile, unsigned int engProfile, nvmlComputeInstanceProfileInfo_v2_t *info), (gpuInstance, profile, engProfile, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, nvmlGpuInstanceGetComputeInstanceRemainingCapacity, cushim_row_nvmlGpuInstanceGetComputeInstanceRemainingCapacity, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, unsigned int *count), (gpuInstance, profileId, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetComputeInstances, nvmlGpuInstanceGetComputeInstances, cushim_row_nvmlGpuInstanceGetComputeInstances, (nvmlGpuInstance_t gpuInstance, unsigned int profileId, nvmlComputeInstance_t *computeInstances, unsigned int *count), (gpuInstance, profileId, computeInstances, count), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetCreatableVgpus, nvmlGpuInstanceGetCreatableVgpus, cushim_row_nvmlGpuInstanceGetCreatableVgpus, (nvmlGpuInstance_t gpuInstance, nvmlVgpuTypeIdInfo_t *pVgpus), (gpuInstance, pVgpus), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetInfo, nvmlGpuInstanceGetInfo, cushim_row_nvmlGpuInstanceGetInfo, (nvmlGpuInstance_t gpuInstance, nvmlGpuInstanceInfo_t *info), (gpuInstance, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuHeterogeneousMode, nvmlGpuInstanceGetVgpuHeterogeneousMode, cushim_row_nvmlGpuInstanceGetVgpuHeterogeneousMode, (nvmlGpuInstance_t gpuInstance, nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (gpuInstance, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerLog, nvmlGpuInstanceGetVgpuSchedulerLog, cushim_row_nvmlGpuInstanceGetVgpuSchedulerLog, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerLogInfo_t *pSchedulerLogInfo), (gpuInstance, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerLog_v2, nvmlGpuInstanceGetVgpuSchedulerLog_v2, cushim_row_nvmlGpuInstanceGetVgpuSchedulerLog_v2, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerLogInfo_v2_t *pSchedulerLogInfo), (gpuInstance, pSchedulerLogInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerState, nvmlGpuInstanceGetVgpuSchedulerState, cushim_row_nvmlGpuInstanceGetVgpuSchedulerState, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerStateInfo_t *pSchedulerStateInfo), (gpuInstance, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuSchedulerState_v2, nvmlGpuInstanceGetVgpuSchedulerState_v2, cushim_row_nvmlGpuInstanceGetVgpuSchedulerState_v2, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerStateInfo_v2_t *pSchedulerStateInfo), (gpuInstance, pSchedulerStateInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceGetVgpuTypeCreatablePlacements, nvmlGpuInstanceGetVgpuTypeCreatablePlacements, cushim_row_nvmlGpuInstanceGetVgpuTypeCreatablePlacements, (nvmlGpuInstance_t gpuInstance, nvmlVgpuCreatablePlacementInfo_t *pCreatablePlacementInfo), (gpuInstance, pCreatablePlacementInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuHeterogeneousMode, nvmlGpuInstanceSetVgpuHeterogeneousMode, cushim_row_nvmlGpuInstanceSetVgpuHeterogeneousMode, (nvmlGpuInstance_t gpuInstance, const nvmlVgpuHeterogeneousMode_t *pHeterogeneousMode), (gpuInstance, pHeterogeneousMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuSchedulerState, nvmlGpuInstanceSetVgpuSchedulerState, cushim_row_nvmlGpuInstanceSetVgpuSchedulerState, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerState_t *pScheduler), (gpuInstance, pScheduler), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlGpuInstanceSetVgpuSchedulerState_v2, nvmlGpuInstanceSetVgpuSchedulerState_v2, cushim_row_nvmlGpuInstanceSetVgpuSchedulerState_v2, (nvmlGpuInstance_t gpuInstance, nvmlVgpuSchedulerState_v2_t *pSchedulerState), (gpuInstance, pSchedulerState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlInitWithFlags, nvmlInitWithFlags, cushim_row_nvmlInitWithFlags, (unsigned int flags), (flags), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlInit_v2, nvmlInit_v2, cushim_row_nvmlInit_v2, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSetVgpuVersion, nvmlSetVgpuVersion, cushim_row_nvmlSetVgpuVersion, (nvmlVgpuVersion_t *vgpuVersion), (vgpuVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlShutdown, nvmlShutdown, cushim_row_nvmlShutdown, (), (), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetCreate, nvmlSystemEventSetCreate, cushim_row_nvmlSystemEventSetCreate, (nvmlSystemEventSetCreateRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetFree, nvmlSystemEventSetFree, cushim_row_nvmlSystemEventSetFree, (nvmlSystemEventSetFreeRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemEventSetWait, nvmlSystemEventSetWait, cushim_row_nvmlSystemEventSetWait, (nvmlSystemEventSetWaitRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCPER_v1, nvmlSystemGetCPER_v1, cushim_row_nvmlSystemGetCPER_v1, (nvmlGetCPER_v1_t *cper), (cper), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeCapabilities, nvmlSystemGetConfComputeCapabilities, cushim_row_nvmlSystemGetConfComputeCapabilities, (nvmlConfComputeSystemCaps_t *capabilities), (capabilities), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeGpusReadyState, nvmlSystemGetConfComputeGpusReadyState, cushim_row_nvmlSystemGetConfComputeGpusReadyState, (unsigned int *isAcceptingWork), (isAcceptingWork), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeKeyRotationThresholdInfo, nvmlSystemGetConfComputeKeyRotationThresholdInfo, cushim_row_nvmlSystemGetConfComputeKeyRotationThresholdInfo, (nvmlConfComputeGetKeyRotationThresholdInfo_t *pKeyRotationThrInfo), (pKeyRotationThrInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeSettings, nvmlSystemGetConfComputeSettings, cushim_row_nvmlSystemGetConfComputeSettings, (nvmlSystemConfComputeSettings_t *settings), (settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeSettings_v2, nvmlSystemGetConfComputeSettings_v2, cushim_row_nvmlSystemGetConfComputeSettings_v2, (nvmlSystemConfComputeSettings_v2_t *settings), (settings), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetConfComputeState, nvmlSystemGetConfComputeState, cushim_row_nvmlSystemGetConfComputeState, (nvmlConfComputeSystemState_t *state), (state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion, nvmlSystemGetCudaDriverVersion, cushim_row_nvmlSystemGetCudaDriverVersion, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetCudaDriverVersion_v2, nvmlSystemGetCudaDriverVersion_v2, cushim_row_nvmlSystemGetCudaDriverVersion_v2, (int *cudaDriverVersion), (cudaDriverVersion), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetDriverBranch, nvmlSystemGetDriverBranch, cushim_row_nvmlSystemGetDriverBranch, (nvmlSystemDriverBranchInfo_t *branchInfo, unsigned int length), (branchInfo, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetDriverVersion, nvmlSystemGetDriverVersion, cushim_row_nvmlSystemGetDriverVersion, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetHicVersion, nvmlSystemGetHicVersion, cushim_row_nvmlSystemGetHicVersion, (unsigned int *hwbcCount, nvmlHwbcEntry_t *hwbcEntries), (hwbcCount, hwbcEntries), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetNVMLVersion, nvmlSystemGetNVMLVersion, cushim_row_nvmlSystemGetNVMLVersion, (char *version, unsigned int length), (version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetNvlinkBwMode, nvmlSystemGetNvlinkBwMode, cushim_row_nvmlSystemGetNvlinkBwMode, (unsigned int *nvlinkBwMode), (nvlinkBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetProcessName, nvmlSystemGetProcessName, cushim_row_nvmlSystemGetProcessName, (unsigned int pid, char *name, unsigned int length), (pid, name, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemGetTopologyGpuSet, nvmlSystemGetTopologyGpuSet, cushim_row_nvmlSystemGetTopologyGpuSet, (unsigned int cpuNumber, unsigned int *count, nvmlDevice_t *deviceArray), (cpuNumber, count, deviceArray), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemRegisterEvents, nvmlSystemRegisterEvents, cushim_row_nvmlSystemRegisterEvents, (nvmlSystemRegisterEventRequest_t *request), (request), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetConfComputeGpusReadyState, nvmlSystemSetConfComputeGpusReadyState, cushim_row_nvmlSystemSetConfComputeGpusReadyState, (unsigned int isAcceptingWork), (isAcceptingWork), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetConfComputeKeyRotationThresholdInfo, nvmlSystemSetConfComputeKeyRotationThresholdInfo, cushim_row_nvmlSystemSetConfComputeKeyRotationThresholdInfo, (nvmlConfComputeSetKeyRotationThresholdInfo_t *pKeyRotationThrInfo), (pKeyRotationThrInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlSystemSetNvlinkBwMode, nvmlSystemSetNvlinkBwMode, cushim_row_nvmlSystemSetNvlinkBwMode, (unsigned int nvlinkBwMode), (nvlinkBwMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetCount, nvmlUnitGetCount, cushim_row_nvmlUnitGetCount, (unsigned int *unitCount), (unitCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetDevices, nvmlUnitGetDevices, cushim_row_nvmlUnitGetDevices, (nvmlUnit_t unit, unsigned int *deviceCount, nvmlDevice_t *devices), (unit, deviceCount, devices), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetFanSpeedInfo, nvmlUnitGetFanSpeedInfo, cushim_row_nvmlUnitGetFanSpeedInfo, (nvmlUnit_t unit, nvmlUnitFanSpeeds_t *fanSpeeds), (unit, fanSpeeds), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetHandleByIndex, nvmlUnitGetHandleByIndex, cushim_row_nvmlUnitGetHandleByIndex, (unsigned int index, nvmlUnit_t *unit), (index, unit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetLedState, nvmlUnitGetLedState, cushim_row_nvmlUnitGetLedState, (nvmlUnit_t unit, nvmlLedState_t *state), (unit, state), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetPsuInfo, nvmlUnitGetPsuInfo, cushim_row_nvmlUnitGetPsuInfo, (nvmlUnit_t unit, nvmlPSUInfo_t *psu), (unit, psu), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetTemperature, nvmlUnitGetTemperature, cushim_row_nvmlUnitGetTemperature, (nvmlUnit_t unit, unsigned int type, unsigned int *temp), (unit, type, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitGetUnitInfo, nvmlUnitGetUnitInfo, cushim_row_nvmlUnitGetUnitInfo, (nvmlUnit_t unit, nvmlUnitInfo_t *info), (unit, info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlUnitSetLedState, nvmlUnitSetLedState, cushim_row_nvmlUnitSetLedState, (nvmlUnit_t unit, nvmlLedColor_t color), (unit, color), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceClearAccountingPids, nvmlVgpuInstanceClearAccountingPids, cushim_row_nvmlVgpuInstanceClearAccountingPids, (nvmlVgpuInstance_t vgpuInstance), (vgpuInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingMode, nvmlVgpuInstanceGetAccountingMode, cushim_row_nvmlVgpuInstanceGetAccountingMode, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *mode), (vgpuInstance, mode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingPids, nvmlVgpuInstanceGetAccountingPids, cushim_row_nvmlVgpuInstanceGetAccountingPids, (nvmlVgpuInstance_t vgpuInstance, unsigned int *count, unsigned int *pids), (vgpuInstance, count, pids), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetAccountingStats, nvmlVgpuInstanceGetAccountingStats, cushim_row_nvmlVgpuInstanceGetAccountingStats, (nvmlVgpuInstance_t vgpuInstance, unsigned int pid, nvmlAccountingStats_t *stats), (vgpuInstance, pid, stats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEccMode, nvmlVgpuInstanceGetEccMode, cushim_row_nvmlVgpuInstanceGetEccMode, (nvmlVgpuInstance_t vgpuInstance, nvmlEnableState_t *eccMode), (vgpuInstance, eccMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderCapacity, nvmlVgpuInstanceGetEncoderCapacity, cushim_row_nvmlVgpuInstanceGetEncoderCapacity, (nvmlVgpuInstance_t vgpuInstance, unsigned int *encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderSessions, nvmlVgpuInstanceGetEncoderSessions, cushim_row_nvmlVgpuInstanceGetEncoderSessions, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlEncoderSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetEncoderStats, nvmlVgpuInstanceGetEncoderStats, cushim_row_nvmlVgpuInstanceGetEncoderStats, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, unsigned int *averageFps, unsigned int *averageLatency), (vgpuInstance, sessionCount, averageFps, averageLatency), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCSessions, nvmlVgpuInstanceGetFBCSessions, cushim_row_nvmlVgpuInstanceGetFBCSessions, (nvmlVgpuInstance_t vgpuInstance, unsigned int *sessionCount, nvmlFBCSessionInfo_t *sessionInfo), (vgpuInstance, sessionCount, sessionInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFBCStats, nvmlVgpuInstanceGetFBCStats, cushim_row_nvmlVgpuInstanceGetFBCStats, (nvmlVgpuInstance_t vgpuInstance, nvmlFBCStats_t *fbcStats), (vgpuInstance, fbcStats), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFbUsage, nvmlVgpuInstanceGetFbUsage, cushim_row_nvmlVgpuInstanceGetFbUsage, (nvmlVgpuInstance_t vgpuInstance, unsigned long long *fbUsage), (vgpuInstance, fbUsage), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetFrameRateLimit, nvmlVgpuInstanceGetFrameRateLimit, cushim_row_nvmlVgpuInstanceGetFrameRateLimit, (nvmlVgpuInstance_t vgpuInstance, unsigned int *frameRateLimit), (vgpuInstance, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuInstanceId, nvmlVgpuInstanceGetGpuInstanceId, cushim_row_nvmlVgpuInstanceGetGpuInstanceId, (nvmlVgpuInstance_t vgpuInstance, unsigned int *gpuInstanceId), (vgpuInstance, gpuInstanceId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetGpuPciId, nvmlVgpuInstanceGetGpuPciId, cushim_row_nvmlVgpuInstanceGetGpuPciId, (nvmlVgpuInstance_t vgpuInstance, char *vgpuPciId, unsigned int *length), (vgpuInstance, vgpuPciId, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseInfo_v2, nvmlVgpuInstanceGetLicenseInfo_v2, cushim_row_nvmlVgpuInstanceGetLicenseInfo_v2, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuLicenseInfo_t *licenseInfo), (vgpuInstance, licenseInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetLicenseStatus, nvmlVgpuInstanceGetLicenseStatus, cushim_row_nvmlVgpuInstanceGetLicenseStatus, (nvmlVgpuInstance_t vgpuInstance, unsigned int *licensed), (vgpuInstance, licensed), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMdevUUID, nvmlVgpuInstanceGetMdevUUID, cushim_row_nvmlVgpuInstanceGetMdevUUID, (nvmlVgpuInstance_t vgpuInstance, char *mdevUuid, unsigned int size), (vgpuInstance, mdevUuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetMetadata, nvmlVgpuInstanceGetMetadata, cushim_row_nvmlVgpuInstanceGetMetadata, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuMetadata_t *vgpuMetadata, unsigned int *bufferSize), (vgpuInstance, vgpuMetadata, bufferSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetPlacementId, nvmlVgpuInstanceGetPlacementId, cushim_row_nvmlVgpuInstanceGetPlacementId, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuPlacementId_t *pPlacement), (vgpuInstance, pPlacement), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetRuntimeStateSize, nvmlVgpuInstanceGetRuntimeStateSize, cushim_row_nvmlVgpuInstanceGetRuntimeStateSize, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuRuntimeState_t *pState), (vgpuInstance, pState), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetType, nvmlVgpuInstanceGetType, cushim_row_nvmlVgpuInstanceGetType, (nvmlVgpuInstance_t vgpuInstance, nvmlVgpuTypeId_t *vgpuTypeId), (vgpuInstance, vgpuTypeId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetUUID, nvmlVgpuInstanceGetUUID, cushim_row_nvmlVgpuInstanceGetUUID, (nvmlVgpuInstance_t vgpuInstance, char *uuid, unsigned int size), (vgpuInstance, uuid, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmDriverVersion, nvmlVgpuInstanceGetVmDriverVersion, cushim_row_nvmlVgpuInstanceGetVmDriverVersion, (nvmlVgpuInstance_t vgpuInstance, char *version, unsigned int length), (vgpuInstance, version, length), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceGetVmID, nvmlVgpuInstanceGetVmID, cushim_row_nvmlVgpuInstanceGetVmID, (nvmlVgpuInstance_t vgpuInstance, char *vmId, unsigned int size, nvmlVgpuVmIdType_t *vmIdType), (vgpuInstance, vmId, size, vmIdType), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuInstanceSetEncoderCapacity, nvmlVgpuInstanceSetEncoderCapacity, cushim_row_nvmlVgpuInstanceSetEncoderCapacity, (nvmlVgpuInstance_t vgpuInstance, unsigned int encoderCapacity), (vgpuInstance, encoderCapacity), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetBAR1Info, nvmlVgpuTypeGetBAR1Info, cushim_row_nvmlVgpuTypeGetBAR1Info, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuTypeBar1Info_t *bar1Info), (vgpuTypeId, bar1Info), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetCapabilities, nvmlVgpuTypeGetCapabilities, cushim_row_nvmlVgpuTypeGetCapabilities, (nvmlVgpuTypeId_t vgpuTypeId, nvmlVgpuCapability_t capability, unsigned int *capResult), (vgpuTypeId, capability, capResult), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetClass, nvmlVgpuTypeGetClass, cushim_row_nvmlVgpuTypeGetClass, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeClass, unsigned int *size), (vgpuTypeId, vgpuTypeClass, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetDeviceID, nvmlVgpuTypeGetDeviceID, cushim_row_nvmlVgpuTypeGetDeviceID, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *deviceID, unsigned long long *subsystemID), (vgpuTypeId, deviceID, subsystemID), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFbReservation, nvmlVgpuTypeGetFbReservation, cushim_row_nvmlVgpuTypeGetFbReservation, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbReservation), (vgpuTypeId, fbReservation), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFrameRateLimit, nvmlVgpuTypeGetFrameRateLimit, cushim_row_nvmlVgpuTypeGetFrameRateLimit, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *frameRateLimit), (vgpuTypeId, frameRateLimit), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetFramebufferSize, nvmlVgpuTypeGetFramebufferSize, cushim_row_nvmlVgpuTypeGetFramebufferSize, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *fbSize), (vgpuTypeId, fbSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetGpuInstanceProfileId, nvmlVgpuTypeGetGpuInstanceProfileId, cushim_row_nvmlVgpuTypeGetGpuInstanceProfileId, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *gpuInstanceProfileId), (vgpuTypeId, gpuInstanceProfileId), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetGspHeapSize, nvmlVgpuTypeGetGspHeapSize, cushim_row_nvmlVgpuTypeGetGspHeapSize, (nvmlVgpuTypeId_t vgpuTypeId, unsigned long long *gspHeapSize), (vgpuTypeId, gspHeapSize), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetLicense, nvmlVgpuTypeGetLicense, cushim_row_nvmlVgpuTypeGetLicense, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeLicenseString, unsigned int size), (vgpuTypeId, vgpuTypeLicenseString, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstances, nvmlVgpuTypeGetMaxInstances, cushim_row_nvmlVgpuTypeGetMaxInstances, (nvmlDevice_t device, nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCount), (device, vgpuTypeId, vgpuInstanceCount), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerGpuInstance, nvmlVgpuTypeGetMaxInstancesPerGpuInstance, cushim_row_nvmlVgpuTypeGetMaxInstancesPerGpuInstance, (nvmlVgpuTypeMaxInstance_t *pMaxInstance), (pMaxInstance), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetMaxInstancesPerVm, nvmlVgpuTypeGetMaxInstancesPerVm, cushim_row_nvmlVgpuTypeGetMaxInstancesPerVm, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *vgpuInstanceCountPerVm), (vgpuTypeId, vgpuInstanceCountPerVm), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetName, nvmlVgpuTypeGetName, cushim_row_nvmlVgpuTypeGetName, (nvmlVgpuTypeId_t vgpuTypeId, char *vgpuTypeName, unsigned int *size), (vgpuTypeId, vgpuTypeName, size), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetNumDisplayHeads, nvmlVgpuTypeGetNumDisplayHeads, cushim_row_nvmlVgpuTypeGetNumDisplayHeads, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int *numDisplayHeads), (vgpuTypeId, numDisplayHeads), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetResolution, cushim_row_nvmlVgpuTypeGetResolution, (nvmlVgpuTypeId_t vgpuTypeId, unsigned int displayIndex, unsigned int *xdim, unsigned int *ydim), (vgpuTypeId, displayIndex, xdim, ydim), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

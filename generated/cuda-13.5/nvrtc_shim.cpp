@@ -35,6 +35,39 @@ const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitL
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib", nullptr};
 #endif
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+    cushim_row_nvrtcAddNameExpression,
+    cushim_row_nvrtcCompileProgram,
+    cushim_row_nvrtcCreateProgram,
+    cushim_row_nvrtcDestroyProgram,
+    cushim_row_nvrtcGetBundledHeadersInfo,
+    cushim_row_nvrtcGetCUBIN,
+    cushim_row_nvrtcGetCUBINSize,
+    cushim_row_nvrtcGetErrorString,
+    cushim_row_nvrtcGetLTOIR,
+    cushim_row_nvrtcGetLTOIRSize,
+    cushim_row_nvrtcGetLoweredName,
+    cushim_row_nvrtcGetNumSupportedArchs,
+    cushim_row_nvrtcGetOptiXIR,
+    cushim_row_nvrtcGetOptiXIRSize,
+    cushim_row_nvrtcGetPCHCreateStatus,
+    cushim_row_nvrtcGetPCHHeapSize,
+    cushim_row_nvrtcGetPCHHeapSizeRequired,
+    cushim_row_nvrtcGetPTX,
+    cushim_row_nvrtcGetPTXSize,
+    cushim_row_nvrtcGetProgramLog,
+    cushim_row_nvrtcGetProgramLogSize,
+    cushim_row_nvrtcGetSupportedArchs,
+    cushim_row_nvrtcGetTileIR,
+    cushim_row_nvrtcGetTileIRSize,
+    cushim_row_nvrtcInstallBundledHeaders,
+    cushim_row_nvrtcRemoveBundledHeaders,
+    cushim_row_nvrtcSetFlowCallback,
+    cushim_row_nvrtcSetPCHHeapSize,
+    cushim_row_nvrtcVersion,
+};
+
 // Name, symbol, (no lookup name), version, (no per-thread twin, not per-thread), of another system.
 const cushim::Function cushim_functions[] = {
     {"nvrtcAddNameExpression", "nvrtcAddNameExpression", nullptr, 0u, -1, false, false},
@@ -173,35 +206,35 @@ static_assert(static_cast<int>(CUSHIM_NVRTC_WRONG_MAJOR) == cushim::status_wrong
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, 0, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, 1, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, 2, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, 3, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetBundledHeadersInfo, nvrtcGetBundledHeadersInfo, 4, (nvrtcBundledHeadersInfo *info, const char **errorLog), (info, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, 5, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, 6, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, 7, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetLTOIR, nvrtcGetLTOIR, 8, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetLTOIRSize, nvrtcGetLTOIRSize, 9, (nvrtcProgram prog, size_t *LTOIRSizeRet), (prog, LTOIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, 10, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, 11, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetOptiXIR, nvrtcGetOptiXIR, 12, (nvrtcProgram prog, char *optixir), (prog, optixir), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetOptiXIRSize, nvrtcGetOptiXIRSize, 13, (nvrtcProgram prog, size_t *optixirSizeRet), (prog, optixirSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPCHCreateStatus, nvrtcGetPCHCreateStatus, 14, (nvrtcProgram prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPCHHeapSize, nvrtcGetPCHHeapSize, 15, (size_t *ret), (ret), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPCHHeapSizeRequired, nvrtcGetPCHHeapSizeRequired, 16, (nvrtcProgram prog, size_t *size), (prog, size), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, 17, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, 18, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, 19, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, 20, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, 21, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetTileIR, nvrtcGetTileIR, 22, (nvrtcProgram prog, char *TileIR), (prog, TileIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetTileIRSize, nvrtcGetTileIRSize, 23, (nvrtcProgram prog, size_t *TileIRSizeRet), (prog, TileIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcInstallBundledHeaders, nvrtcInstallBundledHeaders, 24, (const char *installPath, unsigned int flags, const char **errorLog), (installPath, flags, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcRemoveBundledHeaders, nvrtcRemoveBundledHeaders, 25, (const char *installPath, const char **errorLog), (installPath, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcSetFlowCallback, nvrtcSetFlowCallback, 26, (nvrtcProgram prog, int (*callback)(void *, void *), void *payload), (prog, callback, payload), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcSetPCHHeapSize, nvrtcSetPCHHeapSize, 27, (size_t size), (size), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, 28, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, cushim_row_nvrtcAddNameExpression, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, cushim_row_nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cushim_row_nvrtcCreateProgram, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetBundledHeadersInfo, nvrtcGetBundledHeadersInfo, cushim_row_nvrtcGetBundledHeadersInfo, (nvrtcBundledHeadersInfo *info, const char **errorLog), (info, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetLTOIR, nvrtcGetLTOIR, cushim_row_nvrtcGetLTOIR, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetLTOIRSize, nvrtcGetLTOIRSize, cushim_row_nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t *LTOIRSizeRet), (prog, LTOIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, cushim_row_nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetOptiXIR, nvrtcGetOptiXIR, cushim_row_nvrtcGetOptiXIR, (nvrtcProgram prog, char *optixir), (prog, optixir), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetOptiXIRSize, nvrtcGetOptiXIRSize, cushim_row_nvrtcGetOptiXIRSize, (nvrtcProgram prog, size_t *optixirSizeRet), (prog, optixirSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPCHCreateStatus, nvrtcGetPCHCreateStatus, cushim_row_nvrtcGetPCHCreateStatus, (nvrtcProgram prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPCHHeapSize, nvrtcGetPCHHeapSize, cushim_row_nvrtcGetPCHHeapSize, (size_t *ret), (ret), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPCHHeapSizeRequired, nvrtcGetPCHHeapSizeRequired, cushim_row_nvrtcGetPCHHeapSizeRequired, (nvrtcProgram prog, size_t *size), (prog, size), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, cushim_row_nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, cushim_row_nvrtcGetPTXSize, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, cushim_row_nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, cushim_row_nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, cushim_row_nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetTileIR, nvrtcGetTileIR, cushim_row_nvrtcGetTileIR, (nvrtcProgram prog, char *TileIR), (prog, TileIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcGetTileIRSize, nvrtcGetTileIRSize, cushim_row_nvrtcGetTileIRSize, (nvrtcProgram prog, size_t *TileIRSizeRet), (prog, TileIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcInstallBundledHeaders, nvrtcInstallBundledHeaders, cushim_row_nvrtcInstallBundledHeaders, (const char *installPath, unsigned int flags, const char **errorLog), (installPath, flags, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcRemoveBundledHeaders, nvrtcRemoveBundledHeaders, cushim_row_nvrtcRemoveBundledHeaders, (const char *installPath, const char **errorLog), (installPath, errorLog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcSetFlowCallback, nvrtcSetFlowCallback, cushim_row_nvrtcSetFlowCallback, (nvrtcProgram prog, int (*callback)(void *, void *), void *payload), (prog, callback, payload), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcSetPCHHeapSize, nvrtcSetPCHHeapSize, cushim_row_nvrtcSetPCHHeapSize, (size_t size), (size), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtcVersion, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -249,8 +249,8 @@ struct Row {
     /// A literal, or `nullptr` for a library without a lookup by name.
     proc_name: String,
     version: u32,
-    /// The row of the per-thread variant, or -1.
-    twin: i64,
+    /// The row of the per-thread variant (`cushim_row_<symbol>`), or -1.
+    twin: String,
     /// `true` for a `_ptds`/`_ptsz` row.
     per_thread: bool,
     /// `false`, or a macro that is `true` on systems that lack the
@@ -263,7 +263,9 @@ struct Shim {
     ret: String,
     symbol: String,
     export: String,
-    index: usize,
+    /// Its row: `cushim_row_<symbol>`, named so that a new function in a
+    /// release changes one line, not every later row's number.
+    index: String,
     params: String,
     args: String,
     absent: String,
@@ -350,6 +352,7 @@ pub fn emit(
         );
         let mut add = |symbol: &str, version: Option<u32>, checked: bool| {
             let index = table.len();
+            let row = format!("cushim_row_{symbol}");
             table.push(Row {
                 name: c_string(&f.name),
                 symbol: c_string(symbol),
@@ -359,7 +362,7 @@ pub fn emit(
                     "nullptr".to_string()
                 },
                 version: version.unwrap_or(0),
-                twin: -1,
+                twin: "-1".to_string(),
                 per_thread: !checked,
                 elsewhere: system
                     .as_deref()
@@ -369,7 +372,7 @@ pub fn emit(
                 ret: f.ret.to_string(),
                 symbol: symbol.to_string(),
                 export: format!("{}{symbol}", options.prefix.as_deref().unwrap_or("")),
-                index,
+                index: row.clone(),
                 params: params.clone(),
                 args: args.clone(),
                 absent: absent(f, api.codes, &status_type),
@@ -382,7 +385,7 @@ pub fn emit(
         let legacy = add(&f.symbol, f.version.map(CudaVersion::number), true);
         if let Some(t) = &f.per_thread {
             let twin = add(&t.symbol, t.version.map(CudaVersion::number), false);
-            table[legacy].twin = twin as i64;
+            table[legacy].twin = shims[twin].index.clone();
         }
     }
 

@@ -239,15 +239,15 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
     assert!(header.contains("cushim_api_status cushim_api_load(void);"));
     // --resolve dlsym: no lookup by ABI version, so no lookup names.
     assert!(
-        source.contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", nullptr, 3020u, 2, false, false},"#)
+        source.contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2", nullptr, 3020u, cushim_row_cuMemcpyHtoD_v2_ptds, false, false},"#)
     );
     assert!(source
         .contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#));
     assert!(source.contains(
-        "CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, 0, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
+        "CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
     ));
     assert!(source.contains(
-        "CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, 2, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)"
+        "CUSHIM_STUB(CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, cushim_row_cuMemcpyHtoD_v2_ptds, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)"
     ));
     assert!(
         source.contains("const cushim::Driver cushim_driver = {\n    nullptr,\n    nullptr,"),
@@ -260,6 +260,10 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
         "invalid value from the header"
     );
     assert!(source.contains("#include \"cushim_runtime.h\""));
+    // Rows are named, in table order, so a new function changes one line.
+    assert!(source.contains(
+        "enum cushim_row : int {\n    cushim_row_cuGetErrorName,\n    cushim_row_cuMemcpyHtoD_v2,\n    cushim_row_cuMemcpyHtoD_v2_ptds,\n};"
+    ), "{source}");
     assert!(
         !source.contains("namespace cushim {"),
         "no runtime in the pair"
@@ -269,8 +273,10 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
 #[test]
 fn a_cpp_prefix_renames_every_export_and_checks_it() {
     let (_, source) = cpp_text(&api(), Some("my_"));
-    assert!(source.contains(", cuGetErrorName, my_cuGetErrorName, 0,"));
-    assert!(source.contains(", cuMemcpyHtoD_v2_ptds, my_cuMemcpyHtoD_v2_ptds, 2,"));
+    assert!(source.contains(", cuGetErrorName, my_cuGetErrorName, cushim_row_cuGetErrorName,"));
+    assert!(source.contains(
+        ", cuMemcpyHtoD_v2_ptds, my_cuMemcpyHtoD_v2_ptds, cushim_row_cuMemcpyHtoD_v2_ptds,"
+    ));
     assert!(source.contains("static_assert(std::is_same<decltype(&SYMBOL)"));
 }
 

@@ -20,8 +20,13 @@ pub struct Record {
     /// Each header read, in order, with its sha256: the provenance lines.
     /// Example: `("cuda.h", "3f1c…")`.
     pub headers: Vec<(String, String)>,
-    /// [`Api::functions`], without docs.
+    /// [`Api::functions`], without docs, and with their origins' lines in
+    /// [`Record::lines`].
     pub functions: Vec<Function>,
+    /// Each function's line in its header, in order: apart, on one line of
+    /// the file, since they shift in every release while the functions
+    /// rarely change.
+    pub lines: Vec<u32>,
     /// [`Api::status_codes`], without docs.
     pub status_codes: Vec<StatusCode>,
     /// [`Api::types`].
@@ -32,9 +37,9 @@ pub struct Record {
     pub declared: Vec<String>,
 }
 
-/// One library's data for one release, as compiled into the crate.
+/// One library's data, as compiled into the crate: a weave of every pinned
+/// release of each file.
 struct Shipped {
-    cuda: &'static str,
     /// The library's file stem. Example: `nvrtc`.
     stem: &'static str,
     ir: &'static str,
@@ -42,20 +47,19 @@ struct Shipped {
 }
 
 macro_rules! shipped {
-    ($($stem:literal: $($cuda:literal)*;)*) => {
-        &[$($(Shipped {
-            cuda: $cuda,
+    ($($stem:literal)*) => {
+        &[$(Shipped {
             stem: $stem,
-            ir: include_str!(concat!("../../generated/cuda-", $cuda, "/", $stem, ".ir.json")),
-            types: include_str!(concat!("../../generated/cuda-", $cuda, "/", $stem, ".types.rs")),
-        },)*)*]
+            ir: weave_of!($stem, ".ir.json"),
+            types: weave_of!($stem, ".types.rs"),
+        },)*]
     };
 }
 
-/// Every library's every pinned release.
+/// Every library's data.
 const SHIPPED: &[Shipped] = shipped_libraries!(shipped);
 
-/// The file names of `library`'s shipped data: its IR and its Rust types.
+/// The names of `library`'s shipped data files: its IR and its Rust types.
 /// Example: `nvrtc.ir.json`, `nvrtc.types.rs`.
 #[cfg(feature = "cli")]
 pub fn file_names(library: &Library) -> (String, String) {
@@ -73,7 +77,17 @@ pub struct Loaded {
     /// The provenance lines' `(file name, sha256)`.
     pub headers: Vec<(String, String)>,
     /// Bindgen's Rust for the release's types.
-    pub rust_types: &'static str,
+    pub rust_types: String,
+}
+
+/// The shipped data of `library` for `cuda` as text, `(IR, Rust types)`, or
+/// `None` when the crate has none for it.
+pub fn texts(cuda: CudaVersion, library: &Library) -> Option<Result<(String, String), Error>> {
+    let shipped = SHIPPED.iter().find(|s| s.stem == library.stem)?;
+    let what = library.words.label;
+    let ir = super::unweave(shipped.ir, cuda, what)?;
+    let types = super::unweave(shipped.types, cuda, what)?;
+    Some(ir.and_then(|ir| Ok((ir, types?))))
 }
 
 /// The shipped data of `library` for `cuda`, or `None` when the crate has none for it.
@@ -82,21 +96,36 @@ pub fn load(
     library: &Library,
     filter: &Filter,
 ) -> Option<Result<Loaded, Error>> {
-    let shipped = SHIPPED
-        .iter()
-        .find(|s| s.stem == library.stem && s.cuda.parse() == Ok(cuda))?;
-    Some(decode(shipped, library, filter))
+    Some(texts(cuda, library)?.and_then(|(ir, types)| decode(&ir, types, library, filter)))
 }
 
-fn decode(shipped: &Shipped, library: &Library, filter: &Filter) -> Result<Loaded, Error> {
-    let record = Record::deserialize_json(shipped.ir).map_err(|e| {
+/// The data of one release, `ir` and `types` as [`texts`] gives them.
+pub fn decode(
+    ir: &str,
+    types: String,
+    library: &Library,
+    filter: &Filter,
+) -> Result<Loaded, Error> {
+    let record = Record::deserialize_json(ir).map_err(|e| {
         Error::new(format!(
-            "the data cushim ships for {} of CUDA {} is damaged: {e}",
-            library.words.label, shipped.cuda
+            "the data cushim ships for {} is damaged: {e}",
+            library.words.label
         ))
         .hint("reinstall cushim; in a checkout, rewrite the data with `cushim pinned`")
     })?;
+    if record.lines.len() != record.functions.len() {
+        return Err(Error::new(format!(
+            "the data cushim ships for {} is damaged: {} functions but {} lines",
+            library.words.label,
+            record.functions.len(),
+            record.lines.len()
+        )));
+    }
     let codes = Codes::resolve(library, &record.status_codes);
+    let mut record = record;
+    for (f, line) in record.functions.iter_mut().zip(&record.lines) {
+        f.origin.line = *line;
+    }
     Ok(Loaded {
         api: Api {
             release: Release::One(record.cuda),
@@ -114,7 +143,7 @@ fn decode(shipped: &Shipped, library: &Library, filter: &Filter) -> Result<Loade
             diagnostics: Vec::new(),
         },
         headers: record.headers,
-        rust_types: shipped.types,
+        rust_types: types,
     })
 }
 
@@ -145,9 +174,11 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
             .map(|mut f| {
                 f.doc = None;
                 f.origin.file = bare_name(&f.origin.file);
+                f.origin.line = 0;
                 f
             })
             .collect(),
+        lines: api.functions.iter().map(|f| f.origin.line).collect(),
         status_codes: api
             .status_codes
             .iter()
@@ -173,6 +204,7 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
         "functions",
         record.functions.iter().map(SerJson::serialize_json),
     );
+    field(&mut out, "lines", &record.lines.serialize_json());
     list(
         &mut out,
         "status_codes",
@@ -227,59 +259,48 @@ mod tests {
 
     #[test]
     fn every_shipped_release_decodes_and_has_functions_and_types() {
-        for s in SHIPPED {
-            let library = crate::library::LIBRARIES
-                .iter()
-                .find(|l| l.stem == s.stem)
-                .expect(s.stem);
-            let loaded = decode(s, library, &Filter::default()).expect(s.cuda);
-            assert!(!loaded.api.functions.is_empty(), "{} {}", s.stem, s.cuda);
-            assert!(
-                loaded
-                    .api
-                    .enums
-                    .iter()
-                    .any(|e| e.is_named(library.parse.status_type)),
-                "{} {}: its status enum",
-                s.stem,
-                s.cuda
-            );
-            assert!(!loaded.rust_types.is_empty(), "{} {}", s.stem, s.cuda);
-            assert!(loaded.api.functions.iter().all(|f| f.doc.is_none()));
-        }
-    }
-
-    /// Every library ships every pinned release that holds its headers.
-    #[test]
-    fn every_library_ships_each_release_its_pins_hold() {
         for library in crate::library::LIBRARIES {
-            let shipped: Vec<&str> = SHIPPED
-                .iter()
-                .filter(|s| s.stem == library.stem)
-                .map(|s| s.cuda)
-                .collect();
-            let pinned: Vec<String> = crate::pins::all_for(library)
-                .iter()
-                .map(|p| p.cuda.to_string())
-                .collect();
-            assert_eq!(shipped, pinned, "{}", library.name);
+            for pin in crate::pins::all_for(library) {
+                let what = format!("{} {}", library.name, pin.cuda);
+                let loaded = load(pin.cuda, library, &Filter::default())
+                    .expect(&what)
+                    .expect(&what);
+                assert!(!loaded.api.functions.is_empty(), "{what}");
+                assert!(
+                    loaded
+                        .api
+                        .enums
+                        .iter()
+                        .any(|e| e.is_named(library.parse.status_type)),
+                    "{what}: its status enum"
+                );
+                assert!(!loaded.rust_types.is_empty(), "{what}");
+                assert!(loaded.api.functions.iter().all(|f| f.doc.is_none()));
+                assert_eq!(loaded.api.release, Release::One(pin.cuda), "{what}");
+            }
         }
     }
 
     #[test]
-    fn damaged_data_is_an_error_that_names_the_release() {
-        let damaged = Shipped {
-            cuda: "13.5",
-            stem: "cuda",
-            ir: "{\"cuda\": \"x\"}",
-            types: "",
-        };
-        let e = decode(&damaged, &DRIVER, &Filter::default()).unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("CUDA driver of CUDA 13.5 is damaged"),
-            "{e}"
-        );
+    fn a_release_outside_the_pins_is_none() {
+        assert!(load(
+            "11.8".parse().unwrap(),
+            &crate::library::NVJITLINK,
+            &Filter::default()
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn damaged_data_is_an_error_that_names_the_library() {
+        let e = decode(
+            "{\"cuda\": \"x\"}",
+            String::new(),
+            &DRIVER,
+            &Filter::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("CUDA driver is damaged"), "{e}");
     }
 
     #[test]

@@ -1,50 +1,60 @@
-//! Each pinned release's output, rendered with default options: what a build
-//! without the `emit` feature writes. `cushim check` keeps `generated/` equal
-//! to what the emitters produce, and `tests/offline.rs` builds a crate from
-//! these copies.
+//! Each library's pinned releases, rendered with default options: what a
+//! build without the `emit` feature writes. `tests/pinned.rs` keeps the
+//! weaves equal to what the emitters produce from the shipped IR, and
+//! `tests/offline.rs` builds a crate from them.
 
+use crate::diag::Error;
+use crate::library::Library;
 use crate::version::CudaVersion;
 
-/// One release's rendered files.
+/// One library's rendered files, each a weave of every pinned release.
 struct Rendered {
-    cuda: &'static str,
-    /// `cuda.rs`, `cuda_shim.h`, `cuda_shim.cpp`.
-    rust: &'static str,
-    cpp_header: &'static str,
-    cpp_source: &'static str,
+    stem: &'static str,
+    /// `(file name, weave)`: the Rust module, the C++ header and source.
+    files: [(&'static str, &'static str); 3],
 }
 
 macro_rules! rendered {
-    ($($cuda:literal)*) => {
+    ($($stem:literal)*) => {
         &[$(Rendered {
-            cuda: $cuda,
-            rust: include_str!(concat!("../../generated/cuda-", $cuda, "/cuda.rs")),
-            cpp_header: include_str!(concat!("../../generated/cuda-", $cuda, "/cuda_shim.h")),
-            cpp_source: include_str!(concat!("../../generated/cuda-", $cuda, "/cuda_shim.cpp")),
+            stem: $stem,
+            files: [
+                (concat!($stem, ".rs"), weave_of!($stem, ".rs")),
+                (concat!($stem, "_shim.h"), weave_of!($stem, "_shim.h")),
+                (concat!($stem, "_shim.cpp"), weave_of!($stem, "_shim.cpp")),
+            ],
         }),*]
     };
 }
 
-const RENDERED: &[Rendered] = pinned_releases!(rendered);
+const RENDERED: &[Rendered] = shipped_libraries!(rendered);
 
 /// The merged module of every pinned release.
 const MERGED: &str = include_str!("../../generated/merged/cuda.rs");
 
-/// The Rust module of `cuda`, its C++ header and source with default options,
-/// and the C++ runtime they call.
-pub fn release(cuda: CudaVersion) -> Option<[(&'static str, &'static str); 5]> {
+/// The Rust module of `library` for `cuda`, its C++ header and source with
+/// default options, and the C++ runtime they call; `None` when the crate
+/// ships none for that release.
+pub fn release(
+    library: &Library,
+    cuda: CudaVersion,
+) -> Option<Result<Vec<(String, String)>, Error>> {
     use crate::runtime::cpp;
-    let r = RENDERED.iter().find(|r| r.cuda.parse() == Ok(cuda))?;
-    Some([
-        ("cuda.rs", r.rust),
-        ("cuda_shim.h", r.cpp_header),
-        ("cuda_shim.cpp", r.cpp_source),
-        (cpp::HEADER_NAME, cpp::HEADER),
-        (cpp::SOURCE_NAME, cpp::SOURCE),
-    ])
+    let rendered = RENDERED.iter().find(|r| r.stem == library.stem)?;
+    let mut out = Vec::new();
+    for (name, weave) in rendered.files {
+        match super::unweave(weave, cuda, library.words.label)? {
+            Ok(text) => out.push((name.to_string(), text)),
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    out.push((cpp::HEADER_NAME.to_string(), cpp::HEADER.to_string()));
+    out.push((cpp::SOURCE_NAME.to_string(), cpp::SOURCE.to_string()));
+    Some(Ok(out))
 }
 
-/// The merged module of every pinned release, from the oldest to the newest.
+/// The driver's merged module of every pinned release, from the oldest to
+/// the newest.
 pub fn merged() -> (&'static str, &'static str) {
     ("cuda.rs", MERGED)
 }

@@ -27,7 +27,7 @@ struct Header {
 
 /// Where the Rust types come from: the shipped data, or bindgen on the headers.
 enum RustTypes {
-    Shipped(&'static str),
+    Shipped(String),
     #[cfg(feature = "parse")]
     Headers(parse::Input),
 }
@@ -37,7 +37,7 @@ impl RustTypes {
     #[cfg_attr(not(feature = "parse"), allow(unused_variables))]
     fn text(&self, api: &Api) -> Result<String, Error> {
         match self {
-            RustTypes::Shipped(text) => Ok((*text).to_string()),
+            RustTypes::Shipped(text) => Ok(text.clone()),
             #[cfg(feature = "parse")]
             RustTypes::Headers(input) => {
                 let names: Vec<String> = api.enums.iter().map(|e| e.name.clone()).collect();
@@ -76,6 +76,25 @@ fn needs_headers(options: &Options) -> bool {
     options.docs || !options.clang_args.is_empty()
 }
 
+/// A pinned release from its shipped data.
+fn from_shipped(shipped: pinned::Loaded, cuda: CudaVersion, library: &Library) -> Loaded {
+    Loaded {
+        api: shipped.api,
+        headers: shipped
+            .headers
+            .into_iter()
+            .map(|(name, sha256)| Header {
+                release: Some(cuda),
+                name,
+                sha256,
+            })
+            .collect(),
+        inputs: Vec::new(),
+        types: RustTypes::Shipped(shipped.rust_types),
+        header_name: library.main_header().name.to_string(),
+    }
+}
+
 fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
     let filter = ir::build::Filter {
         allow: regex("--allow", &options.allow)?,
@@ -88,22 +107,7 @@ fn load_one(options: &Options, library: &Library) -> Result<Loaded, Error> {
     };
     if let Some(cuda) = pinned.filter(|_| !needs_headers(options)) {
         if let Some(shipped) = pinned::load(cuda, library, &filter) {
-            let shipped = shipped?;
-            return Ok(Loaded {
-                api: shipped.api,
-                headers: shipped
-                    .headers
-                    .into_iter()
-                    .map(|(name, sha256)| Header {
-                        release: Some(cuda),
-                        name,
-                        sha256,
-                    })
-                    .collect(),
-                inputs: Vec::new(),
-                types: RustTypes::Shipped(shipped.rust_types),
-                header_name: library.main_header().name.to_string(),
-            });
+            return Ok(from_shipped(shipped?, cuda, library));
         }
     }
     from_headers(options, library, &filter, pinned)
@@ -242,8 +246,76 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
     })
 }
 
+/// A library's data for the crate to ship (`src/pinned`): one weave per
+/// file of every pinned release of `library`. The IR and types of the
+/// releases in `fresh` come from their fetched headers, the others' from the
+/// data already shipped; then every release is rendered from that IR with
+/// default options.
 #[cfg(feature = "cli")]
-pub(super) fn ship(cuda: CudaVersion, library: &Library) -> Result<Vec<emit::File>, Error> {
+pub(super) fn ship(library: &Library, fresh: &[CudaVersion]) -> Result<Vec<emit::File>, Error> {
+    let (ir_name, types_name) = pinned::file_names(library);
+    // Each file's text per release, in the order the files first appear.
+    let mut woven: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut add = |name: &str, release: &str, text: String| {
+        let at = match woven.iter().position(|(n, _)| n == name) {
+            Some(at) => at,
+            None => {
+                woven.push((name.to_string(), Vec::new()));
+                woven.len() - 1
+            }
+        };
+        woven[at].1.push((release.to_string(), text));
+    };
+    let runtime = [
+        crate::runtime::cpp::HEADER_NAME,
+        crate::runtime::cpp::SOURCE_NAME,
+    ];
+    for pin in pins::all_for(library) {
+        let cuda = pin.cuda;
+        let (ir, types) = if fresh.contains(&cuda) {
+            parsed(cuda, library)?
+        } else {
+            pinned::texts(cuda, library).ok_or_else(|| {
+                Error::new(format!(
+                    "cushim ships no data of {} for CUDA {cuda} yet",
+                    library.words.label
+                ))
+                .hint(format!(
+                    "parse it from its headers: `cushim pinned --lib {} {cuda}`",
+                    library.name
+                ))
+            })??
+        };
+        let shipped = pinned::decode(&ir, types.clone(), library, &ir::build::Filter::default())?;
+        let release = cuda.to_string();
+        let options = Options {
+            source: Source::Pinned(cuda),
+            library: library.name.to_string(),
+            ..Options::default()
+        };
+        let generated = render(&options, from_shipped(shipped, cuda, library))?;
+        add(&ir_name, &release, ir);
+        add(&types_name, &release, types);
+        for file in generated.files {
+            if !runtime.contains(&file.name.as_str()) {
+                add(&file.name, &release, file.contents);
+            }
+        }
+    }
+    woven
+        .into_iter()
+        .map(|(name, texts)| {
+            Ok(emit::File {
+                name: format!("{name}.weave"),
+                contents: crate::weave::weave(&texts)?,
+            })
+        })
+        .collect()
+}
+
+/// One release's IR and Rust types, parsed from its fetched headers.
+#[cfg(feature = "cli")]
+fn parsed(cuda: CudaVersion, library: &Library) -> Result<(String, String), Error> {
     let options = Options {
         source: Source::Pinned(cuda),
         library: library.name.to_string(),
@@ -255,17 +327,10 @@ pub(super) fn ship(cuda: CudaVersion, library: &Library) -> Result<Vec<emit::Fil
         .into_iter()
         .map(|h| (h.name, h.sha256))
         .collect();
-    let (ir_name, types_name) = pinned::file_names(library);
-    Ok(vec![
-        emit::File {
-            name: ir_name,
-            contents: pinned::encode(&loaded.api, headers)?,
-        },
-        emit::File {
-            name: types_name,
-            contents: loaded.types.text(&loaded.api)?,
-        },
-    ])
+    Ok((
+        pinned::encode(&loaded.api, headers)?,
+        loaded.types.text(&loaded.api)?,
+    ))
 }
 
 /// Parses the headers and builds the IR (what `cushim list` shows); also
@@ -277,13 +342,21 @@ pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
 
 /// Runs the whole pipeline short of writing.
 pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
+    render(
+        options,
+        load_all(options, pins::library(&options.library)?)?,
+    )
+}
+
+/// Renders what `options` asks of a loaded header set.
+fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
     let Loaded {
         api,
         headers,
         inputs,
         types,
         header_name,
-    } = load_all(options, pins::library(&options.library)?)?;
+    } = loaded;
     let merged = matches!(api.release, Release::Range(..));
     let headers = headers
         .iter()

@@ -10,34 +10,43 @@ use crate::pinned;
 use crate::pins;
 use crate::version::Release;
 
-/// The flags that shipped output can serve: the release and the languages.
-const SERVED: &[&str] = &["--cuda", "--merged", "--lang"];
+/// The flags that shipped output can serve: the library, the release and the
+/// languages.
+const SERVED: &[&str] = &["--lib", "--cuda", "--merged", "--lang"];
 
 pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
     if let Some(flag) = options.first_flag_besides(SERVED) {
         return Err(Error::new(
-            "an option beyond the release and the languages needs the emitters, which this build of cushim leaves out",
+            "an option beyond the library, the release and the languages needs the emitters, which this build of cushim leaves out",
         )
         .hint(format!(
             "turn on cushim's `emit` feature in [build-dependencies] for `{flag}`"
         )));
     }
+    let library = pins::library(&options.library)?;
     let all = pins::all();
     let (release, files) = match options.source {
         Source::Default | Source::Pinned(_) => {
             let pin = match options.source {
-                Source::Pinned(v) => pins::find(v)?,
+                Source::Pinned(v) => pins::find_for(library, v)?,
                 _ => pins::default_pin(),
             };
-            let files = pinned::release(pin.cuda).ok_or_else(|| {
+            let files = pinned::release(library, pin.cuda).ok_or_else(|| {
                 Error::new(format!(
-                    "this build of cushim ships no output for CUDA {}",
-                    pin.cuda
+                    "this build of cushim ships no output of {} for CUDA {}",
+                    library.words.label, pin.cuda
                 ))
-            })?;
-            (Release::One(pin.cuda), files.to_vec())
+            })??;
+            (Release::One(pin.cuda), files)
         }
         Source::Merged { from, to } => {
+            if library.name != crate::library::DRIVER.name {
+                return Err(Error::new(format!(
+                    "merging releases is for the driver only so far, not {}",
+                    library.name
+                ))
+                .hint("name one release, e.g. `--cuda 13.5`"));
+            }
             let (first, last) = (all.first().map(|p| p.cuda), all.last().map(|p| p.cuda));
             if (Some(from), Some(to)) != (first, last) {
                 return Err(Error::new(format!(
@@ -45,7 +54,11 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
                 ))
                 .hint("turn on cushim's `emit` feature in [build-dependencies] for other ranges (`--cuda FROM..TO --merged`)"));
             }
-            (Release::Range(from, to), vec![pinned::merged()])
+            let (name, text) = pinned::merged();
+            (
+                Release::Range(from, to),
+                vec![(name.to_string(), text.to_string())],
+            )
         }
         Source::Toolkit(_) | Source::Files { .. } => {
             return Err(Error::new(
@@ -68,7 +81,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
             };
             if ours && !out.iter().any(|f: &File| f.name == *name) {
                 out.push(File {
-                    name: (*name).to_string(),
+                    name: name.clone(),
                     contents: pinned::with_command(text, &command),
                 });
             }
@@ -117,6 +130,45 @@ mod tests {
                 "cushim_runtime.cpp"
             ]
         );
+    }
+
+    /// Every library's every pinned release is served, with its own names.
+    #[test]
+    fn every_library_is_served_for_each_of_its_releases() {
+        for library in crate::library::LIBRARIES {
+            for pin in pins::all_for(library) {
+                let options = Options {
+                    library: library.name.to_string(),
+                    ..pinned(&pin.cuda.to_string())
+                };
+                let generated = super::super::generate(&options).unwrap();
+                let names: Vec<&str> = generated.files.iter().map(|f| f.name.as_str()).collect();
+                let stem = library.stem;
+                assert_eq!(
+                    names[..3],
+                    [
+                        format!("{stem}.rs"),
+                        format!("{stem}_shim.h"),
+                        format!("{stem}_shim.cpp")
+                    ],
+                    "{} {}",
+                    library.name,
+                    pin.cuda
+                );
+                let rust = &generated.files[0].contents;
+                assert!(
+                    rust.contains(&format!("// CUDA {};", pin.cuda)),
+                    "{}",
+                    &rust[..400]
+                );
+            }
+        }
+        let nvjitlink = Options {
+            library: "nvjitlink".into(),
+            ..pinned("11.8")
+        };
+        let e = super::super::generate(&nvjitlink).unwrap_err().to_string();
+        assert!(e.contains("12.0"), "{e}");
     }
 
     #[test]

@@ -72,13 +72,14 @@ pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
     }
 }
 
-/// A library's data for one pinned release, for the crate to ship
-/// (`<stem>.ir.json` and `<stem>.types.rs`),
-/// always from its fetched headers, never from the data already shipped.
+/// A library's data for the crate to ship: one weave per file of every
+/// pinned release of it (`<stem>.ir.json.weave`, `<stem>.types.rs.weave` and
+/// the rendered files'). The releases in `fresh` are parsed from their fetched
+/// headers, the others come from the data already shipped.
 #[cfg(feature = "cli")]
 pub fn ship(
-    cuda: crate::version::CudaVersion,
     library: &crate::library::Library,
+    fresh: &[crate::version::CudaVersion],
 ) -> Result<Vec<emit::File>, Error> {
-    from_ir::ship(cuda, library)
+    from_ir::ship(library, fresh)
 }

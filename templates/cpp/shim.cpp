@@ -88,6 +88,13 @@ const cushim::Driver cushim_driver = {
 #endif
 {%- endfor %}
 
+// Each function's row in the table below, by its symbol.
+enum cushim_row : int {
+{%- for s in shims %}
+    {{ s.index }},
+{%- endfor %}
+};
+
 // {{ row_legend }}
 const cushim::Function cushim_functions[] = {
 {%- for r in table %}

@@ -1,33 +1,52 @@
-//! A pinned release and a merged range, from the data cushim ships; with the
-//! `family` feature, other libraries' releases too.
+//! Pinned releases of every library from the data cushim ships, with no
+//! optional feature: the driver's 13.5 and merged modules, NVRTC 11.8,
+//! cuBLAS 13.0, NVML 12.9, and the driver, NVRTC and cuBLAS 13.5 together.
+//! With the `emit` feature, also an option beyond the defaults for each
+//! library (an allow list), which the emitters serve from the shipped IR.
 
 use std::path::PathBuf;
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let rust = [cushim::Language::Rust];
     let mut builds = vec![
         cushim::Builder::new().cuda_version("13.5"),
         cushim::Builder::new()
             .cuda_range("11.8", "13.5")
-            .languages(&[cushim::Language::Rust])
+            .languages(&rust)
             .out_dir(out.join("merged")),
     ];
-    if std::env::var_os("CARGO_FEATURE_FAMILY").is_some() {
-        let rust = [cushim::Language::Rust];
-        for (library, cuda, dir) in [
-            ("nvrtc", "11.8", "nvrtc-11.8"),
-            ("cublas", "13.0", "cublas-13.0"),
-            ("nvml", "12.9", "nvml-12.9"),
-            ("driver", "13.5", "family-13.5"),
-            ("nvrtc", "13.5", "family-13.5"),
-            ("cublas", "13.5", "family-13.5"),
+    for (library, cuda, dir) in [
+        ("nvrtc", "11.8", "nvrtc-11.8"),
+        ("cublas", "13.0", "cublas-13.0"),
+        ("nvml", "12.9", "nvml-12.9"),
+        ("driver", "13.5", "family-13.5"),
+        ("nvrtc", "13.5", "family-13.5"),
+        ("cublas", "13.5", "family-13.5"),
+    ] {
+        builds.push(
+            cushim::Builder::new()
+                .library(library)
+                .cuda_version(cuda)
+                .out_dir(out.join(dir)),
+        );
+    }
+    if std::env::var_os("CARGO_FEATURE_EMIT").is_some() {
+        for (library, allow) in [
+            ("driver", "^cuInit$"),
+            ("nvrtc", "^nvrtcVersion$"),
+            ("nvjitlink", "^nvJitLinkVersion$"),
+            ("nvml", "^nvmlInit"),
+            ("cublas", "^cublasCreate"),
+            ("cublaslt", "^cublasLtCreate$"),
         ] {
             builds.push(
                 cushim::Builder::new()
                     .library(library)
-                    .cuda_version(cuda)
+                    .cuda_version("12.4")
+                    .allowlist(allow)
                     .languages(&rust)
-                    .out_dir(out.join(dir)),
+                    .out_dir(out.join("allowed")),
             );
         }
     }

@@ -1,5 +1,6 @@
-//! Calls the driver through both generated modules; without a driver each
-//! call answers with the loader's error instead of failing to start.
+//! Calls the driver through both generated modules, and each other library
+//! through its own; without the libraries each call answers with the
+//! loader's error instead of failing to start.
 
 #[allow(dead_code)]
 mod cuda {
@@ -12,7 +13,6 @@ mod merged {
 }
 
 /// Other libraries' modules, each in its own module, as a user includes them.
-#[cfg(feature = "family")]
 #[allow(dead_code, non_snake_case)]
 mod family {
     pub mod nvrtc_11_8 {
@@ -58,6 +58,46 @@ fn main() {
     let all = unsafe { merged::Api::cuInit(0) };
     println!("13.5: {one:?}");
     println!("11.8..13.5: {all:?}");
-    #[cfg(feature = "family")]
     family::run();
+    #[cfg(feature = "emit")]
+    allowed::run();
+}
+
+/// With the `emit` feature: each library's module of one function (or a few).
+#[cfg(feature = "emit")]
+#[allow(dead_code, non_snake_case)]
+mod allowed {
+    pub mod cuda {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cuda.rs"));
+    }
+    pub mod nvrtc {
+        include!(concat!(env!("OUT_DIR"), "/allowed/nvrtc.rs"));
+    }
+    pub mod nvjitlink {
+        include!(concat!(env!("OUT_DIR"), "/allowed/nvjitlink.rs"));
+    }
+    pub mod nvml {
+        include!(concat!(env!("OUT_DIR"), "/allowed/nvml.rs"));
+    }
+    pub mod cublas {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cublas.rs"));
+    }
+    pub mod cublasLt {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cublasLt.rs"));
+    }
+
+    pub fn run() {
+        let functions = [
+            cuda::FUNCTIONS.len(),
+            nvrtc::FUNCTIONS.len(),
+            nvjitlink::FUNCTIONS.len(),
+            nvml::FUNCTIONS.len(),
+            cublas::FUNCTIONS.len(),
+            cublasLt::FUNCTIONS.len(),
+        ];
+        println!("allowed: {functions:?}");
+        let (mut major, mut minor) = (0, 0);
+        let v = unsafe { nvrtc::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
+        println!("allowed nvrtc 12.4: {v:?}");
+    }
 }
