@@ -6,15 +6,22 @@ use bindgen::{EnumVariation, Formatter, RustEdition};
 use super::{foreign, Input};
 use crate::diag::Error;
 
-/// Bindgen's Rust for every type and constant declared next to the main header,
-/// but the named `enums`: the Rust emitter renders those itself, in the style
-/// asked for, from the IR (so that the shipped data serves every style).
+/// Bindgen's Rust for the types and constants a module exports, but the
+/// named `enums`: the Rust emitter renders those itself, in the style asked
+/// for, from the IR (so that the shipped data serves every style).
+///
+/// A module exports what its library declares (every type and constant of
+/// the headers that declare its functions, `input.headers`) and, of every
+/// other header (the runtime's `driver_types.h`, `library_types.h`, the
+/// foreign stand-ins), only what those reach: bindgen follows each function's
+/// parameters and each type's fields from the library's own headers, and the
+/// function declarations themselves are then left out (cushim emits its own).
 /// Their typedefs stay (`pub use self::cudaError_enum as CUresult;`), the same
 /// in every style but module constants.
 ///
 /// Bindgen still sees the enums (blocklisted, they would make every struct
 /// and union that holds one opaque); their items are taken out of its output.
-pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<String, Error> {
+pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<Types, Error> {
     let main = input.main();
     let header = main
         .canonicalize()
@@ -23,22 +30,27 @@ pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<String, Error> {
         .parent()
         .map(|d| d.display().to_string())
         .unwrap_or_default();
-    // The same synthetic main file as the declarations' parse; the foreign
-    // stand-ins that the headers need follow it as in-memory files (bindgen
-    // force-includes them), and their types are kept.
+    // The library's own headers, as clang names them (each is included by
+    // its canonical path; a header they include, by its directory's).
+    let own: Vec<String> = input
+        .headers
+        .iter()
+        .flat_map(|h| std::iter::once(&h.path).chain(h.typedefs.iter()))
+        .map(|p| {
+            let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+            regex_lite::escape(&p.display().to_string())
+        })
+        .collect();
+    // The foreign stand-ins that the headers need follow the main file as
+    // in-memory files (bindgen force-includes them).
     let foreign = foreign::needed(input);
-    let mut files = regex_lite::escape(&dir);
-    if !foreign.is_empty() {
-        files = format!("{files}|{}", regex_lite::escape(foreign::ROOT));
-    }
     let mut builder = bindgen::Builder::default()
         .header_contents("cushim-input.h", &super::read::source(input))
         .clang_args(["-x", "c", "-std=c11"])
         .clang_arg(format!("-I{dir}"))
         .clang_arg(format!("-I{}", foreign::ROOT))
         .clang_args(input.clang_args.iter())
-        .allowlist_file(format!("({files})/.*"))
-        .blocklist_function(".*")
+        .allowlist_file(format!("^({})$", own.join("|")))
         .blocklist_type("PFN_.*")
         // An enum the IR does not know (one with neither tag nor typedef)
         // stays a newtype: a driver newer than the header may return values
@@ -66,9 +78,19 @@ pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<String, Error> {
     without_enums(&generated, enums)
 }
 
-/// Bindgen's `text` without the newtype items of `enums`: each one's struct
-/// and the `impl` of its constants. Everything else keeps bindgen's layout.
-fn without_enums(text: &str, enums: &[String]) -> Result<String, Error> {
+/// What a module's types are.
+pub struct Types {
+    /// Bindgen's Rust, less the enums and the functions.
+    pub text: String,
+    /// The `enums` that bindgen reached (and whose items were taken out):
+    /// the ones the module renders.
+    pub enums: std::collections::BTreeSet<String>,
+}
+
+/// Bindgen's `text` without the function declarations, and without the
+/// newtype items of `enums`: each one's struct and the `impl` of its
+/// constants. Everything else keeps bindgen's layout.
+fn without_enums(text: &str, enums: &[String]) -> Result<Types, Error> {
     let mut file = syn::parse_file(text)
         .map_err(|e| Error::new(format!("bindgen's output does not parse: {e}")))?;
     let ours = |ty: &syn::Type| match ty {
@@ -80,16 +102,24 @@ fn without_enums(text: &str, enums: &[String]) -> Result<String, Error> {
         }
         _ => false,
     };
+    let mut reached = std::collections::BTreeSet::new();
     file.items.retain(|item| match item {
-        syn::Item::Struct(s) => !enums.iter().any(|e| s.ident == e),
+        syn::Item::Struct(s) if enums.iter().any(|e| s.ident == e) => {
+            reached.insert(s.ident.to_string());
+            false
+        }
         syn::Item::Impl(i) => i.trait_.is_some() || !ours(&i.self_ty),
+        syn::Item::ForeignMod(_) => false,
         _ => true,
     });
-    Ok(format!(
-        "/* automatically generated by rust-bindgen {}, less the enums */\n\n{}",
-        bindgen_version(text),
-        prettyplease::unparse(&file)
-    ))
+    Ok(Types {
+        text: format!(
+            "/* automatically generated by rust-bindgen {}, less the enums and functions */\n\n{}",
+            bindgen_version(text),
+            prettyplease::unparse(&file)
+        ),
+        enums: reached,
+    })
 }
 
 /// The version bindgen's first line names. Example: `0.73.2`.

@@ -33,15 +33,19 @@ enum RustTypes {
 }
 
 impl RustTypes {
-    /// The types of `api` but its enums, which the emitter renders.
+    /// The types that `api`'s module exports, but its enums, which the
+    /// emitter renders: from the headers, `api.enums` keeps only those the
+    /// module reaches (shipped data holds no others).
     #[cfg_attr(not(feature = "parse"), allow(unused_variables))]
-    fn text(&self, api: &Api) -> Result<String, Error> {
+    fn text(&self, api: &mut Api) -> Result<String, Error> {
         match self {
             RustTypes::Shipped(text) => Ok(text.clone()),
             #[cfg(feature = "parse")]
             RustTypes::Headers(input) => {
                 let names: Vec<String> = api.enums.iter().map(|e| e.name.clone()).collect();
-                parse::bindgen_types(input, &names)
+                let types = parse::bindgen_types(input, &names)?;
+                api.enums.retain(|e| types.enums.contains(&e.name));
+                Ok(types.text)
             }
         }
     }
@@ -321,16 +325,15 @@ fn parsed(cuda: CudaVersion, library: &Library) -> Result<(String, String), Erro
         library: library.name.to_string(),
         ..Options::default()
     };
-    let loaded = from_headers(&options, library, &ir::build::Filter::default(), Some(cuda))?;
+    let mut loaded = from_headers(&options, library, &ir::build::Filter::default(), Some(cuda))?;
+    // The types first: they decide which enums the module renders.
+    let types = loaded.types.text(&mut loaded.api)?;
     let headers = loaded
         .headers
         .into_iter()
         .map(|h| (h.name, h.sha256))
         .collect();
-    Ok((
-        pinned::encode(&loaded.api, headers)?,
-        loaded.types.text(&loaded.api)?,
-    ))
+    Ok((pinned::encode(&loaded.api, headers)?, types))
 }
 
 /// Parses the headers and builds the IR (what `cushim list` shows); also
@@ -351,7 +354,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
 /// Renders what `options` asks of a loaded header set.
 fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
     let Loaded {
-        api,
+        mut api,
         headers,
         inputs,
         types,
@@ -393,7 +396,7 @@ fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
         match lang {
             Language::Rust => {
                 // Only the Rust output needs bindgen's types.
-                let rust_types = types.text(&api)?;
+                let rust_types = types.text(&mut api)?;
                 out.push(emit::rust::emit(
                     &api,
                     &rust_types,
