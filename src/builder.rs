@@ -61,17 +61,19 @@ impl Builder {
             })
     }
 
-    /// A pinned CUDA release (`"13.5"`). The driver's modules come from the
-    /// data cushim ships, with no network; another library's are generated
-    /// from its pinned headers, fetched once into the cache (the `fetch`
-    /// feature).
+    /// A pinned CUDA release (`"13.5"`). Every library's modules come from
+    /// the data cushim ships, with no network, no libclang and no feature;
+    /// only `docs` and `clang_arg` read the release's headers (the `fetch`
+    /// feature fetches them once into the cache).
     pub fn cuda_version(mut self, version: impl AsRef<str>) -> Self {
         self.options.source = Source::Pinned(self.version(version.as_ref()));
         self
     }
 
     /// Every pinned release from `from` to `to` (`"11.8"`, `"13.5"`), merged into
-    /// one module that serves every driver from `from` on.
+    /// one module that serves every driver from `from` on (the driver only).
+    /// Every pinned release is shipped merged; another range needs the
+    /// `emit` feature.
     pub fn cuda_range(mut self, from: impl AsRef<str>, to: impl AsRef<str>) -> Self {
         let (from, to) = (self.version(from.as_ref()), self.version(to.as_ref()));
         self.options.source = Source::Merged { from, to };

@@ -163,11 +163,13 @@ fn used_by(names: &[String], show: impl Fn(&str) -> String) -> String {
     list.join(", ")
 }
 
-fn version(v: u32) -> String {
+/// ` (ABI 13.5)`, or nothing for a function without an ABI version (every
+/// function of a library that versions none, such as cuBLAS).
+fn abi(v: u32) -> String {
     if v == 0 {
-        "?".into()
+        String::new()
     } else {
-        CudaVersion::from_number(v).to_string()
+        format!(" (ABI {})", CudaVersion::from_number(v))
     }
 }
 
@@ -182,34 +184,22 @@ impl Diff {
         );
         let _ = writeln!(o, "\nadded ({}):", self.added.len());
         for e in &self.added {
-            let _ = writeln!(
-                o,
-                "  + {} (ABI {})  {}",
-                e.name,
-                version(e.version),
-                e.signature
-            );
+            let _ = writeln!(o, "  + {}{}  {}", e.name, abi(e.version), e.signature);
         }
         let _ = writeln!(o, "\nremoved ({}):", self.removed.len());
         for e in &self.removed {
-            let _ = writeln!(
-                o,
-                "  - {} (ABI {})  {}",
-                e.name,
-                version(e.version),
-                e.signature
-            );
+            let _ = writeln!(o, "  - {}{}  {}", e.name, abi(e.version), e.signature);
         }
         let _ = writeln!(o, "\nnew ABI version ({}):", self.new_abi.len());
         for (f, g) in &self.new_abi {
             let _ = writeln!(
                 o,
-                "  {}: {} ({}) -> {} ({})",
+                "  {}: {}{} -> {}{}",
                 f.name,
                 f.symbol,
-                version(f.version),
+                abi(f.version),
                 g.symbol,
-                version(g.version)
+                abi(g.version)
             );
             let _ = writeln!(o, "    - {}", f.signature);
             let _ = writeln!(o, "    + {}", g.signature);
@@ -256,36 +246,24 @@ impl Diff {
         };
         section(&mut o, "Added", self.added.len());
         for e in &self.added {
-            let _ = writeln!(
-                o,
-                "- `{}` (ABI {}): `{}`",
-                e.name,
-                version(e.version),
-                e.signature
-            );
+            let _ = writeln!(o, "- `{}`{}: `{}`", e.name, abi(e.version), e.signature);
         }
         o.push('\n');
         section(&mut o, "Removed", self.removed.len());
         for e in &self.removed {
-            let _ = writeln!(
-                o,
-                "- `{}` (ABI {}): `{}`",
-                e.name,
-                version(e.version),
-                e.signature
-            );
+            let _ = writeln!(o, "- `{}`{}: `{}`", e.name, abi(e.version), e.signature);
         }
         o.push('\n');
         section(&mut o, "New ABI version", self.new_abi.len());
         for (f, g) in &self.new_abi {
             let _ = writeln!(
                 o,
-                "- `{}`: `{}` ({}) → `{}` ({})\n  - was `{}`\n  - now `{}`",
+                "- `{}`: `{}`{} → `{}`{}\n  - was `{}`\n  - now `{}`",
                 f.name,
                 f.symbol,
-                version(f.version),
+                abi(f.version),
                 g.symbol,
-                version(g.version),
+                abi(g.version),
                 f.signature,
                 g.signature
             );

@@ -43,6 +43,20 @@ pub fn remove(path: &Path) {
     }
 }
 
+/// A fresh scratch directory for a unit test, under cargo's target directory
+/// (`CARGO_TARGET_DIR` when set), never elsewhere in the checkout.
+#[cfg(test)]
+pub fn test_scratch(name: &str) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| root.join("target"), |d| root.join(d));
+    let dir = target.join("test-scratch").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

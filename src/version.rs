@@ -61,6 +61,13 @@ pub struct InvalidVersion(pub String);
 
 impl fmt::Display for InvalidVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.contains("..") {
+            return write!(
+                f,
+                "`{}` is a range of releases, not one CUDA version; a range makes one merged Rust module: add `--merged` (or name one release, e.g. 13.5)",
+                self.0
+            );
+        }
         write!(
             f,
             "`{}` is not a CUDA version; write it as MAJOR.MINOR, e.g. 13.5",

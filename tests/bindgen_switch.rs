@@ -17,7 +17,7 @@ fn a_program_for_bindgens_rustified_bindings_runs_the_same_on_cushims_module() {
     let fake_dir = fake.parent().unwrap().to_path_buf();
     // What -lcuda looks for.
     std::os::unix::fs::symlink("libcuda.so.1", fake_dir.join("libcuda.so")).unwrap();
-    let target = root().join("target/bindgen-switch");
+    let target = common::target().join("bindgen-switch");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .args(["build", "--quiet", "--offline", "--locked", "--bins"])

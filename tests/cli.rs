@@ -357,6 +357,33 @@ fn a_malformed_version_is_an_error_not_a_panic() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr.contains("`13.x` is not a CUDA version"), "{stderr}");
+    // A range without `--merged` points to it.
+    let out = cushim(&["generate", "--cuda", "11.8..13.5", "--lang", "rust"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("`11.8..13.5` is a range of releases") && stderr.contains("add `--merged`"),
+        "{stderr}"
+    );
+}
+
+/// A library that versions none of its functions (cuBLAS) shows no `?`
+/// where the driver shows ABI versions.
+#[test]
+fn a_library_without_abi_versions_lists_and_diffs_without_question_marks() {
+    let out = cushim(&["list", "--lib", "cublas", "--cuda", "13.5"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.lines().count() > 500, "{stdout}");
+    assert!(!stdout.contains(" ? "), "{stdout}");
+    let out = cushim(&["diff", "--lib", "cublas", "12.9", "13.0"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("added ("), "{stdout}");
+    assert!(
+        !stdout.contains("ABI ?") && !stdout.contains("(ABI"),
+        "{stdout}"
+    );
 }
 
 #[test]

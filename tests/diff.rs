@@ -27,7 +27,7 @@ fn twelve_eight_to_twelve_nine() {
 fn twelve_nine_to_thirteen_in_every_format() {
     let text = diff(&["12.9", "13.0"]);
     assert!(
-        text.contains("cuCtxCreate: cuCtxCreate_v2 (3.2) -> cuCtxCreate_v4 (12.5)"),
+        text.contains("cuCtxCreate: cuCtxCreate_v2 (ABI 3.2) -> cuCtxCreate_v4 (ABI 12.5)"),
         "{text}"
     );
     insta_settings().bind(|| insta::assert_snapshot!("diff-12.9-13.0", text));

@@ -87,7 +87,7 @@ fn an_older_driver_shows_what_it_is_too_old_for() {
 #[test]
 fn no_driver_or_only_the_stub_is_a_clear_failure() {
     let out = doctor(
-        &root().join("target/test-scratch/no-such-dir/libcuda.so.1"),
+        &common::target().join("test-scratch/no-such-dir/libcuda.so.1"),
         &[],
     );
     let (_, stderr) = text(&out);
@@ -126,6 +126,56 @@ fn doctor_needs_neither_libclang_nor_fetched_headers() {
         stdout.contains("523 functions; 19 available, 504 not"),
         "{stdout}"
     );
+    assert_eq!(
+        common::files_under(&cache),
+        Vec::<std::path::PathBuf>::new()
+    );
+}
+
+/// Every library's doctor answers from the data the crate ships: with the
+/// network off, an empty cache, no libclang and no python3, each one says
+/// whether its library is here (none is, on this machine's search path for
+/// the test: every override points at a missing file) and names the file it
+/// looked for, never a pip error, and the cache stays empty.
+#[test]
+fn every_library_s_doctor_is_offline_and_says_whether_it_is_present() {
+    let cache = common::scratch("doctor-offline-cache");
+    let missing = common::scratch("doctor-offline-missing");
+    // Found on this process's PATH; the command itself gets none.
+    let unshare = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("unshare"))
+        .find(|p| p.is_file())
+        .expect("unshare (util-linux) is installed");
+    for library in cushim::library::LIBRARIES {
+        let mut command = Command::new(&unshare);
+        command
+            .args(["-n", "--"])
+            .arg(env!("CARGO_BIN_EXE_cushim"))
+            .args(["doctor", "--lib", library.name])
+            .env("CUSHIM_CACHE_DIR", &cache)
+            .env("LIBCLANG_PATH", cache.join("no-libclang-here"))
+            .env("PATH", "/nonexistent");
+        // Each library's own override, at a file that does not exist.
+        command.env(library.words.override_var, missing.join("absent.so"));
+        let started = std::time::Instant::now();
+        let out = command.output().expect("unshare runs");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}: {stdout}{stderr}",
+            library.name
+        );
+        assert!(
+            stderr.contains(library.words.label),
+            "{}: {stderr}",
+            library.name
+        );
+        assert!(stderr.contains("absent.so"), "{}: {stderr}", library.name);
+        assert!(!stderr.contains("pip"), "{}: {stderr}", library.name);
+        // Generous: it takes milliseconds; a fetch would take far longer.
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
     assert_eq!(
         common::files_under(&cache),
         Vec::<std::path::PathBuf>::new()

@@ -13,7 +13,7 @@ use common::{root, run_ok, text};
 
 /// Builds `tests/linked` with `features` into its own target directory.
 fn build(fake_dir: &Path, features: &[&str], target: &str) -> PathBuf {
-    let target = root().join("target").join(target);
+    let target = common::target().join(target);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .args(["build", "--quiet", "--offline", "--locked"])
@@ -72,7 +72,7 @@ fn both_link_modes_pass_pedantic_clippy() {
             .arg("--manifest-path")
             .arg(root().join("tests/linked/Cargo.toml"))
             .arg("--target-dir")
-            .arg(root().join("target/linked-clippy"))
+            .arg(common::target().join("linked-clippy"))
             .args(["--", "-D", "warnings", "-W", "clippy::pedantic"])
             .env_remove("RUSTFLAGS")
             .output()

@@ -352,10 +352,7 @@ fn c_strings_compile_back_to_the_same_bytes() {
         source.push_str(&format!("    std::puts({});\n", cpp::c_string(t)));
     }
     source.push_str("}\n");
-    let dir =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/c-strings");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::temp::test_scratch("c-strings");
     std::fs::write(dir.join("main.cpp"), source).unwrap();
     let status = std::process::Command::new("g++")
         .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-o"])

@@ -239,7 +239,7 @@ pub fn table(api: &Api) -> String {
         "name".to_string(),
         "symbol".to_string(),
         "proc name".to_string(),
-        "version".to_string(),
+        "ABI version".to_string(),
         "per-thread twin".to_string(),
         "header".to_string(),
         "flags".to_string(),
@@ -249,7 +249,7 @@ pub fn table(api: &Api) -> String {
             Some(t) => format!(
                 "{} @{}",
                 t.symbol,
-                t.version.map_or("?".into(), |v| v.number().to_string())
+                t.version.map_or("-".into(), |v| v.number().to_string())
             ),
             None => "-".into(),
         };
@@ -267,7 +267,8 @@ pub fn table(api: &Api) -> String {
             f.name.clone(),
             f.symbol.clone(),
             f.proc_name.clone(),
-            f.version.map_or("?".into(), |v| v.number().to_string()),
+            // A library that versions no function (cuBLAS): none to show.
+            f.version.map_or("-".into(), |v| v.number().to_string()),
             twin,
             f.header().to_string(),
             if flags.is_empty() {

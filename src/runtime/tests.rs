@@ -388,9 +388,7 @@ fn cpp_runtime_program() -> &'static std::path::Path {
 }
 
 fn build_cpp_runtime_program() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-scratch/cpp-runtime");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::temp::test_scratch("cpp-runtime");
     let codes = super::CUSHIM_CODES;
     let info = &super::CUSHIM_LIBRARY;
     let (v2, v1) = info.proc_address.unwrap();

@@ -8,13 +8,23 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Where the tests build and write: cargo's target directory
+/// (`CARGO_TARGET_DIR` when set, relative to the checkout if relative), never
+/// anywhere else in the checkout.
+pub fn target() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     root().join("headers/fixtures").join(format!("{name}.h"))
 }
 
 /// Where no library exists: an absolute path for `CUSHIM_CUDA_LIBRARY`.
 pub fn missing_library() -> PathBuf {
-    root().join("target/test-scratch/no-such-dir/libcuda.so.1")
+    target().join("test-scratch/no-such-dir/libcuda.so.1")
 }
 
 /// The insta settings of every snapshot test: snapshots live in `snapshots/`,
@@ -38,9 +48,9 @@ pub const FIXTURES: [&str; 8] = [
     "types",
 ];
 
-/// A fresh directory under `target/`, removed first if it exists.
+/// A fresh directory under the target directory, removed first if it exists.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/test-scratch").join(name);
+    let dir = target().join("test-scratch").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
