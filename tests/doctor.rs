@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{fake_driver, root, text};
+use common::{fake_driver, text};
 
 fn doctor(library: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cushim"))
