@@ -23,7 +23,7 @@ fn lower_first(text: &str) -> String {
 /// The library as the shims of `api` would find it, or an error that says
 /// why there is none; with every candidate tried before the answer.
 fn open(api: &Api) -> Result<(Loaded, Vec<Attempt>, &'static LibraryInfo), Error> {
-    let info = crate::runtime::library_info(&api.library, api.header_major()?);
+    let info = crate::runtime::library_info(&api.library, api.header_major()?, cfg!(windows));
     let search = cushim_runtime::search(info);
     let tried = search.tried;
     let set = || {

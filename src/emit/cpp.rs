@@ -149,19 +149,12 @@ fn items<S: AsRef<str>>(list: &[S]) -> String {
 }
 
 impl CppLibrary {
-    fn new(library: &crate::library::Library, major: u32) -> CppLibrary {
-        use crate::library::{with_major, Names, Search, VersionQuery, FAMILY};
-        let both = |names: Names| {
-            (
-                items(&with_major(names.unix, major)),
-                items(&with_major(names.windows, major)),
-            )
-        };
-        let (toolkit_search, family, wheel_dirs) = match library.search {
-            Search::System => (false, Names::NONE, &[][..]),
-            Search::Toolkit { wheel_dirs } => (true, FAMILY, wheel_dirs),
-        };
-        let wheel_dirs = with_major(wheel_dirs, major);
+    /// C++ literals of the runtime's description on each system (the pair
+    /// picks with `_WIN32`). The C++ runtime takes the wheel directories
+    /// with the major filled in, and Windows' own.
+    fn new(unix: &loader::LibraryInfo, windows: &loader::LibraryInfo, major: u32) -> CppLibrary {
+        use cushim_runtime::VersionQuery;
+        let wheel_dirs = crate::library::with_major(unix.wheel_dirs.unwrap_or_default(), major);
         // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
         let windows_dirs: Vec<String> = wheel_dirs
             .iter()
@@ -172,24 +165,24 @@ impl CppLibrary {
             .map(|d| d.replace('/', "\\"))
             .collect();
         CppLibrary {
-            version_function: c_string(&library.version.name.to_string_lossy()),
-            version_query: match library.version.query {
+            version_function: c_string(&unix.version_function.to_string_lossy()),
+            version_query: match unix.version_query {
                 VersionQuery::Number => 0,
                 VersionQuery::MajorMinor => 1,
                 VersionQuery::Text => 2,
                 VersionQuery::Property => 3,
             },
-            has_stub: library.has_stub,
-            major,
-            label: c_string(library.words.label),
-            short: c_string(library.words.short),
-            product: c_string(library.words.product),
-            install: c_string(library.words.install),
-            override_var: c_string(library.words.override_var),
-            toolkit_search,
-            names: both(library.names_for(major)),
-            preload: both(library.preload),
-            family: (items(family.unix), items(family.windows)),
+            has_stub: unix.stub_code.is_some(),
+            major: unix.major,
+            label: c_string(unix.label),
+            short: c_string(unix.short),
+            product: c_string(unix.product),
+            install: c_string(unix.install),
+            override_var: c_string(unix.override_var),
+            toolkit_search: unix.wheel_dirs.is_some(),
+            names: (items(unix.names), items(windows.names)),
+            preload: (items(unix.preload), items(windows.preload)),
+            family: (items(unix.family), items(windows.family)),
             wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
         }
     }
@@ -460,7 +453,11 @@ pub fn emit(
                 format!("invalid value: {}", names.invalid_value.name),
             ),
         ],
-        library: CppLibrary::new(library, major),
+        library: CppLibrary::new(
+            crate::runtime::library_info(library, major, false),
+            crate::runtime::library_info(library, major, true),
+            major,
+        ),
         has_stub: library.has_stub,
         row_legend: if driver.is_some() {
             "Name, symbol, name for the lookup by ABI version, ABI version, per-thread twin, per-thread itself, of another system."

@@ -9,6 +9,7 @@ use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
 use crate::options::{EnumOptions, EnumStyle, Link, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
+use cushim_runtime::LibraryInfo;
 
 #[derive(Template)]
 #[template(path = "rust/module.rs", escape = "none")]
@@ -78,59 +79,46 @@ struct LibraryFields {
 }
 
 impl LibraryFields {
-    fn new(library: &crate::library::Library, major: u32) -> LibraryFields {
-        use crate::library::{with_major, Names, Search, FAMILY};
-        let list = |items: &[String]| -> String {
+    /// Rust literals of the runtime's description on each system (the
+    /// module picks with `cfg!(windows)` where the two differ).
+    fn new(unix: &LibraryInfo, windows: &LibraryInfo) -> LibraryFields {
+        let list = |items: &[&str]| -> String {
             let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
             format!("&[{}]", quoted.join(", "))
         };
-        let per_system = |unix: String, windows: String| {
+        let per_system = |pick: fn(&LibraryInfo) -> &'static [&'static str]| {
+            let (unix, windows) = (list(pick(unix)), list(pick(windows)));
             if unix == windows {
                 unix
             } else {
                 format!("if cfg!(windows) {{ {windows} }} else {{ {unix} }}")
             }
         };
-        let both = |names: Names| {
-            per_system(
-                list(&with_major(names.unix, major)),
-                list(&with_major(names.windows, major)),
-            )
-        };
         let cstr = |c: &std::ffi::CStr| format!("c{:?}", c.to_string_lossy());
         LibraryFields {
-            label: format!("{:?}", library.words.label),
-            label_text: library.words.label,
-            short: format!("{:?}", library.words.short),
-            product: format!("{:?}", library.words.product),
-            install: format!("{:?}", library.words.install),
-            override_var: format!("{:?}", library.words.override_var),
-            names: both(library.names_for(major)),
-            version_function: cstr(library.version.name),
+            label: format!("{:?}", unix.label),
+            label_text: unix.label,
+            short: format!("{:?}", unix.short),
+            product: format!("{:?}", unix.product),
+            install: format!("{:?}", unix.install),
+            override_var: format!("{:?}", unix.override_var),
+            names: per_system(|i| i.names),
+            version_function: cstr(unix.version_function),
             // The runtime's own variant name: `Number`, `MajorMinor`, ...
-            version_query: format!("{:?}", library.version.query),
-            stub_code: if library.has_stub {
-                format!("Some({})", library.codes.stub_library.value)
-            } else {
-                "None".into()
-            },
-            proc_address: match library.proc_address {
+            version_query: format!("{:?}", unix.version_query),
+            stub_code: unix
+                .stub_code
+                .map_or_else(|| "None".into(), |c| format!("Some({c})")),
+            proc_address: match unix.proc_address {
                 Some((v2, v1)) => format!("Some(({}, {}))", cstr(v2), cstr(v1)),
                 None => "None".into(),
             },
-            major,
-            wheel_dirs: match library.search {
-                Search::System => "None".into(),
-                Search::Toolkit { wheel_dirs } => {
-                    let dirs: Vec<String> = wheel_dirs.iter().map(ToString::to_string).collect();
-                    format!("Some({})", list(&dirs))
-                }
-            },
-            preload: both(library.preload),
-            family: match library.search {
-                Search::System => "&[]".into(),
-                Search::Toolkit { .. } => both(FAMILY),
-            },
+            major: unix.major,
+            wheel_dirs: unix
+                .wheel_dirs
+                .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
+            preload: per_system(|i| i.preload),
+            family: per_system(|i| i.family),
         }
     }
 }
@@ -318,7 +306,13 @@ pub fn emit(
             .map(|c| c.name)
             .collect()
         },
-        library: LibraryFields::new(&api.library, api.header_major()?),
+        library: {
+            let major = api.header_major()?;
+            LibraryFields::new(
+                crate::runtime::library_info(&api.library, major, false),
+                crate::runtime::library_info(&api.library, major, true),
+            )
+        },
         has_streams: api.library.parse.per_thread_define.is_some(),
         module_name: file_name
             .strip_suffix(".rs")

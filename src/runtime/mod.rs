@@ -22,11 +22,11 @@ use crate::library::DRIVER;
 #[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 
-#[cfg(any(test, feature = "cli"))]
+#[cfg(any(test, feature = "emit"))]
 use cushim_runtime::{Codes, LibraryInfo};
 pub use cushim_runtime::{Resolve, StreamMode};
 
-#[cfg(any(test, feature = "cli"))]
+#[cfg(any(test, feature = "emit"))]
 use crate::library::{Search, FAMILY};
 
 /// The driver's codes, as its description has them.
@@ -36,11 +36,11 @@ pub(crate) const CUSHIM_CODES: Codes = codes(&DRIVER);
 /// module's is (the driver's names carry no major).
 #[cfg(test)]
 pub(crate) static CUSHIM_LIBRARY: std::sync::LazyLock<&'static LibraryInfo> =
-    std::sync::LazyLock::new(|| library_info(&DRIVER, 0));
+    std::sync::LazyLock::new(|| library_info(&DRIVER, 0, cfg!(windows)));
 
 /// The codes a library's shims answer with, from its description (the
 /// success value is 0 in every CUDA library).
-#[cfg(any(test, feature = "cli"))]
+#[cfg(any(test, feature = "emit"))]
 pub const fn codes(library: &crate::library::Library) -> Codes {
     let c = &library.codes;
     Codes {
@@ -54,30 +54,48 @@ pub const fn codes(library: &crate::library::Library) -> Codes {
     }
 }
 
-/// What a generated module of `library` for headers of `major` tells its
-/// loader, for `cushim doctor` to search as that module would. The names are
-/// leaked: one value per library shown, once per process.
-#[cfg(any(test, feature = "cli"))]
-pub fn library_info(library: &crate::library::Library, major: u32) -> &'static LibraryInfo {
-    let here = |names: crate::library::Names| -> &'static [&'static str] {
-        let names = if cfg!(windows) {
-            names.windows
-        } else {
-            names.unix
-        };
-        let filled: Vec<&'static str> = crate::library::with_major(names, major)
+/// The one translation of a description into the runtime's own type: what a
+/// generated module of `library` for headers of `major` (0 when its file
+/// names carry none) tells its loader, on Windows or on another system. Each
+/// emitter prints it as a literal (`emit::rust`, `emit::cpp`) and `cushim
+/// doctor` searches with it, so all three say the same. Its `resolve` and
+/// `default_stream` are the defaults; a module prints the ones asked for.
+///
+/// Interned: one value per library, major and system, for the process.
+#[cfg(any(test, feature = "emit"))]
+pub fn library_info(
+    library: &crate::library::Library,
+    major: u32,
+    windows: bool,
+) -> &'static LibraryInfo {
+    type Key = (&'static str, u32, bool);
+    static INTERNED: std::sync::Mutex<Vec<(Key, &'static LibraryInfo)>> =
+        std::sync::Mutex::new(Vec::new());
+    let key = (library.name, major, windows);
+    let mut interned = INTERNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, info)) = interned.iter().find(|(k, _)| *k == key) {
+        return info;
+    }
+    let leak = |names: Vec<String>| -> &'static [&'static str] {
+        let names: Vec<&'static str> = names
             .into_iter()
             .map(|n| &*Box::leak(n.into_boxed_str()))
             .collect();
-        Box::leak(filled.into_boxed_slice())
+        Box::leak(names.into_boxed_slice())
     };
-    Box::leak(Box::new(LibraryInfo {
+    let system = |names: crate::library::Names| {
+        let names = if windows { names.windows } else { names.unix };
+        leak(crate::library::with_major(names, major))
+    };
+    let info: &'static LibraryInfo = Box::leak(Box::new(LibraryInfo {
         label: library.words.label,
         short: library.words.short,
         product: library.words.product,
         install: library.words.install,
         override_var: library.words.override_var,
-        names: here(library.names_for(major)),
+        names: system(library.names_for(major)),
         version_function: library.version.name,
         version_query: library.version.query,
         stub_code: library
@@ -89,14 +107,17 @@ pub fn library_info(library: &crate::library::Library, major: u32) -> &'static L
             Search::System => None,
             Search::Toolkit { wheel_dirs } => Some(wheel_dirs),
         },
-        preload: here(library.preload),
-        family: if cfg!(windows) {
-            FAMILY.windows
-        } else {
-            FAMILY.unix
+        preload: system(library.preload),
+        // Only a library installed with a toolkit has a family whose
+        // directories are searched.
+        family: match library.search {
+            Search::System => &[],
+            Search::Toolkit { .. } => system(FAMILY),
         },
         codes: codes(library),
         resolve: Resolve::ProcAddress,
         default_stream: StreamMode::Legacy,
-    }))
+    }));
+    interned.push((key, info));
+    info
 }
