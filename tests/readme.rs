@@ -65,3 +65,36 @@ fn the_readme_s_build_script_example_builds_offline_and_runs_without_a_driver() 
     assert!(stdout.contains("no CUDA here: "), "{stdout}");
     assert!(stdout.contains("cuDeviceGetCount -> "), "{stdout}");
 }
+
+/// The README's table of libraries names every library of the registry
+/// (`cushim::library::LIBRARIES`) by its label and its `--lib` name, and no
+/// other: a new library's description fails here until the README says what
+/// it binds.
+#[test]
+fn the_readme_s_table_names_every_library_of_the_registry() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("| library | `--lib` | binds | without the library |")
+        .expect("the README's table of libraries");
+    let rows: Vec<(String, String)> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].to_string(), cells[2].trim_matches('`').to_string())
+        })
+        .collect();
+    let registry: Vec<(String, String)> = cushim::library::LIBRARIES
+        .iter()
+        .map(|l| {
+            let label = if l.name == cushim::library::DRIVER.name {
+                "CUDA driver"
+            } else {
+                l.words.label
+            };
+            (label.to_string(), l.name.to_string())
+        })
+        .collect();
+    assert_eq!(rows, registry, "the README's rows, against the registry");
+}
