@@ -129,3 +129,30 @@ fn outputs_of_every_flag_that_changes_them() {
             .newtype_global_enum("CUfixture.*"),
     );
 }
+
+/// Every library of the registry, from its newest pinned release's shipped
+/// data, narrowed to its version function: its IR row and its C++ pair (the
+/// Rust module's types are the whole library's, which `tests/pinned.rs`
+/// checks). A new library gets its snapshots by being in the registry.
+#[test]
+fn every_library_s_own_output() {
+    for library in cushim::library::LIBRARIES {
+        let version = library.version.name.to_string_lossy();
+        let builder = || {
+            cushim::Builder::new()
+                .library(library.name)
+                .cuda_version("13.5")
+                .allowlist(format!("^{version}$"))
+        };
+        let (api, _) = cushim::load(builder().options()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(api.functions.len(), 1, "{}", library.name);
+        let table = cushim::ir::table(&api);
+        insta_settings().bind(|| {
+            insta::assert_snapshot!(format!("ir-library-{}", library.name), table);
+        });
+        snapshot_outputs(
+            &format!("library-{}", library.name),
+            builder().languages(&[cushim::Language::Cpp]),
+        );
+    }
+}
