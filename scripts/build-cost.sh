@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# What a downstream crate pays to build: the crates in its tree and a clean
-# release build (`cargo build --release`, fresh target directory, registry
-# already downloaded), side by side in one run, rounds interleaved:
-#   cushim-lean  build.rs: cushim, default-features = false, CUDA 13.5 as cushim
-#                ships it rendered; main.rs includes the module and calls cuInit
-#   cushim-emit  the same with the `emit` feature (generated from the shipped IR)
-#   cushim-cli   the same with cushim's default features (the command line)
-#   cudarc       cudarc 0.19, driver only, one CUDA version, dynamic loading;
-#                main.rs calls cuInit through driver::result
+# What a downstream crate pays to build, against cudarc with the same
+# libraries: a clean `cargo build` (fresh target directory, registry already
+# downloaded, offline) of a crate whose build.rs asks cushim (no optional
+# feature: every library from the data the crate ships) for one, three or six
+# libraries of CUDA 13.5, and of a crate that depends on cudarc 0.19 with the
+# same libraries (dynamic loading, one CUDA version; cudarc has no NVML or
+# nvJitLink, so its six-library row has its four). Each as a library crate
+# and as a binary, in the dev and the release profile; rounds interleaved.
 # Usage: scripts/build-cost.sh [ROUNDS]   (default 3)
 set -euo pipefail
 rounds=${1:-3}
@@ -15,7 +14,19 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/cushim-build-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-make_crate() { # name, build-dependency line, dependency line, build.rs, main.rs
+declare -A cushim_libs=(
+  [1]="driver"
+  [3]="driver nvrtc cublas"
+  [6]="driver nvrtc nvml nvjitlink cublas cublaslt"
+)
+declare -A cudarc_features=(
+  [1]='"driver"'
+  [3]='"driver", "nvrtc", "cublas"'
+  [6]='"driver", "nvrtc", "cublas", "cublaslt"'
+)
+stem() { case $1 in driver) echo cuda ;; cublaslt) echo cublasLt ;; *) echo "$1" ;; esac; }
+
+make_crate() { # name, kind (lib|bin), build-dependency, dependencies, build.rs, source
   mkdir -p "$work/$1/src"
   cat > "$work/$1/Cargo.toml" <<EOF
 [package]
@@ -25,73 +36,95 @@ edition = "2024"
 publish = false
 
 [dependencies]
-$3
+$4
 
 [build-dependencies]
-$2
+$3
 
 [workspace]
 EOF
-  printf '%s\n' "$4" > "$work/$1/build.rs"
-  printf '%s\n' "$5" > "$work/$1/src/main.rs"
+  printf '%s\n' "$5" > "$work/$1/build.rs"
+  if [ "$2" = lib ]; then
+    printf '%s\n' "$6" > "$work/$1/src/lib.rs"
+  else
+    printf '%s\nfn main() {\n    println!("{}", all());\n}\n' "$6" > "$work/$1/src/main.rs"
+  fi
 }
 
-cushim_build='fn main() {
-    if let Err(e) = cushim::Builder::new().cuda_version("13.5").languages(&[cushim::Language::Rust]).generate() {
-        eprintln!("{e}");
+crates=()
+for n in 1 3 6; do
+  build='fn main() {
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap());'
+  source=''
+  calls=''
+  for l in ${cushim_libs[$n]}; do
+    s=$(stem "$l")
+    build+="
+    if let Err(e) = cushim::Builder::new().library(\"$l\").cuda_version(\"13.5\")
+        .languages(&[cushim::Language::Rust]).out_dir(out.join(\"$l\")).generate() {
+        eprintln!(\"{e}\");
         std::process::exit(1);
-    }
-}'
-cushim_main='#[allow(dead_code)]
-mod cuda {
-    include!(concat!(env!("OUT_DIR"), "/cuda.rs"));
+    }"
+    source+="#[allow(dead_code, non_snake_case)]
+pub mod $l {
+    include!(concat!(env!(\"OUT_DIR\"), \"/$l/$s.rs\"));
 }
-fn main() {
-    println!("{:?}", unsafe { cuda::Api::cuInit(0) });
+"
+    calls+="$l::preload_all().is_ok() & "
+  done
+  build+='
 }'
-make_crate cushim-lean "cushim = { path = \"$repo\", default-features = false }" \
-  'libloading = "0.9"' "$cushim_build" "$cushim_main"
-make_crate cushim-emit "cushim = { path = \"$repo\", default-features = false, features = [\"emit\"] }" \
-  'libloading = "0.9"' "$cushim_build" "$cushim_main"
-make_crate cushim-cli "cushim = { path = \"$repo\" }" \
-  'libloading = "0.9"' "$cushim_build" "$cushim_main"
-make_crate cudarc '' \
-  'cudarc = { version = "0.19", default-features = false, features = ["std", "driver", "dynamic-loading", "cuda-13000"] }' \
-  'fn main() {}' \
-  'fn main() {
-    println!("{:?}", cudarc::driver::result::init());
-}'
+  source+="pub fn all() -> bool {
+    ${calls}true
+}"
+  cudarc_source="pub fn all() -> bool {
+    cudarc::driver::result::init().is_ok()
+}"
+  for kind in lib bin; do
+    make_crate "cushim-$n-$kind" $kind "cushim = { path = \"$repo\", default-features = false }" \
+      "libloading = \"0.9\"
+cushim-runtime = { path = \"$repo/cushim-runtime\" }" "$build" "$source"
+    make_crate "cudarc-$n-$kind" $kind '' \
+      "cudarc = { version = \"0.19\", default-features = false, features = [\"std\", \"dynamic-loading\", \"cuda-13000\", ${cudarc_features[$n]}] }" \
+      'fn main() {}' "$cudarc_source"
+    crates+=("cushim-$n-$kind" "cudarc-$n-$kind")
+  done
+done
 
-crates=(cushim-lean cushim-emit cushim-cli cudarc)
-echo "crates in the tree (cargo tree -e normal,build, unique, the crate itself left out):"
 for c in "${crates[@]}"; do
-  (cd "$work/$c" && cargo generate-lockfile -q && cargo fetch -q)
-  n=$(cd "$work/$c" && cargo tree -q -e normal,build --prefix none | sed 's/ (\*)$//; s/ (proc-macro)$//' \
-      | grep -v "^$c v" | grep -v '^\[' | sort -u | grep -c .)
-  printf '  %-12s %3d\n' "$c" "$n"
+  (cd "$work/$c" && cargo generate-lockfile -q --offline && cargo fetch -q --offline)
 done
 
 declare -A times
 for r in $(seq 1 "$rounds"); do
-  for c in "${crates[@]}"; do
-    rm -rf "$work/target-$c"
-    start=$(date +%s.%N)
-    (cd "$work/$c" && CARGO_TARGET_DIR="$work/target-$c" cargo build -q --release --offline)
-    end=$(date +%s.%N)
-    t=$(echo "$end - $start" | bc)
-    times[$c]="${times[$c]:-} $t"
-    printf 'round %d  %-12s %6.1f s\n' "$r" "$c" "$t"
+  for profile in dev release; do
+    for c in "${crates[@]}"; do
+      rm -rf "$work/target-$c"
+      start=$(date +%s.%N)
+      (cd "$work/$c" && CARGO_TARGET_DIR="$work/target-$c" cargo build -q --offline --profile "$profile")
+      end=$(date +%s.%N)
+      times[$profile/$c]="${times[$profile/$c]:-} $(echo "$end - $start" | bc)"
+    done
+    echo "round $r, $profile: done" >&2
   done
 done
 
-echo
-echo "clean release build, $rounds rounds interleaved (seconds):"
-printf '  %-12s %8s %8s %8s   %s\n' crate median min max "ratio to cudarc (median)"
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-base=$(echo "${times[cudarc]}" | median)
-for c in "${crates[@]}"; do
-  m=$(echo "${times[$c]}" | median)
-  lo=$(echo "${times[$c]}" | tr ' ' '\n' | grep . | sort -g | head -1)
-  hi=$(echo "${times[$c]}" | tr ' ' '\n' | grep . | sort -g | tail -1)
-  printf '  %-12s %8.1f %8.1f %8.1f   %.2f\n' "$c" "$m" "$lo" "$hi" "$(echo "$m / $base" | bc -l)"
+spread() { tr ' ' '\n' | grep . | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {printf "%.1f-%.1f", lo, hi}'; }
+echo
+echo "clean cargo build, $rounds rounds interleaved, wall seconds: median [min-max]"
+echo
+echo "| profile | crate | libraries | cushim (no feature) | cudarc 0.19 | cushim / cudarc |"
+echo "|---|---|---|---|---|---|"
+for profile in dev release; do
+  for kind in lib bin; do
+    for n in 1 3 6; do
+      a=${times[$profile/cushim-$n-$kind]}
+      b=${times[$profile/cudarc-$n-$kind]}
+      ma=$(echo "$a" | median)
+      mb=$(echo "$b" | median)
+      printf '| %s | %s | %s | %.1f [%s] | %.1f [%s] | %.2f |\n' "$profile" "$kind" "$n" \
+        "$ma" "$(echo "$a" | spread)" "$mb" "$(echo "$b" | spread)" "$(echo "$ma / $mb" | bc -l)"
+    done
+  done
 done

@@ -234,6 +234,37 @@ impl Builder {
         self
     }
 
+    /// Derive `PartialEq` on the types where it can be derived (bindgen's
+    /// `derive_partialeq`).
+    pub fn derive_partialeq(mut self, on: bool) -> Self {
+        self.options.derives.partialeq = on;
+        self
+    }
+
+    /// Derive `Eq` (and `PartialEq`) where it can be derived (bindgen's `derive_eq`).
+    pub fn derive_eq(mut self, on: bool) -> Self {
+        self.options.derives.eq = on;
+        self
+    }
+
+    /// Derive `Hash` where it can be derived (bindgen's `derive_hash`); enums always do.
+    pub fn derive_hash(mut self, on: bool) -> Self {
+        self.options.derives.hash = on;
+        self
+    }
+
+    /// Derive `PartialOrd` where it can be derived (bindgen's `derive_partialord`).
+    pub fn derive_partialord(mut self, on: bool) -> Self {
+        self.options.derives.partialord = on;
+        self
+    }
+
+    /// Derive `Ord` (and `PartialOrd`) where it can be derived (bindgen's `derive_ord`).
+    pub fn derive_ord(mut self, on: bool) -> Self {
+        self.options.derives.ord = on;
+        self
+    }
+
     /// Copy the header's brief docs into the output.
     pub fn docs(mut self, on: bool) -> Self {
         self.options.docs = on;

@@ -47,6 +47,8 @@ mod write;
 pub use builder::{Builder, BUILDER_ENV};
 pub use diag::{Diagnostic, Error};
 pub use emit::File;
-pub use options::{EnumOptions, EnumStyle, Language, Link, Options, Resolve, Source, StreamMode};
+pub use options::{
+    Derives, EnumOptions, EnumStyle, Language, Link, Options, Resolve, Source, StreamMode,
+};
 pub use pipeline::{generate, load, Generated};
 pub use version::{CudaVersion, Release};

@@ -284,6 +284,62 @@ fn precedence(style: EnumStyle) -> usize {
         .unwrap_or(usize::MAX)
 }
 
+/// Rust: the traits that the types derive where they can, beyond `Debug`,
+/// `Default`, `Copy` and `Clone`: bindgen's `--with-derive-*` options, so
+/// that a crate switching from bindgen keeps its public types' traits. As in
+/// bindgen, `Eq` brings `PartialEq` and `Ord` brings `PartialOrd`; enums
+/// always derive `Hash`, `PartialEq` and `Eq`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Derives {
+    /// `PartialEq` (`--with-derive-partialeq`).
+    pub partialeq: bool,
+    /// `Eq` and `PartialEq` (`--with-derive-eq`).
+    pub eq: bool,
+    /// `Hash` (`--with-derive-hash`).
+    pub hash: bool,
+    /// `PartialOrd` (`--with-derive-partialord`).
+    pub partialord: bool,
+    /// `Ord` and `PartialOrd` (`--with-derive-ord`).
+    pub ord: bool,
+}
+
+impl Derives {
+    /// Each option's flag and whether it is on, in bindgen's order.
+    pub fn flags(&self) -> [(&'static str, bool); 5] {
+        [
+            ("--with-derive-partialeq", self.partialeq),
+            ("--with-derive-eq", self.eq),
+            ("--with-derive-hash", self.hash),
+            ("--with-derive-partialord", self.partialord),
+            ("--with-derive-ord", self.ord),
+        ]
+    }
+
+    /// Whether a derive list keeps `name` (one of the traits above; any
+    /// other trait is not this option's to drop).
+    pub fn keeps(&self, name: &str) -> bool {
+        match name {
+            "PartialEq" => self.partialeq || self.eq,
+            "Eq" => self.eq,
+            "Hash" => self.hash,
+            "PartialOrd" => self.partialord || self.ord,
+            "Ord" => self.ord,
+            _ => true,
+        }
+    }
+
+    /// What an enum derives beyond `Copy`, `Clone`, `Hash`, `PartialEq` and
+    /// `Eq` (which every enum derives, as bindgen's do). Example: `, PartialOrd, Ord`.
+    /// Bindgen orders enums on the same terms as structs.
+    pub fn enum_extra(&self) -> &'static str {
+        match (self.keeps("PartialOrd"), self.keeps("Ord")) {
+            (true, true) => ", PartialOrd, Ord",
+            (true, false) => ", PartialOrd",
+            _ => "",
+        }
+    }
+}
+
 /// Everything that decides what cushim generates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -310,6 +366,8 @@ pub struct Options {
     pub stream: StreamMode,
     /// Rust only: how enums are spelled. Default: newtypes.
     pub enums: EnumOptions,
+    /// Rust only: the traits the types derive beyond the defaults.
+    pub derives: Derives,
     /// Lazy loading (the default), direct linking, or a feature's choice.
     pub link: Link,
     /// The library, by its description's name. Default: `driver`.
@@ -330,6 +388,7 @@ impl Default for Options {
             resolve: Resolve::ProcAddress,
             stream: StreamMode::Legacy,
             enums: EnumOptions::default(),
+            derives: Derives::default(),
             link: Link::Lazy,
             library: crate::library::DRIVER.name.to_string(),
         }
@@ -376,6 +435,11 @@ pub const FLAG_METHODS: &[(&str, &str)] = &[
     ),
     ("--constified-enum", "Builder::constified_enum"),
     ("--no-prepend-enum-name", "Builder::prepend_enum_name"),
+    ("--with-derive-partialeq", "Builder::derive_partialeq"),
+    ("--with-derive-eq", "Builder::derive_eq"),
+    ("--with-derive-hash", "Builder::derive_hash"),
+    ("--with-derive-partialord", "Builder::derive_partialord"),
+    ("--with-derive-ord", "Builder::derive_ord"),
 ];
 
 /// `text` with every backticked command-line span (`` `--cuda <version>` ``)
@@ -617,6 +681,24 @@ pub struct GenerateArgs {
     /// Name global enum constants without the enum's name first (consts, newtype_global)
     #[arg(long, help_heading = "Enums (Rust; bindgen's flags)")]
     pub no_prepend_enum_name: bool,
+    /// Derive PartialEq where it can be derived
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_partialeq: bool,
+    /// Derive Eq (and PartialEq) where it can be derived
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_eq: bool,
+    /// Derive Hash where it can be derived (enums always do)
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_hash: bool,
+    /// Derive PartialOrd where it can be derived
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_partialord: bool,
+    /// Derive Ord (and PartialOrd) where it can be derived
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_ord: bool,
+    /// Derive Default where it can be derived: always on (accepted for bindgen's command lines)
+    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
+    pub with_derive_default: bool,
 }
 
 #[cfg(feature = "cli")]
@@ -644,6 +726,13 @@ impl GenerateArgs {
             resolve: self.resolve,
             stream: self.stream,
             enums: self.enum_options(),
+            derives: Derives {
+                partialeq: self.with_derive_partialeq,
+                eq: self.with_derive_eq,
+                hash: self.with_derive_hash,
+                partialord: self.with_derive_partialord,
+                ord: self.with_derive_ord,
+            },
             link: self.link.clone(),
             ..self.source.options()?
         })
@@ -840,6 +929,11 @@ impl Options {
         }
         if !self.enums.prepend_name {
             a.push(("--no-prepend-enum-name", None));
+        }
+        for (flag, on) in self.derives.flags() {
+            if on {
+                a.push((flag, None));
+            }
         }
         if let Some(p) = &self.cpp_prefix {
             a.push(("--prefix", text(p.clone())));

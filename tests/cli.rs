@@ -320,6 +320,13 @@ fn every_builder_call_round_trips_through_the_command_line() {
             .rustified_enum(".*")
             .prepend_enum_name(false),
         Builder::new()
+            .derive_partialeq(true)
+            .derive_eq(true)
+            .derive_hash(true)
+            .derive_partialord(true)
+            .derive_ord(true),
+        Builder::new().derive_ord(true).derive_hash(true),
+        Builder::new()
             .cuda_version("13.5")
             .allowlist("^cuMem")
             .blocklist("Async$")

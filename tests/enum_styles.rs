@@ -15,6 +15,15 @@ use quote::ToTokens;
 /// bindgen's own output for the 13.5 header, with cushim's settings but this
 /// enum style.
 fn bindgen_items(style: EnumVariation, prepend: bool) -> Vec<syn::Item> {
+    bindgen_items_deriving(style, prepend, cushim::Derives::default())
+}
+
+/// The same, with bindgen's derive options set as `derives` says.
+fn bindgen_items_deriving(
+    style: EnumVariation,
+    prepend: bool,
+    derives: cushim::Derives,
+) -> Vec<syn::Item> {
     let include = common::include_dir("13.5");
     let dir = include.canonicalize().unwrap().display().to_string();
     // Every header of the driver, with the system's own OpenGL, EGL and VDPAU
@@ -32,7 +41,24 @@ fn bindgen_items(style: EnumVariation, prepend: bool) -> Vec<syn::Item> {
     ]
     .map(|h| format!("#include <{h}>\n"))
     .concat();
-    let text = bindgen::Builder::default()
+    // Each option set as its flag would be: only when on (bindgen's setters
+    // also turn others on or off).
+    let mut builder = bindgen::Builder::default();
+    for (on, set) in [
+        (
+            derives.partialeq,
+            bindgen::Builder::derive_partialeq as fn(_, _) -> _,
+        ),
+        (derives.eq, bindgen::Builder::derive_eq),
+        (derives.hash, bindgen::Builder::derive_hash),
+        (derives.partialord, bindgen::Builder::derive_partialord),
+        (derives.ord, bindgen::Builder::derive_ord),
+    ] {
+        if on {
+            builder = set(builder, true);
+        }
+    }
+    let text = builder
         .header_contents("driver-headers.h", &all)
         .clang_args(["-x", "c", "-std=c11"])
         .clang_arg(format!("-I{dir}"))
@@ -53,11 +79,18 @@ fn bindgen_items(style: EnumVariation, prepend: bool) -> Vec<syn::Item> {
 
 /// The items of the `sys` module of cushim's 13.5 module in this style.
 fn cushim_items(style: EnumStyle, prepend: bool) -> Vec<syn::Item> {
-    let options = cushim::Builder::new()
+    cushim_items_of(
+        cushim::Builder::new()
+            .default_enum_style(style)
+            .prepend_enum_name(prepend),
+    )
+}
+
+/// The items of the `sys` module of the 13.5 module that `builder` asks for.
+fn cushim_items_of(builder: cushim::Builder) -> Vec<syn::Item> {
+    let options = builder
         .cuda_version("13.5")
-        .languages(&[cushim::Language::Rust])
-        .default_enum_style(style)
-        .prepend_enum_name(prepend);
+        .languages(&[cushim::Language::Rust]);
     let generated = cushim::generate(options.options()).unwrap();
     let file = syn::parse_file(&generated.files[0].contents).unwrap();
     file.items
@@ -226,5 +259,87 @@ fn every_enum_style_has_bindgens_items() {
                 "{style}: {name}"
             );
         }
+    }
+}
+
+/// Each struct, union and enum newtype's derived traits, by name.
+fn derives_of(items: &[syn::Item]) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for item in items {
+        let (name, attrs) = match item {
+            syn::Item::Struct(s) => (s.ident.to_string(), &s.attrs),
+            syn::Item::Union(u) => (u.ident.to_string(), &u.attrs),
+            _ => continue,
+        };
+        let mut traits = BTreeSet::new();
+        for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+            let list: syn::punctuated::Punctuated<syn::Path, syn::Token![,]> = a
+                .parse_args_with(syn::punctuated::Punctuated::parse_terminated)
+                .unwrap();
+            traits.extend(list.iter().map(|p| tokens(p)));
+        }
+        out.insert(name, traits);
+    }
+    out
+}
+
+/// A bindgen user's derive options (`--with-derive-eq --with-derive-hash
+/// --with-derive-ord`, and others) give every struct, union and enum of the
+/// module the traits that bindgen itself derives for it from the same
+/// header; with none, the module is the default one. cushim's own enum
+/// newtypes print `Debug` by hand, so `Debug` is left out of the comparison
+/// for them.
+#[test]
+fn derive_options_give_bindgens_derives() {
+    let none = cushim::Derives::default();
+    let cases = [
+        none,
+        cushim::Derives {
+            eq: true,
+            hash: true,
+            ord: true,
+            ..none
+        },
+        cushim::Derives {
+            partialeq: true,
+            ..none
+        },
+        cushim::Derives {
+            hash: true,
+            partialord: true,
+            ..none
+        },
+        cushim::Derives { ord: true, ..none },
+    ];
+    let newtype = EnumVariation::NewType {
+        is_bitfield: false,
+        is_global: false,
+    };
+    for derives in cases {
+        let theirs = derives_of(&bindgen_items_deriving(newtype, true, derives));
+        let ours_items = cushim_items_of(
+            cushim::Builder::new()
+                .derive_partialeq(derives.partialeq)
+                .derive_eq(derives.eq)
+                .derive_hash(derives.hash)
+                .derive_partialord(derives.partialord)
+                .derive_ord(derives.ord),
+        );
+        let ours = derives_of(&ours_items);
+        assert!(ours.len() > 100, "{}", ours.len());
+        let mut compared = 0;
+        for (name, traits) in &ours {
+            let Some(expected) = theirs.get(name) else {
+                continue;
+            };
+            let (mut traits, mut expected) = (traits.clone(), expected.clone());
+            if has_debug_impl(&ours_items, name) {
+                traits.remove("Debug");
+                expected.remove("Debug");
+            }
+            assert_eq!(traits, expected, "{name} with {derives:?}");
+            compared += 1;
+        }
+        assert!(compared > 100, "{compared} items compared");
     }
 }

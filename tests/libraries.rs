@@ -218,7 +218,7 @@ fn diff_takes_a_library() {
     assert!(stdout.starts_with("CUDA 12.9 -> 13.0"), "{stdout}");
     assert!(
         stdout.contains(
-            "nvJitLinkCreate: __nvJitLinkCreate_12_9 (12.9) -> __nvJitLinkCreate_13_0 (13.0)"
+            "nvJitLinkCreate: __nvJitLinkCreate_12_9 (ABI 12.9) -> __nvJitLinkCreate_13_0 (ABI 13.0)"
         ),
         "{stdout}"
     );

@@ -6,7 +6,7 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
-use crate::options::{EnumOptions, EnumStyle, Link, Resolve, StreamMode};
+use crate::options::{Derives, EnumOptions, EnumStyle, Link, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
 use cushim_runtime::LibraryInfo;
@@ -20,6 +20,9 @@ struct Module<'a> {
     command: &'a str,
     file_name: &'a str,
     rust_types: &'a str,
+    /// What enums derive beyond `Copy`, `Clone`, `Hash`, `PartialEq` and
+    /// `Eq` (bindgen's, for `--with-derive-ord`). Example: `, PartialOrd, Ord`.
+    enum_derives: &'static str,
     /// The styles the enums come in. Example: `newtype`.
     enum_styles: String,
     enums: Vec<EnumItem>,
@@ -226,6 +229,53 @@ pub struct RustOptions {
     pub enums: EnumOptions,
     /// Lazy, linked, or a feature's choice.
     pub link: Link,
+    /// The traits the types derive beyond the defaults.
+    pub derives: Derives,
+}
+
+/// Bindgen's `types` (generated with every derive it can make) with the
+/// derive list of each C struct and union keeping only the traits `derives`
+/// asks for. An enum's newtype (a tuple struct) keeps `Hash`, `PartialEq`
+/// and `Eq` whatever is asked, as bindgen's do; bindgen's generic helpers
+/// keep their fixed lists.
+fn with_derives(types: &str, derives: Derives) -> String {
+    let lines: Vec<&str> = types.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(types.len());
+    for (at, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let list = trimmed
+            .strip_prefix("#[derive(")
+            .and_then(|l| l.trim_end().strip_suffix(")]"));
+        // The item the attribute is on: the next line that is no attribute.
+        let item = lines[at + 1..]
+            .iter()
+            .map(|l| l.trim_start())
+            .find(|l| !l.starts_with("#["))
+            .unwrap_or_default();
+        // `{` after the name: a C struct or union; `(`: an enum's newtype.
+        let after_name = ["pub struct ", "pub union "].iter().find_map(|kind| {
+            let rest = item.strip_prefix(kind)?;
+            let name_end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            rest[name_end..].trim_start().chars().next()
+        });
+        let keeps = |t: &&str| match after_name {
+            Some('{') => derives.keeps(t),
+            Some('(') => matches!(*t, "Hash" | "PartialEq" | "Eq") || derives.keeps(t),
+            _ => true,
+        };
+        match list {
+            Some(list) => {
+                let kept: Vec<&str> = list.split(',').map(str::trim).filter(keeps).collect();
+                out.push_str(&line[..line.len() - trimmed.len()]);
+                out.push_str(&format!("#[derive({})]", kept.join(", ")));
+                out.push_str(&trimmed[trimmed.trim_end().len()..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// Renders `api` as one self-contained Rust module named `file_name`.
@@ -268,6 +318,7 @@ pub fn emit(
         .iter()
         .find(|f| f.name != f.symbol)
         .or(api.functions.first());
+    let rust_types = with_derives(rust_types, options.derives);
     let module = Module {
         tool_version: &provenance.tool_version,
         release: provenance.release.to_string(),
@@ -275,6 +326,7 @@ pub fn emit(
         command: &provenance.command,
         file_name,
         rust_types: rust_types.trim_end(),
+        enum_derives: options.derives.enum_extra(),
         enum_styles: match used.as_slice() {
             [.., last] if used.len() > 1 => {
                 format!("{} and {last}", used[..used.len() - 1].join(", "))

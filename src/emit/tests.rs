@@ -129,6 +129,7 @@ fn rust_text(api: &Api, docs: bool, stream: StreamMode) -> String {
         stream,
         enums: Default::default(),
         link: Default::default(),
+        derives: Default::default(),
     };
     rust::emit(
         api,
@@ -288,6 +289,7 @@ fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an
         stream: StreamMode::Legacy,
         enums: Default::default(),
         link: Default::default(),
+        derives: Default::default(),
     };
     // The description names the status type: another return type is a
     // value, zero without the library, in Rust and C++.

@@ -61,6 +61,13 @@ pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<Types, Error> {
             is_global: false,
         })
         .derive_default(true)
+        // Every derive where bindgen can: the emitter keeps those asked for
+        // (`Options::derives`), so that the shipped types serve every choice.
+        .derive_partialeq(true)
+        .derive_eq(true)
+        .derive_hash(true)
+        .derive_partialord(true)
+        .derive_ord(true)
         .layout_tests(false)
         .generate_comments(false)
         .rust_edition(RustEdition::Edition2021)

@@ -408,6 +408,7 @@ fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
                         stream: options.stream,
                         enums: options.enums.clone(),
                         link: options.link.clone(),
+                        derives: options.derives,
                     },
                 )?);
             }

@@ -11,7 +11,7 @@ impl {{ e.name }} {
 {%- if e.non_exhaustive %}
 #[non_exhaustive]
 {%- endif %}
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq{{ enum_derives }})]
 pub enum {{ e.name }} {
 {%- for c in e.constants %}
     {{ c.rust_name }} = {{ c.value }},
@@ -58,7 +58,7 @@ impl ::core::ops::BitAndAssign for {{ e.name }} {
 }
 {%- endif %}
 #[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq{{ enum_derives }})]
 pub struct {{ e.name }}(pub {{ e.repr }});
 impl ::core::fmt::Debug for {{ e.name }} {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
