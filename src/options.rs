@@ -1029,6 +1029,13 @@ mod tests {
                 rules: Vec::new(),
                 prepend_name: false,
             },
+            derives: Derives {
+                partialeq: true,
+                eq: true,
+                hash: true,
+                partialord: true,
+                ord: true,
+            },
             link: Link::Feature("with-driver".into()),
             library: "nvrtc".into(),
         };
