@@ -276,7 +276,7 @@ fn derives_of(items: &[syn::Item]) -> std::collections::BTreeMap<String, BTreeSe
             let list: syn::punctuated::Punctuated<syn::Path, syn::Token![,]> = a
                 .parse_args_with(syn::punctuated::Punctuated::parse_terminated)
                 .unwrap();
-            traits.extend(list.iter().map(|p| tokens(p)));
+            traits.extend(list.iter().map(tokens));
         }
         out.insert(name, traits);
     }
