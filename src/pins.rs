@@ -71,16 +71,20 @@ pub fn find_for(library: &crate::library::Library, cuda: CudaVersion) -> Result<
         .ok_or_else(|| {
             let known: Vec<String> = pins.iter().map(|p| p.cuda.to_string()).collect();
             let known = known.join(", ");
+            // Everything another release needs, said once.
+            let local = "or point `--cuda-path` (`Builder::cuda_path`) at a local toolkit of that release, which needs cushim's `parse` feature and libclang";
             if library.name == crate::library::DRIVER.name {
-                Error::new(format!("unknown CUDA version `{cuda}`")).hint(format!(
-                    "pinned releases: {known}; or pass a local toolkit with `--cuda-path`"
-                ))
+                Error::new(format!("unknown CUDA version `{cuda}`"))
+                    .hint(format!("pinned releases: {known}; {local}"))
             } else {
                 Error::new(format!(
                     "no pinned {} headers for CUDA `{cuda}`",
                     library.name
                 ))
-                .hint(format!("pinned releases of {}: {known}", library.name))
+                .hint(format!(
+                    "pinned releases of {}: {known}; {local}",
+                    library.name
+                ))
             }
         })
 }

@@ -79,7 +79,7 @@ impl Api {
                 "the release of the {} headers is unknown, and its library files are named by their major version",
                 self.library.words.label
             ))
-            .hint("name a pinned release (`--cuda 13.5`)")),
+            .hint("generate from a pinned release (`--cuda 13.5`) or a toolkit (`--cuda-path`, whose version.json or cuda.h says the release); a lone `--header` tells no release")),
         }
     }
 
