@@ -417,6 +417,7 @@ fn the_search_finds_a_wheel_above_the_executable_a_loaded_copy_and_a_loaded_sibl
     for program in [&p.rust, &p.cpp] {
         let copy = bin.join(program.file_name().unwrap());
         std::fs::copy(program, &copy).unwrap();
+        seal(&t.path("venv"));
         let out = run(
             &copy,
             &["which", "nvrtc"],
@@ -631,4 +632,338 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
     assert!(out.contains("nvrtcVersion -> 11, 0.0"), "{out}");
     assert!(out.contains("tried `nvrtc64_130_0.dll`"), "{out}");
     assert!(!marker.exists(), "a planted DLL was loaded: {out}");
+    // A wheel's DLL that is truncated, or built for another machine, is
+    // skipped and named (issue 20, item 6); the toolkit's copy loads.
+    let good = std::fs::read(wheel.join("nvrtc64_130_0.dll")).unwrap();
+    let pe = u32::from_le_bytes(good[0x3c..0x40].try_into().unwrap()) as usize;
+    let mut x86 = good.clone();
+    x86[pe + 4..pe + 6].copy_from_slice(&0x14c_u16.to_le_bytes());
+    let cases: [(&str, Vec<u8>, &str); 2] = [
+        (
+            "truncated",
+            good[..good.len() / 2].to_vec(),
+            "(truncated: a section ends at byte ",
+        ),
+        (
+            "x86",
+            x86,
+            "(a DLL for machine 0x14c (x86), but this program is for 0x8664 (x86-64))",
+        ),
+    ];
+    for (case, bytes, why) in cases {
+        let venv = dir.join(case);
+        let wheel = venv.join("Lib/site-packages/nvidia/cu13/bin/x86_64");
+        std::fs::create_dir_all(&wheel).unwrap();
+        std::fs::write(wheel.join("nvrtc64_130_0.dll"), bytes).unwrap();
+        let out = run(&[
+            ("VIRTUAL_ENV", windows(&venv)),
+            ("CUDA_PATH", windows(&dir.join("toolkit"))),
+        ]);
+        assert!(out.contains("nvrtcVersion -> 0, 13.4"), "{case}: {out}");
+        let out = run(&[("VIRTUAL_ENV", windows(&venv))]);
+        let dll = format!(
+            "{}\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\nvrtc64_130_0.dll",
+            windows(&venv)
+        );
+        assert!(out.contains(&format!("`{dll}` {why}")), "{case}: {out}");
+    }
+}
+
+/// Takes write access away from group and others under `dir`, whatever the
+/// umask the tests run with: a Python environment above the program is
+/// searched only when nobody but root and its user can write it.
+fn seal(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(dir).unwrap();
+    if meta.file_type().is_symlink() {
+        return;
+    }
+    let mode = meta.permissions().mode() & 0o7755;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).unwrap();
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            seal(&entry.unwrap().path());
+        }
+    }
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// Issue 20, item 2: a library planted in a directory above the program that
+/// someone else can write (a world-writable `/tmp` holding `pyvenv.cfg`) is
+/// never loaded, whichever directory or marker on the way is writable; a
+/// properly owned environment above the program still is. OpenSSH's
+/// StrictModes rule: owned by root or this user, writable by neither group
+/// nor others, from the environment down to the library and to the program.
+#[test]
+fn a_wheel_above_the_program_is_used_only_if_nobody_else_can_write_its_environment() {
+    let dir = scratch("family-strict");
+    let ran = dir.join("planted-ran");
+    let env = dir.join("env");
+    let wheel = env.join("lib/python3.12/site-packages/nvidia/cu13/lib");
+    let planted = fake(
+        "nvrtc",
+        &wheel,
+        &[
+            "-DFAKE_MINOR=9",
+            &format!("-DFAKE_MARKER={:?}", ran.display().to_string()),
+        ],
+    );
+    let toolkit = dir.join("toolkit");
+    fake("nvrtc", &toolkit.join("lib64"), &["-DFAKE_MINOR=4"]);
+    let good = toolkit.join("lib64/libnvrtc.so.13").display().to_string();
+    let bin = env.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let p = programs();
+    let copies: Vec<PathBuf> = [&p.rust, &p.cpp]
+        .iter()
+        .map(|program| {
+            let copy = bin.join(program.file_name().unwrap());
+            std::fs::copy(program, &copy).unwrap();
+            copy
+        })
+        .collect();
+    let venv_marker = env.join("pyvenv.cfg");
+    let conda_marker = env.join("conda-meta");
+    let which = |env_vars: &[(&str, &Path)]| -> Vec<String> {
+        copies
+            .iter()
+            .map(|copy| run(copy, &["which", "nvrtc"], env_vars, &dir))
+            .collect()
+    };
+    // Each way the environment can be writable by someone else, with the
+    // environment marked by a venv's pyvenv.cfg or by conda's conda-meta.
+    let site = env.join("lib/python3.12/site-packages");
+    let cases: Vec<(&str, PathBuf, u32)> = vec![
+        ("the environment, world-writable", env.clone(), 0o777),
+        ("the environment, sticky like /tmp", env.clone(), 0o1777),
+        ("the environment, group-writable", env.clone(), 0o775),
+        ("site-packages", site.clone(), 0o777),
+        ("the wheel's directory", site.join("nvidia"), 0o775),
+        ("the library's directory", wheel.clone(), 0o757),
+        ("the library itself", planted.clone(), 0o666),
+        ("the program's directory", bin.clone(), 0o777),
+    ];
+    for marker in ["pyvenv.cfg", "conda-meta"] {
+        let _ = std::fs::remove_file(&venv_marker);
+        let _ = std::fs::remove_dir(&conda_marker);
+        if marker == "pyvenv.cfg" {
+            std::fs::write(&venv_marker, "home = /usr/bin\n").unwrap();
+        } else {
+            std::fs::create_dir(&conda_marker).unwrap();
+        }
+        let marker_path = env.join(marker);
+        let marker_mode = if marker == "pyvenv.cfg" { 0o666 } else { 0o777 };
+        let mut cases = cases.clone();
+        cases.push(("the marker", marker_path.clone(), marker_mode));
+        for (what, path, mode) in &cases {
+            seal(&dir);
+            chmod(path, *mode);
+            for out in which(&[("CUDA_HOME", &toolkit)]) {
+                assert!(
+                    out.contains(&format!("path={good} version=13040")),
+                    "{marker}, {what} {mode:o}: the toolkit's copy must win:\n{out}"
+                );
+            }
+            assert!(
+                !ran.exists(),
+                "{marker}, {what} {mode:o}: the planted library was loaded"
+            );
+        }
+        // Without another copy, the message says why the planted one was refused.
+        seal(&dir);
+        chmod(&env, 0o777);
+        for out in which(&[]) {
+            assert!(
+                out.contains(&planted.display().to_string())
+                    && out.contains(&format!(
+                        "not used: `{}` is writable by group and others (mode 0777), but a Python environment above the program is searched only if",
+                        env.display()
+                    )),
+                "{out}"
+            );
+            assert!(!ran.exists(), "{marker}: the planted library was loaded");
+        }
+        // Owned by another user (the issue's `nobody` planting into root's
+        // view), when the tests can give a file away.
+        if is_root() {
+            seal(&dir);
+            std::os::unix::fs::chown(&marker_path, Some(65534), None).unwrap();
+            for out in which(&[("CUDA_HOME", &toolkit)]) {
+                assert!(out.contains(&format!("path={good} version=13040")), "{out}");
+            }
+            assert!(
+                !ran.exists(),
+                "{marker}: a marker of another user's was trusted"
+            );
+            std::os::unix::fs::chown(&marker_path, Some(0), None).unwrap();
+        }
+        // Properly owned and sealed, the environment above the program is
+        // still searched first.
+        seal(&dir);
+        for out in which(&[("CUDA_HOME", &toolkit)]) {
+            assert!(
+                out.contains(&format!("path={} version=13090", planted.display())),
+                "{marker}: a sealed environment above the program is used:\n{out}"
+            );
+        }
+        assert!(ran.exists());
+        std::fs::remove_file(&ran).unwrap();
+    }
+    // A link inside the sealed environment that leads out of it: the file it
+    // resolves to is judged with every directory above it, up to `/`.
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::rename(site.join("nvidia"), outside.join("nvidia")).unwrap();
+    std::os::unix::fs::symlink(outside.join("nvidia"), site.join("nvidia")).unwrap();
+    seal(&dir);
+    for out in which(&[("CUDA_HOME", &toolkit)]) {
+        assert!(
+            out.contains(&format!("path={} version=13090", planted.display())),
+            "a link to a sealed directory is followed:\n{out}"
+        );
+    }
+    std::fs::remove_file(&ran).unwrap();
+    chmod(&outside, 0o777);
+    for out in which(&[("CUDA_HOME", &toolkit)]) {
+        assert!(out.contains(&format!("path={good} version=13040")), "{out}");
+    }
+    for out in which(&[]) {
+        assert!(
+            out.contains(&format!(
+                "not used: `{}` is writable by group and others",
+                outside.display()
+            )),
+            "{out}"
+        );
+    }
+    assert!(
+        !ran.exists(),
+        "a link into a directory others can write was followed"
+    );
+}
+
+fn is_root() -> bool {
+    run_ok(Command::new("id").arg("-u")).trim() == "0"
+}
+
+/// Issue 20, item 6: a candidate that cannot be a library for this program
+/// (truncated, a FIFO, built for another class or machine, or without its
+/// version function) is skipped with a message that names it and says what
+/// is wrong, and the search goes on to the next copy; none of them crashes
+/// or hangs the first call.
+#[test]
+fn an_unusable_candidate_is_skipped_named_and_the_next_copy_loads() {
+    let dir = scratch("family-unusable");
+    let toolkit = dir.join("toolkit");
+    fake("nvrtc", &toolkit.join("lib64"), &["-DFAKE_MINOR=4"]);
+    fake("cublaslt", &toolkit.join("lib64"), &[]);
+    fake("cublas", &toolkit.join("lib64"), &[]);
+    let wheel = |case: &str| {
+        dir.join(case)
+            .join("lib/python3.12/site-packages/nvidia/cu13/lib")
+    };
+    let copy_of_good = |case: &str| -> PathBuf {
+        let to = wheel(case);
+        std::fs::create_dir_all(&to).unwrap();
+        let path = to.join("libnvrtc.so.13");
+        std::fs::copy(toolkit.join("lib64/libnvrtc.so.13"), &path).unwrap();
+        path
+    };
+    let patch = |path: &Path, at: usize, bytes: &[u8]| {
+        let mut data = std::fs::read(path).unwrap();
+        data[at..at + bytes.len()].copy_from_slice(bytes);
+        std::fs::write(path, data).unwrap();
+    };
+    // Truncated past its header: every segment but the first lies beyond the end.
+    let truncated = copy_of_good("truncated");
+    let len = std::fs::metadata(&truncated).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&truncated)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    // A FIFO: opening it for reading would wait for a writer forever.
+    let fifo = wheel("fifo").join("libnvrtc.so.13");
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    run_ok(Command::new("mkfifo").arg(&fifo));
+    // A 32-bit ELF header (EI_CLASS 1), and a 64-bit one for another machine.
+    let narrow = copy_of_good("narrow");
+    patch(&narrow, 4, &[1]);
+    let foreign = copy_of_good("foreign");
+    let other_machine: u16 = if cfg!(target_arch = "aarch64") {
+        62
+    } else {
+        183
+    };
+    patch(&foreign, 18, &other_machine.to_ne_bytes());
+    // Not an ELF file at all.
+    let text_file = wheel("text").join("libnvrtc.so.13");
+    std::fs::create_dir_all(text_file.parent().unwrap()).unwrap();
+    std::fs::write(&text_file, "INPUT(libnvrtc.so.13.0)\n").unwrap();
+    // A library without nvrtcVersion.
+    let unversioned = fake("nvrtc", &wheel("unversioned"), &["-DFAKE_NO_VERSION"]);
+    let cases: [(&str, &Path, &str); 6] = [
+        ("truncated", &truncated, "truncated"),
+        ("fifo", &fifo, "not a regular file (a FIFO)"),
+        (
+            "narrow",
+            &narrow,
+            "a 32-bit ELF file, but this program is 64-bit",
+        ),
+        ("foreign", &foreign, "an ELF file for machine"),
+        ("text", &text_file, "not an ELF file"),
+        (
+            "unversioned",
+            &unversioned,
+            "does not export `nvrtcVersion`",
+        ),
+    ];
+    let good = toolkit.join("lib64/libnvrtc.so.13").display().to_string();
+    for (case, path, why) in cases {
+        let venv = dir.join(case);
+        for out in both(
+            &["which", "nvrtc"],
+            &[("VIRTUAL_ENV", &venv), ("CUDA_HOME", &toolkit)],
+            &dir,
+        ) {
+            assert!(
+                out.contains(&format!("path={good} version=13040")),
+                "{case}: the next copy must load:\n{out}"
+            );
+        }
+        for out in both(&["which", "nvrtc"], &[("VIRTUAL_ENV", &venv)], &dir) {
+            assert!(
+                out.contains(&path.display().to_string()) && out.contains(why),
+                "{case}: the message must name `{}` and say {why:?}:\n{out}",
+                path.display()
+            );
+        }
+    }
+    // A truncated dependency (cuBLASLt, loaded first from cuBLAS's
+    // directory) is checked too.
+    let lt = wheel("truncated-dependency");
+    fake("cublaslt", &lt, &[]);
+    fake("cublas", &lt, &[]);
+    let dep = lt.join("libcublasLt.so.13");
+    let len = std::fs::metadata(&dep).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&dep)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let venv = dir.join("truncated-dependency");
+    let good = toolkit.join("lib64/libcublas.so.13").display().to_string();
+    for out in both(
+        &["which", "cublas"],
+        &[("VIRTUAL_ENV", &venv), ("CUDA_HOME", &toolkit)],
+        &dir,
+    ) {
+        assert!(out.contains(&format!("path={good} version=13010")), "{out}");
+    }
 }

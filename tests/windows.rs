@@ -107,4 +107,44 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
     );
     assert!(out.contains("cuWGLGetDevice: Some(2020)"), "{out}");
     assert!(out.contains("ok: windows"), "{out}");
+    // A wheel's DLL built for another machine, or truncated, is skipped and
+    // named with what is wrong (issue 20, item 6), not just "error 193".
+    let good = std::fs::read(wheel.join("nvrtc64_130_0.dll")).unwrap();
+    let pe = u32::from_le_bytes(good[0x3c..0x40].try_into().unwrap()) as usize;
+    let mut x86 = good.clone();
+    x86[pe + 4..pe + 6].copy_from_slice(&0x14c_u16.to_le_bytes());
+    let cases: [(&str, Vec<u8>, &str); 2] = [
+        (
+            "x86",
+            x86,
+            "(a DLL for machine 0x14c (x86), but this program is for 0x8664 (x86-64))",
+        ),
+        (
+            "truncated",
+            good[..good.len() / 2].to_vec(),
+            "(truncated: a section ends at byte ",
+        ),
+    ];
+    for (case, bytes, why) in cases {
+        let venv = dir.join(case);
+        let wheel = venv.join("Lib/site-packages/nvidia/cu13/bin/x86_64");
+        std::fs::create_dir_all(&wheel).unwrap();
+        std::fs::write(wheel.join("nvrtc64_130_0.dll"), bytes).unwrap();
+        let venv = format!("Z:{}", venv.display()).replace('/', "\\");
+        let out = Command::new("wine")
+            .arg(&exe)
+            .current_dir(dir.join("cwd"))
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("VIRTUAL_ENV", &venv)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = common::text(&out);
+        let dll =
+            format!("{venv}\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\nvrtc64_130_0.dll");
+        assert!(
+            stdout.contains(&format!("`{dll}` {why}")),
+            "{case}:\n{stdout}\n{stderr}"
+        );
+    }
 }

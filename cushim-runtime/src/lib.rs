@@ -8,7 +8,10 @@
 //! - finding and opening the library ([`search`]): an override variable
 //!   taking an absolute path only, a copy already loaded, the directory of a
 //!   loaded member of the CUDA family, pip wheels, conda, the toolkit, the
-//!   system loader; only the header's major binds;
+//!   system loader; only the header's major binds; a Python environment
+//!   above the program only if nobody else can write it (OpenSSH's
+//!   `StrictModes` rule); only a regular file whose header is for this build,
+//!   going on to the next candidate when one is unusable;
 //! - loading it once from any thread, surviving a fork or a reentrant call
 //!   ([`Library::get`]);
 //! - binding one function on its first call and keeping every failure as a
@@ -22,12 +25,14 @@
 
 mod api;
 mod error;
+mod file;
 mod fmt;
 mod function;
 mod info;
 mod library;
 mod search;
 mod stream;
+mod trust;
 
 pub use api::{
     classify, function, is_available, is_success, preload_all, require, returned_fallback,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{wrong_major, Attempt, LoadError};
+use crate::file;
 use crate::info::{LibraryInfo, VersionQuery};
 
 type GetProcV2 =
@@ -103,8 +104,20 @@ const ASKS_LOADED: bool = cfg!(any(
 /// One place the search proposes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Candidate {
-    /// An absolute path, opened only if the file exists.
+    /// An absolute path, opened only if it is a regular file with a header
+    /// for this build.
     Path(PathBuf),
+    /// An absolute path in a Python environment found above the executable
+    /// (no variable named it): opened only if, besides, nobody but root and
+    /// this user can write the environment, its marker, or any directory
+    /// from it down to the file and to the executable (OpenSSH's `StrictModes`
+    /// rule). Unix only.
+    AboveProgram {
+        /// The library. Example: `/opt/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc.so.13`.
+        path: PathBuf,
+        /// The environment, holding `pyvenv.cfg` or `conda-meta`. Example: `/opt/venv`.
+        environment: PathBuf,
+    },
     /// A file name that is already loaded in the process.
     Loaded(&'static str),
     /// A file name for the system loader (its own search, never the working
@@ -117,8 +130,16 @@ impl Candidate {
     #[must_use]
     pub fn shown(&self) -> String {
         match self {
-            Candidate::Path(p) => p.display().to_string(),
+            Candidate::Path(p) | Candidate::AboveProgram { path: p, .. } => p.display().to_string(),
             Candidate::Loaded(n) | Candidate::System(n) => (*n).to_string(),
+        }
+    }
+
+    /// The absolute path it names, if it is one.
+    fn file(&self) -> Option<&Path> {
+        match self {
+            Candidate::Path(p) | Candidate::AboveProgram { path: p, .. } => Some(p),
+            Candidate::Loaded(_) | Candidate::System(_) => None,
         }
     }
 }
@@ -215,10 +236,10 @@ fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
 /// library installed with the driver, its names for the system loader; for
 /// a toolkit library, a copy already loaded, the directory of a loaded
 /// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
-/// `CONDA_PREFIX`'s `site-packages`, and the prefixes above the executable),
-/// `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and `/usr/local/cuda`, and
-/// last the names for the system loader. Paths are absolute; the same path
-/// is proposed once.
+/// `CONDA_PREFIX`'s `site-packages`, and on Unix the Python environments
+/// above the executable), `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and
+/// `/usr/local/cuda`, and last the names for the system loader. Paths are
+/// absolute; the same path is proposed once, by its first step.
 #[must_use]
 pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
     let mut out: Vec<(Candidate, &'static str)> = Vec::new();
@@ -227,13 +248,27 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
         return out;
     };
     let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
-    let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+    let add = |out: &mut Vec<(Candidate, &'static str)>,
+               dir: &Path,
+               environment: Option<&Path>,
+               from: &'static str| {
         for name in info.names {
-            let c = Candidate::Path(dir.join(name));
-            if !out.iter().any(|(o, _)| *o == c) {
-                out.push((c, from));
+            let path = dir.join(name);
+            if out.iter().any(|(o, _)| o.file() == Some(&path)) {
+                continue;
             }
+            let c = match environment {
+                Some(e) => Candidate::AboveProgram {
+                    path,
+                    environment: e.to_path_buf(),
+                },
+                None => Candidate::Path(path),
+            };
+            out.push((c, from));
         }
+    };
+    let add_dir = |out: &mut Vec<(Candidate, &'static str)>, dir: &Path, from: &'static str| {
+        add(out, dir, None, from);
     };
     if ASKS_LOADED {
         out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
@@ -241,25 +276,29 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
     for dir in family_dirs(info) {
         add_dir(&mut out, &dir, "family");
     }
-    let mut prefixes: Vec<(PathBuf, &'static str)> = Vec::new();
+    // Each prefix, and whether it was found above the executable.
+    let mut prefixes: Vec<(PathBuf, bool, &'static str)> = Vec::new();
     if let Some(v) = absolute_var("VIRTUAL_ENV") {
-        prefixes.push((v, "pip wheel (VIRTUAL_ENV)"));
+        prefixes.push((v, false, "pip wheel (VIRTUAL_ENV)"));
     }
     if let Some(c) = absolute_var("CONDA_PREFIX") {
-        prefixes.push((c, "pip wheel (CONDA_PREFIX)"));
+        prefixes.push((c, false, "pip wheel (CONDA_PREFIX)"));
     }
+    // Only Python environments (a venv's `pyvenv.cfg`, conda's `conda-meta`),
+    // and of those only the ones nobody else can write (`trust`). Not on
+    // Windows, where any user may create `C:\conda-meta` and this runtime
+    // does not read the ACLs that would tell: `VIRTUAL_ENV` or
+    // `CONDA_PREFIX` name an environment there.
+    #[cfg(unix)]
     if let Ok(exe) = std::env::current_exe() {
-        // Only Python environments (a venv's `pyvenv.cfg`, conda's
-        // `conda-meta`): a directory anyone can write to (`/tmp`, `C:\`)
-        // plants nothing.
         let environment =
             |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
         for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
-            prefixes.push((dir.to_path_buf(), "pip wheel (above the executable)"));
+            prefixes.push((dir.to_path_buf(), true, "pip wheel (above the executable)"));
         }
     }
     let major = info.major.to_string();
-    for (prefix, from) in &prefixes {
+    for (prefix, above, from) in &prefixes {
         for site in site_packages(prefix) {
             for wheel in wheel_dirs {
                 let dir = wheel.replace("{major}", &major);
@@ -275,7 +314,7 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
                 };
                 for dir in dirs {
                     let path = dir.split('/').fold(site.clone(), |p, part| p.join(part));
-                    add_dir(&mut out, &path, from);
+                    add(&mut out, &path, above.then_some(prefix.as_path()), from);
                 }
             }
         }
@@ -349,12 +388,15 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
     if let Some(path) = path {
         // The path the user named is opened as given, after its
         // dependencies from its directory: the platform's own message says
-        // best why it cannot be.
+        // best why it cannot be, unless the file there would hang or crash
+        // the loader.
         let name = path.to_string_lossy().into_owned();
-        let found = preload(info, Path::new(&path), attempts).and_then(|()| {
-            attempts.fetch_add(1, Ordering::Relaxed);
-            open_one(&path, false).map_err(|e| describe(&e))
-        });
+        let found = check_existing(Path::new(&path))
+            .and_then(|()| preload(info, Path::new(&path), None, attempts))
+            .and_then(|()| {
+                attempts.fetch_add(1, Ordering::Relaxed);
+                open_one(&path, false).map_err(|e| describe(&e))
+            });
         let found = match found {
             Ok(library) => inspect(info, library, name, "override"),
             Err(error) => {
@@ -407,15 +449,60 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
     Search { found, tried }
 }
 
+/// [`file::check`] for a path that exists; a missing one is left to the
+/// platform's loader, whose message says so.
+fn check_existing(path: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(());
+    }
+    file::check(path)
+}
+
+/// Why a candidate in `environment`, found above the executable, may not be
+/// used, for [`Attempt::error`].
+#[cfg(unix)]
+fn refuse_environment(environment: &Path, path: &Path) -> Result<(), String> {
+    crate::trust::environment_above(environment, path).map_err(|why| {
+        format!(
+            "not used: {why}, but a Python environment above the program is searched only if root or this user alone can write it, its marker and every directory down to the library and to the program (remove the others' write access, or name the environment with VIRTUAL_ENV or CONDA_PREFIX)"
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn refuse_environment(environment: &Path, _: &Path) -> Result<(), String> {
+    Err(format!(
+        "not used: `{}` was found above the program, which is not searched on this system",
+        environment.display()
+    ))
+}
+
 /// Loads the libraries `info` says must come first, from `path`'s directory,
 /// and keeps them loaded: the library's own dependency resolves to them.
-fn preload(info: &LibraryInfo, path: &Path, attempts: &AtomicUsize) -> Result<(), String> {
+/// Each is checked as the library is (`environment`: found above the
+/// executable).
+fn preload(
+    info: &LibraryInfo,
+    path: &Path,
+    environment: Option<&Path>,
+    attempts: &AtomicUsize,
+) -> Result<(), String> {
     let Some(dir) = path.parent() else {
         return Ok(());
     };
     for dep in info.preload {
-        attempts.fetch_add(1, Ordering::Relaxed);
         let dep_path = dir.join(dep);
+        let checked = check_existing(&dep_path).and_then(|()| match environment {
+            Some(e) if dep_path.exists() => refuse_environment(e, &dep_path),
+            _ => Ok(()),
+        });
+        if let Err(why) = checked {
+            return Err(format!(
+                "its dependency `{}` could not be loaded: {why}",
+                dep_path.display()
+            ));
+        }
+        attempts.fetch_add(1, Ordering::Relaxed);
         match open_one(dep_path.as_os_str(), false) {
             Ok(dep) => std::mem::forget(dep),
             Err(e) => {
@@ -439,11 +526,19 @@ fn try_one(
     attempts: &AtomicUsize,
 ) -> Result<Result<Loaded, LoadError>, String> {
     let (name, library) = match candidate {
-        Candidate::Path(path) => {
+        Candidate::Path(path) | Candidate::AboveProgram { path, .. } => {
             if !path.exists() {
                 return Err("no such file".into());
             }
-            preload(info, path, attempts)?;
+            let environment = match candidate {
+                Candidate::AboveProgram { environment, .. } => Some(environment.as_path()),
+                _ => None,
+            };
+            if let Some(e) = environment {
+                refuse_environment(e, path)?;
+            }
+            file::check(path)?;
+            preload(info, path, environment, attempts)?;
             attempts.fetch_add(1, Ordering::Relaxed);
             (
                 path.as_os_str().to_owned(),
@@ -467,6 +562,15 @@ fn try_one(
         }
     };
     let library = library.map_err(|e| describe(&e))?;
+    if !has_version_function(info, &library) {
+        // Kept mapped but never used: a library is never unloaded.
+        std::mem::forget(library);
+        return Err(format!(
+            "it does not export `{}`, which every {} has",
+            info.version_function.to_string_lossy(),
+            info.label
+        ));
+    }
     Ok(inspect(
         info,
         library,
@@ -528,6 +632,17 @@ fn inspect(
         version,
         get_proc,
     })
+}
+
+/// Whether the library exports its version function: a file that does not
+/// is no copy of this library, and the search goes on.
+fn has_version_function(info: &LibraryInfo, library: &libloading::Library) -> bool {
+    // SAFETY: only the symbol's address is asked for; nothing is called.
+    unsafe {
+        library
+            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
+            .is_ok()
+    }
 }
 
 /// What the version function returned, and the version as 1000 × major +

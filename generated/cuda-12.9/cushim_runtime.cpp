@@ -9,6 +9,8 @@
 
 #include "cushim_runtime.h"
 
+#include <cerrno>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -19,11 +21,13 @@
 #else
 #include <dirent.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #if defined(__linux__)
 #include <link.h>
 #endif
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -186,11 +190,461 @@ bool file_exists(const char *path) {
 #endif
 }
 
+// What is checked of a candidate file before the platform's loader sees it
+// (the Rust runtime's `file` module: the same checks, in the same words).
+// The loader trusts what it maps: a FIFO named like the library blocks the
+// open forever, a truncated library dies of SIGBUS inside dlopen when a
+// segment past the end of the file is touched, and glibc answers "No such
+// file or directory" for a library built for another machine. So only a
+// regular file is opened, without blocking, and its header must be for this
+// build (ELF: class, byte order, type, machine, and every loaded segment
+// inside the file; Windows: the PE header, machine, a DLL, every section
+// inside the file).
+
+unsigned long long add_saturating(unsigned long long a, unsigned long long b) {
+    return a > ULLONG_MAX - b ? ULLONG_MAX : a + b;
+}
+
+// "truncated: WHAT ends at byte N, but the file has M bytes".
+bool truncated(char *why, std::size_t size, const char *what, unsigned long long end, unsigned long long length) {
+    format(why, size, "truncated: %s ends at byte %llu, but the file has %llu bytes", what, end, length);
+    return false;
+}
+
+#ifdef _WIN32
+using file_handle = HANDLE;
+
+// Reads `n` bytes at `offset`; the caller checked that they lie inside the file.
+bool read_at(file_handle f, unsigned long long offset, void *buffer, std::size_t n, char *why, std::size_t size) {
+    char *p = static_cast<char *>(buffer);
+    while (n > 0) {
+        OVERLAPPED at = {};
+        at.Offset = static_cast<DWORD>(offset);
+        at.OffsetHigh = static_cast<DWORD>(offset >> 32);
+        DWORD got = 0;
+        DWORD want = n > 0x10000000 ? 0x10000000 : static_cast<DWORD>(n);
+        if (!ReadFile(f, p, want, &got, &at) || got == 0) {
+            format(why, size, "cannot be read: error %lu", static_cast<unsigned long>(GetLastError()));
+            return false;
+        }
+        p += got;
+        n -= got;
+        offset += got;
+    }
+    return true;
+}
+
+unsigned read_u16(const unsigned char *b) { return b[0] | static_cast<unsigned>(b[1]) << 8; }
+unsigned long read_u32(const unsigned char *b) {
+    return b[0] | static_cast<unsigned long>(b[1]) << 8 | static_cast<unsigned long>(b[2]) << 16 |
+           static_cast<unsigned long>(b[3]) << 24;
+}
+
+#if defined(_M_X64) || defined(__x86_64__)
+constexpr unsigned this_machine = 0x8664;
+#elif defined(_M_ARM64) || defined(__aarch64__)
+constexpr unsigned this_machine = 0xaa64;
+#elif defined(_M_IX86) || defined(__i386__)
+constexpr unsigned this_machine = 0x14c;
+#else
+constexpr unsigned this_machine = 0;
+#endif
+
+// "0x8664 (x86-64)": a PE machine number, with its name when known.
+void machine_name(char *out, std::size_t size, unsigned m) {
+    const char *name = m == 0x14c ? "x86" : m == 0x8664 ? "x86-64" : m == 0xaa64 ? "ARM64" : m == 0x1c4 ? "ARMv7" : nullptr;
+    if (name)
+        format(out, size, "%#x (%s)", m, name);
+    else
+        format(out, size, "%#x", m);
+}
+
+// The DOS and PE headers, and every section's place in the file.
+bool check_header(file_handle f, unsigned long long length, char *why, std::size_t size) {
+    unsigned char dos[64] = {};
+    std::size_t have = length < sizeof dos ? static_cast<std::size_t>(length) : sizeof dos;
+    if (!read_at(f, 0, dos, have, why, size)) return false;
+    if (have < 2 || dos[0] != 'M' || dos[1] != 'Z') {
+        format(why, size, "not a Windows DLL (it does not start with `MZ`)");
+        return false;
+    }
+    if (length < sizeof dos) return truncated(why, size, "its DOS header", sizeof dos, length);
+    unsigned long long pe = read_u32(dos + 0x3c);
+    // The signature, the file header (20 bytes) and the optional header's magic.
+    unsigned char h[26];
+    if (add_saturating(pe, sizeof h) > length)
+        return truncated(why, size, "its PE header", add_saturating(pe, sizeof h), length);
+    if (!read_at(f, pe, h, sizeof h, why, size)) return false;
+    if (std::memcmp(h, "PE\0\0", 4) != 0) {
+        format(why, size, "not a Windows DLL (no PE signature)");
+        return false;
+    }
+    unsigned machine = read_u16(h + 4);
+    if (this_machine != 0 && machine != this_machine) {
+        char found[64], wanted[64];
+        machine_name(found, sizeof found, machine);
+        machine_name(wanted, sizeof wanted, this_machine);
+        format(why, size, "a DLL for machine %s, but this program is for %s", found, wanted);
+        return false;
+    }
+    unsigned long long sections = read_u16(h + 6);
+    unsigned long long optional = read_u16(h + 20);
+    if ((read_u16(h + 22) & 0x2000) == 0) {
+        format(why, size, "a Windows program, not a DLL");
+        return false;
+    }
+    constexpr unsigned bits = sizeof(void *) * 8;
+    unsigned magic = read_u16(h + 24);
+    unsigned found_bits = magic == 0x10b ? 32 : magic == 0x20b ? 64 : 0;
+    if (found_bits != bits) {
+        if (found_bits == 0)
+            format(why, size, "a malformed DLL (optional header magic %#x)", magic);
+        else
+            format(why, size, "a %u-bit DLL, but this program is %u-bit", found_bits, bits);
+        return false;
+    }
+    unsigned long long table = pe + 24 + optional;
+    if (table + sections * 40 > length) return truncated(why, size, "its section table", table + sections * 40, length);
+    for (unsigned long long i = 0; i < sections; ++i) {
+        unsigned char section[40];
+        if (!read_at(f, table + i * 40, section, sizeof section, why, size)) return false;
+        unsigned long long raw = read_u32(section + 16);
+        unsigned long long end = raw + read_u32(section + 20);
+        if (raw != 0 && end > length) return truncated(why, size, "a section", end, length);
+    }
+    return true;
+}
+
+// Whether the file at `path` can be handed to the loader; else what is
+// wrong with it, in `why`.
+bool check_file(const char *path, char *why, std::size_t size) {
+    wchar_t wide[path_size];
+    if (MultiByteToWideChar(CP_UTF8, 0, path, -1, wide, static_cast<int>(path_size)) == 0) {
+        format(why, size, "cannot be examined: the name is not valid UTF-8");
+        return false;
+    }
+    DWORD attributes = GetFileAttributesW(wide);
+    if (attributes == INVALID_FILE_ATTRIBUTES) {
+        format(why, size, "cannot be examined: error %lu", static_cast<unsigned long>(GetLastError()));
+        return false;
+    }
+    if (attributes & FILE_ATTRIBUTE_DIRECTORY) {
+        format(why, size, "not a regular file (a directory)");
+        return false;
+    }
+    HANDLE f = CreateFileW(wide, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (f == INVALID_HANDLE_VALUE) {
+        format(why, size, "cannot be read: error %lu", static_cast<unsigned long>(GetLastError()));
+        return false;
+    }
+    LARGE_INTEGER length = {};
+    bool ok = false;
+    if (GetFileType(f) != FILE_TYPE_DISK)
+        format(why, size, "not a regular file (not a file)");
+    else if (!GetFileSizeEx(f, &length))
+        format(why, size, "cannot be examined: error %lu", static_cast<unsigned long>(GetLastError()));
+    else
+        ok = check_header(f, static_cast<unsigned long long>(length.QuadPart), why, size);
+    CloseHandle(f);
+    return ok;
+}
+#else
+// Reads `n` bytes at `offset`; the caller checked that they lie inside the file.
+bool read_at(int fd, unsigned long long offset, void *buffer, std::size_t n, char *why, std::size_t size) {
+    char *p = static_cast<char *>(buffer);
+    while (n > 0) {
+        ssize_t got = pread(fd, p, n, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            format(why, size, "cannot be read: %s", got < 0 ? std::strerror(errno) : "it ended early");
+            return false;
+        }
+        p += got;
+        n -= static_cast<std::size_t>(got);
+        offset += static_cast<unsigned long long>(got);
+    }
+    return true;
+}
+
+// What a file that is not a regular file is.
+const char *file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISDIR(mode)) return "a directory";
+    return "not a file";
+}
+
+#if defined(__linux__)
+// The ELF machine of this build (e_machine), 0 where unknown here.
+#if defined(__x86_64__)
+constexpr unsigned this_machine = 62;
+#elif defined(__aarch64__)
+constexpr unsigned this_machine = 183;
+#elif defined(__i386__)
+constexpr unsigned this_machine = 3;
+#elif defined(__arm__)
+constexpr unsigned this_machine = 40;
+#elif defined(__powerpc64__)
+constexpr unsigned this_machine = 21;
+#elif defined(__powerpc__)
+constexpr unsigned this_machine = 20;
+#elif defined(__riscv) && __riscv_xlen == 64
+constexpr unsigned this_machine = 243;
+#elif defined(__s390x__)
+constexpr unsigned this_machine = 22;
+#elif defined(__loongarch64)
+constexpr unsigned this_machine = 258;
+#else
+constexpr unsigned this_machine = 0;
+#endif
+
+// "62 (x86-64)": an ELF machine number, with its name when known.
+void machine_name(char *out, std::size_t size, unsigned m) {
+    const char *name = nullptr;
+    switch (m) {
+        case 3: name = "x86"; break;
+        case 20: name = "PowerPC"; break;
+        case 21: name = "PowerPC64"; break;
+        case 22: name = "S/390"; break;
+        case 40: name = "ARM"; break;
+        case 62: name = "x86-64"; break;
+        case 183: name = "AArch64"; break;
+        case 243: name = "RISC-V"; break;
+        case 258: name = "LoongArch"; break;
+        default: break;
+    }
+    if (name)
+        format(out, size, "%u (%s)", m, name);
+    else
+        format(out, size, "%u", m);
+}
+
+// The ELF header, the program headers, and every loadable segment's place
+// in the file (what glibc maps; a part past the end is a SIGBUS).
+bool check_header(int fd, unsigned long long length, char *why, std::size_t size) {
+    constexpr unsigned bits = sizeof(void *) * 8;
+    ElfW(Ehdr) h;
+    std::memset(&h, 0, sizeof h);
+    std::size_t have = length < sizeof h ? static_cast<std::size_t>(length) : sizeof h;
+    if (!read_at(fd, 0, &h, have, why, size)) return false;
+    if (have < 4 || std::memcmp(h.e_ident, ELFMAG, SELFMAG) != 0) {
+        format(why, size, "not an ELF file (it does not start with the ELF magic number)");
+        return false;
+    }
+    if (length < sizeof h) return truncated(why, size, "its ELF header", sizeof h, length);
+    unsigned char cls = h.e_ident[EI_CLASS];
+    unsigned found_bits = cls == ELFCLASS32 ? 32 : cls == ELFCLASS64 ? 64 : 0;
+    if (found_bits != bits) {
+        if (found_bits == 0)
+            format(why, size, "an ELF file of unknown class %u", static_cast<unsigned>(cls));
+        else
+            format(why, size, "a %u-bit ELF file, but this program is %u-bit", found_bits, bits);
+        return false;
+    }
+    bool little = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    if (h.e_ident[EI_DATA] != (little ? ELFDATA2LSB : ELFDATA2MSB)) {
+        format(why, size, "an ELF file of the other byte order, but this program is %s-endian", little ? "little" : "big");
+        return false;
+    }
+    if (h.e_type != ET_DYN) {
+        format(why, size, "an ELF file of type %u, not a shared library (type 3)", static_cast<unsigned>(h.e_type));
+        return false;
+    }
+    if (this_machine != 0 && h.e_machine != this_machine) {
+        char found[64], wanted[64];
+        machine_name(found, sizeof found, h.e_machine);
+        machine_name(wanted, sizeof wanted, this_machine);
+        format(why, size, "an ELF file for machine %s, but this program is for %s", found, wanted);
+        return false;
+    }
+    if (h.e_phnum > 0 && h.e_phentsize < sizeof(ElfW(Phdr))) {
+        format(why, size, "a malformed ELF file (program headers of %u bytes)", static_cast<unsigned>(h.e_phentsize));
+        return false;
+    }
+    unsigned long long table = static_cast<unsigned long long>(h.e_phentsize) * h.e_phnum;
+    unsigned long long end = add_saturating(h.e_phoff, table);
+    if (end > length) return truncated(why, size, "its program header table", end, length);
+    for (unsigned i = 0; i < h.e_phnum; ++i) {
+        ElfW(Phdr) p;
+        if (!read_at(fd, h.e_phoff + static_cast<unsigned long long>(i) * h.e_phentsize, &p, sizeof p, why, size))
+            return false;
+        if (p.p_type != PT_LOAD) continue;  // only PT_LOAD segments are mapped from the file
+        end = add_saturating(p.p_offset, p.p_filesz);
+        if (end > length) return truncated(why, size, "a loadable segment", end, length);
+    }
+    return true;
+}
+#else
+// Elsewhere (macOS), the regular-file check only.
+bool check_header(int, unsigned long long, char *, std::size_t) { return true; }
+#endif
+
+// Whether the file at `path` can be handed to the loader; else what is
+// wrong with it, in `why`.
+bool check_file(const char *path, char *why, std::size_t size) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        format(why, size, "cannot be examined: %s", std::strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        format(why, size, "not a regular file (%s)", file_kind(st.st_mode));
+        return false;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        format(why, size, "cannot be read: %s", std::strerror(errno));
+        return false;
+    }
+    // The file opened may not be the one examined: look again.
+    bool ok = false;
+    if (fstat(fd, &st) != 0)
+        format(why, size, "cannot be examined: %s", std::strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        format(why, size, "not a regular file (%s)", file_kind(st.st_mode));
+    else
+        ok = check_header(fd, static_cast<unsigned long long>(st.st_size), why, size);
+    close(fd);
+    return ok;
+}
+#endif
+
+#if defined(__linux__)
+// Whether a Python environment found above the program may supply a library
+// (the Rust runtime's `trust` module: the same rule, in the same words):
+// OpenSSH's StrictModes rule. Nobody named that directory (unlike
+// VIRTUAL_ENV, CONDA_PREFIX or LD_LIBRARY_PATH, which the user sets), so a
+// pyvenv.cfg or conda-meta planted in a directory that others can write
+// (/tmp) must not bring a library into this process. Each of these must be
+// owned by root or by this process's effective user, and writable by neither
+// its group nor others:
+// - the environment's directory and its marker files;
+// - every directory from the environment down to the program, and down to
+//   the library, and the library itself;
+// - where links lead the library out of the environment, the file it
+//   resolves to and every directory above that, up to /.
+// Only where the walk above the program is taken (Linux): Windows grants
+// rights through ACLs, which this runtime does not read.
+
+// Whether `path` (followed through links) belongs to root or this user and
+// neither its group nor others may write it; else why not, in `why`.
+bool owned_safely(const char *path, char *why, std::size_t size) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        format(why, size, "`%s` cannot be examined: %s", path, std::strerror(errno));
+        return false;
+    }
+    uid_t me = geteuid();
+    if (st.st_uid != 0 && st.st_uid != me) {
+        format(why, size, "`%s` is owned by uid %lu, neither root nor this process's user (uid %lu)", path,
+               static_cast<unsigned long>(st.st_uid), static_cast<unsigned long>(me));
+        return false;
+    }
+    bool group = (st.st_mode & S_IWGRP) != 0, others = (st.st_mode & S_IWOTH) != 0;
+    if (!group && !others) return true;
+    format(why, size, "`%s` is writable by %s (mode %04o)", path,
+           group && others ? "group and others" : group ? "its group" : "others",
+           static_cast<unsigned>(st.st_mode & 07777));
+    return false;
+}
+
+// Checks `from` and each path below it on the way to `to`, `to` included.
+bool owned_safely_down(const char *from, const char *to, char *why, std::size_t size) {
+    std::size_t n = std::strlen(from);
+    while (n > 1 && from[n - 1] == '/') --n;
+    bool inside = std::strncmp(from, to, n) == 0 && (to[n] == '\0' || to[n] == '/' || from[n - 1] == '/');
+    if (!inside) {
+        format(why, size, "`%s` is not inside `%s`", to, from);
+        return false;
+    }
+    char path[path_size];
+    format(path, sizeof path, "%.*s", static_cast<int>(n), from);
+    if (!owned_safely(path, why, size)) return false;
+    std::size_t length = std::strlen(to);
+    for (std::size_t i = n + 1; i <= length; ++i) {
+        if (i < length && to[i] != '/') continue;
+        if (to[i - 1] == '/') continue;  // "//", or a trailing slash
+        format(path, sizeof path, "%.*s", static_cast<int>(i), to);
+        if (!owned_safely(path, why, size)) return false;
+    }
+    return true;
+}
+
+// Whether the environment at `root`, found above the program, may supply
+// `library` (a file below it); else why not, naming the path at fault.
+bool environment_above(const char *root, const char *library, char *why, std::size_t size) {
+    const char *const markers[] = {"pyvenv.cfg", "conda-meta"};
+    char path[path_size];
+    for (const char *marker : markers) {
+        struct stat st;
+        format(path, sizeof path, "%s/%s", root, marker);
+        if (lstat(path, &st) == 0 && !owned_safely(path, why, size)) return false;
+    }
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) {
+        format(why, size, "the program's own path is unknown: %s", std::strerror(errno));
+        return false;
+    }
+    path[n] = '\0';
+    if (char *slash = std::strrchr(path, '/')) *(slash == path ? slash + 1 : slash) = '\0';
+    if (!owned_safely_down(root, path, why, size)) return false;
+    if (!owned_safely_down(root, library, why, size)) return false;
+    char real[PATH_MAX], real_root[PATH_MAX];
+    if (!realpath(library, real)) {
+        format(why, size, "`%s` cannot be resolved: %s", library, std::strerror(errno));
+        return false;
+    }
+    if (!realpath(root, real_root)) {
+        format(why, size, "`%s` cannot be resolved: %s", root, std::strerror(errno));
+        return false;
+    }
+    std::size_t r = std::strlen(real_root);
+    if (std::strncmp(real, real_root, r) == 0 && (real[r] == '\0' || real[r] == '/' || real_root[r - 1] == '/'))
+        return owned_safely_down(real_root, real, why, size);
+    // Out of the environment: the file and every directory above it.
+    for (;;) {
+        if (!owned_safely(real, why, size)) return false;
+        char *slash = std::strrchr(real, '/');
+        if (!slash || (slash == real && real[1] == '\0')) return true;
+        *(slash == real ? slash + 1 : slash) = '\0';
+    }
+}
+
+// Whether a candidate in `environment`, found above the executable, may not
+// be used; then why, in `why`.
+bool refuse_environment(const char *environment, const char *path, char *why, std::size_t size) {
+    format(why, size, "not used: ");
+    std::size_t used = std::strlen(why);
+    if (environment_above(environment, path, why + used, size - used)) return false;
+    append(why, size,
+           ", but a Python environment above the program is searched only if root or this user alone can write it, "
+           "its marker and every directory down to the library and to the program (remove the others' write access, "
+           "or name the environment with VIRTUAL_ENV or CONDA_PREFIX)");
+    return true;
+}
+#else
+bool refuse_environment(const char *environment, const char *, char *why, std::size_t size) {
+    format(why, size, "not used: `%s` was found above the program, which is not searched on this system", environment);
+    return true;
+}
+#endif
+
 // Adopts handle `h`, opened as `name`; true when the search is over (loaded,
-// or found the stub). A library of another major than the header's is noted
-// and the search goes on.
-bool adopt(const Library &L, void *h, const char *name) {
+// or found the stub). A library of another major than the header's, or one
+// without its version function (unless the override named it), is noted and
+// the search goes on.
+bool adopt(const Library &L, void *h, const char *name, bool named) {
     State &s = *L.state;
+    if (!named && !find(h, L.version_function)) {
+        // Kept loaded but never used: a library is never unloaded.
+        char why[256];
+        format(why, sizeof why, "it does not export `%s`, which every %s has", L.version_function, L.label);
+        note_tried(s.tried, sizeof s.tried, name, why);
+        return false;
+    }
     unsigned version = 0;
     int rc = read_version(L, h, version);
     if (L.has_stub && rc == L.codes.stub_library) {
@@ -223,26 +677,50 @@ bool adopt(const Library &L, void *h, const char *name) {
     return true;
 }
 
-// Tries one name or path (`named`: the override, opened as given); true
-// when the search is over.
-bool attempt(const Library &L, const char *name, bool named = false) {
+// Tries one name or path (`named`: the override, opened as given, after the
+// checks that keep a file from hanging or crashing the loader; `environment`:
+// a path in a Python environment found above the executable); true when the
+// search is over.
+bool attempt(const Library &L, const char *name, bool named = false, const char *environment = nullptr) {
     State &s = *L.state;
     if (is_absolute(name)) {
         if (!named && was_tried(s.tried, name)) return false;
-        if (!named && !file_exists(name)) {
+        bool exists = file_exists(name);
+        if (!named && !exists) {
             note_tried(s.tried, sizeof s.tried, name, "no such file");
             return false;
         }
-        // Dependencies first, from the same directory.
+        char why[path_size + 2048];
+        if (environment && refuse_environment(environment, name, why, sizeof why)) {
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+        if (exists && !check_file(name, why, sizeof why)) {
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+        // Dependencies first, from the same directory, each checked as the library is.
         const char *slash = std::strrchr(name, separator);
         for (const char *const *dep = L.preload; *dep && slash; ++dep) {
             char dep_path[path_size];
             format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
-            char error[1024] = {};
-            s.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (!open_one(dep_path, error, sizeof error)) {
-                char why[path_size + 1100];
-                format(why, sizeof why, "its dependency `%s` could not be loaded: %s", dep_path, error);
+            // The reason follows this prefix in `why`.
+            format(why, sizeof why, "its dependency `%s` could not be loaded: ", dep_path);
+            std::size_t used = std::strlen(why);
+            char *error = why + used;
+            std::size_t room = sizeof why - used;
+            bool usable = true;
+            if (file_exists(dep_path)) {
+                if (!check_file(dep_path, error, room))
+                    usable = false;
+                else if (environment && refuse_environment(environment, dep_path, error, room))
+                    usable = false;
+            }
+            if (usable) {
+                s.attempts.fetch_add(1, std::memory_order_relaxed);
+                usable = open_one(dep_path, error, room) != nullptr;
+            }
+            if (!usable) {
                 note_tried(s.tried, sizeof s.tried, name, why);
                 return false;
             }
@@ -255,15 +733,16 @@ bool attempt(const Library &L, const char *name, bool named = false) {
         note_tried(s.tried, sizeof s.tried, name, error);
         return false;
     }
-    return adopt(L, h, name);
+    return adopt(L, h, name, named);
 }
 
-// Tries `dir` + separator + each library name.
-bool attempt_in(const Library &L, const char *dir) {
+// Tries `dir` + separator + each library name (`environment`: found above
+// the executable).
+bool attempt_in(const Library &L, const char *dir, const char *environment = nullptr) {
     for (const char *const *name = L.names; *name; ++name) {
         char path[path_size];
         format(path, sizeof path, "%s%c%s", dir, separator, *name);
-        if (attempt(L, path)) return true;
+        if (attempt(L, path, false, environment)) return true;
     }
     return false;
 }
@@ -274,20 +753,24 @@ const char *absolute_env(const char *name) {
     return v && is_absolute(v) ? v : nullptr;
 }
 
+#if defined(__linux__)
 // Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
 // conda-meta): the only directories above the executable that are searched,
-// so that a directory anyone can write to (/tmp) plants nothing.
-[[maybe_unused]] bool is_python_environment(const char *dir) {
+// and of those only the ones nobody else can write (`environment_above`).
+bool is_python_environment(const char *dir) {
     char path[path_size];
+    struct stat st;
     format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
-    if (file_exists(path)) return true;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return true;
     format(path, sizeof path, "%s%cconda-meta", dir, separator);
-    return file_exists(path);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
+#endif
 
 // Tries the wheel directories of each site-packages under `prefix`
-// (lib/python3.*/site-packages, or Lib\site-packages).
-bool attempt_prefix(const Library &L, const char *prefix) {
+// (lib/python3.*/site-packages, or Lib\site-packages); `environment`: the
+// prefix was found above the executable.
+bool attempt_prefix(const Library &L, const char *prefix, const char *environment = nullptr) {
     State &s = *L.state;
     std::size_t count = 0;
 #ifdef _WIN32
@@ -316,7 +799,7 @@ bool attempt_prefix(const Library &L, const char *prefix) {
         for (const char *const *wheel = L.wheel_dirs; *wheel; ++wheel) {
             char dir[path_size];
             format(dir, sizeof dir, "%s%c%s", s.sites[i], separator, *wheel);
-            if (attempt_in(L, dir)) return true;
+            if (attempt_in(L, dir, environment)) return true;
         }
     }
     return false;
@@ -362,12 +845,12 @@ bool search_toolkit(const Library &L) {
         if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
             GetModuleHandleExW(0, wide, &h) && h) {
             s.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(L, reinterpret_cast<void *>(h), *name)) return true;
+            if (adopt(L, reinterpret_cast<void *>(h), *name, false)) return true;
         }
 #else
         if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
             s.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(L, h, *name)) return true;
+            if (adopt(L, h, *name, false)) return true;
         }
 #endif
     }
@@ -377,7 +860,10 @@ bool search_toolkit(const Library &L) {
     for (std::size_t i = 0; i < s.dir_count; ++i)
         if (attempt_in(L, s.dirs[i])) return true;
 #endif
-    // pip wheels: the virtual environment, conda's, and the prefixes above the executable.
+    // pip wheels: the virtual environment, conda's, and (on Linux) the Python
+    // environments above the executable that nobody else can write. Not on
+    // Windows, where any user may create C:\conda-meta and this runtime does
+    // not read the ACLs that would tell.
     const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
     for (const char *var : prefix_vars)
         if (const char *prefix = absolute_env(var))
@@ -389,7 +875,7 @@ bool search_toolkit(const Library &L) {
         while (char *slash = std::strrchr(s.exe, '/')) {
             *slash = '\0';
             const char *prefix = s.exe[0] ? s.exe : "/";
-            if (is_python_environment(prefix) && attempt_prefix(L, prefix)) return true;
+            if (is_python_environment(prefix) && attempt_prefix(L, prefix, prefix)) return true;
         }
     }
 #endif
