@@ -1,6 +1,9 @@
 //! Vendors the committed modules of the newest and the oldest pinned release
 //! and the merged module, and each other library's newest and oldest module,
-//! as a library that documents everything it exports.
+//! as a library that documents everything it exports. Edition 2021 builds the
+//! driver's and NVRTC's alone (the `every-library` feature is edition 2024's
+//! default): what an edition changes is the modules' common shape, which
+//! those show; edition 2024 lints every library.
 #![deny(missing_docs)]
 
 /// The CUDA 13.5 driver API, loaded on first use.
@@ -9,6 +12,7 @@ pub mod cuda {
 }
 
 /// The CUDA 11.8 driver API.
+#[cfg(feature = "every-library")]
 pub mod cuda_11_8 {
     include!("../../../generated/cuda-11.8/cuda.rs");
 }
@@ -24,31 +28,37 @@ pub mod nvrtc {
 }
 
 /// NVRTC of CUDA 11.8 (`libnvrtc.so.11.2`).
+#[cfg(feature = "every-library")]
 pub mod nvrtc_11_8 {
     include!("../../../generated/cuda-11.8/nvrtc.rs");
 }
 
 /// nvJitLink of CUDA 13.5.
+#[cfg(feature = "every-library")]
 pub mod nvjitlink {
     include!("../../../generated/cuda-13.5/nvjitlink.rs");
 }
 
 /// NVML of CUDA 13.5.
+#[cfg(feature = "every-library")]
 pub mod nvml {
     include!("../../../generated/cuda-13.5/nvml.rs");
 }
 
 /// cuBLAS of CUDA 13.5.
+#[cfg(feature = "every-library")]
 pub mod cublas {
     include!("../../../generated/cuda-13.5/cublas.rs");
 }
 
 /// cuBLAS of CUDA 11.8.
+#[cfg(feature = "every-library")]
 pub mod cublas_11_8 {
     include!("../../../generated/cuda-11.8/cublas.rs");
 }
 
 /// cuBLASLt of CUDA 13.5.
+#[cfg(feature = "every-library")]
 pub mod cublaslt {
     include!("../../../generated/cuda-13.5/cublasLt.rs");
 }
