@@ -47,8 +47,21 @@ pub(crate) fn environment_above(root: &Path, library: &Path) -> Result<(), Strin
     if real.starts_with(&real_root) {
         down(&real_root, &real)
     } else {
-        real.ancestors().try_for_each(owned_safely)
+        // Out of the environment: the file and every directory above it.
+        // Above the file, a directory like /tmp (root's, others may write,
+        // sticky) is fine: no one but an entry's owner can rename or remove
+        // it, and the entry below it is checked in turn.
+        owned_safely(&real)?;
+        real.ancestors()
+            .skip(1)
+            .filter(|dir| !sticky_and_roots(dir))
+            .try_for_each(owned_safely)
     }
+}
+
+/// Whether `dir` is a directory of root's with the sticky bit (`/tmp`).
+fn sticky_and_roots(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_ok_and(|m| m.is_dir() && m.uid() == 0 && m.mode() & 0o1000 != 0)
 }
 
 /// Checks `from` and each path below it on the way to `to`, `to` included.

@@ -604,9 +604,15 @@ bool environment_above(const char *root, const char *library, char *why, std::si
     std::size_t r = std::strlen(real_root);
     if (std::strncmp(real, real_root, r) == 0 && (real[r] == '\0' || real[r] == '/' || real_root[r - 1] == '/'))
         return owned_safely_down(real_root, real, why, size);
-    // Out of the environment: the file and every directory above it.
-    for (;;) {
-        if (!owned_safely(real, why, size)) return false;
+    // Out of the environment: the file and every directory above it. Above
+    // the file, a directory like /tmp (root's, others may write, sticky) is
+    // fine: no one but an entry's owner can rename or remove it, and the
+    // entry below it is checked in turn.
+    for (bool file = true;; file = false) {
+        struct stat st;
+        bool sticky_roots = !file && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 &&
+                            st.st_uid == 0;
+        if (!sticky_roots && !owned_safely(real, why, size)) return false;
         char *slash = std::strrchr(real, '/');
         if (!slash || (slash == real && real[1] == '\0')) return true;
         *(slash == real ? slash + 1 : slash) = '\0';
