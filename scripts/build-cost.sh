@@ -92,7 +92,7 @@ cushim-runtime = { path = \"$repo/cushim-runtime\" }" "$build" "$source"
 done
 
 for c in "${crates[@]}"; do
-  (cd "$work/$c" && cargo generate-lockfile -q --offline && cargo fetch -q --offline)
+  (cd "$work/$c" && cargo generate-lockfile -q && cargo fetch -q)
 done
 
 declare -A times

@@ -253,6 +253,7 @@ impl EnumOptions {
     ///
     /// # Errors
     /// A rule whose regex does not compile.
+    #[cfg(feature = "emit")]
     pub fn styles(&self, enums: &[crate::c::Enum]) -> Result<Vec<EnumStyle>, Error> {
         let mut rules = Vec::with_capacity(self.rules.len());
         for (style, pattern) in &self.rules {
@@ -1125,6 +1126,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "emit")]
     fn enum_rules_follow_bindgens_precedence_and_match_whole_names() {
         let e = |name: &str| crate::c::Enum {
             name: name.into(),

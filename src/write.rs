@@ -11,12 +11,15 @@
 //!
 //! A staged file is created exclusively, under a random name: in an output
 //! directory that others can write, a symlink planted at the staged name is
-//! never written through, and the file is this process's own.
+//! never written through, and the file is this process's own. (The standard
+//! library does it: `create_new` is `O_CREAT | O_EXCL`, which refuses any
+//! existing name, a symlink's included, and the name's random part comes from
+//! the hasher keys the standard library draws from the system per process.
+//! The `tempfile` crate would do the same at several times the build cost of
+//! a `build.rs` that uses cushim without features.)
 
 use std::fs;
 use std::path::{Path, PathBuf};
-
-use tempfile::NamedTempFile;
 
 use crate::diag::Error;
 use crate::emit::File;
@@ -46,7 +49,7 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     })?;
     crate::temp::remove_dead(dir, staged_pid);
 
-    let mut staged: Vec<(NamedTempFile, PathBuf)> = Vec::new();
+    let mut staged: Vec<(Staged, PathBuf)> = Vec::new();
     let mut outcomes = Vec::new();
     let result = (|| {
         for file in files {
@@ -94,23 +97,73 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     Ok(outcomes)
 }
 
+/// A staged file: removed when dropped, unless renamed into place first.
+struct Staged {
+    path: Option<PathBuf>,
+}
+
+/// Why a staged file could not be renamed into place.
+struct PersistError {
+    error: std::io::Error,
+}
+
+impl Staged {
+    /// Renames the staged file over `target`.
+    fn persist(mut self, target: &Path) -> Result<(), PersistError> {
+        let Some(path) = self.path.take() else {
+            return Ok(());
+        };
+        fs::rename(&path, target).map_err(|error| {
+            self.path = Some(path);
+            PersistError { error }
+        })
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// A fresh random word for a staged file's name: the standard library's
+/// per-process random hasher keys over a counter and the time.
+fn random_word() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    h.finish()
+}
+
 /// Writes `contents` to a new file beside `name` in `dir`, created
 /// exclusively as `.<name>.<random>.<pid>.tmp` (with the permissions a new
 /// file gets), and syncs it to disk.
-fn stage(dir: &Path, name: &str, contents: &str) -> std::io::Result<NamedTempFile> {
+fn stage(dir: &Path, name: &str, contents: &str) -> std::io::Result<Staged> {
     use std::io::Write as _;
-    let prefix = format!(".{name}.");
-    let suffix = format!(".{}.tmp", std::process::id());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(&suffix);
-    // 0o666 less the umask, as `File::create` would: not the 0o600 of a
-    // private temporary file.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut f = builder.tempfile_in(dir)?;
+    let pid = std::process::id();
+    let mut tries = 0;
+    let (mut f, staged) = loop {
+        let path = dir.join(format!(".{name}.{:016x}.{pid}.tmp", random_word()));
+        // 0o666 less the umask, as `File::create` would.
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => break (f, Staged { path: Some(path) }),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 16 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    };
     f.write_all(contents.as_bytes())?;
-    f.as_file().sync_all()?;
-    Ok(f)
+    f.sync_all()?;
+    Ok(staged)
 }
 
 #[cfg(test)]

@@ -6,10 +6,12 @@
 // and a derive's impl takes no attribute from its item.
 #![allow(clippy::question_mark)]
 
+#[cfg(feature = "emit")]
 pub mod build;
 pub mod merge;
 
 pub use crate::c::{Builtin, Enum, Shape, StatusCode, Type};
+#[cfg(feature = "emit")]
 pub use build::build;
 
 use crate::diag::{Diagnostic, Origin};

@@ -23,15 +23,20 @@ mod read;
 #[cfg(feature = "parse")]
 mod types;
 
+#[cfg(feature = "emit")]
 use std::collections::{BTreeMap, BTreeSet};
 #[cfg(feature = "parse")]
 use std::path::Path;
+#[cfg(feature = "emit")]
 use std::path::PathBuf;
 
+#[cfg(feature = "emit")]
 use crate::c::{Enum, Shape, StatusCode, Type};
+#[cfg(feature = "emit")]
 use crate::diag::Origin;
 #[cfg(feature = "parse")]
 use crate::library::Library;
+#[cfg(feature = "emit")]
 use crate::version::CudaVersion;
 
 #[cfg(feature = "fetch")]
@@ -115,6 +120,7 @@ impl Input {
 }
 
 /// One function declaration as written.
+#[cfg(feature = "emit")]
 #[derive(Clone, Debug)]
 pub struct RawFunction {
     /// The identifier written at the declaration. Example: `cuMemAlloc`.
@@ -139,6 +145,7 @@ pub struct RawFunction {
 }
 
 /// A `PFN_*` typedef: its name and canonical signature.
+#[cfg(feature = "emit")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawTypedef {
     pub signature: Vec<String>,
@@ -146,6 +153,7 @@ pub struct RawTypedef {
 }
 
 /// The parse stage's output.
+#[cfg(feature = "emit")]
 #[derive(Clone, Debug)]
 pub struct Raw {
     pub functions: Vec<RawFunction>,
