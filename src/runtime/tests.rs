@@ -42,6 +42,7 @@ static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     major: 0,
     wheel_dirs: None,
     preload: &[],
+    siblings: &[],
     family: &[],
     codes: super::codes(&DRIVER),
     resolve: loader::Resolve::ProcAddress,
