@@ -565,6 +565,14 @@ fn ld_library_path_wins_over_cuda_path_and_cuda_home_as_in_nvidias_finder() {
     );
     // The rows come in the search's order.
     assert!(out.find(used).unwrap() < out.find(lost).unwrap(), "{out}");
+    // An empty or relative entry is the working directory to the system
+    // loader, which now comes before the toolkit: doctor warns.
+    let relative = std::env::join_paths([Path::new("lib"), &wheel]).unwrap();
+    let out = doctor_nvrtc(&[("LD_LIBRARY_PATH", Path::new(&relative))]);
+    assert!(
+        out.contains("warning:          LD_LIBRARY_PATH has an empty or relative entry (`lib`)"),
+        "{out}"
+    );
     // With the wrong major on LD_LIBRARY_PATH: skipped, named, and the toolkit used.
     let out = doctor_nvrtc(&[("LD_LIBRARY_PATH", &wrong), ("CUDA_PATH", &toolkit)]);
     let skipped = row(&out, "libnvrtc.so.13", "system loader");
