@@ -20,12 +20,20 @@ fn lower_first(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What the search saw: every candidate tried before the answer, and those
+/// after it that the order left untried.
+struct Seen {
+    tried: Vec<Attempt>,
+    not_tried: Vec<Attempt>,
+}
+
 /// The library as the shims of `api` would find it, or an error that says
-/// why there is none; with every candidate tried before the answer.
-fn open(api: &Api) -> Result<(Loaded, Vec<Attempt>, &'static LibraryInfo), Error> {
+/// why there is none; with what the search saw.
+fn open(api: &Api) -> Result<(Loaded, Seen, &'static LibraryInfo), Error> {
     let info = crate::runtime::library_info(&api.library, api.header_major()?, cfg!(windows));
     let search = cushim_runtime::search(info);
     let tried = search.tried;
+    let not_tried = search.not_tried;
     let set = || {
         format!(
             "{}, or set {} to the absolute path of `{}`",
@@ -35,7 +43,7 @@ fn open(api: &Api) -> Result<(Loaded, Vec<Attempt>, &'static LibraryInfo), Error
         )
     };
     match search.found {
-        Ok(found) => Ok((found, tried, info)),
+        Ok(found) => Ok((found, Seen { tried, not_tried }, info)),
         Err(LoadError::LibraryNotFound { tried, .. }) => {
             let attempts: Vec<String> = tried
                 .iter()
@@ -118,9 +126,86 @@ fn bind(library: &Loaded, f: &Function, mode: StreamMode) -> (String, u32, Optio
     )
 }
 
+/// The search order, the override first: `override (CUSHIM_NVRTC_LIBRARY),
+/// loaded, family, ...`, then what `LD_LIBRARY_PATH` holds that the system
+/// loader would search relative to the working directory.
+fn order(info: &LibraryInfo) -> (String, Option<String>) {
+    let steps: Vec<String> = cushim_runtime::steps(info)
+        .into_iter()
+        .map(|step| {
+            if step == "override" {
+                format!("override ({})", info.override_var)
+            } else if step == "system loader" && cfg!(unix) {
+                "system loader (LD_LIBRARY_PATH, loader cache)".to_string()
+            } else {
+                step.to_string()
+            }
+        })
+        .collect();
+    // An empty entry is the working directory to the loader (an empty
+    // value is no entry); `$ORIGIN` and its kin are the loader's own.
+    let relative: Vec<String> = std::env::var_os("LD_LIBRARY_PATH")
+        .filter(|v| cfg!(unix) && !v.is_empty())
+        .map(|v| {
+            v.to_string_lossy()
+                .split(':')
+                .filter(|e| !e.starts_with('/') && !e.starts_with('$'))
+                .map(|e| format!("`{e}`"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let warning = (!relative.is_empty()).then(|| {
+        format!(
+            "LD_LIBRARY_PATH has {} ({}): the system loader looks there relative to the working directory",
+            if relative.len() == 1 {
+                "an empty or relative entry"
+            } else {
+                "empty or relative entries"
+            },
+            relative.join(", ")
+        )
+    });
+    (steps.join(", "), warning)
+}
+
+/// The rows of the candidates' table, in the search's order: each one
+/// tried and why it lost, the one used, and each later one the order left
+/// untried.
+fn candidate_rows(library: &Loaded, seen: &Seen) -> Vec<[String; 3]> {
+    let mut rows: Vec<[String; 3]> = seen
+        .tried
+        .iter()
+        .map(|a| {
+            [
+                a.name.clone(),
+                a.from.to_string(),
+                format!("skipped: {}", a.error),
+            ]
+        })
+        .collect();
+    // A bare name: the file the loader took for it.
+    let used = match library.file() {
+        Some(file) if file.as_os_str() != library.path() => {
+            format!("used: `{}`", file.display())
+        }
+        _ => "used".to_string(),
+    };
+    rows.push([
+        library.path().to_string(),
+        library.found_by().to_string(),
+        used,
+    ]);
+    rows.extend(
+        seen.not_tried
+            .iter()
+            .map(|a| [a.name.clone(), a.from.to_string(), a.error.clone()]),
+    );
+    rows
+}
+
 /// The report, or an error when there is no usable library.
 pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
-    let (library, tried, info) = open(api)?;
+    let (library, seen, info) = open(api)?;
     // Never unloaded, as in a generated module: the library keeps running
     // what it started, and nothing it handed out may dangle.
     let library = &*Box::leak(Box::new(library));
@@ -139,9 +224,25 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
             if key.len() >= 18 { " " } else { "" }
         );
     };
-    line(&mut out, "library", library.path());
-    if !tried.is_empty() {
+    let file = library
+        .file()
+        .map_or_else(|| library.path().to_string(), |f| f.display().to_string());
+    line(&mut out, "library", &file);
+    if file == library.path() {
         line(&mut out, "found by", library.found_by());
+    } else {
+        line(
+            &mut out,
+            "found by",
+            &format!("{}, as `{}`", library.found_by(), library.path()),
+        );
+    }
+    for sibling in library.siblings() {
+        let outcome = match &sibling.skipped {
+            None => format!("`{}` loaded", sibling.path),
+            Some(why) => format!("`{}` not loaded: {why}", sibling.path),
+        };
+        line(&mut out, "opens by name", &outcome);
     }
     line(
         &mut out,
@@ -205,16 +306,17 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
         table.extend(rows);
         out.push_str(&crate::columns::columns(&table));
     }
-    if !tried.is_empty() {
-        // Every place the search looked before the one that won, and why it went on.
-        out.push('\n');
-        let mut table = vec![["tried", "from", "why not"].map(String::from)];
-        table.extend(
-            tried
-                .iter()
-                .map(|a| [a.name.clone(), a.from.to_string(), a.error.clone()]),
-        );
-        out.push_str(&crate::columns::columns(&table));
+    // The order, and every place the search looked: why each before the
+    // one used lost, and which later copies the order left untried.
+    let (steps, warning) = order(info);
+    out.push('\n');
+    line(&mut out, "search order", &steps);
+    if let Some(warning) = warning {
+        line(&mut out, "warning", &warning);
     }
+    out.push('\n');
+    let mut table = vec![["candidate", "from", "outcome"].map(String::from)];
+    table.extend(candidate_rows(library, &seen));
+    out.push_str(&crate::columns::columns(&table));
     Ok(out)
 }

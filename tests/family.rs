@@ -4,9 +4,11 @@
 //! export of its header's own minor, a missing library answers each
 //! library's own code, a missing function fails alone, and the search finds
 //! pip wheels (by `VIRTUAL_ENV`, `CONDA_PREFIX` and above the executable),
-//! conda, a toolkit, the system loader, a copy already loaded and the
-//! directory of a loaded family member, in that order, binding only the
-//! header's major. Every scenario runs in Rust and in C++.
+//! conda, the system loader (`LD_LIBRARY_PATH`), a toolkit, a copy already
+//! loaded and the directory of a loaded family member, in NVIDIA's own
+//! finder's order, binding only the header's major, and NVRTC gets the
+//! builtins it opens by name from its own directory. Every scenario runs in
+//! Rust and in C++.
 
 mod common;
 
@@ -372,10 +374,16 @@ fn the_search_finds_each_install_layout_in_order_and_only_the_headers_major() {
         &in_dir("conda-lib-only/lib"),
         13030,
     );
-    // ... then the toolkit ...
-    t.expect(&which, &everything[2..], &in_dir("toolkit/lib64"), 13040);
-    // ... and last the exact soname through the system loader.
+    // ... then the exact soname through the system loader (LD_LIBRARY_PATH) ...
+    t.expect(&which, &everything[2..], "libnvrtc.so.13", 13060);
     t.expect(&which, &everything[3..], "libnvrtc.so.13", 13060);
+    // ... and last the toolkit.
+    t.expect(
+        &which,
+        &[("CUDA_HOME", &toolkit)],
+        &in_dir("toolkit/lib64"),
+        13040,
+    );
     // A relative VIRTUAL_ENV is ignored: nothing through the working directory.
     t.expect(
         &which,
@@ -403,6 +411,325 @@ fn the_search_finds_each_install_layout_in_order_and_only_the_headers_major() {
             "{out}"
         );
     }
+}
+
+/// `cushim doctor --lib nvrtc --cuda 13.5` with only `env` set (and what it
+/// needs to find its headers); asserts it succeeded and returns stdout.
+fn doctor_nvrtc(env: &[(&str, &Path)]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["doctor", "--lib", "nvrtc", "--cuda", "13.5"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", std::env::var_os("HOME").unwrap_or_default())
+        .envs(std::env::var_os("CUSHIM_CACHE_DIR").map(|d| ("CUSHIM_CACHE_DIR", d)))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{env:?}:\n{stdout}\n{stderr}");
+    stdout
+}
+
+/// The row of doctor's candidates table for `candidate`, proposed by `from`.
+fn row<'a>(doctor: &'a str, candidate: &str, from: &str) -> &'a str {
+    doctor
+        .lines()
+        .find(|l| {
+            l.split_whitespace().next() == Some(candidate)
+                && l[candidate.len()..].trim_start().starts_with(from)
+        })
+        .unwrap_or_else(|| panic!("no row for {candidate} from {from}:\n{doctor}"))
+        .trim_end()
+}
+
+/// Issue 20, item 10: users choose a library with `LD_LIBRARY_PATH`, and
+/// NVIDIA's own finder (cuda-pathfinder) asks the system loader before it
+/// reads `CUDA_HOME` or `CUDA_PATH`: a wheel's directory on
+/// `LD_LIBRARY_PATH` wins over a good toolkit named by either variable, for
+/// NVRTC and cuBLAS (with its cuBLASLt). A copy of another major there is
+/// still skipped and named. `doctor` shows the order and why each candidate
+/// won or lost.
+#[test]
+fn ld_library_path_wins_over_cuda_path_and_cuda_home_as_in_nvidias_finder() {
+    let dir = scratch("family-ld-library-path");
+    let wheel = dir.join("venv/lib/python3.12/site-packages/nvidia/cu13/lib");
+    fake("nvrtc", &wheel, &["-DFAKE_MINOR=1"]);
+    fake("cublaslt", &wheel, &[]);
+    fake("cublas", &wheel, &["-DFAKE_MINOR=1"]);
+    let toolkit = dir.join("toolkit");
+    fake("nvrtc", &toolkit.join("lib64"), &["-DFAKE_MINOR=4"]);
+    fake("cublaslt", &toolkit.join("lib64"), &[]);
+    fake("cublas", &toolkit.join("lib64"), &["-DFAKE_MINOR=4"]);
+    let other = dir.join("toolkit-2");
+    fake("nvrtc", &other.join("lib64"), &["-DFAKE_MINOR=6"]);
+    let wrong = dir.join("wrong");
+    fake("nvrtc", &wrong, &["-DFAKE_MAJOR=12", "-DFAKE_MINOR=9"]);
+    // An empty directory first on LD_LIBRARY_PATH, then the wheel's.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let path = std::env::join_paths([&empty, &wheel]).unwrap();
+    let path = Path::new(&path);
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        for out in both(
+            &["which", "nvrtc"],
+            &[("LD_LIBRARY_PATH", path), (var, &toolkit)],
+            &dir,
+        ) {
+            assert!(
+                out.contains("path=libnvrtc.so.13 version=13010"),
+                "{var}: LD_LIBRARY_PATH's NVRTC must win:\n{out}"
+            );
+        }
+        for out in both(
+            &["which", "cublas"],
+            &[("LD_LIBRARY_PATH", path), (var, &toolkit)],
+            &dir,
+        ) {
+            assert!(
+                out.contains("path=libcublas.so.13 version=13010"),
+                "{var}: LD_LIBRARY_PATH's cuBLAS must win:\n{out}"
+            );
+        }
+        // Without it, the toolkit's.
+        let nvrtc = toolkit.join("lib64/libnvrtc.so.13").display().to_string();
+        for out in both(&["which", "nvrtc"], &[(var, &toolkit)], &dir) {
+            assert!(
+                out.contains(&format!("path={nvrtc} version=13040")),
+                "{out}"
+            );
+        }
+    }
+    // CUDA_HOME before CUDA_PATH, as NVIDIA's finder reads them.
+    let nvrtc = toolkit.join("lib64/libnvrtc.so.13").display().to_string();
+    for out in both(
+        &["which", "nvrtc"],
+        &[("CUDA_HOME", &toolkit), ("CUDA_PATH", &other)],
+        &dir,
+    ) {
+        assert!(
+            out.contains(&format!("path={nvrtc} version=13040")),
+            "{out}"
+        );
+    }
+    // A copy of another major on LD_LIBRARY_PATH is skipped: the toolkit's loads.
+    for out in both(
+        &["which", "nvrtc"],
+        &[("LD_LIBRARY_PATH", &wrong), ("CUDA_PATH", &toolkit)],
+        &dir,
+    ) {
+        assert!(
+            out.contains(&format!("path={nvrtc} version=13040")),
+            "{out}"
+        );
+    }
+    // ... and named, by the file the system loader found.
+    let wrong_file = wrong.join("libnvrtc.so.13").display().to_string();
+    for out in both(&["which", "nvrtc"], &[("LD_LIBRARY_PATH", &wrong)], &dir) {
+        assert!(
+            out.contains(&format!(
+                "`{wrong_file}` is NVRTC 12.9, but the header is for NVRTC 13.x"
+            )),
+            "{out}"
+        );
+    }
+    // doctor: the order, the winner by its file, and the toolkit's copy that
+    // the order left untried.
+    let out = doctor_nvrtc(&[("LD_LIBRARY_PATH", path), ("CUDA_PATH", &toolkit)]);
+    let winner = wheel.join("libnvrtc.so.13").display().to_string();
+    assert!(
+        out.contains(&format!("library:          {winner}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains("found by:         system loader, as `libnvrtc.so.13`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "conda, system loader (LD_LIBRARY_PATH, loader cache), CUDA_HOME, CUDA_PATH, /usr/local/cuda"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("search order:     override (CUSHIM_NVRTC_LIBRARY), loaded, family,"),
+        "{out}"
+    );
+    let used = row(&out, "libnvrtc.so.13", "system loader");
+    assert!(used.ends_with(&format!("used: `{winner}`")), "{used}");
+    let lost = row(&out, &nvrtc, "CUDA_PATH");
+    assert!(
+        lost.ends_with(&format!(
+            "not tried: `{winner}` (system loader) comes first"
+        )),
+        "{lost}"
+    );
+    // The rows come in the search's order.
+    assert!(out.find(used).unwrap() < out.find(lost).unwrap(), "{out}");
+    // An empty or relative entry is the working directory to the system
+    // loader, which now comes before the toolkit: doctor warns.
+    let relative = std::env::join_paths([Path::new("lib"), &wheel]).unwrap();
+    let out = doctor_nvrtc(&[("LD_LIBRARY_PATH", Path::new(&relative))]);
+    assert!(
+        out.contains("warning:          LD_LIBRARY_PATH has an empty or relative entry (`lib`)"),
+        "{out}"
+    );
+    // With the wrong major on LD_LIBRARY_PATH: skipped, named, and the toolkit used.
+    let out = doctor_nvrtc(&[("LD_LIBRARY_PATH", &wrong), ("CUDA_PATH", &toolkit)]);
+    let skipped = row(&out, "libnvrtc.so.13", "system loader");
+    assert!(
+        skipped.contains(&format!(
+            "skipped: `{wrong_file}` is NVRTC 12.9, but the header is for NVRTC 13.x"
+        )),
+        "{skipped}"
+    );
+    let used = row(&out, &nvrtc, "CUDA_PATH");
+    assert!(used.ends_with("used"), "{used}");
+}
+
+/// Builds the fake NVRTC builtins as `dir/name` (its soname too); returns its path.
+fn builtins(dir: &Path, name: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(name);
+    run_ok(
+        Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{name}"))
+            .arg("-o")
+            .arg(&path)
+            .arg(root().join("tests/fake/libnvrtc-builtins.c")),
+    );
+    path
+}
+
+/// Issue 20, item 11: NVRTC opens `libnvrtc-builtins.so.<major>.<minor>` by
+/// bare name when it compiles, so NVRTC from a pip wheel, with no toolkit
+/// and no `LD_LIBRARY_PATH`, failed every compile ("failed to open
+/// libnvrtc-builtins.so.13.0"). The loaders load the builtins from NVRTC's
+/// own directory, whichever step found it; a missing or unusable one leaves
+/// NVRTC usable, and only the compile fails, as NVRTC answers.
+#[test]
+fn nvrtc_from_a_wheel_compiles_with_the_builtins_beside_it_that_it_opens_by_name() {
+    let dir = scratch("family-builtins");
+    let venv = dir.join("venv");
+    let wheel = venv.join("lib/python3.12/site-packages/nvidia/cu13/lib");
+    let nvrtc = fake("nvrtc", &wheel, &["-DFAKE_MINOR=0", "-DFAKE_BUILTINS"]);
+    let builtins = builtins(&wheel, "libnvrtc-builtins.so.13.0");
+    // The fake behaves as NVRTC does: opened by path alone, with its
+    // builtins beside it, its compile fails.
+    let alone = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ctypes; n = ctypes.CDLL({:?}); p = ctypes.c_void_p(); \
+             n.nvrtcCreateProgram(ctypes.byref(p), b'k', b'k.cu', 0, None, None); \
+             print('code', n.nvrtcCompileProgram(p, 0, None))",
+            nvrtc.display().to_string()
+        ))
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&alone);
+    assert!(stdout.contains("code 7"), "{stdout}{stderr}");
+    let compiled = format!("nvrtc: compile code 0 log builtins {}", builtins.display());
+    let found = format!("path={} version=13000", nvrtc.display());
+    // Found in the wheel by VIRTUAL_ENV, by the override, and as a copy the
+    // program loaded itself (by path, with no search).
+    let compiles = |args: &[&str], env: &[(&str, &Path)]| {
+        let [rust, cpp] = both(args, env, &dir);
+        for out in [&rust, &cpp] {
+            assert!(out.contains(&compiled), "{args:?} {env:?}:\n{out}");
+        }
+        assert!(
+            rust.contains(&format!("sibling: {} loaded", builtins.display())),
+            "{rust}"
+        );
+    };
+    compiles(&["compile"], &[("VIRTUAL_ENV", &venv)]);
+    compiles(&["compile"], &[("CUSHIM_NVRTC_LIBRARY", &nvrtc)]);
+    compiles(&["compile", nvrtc.to_str().unwrap()], &[]);
+    for out in both(&["compile"], &[("VIRTUAL_ENV", &venv)], &dir) {
+        assert!(out.contains(&found), "{out}");
+    }
+    // Above the executable, in a sealed environment.
+    std::fs::write(venv.join("pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    let bin = venv.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let p = programs();
+    for program in [&p.rust, &p.cpp] {
+        let copy = bin.join(program.file_name().unwrap());
+        std::fs::copy(program, &copy).unwrap();
+        seal(&venv);
+        let out = run(&copy, &["compile"], &[], &dir);
+        assert!(out.contains(&compiled) && out.contains(&found), "{out}");
+    }
+    // ... but not a builtins file that others can write there: NVRTC loads,
+    // its compile fails.
+    chmod(&builtins, 0o666);
+    let out = run(
+        &bin.join(p.rust.file_name().unwrap()),
+        &["compile"],
+        &[],
+        &dir,
+    );
+    assert!(
+        out.contains("nvrtc: compile code 7 log failed to open libnvrtc-builtins.so.13.0")
+            && out.contains(&found)
+            && out.contains("is writable by group and others"),
+        "{out}"
+    );
+    let out = run(
+        &bin.join(p.cpp.file_name().unwrap()),
+        &["compile"],
+        &[],
+        &dir,
+    );
+    assert!(
+        out.contains("nvrtc: compile code 7 log failed to open libnvrtc-builtins.so.13.0")
+            && out.contains(&found),
+        "{out}"
+    );
+    chmod(&builtins, 0o644);
+    // doctor names the builtins it loaded.
+    let out = doctor_nvrtc(&[("VIRTUAL_ENV", &venv)]);
+    assert!(
+        out.contains(&format!(
+            "opens by name:    `{}` loaded",
+            builtins.display()
+        )),
+        "{out}"
+    );
+    // Best effort: unusable (a FIFO, which would block the loader) or
+    // absent, the builtins are skipped and NVRTC is still used; only the
+    // compile fails, with NVRTC's own status.
+    std::fs::remove_file(&builtins).unwrap();
+    run_ok(Command::new("mkfifo").arg(&builtins));
+    let [rust, cpp] = both(&["compile"], &[("VIRTUAL_ENV", &venv)], &dir);
+    for out in [&rust, &cpp] {
+        assert!(
+            out.contains("nvrtc: compile code 7 log failed to open libnvrtc-builtins.so.13.0")
+                && out.contains(&found),
+            "{out}"
+        );
+    }
+    assert!(
+        rust.contains(&format!(
+            "sibling: {} not a regular file (a FIFO)",
+            builtins.display()
+        )),
+        "{rust}"
+    );
+    std::fs::remove_file(&builtins).unwrap();
+    let [rust, cpp] = both(&["compile"], &[("VIRTUAL_ENV", &venv)], &dir);
+    for out in [&rust, &cpp] {
+        assert!(
+            out.contains("nvrtc: compile code 7 log failed to open libnvrtc-builtins.so.13.0")
+                && out.contains(&found),
+            "{out}"
+        );
+    }
+    assert!(
+        rust.contains(&format!("sibling: {} no such file", builtins.display())),
+        "{rust}"
+    );
 }
 
 #[test]
@@ -544,7 +871,8 @@ fn doctor_shows_each_candidate_tried_the_winner_and_its_missing_functions() {
 /// DLL of the header's major is found in a pip wheel (`VIRTUAL_ENV`'s
 /// `Lib\site-packages\nvidia\cu13\bin\x86_64`) or a toolkit (`CUDA_PATH\bin`),
 /// and a planted `nvrtc64_130_0.dll` beside the executable and in the working
-/// directory is never loaded.
+/// directory is never loaded. The wheel's builtins DLL, which NVRTC opens by
+/// bare name, is loaded from the wheel's directory.
 #[test]
 fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never_beside_the_program(
 ) {
@@ -575,7 +903,7 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
             .arg(&exe),
     );
     // The fake NVRTC as the DLL of a pip wheel and of a toolkit, each
-    // reporting its own minor.
+    // reporting its own minor, opening its builtins by name when it compiles.
     let dll = |to: &Path, minor: &str| {
         std::fs::create_dir_all(to).unwrap();
         run_ok(
@@ -583,7 +911,8 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
                 .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
                 .arg(to.join("nvrtc64_130_0.dll"))
                 .arg(root().join("tests/fake/libnvrtc.c"))
-                .arg(format!("-DFAKE_MINOR={minor}")),
+                .arg(format!("-DFAKE_MINOR={minor}"))
+                .arg("-DFAKE_BUILTINS"),
         );
     };
     let cwd = dir.join("cwd");
@@ -593,6 +922,12 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
     }
     let wheel = dir.join("venv/Lib/site-packages/nvidia/cu13/bin/x86_64");
     dll(&wheel, "1");
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(wheel.join("nvrtc-builtins64_131.dll"))
+            .arg(root().join("tests/fake/libnvrtc-builtins.c")),
+    );
     let toolkit = dir.join("toolkit/bin");
     dll(&toolkit, "4");
     let windows = |p: &Path| format!("Z:{}", p.display()).replace('/', "\\");
@@ -625,8 +960,20 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
         )),
         "{out}"
     );
+    // Its builtins, loaded from its directory (Windows finds a loaded DLL by
+    // its module name).
+    assert!(
+        out.contains("compile -> 0, log builtins ")
+            && out.contains("\\nvidia\\cu13\\bin\\x86_64\\nvrtc-builtins64_131.dll"),
+        "{out}"
+    );
     let out = run(&[("CUDA_PATH", windows(&dir.join("toolkit")))]);
     assert!(out.contains("nvrtcVersion -> 0, 13.4"), "{out}");
+    // The toolkit has no builtins: NVRTC is used, only the compile fails.
+    assert!(
+        out.contains("compile -> 7, log failed to open nvrtc-builtins64_134.dll"),
+        "{out}"
+    );
     // With neither, nothing is found: the planted copies stay unloaded.
     let out = run(&[]);
     assert!(out.contains("nvrtcVersion -> 11, 0.0"), "{out}");

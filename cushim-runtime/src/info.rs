@@ -40,6 +40,13 @@ pub struct LibraryInfo {
     pub wheel_dirs: Option<&'static [&'static str]>,
     /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
     pub preload: &'static [&'static str],
+    /// Libraries that the library opens by bare name while it runs, loaded
+    /// after it from its own directory so that its later `dlopen` finds
+    /// them there, best effort: one absent or unusable leaves the library
+    /// usable. `{minor}` stands for the minor version the library reports.
+    /// Example: `libnvrtc-builtins.so.13.{minor}` (NVRTC 13.0 opens
+    /// `libnvrtc-builtins.so.13.0` when it compiles).
+    pub siblings: &'static [&'static str],
     /// File name stems of the libraries installed alongside: the directory
     /// of a loaded one is searched. Example: `libcudart.so.`.
     pub family: &'static [&'static str],

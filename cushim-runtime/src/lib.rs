@@ -7,8 +7,10 @@
 //! lives here, compiled once per program whatever the number of modules:
 //! - finding and opening the library ([`search`]): an override variable
 //!   taking an absolute path only, a copy already loaded, the directory of a
-//!   loaded member of the CUDA family, pip wheels, conda, the toolkit, the
-//!   system loader; only the header's major binds; a Python environment
+//!   loaded member of the CUDA family, pip wheels, conda, the system loader
+//!   (`LD_LIBRARY_PATH`), the toolkit ([`steps`]); only the header's major
+//!   binds; the libraries it opens by name (NVRTC's builtins) loaded from
+//!   its own directory, best effort; a Python environment
 //!   above the program only if nobody else can write it (OpenSSH's
 //!   `StrictModes` rule); only a regular file whose header is for this build,
 //!   going on to the next candidate when one is unusable;
@@ -43,7 +45,7 @@ pub use fmt::fmt_enum;
 pub use function::{Facts, Function, Miss, Target};
 pub use info::{version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
 pub use library::Library;
-pub use search::{candidates, library_override, search, Candidate, Loaded, Search};
+pub use search::{candidates, library_override, search, steps, Candidate, Loaded, Search, Sibling};
 pub use stream::{
     stream_mode_from_env, stream_mode_from_environment, stream_mode_warning, stream_warning_for,
     StreamModeLocked, STREAM_OFF, STREAM_ON, STREAM_VAR,

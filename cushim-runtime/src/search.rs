@@ -27,9 +27,22 @@ pub struct Loaded {
     pub(crate) library: libloading::Library,
     pub(crate) info: &'static LibraryInfo,
     pub(crate) path: String,
+    pub(crate) file: Option<PathBuf>,
     pub(crate) from: &'static str,
     pub(crate) version: u32,
     pub(crate) get_proc: GetProc,
+    pub(crate) siblings: Vec<Sibling>,
+}
+
+/// A library that the loaded one opens by name while it runs, and what
+/// became of it ([`LibraryInfo::siblings`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sibling {
+    /// The file looked for, in the library's directory.
+    /// Example: `/opt/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc-builtins.so.13.0`.
+    pub path: String,
+    /// `None` when it was loaded; else why not. Example: `no such file`.
+    pub skipped: Option<String>,
 }
 
 impl Loaded {
@@ -39,10 +52,25 @@ impl Loaded {
         &self.path
     }
 
-    /// The step of the search that found it. Example: `pip wheel (VIRTUAL_ENV)`.
+    /// The file the platform's loader mapped, when it can tell: the path
+    /// opened, or for a bare name the file the system loader found.
+    /// Example: `/opt/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc.so.13`.
+    #[must_use]
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The step of the search that found it ([`steps`]). Example: `pip wheel (VIRTUAL_ENV)`.
     #[must_use]
     pub fn found_by(&self) -> &'static str {
         self.from
+    }
+
+    /// The libraries it opens by name, loaded from its directory after it,
+    /// each with what became of it ([`LibraryInfo::siblings`]).
+    #[must_use]
+    pub fn siblings(&self) -> &[Sibling] {
+        &self.siblings
     }
 
     /// What the version function reported, 1000 × major + 10 × minor (0 if
@@ -232,19 +260,73 @@ fn family_dirs(_: &LibraryInfo) -> Vec<PathBuf> {
     Vec::new()
 }
 
-/// Every place to look, in order, with the step that proposed it: for a
-/// library installed with the driver, its names for the system loader; for
-/// a toolkit library, a copy already loaded, the directory of a loaded
-/// member of its family, the pip wheel directories (`VIRTUAL_ENV`,
-/// `CONDA_PREFIX`'s `site-packages`, and on Unix the Python environments
-/// above the executable), `$CONDA_PREFIX/lib`, `CUDA_PATH`, `CUDA_HOME` and
-/// `/usr/local/cuda`, and last the names for the system loader. Paths are
-/// absolute; the same path is proposed once, by its first step.
+/// The step that names the library by absolute path in its override variable.
+const OVERRIDE: &str = "override";
+/// The step that asks for a copy already loaded.
+const LOADED: &str = "loaded";
+/// The step that looks beside a loaded member of the family.
+const FAMILY: &str = "family";
+/// The step that gives the file names to the system loader: on Linux
+/// `LD_LIBRARY_PATH`, the loader cache and the default directories; on
+/// Windows the system directory.
+const SYSTEM: &str = "system loader";
+/// The toolkit variables, in the order NVIDIA's own finder (cuda-pathfinder)
+/// reads them.
+const TOOLKIT_VARS: [&str; 2] = ["CUDA_HOME", "CUDA_PATH"];
+/// The toolkit's default place on Unix.
+const USR_LOCAL_CUDA: &str = "/usr/local/cuda";
+
+/// The steps of the search on this system, in order, as [`Attempt::from`]
+/// and [`Loaded::found_by`] name them. The override, when it is set, is the
+/// whole search. A library installed with the driver is found by the
+/// system loader only. A toolkit library follows NVIDIA's own finder
+/// (cuda-pathfinder): a copy already loaded (and the directory of a loaded
+/// member of its family), pip wheels, conda, then the system loader, which
+/// is how users choose a copy (`LD_LIBRARY_PATH`), and only then the
+/// toolkit directories. Example: `["override", "system loader"]` for the
+/// driver.
+#[must_use]
+pub fn steps(info: &LibraryInfo) -> Vec<&'static str> {
+    let mut steps = vec![OVERRIDE];
+    if info.wheel_dirs.is_none() {
+        steps.push(SYSTEM);
+        return steps;
+    }
+    if ASKS_LOADED {
+        steps.push(LOADED);
+    }
+    if cfg!(target_os = "linux") {
+        steps.push(FAMILY);
+    }
+    steps.extend(["pip wheel (VIRTUAL_ENV)", "pip wheel (CONDA_PREFIX)"]);
+    if cfg!(unix) {
+        steps.push("pip wheel (above the executable)");
+    }
+    steps.extend(["conda", SYSTEM]);
+    steps.extend(TOOLKIT_VARS);
+    if cfg!(unix) {
+        steps.push(USR_LOCAL_CUDA);
+    }
+    steps
+}
+
+/// Every place to look after the override, in order ([`steps`]), with the
+/// step that proposed it: for a library installed with the driver, its
+/// names for the system loader; for a toolkit library, a copy already
+/// loaded, the directory of a loaded member of its family, the pip wheel
+/// directories (`VIRTUAL_ENV`, `CONDA_PREFIX`'s `site-packages`, and on
+/// Unix the Python environments above the executable), `$CONDA_PREFIX/lib`,
+/// the names for the system loader, then `CUDA_HOME`, `CUDA_PATH` and
+/// `/usr/local/cuda`. Paths are absolute; the same path is proposed once,
+/// by its first step.
 #[must_use]
 pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
     let mut out: Vec<(Candidate, &'static str)> = Vec::new();
+    let system = |out: &mut Vec<(Candidate, &'static str)>| {
+        out.extend(info.names.iter().map(|n| (Candidate::System(n), SYSTEM)));
+    };
     let Some(wheel_dirs) = info.wheel_dirs else {
-        out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
+        system(&mut out);
         return out;
     };
     let lib_dir = if cfg!(windows) { "bin" } else { "lib" };
@@ -271,10 +353,10 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
         add(out, dir, None, from);
     };
     if ASKS_LOADED {
-        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), "loaded")));
+        out.extend(info.names.iter().map(|n| (Candidate::Loaded(n), LOADED)));
     }
     for dir in family_dirs(info) {
-        add_dir(&mut out, &dir, "family");
+        add_dir(&mut out, &dir, FAMILY);
     }
     // Each prefix, and whether it was found above the executable.
     let mut prefixes: Vec<(PathBuf, bool, &'static str)> = Vec::new();
@@ -328,40 +410,56 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
         };
         add_dir(&mut out, &dir, "conda");
     }
-    let mut toolkits: Vec<(PathBuf, &'static str)> = Vec::new();
-    for var in ["CUDA_PATH", "CUDA_HOME"] {
-        if let Some(root) = absolute_var(var) {
-            toolkits.push((root, var));
-        }
+    // The system loader before the toolkit directories: `LD_LIBRARY_PATH` is
+    // how users choose a copy, and NVIDIA's finder asks the loader first too.
+    system(&mut out);
+    for (dir, from) in toolkit_dirs() {
+        add_dir(&mut out, &dir, from);
     }
-    if cfg!(unix) {
-        toolkits.push((PathBuf::from("/usr/local/cuda"), "/usr/local/cuda"));
-    }
-    for (root, from) in &toolkits {
-        let subdirs: &[&str] = if cfg!(windows) {
-            &["bin", "bin/x64"]
-        } else {
-            &["lib64", "lib"]
-        };
-        for sub in subdirs {
-            let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
-            add_dir(&mut out, &path, from);
-        }
-    }
-    out.extend(info.names.iter().map(|n| (Candidate::System(n), "system")));
     out
 }
 
+/// The toolkit directories, in order, with the step that names each:
+/// `lib64` and `lib` (Windows `bin`, `bin\x64`) under `CUDA_HOME`,
+/// `CUDA_PATH` and, on Unix, `/usr/local/cuda`.
+fn toolkit_dirs() -> Vec<(PathBuf, &'static str)> {
+    let mut roots: Vec<(PathBuf, &'static str)> = Vec::new();
+    for var in TOOLKIT_VARS {
+        if let Some(root) = absolute_var(var) {
+            roots.push((root, var));
+        }
+    }
+    if cfg!(unix) {
+        roots.push((PathBuf::from(USR_LOCAL_CUDA), USR_LOCAL_CUDA));
+    }
+    let subdirs: &[&str] = if cfg!(windows) {
+        &["bin", "bin/x64"]
+    } else {
+        &["lib64", "lib"]
+    };
+    let mut dirs = Vec::new();
+    for (root, from) in roots {
+        for sub in subdirs {
+            let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
+            dirs.push((path, from));
+        }
+    }
+    dirs
+}
+
 /// What a search found: the library, or why there is none, with every
-/// candidate tried before the answer, in order.
-/// What a search found: the library, or why there is none, with every
-/// candidate tried before the answer, in order.
+/// candidate tried before the answer, in order, and the ones it shadowed.
 #[derive(Debug)]
 pub struct Search {
     /// The library, or why none is usable.
     pub found: Result<Loaded, LoadError>,
     /// Each candidate that was skipped, and why.
     pub tried: Vec<Attempt>,
+    /// After the library found, each later candidate that might have been
+    /// a copy too, never tried because an earlier step won: a file that
+    /// exists, or a name for the system loader. Example: `CUDA_PATH`'s copy
+    /// when `LD_LIBRARY_PATH` named another.
+    pub not_tried: Vec<Attempt>,
 }
 
 /// Searches for the library as [`candidates`] orders the places, or opens
@@ -382,6 +480,7 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
             return Search {
                 found: Err(e),
                 tried,
+                not_tried: Vec::new(),
             }
         }
     };
@@ -398,12 +497,12 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
                 open_one(&path, false).map_err(|e| describe(&e))
             });
         let found = match found {
-            Ok(library) => inspect(info, library, name, "override"),
+            Ok(library) => inspect(info, library, name, OVERRIDE, None, attempts),
             Err(error) => {
                 tried.push(Attempt {
                     name,
                     error,
-                    from: "override",
+                    from: OVERRIDE,
                 });
                 Err(LoadError::LibraryNotFound {
                     library: info,
@@ -411,10 +510,15 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
                 })
             }
         };
-        return Search { found, tried };
+        return Search {
+            found,
+            tried,
+            not_tried: Vec::new(),
+        };
     }
     let mut wrong = None;
-    for (candidate, from) in candidates(info) {
+    let mut rest = candidates(info).into_iter();
+    while let Some((candidate, from)) = rest.next() {
         match try_one(info, &candidate, from, attempts) {
             Ok(Err(LoadError::WrongMajor {
                 library,
@@ -434,7 +538,17 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
                     needed,
                 });
             }
-            Ok(found) => return Search { found, tried },
+            Ok(found) => {
+                let not_tried = match &found {
+                    Ok(winner) => shadowed(rest, winner),
+                    Err(_) => Vec::new(),
+                };
+                return Search {
+                    found,
+                    tried,
+                    not_tried,
+                };
+            }
             Err(error) => tried.push(Attempt {
                 name: candidate.shown(),
                 error,
@@ -446,7 +560,38 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
         library: info,
         tried: tried.clone(),
     }));
-    Search { found, tried }
+    Search {
+        found,
+        tried,
+        not_tried: Vec::new(),
+    }
+}
+
+/// The candidates after `winner` that could have been a copy of the library
+/// too (a file that exists, or a name for the system loader), for
+/// [`Search::not_tried`]: what the order decided.
+fn shadowed(
+    rest: impl Iterator<Item = (Candidate, &'static str)>,
+    winner: &Loaded,
+) -> Vec<Attempt> {
+    let shown = winner
+        .file
+        .as_ref()
+        .map_or_else(|| winner.path.clone(), |f| f.display().to_string());
+    let why = format!("not tried: `{shown}` ({}) comes first", winner.from);
+    rest.filter(|(candidate, _)| match candidate {
+        Candidate::Path(p) | Candidate::AboveProgram { path: p, .. } => {
+            std::fs::symlink_metadata(p).is_ok()
+        }
+        Candidate::System(_) => true,
+        Candidate::Loaded(_) => false,
+    })
+    .map(|(candidate, from)| Attempt {
+        name: candidate.shown(),
+        error: why.clone(),
+        from,
+    })
+    .collect()
 }
 
 /// [`file::check`] for a path that exists; a missing one is left to the
@@ -525,15 +670,15 @@ fn try_one(
     from: &'static str,
     attempts: &AtomicUsize,
 ) -> Result<Result<Loaded, LoadError>, String> {
+    let environment = match candidate {
+        Candidate::AboveProgram { environment, .. } => Some(environment.as_path()),
+        _ => None,
+    };
     let (name, library) = match candidate {
         Candidate::Path(path) | Candidate::AboveProgram { path, .. } => {
             if !path.exists() {
                 return Err("no such file".into());
             }
-            let environment = match candidate {
-                Candidate::AboveProgram { environment, .. } => Some(environment.as_path()),
-                _ => None,
-            };
             if let Some(e) = environment {
                 refuse_environment(e, path)?;
             }
@@ -576,6 +721,8 @@ fn try_one(
         library,
         name.to_string_lossy().into_owned(),
         from,
+        environment,
+        attempts,
     ))
 }
 
@@ -584,11 +731,16 @@ fn try_one(
 /// code (the toolkit's `libcuda.so` with `CUDA_ERROR_STUB_LIBRARY`); a real
 /// library never does. A library of another major than the header's is
 /// refused. The version function is asked before anything else is called.
+/// A library kept then gets its siblings from its directory
+/// (`environment`: it was found in a Python environment above the
+/// executable, whose rule its siblings must pass too).
 fn inspect(
     info: &'static LibraryInfo,
     library: libloading::Library,
     path: String,
     from: &'static str,
+    environment: Option<&Path>,
+    attempts: &AtomicUsize,
 ) -> Result<Loaded, LoadError> {
     let (code, version) = version_of(info, &library);
     if info.stub_code.is_some_and(|stub| code == Some(stub)) {
@@ -599,11 +751,18 @@ fn inspect(
             path,
         });
     }
+    // The file the loader mapped: the path opened, or where the system
+    // loader found a bare name.
+    let file = if Path::new(&path).is_absolute() {
+        Some(PathBuf::from(&path))
+    } else {
+        mapped_file(info, &library)
+    };
     if info.major != 0 && version != 0 && version / 1000 != info.major {
         std::mem::forget(library);
         return Err(LoadError::WrongMajor {
             library: info,
-            path,
+            path: file.map_or(path, |f| f.display().to_string()),
             found: version,
             needed: info.major,
         });
@@ -624,14 +783,156 @@ fn inspect(
             None => GetProc::Missing,
         }
     };
+    let siblings = match file.as_deref().and_then(Path::parent) {
+        Some(dir) => load_siblings(info, version, dir, environment, attempts),
+        None => Vec::new(),
+    };
     Ok(Loaded {
         library,
         info,
         path,
+        file,
         from,
         version,
         get_proc,
+        siblings,
     })
+}
+
+/// Loads the libraries that `info` says the library opens by bare name
+/// while it runs (NVRTC's `libnvrtc-builtins.so.13.0`), from `dir`, its
+/// own directory, and keeps them loaded: the library's own `dlopen` of the
+/// name then finds the copy already loaded (by its soname) instead of
+/// failing, or of taking another install's. Best effort, unlike
+/// [`preload`]: one that is absent, unusable or refused is only noted,
+/// and the library stays usable. Each is checked as the library was.
+fn load_siblings(
+    info: &LibraryInfo,
+    version: u32,
+    dir: &Path,
+    environment: Option<&Path>,
+    attempts: &AtomicUsize,
+) -> Vec<Sibling> {
+    let minor = (version % 1000 / 10).to_string();
+    info.siblings
+        .iter()
+        .map(|name| {
+            if name.contains("{minor}") && version == 0 {
+                return Sibling {
+                    path: dir.join(name).display().to_string(),
+                    skipped: Some(format!(
+                        "its name carries the minor version, which the {} did not report",
+                        info.short
+                    )),
+                };
+            }
+            let path = dir.join(name.replace("{minor}", &minor));
+            Sibling {
+                skipped: load_sibling(&path, environment, attempts).err(),
+                path: path.display().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Loads one sibling at `path` and keeps it loaded, or says why not.
+fn load_sibling(
+    path: &Path,
+    environment: Option<&Path>,
+    attempts: &AtomicUsize,
+) -> Result<(), String> {
+    if !path.exists() {
+        return Err("no such file".into());
+    }
+    if let Some(e) = environment {
+        refuse_environment(e, path)?;
+    }
+    file::check(path)?;
+    attempts.fetch_add(1, Ordering::Relaxed);
+    let sibling = open_one(path.as_os_str(), false).map_err(|e| describe(&e))?;
+    // Never unloaded: the library may hold pointers into it.
+    std::mem::forget(sibling);
+    Ok(())
+}
+
+/// The absolute path of the file that holds the library's version
+/// function, as the platform's loader reports it: where the system loader
+/// found a library opened by bare name.
+#[cfg(unix)]
+fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    #[repr(C)]
+    struct DlInfo {
+        fname: *const c_char,
+        fbase: *mut c_void,
+        sname: *const c_char,
+        saddr: *mut c_void,
+    }
+    unsafe extern "C" {
+        fn dladdr(address: *const c_void, info: *mut DlInfo) -> c_int;
+    }
+    // SAFETY: only the symbol's address is asked for; nothing is called.
+    let address: *const c_void = unsafe {
+        *library
+            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
+            .ok()?
+    };
+    let mut found = DlInfo {
+        fname: std::ptr::null(),
+        fbase: std::ptr::null_mut(),
+        sname: std::ptr::null(),
+        saddr: std::ptr::null_mut(),
+    };
+    // SAFETY: `found` is a valid `Dl_info`; the loader fills it in, and its
+    // file name lives as long as the library, which is never unloaded.
+    let name = unsafe {
+        if dladdr(address, &raw mut found) == 0 || found.fname.is_null() {
+            return None;
+        }
+        CStr::from_ptr(found.fname)
+    };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    path.is_absolute().then_some(path)
+}
+
+/// The absolute path of the DLL that holds the library's version function.
+#[cfg(windows)]
+fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<PathBuf> {
+    use std::os::windows::ffi::OsStringExt;
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn GetModuleHandleExW(flags: u32, name: *const u16, module: *mut *mut c_void) -> i32;
+        fn GetModuleFileNameW(module: *mut c_void, name: *mut u16, size: u32) -> u32;
+    }
+    // GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | ..._UNCHANGED_REFCOUNT
+    const FROM_ADDRESS: u32 = 0x4 | 0x2;
+    // SAFETY: only the symbol's address is asked for; nothing is called.
+    let address: *const c_void = unsafe {
+        *library
+            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
+            .ok()?
+    };
+    let mut module: *mut c_void = std::ptr::null_mut();
+    let mut name = vec![0u16; 32_768];
+    // SAFETY: `module` and `name` are valid for the sizes given; the module
+    // stays loaded (a library is never unloaded).
+    let length = unsafe {
+        if GetModuleHandleExW(FROM_ADDRESS, address.cast(), &raw mut module) == 0 {
+            return None;
+        }
+        GetModuleFileNameW(module, name.as_mut_ptr(), 32_768)
+    };
+    let length = usize::try_from(length).ok()?;
+    if length == 0 || length >= name.len() {
+        return None;
+    }
+    let path = PathBuf::from(OsString::from_wide(&name[..length]));
+    path.is_absolute().then_some(path)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn mapped_file(_: &LibraryInfo, _: &libloading::Library) -> Option<PathBuf> {
+    None
 }
 
 /// Whether the library exports its version function: a file that does not

@@ -2121,6 +2121,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 0,
     wheel_dirs: None,
     preload: &[],
+    siblings: &[],
     family: &[],
     // What a call that never reached the library returns: the values of
     // `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_LIBRARY_NOT_FOUND`, `NVML_ERROR_FUNCTION_NOT_FOUND`, `NVML_ERROR_UNINITIALIZED`.

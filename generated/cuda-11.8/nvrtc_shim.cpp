@@ -21,16 +21,19 @@
 namespace {
 
 // The library's file names, what it needs loaded first from the same
-// directory, the libraries installed beside it and the pip wheel directories
-// it is searched in, per system.
+// directory, what it opens by name later (loaded from its directory after it;
+// {minor} is its minor version), the libraries installed beside it and the
+// pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"nvrtc64_112_0.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
+const char *const cushim_siblings[] = {"nvrtc-builtins64_11{minor}.dll", nullptr};
 const char *const cushim_family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cuda_nvrtc\\bin", "nvidia\\cuda_nvrtc\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libnvrtc.so.11.2", nullptr};
 const char *const cushim_preload[] = {nullptr};
+const char *const cushim_siblings[] = {"libnvrtc-builtins.so.11.{minor}", nullptr};
 const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so.", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cuda_nvrtc/lib", nullptr};
 #endif
@@ -138,6 +141,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
+    cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
     nullptr,

@@ -1377,6 +1377,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 13,
     wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/cublas/lib"]),
     preload: &[],
+    siblings: &[],
     family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
     // What a call that never reached the library returns: the values of
     // `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`.

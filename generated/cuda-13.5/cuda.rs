@@ -6271,6 +6271,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 0,
     wheel_dirs: None,
     preload: &[],
+    siblings: &[],
     family: &[],
     // What a call that never reached the library returns: the values of
     // `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, `CUDA_ERROR_NOT_FOUND`, `CUDA_ERROR_STUB_LIBRARY`, `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`, `CUDA_ERROR_NOT_INITIALIZED`.

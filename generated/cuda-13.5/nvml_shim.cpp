@@ -21,16 +21,19 @@
 namespace {
 
 // The library's file names, what it needs loaded first from the same
-// directory, the libraries installed beside it and the pip wheel directories
-// it is searched in, per system.
+// directory, what it opens by name later (loaded from its directory after it;
+// {minor} is its minor version), the libraries installed beside it and the
+// pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"nvml.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
+const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libnvidia-ml.so.1", nullptr};
 const char *const cushim_preload[] = {nullptr};
+const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
 #endif
@@ -969,6 +972,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
+    cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
     nullptr,

@@ -100,6 +100,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 13,
     wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"]),
     preload: &[],
+    siblings: if cfg!(windows) { &["nvrtc-builtins64_13{minor}.dll"] } else { &["libnvrtc-builtins.so.13.{minor}"] },
     family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
     // What a call that never reached the library returns: the values of
     // `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`.

@@ -137,6 +137,7 @@ struct CppLibrary {
     toolkit_search: bool,
     names: (String, String),
     preload: (String, String),
+    siblings: (String, String),
     family: (String, String),
     wheel_dirs: (String, String),
 }
@@ -182,6 +183,7 @@ impl CppLibrary {
             toolkit_search: unix.wheel_dirs.is_some(),
             names: (items(unix.names), items(windows.names)),
             preload: (items(unix.preload), items(windows.preload)),
+            siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
             wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
         }

@@ -78,6 +78,7 @@ struct LibraryFields {
     major: u32,
     wheel_dirs: String,
     preload: String,
+    siblings: String,
     family: String,
 }
 
@@ -121,6 +122,7 @@ impl LibraryFields {
                 .wheel_dirs
                 .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
             preload: per_system(|i| i.preload),
+            siblings: per_system(|i| i.siblings),
             family: per_system(|i| i.family),
         }
     }

@@ -113,6 +113,7 @@ pub const CUBLAS: Library = Library {
         unix: &["libcublasLt.so.{major}"],
         windows: &["cublasLt64_{major}.dll"],
     },
+    siblings: Names::NONE,
     words: Words {
         label: "cuBLAS",
         short: "cuBLAS",

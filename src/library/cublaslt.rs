@@ -32,6 +32,7 @@ pub const CUBLASLT: Library = Library {
         query: VersionQuery::Property,
     },
     preload: Names::NONE,
+    siblings: Names::NONE,
     words: Words {
         label: "cuBLASLt",
         short: "cuBLASLt",

@@ -96,6 +96,7 @@ pub const DRIVER: Library = Library {
     proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
     search: Search::System,
     preload: Names::NONE,
+    siblings: Names::NONE,
     words: Words {
         label: "CUDA driver",
         short: "driver",

@@ -243,6 +243,11 @@ pub struct Library {
     /// Libraries that must be loaded first, from the same directory, by
     /// file name (`{major}` as in `names`). Example: `libcublasLt.so.{major}`.
     pub preload: Names,
+    /// Libraries it opens by bare name while it runs, loaded after it from
+    /// its own directory, best effort (`{major}` as in `names`; `{minor}`
+    /// is left for the runtime, which fills in the minor version the loaded
+    /// library reports). Example: `libnvrtc-builtins.so.{major}.{minor}`.
+    pub siblings: Names,
     /// How messages name the library.
     pub words: Words,
 }

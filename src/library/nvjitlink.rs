@@ -73,6 +73,7 @@ pub const NVJITLINK: Library = Library {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"],
     },
     preload: Names::NONE,
+    siblings: Names::NONE,
     words: Words {
         label: "nvJitLink",
         short: "nvJitLink",

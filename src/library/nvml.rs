@@ -69,6 +69,7 @@ pub const NVML: Library = Library {
     proc_address: None,
     search: Search::System,
     preload: Names::NONE,
+    siblings: Names::NONE,
     words: Words {
         label: "NVML",
         short: "NVML",

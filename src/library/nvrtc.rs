@@ -59,6 +59,16 @@ pub const NVRTC: Library = Library {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"],
     },
     preload: Names::NONE,
+    // NVRTC opens its builtins by bare name when it compiles; the wheels ship
+    // them beside it, named for NVRTC's major and minor (13.0.88's
+    // `nvidia/cu13/lib/libnvrtc-builtins.so.13.0` and
+    // `nvidia/cu13/bin/x86_64/nvrtc-builtins64_130.dll`, 12.9.86's
+    // `libnvrtc-builtins.so.12.9`, 11.8.89's `libnvrtc-builtins.so.11.8`
+    // beside `libnvrtc.so.11.2`), so the minor comes from `nvrtcVersion`.
+    siblings: Names {
+        unix: &["libnvrtc-builtins.so.{major}.{minor}"],
+        windows: &["nvrtc-builtins64_{major}{minor}.dll"],
+    },
     words: Words {
         label: "NVRTC",
         short: "NVRTC",

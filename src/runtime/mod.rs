@@ -108,6 +108,7 @@ pub fn library_info(
             Search::Toolkit { wheel_dirs } => Some(wheel_dirs),
         },
         preload: system(library.preload),
+        siblings: system(library.siblings),
         // Only a library installed with a toolkit has a family whose
         // directories are searched.
         family: match library.search {

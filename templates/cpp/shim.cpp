@@ -48,16 +48,19 @@
 namespace {
 
 // The library's file names, what it needs loaded first from the same
-// directory, the libraries installed beside it and the pip wheel directories
-// it is searched in, per system.
+// directory, what it opens by name later (loaded from its directory after it;
+// {minor} is its minor version), the libraries installed beside it and the
+// pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = { {{- library.names.1 }}nullptr};
 const char *const cushim_preload[] = { {{- library.preload.1 }}nullptr};
+const char *const cushim_siblings[] = { {{- library.siblings.1 }}nullptr};
 const char *const cushim_family[] = { {{- library.family.1 }}nullptr};
 const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.1 }}nullptr};
 #else
 const char *const cushim_names[] = { {{- library.names.0 }}nullptr};
 const char *const cushim_preload[] = { {{- library.preload.0 }}nullptr};
+const char *const cushim_siblings[] = { {{- library.siblings.0 }}nullptr};
 const char *const cushim_family[] = { {{- library.family.0 }}nullptr};
 const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.0 }}nullptr};
 #endif
@@ -153,6 +156,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
+    cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
     {% if driver.is_some() %}&cushim_driver{% else %}nullptr{% endif %},

@@ -52,6 +52,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: {{ library.major }},
     wheel_dirs: {{ library.wheel_dirs }},
     preload: {{ library.preload }},
+    siblings: {{ library.siblings }},
     family: {{ library.family }},
     // What a call that never reached the library returns: the values of
     // {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.

@@ -142,6 +142,24 @@ static void cublas_absent() {
     std::printf("cublas: cublasGetStatusName(7) = %s\n", cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE));
 }
 
+// NVRTC compiles (a fake built with FAKE_BUILTINS opens its builtins by bare
+// name then, as the real one does), after the program loaded `path` itself if
+// given: the status, the program log (the builtins' file, or the loader's
+// error) and where NVRTC was found.
+static void compile(const char *path) {
+    if (path) CHECK(dlopen(path, RTLD_NOW | RTLD_LOCAL) != nullptr);
+    nvrtcProgram prog = nullptr;
+    CHECK(nvrtcCreateProgram(&prog, "k", "k.cu", 0, nullptr, nullptr) == NVRTC_SUCCESS);
+    nvrtcResult rc = nvrtcCompileProgram(prog, 0, nullptr);
+    size_t size = 0;
+    char log[4096] = {};
+    CHECK(nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size <= sizeof log);
+    CHECK(nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS);
+    std::printf("nvrtc: compile code %d log %s\n", static_cast<int>(rc), log);
+    which("nvrtc");
+    CHECK(nvrtcDestroyProgram(&prog) == NVRTC_SUCCESS);
+}
+
 int main(int argc, char **argv) {
     CHECK(argc >= 2);
     const char *scenario = argv[1];
@@ -157,6 +175,8 @@ int main(int argc, char **argv) {
         cublas_sgemm();
     else if (std::strcmp(scenario, "cublas-absent") == 0)
         cublas_absent();
+    else if (std::strcmp(scenario, "compile") == 0 && argc <= 3)
+        compile(argc == 3 ? argv[2] : nullptr);
     else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {
         CHECK(dlopen(argv[2], RTLD_NOW | RTLD_LOCAL) != nullptr);
         which("nvrtc");

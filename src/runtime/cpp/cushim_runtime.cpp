@@ -37,7 +37,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 1;
+extern "C" const int CUSHIM_RUNTIME_ABI = 2;
 
 namespace {
 
@@ -638,11 +638,70 @@ bool refuse_environment(const char *environment, const char *, char *why, std::s
 }
 #endif
 
+// The file of the library opened as `name` (handle `h`): the path itself,
+// or where the platform's loader found a bare name (the file that holds the
+// version function). False, with `name` in `file`, when it cannot tell.
+bool library_file(const Library &L, void *h, const char *name, char *file, std::size_t size) {
+    format(file, size, "%s", name);
+    if (is_absolute(name)) return true;
+#ifdef _WIN32
+    (void)L;
+    wchar_t wide[path_size];
+    DWORD n = GetModuleFileNameW(static_cast<HMODULE>(h), wide, static_cast<DWORD>(path_size));
+    char utf8[path_size];
+    if (n == 0 || n >= path_size ||
+        WideCharToMultiByte(CP_UTF8, 0, wide, -1, utf8, static_cast<int>(sizeof utf8), nullptr, nullptr) == 0 ||
+        !is_absolute(utf8))
+        return false;
+    format(file, size, "%s", utf8);
+#else
+    Dl_info info;
+    void *p = find(h, L.version_function);
+    if (!p || dladdr(p, &info) == 0 || !info.dli_fname || !is_absolute(info.dli_fname)) return false;
+    format(file, size, "%s", info.dli_fname);
+#endif
+    return true;
+}
+
+// Loads the libraries that the library opens by bare name while it runs
+// (NVRTC's libnvrtc-builtins.so.13.0) from `dir`, its own directory, after
+// it: its own open of the name then finds the copy already loaded (by its
+// soname; on Windows, its module name) instead of failing, or of taking
+// another install's. `{minor}` in a name is the minor `version` reports.
+// Best effort, unlike the preload: one that is absent, unusable or refused
+// is skipped and the library stays usable. Each is checked as the library
+// was (the Rust runtime's `load_siblings`, whose record `cushim doctor`
+// shows).
+void load_siblings(const Library &L, unsigned version, const char *dir, const char *environment) {
+    State &s = *L.state;
+    char minor[16];
+    format(minor, sizeof minor, "%u", version % 1000 / 10);
+    for (const char *const *sibling = L.siblings; *sibling; ++sibling) {
+        char name[path_size];
+        const char *mark = std::strstr(*sibling, "{minor}");
+        if (mark && version == 0) continue;  // the name cannot be known
+        if (mark)
+            format(name, sizeof name, "%.*s%s%s", static_cast<int>(mark - *sibling), *sibling, minor, mark + 7);
+        else
+            format(name, sizeof name, "%s", *sibling);
+        char path[path_size];
+        format(path, sizeof path, "%s%c%s", dir, separator, name);
+        if (!file_exists(path)) continue;
+        char why[path_size + 2048] = {};
+        if (environment && refuse_environment(environment, path, why, sizeof why)) continue;
+        if (!check_file(path, why, sizeof why)) continue;
+        s.attempts.fetch_add(1, std::memory_order_relaxed);
+        open_one(path, why, sizeof why);  // never unloaded
+    }
+}
+
 // Adopts handle `h`, opened as `name`; true when the search is over (loaded,
 // or found the stub). A library of another major than the header's, or one
 // without its version function (unless the override named it), is noted and
-// the search goes on.
-bool adopt(const Library &L, void *h, const char *name, bool named) {
+// the search goes on. A library kept gets its siblings from its directory
+// (`environment`: it was found in a Python environment above the executable,
+// whose rule they must pass too).
+bool adopt(const Library &L, void *h, const char *name, bool named, const char *environment = nullptr) {
     State &s = *L.state;
     if (!named && !find(h, L.version_function)) {
         // Kept loaded but never used: a library is never unloaded.
@@ -662,9 +721,12 @@ bool adopt(const Library &L, void *h, const char *name, bool named) {
                name, L.short_name, L.version_function);
         return true;
     }
+    // The file: the path opened, or where the system loader found a bare name.
+    char file[path_size];
+    bool known = library_file(L, h, name, file, sizeof file);
     if (L.major != 0 && version != 0 && version / 1000 != L.major) {
         char why[path_size + 256];
-        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", name, L.label, version / 1000,
+        format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", file, L.label, version / 1000,
                version % 1000 / 10, L.product, L.major);
         note_tried(s.tried, sizeof s.tried, name, why);
         if (s.status != status_wrong_major) {
@@ -680,6 +742,12 @@ bool adopt(const Library &L, void *h, const char *name, bool named) {
     if (L.driver && L.driver->proc_address_v1) s.proc_v1 = find(h, L.driver->proc_address_v1);
     s.status = status_ok;
     format(s.message, sizeof s.message, "loaded `%s`", name);
+    // Its siblings, from its directory.
+    char *slash = std::strrchr(file, separator);
+    if (L.siblings[0] && known && slash) {
+        *slash = '\0';
+        load_siblings(L, version, file, environment);
+    }
     return true;
 }
 
@@ -739,7 +807,7 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
         note_tried(s.tried, sizeof s.tried, name, error);
         return false;
     }
-    return adopt(L, h, name, named);
+    return adopt(L, h, name, named, environment);
 }
 
 // Tries `dir` + separator + each library name (`environment`: found above
@@ -840,7 +908,10 @@ int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
 #endif
 
 // The search for a library installed with a toolkit, conda or pip; the same
-// order as the Rust runtime's `candidates`.
+// order as the Rust runtime's `candidates`, NVIDIA's own finder's
+// (cuda-pathfinder): a copy already loaded, pip wheels, conda, then the
+// system loader (LD_LIBRARY_PATH, which is how users choose a copy, and the
+// loader cache), and only then the toolkit directories.
 bool search_toolkit(const Library &L) {
     State &s = *L.state;
     // A copy already loaded.
@@ -895,7 +966,9 @@ bool search_toolkit(const Library &L) {
 #endif
         if (attempt_in(L, dir)) return true;
     }
-    const char *roots[] = {absolute_env("CUDA_PATH"), absolute_env("CUDA_HOME"),
+    for (const char *const *name = L.names; *name; ++name)
+        if (attempt(L, *name)) return true;
+    const char *roots[] = {absolute_env("CUDA_HOME"), absolute_env("CUDA_PATH"),
 #ifdef _WIN32
                            nullptr};
     const char *subdirs[] = {"bin", "bin\\x64"};
@@ -948,9 +1021,13 @@ void open_library(const Library &L) {
     if (chosen[0]) {
         if (attempt(L, chosen, true)) return;
     } else {
-        if (L.toolkit_search && search_toolkit(L)) return;
-        for (const char *const *name = L.names; *name; ++name)
-            if (attempt(L, *name)) return;
+        if (L.toolkit_search) {
+            if (search_toolkit(L)) return;
+        } else {
+            // Installed with the driver: the system loader only.
+            for (const char *const *name = L.names; *name; ++name)
+                if (attempt(L, *name)) return;
+        }
     }
     if (s.status == status_wrong_major) return;
     s.status = status_library_not_found;

@@ -164,6 +164,7 @@ struct Library {
     Codes codes;
     const char *const *names;       // file names, in order; null-terminated
     const char *const *preload;     // loaded first from the same directory
+    const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort
     const char *const *family;      // file name stems of libraries installed beside it
     const char *const *wheel_dirs;  // below site-packages
     const Driver *driver;           // null for every library but the driver
@@ -189,7 +190,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_1
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_2
 
 extern "C" {
 

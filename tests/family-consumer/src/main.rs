@@ -1,6 +1,6 @@
 //! Scenarios of the family test (`tests/family.rs`), one per run, each in a
 //! fresh process: `which LIB`, `bind`, `old-nvjitlink`, `absent`,
-//! `preloaded PATH`. Prints what the test checks and `ok: SCENARIO`.
+//! `preloaded PATH`, `compile [PATH]`. Prints what the test checks and `ok: SCENARIO`.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr;
@@ -195,6 +195,35 @@ fn preloaded(path: &str) {
     std::mem::forget(library);
 }
 
+/// NVRTC compiles (a fake built with `FAKE_BUILTINS` opens its builtins by
+/// bare name then, as the real one does), after the program loaded `path`
+/// itself if given: prints the status, the program log (the builtins' file,
+/// or the loader's error), where NVRTC was found and its siblings.
+fn compile(path: Option<&str>) {
+    if let Some(path) = path {
+        let library = unsafe { libloading::Library::new(path) }.expect("the program loads its own copy");
+        std::mem::forget(library);
+    }
+    let mut prog: nvrtc::nvrtcProgram = ptr::null_mut();
+    unsafe {
+        nvrtc::Api::nvrtcCreateProgram(&raw mut prog, c"k".as_ptr(), c"k.cu".as_ptr(), 0, ptr::null(), ptr::null())
+    }
+    .expect("create");
+    let rc = unsafe { nvrtc::nvrtcCompileProgram(prog, 0, ptr::null()) };
+    let mut size = 0usize;
+    unsafe { nvrtc::Api::nvrtcGetProgramLogSize(prog, &raw mut size) }.expect("log size");
+    let mut log: Vec<c_char> = vec![0; size.max(1)];
+    unsafe { nvrtc::Api::nvrtcGetProgramLog(prog, log.as_mut_ptr()) }.expect("log");
+    let log = unsafe { CStr::from_ptr(log.as_ptr()) }.to_string_lossy().into_owned();
+    println!("nvrtc: compile code {} log {log}", rc.0);
+    which("nvrtc");
+    let found = nvrtc::CUSHIM_LIBRARY.get().expect("NVRTC loaded");
+    for sibling in found.siblings() {
+        println!("sibling: {} {}", sibling.path, sibling.skipped.as_deref().unwrap_or("loaded"));
+    }
+    unsafe { nvrtc::Api::nvrtcDestroyProgram(&raw mut prog) }.expect("destroy");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -203,6 +232,7 @@ fn main() {
         Some("old-nvjitlink") => old_nvjitlink(),
         Some("absent") => absent(),
         Some("preloaded") => preloaded(&args[2]),
+        Some("compile") => compile(args.get(2).map(String::as_str)),
         Some("cublas") => cublas_sgemm(),
         Some("cublas-absent") => cublas_absent(),
         other => panic!("unknown scenario {other:?}"),
