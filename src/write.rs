@@ -83,7 +83,7 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
             return Err(Error::new(format!(
                 "cannot replace `{}`: {}; {i} of the {count} changed files were replaced",
                 path.display(),
-                e.error
+                e
             ))
             .hint(
                 "fix the directory and write again; `cushim check` shows which files are stale",
@@ -102,21 +102,14 @@ struct Staged {
     path: Option<PathBuf>,
 }
 
-/// Why a staged file could not be renamed into place.
-struct PersistError {
-    error: std::io::Error,
-}
-
 impl Staged {
-    /// Renames the staged file over `target`.
-    fn persist(mut self, target: &Path) -> Result<(), PersistError> {
+    /// Renames the staged file over `target`; on failure, dropping it
+    /// removes it.
+    fn persist(mut self, target: &Path) -> std::io::Result<()> {
         let Some(path) = self.path.take() else {
             return Ok(());
         };
-        fs::rename(&path, target).map_err(|error| {
-            self.path = Some(path);
-            PersistError { error }
-        })
+        fs::rename(&path, target).inspect_err(|_| self.path = Some(path))
     }
 }
 

@@ -245,9 +245,13 @@ fn with_derives(types: &str, derives: Derives) -> String {
     let mut out = String::with_capacity(types.len());
     for (at, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        let list = trimmed
+        let Some(list) = trimmed
             .strip_prefix("#[derive(")
-            .and_then(|l| l.trim_end().strip_suffix(")]"));
+            .and_then(|l| l.trim_end().strip_suffix(")]"))
+        else {
+            out.push_str(line);
+            continue;
+        };
         // The item the attribute is on: the next line that is no attribute.
         let item = lines[at + 1..]
             .iter()
@@ -267,15 +271,10 @@ fn with_derives(types: &str, derives: Derives) -> String {
             Some('(') => matches!(*t, "Hash" | "PartialEq" | "Eq") || derives.keeps(t),
             _ => true,
         };
-        match list {
-            Some(list) => {
-                let kept: Vec<&str> = list.split(',').map(str::trim).filter(keeps).collect();
-                out.push_str(&line[..line.len() - trimmed.len()]);
-                out.push_str(&format!("#[derive({})]", kept.join(", ")));
-                out.push_str(&trimmed[trimmed.trim_end().len()..]);
-            }
-            _ => out.push_str(line),
-        }
+        let kept: Vec<&str> = list.split(',').map(str::trim).filter(keeps).collect();
+        out.push_str(&line[..line.len() - trimmed.len()]);
+        out.push_str(&format!("#[derive({})]", kept.join(", ")));
+        out.push_str(&trimmed[trimmed.trim_end().len()..]);
     }
     out
 }
