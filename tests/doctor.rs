@@ -181,3 +181,25 @@ fn every_library_s_doctor_is_offline_and_says_whether_it_is_present() {
         Vec::<std::path::PathBuf>::new()
     );
 }
+
+/// On a machine without cuFFT, `doctor --lib cufft` fails and names the file
+/// that CUDA 13's cuFFT has (`libcufft.so.12`), not CUDA's major.
+#[test]
+fn doctor_without_cufft_fails_and_names_its_own_file() {
+    let empty = common::scratch("doctor-no-cufft");
+    let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args(["doctor", "--lib", "cufft"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", &empty)
+        .env("CUSHIM_CACHE_DIR", &empty)
+        .env("CUDA_HOME", &empty)
+        .output()
+        .expect("cushim runs");
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let both = format!("{stdout}{stderr}");
+    assert!(both.contains("no cuFFT: cannot load"), "{both}");
+    assert!(both.contains("libcufft.so.12"), "{both}");
+    assert!(!both.contains("libcufft.so.13"), "{both}");
+}

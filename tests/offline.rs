@@ -131,6 +131,11 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         "cublas 13.0",
         "nvml 12.9",
         "driver 13.5",
+        "cudart 12.9",
+        "cufft 12.9",
+        "curand 12.6",
+        "cusparse 13.0",
+        "cusolver 11.8",
     ] {
         assert!(
             stdout.contains(&format!("{library}: Err(Load(LibraryNotFound")),
@@ -158,7 +163,7 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         );
     };
     untouched(&marks);
-    // Nine modules of six libraries, one runtime compiled; and no proc
+    // Fourteen modules of eleven libraries, one runtime compiled; and no proc
     // macro (askama's, nanoserde's) built for cushim.
     let deps: Vec<String> = std::fs::read_dir(target.join("debug/deps"))
         .unwrap()
@@ -194,6 +199,9 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         ("cublas-13.0/cublas_shim.cpp", "cuda-13.0/cublas_shim.cpp"),
         ("nvml-12.9/nvml.rs", "cuda-12.9/nvml.rs"),
         ("family-13.5/cublas.rs", "cuda-13.5/cublas.rs"),
+        ("math-12.9/cudart.rs", "cuda-12.9/cudart.rs"),
+        ("math-12.9/cufft_shim.cpp", "cuda-12.9/cufft_shim.cpp"),
+        ("cusolver-11.8/cusolver.rs", "cuda-11.8/cusolver.rs"),
     ] {
         let written = std::fs::read_to_string(out_dir.join(written)).unwrap();
         let committed = std::fs::read_to_string(root().join("generated").join(committed)).unwrap();
@@ -218,6 +226,7 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("allowed: [1, 1, 1, ")
+            && stdout.contains(", 1, 1, 1, 1, 1]")
             && stdout.contains("allowed nvrtc 12.4: Err(Load(LibraryNotFound"),
         "{stdout}"
     );

@@ -1,6 +1,8 @@
 //! Pinned releases of every library from the data cushim ships, with no
 //! optional feature: the driver's 13.5 and merged modules, NVRTC 11.8,
-//! cuBLAS 13.0, NVML 12.9, and the driver, NVRTC and cuBLAS 13.5 together.
+//! cuBLAS 13.0, NVML 12.9, the driver, NVRTC and cuBLAS 13.5 together,
+//! cudart and cuFFT 12.9, cuRAND 12.6 (a release `generated/` does not
+//! commit), cuSPARSE 13.0 and cuSOLVER 11.8.
 //! With the `emit` feature, also an option beyond the defaults for each
 //! library (an allow list), which the emitters serve from the shipped IR.
 
@@ -23,6 +25,11 @@ fn main() {
         ("driver", "13.5", "family-13.5"),
         ("nvrtc", "13.5", "family-13.5"),
         ("cublas", "13.5", "family-13.5"),
+        ("cudart", "12.9", "math-12.9"),
+        ("cufft", "12.9", "math-12.9"),
+        ("curand", "12.6", "curand-12.6"),
+        ("cusparse", "13.0", "cusparse-13.0"),
+        ("cusolver", "11.8", "cusolver-11.8"),
     ] {
         builds.push(
             cushim::Builder::new()
@@ -39,6 +46,11 @@ fn main() {
             ("nvml", "^nvmlInit"),
             ("cublas", "^cublasCreate"),
             ("cublaslt", "^cublasLtCreate$"),
+            ("cudart", "^cudaMalloc$"),
+            ("cufft", "^cufftPlan1d$"),
+            ("curand", "^curandCreateGenerator$"),
+            ("cusparse", "^cusparseCreate$"),
+            ("cusolver", "^cusolverDnCreate$"),
         ] {
             builds.push(
                 cushim::Builder::new()

@@ -62,3 +62,39 @@ pub mod cublas_11_8 {
 pub mod cublaslt {
     include!("../../../generated/cuda-13.5/cublasLt.rs");
 }
+
+/// The CUDA runtime of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod cudart {
+    include!("../../../generated/cuda-13.0/cudart.rs");
+}
+
+/// The CUDA runtime of CUDA 12.9 (its `_v2` names and per-thread twins).
+#[cfg(feature = "every-library")]
+pub mod cudart_12_9 {
+    include!("../../../generated/cuda-12.9/cudart.rs");
+}
+
+/// cuFFT of CUDA 12.9 (its `__cufftXtSetJITCallback_12_7`).
+#[cfg(feature = "every-library")]
+pub mod cufft {
+    include!("../../../generated/cuda-12.9/cufft.rs");
+}
+
+/// cuRAND of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod curand {
+    include!("../../../generated/cuda-13.0/curand.rs");
+}
+
+/// cuSPARSE of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod cusparse {
+    include!("../../../generated/cuda-13.0/cusparse.rs");
+}
+
+/// cuSOLVER of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod cusolver {
+    include!("../../../generated/cuda-13.0/cusolver.rs");
+}

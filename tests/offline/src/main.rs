@@ -33,8 +33,39 @@ mod family {
     pub mod cublas {
         include!(concat!(env!("OUT_DIR"), "/family-13.5/cublas.rs"));
     }
+    pub mod cudart_12_9 {
+        include!(concat!(env!("OUT_DIR"), "/math-12.9/cudart.rs"));
+    }
+    pub mod cufft_12_9 {
+        include!(concat!(env!("OUT_DIR"), "/math-12.9/cufft.rs"));
+    }
+    pub mod curand_12_6 {
+        include!(concat!(env!("OUT_DIR"), "/curand-12.6/curand.rs"));
+    }
+    pub mod cusparse_13_0 {
+        include!(concat!(env!("OUT_DIR"), "/cusparse-13.0/cusparse.rs"));
+    }
+    pub mod cusolver_11_8 {
+        include!(concat!(env!("OUT_DIR"), "/cusolver-11.8/cusolver.rs"));
+    }
 
     pub fn run() {
+        let mut device = std::ptr::null_mut();
+        let r = unsafe { cudart_12_9::Api::cudaMalloc(&raw mut device, 8) };
+        println!("cudart 12.9: {r:?}");
+        let mut plan = 0;
+        let r = unsafe { cufft_12_9::Api::cufftPlan1d(&raw mut plan, 8, cufft_12_9::cufftType_t::CUFFT_C2C, 1) };
+        println!("cufft 12.9: {r:?}");
+        let mut generator = std::ptr::null_mut();
+        let philox = curand_12_6::curandRngType::CURAND_RNG_PSEUDO_PHILOX4_32_10;
+        let r = unsafe { curand_12_6::Api::curandCreateGenerator(&raw mut generator, philox) };
+        println!("curand 12.6: {r:?}");
+        let mut sparse = std::ptr::null_mut();
+        let r = unsafe { cusparse_13_0::Api::cusparseCreate(&raw mut sparse) };
+        println!("cusparse 13.0: {r:?}");
+        let mut dense = std::ptr::null_mut();
+        let r = unsafe { cusolver_11_8::Api::cusolverDnCreate(&raw mut dense) };
+        println!("cusolver 11.8: {r:?}");
         let (mut major, mut minor) = (0, 0);
         let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
         println!("nvrtc 11.8: {old:?}");
@@ -85,6 +116,21 @@ mod allowed {
     pub mod cublasLt {
         include!(concat!(env!("OUT_DIR"), "/allowed/cublasLt.rs"));
     }
+    pub mod cudart {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cudart.rs"));
+    }
+    pub mod cufft {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cufft.rs"));
+    }
+    pub mod curand {
+        include!(concat!(env!("OUT_DIR"), "/allowed/curand.rs"));
+    }
+    pub mod cusparse {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cusparse.rs"));
+    }
+    pub mod cusolver {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cusolver.rs"));
+    }
 
     pub fn run() {
         let functions = [
@@ -94,6 +140,11 @@ mod allowed {
             nvml::FUNCTIONS.len(),
             cublas::FUNCTIONS.len(),
             cublasLt::FUNCTIONS.len(),
+            cudart::FUNCTIONS.len(),
+            cufft::FUNCTIONS.len(),
+            curand::FUNCTIONS.len(),
+            cusparse::FUNCTIONS.len(),
+            cusolver::FUNCTIONS.len(),
         ];
         println!("allowed: {functions:?}");
         let (mut major, mut minor) = (0, 0);
