@@ -340,6 +340,7 @@ pub fn emit(
         resolve: match options.resolve {
             Resolve::ProcAddress => "ProcAddress",
             Resolve::Dlsym => "Dlsym",
+            Resolve::RuntimeEntryPoint => "RuntimeEntryPoint(&CUSHIM_RUNTIME_INFO)",
         },
         stream: match options.stream {
             StreamMode::Legacy => "Legacy",
