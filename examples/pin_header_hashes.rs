@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! cargo run --example pin_header_hashes > headers/header-sha256.txt
+//! cargo run --example pin_header_hashes -- --add LIB[,LIB...] > new-table.txt
 //! cargo run --example pin_header_hashes -- --measure NAME==VERSION HEADER... [--whole]
 //! ```
 
@@ -13,9 +14,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => cushim::fetch::header_hash_table().map(|text| print!("{text}")),
+        // A new library's lines, added to the table's own.
+        Some("--add") if args.len() == 2 => adding(&args[1]).map(|text| print!("{text}")),
         Some("--measure") => measure(&args[1..]),
         Some(_) => {
-            eprintln!("usage: pin_header_hashes [--measure NAME==VERSION HEADER... [--whole]]");
+            eprintln!(
+                "usage: pin_header_hashes [--add LIB[,LIB...] | --measure NAME==VERSION HEADER... [--whole]]"
+            );
             return ExitCode::from(2);
         }
     };
@@ -26,6 +31,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn adding(names: &str) -> Result<String, cushim::Error> {
+    let mut libraries = Vec::new();
+    for name in names.split(',') {
+        let library = cushim::library::by_name(name)
+            .ok_or_else(|| cushim::Error::new(format!("no library is named `{name}`")))?;
+        libraries.push(library);
+    }
+    cushim::fetch::header_hash_table_adding(&libraries)
 }
 
 fn measure(args: &[String]) -> Result<(), cushim::Error> {

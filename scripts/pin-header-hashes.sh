@@ -5,6 +5,8 @@
 # A ranged fetch checks each header it reads against that file.
 #
 #   bash scripts/pin-header-hashes.sh
+#   bash scripts/pin-header-hashes.sh cufft,curand   # only these libraries'
+#                                                    # wheels; the rest is kept
 #
 # Downloads about 2 GB (the NVRTC and nvJitLink wheels weigh most); the
 # staging directory is under the header cache (CUSHIM_CACHE_DIR, else
@@ -14,7 +16,11 @@ cd "$(dirname "$0")/.."
 out=headers/header-sha256.txt
 tmp="$out.$$.tmp"
 trap 'rm -f "$tmp"' EXIT
-cargo run --quiet --example pin_header_hashes > "$tmp"
+if [ $# -gt 0 ]; then
+    cargo run --quiet --example pin_header_hashes -- --add "$1" > "$tmp"
+else
+    cargo run --quiet --example pin_header_hashes > "$tmp"
+fi
 mv "$tmp" "$out"
 trap - EXIT
 echo "wrote $out: $(grep -vc '^#' "$out") header lines" >&2

@@ -38,7 +38,8 @@ pub struct LibraryInfo {
     /// installed with a toolkit; `None` for one installed with the driver,
     /// which only the system loader finds. Example: `nvidia/cu13/lib`.
     pub wheel_dirs: Option<&'static [&'static str]>,
-    /// Libraries loaded first, from the directory of the library. Example: `libcublasLt.so.13`.
+    /// Libraries loaded first from the directory of the library, where it
+    /// has them. Example: `libcublasLt.so.13`.
     pub preload: &'static [&'static str],
     /// Libraries that the library opens by bare name while it runs, loaded
     /// after it from its own directory so that its later `dlopen` finds
@@ -47,8 +48,9 @@ pub struct LibraryInfo {
     /// Example: `libnvrtc-builtins.so.13.{minor}` (NVRTC 13.0 opens
     /// `libnvrtc-builtins.so.13.0` when it compiles).
     pub siblings: &'static [&'static str],
-    /// File name stems of the libraries installed alongside: the directory
-    /// of a loaded one is searched. Example: `libcudart.so.`.
+    /// File names of the libraries installed alongside, for the same CUDA
+    /// major: the directory of a loaded one is searched. Example:
+    /// `libcudart.so.13`.
     pub family: &'static [&'static str],
     /// The status values its shims answer when a call never reached it.
     pub codes: Codes,

@@ -274,7 +274,8 @@ fn site_packages(prefix: &Path) -> Vec<PathBuf> {
 }
 
 /// The directories of loaded libraries of the CUDA family of the header's
-/// major (`libcudart.so.13` loaded from a wheel points at that wheel).
+/// major ([`LibraryInfo::family`]: `libcudart.so.13` loaded from a wheel
+/// points at that wheel).
 #[cfg(target_os = "linux")]
 fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
     #[repr(C)]
@@ -306,17 +307,15 @@ fn family_dirs(info: &LibraryInfo) -> Vec<PathBuf> {
     let mut loaded: Vec<PathBuf> = Vec::new();
     // SAFETY: the callback only reads each entry while the loader holds its lock.
     unsafe { dl_iterate_phdr(Some(each), (&raw mut loaded).cast()) };
-    let major = info.major.to_string();
     let mut dirs: Vec<PathBuf> = Vec::new();
     for path in loaded.iter().filter(|p| p.is_absolute()) {
         let Some(file) = path.file_name().map(|f| f.to_string_lossy().into_owned()) else {
             continue;
         };
-        let member = info.family.iter().any(|stem| {
-            file.strip_prefix(stem).is_some_and(|rest| {
-                rest.strip_prefix(major.as_str())
-                    .is_some_and(|r| r.is_empty() || r.starts_with('.'))
-            })
+        // The name itself, or a longer version of it (`libcudart.so.13.0.96`).
+        let member = info.family.iter().any(|name| {
+            file.strip_prefix(name)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
         });
         let new_dir = path
             .parent()
@@ -452,11 +451,10 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
             prefixes.push((dir.to_path_buf(), true, "pip wheel (above the executable)"));
         }
     }
-    let major = info.major.to_string();
     for (prefix, above, from) in &prefixes {
         for site in site_packages(prefix) {
             for wheel in wheel_dirs {
-                let dir = wheel.replace("{major}", &major);
+                let dir = wheel.to_string();
                 // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
                 let dirs = match dir.strip_suffix("/lib") {
                     Some(stem) if cfg!(windows) => {
@@ -698,10 +696,11 @@ fn refuse_environment(environment: &Path, _: &Path) -> Result<(), String> {
     ))
 }
 
-/// Loads the libraries `info` says must come first, from `path`'s directory,
-/// and keeps them loaded: the library's own dependency resolves to them.
-/// Each is checked as the library is (`environment`: found above the
-/// executable).
+/// Loads the libraries `info` says must come first, from `path`'s directory
+/// where it has them, and keeps them loaded: the library's own dependency
+/// resolves to them. Each is checked as the library is (`environment`: found
+/// above the executable). One absent there is left to the library's own run
+/// path, and the platform's message says if that fails.
 fn preload(
     info: &LibraryInfo,
     path: &Path,
@@ -713,9 +712,12 @@ fn preload(
     };
     for dep in info.preload {
         let dep_path = dir.join(dep);
-        let checked = check_existing(&dep_path).and_then(|()| match environment {
-            Some(e) if dep_path.exists() => refuse_environment(e, &dep_path),
-            _ => Ok(()),
+        if !dep_path.exists() {
+            continue;
+        }
+        let checked = file::check(&dep_path).and_then(|()| match environment {
+            Some(e) => refuse_environment(e, &dep_path),
+            None => Ok(()),
         });
         if let Err(why) = checked {
             return Err(format!(

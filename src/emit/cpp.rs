@@ -153,15 +153,15 @@ impl CppLibrary {
     /// C++ literals of the runtime's description on each system (the pair
     /// picks with `_WIN32`). The C++ runtime takes the wheel directories
     /// with the major filled in, and Windows' own.
-    fn new(unix: &loader::LibraryInfo, windows: &loader::LibraryInfo, major: u32) -> CppLibrary {
+    fn new(unix: &loader::LibraryInfo, windows: &loader::LibraryInfo) -> CppLibrary {
         use cushim_runtime::VersionQuery;
-        let wheel_dirs = crate::library::with_major(unix.wheel_dirs.unwrap_or_default(), major);
+        let wheel_dirs = unix.wheel_dirs.unwrap_or_default();
         // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
         let windows_dirs: Vec<String> = wheel_dirs
             .iter()
             .flat_map(|d| match d.strip_suffix("/lib") {
                 Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
-                None => vec![d.clone()],
+                None => vec![(*d).to_string()],
             })
             .map(|d| d.replace('/', "\\"))
             .collect();
@@ -409,8 +409,8 @@ pub fn emit(
             .functions
             .first()
             .map_or_else(String::new, |f| f.name.clone()),
-        example_version: major.max(1) * 1000,
-        example_release: format!("{}.0", major.max(1)),
+        example_version: library.reported_major(major).max(1) * 1000,
+        example_release: format!("{}.0", library.reported_major(major).max(1)),
         example_path: crate::library::with_major(library.names_for(major).unix, major)
             .into_iter()
             .next()
@@ -458,7 +458,6 @@ pub fn emit(
         library: CppLibrary::new(
             crate::runtime::library_info(library, major, false),
             crate::runtime::library_info(library, major, true),
-            major,
         ),
         has_stub: library.has_stub,
         row_legend: if driver.is_some() {

@@ -128,7 +128,6 @@ impl HeaderHashes {
     }
 
     /// Every line, in order.
-    #[cfg(test)]
     pub fn files(&self) -> &[PinnedFile] {
         &self.files
     }

@@ -12,7 +12,7 @@ use super::pip::Pip;
 use super::wheel::{self, Expect, Stop};
 use super::{amount, cache_dir, private_dir, remove_stale_staging, staging_dir};
 use crate::diag::Error;
-use crate::library::LIBRARIES;
+use crate::library::{Library, LIBRARIES};
 use crate::pins::{self, Wheel};
 
 const PREAMBLE: &str = "\
@@ -44,10 +44,22 @@ fn in_staging<T>(name: &str, work: impl FnOnce(&Path) -> Result<T, Error>) -> Re
 /// each from the first wheel that holds it. Progress goes to stderr.
 #[doc(hidden)]
 pub fn header_hash_table() -> Result<String, Error> {
+    hash_table(LIBRARIES, Vec::new())
+}
+
+/// [`header_hash_table`] for `libraries` alone, added to the shipped
+/// table's lines, which are kept as they are: a new library's wheels are
+/// downloaded, not every library's.
+#[doc(hidden)]
+pub fn header_hash_table_adding(libraries: &[&'static Library]) -> Result<String, Error> {
+    hash_table(libraries, super::hashes::HeaderHashes::shipped()?.files().to_vec())
+}
+
+fn hash_table(libraries: &[&'static Library], kept: Vec<PinnedFile>) -> Result<String, Error> {
     in_staging("header-hashes", |staging| {
-        let mut files: Vec<PinnedFile> = Vec::new();
+        let mut files: Vec<PinnedFile> = kept;
         let mut seen: Vec<&str> = Vec::new();
-        for library in LIBRARIES {
+        for library in libraries {
             // Libraries that share their pins (cuBLAS, cuBLASLt) share the wheels.
             if seen.contains(&library.pins) {
                 continue;

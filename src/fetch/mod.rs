@@ -39,7 +39,7 @@ use crate::pins::{Pin, Wheel};
 
 use hashes::HeaderHashes;
 #[doc(hidden)]
-pub use maintain::{header_hash_table, measure, Measured};
+pub use maintain::{header_hash_table, header_hash_table_adding, measure, Measured};
 use pip::{Pip, Source};
 use wheel::{Expect, Got, Moved, Stop, Way};
 

@@ -65,18 +65,17 @@ pub struct Codes {
 }
 
 impl Api {
-    /// The headers' major version, which names the library's files
-    /// (`libnvrtc.so.13`); 0 for a library whose names do not carry it.
+    /// The headers' CUDA major version, which names the library's files
+    /// (`libnvrtc.so.13`, `libcufft.so.12`); 0 when the release is unknown
+    /// and the library's files do not need it.
     ///
     /// # Errors
     /// The release is unknown (a header on disk without a version macro) and
     /// the library's names need it.
     pub fn header_major(&self) -> Result<u32, crate::diag::Error> {
-        if !self.library.binds_major() {
-            return Ok(0);
-        }
         match self.release {
             Release::One(v) | Release::Range(_, v) => Ok(v.number() / 1000),
+            Release::Unknown if !self.library.needs_major() => Ok(0),
             Release::Unknown => Err(crate::diag::Error::new(format!(
                 "the release of the {} headers is unknown, and its library files are named by their major version",
                 self.library.words.label

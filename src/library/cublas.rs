@@ -97,7 +97,7 @@ pub const CUBLAS: Library = Library {
         unix: &["libcublas.so.{major}"],
         windows: &["cublas64_{major}.dll"],
     },
-    names_by_major: &[],
+    by_major: &[],
     link_name: "cublas",
     calling_convention: "CUBLASWINAPI",
     version: VersionFunction {

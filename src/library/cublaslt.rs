@@ -25,7 +25,7 @@ pub const CUBLASLT: Library = Library {
         unix: &["libcublasLt.so.{major}"],
         windows: &["cublasLt64_{major}.dll"],
     },
-    names_by_major: &[],
+    by_major: &[],
     link_name: "cublasLt",
     version: VersionFunction {
         name: c"cublasLtGetProperty",

@@ -85,7 +85,7 @@ pub const DRIVER: Library = Library {
         unix: &["libcuda.so.1"],
         windows: &["nvcuda.dll"],
     },
-    names_by_major: &[],
+    by_major: &[],
     link_name: "cuda",
     calling_convention: "CUDAAPI",
     version: VersionFunction {

@@ -220,11 +220,13 @@ pub struct Library {
     pub flag_word: &'static str,
     /// Functions that answer without the library, by their `cuGetProcAddress` name.
     pub fallbacks: &'static [(&'static str, Fallback)],
-    /// Library file names per system, `{major}` standing for the header's major.
+    /// Library file names per system, `{major}` standing for the header's
+    /// (CUDA's) major.
     pub names: Names,
-    /// Names that a major spells otherwise. Example: NVRTC 11.2 and later
-    /// is `libnvrtc.so.11.2` and `nvrtc64_112_0.dll`.
-    pub names_by_major: &'static [(u32, Names)],
+    /// What differs in a CUDA major: other file names, other libraries to
+    /// load first, or the major version the library reports. Example: NVRTC
+    /// 11.2 and later is `libnvrtc.so.11.2`; CUDA 12's cuFFT is `libcufft.so.11`.
+    pub by_major: &'static [ByMajor],
     /// The name a linker takes (`-l`), for the linked mode. Example: `cuda`.
     pub link_name: &'static str,
     /// The header's macro for its functions' calling convention, or empty
@@ -240,8 +242,11 @@ pub struct Library {
     pub proc_address: Option<(&'static std::ffi::CStr, &'static std::ffi::CStr)>,
     /// Where the library is searched for.
     pub search: Search,
-    /// Libraries that must be loaded first, from the same directory, by
-    /// file name (`{major}` as in `names`). Example: `libcublasLt.so.{major}`.
+    /// Libraries loaded first from the same directory, by file name
+    /// (`{major}` as in `names`), where that directory has them: the
+    /// library's own dependency (`DT_NEEDED`) then resolves to them rather
+    /// than to whatever the system loader finds. One absent there is left to
+    /// the library's own run path. Example: `libcublasLt.so.{major}`.
     pub preload: Names,
     /// Libraries it opens by bare name while it runs, loaded after it from
     /// its own directory, best effort (`{major}` as in `names`; `{minor}`
@@ -250,6 +255,45 @@ pub struct Library {
     pub siblings: Names,
     /// How messages name the library.
     pub words: Words,
+}
+
+/// What one CUDA major changes in a library's files; `None` keeps the
+/// library's own value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByMajor {
+    /// The CUDA major. Example: `12`.
+    pub major: u32,
+    /// Its file names. Example: `libcufft.so.11` for CUDA 12.
+    pub names: Option<Names>,
+    /// The libraries loaded first. Example: `libcudart.so.13` for cuRAND 13.
+    pub preload: Option<Names>,
+    /// The major version the library's version function reports, which a
+    /// library found must match. Example: `11` for CUDA 12's cuFFT.
+    pub reports: Option<u32>,
+}
+
+impl ByMajor {
+    /// Nothing changed in `major`: the base of a `..` update.
+    pub const fn of(major: u32) -> ByMajor {
+        ByMajor {
+            major,
+            names: None,
+            preload: None,
+            reports: None,
+        }
+    }
+
+    /// `names` in `major`, reporting `reports`: a library whose file names
+    /// carry its own major rather than CUDA's. Example: `libcufft.so.11`
+    /// (cuFFT 11) for CUDA 12.
+    pub const fn renamed(major: u32, unix: &'static [&'static str], windows: &'static [&'static str], reports: u32) -> ByMajor {
+        ByMajor {
+            major,
+            names: Some(Names { unix, windows }),
+            preload: None,
+            reports: Some(reports),
+        }
+    }
 }
 
 /// How the version function answers: the runtime's own type.
@@ -296,35 +340,6 @@ pub struct Words {
     pub override_var: &'static str,
 }
 
-/// The file name stems of the CUDA libraries that install side by side: a
-/// loaded one shows where the others are. Example: `libcudart.so.`.
-pub const FAMILY: Names = Names {
-    unix: &[
-        "libcudart.so.",
-        "libnvrtc.so.",
-        "libnvJitLink.so.",
-        "libcublas.so.",
-        "libcublasLt.so.",
-        "libcufft.so.",
-        "libcurand.so.",
-        "libcusparse.so.",
-        "libcusolver.so.",
-        "libnvvm.so.",
-        "libcupti.so.",
-    ],
-    windows: &[
-        "cudart64_",
-        "nvrtc64_",
-        "nvJitLink_",
-        "cublas64_",
-        "cublasLt64_",
-        "cufft64_",
-        "curand64_",
-        "cusparse64_",
-        "cusolver64_",
-    ],
-};
-
 /// `names` with `{major}` replaced. Example: `libnvrtc.so.{major}` → `libnvrtc.so.13`.
 pub fn with_major(names: &[&str], major: u32) -> Vec<String> {
     names
@@ -334,22 +349,62 @@ pub fn with_major(names: &[&str], major: u32) -> Vec<String> {
 }
 
 impl Library {
-    /// Its file names for headers of `major`. Example: `libnvrtc.so.13`.
-    pub fn names_for(&self, major: u32) -> Names {
-        self.names_by_major
-            .iter()
-            .find(|(m, _)| *m == major)
-            .map_or(self.names, |(_, names)| *names)
+    /// What CUDA `major` changes, if anything.
+    fn in_major(&self, major: u32) -> Option<&'static ByMajor> {
+        self.by_major.iter().find(|b| b.major == major)
     }
 
-    /// Whether its file names carry the major version (`libnvrtc.so.{major}`):
-    /// then only a library of the header's major is bound.
+    /// Its file names for headers of `major`. Example: `libnvrtc.so.13`.
+    pub fn names_for(&self, major: u32) -> Names {
+        self.in_major(major)
+            .and_then(|b| b.names)
+            .unwrap_or(self.names)
+    }
+
+    /// The libraries loaded first for headers of `major`. Example: `libcublasLt.so.13`.
+    pub fn preload_for(&self, major: u32) -> Names {
+        self.in_major(major)
+            .and_then(|b| b.preload)
+            .unwrap_or(self.preload)
+    }
+
+    /// Whether its file names carry the major version (`libnvrtc.so.{major}`,
+    /// or a per-major name such as `libcufft.so.11`): then only a library of
+    /// the matching major is bound.
     pub fn binds_major(&self) -> bool {
-        self.names
-            .unix
-            .iter()
-            .chain(self.names.windows)
-            .any(|n| n.contains("{major}"))
+        self.by_major.iter().any(|b| b.reports.is_some())
+            || self
+                .names
+                .unix
+                .iter()
+                .chain(self.names.windows)
+                .any(|n| n.contains("{major}"))
+    }
+
+    /// The major version a library for headers of CUDA `major` must report,
+    /// or 0 when any will do. Example: 11 for CUDA 12's cuFFT.
+    pub fn reported_major(&self, major: u32) -> u32 {
+        match self.in_major(major).and_then(|b| b.reports) {
+            Some(reports) => reports,
+            None if self.binds_major() => major,
+            None => 0,
+        }
+    }
+
+    /// Whether any of its file names, libraries loaded first or wheel
+    /// directories needs CUDA's major to be spelled.
+    pub fn needs_major(&self) -> bool {
+        let wheel_dirs: &[&str] = match self.search {
+            Search::System => &[],
+            Search::Toolkit { wheel_dirs } => wheel_dirs,
+        };
+        self.binds_major()
+            || !self.by_major.is_empty()
+            || [self.preload, self.siblings]
+                .iter()
+                .flat_map(|n| n.unix.iter().chain(n.windows))
+                .chain(wheel_dirs)
+                .any(|n| n.contains("{major}"))
     }
 
     /// The fallback of the function with this `cuGetProcAddress` name, if any.
@@ -384,6 +439,11 @@ impl Library {
 
 mod cublas;
 mod cublaslt;
+mod cudart;
+mod cufft;
+mod curand;
+mod cusolver;
+mod cusparse;
 mod driver;
 mod nvjitlink;
 mod nvml;
@@ -391,13 +451,21 @@ mod nvrtc;
 
 pub use cublas::CUBLAS;
 pub use cublaslt::CUBLASLT;
+pub use cudart::CUDART;
+pub use cufft::CUFFT;
+pub use curand::CURAND;
+pub use cusolver::CUSOLVER;
+pub use cusparse::CUSPARSE;
 pub use driver::DRIVER;
 pub use nvjitlink::NVJITLINK;
 pub use nvml::NVML;
 pub use nvrtc::NVRTC;
 
 /// Every library cushim knows, by the name `--lib` takes.
-pub const LIBRARIES: &[&Library] = &[&DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT];
+pub const LIBRARIES: &[&Library] = &[
+    &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
+    &CUSOLVER,
+];
 
 /// The libraries whose headers come from the same pinned wheels as
 /// `library`'s (cuBLAS and cuBLASLt): one cache entry holds all their files.
@@ -406,6 +474,28 @@ pub fn sharing_pins(library: &Library) -> impl Iterator<Item = &'static Library>
         .iter()
         .copied()
         .filter(move |l| l.pins == library.pins)
+}
+
+/// The file names, for headers of CUDA `major`, of the libraries that a
+/// toolkit, conda or pip installs side by side: a loaded one shows where the
+/// others are. Example: `libcudart.so.13`, `libcufft.so.12` for CUDA 13.
+pub fn family(major: u32, windows: bool) -> Vec<String> {
+    if major == 0 {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for library in LIBRARIES {
+        if matches!(library.search, Search::System) {
+            continue;
+        }
+        let own = library.names_for(major);
+        for name in with_major(if windows { own.windows } else { own.unix }, major) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
 }
 
 /// The names `--lib` takes, for help texts: `driver (the default), nvrtc,

@@ -60,7 +60,7 @@ pub const NVJITLINK: Library = Library {
         unix: &["libnvJitLink.so.{major}"],
         windows: &["nvJitLink_{major}0_0.dll"],
     },
-    names_by_major: &[],
+    by_major: &[],
     link_name: "nvJitLink",
     calling_convention: "",
     version: VersionFunction {

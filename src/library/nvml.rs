@@ -58,7 +58,7 @@ pub const NVML: Library = Library {
         unix: &["libnvidia-ml.so.1"],
         windows: &["nvml.dll"],
     },
-    names_by_major: &[],
+    by_major: &[],
     link_name: "nvidia-ml",
     calling_convention: "",
     version: VersionFunction {

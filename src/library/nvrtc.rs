@@ -2,7 +2,7 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words,
 };
 
@@ -40,13 +40,13 @@ pub const NVRTC: Library = Library {
         unix: &["libnvrtc.so.{major}"],
         windows: &["nvrtc64_{major}0_0.dll"],
     },
-    names_by_major: &[(
-        11,
-        Names {
+    by_major: &[ByMajor {
+        names: Some(Names {
             unix: &["libnvrtc.so.11.2"],
             windows: &["nvrtc64_112_0.dll"],
-        },
-    )],
+        }),
+        ..ByMajor::of(11)
+    }],
     link_name: "nvrtc",
     calling_convention: "",
     version: VersionFunction {

@@ -27,7 +27,7 @@ use cushim_runtime::{Codes, LibraryInfo};
 pub use cushim_runtime::{Resolve, StreamMode};
 
 #[cfg(any(test, feature = "emit"))]
-use crate::library::{Search, FAMILY};
+use crate::library::Search;
 
 /// The driver's codes, as its description has them.
 #[cfg(test)]
@@ -102,18 +102,18 @@ pub fn library_info(
             .has_stub
             .then(|| library.codes.stub_library.value.cast_signed()),
         proc_address: library.proc_address,
-        major: if library.binds_major() { major } else { 0 },
+        major: library.reported_major(major),
         wheel_dirs: match library.search {
             Search::System => None,
-            Search::Toolkit { wheel_dirs } => Some(wheel_dirs),
+            Search::Toolkit { wheel_dirs } => Some(leak(crate::library::with_major(wheel_dirs, major))),
         },
-        preload: system(library.preload),
+        preload: system(library.preload_for(major)),
         siblings: system(library.siblings),
         // Only a library installed with a toolkit has a family whose
         // directories are searched.
         family: match library.search {
             Search::System => &[],
-            Search::Toolkit { .. } => system(FAMILY),
+            Search::Toolkit { .. } => leak(crate::library::family(major, windows)),
         },
         codes: codes(library),
         resolve: Resolve::ProcAddress,

@@ -1,0 +1,113 @@
+//! cuFFT, the FFT library, as data: one file per library, and one line of
+//! [`super::LIBRARIES`].
+
+use super::{
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    VersionFunction, VersionQuery, Words,
+};
+
+/// cuFFT: `cufft.h` and `cufftXt.h` (not `cufftw.h`, whose functions are
+/// `libcufftw`'s), which include the runtime's headers
+/// (`headers/pins-cufft.txt`). Its files carry its own major, one less than
+/// CUDA's: `libcufft.so.10` for CUDA 11, `.11` for 12, `.12` for 13. In
+/// 12.6–12.9 `cufftXtSetJITCallback` is a `static inline` wrapper of the
+/// export `__cufftXtSetJITCallback_12_7`, which the parse binds. cuFFT opens
+/// nvJitLink and NVRTC by name for JIT callbacks: they are loaded after it
+/// from its directory where they are there. The status codes were
+/// renumbered in 13.0; the two the loader answers exist in every release:
+/// `CUFFT_SETUP_FAILED` ("the cuFFT library failed to initialize") and
+/// `CUFFT_NOT_SUPPORTED`.
+pub const CUFFT: Library = Library {
+    name: "cufft",
+    stem: "cufft",
+    headers: &[Header::alone("cufft.h"), Header::alone("cufftXt.h")],
+    pins: "headers/pins-cufft.txt",
+    pin_text: include_str!("../../headers/pins-cufft.txt"),
+    parse_files: &[
+        "builtin_types.h",
+        "channel_descriptor.h",
+        "crt/host_config.h",
+        "crt/host_defines.h",
+        "cuComplex.h",
+        "cuda_device_runtime_api.h",
+        "cuda_runtime.h",
+        "cuda_runtime_api.h",
+        "cudalibxt.h",
+        "device_types.h",
+        "driver_functions.h",
+        "driver_types.h",
+        "library_types.h",
+        "surface_types.h",
+        "texture_types.h",
+        "vector_functions.h",
+        "vector_functions.hpp",
+        "vector_types.h",
+    ],
+    parse: ParseSettings {
+        status_type: "cufftResult",
+        inline_wrappers: true,
+        ..ParseSettings::PLAIN
+    },
+    naming: Naming::NO_ABI_TABLE,
+    flag_word: "flags",
+    success: "CUFFT_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "CUFFT_SETUP_FAILED",
+            value: 7,
+        },
+        symbol_not_found: Code {
+            name: "CUFFT_NOT_SUPPORTED",
+            value: 16,
+        },
+        stub_library: Code {
+            name: "CUFFT_SETUP_FAILED",
+            value: 7,
+        },
+        too_old: Code {
+            name: "CUFFT_NOT_SUPPORTED",
+            value: 16,
+        },
+        not_initialized: Code {
+            name: "CUFFT_SETUP_FAILED",
+            value: 7,
+        },
+        invalid_value: Code {
+            name: "CUFFT_INVALID_VALUE",
+            value: 4,
+        },
+    },
+    fallbacks: &[],
+    names: Names {
+        unix: &["libcufft.so.{major}"],
+        windows: &["cufft64_{major}.dll"],
+    },
+    by_major: &[
+        ByMajor::renamed(11, &["libcufft.so.10"], &["cufft64_10.dll"], 10),
+        ByMajor::renamed(12, &["libcufft.so.11"], &["cufft64_11.dll"], 11),
+        ByMajor::renamed(13, &["libcufft.so.12"], &["cufft64_12.dll"], 12),
+    ],
+    link_name: "cufft",
+    calling_convention: "CUFFTAPI",
+    version: VersionFunction {
+        name: c"cufftGetVersion",
+        query: VersionQuery::Number,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cufft/lib"],
+    },
+    preload: Names::NONE,
+    siblings: Names {
+        unix: &["libnvJitLink.so.{major}", "libnvrtc.so.{major}"],
+        windows: &["nvJitLink_{major}0_0.dll", "nvrtc64_{major}0_0.dll"],
+    },
+    words: Words {
+        label: "cuFFT",
+        short: "cuFFT",
+        product: "cuFFT",
+        install: "Install cuFFT (the CUDA toolkit, or the `nvidia-cufft` wheel)",
+        override_var: "CUSHIM_CUFFT_LIBRARY",
+    },
+};

@@ -1,0 +1,141 @@
+//! cuSOLVER, the dense and sparse solvers, as data: one file per library,
+//! and one line of [`super::LIBRARIES`].
+
+use super::{
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    VersionFunction, VersionQuery, Words,
+};
+
+/// What the cuSOLVER headers include from cuBLAS's, cuSPARSE's, the
+/// runtime's and crt's wheels (`gcc -H`); `<nv/target>` is cushim's own
+/// stand-in (`headers/foreign/nv/target`).
+const CUSOLVER_PARSE_FILES: &[&str] = &[
+    "builtin_types.h",
+    "crt/host_defines.h",
+    "cuComplex.h",
+    "cublas_api.h",
+    "cublas_v2.h",
+    "cuda_bf16.h",
+    "cuda_bf16.hpp",
+    "cuda_device_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_fp16.hpp",
+    "cuda_runtime_api.h",
+    "cusparse.h",
+    "device_types.h",
+    "driver_types.h",
+    "library_types.h",
+    "surface_types.h",
+    "texture_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
+    "vector_types.h",
+];
+
+/// cuSOLVER: `cusolverDn.h`, `cusolverSp.h`, `cusolverRf.h` and
+/// `cusolver_common.h` (not `cusolverMg.h`, whose functions are
+/// `libcusolverMg`'s), parsed with the cuBLAS and cuSPARSE headers they
+/// include (`headers/pins-cusolver.txt`). `libcusolver.so.11` for CUDA 11
+/// and 12, `.12` for 13. It needs cuBLAS, cuBLASLt and, from 12.0,
+/// cuSPARSE and nvJitLink (`DT_NEEDED`), loaded first from its directory,
+/// dependencies before the libraries that need them. The six
+/// `cusolverDnLogger*` functions are declared but not exported: their shims
+/// answer "not found" alone.
+pub const CUSOLVER: Library = Library {
+    name: "cusolver",
+    stem: "cusolver",
+    headers: &[
+        Header {
+            name: "cusolverDn.h",
+            typedefs: None,
+            needs: &["nv/target"],
+        },
+        Header::alone("cusolverSp.h"),
+        Header::alone("cusolverRf.h"),
+        Header::alone("cusolver_common.h"),
+    ],
+    pins: "headers/pins-cusolver.txt",
+    pin_text: include_str!("../../headers/pins-cusolver.txt"),
+    parse_files: CUSOLVER_PARSE_FILES,
+    parse: ParseSettings {
+        status_type: "cusolverStatus_t",
+        ..ParseSettings::PLAIN
+    },
+    naming: Naming::NO_ABI_TABLE,
+    flag_word: "flags",
+    success: "CUSOLVER_STATUS_SUCCESS",
+    codes: LoaderCodes {
+        library_not_found: Code {
+            name: "CUSOLVER_STATUS_NOT_INITIALIZED",
+            value: 1,
+        },
+        symbol_not_found: Code {
+            name: "CUSOLVER_STATUS_NOT_SUPPORTED",
+            value: 9,
+        },
+        stub_library: Code {
+            name: "CUSOLVER_STATUS_NOT_INITIALIZED",
+            value: 1,
+        },
+        too_old: Code {
+            name: "CUSOLVER_STATUS_NOT_SUPPORTED",
+            value: 9,
+        },
+        not_initialized: Code {
+            name: "CUSOLVER_STATUS_NOT_INITIALIZED",
+            value: 1,
+        },
+        invalid_value: Code {
+            name: "CUSOLVER_STATUS_INVALID_VALUE",
+            value: 3,
+        },
+    },
+    fallbacks: &[],
+    names: Names {
+        unix: &["libcusolver.so.{major}"],
+        windows: &["cusolver64_{major}.dll"],
+    },
+    by_major: &[
+        ByMajor {
+            preload: Some(Names {
+                unix: &["libcublasLt.so.11", "libcublas.so.11"],
+                windows: &["cublasLt64_11.dll", "cublas64_11.dll"],
+            }),
+            ..ByMajor::of(11)
+        },
+        ByMajor::renamed(12, &["libcusolver.so.11"], &["cusolver64_11.dll"], 11),
+    ],
+    link_name: "cusolver",
+    calling_convention: "CUSOLVERAPI",
+    version: VersionFunction {
+        name: c"cusolverGetProperty",
+        query: VersionQuery::Property,
+    },
+    has_stub: false,
+    proc_address: None,
+    search: Search::Toolkit {
+        wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cusolver/lib"],
+    },
+    preload: Names {
+        unix: &[
+            "libnvJitLink.so.{major}",
+            "libcusparse.so.12",
+            "libcublasLt.so.{major}",
+            "libcublas.so.{major}",
+        ],
+        windows: &[
+            "nvJitLink_{major}0_0.dll",
+            "cusparse64_12.dll",
+            "cublasLt64_{major}.dll",
+            "cublas64_{major}.dll",
+        ],
+    },
+    siblings: Names::NONE,
+    words: Words {
+        label: "cuSOLVER",
+        short: "cuSOLVER",
+        product: "cuSOLVER",
+        install: "Install cuSOLVER (the CUDA toolkit, or the `nvidia-cusolver` wheel)",
+        override_var: "CUSHIM_CUSOLVER_LIBRARY",
+    },
+};
