@@ -178,7 +178,11 @@ fn through(info: &'static LibraryInfo, runtime: Loaded) -> Result<Loaded, LoadEr
 fn lookup(info: &LibraryInfo, runtime: &Loaded) -> Result<(GetProc, &'static str), String> {
     // SAFETY: only the address is taken; the prototype is the one NVIDIA's
     // runtime has exported since 12.5.
-    if let Ok(f) = unsafe { runtime.library.get::<ByVersion>(BY_VERSION.to_bytes_with_nul()) } {
+    if let Ok(f) = unsafe {
+        runtime
+            .library
+            .get::<ByVersion>(BY_VERSION.to_bytes_with_nul())
+    } {
         return Ok((GetProc::ByVersion(*f), BY_VERSION_NAME));
     }
     // SAFETY: only the address is taken.

@@ -1052,7 +1052,10 @@ fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>
 ///
 /// # Safety
 /// `function` is the library's version function, of the prototype `query` names.
-pub(crate) unsafe fn call_version(query: VersionQuery, function: *mut c_void) -> (Option<i32>, u32) {
+pub(crate) unsafe fn call_version(
+    query: VersionQuery,
+    function: *mut c_void,
+) -> (Option<i32>, u32) {
     type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
     type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
     type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;

@@ -52,7 +52,10 @@ pub fn header_hash_table() -> Result<String, Error> {
 /// downloaded, not every library's.
 #[doc(hidden)]
 pub fn header_hash_table_adding(libraries: &[&'static Library]) -> Result<String, Error> {
-    hash_table(libraries, super::hashes::HeaderHashes::shipped()?.files().to_vec())
+    hash_table(
+        libraries,
+        super::hashes::HeaderHashes::shipped()?.files().to_vec(),
+    )
 }
 
 fn hash_table(libraries: &[&'static Library], kept: Vec<PinnedFile>) -> Result<String, Error> {

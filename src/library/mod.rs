@@ -286,7 +286,12 @@ impl ByMajor {
     /// `names` in `major`, reporting `reports`: a library whose file names
     /// carry its own major rather than CUDA's. Example: `libcufft.so.11`
     /// (cuFFT 11) for CUDA 12.
-    pub const fn renamed(major: u32, unix: &'static [&'static str], windows: &'static [&'static str], reports: u32) -> ByMajor {
+    pub const fn renamed(
+        major: u32,
+        unix: &'static [&'static str],
+        windows: &'static [&'static str],
+        reports: u32,
+    ) -> ByMajor {
         ByMajor {
             major,
             names: Some(Names { unix, windows }),

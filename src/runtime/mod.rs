@@ -105,7 +105,9 @@ pub fn library_info(
         major: library.reported_major(major),
         wheel_dirs: match library.search {
             Search::System => None,
-            Search::Toolkit { wheel_dirs } => Some(leak(crate::library::with_major(wheel_dirs, major))),
+            Search::Toolkit { wheel_dirs } => {
+                Some(leak(crate::library::with_major(wheel_dirs, major)))
+            }
         },
         preload: system(library.preload_for(major)),
         siblings: system(library.siblings),
