@@ -55,12 +55,17 @@ const LEGACY: u64 = 1;
 
 /// Which `cudaGetDriverEntryPoint` a runtime of `version` exports, by its
 /// number of arguments: 3 from 11.3 on, 4 from 12.0 on; `None` before 11.3
-/// (none) or when the version is unknown (0), where no call is safe.
+/// (none). A runtime that did not report its version (11.8's answers
+/// `cudaErrorInsufficientDriver` without a driver) is told by the major its
+/// file name carries (`major`, 0 when unknown): 11 (whose entry point, where
+/// it has one, is 11.3's or later) or later; else `None`: no call is safe.
 #[must_use]
-pub(crate) fn entry_point_arity(version: u32) -> Option<u8> {
-    match version {
-        12_000.. => Some(4),
-        11_030.. => Some(3),
+pub(crate) fn entry_point_arity(version: u32, major: u32) -> Option<u8> {
+    match (version, major) {
+        (0, 11) => Some(3),
+        (0, 12..) => Some(4),
+        (12_000.., _) => Some(4),
+        (11_030.., _) => Some(3),
         _ => None,
     }
 }
@@ -198,7 +203,7 @@ fn lookup(info: &LibraryInfo, runtime: &Loaded) -> Result<(GetProc, &'static str
         ));
     };
     let version = runtime.version;
-    let Some(arity) = entry_point_arity(version) else {
+    let Some(arity) = entry_point_arity(version, runtime.info.major) else {
         return Err(if version == 0 {
             format!(
                 "it lacks `{BY_VERSION_NAME}`, and its version, which tells the arguments of its `{ENTRY_POINT_NAME}`, is unknown"
@@ -256,12 +261,19 @@ mod tests {
 
     #[test]
     fn the_arity_follows_the_runtime_release_and_is_never_guessed() {
-        assert_eq!(entry_point_arity(0), None);
-        assert_eq!(entry_point_arity(11_020), None);
-        assert_eq!(entry_point_arity(11_030), Some(3));
-        assert_eq!(entry_point_arity(11_080), Some(3));
-        assert_eq!(entry_point_arity(12_000), Some(4));
-        assert_eq!(entry_point_arity(12_040), Some(4));
-        assert_eq!(entry_point_arity(13_050), Some(4));
+        for major in [0, 11, 12, 13] {
+            assert_eq!(entry_point_arity(11_020, major), None);
+            assert_eq!(entry_point_arity(11_030, major), Some(3));
+            assert_eq!(entry_point_arity(11_080, major), Some(3));
+            assert_eq!(entry_point_arity(12_000, major), Some(4));
+            assert_eq!(entry_point_arity(12_040, major), Some(4));
+            assert_eq!(entry_point_arity(13_050, major), Some(4));
+        }
+        // An unknown version: the file name's major, else nothing.
+        assert_eq!(entry_point_arity(0, 0), None);
+        assert_eq!(entry_point_arity(0, 10), None);
+        assert_eq!(entry_point_arity(0, 11), Some(3));
+        assert_eq!(entry_point_arity(0, 12), Some(4));
+        assert_eq!(entry_point_arity(0, 13), Some(4));
     }
 }

@@ -81,7 +81,7 @@ fn check_resolve(options: &Options) -> Result<(), Error> {
         return Err(Error::new(
             "`--resolve runtime-entry-point` says how lazy shims find the driver's functions, and `--link linked` has no lazy shims: its program links libcuda",
         )
-        .hint("use `--link lazy`, or `--link feature=NAME` for both"));
+        .hint("leave the link mode lazy (the default), or let a cargo feature choose (`--link feature=NAME`)"));
     }
     Ok(())
 }

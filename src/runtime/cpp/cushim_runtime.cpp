@@ -1100,7 +1100,11 @@ void open_through(const Library &L, const Library &R) {
         s.entry_point = "cudaGetDriverEntryPointByVersion";
     } else {
         void *entry = find(r->handle, "cudaGetDriverEntryPoint");
-        unsigned version = r->version;
+        // A runtime that did not report its version (11.8's answers
+        // cudaErrorInsufficientDriver without a driver) is told by the major
+        // its file name carries: 11 (whose entry point, where it has one, is
+        // 11.3's or later), or 12 and later.
+        unsigned version = r->version != 0 ? r->version : R.major == 11 ? 11030u : R.major >= 12 ? R.major * 1000u : 0u;
         const char *name = L.driver->proc_address_v1;
         if (!entry) {
             no_entry(L, R, runtime,
@@ -1335,8 +1339,8 @@ void note_failure(const Library &L, std::size_t index) {
             return;
         case version_not_sufficient:
             format(message, sizeof message, "%s too old: %s knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   L.short_name, s.proc_by_version ? s.entry_point : L.driver->proc_address_v1, f.name, L.product,
-                   f.version / 1000, f.version % 1000 / 10, L.short_name, s.version / 1000, s.version % 1000 / 10);
+                   L.short_name, L.driver->proc_address_v1, f.name, L.product, f.version / 1000,
+                   f.version % 1000 / 10, L.short_name, s.version / 1000, s.version % 1000 / 10);
             note(L, status_version_not_sufficient, message);
             return;
         default: {
@@ -1529,7 +1533,10 @@ const char *cushim_runtime_library_path(const Library *L) {
 }
 
 unsigned cushim_runtime_library_open_attempts(const Library *L) {
-    return L->state->attempts.load(std::memory_order_relaxed);
+    unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
+    // Reached through the CUDA runtime: the loader's calls were the runtime's search.
+    if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
+    return attempts;
 }
 
 int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
