@@ -506,7 +506,8 @@ pub fn stream_name(s: StreamMode) -> &'static str {
 }
 
 #[cfg(feature = "cli")]
-fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
+/// The `--resolve` flag's parser (also for `cushim doctor`).
+pub fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
     PossibleValuesParser::new(["proc-address", "dlsym", "runtime-entry-point"]).map(|s| {
         match s.as_str() {
             "dlsym" => Resolve::Dlsym,

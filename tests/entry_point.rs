@@ -487,3 +487,51 @@ fn the_command_line_offers_the_mode_and_check_reproduces_its_output() {
     let out = common::cushim(&["check", "--dir", &dir_text]);
     assert!(out.status.success(), "{:?}", text(&out));
 }
+
+#[test]
+fn doctor_says_the_driver_came_through_the_runtime_and_searches_for_the_runtime() {
+    let runtime = cudart("13-5-doctor", "libcudart.so.13", &[], None);
+    let doctor = |env: &[(&str, &Path)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cushim"));
+        cmd.args([
+            "doctor",
+            "--cuda",
+            "13.0",
+            "--resolve",
+            "runtime-entry-point",
+        ])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("CUSHIM_CUDA_LIBRARY", missing_library())
+        .current_dir(root());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    let out = doctor(&[("LD_LIBRARY_PATH", runtime.parent().unwrap())]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    for line in [
+        format!("library:          {}\n", programs().driver.display()),
+        "found by:         runtime entry point\n".to_string(),
+        format!(
+            "through:          the CUDA runtime 13.5 (13050) at `{}`, found by system loader",
+            runtime.display()
+        ),
+        "resolution:       cudaGetDriverEntryPointByVersion of the CUDA runtime, at each function's ABI version".to_string(),
+        "search order:     override (CUSHIM_CUDART_LIBRARY), loaded,".to_string(),
+        format!("libcudart.so.13  system loader  used: `{}`", runtime.display()),
+    ] {
+        assert!(stdout.contains(&line), "{line}:\n{stdout}");
+    }
+    // Without a runtime: no driver, and why.
+    let missing = scratch("entry-point-doctor-none").join("libcudart.so.13");
+    let out = doctor(&[("CUSHIM_CUDART_LIBRARY", &missing)]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no CUDA driver: the CUDA driver is reached only through the CUDA runtime"),
+        "{stderr}"
+    );
+}

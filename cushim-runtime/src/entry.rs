@@ -62,10 +62,8 @@ const LEGACY: u64 = 1;
 #[must_use]
 pub(crate) fn entry_point_arity(version: u32, major: u32) -> Option<u8> {
     match (version, major) {
-        (0, 11) => Some(3),
-        (0, 12..) => Some(4),
-        (12_000.., _) => Some(4),
-        (11_030.., _) => Some(3),
+        (0, 12..) | (12_000.., _) => Some(4),
+        (0, 11) | (11_030.., _) => Some(3),
         _ => None,
     }
 }

@@ -207,7 +207,7 @@ impl CppLibrary {
             preload: (items(unix.preload), items(windows.preload)),
             siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
-            wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
+            wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
         }
     }
 }
@@ -337,7 +337,7 @@ fn code_list(
 /// functions, as the pair describes it.
 fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
     let cudart = &crate::library::CUDART;
-    let (unix, windows) = super::runtime_infos(major)?;
+    let (unix, windows) = runtime::runtime_infos(major)?;
     let library = CppLibrary::new(unix, windows);
     let c = runtime::codes(cudart);
     let codes = code_list(

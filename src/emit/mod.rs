@@ -61,35 +61,6 @@ pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> S
 /// the description names, else the one every function returns. Functions
 /// that return something else are value functions (`nvrtcGetErrorString`).
 #[cfg(feature = "emit")]
-/// The CUDA runtime's description on Unix and on Windows, for a driver
-/// module of headers of `major` whose functions the runtime hands out
-/// (`--resolve runtime-entry-point`): the runtime of that major.
-///
-/// # Errors
-/// The headers' release is unknown: the runtime's file names carry the major.
-pub(crate) fn runtime_infos(
-    major: u32,
-) -> Result<
-    (
-        &'static cushim_runtime::LibraryInfo,
-        &'static cushim_runtime::LibraryInfo,
-    ),
-    Error,
-> {
-    let cudart = &crate::library::CUDART;
-    if major == 0 {
-        return Err(Error::new(format!(
-            "`--resolve runtime-entry-point` finds the {} by file names that carry the CUDA major, and the release of these headers is unknown",
-            cudart.words.label
-        ))
-        .hint("generate from a pinned release (`--cuda <version>`) or headers that define `CUDA_VERSION`"));
-    }
-    Ok((
-        crate::runtime::library_info(cudart, major, false),
-        crate::runtime::library_info(cudart, major, true),
-    ))
-}
-
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
     let named = api.library.parse.status_type;
     if !named.is_empty() && api.functions.iter().any(|f| f.returns_status(named)) {

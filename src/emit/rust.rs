@@ -168,7 +168,7 @@ fn info_fields(
 /// hands out the driver's functions.
 fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
     let cudart = &crate::library::CUDART;
-    let (unix, windows) = super::runtime_infos(major)?;
+    let (unix, windows) = runtime::runtime_infos(major)?;
     let c = runtime::codes(cudart);
     Ok(RuntimeInfo {
         label_text: cudart.words.label,
