@@ -108,7 +108,7 @@ struct Driver {
     // hands the driver's functions out: by name and ABI version through its
     // cudaGetDriverEntryPointByVersion (12.5 and later), or else through the
     // cuGetProcAddress that its cudaGetDriverEntryPoint hands out.
-    const Library *runtime;
+    const Library *runtime = nullptr;
 };
 
 // What one thread knows of one library: its latest failure. Zero-initialized.
