@@ -165,7 +165,7 @@ struct Library {
     const char *const *names;       // file names, in order; null-terminated
     const char *const *preload;     // loaded first from the same directory
     const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort
-    const char *const *family;      // file name stems of libraries installed beside it
+    const char *const *family;      // file names of the libraries installed beside it (same CUDA major)
     const char *const *wheel_dirs;  // below site-packages
     const Driver *driver;           // null for every library but the driver
     const Function *functions;

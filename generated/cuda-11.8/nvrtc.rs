@@ -78,10 +78,10 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     stub_code: None,
     proc_address: None,
     major: 11,
-    wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"]),
+    wheel_dirs: Some(&["nvidia/cu11/lib", "nvidia/cuda_nvrtc/lib"]),
     preload: &[],
     siblings: if cfg!(windows) { &["nvrtc-builtins64_11{minor}.dll"] } else { &["libnvrtc-builtins.so.11.{minor}"] },
-    family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
+    family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
     // `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`, `NVRTC_ERROR_INTERNAL_ERROR`.
     codes: cushim_runtime::Codes {

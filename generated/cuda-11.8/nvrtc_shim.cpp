@@ -28,13 +28,13 @@ namespace {
 const char *const cushim_names[] = {"nvrtc64_112_0.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_siblings[] = {"nvrtc-builtins64_11{minor}.dll", nullptr};
-const char *const cushim_family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
+const char *const cushim_family[] = {"nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cuda_nvrtc\\bin", "nvidia\\cuda_nvrtc\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libnvrtc.so.11.2", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvrtc-builtins.so.11.{minor}", nullptr};
-const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so.", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cuda_nvrtc/lib", nullptr};
 #endif
 

@@ -95,10 +95,10 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     stub_code: None,
     proc_address: None,
     major: 12,
-    wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"]),
+    wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/nvjitlink/lib"]),
     preload: &[],
     siblings: &[],
-    family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
+    family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
     // `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`.
     codes: cushim_runtime::Codes {

@@ -28,13 +28,13 @@ namespace {
 const char *const cushim_names[] = {"nvJitLink_120_0.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_", nullptr};
+const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\nvjitlink\\bin", "nvidia\\nvjitlink\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libnvJitLink.so.12", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so.", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/nvjitlink/lib", nullptr};
 #endif
 

@@ -773,23 +773,24 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
             note_tried(s.tried, sizeof s.tried, name, why);
             return false;
         }
-        // Dependencies first, from the same directory, each checked as the library is.
+        // Dependencies first, from the same directory where it has them,
+        // each checked as the library is; one absent there is left to the
+        // library's own run path.
         const char *slash = std::strrchr(name, separator);
         for (const char *const *dep = L.preload; *dep && slash; ++dep) {
             char dep_path[path_size];
             format(dep_path, sizeof dep_path, "%.*s%c%s", static_cast<int>(slash - name), name, separator, *dep);
+            if (!file_exists(dep_path)) continue;
             // The reason follows this prefix in `why`.
             format(why, sizeof why, "its dependency `%s` could not be loaded: ", dep_path);
             std::size_t used = std::strlen(why);
             char *error = why + used;
             std::size_t room = sizeof why - used;
             bool usable = true;
-            if (file_exists(dep_path)) {
-                if (!check_file(dep_path, error, room))
-                    usable = false;
-                else if (environment && refuse_environment(environment, dep_path, error, room))
-                    usable = false;
-            }
+            if (!check_file(dep_path, error, room))
+                usable = false;
+            else if (environment && refuse_environment(environment, dep_path, error, room))
+                usable = false;
             if (usable) {
                 s.attempts.fetch_add(1, std::memory_order_relaxed);
                 usable = open_one(dep_path, error, room) != nullptr;
@@ -888,14 +889,10 @@ int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
     const char *path = info->dlpi_name;
     if (!path || path[0] != '/' || s.dir_count == 8) return 0;
     const char *file = std::strrchr(path, '/') + 1;
-    char major[16];
-    format(major, sizeof major, "%u", L.major);
-    for (const char *const *stem = L.family; *stem; ++stem) {
-        std::size_t n = std::strlen(*stem);
-        if (std::strncmp(file, *stem, n) != 0) continue;
-        const char *rest = file + n;
-        std::size_t m = std::strlen(major);
-        if (std::strncmp(rest, major, m) != 0 || (rest[m] != '\0' && rest[m] != '.')) continue;
+    // The name itself, or a longer version of it (`libcudart.so.13.0.96`).
+    for (const char *const *name = L.family; *name; ++name) {
+        std::size_t n = std::strlen(*name);
+        if (std::strncmp(file, *name, n) != 0 || (file[n] != '\0' && file[n] != '.')) continue;
         char dir[path_size];
         format(dir, sizeof dir, "%.*s", static_cast<int>(file - 1 - path), path);
         for (std::size_t i = 0; i < s.dir_count; ++i)

@@ -104,10 +104,10 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     stub_code: None,
     proc_address: None,
     major: 13,
-    wheel_dirs: Some(&["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"]),
+    wheel_dirs: Some(&["nvidia/cu13/lib", "nvidia/nvjitlink/lib"]),
     preload: &[],
     siblings: &[],
-    family: if cfg!(windows) { &["cudart64_", "nvrtc64_", "nvJitLink_", "cublas64_", "cublasLt64_", "cufft64_", "curand64_", "cusparse64_", "cusolver64_"] } else { &["libcudart.so.", "libnvrtc.so.", "libnvJitLink.so.", "libcublas.so.", "libcublasLt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libcusolver.so.", "libnvvm.so.", "libcupti.so."] },
+    family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12"] },
     // What a call that never reached the library returns: the values of
     // `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`.
     codes: cushim_runtime::Codes {

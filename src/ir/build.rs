@@ -185,11 +185,14 @@ pub fn build(
     // `static inline NAME(...) { return TARGET(...); }`: callers write NAME,
     // the library exports TARGET.
     // An export named for a release (`__nvJitLinkCreate_13_5`) needs a
-    // library of that release: its ABI version.
+    // library of that release, where the release is one of the library's
+    // own versions: its ABI version.
     for (wrapper, target) in &raw.inline_wrappers {
         if let Some(f) = functions.iter_mut().find(|f| f.symbol == *target) {
             f.name.clone_from(wrapper);
-            f.version = f.version.or_else(|| release_suffix(target));
+            if library.parse.wrapper_versions {
+                f.version = f.version.or_else(|| release_suffix(target));
+            }
         }
     }
     // `#define NAME TARGET`: NAME is another C name of TARGET's function.
@@ -427,6 +430,14 @@ fn twin(
 ) -> Option<PerThread> {
     if f.per_thread_symbol == f.symbol {
         return None;
+    }
+    // A library without a PFN table has no ABI versions to pick from
+    // (cudart's `cudaMemcpyAsync_ptsz`): the twin is its symbol alone.
+    if table.naming.pfn_prefix.is_empty() {
+        return Some(PerThread {
+            symbol: f.per_thread_symbol.clone(),
+            version: None,
+        });
     }
     let suffix = f.per_thread_symbol.rsplit_once('_').map(|(_, s)| s)?;
     let candidates = table

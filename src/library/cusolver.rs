@@ -104,6 +104,7 @@ pub const CUSOLVER: Library = Library {
             ..ByMajor::of(11)
         },
         ByMajor::renamed(12, &["libcusolver.so.11"], &["cusolver64_11.dll"], 11),
+        ByMajor::renamed(13, &["libcusolver.so.12"], &["cusolver64_12.dll"], 12),
     ],
     link_name: "cusolver",
     calling_convention: "CUSOLVERAPI",

@@ -6,18 +6,24 @@ use super::{
     VersionFunction, VersionQuery, Words,
 };
 
-/// The runtime's headers that `cusparse.h` includes (`gcc -H`).
+/// The runtime's headers that `cusparse.h` includes (`g++ -H`: in C++ it
+/// also includes `cuda_fp16.h`); `<nv/target>` is cushim's own stand-in
+/// (`headers/foreign/nv/target`).
 const CUSPARSE_PARSE_FILES: &[&str] = &[
     "builtin_types.h",
     "crt/host_defines.h",
     "cuComplex.h",
     "cuda_device_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_fp16.hpp",
     "cuda_runtime_api.h",
     "device_types.h",
     "driver_types.h",
     "library_types.h",
     "surface_types.h",
     "texture_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
     "vector_types.h",
 ];
 
@@ -30,7 +36,11 @@ const CUSPARSE_PARSE_FILES: &[&str] = &[
 pub const CUSPARSE: Library = Library {
     name: "cusparse",
     stem: "cusparse",
-    headers: &[Header::alone("cusparse.h")],
+    headers: &[Header {
+        name: "cusparse.h",
+        typedefs: None,
+        needs: &["nv/target"],
+    }],
     pins: "headers/pins-cusparse.txt",
     pin_text: include_str!("../../headers/pins-cusparse.txt"),
     parse_files: CUSPARSE_PARSE_FILES,

@@ -40,6 +40,7 @@ pub const DRIVER: Library = Library {
         internal_define: Some("__CUDA_API_VERSION_INTERNAL"),
         version_macro: "CUDA_VERSION",
         inline_wrappers: false,
+        wrapper_versions: false,
         alias_macros: false,
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],

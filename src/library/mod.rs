@@ -79,6 +79,11 @@ pub struct ParseSettings {
     /// export). Example: nvJitLink's `nvJitLinkCreate`, which calls
     /// `__nvJitLinkCreate_13_5`. (Static functions are never exports.)
     pub inline_wrappers: bool,
+    /// Whether the release that names a wrapped export (`_13_5` of
+    /// `__nvJitLinkCreate_13_5`) is a version of the library's own, which
+    /// an older library lacks: its ABI version. Not for a library with its
+    /// own version numbers (cuFFT 11.4 exports `__cufftXtSetJITCallback_12_7`).
+    pub wrapper_versions: bool,
     /// Whether `#define NAME TARGET` lines name functions: each `NAME` whose
     /// `TARGET` is a declared function becomes one of its C names. Example:
     /// NVML's `#define nvmlInit nvmlInit_v2`. (The driver's header spells its
@@ -103,6 +108,7 @@ impl ParseSettings {
         internal_define: None,
         version_macro: "",
         inline_wrappers: false,
+        wrapper_versions: false,
         alias_macros: false,
         status_type: "",
         platforms: &[],

@@ -24,6 +24,7 @@ pub const NVJITLINK: Library = Library {
     parse: ParseSettings {
         status_type: "nvJitLinkResult",
         inline_wrappers: true,
+        wrapper_versions: true,
         ..ParseSettings::PLAIN
     },
     naming: Naming::NO_ABI_TABLE,

@@ -21,6 +21,19 @@ pub fn file_sha256(path: &Path) -> Result<String, Error> {
     Ok(hex(&Sha256::digest(&bytes)))
 }
 
+/// The release of a toolkit's include directory, from its `cuda.h`
+/// (`#define CUDA_VERSION 13000`): the release of a library whose own
+/// headers do not say it (cuFFT, cuRAND, ...).
+pub fn toolkit_release(include: &Path) -> Option<crate::version::CudaVersion> {
+    let text = std::fs::read_to_string(include.join(DRIVER.main_header().name)).ok()?;
+    text.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let value = rest.strip_prefix("define")?.trim_start().strip_prefix("CUDA_VERSION")?;
+        let number: u32 = value.trim().parse().ok()?;
+        (number >= 1000).then(|| crate::version::CudaVersion::from_number(number))
+    })
+}
+
 /// A local toolkit's include directory: `--cuda-path` (the toolkit's root or
 /// its include directory), else `CUDA_PATH`, `CUDA_HOME`, then `/usr/local/cuda`.
 pub fn toolkit_include(explicit: Option<&Path>) -> Result<PathBuf, Error> {

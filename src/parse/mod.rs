@@ -42,7 +42,7 @@ use crate::version::CudaVersion;
 #[cfg(feature = "fetch")]
 pub use files::hex;
 #[cfg(feature = "parse")]
-pub use files::{file_sha256, toolkit_include};
+pub use files::{file_sha256, toolkit_include, toolkit_release};
 #[cfg(feature = "parse")]
 pub use read::{check_cpp, parse};
 #[cfg(feature = "parse")]

@@ -124,11 +124,14 @@ fn from_headers(
     filter: &ir::build::Filter,
     pinned: Option<CudaVersion>,
 ) -> Result<Loaded, Error> {
+    let mut toolkit_release = None;
     let mut input = match &options.source {
         Source::Default => headers::pinned(pins::default_pin().cuda, library)?,
         Source::Pinned(cuda) => headers::pinned(*cuda, library)?,
         Source::Toolkit(root) => {
-            parse::Input::in_dir(&parse::toolkit_include(root.as_deref())?, library)
+            let include = parse::toolkit_include(root.as_deref())?;
+            toolkit_release = parse::toolkit_release(&include);
+            parse::Input::in_dir(&include, library)
         }
         Source::Merged { from, to } => {
             return Err(Error::new(format!(
@@ -139,7 +142,7 @@ fn from_headers(
     };
     input.clang_args = options.clang_args.clone();
     let raw = parse::parse(&input, &library.parse)?;
-    let release = match pinned.or(raw.version) {
+    let release = match pinned.or(raw.version).or(toolkit_release) {
         Some(v) => Release::One(v),
         None => Release::Unknown,
     };
