@@ -177,7 +177,9 @@ fn outputs_of_the_runtime_entry_point_mode() {
         .unwrap_or_else(|e| panic!("{e}"));
     let module = &generated.files[0].contents;
     let start = module.find("/// How the loader finds the library").unwrap();
-    let end = module.find("#[rustfmt::skip]\nimpl cushim_runtime::Module").unwrap();
+    let end = module
+        .find("#[rustfmt::skip]\nimpl cushim_runtime::Module")
+        .unwrap();
     insta_settings().bind(|| {
         insta::assert_snapshot!(
             "rust-cuda-resolve-runtime-entry-point-descriptions.rs",

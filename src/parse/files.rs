@@ -28,7 +28,10 @@ pub fn toolkit_release(include: &Path) -> Option<crate::version::CudaVersion> {
     let text = std::fs::read_to_string(include.join(DRIVER.main_header().name)).ok()?;
     text.lines().find_map(|line| {
         let rest = line.trim_start().strip_prefix('#')?.trim_start();
-        let value = rest.strip_prefix("define")?.trim_start().strip_prefix("CUDA_VERSION")?;
+        let value = rest
+            .strip_prefix("define")?
+            .trim_start()
+            .strip_prefix("CUDA_VERSION")?;
         let number: u32 = value.trim().parse().ok()?;
         (number >= 1000).then(|| crate::version::CudaVersion::from_number(number))
     })
