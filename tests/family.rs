@@ -20,12 +20,17 @@ use std::sync::OnceLock;
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
 /// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 5] = [
+const LIBRARIES: [(&str, &str); 10] = [
     ("nvrtc", "13.5"),
     ("nvml", "13.5"),
     ("nvjitlink", "13.5"),
     ("cublas", "13.0"),
     ("cublaslt", "13.0"),
+    ("cudart", "13.0"),
+    ("cufft", "13.0"),
+    ("curand", "13.0"),
+    ("cusparse", "13.0"),
+    ("cusolver", "13.0"),
 ];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
@@ -77,24 +82,29 @@ fn programs() -> &'static Programs {
         }
         cmd.arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/family.cpp"))
-            .args(
-                [
-                    "nvrtc_shim.cpp",
-                    "nvml_shim.cpp",
-                    "nvjitlink_shim.cpp",
-                    "cublas_shim.cpp",
-                    "cublasLt_shim.cpp",
-                    // One runtime, whatever the number of pairs.
-                    "cushim_runtime.cpp",
-                ]
-                .map(|f| dir.join(f)),
-            )
+            .args(LIBRARIES.iter().map(|(lib, _)| {
+                let stem = cushim::library::by_name(lib).unwrap().stem;
+                dir.join(format!("{stem}_shim.cpp"))
+            }))
+            // One runtime, whatever the number of pairs.
+            .arg(dir.join("cushim_runtime.cpp"))
+            .arg("-lm")
             .arg("-o")
             .arg(&cpp);
         run_ok(&mut cmd);
         // The stubs stand in for the libraries: no -l of theirs.
         let needed = run_ok(Command::new("readelf").arg("-d").arg(&cpp));
-        for lib in ["libnvrtc", "libnvidia-ml", "libnvJitLink", "libcublas"] {
+        for lib in [
+            "libnvrtc",
+            "libnvidia-ml",
+            "libnvJitLink",
+            "libcublas",
+            "libcudart",
+            "libcufft",
+            "libcurand",
+            "libcusparse",
+            "libcusolver",
+        ] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
         Programs {
@@ -104,26 +114,33 @@ fn programs() -> &'static Programs {
     })
 }
 
-/// Builds the fake `lib` (`nvrtc`, `nvml`, `nvjitlink`, `cudart`,
-/// `cublaslt`, and `cublas`, which needs `cublaslt` built first in `dir`) as
-/// `dir/<its soname>` with C defines; returns its path.
+/// Builds the fake `lib` as `dir/<its soname>` with C defines, linked
+/// against the fakes it needs (which must be built first in `dir`) with no
+/// run path, as the real ones are: only a loader that loads those first from
+/// the same directory can open it by path. Returns its path.
 fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
-    let soname = match lib {
-        "nvrtc" => "libnvrtc.so.13",
-        "nvml" => "libnvidia-ml.so.1",
-        "nvjitlink" => "libnvJitLink.so.13",
-        "cudart" => "libcudart.so.13",
-        "cublas" => "libcublas.so.13",
-        "cublaslt" => "libcublasLt.so.13",
+    let (soname, needs): (&str, &[&str]) = match lib {
+        "nvrtc" => ("libnvrtc.so.13", &[]),
+        "nvml" => ("libnvidia-ml.so.1", &[]),
+        "nvjitlink" => ("libnvJitLink.so.13", &[]),
+        "cudart" => ("libcudart.so.13", &[]),
+        "cublas" => ("libcublas.so.13", &["libcublasLt.so.13"]),
+        "cublaslt" => ("libcublasLt.so.13", &[]),
+        "cufft" => ("libcufft.so.12", &[]),
+        "curand" => ("libcurand.so.10", &["libcudart.so.13"]),
+        "cusparse" => ("libcusparse.so.12", &["libnvJitLink.so.13"]),
+        "cusolver" => (
+            "libcusolver.so.12",
+            &[
+                "libnvJitLink.so.13",
+                "libcusparse.so.12",
+                "libcublasLt.so.13",
+                "libcublas.so.13",
+            ],
+        ),
         _ => unreachable!(),
     };
-    // cuBLAS NEEDs cuBLASLt, with no run path: only a loader that loads
-    // cuBLASLt first from the same directory can open it by path.
-    let needs: &[&str] = if lib == "cublas" {
-        &["-L", ".", "-l:libcublasLt.so.13"]
-    } else {
-        &[]
-    };
+    let needs: Vec<String> = needs.iter().map(|n| format!("-l:{n}")).collect();
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(soname);
     run_ok(
@@ -134,7 +151,9 @@ fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
             .arg(&path)
             .arg(root().join(format!("tests/fake/lib{lib}.c")))
             .args(defines)
-            .args(needs)
+            .args(["-L", "."])
+            .args(&needs)
+            .arg("-lm")
             .current_dir(dir),
     );
     path
@@ -825,6 +844,114 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
         assert!(out.contains("cublas: cublasCreate code 1"), "{out}");
         assert!(
             out.contains("cublas: cublasGetStatusName(7) = CUBLAS_STATUS_INVALID_VALUE"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_only_what_they_lack(
+) {
+    let dir = scratch("family-more");
+    let toolkit = dir.join("toolkit");
+    let lib64 = toolkit.join("lib64");
+    // Dependencies first: each fake is linked against those it needs.
+    for lib in [
+        "cudart",
+        "nvjitlink",
+        "cublaslt",
+        "cublas",
+        "cufft",
+        "curand",
+        "cusparse",
+        "cusolver",
+    ] {
+        fake(lib, &lib64, &[]);
+    }
+    // Opened by path alone, cuRAND and cuSOLVER cannot load: the loaders
+    // must load what they need first, from their directory.
+    for alone in ["libcurand.so.10", "libcusolver.so.12"] {
+        let opened = Command::new("python3")
+            .arg("-c")
+            .arg(format!(
+                "import ctypes; ctypes.CDLL({:?})",
+                lib64.join(alone).display().to_string()
+            ))
+            .output()
+            .unwrap();
+        assert!(!opened.status.success(), "{alone} needs its dependencies");
+    }
+    let [rust, cpp] = both(&["more"], &[("CUDA_HOME", &toolkit)], &dir);
+    let in_lib64 = |file: &str| lib64.join(file).display().to_string();
+    for out in [&rust, &cpp] {
+        for want in [
+            "cudart: memory [7, 7, 7, 7, 7, 7, 7, 7], device fake device".to_string(),
+            "cufft: forward 10+0i -2+2i -2+0i -2-2i".into(),
+            // CUFFT_NOT_SUPPORTED for the function the library lacks; the
+            // plan is destroyed after it.
+            "cufft: cufftXtSetJITCallback code 16".into(),
+            "curand: uniform [0.".into(),
+            // CUSPARSE_STATUS_NOT_SUPPORTED, CUSOLVER_STATUS_NOT_SUPPORTED.
+            "cusparse: cusparseXgebsr2csr code 10".into(),
+            "cusolver: cusolverDnLoggerSetLevel code 9".into(),
+            format!("path={} version=13050", in_lib64("libcudart.so.13")),
+            format!("path={} version=12000", in_lib64("libcufft.so.12")),
+            format!("path={} version=10040", in_lib64("libcurand.so.10")),
+            format!("path={} version=12060", in_lib64("libcusparse.so.12")),
+            format!("path={} version=12000", in_lib64("libcusolver.so.12")),
+        ] {
+            assert!(out.contains(&want), "want {want}:\n{out}");
+        }
+    }
+    // The same numbers through both languages' stubs.
+    let uniform = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("curand: uniform"))
+            .map(str::to_string)
+    };
+    assert_eq!(uniform(&rust), uniform(&cpp));
+    assert!(
+        rust.contains(&format!(
+            "curand: `curandGenerateBinomial`: the cuRAND at `{}` does not provide `curandGenerateBinomial`",
+            in_lib64("libcurand.so.10")
+        )),
+        "{rust}"
+    );
+    assert!(
+        cpp.contains("curand: curandGenerateBinomial code 203"),
+        "{cpp}"
+    );
+
+    // None of them: each answers its own code and names the file it wants.
+    let [rust, cpp] = both(&["more-absent"], &[], &dir);
+    for out in [&rust, &cpp] {
+        for want in [
+            "cudart: cudaMalloc code 303",
+            "cufft: cufftPlan1d code 7",
+            "curand: curandCreateGenerator code 203",
+            "cusparse: cusparseCreate code 1",
+            "cusolver: cusolverDnCreate code 1",
+            "cufft: cuFFT library not found; tried",
+            "or set CUSHIM_CUFFT_LIBRARY to the absolute path of `libcufft.so.12`",
+        ] {
+            assert!(out.contains(want), "want {want}:\n{out}");
+        }
+    }
+
+    // A cuFFT of another major (CUDA 12's cuFFT 11 under 13.0 headers) is
+    // skipped, and named.
+    let old = dir.join("old");
+    fake(
+        "cufft",
+        &old.join("lib64"),
+        &["-DFAKE_MAJOR=11", "-DFAKE_MINOR=4"],
+    );
+    for out in both(&["which", "cufft"], &[("CUDA_HOME", &old)], &dir) {
+        assert!(
+            out.contains(&format!(
+                "`{}` is cuFFT 11.4, but the header is for cuFFT 12.x",
+                old.join("lib64/libcufft.so.12").display()
+            )),
             "{out}"
         );
     }

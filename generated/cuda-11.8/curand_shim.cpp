@@ -150,8 +150,8 @@ const cushim::Library cushim_this = {
     "cuRAND",
     "Install cuRAND (the CUDA toolkit, or the `nvidia-curand` wheel)",
     "CUSHIM_CURAND_LIBRARY",
-    "curandGetVersion",
-    0,
+    "curandGetProperty",
+    3,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits

@@ -18,8 +18,8 @@
 #include "cufft_shim.h"
 #include "cushim_runtime.h"
 
-// The calling convention of the library's functions.
-#define CUSHIM_CALL CUFFTAPI
+// The calling convention of the library's functions: the platform's default.
+#define CUSHIM_CALL 
 
 // With CUSHIM_CUFFT_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -216,8 +216,8 @@ const cushim::Library cushim_this = {
     "cuFFT",
     "Install cuFFT (the CUDA toolkit, or the `nvidia-cufft` wheel)",
     "CUSHIM_CUFFT_LIBRARY",
-    "cufftGetVersion",
-    0,
+    "cufftGetProperty",
+    3,
     12u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits

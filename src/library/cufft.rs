@@ -88,10 +88,13 @@ pub const CUFFT: Library = Library {
         ByMajor::renamed(13, &["libcufft.so.12"], &["cufft64_12.dll"], 12),
     ],
     link_name: "cufft",
-    calling_convention: "CUFFTAPI",
+    // `CUFFTAPI` is `__stdcall` on Windows (a no-op on x64) but a
+    // visibility attribute elsewhere, which a pointer type cannot carry.
+    calling_convention: "",
     version: VersionFunction {
-        name: c"cufftGetVersion",
-        query: VersionQuery::Number,
+        // `cufftGetVersion` answers 1000 x major + 100 x minor + patch.
+        name: c"cufftGetProperty",
+        query: VersionQuery::Property,
     },
     has_stub: false,
     proc_address: None,

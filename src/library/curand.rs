@@ -69,8 +69,9 @@ pub const CURAND: Library = Library {
     link_name: "curand",
     calling_convention: "CURANDAPI",
     version: VersionFunction {
-        name: c"curandGetVersion",
-        query: VersionQuery::Number,
+        // `curandGetVersion` answers 1000 x major + 100 x minor + patch.
+        name: c"curandGetProperty",
+        query: VersionQuery::Property,
     },
     has_stub: false,
     proc_address: None,

@@ -4,10 +4,17 @@
 // the real pinned ones, so the compiler checks every stub's prototype.
 #include <cublasLt.h>
 #include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <cufftXt.h>
+#include <curand.h>
+#include <cusolverDn.h>
+#include <cusparse.h>
 #include <nvJitLink.h>
 #include <nvml.h>
 #include <nvrtc.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +23,11 @@
 
 #include "cublasLt_shim.h"
 #include "cublas_shim.h"
+#include "cudart_shim.h"
+#include "cufft_shim.h"
+#include "curand_shim.h"
+#include "cusolver_shim.h"
+#include "cusparse_shim.h"
 #include "nvjitlink_shim.h"
 #include "nvml_shim.h"
 #include "nvrtc_shim.h"
@@ -28,9 +40,30 @@
         }                                                             \
     } while (0)
 
+// Where one library's stubs found it, or why they found none (after asking
+// for one of its functions).
+#define WHICH(STEM, UPPER, FUNCTION)                                                                    \
+    do {                                                                                                \
+        if (cushim_##STEM##_load() == CUSHIM_##UPPER##_OK)                                              \
+            std::printf("path=%s version=%u\n", cushim_##STEM##_library_path(),                       \
+                        cushim_##STEM##_library_version());                                             \
+        else                                                                                            \
+            std::printf("error=%s\n", (cushim_##STEM##_function_status(FUNCTION), cushim_##STEM##_last_message())); \
+    } while (0)
+
 // Where each library's stubs found it, or why they found none.
 static void which(const char *lib) {
-    if (std::strcmp(lib, "nvrtc") == 0) {
+    if (std::strcmp(lib, "cudart") == 0) {
+        WHICH(cudart, CUDART, "cudaMalloc");
+    } else if (std::strcmp(lib, "cufft") == 0) {
+        WHICH(cufft, CUFFT, "cufftPlan1d");
+    } else if (std::strcmp(lib, "curand") == 0) {
+        WHICH(curand, CURAND, "curandCreateGenerator");
+    } else if (std::strcmp(lib, "cusparse") == 0) {
+        WHICH(cusparse, CUSPARSE, "cusparseCreate");
+    } else if (std::strcmp(lib, "cusolver") == 0) {
+        WHICH(cusolver, CUSOLVER, "cusolverDnCreate");
+    } else if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
             std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
         else
@@ -160,6 +193,82 @@ static void compile(const char *path) {
     CHECK(nvrtcDestroyProgram(&prog) == NVRTC_SUCCESS);
 }
 
+// cudart, cuFFT, cuRAND, cuSPARSE and cuSOLVER found by path, each after
+// the libraries it needs from its directory: each works, and the function
+// each fake lacks (as the real library lacks it) fails alone.
+static void more() {
+    void *device = nullptr;
+    CHECK(cudaMalloc(&device, 8) == cudaSuccess);
+    CHECK(cudaMemset(device, 7, 8) == cudaSuccess);
+    unsigned char host[8] = {};
+    CHECK(cudaMemcpy(host, device, 8, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(cudaFree(device) == cudaSuccess);
+    static cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+    std::printf("cudart: memory [");
+    for (int i = 0; i < 8; ++i) std::printf(i ? ", %u" : "%u", host[i]);
+    std::printf("], device %s\n", prop.name);
+
+    cufftHandle plan = 0;
+    CHECK(cufftPlan1d(&plan, 4, CUFFT_C2C, 1) == CUFFT_SUCCESS);
+    cufftComplex input[4] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
+    cufftComplex output[4] = {};
+    CHECK(cufftExecC2C(plan, input, output, CUFFT_FORWARD) == CUFFT_SUCCESS);
+    std::printf("cufft: forward");
+    // Rounded, and +0.0 turns a rounding's -0 into 0.
+    for (const cufftComplex &c : output) std::printf(" %.0f%+.0fi", std::round(c.x) + 0.0, std::round(c.y) + 0.0);
+    std::printf("\n");
+    cufftResult missing = cufftXtSetJITCallback(plan, "f", nullptr, 0, static_cast<cufftXtCallbackType>(0), nullptr);
+    std::printf("cufft: cufftXtSetJITCallback code %d\n", static_cast<int>(missing));
+    CHECK(cushim_cufft_last_status() == CUSHIM_CUFFT_SYMBOL_NOT_FOUND);
+    CHECK(cufftDestroy(plan) == CUFFT_SUCCESS);
+
+    curandGenerator_t generator = nullptr;
+    CHECK(curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10) == CURAND_STATUS_SUCCESS);
+    CHECK(curandSetPseudoRandomGeneratorSeed(generator, 1234) == CURAND_STATUS_SUCCESS);
+    float numbers[3] = {};
+    CHECK(curandGenerateUniform(generator, numbers, 3) == CURAND_STATUS_SUCCESS);
+    std::printf("curand: uniform [%.6f, %.6f, %.6f]\n", numbers[0], numbers[1], numbers[2]);
+    unsigned counts[2] = {};
+    curandStatus_t binomial = curandGenerateBinomial(generator, counts, 2, 10, 0.5);
+    std::printf("curand: curandGenerateBinomial code %d\n", static_cast<int>(binomial));
+    CHECK(cushim_curand_last_status() == CUSHIM_CURAND_SYMBOL_NOT_FOUND);
+    CHECK(curandDestroyGenerator(generator) == CURAND_STATUS_SUCCESS);
+
+    cusparseHandle_t sparse = nullptr;
+    CHECK(cusparseCreate(&sparse) == CUSPARSE_STATUS_SUCCESS);
+    // Declared deprecated, and not exported by the real library either.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cusparseStatus_t gebsr = cusparseXgebsr2csr(sparse, CUSPARSE_DIRECTION_ROW, 0, 0, nullptr, nullptr, nullptr, 1, 1,
+                                                nullptr, nullptr, nullptr);
+#pragma GCC diagnostic pop
+    std::printf("cusparse: cusparseXgebsr2csr code %d\n", static_cast<int>(gebsr));
+    CHECK(cusparseDestroy(sparse) == CUSPARSE_STATUS_SUCCESS);
+
+    cusolverDnHandle_t dense = nullptr;
+    CHECK(cusolverDnCreate(&dense) == CUSOLVER_STATUS_SUCCESS);
+    std::printf("cusolver: cusolverDnLoggerSetLevel code %d\n", static_cast<int>(cusolverDnLoggerSetLevel(1)));
+    CHECK(cusolverDnDestroy(dense) == CUSOLVER_STATUS_SUCCESS);
+    for (const char *lib : {"cudart", "cufft", "curand", "cusparse", "cusolver"}) which(lib);
+}
+
+// Without the five: each answers its own code, and names the file it looked for.
+static void more_absent() {
+    void *device = nullptr;
+    std::printf("cudart: cudaMalloc code %d\n", static_cast<int>(cudaMalloc(&device, 8)));
+    cufftHandle plan = 0;
+    std::printf("cufft: cufftPlan1d code %d\n", static_cast<int>(cufftPlan1d(&plan, 4, CUFFT_C2C, 1)));
+    std::printf("cufft: %s\n", cushim_cufft_last_message());
+    curandGenerator_t generator = nullptr;
+    std::printf("curand: curandCreateGenerator code %d\n",
+                static_cast<int>(curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_PHILOX4_32_10)));
+    cusparseHandle_t sparse = nullptr;
+    std::printf("cusparse: cusparseCreate code %d\n", static_cast<int>(cusparseCreate(&sparse)));
+    cusolverDnHandle_t dense = nullptr;
+    std::printf("cusolver: cusolverDnCreate code %d\n", static_cast<int>(cusolverDnCreate(&dense)));
+}
+
 int main(int argc, char **argv) {
     CHECK(argc >= 2);
     const char *scenario = argv[1];
@@ -175,6 +284,10 @@ int main(int argc, char **argv) {
         cublas_sgemm();
     else if (std::strcmp(scenario, "cublas-absent") == 0)
         cublas_absent();
+    else if (std::strcmp(scenario, "more") == 0)
+        more();
+    else if (std::strcmp(scenario, "more-absent") == 0)
+        more_absent();
     else if (std::strcmp(scenario, "compile") == 0 && argc <= 3)
         compile(argc == 3 ? argv[2] : nullptr);
     else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {

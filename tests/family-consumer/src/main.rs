@@ -1,6 +1,7 @@
 //! Scenarios of the family test (`tests/family.rs`), one per run, each in a
 //! fresh process: `which LIB`, `bind`, `old-nvjitlink`, `absent`,
-//! `preloaded PATH`, `compile [PATH]`. Prints what the test checks and `ok: SCENARIO`.
+//! `preloaded PATH`, `compile [PATH]`, `cublas`, `cublas-absent`, `more`,
+//! `more-absent`. Prints what the test checks and `ok: SCENARIO`.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr;
@@ -24,6 +25,27 @@ mod cublas {
 #[allow(clippy::pedantic, missing_docs)]
 mod cublaslt {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cublasLt.rs"));
+}
+
+#[allow(clippy::pedantic, missing_docs)]
+mod cudart {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cudart.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cufft {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cufft.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod curand {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/curand.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cusparse {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cusparse.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cusolver {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cusolver.rs"));
 }
 
 /// Prints where each library's loader found it, or why it found none.
@@ -50,6 +72,11 @@ fn which(lib: &str) {
         "nvjitlink" => which!(nvjitlink),
         "cublas" => which!(cublas),
         "cublaslt" => which!(cublaslt),
+        "cudart" => which!(cudart),
+        "cufft" => which!(cufft),
+        "curand" => which!(curand),
+        "cusparse" => which!(cusparse),
+        "cusolver" => which!(cusolver),
         other => panic!("unknown library {other}"),
     }
 }
@@ -224,6 +251,93 @@ fn compile(path: Option<&str>) {
     unsafe { nvrtc::Api::nvrtcDestroyProgram(&raw mut prog) }.expect("destroy");
 }
 
+/// cudart, cuFFT, cuRAND, cuSPARSE and cuSOLVER found by path, each after
+/// the libraries it needs from its directory: each works, and the function
+/// each fake lacks (as the real library lacks it) fails alone.
+fn more() {
+    // cudart: device memory is host memory in the fake.
+    let mut device: *mut c_void = ptr::null_mut();
+    unsafe { cudart::Api::cudaMalloc(&raw mut device, 8) }.expect("cudaMalloc");
+    unsafe { cudart::Api::cudaMemset(device, 7, 8) }.expect("cudaMemset");
+    let mut host = [0u8; 8];
+    let kind = cudart::cudaMemcpyKind::cudaMemcpyDeviceToHost;
+    unsafe { cudart::Api::cudaMemcpy(host.as_mut_ptr().cast(), device, 8, kind) }.expect("cudaMemcpy");
+    unsafe { cudart::Api::cudaFree(device) }.expect("cudaFree");
+    let mut prop: cudart::cudaDeviceProp = unsafe { std::mem::zeroed() };
+    unsafe { cudart::Api::cudaGetDeviceProperties(&raw mut prop, 0) }.expect("cudaGetDeviceProperties");
+    let name = unsafe { CStr::from_ptr(prop.name.as_ptr()) }.to_string_lossy().into_owned();
+    println!("cudart: memory {host:?}, device {name}");
+
+    // cuFFT: the forward DFT of [1, 2, 3, 4].
+    let mut plan: cufft::cufftHandle = 0;
+    unsafe { cufft::Api::cufftPlan1d(&raw mut plan, 4, cufft::cufftType_t::CUFFT_C2C, 1) }.expect("plan");
+    let mut input: Vec<cufft::cufftComplex> =
+        [1.0f32, 2.0, 3.0, 4.0].iter().map(|&x| cufft::cufftComplex { x, y: 0.0 }).collect();
+    let mut output = vec![cufft::cufftComplex { x: 0.0, y: 0.0 }; 4];
+    unsafe { cufft::Api::cufftExecC2C(plan, input.as_mut_ptr(), output.as_mut_ptr(), -1) }.expect("exec");
+    // Rounded, and + 0.0 turns a rounding's -0 into 0.
+    let shown: Vec<String> =
+        output.iter().map(|c| format!("{:.0}{:+.0}i", c.x.round() + 0.0, c.y.round() + 0.0)).collect();
+    println!("cufft: forward {}", shown.join(" "));
+    let rc = unsafe { cufft::cufftXtSetJITCallback(plan, c"f".as_ptr(), ptr::null(), 0, cufft::cufftXtCallbackType(0), ptr::null_mut()) };
+    println!("cufft: cufftXtSetJITCallback code {}", rc.0);
+    unsafe { cufft::Api::cufftDestroy(plan) }.expect("destroy after a missing function");
+
+    // cuRAND: found after cudart from its directory.
+    let mut generator: curand::curandGenerator_t = ptr::null_mut();
+    let philox = curand::curandRngType::CURAND_RNG_PSEUDO_PHILOX4_32_10;
+    unsafe { curand::Api::curandCreateGenerator(&raw mut generator, philox) }.expect("generator");
+    unsafe { curand::Api::curandSetPseudoRandomGeneratorSeed(generator, 1234) }.expect("seed");
+    let mut numbers = [0.0f32; 3];
+    unsafe { curand::Api::curandGenerateUniform(generator, numbers.as_mut_ptr(), 3) }.expect("uniform");
+    println!("curand: uniform [{:.6}, {:.6}, {:.6}]", numbers[0], numbers[1], numbers[2]);
+    let mut counts = [0u32; 2];
+    match unsafe { curand::Api::curandGenerateBinomial(generator, counts.as_mut_ptr(), 2, 10, 0.5) } {
+        Err(curand::Error::Load(e @ curand::LoadError::SymbolNotFound { .. })) => println!("curand: {e}"),
+        other => panic!("curandGenerateBinomial: {other:?}"),
+    }
+    unsafe { curand::Api::curandDestroyGenerator(generator) }.expect("destroy after a missing function");
+
+    // cuSPARSE: found after nvJitLink from its directory.
+    let mut sparse: cusparse::cusparseHandle_t = ptr::null_mut();
+    unsafe { cusparse::Api::cusparseCreate(&raw mut sparse) }.expect("cusparseCreate");
+    let rc = unsafe {
+        cusparse::cusparseXgebsr2csr(
+            sparse, cusparse::cusparseDirection_t(0), 0, 0, ptr::null_mut(), ptr::null(), ptr::null(), 1, 1,
+            ptr::null_mut(), ptr::null_mut(), ptr::null_mut(),
+        )
+    };
+    println!("cusparse: cusparseXgebsr2csr code {}", rc.0);
+    unsafe { cusparse::Api::cusparseDestroy(sparse) }.expect("cusparseDestroy");
+
+    // cuSOLVER: found after nvJitLink, cuSPARSE, cuBLASLt and cuBLAS.
+    let mut dense: cusolver::cusolverDnHandle_t = ptr::null_mut();
+    unsafe { cusolver::Api::cusolverDnCreate(&raw mut dense) }.expect("cusolverDnCreate");
+    let rc = unsafe { cusolver::cusolverDnLoggerSetLevel(1) };
+    println!("cusolver: cusolverDnLoggerSetLevel code {}", rc.0);
+    unsafe { cusolver::Api::cusolverDnDestroy(dense) }.expect("cusolverDnDestroy");
+    for lib in ["cudart", "cufft", "curand", "cusparse", "cusolver"] {
+        which(lib);
+    }
+}
+
+/// Without the five: each answers its own code, and names the file it looked for.
+fn more_absent() {
+    let mut device: *mut c_void = ptr::null_mut();
+    println!("cudart: cudaMalloc code {}", unsafe { cudart::cudaMalloc(&raw mut device, 8) }.0);
+    let mut plan: cufft::cufftHandle = 0;
+    let rc = unsafe { cufft::cufftPlan1d(&raw mut plan, 4, cufft::cufftType_t::CUFFT_C2C, 1) };
+    println!("cufft: cufftPlan1d code {}", rc.0);
+    let mut generator: curand::curandGenerator_t = ptr::null_mut();
+    let philox = curand::curandRngType::CURAND_RNG_PSEUDO_PHILOX4_32_10;
+    println!("curand: curandCreateGenerator code {}", unsafe { curand::curandCreateGenerator(&raw mut generator, philox) }.0);
+    let mut sparse: cusparse::cusparseHandle_t = ptr::null_mut();
+    println!("cusparse: cusparseCreate code {}", unsafe { cusparse::cusparseCreate(&raw mut sparse) }.0);
+    let mut dense: cusolver::cusolverDnHandle_t = ptr::null_mut();
+    println!("cusolver: cusolverDnCreate code {}", unsafe { cusolver::cusolverDnCreate(&raw mut dense) }.0);
+    println!("cufft: {}", cufft::last_load_error().expect("a load error"));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -235,6 +349,8 @@ fn main() {
         Some("compile") => compile(args.get(2).map(String::as_str)),
         Some("cublas") => cublas_sgemm(),
         Some("cublas-absent") => cublas_absent(),
+        Some("more") => more(),
+        Some("more-absent") => more_absent(),
         other => panic!("unknown scenario {other:?}"),
     }
     println!("ok: {}", args[1]);
