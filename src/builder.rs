@@ -134,7 +134,9 @@ impl Builder {
         self
     }
 
-    /// How shims find functions: `cuGetProcAddress` (default) or exact exports.
+    /// How shims find functions: `cuGetProcAddress` (default), exact exports,
+    /// or (the driver only) through the CUDA runtime's entry point, never
+    /// opening the driver library itself (`Resolve::RuntimeEntryPoint`).
     pub fn resolve(mut self, resolve: crate::options::Resolve) -> Self {
         self.options.resolve = resolve;
         self

@@ -156,6 +156,10 @@ pub struct Doctor {
     /// The stream mode to check (default: CUSHIM_PER_THREAD_DEFAULT_STREAM, else legacy)
     #[arg(long, value_parser = crate::options::stream_parser())]
     pub stream: Option<StreamMode>,
+    /// How the shims would reach the driver: proc-address and dlsym open it (the search is the
+    /// same); runtime-entry-point finds the CUDA runtime and takes the driver from it
+    #[arg(long, default_value = "proc-address", value_parser = crate::options::resolve_parser())]
+    pub resolve: crate::options::Resolve,
 }
 
 #[derive(Args, Debug)]
@@ -396,7 +400,7 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
     let libraries = libraries(&options.library)?;
     if libraries.len() == 1 {
         let (api, _) = load(&options)?;
-        return out(&crate::doctor::report(&api, mode)?);
+        return out(&crate::doctor::report(&api, mode, args.resolve)?);
     }
     // Several: each library's report or error, and an error at the end if any failed.
     let mut unusable = Vec::new();
@@ -410,7 +414,16 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
             library: library.name.to_string(),
             ..options.clone()
         })
-        .and_then(|(api, _)| crate::doctor::report(&api, mode));
+        .and_then(|(api, _)| {
+            // The runtime's entry point hands out the driver only; the others
+            // are searched as their modules search.
+            let resolve = if library.name == crate::library::DRIVER.name {
+                args.resolve
+            } else {
+                crate::options::Resolve::ProcAddress
+            };
+            crate::doctor::report(&api, mode, resolve)
+        });
         match report {
             Ok(text) => out(&text)?,
             Err(e) => {

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::diag::Error;
 use crate::ir::{Api, Function};
-use crate::options::StreamMode;
+use crate::options::{Resolve, StreamMode};
 use crate::version::CudaVersion;
 use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded, Miss, Target};
 
@@ -27,10 +27,35 @@ struct Seen {
     not_tried: Vec<Attempt>,
 }
 
+/// The description the shims of `api` would load their library by: the
+/// library's own, or for `--resolve runtime-entry-point` (the driver only)
+/// the driver's, reached through the CUDA runtime's.
+fn description(api: &Api, resolve: Resolve) -> Result<&'static LibraryInfo, Error> {
+    let major = api.header_major()?;
+    let info = crate::runtime::library_info(&api.library, major, cfg!(windows));
+    if resolve != Resolve::RuntimeEntryPoint {
+        return Ok(info);
+    }
+    if api.library.name != crate::library::DRIVER.name {
+        return Err(Error::new(format!(
+            "`--resolve runtime-entry-point` is for the driver only: the CUDA runtime's entry point hands out driver functions, not {}'s",
+            api.library.words.label
+        ))
+        .hint("check the driver with it (`--lib driver`)"));
+    }
+    let (unix, windows) = crate::runtime::runtime_infos(major)?;
+    let runtime = if cfg!(windows) { windows } else { unix };
+    // One per process: doctor asks once.
+    Ok(Box::leak(Box::new(LibraryInfo {
+        resolve: cushim_runtime::Resolve::RuntimeEntryPoint(runtime),
+        ..*info
+    })))
+}
+
 /// The library as the shims of `api` would find it, or an error that says
 /// why there is none; with what the search saw.
-fn open(api: &Api) -> Result<(Loaded, Seen, &'static LibraryInfo), Error> {
-    let info = crate::runtime::library_info(&api.library, api.header_major()?, cfg!(windows));
+fn open(api: &Api, resolve: Resolve) -> Result<(Loaded, Seen, &'static LibraryInfo), Error> {
+    let info = description(api, resolve)?;
     let search = cushim_runtime::search(info);
     let tried = search.tried;
     let not_tried = search.not_tried;
@@ -88,7 +113,17 @@ fn open(api: &Api) -> Result<(Loaded, Seen, &'static LibraryInfo), Error> {
             "set {} to an absolute path, or unset it",
             info.override_var
         ))),
-        Err(other) => Err(Error::new(format!("{other:?}"))),
+        Err(e @ LoadError::ThroughNotFound { .. }) => Err(Error::new(format!(
+            "no {}: {e}",
+            info.label
+        ))
+        .hint("without `--resolve runtime-entry-point`, doctor checks the driver the shims open themselves")),
+        Err(e @ LoadError::NoEntryPoint { .. }) => Err(Error::new(format!(
+            "no {}: {e}",
+            info.label
+        ))
+        .hint("a CUDA runtime of 11.3 or later hands the driver out, where the NVIDIA driver is installed")),
+        Err(other) => Err(Error::new(other.to_string())),
     }
 }
 
@@ -183,18 +218,19 @@ fn candidate_rows(library: &Loaded, seen: &Seen) -> Vec<[String; 3]> {
             ]
         })
         .collect();
-    // A bare name: the file the loader took for it.
-    let used = match library.file() {
-        Some(file) if file.as_os_str() != library.path() => {
+    // A bare name: the file the loader took for it. Reached through the
+    // runtime: the runtime's, which the search found.
+    let (path, file, from) = match library.through() {
+        Some(t) => (t.path(), t.file(), t.found_by()),
+        None => (library.path(), library.file(), library.found_by()),
+    };
+    let used = match file {
+        Some(file) if file.as_os_str() != path => {
             format!("used: `{}`", file.display())
         }
         _ => "used".to_string(),
     };
-    rows.push([
-        library.path().to_string(),
-        library.found_by().to_string(),
-        used,
-    ]);
+    rows.push([path.to_string(), from.to_string(), used]);
     rows.extend(
         seen.not_tried
             .iter()
@@ -204,16 +240,30 @@ fn candidate_rows(library: &Loaded, seen: &Seen) -> Vec<[String; 3]> {
 }
 
 /// The report, or an error when there is no usable library.
-pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
-    let (library, seen, info) = open(api)?;
+pub fn report(api: &Api, mode: StreamMode, resolve: Resolve) -> Result<String, Error> {
+    let (library, seen, info) = open(api, resolve)?;
     // Never unloaded, as in a generated module: the library keeps running
     // what it started, and nothing it handed out may dangle.
     let library = &*Box::leak(Box::new(library));
     let mut out = String::new();
     let lookup = library.proc_address();
-    let proc = match info.proc_address {
-        Some((v2, _)) if v2.to_bytes() == lookup.as_bytes() => lookup.to_string(),
-        Some(_) if lookup != "none" => format!("{lookup} (v1)"),
+    let proc = match (info.proc_address, library.through()) {
+        (_, Some(t)) if t.entry_point() == lookup => format!(
+            "{lookup} of the {}, at each function's ABI version",
+            t.info().label
+        ),
+        (Some((v2, _)), Some(t)) => format!(
+            "{lookup}{}, handed out by the {}'s {}",
+            if v2.to_bytes() == lookup.as_bytes() {
+                ""
+            } else {
+                " (v1)"
+            },
+            t.info().label,
+            t.entry_point()
+        ),
+        (Some((v2, _)), None) if v2.to_bytes() == lookup.as_bytes() => lookup.to_string(),
+        (Some(_), None) if lookup != "none" => format!("{lookup} (v1)"),
         _ => "none (exact exports)".into(),
     };
     let line = |out: &mut String, key: &str, value: &str| {
@@ -235,6 +285,22 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
             &mut out,
             "found by",
             &format!("{}, as `{}`", library.found_by(), library.path()),
+        );
+    }
+    if let Some(t) = library.through() {
+        let file = t
+            .file()
+            .map_or_else(|| t.path().to_string(), |f| f.display().to_string());
+        line(
+            &mut out,
+            "through",
+            &format!(
+                "the {} {} ({}) at `{file}`, found by {}; the driver itself is never opened (--resolve runtime-entry-point)",
+                t.info().label,
+                version_text(t.version()),
+                t.version(),
+                t.found_by()
+            ),
         );
     }
     for sibling in library.siblings() {
@@ -308,7 +374,9 @@ pub fn report(api: &Api, mode: StreamMode) -> Result<String, Error> {
     }
     // The order, and every place the search looked: why each before the
     // one used lost, and which later copies the order left untried.
-    let (steps, warning) = order(info);
+    // The search is the runtime's when the driver is reached through it.
+    let searched = library.through().map_or(info, |t| t.info());
+    let (steps, warning) = order(searched);
     out.push('\n');
     line(&mut out, "search order", &steps);
     if let Some(warning) = warning {

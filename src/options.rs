@@ -16,9 +16,27 @@ use clap::Args;
 use crate::diag::Error;
 use crate::version::CudaVersion;
 
-/// How generated shims find functions, and the default-stream mode they bind:
-/// the runtime's own enums, from the command line to the emitted code.
-pub use crate::runtime::{Resolve, StreamMode};
+/// The default-stream mode generated shims bind: the runtime's own enum, from
+/// the command line to the emitted code.
+pub use crate::runtime::StreamMode;
+
+/// How generated shims find their functions (`--resolve`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resolve {
+    /// The library's own lookup by name and ABI version (the driver's
+    /// `cuGetProcAddress_v2`, then v1), then the exact versioned export.
+    #[default]
+    ProcAddress,
+    /// The exact versioned export only.
+    Dlsym,
+    /// The driver only: the shims never open the driver library; they find
+    /// the CUDA runtime (a copy already loaded first, then the runtime's own
+    /// search) and take each function from its
+    /// `cudaGetDriverEntryPointByVersion` at the function's ABI version, or
+    /// from an older runtime the driver's `cuGetProcAddress` through its
+    /// `cudaGetDriverEntryPoint`.
+    RuntimeEntryPoint,
+}
 
 /// Where the headers come from.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -475,6 +493,7 @@ pub fn resolve_name(r: Resolve) -> &'static str {
     match r {
         Resolve::ProcAddress => "proc-address",
         Resolve::Dlsym => "dlsym",
+        Resolve::RuntimeEntryPoint => "runtime-entry-point",
     }
 }
 
@@ -487,10 +506,14 @@ pub fn stream_name(s: StreamMode) -> &'static str {
 }
 
 #[cfg(feature = "cli")]
-fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
-    PossibleValuesParser::new(["proc-address", "dlsym"]).map(|s| match s.as_str() {
-        "dlsym" => Resolve::Dlsym,
-        _ => Resolve::ProcAddress,
+/// The `--resolve` flag's parser (also for `cushim doctor`).
+pub fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
+    PossibleValuesParser::new(["proc-address", "dlsym", "runtime-entry-point"]).map(|s| {
+        match s.as_str() {
+            "dlsym" => Resolve::Dlsym,
+            "runtime-entry-point" => Resolve::RuntimeEntryPoint,
+            _ => Resolve::ProcAddress,
+        }
     })
 }
 
@@ -619,7 +642,7 @@ pub struct GenerateArgs {
     /// Copy each function's brief doc from the header into the output
     #[arg(long)]
     pub docs: bool,
-    /// How shims find driver functions: cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export; or the exact versioned export only
+    /// How shims find driver functions: proc-address: cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export; dlsym: the exact versioned export only; runtime-entry-point (the driver only): never open libcuda, but take each function from the CUDA runtime (a copy already loaded, else cudart's own search) through cudaGetDriverEntryPointByVersion at its ABI version, or from a runtime before 12.5 through the cuGetProcAddress its cudaGetDriverEntryPoint hands out
     #[arg(long, default_value = "proc-address", value_parser = resolve_parser())]
     pub resolve: Resolve,
     /// The default-stream mode shims bind unless the program chooses at run time

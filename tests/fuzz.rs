@@ -232,6 +232,7 @@ const WORDS: &[&str] = &[
     "--resolve",
     "dlsym",
     "proc-address",
+    "runtime-entry-point",
     "--stream",
     "per-thread",
     "legacy",

@@ -156,3 +156,34 @@ fn every_library_s_own_output() {
         );
     }
 }
+
+/// `--resolve runtime-entry-point`, which needs a release (the CUDA runtime's
+/// file names carry its major), on the 13.0 driver narrowed to its version
+/// function: the C++ pair, and the Rust module's two descriptions (its types
+/// are the whole header's, which `tests/pinned.rs` checks).
+#[test]
+fn outputs_of_the_runtime_entry_point_mode() {
+    let builder = || {
+        cushim::Builder::new()
+            .cuda_version("13.0")
+            .allowlist("^cuDriverGetVersion$")
+            .resolve(cushim::Resolve::RuntimeEntryPoint)
+    };
+    snapshot_outputs(
+        "resolve-runtime-entry-point",
+        builder().languages(&[cushim::Language::Cpp]),
+    );
+    let generated = cushim::generate(builder().languages(&[cushim::Language::Rust]).options())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let module = &generated.files[0].contents;
+    let start = module.find("/// How the loader finds the library").unwrap();
+    let end = module
+        .find("#[rustfmt::skip]\nimpl cushim_runtime::Module")
+        .unwrap();
+    insta_settings().bind(|| {
+        insta::assert_snapshot!(
+            "rust-cuda-resolve-runtime-entry-point-descriptions.rs",
+            &module[start..end]
+        );
+    });
+}

@@ -102,6 +102,31 @@ pub enum LoadError {
         /// What the library reports.
         found: u32,
     },
+    /// The library is reached only through another one's entry point (the
+    /// driver through the CUDA runtime, [`Resolve::RuntimeEntryPoint`]), and
+    /// that one could not be used.
+    ///
+    /// [`Resolve::RuntimeEntryPoint`]: crate::Resolve::RuntimeEntryPoint
+    ThroughNotFound {
+        /// The library reached through it. Example: the CUDA driver.
+        library: &'static LibraryInfo,
+        /// Why the one it is reached through could not be used (its own
+        /// search's failure, about it).
+        error: Box<LoadError>,
+    },
+    /// The library that hands this one out was loaded, but did not hand it
+    /// out: it lacks the entry point, or its entry point failed (no driver
+    /// behind the CUDA runtime).
+    NoEntryPoint {
+        /// The library reached through it. Example: the CUDA driver.
+        library: &'static LibraryInfo,
+        /// The one it is reached through. Example: the CUDA runtime.
+        through: &'static LibraryInfo,
+        /// Where that one was loaded from. Example: `/opt/venv/.../libcudart.so.13`.
+        path: String,
+        /// What it answered. Example: `cudaGetDriverEntryPointByVersion returned 35 for cuDriverGetVersion`.
+        error: String,
+    },
 }
 
 impl LoadError {
@@ -117,7 +142,9 @@ impl LoadError {
             | LoadError::ForkedDuringLoad { library }
             | LoadError::SymbolNotFound { library, .. }
             | LoadError::TooOld { library, .. }
-            | LoadError::VersionNotSufficient { library, .. } => library,
+            | LoadError::VersionNotSufficient { library, .. }
+            | LoadError::ThroughNotFound { library, .. }
+            | LoadError::NoEntryPoint { library, .. } => library,
         }
     }
 
@@ -236,6 +263,35 @@ impl fmt::Display for LoadError {
                     version_text(*found),
                 )
             }
+            LoadError::ThroughNotFound { .. } | LoadError::NoEntryPoint { .. } => {
+                self.fmt_through(f)
+            }
+        }
+    }
+}
+
+impl LoadError {
+    /// The messages of a library reached through another's entry point.
+    fn fmt_through(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let info = self.library();
+        match self {
+            LoadError::ThroughNotFound { error, .. } => write!(
+                f,
+                "the {} is reached only through the {} (`--resolve runtime-entry-point`), which could not be used: {error}",
+                info.label,
+                error.library().label,
+            ),
+            LoadError::NoEntryPoint {
+                through,
+                path,
+                error,
+                ..
+            } => write!(
+                f,
+                "the {} at `{path}` did not hand out the {} ({error}). {}",
+                through.label, info.label, info.install,
+            ),
+            _ => Ok(()),
         }
     }
 }

@@ -234,7 +234,9 @@ pub enum Miss {
 impl Loaded {
     /// Finds `target` by `resolve`. Never calls the library for a target whose
     /// ABI is newer than it, never passes NULL or flags 0 to
-    /// `cuGetProcAddress`, and never retries with a lower version.
+    /// `cuGetProcAddress`, and never retries with a lower version. A library
+    /// reached through another's entry point is only ever asked through it,
+    /// never searched for an export.
     ///
     /// # Errors
     /// Why there is no address: too old, version not sufficient, or not found.
@@ -243,58 +245,97 @@ impl Loaded {
         if version != 0 && self.version != 0 && version > self.version {
             return Err(Miss::TooOld);
         }
-        let not_found = |why: String| Err(Miss::NotFound(why));
-        let mut pfn: *mut c_void = std::ptr::null_mut();
-        let by_proc = resolve == Resolve::ProcAddress && version != 0;
-        match self.get_proc {
-            GetProc::V2(get) if by_proc => {
-                let mut status: c_int = 0;
-                // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-                let rc = unsafe {
-                    get(
-                        target.proc_name.as_ptr(),
-                        &raw mut pfn,
-                        version.cast_signed(),
-                        target.flags,
-                        &raw mut status,
-                    )
-                };
-                match (rc, status) {
-                    (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                    (0, 2) => Err(Miss::VersionNotSufficient),
-                    (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
-                    (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
-                    (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
-                }
-            }
-            GetProc::V1(get) if by_proc => {
-                // SAFETY: valid name and out-pointer; flags 1 or 2.
-                let rc = unsafe {
-                    get(
-                        target.proc_name.as_ptr(),
-                        &raw mut pfn,
-                        version.cast_signed(),
-                        target.flags,
-                    )
-                };
-                match rc {
-                    0 if !pfn.is_null() => Ok(pfn.cast()),
-                    0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
-                    rc => not_found(format!("cuGetProcAddress returned {rc}")),
-                }
-            }
-            _ => {
-                // SAFETY: the symbol is only read as an address, never called here.
-                let found = unsafe {
-                    self.library
-                        .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
-                };
-                match found {
-                    Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
-                    Ok(_) => not_found("the exported address is NULL".into()),
-                    Err(e) => not_found(describe(&e)),
-                }
+        let by_proc = (resolve != Resolve::Dlsym || self.through.is_some()) && version != 0;
+        if by_proc {
+            if let Some(found) = ask(self.get_proc, target) {
+                return found;
             }
         }
+        if let Some(through) = &self.through {
+            return Err(Miss::NotFound(format!(
+                "no ABI version to ask the {}'s {} for",
+                through.info.label, through.entry_point
+            )));
+        }
+        // SAFETY: the symbol is only read as an address, never called here.
+        let found = unsafe {
+            self.library
+                .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
+        };
+        match found {
+            Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
+            Ok(_) => Err(Miss::NotFound("the exported address is NULL".into())),
+            Err(e) => Err(Miss::NotFound(describe(&e))),
+        }
     }
+}
+
+/// Asks the lookup `get_proc` for `target` at its ABI version; `None` when
+/// there is no lookup. Never passes NULL or flags 0.
+pub(crate) fn ask(get_proc: GetProc, target: &Target<'_>) -> Option<Result<*mut (), Miss>> {
+    let version = target.version;
+    let not_found = |why: String| Err(Miss::NotFound(why));
+    let mut pfn: *mut c_void = std::ptr::null_mut();
+    let found = match get_proc {
+        GetProc::V2(get) => {
+            let mut status: c_int = 0;
+            // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
+            let rc = unsafe {
+                get(
+                    target.proc_name.as_ptr(),
+                    &raw mut pfn,
+                    version.cast_signed(),
+                    target.flags,
+                    &raw mut status,
+                )
+            };
+            match (rc, status) {
+                (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
+                (0, 2) => Err(Miss::VersionNotSufficient),
+                (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
+                (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
+                (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
+            }
+        }
+        GetProc::V1(get) => {
+            // SAFETY: valid name and out-pointer; flags 1 or 2.
+            let rc = unsafe {
+                get(
+                    target.proc_name.as_ptr(),
+                    &raw mut pfn,
+                    version.cast_signed(),
+                    target.flags,
+                )
+            };
+            match rc {
+                0 if !pfn.is_null() => Ok(pfn.cast()),
+                0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
+                rc => not_found(format!("cuGetProcAddress returned {rc}")),
+            }
+        }
+        GetProc::ByVersion(get) => {
+            let mut status: c_int = 0;
+            // SAFETY: valid name, out-pointer and status pointer; flags 1
+            // (`cudaEnableLegacyStream`) or 2 (`cudaEnablePerThreadDefaultStream`).
+            let rc = unsafe {
+                get(
+                    target.proc_name.as_ptr(),
+                    &raw mut pfn,
+                    version,
+                    target.flags,
+                    &raw mut status,
+                )
+            };
+            let name = crate::entry::BY_VERSION_NAME;
+            match (rc, status) {
+                (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
+                (_, 2) => Err(Miss::VersionNotSufficient),
+                (0, 0) => not_found(format!("{name} succeeded with a NULL pointer")),
+                (0, s) => not_found(format!("{name} status {s}")),
+                (rc, _) => not_found(format!("{name} returned {rc}")),
+            }
+        }
+        GetProc::Missing => return None,
+    };
+    Some(found)
 }

@@ -118,6 +118,16 @@ pub enum Resolve {
     ProcAddress,
     /// The exact versioned export only.
     Dlsym,
+    /// The driver's functions as the CUDA runtime hands them out, described
+    /// here (its names, wheel directories and version function): the loader
+    /// never opens the driver itself, but finds the runtime (a copy already
+    /// loaded first, then the runtime's own search) and asks it for each
+    /// function by name and ABI version (`cudaGetDriverEntryPointByVersion`,
+    /// CUDA 12.5 and later), or, from an older runtime, asks its
+    /// `cudaGetDriverEntryPoint` once for the driver's own lookup
+    /// (`cuGetProcAddress`) and binds through that. Example: the driver's
+    /// module with `--resolve runtime-entry-point`.
+    RuntimeEntryPoint(&'static LibraryInfo),
 }
 
 /// The default-stream semantics of the stream-ordered functions.

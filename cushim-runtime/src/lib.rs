@@ -26,6 +26,7 @@
 //! The generated code calls into this crate; a program seldom needs to.
 
 mod api;
+mod entry;
 mod error;
 mod file;
 mod fmt;
@@ -45,7 +46,9 @@ pub use fmt::fmt_enum;
 pub use function::{Facts, Function, Miss, Target};
 pub use info::{version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
 pub use library::Library;
-pub use search::{candidates, library_override, search, steps, Candidate, Loaded, Search, Sibling};
+pub use search::{
+    candidates, library_override, search, steps, Candidate, Loaded, Search, Sibling, Through,
+};
 pub use stream::{
     stream_mode_from_env, stream_mode_from_environment, stream_mode_warning, stream_warning_for,
     StreamModeLocked, STREAM_OFF, STREAM_ON, STREAM_VAR,

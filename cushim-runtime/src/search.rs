@@ -1,23 +1,30 @@
 //! Finding and opening a library: the places searched, in order, and what
 //! is checked of each candidate before it is used.
 
-use std::ffi::{c_char, c_int, c_void, CStr, OsString};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{wrong_major, Attempt, LoadError};
 use crate::file;
-use crate::info::{LibraryInfo, VersionQuery};
+use crate::info::{LibraryInfo, Resolve, VersionQuery};
 
-type GetProcV2 =
+pub(crate) type GetProcV2 =
     unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
-type GetProcV1 = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
+pub(crate) type GetProcV1 =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64) -> c_int;
+/// `cudaGetDriverEntryPointByVersion(symbol, &pfn, cudaVersion, flags, &driverStatus)`.
+pub(crate) type ByVersion =
+    unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_uint, u64, *mut c_int) -> c_int;
 
-/// Which lookup by name and ABI version the library exports.
+/// Which lookup by name and ABI version the library exports (or, for a
+/// library reached through the CUDA runtime, which one the runtime handed out).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum GetProc {
     V2(GetProcV2),
     V1(GetProcV1),
+    /// The CUDA runtime's `cudaGetDriverEntryPointByVersion`.
+    ByVersion(ByVersion),
     Missing,
 }
 
@@ -32,6 +39,62 @@ pub struct Loaded {
     pub(crate) version: u32,
     pub(crate) get_proc: GetProc,
     pub(crate) siblings: Vec<Sibling>,
+    /// The library that handed this one out, when it was not opened itself
+    /// ([`Resolve::RuntimeEntryPoint`](crate::Resolve::RuntimeEntryPoint)).
+    pub(crate) through: Option<Box<Through>>,
+}
+
+/// The library that handed a library out instead of the loader opening it
+/// (the CUDA runtime, for a driver module generated with `--resolve
+/// runtime-entry-point`), as its search found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Through {
+    pub(crate) info: &'static LibraryInfo,
+    pub(crate) path: String,
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) from: &'static str,
+    pub(crate) version: u32,
+    pub(crate) entry_point: &'static str,
+}
+
+impl Through {
+    /// Its description. Example: the CUDA runtime's, `label` `CUDA runtime`.
+    #[must_use]
+    pub fn info(&self) -> &'static LibraryInfo {
+        self.info
+    }
+
+    /// The name or path it was opened by. Example: `libcudart.so.13`.
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The file the platform's loader mapped, when it can tell.
+    #[must_use]
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The step of its search that found it ([`steps`]). Example: `loaded`.
+    #[must_use]
+    pub fn found_by(&self) -> &'static str {
+        self.from
+    }
+
+    /// What its version function reported. Example: `13000`.
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The entry point that handed the library out. Example:
+    /// `cudaGetDriverEntryPointByVersion`, or `cudaGetDriverEntryPoint`
+    /// (which handed out the driver's `cuGetProcAddress`).
+    #[must_use]
+    pub fn entry_point(&self) -> &'static str {
+        self.entry_point
+    }
 }
 
 /// A library that the loaded one opens by name while it runs, and what
@@ -73,6 +136,15 @@ impl Loaded {
         &self.siblings
     }
 
+    /// The library that handed this one out, when the loader did not open
+    /// it itself ([`Resolve::RuntimeEntryPoint`](crate::Resolve::RuntimeEntryPoint)):
+    /// the CUDA runtime. Then [`path`](Self::path) and [`file`](Self::file)
+    /// name the file its functions live in, as the platform's loader tells.
+    #[must_use]
+    pub fn through(&self) -> Option<&Through> {
+        self.through.as_deref()
+    }
+
     /// What the version function reported, 1000 × major + 10 × minor (0 if
     /// it could not tell). Example: `13000`.
     #[must_use]
@@ -85,6 +157,7 @@ impl Loaded {
     #[must_use]
     pub fn proc_address(&self) -> &'static str {
         let name = match (self.get_proc, self.info.proc_address) {
+            (GetProc::ByVersion(_), _) => return crate::entry::BY_VERSION_NAME,
             (GetProc::V2(_), Some((v2, _))) => v2,
             (GetProc::V1(_), Some((_, v1))) => v1,
             _ => return "none",
@@ -471,6 +544,9 @@ pub fn search(info: &'static LibraryInfo) -> Search {
 
 /// [`search`], counting each call of the platform's loader in `attempts`.
 pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize) -> Search {
+    if let Resolve::RuntimeEntryPoint(runtime) = info.resolve {
+        return crate::entry::search(info, runtime, attempts);
+    }
     let mut tried = Vec::new();
     let path = match library_override(info, std::env::var_os(info.override_var)) {
         Ok(path) => path,
@@ -798,6 +874,7 @@ fn inspect(
         version,
         get_proc,
         siblings,
+        through: None,
     })
 }
 
@@ -860,8 +937,21 @@ fn load_sibling(
 /// The absolute path of the file that holds the library's version
 /// function, as the platform's loader reports it: where the system loader
 /// found a library opened by bare name.
-#[cfg(unix)]
 fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<PathBuf> {
+    // SAFETY: only the symbol's address is asked for; nothing is called.
+    let address: *const c_void = unsafe {
+        *library
+            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
+            .ok()?
+    };
+    file_of(address)
+}
+
+/// The absolute path of the file mapped at `address`, as the platform's
+/// loader reports it. Example: where the driver that the CUDA runtime
+/// handed out lives.
+#[cfg(unix)]
+pub(crate) fn file_of(address: *const c_void) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     #[repr(C)]
     struct DlInfo {
@@ -873,12 +963,6 @@ fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<Path
     unsafe extern "C" {
         fn dladdr(address: *const c_void, info: *mut DlInfo) -> c_int;
     }
-    // SAFETY: only the symbol's address is asked for; nothing is called.
-    let address: *const c_void = unsafe {
-        *library
-            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
-            .ok()?
-    };
     let mut found = DlInfo {
         fname: std::ptr::null(),
         fbase: std::ptr::null_mut(),
@@ -888,7 +972,7 @@ fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<Path
     // SAFETY: `found` is a valid `Dl_info`; the loader fills it in, and its
     // file name lives as long as the library, which is never unloaded.
     let name = unsafe {
-        if dladdr(address, &raw mut found) == 0 || found.fname.is_null() {
+        if address.is_null() || dladdr(address, &raw mut found) == 0 || found.fname.is_null() {
             return None;
         }
         CStr::from_ptr(found.fname)
@@ -897,9 +981,9 @@ fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<Path
     path.is_absolute().then_some(path)
 }
 
-/// The absolute path of the DLL that holds the library's version function.
+/// The absolute path of the DLL mapped at `address`.
 #[cfg(windows)]
-fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<PathBuf> {
+pub(crate) fn file_of(address: *const c_void) -> Option<PathBuf> {
     use std::os::windows::ffi::OsStringExt;
     #[link(name = "kernel32")]
     unsafe extern "system" {
@@ -908,12 +992,9 @@ fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<Path
     }
     // GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | ..._UNCHANGED_REFCOUNT
     const FROM_ADDRESS: u32 = 0x4 | 0x2;
-    // SAFETY: only the symbol's address is asked for; nothing is called.
-    let address: *const c_void = unsafe {
-        *library
-            .get::<*const c_void>(info.version_function.to_bytes_with_nul())
-            .ok()?
-    };
+    if address.is_null() {
+        return None;
+    }
     let mut module: *mut c_void = std::ptr::null_mut();
     let mut name = vec![0u16; 32_768];
     // SAFETY: `module` and `name` are valid for the sizes given; the module
@@ -933,7 +1014,7 @@ fn mapped_file(info: &LibraryInfo, library: &libloading::Library) -> Option<Path
 }
 
 #[cfg(not(any(unix, windows)))]
-fn mapped_file(_: &LibraryInfo, _: &libloading::Library) -> Option<PathBuf> {
+pub(crate) fn file_of(_: *const c_void) -> Option<PathBuf> {
     None
 }
 
@@ -951,62 +1032,77 @@ fn has_version_function(info: &LibraryInfo, library: &libloading::Library) -> bo
 /// What the version function returned, and the version as 1000 × major +
 /// 10 × minor (0 when it is missing or failed).
 fn version_of(info: &LibraryInfo, library: &libloading::Library) -> (Option<i32>, u32) {
+    // SAFETY: only the symbol's address is taken here.
+    let function = unsafe {
+        library
+            .get::<*mut c_void>(info.version_function.to_bytes_with_nul())
+            .map(|f| *f)
+    };
+    match function {
+        // SAFETY: the library exports the version function under its name,
+        // with the prototype the description gives.
+        Ok(f) if !f.is_null() => unsafe { call_version(info.version_query, f) },
+        _ => (None, 0),
+    }
+}
+
+/// Calls the version function at `function` as `query` says it answers:
+/// what it returned, and the version as 1000 × major + 10 × minor (0 when
+/// it failed).
+///
+/// # Safety
+/// `function` is the library's version function, of the prototype `query` names.
+pub(crate) unsafe fn call_version(
+    query: VersionQuery,
+    function: *mut c_void,
+) -> (Option<i32>, u32) {
     type Number = unsafe extern "C" fn(*mut c_int) -> c_int;
     type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
     type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
     type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
-    let name = info.version_function.to_bytes_with_nul();
     let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
-    // SAFETY: the description gives the version function's prototype, which
-    // the library has kept since it introduced it.
+    // SAFETY: the caller vouches for the prototype, which the library has
+    // kept since it introduced the function.
     unsafe {
-        match info.version_query {
-            VersionQuery::Number => match library.get::<Number>(name) {
-                Ok(f) => {
-                    let mut v: c_int = 0;
-                    let rc = f(&raw mut v);
-                    (Some(rc), if rc == 0 { ok(v) } else { 0 })
-                }
-                Err(_) => (None, 0),
-            },
-            VersionQuery::MajorMinor => match library.get::<MajorMinor>(name) {
-                Ok(f) => {
-                    let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                    let rc = f(&raw mut major, &raw mut minor);
-                    let v = ok(major)
-                        .saturating_mul(1000)
-                        .saturating_add(ok(minor).min(99) * 10);
-                    (Some(rc), if rc == 0 { v } else { 0 })
-                }
-                Err(_) => (None, 0),
-            },
-            VersionQuery::Property => match library.get::<Property>(name) {
-                Ok(f) => {
-                    let (mut major, mut minor): (c_int, c_int) = (0, 0);
-                    let rc = f(0, &raw mut major);
-                    let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
-                    let v = ok(major)
-                        .saturating_mul(1000)
-                        .saturating_add(ok(minor).min(99) * 10);
-                    (Some(rc), if rc == 0 { v } else { 0 })
-                }
-                Err(_) => (None, 0),
-            },
-            VersionQuery::Text => match library.get::<Text>(name) {
-                Ok(f) => {
-                    let mut text = [0 as c_char; 96];
-                    let rc = f(text.as_mut_ptr(), 95);
-                    text[95] = 0;
-                    let digits: String = CStr::from_ptr(text.as_ptr())
-                        .to_string_lossy()
-                        .chars()
-                        .take_while(char::is_ascii_digit)
-                        .collect();
-                    let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
-                    (Some(rc), if rc == 0 { major * 1000 } else { 0 })
-                }
-                Err(_) => (None, 0),
-            },
+        match query {
+            VersionQuery::Number => {
+                let f = std::mem::transmute::<*mut c_void, Number>(function);
+                let mut v: c_int = 0;
+                let rc = f(&raw mut v);
+                (Some(rc), if rc == 0 { ok(v) } else { 0 })
+            }
+            VersionQuery::MajorMinor => {
+                let f = std::mem::transmute::<*mut c_void, MajorMinor>(function);
+                let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                let rc = f(&raw mut major, &raw mut minor);
+                let v = ok(major)
+                    .saturating_mul(1000)
+                    .saturating_add(ok(minor).min(99) * 10);
+                (Some(rc), if rc == 0 { v } else { 0 })
+            }
+            VersionQuery::Property => {
+                let f = std::mem::transmute::<*mut c_void, Property>(function);
+                let (mut major, mut minor): (c_int, c_int) = (0, 0);
+                let rc = f(0, &raw mut major);
+                let rc = if rc == 0 { f(1, &raw mut minor) } else { rc };
+                let v = ok(major)
+                    .saturating_mul(1000)
+                    .saturating_add(ok(minor).min(99) * 10);
+                (Some(rc), if rc == 0 { v } else { 0 })
+            }
+            VersionQuery::Text => {
+                let f = std::mem::transmute::<*mut c_void, Text>(function);
+                let mut text = [0 as c_char; 96];
+                let rc = f(text.as_mut_ptr(), 95);
+                text[95] = 0;
+                let digits: String = CStr::from_ptr(text.as_ptr())
+                    .to_string_lossy()
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                let major = digits.parse::<u32>().unwrap_or(0).min(4_000_000);
+                (Some(rc), if rc == 0 { major * 1000 } else { 0 })
+            }
         }
     }
 }

@@ -92,6 +92,8 @@ struct Codes {
     int invalid_value;
 };
 
+struct Library;
+
 // What only the CUDA driver has: a lookup of functions by name and ABI
 // version, and per-thread default-stream variants of some functions.
 struct Driver {
@@ -101,6 +103,12 @@ struct Driver {
     const char *stream_var;
     const char *const *stream_on;  // null-terminated
     const char *const *stream_off;
+    // Non-null (--resolve runtime-entry-point): the driver is never opened
+    // here; this library (the CUDA runtime) is found by its own search and
+    // hands the driver's functions out: by name and ABI version through its
+    // cudaGetDriverEntryPointByVersion (12.5 and later), or else through the
+    // cuGetProcAddress that its cudaGetDriverEntryPoint hands out.
+    const Library *runtime = nullptr;
 };
 
 // What one thread knows of one library: its latest failure. Zero-initialized.
@@ -136,6 +144,8 @@ struct State {
     void *handle;
     void *proc_v2;
     void *proc_v1;
+    void *proc_by_version;    // the CUDA runtime's cudaGetDriverEntryPointByVersion
+    const char *entry_point;  // what handed the driver out, or null: opened here
     char override_path[path_size];
     char path[path_size];
     char message[message_size];
@@ -190,7 +200,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_2
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_3
 
 extern "C" {
 

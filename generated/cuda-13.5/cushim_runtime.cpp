@@ -37,7 +37,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 2;
+extern "C" const int CUSHIM_RUNTIME_ABI = 3;
 
 namespace {
 
@@ -54,6 +54,12 @@ enum FunctionOutcome : int { unresolved = 0, resolved, missing, too_old, version
 
 using get_proc_v2 = int (*)(const char *, void **, int, unsigned long long, int *);
 using get_proc_v1 = int (*)(const char *, void **, int, unsigned long long);
+// The CUDA runtime's lookups of driver functions: by name and CUDA version
+// (12.5 and later), and by name at the runtime's own release, with 3
+// arguments (11.3 to 11.8) or 4, the 4th a status it writes (12.0 and later).
+using by_version = int (*)(const char *, void **, unsigned, unsigned long long, int *);
+using entry_point_3 = int (*)(const char *, void **, unsigned long long);
+using entry_point_4 = int (*)(const char *, void **, unsigned long long, int *);
 
 // printf into a fixed buffer, truncating.
 void format(char *out, std::size_t size, const char *fmt, ...) CUSHIM_PRINTF(3, 4);
@@ -137,10 +143,17 @@ unsigned version_of(int major, int minor) {
 // Returns what the function returned (or `no_answer` without one); NVIDIA's
 // toolkit stub of the driver answers with the stub code, a real driver never.
 constexpr int no_answer = -0x7fff;
+int read_version_at(const Library &L, void *p, unsigned &version);
 int read_version(const Library &L, void *handle, unsigned &version) {
     version = 0;
     void *p = find(handle, L.version_function);
     if (!p) return no_answer;
+    return read_version_at(L, p, version);
+}
+
+// The same, for the version function at `p`.
+int read_version_at(const Library &L, void *p, unsigned &version) {
+    version = 0;
     int rc = no_answer;
     if (L.version_query == version_number) {
         int v = 0;
@@ -992,9 +1005,15 @@ int library_override(const char *value) {
     return is_absolute(value) ? 1 : -1;
 }
 
+void open_through(const Library &L, const Library &R);
+
 void open_library(const Library &L) {
     State &s = *L.state;
     s.status = status_library_not_found;
+    if (L.driver && L.driver->runtime) {
+        open_through(L, *L.driver->runtime);
+        return;
+    }
     char chosen[path_size] = {};
     lock(s);
     s.started = true;
@@ -1035,6 +1054,146 @@ void open_library(const Library &L) {
     }
     format(s.message, sizeof s.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
            L.label, s.tried, L.install, L.override_var, names);
+}
+
+State *loaded(const Library &L);
+
+// The ABI version of the driver's version function (cuDriverGetVersion, one
+// ABI since CUDA 2.2), asked for to learn the driver's version.
+constexpr unsigned version_function_abi = 2020;
+
+// Notes why the driver could not be taken from the runtime `R` (at `path`).
+void no_entry(const Library &L, const Library &R, const char *path, const char *why) {
+    State &s = *L.state;
+    s.status = status_library_not_found;
+    format(s.message, sizeof s.message, "the %s at `%s` did not hand out the %s (%s). %s", R.label, path, L.label, why,
+           L.install);
+}
+
+// The driver `L` as the CUDA runtime `R` hands it out (--resolve
+// runtime-entry-point): `R` is found by its own search (a copy already loaded
+// first); the driver is never opened here. From a runtime with
+// cudaGetDriverEntryPointByVersion (12.5 and later) each function is asked
+// for at its ABI version. An older runtime's cudaGetDriverEntryPoint hands out
+// each function at the ABI of the runtime's own release, which need not be the
+// header's (a 12.2 runtime hands out cuCtxCreate_v3 for `cuCtxCreate`, which a
+// 12.9 header binds to cuCtxCreate_v2), so it is asked for the driver's own
+// lookup only (cuGetProcAddress, at that release's ABI: v2 from 12.0 on),
+// which every function is then bound through. Its arguments follow the
+// runtime's version: 3 before 12.0, 4 from 12.0 on; never the 3-argument call
+// into a 12.x runtime, which would write its status through garbage.
+void open_through(const Library &L, const Library &R) {
+    State &s = *L.state;
+    State *r = loaded(R);
+    if (!r || r->status != status_ok) {
+        s.status = status_library_not_found;
+        format(s.message, sizeof s.message,
+               "the %s is reached only through the %s (`--resolve runtime-entry-point`), which could not be used: %s",
+               L.label, R.label, r ? r->message : "a stub was called while it was being loaded on the same thread");
+        return;
+    }
+    char runtime[path_size];
+    if (!library_file(R, r->handle, r->path, runtime, sizeof runtime)) format(runtime, sizeof runtime, "%s", r->path);
+    char why[1024];
+    if (void *f = find(r->handle, "cudaGetDriverEntryPointByVersion")) {
+        s.proc_by_version = f;
+        s.entry_point = "cudaGetDriverEntryPointByVersion";
+    } else {
+        void *entry = find(r->handle, "cudaGetDriverEntryPoint");
+        // A runtime that did not report its version (11.8's answers
+        // cudaErrorInsufficientDriver without a driver) is told by the major
+        // its file name carries: 11 (whose entry point, where it has one, is
+        // 11.3's or later), or 12 and later.
+        unsigned version = r->version != 0 ? r->version : R.major == 11 ? 11030u : R.major >= 12 ? R.major * 1000u : 0u;
+        const char *name = L.driver->proc_address_v1;
+        if (!entry) {
+            no_entry(L, R, runtime,
+                     "it exports neither `cudaGetDriverEntryPointByVersion` (12.5 and later) nor "
+                     "`cudaGetDriverEntryPoint` (11.3 and later)");
+            return;
+        }
+        if (version < 11030) {
+            if (version == 0)
+                format(why, sizeof why,
+                       "it lacks `cudaGetDriverEntryPointByVersion`, and its version, which tells the arguments of "
+                       "its `cudaGetDriverEntryPoint`, is unknown");
+            else
+                format(why, sizeof why, "it is %s %u.%u, whose `cudaGetDriverEntryPoint` is not known (11.3 and later have one)",
+                       R.label, version / 1000, version % 1000 / 10);
+            no_entry(L, R, runtime, why);
+            return;
+        }
+        if (!name) {
+            no_entry(L, R, runtime, "the library has no lookup by ABI version to ask its `cudaGetDriverEntryPoint` for");
+            return;
+        }
+        void *proc = nullptr;
+        int status = 0;
+        bool four = version >= 12000;
+        int rc = four ? reinterpret_cast<entry_point_4>(entry)(name, &proc, 1u, &status)
+                      : reinterpret_cast<entry_point_3>(entry)(name, &proc, 1u);
+        if (rc != 0 || status != 0 || !proc) {
+            format(why, sizeof why, "its %d-argument `cudaGetDriverEntryPoint` answered %d, status %d, %s for `%s`",
+                   four ? 4 : 3, rc, status, proc ? "an address" : "no address", name);
+            no_entry(L, R, runtime, why);
+            return;
+        }
+        (four ? s.proc_v2 : s.proc_v1) = proc;
+        s.entry_point = "cudaGetDriverEntryPoint";
+    }
+    // The driver's version, through the lookup just found.
+    void *p = nullptr;
+    int status = 0, rc = 0;
+    const char *function = L.version_function;
+    if (s.proc_by_version)
+        rc = reinterpret_cast<by_version>(s.proc_by_version)(function, &p, version_function_abi, 1u, &status);
+    else if (s.proc_v2)
+        rc = reinterpret_cast<get_proc_v2>(s.proc_v2)(function, &p, static_cast<int>(version_function_abi), 1u, &status);
+    else
+        rc = reinterpret_cast<get_proc_v1>(s.proc_v1)(function, &p, static_cast<int>(version_function_abi), 1u);
+    if (rc != 0 || status != 0 || !p) {
+        format(why, sizeof why, "%s did not hand out `%s`: it answered %d, status %d", s.entry_point, function, rc,
+               status);
+        s.proc_by_version = s.proc_v2 = s.proc_v1 = nullptr;
+        no_entry(L, R, runtime, why);
+        return;
+    }
+    unsigned version = 0;
+    rc = read_version_at(L, p, version);
+    // The file the driver's functions live in, as the platform's loader tells.
+    char file[path_size];
+#ifdef _WIN32
+    HMODULE module = nullptr;
+    wchar_t wide[path_size];
+    DWORD n = 0;
+    if (GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                           reinterpret_cast<LPCWSTR>(p), &module))
+        n = GetModuleFileNameW(module, wide, static_cast<DWORD>(path_size));
+    if (n == 0 || n >= path_size ||
+        WideCharToMultiByte(CP_UTF8, 0, wide, -1, file, static_cast<int>(sizeof file), nullptr, nullptr) == 0)
+        format(file, sizeof file, "the %s behind `%s`", L.label, runtime);
+#else
+    Dl_info info;
+    if (dladdr(p, &info) != 0 && info.dli_fname && is_absolute(info.dli_fname))
+        format(file, sizeof file, "%s", info.dli_fname);
+    else
+        format(file, sizeof file, "the %s behind `%s`", L.label, runtime);
+#endif
+    if (L.has_stub && rc == L.codes.stub_library) {
+        s.proc_by_version = s.proc_v2 = s.proc_v1 = nullptr;
+        s.status = status_stub_library;
+        format(s.message, sizeof s.message,
+               "`%s` is NVIDIA's stub library, not a %s (%s answered the stub code); remove the toolkit's "
+               "lib64/stubs directory from LD_LIBRARY_PATH",
+               file, L.short_name, L.version_function);
+        return;
+    }
+    s.version = version;
+    s.handle = r->handle;
+    format(s.path, sizeof s.path, "%s", file);
+    s.status = status_ok;
+    format(s.message, sizeof s.message, "loaded `%s` through the %s at `%s` (%s)", file, R.label, runtime,
+           s.entry_point);
 }
 
 // A library is loaded once and published through an atomic state, not
@@ -1186,8 +1345,12 @@ void note_failure(const Library &L, std::size_t index) {
             return;
         default: {
             char how[128] = "dlsym, code";
-            if (L.driver && f.version && (s.proc_v2 || s.proc_v1))
+            if (L.driver && f.version && s.proc_by_version)
+                format(how, sizeof how, "%s answered", s.entry_point);
+            else if (L.driver && f.version && (s.proc_v2 || s.proc_v1))
                 format(how, sizeof how, "%s answered", L.driver->proc_address_v1);
+            else if (s.entry_point)
+                format(how, sizeof how, "no ABI version to ask %s for, code", s.entry_point);
             format(message, sizeof message,
                    "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header", f.name,
                    L.short_name, f.symbol, how, fs.detail.load(std::memory_order_relaxed), L.short_name);
@@ -1229,6 +1392,20 @@ void *lookup(const Library &L, std::size_t index, int &state) {
         if (rc == 0 && p) return p;
         state = missing;
         L.states[index].detail.store(rc, std::memory_order_relaxed);
+        return nullptr;
+    }
+    if (version != 0 && s.proc_by_version) {
+        int status = 0;
+        int rc = reinterpret_cast<by_version>(s.proc_by_version)(target->proc_name, &p, version, flags, &status);
+        if (rc == 0 && status == 0 && p) return p;
+        state = status == 2 ? version_not_sufficient : missing;
+        L.states[index].detail.store(rc != 0 ? rc : status, std::memory_order_relaxed);
+        return nullptr;
+    }
+    if (s.entry_point) {
+        // Reached through the runtime: its handle is never searched for the
+        // driver's exports, and a function without an ABI version cannot be asked for.
+        state = missing;
         return nullptr;
     }
     p = find(s.handle, target->symbol);
@@ -1356,7 +1533,10 @@ const char *cushim_runtime_library_path(const Library *L) {
 }
 
 unsigned cushim_runtime_library_open_attempts(const Library *L) {
-    return L->state->attempts.load(std::memory_order_relaxed);
+    unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
+    // Reached through the CUDA runtime: the loader's calls were the runtime's search.
+    if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
+    return attempts;
 }
 
 int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {

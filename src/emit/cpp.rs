@@ -70,10 +70,10 @@ struct Source<'a> {
     /// The define that switches the header to per-thread names, if any.
     /// Example: `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
     per_thread_define: Option<&'static str>,
-    /// The status codes a stub answers with: `(value, what it stands for)`.
-    codes: Vec<(i64, String)>,
-    /// The library's description as C++ fragments.
-    library: CppLibrary,
+    /// The library's file-name arrays ([`CppLibrary::arrays`]).
+    arrays: String,
+    /// `cushim_this`, the library's description ([`CppLibrary::literal`]).
+    this_literal: String,
     has_stub: bool,
     /// The driver's own settings, for the driver only.
     driver: Option<CppDriver>,
@@ -108,6 +108,28 @@ struct CppDriver {
     stream_off: String,
     /// What --resolve and --stream chose, in words.
     comment: String,
+    /// The CUDA runtime that hands out the driver's functions (`--resolve
+    /// runtime-entry-point`).
+    runtime: Option<CppRuntime>,
+}
+
+/// The library that hands out the driver's functions: its description as
+/// `cushim_runtime_library`, written as the pair's own is.
+struct CppRuntime {
+    /// Example: `CUDA runtime`.
+    label: &'static str,
+    arrays: String,
+    literal: String,
+}
+
+/// What a `cushim::Library` literal holds besides the description: the
+/// pair's own tables, or none (the library that hands the driver out).
+struct Tables<'a> {
+    driver: &'a str,
+    functions: &'a str,
+    count: &'a str,
+    states: &'a str,
+    slots: &'a str,
 }
 
 /// A header besides the main one: its functions are defined (and checked)
@@ -185,9 +207,165 @@ impl CppLibrary {
             preload: (items(unix.preload), items(windows.preload)),
             siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
-            wheel_dirs: (items(&wheel_dirs), items(&windows_dirs)),
+            wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
         }
     }
+}
+
+impl CppLibrary {
+    /// The file-name arrays of the library, `<prefix>_names` and the others,
+    /// per system.
+    fn arrays(&self, prefix: &str) -> String {
+        let lists = [
+            ("names", &self.names),
+            ("preload", &self.preload),
+            ("siblings", &self.siblings),
+            ("family", &self.family),
+            ("wheel_dirs", &self.wheel_dirs),
+        ];
+        let mut out = String::from("#ifdef _WIN32\n");
+        for windows in [true, false] {
+            if !windows {
+                out.push_str("#else\n");
+            }
+            for (name, (unix, win)) in lists {
+                let items = if windows { win } else { unix };
+                out.push_str(&format!(
+                    "const char *const {prefix}_{name}[] = {{{items}nullptr}};\n"
+                ));
+            }
+        }
+        out.push_str("#endif");
+        out
+    }
+
+    /// The `cushim::Library` literal `name`, over the arrays and state
+    /// named by `prefix`: the one writer of `cushim_this` and of
+    /// `cushim_runtime_library`.
+    fn literal(&self, name: &str, prefix: &str, codes: &[(i64, String)], t: &Tables<'_>) -> String {
+        let codes: String = codes
+            .iter()
+            .map(|(value, what)| format!("\n        {value},  // {what}"))
+            .collect();
+        format!(
+            "const cushim::Library {name} = {{
+    &CUSHIM_RUNTIME_ABI,
+    {},
+    {},
+    {},
+    {},
+    {},
+    {},
+    {},
+    {}u,  // the header's major, which the library must report (0: any)
+    {},  // a link-time stub
+    {},  // searched in pip wheels, conda and toolkits
+    {{{codes}
+    }},
+    {prefix}_names,
+    {prefix}_preload,
+    {prefix}_siblings,
+    {prefix}_family,
+    {prefix}_wheel_dirs,
+    {},
+    {},
+    {},
+    {prefix}_aliases,
+    {prefix}_texts,
+    sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1,
+    &{prefix}_state,
+    {},
+    {},
+    {prefix}_thread,
+}};",
+            self.label,
+            self.short,
+            self.product,
+            self.install,
+            self.override_var,
+            self.version_function,
+            self.version_query,
+            self.major,
+            self.has_stub,
+            self.toolkit_search,
+            t.driver,
+            t.functions,
+            t.count,
+            t.states,
+            t.slots,
+        )
+    }
+}
+
+/// The status codes a stub answers with, `(value, what it stands for)`, in
+/// the order of `cushim::Codes`: `values` are library not found, stub,
+/// symbol not found, too old, forked, success and invalid value.
+fn code_list(
+    values: [i64; 7],
+    names: &crate::library::LoaderCodes,
+    success: &str,
+) -> Vec<(i64, String)> {
+    let [library_not_found, stub_library, symbol_not_found, too_old, not_initialized, ok, invalid_value] =
+        values;
+    vec![
+        (
+            library_not_found,
+            format!("library not found: {}", names.library_not_found.name),
+        ),
+        (
+            stub_library,
+            format!("stub library: {}", names.stub_library.name),
+        ),
+        (
+            symbol_not_found,
+            format!("symbol not found: {}", names.symbol_not_found.name),
+        ),
+        (too_old, format!("too old: {}", names.too_old.name)),
+        (
+            not_initialized,
+            format!("forked during the load: {}", names.not_initialized.name),
+        ),
+        (ok, format!("success: {success}")),
+        (
+            invalid_value,
+            format!("invalid value: {}", names.invalid_value.name),
+        ),
+    ]
+}
+
+/// The CUDA runtime of headers of `major`, which hands out the driver's
+/// functions, as the pair describes it.
+fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
+    let cudart = &crate::library::CUDART;
+    let (unix, windows) = runtime::runtime_infos(major)?;
+    let library = CppLibrary::new(unix, windows);
+    let c = runtime::codes(cudart);
+    let codes = code_list(
+        [
+            c.library_not_found,
+            c.stub_library,
+            c.symbol_not_found,
+            c.too_old,
+            c.not_initialized,
+            c.success,
+            c.invalid_value,
+        ]
+        .map(i64::from),
+        &cudart.codes,
+        cudart.success,
+    );
+    let none = Tables {
+        driver: "nullptr",
+        functions: "nullptr",
+        count: "0",
+        states: "nullptr",
+        slots: "nullptr",
+    };
+    Ok(CppRuntime {
+        label: cudart.words.label,
+        arrays: library.arrays("cushim_runtime"),
+        literal: library.literal("cushim_runtime_library", "cushim_runtime", &codes, &none),
+    })
 }
 
 /// Whether `library` has the driver's own pieces: a lookup by ABI version or
@@ -197,26 +375,38 @@ fn has_driver_pieces(library: &crate::library::Library) -> bool {
 }
 
 impl CppDriver {
-    fn new(library: &crate::library::Library, options: &CppOptions) -> Option<CppDriver> {
+    fn new(
+        library: &crate::library::Library,
+        options: &CppOptions,
+        major: u32,
+    ) -> Result<Option<CppDriver>, Error> {
         if !has_driver_pieces(library) {
-            return None;
+            return Ok(None);
         }
         let lookup = library
             .proc_address
-            .filter(|_| options.resolve == Resolve::ProcAddress);
+            .filter(|_| options.resolve != Resolve::Dlsym);
+        let runtime = match options.resolve {
+            Resolve::RuntimeEntryPoint => Some(cpp_runtime(major)?),
+            Resolve::ProcAddress | Resolve::Dlsym => None,
+        };
         let opt = |c: Option<&std::ffi::CStr>| {
             c.map_or("nullptr".into(), |c| c_string(&c.to_string_lossy()))
         };
         let per_thread_by_default = options.stream == StreamMode::PerThread;
         let comment = format!(
             "{}, the {} default stream unless {} says otherwise",
-            match lookup {
-                Some((v2, v1)) => format!(
+            match (lookup, &runtime) {
+                (Some(_), Some(rt)) => format!(
+                    "the {}'s entry points, never the driver opened here: `cudaGetDriverEntryPointByVersion` at each function's ABI version, else the `cuGetProcAddress` that `cudaGetDriverEntryPoint` hands out",
+                    rt.label
+                ),
+                (Some((v2, v1)), None) => format!(
                     "entry points by ABI version through `{}`, else `{}`",
                     v2.to_string_lossy(),
                     v1.to_string_lossy()
                 ),
-                None => "exact exports".to_string(),
+                (None, _) => "exact exports".to_string(),
             },
             if per_thread_by_default {
                 "per-thread"
@@ -225,7 +415,7 @@ impl CppDriver {
             },
             loader::STREAM_VAR
         );
-        Some(CppDriver {
+        Ok(Some(CppDriver {
             proc_address: (opt(lookup.map(|p| p.0)), opt(lookup.map(|p| p.1))),
             per_thread_by_default,
             stream_var: loader::STREAM_VAR,
@@ -233,7 +423,8 @@ impl CppDriver {
             stream_on: items(loader::STREAM_ON),
             stream_off: items(loader::STREAM_OFF),
             comment,
-        })
+            runtime,
+        }))
     }
 }
 
@@ -314,7 +505,8 @@ pub fn emit(
         .collect();
 
     let library = &api.library;
-    let driver = CppDriver::new(library, options);
+    let major = api.header_major()?;
+    let driver = CppDriver::new(library, options, major)?;
     let lookup_names = driver
         .as_ref()
         .is_some_and(|d| d.proc_address.0 != "nullptr");
@@ -394,7 +586,6 @@ pub fn emit(
         })
         .collect();
 
-    let major = api.header_major()?;
     let label = library.words.label;
     let header = Header {
         provenance,
@@ -417,7 +608,10 @@ pub fn emit(
             .unwrap_or_default(),
     };
     let codes = api.codes;
-    let names = library.codes;
+    let own = CppLibrary::new(
+        crate::runtime::library_info(library, major, false),
+        crate::runtime::library_info(library, major, true),
+    );
     let source = Source {
         provenance,
         api_header,
@@ -428,36 +622,34 @@ pub fn emit(
         label,
         link_name: library.link_name,
         per_thread_define: library.parse.per_thread_define,
-        codes: vec![
-            (
-                codes.library_not_found,
-                format!("library not found: {}", names.library_not_found.name),
+        arrays: own.arrays("cushim"),
+        this_literal: own.literal(
+            "cushim_this",
+            "cushim",
+            &code_list(
+                [
+                    codes.library_not_found,
+                    codes.stub_library,
+                    codes.symbol_not_found,
+                    codes.too_old,
+                    codes.not_initialized,
+                    codes.success,
+                    codes.invalid_value,
+                ],
+                &library.codes,
+                library.success,
             ),
-            (
-                codes.stub_library,
-                format!("stub library: {}", names.stub_library.name),
-            ),
-            (
-                codes.symbol_not_found,
-                format!("symbol not found: {}", names.symbol_not_found.name),
-            ),
-            (
-                codes.too_old,
-                format!("too old: {}", names.too_old.name),
-            ),
-            (
-                codes.not_initialized,
-                format!("forked during the load: {}", names.not_initialized.name),
-            ),
-            (codes.success, format!("success: {}", library.success)),
-            (
-                codes.invalid_value,
-                format!("invalid value: {}", names.invalid_value.name),
-            ),
-        ],
-        library: CppLibrary::new(
-            crate::runtime::library_info(library, major, false),
-            crate::runtime::library_info(library, major, true),
+            &Tables {
+                driver: if driver.is_some() {
+                    "&cushim_driver"
+                } else {
+                    "nullptr"
+                },
+                functions: "cushim_functions",
+                count: "cushim_count",
+                states: "cushim_states",
+                slots: "CUSHIM_SLOTS",
+            },
         ),
         has_stub: library.has_stub,
         row_legend: if driver.is_some() {

@@ -29,12 +29,14 @@ struct Module<'a> {
     status_type: String,
     /// How the status type turns into codes and back.
     status: StatusShape,
-    resolve: &'static str,
-    stream: &'static str,
     codes: crate::ir::Codes,
-    code_names: Vec<&'static str>,
     /// `CUSHIM_INFO`'s fields as Rust expressions.
     library: LibraryFields,
+    /// `CUSHIM_INFO`'s fields, one a line ([`info_fields`]).
+    info_fields: String,
+    /// The CUDA runtime that hands out the functions (`--resolve
+    /// runtime-entry-point`): `CUSHIM_RUNTIME_INFO`.
+    runtime: Option<RuntimeInfo>,
     /// Whether the library has per-thread variants: then the module has the
     /// stream-mode functions. Example: `true` for the driver.
     has_streams: bool,
@@ -55,6 +57,151 @@ struct Module<'a> {
     /// `#[cfg(windows)] &__cushim_fn_cuWGLGetDevice`.
     function_list: Vec<String>,
     functions: Vec<Shim>,
+}
+
+/// The library that hands out a module's functions: the CUDA runtime, for
+/// a driver module generated with `--resolve runtime-entry-point`.
+struct RuntimeInfo {
+    /// Example: `CUDA runtime`.
+    label_text: &'static str,
+    /// The header's major, which the runtime must report. Example: `13`.
+    major: u32,
+    /// `CUSHIM_RUNTIME_INFO`'s fields, one a line ([`info_fields`]).
+    fields: String,
+}
+
+/// What `LibraryInfo` literal's comments say of its `resolve` and
+/// `default_stream` fields.
+#[derive(Clone, Copy)]
+enum Fields {
+    /// The module's own library: what `--resolve` and `--stream` chose.
+    Own {
+        /// Whether the library has per-thread variants.
+        has_streams: bool,
+    },
+    /// The library that hands the module's out (the CUDA runtime): its own
+    /// functions are never called through these.
+    HandsOut,
+}
+
+/// The fields of a `cushim_runtime::LibraryInfo` literal, one a line: the
+/// one writer of `CUSHIM_INFO` and of `CUSHIM_RUNTIME_INFO`.
+fn info_fields(
+    l: &LibraryFields,
+    codes: [i64; 7],
+    code_names: [&str; 5],
+    resolve: &str,
+    stream: &str,
+    kind: Fields,
+) -> String {
+    let names: Vec<String> = code_names.iter().map(|c| format!("`{c}`")).collect();
+    let [library_not_found, symbol_not_found, stub_library, too_old, not_initialized, success, invalid_value] =
+        codes;
+    let (resolve_comment, stream_comment) = match kind {
+        Fields::Own { has_streams } => (
+            "`--resolve` at generation time.".to_string(),
+            format!(
+                "`--stream` at generation time{}.",
+                if has_streams {
+                    ""
+                } else {
+                    " (this library has no per-thread variants)"
+                }
+            ),
+        ),
+        Fields::HandsOut => (
+            "Its own search finds it; only its entry point is called.".to_string(),
+            "Unread: the module's own stream mode picks the variants.".to_string(),
+        ),
+    };
+    format!(
+        "    label: {},
+    short: {},
+    product: {},
+    install: {},
+    override_var: {},
+    names: {},
+    version_function: {},
+    version_query: cushim_runtime::VersionQuery::{},
+    stub_code: {},
+    proc_address: {},
+    major: {},
+    wheel_dirs: {},
+    preload: {},
+    siblings: {},
+    family: {},
+    // What a call that never reached the library returns: the values of
+    // {}.
+    codes: cushim_runtime::Codes {{
+        library_not_found: {library_not_found},
+        symbol_not_found: {symbol_not_found},
+        stub_library: {stub_library},
+        too_old: {too_old},
+        not_initialized: {not_initialized},
+        success: {success},
+        invalid_value: {invalid_value},
+    }},
+    // {resolve_comment}
+    resolve: cushim_runtime::Resolve::{resolve},
+    // {stream_comment}
+    default_stream: cushim_runtime::StreamMode::{stream},",
+        l.label,
+        l.short,
+        l.product,
+        l.install,
+        l.override_var,
+        l.names,
+        l.version_function,
+        l.version_query,
+        l.stub_code,
+        l.proc_address,
+        l.major,
+        l.wheel_dirs,
+        l.preload,
+        l.siblings,
+        l.family,
+        names.join(", "),
+    )
+}
+
+/// `CUSHIM_RUNTIME_INFO`: the CUDA runtime of headers of `major`, which
+/// hands out the driver's functions.
+fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
+    let cudart = &crate::library::CUDART;
+    let (unix, windows) = runtime::runtime_infos(major)?;
+    let c = runtime::codes(cudart);
+    Ok(RuntimeInfo {
+        label_text: cudart.words.label,
+        major: unix.major,
+        fields: info_fields(
+            &LibraryFields::new(unix, windows),
+            [
+                c.library_not_found,
+                c.symbol_not_found,
+                c.stub_library,
+                c.too_old,
+                c.not_initialized,
+                c.success,
+                c.invalid_value,
+            ]
+            .map(i64::from),
+            code_names(&cudart.codes),
+            "ProcAddress",
+            "Legacy",
+            Fields::HandsOut,
+        ),
+    })
+}
+
+/// The status names of `codes`, in `info_fields`' order.
+fn code_names(codes: &crate::library::LoaderCodes) -> [&'static str; 5] {
+    [
+        codes.library_not_found.name,
+        codes.symbol_not_found.name,
+        codes.stub_library.name,
+        codes.too_old.name,
+        codes.not_initialized.name,
+    ]
 }
 
 /// The loader's description of the library, each field a Rust expression;
@@ -320,6 +467,16 @@ pub fn emit(
         .find(|f| f.name != f.symbol)
         .or(api.functions.first());
     let rust_types = with_derives(rust_types, options.derives);
+    let major = api.header_major()?;
+    let library = LibraryFields::new(
+        runtime::library_info(&api.library, major, false),
+        runtime::library_info(&api.library, major, true),
+    );
+    let has_streams = api.library.parse.per_thread_define.is_some();
+    let runtime = match options.resolve {
+        Resolve::RuntimeEntryPoint => Some(runtime_info(major)?),
+        Resolve::ProcAddress | Resolve::Dlsym => None,
+    };
     let module = Module {
         tool_version: &provenance.tool_version,
         release: provenance.release.to_string(),
@@ -337,36 +494,33 @@ pub fn emit(
         enums,
         status_type: status_type.clone(),
         status,
-        resolve: match options.resolve {
-            Resolve::ProcAddress => "ProcAddress",
-            Resolve::Dlsym => "Dlsym",
-        },
-        stream: match options.stream {
-            StreamMode::Legacy => "Legacy",
-            StreamMode::PerThread => "PerThread",
-        },
         codes: api.codes,
-        code_names: {
-            let c = &api.library.codes;
+        info_fields: info_fields(
+            &library,
             [
-                c.library_not_found,
-                c.symbol_not_found,
-                c.stub_library,
-                c.too_old,
-                c.not_initialized,
-            ]
-            .iter()
-            .map(|c| c.name)
-            .collect()
-        },
-        library: {
-            let major = api.header_major()?;
-            LibraryFields::new(
-                crate::runtime::library_info(&api.library, major, false),
-                crate::runtime::library_info(&api.library, major, true),
-            )
-        },
-        has_streams: api.library.parse.per_thread_define.is_some(),
+                api.codes.library_not_found,
+                api.codes.symbol_not_found,
+                api.codes.stub_library,
+                api.codes.too_old,
+                api.codes.not_initialized,
+                api.codes.success,
+                api.codes.invalid_value,
+            ],
+            code_names(&api.library.codes),
+            match options.resolve {
+                Resolve::ProcAddress => "ProcAddress",
+                Resolve::Dlsym => "Dlsym",
+                Resolve::RuntimeEntryPoint => "RuntimeEntryPoint(&CUSHIM_RUNTIME_INFO)",
+            },
+            match options.stream {
+                StreamMode::Legacy => "Legacy",
+                StreamMode::PerThread => "PerThread",
+            },
+            Fields::Own { has_streams },
+        ),
+        library,
+        runtime,
+        has_streams,
         module_name: file_name
             .strip_suffix(".rs")
             .unwrap_or(file_name)

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use crate::diag::Error;
 use crate::emit;
 use crate::ir::Api;
-use crate::options::{Language, Options, Source};
+use crate::options::{Language, Link, Options, Resolve, Source};
 use crate::version::Release;
 
 /// The result of a generation, before anything is written.
@@ -42,6 +42,7 @@ fn default_out_dir(release: Release) -> PathBuf {
 /// Runs the whole pipeline short of writing.
 pub fn generate(options: &Options) -> Result<Generated, Error> {
     options.check_recordable()?;
+    check_resolve(options)?;
     if matches!(options.source, Source::Merged { .. })
         && !options.languages.contains(&Language::Rust)
     {
@@ -54,6 +55,35 @@ pub fn generate(options: &Options) -> Result<Generated, Error> {
     return from_ir::generate(options);
     #[cfg(not(feature = "emit"))]
     return from_rendered::generate(options);
+}
+
+/// Refuses a resolution mode that the library or the link mode cannot have:
+/// the CUDA runtime hands out the driver's functions only, and a linked
+/// module's shims resolve nothing.
+fn check_resolve(options: &Options) -> Result<(), Error> {
+    if options.resolve != Resolve::RuntimeEntryPoint {
+        return Ok(());
+    }
+    let driver = crate::library::DRIVER.name;
+    if options.library != driver {
+        let label = crate::library::LIBRARIES
+            .iter()
+            .find(|l| l.name == options.library)
+            .map_or(options.library.as_str(), |l| l.words.label);
+        return Err(Error::new(format!(
+            "`--resolve runtime-entry-point` is for the driver only: the CUDA runtime's entry point hands out driver functions, not {label}'s"
+        ))
+        .hint(format!(
+            "generate the driver's module with it (`--lib {driver}`), and {label}'s with `--resolve proc-address`"
+        )));
+    }
+    if options.link == Link::Linked {
+        return Err(Error::new(
+            "`--resolve runtime-entry-point` says how lazy shims find the driver's functions, and `--link linked` has no lazy shims: its program links libcuda",
+        )
+        .hint("leave the link mode lazy (the default), or let a cargo feature choose (`--link feature=NAME`)"));
+    }
+    Ok(())
 }
 
 /// Parses the headers and builds the IR (what `cushim list` shows); also

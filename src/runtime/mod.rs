@@ -124,3 +124,33 @@ pub fn library_info(
     interned.push((key, info));
     info
 }
+
+/// The CUDA runtime's description on Unix and on Windows, for a driver
+/// module of headers of `major` whose functions the runtime hands out
+/// (`--resolve runtime-entry-point`): the runtime of that major.
+///
+/// # Errors
+/// The headers' release is unknown: the runtime's file names carry the major.
+#[cfg(any(test, feature = "emit"))]
+pub fn runtime_infos(
+    major: u32,
+) -> Result<
+    (
+        &'static cushim_runtime::LibraryInfo,
+        &'static cushim_runtime::LibraryInfo,
+    ),
+    crate::diag::Error,
+> {
+    let cudart = &crate::library::CUDART;
+    if major == 0 {
+        return Err(crate::diag::Error::new(format!(
+            "`--resolve runtime-entry-point` finds the {} by file names that carry the CUDA major, and the release of these headers is unknown",
+            cudart.words.label
+        ))
+        .hint("generate from a pinned release (`--cuda <version>`) or headers that define `CUDA_VERSION`"));
+    }
+    Ok((
+        library_info(cudart, major, false),
+        library_info(cudart, major, true),
+    ))
+}

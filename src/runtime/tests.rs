@@ -579,3 +579,17 @@ fn the_cpp_runtime_compiles_alone_and_parses_every_value_as_the_rust_one() {
         "{text}"
     );
 }
+
+#[test]
+fn the_runtime_that_hands_out_the_driver_is_the_headers_major_and_needs_it() {
+    let e = super::runtime_infos(0).unwrap_err().to_string();
+    assert!(e.contains("the release of these headers is unknown"), "{e}");
+    let (unix, windows) = super::runtime_infos(11).unwrap();
+    assert_eq!(unix.names, ["libcudart.so.11.0"]);
+    assert_eq!(windows.names, ["cudart64_110.dll"]);
+    assert_eq!(unix.major, 11);
+    assert_eq!(unix.override_var, "CUSHIM_CUDART_LIBRARY");
+    let (unix, _) = super::runtime_infos(13).unwrap();
+    assert_eq!(unix.names, ["libcudart.so.13"]);
+    assert_eq!(unix.version_function, c"cudaRuntimeGetVersion");
+}

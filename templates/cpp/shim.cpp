@@ -51,25 +51,33 @@ namespace {
 // directory, what it opens by name later (loaded from its directory after it;
 // {minor} is its minor version), the libraries installed beside it and the
 // pip wheel directories it is searched in, per system.
-#ifdef _WIN32
-const char *const cushim_names[] = { {{- library.names.1 }}nullptr};
-const char *const cushim_preload[] = { {{- library.preload.1 }}nullptr};
-const char *const cushim_siblings[] = { {{- library.siblings.1 }}nullptr};
-const char *const cushim_family[] = { {{- library.family.1 }}nullptr};
-const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.1 }}nullptr};
-#else
-const char *const cushim_names[] = { {{- library.names.0 }}nullptr};
-const char *const cushim_preload[] = { {{- library.preload.0 }}nullptr};
-const char *const cushim_siblings[] = { {{- library.siblings.0 }}nullptr};
-const char *const cushim_family[] = { {{- library.family.0 }}nullptr};
-const char *const cushim_wheel_dirs[] = { {{- library.wheel_dirs.0 }}nullptr};
-#endif
+{{ arrays }}
 {%- if let Some(d) = driver %}
 
 // The values of {{ d.stream_var }} that choose the per-thread and the legacy
 // default stream.
 const char *const cushim_stream_on[] = { {{- d.stream_on }}nullptr};
 const char *const cushim_stream_off[] = { {{- d.stream_off }}nullptr};
+
+{%- if let Some(rt) = d.runtime %}
+
+// The {{ rt.label }}, which hands out the driver's functions (--resolve
+// runtime-entry-point): found by its own search, a copy already loaded first.
+// Its file names, what it needs loaded first, what it opens by name later, the
+// libraries installed beside it and its pip wheel directories, per system.
+{{ rt.arrays }}
+const cushim::Alias cushim_runtime_aliases[] = {
+    {nullptr, nullptr},
+};
+const cushim::StatusText cushim_runtime_texts[] = {
+    {0, nullptr, nullptr},
+};
+cushim::State cushim_runtime_state = {};
+thread_local cushim::Thread cushim_runtime_thread_state;
+cushim::Thread *cushim_runtime_thread() { return &cushim_runtime_thread_state; }
+
+{{ rt.literal }}
+{%- endif %}
 
 // What --resolve and --stream chose: {{ d.comment }}.
 const cushim::Driver cushim_driver = {
@@ -79,6 +87,9 @@ const cushim::Driver cushim_driver = {
     {{ d.stream_var_literal }},
     cushim_stream_on,
     cushim_stream_off,
+{%- if d.runtime.is_some() %}
+    &cushim_runtime_library,
+{%- endif %}
 };
 {%- endif %}
 {%- for (state, define) in systems %}
@@ -137,39 +148,7 @@ struct cushim_table {
 #define CUSHIM_SLOTS nullptr
 #endif
 
-const cushim::Library cushim_this = {
-    &CUSHIM_RUNTIME_ABI,
-    {{ library.label }},
-    {{ library.short }},
-    {{ library.product }},
-    {{ library.install }},
-    {{ library.override_var }},
-    {{ library.version_function }},
-    {{ library.version_query }},
-    {{ library.major }}u,  // the header's major, which the library must report (0: any)
-    {{ library.has_stub }},  // a link-time stub
-    {{ library.toolkit_search }},  // searched in pip wheels, conda and toolkits
-    {
-{%- for (value, what) in codes %}
-        {{ value }},  // {{ what }}
-{%- endfor %}
-    },
-    cushim_names,
-    cushim_preload,
-    cushim_siblings,
-    cushim_family,
-    cushim_wheel_dirs,
-    {% if driver.is_some() %}&cushim_driver{% else %}nullptr{% endif %},
-    cushim_functions,
-    cushim_count,
-    cushim_aliases,
-    cushim_texts,
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
-    &cushim_state,
-    cushim_states,
-    CUSHIM_SLOTS,
-    cushim_thread,
-};
+{{ this_literal }}
 
 }  // namespace
 

@@ -39,37 +39,18 @@ pub enum Module {}
 #[allow(dead_code)]
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
-    label: {{ library.label }},
-    short: {{ library.short }},
-    product: {{ library.product }},
-    install: {{ library.install }},
-    override_var: {{ library.override_var }},
-    names: {{ library.names }},
-    version_function: {{ library.version_function }},
-    version_query: cushim_runtime::VersionQuery::{{ library.version_query }},
-    stub_code: {{ library.stub_code }},
-    proc_address: {{ library.proc_address }},
-    major: {{ library.major }},
-    wheel_dirs: {{ library.wheel_dirs }},
-    preload: {{ library.preload }},
-    siblings: {{ library.siblings }},
-    family: {{ library.family }},
-    // What a call that never reached the library returns: the values of
-    // {% for c in code_names %}`{{ c }}`{% if !loop.last %}, {% endif %}{% endfor %}.
-    codes: cushim_runtime::Codes {
-        library_not_found: {{ codes.library_not_found }},
-        symbol_not_found: {{ codes.symbol_not_found }},
-        stub_library: {{ codes.stub_library }},
-        too_old: {{ codes.too_old }},
-        not_initialized: {{ codes.not_initialized }},
-        success: {{ codes.success }},
-        invalid_value: {{ codes.invalid_value }},
-    },
-    // `--resolve` at generation time.
-    resolve: cushim_runtime::Resolve::{{ resolve }},
-    // `--stream` at generation time{% if !has_streams %} (this library has no per-thread variants){% endif %}.
-    default_stream: cushim_runtime::StreamMode::{{ stream }},
+{{ info_fields }}
 };
+{%- if let Some(rt) = runtime %}
+
+/// How the loader finds the {{ rt.label_text }}, which hands out this module's functions
+/// (`--resolve runtime-entry-point`): cushim's description of it, for headers of major {{ rt.major }}.
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub static CUSHIM_RUNTIME_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
+{{ rt.fields }}
+};
+{%- endif %}
 
 /// The library ({{ library.label_text }}), loaded on the first call of any shim of this module.
 #[allow(dead_code)]

@@ -1,9 +1,50 @@
 /* A fake CUDA runtime for cushim's tests, built as libcudart.so.<major>: a
  * member of the CUDA family that a program loaded itself, whose directory
- * the search for its siblings (NVRTC, nvJitLink, ...) then looks in. */
+ * the search for its siblings (NVRTC, nvJitLink, ...) then looks in; a
+ * runtime module's library, with a few functions over host memory; and, with
+ * FAKE_DRIVER, the runtime that hands out the driver's functions to a driver
+ * module generated with `--resolve runtime-entry-point`.
+ *
+ * Knobs (preprocessor):
+ *   FAKE_VERSION=n        what cudaRuntimeGetVersion reports (default 13050)
+ *   FAKE_DRIVER="path"    the fake driver (tests/fake/libcuda.c) to hand out,
+ *                         opened by this absolute path on the first entry-point
+ *                         call, as NVIDIA's runtime opens libcuda.so.1 itself.
+ *                         Without it the runtime has no entry points at all.
+ *                         With it, the entry points of FAKE_VERSION's release:
+ *                           11.3 to 11.8: cudaGetDriverEntryPoint(symbol,
+ *                             &pfn, flags), 3 arguments;
+ *                           12.0 to 12.4: cudaGetDriverEntryPoint(symbol,
+ *                             &pfn, flags, &driverStatus), 4 arguments;
+ *                           12.5 and later: that one, and
+ *                             cudaGetDriverEntryPointByVersion(symbol, &pfn,
+ *                             cudaVersion, flags, &driverStatus).
+ *                         They ask the driver's cuGetProcAddress_v2 as NVIDIA's
+ *                         runtime does: at cudaVersion, or at FAKE_VERSION for
+ *                         cudaGetDriverEntryPoint (whose answer for
+ *                         "cuGetProcAddress" is the driver's v2 from 12.0 on,
+ *                         v1 before). The driver's choice of per-thread
+ *                         variants (flag 2) applies.
+ *   FAKE_NO_BY_VERSION    leave cudaGetDriverEntryPointByVersion out (a 12.5 or
+ *                         later runtime then looks like a 12.0 to 12.4 one)
+ *   FAKE_NULL_SUCCESS     a missing symbol comes back as success with a NULL
+ *                         pointer and status 0 (instead of status 1, "symbol
+ *                         not found")
+ *
+ * The entry points abort on a NULL name or out-pointer, on flags other than 1
+ * (cudaEnableLegacyStream) and 2 (cudaEnablePerThreadDefaultStream), and, in
+ * the 4-argument forms, on a NULL or misaligned status pointer: NVIDIA's
+ * runtime writes the status there (a 3-argument call of the 4-argument form
+ * hands it whatever the register holds). Test hooks count the calls and keep
+ * the last version and name asked for.
+ */
+#ifndef FAKE_VERSION
+#define FAKE_VERSION 13050
+#endif
+
 int cudaRuntimeGetVersion(int *version) {
     if (!version) return 1;
-    *version = 13050;
+    *version = FAKE_VERSION;
     return 0;
 }
 
@@ -48,3 +89,109 @@ int cudaGetDeviceProperties(char *prop, int device) {
     strcpy(prop, "fake device");
     return 0;
 }
+
+#ifdef FAKE_DRIVER
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cudaError_t values. */
+enum { SUCCESS = 0, INVALID_VALUE = 1, INSUFFICIENT_DRIVER = 35 };
+
+static atomic_int by_version_calls;
+static atomic_int entry_point_calls;
+static atomic_int last_version;
+static atomic_uint flags_seen;
+static const char *_Atomic last_symbol = "";
+
+int fake_cudart_by_version_calls(void) { return atomic_load(&by_version_calls); }
+int fake_cudart_entry_point_calls(void) { return atomic_load(&entry_point_calls); }
+int fake_cudart_last_version(void) { return atomic_load(&last_version); }
+unsigned fake_cudart_flags_seen(void) { return atomic_load(&flags_seen); }
+const char *fake_cudart_last_symbol(void) { return atomic_load(&last_symbol); }
+
+typedef int (*get_proc_v2)(const char *, void **, int, unsigned long long, int *);
+
+/* The driver, opened once by its absolute path (never unloaded). */
+static void *driver(void) {
+    static void *_Atomic handle;
+    void *h = atomic_load(&handle);
+    if (!h) {
+        h = dlopen(FAKE_DRIVER, RTLD_NOW | RTLD_LOCAL);
+        atomic_store(&handle, h);
+    }
+    return h;
+}
+
+static void check(const char *symbol, void **pfn, unsigned long long flags) {
+    if (!symbol || !pfn) abort();
+    if (flags != 1 && flags != 2) abort();
+    atomic_fetch_or(&flags_seen, (unsigned)flags);
+    atomic_store(&last_symbol, symbol);
+}
+
+__attribute__((unused)) static void check_status(int *status) {
+    if (!status || ((uintptr_t)status % sizeof(int)) != 0) abort();
+}
+
+/* What NVIDIA's runtime does: the driver's cuGetProcAddress_v2 at `version`. */
+static int ask(const char *symbol, void **pfn, int version, unsigned long long flags, int *status) {
+    *pfn = NULL;
+    int found = 1;
+    void *h = driver();
+    get_proc_v2 lookup = h ? (get_proc_v2)dlsym(h, "cuGetProcAddress_v2") : NULL;
+    if (!lookup) {
+        if (status) *status = found;
+        return INSUFFICIENT_DRIVER;
+    }
+    atomic_store(&last_version, version);
+    if (lookup(symbol, pfn, version, flags, &found) != 0) {
+        *pfn = NULL;
+        if (status) *status = 1;
+        return INVALID_VALUE;
+    }
+#ifdef FAKE_NULL_SUCCESS
+    if (!*pfn) found = 0;
+#endif
+    if (status) *status = found;
+    return SUCCESS;
+}
+
+/* cudaGetDriverEntryPoint at the runtime's own release. The driver's lookup
+ * itself is one of the functions it hands out, at that release's ABI. */
+__attribute__((unused)) static int entry_point(const char *symbol, void **pfn, unsigned long long flags, int *status) {
+    check(symbol, pfn, flags);
+    atomic_fetch_add(&entry_point_calls, 1);
+    if (strcmp(symbol, "cuGetProcAddress") == 0) {
+        void *h = driver();
+        *pfn = h ? dlsym(h, FAKE_VERSION >= 12000 ? "cuGetProcAddress_v2" : "cuGetProcAddress") : NULL;
+        atomic_store(&last_version, FAKE_VERSION);
+        if (status) *status = *pfn ? 0 : 1;
+        return h ? SUCCESS : INSUFFICIENT_DRIVER;
+    }
+    return ask(symbol, pfn, FAKE_VERSION, flags, status);
+}
+
+#if FAKE_VERSION >= 12000
+int cudaGetDriverEntryPoint(const char *symbol, void **pfn, unsigned long long flags, int *status) {
+    check_status(status);
+    return entry_point(symbol, pfn, flags, status);
+}
+#elif FAKE_VERSION >= 11030
+int cudaGetDriverEntryPoint(const char *symbol, void **pfn, unsigned long long flags) {
+    return entry_point(symbol, pfn, flags, NULL);
+}
+#endif
+
+#if FAKE_VERSION >= 12050 && !defined(FAKE_NO_BY_VERSION)
+int cudaGetDriverEntryPointByVersion(const char *symbol, void **pfn, unsigned int version,
+                                     unsigned long long flags, int *status) {
+    check(symbol, pfn, flags);
+    check_status(status);
+    atomic_fetch_add(&by_version_calls, 1);
+    return ask(symbol, pfn, (int)version, flags, status);
+}
+#endif
+#endif
