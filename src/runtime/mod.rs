@@ -23,8 +23,8 @@ use crate::library::DRIVER;
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 
 #[cfg(any(test, feature = "emit"))]
-use cushim_runtime::{Codes, LibraryInfo};
-pub use cushim_runtime::{Resolve, StreamMode};
+use cushim_runtime::{Codes, LibraryInfo, Resolve};
+pub use cushim_runtime::StreamMode;
 
 #[cfg(any(test, feature = "emit"))]
 use crate::library::Search;
