@@ -958,6 +958,83 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
 }
 
 #[test]
+fn cudart_binds_its_per_thread_twins_and_keeps_a_runtime_that_sees_no_driver_and_each_major_is_checked(
+) {
+    let dir = scratch("family-cudart");
+    let toolkit = dir.join("toolkit");
+    let lib64 = toolkit.join("lib64");
+    fake("cudart", &lib64, &[]);
+    let on = Path::new("1");
+    // The legacy default stream by default, the per-thread twin when asked.
+    for (env, ran) in [
+        (vec![("CUDA_HOME", toolkit.as_path())], "cudaMemcpyAsync"),
+        (
+            vec![
+                ("CUDA_HOME", toolkit.as_path()),
+                ("CUSHIM_PER_THREAD_DEFAULT_STREAM", on),
+            ],
+            "cudaMemcpyAsync_ptsz",
+        ),
+    ] {
+        for out in both(&["cudart-stream"], &env, &dir) {
+            assert!(
+                out.contains(&format!("cudart: ran {ran}\n")),
+                "{env:?}: {out}"
+            );
+        }
+    }
+    // 11.8's runtime answers cudaErrorInsufficientDriver (35) without a
+    // driver: the library is there, its major unread, and it is kept.
+    let no_driver = dir.join("no-driver");
+    fake("cudart", &no_driver.join("lib64"), &["-DFAKE_NO_DRIVER"]);
+    for out in both(&["which", "cudart"], &[("CUDA_HOME", &no_driver)], &dir) {
+        let path = no_driver.join("lib64/libcudart.so.13");
+        assert!(
+            out.contains(&format!("path={} version=0", path.display())),
+            "{out}"
+        );
+    }
+    // A library of another major than the 13.0 header's is skipped and
+    // named, each by the version its own function reports.
+    for (lib, defines, file, says) in [
+        (
+            "cudart",
+            &["-DFAKE_VERSION=12090"][..],
+            "libcudart.so.13",
+            "is CUDA runtime 12.9, but the header is for CUDA 13.x",
+        ),
+        (
+            "cusparse",
+            &["-DFAKE_MAJOR=11"][..],
+            "libcusparse.so.12",
+            "is cuSPARSE 11.6, but the header is for cuSPARSE 12.x",
+        ),
+        (
+            "cusolver",
+            &["-DFAKE_MAJOR=11"][..],
+            "libcusolver.so.12",
+            "is cuSOLVER 11.0, but the header is for cuSOLVER 12.x",
+        ),
+    ] {
+        let old = dir.join(format!("old-{lib}"));
+        let lib64 = old.join("lib64");
+        for dependency in ["nvjitlink", "cublaslt", "cublas", "cusparse"] {
+            if lib == "cusolver" {
+                fake(dependency, &lib64, &[]);
+            }
+        }
+        if lib == "cusparse" {
+            fake("nvjitlink", &lib64, &[]);
+        }
+        fake(lib, &lib64, defines);
+        for out in both(&["which", lib], &[("CUDA_HOME", &old)], &dir) {
+            let want = format!("`{}` {says}", lib64.join(file).display());
+            assert!(out.contains(&want), "want {want}:\n{out}");
+        }
+    }
+}
+
+#[test]
 fn doctor_shows_each_candidate_tried_the_winner_and_its_missing_functions() {
     let t = Trees::new("family-trees-doctor");
     let wrong = t.path("wrong");

@@ -232,7 +232,7 @@ impl fmt::Display for LoadError {
                 ..
             } => write!(
                 f,
-                "`{function}`: the {short} at `{path}` does not provide `{symbol}` ({error}); the {short} is probably older than the header",
+                "`{function}`: the {short} at `{path}` does not provide `{symbol}` ({error}); the {short} is older than the header, or does not export every function the header declares",
             ),
             LoadError::TooOld {
                 function,

@@ -1352,7 +1352,7 @@ void note_failure(const Library &L, std::size_t index) {
             else if (s.entry_point)
                 format(how, sizeof how, "no ABI version to ask %s for, code", s.entry_point);
             format(message, sizeof message,
-                   "`%s`: the %s does not provide `%s` (%s %d); the %s is probably older than the header", f.name,
+                   "`%s`: the %s does not provide `%s` (%s %d); the %s is older than the header, or does not export every function the header declares", f.name,
                    L.short_name, f.symbol, how, fs.detail.load(std::memory_order_relaxed), L.short_name);
             note(L, status_symbol_not_found, message);
         }

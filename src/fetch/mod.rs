@@ -98,7 +98,7 @@ pub(super) fn entry_files(library: &Library) -> Vec<&'static str> {
         for f in l
             .header_files()
             .into_iter()
-            .chain(l.parse_files.iter().copied())
+            .chain(l.parse_files.iter().flat_map(|set| set.iter().copied()))
         {
             if !files.contains(&f) {
                 files.push(f);

@@ -3,31 +3,8 @@
 
 use super::{
     Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, BFLOAT16, HALF, RUNTIME_API, TYPES,
 };
-
-/// What the cuBLAS headers include from the runtime's and crt's wheels
-/// (`clang -H` on `cublas_v2.h` and `cublasLt.h`); `<nv/target>` is
-/// cushim's own stand-in (`headers/foreign/nv/target`).
-const CUBLAS_PARSE_FILES: &[&str] = &[
-    "builtin_types.h",
-    "crt/host_defines.h",
-    "cuComplex.h",
-    "cuda_bf16.h",
-    "cuda_bf16.hpp",
-    "cuda_device_runtime_api.h",
-    "cuda_fp16.h",
-    "cuda_fp16.hpp",
-    "cuda_runtime_api.h",
-    "device_types.h",
-    "driver_types.h",
-    "library_types.h",
-    "surface_types.h",
-    "texture_types.h",
-    "vector_functions.h",
-    "vector_functions.hpp",
-    "vector_types.h",
-];
 
 /// cuBLAS's and cuBLASLt's status constants: no code says "library not
 /// found", so `CUBLAS_STATUS_NOT_INITIALIZED` (what cuBLAS answers when the
@@ -79,7 +56,7 @@ pub const CUBLAS: Library = Library {
     ],
     pins: "headers/pins-cublas.txt",
     pin_text: include_str!("../../headers/pins-cublas.txt"),
-    parse_files: CUBLAS_PARSE_FILES,
+    parse_files: &[RUNTIME_API, HALF, BFLOAT16, TYPES],
     parse: ParseSettings {
         status_type: "cublasStatus_t",
         alias_macros: true,

@@ -3,7 +3,7 @@
 
 use super::{
     ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, RUNTIME_API,
 };
 
 /// The CUDA runtime: `cuda_runtime_api.h` from the runtime's wheel, with the
@@ -22,16 +22,7 @@ pub const CUDART: Library = Library {
     headers: &[Header::alone("cuda_runtime_api.h")],
     pins: "headers/pins-cudart.txt",
     pin_text: include_str!("../../headers/pins-cudart.txt"),
-    parse_files: &[
-        "builtin_types.h",
-        "crt/host_defines.h",
-        "cuda_device_runtime_api.h",
-        "device_types.h",
-        "driver_types.h",
-        "surface_types.h",
-        "texture_types.h",
-        "vector_types.h",
-    ],
+    parse_files: &[RUNTIME_API],
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         version_macro: "CUDART_VERSION",

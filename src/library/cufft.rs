@@ -3,7 +3,7 @@
 
 use super::{
     ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, RUNTIME, RUNTIME_API, TYPES,
 };
 
 /// cuFFT: `cufft.h` and `cufftXt.h` (not `cufftw.h`, whose functions are
@@ -23,26 +23,7 @@ pub const CUFFT: Library = Library {
     headers: &[Header::alone("cufft.h"), Header::alone("cufftXt.h")],
     pins: "headers/pins-cufft.txt",
     pin_text: include_str!("../../headers/pins-cufft.txt"),
-    parse_files: &[
-        "builtin_types.h",
-        "channel_descriptor.h",
-        "crt/host_config.h",
-        "crt/host_defines.h",
-        "cuComplex.h",
-        "cuda_device_runtime_api.h",
-        "cuda_runtime.h",
-        "cuda_runtime_api.h",
-        "cudalibxt.h",
-        "device_types.h",
-        "driver_functions.h",
-        "driver_types.h",
-        "library_types.h",
-        "surface_types.h",
-        "texture_types.h",
-        "vector_functions.h",
-        "vector_functions.hpp",
-        "vector_types.h",
-    ],
+    parse_files: &[RUNTIME_API, RUNTIME, TYPES, &["cudalibxt.h"]],
     parse: ParseSettings {
         status_type: "cufftResult",
         inline_wrappers: true,

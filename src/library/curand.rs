@@ -3,7 +3,7 @@
 
 use super::{
     ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, RUNTIME, RUNTIME_API,
 };
 
 /// cuRAND: `curand.h`, which includes the runtime's `cuda_runtime.h`
@@ -19,24 +19,7 @@ pub const CURAND: Library = Library {
     headers: &[Header::alone("curand.h")],
     pins: "headers/pins-curand.txt",
     pin_text: include_str!("../../headers/pins-curand.txt"),
-    parse_files: &[
-        "builtin_types.h",
-        "channel_descriptor.h",
-        "crt/host_config.h",
-        "crt/host_defines.h",
-        "cuda_device_runtime_api.h",
-        "cuda_runtime.h",
-        "cuda_runtime_api.h",
-        "device_types.h",
-        "driver_functions.h",
-        "driver_types.h",
-        "library_types.h",
-        "surface_types.h",
-        "texture_types.h",
-        "vector_functions.h",
-        "vector_functions.hpp",
-        "vector_types.h",
-    ],
+    parse_files: &[RUNTIME_API, RUNTIME],
     parse: ParseSettings {
         status_type: "curandStatus_t",
         ..ParseSettings::PLAIN

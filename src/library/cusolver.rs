@@ -3,34 +3,8 @@
 
 use super::{
     ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, BFLOAT16, HALF, RUNTIME_API, TYPES,
 };
-
-/// What the cuSOLVER headers include from cuBLAS's, cuSPARSE's, the
-/// runtime's and crt's wheels (`gcc -H`); `<nv/target>` is cushim's own
-/// stand-in (`headers/foreign/nv/target`).
-const CUSOLVER_PARSE_FILES: &[&str] = &[
-    "builtin_types.h",
-    "crt/host_defines.h",
-    "cuComplex.h",
-    "cublas_api.h",
-    "cublas_v2.h",
-    "cuda_bf16.h",
-    "cuda_bf16.hpp",
-    "cuda_device_runtime_api.h",
-    "cuda_fp16.h",
-    "cuda_fp16.hpp",
-    "cuda_runtime_api.h",
-    "cusparse.h",
-    "device_types.h",
-    "driver_types.h",
-    "library_types.h",
-    "surface_types.h",
-    "texture_types.h",
-    "vector_functions.h",
-    "vector_functions.hpp",
-    "vector_types.h",
-];
 
 /// cuSOLVER: `cusolverDn.h`, `cusolverSp.h`, `cusolverRf.h` and
 /// `cusolver_common.h` (not `cusolverMg.h`, whose functions are
@@ -56,7 +30,13 @@ pub const CUSOLVER: Library = Library {
     ],
     pins: "headers/pins-cusolver.txt",
     pin_text: include_str!("../../headers/pins-cusolver.txt"),
-    parse_files: CUSOLVER_PARSE_FILES,
+    parse_files: &[
+        RUNTIME_API,
+        HALF,
+        BFLOAT16,
+        TYPES,
+        &["cublas_api.h", "cublas_v2.h", "cusparse.h"],
+    ],
     parse: ParseSettings {
         status_type: "cusolverStatus_t",
         ..ParseSettings::PLAIN

@@ -3,29 +3,8 @@
 
 use super::{
     ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    VersionFunction, VersionQuery, Words, HALF, RUNTIME_API, TYPES,
 };
-
-/// The runtime's headers that `cusparse.h` includes (`g++ -H`: in C++ it
-/// also includes `cuda_fp16.h`); `<nv/target>` is cushim's own stand-in
-/// (`headers/foreign/nv/target`).
-const CUSPARSE_PARSE_FILES: &[&str] = &[
-    "builtin_types.h",
-    "crt/host_defines.h",
-    "cuComplex.h",
-    "cuda_device_runtime_api.h",
-    "cuda_fp16.h",
-    "cuda_fp16.hpp",
-    "cuda_runtime_api.h",
-    "device_types.h",
-    "driver_types.h",
-    "library_types.h",
-    "surface_types.h",
-    "texture_types.h",
-    "vector_functions.h",
-    "vector_functions.hpp",
-    "vector_types.h",
-];
 
 /// cuSPARSE: `cusparse.h` (`headers/pins-cusparse.txt`); `libcusparse.so.11`
 /// for CUDA 11 and `.12` for both 12 and 13. 37 functions are declared but
@@ -43,7 +22,7 @@ pub const CUSPARSE: Library = Library {
     }],
     pins: "headers/pins-cusparse.txt",
     pin_text: include_str!("../../headers/pins-cusparse.txt"),
-    parse_files: CUSPARSE_PARSE_FILES,
+    parse_files: &[RUNTIME_API, HALF, TYPES],
     parse: ParseSettings {
         status_type: "cusparseStatus_t",
         ..ParseSettings::PLAIN

@@ -189,6 +189,48 @@ impl Header {
     }
 }
 
+/// The runtime's `cuda_runtime_api.h` and what it includes (`gcc -H`), from
+/// the runtime's wheel and the crt wheel: what every library whose header
+/// includes the runtime's parses with.
+pub const RUNTIME_API: &[&str] = &[
+    "builtin_types.h",
+    "crt/host_defines.h",
+    "cuda_device_runtime_api.h",
+    "cuda_runtime_api.h",
+    "device_types.h",
+    "driver_types.h",
+    "surface_types.h",
+    "texture_types.h",
+    "vector_types.h",
+];
+
+/// What the runtime's `cuda_runtime.h` adds to [`RUNTIME_API`].
+pub const RUNTIME: &[&str] = &[
+    "channel_descriptor.h",
+    "crt/host_config.h",
+    "cuda_runtime.h",
+    "driver_functions.h",
+    "library_types.h",
+    "vector_functions.h",
+    "vector_functions.hpp",
+];
+
+/// `cuda_fp16.h` and what it includes in C++ (with cushim's own
+/// `<nv/target>`, `headers/foreign/nv/target`, which a header that includes
+/// it names in [`Header::needs`]).
+pub const HALF: &[&str] = &[
+    "cuda_fp16.h",
+    "cuda_fp16.hpp",
+    "vector_functions.h",
+    "vector_functions.hpp",
+];
+
+/// `cuda_bf16.h`.
+pub const BFLOAT16: &[&str] = &["cuda_bf16.h", "cuda_bf16.hpp"];
+
+/// The runtime's complex and data types.
+pub const TYPES: &[&str] = &["cuComplex.h", "library_types.h"];
+
 /// One library, as data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Library {
@@ -209,9 +251,10 @@ pub struct Library {
     /// Example: `include_str!("../../headers/pins-nvrtc.txt")`.
     pub pin_text: &'static str,
     /// Headers the parse needs besides those that declare functions, by
-    /// their include path, taken from the same pinned wheels. Example:
-    /// `driver_types.h`, `crt/host_defines.h` for cuBLAS.
-    pub parse_files: &'static [&'static str],
+    /// their include path, taken from the same pinned wheels, in sets
+    /// ([`RUNTIME_API`], [`HALF`], ...). Example: `driver_types.h`,
+    /// `crt/host_defines.h` for cuBLAS.
+    pub parse_files: &'static [&'static [&'static str]],
     /// How its headers are parsed.
     pub parse: ParseSettings,
     /// How its C names map to symbols and ABI versions.

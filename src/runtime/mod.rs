@@ -22,9 +22,9 @@ use crate::library::DRIVER;
 #[cfg(feature = "emit")]
 pub const RUST_SHIM_MACRO: &str = include_str!("shim_macro.rs");
 
+pub use cushim_runtime::StreamMode;
 #[cfg(any(test, feature = "emit"))]
 use cushim_runtime::{Codes, LibraryInfo, Resolve};
-pub use cushim_runtime::StreamMode;
 
 #[cfg(any(test, feature = "emit"))]
 use crate::library::Search;

@@ -253,6 +253,18 @@ static void more() {
     for (const char *lib : {"cudart", "cufft", "curand", "cusparse", "cusolver"}) which(lib);
 }
 
+// cudaMemcpyAsync through the stubs: the fake says whether its plain export
+// or its per-thread twin ran (the stream mode comes from the environment).
+static void cudart_stream() {
+    unsigned char src[4] = {1, 1, 1, 1}, dst[4] = {};
+    CHECK(cudaMemcpyAsync(dst, src, 4, cudaMemcpyHostToHost, nullptr) == cudaSuccess);
+    void *library = dlopen(cushim_cudart_library_path(), RTLD_NOW | RTLD_NOLOAD);
+    CHECK(library != nullptr);
+    auto last = reinterpret_cast<const char *(*)()>(dlsym(library, "fake_last_copy"));
+    CHECK(last != nullptr);
+    std::printf("cudart: ran %s\n", last());
+}
+
 // Without the five: each answers its own code, and names the file it looked for.
 static void more_absent() {
     void *device = nullptr;
@@ -288,6 +300,8 @@ int main(int argc, char **argv) {
         more();
     else if (std::strcmp(scenario, "more-absent") == 0)
         more_absent();
+    else if (std::strcmp(scenario, "cudart-stream") == 0)
+        cudart_stream();
     else if (std::strcmp(scenario, "compile") == 0 && argc <= 3)
         compile(argc == 3 ? argv[2] : nullptr);
     else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {

@@ -30,6 +30,9 @@
  *   FAKE_NULL_SUCCESS     a missing symbol comes back as success with a NULL
  *                         pointer and status 0 (instead of status 1, "symbol
  *                         not found")
+ *   FAKE_NO_DRIVER        cudaRuntimeGetVersion answers 35
+ *                         (cudaErrorInsufficientDriver) and reports nothing,
+ *                         as 11.8's does on a machine without a driver
  *
  * The entry points abort on a NULL name or out-pointer, on flags other than 1
  * (cudaEnableLegacyStream) and 2 (cudaEnablePerThreadDefaultStream), and, in
@@ -38,13 +41,36 @@
  * hands it whatever the register holds). Test hooks count the calls and keep
  * the last version and name asked for.
  */
+#include <stddef.h>
+
 #ifndef FAKE_VERSION
 #define FAKE_VERSION 13050
 #endif
 
 int cudaRuntimeGetVersion(int *version) {
     if (!version) return 1;
+#ifdef FAKE_NO_DRIVER
+    return 35;
+#else
     *version = FAKE_VERSION;
+    return 0;
+#endif
+}
+
+/* cudaMemcpyAsync and its per-thread twin: each says which one ran. */
+static const char *last_copy = "none";
+
+const char *fake_last_copy(void) { return last_copy; }
+
+int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream) {
+    (void)dst, (void)src, (void)count, (void)kind, (void)stream;
+    last_copy = "cudaMemcpyAsync";
+    return 0;
+}
+
+int cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind, void *stream) {
+    (void)dst, (void)src, (void)count, (void)kind, (void)stream;
+    last_copy = "cudaMemcpyAsync_ptsz";
     return 0;
 }
 

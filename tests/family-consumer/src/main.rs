@@ -321,6 +321,20 @@ fn more() {
     }
 }
 
+/// cudaMemcpyAsync through the stubs: the fake says whether its plain export
+/// or its per-thread twin ran (the stream mode comes from the environment).
+fn cudart_stream() {
+    let src = [1u8; 4];
+    let mut dst = [0u8; 4];
+    let kind = cudart::cudaMemcpyKind::cudaMemcpyHostToHost;
+    unsafe { cudart::Api::cudaMemcpyAsync(dst.as_mut_ptr().cast(), src.as_ptr().cast(), 4, kind, ptr::null_mut()) }
+        .expect("cudaMemcpyAsync");
+    let found = cudart::CUSHIM_LIBRARY.get().expect("cudart loaded");
+    let library = unsafe { libloading::Library::new(found.path()) }.expect("loaded already");
+    let last = unsafe { library.get::<unsafe extern "C" fn() -> *const c_char>(b"fake_last_copy") }.expect("the hook");
+    println!("cudart: ran {}", unsafe { CStr::from_ptr(last()) }.to_string_lossy());
+}
+
 /// Without the five: each answers its own code, and names the file it looked for.
 fn more_absent() {
     let mut device: *mut c_void = ptr::null_mut();
@@ -351,6 +365,7 @@ fn main() {
         Some("cublas-absent") => cublas_absent(),
         Some("more") => more(),
         Some("more-absent") => more_absent(),
+        Some("cudart-stream") => cudart_stream(),
         other => panic!("unknown scenario {other:?}"),
     }
     println!("ok: {}", args[1]);
