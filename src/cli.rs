@@ -458,6 +458,10 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
             }
         }
     }
+    // pip locates each release's wheels at once, ahead of the fetches.
+    if jobs.len() > 1 {
+        fetch::locate_ahead(&jobs);
+    }
     // A fetch mostly waits for pip and the network: a few run at once, and
     // their lines are printed in order.
     let results: Vec<Result<PathBuf, Error>> = std::thread::scope(|scope| {

@@ -72,6 +72,60 @@ pub fn library_include_dir(library: &Library, pin: &Pin) -> Result<PathBuf, Erro
     include_dir_of(&cache_dir()?, library, pin)
 }
 
+/// Asks pip for the addresses of the wheels of `jobs` that the cache lacks,
+/// ahead of their fetches,
+/// once a release (the wheels that several libraries share, the runtime's
+/// and the crt's, once): a fetch of many releases and libraries then runs
+/// pip a few times instead of once a wheel. Best effort: a fetch locates on
+/// its own whatever this did not.
+pub fn locate_ahead(jobs: &[(&Library, Pin)]) {
+    let Ok(cache) = cache_dir() else { return };
+    if private_dir(&cache).is_err() {
+        return;
+    }
+    let mut releases: Vec<(crate::version::CudaVersion, Vec<crate::pins::Wheel>)> = Vec::new();
+    // Only what is not cached already.
+    let missing = jobs
+        .iter()
+        .filter(|(library, pin)| {
+            verify(library, pin, &cache.join(entry_name(library, pin))).is_err()
+        })
+        .map(|(_, pin)| pin);
+    for pin in missing {
+        let at = match releases.iter().position(|(cuda, _)| *cuda == pin.cuda) {
+            Some(at) => at,
+            None => {
+                releases.push((pin.cuda, Vec::new()));
+                releases.len() - 1
+            }
+        };
+        for wheel in &pin.wheels {
+            if !releases[at].1.iter().any(|w| w.name == wheel.name) {
+                releases[at].1.push(wheel.clone());
+            }
+        }
+    }
+    std::thread::scope(|scope| {
+        for batch in releases.chunks(4) {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|(_, wheels)| {
+                    let staging = staging_dir(&cache, "locate");
+                    scope.spawn(move || {
+                        if fs::create_dir_all(&staging).is_ok() {
+                            Pip::PINNED.locate_together(wheels, &staging);
+                        }
+                        let _ = fs::remove_dir_all(&staging);
+                    })
+                })
+                .collect();
+            for h in handles {
+                let _ = h.join();
+            }
+        }
+    });
+}
+
 /// [`include_dir`] with an explicit cache directory.
 pub fn include_dir_in(cache: &Path, pin: &Pin) -> Result<PathBuf, Error> {
     include_dir_of(cache, &DRIVER, pin)

@@ -7,6 +7,7 @@ use crate::diag::Error;
 use crate::pins::Wheel;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// A wheel's way in: pip in real use, a local server in the tests.
 pub(super) trait Source {
@@ -80,10 +81,122 @@ fn last_line(stderr: &[u8]) -> String {
     line.trim().chars().take(200).collect()
 }
 
+/// pip's reports of the wheels this process located already, by the
+/// platforms asked for and the wheel: the libraries that share a wheel (the
+/// runtime's and the crt's, for cuBLAS, cudart, cuFFT, ...) ask pip once.
+static LOCATED: Mutex<Vec<(String, Vec<u8>)>> = Mutex::new(Vec::new());
+
+/// Splits pip's report of several wheels (argv 1) into one report a wheel
+/// in a directory (argv 2), printing `name version file` for each: what
+/// [`Source::locate`] hands the ranged reader, which takes one wheel.
+const SPLIT: &str = r#"
+import json, os, sys
+with open(sys.argv[1], "rb") as f:
+    report = json.loads(f.read(16 << 20))
+for i, item in enumerate(report.get("install") or []):
+    meta = item.get("metadata") or {}
+    path = os.path.join(sys.argv[2], "one-%d.json" % i)
+    with open(path, "w") as f:
+        json.dump(dict(report, install=[item]), f)
+    print(meta.get("name", ""), meta.get("version", ""), path)
+"#;
+
+/// A distribution's name as pip compares them: lowercase, and each run of
+/// `-`, `_` and `.` one `-`. Example: `nvidia_cuda_runtime` → `nvidia-cuda-runtime`.
+fn normalized(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+impl Pip {
+    /// The key of `wheel`'s report in [`LOCATED`].
+    fn located_key(&self, wheel: &Wheel) -> String {
+        format!("{} {}", self.platforms.join(" "), wheel.spec())
+    }
+
+    /// Locates `wheels` (of one release: no two share a name) with one pip
+    /// run instead of one each, and keeps each one's report for
+    /// [`Source::locate`]. Best effort: a wheel this does not settle is
+    /// located alone when it is fetched.
+    pub(super) fn locate_together(&self, wheels: &[Wheel], dir: &Path) {
+        let report = dir.join("together.json");
+        let Ok(mut pip) = pip(dir) else { return };
+        let ran = pip
+            .command
+            .args(["install", "--dry-run", "--ignore-installed"])
+            .args(QUIET)
+            .args(self.which_file())
+            .arg("--target")
+            .arg(dir.join("target"))
+            .arg("--report")
+            .arg(&report)
+            .args(wheels.iter().map(Wheel::spec))
+            .output();
+        drop(pip);
+        if !ran.is_ok_and(|out| out.status.success()) {
+            return;
+        }
+        let Ok(mut python) = python3(dir) else { return };
+        let Ok(out) = python
+            .command
+            .args(["-c", SPLIT])
+            .arg(&report)
+            .arg(dir)
+            .output()
+        else {
+            return;
+        };
+        drop(python);
+        let listed = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut located = LOCATED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for line in listed.lines() {
+            let mut parts = line.splitn(3, ' ');
+            let (Some(name), Some(version), Some(file)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            let wheel = wheels
+                .iter()
+                .find(|w| normalized(&w.name) == normalized(name) && w.version == version);
+            let (Some(wheel), Ok(text)) = (wheel, fs::read(file)) else {
+                continue;
+            };
+            let key = self.located_key(wheel);
+            if !located.iter().any(|(k, _)| *k == key) {
+                located.push((key, text));
+            }
+        }
+    }
+}
+
 impl Source for Pip {
     fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<PathBuf, String> {
         let report = dir.join("report.json");
         let spec = wheel.spec();
+        let key = self.located_key(wheel);
+        let known = LOCATED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, text)| text.clone());
+        if let Some(text) = known {
+            fs::write(&report, text)
+                .map_err(|e| format!("cannot write `{}`: {e}", report.display()))?;
+            return Ok(report);
+        }
         let mut pip = pip(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
         let out = pip
             .command
@@ -103,6 +216,12 @@ impl Source for Pip {
                 "`pip install --dry-run --report` cannot locate {spec} ({})",
                 last_line(&out.stderr)
             ));
+        }
+        if let Ok(text) = fs::read(&report) {
+            LOCATED
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((key, text));
         }
         Ok(report)
     }
@@ -137,5 +256,17 @@ impl Source for Pip {
             .ok_or_else(|| Error::new(format!("`pip download {spec}` produced no wheel")))?;
         let bytes = fs::read(&file).map_err(|e| super::io_error("cannot read", &file, e))?;
         Ok((bytes, file))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalized;
+
+    #[test]
+    fn names_compare_as_pip_compares_them() {
+        assert_eq!(normalized("nvidia_cuda_runtime"), "nvidia-cuda-runtime");
+        assert_eq!(normalized("NVIDIA-cuBLAS"), "nvidia-cublas");
+        assert_eq!(normalized("a._-b"), "a-b");
     }
 }
