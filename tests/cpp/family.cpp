@@ -208,6 +208,11 @@ static void more() {
     std::printf("cudart: memory [");
     for (int i = 0; i < 8; ++i) std::printf(i ? ", %u" : "%u", host[i]);
     std::printf("], device %s\n", prop.name);
+    // The fake lacks cudaDeviceReset: it alone fails, with
+    // cudaErrorSharedObjectSymbolNotFound.
+    std::printf("cudart: cudaDeviceReset code %d\n", static_cast<int>(cudaDeviceReset()));
+    CHECK(cushim_cudart_last_status() == CUSHIM_CUDART_SYMBOL_NOT_FOUND);
+    CHECK(cudaFree(nullptr) == cudaSuccess);
 
     cufftHandle plan = 0;
     CHECK(cufftPlan1d(&plan, 4, CUFFT_C2C, 1) == CUFFT_SUCCESS);

@@ -267,6 +267,10 @@ fn more() {
     unsafe { cudart::Api::cudaGetDeviceProperties(&raw mut prop, 0) }.expect("cudaGetDeviceProperties");
     let name = unsafe { CStr::from_ptr(prop.name.as_ptr()) }.to_string_lossy().into_owned();
     println!("cudart: memory {host:?}, device {name}");
+    // The fake lacks cudaDeviceReset: it alone fails, with
+    // cudaErrorSharedObjectSymbolNotFound.
+    println!("cudart: cudaDeviceReset code {}", unsafe { cudart::cudaDeviceReset() }.0);
+    unsafe { cudart::Api::cudaFree(ptr::null_mut()) }.expect("cudaFree after a missing function");
 
     // cuFFT: the forward DFT of [1, 2, 3, 4].
     let mut plan: cufft::cufftHandle = 0;
