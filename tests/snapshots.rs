@@ -187,3 +187,47 @@ fn outputs_of_the_runtime_entry_point_mode() {
         );
     });
 }
+
+/// Every library of the registry has a fixture header of its own shape
+/// (`headers/fixtures/library/<name>.h`, written for cushim), parsed with its
+/// settings: the IR shows its C names, exports, ABI versions and per-thread
+/// twins, with no fetched header. A new library without a fixture fails here.
+#[test]
+fn every_library_s_fixture_parses_with_its_settings() {
+    for library in cushim::library::LIBRARIES {
+        let header = root().join(format!("headers/fixtures/library/{}.h", library.name));
+        assert!(
+            header.is_file(),
+            "{} has no fixture: {}",
+            library.name,
+            header.display()
+        );
+        let options = cushim::Builder::new()
+            .library(library.name)
+            .header(&header, None);
+        let (api, _) =
+            cushim::load(options.options()).unwrap_or_else(|e| panic!("{}: {e}", library.name));
+        let mut text = cushim::ir::table(&api);
+        text.push_str("\ndiagnostics:\n");
+        for d in &api.diagnostics {
+            text.push_str(&format!("{d}\n"));
+        }
+        text.push_str("\nfunctions:\n");
+        for f in &api.functions {
+            text.push_str(&format!(
+                "{} -> {} (aliases {:?}, ABI {:?}, per-thread {:?})\n",
+                f.name,
+                f.symbol,
+                f.aliases,
+                f.version.map(|v| v.number()),
+                f.per_thread.as_ref().map(|p| p.symbol.as_str()),
+            ));
+        }
+        insta_settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("ir-fixture-library-{}", library.name),
+                relative(&text)
+            );
+        });
+    }
+}
