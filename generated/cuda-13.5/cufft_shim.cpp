@@ -222,7 +222,7 @@ const cushim::Library cushim_this = {
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
-        7,  // library not found: CUFFT_SETUP_FAILED
+        17,  // library not found: CUFFT_MISSING_DEPENDENCY
         7,  // stub library: CUFFT_SETUP_FAILED
         16,  // symbol not found: CUFFT_NOT_SUPPORTED
         16,  // too old: CUFFT_NOT_SUPPORTED

@@ -636,7 +636,7 @@ pub fn emit(
                     codes.success,
                     codes.invalid_value,
                 ],
-                &library.codes,
+                &api.loader_codes(),
                 library.success,
             ),
             &Tables {

@@ -506,7 +506,7 @@ pub fn emit(
                 api.codes.success,
                 api.codes.invalid_value,
             ],
-            code_names(&api.library.codes),
+            code_names(&api.loader_codes()),
             match options.resolve {
                 Resolve::ProcAddress => "ProcAddress",
                 Resolve::Dlsym => "Dlsym",

@@ -65,6 +65,14 @@ pub struct Codes {
 }
 
 impl Api {
+    /// The library's loader codes as this header has them: each the first
+    /// of its chain that the header declares ([`crate::library::Code::resolved`]).
+    pub fn loader_codes(&self) -> crate::library::LoaderCodes {
+        self.library
+            .codes
+            .resolved(&|name| self.status_codes.iter().any(|c| c.name == name))
+    }
+
     /// The headers' CUDA major version, which names the library's files
     /// (`libnvrtc.so.13`, `libcufft.so.12`); 0 when the release is unknown
     /// and the library's files do not need it.
@@ -100,7 +108,9 @@ impl Codes {
                 .find(|c| c.name == name)
                 .map_or(i64::from(documented), |c| c.value)
         };
-        let c = &library.codes;
+        let c = library
+            .codes
+            .resolved(&|name| status_codes.iter().any(|c| c.name == name));
         let code = |c: crate::library::Code| value(c.name, c.value);
         Codes {
             success: value(library.success, 0),

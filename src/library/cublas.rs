@@ -14,26 +14,32 @@ const CUBLAS_CODES: LoaderCodes = LoaderCodes {
     library_not_found: Code {
         name: "CUBLAS_STATUS_NOT_INITIALIZED",
         value: 1,
+        otherwise: None,
     },
     symbol_not_found: Code {
         name: "CUBLAS_STATUS_NOT_SUPPORTED",
         value: 15,
+        otherwise: None,
     },
     stub_library: Code {
         name: "CUBLAS_STATUS_NOT_INITIALIZED",
         value: 1,
+        otherwise: None,
     },
     too_old: Code {
         name: "CUBLAS_STATUS_NOT_SUPPORTED",
         value: 15,
+        otherwise: None,
     },
     not_initialized: Code {
         name: "CUBLAS_STATUS_NOT_INITIALIZED",
         value: 1,
+        otherwise: None,
     },
     invalid_value: Code {
         name: "CUBLAS_STATUS_INVALID_VALUE",
         value: 7,
+        otherwise: None,
     },
 };
 

@@ -41,26 +41,32 @@ pub const CUDART: Library = Library {
         library_not_found: Code {
             name: "cudaErrorSharedObjectInitFailed",
             value: 303,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "cudaErrorSharedObjectSymbolNotFound",
             value: 302,
+            otherwise: None,
         },
         stub_library: Code {
             name: "cudaErrorStubLibrary",
             value: 34,
+            otherwise: None,
         },
         too_old: Code {
             name: "cudaErrorSharedObjectSymbolNotFound",
             value: 302,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "cudaErrorInitializationError",
             value: 3,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "cudaErrorInvalidValue",
             value: 1,
+            otherwise: None,
         },
     },
     fallbacks: &[

@@ -6,6 +6,13 @@ use super::{
     VersionFunction, VersionQuery, Words, RUNTIME, RUNTIME_API, TYPES,
 };
 
+/// What cuFFT answers when it cannot start, in every release.
+const SETUP_FAILED: Code = Code {
+    name: "CUFFT_SETUP_FAILED",
+    value: 7,
+    otherwise: None,
+};
+
 /// cuFFT: `cufft.h` and `cufftXt.h` (not `cufftw.h`, whose functions are
 /// `libcufftw`'s), which include the runtime's headers
 /// (`headers/pins-cufft.txt`). Its files carry its own major, one less than
@@ -14,9 +21,10 @@ use super::{
 /// export `__cufftXtSetJITCallback_12_7`, which the parse binds. cuFFT opens
 /// nvJitLink and NVRTC by name for JIT callbacks: they are loaded after it
 /// from its directory where they are there. The status codes were
-/// renumbered in 13.0; the two the loader answers exist in every release:
-/// `CUFFT_SETUP_FAILED` ("the cuFFT library failed to initialize") and
-/// `CUFFT_NOT_SUPPORTED`.
+/// renumbered in 13.0: without the library, a 13.x header's shims answer
+/// `CUFFT_MISSING_DEPENDENCY` (17, new in 13.0) and an older header's
+/// `CUFFT_SETUP_FAILED` ("the cuFFT library failed to initialize"); a
+/// missing function is `CUFFT_NOT_SUPPORTED` in every release.
 pub const CUFFT: Library = Library {
     name: "cufft",
     stem: "cufft",
@@ -34,28 +42,34 @@ pub const CUFFT: Library = Library {
     success: "CUFFT_SUCCESS",
     codes: LoaderCodes {
         library_not_found: Code {
-            name: "CUFFT_SETUP_FAILED",
-            value: 7,
+            name: "CUFFT_MISSING_DEPENDENCY",
+            value: 17,
+            otherwise: Some(&SETUP_FAILED),
         },
         symbol_not_found: Code {
             name: "CUFFT_NOT_SUPPORTED",
             value: 16,
+            otherwise: None,
         },
         stub_library: Code {
             name: "CUFFT_SETUP_FAILED",
             value: 7,
+            otherwise: None,
         },
         too_old: Code {
             name: "CUFFT_NOT_SUPPORTED",
             value: 16,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "CUFFT_SETUP_FAILED",
             value: 7,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "CUFFT_INVALID_VALUE",
             value: 4,
+            otherwise: None,
         },
     },
     fallbacks: &[],

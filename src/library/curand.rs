@@ -31,10 +31,12 @@ pub const CURAND: Library = Library {
         Code {
             name: "CURAND_STATUS_INITIALIZATION_FAILED",
             value: 203,
+            otherwise: None,
         },
         Code {
             name: "CURAND_STATUS_OUT_OF_RANGE",
             value: 104,
+            otherwise: None,
         },
     ),
     fallbacks: &[],

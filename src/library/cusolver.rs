@@ -48,26 +48,32 @@ pub const CUSOLVER: Library = Library {
         library_not_found: Code {
             name: "CUSOLVER_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "CUSOLVER_STATUS_NOT_SUPPORTED",
             value: 9,
+            otherwise: None,
         },
         stub_library: Code {
             name: "CUSOLVER_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         too_old: Code {
             name: "CUSOLVER_STATUS_NOT_SUPPORTED",
             value: 9,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "CUSOLVER_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "CUSOLVER_STATUS_INVALID_VALUE",
             value: 3,
+            otherwise: None,
         },
     },
     fallbacks: &[],

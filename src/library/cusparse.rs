@@ -34,26 +34,32 @@ pub const CUSPARSE: Library = Library {
         library_not_found: Code {
             name: "CUSPARSE_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "CUSPARSE_STATUS_NOT_SUPPORTED",
             value: 10,
+            otherwise: None,
         },
         stub_library: Code {
             name: "CUSPARSE_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         too_old: Code {
             name: "CUSPARSE_STATUS_NOT_SUPPORTED",
             value: 10,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "CUSPARSE_STATUS_NOT_INITIALIZED",
             value: 1,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "CUSPARSE_STATUS_INVALID_VALUE",
             value: 3,
+            otherwise: None,
         },
     },
     fallbacks: &[

@@ -55,26 +55,32 @@ pub const DRIVER: Library = Library {
         library_not_found: Code {
             name: "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
             value: 303,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "CUDA_ERROR_NOT_FOUND",
             value: 500,
+            otherwise: None,
         },
         stub_library: Code {
             name: "CUDA_ERROR_STUB_LIBRARY",
             value: 34,
+            otherwise: None,
         },
         too_old: Code {
             name: "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
             value: 36,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "CUDA_ERROR_NOT_INITIALIZED",
             value: 3,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "CUDA_ERROR_INVALID_VALUE",
             value: 1,
+            otherwise: None,
         },
     },
     flag_word: "flags",

@@ -16,6 +16,26 @@ pub struct Code {
     pub name: &'static str,
     /// Example: `303`.
     pub value: u32,
+    /// The code to answer instead where the header does not declare
+    /// `name` (a release before it). Example: cuFFT 13's
+    /// `CUFFT_MISSING_DEPENDENCY`, otherwise `CUFFT_SETUP_FAILED`.
+    pub otherwise: Option<&'static Code>,
+}
+
+impl Code {
+    /// This code, or the first of its `otherwise` chain that `declares`
+    /// (the header's status constants) knows; the last of the chain when
+    /// none is declared (its documented value is used).
+    pub fn resolved(&self, declares: &dyn Fn(&str) -> bool) -> Code {
+        let mut code = *self;
+        while !declares(code.name) {
+            match code.otherwise {
+                Some(next) => code = *next,
+                None => break,
+            }
+        }
+        code
+    }
 }
 
 /// The status constants a loader answers with when a call cannot reach the library.
@@ -37,6 +57,18 @@ pub struct LoaderCodes {
 }
 
 impl LoaderCodes {
+    /// Each code [`Code::resolved`] against the header's status constants.
+    pub fn resolved(&self, declares: &dyn Fn(&str) -> bool) -> LoaderCodes {
+        LoaderCodes {
+            library_not_found: self.library_not_found.resolved(declares),
+            symbol_not_found: self.symbol_not_found.resolved(declares),
+            stub_library: self.stub_library.resolved(declares),
+            too_old: self.too_old.resolved(declares),
+            not_initialized: self.not_initialized.resolved(declares),
+            invalid_value: self.invalid_value.resolved(declares),
+        }
+    }
+
     /// One code for every failure to reach the library, for a library whose
     /// status enum has no finer ones, and its invalid-argument code.
     pub const fn every(failure: Code, invalid_value: Code) -> LoaderCodes {
@@ -574,4 +606,34 @@ pub fn names_for_help() -> String {
 /// The library named `name` (`driver`, `nvrtc`).
 pub fn by_name(name: &str) -> Option<&'static Library> {
     LIBRARIES.iter().copied().find(|l| l.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CUFFT;
+
+    #[test]
+    fn a_code_the_header_lacks_gives_way_to_the_next_of_its_chain() {
+        let declares_13 = |name: &str| name.starts_with("CUFFT_");
+        let declares_12 =
+            |name: &str| name.starts_with("CUFFT_") && name != "CUFFT_MISSING_DEPENDENCY";
+        let nothing = |_: &str| false;
+        assert_eq!(
+            CUFFT.codes.resolved(&declares_13).library_not_found.value,
+            17
+        );
+        assert_eq!(
+            CUFFT.codes.resolved(&declares_12).library_not_found.value,
+            7
+        );
+        // Declared nowhere: the last of the chain, with its documented value.
+        assert_eq!(
+            CUFFT.codes.resolved(&nothing).library_not_found.name,
+            "CUFFT_SETUP_FAILED"
+        );
+        assert_eq!(
+            CUFFT.codes.resolved(&declares_12).symbol_not_found.value,
+            16
+        );
+    }
 }

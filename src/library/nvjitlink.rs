@@ -34,26 +34,32 @@ pub const NVJITLINK: Library = Library {
         library_not_found: Code {
             name: "NVJITLINK_ERROR_INTERNAL",
             value: 6,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
             value: 14,
+            otherwise: None,
         },
         stub_library: Code {
             name: "NVJITLINK_ERROR_INTERNAL",
             value: 6,
+            otherwise: None,
         },
         too_old: Code {
             name: "NVJITLINK_ERROR_OUTDATED_LIBRARY",
             value: 14,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "NVJITLINK_ERROR_INTERNAL",
             value: 6,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "NVJITLINK_ERROR_INVALID_INPUT",
             value: 4,
+            otherwise: None,
         },
     },
     fallbacks: &[],

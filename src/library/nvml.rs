@@ -31,26 +31,32 @@ pub const NVML: Library = Library {
         library_not_found: Code {
             name: "NVML_ERROR_LIBRARY_NOT_FOUND",
             value: 12,
+            otherwise: None,
         },
         symbol_not_found: Code {
             name: "NVML_ERROR_FUNCTION_NOT_FOUND",
             value: 13,
+            otherwise: None,
         },
         stub_library: Code {
             name: "NVML_ERROR_LIBRARY_NOT_FOUND",
             value: 12,
+            otherwise: None,
         },
         too_old: Code {
             name: "NVML_ERROR_FUNCTION_NOT_FOUND",
             value: 13,
+            otherwise: None,
         },
         not_initialized: Code {
             name: "NVML_ERROR_UNINITIALIZED",
             value: 1,
+            otherwise: None,
         },
         invalid_value: Code {
             name: "NVML_ERROR_INVALID_ARGUMENT",
             value: 2,
+            otherwise: None,
         },
     },
     fallbacks: &[("nvmlErrorString", Fallback::ErrorString)],

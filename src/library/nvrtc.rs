@@ -29,10 +29,12 @@ pub const NVRTC: Library = Library {
         Code {
             name: "NVRTC_ERROR_INTERNAL_ERROR",
             value: 11,
+            otherwise: None,
         },
         Code {
             name: "NVRTC_ERROR_INVALID_INPUT",
             value: 3,
+            otherwise: None,
         },
     ),
     fallbacks: &[("nvrtcGetErrorString", Fallback::ErrorString)],
