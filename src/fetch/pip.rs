@@ -123,26 +123,40 @@ impl Pip {
         format!("{} {}", self.platforms.join(" "), wheel.spec())
     }
 
+    /// `pip install --dry-run --report REPORT SPECS...`, run in `dir`: what
+    /// pip would fetch for each spec, and from where, written to `report`.
+    fn dry_run(
+        &self,
+        dir: &Path,
+        report: &Path,
+        specs: &[String],
+    ) -> Result<std::process::Output, String> {
+        let mut pip = pip(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
+        pip.command
+            .args(["install", "--dry-run", "--ignore-installed"])
+            .args(QUIET)
+            .args(self.which_file())
+            // pip takes --platform only with --target; a dry run writes nothing there.
+            .arg("--target")
+            .arg(dir.join("target"))
+            .arg("--report")
+            .arg(report)
+            .args(specs)
+            .output()
+            .map_err(|e| format!("cannot run `python3 -I -m pip`: {e}"))
+    }
+
     /// Locates `wheels` (of one release: no two share a name) with one pip
     /// run instead of one each, and keeps each one's report for
     /// [`Source::locate`]. Best effort: a wheel this does not settle is
     /// located alone when it is fetched.
     pub(super) fn locate_together(&self, wheels: &[Wheel], dir: &Path) {
         let report = dir.join("together.json");
-        let Ok(mut pip) = pip(dir) else { return };
-        let ran = pip
-            .command
-            .args(["install", "--dry-run", "--ignore-installed"])
-            .args(QUIET)
-            .args(self.which_file())
-            .arg("--target")
-            .arg(dir.join("target"))
-            .arg("--report")
-            .arg(&report)
-            .args(wheels.iter().map(Wheel::spec))
-            .output();
-        drop(pip);
-        if !ran.is_ok_and(|out| out.status.success()) {
+        let specs: Vec<String> = wheels.iter().map(Wheel::spec).collect();
+        if !self
+            .dry_run(dir, &report, &specs)
+            .is_ok_and(|out| out.status.success())
+        {
             return;
         }
         let Ok(mut python) = python3(dir) else { return };
@@ -197,20 +211,7 @@ impl Source for Pip {
                 .map_err(|e| format!("cannot write `{}`: {e}", report.display()))?;
             return Ok(report);
         }
-        let mut pip = pip(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
-        let out = pip
-            .command
-            .args(["install", "--dry-run", "--ignore-installed"])
-            .args(QUIET)
-            .args(self.which_file())
-            // pip takes --platform only with --target; a dry run writes nothing there.
-            .arg("--target")
-            .arg(dir.join("target"))
-            .arg("--report")
-            .arg(&report)
-            .arg(&spec)
-            .output()
-            .map_err(|e| format!("cannot run `python3 -I -m pip`: {e}"))?;
+        let out = self.dry_run(dir, &report, std::slice::from_ref(&spec))?;
         if !out.status.success() {
             return Err(format!(
                 "`pip install --dry-run --report` cannot locate {spec} ({})",
