@@ -1026,7 +1026,6 @@ static_assert(static_cast<int>(CUSHIM_CUDART_OK) == cushim::status_ok, "status")
 static_assert(static_cast<int>(CUSHIM_CUDART_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
 static_assert(static_cast<int>(CUSHIM_CUDART_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
 static_assert(static_cast<int>(CUSHIM_CUDART_TOO_OLD) == cushim::status_too_old, "status");
-static_assert(static_cast<int>(CUSHIM_CUDART_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
 static_assert(static_cast<int>(CUSHIM_CUDART_REENTRANT) == cushim::status_reentrant, "status");
 static_assert(static_cast<int>(CUSHIM_CUDART_FORKED_DURING_LOAD) == cushim::status_forked_during_load, "status");
 static_assert(static_cast<int>(CUSHIM_CUDART_WRONG_MAJOR) == cushim::status_wrong_major, "status");

@@ -21,8 +21,6 @@ typedef enum cushim_cudart_status {
     CUSHIM_CUDART_SYMBOL_NOT_FOUND = 3,
     /* The function is newer than the library; the library was not asked. */
     CUSHIM_CUDART_TOO_OLD = 4,
-    /* cuGetProcAddress knows the function, but not at this ABI version. */
-    CUSHIM_CUDART_VERSION_NOT_SUFFICIENT = 5,
     /* A stub was called from the library's own initializer, during the load. */
     CUSHIM_CUDART_REENTRANT = 6,
     /* This process was forked while another thread was loading the library. */
@@ -55,7 +53,7 @@ int cushim_cudart_set_library_path(const char *absolute_path);
 size_t cushim_cudart_resolve_all(const char **missing, size_t capacity);
 
 /* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
+ * per-thread (_ptds/_ptsz) variants. Only before the first cudart call; returns
  * 0, or -2 (and notes why) when it is too late. Without it, the environment
  * variable CUSHIM_PER_THREAD_DEFAULT_STREAM (1 or 0) or the generated default
  * decides. */

@@ -39,9 +39,14 @@ struct Header<'a> {
     /// How the comments name the library. Example: `NVRTC`.
     label: &'static str,
     has_stub: bool,
-    /// Whether the driver's own API (stream mode, `cuGetProcAddress`'s
-    /// status) is declared.
+    /// Whether the stream-mode API is declared (a library with per-thread
+    /// variants, or a lookup by ABI version).
     driver: bool,
+    /// Whether the library has a lookup by ABI version (`cuGetProcAddress`),
+    /// whose "version not sufficient" status is declared.
+    version_lookup: bool,
+    /// How the stream-mode comment names a call of the library. Example: `driver`.
+    short: &'static str,
     /// Example: `CUSHIM_PER_THREAD_DEFAULT_STREAM`.
     stream_var: &'static str,
     /// A function's C name, for the comments. Example: `cuMemAlloc`.
@@ -77,6 +82,8 @@ struct Source<'a> {
     has_stub: bool,
     /// The driver's own settings, for the driver only.
     driver: Option<CppDriver>,
+    /// As [`Header`]'s.
+    version_lookup: bool,
     /// The comment above the function table.
     row_legend: String,
     /// The macro of the functions' calling convention. Example: `CUDAAPI`.
@@ -595,6 +602,8 @@ pub fn emit(
         label,
         has_stub: library.has_stub,
         driver: driver.is_some(),
+        version_lookup: library.proc_address.is_some(),
+        short: library.words.short,
         stream_var: loader::STREAM_VAR,
         example: api
             .functions
@@ -652,6 +661,7 @@ pub fn emit(
             },
         ),
         has_stub: library.has_stub,
+        version_lookup: library.proc_address.is_some(),
         row_legend: if driver.is_some() {
             "Name, symbol, name for the lookup by ABI version, ABI version, per-thread twin, per-thread itself, of another system."
         } else {

@@ -160,7 +160,7 @@ static_assert(static_cast<int>({{ api_upper }}_STUB_LIBRARY) == cushim::status_s
 {%- endif %}
 static_assert(static_cast<int>({{ api_upper }}_SYMBOL_NOT_FOUND) == cushim::status_symbol_not_found, "status");
 static_assert(static_cast<int>({{ api_upper }}_TOO_OLD) == cushim::status_too_old, "status");
-{%- if driver.is_some() %}
+{%- if version_lookup %}
 static_assert(static_cast<int>({{ api_upper }}_VERSION_NOT_SUFFICIENT) == cushim::status_version_not_sufficient, "status");
 {%- endif %}
 static_assert(static_cast<int>({{ api_upper }}_REENTRANT) == cushim::status_reentrant, "status");

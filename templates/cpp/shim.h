@@ -25,7 +25,7 @@ typedef enum {{ api }}_status {
     {{ api_upper }}_SYMBOL_NOT_FOUND = 3,
     /* The function is newer than the library; the library was not asked. */
     {{ api_upper }}_TOO_OLD = 4,
-{%- if driver %}
+{%- if version_lookup %}
     /* cuGetProcAddress knows the function, but not at this ABI version. */
     {{ api_upper }}_VERSION_NOT_SUFFICIENT = 5,
 {%- endif %}
@@ -62,7 +62,7 @@ size_t {{ api }}_resolve_all(const char **missing, size_t capacity);
 {%- if driver %}
 
 /* Chooses the default-stream semantics of the legacy names: nonzero binds the
- * per-thread (_ptds/_ptsz) variants. Only before the first driver call; returns
+ * per-thread (_ptds/_ptsz) variants. Only before the first {{ short }} call; returns
  * 0, or -2 (and notes why) when it is too late. Without it, the environment
  * variable {{ stream_var }} (1 or 0) or the generated default
  * decides. */
