@@ -119,28 +119,12 @@ fn programs() -> &'static Programs {
 /// run path, as the real ones are: only a loader that loads those first from
 /// the same directory can open it by path. Returns its path.
 fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
-    let (soname, needs): (&str, &[&str]) = match lib {
-        "nvrtc" => ("libnvrtc.so.13", &[]),
-        "nvml" => ("libnvidia-ml.so.1", &[]),
-        "nvjitlink" => ("libnvJitLink.so.13", &[]),
-        "cudart" => ("libcudart.so.13", &[]),
-        "cublas" => ("libcublas.so.13", &["libcublasLt.so.13"]),
-        "cublaslt" => ("libcublasLt.so.13", &[]),
-        "cufft" => ("libcufft.so.12", &[]),
-        "curand" => ("libcurand.so.10", &["libcudart.so.13"]),
-        "cusparse" => ("libcusparse.so.12", &["libnvJitLink.so.13"]),
-        "cusolver" => (
-            "libcusolver.so.12",
-            &[
-                "libnvJitLink.so.13",
-                "libcusparse.so.12",
-                "libcublasLt.so.13",
-                "libcublas.so.13",
-            ],
-        ),
-        _ => unreachable!(),
-    };
+    // Its file name and what it needs, for CUDA 13, from its description.
+    let library = cushim::library::by_name(lib).unwrap();
+    let soname = cushim::library::with_major(library.names_for(13).unix, 13).remove(0);
+    let needs = cushim::library::with_major(library.preload_for(13).unix, 13);
     let needs: Vec<String> = needs.iter().map(|n| format!("-l:{n}")).collect();
+    let soname = soname.as_str();
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(soname);
     run_ok(
