@@ -40,6 +40,16 @@ fn staged_pid(name: &str) -> Option<u32> {
 
 /// Writes every file into `dir`: all the changed ones, or none.
 pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
+    let named: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|f| (f.name.as_str(), f.contents.as_bytes()))
+        .collect();
+    write_bytes(dir, &named)
+}
+
+/// [`write_all`] for files given as `(name, bytes)`: the shipped data,
+/// which is compressed.
+pub fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, Error> {
     fs::create_dir_all(dir).map_err(|e| {
         Error::new(format!(
             "cannot create output directory `{}`: {e}",
@@ -52,9 +62,9 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     let mut staged: Vec<(Staged, PathBuf)> = Vec::new();
     let mut outcomes = Vec::new();
     let result = (|| {
-        for file in files {
-            let path = dir.join(&file.name);
-            if fs::read(&path).is_ok_and(|old| old == file.contents.as_bytes()) {
+        for &(name, contents) in files {
+            let path = dir.join(name);
+            if fs::read(&path).is_ok_and(|old| old == contents) {
                 outcomes.push(Outcome::Unchanged(path));
                 continue;
             }
@@ -65,7 +75,7 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
                 ))
                 .hint("move it away, or choose another directory with `--out`"));
             }
-            let tmp = stage(dir, &file.name, &file.contents).map_err(|e| {
+            let tmp = stage(dir, name, contents).map_err(|e| {
                 Error::new(format!("cannot write `{}`: {e}", path.display()))
                     .hint("check that the output directory is writable and the disk is not full")
             })?;
@@ -137,7 +147,7 @@ fn random_word() -> u64 {
 /// Writes `contents` to a new file beside `name` in `dir`, created
 /// exclusively as `.<name>.<random>.<pid>.tmp` (with the permissions a new
 /// file gets), and syncs it to disk.
-fn stage(dir: &Path, name: &str, contents: &str) -> std::io::Result<Staged> {
+fn stage(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<Staged> {
     use std::io::Write as _;
     let pid = std::process::id();
     let mut tries = 0;
@@ -154,7 +164,7 @@ fn stage(dir: &Path, name: &str, contents: &str) -> std::io::Result<Staged> {
             Err(e) => return Err(e),
         }
     };
-    f.write_all(contents.as_bytes())?;
+    f.write_all(contents)?;
     f.sync_all()?;
     Ok(staged)
 }

@@ -203,3 +203,53 @@ fn doctor_without_cufft_fails_and_names_its_own_file() {
     assert!(both.contains("libcufft.so.12"), "{both}");
     assert!(!both.contains("libcufft.so.13"), "{both}");
 }
+
+#[test]
+fn doctor_names_cudnn_nccl_and_cutensor_files_and_passes_over_a_cudnn_without_its_graph_library() {
+    let empty = common::scratch("doctor-dnn");
+    let doctor = |lib: &str, cuda_home: &std::path::Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
+            .args(["doctor", "--lib", lib])
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &empty)
+            .env("CUSHIM_CACHE_DIR", &empty)
+            .env("CUDA_HOME", cuda_home)
+            .output()
+            .expect("cushim runs");
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        format!("{stdout}{stderr}")
+    };
+    for (lib, label, file) in [
+        ("cudnn", "cuDNN", "libcudnn.so.9"),
+        ("nccl", "NCCL", "libnccl.so.2"),
+        ("cutensor", "cuTENSOR", "libcutensor.so.2"),
+    ] {
+        let both = doctor(lib, &empty);
+        assert!(both.contains(&format!("no {label}: cannot load")), "{both}");
+        assert!(both.contains(file), "{both}");
+    }
+    // A cuDNN whose graph library is not beside it: cuDNN would abort on
+    // its first call, so it is passed over, and doctor says why.
+    let toolkit = empty.join("toolkit");
+    let lib64 = toolkit.join("lib64");
+    std::fs::create_dir_all(&lib64).unwrap();
+    let front = lib64.join("libcudnn.so.9");
+    let built = Command::new("cc")
+        .args(["-shared", "-fPIC", "-O1", "-Wl,-soname,libcudnn.so.9", "-o"])
+        .arg(&front)
+        .arg(common::root().join("tests/fake/libcudnn.c"))
+        .arg("-ldl")
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let both = doctor("cudnn", &toolkit);
+    assert!(
+        both.contains(&format!(
+            "it needs `{}` beside it",
+            lib64.join("libcudnn_graph.so.9").display()
+        )),
+        "{both}"
+    );
+}

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
 /// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 10] = [
+const LIBRARIES: [(&str, &str); 13] = [
     ("nvrtc", "13.5"),
     ("nvml", "13.5"),
     ("nvjitlink", "13.5"),
@@ -31,6 +31,9 @@ const LIBRARIES: [(&str, &str); 10] = [
     ("curand", "13.0"),
     ("cusparse", "13.0"),
     ("cusolver", "13.0"),
+    ("cudnn", "13.0"),
+    ("nccl", "13.0"),
+    ("cutensor", "13.0"),
 ];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
@@ -104,6 +107,9 @@ fn programs() -> &'static Programs {
             "libcurand",
             "libcusparse",
             "libcusolver",
+            "libcudnn",
+            "libnccl",
+            "libcutensor",
         ] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
@@ -122,8 +128,13 @@ fn fake(lib: &str, dir: &Path, defines: &[&str]) -> PathBuf {
     // Its file name and what it needs, for CUDA 13, from its description.
     let library = cushim::library::by_name(lib).unwrap();
     let soname = cushim::library::with_major(library.names_for(13).unix, 13).remove(0);
+    // Those in the same directory (not a wheel's relative path).
     let needs = cushim::library::with_major(library.preload_for(13).unix, 13);
-    let needs: Vec<String> = needs.iter().map(|n| format!("-l:{n}")).collect();
+    let needs: Vec<String> = needs
+        .iter()
+        .filter(|n| !n.contains('/'))
+        .map(|n| format!("-l:{n}"))
+        .collect();
     let soname = soname.as_str();
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(soname);
@@ -941,6 +952,136 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
             )),
             "{out}"
         );
+    }
+}
+
+/// A fake cuDNN sublibrary as `dir/name` (`libcudnn_graph.so.9`, ...).
+fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(name);
+    run_ok(
+        Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{name}"))
+            .arg("-o")
+            .arg(&path)
+            .arg(root().join("tests/fake/libcudnn_sub.c"))
+            .arg("-ldl"),
+    );
+    path
+}
+
+#[test]
+fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
+) {
+    let dir = scratch("family-dnn");
+    let toolkit = dir.join("toolkit");
+    let lib64 = toolkit.join("lib64");
+    for lib in ["cublaslt", "cudnn", "nccl", "cutensor"] {
+        fake(lib, &lib64, &[]);
+    }
+    for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
+        cudnn_sublibrary(&lib64, sub);
+    }
+    // Another cuDNN's sublibraries first on LD_LIBRARY_PATH, where cuDNN's
+    // own open by name would look first.
+    let foreign = dir.join("foreign");
+    for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
+        cudnn_sublibrary(&foreign, sub);
+    }
+    // Opened by path alone, cuTENSOR cannot load: it needs cuBLASLt first.
+    let opened = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ctypes; ctypes.CDLL({:?})",
+            lib64.join("libcutensor.so.2").display().to_string()
+        ))
+        .output()
+        .unwrap();
+    assert!(!opened.status.success(), "cuTENSOR needs cuBLASLt");
+    let env = [("CUDA_HOME", &*toolkit), ("LD_LIBRARY_PATH", &*foreign)];
+    let [rust, cpp] = both(&["dnn"], &env, &dir);
+    let in_lib64 = |file: &str| lib64.join(file).display().to_string();
+    for out in [&rust, &cpp] {
+        for want in [
+            "cudnn: version 92801".to_string(),
+            // cuDNN opened its ops library by name: the copy beside it,
+            // loaded first, not LD_LIBRARY_PATH's.
+            format!("cudnn: ops from {}", in_lib64("libcudnn_ops.so.9")),
+            // CUDNN_STATUS_NOT_SUPPORTED for the function the fake lacks.
+            "cudnn: cudnnBackendCreateDescriptor code 3000".into(),
+            "nccl: version 23203".into(),
+            "nccl: all-reduce [1.5, 2.5, 3.5]".into(),
+            // ncclSystemError for the function the fake lacks.
+            "nccl: ncclCommCount code 2".into(),
+            "cutensor: version 20801".into(),
+            // CUTENSOR_STATUS_NOT_SUPPORTED.
+            "cutensor: cutensorLoggerSetLevel code 15".into(),
+            format!("path={} version=9280", in_lib64("libcudnn.so.9")),
+            format!("path={} version=2320", in_lib64("libnccl.so.2")),
+            format!("path={} version=2080", in_lib64("libcutensor.so.2")),
+        ] {
+            assert!(out.contains(&want), "want {want}:\n{out}");
+        }
+    }
+
+    // None of them: each answers its own code; cuDNN's version function, no status, 0.
+    let [rust, cpp] = both(&["dnn-absent"], &[], &dir);
+    for out in [&rust, &cpp] {
+        for want in [
+            // CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED, ncclSystemError,
+            // CUTENSOR_STATUS_NOT_INITIALIZED.
+            "cudnn: cudnnCreate code 1008",
+            "cudnn: cudnnGetVersion 0",
+            "nccl: ncclGetVersion code 2",
+            "cutensor: cutensorCreate code 1",
+            "or set CUSHIM_CUDNN_LIBRARY to the absolute path of `libcudnn.so.9`",
+            "or set CUSHIM_NCCL_LIBRARY to the absolute path of `libnccl.so.2`",
+        ] {
+            assert!(out.contains(want), "want {want}:\n{out}");
+        }
+    }
+
+    // cuDNN without its graph library beside it would stop the process on
+    // its first call: it is passed over, and the shims answer
+    // CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED; cuTENSOR without cuBLASLt
+    // cannot load, and says what it lacks.
+    let broken = dir.join("broken");
+    fake("cublaslt", &broken.join("lib64"), &[]);
+    fake("cudnn", &broken.join("lib64"), &[]);
+    fake("cutensor", &broken.join("lib64"), &[]);
+    std::fs::remove_file(broken.join("lib64/libcublasLt.so.13")).unwrap();
+    let [rust, cpp] = both(&["dnn-absent"], &[("CUDA_HOME", &broken)], &dir);
+    for out in [&rust, &cpp] {
+        for want in [
+            "cudnn: cudnnCreate code 1008".to_string(),
+            format!(
+                "it needs `{}` beside it, which cannot be loaded (no such file); the cuDNN would stop the process on its first call without it",
+                broken.join("lib64/libcudnn_graph.so.9").display()
+            ),
+            "cutensor: cutensorCreate code 1".into(),
+            "libcublasLt.so.13: cannot open shared object file".into(),
+        ] {
+            assert!(out.contains(&want), "want {want}:\n{out}");
+        }
+    }
+
+    // Built for CUDA 12 (the directory does not tell): passed over, and named.
+    let old = dir.join("old");
+    fake("cublaslt", &old.join("lib64"), &[]);
+    fake("cudnn", &old.join("lib64"), &["-DFAKE_CUDART=12090"]);
+    fake("cutensor", &old.join("lib64"), &["-DFAKE_CUDART=12080"]);
+    cudnn_sublibrary(&old.join("lib64"), "libcudnn_graph.so.9");
+    for (lib, function, built) in [
+        ("cudnn", "cudnnGetCudartVersion", "12.9"),
+        ("cutensor", "cutensorGetCudartVersion", "12.8"),
+    ] {
+        for out in both(&["which", lib], &[("CUDA_HOME", &old)], &dir) {
+            let want = format!(
+                "it was built for CUDA {built} (its `{function}`), but the header is for CUDA 13.x"
+            );
+            assert!(out.contains(&want), "want {want}:\n{out}");
+        }
     }
 }
 

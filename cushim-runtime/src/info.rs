@@ -41,6 +41,18 @@ pub struct LibraryInfo {
     /// Libraries loaded first from the directory of the library, where it
     /// has them. Example: `libcublasLt.so.13`.
     pub preload: &'static [&'static str],
+    /// Libraries that must be in the library's own directory, loaded from
+    /// there after it and before anything of it is called: a copy without
+    /// them is not used, and the search goes on. Example:
+    /// `libcudnn_graph.so.9`, without which cuDNN aborts the process on its
+    /// first call.
+    pub requires: &'static [&'static str],
+    /// The function that reports the CUDA release the library was built
+    /// for, as `size_t f(void)` answering 1000 × major + 10 × minor, and
+    /// the header's CUDA major, which it must match: for a library whose
+    /// file names and directory do not tell. Example:
+    /// `(c"cudnnGetCudartVersion", 13)`.
+    pub built_for: Option<(&'static CStr, u32)>,
     /// Libraries that the library opens by bare name while it runs, loaded
     /// after it from its own directory so that its later `dlopen` finds
     /// them there, best effort: one absent or unusable leaves the library
@@ -71,7 +83,8 @@ impl std::fmt::Debug for LibraryInfo {
     }
 }
 
-/// How the version function answers. Every kind returns the library's status.
+/// How the version function answers. Every kind but [`VersionQuery::Returned`]
+/// returns the library's status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VersionQuery {
     /// `f(int *version)`: 1000 × major + 10 × minor. Example: `cuDriverGetVersion`.
@@ -84,6 +97,12 @@ pub enum VersionQuery {
     /// `f(int property, int *value)`, asked for the major (0) and the minor (1).
     /// Example: `cublasGetProperty`.
     Property,
+    /// `f(int *version)`: 10000 × major + 100 × minor + patch.
+    /// Example: `ncclGetVersion` (`23203`, NCCL 2.32.3).
+    Decimal,
+    /// `size_t f(void)`, which returns no status: 10000 × major + 100 ×
+    /// minor + patch. Example: `cudnnGetVersion` (`92801`, cuDNN 9.28.1).
+    Returned,
 }
 
 /// The status values the drop-in layer returns when a call never reached

@@ -42,6 +42,18 @@ pub use api::{
     status_fallback, status_name, Error, Fallback, Missing, Module, Status, StatusText,
 };
 pub use error::{Attempt, LoadError};
+
+/// `text`, which ends in a NUL, as a C string, at compile time: a shim
+/// whose C name, export and lookup name are its own Rust name spells them
+/// once (`concat!(stringify!(f), "\0")`).
+#[doc(hidden)]
+#[must_use]
+pub const fn c_name(text: &'static str) -> &'static std::ffi::CStr {
+    match std::ffi::CStr::from_bytes_with_nul(text.as_bytes()) {
+        Ok(name) => name,
+        Err(_) => panic!("a C name ends in one NUL and holds no other"),
+    }
+}
 pub use fmt::fmt_enum;
 pub use function::{Facts, Function, Miss, Target};
 pub use info::{version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};

@@ -570,6 +570,15 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
                 attempts.fetch_add(1, Ordering::Relaxed);
                 open_one(&path, false).map_err(|e| describe(&e))
             });
+        let found = found.and_then(|library| {
+            match admit(info, &library, Path::new(&path), None, attempts) {
+                Ok(()) => Ok(library),
+                Err(why) => {
+                    std::mem::forget(library);
+                    Err(why)
+                }
+            }
+        });
         let found = match found {
             Ok(library) => inspect(info, library, name, OVERRIDE, None, attempts),
             Err(error) => {
@@ -794,6 +803,10 @@ fn try_one(
             info.label
         ));
     }
+    if let Err(why) = admit(info, &library, Path::new(&name), environment, attempts) {
+        std::mem::forget(library);
+        return Err(why);
+    }
     Ok(inspect(
         info,
         library,
@@ -802,6 +815,68 @@ fn try_one(
         environment,
         attempts,
     ))
+}
+
+/// What a copy needs before anything of it is called: the libraries it
+/// [requires](LibraryInfo::requires) from its own directory, and, where
+/// its file does not tell, the CUDA release it was [built
+/// for](LibraryInfo::built_for). `Err` says why it is not used.
+fn admit(
+    info: &LibraryInfo,
+    library: &libloading::Library,
+    opened: &Path,
+    environment: Option<&Path>,
+    attempts: &AtomicUsize,
+) -> Result<(), String> {
+    if !info.requires.is_empty() {
+        let file = if opened.is_absolute() {
+            Some(opened.to_path_buf())
+        } else {
+            mapped_file(info, library)
+        };
+        let Some(dir) = file.as_deref().and_then(Path::parent) else {
+            return Err(format!(
+                "its directory is unknown, and it needs `{}` from there",
+                info.requires.join("`, `")
+            ));
+        };
+        for name in info.requires {
+            let path = dir.join(name);
+            load_sibling(&path, environment, attempts).map_err(|why| {
+                format!(
+                    "it needs `{}` beside it, which cannot be loaded ({why}); the {} would stop the process on its first call without it",
+                    path.display(),
+                    info.label
+                )
+            })?;
+        }
+    }
+    if let Some((function, major)) = info.built_for {
+        type BuiltFor = unsafe extern "C" fn() -> usize;
+        // SAFETY: only the symbol's address is taken here.
+        let f = unsafe { library.get::<*mut c_void>(function.to_bytes_with_nul()) };
+        let f = match f {
+            Ok(f) if !f.is_null() => *f,
+            _ => {
+                return Err(format!(
+                    "it does not export `{}`, which tells the CUDA release it was built for",
+                    function.to_string_lossy()
+                ))
+            }
+        };
+        // SAFETY: the function's prototype is `size_t f(void)`, as the
+        // description says; its library's requirements are loaded.
+        let found = unsafe { std::mem::transmute::<*mut c_void, BuiltFor>(f)() };
+        let found = u32::try_from(found).unwrap_or(u32::MAX);
+        if found != 0 && found / 1000 != major {
+            return Err(format!(
+                "it was built for CUDA {} (its `{}`), but the header is for CUDA {major}.x",
+                crate::info::version_text(found),
+                function.to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads the library's version once and finds its own lookup function, if
@@ -1060,7 +1135,14 @@ pub(crate) unsafe fn call_version(
     type MajorMinor = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
     type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
     type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
+    type Returned = unsafe extern "C" fn() -> usize;
     let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
+    // 10000 × major + 100 × minor + patch, as 1000 × major + 10 × minor.
+    let decimal = |v: u64| {
+        let major = u32::try_from((v / 10000).min(4_000_000)).unwrap_or(0);
+        let minor = u32::try_from(v / 100 % 100).unwrap_or(0);
+        major * 1000 + minor * 10
+    };
     // SAFETY: the caller vouches for the prototype, which the library has
     // kept since it introduced the function.
     unsafe {
@@ -1089,6 +1171,23 @@ pub(crate) unsafe fn call_version(
                     .saturating_mul(1000)
                     .saturating_add(ok(minor).min(99) * 10);
                 (Some(rc), if rc == 0 { v } else { 0 })
+            }
+            VersionQuery::Decimal => {
+                let f = std::mem::transmute::<*mut c_void, Number>(function);
+                let mut v: c_int = 0;
+                let rc = f(&raw mut v);
+                (
+                    Some(rc),
+                    if rc == 0 {
+                        decimal(u64::from(ok(v)))
+                    } else {
+                        0
+                    },
+                )
+            }
+            VersionQuery::Returned => {
+                let f = std::mem::transmute::<*mut c_void, Returned>(function);
+                (Some(0), decimal(f() as u64))
             }
             VersionQuery::Text => {
                 let f = std::mem::transmute::<*mut c_void, Text>(function);

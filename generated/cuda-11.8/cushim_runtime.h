@@ -52,7 +52,9 @@ enum VersionQuery : int {
     version_number = 0,       // f(int *version): 1000 x major + 10 x minor
     version_major_minor = 1,  // f(int *major, int *minor)
     version_text = 2,         // f(char *text, unsigned length): "13.580.82"
-    version_property = 3      // f(int property, int *value): the major (0), the minor (1)
+    version_property = 3,     // f(int property, int *value): the major (0), the minor (1)
+    version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
+    version_returned = 5      // size_t f(void), no status: 10000 x major + 100 x minor + patch
 };
 
 // One row of a pair's function table: what to bind.
@@ -174,6 +176,9 @@ struct Library {
     Codes codes;
     const char *const *names;       // file names, in order; null-terminated
     const char *const *preload;     // loaded first from the same directory
+    const char *const *requires;    // must be in its directory: loaded after it, before any call
+    const char *built_for;          // size_t f(void): the CUDA release it was built for, or null
+    unsigned built_for_major;       // the header's CUDA major, which built_for must report
     const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort
     const char *const *family;      // file names of the libraries installed beside it (same CUDA major)
     const char *const *wheel_dirs;  // below site-packages
@@ -200,7 +205,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_3
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_4
 
 extern "C" {
 

@@ -80,6 +80,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 11,
     wheel_dirs: Some(&["nvidia/cu11/lib", "nvidia/cuda_nvrtc/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: if cfg!(windows) { &["nvrtc-builtins64_11{minor}.dll"] } else { &["libnvrtc-builtins.so.11.{minor}"] },
     family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -262,10 +264,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -331,11 +353,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -428,153 +452,102 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvrtcAddNameExpression(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcAddNameExpression, __cushim_slot_nvrtcAddNameExpression), export c"nvrtcAddNameExpression", name "nvrtcAddNameExpression", proc c"nvrtcAddNameExpression", version 0, since 0, per_thread [];
-    link [nvrtcAddNameExpression];
+    statics (__cushim_fn_nvrtcAddNameExpression, __cushim_slot_nvrtcAddNameExpression);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcCompileProgram(prog: nvrtcProgram, numOptions: ::core::ffi::c_int, options: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcCompileProgram, __cushim_slot_nvrtcCompileProgram), export c"nvrtcCompileProgram", name "nvrtcCompileProgram", proc c"nvrtcCompileProgram", version 0, since 0, per_thread [];
-    link [nvrtcCompileProgram];
+    statics (__cushim_fn_nvrtcCompileProgram, __cushim_slot_nvrtcCompileProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcCreateProgram(prog: *mut nvrtcProgram, src: *const ::core::ffi::c_char, name: *const ::core::ffi::c_char, numHeaders: ::core::ffi::c_int, headers: *const *const ::core::ffi::c_char, includeNames: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcCreateProgram, __cushim_slot_nvrtcCreateProgram), export c"nvrtcCreateProgram", name "nvrtcCreateProgram", proc c"nvrtcCreateProgram", version 0, since 0, per_thread [];
-    link [nvrtcCreateProgram];
+    statics (__cushim_fn_nvrtcCreateProgram, __cushim_slot_nvrtcCreateProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcDestroyProgram(prog: *mut nvrtcProgram) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcDestroyProgram, __cushim_slot_nvrtcDestroyProgram), export c"nvrtcDestroyProgram", name "nvrtcDestroyProgram", proc c"nvrtcDestroyProgram", version 0, since 0, per_thread [];
-    link [nvrtcDestroyProgram];
+    statics (__cushim_fn_nvrtcDestroyProgram, __cushim_slot_nvrtcDestroyProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBIN(prog: nvrtcProgram, cubin: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetCUBIN, __cushim_slot_nvrtcGetCUBIN), export c"nvrtcGetCUBIN", name "nvrtcGetCUBIN", proc c"nvrtcGetCUBIN", version 0, since 0, per_thread [];
-    link [nvrtcGetCUBIN];
+    statics (__cushim_fn_nvrtcGetCUBIN, __cushim_slot_nvrtcGetCUBIN);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBINSize(prog: nvrtcProgram, cubinSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetCUBINSize, __cushim_slot_nvrtcGetCUBINSize), export c"nvrtcGetCUBINSize", name "nvrtcGetCUBINSize", proc c"nvrtcGetCUBINSize", version 0, since 0, per_thread [];
-    link [nvrtcGetCUBINSize];
+    statics (__cushim_fn_nvrtcGetCUBINSize, __cushim_slot_nvrtcGetCUBINSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetErrorString(result: nvrtcResult) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetErrorString, __cushim_slot_nvrtcGetErrorString), export c"nvrtcGetErrorString", name "nvrtcGetErrorString", proc c"nvrtcGetErrorString", version 0, since 0, per_thread [];
-    link [nvrtcGetErrorString];
+    statics (__cushim_fn_nvrtcGetErrorString, __cushim_slot_nvrtcGetErrorString);
     returns answer, fallback [result, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetLoweredName(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char, lowered_name: *mut *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetLoweredName, __cushim_slot_nvrtcGetLoweredName), export c"nvrtcGetLoweredName", name "nvrtcGetLoweredName", proc c"nvrtcGetLoweredName", version 0, since 0, per_thread [];
-    link [nvrtcGetLoweredName];
+    statics (__cushim_fn_nvrtcGetLoweredName, __cushim_slot_nvrtcGetLoweredName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVM(prog: nvrtcProgram, nvvm: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetNVVM, __cushim_slot_nvrtcGetNVVM), export c"nvrtcGetNVVM", name "nvrtcGetNVVM", proc c"nvrtcGetNVVM", version 0, since 0, per_thread [];
-    link [nvrtcGetNVVM];
+    statics (__cushim_fn_nvrtcGetNVVM, __cushim_slot_nvrtcGetNVVM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVMSize(prog: nvrtcProgram, nvvmSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetNVVMSize, __cushim_slot_nvrtcGetNVVMSize), export c"nvrtcGetNVVMSize", name "nvrtcGetNVVMSize", proc c"nvrtcGetNVVMSize", version 0, since 0, per_thread [];
-    link [nvrtcGetNVVMSize];
+    statics (__cushim_fn_nvrtcGetNVVMSize, __cushim_slot_nvrtcGetNVVMSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNumSupportedArchs(numArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetNumSupportedArchs, __cushim_slot_nvrtcGetNumSupportedArchs), export c"nvrtcGetNumSupportedArchs", name "nvrtcGetNumSupportedArchs", proc c"nvrtcGetNumSupportedArchs", version 0, since 0, per_thread [];
-    link [nvrtcGetNumSupportedArchs];
+    statics (__cushim_fn_nvrtcGetNumSupportedArchs, __cushim_slot_nvrtcGetNumSupportedArchs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTX(prog: nvrtcProgram, ptx: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPTX, __cushim_slot_nvrtcGetPTX), export c"nvrtcGetPTX", name "nvrtcGetPTX", proc c"nvrtcGetPTX", version 0, since 0, per_thread [];
-    link [nvrtcGetPTX];
+    statics (__cushim_fn_nvrtcGetPTX, __cushim_slot_nvrtcGetPTX);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTXSize(prog: nvrtcProgram, ptxSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPTXSize, __cushim_slot_nvrtcGetPTXSize), export c"nvrtcGetPTXSize", name "nvrtcGetPTXSize", proc c"nvrtcGetPTXSize", version 0, since 0, per_thread [];
-    link [nvrtcGetPTXSize];
+    statics (__cushim_fn_nvrtcGetPTXSize, __cushim_slot_nvrtcGetPTXSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLog(prog: nvrtcProgram, log: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetProgramLog, __cushim_slot_nvrtcGetProgramLog), export c"nvrtcGetProgramLog", name "nvrtcGetProgramLog", proc c"nvrtcGetProgramLog", version 0, since 0, per_thread [];
-    link [nvrtcGetProgramLog];
+    statics (__cushim_fn_nvrtcGetProgramLog, __cushim_slot_nvrtcGetProgramLog);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLogSize(prog: nvrtcProgram, logSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetProgramLogSize, __cushim_slot_nvrtcGetProgramLogSize), export c"nvrtcGetProgramLogSize", name "nvrtcGetProgramLogSize", proc c"nvrtcGetProgramLogSize", version 0, since 0, per_thread [];
-    link [nvrtcGetProgramLogSize];
+    statics (__cushim_fn_nvrtcGetProgramLogSize, __cushim_slot_nvrtcGetProgramLogSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetSupportedArchs(supportedArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetSupportedArchs, __cushim_slot_nvrtcGetSupportedArchs), export c"nvrtcGetSupportedArchs", name "nvrtcGetSupportedArchs", proc c"nvrtcGetSupportedArchs", version 0, since 0, per_thread [];
-    link [nvrtcGetSupportedArchs];
+    statics (__cushim_fn_nvrtcGetSupportedArchs, __cushim_slot_nvrtcGetSupportedArchs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcVersion(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcVersion, __cushim_slot_nvrtcVersion), export c"nvrtcVersion", name "nvrtcVersion", proc c"nvrtcVersion", version 0, since 0, per_thread [];
-    link [nvrtcVersion];
+    statics (__cushim_fn_nvrtcVersion, __cushim_slot_nvrtcVersion);
     returns status, fallback [];
-    aliases [];
 }

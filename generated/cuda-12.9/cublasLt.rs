@@ -1357,6 +1357,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 12,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/cublas/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -1565,10 +1567,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -1634,11 +1656,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -1731,405 +1755,270 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cublasLtCreate(lightHandle: *mut cublasLtHandle_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtCreate, __cushim_slot_cublasLtCreate), export c"cublasLtCreate", name "cublasLtCreate", proc c"cublasLtCreate", version 0, since 0, per_thread [];
-    link [cublasLtCreate];
+    statics (__cushim_fn_cublasLtCreate, __cushim_slot_cublasLtCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtDestroy(lightHandle: cublasLtHandle_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtDestroy, __cushim_slot_cublasLtDestroy), export c"cublasLtDestroy", name "cublasLtDestroy", proc c"cublasLtDestroy", version 0, since 0, per_thread [];
-    link [cublasLtDestroy];
+    statics (__cushim_fn_cublasLtDestroy, __cushim_slot_cublasLtDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtDisableCpuInstructionsSetMask(mask: ::core::ffi::c_uint) -> ::core::ffi::c_uint;
-    attrs [];
-    statics (__cushim_fn_cublasLtDisableCpuInstructionsSetMask, __cushim_slot_cublasLtDisableCpuInstructionsSetMask), export c"cublasLtDisableCpuInstructionsSetMask", name "cublasLtDisableCpuInstructionsSetMask", proc c"cublasLtDisableCpuInstructionsSetMask", version 0, since 0, per_thread [];
-    link [cublasLtDisableCpuInstructionsSetMask];
+    statics (__cushim_fn_cublasLtDisableCpuInstructionsSetMask, __cushim_slot_cublasLtDisableCpuInstructionsSetMask);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtGetCudartVersion() -> usize;
-    attrs [];
-    statics (__cushim_fn_cublasLtGetCudartVersion, __cushim_slot_cublasLtGetCudartVersion), export c"cublasLtGetCudartVersion", name "cublasLtGetCudartVersion", proc c"cublasLtGetCudartVersion", version 0, since 0, per_thread [];
-    link [cublasLtGetCudartVersion];
+    statics (__cushim_fn_cublasLtGetCudartVersion, __cushim_slot_cublasLtGetCudartVersion);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtGetProperty, __cushim_slot_cublasLtGetProperty), export c"cublasLtGetProperty", name "cublasLtGetProperty", proc c"cublasLtGetProperty", version 0, since 0, per_thread [];
-    link [cublasLtGetProperty];
+    statics (__cushim_fn_cublasLtGetProperty, __cushim_slot_cublasLtGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtGetStatusName(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cublasLtGetStatusName, __cushim_slot_cublasLtGetStatusName), export c"cublasLtGetStatusName", name "cublasLtGetStatusName", proc c"cublasLtGetStatusName", version 0, since 0, per_thread [];
-    link [cublasLtGetStatusName];
+    statics (__cushim_fn_cublasLtGetStatusName, __cushim_slot_cublasLtGetStatusName);
     returns answer, fallback [status, Name];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtGetStatusString(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cublasLtGetStatusString, __cushim_slot_cublasLtGetStatusString), export c"cublasLtGetStatusString", name "cublasLtGetStatusString", proc c"cublasLtGetStatusString", version 0, since 0, per_thread [];
-    link [cublasLtGetStatusString];
+    statics (__cushim_fn_cublasLtGetStatusString, __cushim_slot_cublasLtGetStatusString);
     returns answer, fallback [status, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtGetVersion() -> usize;
-    attrs [];
-    statics (__cushim_fn_cublasLtGetVersion, __cushim_slot_cublasLtGetVersion), export c"cublasLtGetVersion", name "cublasLtGetVersion", proc c"cublasLtGetVersion", version 0, since 0, per_thread [];
-    link [cublasLtGetVersion];
+    statics (__cushim_fn_cublasLtGetVersion, __cushim_slot_cublasLtGetVersion);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtHeuristicsCacheGetCapacity(capacity: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtHeuristicsCacheGetCapacity, __cushim_slot_cublasLtHeuristicsCacheGetCapacity), export c"cublasLtHeuristicsCacheGetCapacity", name "cublasLtHeuristicsCacheGetCapacity", proc c"cublasLtHeuristicsCacheGetCapacity", version 0, since 0, per_thread [];
-    link [cublasLtHeuristicsCacheGetCapacity];
+    statics (__cushim_fn_cublasLtHeuristicsCacheGetCapacity, __cushim_slot_cublasLtHeuristicsCacheGetCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtHeuristicsCacheSetCapacity(capacity: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtHeuristicsCacheSetCapacity, __cushim_slot_cublasLtHeuristicsCacheSetCapacity), export c"cublasLtHeuristicsCacheSetCapacity", name "cublasLtHeuristicsCacheSetCapacity", proc c"cublasLtHeuristicsCacheSetCapacity", version 0, since 0, per_thread [];
-    link [cublasLtHeuristicsCacheSetCapacity];
+    statics (__cushim_fn_cublasLtHeuristicsCacheSetCapacity, __cushim_slot_cublasLtHeuristicsCacheSetCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerForceDisable() -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerForceDisable, __cushim_slot_cublasLtLoggerForceDisable), export c"cublasLtLoggerForceDisable", name "cublasLtLoggerForceDisable", proc c"cublasLtLoggerForceDisable", version 0, since 0, per_thread [];
-    link [cublasLtLoggerForceDisable];
+    statics (__cushim_fn_cublasLtLoggerForceDisable, __cushim_slot_cublasLtLoggerForceDisable);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerOpenFile, __cushim_slot_cublasLtLoggerOpenFile), export c"cublasLtLoggerOpenFile", name "cublasLtLoggerOpenFile", proc c"cublasLtLoggerOpenFile", version 0, since 0, per_thread [];
-    link [cublasLtLoggerOpenFile];
+    statics (__cushim_fn_cublasLtLoggerOpenFile, __cushim_slot_cublasLtLoggerOpenFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetCallback(callback: cublasLtLoggerCallback_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerSetCallback, __cushim_slot_cublasLtLoggerSetCallback), export c"cublasLtLoggerSetCallback", name "cublasLtLoggerSetCallback", proc c"cublasLtLoggerSetCallback", version 0, since 0, per_thread [];
-    link [cublasLtLoggerSetCallback];
+    statics (__cushim_fn_cublasLtLoggerSetCallback, __cushim_slot_cublasLtLoggerSetCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetFile(file: *mut _IO_FILE) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerSetFile, __cushim_slot_cublasLtLoggerSetFile), export c"cublasLtLoggerSetFile", name "cublasLtLoggerSetFile", proc c"cublasLtLoggerSetFile", version 0, since 0, per_thread [];
-    link [cublasLtLoggerSetFile];
+    statics (__cushim_fn_cublasLtLoggerSetFile, __cushim_slot_cublasLtLoggerSetFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetLevel(level: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerSetLevel, __cushim_slot_cublasLtLoggerSetLevel), export c"cublasLtLoggerSetLevel", name "cublasLtLoggerSetLevel", proc c"cublasLtLoggerSetLevel", version 0, since 0, per_thread [];
-    link [cublasLtLoggerSetLevel];
+    statics (__cushim_fn_cublasLtLoggerSetLevel, __cushim_slot_cublasLtLoggerSetLevel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetMask(mask: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtLoggerSetMask, __cushim_slot_cublasLtLoggerSetMask), export c"cublasLtLoggerSetMask", name "cublasLtLoggerSetMask", proc c"cublasLtLoggerSetMask", version 0, since 0, per_thread [];
-    link [cublasLtLoggerSetMask];
+    statics (__cushim_fn_cublasLtLoggerSetMask, __cushim_slot_cublasLtLoggerSetMask);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmul(lightHandle: cublasLtHandle_t, computeDesc: cublasLtMatmulDesc_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Adesc: cublasLtMatrixLayout_t, B: *const ::core::ffi::c_void, Bdesc: cublasLtMatrixLayout_t, beta: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, Cdesc: cublasLtMatrixLayout_t, D: *mut ::core::ffi::c_void, Ddesc: cublasLtMatrixLayout_t, algo: *const cublasLtMatmulAlgo_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmul, __cushim_slot_cublasLtMatmul), export c"cublasLtMatmul", name "cublasLtMatmul", proc c"cublasLtMatmul", version 0, since 0, per_thread [];
-    link [cublasLtMatmul];
+    statics (__cushim_fn_cublasLtMatmul, __cushim_slot_cublasLtMatmul);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoCapGetAttribute(algo: *const cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoCapAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoCapGetAttribute, __cushim_slot_cublasLtMatmulAlgoCapGetAttribute), export c"cublasLtMatmulAlgoCapGetAttribute", name "cublasLtMatmulAlgoCapGetAttribute", proc c"cublasLtMatmulAlgoCapGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoCapGetAttribute];
+    statics (__cushim_fn_cublasLtMatmulAlgoCapGetAttribute, __cushim_slot_cublasLtMatmulAlgoCapGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoCheck(lightHandle: cublasLtHandle_t, operationDesc: cublasLtMatmulDesc_t, Adesc: cublasLtMatrixLayout_t, Bdesc: cublasLtMatrixLayout_t, Cdesc: cublasLtMatrixLayout_t, Ddesc: cublasLtMatrixLayout_t, algo: *const cublasLtMatmulAlgo_t, result: *mut cublasLtMatmulHeuristicResult_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoCheck, __cushim_slot_cublasLtMatmulAlgoCheck), export c"cublasLtMatmulAlgoCheck", name "cublasLtMatmulAlgoCheck", proc c"cublasLtMatmulAlgoCheck", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoCheck];
+    statics (__cushim_fn_cublasLtMatmulAlgoCheck, __cushim_slot_cublasLtMatmulAlgoCheck);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoConfigGetAttribute(algo: *const cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoConfigAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoConfigGetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigGetAttribute), export c"cublasLtMatmulAlgoConfigGetAttribute", name "cublasLtMatmulAlgoConfigGetAttribute", proc c"cublasLtMatmulAlgoConfigGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoConfigGetAttribute];
+    statics (__cushim_fn_cublasLtMatmulAlgoConfigGetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoConfigSetAttribute(algo: *mut cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoConfigAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoConfigSetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigSetAttribute), export c"cublasLtMatmulAlgoConfigSetAttribute", name "cublasLtMatmulAlgoConfigSetAttribute", proc c"cublasLtMatmulAlgoConfigSetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoConfigSetAttribute];
+    statics (__cushim_fn_cublasLtMatmulAlgoConfigSetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoGetHeuristic(lightHandle: cublasLtHandle_t, operationDesc: cublasLtMatmulDesc_t, Adesc: cublasLtMatrixLayout_t, Bdesc: cublasLtMatrixLayout_t, Cdesc: cublasLtMatrixLayout_t, Ddesc: cublasLtMatrixLayout_t, preference: cublasLtMatmulPreference_t, requestedAlgoCount: ::core::ffi::c_int, heuristicResultsArray: *mut cublasLtMatmulHeuristicResult_t, returnAlgoCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoGetHeuristic, __cushim_slot_cublasLtMatmulAlgoGetHeuristic), export c"cublasLtMatmulAlgoGetHeuristic", name "cublasLtMatmulAlgoGetHeuristic", proc c"cublasLtMatmulAlgoGetHeuristic", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoGetHeuristic];
+    statics (__cushim_fn_cublasLtMatmulAlgoGetHeuristic, __cushim_slot_cublasLtMatmulAlgoGetHeuristic);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoGetIds(lightHandle: cublasLtHandle_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t, Atype: cudaDataType_t, Btype: cudaDataType_t, Ctype: cudaDataType_t, Dtype: cudaDataType_t, requestedAlgoCount: ::core::ffi::c_int, algoIdsArray: *mut ::core::ffi::c_int, returnAlgoCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoGetIds, __cushim_slot_cublasLtMatmulAlgoGetIds), export c"cublasLtMatmulAlgoGetIds", name "cublasLtMatmulAlgoGetIds", proc c"cublasLtMatmulAlgoGetIds", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoGetIds];
+    statics (__cushim_fn_cublasLtMatmulAlgoGetIds, __cushim_slot_cublasLtMatmulAlgoGetIds);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoInit(lightHandle: cublasLtHandle_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t, Atype: cudaDataType_t, Btype: cudaDataType_t, Ctype: cudaDataType_t, Dtype: cudaDataType_t, algoId: ::core::ffi::c_int, algo: *mut cublasLtMatmulAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulAlgoInit, __cushim_slot_cublasLtMatmulAlgoInit), export c"cublasLtMatmulAlgoInit", name "cublasLtMatmulAlgoInit", proc c"cublasLtMatmulAlgoInit", version 0, since 0, per_thread [];
-    link [cublasLtMatmulAlgoInit];
+    statics (__cushim_fn_cublasLtMatmulAlgoInit, __cushim_slot_cublasLtMatmulAlgoInit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescCreate(matmulDesc: *mut cublasLtMatmulDesc_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulDescCreate, __cushim_slot_cublasLtMatmulDescCreate), export c"cublasLtMatmulDescCreate", name "cublasLtMatmulDescCreate", proc c"cublasLtMatmulDescCreate", version 0, since 0, per_thread [];
-    link [cublasLtMatmulDescCreate];
+    statics (__cushim_fn_cublasLtMatmulDescCreate, __cushim_slot_cublasLtMatmulDescCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescDestroy(matmulDesc: cublasLtMatmulDesc_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulDescDestroy, __cushim_slot_cublasLtMatmulDescDestroy), export c"cublasLtMatmulDescDestroy", name "cublasLtMatmulDescDestroy", proc c"cublasLtMatmulDescDestroy", version 0, since 0, per_thread [];
-    link [cublasLtMatmulDescDestroy];
+    statics (__cushim_fn_cublasLtMatmulDescDestroy, __cushim_slot_cublasLtMatmulDescDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescGetAttribute(matmulDesc: cublasLtMatmulDesc_t, attr: cublasLtMatmulDescAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulDescGetAttribute, __cushim_slot_cublasLtMatmulDescGetAttribute), export c"cublasLtMatmulDescGetAttribute", name "cublasLtMatmulDescGetAttribute", proc c"cublasLtMatmulDescGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulDescGetAttribute];
+    statics (__cushim_fn_cublasLtMatmulDescGetAttribute, __cushim_slot_cublasLtMatmulDescGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescInit_internal(matmulDesc: cublasLtMatmulDesc_t, size: usize, computeType: cublasComputeType_t, scaleType: cudaDataType_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulDescInit_internal, __cushim_slot_cublasLtMatmulDescInit_internal), export c"cublasLtMatmulDescInit_internal", name "cublasLtMatmulDescInit_internal", proc c"cublasLtMatmulDescInit_internal", version 0, since 0, per_thread [];
-    link [cublasLtMatmulDescInit_internal];
+    statics (__cushim_fn_cublasLtMatmulDescInit_internal, __cushim_slot_cublasLtMatmulDescInit_internal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescSetAttribute(matmulDesc: cublasLtMatmulDesc_t, attr: cublasLtMatmulDescAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulDescSetAttribute, __cushim_slot_cublasLtMatmulDescSetAttribute), export c"cublasLtMatmulDescSetAttribute", name "cublasLtMatmulDescSetAttribute", proc c"cublasLtMatmulDescSetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulDescSetAttribute];
+    statics (__cushim_fn_cublasLtMatmulDescSetAttribute, __cushim_slot_cublasLtMatmulDescSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceCreate(pref: *mut cublasLtMatmulPreference_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulPreferenceCreate, __cushim_slot_cublasLtMatmulPreferenceCreate), export c"cublasLtMatmulPreferenceCreate", name "cublasLtMatmulPreferenceCreate", proc c"cublasLtMatmulPreferenceCreate", version 0, since 0, per_thread [];
-    link [cublasLtMatmulPreferenceCreate];
+    statics (__cushim_fn_cublasLtMatmulPreferenceCreate, __cushim_slot_cublasLtMatmulPreferenceCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceDestroy(pref: cublasLtMatmulPreference_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulPreferenceDestroy, __cushim_slot_cublasLtMatmulPreferenceDestroy), export c"cublasLtMatmulPreferenceDestroy", name "cublasLtMatmulPreferenceDestroy", proc c"cublasLtMatmulPreferenceDestroy", version 0, since 0, per_thread [];
-    link [cublasLtMatmulPreferenceDestroy];
+    statics (__cushim_fn_cublasLtMatmulPreferenceDestroy, __cushim_slot_cublasLtMatmulPreferenceDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceGetAttribute(pref: cublasLtMatmulPreference_t, attr: cublasLtMatmulPreferenceAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulPreferenceGetAttribute, __cushim_slot_cublasLtMatmulPreferenceGetAttribute), export c"cublasLtMatmulPreferenceGetAttribute", name "cublasLtMatmulPreferenceGetAttribute", proc c"cublasLtMatmulPreferenceGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulPreferenceGetAttribute];
+    statics (__cushim_fn_cublasLtMatmulPreferenceGetAttribute, __cushim_slot_cublasLtMatmulPreferenceGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceInit_internal(pref: cublasLtMatmulPreference_t, size: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulPreferenceInit_internal, __cushim_slot_cublasLtMatmulPreferenceInit_internal), export c"cublasLtMatmulPreferenceInit_internal", name "cublasLtMatmulPreferenceInit_internal", proc c"cublasLtMatmulPreferenceInit_internal", version 0, since 0, per_thread [];
-    link [cublasLtMatmulPreferenceInit_internal];
+    statics (__cushim_fn_cublasLtMatmulPreferenceInit_internal, __cushim_slot_cublasLtMatmulPreferenceInit_internal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceSetAttribute(pref: cublasLtMatmulPreference_t, attr: cublasLtMatmulPreferenceAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatmulPreferenceSetAttribute, __cushim_slot_cublasLtMatmulPreferenceSetAttribute), export c"cublasLtMatmulPreferenceSetAttribute", name "cublasLtMatmulPreferenceSetAttribute", proc c"cublasLtMatmulPreferenceSetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatmulPreferenceSetAttribute];
+    statics (__cushim_fn_cublasLtMatmulPreferenceSetAttribute, __cushim_slot_cublasLtMatmulPreferenceSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutCreate(matLayout: *mut cublasLtMatrixLayout_t, type_: cudaDataType, rows: u64, cols: u64, ld: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixLayoutCreate, __cushim_slot_cublasLtMatrixLayoutCreate), export c"cublasLtMatrixLayoutCreate", name "cublasLtMatrixLayoutCreate", proc c"cublasLtMatrixLayoutCreate", version 0, since 0, per_thread [];
-    link [cublasLtMatrixLayoutCreate];
+    statics (__cushim_fn_cublasLtMatrixLayoutCreate, __cushim_slot_cublasLtMatrixLayoutCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutDestroy(matLayout: cublasLtMatrixLayout_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixLayoutDestroy, __cushim_slot_cublasLtMatrixLayoutDestroy), export c"cublasLtMatrixLayoutDestroy", name "cublasLtMatrixLayoutDestroy", proc c"cublasLtMatrixLayoutDestroy", version 0, since 0, per_thread [];
-    link [cublasLtMatrixLayoutDestroy];
+    statics (__cushim_fn_cublasLtMatrixLayoutDestroy, __cushim_slot_cublasLtMatrixLayoutDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutGetAttribute(matLayout: cublasLtMatrixLayout_t, attr: cublasLtMatrixLayoutAttribute_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixLayoutGetAttribute, __cushim_slot_cublasLtMatrixLayoutGetAttribute), export c"cublasLtMatrixLayoutGetAttribute", name "cublasLtMatrixLayoutGetAttribute", proc c"cublasLtMatrixLayoutGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatrixLayoutGetAttribute];
+    statics (__cushim_fn_cublasLtMatrixLayoutGetAttribute, __cushim_slot_cublasLtMatrixLayoutGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutInit_internal(matLayout: cublasLtMatrixLayout_t, size: usize, type_: cudaDataType, rows: u64, cols: u64, ld: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixLayoutInit_internal, __cushim_slot_cublasLtMatrixLayoutInit_internal), export c"cublasLtMatrixLayoutInit_internal", name "cublasLtMatrixLayoutInit_internal", proc c"cublasLtMatrixLayoutInit_internal", version 0, since 0, per_thread [];
-    link [cublasLtMatrixLayoutInit_internal];
+    statics (__cushim_fn_cublasLtMatrixLayoutInit_internal, __cushim_slot_cublasLtMatrixLayoutInit_internal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutSetAttribute(matLayout: cublasLtMatrixLayout_t, attr: cublasLtMatrixLayoutAttribute_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixLayoutSetAttribute, __cushim_slot_cublasLtMatrixLayoutSetAttribute), export c"cublasLtMatrixLayoutSetAttribute", name "cublasLtMatrixLayoutSetAttribute", proc c"cublasLtMatrixLayoutSetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatrixLayoutSetAttribute];
+    statics (__cushim_fn_cublasLtMatrixLayoutSetAttribute, __cushim_slot_cublasLtMatrixLayoutSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransform(lightHandle: cublasLtHandle_t, transformDesc: cublasLtMatrixTransformDesc_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Adesc: cublasLtMatrixLayout_t, beta: *const ::core::ffi::c_void, B: *const ::core::ffi::c_void, Bdesc: cublasLtMatrixLayout_t, C: *mut ::core::ffi::c_void, Cdesc: cublasLtMatrixLayout_t, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransform, __cushim_slot_cublasLtMatrixTransform), export c"cublasLtMatrixTransform", name "cublasLtMatrixTransform", proc c"cublasLtMatrixTransform", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransform];
+    statics (__cushim_fn_cublasLtMatrixTransform, __cushim_slot_cublasLtMatrixTransform);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescCreate(transformDesc: *mut cublasLtMatrixTransformDesc_t, scaleType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransformDescCreate, __cushim_slot_cublasLtMatrixTransformDescCreate), export c"cublasLtMatrixTransformDescCreate", name "cublasLtMatrixTransformDescCreate", proc c"cublasLtMatrixTransformDescCreate", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransformDescCreate];
+    statics (__cushim_fn_cublasLtMatrixTransformDescCreate, __cushim_slot_cublasLtMatrixTransformDescCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescDestroy(transformDesc: cublasLtMatrixTransformDesc_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransformDescDestroy, __cushim_slot_cublasLtMatrixTransformDescDestroy), export c"cublasLtMatrixTransformDescDestroy", name "cublasLtMatrixTransformDescDestroy", proc c"cublasLtMatrixTransformDescDestroy", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransformDescDestroy];
+    statics (__cushim_fn_cublasLtMatrixTransformDescDestroy, __cushim_slot_cublasLtMatrixTransformDescDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescGetAttribute(transformDesc: cublasLtMatrixTransformDesc_t, attr: cublasLtMatrixTransformDescAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransformDescGetAttribute, __cushim_slot_cublasLtMatrixTransformDescGetAttribute), export c"cublasLtMatrixTransformDescGetAttribute", name "cublasLtMatrixTransformDescGetAttribute", proc c"cublasLtMatrixTransformDescGetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransformDescGetAttribute];
+    statics (__cushim_fn_cublasLtMatrixTransformDescGetAttribute, __cushim_slot_cublasLtMatrixTransformDescGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescInit_internal(transformDesc: cublasLtMatrixTransformDesc_t, size: usize, scaleType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransformDescInit_internal, __cushim_slot_cublasLtMatrixTransformDescInit_internal), export c"cublasLtMatrixTransformDescInit_internal", name "cublasLtMatrixTransformDescInit_internal", proc c"cublasLtMatrixTransformDescInit_internal", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransformDescInit_internal];
+    statics (__cushim_fn_cublasLtMatrixTransformDescInit_internal, __cushim_slot_cublasLtMatrixTransformDescInit_internal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescSetAttribute(transformDesc: cublasLtMatrixTransformDesc_t, attr: cublasLtMatrixTransformDescAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLtMatrixTransformDescSetAttribute, __cushim_slot_cublasLtMatrixTransformDescSetAttribute), export c"cublasLtMatrixTransformDescSetAttribute", name "cublasLtMatrixTransformDescSetAttribute", proc c"cublasLtMatrixTransformDescSetAttribute", version 0, since 0, per_thread [];
-    link [cublasLtMatrixTransformDescSetAttribute];
+    statics (__cushim_fn_cublasLtMatrixTransformDescSetAttribute, __cushim_slot_cublasLtMatrixTransformDescSetAttribute);
     returns status, fallback [];
-    aliases [];
 }

@@ -2638,6 +2638,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 12,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/cuda_runtime/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -3271,10 +3273,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -3340,11 +3362,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -3437,425 +3461,286 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut ::core::ffi::c_uint, array: cudaArray_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaArrayGetInfo, __cushim_slot_cudaArrayGetInfo), export c"cudaArrayGetInfo", name "cudaArrayGetInfo", proc c"cudaArrayGetInfo", version 0, since 0, per_thread [];
-    link [cudaArrayGetInfo];
+    statics (__cushim_fn_cudaArrayGetInfo, __cushim_slot_cudaArrayGetInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaArrayGetMemoryRequirements, __cushim_slot_cudaArrayGetMemoryRequirements), export c"cudaArrayGetMemoryRequirements", name "cudaArrayGetMemoryRequirements", proc c"cudaArrayGetMemoryRequirements", version 0, since 0, per_thread [];
-    link [cudaArrayGetMemoryRequirements];
+    statics (__cushim_fn_cudaArrayGetMemoryRequirements, __cushim_slot_cudaArrayGetMemoryRequirements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaArrayGetPlane, __cushim_slot_cudaArrayGetPlane), export c"cudaArrayGetPlane", name "cudaArrayGetPlane", proc c"cudaArrayGetPlane", version 0, since 0, per_thread [];
-    link [cudaArrayGetPlane];
+    statics (__cushim_fn_cudaArrayGetPlane, __cushim_slot_cudaArrayGetPlane);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaArrayGetSparseProperties, __cushim_slot_cudaArrayGetSparseProperties), export c"cudaArrayGetSparseProperties", name "cudaArrayGetSparseProperties", proc c"cudaArrayGetSparseProperties", version 0, since 0, per_thread [];
-    link [cudaArrayGetSparseProperties];
+    statics (__cushim_fn_cudaArrayGetSparseProperties, __cushim_slot_cudaArrayGetSparseProperties);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaChooseDevice(device: *mut ::core::ffi::c_int, prop: *const cudaDeviceProp) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaChooseDevice, __cushim_slot_cudaChooseDevice), export c"cudaChooseDevice", name "cudaChooseDevice", proc c"cudaChooseDevice", version 0, since 0, per_thread [];
-    link [cudaChooseDevice];
+    statics (__cushim_fn_cudaChooseDevice, __cushim_slot_cudaChooseDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaCreateChannelDesc(x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int, w: ::core::ffi::c_int, f: cudaChannelFormatKind) -> cudaChannelFormatDesc;
-    attrs [];
-    statics (__cushim_fn_cudaCreateChannelDesc, __cushim_slot_cudaCreateChannelDesc), export c"cudaCreateChannelDesc", name "cudaCreateChannelDesc", proc c"cudaCreateChannelDesc", version 0, since 0, per_thread [];
-    link [cudaCreateChannelDesc];
+    statics (__cushim_fn_cudaCreateChannelDesc, __cushim_slot_cudaCreateChannelDesc);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaCreateSurfaceObject, __cushim_slot_cudaCreateSurfaceObject), export c"cudaCreateSurfaceObject", name "cudaCreateSurfaceObject", proc c"cudaCreateSurfaceObject", version 0, since 0, per_thread [];
-    link [cudaCreateSurfaceObject];
+    statics (__cushim_fn_cudaCreateSurfaceObject, __cushim_slot_cudaCreateSurfaceObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaCreateTextureObject(pTexObject: *mut cudaTextureObject_t, pResDesc: *const cudaResourceDesc, pTexDesc: *const cudaTextureDesc, pResViewDesc: *const cudaResourceViewDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaCreateTextureObject, __cushim_slot_cudaCreateTextureObject), export c"cudaCreateTextureObject", name "cudaCreateTextureObject", proc c"cudaCreateTextureObject", version 0, since 0, per_thread [];
-    link [cudaCreateTextureObject];
+    statics (__cushim_fn_cudaCreateTextureObject, __cushim_slot_cudaCreateTextureObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaCtxResetPersistingL2Cache() -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaCtxResetPersistingL2Cache, __cushim_slot_cudaCtxResetPersistingL2Cache), export c"cudaCtxResetPersistingL2Cache", name "cudaCtxResetPersistingL2Cache", proc c"cudaCtxResetPersistingL2Cache", version 0, since 0, per_thread [];
-    link [cudaCtxResetPersistingL2Cache];
+    statics (__cushim_fn_cudaCtxResetPersistingL2Cache, __cushim_slot_cudaCtxResetPersistingL2Cache);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDestroyExternalMemory, __cushim_slot_cudaDestroyExternalMemory), export c"cudaDestroyExternalMemory", name "cudaDestroyExternalMemory", proc c"cudaDestroyExternalMemory", version 0, since 0, per_thread [];
-    link [cudaDestroyExternalMemory];
+    statics (__cushim_fn_cudaDestroyExternalMemory, __cushim_slot_cudaDestroyExternalMemory);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDestroyExternalSemaphore, __cushim_slot_cudaDestroyExternalSemaphore), export c"cudaDestroyExternalSemaphore", name "cudaDestroyExternalSemaphore", proc c"cudaDestroyExternalSemaphore", version 0, since 0, per_thread [];
-    link [cudaDestroyExternalSemaphore];
+    statics (__cushim_fn_cudaDestroyExternalSemaphore, __cushim_slot_cudaDestroyExternalSemaphore);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDestroySurfaceObject, __cushim_slot_cudaDestroySurfaceObject), export c"cudaDestroySurfaceObject", name "cudaDestroySurfaceObject", proc c"cudaDestroySurfaceObject", version 0, since 0, per_thread [];
-    link [cudaDestroySurfaceObject];
+    statics (__cushim_fn_cudaDestroySurfaceObject, __cushim_slot_cudaDestroySurfaceObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDestroyTextureObject, __cushim_slot_cudaDestroyTextureObject), export c"cudaDestroyTextureObject", name "cudaDestroyTextureObject", proc c"cudaDestroyTextureObject", version 0, since 0, per_thread [];
-    link [cudaDestroyTextureObject];
+    statics (__cushim_fn_cudaDestroyTextureObject, __cushim_slot_cudaDestroyTextureObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, device: ::core::ffi::c_int, peerDevice: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceCanAccessPeer, __cushim_slot_cudaDeviceCanAccessPeer), export c"cudaDeviceCanAccessPeer", name "cudaDeviceCanAccessPeer", proc c"cudaDeviceCanAccessPeer", version 0, since 0, per_thread [];
-    link [cudaDeviceCanAccessPeer];
+    statics (__cushim_fn_cudaDeviceCanAccessPeer, __cushim_slot_cudaDeviceCanAccessPeer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceDisablePeerAccess(peerDevice: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceDisablePeerAccess, __cushim_slot_cudaDeviceDisablePeerAccess), export c"cudaDeviceDisablePeerAccess", name "cudaDeviceDisablePeerAccess", proc c"cudaDeviceDisablePeerAccess", version 0, since 0, per_thread [];
-    link [cudaDeviceDisablePeerAccess];
+    statics (__cushim_fn_cudaDeviceDisablePeerAccess, __cushim_slot_cudaDeviceDisablePeerAccess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceEnablePeerAccess(peerDevice: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceEnablePeerAccess, __cushim_slot_cudaDeviceEnablePeerAccess), export c"cudaDeviceEnablePeerAccess", name "cudaDeviceEnablePeerAccess", proc c"cudaDeviceEnablePeerAccess", version 0, since 0, per_thread [];
-    link [cudaDeviceEnablePeerAccess];
+    statics (__cushim_fn_cudaDeviceEnablePeerAccess, __cushim_slot_cudaDeviceEnablePeerAccess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceFlushGPUDirectRDMAWrites, __cushim_slot_cudaDeviceFlushGPUDirectRDMAWrites), export c"cudaDeviceFlushGPUDirectRDMAWrites", name "cudaDeviceFlushGPUDirectRDMAWrites", proc c"cudaDeviceFlushGPUDirectRDMAWrites", version 0, since 0, per_thread [];
-    link [cudaDeviceFlushGPUDirectRDMAWrites];
+    statics (__cushim_fn_cudaDeviceFlushGPUDirectRDMAWrites, __cushim_slot_cudaDeviceFlushGPUDirectRDMAWrites);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetAttribute(value: *mut ::core::ffi::c_int, attr: cudaDeviceAttr, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetAttribute, __cushim_slot_cudaDeviceGetAttribute), export c"cudaDeviceGetAttribute", name "cudaDeviceGetAttribute", proc c"cudaDeviceGetAttribute", version 0, since 0, per_thread [];
-    link [cudaDeviceGetAttribute];
+    statics (__cushim_fn_cudaDeviceGetAttribute, __cushim_slot_cudaDeviceGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetByPCIBusId(device: *mut ::core::ffi::c_int, pciBusId: *const ::core::ffi::c_char) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetByPCIBusId, __cushim_slot_cudaDeviceGetByPCIBusId), export c"cudaDeviceGetByPCIBusId", name "cudaDeviceGetByPCIBusId", proc c"cudaDeviceGetByPCIBusId", version 0, since 0, per_thread [];
-    link [cudaDeviceGetByPCIBusId];
+    statics (__cushim_fn_cudaDeviceGetByPCIBusId, __cushim_slot_cudaDeviceGetByPCIBusId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetCacheConfig, __cushim_slot_cudaDeviceGetCacheConfig), export c"cudaDeviceGetCacheConfig", name "cudaDeviceGetCacheConfig", proc c"cudaDeviceGetCacheConfig", version 0, since 0, per_thread [];
-    link [cudaDeviceGetCacheConfig];
+    statics (__cushim_fn_cudaDeviceGetCacheConfig, __cushim_slot_cudaDeviceGetCacheConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetDefaultMemPool(memPool: *mut cudaMemPool_t, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetDefaultMemPool, __cushim_slot_cudaDeviceGetDefaultMemPool), export c"cudaDeviceGetDefaultMemPool", name "cudaDeviceGetDefaultMemPool", proc c"cudaDeviceGetDefaultMemPool", version 0, since 0, per_thread [];
-    link [cudaDeviceGetDefaultMemPool];
+    statics (__cushim_fn_cudaDeviceGetDefaultMemPool, __cushim_slot_cudaDeviceGetDefaultMemPool);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetGraphMemAttribute(device: ::core::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetGraphMemAttribute, __cushim_slot_cudaDeviceGetGraphMemAttribute), export c"cudaDeviceGetGraphMemAttribute", name "cudaDeviceGetGraphMemAttribute", proc c"cudaDeviceGetGraphMemAttribute", version 0, since 0, per_thread [];
-    link [cudaDeviceGetGraphMemAttribute];
+    statics (__cushim_fn_cudaDeviceGetGraphMemAttribute, __cushim_slot_cudaDeviceGetGraphMemAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetLimit, __cushim_slot_cudaDeviceGetLimit), export c"cudaDeviceGetLimit", name "cudaDeviceGetLimit", proc c"cudaDeviceGetLimit", version 0, since 0, per_thread [];
-    link [cudaDeviceGetLimit];
+    statics (__cushim_fn_cudaDeviceGetLimit, __cushim_slot_cudaDeviceGetLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetMemPool, __cushim_slot_cudaDeviceGetMemPool), export c"cudaDeviceGetMemPool", name "cudaDeviceGetMemPool", proc c"cudaDeviceGetMemPool", version 0, since 0, per_thread [];
-    link [cudaDeviceGetMemPool];
+    statics (__cushim_fn_cudaDeviceGetMemPool, __cushim_slot_cudaDeviceGetMemPool);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, device: ::core::ffi::c_int, flags: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetNvSciSyncAttributes, __cushim_slot_cudaDeviceGetNvSciSyncAttributes), export c"cudaDeviceGetNvSciSyncAttributes", name "cudaDeviceGetNvSciSyncAttributes", proc c"cudaDeviceGetNvSciSyncAttributes", version 0, since 0, per_thread [];
-    link [cudaDeviceGetNvSciSyncAttributes];
+    statics (__cushim_fn_cudaDeviceGetNvSciSyncAttributes, __cushim_slot_cudaDeviceGetNvSciSyncAttributes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attr: cudaDeviceP2PAttr, srcDevice: ::core::ffi::c_int, dstDevice: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetP2PAttribute, __cushim_slot_cudaDeviceGetP2PAttribute), export c"cudaDeviceGetP2PAttribute", name "cudaDeviceGetP2PAttribute", proc c"cudaDeviceGetP2PAttribute", version 0, since 0, per_thread [];
-    link [cudaDeviceGetP2PAttribute];
+    statics (__cushim_fn_cudaDeviceGetP2PAttribute, __cushim_slot_cudaDeviceGetP2PAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetPCIBusId, __cushim_slot_cudaDeviceGetPCIBusId), export c"cudaDeviceGetPCIBusId", name "cudaDeviceGetPCIBusId", proc c"cudaDeviceGetPCIBusId", version 0, since 0, per_thread [];
-    link [cudaDeviceGetPCIBusId];
+    statics (__cushim_fn_cudaDeviceGetPCIBusId, __cushim_slot_cudaDeviceGetPCIBusId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaDeviceGetSharedMemConfig, __cushim_slot_cudaDeviceGetSharedMemConfig), export c"cudaDeviceGetSharedMemConfig", name "cudaDeviceGetSharedMemConfig", proc c"cudaDeviceGetSharedMemConfig", version 0, since 0, per_thread [];
-    link [cudaDeviceGetSharedMemConfig];
+    statics (__cushim_fn_cudaDeviceGetSharedMemConfig, __cushim_slot_cudaDeviceGetSharedMemConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetStreamPriorityRange, __cushim_slot_cudaDeviceGetStreamPriorityRange), export c"cudaDeviceGetStreamPriorityRange", name "cudaDeviceGetStreamPriorityRange", proc c"cudaDeviceGetStreamPriorityRange", version 0, since 0, per_thread [];
-    link [cudaDeviceGetStreamPriorityRange];
+    statics (__cushim_fn_cudaDeviceGetStreamPriorityRange, __cushim_slot_cudaDeviceGetStreamPriorityRange);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, fmtDesc: *const cudaChannelFormatDesc, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cudaDeviceGetTexture1DLinearMaxWidth), export c"cudaDeviceGetTexture1DLinearMaxWidth", name "cudaDeviceGetTexture1DLinearMaxWidth", proc c"cudaDeviceGetTexture1DLinearMaxWidth", version 0, since 0, per_thread [];
-    link [cudaDeviceGetTexture1DLinearMaxWidth];
+    statics (__cushim_fn_cudaDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cudaDeviceGetTexture1DLinearMaxWidth);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceGraphMemTrim(device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceGraphMemTrim, __cushim_slot_cudaDeviceGraphMemTrim), export c"cudaDeviceGraphMemTrim", name "cudaDeviceGraphMemTrim", proc c"cudaDeviceGraphMemTrim", version 0, since 0, per_thread [];
-    link [cudaDeviceGraphMemTrim];
+    statics (__cushim_fn_cudaDeviceGraphMemTrim, __cushim_slot_cudaDeviceGraphMemTrim);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceRegisterAsyncNotification(device: ::core::ffi::c_int, callbackFunc: cudaAsyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut cudaAsyncCallbackHandle_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceRegisterAsyncNotification, __cushim_slot_cudaDeviceRegisterAsyncNotification), export c"cudaDeviceRegisterAsyncNotification", name "cudaDeviceRegisterAsyncNotification", proc c"cudaDeviceRegisterAsyncNotification", version 0, since 0, per_thread [];
-    link [cudaDeviceRegisterAsyncNotification];
+    statics (__cushim_fn_cudaDeviceRegisterAsyncNotification, __cushim_slot_cudaDeviceRegisterAsyncNotification);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceReset() -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceReset, __cushim_slot_cudaDeviceReset), export c"cudaDeviceReset", name "cudaDeviceReset", proc c"cudaDeviceReset", version 0, since 0, per_thread [];
-    link [cudaDeviceReset];
+    statics (__cushim_fn_cudaDeviceReset, __cushim_slot_cudaDeviceReset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceSetCacheConfig, __cushim_slot_cudaDeviceSetCacheConfig), export c"cudaDeviceSetCacheConfig", name "cudaDeviceSetCacheConfig", proc c"cudaDeviceSetCacheConfig", version 0, since 0, per_thread [];
-    link [cudaDeviceSetCacheConfig];
+    statics (__cushim_fn_cudaDeviceSetCacheConfig, __cushim_slot_cudaDeviceSetCacheConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetGraphMemAttribute(device: ::core::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceSetGraphMemAttribute, __cushim_slot_cudaDeviceSetGraphMemAttribute), export c"cudaDeviceSetGraphMemAttribute", name "cudaDeviceSetGraphMemAttribute", proc c"cudaDeviceSetGraphMemAttribute", version 0, since 0, per_thread [];
-    link [cudaDeviceSetGraphMemAttribute];
+    statics (__cushim_fn_cudaDeviceSetGraphMemAttribute, __cushim_slot_cudaDeviceSetGraphMemAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceSetLimit, __cushim_slot_cudaDeviceSetLimit), export c"cudaDeviceSetLimit", name "cudaDeviceSetLimit", proc c"cudaDeviceSetLimit", version 0, since 0, per_thread [];
-    link [cudaDeviceSetLimit];
+    statics (__cushim_fn_cudaDeviceSetLimit, __cushim_slot_cudaDeviceSetLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetMemPool(device: ::core::ffi::c_int, memPool: cudaMemPool_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceSetMemPool, __cushim_slot_cudaDeviceSetMemPool), export c"cudaDeviceSetMemPool", name "cudaDeviceSetMemPool", proc c"cudaDeviceSetMemPool", version 0, since 0, per_thread [];
-    link [cudaDeviceSetMemPool];
+    statics (__cushim_fn_cudaDeviceSetMemPool, __cushim_slot_cudaDeviceSetMemPool);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaDeviceSetSharedMemConfig, __cushim_slot_cudaDeviceSetSharedMemConfig), export c"cudaDeviceSetSharedMemConfig", name "cudaDeviceSetSharedMemConfig", proc c"cudaDeviceSetSharedMemConfig", version 0, since 0, per_thread [];
-    link [cudaDeviceSetSharedMemConfig];
+    statics (__cushim_fn_cudaDeviceSetSharedMemConfig, __cushim_slot_cudaDeviceSetSharedMemConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceSynchronize() -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceSynchronize, __cushim_slot_cudaDeviceSynchronize), export c"cudaDeviceSynchronize", name "cudaDeviceSynchronize", proc c"cudaDeviceSynchronize", version 0, since 0, per_thread [];
-    link [cudaDeviceSynchronize];
+    statics (__cushim_fn_cudaDeviceSynchronize, __cushim_slot_cudaDeviceSynchronize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDeviceUnregisterAsyncNotification(device: ::core::ffi::c_int, callback: cudaAsyncCallbackHandle_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDeviceUnregisterAsyncNotification, __cushim_slot_cudaDeviceUnregisterAsyncNotification), export c"cudaDeviceUnregisterAsyncNotification", name "cudaDeviceUnregisterAsyncNotification", proc c"cudaDeviceUnregisterAsyncNotification", version 0, since 0, per_thread [];
-    link [cudaDeviceUnregisterAsyncNotification];
+    statics (__cushim_fn_cudaDeviceUnregisterAsyncNotification, __cushim_slot_cudaDeviceUnregisterAsyncNotification);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaDriverGetVersion, __cushim_slot_cudaDriverGetVersion), export c"cudaDriverGetVersion", name "cudaDriverGetVersion", proc c"cudaDriverGetVersion", version 0, since 0, per_thread [];
-    link [cudaDriverGetVersion];
+    statics (__cushim_fn_cudaDriverGetVersion, __cushim_slot_cudaDriverGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventCreate, __cushim_slot_cudaEventCreate), export c"cudaEventCreate", name "cudaEventCreate", proc c"cudaEventCreate", version 0, since 0, per_thread [];
-    link [cudaEventCreate];
+    statics (__cushim_fn_cudaEventCreate, __cushim_slot_cudaEventCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventCreateWithFlags, __cushim_slot_cudaEventCreateWithFlags), export c"cudaEventCreateWithFlags", name "cudaEventCreateWithFlags", proc c"cudaEventCreateWithFlags", version 0, since 0, per_thread [];
-    link [cudaEventCreateWithFlags];
+    statics (__cushim_fn_cudaEventCreateWithFlags, __cushim_slot_cudaEventCreateWithFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventDestroy, __cushim_slot_cudaEventDestroy), export c"cudaEventDestroy", name "cudaEventDestroy", proc c"cudaEventDestroy", version 0, since 0, per_thread [];
-    link [cudaEventDestroy];
+    statics (__cushim_fn_cudaEventDestroy, __cushim_slot_cudaEventDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventElapsedTime, __cushim_slot_cudaEventElapsedTime), export c"cudaEventElapsedTime", name "cudaEventElapsedTime", proc c"cudaEventElapsedTime", version 0, since 0, per_thread [];
-    link [cudaEventElapsedTime];
+    statics (__cushim_fn_cudaEventElapsedTime, __cushim_slot_cudaEventElapsedTime);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventElapsedTime_v2, __cushim_slot_cudaEventElapsedTime_v2), export c"cudaEventElapsedTime_v2", name "cudaEventElapsedTime_v2", proc c"cudaEventElapsedTime_v2", version 0, since 0, per_thread [];
-    link [cudaEventElapsedTime_v2];
+    statics (__cushim_fn_cudaEventElapsedTime_v2, __cushim_slot_cudaEventElapsedTime_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventQuery, __cushim_slot_cudaEventQuery), export c"cudaEventQuery", name "cudaEventQuery", proc c"cudaEventQuery", version 0, since 0, per_thread [];
-    link [cudaEventQuery];
+    statics (__cushim_fn_cudaEventQuery, __cushim_slot_cudaEventQuery);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -3878,47 +3763,32 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaEventSynchronize, __cushim_slot_cudaEventSynchronize), export c"cudaEventSynchronize", name "cudaEventSynchronize", proc c"cudaEventSynchronize", version 0, since 0, per_thread [];
-    link [cudaEventSynchronize];
+    statics (__cushim_fn_cudaEventSynchronize, __cushim_slot_cudaEventSynchronize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaExternalMemoryGetMappedBuffer(devPtr: *mut *mut ::core::ffi::c_void, extMem: cudaExternalMemory_t, bufferDesc: *const cudaExternalMemoryBufferDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaExternalMemoryGetMappedBuffer, __cushim_slot_cudaExternalMemoryGetMappedBuffer), export c"cudaExternalMemoryGetMappedBuffer", name "cudaExternalMemoryGetMappedBuffer", proc c"cudaExternalMemoryGetMappedBuffer", version 0, since 0, per_thread [];
-    link [cudaExternalMemoryGetMappedBuffer];
+    statics (__cushim_fn_cudaExternalMemoryGetMappedBuffer, __cushim_slot_cudaExternalMemoryGetMappedBuffer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaExternalMemoryGetMappedMipmappedArray(mipmap: *mut cudaMipmappedArray_t, extMem: cudaExternalMemory_t, mipmapDesc: *const cudaExternalMemoryMipmappedArrayDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaExternalMemoryGetMappedMipmappedArray, __cushim_slot_cudaExternalMemoryGetMappedMipmappedArray), export c"cudaExternalMemoryGetMappedMipmappedArray", name "cudaExternalMemoryGetMappedMipmappedArray", proc c"cudaExternalMemoryGetMappedMipmappedArray", version 0, since 0, per_thread [];
-    link [cudaExternalMemoryGetMappedMipmappedArray];
+    statics (__cushim_fn_cudaExternalMemoryGetMappedMipmappedArray, __cushim_slot_cudaExternalMemoryGetMappedMipmappedArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFree(devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFree, __cushim_slot_cudaFree), export c"cudaFree", name "cudaFree", proc c"cudaFree", version 0, since 0, per_thread [];
-    link [cudaFree];
+    statics (__cushim_fn_cudaFree, __cushim_slot_cudaFree);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFreeArray(array: cudaArray_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFreeArray, __cushim_slot_cudaFreeArray), export c"cudaFreeArray", name "cudaFreeArray", proc c"cudaFreeArray", version 0, since 0, per_thread [];
-    link [cudaFreeArray];
+    statics (__cushim_fn_cudaFreeArray, __cushim_slot_cudaFreeArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -3932,110 +3802,75 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaFreeHost(ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFreeHost, __cushim_slot_cudaFreeHost), export c"cudaFreeHost", name "cudaFreeHost", proc c"cudaFreeHost", version 0, since 0, per_thread [];
-    link [cudaFreeHost];
+    statics (__cushim_fn_cudaFreeHost, __cushim_slot_cudaFreeHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFreeMipmappedArray, __cushim_slot_cudaFreeMipmappedArray), export c"cudaFreeMipmappedArray", name "cudaFreeMipmappedArray", proc c"cudaFreeMipmappedArray", version 0, since 0, per_thread [];
-    link [cudaFreeMipmappedArray];
+    statics (__cushim_fn_cudaFreeMipmappedArray, __cushim_slot_cudaFreeMipmappedArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFuncGetAttributes, __cushim_slot_cudaFuncGetAttributes), export c"cudaFuncGetAttributes", name "cudaFuncGetAttributes", proc c"cudaFuncGetAttributes", version 0, since 0, per_thread [];
-    link [cudaFuncGetAttributes];
+    statics (__cushim_fn_cudaFuncGetAttributes, __cushim_slot_cudaFuncGetAttributes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncGetName(name: *mut *const ::core::ffi::c_char, func: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFuncGetName, __cushim_slot_cudaFuncGetName), export c"cudaFuncGetName", name "cudaFuncGetName", proc c"cudaFuncGetName", version 0, since 0, per_thread [];
-    link [cudaFuncGetName];
+    statics (__cushim_fn_cudaFuncGetName, __cushim_slot_cudaFuncGetName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncGetParamInfo(func: *const ::core::ffi::c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFuncGetParamInfo, __cushim_slot_cudaFuncGetParamInfo), export c"cudaFuncGetParamInfo", name "cudaFuncGetParamInfo", proc c"cudaFuncGetParamInfo", version 0, since 0, per_thread [];
-    link [cudaFuncGetParamInfo];
+    statics (__cushim_fn_cudaFuncGetParamInfo, __cushim_slot_cudaFuncGetParamInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncSetAttribute(func: *const ::core::ffi::c_void, attr: cudaFuncAttribute, value: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFuncSetAttribute, __cushim_slot_cudaFuncSetAttribute), export c"cudaFuncSetAttribute", name "cudaFuncSetAttribute", proc c"cudaFuncSetAttribute", version 0, since 0, per_thread [];
-    link [cudaFuncSetAttribute];
+    statics (__cushim_fn_cudaFuncSetAttribute, __cushim_slot_cudaFuncSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncSetCacheConfig(func: *const ::core::ffi::c_void, cacheConfig: cudaFuncCache) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaFuncSetCacheConfig, __cushim_slot_cudaFuncSetCacheConfig), export c"cudaFuncSetCacheConfig", name "cudaFuncSetCacheConfig", proc c"cudaFuncSetCacheConfig", version 0, since 0, per_thread [];
-    link [cudaFuncSetCacheConfig];
+    statics (__cushim_fn_cudaFuncSetCacheConfig, __cushim_slot_cudaFuncSetCacheConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaFuncSetSharedMemConfig(func: *const ::core::ffi::c_void, config: cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaFuncSetSharedMemConfig, __cushim_slot_cudaFuncSetSharedMemConfig), export c"cudaFuncSetSharedMemConfig", name "cudaFuncSetSharedMemConfig", proc c"cudaFuncSetSharedMemConfig", version 0, since 0, per_thread [];
-    link [cudaFuncSetSharedMemConfig];
+    statics (__cushim_fn_cudaFuncSetSharedMemConfig, __cushim_slot_cudaFuncSetSharedMemConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetChannelDesc, __cushim_slot_cudaGetChannelDesc), export c"cudaGetChannelDesc", name "cudaGetChannelDesc", proc c"cudaGetChannelDesc", version 0, since 0, per_thread [];
-    link [cudaGetChannelDesc];
+    statics (__cushim_fn_cudaGetChannelDesc, __cushim_slot_cudaGetChannelDesc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetDevice(device: *mut ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetDevice, __cushim_slot_cudaGetDevice), export c"cudaGetDevice", name "cudaGetDevice", proc c"cudaGetDevice", version 0, since 0, per_thread [];
-    link [cudaGetDevice];
+    statics (__cushim_fn_cudaGetDevice, __cushim_slot_cudaGetDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetDeviceCount(count: *mut ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetDeviceCount, __cushim_slot_cudaGetDeviceCount), export c"cudaGetDeviceCount", name "cudaGetDeviceCount", proc c"cudaGetDeviceCount", version 0, since 0, per_thread [];
-    link [cudaGetDeviceCount];
+    statics (__cushim_fn_cudaGetDeviceCount, __cushim_slot_cudaGetDeviceCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetDeviceFlags(flags: *mut ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetDeviceFlags, __cushim_slot_cudaGetDeviceFlags), export c"cudaGetDeviceFlags", name "cudaGetDeviceFlags", proc c"cudaGetDeviceFlags", version 0, since 0, per_thread [];
-    link [cudaGetDeviceFlags];
+    statics (__cushim_fn_cudaGetDeviceFlags, __cushim_slot_cudaGetDeviceFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -4067,641 +3902,428 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGetErrorName(error: cudaError_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cudaGetErrorName, __cushim_slot_cudaGetErrorName), export c"cudaGetErrorName", name "cudaGetErrorName", proc c"cudaGetErrorName", version 0, since 0, per_thread [];
-    link [cudaGetErrorName];
+    statics (__cushim_fn_cudaGetErrorName, __cushim_slot_cudaGetErrorName);
     returns answer, fallback [error, Name];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetErrorString(error: cudaError_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cudaGetErrorString, __cushim_slot_cudaGetErrorString), export c"cudaGetErrorString", name "cudaGetErrorString", proc c"cudaGetErrorString", version 0, since 0, per_thread [];
-    link [cudaGetErrorString];
+    statics (__cushim_fn_cudaGetErrorString, __cushim_slot_cudaGetErrorString);
     returns answer, fallback [error, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetExportTable, __cushim_slot_cudaGetExportTable), export c"cudaGetExportTable", name "cudaGetExportTable", proc c"cudaGetExportTable", version 0, since 0, per_thread [];
-    link [cudaGetExportTable];
+    statics (__cushim_fn_cudaGetExportTable, __cushim_slot_cudaGetExportTable);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetFuncBySymbol, __cushim_slot_cudaGetFuncBySymbol), export c"cudaGetFuncBySymbol", name "cudaGetFuncBySymbol", proc c"cudaGetFuncBySymbol", version 0, since 0, per_thread [];
-    link [cudaGetFuncBySymbol];
+    statics (__cushim_fn_cudaGetFuncBySymbol, __cushim_slot_cudaGetFuncBySymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetKernel, __cushim_slot_cudaGetKernel), export c"cudaGetKernel", name "cudaGetKernel", proc c"cudaGetKernel", version 0, since 0, per_thread [];
-    link [cudaGetKernel];
+    statics (__cushim_fn_cudaGetKernel, __cushim_slot_cudaGetKernel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetLastError() -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetLastError, __cushim_slot_cudaGetLastError), export c"cudaGetLastError", name "cudaGetLastError", proc c"cudaGetLastError", version 0, since 0, per_thread [];
-    link [cudaGetLastError];
+    statics (__cushim_fn_cudaGetLastError, __cushim_slot_cudaGetLastError);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetMipmappedArrayLevel, __cushim_slot_cudaGetMipmappedArrayLevel), export c"cudaGetMipmappedArrayLevel", name "cudaGetMipmappedArrayLevel", proc c"cudaGetMipmappedArrayLevel", version 0, since 0, per_thread [];
-    link [cudaGetMipmappedArrayLevel];
+    statics (__cushim_fn_cudaGetMipmappedArrayLevel, __cushim_slot_cudaGetMipmappedArrayLevel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetSurfaceObjectResourceDesc, __cushim_slot_cudaGetSurfaceObjectResourceDesc), export c"cudaGetSurfaceObjectResourceDesc", name "cudaGetSurfaceObjectResourceDesc", proc c"cudaGetSurfaceObjectResourceDesc", version 0, since 0, per_thread [];
-    link [cudaGetSurfaceObjectResourceDesc];
+    statics (__cushim_fn_cudaGetSurfaceObjectResourceDesc, __cushim_slot_cudaGetSurfaceObjectResourceDesc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetSymbolAddress(devPtr: *mut *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetSymbolAddress, __cushim_slot_cudaGetSymbolAddress), export c"cudaGetSymbolAddress", name "cudaGetSymbolAddress", proc c"cudaGetSymbolAddress", version 0, since 0, per_thread [];
-    link [cudaGetSymbolAddress];
+    statics (__cushim_fn_cudaGetSymbolAddress, __cushim_slot_cudaGetSymbolAddress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetSymbolSize(size: *mut usize, symbol: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetSymbolSize, __cushim_slot_cudaGetSymbolSize), export c"cudaGetSymbolSize", name "cudaGetSymbolSize", proc c"cudaGetSymbolSize", version 0, since 0, per_thread [];
-    link [cudaGetSymbolSize];
+    statics (__cushim_fn_cudaGetSymbolSize, __cushim_slot_cudaGetSymbolSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetTextureObjectResourceDesc, __cushim_slot_cudaGetTextureObjectResourceDesc), export c"cudaGetTextureObjectResourceDesc", name "cudaGetTextureObjectResourceDesc", proc c"cudaGetTextureObjectResourceDesc", version 0, since 0, per_thread [];
-    link [cudaGetTextureObjectResourceDesc];
+    statics (__cushim_fn_cudaGetTextureObjectResourceDesc, __cushim_slot_cudaGetTextureObjectResourceDesc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut cudaResourceViewDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetTextureObjectResourceViewDesc, __cushim_slot_cudaGetTextureObjectResourceViewDesc), export c"cudaGetTextureObjectResourceViewDesc", name "cudaGetTextureObjectResourceViewDesc", proc c"cudaGetTextureObjectResourceViewDesc", version 0, since 0, per_thread [];
-    link [cudaGetTextureObjectResourceViewDesc];
+    statics (__cushim_fn_cudaGetTextureObjectResourceViewDesc, __cushim_slot_cudaGetTextureObjectResourceViewDesc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGetTextureObjectTextureDesc, __cushim_slot_cudaGetTextureObjectTextureDesc), export c"cudaGetTextureObjectTextureDesc", name "cudaGetTextureObjectTextureDesc", proc c"cudaGetTextureObjectTextureDesc", version 0, since 0, per_thread [];
-    link [cudaGetTextureObjectTextureDesc];
+    statics (__cushim_fn_cudaGetTextureObjectTextureDesc, __cushim_slot_cudaGetTextureObjectTextureDesc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddChildGraphNode, __cushim_slot_cudaGraphAddChildGraphNode), export c"cudaGraphAddChildGraphNode", name "cudaGraphAddChildGraphNode", proc c"cudaGraphAddChildGraphNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddChildGraphNode];
+    statics (__cushim_fn_cudaGraphAddChildGraphNode, __cushim_slot_cudaGraphAddChildGraphNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddDependencies, __cushim_slot_cudaGraphAddDependencies), export c"cudaGraphAddDependencies", name "cudaGraphAddDependencies", proc c"cudaGraphAddDependencies", version 0, since 0, per_thread [];
-    link [cudaGraphAddDependencies];
+    statics (__cushim_fn_cudaGraphAddDependencies, __cushim_slot_cudaGraphAddDependencies);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddDependencies_v2, __cushim_slot_cudaGraphAddDependencies_v2), export c"cudaGraphAddDependencies_v2", name "cudaGraphAddDependencies_v2", proc c"cudaGraphAddDependencies_v2", version 0, since 0, per_thread [];
-    link [cudaGraphAddDependencies_v2];
+    statics (__cushim_fn_cudaGraphAddDependencies_v2, __cushim_slot_cudaGraphAddDependencies_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddEmptyNode, __cushim_slot_cudaGraphAddEmptyNode), export c"cudaGraphAddEmptyNode", name "cudaGraphAddEmptyNode", proc c"cudaGraphAddEmptyNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddEmptyNode];
+    statics (__cushim_fn_cudaGraphAddEmptyNode, __cushim_slot_cudaGraphAddEmptyNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddEventRecordNode, __cushim_slot_cudaGraphAddEventRecordNode), export c"cudaGraphAddEventRecordNode", name "cudaGraphAddEventRecordNode", proc c"cudaGraphAddEventRecordNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddEventRecordNode];
+    statics (__cushim_fn_cudaGraphAddEventRecordNode, __cushim_slot_cudaGraphAddEventRecordNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddEventWaitNode, __cushim_slot_cudaGraphAddEventWaitNode), export c"cudaGraphAddEventWaitNode", name "cudaGraphAddEventWaitNode", proc c"cudaGraphAddEventWaitNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddEventWaitNode];
+    statics (__cushim_fn_cudaGraphAddEventWaitNode, __cushim_slot_cudaGraphAddEventWaitNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddExternalSemaphoresSignalNode, __cushim_slot_cudaGraphAddExternalSemaphoresSignalNode), export c"cudaGraphAddExternalSemaphoresSignalNode", name "cudaGraphAddExternalSemaphoresSignalNode", proc c"cudaGraphAddExternalSemaphoresSignalNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddExternalSemaphoresSignalNode];
+    statics (__cushim_fn_cudaGraphAddExternalSemaphoresSignalNode, __cushim_slot_cudaGraphAddExternalSemaphoresSignalNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddExternalSemaphoresWaitNode, __cushim_slot_cudaGraphAddExternalSemaphoresWaitNode), export c"cudaGraphAddExternalSemaphoresWaitNode", name "cudaGraphAddExternalSemaphoresWaitNode", proc c"cudaGraphAddExternalSemaphoresWaitNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddExternalSemaphoresWaitNode];
+    statics (__cushim_fn_cudaGraphAddExternalSemaphoresWaitNode, __cushim_slot_cudaGraphAddExternalSemaphoresWaitNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddHostNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddHostNode, __cushim_slot_cudaGraphAddHostNode), export c"cudaGraphAddHostNode", name "cudaGraphAddHostNode", proc c"cudaGraphAddHostNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddHostNode];
+    statics (__cushim_fn_cudaGraphAddHostNode, __cushim_slot_cudaGraphAddHostNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddKernelNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddKernelNode, __cushim_slot_cudaGraphAddKernelNode), export c"cudaGraphAddKernelNode", name "cudaGraphAddKernelNode", proc c"cudaGraphAddKernelNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddKernelNode];
+    statics (__cushim_fn_cudaGraphAddKernelNode, __cushim_slot_cudaGraphAddKernelNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemAllocNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaMemAllocNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemAllocNode, __cushim_slot_cudaGraphAddMemAllocNode), export c"cudaGraphAddMemAllocNode", name "cudaGraphAddMemAllocNode", proc c"cudaGraphAddMemAllocNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemAllocNode];
+    statics (__cushim_fn_cudaGraphAddMemAllocNode, __cushim_slot_cudaGraphAddMemAllocNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemFreeNode, __cushim_slot_cudaGraphAddMemFreeNode), export c"cudaGraphAddMemFreeNode", name "cudaGraphAddMemFreeNode", proc c"cudaGraphAddMemFreeNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemFreeNode];
+    statics (__cushim_fn_cudaGraphAddMemFreeNode, __cushim_slot_cudaGraphAddMemFreeNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pCopyParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemcpyNode, __cushim_slot_cudaGraphAddMemcpyNode), export c"cudaGraphAddMemcpyNode", name "cudaGraphAddMemcpyNode", proc c"cudaGraphAddMemcpyNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemcpyNode];
+    statics (__cushim_fn_cudaGraphAddMemcpyNode, __cushim_slot_cudaGraphAddMemcpyNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNode1D(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemcpyNode1D, __cushim_slot_cudaGraphAddMemcpyNode1D), export c"cudaGraphAddMemcpyNode1D", name "cudaGraphAddMemcpyNode1D", proc c"cudaGraphAddMemcpyNode1D", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemcpyNode1D];
+    statics (__cushim_fn_cudaGraphAddMemcpyNode1D, __cushim_slot_cudaGraphAddMemcpyNode1D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNodeFromSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemcpyNodeFromSymbol, __cushim_slot_cudaGraphAddMemcpyNodeFromSymbol), export c"cudaGraphAddMemcpyNodeFromSymbol", name "cudaGraphAddMemcpyNodeFromSymbol", proc c"cudaGraphAddMemcpyNodeFromSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemcpyNodeFromSymbol];
+    statics (__cushim_fn_cudaGraphAddMemcpyNodeFromSymbol, __cushim_slot_cudaGraphAddMemcpyNodeFromSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNodeToSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemcpyNodeToSymbol, __cushim_slot_cudaGraphAddMemcpyNodeToSymbol), export c"cudaGraphAddMemcpyNodeToSymbol", name "cudaGraphAddMemcpyNodeToSymbol", proc c"cudaGraphAddMemcpyNodeToSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemcpyNodeToSymbol];
+    statics (__cushim_fn_cudaGraphAddMemcpyNodeToSymbol, __cushim_slot_cudaGraphAddMemcpyNodeToSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemsetNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pMemsetParams: *const cudaMemsetParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddMemsetNode, __cushim_slot_cudaGraphAddMemsetNode), export c"cudaGraphAddMemsetNode", name "cudaGraphAddMemsetNode", proc c"cudaGraphAddMemsetNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddMemsetNode];
+    statics (__cushim_fn_cudaGraphAddMemsetNode, __cushim_slot_cudaGraphAddMemsetNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddNode, __cushim_slot_cudaGraphAddNode), export c"cudaGraphAddNode", name "cudaGraphAddNode", proc c"cudaGraphAddNode", version 0, since 0, per_thread [];
-    link [cudaGraphAddNode];
+    statics (__cushim_fn_cudaGraphAddNode, __cushim_slot_cudaGraphAddNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphAddNode_v2(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphAddNode_v2, __cushim_slot_cudaGraphAddNode_v2), export c"cudaGraphAddNode_v2", name "cudaGraphAddNode_v2", proc c"cudaGraphAddNode_v2", version 0, since 0, per_thread [];
-    link [cudaGraphAddNode_v2];
+    statics (__cushim_fn_cudaGraphAddNode_v2, __cushim_slot_cudaGraphAddNode_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphChildGraphNodeGetGraph, __cushim_slot_cudaGraphChildGraphNodeGetGraph), export c"cudaGraphChildGraphNodeGetGraph", name "cudaGraphChildGraphNodeGetGraph", proc c"cudaGraphChildGraphNodeGetGraph", version 0, since 0, per_thread [];
-    link [cudaGraphChildGraphNodeGetGraph];
+    statics (__cushim_fn_cudaGraphChildGraphNodeGetGraph, __cushim_slot_cudaGraphChildGraphNodeGetGraph);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphClone, __cushim_slot_cudaGraphClone), export c"cudaGraphClone", name "cudaGraphClone", proc c"cudaGraphClone", version 0, since 0, per_thread [];
-    link [cudaGraphClone];
+    statics (__cushim_fn_cudaGraphClone, __cushim_slot_cudaGraphClone);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphConditionalHandleCreate(pHandle_out: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphConditionalHandleCreate, __cushim_slot_cudaGraphConditionalHandleCreate), export c"cudaGraphConditionalHandleCreate", name "cudaGraphConditionalHandleCreate", proc c"cudaGraphConditionalHandleCreate", version 0, since 0, per_thread [];
-    link [cudaGraphConditionalHandleCreate];
+    statics (__cushim_fn_cudaGraphConditionalHandleCreate, __cushim_slot_cudaGraphConditionalHandleCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphCreate, __cushim_slot_cudaGraphCreate), export c"cudaGraphCreate", name "cudaGraphCreate", proc c"cudaGraphCreate", version 0, since 0, per_thread [];
-    link [cudaGraphCreate];
+    statics (__cushim_fn_cudaGraphCreate, __cushim_slot_cudaGraphCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphDebugDotPrint, __cushim_slot_cudaGraphDebugDotPrint), export c"cudaGraphDebugDotPrint", name "cudaGraphDebugDotPrint", proc c"cudaGraphDebugDotPrint", version 0, since 0, per_thread [];
-    link [cudaGraphDebugDotPrint];
+    statics (__cushim_fn_cudaGraphDebugDotPrint, __cushim_slot_cudaGraphDebugDotPrint);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphDestroy, __cushim_slot_cudaGraphDestroy), export c"cudaGraphDestroy", name "cudaGraphDestroy", proc c"cudaGraphDestroy", version 0, since 0, per_thread [];
-    link [cudaGraphDestroy];
+    statics (__cushim_fn_cudaGraphDestroy, __cushim_slot_cudaGraphDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphDestroyNode, __cushim_slot_cudaGraphDestroyNode), export c"cudaGraphDestroyNode", name "cudaGraphDestroyNode", proc c"cudaGraphDestroyNode", version 0, since 0, per_thread [];
-    link [cudaGraphDestroyNode];
+    statics (__cushim_fn_cudaGraphDestroyNode, __cushim_slot_cudaGraphDestroyNode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphEventRecordNodeGetEvent, __cushim_slot_cudaGraphEventRecordNodeGetEvent), export c"cudaGraphEventRecordNodeGetEvent", name "cudaGraphEventRecordNodeGetEvent", proc c"cudaGraphEventRecordNodeGetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphEventRecordNodeGetEvent];
+    statics (__cushim_fn_cudaGraphEventRecordNodeGetEvent, __cushim_slot_cudaGraphEventRecordNodeGetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphEventRecordNodeSetEvent, __cushim_slot_cudaGraphEventRecordNodeSetEvent), export c"cudaGraphEventRecordNodeSetEvent", name "cudaGraphEventRecordNodeSetEvent", proc c"cudaGraphEventRecordNodeSetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphEventRecordNodeSetEvent];
+    statics (__cushim_fn_cudaGraphEventRecordNodeSetEvent, __cushim_slot_cudaGraphEventRecordNodeSetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphEventWaitNodeGetEvent, __cushim_slot_cudaGraphEventWaitNodeGetEvent), export c"cudaGraphEventWaitNodeGetEvent", name "cudaGraphEventWaitNodeGetEvent", proc c"cudaGraphEventWaitNodeGetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphEventWaitNodeGetEvent];
+    statics (__cushim_fn_cudaGraphEventWaitNodeGetEvent, __cushim_slot_cudaGraphEventWaitNodeGetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphEventWaitNodeSetEvent, __cushim_slot_cudaGraphEventWaitNodeSetEvent), export c"cudaGraphEventWaitNodeSetEvent", name "cudaGraphEventWaitNodeSetEvent", proc c"cudaGraphEventWaitNodeSetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphEventWaitNodeSetEvent];
+    statics (__cushim_fn_cudaGraphEventWaitNodeSetEvent, __cushim_slot_cudaGraphEventWaitNodeSetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecChildGraphNodeSetParams, __cushim_slot_cudaGraphExecChildGraphNodeSetParams), export c"cudaGraphExecChildGraphNodeSetParams", name "cudaGraphExecChildGraphNodeSetParams", proc c"cudaGraphExecChildGraphNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecChildGraphNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecChildGraphNodeSetParams, __cushim_slot_cudaGraphExecChildGraphNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecDestroy, __cushim_slot_cudaGraphExecDestroy), export c"cudaGraphExecDestroy", name "cudaGraphExecDestroy", proc c"cudaGraphExecDestroy", version 0, since 0, per_thread [];
-    link [cudaGraphExecDestroy];
+    statics (__cushim_fn_cudaGraphExecDestroy, __cushim_slot_cudaGraphExecDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecEventRecordNodeSetEvent, __cushim_slot_cudaGraphExecEventRecordNodeSetEvent), export c"cudaGraphExecEventRecordNodeSetEvent", name "cudaGraphExecEventRecordNodeSetEvent", proc c"cudaGraphExecEventRecordNodeSetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphExecEventRecordNodeSetEvent];
+    statics (__cushim_fn_cudaGraphExecEventRecordNodeSetEvent, __cushim_slot_cudaGraphExecEventRecordNodeSetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecEventWaitNodeSetEvent, __cushim_slot_cudaGraphExecEventWaitNodeSetEvent), export c"cudaGraphExecEventWaitNodeSetEvent", name "cudaGraphExecEventWaitNodeSetEvent", proc c"cudaGraphExecEventWaitNodeSetEvent", version 0, since 0, per_thread [];
-    link [cudaGraphExecEventWaitNodeSetEvent];
+    statics (__cushim_fn_cudaGraphExecEventWaitNodeSetEvent, __cushim_slot_cudaGraphExecEventWaitNodeSetEvent);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams), export c"cudaGraphExecExternalSemaphoresSignalNodeSetParams", name "cudaGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cudaGraphExecExternalSemaphoresSignalNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecExternalSemaphoresSignalNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams), export c"cudaGraphExecExternalSemaphoresWaitNodeSetParams", name "cudaGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cudaGraphExecExternalSemaphoresWaitNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecExternalSemaphoresWaitNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut ::core::ffi::c_ulonglong) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecGetFlags, __cushim_slot_cudaGraphExecGetFlags), export c"cudaGraphExecGetFlags", name "cudaGraphExecGetFlags", proc c"cudaGraphExecGetFlags", version 0, since 0, per_thread [];
-    link [cudaGraphExecGetFlags];
+    statics (__cushim_fn_cudaGraphExecGetFlags, __cushim_slot_cudaGraphExecGetFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecHostNodeSetParams, __cushim_slot_cudaGraphExecHostNodeSetParams), export c"cudaGraphExecHostNodeSetParams", name "cudaGraphExecHostNodeSetParams", proc c"cudaGraphExecHostNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecHostNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecHostNodeSetParams, __cushim_slot_cudaGraphExecHostNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecKernelNodeSetParams, __cushim_slot_cudaGraphExecKernelNodeSetParams), export c"cudaGraphExecKernelNodeSetParams", name "cudaGraphExecKernelNodeSetParams", proc c"cudaGraphExecKernelNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecKernelNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecKernelNodeSetParams, __cushim_slot_cudaGraphExecKernelNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams, __cushim_slot_cudaGraphExecMemcpyNodeSetParams), export c"cudaGraphExecMemcpyNodeSetParams", name "cudaGraphExecMemcpyNodeSetParams", proc c"cudaGraphExecMemcpyNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecMemcpyNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams, __cushim_slot_cudaGraphExecMemcpyNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams1D, __cushim_slot_cudaGraphExecMemcpyNodeSetParams1D), export c"cudaGraphExecMemcpyNodeSetParams1D", name "cudaGraphExecMemcpyNodeSetParams1D", proc c"cudaGraphExecMemcpyNodeSetParams1D", version 0, since 0, per_thread [];
-    link [cudaGraphExecMemcpyNodeSetParams1D];
+    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams1D, __cushim_slot_cudaGraphExecMemcpyNodeSetParams1D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol), export c"cudaGraphExecMemcpyNodeSetParamsFromSymbol", name "cudaGraphExecMemcpyNodeSetParamsFromSymbol", proc c"cudaGraphExecMemcpyNodeSetParamsFromSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphExecMemcpyNodeSetParamsFromSymbol];
+    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol), export c"cudaGraphExecMemcpyNodeSetParamsToSymbol", name "cudaGraphExecMemcpyNodeSetParamsToSymbol", proc c"cudaGraphExecMemcpyNodeSetParamsToSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphExecMemcpyNodeSetParamsToSymbol];
+    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecMemsetNodeSetParams, __cushim_slot_cudaGraphExecMemsetNodeSetParams), export c"cudaGraphExecMemsetNodeSetParams", name "cudaGraphExecMemsetNodeSetParams", proc c"cudaGraphExecMemsetNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecMemsetNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecMemsetNodeSetParams, __cushim_slot_cudaGraphExecMemsetNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecNodeSetParams, __cushim_slot_cudaGraphExecNodeSetParams), export c"cudaGraphExecNodeSetParams", name "cudaGraphExecNodeSetParams", proc c"cudaGraphExecNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExecNodeSetParams];
+    statics (__cushim_fn_cudaGraphExecNodeSetParams, __cushim_slot_cudaGraphExecNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: *mut cudaGraphExecUpdateResultInfo) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExecUpdate, __cushim_slot_cudaGraphExecUpdate), export c"cudaGraphExecUpdate", name "cudaGraphExecUpdate", proc c"cudaGraphExecUpdate", version 0, since 0, per_thread [];
-    link [cudaGraphExecUpdate];
+    statics (__cushim_fn_cudaGraphExecUpdate, __cushim_slot_cudaGraphExecUpdate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeGetParams), export c"cudaGraphExternalSemaphoresSignalNodeGetParams", name "cudaGraphExternalSemaphoresSignalNodeGetParams", proc c"cudaGraphExternalSemaphoresSignalNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExternalSemaphoresSignalNodeGetParams];
+    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeSetParams), export c"cudaGraphExternalSemaphoresSignalNodeSetParams", name "cudaGraphExternalSemaphoresSignalNodeSetParams", proc c"cudaGraphExternalSemaphoresSignalNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExternalSemaphoresSignalNodeSetParams];
+    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeGetParams), export c"cudaGraphExternalSemaphoresWaitNodeGetParams", name "cudaGraphExternalSemaphoresWaitNodeGetParams", proc c"cudaGraphExternalSemaphoresWaitNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExternalSemaphoresWaitNodeGetParams];
+    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeSetParams), export c"cudaGraphExternalSemaphoresWaitNodeSetParams", name "cudaGraphExternalSemaphoresWaitNodeSetParams", proc c"cudaGraphExternalSemaphoresWaitNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphExternalSemaphoresWaitNodeSetParams];
+    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphGetEdges, __cushim_slot_cudaGraphGetEdges), export c"cudaGraphGetEdges", name "cudaGraphGetEdges", proc c"cudaGraphGetEdges", version 0, since 0, per_thread [];
-    link [cudaGraphGetEdges];
+    statics (__cushim_fn_cudaGraphGetEdges, __cushim_slot_cudaGraphGetEdges);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphGetEdges_v2, __cushim_slot_cudaGraphGetEdges_v2), export c"cudaGraphGetEdges_v2", name "cudaGraphGetEdges_v2", proc c"cudaGraphGetEdges_v2", version 0, since 0, per_thread [];
-    link [cudaGraphGetEdges_v2];
+    statics (__cushim_fn_cudaGraphGetEdges_v2, __cushim_slot_cudaGraphGetEdges_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphGetNodes, __cushim_slot_cudaGraphGetNodes), export c"cudaGraphGetNodes", name "cudaGraphGetNodes", proc c"cudaGraphGetNodes", version 0, since 0, per_thread [];
-    link [cudaGraphGetNodes];
+    statics (__cushim_fn_cudaGraphGetNodes, __cushim_slot_cudaGraphGetNodes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphGetRootNodes, __cushim_slot_cudaGraphGetRootNodes), export c"cudaGraphGetRootNodes", name "cudaGraphGetRootNodes", proc c"cudaGraphGetRootNodes", version 0, since 0, per_thread [];
-    link [cudaGraphGetRootNodes];
+    statics (__cushim_fn_cudaGraphGetRootNodes, __cushim_slot_cudaGraphGetRootNodes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphHostNodeGetParams, __cushim_slot_cudaGraphHostNodeGetParams), export c"cudaGraphHostNodeGetParams", name "cudaGraphHostNodeGetParams", proc c"cudaGraphHostNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphHostNodeGetParams];
+    statics (__cushim_fn_cudaGraphHostNodeGetParams, __cushim_slot_cudaGraphHostNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphHostNodeSetParams, __cushim_slot_cudaGraphHostNodeSetParams), export c"cudaGraphHostNodeSetParams", name "cudaGraphHostNodeSetParams", proc c"cudaGraphHostNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphHostNodeSetParams];
+    statics (__cushim_fn_cudaGraphHostNodeSetParams, __cushim_slot_cudaGraphHostNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: ::core::ffi::c_ulonglong) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphInstantiate, __cushim_slot_cudaGraphInstantiate), export c"cudaGraphInstantiate", name "cudaGraphInstantiate", proc c"cudaGraphInstantiate", version 0, since 0, per_thread [];
-    link [cudaGraphInstantiate];
+    statics (__cushim_fn_cudaGraphInstantiate, __cushim_slot_cudaGraphInstantiate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: ::core::ffi::c_ulonglong) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphInstantiateWithFlags, __cushim_slot_cudaGraphInstantiateWithFlags), export c"cudaGraphInstantiateWithFlags", name "cudaGraphInstantiateWithFlags", proc c"cudaGraphInstantiateWithFlags", version 0, since 0, per_thread [];
-    link [cudaGraphInstantiateWithFlags];
+    statics (__cushim_fn_cudaGraphInstantiateWithFlags, __cushim_slot_cudaGraphInstantiateWithFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -4715,47 +4337,32 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphKernelNodeCopyAttributes(hSrc: cudaGraphNode_t, hDst: cudaGraphNode_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphKernelNodeCopyAttributes, __cushim_slot_cudaGraphKernelNodeCopyAttributes), export c"cudaGraphKernelNodeCopyAttributes", name "cudaGraphKernelNodeCopyAttributes", proc c"cudaGraphKernelNodeCopyAttributes", version 0, since 0, per_thread [];
-    link [cudaGraphKernelNodeCopyAttributes];
+    statics (__cushim_fn_cudaGraphKernelNodeCopyAttributes, __cushim_slot_cudaGraphKernelNodeCopyAttributes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphKernelNodeGetAttribute, __cushim_slot_cudaGraphKernelNodeGetAttribute), export c"cudaGraphKernelNodeGetAttribute", name "cudaGraphKernelNodeGetAttribute", proc c"cudaGraphKernelNodeGetAttribute", version 0, since 0, per_thread [];
-    link [cudaGraphKernelNodeGetAttribute];
+    statics (__cushim_fn_cudaGraphKernelNodeGetAttribute, __cushim_slot_cudaGraphKernelNodeGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphKernelNodeGetParams, __cushim_slot_cudaGraphKernelNodeGetParams), export c"cudaGraphKernelNodeGetParams", name "cudaGraphKernelNodeGetParams", proc c"cudaGraphKernelNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphKernelNodeGetParams];
+    statics (__cushim_fn_cudaGraphKernelNodeGetParams, __cushim_slot_cudaGraphKernelNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphKernelNodeSetAttribute, __cushim_slot_cudaGraphKernelNodeSetAttribute), export c"cudaGraphKernelNodeSetAttribute", name "cudaGraphKernelNodeSetAttribute", proc c"cudaGraphKernelNodeSetAttribute", version 0, since 0, per_thread [];
-    link [cudaGraphKernelNodeSetAttribute];
+    statics (__cushim_fn_cudaGraphKernelNodeSetAttribute, __cushim_slot_cudaGraphKernelNodeSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphKernelNodeSetParams, __cushim_slot_cudaGraphKernelNodeSetParams), export c"cudaGraphKernelNodeSetParams", name "cudaGraphKernelNodeSetParams", proc c"cudaGraphKernelNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphKernelNodeSetParams];
+    statics (__cushim_fn_cudaGraphKernelNodeSetParams, __cushim_slot_cudaGraphKernelNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -4769,200 +4376,134 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemAllocNodeGetParams, __cushim_slot_cudaGraphMemAllocNodeGetParams), export c"cudaGraphMemAllocNodeGetParams", name "cudaGraphMemAllocNodeGetParams", proc c"cudaGraphMemAllocNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemAllocNodeGetParams];
+    statics (__cushim_fn_cudaGraphMemAllocNodeGetParams, __cushim_slot_cudaGraphMemAllocNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemFreeNodeGetParams, __cushim_slot_cudaGraphMemFreeNodeGetParams), export c"cudaGraphMemFreeNodeGetParams", name "cudaGraphMemFreeNodeGetParams", proc c"cudaGraphMemFreeNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemFreeNodeGetParams];
+    statics (__cushim_fn_cudaGraphMemFreeNodeGetParams, __cushim_slot_cudaGraphMemFreeNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemcpyNodeGetParams, __cushim_slot_cudaGraphMemcpyNodeGetParams), export c"cudaGraphMemcpyNodeGetParams", name "cudaGraphMemcpyNodeGetParams", proc c"cudaGraphMemcpyNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemcpyNodeGetParams];
+    statics (__cushim_fn_cudaGraphMemcpyNodeGetParams, __cushim_slot_cudaGraphMemcpyNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams, __cushim_slot_cudaGraphMemcpyNodeSetParams), export c"cudaGraphMemcpyNodeSetParams", name "cudaGraphMemcpyNodeSetParams", proc c"cudaGraphMemcpyNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemcpyNodeSetParams];
+    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams, __cushim_slot_cudaGraphMemcpyNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams1D, __cushim_slot_cudaGraphMemcpyNodeSetParams1D), export c"cudaGraphMemcpyNodeSetParams1D", name "cudaGraphMemcpyNodeSetParams1D", proc c"cudaGraphMemcpyNodeSetParams1D", version 0, since 0, per_thread [];
-    link [cudaGraphMemcpyNodeSetParams1D];
+    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams1D, __cushim_slot_cudaGraphMemcpyNodeSetParams1D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsFromSymbol), export c"cudaGraphMemcpyNodeSetParamsFromSymbol", name "cudaGraphMemcpyNodeSetParamsFromSymbol", proc c"cudaGraphMemcpyNodeSetParamsFromSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphMemcpyNodeSetParamsFromSymbol];
+    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsFromSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsToSymbol), export c"cudaGraphMemcpyNodeSetParamsToSymbol", name "cudaGraphMemcpyNodeSetParamsToSymbol", proc c"cudaGraphMemcpyNodeSetParamsToSymbol", version 0, since 0, per_thread [];
-    link [cudaGraphMemcpyNodeSetParamsToSymbol];
+    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsToSymbol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemsetNodeGetParams, __cushim_slot_cudaGraphMemsetNodeGetParams), export c"cudaGraphMemsetNodeGetParams", name "cudaGraphMemsetNodeGetParams", proc c"cudaGraphMemsetNodeGetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemsetNodeGetParams];
+    statics (__cushim_fn_cudaGraphMemsetNodeGetParams, __cushim_slot_cudaGraphMemsetNodeGetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphMemsetNodeSetParams, __cushim_slot_cudaGraphMemsetNodeSetParams), export c"cudaGraphMemsetNodeSetParams", name "cudaGraphMemsetNodeSetParams", proc c"cudaGraphMemsetNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphMemsetNodeSetParams];
+    statics (__cushim_fn_cudaGraphMemsetNodeSetParams, __cushim_slot_cudaGraphMemsetNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeFindInClone, __cushim_slot_cudaGraphNodeFindInClone), export c"cudaGraphNodeFindInClone", name "cudaGraphNodeFindInClone", proc c"cudaGraphNodeFindInClone", version 0, since 0, per_thread [];
-    link [cudaGraphNodeFindInClone];
+    statics (__cushim_fn_cudaGraphNodeFindInClone, __cushim_slot_cudaGraphNodeFindInClone);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, pNumDependencies: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetDependencies, __cushim_slot_cudaGraphNodeGetDependencies), export c"cudaGraphNodeGetDependencies", name "cudaGraphNodeGetDependencies", proc c"cudaGraphNodeGetDependencies", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetDependencies];
+    statics (__cushim_fn_cudaGraphNodeGetDependencies, __cushim_slot_cudaGraphNodeGetDependencies);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependencies_v2(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetDependencies_v2, __cushim_slot_cudaGraphNodeGetDependencies_v2), export c"cudaGraphNodeGetDependencies_v2", name "cudaGraphNodeGetDependencies_v2", proc c"cudaGraphNodeGetDependencies_v2", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetDependencies_v2];
+    statics (__cushim_fn_cudaGraphNodeGetDependencies_v2, __cushim_slot_cudaGraphNodeGetDependencies_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, pNumDependentNodes: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetDependentNodes, __cushim_slot_cudaGraphNodeGetDependentNodes), export c"cudaGraphNodeGetDependentNodes", name "cudaGraphNodeGetDependentNodes", proc c"cudaGraphNodeGetDependentNodes", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetDependentNodes];
+    statics (__cushim_fn_cudaGraphNodeGetDependentNodes, __cushim_slot_cudaGraphNodeGetDependentNodes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetDependentNodes_v2, __cushim_slot_cudaGraphNodeGetDependentNodes_v2), export c"cudaGraphNodeGetDependentNodes_v2", name "cudaGraphNodeGetDependentNodes_v2", proc c"cudaGraphNodeGetDependentNodes_v2", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetDependentNodes_v2];
+    statics (__cushim_fn_cudaGraphNodeGetDependentNodes_v2, __cushim_slot_cudaGraphNodeGetDependentNodes_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: *mut ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetEnabled, __cushim_slot_cudaGraphNodeGetEnabled), export c"cudaGraphNodeGetEnabled", name "cudaGraphNodeGetEnabled", proc c"cudaGraphNodeGetEnabled", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetEnabled];
+    statics (__cushim_fn_cudaGraphNodeGetEnabled, __cushim_slot_cudaGraphNodeGetEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut cudaGraphNodeType) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeGetType, __cushim_slot_cudaGraphNodeGetType), export c"cudaGraphNodeGetType", name "cudaGraphNodeGetType", proc c"cudaGraphNodeGetType", version 0, since 0, per_thread [];
-    link [cudaGraphNodeGetType];
+    statics (__cushim_fn_cudaGraphNodeGetType, __cushim_slot_cudaGraphNodeGetType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeSetEnabled, __cushim_slot_cudaGraphNodeSetEnabled), export c"cudaGraphNodeSetEnabled", name "cudaGraphNodeSetEnabled", proc c"cudaGraphNodeSetEnabled", version 0, since 0, per_thread [];
-    link [cudaGraphNodeSetEnabled];
+    statics (__cushim_fn_cudaGraphNodeSetEnabled, __cushim_slot_cudaGraphNodeSetEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphNodeSetParams, __cushim_slot_cudaGraphNodeSetParams), export c"cudaGraphNodeSetParams", name "cudaGraphNodeSetParams", proc c"cudaGraphNodeSetParams", version 0, since 0, per_thread [];
-    link [cudaGraphNodeSetParams];
+    statics (__cushim_fn_cudaGraphNodeSetParams, __cushim_slot_cudaGraphNodeSetParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphReleaseUserObject, __cushim_slot_cudaGraphReleaseUserObject), export c"cudaGraphReleaseUserObject", name "cudaGraphReleaseUserObject", proc c"cudaGraphReleaseUserObject", version 0, since 0, per_thread [];
-    link [cudaGraphReleaseUserObject];
+    statics (__cushim_fn_cudaGraphReleaseUserObject, __cushim_slot_cudaGraphReleaseUserObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphRemoveDependencies, __cushim_slot_cudaGraphRemoveDependencies), export c"cudaGraphRemoveDependencies", name "cudaGraphRemoveDependencies", proc c"cudaGraphRemoveDependencies", version 0, since 0, per_thread [];
-    link [cudaGraphRemoveDependencies];
+    statics (__cushim_fn_cudaGraphRemoveDependencies, __cushim_slot_cudaGraphRemoveDependencies);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphRemoveDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphRemoveDependencies_v2, __cushim_slot_cudaGraphRemoveDependencies_v2), export c"cudaGraphRemoveDependencies_v2", name "cudaGraphRemoveDependencies_v2", proc c"cudaGraphRemoveDependencies_v2", version 0, since 0, per_thread [];
-    link [cudaGraphRemoveDependencies_v2];
+    statics (__cushim_fn_cudaGraphRemoveDependencies_v2, __cushim_slot_cudaGraphRemoveDependencies_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphRetainUserObject, __cushim_slot_cudaGraphRetainUserObject), export c"cudaGraphRetainUserObject", name "cudaGraphRetainUserObject", proc c"cudaGraphRetainUserObject", version 0, since 0, per_thread [];
-    link [cudaGraphRetainUserObject];
+    statics (__cushim_fn_cudaGraphRetainUserObject, __cushim_slot_cudaGraphRetainUserObject);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -4976,191 +4517,128 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphicsMapResources(count: ::core::ffi::c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsMapResources, __cushim_slot_cudaGraphicsMapResources), export c"cudaGraphicsMapResources", name "cudaGraphicsMapResources", proc c"cudaGraphicsMapResources", version 0, since 0, per_thread [];
-    link [cudaGraphicsMapResources];
+    statics (__cushim_fn_cudaGraphicsMapResources, __cushim_slot_cudaGraphicsMapResources);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceGetMappedMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, resource: cudaGraphicsResource_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cudaGraphicsResourceGetMappedMipmappedArray), export c"cudaGraphicsResourceGetMappedMipmappedArray", name "cudaGraphicsResourceGetMappedMipmappedArray", proc c"cudaGraphicsResourceGetMappedMipmappedArray", version 0, since 0, per_thread [];
-    link [cudaGraphicsResourceGetMappedMipmappedArray];
+    statics (__cushim_fn_cudaGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cudaGraphicsResourceGetMappedMipmappedArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceGetMappedPointer(devPtr: *mut *mut ::core::ffi::c_void, size: *mut usize, resource: cudaGraphicsResource_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsResourceGetMappedPointer, __cushim_slot_cudaGraphicsResourceGetMappedPointer), export c"cudaGraphicsResourceGetMappedPointer", name "cudaGraphicsResourceGetMappedPointer", proc c"cudaGraphicsResourceGetMappedPointer", version 0, since 0, per_thread [];
-    link [cudaGraphicsResourceGetMappedPointer];
+    statics (__cushim_fn_cudaGraphicsResourceGetMappedPointer, __cushim_slot_cudaGraphicsResourceGetMappedPointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsResourceSetMapFlags, __cushim_slot_cudaGraphicsResourceSetMapFlags), export c"cudaGraphicsResourceSetMapFlags", name "cudaGraphicsResourceSetMapFlags", proc c"cudaGraphicsResourceSetMapFlags", version 0, since 0, per_thread [];
-    link [cudaGraphicsResourceSetMapFlags];
+    statics (__cushim_fn_cudaGraphicsResourceSetMapFlags, __cushim_slot_cudaGraphicsResourceSetMapFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsSubResourceGetMappedArray(array: *mut cudaArray_t, resource: cudaGraphicsResource_t, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsSubResourceGetMappedArray, __cushim_slot_cudaGraphicsSubResourceGetMappedArray), export c"cudaGraphicsSubResourceGetMappedArray", name "cudaGraphicsSubResourceGetMappedArray", proc c"cudaGraphicsSubResourceGetMappedArray", version 0, since 0, per_thread [];
-    link [cudaGraphicsSubResourceGetMappedArray];
+    statics (__cushim_fn_cudaGraphicsSubResourceGetMappedArray, __cushim_slot_cudaGraphicsSubResourceGetMappedArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsUnmapResources(count: ::core::ffi::c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsUnmapResources, __cushim_slot_cudaGraphicsUnmapResources), export c"cudaGraphicsUnmapResources", name "cudaGraphicsUnmapResources", proc c"cudaGraphicsUnmapResources", version 0, since 0, per_thread [];
-    link [cudaGraphicsUnmapResources];
+    statics (__cushim_fn_cudaGraphicsUnmapResources, __cushim_slot_cudaGraphicsUnmapResources);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaGraphicsUnregisterResource, __cushim_slot_cudaGraphicsUnregisterResource), export c"cudaGraphicsUnregisterResource", name "cudaGraphicsUnregisterResource", proc c"cudaGraphicsUnregisterResource", version 0, since 0, per_thread [];
-    link [cudaGraphicsUnregisterResource];
+    statics (__cushim_fn_cudaGraphicsUnregisterResource, __cushim_slot_cudaGraphicsUnregisterResource);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaHostAlloc(pHost: *mut *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaHostAlloc, __cushim_slot_cudaHostAlloc), export c"cudaHostAlloc", name "cudaHostAlloc", proc c"cudaHostAlloc", version 0, since 0, per_thread [];
-    link [cudaHostAlloc];
+    statics (__cushim_fn_cudaHostAlloc, __cushim_slot_cudaHostAlloc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaHostGetDevicePointer(pDevice: *mut *mut ::core::ffi::c_void, pHost: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaHostGetDevicePointer, __cushim_slot_cudaHostGetDevicePointer), export c"cudaHostGetDevicePointer", name "cudaHostGetDevicePointer", proc c"cudaHostGetDevicePointer", version 0, since 0, per_thread [];
-    link [cudaHostGetDevicePointer];
+    statics (__cushim_fn_cudaHostGetDevicePointer, __cushim_slot_cudaHostGetDevicePointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaHostGetFlags(pFlags: *mut ::core::ffi::c_uint, pHost: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaHostGetFlags, __cushim_slot_cudaHostGetFlags), export c"cudaHostGetFlags", name "cudaHostGetFlags", proc c"cudaHostGetFlags", version 0, since 0, per_thread [];
-    link [cudaHostGetFlags];
+    statics (__cushim_fn_cudaHostGetFlags, __cushim_slot_cudaHostGetFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaHostRegister(ptr: *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaHostRegister, __cushim_slot_cudaHostRegister), export c"cudaHostRegister", name "cudaHostRegister", proc c"cudaHostRegister", version 0, since 0, per_thread [];
-    link [cudaHostRegister];
+    statics (__cushim_fn_cudaHostRegister, __cushim_slot_cudaHostRegister);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaHostUnregister(ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaHostUnregister, __cushim_slot_cudaHostUnregister), export c"cudaHostUnregister", name "cudaHostUnregister", proc c"cudaHostUnregister", version 0, since 0, per_thread [];
-    link [cudaHostUnregister];
+    statics (__cushim_fn_cudaHostUnregister, __cushim_slot_cudaHostUnregister);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaImportExternalMemory(extMem_out: *mut cudaExternalMemory_t, memHandleDesc: *const cudaExternalMemoryHandleDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaImportExternalMemory, __cushim_slot_cudaImportExternalMemory), export c"cudaImportExternalMemory", name "cudaImportExternalMemory", proc c"cudaImportExternalMemory", version 0, since 0, per_thread [];
-    link [cudaImportExternalMemory];
+    statics (__cushim_fn_cudaImportExternalMemory, __cushim_slot_cudaImportExternalMemory);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaImportExternalSemaphore(extSem_out: *mut cudaExternalSemaphore_t, semHandleDesc: *const cudaExternalSemaphoreHandleDesc) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaImportExternalSemaphore, __cushim_slot_cudaImportExternalSemaphore), export c"cudaImportExternalSemaphore", name "cudaImportExternalSemaphore", proc c"cudaImportExternalSemaphore", version 0, since 0, per_thread [];
-    link [cudaImportExternalSemaphore];
+    statics (__cushim_fn_cudaImportExternalSemaphore, __cushim_slot_cudaImportExternalSemaphore);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaInitDevice(device: ::core::ffi::c_int, deviceFlags: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaInitDevice, __cushim_slot_cudaInitDevice), export c"cudaInitDevice", name "cudaInitDevice", proc c"cudaInitDevice", version 0, since 0, per_thread [];
-    link [cudaInitDevice];
+    statics (__cushim_fn_cudaInitDevice, __cushim_slot_cudaInitDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaIpcCloseMemHandle(devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaIpcCloseMemHandle, __cushim_slot_cudaIpcCloseMemHandle), export c"cudaIpcCloseMemHandle", name "cudaIpcCloseMemHandle", proc c"cudaIpcCloseMemHandle", version 0, since 0, per_thread [];
-    link [cudaIpcCloseMemHandle];
+    statics (__cushim_fn_cudaIpcCloseMemHandle, __cushim_slot_cudaIpcCloseMemHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaIpcGetEventHandle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaIpcGetEventHandle, __cushim_slot_cudaIpcGetEventHandle), export c"cudaIpcGetEventHandle", name "cudaIpcGetEventHandle", proc c"cudaIpcGetEventHandle", version 0, since 0, per_thread [];
-    link [cudaIpcGetEventHandle];
+    statics (__cushim_fn_cudaIpcGetEventHandle, __cushim_slot_cudaIpcGetEventHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaIpcGetMemHandle(handle: *mut cudaIpcMemHandle_t, devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaIpcGetMemHandle, __cushim_slot_cudaIpcGetMemHandle), export c"cudaIpcGetMemHandle", name "cudaIpcGetMemHandle", proc c"cudaIpcGetMemHandle", version 0, since 0, per_thread [];
-    link [cudaIpcGetMemHandle];
+    statics (__cushim_fn_cudaIpcGetMemHandle, __cushim_slot_cudaIpcGetMemHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaIpcOpenEventHandle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaIpcOpenEventHandle, __cushim_slot_cudaIpcOpenEventHandle), export c"cudaIpcOpenEventHandle", name "cudaIpcOpenEventHandle", proc c"cudaIpcOpenEventHandle", version 0, since 0, per_thread [];
-    link [cudaIpcOpenEventHandle];
+    statics (__cushim_fn_cudaIpcOpenEventHandle, __cushim_slot_cudaIpcOpenEventHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaIpcOpenMemHandle(devPtr: *mut *mut ::core::ffi::c_void, handle: cudaIpcMemHandle_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaIpcOpenMemHandle, __cushim_slot_cudaIpcOpenMemHandle), export c"cudaIpcOpenMemHandle", name "cudaIpcOpenMemHandle", proc c"cudaIpcOpenMemHandle", version 0, since 0, per_thread [];
-    link [cudaIpcOpenMemHandle];
+    statics (__cushim_fn_cudaIpcOpenMemHandle, __cushim_slot_cudaIpcOpenMemHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: ::core::ffi::c_int, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaKernelSetAttributeForDevice, __cushim_slot_cudaKernelSetAttributeForDevice), export c"cudaKernelSetAttributeForDevice", name "cudaKernelSetAttributeForDevice", proc c"cudaKernelSetAttributeForDevice", version 0, since 0, per_thread [];
-    link [cudaKernelSetAttributeForDevice];
+    statics (__cushim_fn_cudaKernelSetAttributeForDevice, __cushim_slot_cudaKernelSetAttributeForDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5175,10 +4653,8 @@ cushim_shim! {
 cushim_shim! {
     fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaLaunchCooperativeKernelMultiDevice, __cushim_slot_cudaLaunchCooperativeKernelMultiDevice), export c"cudaLaunchCooperativeKernelMultiDevice", name "cudaLaunchCooperativeKernelMultiDevice", proc c"cudaLaunchCooperativeKernelMultiDevice", version 0, since 0, per_thread [];
-    link [cudaLaunchCooperativeKernelMultiDevice];
+    statics (__cushim_fn_cudaLaunchCooperativeKernelMultiDevice, __cushim_slot_cudaLaunchCooperativeKernelMultiDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5210,119 +4686,80 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: ::core::ffi::c_uint, lib: cudaLibrary_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryEnumerateKernels, __cushim_slot_cudaLibraryEnumerateKernels), export c"cudaLibraryEnumerateKernels", name "cudaLibraryEnumerateKernels", proc c"cudaLibraryEnumerateKernels", version 0, since 0, per_thread [];
-    link [cudaLibraryEnumerateKernels];
+    statics (__cushim_fn_cudaLibraryEnumerateKernels, __cushim_slot_cudaLibraryEnumerateKernels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetGlobal(dptr: *mut *mut ::core::ffi::c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryGetGlobal, __cushim_slot_cudaLibraryGetGlobal), export c"cudaLibraryGetGlobal", name "cudaLibraryGetGlobal", proc c"cudaLibraryGetGlobal", version 0, since 0, per_thread [];
-    link [cudaLibraryGetGlobal];
+    statics (__cushim_fn_cudaLibraryGetGlobal, __cushim_slot_cudaLibraryGetGlobal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryGetKernel, __cushim_slot_cudaLibraryGetKernel), export c"cudaLibraryGetKernel", name "cudaLibraryGetKernel", proc c"cudaLibraryGetKernel", version 0, since 0, per_thread [];
-    link [cudaLibraryGetKernel];
+    statics (__cushim_fn_cudaLibraryGetKernel, __cushim_slot_cudaLibraryGetKernel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: cudaLibrary_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryGetKernelCount, __cushim_slot_cudaLibraryGetKernelCount), export c"cudaLibraryGetKernelCount", name "cudaLibraryGetKernelCount", proc c"cudaLibraryGetKernelCount", version 0, since 0, per_thread [];
-    link [cudaLibraryGetKernelCount];
+    statics (__cushim_fn_cudaLibraryGetKernelCount, __cushim_slot_cudaLibraryGetKernelCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetManaged(dptr: *mut *mut ::core::ffi::c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryGetManaged, __cushim_slot_cudaLibraryGetManaged), export c"cudaLibraryGetManaged", name "cudaLibraryGetManaged", proc c"cudaLibraryGetManaged", version 0, since 0, per_thread [];
-    link [cudaLibraryGetManaged];
+    statics (__cushim_fn_cudaLibraryGetManaged, __cushim_slot_cudaLibraryGetManaged);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: cudaLibrary_t, symbol: *const ::core::ffi::c_char) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryGetUnifiedFunction, __cushim_slot_cudaLibraryGetUnifiedFunction), export c"cudaLibraryGetUnifiedFunction", name "cudaLibraryGetUnifiedFunction", proc c"cudaLibraryGetUnifiedFunction", version 0, since 0, per_thread [];
-    link [cudaLibraryGetUnifiedFunction];
+    statics (__cushim_fn_cudaLibraryGetUnifiedFunction, __cushim_slot_cudaLibraryGetUnifiedFunction);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryLoadData(library: *mut cudaLibrary_t, code: *const ::core::ffi::c_void, jitOptions: *mut cudaJitOption, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut cudaLibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryLoadData, __cushim_slot_cudaLibraryLoadData), export c"cudaLibraryLoadData", name "cudaLibraryLoadData", proc c"cudaLibraryLoadData", version 0, since 0, per_thread [];
-    link [cudaLibraryLoadData];
+    statics (__cushim_fn_cudaLibraryLoadData, __cushim_slot_cudaLibraryLoadData);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryLoadFromFile(library: *mut cudaLibrary_t, fileName: *const ::core::ffi::c_char, jitOptions: *mut cudaJitOption, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut cudaLibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryLoadFromFile, __cushim_slot_cudaLibraryLoadFromFile), export c"cudaLibraryLoadFromFile", name "cudaLibraryLoadFromFile", proc c"cudaLibraryLoadFromFile", version 0, since 0, per_thread [];
-    link [cudaLibraryLoadFromFile];
+    statics (__cushim_fn_cudaLibraryLoadFromFile, __cushim_slot_cudaLibraryLoadFromFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaLibraryUnload, __cushim_slot_cudaLibraryUnload), export c"cudaLibraryUnload", name "cudaLibraryUnload", proc c"cudaLibraryUnload", version 0, since 0, per_thread [];
-    link [cudaLibraryUnload];
+    statics (__cushim_fn_cudaLibraryUnload, __cushim_slot_cudaLibraryUnload);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMalloc(devPtr: *mut *mut ::core::ffi::c_void, size: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMalloc, __cushim_slot_cudaMalloc), export c"cudaMalloc", name "cudaMalloc", proc c"cudaMalloc", version 0, since 0, per_thread [];
-    link [cudaMalloc];
+    statics (__cushim_fn_cudaMalloc, __cushim_slot_cudaMalloc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent: cudaExtent) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMalloc3D, __cushim_slot_cudaMalloc3D), export c"cudaMalloc3D", name "cudaMalloc3D", proc c"cudaMalloc3D", version 0, since 0, per_thread [];
-    link [cudaMalloc3D];
+    statics (__cushim_fn_cudaMalloc3D, __cushim_slot_cudaMalloc3D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMalloc3DArray, __cushim_slot_cudaMalloc3DArray), export c"cudaMalloc3DArray", name "cudaMalloc3DArray", proc c"cudaMalloc3DArray", version 0, since 0, per_thread [];
-    link [cudaMalloc3DArray];
+    statics (__cushim_fn_cudaMalloc3DArray, __cushim_slot_cudaMalloc3DArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMallocArray, __cushim_slot_cudaMallocArray), export c"cudaMallocArray", name "cudaMallocArray", proc c"cudaMallocArray", version 0, since 0, per_thread [];
-    link [cudaMallocArray];
+    statics (__cushim_fn_cudaMallocArray, __cushim_slot_cudaMallocArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5345,164 +4782,110 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMallocHost(ptr: *mut *mut ::core::ffi::c_void, size: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMallocHost, __cushim_slot_cudaMallocHost), export c"cudaMallocHost", name "cudaMallocHost", proc c"cudaMallocHost", version 0, since 0, per_thread [];
-    link [cudaMallocHost];
+    statics (__cushim_fn_cudaMallocHost, __cushim_slot_cudaMallocHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMallocManaged(devPtr: *mut *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMallocManaged, __cushim_slot_cudaMallocManaged), export c"cudaMallocManaged", name "cudaMallocManaged", proc c"cudaMallocManaged", version 0, since 0, per_thread [];
-    link [cudaMallocManaged];
+    statics (__cushim_fn_cudaMallocManaged, __cushim_slot_cudaMallocManaged);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMallocMipmappedArray, __cushim_slot_cudaMallocMipmappedArray), export c"cudaMallocMipmappedArray", name "cudaMallocMipmappedArray", proc c"cudaMallocMipmappedArray", version 0, since 0, per_thread [];
-    link [cudaMallocMipmappedArray];
+    statics (__cushim_fn_cudaMallocMipmappedArray, __cushim_slot_cudaMallocMipmappedArray);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMallocPitch(devPtr: *mut *mut ::core::ffi::c_void, pitch: *mut usize, width: usize, height: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMallocPitch, __cushim_slot_cudaMallocPitch), export c"cudaMallocPitch", name "cudaMallocPitch", proc c"cudaMallocPitch", version 0, since 0, per_thread [];
-    link [cudaMallocPitch];
+    statics (__cushim_fn_cudaMallocPitch, __cushim_slot_cudaMallocPitch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemAdvise(devPtr: *const ::core::ffi::c_void, count: usize, advice: cudaMemoryAdvise, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemAdvise, __cushim_slot_cudaMemAdvise), export c"cudaMemAdvise", name "cudaMemAdvise", proc c"cudaMemAdvise", version 0, since 0, per_thread [];
-    link [cudaMemAdvise];
+    statics (__cushim_fn_cudaMemAdvise, __cushim_slot_cudaMemAdvise);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemAdvise_v2(devPtr: *const ::core::ffi::c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemAdvise_v2, __cushim_slot_cudaMemAdvise_v2), export c"cudaMemAdvise_v2", name "cudaMemAdvise_v2", proc c"cudaMemAdvise_v2", version 0, since 0, per_thread [];
-    link [cudaMemAdvise_v2];
+    statics (__cushim_fn_cudaMemAdvise_v2, __cushim_slot_cudaMemAdvise_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemGetInfo, __cushim_slot_cudaMemGetInfo), export c"cudaMemGetInfo", name "cudaMemGetInfo", proc c"cudaMemGetInfo", version 0, since 0, per_thread [];
-    link [cudaMemGetInfo];
+    statics (__cushim_fn_cudaMemGetInfo, __cushim_slot_cudaMemGetInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolCreate, __cushim_slot_cudaMemPoolCreate), export c"cudaMemPoolCreate", name "cudaMemPoolCreate", proc c"cudaMemPoolCreate", version 0, since 0, per_thread [];
-    link [cudaMemPoolCreate];
+    statics (__cushim_fn_cudaMemPoolCreate, __cushim_slot_cudaMemPoolCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolDestroy(memPool: cudaMemPool_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolDestroy, __cushim_slot_cudaMemPoolDestroy), export c"cudaMemPoolDestroy", name "cudaMemPoolDestroy", proc c"cudaMemPoolDestroy", version 0, since 0, per_thread [];
-    link [cudaMemPoolDestroy];
+    statics (__cushim_fn_cudaMemPoolDestroy, __cushim_slot_cudaMemPoolDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolExportPointer(exportData: *mut cudaMemPoolPtrExportData, ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolExportPointer, __cushim_slot_cudaMemPoolExportPointer), export c"cudaMemPoolExportPointer", name "cudaMemPoolExportPointer", proc c"cudaMemPoolExportPointer", version 0, since 0, per_thread [];
-    link [cudaMemPoolExportPointer];
+    statics (__cushim_fn_cudaMemPoolExportPointer, __cushim_slot_cudaMemPoolExportPointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolExportToShareableHandle, __cushim_slot_cudaMemPoolExportToShareableHandle), export c"cudaMemPoolExportToShareableHandle", name "cudaMemPoolExportToShareableHandle", proc c"cudaMemPoolExportToShareableHandle", version 0, since 0, per_thread [];
-    link [cudaMemPoolExportToShareableHandle];
+    statics (__cushim_fn_cudaMemPoolExportToShareableHandle, __cushim_slot_cudaMemPoolExportToShareableHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolGetAccess(flags: *mut cudaMemAccessFlags, memPool: cudaMemPool_t, location: *mut cudaMemLocation) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolGetAccess, __cushim_slot_cudaMemPoolGetAccess), export c"cudaMemPoolGetAccess", name "cudaMemPoolGetAccess", proc c"cudaMemPoolGetAccess", version 0, since 0, per_thread [];
-    link [cudaMemPoolGetAccess];
+    statics (__cushim_fn_cudaMemPoolGetAccess, __cushim_slot_cudaMemPoolGetAccess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolGetAttribute, __cushim_slot_cudaMemPoolGetAttribute), export c"cudaMemPoolGetAttribute", name "cudaMemPoolGetAttribute", proc c"cudaMemPoolGetAttribute", version 0, since 0, per_thread [];
-    link [cudaMemPoolGetAttribute];
+    statics (__cushim_fn_cudaMemPoolGetAttribute, __cushim_slot_cudaMemPoolGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolImportFromShareableHandle(memPool: *mut cudaMemPool_t, shareableHandle: *mut ::core::ffi::c_void, handleType: cudaMemAllocationHandleType, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolImportFromShareableHandle, __cushim_slot_cudaMemPoolImportFromShareableHandle), export c"cudaMemPoolImportFromShareableHandle", name "cudaMemPoolImportFromShareableHandle", proc c"cudaMemPoolImportFromShareableHandle", version 0, since 0, per_thread [];
-    link [cudaMemPoolImportFromShareableHandle];
+    statics (__cushim_fn_cudaMemPoolImportFromShareableHandle, __cushim_slot_cudaMemPoolImportFromShareableHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolImportPointer(ptr: *mut *mut ::core::ffi::c_void, memPool: cudaMemPool_t, exportData: *mut cudaMemPoolPtrExportData) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolImportPointer, __cushim_slot_cudaMemPoolImportPointer), export c"cudaMemPoolImportPointer", name "cudaMemPoolImportPointer", proc c"cudaMemPoolImportPointer", version 0, since 0, per_thread [];
-    link [cudaMemPoolImportPointer];
+    statics (__cushim_fn_cudaMemPoolImportPointer, __cushim_slot_cudaMemPoolImportPointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: *const cudaMemAccessDesc, count: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolSetAccess, __cushim_slot_cudaMemPoolSetAccess), export c"cudaMemPoolSetAccess", name "cudaMemPoolSetAccess", proc c"cudaMemPoolSetAccess", version 0, since 0, per_thread [];
-    link [cudaMemPoolSetAccess];
+    statics (__cushim_fn_cudaMemPoolSetAccess, __cushim_slot_cudaMemPoolSetAccess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolSetAttribute, __cushim_slot_cudaMemPoolSetAttribute), export c"cudaMemPoolSetAttribute", name "cudaMemPoolSetAttribute", proc c"cudaMemPoolSetAttribute", version 0, since 0, per_thread [];
-    link [cudaMemPoolSetAttribute];
+    statics (__cushim_fn_cudaMemPoolSetAttribute, __cushim_slot_cudaMemPoolSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemPoolTrimTo, __cushim_slot_cudaMemPoolTrimTo), export c"cudaMemPoolTrimTo", name "cudaMemPoolTrimTo", proc c"cudaMemPoolTrimTo", version 0, since 0, per_thread [];
-    link [cudaMemPoolTrimTo];
+    statics (__cushim_fn_cudaMemPoolTrimTo, __cushim_slot_cudaMemPoolTrimTo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5525,20 +4908,14 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: cudaMemRangeAttribute, devPtr: *const ::core::ffi::c_void, count: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemRangeGetAttribute, __cushim_slot_cudaMemRangeGetAttribute), export c"cudaMemRangeGetAttribute", name "cudaMemRangeGetAttribute", proc c"cudaMemRangeGetAttribute", version 0, since 0, per_thread [];
-    link [cudaMemRangeGetAttribute];
+    statics (__cushim_fn_cudaMemRangeGetAttribute, __cushim_slot_cudaMemRangeGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut cudaMemRangeAttribute, numAttributes: usize, devPtr: *const ::core::ffi::c_void, count: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemRangeGetAttributes, __cushim_slot_cudaMemRangeGetAttributes), export c"cudaMemRangeGetAttributes", name "cudaMemRangeGetAttributes", proc c"cudaMemRangeGetAttributes", version 0, since 0, per_thread [];
-    link [cudaMemRangeGetAttributes];
+    statics (__cushim_fn_cudaMemRangeGetAttributes, __cushim_slot_cudaMemRangeGetAttributes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5723,20 +5100,14 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMemcpyPeer(dst: *mut ::core::ffi::c_void, dstDevice: ::core::ffi::c_int, src: *const ::core::ffi::c_void, srcDevice: ::core::ffi::c_int, count: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemcpyPeer, __cushim_slot_cudaMemcpyPeer), export c"cudaMemcpyPeer", name "cudaMemcpyPeer", proc c"cudaMemcpyPeer", version 0, since 0, per_thread [];
-    link [cudaMemcpyPeer];
+    statics (__cushim_fn_cudaMemcpyPeer, __cushim_slot_cudaMemcpyPeer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMemcpyPeerAsync(dst: *mut ::core::ffi::c_void, dstDevice: ::core::ffi::c_int, src: *const ::core::ffi::c_void, srcDevice: ::core::ffi::c_int, count: usize, stream: cudaStream_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMemcpyPeerAsync, __cushim_slot_cudaMemcpyPeerAsync), export c"cudaMemcpyPeerAsync", name "cudaMemcpyPeerAsync", proc c"cudaMemcpyPeerAsync", version 0, since 0, per_thread [];
-    link [cudaMemcpyPeerAsync];
+    statics (__cushim_fn_cudaMemcpyPeerAsync, __cushim_slot_cudaMemcpyPeerAsync);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -5831,137 +5202,94 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMipmappedArrayGetMemoryRequirements, __cushim_slot_cudaMipmappedArrayGetMemoryRequirements), export c"cudaMipmappedArrayGetMemoryRequirements", name "cudaMipmappedArrayGetMemoryRequirements", proc c"cudaMipmappedArrayGetMemoryRequirements", version 0, since 0, per_thread [];
-    link [cudaMipmappedArrayGetMemoryRequirements];
+    statics (__cushim_fn_cudaMipmappedArrayGetMemoryRequirements, __cushim_slot_cudaMipmappedArrayGetMemoryRequirements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaMipmappedArrayGetSparseProperties, __cushim_slot_cudaMipmappedArrayGetSparseProperties), export c"cudaMipmappedArrayGetSparseProperties", name "cudaMipmappedArrayGetSparseProperties", proc c"cudaMipmappedArrayGetSparseProperties", version 0, since 0, per_thread [];
-    link [cudaMipmappedArrayGetSparseProperties];
+    statics (__cushim_fn_cudaMipmappedArrayGetSparseProperties, __cushim_slot_cudaMipmappedArrayGetSparseProperties);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const ::core::ffi::c_void, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cudaOccupancyAvailableDynamicSMemPerBlock), export c"cudaOccupancyAvailableDynamicSMemPerBlock", name "cudaOccupancyAvailableDynamicSMemPerBlock", proc c"cudaOccupancyAvailableDynamicSMemPerBlock", version 0, since 0, per_thread [];
-    link [cudaOccupancyAvailableDynamicSMemPerBlock];
+    statics (__cushim_fn_cudaOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cudaOccupancyAvailableDynamicSMemPerBlock);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor), export c"cudaOccupancyMaxActiveBlocksPerMultiprocessor", name "cudaOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cudaOccupancyMaxActiveBlocksPerMultiprocessor", version 0, since 0, per_thread [];
-    link [cudaOccupancyMaxActiveBlocksPerMultiprocessor];
+    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 0, since 0, per_thread [];
-    link [cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
+    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaOccupancyMaxActiveClusters, __cushim_slot_cudaOccupancyMaxActiveClusters), export c"cudaOccupancyMaxActiveClusters", name "cudaOccupancyMaxActiveClusters", proc c"cudaOccupancyMaxActiveClusters", version 0, since 0, per_thread [];
-    link [cudaOccupancyMaxActiveClusters];
+    statics (__cushim_fn_cudaOccupancyMaxActiveClusters, __cushim_slot_cudaOccupancyMaxActiveClusters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaOccupancyMaxPotentialClusterSize, __cushim_slot_cudaOccupancyMaxPotentialClusterSize), export c"cudaOccupancyMaxPotentialClusterSize", name "cudaOccupancyMaxPotentialClusterSize", proc c"cudaOccupancyMaxPotentialClusterSize", version 0, since 0, per_thread [];
-    link [cudaOccupancyMaxPotentialClusterSize];
+    statics (__cushim_fn_cudaOccupancyMaxPotentialClusterSize, __cushim_slot_cudaOccupancyMaxPotentialClusterSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaPeekAtLastError() -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaPeekAtLastError, __cushim_slot_cudaPeekAtLastError), export c"cudaPeekAtLastError", name "cudaPeekAtLastError", proc c"cudaPeekAtLastError", version 0, since 0, per_thread [];
-    link [cudaPeekAtLastError];
+    statics (__cushim_fn_cudaPeekAtLastError, __cushim_slot_cudaPeekAtLastError);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaPointerGetAttributes(attributes: *mut cudaPointerAttributes, ptr: *const ::core::ffi::c_void) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaPointerGetAttributes, __cushim_slot_cudaPointerGetAttributes), export c"cudaPointerGetAttributes", name "cudaPointerGetAttributes", proc c"cudaPointerGetAttributes", version 0, since 0, per_thread [];
-    link [cudaPointerGetAttributes];
+    statics (__cushim_fn_cudaPointerGetAttributes, __cushim_slot_cudaPointerGetAttributes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaRuntimeGetVersion(runtimeVersion: *mut ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaRuntimeGetVersion, __cushim_slot_cudaRuntimeGetVersion), export c"cudaRuntimeGetVersion", name "cudaRuntimeGetVersion", proc c"cudaRuntimeGetVersion", version 0, since 0, per_thread [];
-    link [cudaRuntimeGetVersion];
+    statics (__cushim_fn_cudaRuntimeGetVersion, __cushim_slot_cudaRuntimeGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaSetDevice(device: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaSetDevice, __cushim_slot_cudaSetDevice), export c"cudaSetDevice", name "cudaSetDevice", proc c"cudaSetDevice", version 0, since 0, per_thread [];
-    link [cudaSetDevice];
+    statics (__cushim_fn_cudaSetDevice, __cushim_slot_cudaSetDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaSetDeviceFlags(flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaSetDeviceFlags, __cushim_slot_cudaSetDeviceFlags), export c"cudaSetDeviceFlags", name "cudaSetDeviceFlags", proc c"cudaSetDeviceFlags", version 0, since 0, per_thread [];
-    link [cudaSetDeviceFlags];
+    statics (__cushim_fn_cudaSetDeviceFlags, __cushim_slot_cudaSetDeviceFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaSetDoubleForDevice(d: *mut f64) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaSetDoubleForDevice, __cushim_slot_cudaSetDoubleForDevice), export c"cudaSetDoubleForDevice", name "cudaSetDoubleForDevice", proc c"cudaSetDoubleForDevice", version 0, since 0, per_thread [];
-    link [cudaSetDoubleForDevice];
+    statics (__cushim_fn_cudaSetDoubleForDevice, __cushim_slot_cudaSetDoubleForDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaSetDoubleForHost(d: *mut f64) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaSetDoubleForHost, __cushim_slot_cudaSetDoubleForHost), export c"cudaSetDoubleForHost", name "cudaSetDoubleForHost", proc c"cudaSetDoubleForHost", version 0, since 0, per_thread [];
-    link [cudaSetDoubleForHost];
+    statics (__cushim_fn_cudaSetDoubleForHost, __cushim_slot_cudaSetDoubleForHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaSetValidDevices(device_arr: *mut ::core::ffi::c_int, len: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaSetValidDevices, __cushim_slot_cudaSetValidDevices), export c"cudaSetValidDevices", name "cudaSetValidDevices", proc c"cudaSetValidDevices", version 0, since 0, per_thread [];
-    link [cudaSetValidDevices];
+    statics (__cushim_fn_cudaSetValidDevices, __cushim_slot_cudaSetValidDevices);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -6020,38 +5348,26 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaStreamCreate, __cushim_slot_cudaStreamCreate), export c"cudaStreamCreate", name "cudaStreamCreate", proc c"cudaStreamCreate", version 0, since 0, per_thread [];
-    link [cudaStreamCreate];
+    statics (__cushim_fn_cudaStreamCreate, __cushim_slot_cudaStreamCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaStreamCreateWithFlags, __cushim_slot_cudaStreamCreateWithFlags), export c"cudaStreamCreateWithFlags", name "cudaStreamCreateWithFlags", proc c"cudaStreamCreateWithFlags", version 0, since 0, per_thread [];
-    link [cudaStreamCreateWithFlags];
+    statics (__cushim_fn_cudaStreamCreateWithFlags, __cushim_slot_cudaStreamCreateWithFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaStreamCreateWithPriority(pStream: *mut cudaStream_t, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaStreamCreateWithPriority, __cushim_slot_cudaStreamCreateWithPriority), export c"cudaStreamCreateWithPriority", name "cudaStreamCreateWithPriority", proc c"cudaStreamCreateWithPriority", version 0, since 0, per_thread [];
-    link [cudaStreamCreateWithPriority];
+    statics (__cushim_fn_cudaStreamCreateWithPriority, __cushim_slot_cudaStreamCreateWithPriority);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaStreamDestroy, __cushim_slot_cudaStreamDestroy), export c"cudaStreamDestroy", name "cudaStreamDestroy", proc c"cudaStreamDestroy", version 0, since 0, per_thread [];
-    link [cudaStreamDestroy];
+    statics (__cushim_fn_cudaStreamDestroy, __cushim_slot_cudaStreamDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
@@ -6191,92 +5507,68 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaThreadExchangeStreamCaptureMode(mode: *mut cudaStreamCaptureMode) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaThreadExchangeStreamCaptureMode, __cushim_slot_cudaThreadExchangeStreamCaptureMode), export c"cudaThreadExchangeStreamCaptureMode", name "cudaThreadExchangeStreamCaptureMode", proc c"cudaThreadExchangeStreamCaptureMode", version 0, since 0, per_thread [];
-    link [cudaThreadExchangeStreamCaptureMode];
+    statics (__cushim_fn_cudaThreadExchangeStreamCaptureMode, __cushim_slot_cudaThreadExchangeStreamCaptureMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadExit() -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadExit, __cushim_slot_cudaThreadExit), export c"cudaThreadExit", name "cudaThreadExit", proc c"cudaThreadExit", version 0, since 0, per_thread [];
-    link [cudaThreadExit];
+    statics (__cushim_fn_cudaThreadExit, __cushim_slot_cudaThreadExit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadGetCacheConfig, __cushim_slot_cudaThreadGetCacheConfig), export c"cudaThreadGetCacheConfig", name "cudaThreadGetCacheConfig", proc c"cudaThreadGetCacheConfig", version 0, since 0, per_thread [];
-    link [cudaThreadGetCacheConfig];
+    statics (__cushim_fn_cudaThreadGetCacheConfig, __cushim_slot_cudaThreadGetCacheConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadGetLimit, __cushim_slot_cudaThreadGetLimit), export c"cudaThreadGetLimit", name "cudaThreadGetLimit", proc c"cudaThreadGetLimit", version 0, since 0, per_thread [];
-    link [cudaThreadGetLimit];
+    statics (__cushim_fn_cudaThreadGetLimit, __cushim_slot_cudaThreadGetLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadSetCacheConfig, __cushim_slot_cudaThreadSetCacheConfig), export c"cudaThreadSetCacheConfig", name "cudaThreadSetCacheConfig", proc c"cudaThreadSetCacheConfig", version 0, since 0, per_thread [];
-    link [cudaThreadSetCacheConfig];
+    statics (__cushim_fn_cudaThreadSetCacheConfig, __cushim_slot_cudaThreadSetCacheConfig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadSetLimit(limit: cudaLimit, value: usize) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadSetLimit, __cushim_slot_cudaThreadSetLimit), export c"cudaThreadSetLimit", name "cudaThreadSetLimit", proc c"cudaThreadSetLimit", version 0, since 0, per_thread [];
-    link [cudaThreadSetLimit];
+    statics (__cushim_fn_cudaThreadSetLimit, __cushim_slot_cudaThreadSetLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaThreadSynchronize() -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaThreadSynchronize, __cushim_slot_cudaThreadSynchronize), export c"cudaThreadSynchronize", name "cudaThreadSynchronize", proc c"cudaThreadSynchronize", version 0, since 0, per_thread [];
-    link [cudaThreadSynchronize];
+    statics (__cushim_fn_cudaThreadSynchronize, __cushim_slot_cudaThreadSynchronize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaUserObjectCreate(object_out: *mut cudaUserObject_t, ptr: *mut ::core::ffi::c_void, destroy: cudaHostFn_t, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaUserObjectCreate, __cushim_slot_cudaUserObjectCreate), export c"cudaUserObjectCreate", name "cudaUserObjectCreate", proc c"cudaUserObjectCreate", version 0, since 0, per_thread [];
-    link [cudaUserObjectCreate];
+    statics (__cushim_fn_cudaUserObjectCreate, __cushim_slot_cudaUserObjectCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaUserObjectRelease(object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaUserObjectRelease, __cushim_slot_cudaUserObjectRelease), export c"cudaUserObjectRelease", name "cudaUserObjectRelease", proc c"cudaUserObjectRelease", version 0, since 0, per_thread [];
-    link [cudaUserObjectRelease];
+    statics (__cushim_fn_cudaUserObjectRelease, __cushim_slot_cudaUserObjectRelease);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cudaUserObjectRetain(object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    attrs [];
-    statics (__cushim_fn_cudaUserObjectRetain, __cushim_slot_cudaUserObjectRetain), export c"cudaUserObjectRetain", name "cudaUserObjectRetain", proc c"cudaUserObjectRetain", version 0, since 0, per_thread [];
-    link [cudaUserObjectRetain];
+    statics (__cushim_fn_cudaUserObjectRetain, __cushim_slot_cudaUserObjectRetain);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {

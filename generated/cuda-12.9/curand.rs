@@ -219,6 +219,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 0,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/curand/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -414,10 +416,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -483,11 +505,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -580,261 +604,174 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn curandCreateGenerator(generator: *mut curandGenerator_t, rng_type: curandRngType_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandCreateGenerator, __cushim_slot_curandCreateGenerator), export c"curandCreateGenerator", name "curandCreateGenerator", proc c"curandCreateGenerator", version 0, since 0, per_thread [];
-    link [curandCreateGenerator];
+    statics (__cushim_fn_curandCreateGenerator, __cushim_slot_curandCreateGenerator);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandCreateGeneratorHost(generator: *mut curandGenerator_t, rng_type: curandRngType_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandCreateGeneratorHost, __cushim_slot_curandCreateGeneratorHost), export c"curandCreateGeneratorHost", name "curandCreateGeneratorHost", proc c"curandCreateGeneratorHost", version 0, since 0, per_thread [];
-    link [curandCreateGeneratorHost];
+    statics (__cushim_fn_curandCreateGeneratorHost, __cushim_slot_curandCreateGeneratorHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandCreatePoissonDistribution(lambda: f64, discrete_distribution: *mut curandDiscreteDistribution_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandCreatePoissonDistribution, __cushim_slot_curandCreatePoissonDistribution), export c"curandCreatePoissonDistribution", name "curandCreatePoissonDistribution", proc c"curandCreatePoissonDistribution", version 0, since 0, per_thread [];
-    link [curandCreatePoissonDistribution];
+    statics (__cushim_fn_curandCreatePoissonDistribution, __cushim_slot_curandCreatePoissonDistribution);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandDestroyDistribution(discrete_distribution: curandDiscreteDistribution_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandDestroyDistribution, __cushim_slot_curandDestroyDistribution), export c"curandDestroyDistribution", name "curandDestroyDistribution", proc c"curandDestroyDistribution", version 0, since 0, per_thread [];
-    link [curandDestroyDistribution];
+    statics (__cushim_fn_curandDestroyDistribution, __cushim_slot_curandDestroyDistribution);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandDestroyGenerator(generator: curandGenerator_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandDestroyGenerator, __cushim_slot_curandDestroyGenerator), export c"curandDestroyGenerator", name "curandDestroyGenerator", proc c"curandDestroyGenerator", version 0, since 0, per_thread [];
-    link [curandDestroyGenerator];
+    statics (__cushim_fn_curandDestroyGenerator, __cushim_slot_curandDestroyGenerator);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerate(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerate, __cushim_slot_curandGenerate), export c"curandGenerate", name "curandGenerate", proc c"curandGenerate", version 0, since 0, per_thread [];
-    link [curandGenerate];
+    statics (__cushim_fn_curandGenerate, __cushim_slot_curandGenerate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateBinomial(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize, n: ::core::ffi::c_uint, p: f64) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateBinomial, __cushim_slot_curandGenerateBinomial), export c"curandGenerateBinomial", name "curandGenerateBinomial", proc c"curandGenerateBinomial", version 0, since 0, per_thread [];
-    link [curandGenerateBinomial];
+    statics (__cushim_fn_curandGenerateBinomial, __cushim_slot_curandGenerateBinomial);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateBinomialMethod(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize, n: ::core::ffi::c_uint, p: f64, method: curandMethod_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateBinomialMethod, __cushim_slot_curandGenerateBinomialMethod), export c"curandGenerateBinomialMethod", name "curandGenerateBinomialMethod", proc c"curandGenerateBinomialMethod", version 0, since 0, per_thread [];
-    link [curandGenerateBinomialMethod];
+    statics (__cushim_fn_curandGenerateBinomialMethod, __cushim_slot_curandGenerateBinomialMethod);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateLogNormal(generator: curandGenerator_t, outputPtr: *mut f32, n: usize, mean: f32, stddev: f32) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateLogNormal, __cushim_slot_curandGenerateLogNormal), export c"curandGenerateLogNormal", name "curandGenerateLogNormal", proc c"curandGenerateLogNormal", version 0, since 0, per_thread [];
-    link [curandGenerateLogNormal];
+    statics (__cushim_fn_curandGenerateLogNormal, __cushim_slot_curandGenerateLogNormal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateLogNormalDouble(generator: curandGenerator_t, outputPtr: *mut f64, n: usize, mean: f64, stddev: f64) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateLogNormalDouble, __cushim_slot_curandGenerateLogNormalDouble), export c"curandGenerateLogNormalDouble", name "curandGenerateLogNormalDouble", proc c"curandGenerateLogNormalDouble", version 0, since 0, per_thread [];
-    link [curandGenerateLogNormalDouble];
+    statics (__cushim_fn_curandGenerateLogNormalDouble, __cushim_slot_curandGenerateLogNormalDouble);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateLongLong(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_ulonglong, num: usize) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateLongLong, __cushim_slot_curandGenerateLongLong), export c"curandGenerateLongLong", name "curandGenerateLongLong", proc c"curandGenerateLongLong", version 0, since 0, per_thread [];
-    link [curandGenerateLongLong];
+    statics (__cushim_fn_curandGenerateLongLong, __cushim_slot_curandGenerateLongLong);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateNormal(generator: curandGenerator_t, outputPtr: *mut f32, n: usize, mean: f32, stddev: f32) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateNormal, __cushim_slot_curandGenerateNormal), export c"curandGenerateNormal", name "curandGenerateNormal", proc c"curandGenerateNormal", version 0, since 0, per_thread [];
-    link [curandGenerateNormal];
+    statics (__cushim_fn_curandGenerateNormal, __cushim_slot_curandGenerateNormal);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateNormalDouble(generator: curandGenerator_t, outputPtr: *mut f64, n: usize, mean: f64, stddev: f64) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateNormalDouble, __cushim_slot_curandGenerateNormalDouble), export c"curandGenerateNormalDouble", name "curandGenerateNormalDouble", proc c"curandGenerateNormalDouble", version 0, since 0, per_thread [];
-    link [curandGenerateNormalDouble];
+    statics (__cushim_fn_curandGenerateNormalDouble, __cushim_slot_curandGenerateNormalDouble);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGeneratePoisson(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, n: usize, lambda: f64) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGeneratePoisson, __cushim_slot_curandGeneratePoisson), export c"curandGeneratePoisson", name "curandGeneratePoisson", proc c"curandGeneratePoisson", version 0, since 0, per_thread [];
-    link [curandGeneratePoisson];
+    statics (__cushim_fn_curandGeneratePoisson, __cushim_slot_curandGeneratePoisson);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGeneratePoissonMethod(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, n: usize, lambda: f64, method: curandMethod_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGeneratePoissonMethod, __cushim_slot_curandGeneratePoissonMethod), export c"curandGeneratePoissonMethod", name "curandGeneratePoissonMethod", proc c"curandGeneratePoissonMethod", version 0, since 0, per_thread [];
-    link [curandGeneratePoissonMethod];
+    statics (__cushim_fn_curandGeneratePoissonMethod, __cushim_slot_curandGeneratePoissonMethod);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateSeeds(generator: curandGenerator_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateSeeds, __cushim_slot_curandGenerateSeeds), export c"curandGenerateSeeds", name "curandGenerateSeeds", proc c"curandGenerateSeeds", version 0, since 0, per_thread [];
-    link [curandGenerateSeeds];
+    statics (__cushim_fn_curandGenerateSeeds, __cushim_slot_curandGenerateSeeds);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateUniform(generator: curandGenerator_t, outputPtr: *mut f32, num: usize) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateUniform, __cushim_slot_curandGenerateUniform), export c"curandGenerateUniform", name "curandGenerateUniform", proc c"curandGenerateUniform", version 0, since 0, per_thread [];
-    link [curandGenerateUniform];
+    statics (__cushim_fn_curandGenerateUniform, __cushim_slot_curandGenerateUniform);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGenerateUniformDouble(generator: curandGenerator_t, outputPtr: *mut f64, num: usize) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGenerateUniformDouble, __cushim_slot_curandGenerateUniformDouble), export c"curandGenerateUniformDouble", name "curandGenerateUniformDouble", proc c"curandGenerateUniformDouble", version 0, since 0, per_thread [];
-    link [curandGenerateUniformDouble];
+    statics (__cushim_fn_curandGenerateUniformDouble, __cushim_slot_curandGenerateUniformDouble);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetDirectionVectors32(vectors: *mut *mut curandDirectionVectors32_t, set: curandDirectionVectorSet_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetDirectionVectors32, __cushim_slot_curandGetDirectionVectors32), export c"curandGetDirectionVectors32", name "curandGetDirectionVectors32", proc c"curandGetDirectionVectors32", version 0, since 0, per_thread [];
-    link [curandGetDirectionVectors32];
+    statics (__cushim_fn_curandGetDirectionVectors32, __cushim_slot_curandGetDirectionVectors32);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetDirectionVectors64(vectors: *mut *mut curandDirectionVectors64_t, set: curandDirectionVectorSet_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetDirectionVectors64, __cushim_slot_curandGetDirectionVectors64), export c"curandGetDirectionVectors64", name "curandGetDirectionVectors64", proc c"curandGetDirectionVectors64", version 0, since 0, per_thread [];
-    link [curandGetDirectionVectors64];
+    statics (__cushim_fn_curandGetDirectionVectors64, __cushim_slot_curandGetDirectionVectors64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetProperty, __cushim_slot_curandGetProperty), export c"curandGetProperty", name "curandGetProperty", proc c"curandGetProperty", version 0, since 0, per_thread [];
-    link [curandGetProperty];
+    statics (__cushim_fn_curandGetProperty, __cushim_slot_curandGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetScrambleConstants32(constants: *mut *mut ::core::ffi::c_uint) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetScrambleConstants32, __cushim_slot_curandGetScrambleConstants32), export c"curandGetScrambleConstants32", name "curandGetScrambleConstants32", proc c"curandGetScrambleConstants32", version 0, since 0, per_thread [];
-    link [curandGetScrambleConstants32];
+    statics (__cushim_fn_curandGetScrambleConstants32, __cushim_slot_curandGetScrambleConstants32);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetScrambleConstants64(constants: *mut *mut ::core::ffi::c_ulonglong) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetScrambleConstants64, __cushim_slot_curandGetScrambleConstants64), export c"curandGetScrambleConstants64", name "curandGetScrambleConstants64", proc c"curandGetScrambleConstants64", version 0, since 0, per_thread [];
-    link [curandGetScrambleConstants64];
+    statics (__cushim_fn_curandGetScrambleConstants64, __cushim_slot_curandGetScrambleConstants64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandGetVersion(version: *mut ::core::ffi::c_int) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandGetVersion, __cushim_slot_curandGetVersion), export c"curandGetVersion", name "curandGetVersion", proc c"curandGetVersion", version 0, since 0, per_thread [];
-    link [curandGetVersion];
+    statics (__cushim_fn_curandGetVersion, __cushim_slot_curandGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandSetGeneratorOffset(generator: curandGenerator_t, offset: ::core::ffi::c_ulonglong) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandSetGeneratorOffset, __cushim_slot_curandSetGeneratorOffset), export c"curandSetGeneratorOffset", name "curandSetGeneratorOffset", proc c"curandSetGeneratorOffset", version 0, since 0, per_thread [];
-    link [curandSetGeneratorOffset];
+    statics (__cushim_fn_curandSetGeneratorOffset, __cushim_slot_curandSetGeneratorOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandSetGeneratorOrdering(generator: curandGenerator_t, order: curandOrdering_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandSetGeneratorOrdering, __cushim_slot_curandSetGeneratorOrdering), export c"curandSetGeneratorOrdering", name "curandSetGeneratorOrdering", proc c"curandSetGeneratorOrdering", version 0, since 0, per_thread [];
-    link [curandSetGeneratorOrdering];
+    statics (__cushim_fn_curandSetGeneratorOrdering, __cushim_slot_curandSetGeneratorOrdering);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandSetPseudoRandomGeneratorSeed(generator: curandGenerator_t, seed: ::core::ffi::c_ulonglong) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandSetPseudoRandomGeneratorSeed, __cushim_slot_curandSetPseudoRandomGeneratorSeed), export c"curandSetPseudoRandomGeneratorSeed", name "curandSetPseudoRandomGeneratorSeed", proc c"curandSetPseudoRandomGeneratorSeed", version 0, since 0, per_thread [];
-    link [curandSetPseudoRandomGeneratorSeed];
+    statics (__cushim_fn_curandSetPseudoRandomGeneratorSeed, __cushim_slot_curandSetPseudoRandomGeneratorSeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandSetQuasiRandomGeneratorDimensions(generator: curandGenerator_t, num_dimensions: ::core::ffi::c_uint) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandSetQuasiRandomGeneratorDimensions, __cushim_slot_curandSetQuasiRandomGeneratorDimensions), export c"curandSetQuasiRandomGeneratorDimensions", name "curandSetQuasiRandomGeneratorDimensions", proc c"curandSetQuasiRandomGeneratorDimensions", version 0, since 0, per_thread [];
-    link [curandSetQuasiRandomGeneratorDimensions];
+    statics (__cushim_fn_curandSetQuasiRandomGeneratorDimensions, __cushim_slot_curandSetQuasiRandomGeneratorDimensions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn curandSetStream(generator: curandGenerator_t, stream: cudaStream_t) -> curandStatus_t;
-    attrs [];
-    statics (__cushim_fn_curandSetStream, __cushim_slot_curandSetStream), export c"curandSetStream", name "curandSetStream", proc c"curandSetStream", version 0, since 0, per_thread [];
-    link [curandSetStream];
+    statics (__cushim_fn_curandSetStream, __cushim_slot_curandSetStream);
     returns status, fallback [];
-    aliases [];
 }

@@ -591,6 +591,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 11,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/cusolver/lib"]),
     preload: if cfg!(windows) { &["nvJitLink_120_0.dll", "cusparse64_12.dll", "cublasLt64_12.dll", "cublas64_12.dll"] } else { &["libnvJitLink.so.12", "libcusparse.so.12", "libcublasLt.so.12", "libcublas.so.12"] },
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -1246,10 +1248,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -1315,11 +1337,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -1412,4293 +1436,2897 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCCgels, __cushim_slot_cusolverDnCCgels), export c"cusolverDnCCgels", name "cusolverDnCCgels", proc c"cusolverDnCCgels", version 0, since 0, per_thread [];
-    link [cusolverDnCCgels];
+    statics (__cushim_fn_cusolverDnCCgels, __cushim_slot_cusolverDnCCgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCCgels_bufferSize, __cushim_slot_cusolverDnCCgels_bufferSize), export c"cusolverDnCCgels_bufferSize", name "cusolverDnCCgels_bufferSize", proc c"cusolverDnCCgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCCgels_bufferSize];
+    statics (__cushim_fn_cusolverDnCCgels_bufferSize, __cushim_slot_cusolverDnCCgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCCgesv, __cushim_slot_cusolverDnCCgesv), export c"cusolverDnCCgesv", name "cusolverDnCCgesv", proc c"cusolverDnCCgesv", version 0, since 0, per_thread [];
-    link [cusolverDnCCgesv];
+    statics (__cushim_fn_cusolverDnCCgesv, __cushim_slot_cusolverDnCCgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCCgesv_bufferSize, __cushim_slot_cusolverDnCCgesv_bufferSize), export c"cusolverDnCCgesv_bufferSize", name "cusolverDnCCgesv_bufferSize", proc c"cusolverDnCCgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCCgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnCCgesv_bufferSize, __cushim_slot_cusolverDnCCgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCEgels, __cushim_slot_cusolverDnCEgels), export c"cusolverDnCEgels", name "cusolverDnCEgels", proc c"cusolverDnCEgels", version 0, since 0, per_thread [];
-    link [cusolverDnCEgels];
+    statics (__cushim_fn_cusolverDnCEgels, __cushim_slot_cusolverDnCEgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCEgels_bufferSize, __cushim_slot_cusolverDnCEgels_bufferSize), export c"cusolverDnCEgels_bufferSize", name "cusolverDnCEgels_bufferSize", proc c"cusolverDnCEgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCEgels_bufferSize];
+    statics (__cushim_fn_cusolverDnCEgels_bufferSize, __cushim_slot_cusolverDnCEgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCEgesv, __cushim_slot_cusolverDnCEgesv), export c"cusolverDnCEgesv", name "cusolverDnCEgesv", proc c"cusolverDnCEgesv", version 0, since 0, per_thread [];
-    link [cusolverDnCEgesv];
+    statics (__cushim_fn_cusolverDnCEgesv, __cushim_slot_cusolverDnCEgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCEgesv_bufferSize, __cushim_slot_cusolverDnCEgesv_bufferSize), export c"cusolverDnCEgesv_bufferSize", name "cusolverDnCEgesv_bufferSize", proc c"cusolverDnCEgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCEgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnCEgesv_bufferSize, __cushim_slot_cusolverDnCEgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCKgels, __cushim_slot_cusolverDnCKgels), export c"cusolverDnCKgels", name "cusolverDnCKgels", proc c"cusolverDnCKgels", version 0, since 0, per_thread [];
-    link [cusolverDnCKgels];
+    statics (__cushim_fn_cusolverDnCKgels, __cushim_slot_cusolverDnCKgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCKgels_bufferSize, __cushim_slot_cusolverDnCKgels_bufferSize), export c"cusolverDnCKgels_bufferSize", name "cusolverDnCKgels_bufferSize", proc c"cusolverDnCKgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCKgels_bufferSize];
+    statics (__cushim_fn_cusolverDnCKgels_bufferSize, __cushim_slot_cusolverDnCKgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCKgesv, __cushim_slot_cusolverDnCKgesv), export c"cusolverDnCKgesv", name "cusolverDnCKgesv", proc c"cusolverDnCKgesv", version 0, since 0, per_thread [];
-    link [cusolverDnCKgesv];
+    statics (__cushim_fn_cusolverDnCKgesv, __cushim_slot_cusolverDnCKgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCKgesv_bufferSize, __cushim_slot_cusolverDnCKgesv_bufferSize), export c"cusolverDnCKgesv_bufferSize", name "cusolverDnCKgesv_bufferSize", proc c"cusolverDnCKgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCKgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnCKgesv_bufferSize, __cushim_slot_cusolverDnCKgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCYgels, __cushim_slot_cusolverDnCYgels), export c"cusolverDnCYgels", name "cusolverDnCYgels", proc c"cusolverDnCYgels", version 0, since 0, per_thread [];
-    link [cusolverDnCYgels];
+    statics (__cushim_fn_cusolverDnCYgels, __cushim_slot_cusolverDnCYgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCYgels_bufferSize, __cushim_slot_cusolverDnCYgels_bufferSize), export c"cusolverDnCYgels_bufferSize", name "cusolverDnCYgels_bufferSize", proc c"cusolverDnCYgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCYgels_bufferSize];
+    statics (__cushim_fn_cusolverDnCYgels_bufferSize, __cushim_slot_cusolverDnCYgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCYgesv, __cushim_slot_cusolverDnCYgesv), export c"cusolverDnCYgesv", name "cusolverDnCYgesv", proc c"cusolverDnCYgesv", version 0, since 0, per_thread [];
-    link [cusolverDnCYgesv];
+    statics (__cushim_fn_cusolverDnCYgesv, __cushim_slot_cusolverDnCYgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCYgesv_bufferSize, __cushim_slot_cusolverDnCYgesv_bufferSize), export c"cusolverDnCYgesv_bufferSize", name "cusolverDnCYgesv_bufferSize", proc c"cusolverDnCYgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCYgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnCYgesv_bufferSize, __cushim_slot_cusolverDnCYgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, D: *mut f32, E: *mut f32, TAUQ: *mut cuComplex, TAUP: *mut cuComplex, Work: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgebrd, __cushim_slot_cusolverDnCgebrd), export c"cusolverDnCgebrd", name "cusolverDnCgebrd", proc c"cusolverDnCgebrd", version 0, since 0, per_thread [];
-    link [cusolverDnCgebrd];
+    statics (__cushim_fn_cusolverDnCgebrd, __cushim_slot_cusolverDnCgebrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgebrd_bufferSize, __cushim_slot_cusolverDnCgebrd_bufferSize), export c"cusolverDnCgebrd_bufferSize", name "cusolverDnCgebrd_bufferSize", proc c"cusolverDnCgebrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgebrd_bufferSize];
+    statics (__cushim_fn_cusolverDnCgebrd_bufferSize, __cushim_slot_cusolverDnCgebrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, TAU: *mut cuComplex, Workspace: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgeqrf, __cushim_slot_cusolverDnCgeqrf), export c"cusolverDnCgeqrf", name "cusolverDnCgeqrf", proc c"cusolverDnCgeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnCgeqrf];
+    statics (__cushim_fn_cusolverDnCgeqrf, __cushim_slot_cusolverDnCgeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgeqrf_bufferSize, __cushim_slot_cusolverDnCgeqrf_bufferSize), export c"cusolverDnCgeqrf_bufferSize", name "cusolverDnCgeqrf_bufferSize", proc c"cusolverDnCgeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnCgeqrf_bufferSize, __cushim_slot_cusolverDnCgeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, VT: *mut cuComplex, ldvt: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, rwork: *mut f32, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvd, __cushim_slot_cusolverDnCgesvd), export c"cusolverDnCgesvd", name "cusolverDnCgesvd", proc c"cusolverDnCgesvd", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvd];
+    statics (__cushim_fn_cusolverDnCgesvd, __cushim_slot_cusolverDnCgesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvd_bufferSize, __cushim_slot_cusolverDnCgesvd_bufferSize), export c"cusolverDnCgesvd_bufferSize", name "cusolverDnCgesvd_bufferSize", proc c"cusolverDnCgesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnCgesvd_bufferSize, __cushim_slot_cusolverDnCgesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f32, strideS: ::core::ffi::c_longlong, d_U: *mut cuComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut cuComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut cuComplex, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched, __cushim_slot_cusolverDnCgesvdaStridedBatched), export c"cusolverDnCgesvdaStridedBatched", name "cusolverDnCgesvdaStridedBatched", proc c"cusolverDnCgesvdaStridedBatched", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdaStridedBatched];
+    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched, __cushim_slot_cusolverDnCgesvdaStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f32, strideS: ::core::ffi::c_longlong, d_U: *const cuComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const cuComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnCgesvdaStridedBatched_bufferSize), export c"cusolverDnCgesvdaStridedBatched_bufferSize", name "cusolverDnCgesvdaStridedBatched_bufferSize", proc c"cusolverDnCgesvdaStridedBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdaStridedBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnCgesvdaStridedBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, V: *mut cuComplex, ldv: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdj, __cushim_slot_cusolverDnCgesvdj), export c"cusolverDnCgesvdj", name "cusolverDnCgesvdj", proc c"cusolverDnCgesvdj", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdj];
+    statics (__cushim_fn_cusolverDnCgesvdj, __cushim_slot_cusolverDnCgesvdj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, V: *mut cuComplex, ldv: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdjBatched, __cushim_slot_cusolverDnCgesvdjBatched), export c"cusolverDnCgesvdjBatched", name "cusolverDnCgesvdjBatched", proc c"cusolverDnCgesvdjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdjBatched];
+    statics (__cushim_fn_cusolverDnCgesvdjBatched, __cushim_slot_cusolverDnCgesvdjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, S: *const f32, U: *const cuComplex, ldu: ::core::ffi::c_int, V: *const cuComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdjBatched_bufferSize, __cushim_slot_cusolverDnCgesvdjBatched_bufferSize), export c"cusolverDnCgesvdjBatched_bufferSize", name "cusolverDnCgesvdjBatched_bufferSize", proc c"cusolverDnCgesvdjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnCgesvdjBatched_bufferSize, __cushim_slot_cusolverDnCgesvdjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, S: *const f32, U: *const cuComplex, ldu: ::core::ffi::c_int, V: *const cuComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgesvdj_bufferSize, __cushim_slot_cusolverDnCgesvdj_bufferSize), export c"cusolverDnCgesvdj_bufferSize", name "cusolverDnCgesvdj_bufferSize", proc c"cusolverDnCgesvdj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgesvdj_bufferSize];
+    statics (__cushim_fn_cusolverDnCgesvdj_bufferSize, __cushim_slot_cusolverDnCgesvdj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Workspace: *mut cuComplex, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgetrf, __cushim_slot_cusolverDnCgetrf), export c"cusolverDnCgetrf", name "cusolverDnCgetrf", proc c"cusolverDnCgetrf", version 0, since 0, per_thread [];
-    link [cusolverDnCgetrf];
+    statics (__cushim_fn_cusolverDnCgetrf, __cushim_slot_cusolverDnCgetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgetrf_bufferSize, __cushim_slot_cusolverDnCgetrf_bufferSize), export c"cusolverDnCgetrf_bufferSize", name "cusolverDnCgetrf_bufferSize", proc c"cusolverDnCgetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCgetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnCgetrf_bufferSize, __cushim_slot_cusolverDnCgetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCgetrs, __cushim_slot_cusolverDnCgetrs), export c"cusolverDnCgetrs", name "cusolverDnCgetrs", proc c"cusolverDnCgetrs", version 0, since 0, per_thread [];
-    link [cusolverDnCgetrs];
+    statics (__cushim_fn_cusolverDnCgetrs, __cushim_slot_cusolverDnCgetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevd, __cushim_slot_cusolverDnCheevd), export c"cusolverDnCheevd", name "cusolverDnCheevd", proc c"cusolverDnCheevd", version 0, since 0, per_thread [];
-    link [cusolverDnCheevd];
+    statics (__cushim_fn_cusolverDnCheevd, __cushim_slot_cusolverDnCheevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevd_bufferSize, __cushim_slot_cusolverDnCheevd_bufferSize), export c"cusolverDnCheevd_bufferSize", name "cusolverDnCheevd_bufferSize", proc c"cusolverDnCheevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCheevd_bufferSize];
+    statics (__cushim_fn_cusolverDnCheevd_bufferSize, __cushim_slot_cusolverDnCheevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevdx, __cushim_slot_cusolverDnCheevdx), export c"cusolverDnCheevdx", name "cusolverDnCheevdx", proc c"cusolverDnCheevdx", version 0, since 0, per_thread [];
-    link [cusolverDnCheevdx];
+    statics (__cushim_fn_cusolverDnCheevdx, __cushim_slot_cusolverDnCheevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevdx_bufferSize, __cushim_slot_cusolverDnCheevdx_bufferSize), export c"cusolverDnCheevdx_bufferSize", name "cusolverDnCheevdx_bufferSize", proc c"cusolverDnCheevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCheevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnCheevdx_bufferSize, __cushim_slot_cusolverDnCheevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevj, __cushim_slot_cusolverDnCheevj), export c"cusolverDnCheevj", name "cusolverDnCheevj", proc c"cusolverDnCheevj", version 0, since 0, per_thread [];
-    link [cusolverDnCheevj];
+    statics (__cushim_fn_cusolverDnCheevj, __cushim_slot_cusolverDnCheevj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevjBatched, __cushim_slot_cusolverDnCheevjBatched), export c"cusolverDnCheevjBatched", name "cusolverDnCheevjBatched", proc c"cusolverDnCheevjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnCheevjBatched];
+    statics (__cushim_fn_cusolverDnCheevjBatched, __cushim_slot_cusolverDnCheevjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevjBatched_bufferSize, __cushim_slot_cusolverDnCheevjBatched_bufferSize), export c"cusolverDnCheevjBatched_bufferSize", name "cusolverDnCheevjBatched_bufferSize", proc c"cusolverDnCheevjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCheevjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnCheevjBatched_bufferSize, __cushim_slot_cusolverDnCheevjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCheevj_bufferSize, __cushim_slot_cusolverDnCheevj_bufferSize), export c"cusolverDnCheevj_bufferSize", name "cusolverDnCheevj_bufferSize", proc c"cusolverDnCheevj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCheevj_bufferSize];
+    statics (__cushim_fn_cusolverDnCheevj_bufferSize, __cushim_slot_cusolverDnCheevj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvd, __cushim_slot_cusolverDnChegvd), export c"cusolverDnChegvd", name "cusolverDnChegvd", proc c"cusolverDnChegvd", version 0, since 0, per_thread [];
-    link [cusolverDnChegvd];
+    statics (__cushim_fn_cusolverDnChegvd, __cushim_slot_cusolverDnChegvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvd_bufferSize, __cushim_slot_cusolverDnChegvd_bufferSize), export c"cusolverDnChegvd_bufferSize", name "cusolverDnChegvd_bufferSize", proc c"cusolverDnChegvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnChegvd_bufferSize];
+    statics (__cushim_fn_cusolverDnChegvd_bufferSize, __cushim_slot_cusolverDnChegvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvdx, __cushim_slot_cusolverDnChegvdx), export c"cusolverDnChegvdx", name "cusolverDnChegvdx", proc c"cusolverDnChegvdx", version 0, since 0, per_thread [];
-    link [cusolverDnChegvdx];
+    statics (__cushim_fn_cusolverDnChegvdx, __cushim_slot_cusolverDnChegvdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvdx_bufferSize, __cushim_slot_cusolverDnChegvdx_bufferSize), export c"cusolverDnChegvdx_bufferSize", name "cusolverDnChegvdx_bufferSize", proc c"cusolverDnChegvdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnChegvdx_bufferSize];
+    statics (__cushim_fn_cusolverDnChegvdx_bufferSize, __cushim_slot_cusolverDnChegvdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvj, __cushim_slot_cusolverDnChegvj), export c"cusolverDnChegvj", name "cusolverDnChegvj", proc c"cusolverDnChegvj", version 0, since 0, per_thread [];
-    link [cusolverDnChegvj];
+    statics (__cushim_fn_cusolverDnChegvj, __cushim_slot_cusolverDnChegvj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChegvj_bufferSize, __cushim_slot_cusolverDnChegvj_bufferSize), export c"cusolverDnChegvj_bufferSize", name "cusolverDnChegvj_bufferSize", proc c"cusolverDnChegvj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnChegvj_bufferSize];
+    statics (__cushim_fn_cusolverDnChegvj_bufferSize, __cushim_slot_cusolverDnChegvj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, d: *mut f32, e: *mut f32, tau: *mut cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChetrd, __cushim_slot_cusolverDnChetrd), export c"cusolverDnChetrd", name "cusolverDnChetrd", proc c"cusolverDnChetrd", version 0, since 0, per_thread [];
-    link [cusolverDnChetrd];
+    statics (__cushim_fn_cusolverDnChetrd, __cushim_slot_cusolverDnChetrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, d: *const f32, e: *const f32, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnChetrd_bufferSize, __cushim_slot_cusolverDnChetrd_bufferSize), export c"cusolverDnChetrd_bufferSize", name "cusolverDnChetrd_bufferSize", proc c"cusolverDnChetrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnChetrd_bufferSize];
+    statics (__cushim_fn_cusolverDnChetrd_bufferSize, __cushim_slot_cusolverDnChetrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnClaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnClaswp, __cushim_slot_cusolverDnClaswp), export c"cusolverDnClaswp", name "cusolverDnClaswp", proc c"cusolverDnClaswp", version 0, since 0, per_thread [];
-    link [cusolverDnClaswp];
+    statics (__cushim_fn_cusolverDnClaswp, __cushim_slot_cusolverDnClaswp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnClauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnClauum, __cushim_slot_cusolverDnClauum), export c"cusolverDnClauum", name "cusolverDnClauum", proc c"cusolverDnClauum", version 0, since 0, per_thread [];
-    link [cusolverDnClauum];
+    statics (__cushim_fn_cusolverDnClauum, __cushim_slot_cusolverDnClauum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnClauum_bufferSize, __cushim_slot_cusolverDnClauum_bufferSize), export c"cusolverDnClauum_bufferSize", name "cusolverDnClauum_bufferSize", proc c"cusolverDnClauum_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnClauum_bufferSize];
+    statics (__cushim_fn_cusolverDnClauum_bufferSize, __cushim_slot_cusolverDnClauum_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Workspace: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotrf, __cushim_slot_cusolverDnCpotrf), export c"cusolverDnCpotrf", name "cusolverDnCpotrf", proc c"cusolverDnCpotrf", version 0, since 0, per_thread [];
-    link [cusolverDnCpotrf];
+    statics (__cushim_fn_cusolverDnCpotrf, __cushim_slot_cusolverDnCpotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut cuComplex, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotrfBatched, __cushim_slot_cusolverDnCpotrfBatched), export c"cusolverDnCpotrfBatched", name "cusolverDnCpotrfBatched", proc c"cusolverDnCpotrfBatched", version 0, since 0, per_thread [];
-    link [cusolverDnCpotrfBatched];
+    statics (__cushim_fn_cusolverDnCpotrfBatched, __cushim_slot_cusolverDnCpotrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotrf_bufferSize, __cushim_slot_cusolverDnCpotrf_bufferSize), export c"cusolverDnCpotrf_bufferSize", name "cusolverDnCpotrf_bufferSize", proc c"cusolverDnCpotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCpotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnCpotrf_bufferSize, __cushim_slot_cusolverDnCpotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotri, __cushim_slot_cusolverDnCpotri), export c"cusolverDnCpotri", name "cusolverDnCpotri", proc c"cusolverDnCpotri", version 0, since 0, per_thread [];
-    link [cusolverDnCpotri];
+    statics (__cushim_fn_cusolverDnCpotri, __cushim_slot_cusolverDnCpotri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotri_bufferSize, __cushim_slot_cusolverDnCpotri_bufferSize), export c"cusolverDnCpotri_bufferSize", name "cusolverDnCpotri_bufferSize", proc c"cusolverDnCpotri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCpotri_bufferSize];
+    statics (__cushim_fn_cusolverDnCpotri_bufferSize, __cushim_slot_cusolverDnCpotri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotrs, __cushim_slot_cusolverDnCpotrs), export c"cusolverDnCpotrs", name "cusolverDnCpotrs", proc c"cusolverDnCpotrs", version 0, since 0, per_thread [];
-    link [cusolverDnCpotrs];
+    statics (__cushim_fn_cusolverDnCpotrs, __cushim_slot_cusolverDnCpotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut cuComplex, lda: ::core::ffi::c_int, B: *mut *mut cuComplex, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCpotrsBatched, __cushim_slot_cusolverDnCpotrsBatched), export c"cusolverDnCpotrsBatched", name "cusolverDnCpotrsBatched", proc c"cusolverDnCpotrsBatched", version 0, since 0, per_thread [];
-    link [cusolverDnCpotrsBatched];
+    statics (__cushim_fn_cusolverDnCpotrsBatched, __cushim_slot_cusolverDnCpotrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCreate(handle: *mut cusolverDnHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCreate, __cushim_slot_cusolverDnCreate), export c"cusolverDnCreate", name "cusolverDnCreate", proc c"cusolverDnCreate", version 0, since 0, per_thread [];
-    link [cusolverDnCreate];
+    statics (__cushim_fn_cusolverDnCreate, __cushim_slot_cusolverDnCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateGesvdjInfo(info: *mut gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCreateGesvdjInfo, __cushim_slot_cusolverDnCreateGesvdjInfo), export c"cusolverDnCreateGesvdjInfo", name "cusolverDnCreateGesvdjInfo", proc c"cusolverDnCreateGesvdjInfo", version 0, since 0, per_thread [];
-    link [cusolverDnCreateGesvdjInfo];
+    statics (__cushim_fn_cusolverDnCreateGesvdjInfo, __cushim_slot_cusolverDnCreateGesvdjInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateParams(params: *mut cusolverDnParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCreateParams, __cushim_slot_cusolverDnCreateParams), export c"cusolverDnCreateParams", name "cusolverDnCreateParams", proc c"cusolverDnCreateParams", version 0, since 0, per_thread [];
-    link [cusolverDnCreateParams];
+    statics (__cushim_fn_cusolverDnCreateParams, __cushim_slot_cusolverDnCreateParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateSyevjInfo(info: *mut syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCreateSyevjInfo, __cushim_slot_cusolverDnCreateSyevjInfo), export c"cusolverDnCreateSyevjInfo", name "cusolverDnCreateSyevjInfo", proc c"cusolverDnCreateSyevjInfo", version 0, since 0, per_thread [];
-    link [cusolverDnCreateSyevjInfo];
+    statics (__cushim_fn_cusolverDnCreateSyevjInfo, __cushim_slot_cusolverDnCreateSyevjInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCsytrf, __cushim_slot_cusolverDnCsytrf), export c"cusolverDnCsytrf", name "cusolverDnCsytrf", proc c"cusolverDnCsytrf", version 0, since 0, per_thread [];
-    link [cusolverDnCsytrf];
+    statics (__cushim_fn_cusolverDnCsytrf, __cushim_slot_cusolverDnCsytrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCsytrf_bufferSize, __cushim_slot_cusolverDnCsytrf_bufferSize), export c"cusolverDnCsytrf_bufferSize", name "cusolverDnCsytrf_bufferSize", proc c"cusolverDnCsytrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCsytrf_bufferSize];
+    statics (__cushim_fn_cusolverDnCsytrf_bufferSize, __cushim_slot_cusolverDnCsytrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCsytri, __cushim_slot_cusolverDnCsytri), export c"cusolverDnCsytri", name "cusolverDnCsytri", proc c"cusolverDnCsytri", version 0, since 0, per_thread [];
-    link [cusolverDnCsytri];
+    statics (__cushim_fn_cusolverDnCsytri, __cushim_slot_cusolverDnCsytri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCsytri_bufferSize, __cushim_slot_cusolverDnCsytri_bufferSize), export c"cusolverDnCsytri_bufferSize", name "cusolverDnCsytri_bufferSize", proc c"cusolverDnCsytri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCsytri_bufferSize];
+    statics (__cushim_fn_cusolverDnCsytri_bufferSize, __cushim_slot_cusolverDnCsytri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungbr, __cushim_slot_cusolverDnCungbr), export c"cusolverDnCungbr", name "cusolverDnCungbr", proc c"cusolverDnCungbr", version 0, since 0, per_thread [];
-    link [cusolverDnCungbr];
+    statics (__cushim_fn_cusolverDnCungbr, __cushim_slot_cusolverDnCungbr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungbr_bufferSize, __cushim_slot_cusolverDnCungbr_bufferSize), export c"cusolverDnCungbr_bufferSize", name "cusolverDnCungbr_bufferSize", proc c"cusolverDnCungbr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCungbr_bufferSize];
+    statics (__cushim_fn_cusolverDnCungbr_bufferSize, __cushim_slot_cusolverDnCungbr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungqr, __cushim_slot_cusolverDnCungqr), export c"cusolverDnCungqr", name "cusolverDnCungqr", proc c"cusolverDnCungqr", version 0, since 0, per_thread [];
-    link [cusolverDnCungqr];
+    statics (__cushim_fn_cusolverDnCungqr, __cushim_slot_cusolverDnCungqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungqr_bufferSize, __cushim_slot_cusolverDnCungqr_bufferSize), export c"cusolverDnCungqr_bufferSize", name "cusolverDnCungqr_bufferSize", proc c"cusolverDnCungqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCungqr_bufferSize];
+    statics (__cushim_fn_cusolverDnCungqr_bufferSize, __cushim_slot_cusolverDnCungqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungtr, __cushim_slot_cusolverDnCungtr), export c"cusolverDnCungtr", name "cusolverDnCungtr", proc c"cusolverDnCungtr", version 0, since 0, per_thread [];
-    link [cusolverDnCungtr];
+    statics (__cushim_fn_cusolverDnCungtr, __cushim_slot_cusolverDnCungtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCungtr_bufferSize, __cushim_slot_cusolverDnCungtr_bufferSize), export c"cusolverDnCungtr_bufferSize", name "cusolverDnCungtr_bufferSize", proc c"cusolverDnCungtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCungtr_bufferSize];
+    statics (__cushim_fn_cusolverDnCungtr_bufferSize, __cushim_slot_cusolverDnCungtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCunmqr, __cushim_slot_cusolverDnCunmqr), export c"cusolverDnCunmqr", name "cusolverDnCunmqr", proc c"cusolverDnCunmqr", version 0, since 0, per_thread [];
-    link [cusolverDnCunmqr];
+    statics (__cushim_fn_cusolverDnCunmqr, __cushim_slot_cusolverDnCunmqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *const cuComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCunmqr_bufferSize, __cushim_slot_cusolverDnCunmqr_bufferSize), export c"cusolverDnCunmqr_bufferSize", name "cusolverDnCunmqr_bufferSize", proc c"cusolverDnCunmqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCunmqr_bufferSize];
+    statics (__cushim_fn_cusolverDnCunmqr_bufferSize, __cushim_slot_cusolverDnCunmqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *mut cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCunmtr, __cushim_slot_cusolverDnCunmtr), export c"cusolverDnCunmtr", name "cusolverDnCunmtr", proc c"cusolverDnCunmtr", version 0, since 0, per_thread [];
-    link [cusolverDnCunmtr];
+    statics (__cushim_fn_cusolverDnCunmtr, __cushim_slot_cusolverDnCunmtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *const cuComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnCunmtr_bufferSize, __cushim_slot_cusolverDnCunmtr_bufferSize), export c"cusolverDnCunmtr_bufferSize", name "cusolverDnCunmtr_bufferSize", proc c"cusolverDnCunmtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnCunmtr_bufferSize];
+    statics (__cushim_fn_cusolverDnCunmtr_bufferSize, __cushim_slot_cusolverDnCunmtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDBgels, __cushim_slot_cusolverDnDBgels), export c"cusolverDnDBgels", name "cusolverDnDBgels", proc c"cusolverDnDBgels", version 0, since 0, per_thread [];
-    link [cusolverDnDBgels];
+    statics (__cushim_fn_cusolverDnDBgels, __cushim_slot_cusolverDnDBgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDBgels_bufferSize, __cushim_slot_cusolverDnDBgels_bufferSize), export c"cusolverDnDBgels_bufferSize", name "cusolverDnDBgels_bufferSize", proc c"cusolverDnDBgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDBgels_bufferSize];
+    statics (__cushim_fn_cusolverDnDBgels_bufferSize, __cushim_slot_cusolverDnDBgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDBgesv, __cushim_slot_cusolverDnDBgesv), export c"cusolverDnDBgesv", name "cusolverDnDBgesv", proc c"cusolverDnDBgesv", version 0, since 0, per_thread [];
-    link [cusolverDnDBgesv];
+    statics (__cushim_fn_cusolverDnDBgesv, __cushim_slot_cusolverDnDBgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDBgesv_bufferSize, __cushim_slot_cusolverDnDBgesv_bufferSize), export c"cusolverDnDBgesv_bufferSize", name "cusolverDnDBgesv_bufferSize", proc c"cusolverDnDBgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDBgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnDBgesv_bufferSize, __cushim_slot_cusolverDnDBgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDDgels, __cushim_slot_cusolverDnDDgels), export c"cusolverDnDDgels", name "cusolverDnDDgels", proc c"cusolverDnDDgels", version 0, since 0, per_thread [];
-    link [cusolverDnDDgels];
+    statics (__cushim_fn_cusolverDnDDgels, __cushim_slot_cusolverDnDDgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDDgels_bufferSize, __cushim_slot_cusolverDnDDgels_bufferSize), export c"cusolverDnDDgels_bufferSize", name "cusolverDnDDgels_bufferSize", proc c"cusolverDnDDgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDDgels_bufferSize];
+    statics (__cushim_fn_cusolverDnDDgels_bufferSize, __cushim_slot_cusolverDnDDgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDDgesv, __cushim_slot_cusolverDnDDgesv), export c"cusolverDnDDgesv", name "cusolverDnDDgesv", proc c"cusolverDnDDgesv", version 0, since 0, per_thread [];
-    link [cusolverDnDDgesv];
+    statics (__cushim_fn_cusolverDnDDgesv, __cushim_slot_cusolverDnDDgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDDgesv_bufferSize, __cushim_slot_cusolverDnDDgesv_bufferSize), export c"cusolverDnDDgesv_bufferSize", name "cusolverDnDDgesv_bufferSize", proc c"cusolverDnDDgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDDgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnDDgesv_bufferSize, __cushim_slot_cusolverDnDDgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDHgels, __cushim_slot_cusolverDnDHgels), export c"cusolverDnDHgels", name "cusolverDnDHgels", proc c"cusolverDnDHgels", version 0, since 0, per_thread [];
-    link [cusolverDnDHgels];
+    statics (__cushim_fn_cusolverDnDHgels, __cushim_slot_cusolverDnDHgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDHgels_bufferSize, __cushim_slot_cusolverDnDHgels_bufferSize), export c"cusolverDnDHgels_bufferSize", name "cusolverDnDHgels_bufferSize", proc c"cusolverDnDHgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDHgels_bufferSize];
+    statics (__cushim_fn_cusolverDnDHgels_bufferSize, __cushim_slot_cusolverDnDHgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDHgesv, __cushim_slot_cusolverDnDHgesv), export c"cusolverDnDHgesv", name "cusolverDnDHgesv", proc c"cusolverDnDHgesv", version 0, since 0, per_thread [];
-    link [cusolverDnDHgesv];
+    statics (__cushim_fn_cusolverDnDHgesv, __cushim_slot_cusolverDnDHgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDHgesv_bufferSize, __cushim_slot_cusolverDnDHgesv_bufferSize), export c"cusolverDnDHgesv_bufferSize", name "cusolverDnDHgesv_bufferSize", proc c"cusolverDnDHgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDHgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnDHgesv_bufferSize, __cushim_slot_cusolverDnDHgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDSgels, __cushim_slot_cusolverDnDSgels), export c"cusolverDnDSgels", name "cusolverDnDSgels", proc c"cusolverDnDSgels", version 0, since 0, per_thread [];
-    link [cusolverDnDSgels];
+    statics (__cushim_fn_cusolverDnDSgels, __cushim_slot_cusolverDnDSgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDSgels_bufferSize, __cushim_slot_cusolverDnDSgels_bufferSize), export c"cusolverDnDSgels_bufferSize", name "cusolverDnDSgels_bufferSize", proc c"cusolverDnDSgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDSgels_bufferSize];
+    statics (__cushim_fn_cusolverDnDSgels_bufferSize, __cushim_slot_cusolverDnDSgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDSgesv, __cushim_slot_cusolverDnDSgesv), export c"cusolverDnDSgesv", name "cusolverDnDSgesv", proc c"cusolverDnDSgesv", version 0, since 0, per_thread [];
-    link [cusolverDnDSgesv];
+    statics (__cushim_fn_cusolverDnDSgesv, __cushim_slot_cusolverDnDSgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDSgesv_bufferSize, __cushim_slot_cusolverDnDSgesv_bufferSize), export c"cusolverDnDSgesv_bufferSize", name "cusolverDnDSgesv_bufferSize", proc c"cusolverDnDSgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDSgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnDSgesv_bufferSize, __cushim_slot_cusolverDnDSgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDXgels, __cushim_slot_cusolverDnDXgels), export c"cusolverDnDXgels", name "cusolverDnDXgels", proc c"cusolverDnDXgels", version 0, since 0, per_thread [];
-    link [cusolverDnDXgels];
+    statics (__cushim_fn_cusolverDnDXgels, __cushim_slot_cusolverDnDXgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDXgels_bufferSize, __cushim_slot_cusolverDnDXgels_bufferSize), export c"cusolverDnDXgels_bufferSize", name "cusolverDnDXgels_bufferSize", proc c"cusolverDnDXgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDXgels_bufferSize];
+    statics (__cushim_fn_cusolverDnDXgels_bufferSize, __cushim_slot_cusolverDnDXgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDXgesv, __cushim_slot_cusolverDnDXgesv), export c"cusolverDnDXgesv", name "cusolverDnDXgesv", proc c"cusolverDnDXgesv", version 0, since 0, per_thread [];
-    link [cusolverDnDXgesv];
+    statics (__cushim_fn_cusolverDnDXgesv, __cushim_slot_cusolverDnDXgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDXgesv_bufferSize, __cushim_slot_cusolverDnDXgesv_bufferSize), export c"cusolverDnDXgesv_bufferSize", name "cusolverDnDXgesv_bufferSize", proc c"cusolverDnDXgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDXgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnDXgesv_bufferSize, __cushim_slot_cusolverDnDXgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroy(handle: cusolverDnHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDestroy, __cushim_slot_cusolverDnDestroy), export c"cusolverDnDestroy", name "cusolverDnDestroy", proc c"cusolverDnDestroy", version 0, since 0, per_thread [];
-    link [cusolverDnDestroy];
+    statics (__cushim_fn_cusolverDnDestroy, __cushim_slot_cusolverDnDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroyGesvdjInfo(info: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDestroyGesvdjInfo, __cushim_slot_cusolverDnDestroyGesvdjInfo), export c"cusolverDnDestroyGesvdjInfo", name "cusolverDnDestroyGesvdjInfo", proc c"cusolverDnDestroyGesvdjInfo", version 0, since 0, per_thread [];
-    link [cusolverDnDestroyGesvdjInfo];
+    statics (__cushim_fn_cusolverDnDestroyGesvdjInfo, __cushim_slot_cusolverDnDestroyGesvdjInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroyParams(params: cusolverDnParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDestroyParams, __cushim_slot_cusolverDnDestroyParams), export c"cusolverDnDestroyParams", name "cusolverDnDestroyParams", proc c"cusolverDnDestroyParams", version 0, since 0, per_thread [];
-    link [cusolverDnDestroyParams];
+    statics (__cushim_fn_cusolverDnDestroyParams, __cushim_slot_cusolverDnDestroyParams);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroySyevjInfo(info: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDestroySyevjInfo, __cushim_slot_cusolverDnDestroySyevjInfo), export c"cusolverDnDestroySyevjInfo", name "cusolverDnDestroySyevjInfo", proc c"cusolverDnDestroySyevjInfo", version 0, since 0, per_thread [];
-    link [cusolverDnDestroySyevjInfo];
+    statics (__cushim_fn_cusolverDnDestroySyevjInfo, __cushim_slot_cusolverDnDestroySyevjInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, D: *mut f64, E: *mut f64, TAUQ: *mut f64, TAUP: *mut f64, Work: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgebrd, __cushim_slot_cusolverDnDgebrd), export c"cusolverDnDgebrd", name "cusolverDnDgebrd", proc c"cusolverDnDgebrd", version 0, since 0, per_thread [];
-    link [cusolverDnDgebrd];
+    statics (__cushim_fn_cusolverDnDgebrd, __cushim_slot_cusolverDnDgebrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgebrd_bufferSize, __cushim_slot_cusolverDnDgebrd_bufferSize), export c"cusolverDnDgebrd_bufferSize", name "cusolverDnDgebrd_bufferSize", proc c"cusolverDnDgebrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgebrd_bufferSize];
+    statics (__cushim_fn_cusolverDnDgebrd_bufferSize, __cushim_slot_cusolverDnDgebrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, TAU: *mut f64, Workspace: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgeqrf, __cushim_slot_cusolverDnDgeqrf), export c"cusolverDnDgeqrf", name "cusolverDnDgeqrf", proc c"cusolverDnDgeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnDgeqrf];
+    statics (__cushim_fn_cusolverDnDgeqrf, __cushim_slot_cusolverDnDgeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgeqrf_bufferSize, __cushim_slot_cusolverDnDgeqrf_bufferSize), export c"cusolverDnDgeqrf_bufferSize", name "cusolverDnDgeqrf_bufferSize", proc c"cusolverDnDgeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnDgeqrf_bufferSize, __cushim_slot_cusolverDnDgeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, VT: *mut f64, ldvt: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, rwork: *mut f64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvd, __cushim_slot_cusolverDnDgesvd), export c"cusolverDnDgesvd", name "cusolverDnDgesvd", proc c"cusolverDnDgesvd", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvd];
+    statics (__cushim_fn_cusolverDnDgesvd, __cushim_slot_cusolverDnDgesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvd_bufferSize, __cushim_slot_cusolverDnDgesvd_bufferSize), export c"cusolverDnDgesvd_bufferSize", name "cusolverDnDgesvd_bufferSize", proc c"cusolverDnDgesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnDgesvd_bufferSize, __cushim_slot_cusolverDnDgesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f64, strideS: ::core::ffi::c_longlong, d_U: *mut f64, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut f64, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut f64, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched, __cushim_slot_cusolverDnDgesvdaStridedBatched), export c"cusolverDnDgesvdaStridedBatched", name "cusolverDnDgesvdaStridedBatched", proc c"cusolverDnDgesvdaStridedBatched", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdaStridedBatched];
+    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched, __cushim_slot_cusolverDnDgesvdaStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f64, strideS: ::core::ffi::c_longlong, d_U: *const f64, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const f64, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnDgesvdaStridedBatched_bufferSize), export c"cusolverDnDgesvdaStridedBatched_bufferSize", name "cusolverDnDgesvdaStridedBatched_bufferSize", proc c"cusolverDnDgesvdaStridedBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdaStridedBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnDgesvdaStridedBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, V: *mut f64, ldv: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdj, __cushim_slot_cusolverDnDgesvdj), export c"cusolverDnDgesvdj", name "cusolverDnDgesvdj", proc c"cusolverDnDgesvdj", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdj];
+    statics (__cushim_fn_cusolverDnDgesvdj, __cushim_slot_cusolverDnDgesvdj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, V: *mut f64, ldv: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdjBatched, __cushim_slot_cusolverDnDgesvdjBatched), export c"cusolverDnDgesvdjBatched", name "cusolverDnDgesvdjBatched", proc c"cusolverDnDgesvdjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdjBatched];
+    statics (__cushim_fn_cusolverDnDgesvdjBatched, __cushim_slot_cusolverDnDgesvdjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, S: *const f64, U: *const f64, ldu: ::core::ffi::c_int, V: *const f64, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdjBatched_bufferSize, __cushim_slot_cusolverDnDgesvdjBatched_bufferSize), export c"cusolverDnDgesvdjBatched_bufferSize", name "cusolverDnDgesvdjBatched_bufferSize", proc c"cusolverDnDgesvdjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnDgesvdjBatched_bufferSize, __cushim_slot_cusolverDnDgesvdjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, S: *const f64, U: *const f64, ldu: ::core::ffi::c_int, V: *const f64, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgesvdj_bufferSize, __cushim_slot_cusolverDnDgesvdj_bufferSize), export c"cusolverDnDgesvdj_bufferSize", name "cusolverDnDgesvdj_bufferSize", proc c"cusolverDnDgesvdj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgesvdj_bufferSize];
+    statics (__cushim_fn_cusolverDnDgesvdj_bufferSize, __cushim_slot_cusolverDnDgesvdj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Workspace: *mut f64, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgetrf, __cushim_slot_cusolverDnDgetrf), export c"cusolverDnDgetrf", name "cusolverDnDgetrf", proc c"cusolverDnDgetrf", version 0, since 0, per_thread [];
-    link [cusolverDnDgetrf];
+    statics (__cushim_fn_cusolverDnDgetrf, __cushim_slot_cusolverDnDgetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgetrf_bufferSize, __cushim_slot_cusolverDnDgetrf_bufferSize), export c"cusolverDnDgetrf_bufferSize", name "cusolverDnDgetrf_bufferSize", proc c"cusolverDnDgetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDgetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnDgetrf_bufferSize, __cushim_slot_cusolverDnDgetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDgetrs, __cushim_slot_cusolverDnDgetrs), export c"cusolverDnDgetrs", name "cusolverDnDgetrs", proc c"cusolverDnDgetrs", version 0, since 0, per_thread [];
-    link [cusolverDnDgetrs];
+    statics (__cushim_fn_cusolverDnDgetrs, __cushim_slot_cusolverDnDgetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDlaswp, __cushim_slot_cusolverDnDlaswp), export c"cusolverDnDlaswp", name "cusolverDnDlaswp", proc c"cusolverDnDlaswp", version 0, since 0, per_thread [];
-    link [cusolverDnDlaswp];
+    statics (__cushim_fn_cusolverDnDlaswp, __cushim_slot_cusolverDnDlaswp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDlauum, __cushim_slot_cusolverDnDlauum), export c"cusolverDnDlauum", name "cusolverDnDlauum", proc c"cusolverDnDlauum", version 0, since 0, per_thread [];
-    link [cusolverDnDlauum];
+    statics (__cushim_fn_cusolverDnDlauum, __cushim_slot_cusolverDnDlauum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDlauum_bufferSize, __cushim_slot_cusolverDnDlauum_bufferSize), export c"cusolverDnDlauum_bufferSize", name "cusolverDnDlauum_bufferSize", proc c"cusolverDnDlauum_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDlauum_bufferSize];
+    statics (__cushim_fn_cusolverDnDlauum_bufferSize, __cushim_slot_cusolverDnDlauum_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgbr, __cushim_slot_cusolverDnDorgbr), export c"cusolverDnDorgbr", name "cusolverDnDorgbr", proc c"cusolverDnDorgbr", version 0, since 0, per_thread [];
-    link [cusolverDnDorgbr];
+    statics (__cushim_fn_cusolverDnDorgbr, __cushim_slot_cusolverDnDorgbr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgbr_bufferSize, __cushim_slot_cusolverDnDorgbr_bufferSize), export c"cusolverDnDorgbr_bufferSize", name "cusolverDnDorgbr_bufferSize", proc c"cusolverDnDorgbr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDorgbr_bufferSize];
+    statics (__cushim_fn_cusolverDnDorgbr_bufferSize, __cushim_slot_cusolverDnDorgbr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgqr, __cushim_slot_cusolverDnDorgqr), export c"cusolverDnDorgqr", name "cusolverDnDorgqr", proc c"cusolverDnDorgqr", version 0, since 0, per_thread [];
-    link [cusolverDnDorgqr];
+    statics (__cushim_fn_cusolverDnDorgqr, __cushim_slot_cusolverDnDorgqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgqr_bufferSize, __cushim_slot_cusolverDnDorgqr_bufferSize), export c"cusolverDnDorgqr_bufferSize", name "cusolverDnDorgqr_bufferSize", proc c"cusolverDnDorgqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDorgqr_bufferSize];
+    statics (__cushim_fn_cusolverDnDorgqr_bufferSize, __cushim_slot_cusolverDnDorgqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgtr, __cushim_slot_cusolverDnDorgtr), export c"cusolverDnDorgtr", name "cusolverDnDorgtr", proc c"cusolverDnDorgtr", version 0, since 0, per_thread [];
-    link [cusolverDnDorgtr];
+    statics (__cushim_fn_cusolverDnDorgtr, __cushim_slot_cusolverDnDorgtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDorgtr_bufferSize, __cushim_slot_cusolverDnDorgtr_bufferSize), export c"cusolverDnDorgtr_bufferSize", name "cusolverDnDorgtr_bufferSize", proc c"cusolverDnDorgtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDorgtr_bufferSize];
+    statics (__cushim_fn_cusolverDnDorgtr_bufferSize, __cushim_slot_cusolverDnDorgtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *mut f64, ldc: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDormqr, __cushim_slot_cusolverDnDormqr), export c"cusolverDnDormqr", name "cusolverDnDormqr", proc c"cusolverDnDormqr", version 0, since 0, per_thread [];
-    link [cusolverDnDormqr];
+    statics (__cushim_fn_cusolverDnDormqr, __cushim_slot_cusolverDnDormqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *const f64, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDormqr_bufferSize, __cushim_slot_cusolverDnDormqr_bufferSize), export c"cusolverDnDormqr_bufferSize", name "cusolverDnDormqr_bufferSize", proc c"cusolverDnDormqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDormqr_bufferSize];
+    statics (__cushim_fn_cusolverDnDormqr_bufferSize, __cushim_slot_cusolverDnDormqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *mut f64, C: *mut f64, ldc: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDormtr, __cushim_slot_cusolverDnDormtr), export c"cusolverDnDormtr", name "cusolverDnDormtr", proc c"cusolverDnDormtr", version 0, since 0, per_thread [];
-    link [cusolverDnDormtr];
+    statics (__cushim_fn_cusolverDnDormtr, __cushim_slot_cusolverDnDormtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *const f64, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDormtr_bufferSize, __cushim_slot_cusolverDnDormtr_bufferSize), export c"cusolverDnDormtr_bufferSize", name "cusolverDnDormtr_bufferSize", proc c"cusolverDnDormtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDormtr_bufferSize];
+    statics (__cushim_fn_cusolverDnDormtr_bufferSize, __cushim_slot_cusolverDnDormtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Workspace: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotrf, __cushim_slot_cusolverDnDpotrf), export c"cusolverDnDpotrf", name "cusolverDnDpotrf", proc c"cusolverDnDpotrf", version 0, since 0, per_thread [];
-    link [cusolverDnDpotrf];
+    statics (__cushim_fn_cusolverDnDpotrf, __cushim_slot_cusolverDnDpotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut f64, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotrfBatched, __cushim_slot_cusolverDnDpotrfBatched), export c"cusolverDnDpotrfBatched", name "cusolverDnDpotrfBatched", proc c"cusolverDnDpotrfBatched", version 0, since 0, per_thread [];
-    link [cusolverDnDpotrfBatched];
+    statics (__cushim_fn_cusolverDnDpotrfBatched, __cushim_slot_cusolverDnDpotrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotrf_bufferSize, __cushim_slot_cusolverDnDpotrf_bufferSize), export c"cusolverDnDpotrf_bufferSize", name "cusolverDnDpotrf_bufferSize", proc c"cusolverDnDpotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDpotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnDpotrf_bufferSize, __cushim_slot_cusolverDnDpotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotri, __cushim_slot_cusolverDnDpotri), export c"cusolverDnDpotri", name "cusolverDnDpotri", proc c"cusolverDnDpotri", version 0, since 0, per_thread [];
-    link [cusolverDnDpotri];
+    statics (__cushim_fn_cusolverDnDpotri, __cushim_slot_cusolverDnDpotri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotri_bufferSize, __cushim_slot_cusolverDnDpotri_bufferSize), export c"cusolverDnDpotri_bufferSize", name "cusolverDnDpotri_bufferSize", proc c"cusolverDnDpotri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDpotri_bufferSize];
+    statics (__cushim_fn_cusolverDnDpotri_bufferSize, __cushim_slot_cusolverDnDpotri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotrs, __cushim_slot_cusolverDnDpotrs), export c"cusolverDnDpotrs", name "cusolverDnDpotrs", proc c"cusolverDnDpotrs", version 0, since 0, per_thread [];
-    link [cusolverDnDpotrs];
+    statics (__cushim_fn_cusolverDnDpotrs, __cushim_slot_cusolverDnDpotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut f64, lda: ::core::ffi::c_int, B: *mut *mut f64, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDpotrsBatched, __cushim_slot_cusolverDnDpotrsBatched), export c"cusolverDnDpotrsBatched", name "cusolverDnDpotrsBatched", proc c"cusolverDnDpotrsBatched", version 0, since 0, per_thread [];
-    link [cusolverDnDpotrsBatched];
+    statics (__cushim_fn_cusolverDnDpotrsBatched, __cushim_slot_cusolverDnDpotrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevd, __cushim_slot_cusolverDnDsyevd), export c"cusolverDnDsyevd", name "cusolverDnDsyevd", proc c"cusolverDnDsyevd", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevd];
+    statics (__cushim_fn_cusolverDnDsyevd, __cushim_slot_cusolverDnDsyevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevd_bufferSize, __cushim_slot_cusolverDnDsyevd_bufferSize), export c"cusolverDnDsyevd_bufferSize", name "cusolverDnDsyevd_bufferSize", proc c"cusolverDnDsyevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevd_bufferSize];
+    statics (__cushim_fn_cusolverDnDsyevd_bufferSize, __cushim_slot_cusolverDnDsyevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevdx, __cushim_slot_cusolverDnDsyevdx), export c"cusolverDnDsyevdx", name "cusolverDnDsyevdx", proc c"cusolverDnDsyevdx", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevdx];
+    statics (__cushim_fn_cusolverDnDsyevdx, __cushim_slot_cusolverDnDsyevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevdx_bufferSize, __cushim_slot_cusolverDnDsyevdx_bufferSize), export c"cusolverDnDsyevdx_bufferSize", name "cusolverDnDsyevdx_bufferSize", proc c"cusolverDnDsyevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnDsyevdx_bufferSize, __cushim_slot_cusolverDnDsyevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevj, __cushim_slot_cusolverDnDsyevj), export c"cusolverDnDsyevj", name "cusolverDnDsyevj", proc c"cusolverDnDsyevj", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevj];
+    statics (__cushim_fn_cusolverDnDsyevj, __cushim_slot_cusolverDnDsyevj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevjBatched, __cushim_slot_cusolverDnDsyevjBatched), export c"cusolverDnDsyevjBatched", name "cusolverDnDsyevjBatched", proc c"cusolverDnDsyevjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevjBatched];
+    statics (__cushim_fn_cusolverDnDsyevjBatched, __cushim_slot_cusolverDnDsyevjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevjBatched_bufferSize, __cushim_slot_cusolverDnDsyevjBatched_bufferSize), export c"cusolverDnDsyevjBatched_bufferSize", name "cusolverDnDsyevjBatched_bufferSize", proc c"cusolverDnDsyevjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnDsyevjBatched_bufferSize, __cushim_slot_cusolverDnDsyevjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsyevj_bufferSize, __cushim_slot_cusolverDnDsyevj_bufferSize), export c"cusolverDnDsyevj_bufferSize", name "cusolverDnDsyevj_bufferSize", proc c"cusolverDnDsyevj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsyevj_bufferSize];
+    statics (__cushim_fn_cusolverDnDsyevj_bufferSize, __cushim_slot_cusolverDnDsyevj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvd, __cushim_slot_cusolverDnDsygvd), export c"cusolverDnDsygvd", name "cusolverDnDsygvd", proc c"cusolverDnDsygvd", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvd];
+    statics (__cushim_fn_cusolverDnDsygvd, __cushim_slot_cusolverDnDsygvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvd_bufferSize, __cushim_slot_cusolverDnDsygvd_bufferSize), export c"cusolverDnDsygvd_bufferSize", name "cusolverDnDsygvd_bufferSize", proc c"cusolverDnDsygvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvd_bufferSize];
+    statics (__cushim_fn_cusolverDnDsygvd_bufferSize, __cushim_slot_cusolverDnDsygvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvdx, __cushim_slot_cusolverDnDsygvdx), export c"cusolverDnDsygvdx", name "cusolverDnDsygvdx", proc c"cusolverDnDsygvdx", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvdx];
+    statics (__cushim_fn_cusolverDnDsygvdx, __cushim_slot_cusolverDnDsygvdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvdx_bufferSize, __cushim_slot_cusolverDnDsygvdx_bufferSize), export c"cusolverDnDsygvdx_bufferSize", name "cusolverDnDsygvdx_bufferSize", proc c"cusolverDnDsygvdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvdx_bufferSize];
+    statics (__cushim_fn_cusolverDnDsygvdx_bufferSize, __cushim_slot_cusolverDnDsygvdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvj, __cushim_slot_cusolverDnDsygvj), export c"cusolverDnDsygvj", name "cusolverDnDsygvj", proc c"cusolverDnDsygvj", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvj];
+    statics (__cushim_fn_cusolverDnDsygvj, __cushim_slot_cusolverDnDsygvj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsygvj_bufferSize, __cushim_slot_cusolverDnDsygvj_bufferSize), export c"cusolverDnDsygvj_bufferSize", name "cusolverDnDsygvj_bufferSize", proc c"cusolverDnDsygvj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsygvj_bufferSize];
+    statics (__cushim_fn_cusolverDnDsygvj_bufferSize, __cushim_slot_cusolverDnDsygvj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, d: *mut f64, e: *mut f64, tau: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytrd, __cushim_slot_cusolverDnDsytrd), export c"cusolverDnDsytrd", name "cusolverDnDsytrd", proc c"cusolverDnDsytrd", version 0, since 0, per_thread [];
-    link [cusolverDnDsytrd];
+    statics (__cushim_fn_cusolverDnDsytrd, __cushim_slot_cusolverDnDsytrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, d: *const f64, e: *const f64, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytrd_bufferSize, __cushim_slot_cusolverDnDsytrd_bufferSize), export c"cusolverDnDsytrd_bufferSize", name "cusolverDnDsytrd_bufferSize", proc c"cusolverDnDsytrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsytrd_bufferSize];
+    statics (__cushim_fn_cusolverDnDsytrd_bufferSize, __cushim_slot_cusolverDnDsytrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytrf, __cushim_slot_cusolverDnDsytrf), export c"cusolverDnDsytrf", name "cusolverDnDsytrf", proc c"cusolverDnDsytrf", version 0, since 0, per_thread [];
-    link [cusolverDnDsytrf];
+    statics (__cushim_fn_cusolverDnDsytrf, __cushim_slot_cusolverDnDsytrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytrf_bufferSize, __cushim_slot_cusolverDnDsytrf_bufferSize), export c"cusolverDnDsytrf_bufferSize", name "cusolverDnDsytrf_bufferSize", proc c"cusolverDnDsytrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsytrf_bufferSize];
+    statics (__cushim_fn_cusolverDnDsytrf_bufferSize, __cushim_slot_cusolverDnDsytrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytri, __cushim_slot_cusolverDnDsytri), export c"cusolverDnDsytri", name "cusolverDnDsytri", proc c"cusolverDnDsytri", version 0, since 0, per_thread [];
-    link [cusolverDnDsytri];
+    statics (__cushim_fn_cusolverDnDsytri, __cushim_slot_cusolverDnDsytri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnDsytri_bufferSize, __cushim_slot_cusolverDnDsytri_bufferSize), export c"cusolverDnDsytri_bufferSize", name "cusolverDnDsytri_bufferSize", proc c"cusolverDnDsytri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnDsytri_bufferSize];
+    statics (__cushim_fn_cusolverDnDsytri_bufferSize, __cushim_slot_cusolverDnDsytri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGeqrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *mut ::core::ffi::c_void, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGeqrf, __cushim_slot_cusolverDnGeqrf), export c"cusolverDnGeqrf", name "cusolverDnGeqrf", proc c"cusolverDnGeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnGeqrf];
+    statics (__cushim_fn_cusolverDnGeqrf, __cushim_slot_cusolverDnGeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGeqrf_bufferSize, __cushim_slot_cusolverDnGeqrf_bufferSize), export c"cusolverDnGeqrf_bufferSize", name "cusolverDnGeqrf_bufferSize", proc c"cusolverDnGeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnGeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnGeqrf_bufferSize, __cushim_slot_cusolverDnGeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGesvd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *mut ::core::ffi::c_void, dataTypeU: cudaDataType, U: *mut ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *mut ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGesvd, __cushim_slot_cusolverDnGesvd), export c"cusolverDnGesvd", name "cusolverDnGesvd", proc c"cusolverDnGesvd", version 0, since 0, per_thread [];
-    link [cusolverDnGesvd];
+    statics (__cushim_fn_cusolverDnGesvd, __cushim_slot_cusolverDnGesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *const ::core::ffi::c_void, dataTypeU: cudaDataType, U: *const ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *const ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGesvd_bufferSize, __cushim_slot_cusolverDnGesvd_bufferSize), export c"cusolverDnGesvd_bufferSize", name "cusolverDnGesvd_bufferSize", proc c"cusolverDnGesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnGesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnGesvd_bufferSize, __cushim_slot_cusolverDnGesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGetDeterministicMode(handle: cusolverDnHandle_t, mode: *mut cusolverDeterministicMode_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnGetDeterministicMode, __cushim_slot_cusolverDnGetDeterministicMode), export c"cusolverDnGetDeterministicMode", name "cusolverDnGetDeterministicMode", proc c"cusolverDnGetDeterministicMode", version 0, since 0, per_thread [];
-    link [cusolverDnGetDeterministicMode];
+    statics (__cushim_fn_cusolverDnGetDeterministicMode, __cushim_slot_cusolverDnGetDeterministicMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGetStream(handle: cusolverDnHandle_t, streamId: *mut cudaStream_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnGetStream, __cushim_slot_cusolverDnGetStream), export c"cusolverDnGetStream", name "cusolverDnGetStream", proc c"cusolverDnGetStream", version 0, since 0, per_thread [];
-    link [cusolverDnGetStream];
+    statics (__cushim_fn_cusolverDnGetStream, __cushim_slot_cusolverDnGetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, ipiv: *mut i64, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGetrf, __cushim_slot_cusolverDnGetrf), export c"cusolverDnGetrf", name "cusolverDnGetrf", proc c"cusolverDnGetrf", version 0, since 0, per_thread [];
-    link [cusolverDnGetrf];
+    statics (__cushim_fn_cusolverDnGetrf, __cushim_slot_cusolverDnGetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGetrf_bufferSize, __cushim_slot_cusolverDnGetrf_bufferSize), export c"cusolverDnGetrf_bufferSize", name "cusolverDnGetrf_bufferSize", proc c"cusolverDnGetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnGetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnGetrf_bufferSize, __cushim_slot_cusolverDnGetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnGetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnGetrs, __cushim_slot_cusolverDnGetrs), export c"cusolverDnGetrs", name "cusolverDnGetrs", proc c"cusolverDnGetrs", version 0, since 0, per_thread [];
-    link [cusolverDnGetrs];
+    statics (__cushim_fn_cusolverDnGetrs, __cushim_slot_cusolverDnGetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosCreate(infos_ptr: *mut cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosCreate, __cushim_slot_cusolverDnIRSInfosCreate), export c"cusolverDnIRSInfosCreate", name "cusolverDnIRSInfosCreate", proc c"cusolverDnIRSInfosCreate", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosCreate];
+    statics (__cushim_fn_cusolverDnIRSInfosCreate, __cushim_slot_cusolverDnIRSInfosCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosDestroy(infos: cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosDestroy, __cushim_slot_cusolverDnIRSInfosDestroy), export c"cusolverDnIRSInfosDestroy", name "cusolverDnIRSInfosDestroy", proc c"cusolverDnIRSInfosDestroy", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosDestroy];
+    statics (__cushim_fn_cusolverDnIRSInfosDestroy, __cushim_slot_cusolverDnIRSInfosDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetMaxIters(infos: cusolverDnIRSInfos_t, maxiters: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosGetMaxIters, __cushim_slot_cusolverDnIRSInfosGetMaxIters), export c"cusolverDnIRSInfosGetMaxIters", name "cusolverDnIRSInfosGetMaxIters", proc c"cusolverDnIRSInfosGetMaxIters", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosGetMaxIters];
+    statics (__cushim_fn_cusolverDnIRSInfosGetMaxIters, __cushim_slot_cusolverDnIRSInfosGetMaxIters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetNiters(infos: cusolverDnIRSInfos_t, niters: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosGetNiters, __cushim_slot_cusolverDnIRSInfosGetNiters), export c"cusolverDnIRSInfosGetNiters", name "cusolverDnIRSInfosGetNiters", proc c"cusolverDnIRSInfosGetNiters", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosGetNiters];
+    statics (__cushim_fn_cusolverDnIRSInfosGetNiters, __cushim_slot_cusolverDnIRSInfosGetNiters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetOuterNiters(infos: cusolverDnIRSInfos_t, outer_niters: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosGetOuterNiters, __cushim_slot_cusolverDnIRSInfosGetOuterNiters), export c"cusolverDnIRSInfosGetOuterNiters", name "cusolverDnIRSInfosGetOuterNiters", proc c"cusolverDnIRSInfosGetOuterNiters", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosGetOuterNiters];
+    statics (__cushim_fn_cusolverDnIRSInfosGetOuterNiters, __cushim_slot_cusolverDnIRSInfosGetOuterNiters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: *mut *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosGetResidualHistory, __cushim_slot_cusolverDnIRSInfosGetResidualHistory), export c"cusolverDnIRSInfosGetResidualHistory", name "cusolverDnIRSInfosGetResidualHistory", proc c"cusolverDnIRSInfosGetResidualHistory", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosGetResidualHistory];
+    statics (__cushim_fn_cusolverDnIRSInfosGetResidualHistory, __cushim_slot_cusolverDnIRSInfosGetResidualHistory);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosRequestResidual(infos: cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSInfosRequestResidual, __cushim_slot_cusolverDnIRSInfosRequestResidual), export c"cusolverDnIRSInfosRequestResidual", name "cusolverDnIRSInfosRequestResidual", proc c"cusolverDnIRSInfosRequestResidual", version 0, since 0, per_thread [];
-    link [cusolverDnIRSInfosRequestResidual];
+    statics (__cushim_fn_cusolverDnIRSInfosRequestResidual, __cushim_slot_cusolverDnIRSInfosRequestResidual);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsCreate(params_ptr: *mut cusolverDnIRSParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsCreate, __cushim_slot_cusolverDnIRSParamsCreate), export c"cusolverDnIRSParamsCreate", name "cusolverDnIRSParamsCreate", proc c"cusolverDnIRSParamsCreate", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsCreate];
+    statics (__cushim_fn_cusolverDnIRSParamsCreate, __cushim_slot_cusolverDnIRSParamsCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsDestroy(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsDestroy, __cushim_slot_cusolverDnIRSParamsDestroy), export c"cusolverDnIRSParamsDestroy", name "cusolverDnIRSParamsDestroy", proc c"cusolverDnIRSParamsDestroy", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsDestroy];
+    statics (__cushim_fn_cusolverDnIRSParamsDestroy, __cushim_slot_cusolverDnIRSParamsDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsDisableFallback(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsDisableFallback, __cushim_slot_cusolverDnIRSParamsDisableFallback), export c"cusolverDnIRSParamsDisableFallback", name "cusolverDnIRSParamsDisableFallback", proc c"cusolverDnIRSParamsDisableFallback", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsDisableFallback];
+    statics (__cushim_fn_cusolverDnIRSParamsDisableFallback, __cushim_slot_cusolverDnIRSParamsDisableFallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsEnableFallback(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsEnableFallback, __cushim_slot_cusolverDnIRSParamsEnableFallback), export c"cusolverDnIRSParamsEnableFallback", name "cusolverDnIRSParamsEnableFallback", proc c"cusolverDnIRSParamsEnableFallback", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsEnableFallback];
+    statics (__cushim_fn_cusolverDnIRSParamsEnableFallback, __cushim_slot_cusolverDnIRSParamsEnableFallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsGetMaxIters(params: cusolverDnIRSParams_t, maxiters: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsGetMaxIters, __cushim_slot_cusolverDnIRSParamsGetMaxIters), export c"cusolverDnIRSParamsGetMaxIters", name "cusolverDnIRSParamsGetMaxIters", proc c"cusolverDnIRSParamsGetMaxIters", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsGetMaxIters];
+    statics (__cushim_fn_cusolverDnIRSParamsGetMaxIters, __cushim_slot_cusolverDnIRSParamsGetMaxIters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetMaxIters(params: cusolverDnIRSParams_t, maxiters: cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetMaxIters, __cushim_slot_cusolverDnIRSParamsSetMaxIters), export c"cusolverDnIRSParamsSetMaxIters", name "cusolverDnIRSParamsSetMaxIters", proc c"cusolverDnIRSParamsSetMaxIters", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetMaxIters];
+    statics (__cushim_fn_cusolverDnIRSParamsSetMaxIters, __cushim_slot_cusolverDnIRSParamsSetMaxIters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetMaxItersInner(params: cusolverDnIRSParams_t, maxiters_inner: cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetMaxItersInner, __cushim_slot_cusolverDnIRSParamsSetMaxItersInner), export c"cusolverDnIRSParamsSetMaxItersInner", name "cusolverDnIRSParamsSetMaxItersInner", proc c"cusolverDnIRSParamsSetMaxItersInner", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetMaxItersInner];
+    statics (__cushim_fn_cusolverDnIRSParamsSetMaxItersInner, __cushim_slot_cusolverDnIRSParamsSetMaxItersInner);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetRefinementSolver(params: cusolverDnIRSParams_t, refinement_solver: cusolverIRSRefinement_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetRefinementSolver, __cushim_slot_cusolverDnIRSParamsSetRefinementSolver), export c"cusolverDnIRSParamsSetRefinementSolver", name "cusolverDnIRSParamsSetRefinementSolver", proc c"cusolverDnIRSParamsSetRefinementSolver", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetRefinementSolver];
+    statics (__cushim_fn_cusolverDnIRSParamsSetRefinementSolver, __cushim_slot_cusolverDnIRSParamsSetRefinementSolver);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverLowestPrecision(params: cusolverDnIRSParams_t, solver_lowest_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverLowestPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverLowestPrecision), export c"cusolverDnIRSParamsSetSolverLowestPrecision", name "cusolverDnIRSParamsSetSolverLowestPrecision", proc c"cusolverDnIRSParamsSetSolverLowestPrecision", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetSolverLowestPrecision];
+    statics (__cushim_fn_cusolverDnIRSParamsSetSolverLowestPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverLowestPrecision);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverMainPrecision(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverMainPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverMainPrecision), export c"cusolverDnIRSParamsSetSolverMainPrecision", name "cusolverDnIRSParamsSetSolverMainPrecision", proc c"cusolverDnIRSParamsSetSolverMainPrecision", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetSolverMainPrecision];
+    statics (__cushim_fn_cusolverDnIRSParamsSetSolverMainPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverMainPrecision);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverPrecisions(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t, solver_lowest_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverPrecisions, __cushim_slot_cusolverDnIRSParamsSetSolverPrecisions), export c"cusolverDnIRSParamsSetSolverPrecisions", name "cusolverDnIRSParamsSetSolverPrecisions", proc c"cusolverDnIRSParamsSetSolverPrecisions", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetSolverPrecisions];
+    statics (__cushim_fn_cusolverDnIRSParamsSetSolverPrecisions, __cushim_slot_cusolverDnIRSParamsSetSolverPrecisions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetTol(params: cusolverDnIRSParams_t, val: f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetTol, __cushim_slot_cusolverDnIRSParamsSetTol), export c"cusolverDnIRSParamsSetTol", name "cusolverDnIRSParamsSetTol", proc c"cusolverDnIRSParamsSetTol", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetTol];
+    statics (__cushim_fn_cusolverDnIRSParamsSetTol, __cushim_slot_cusolverDnIRSParamsSetTol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetTolInner(params: cusolverDnIRSParams_t, val: f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSParamsSetTolInner, __cushim_slot_cusolverDnIRSParamsSetTolInner), export c"cusolverDnIRSParamsSetTolInner", name "cusolverDnIRSParamsSetTolInner", proc c"cusolverDnIRSParamsSetTolInner", version 0, since 0, per_thread [];
-    link [cusolverDnIRSParamsSetTolInner];
+    statics (__cushim_fn_cusolverDnIRSParamsSetTolInner, __cushim_slot_cusolverDnIRSParamsSetTolInner);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut ::core::ffi::c_void, ldda: cusolver_int_t, dB: *mut ::core::ffi::c_void, lddb: cusolver_int_t, dX: *mut ::core::ffi::c_void, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, niters: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSXgels, __cushim_slot_cusolverDnIRSXgels), export c"cusolverDnIRSXgels", name "cusolverDnIRSXgels", proc c"cusolverDnIRSXgels", version 0, since 0, per_thread [];
-    link [cusolverDnIRSXgels];
+    statics (__cushim_fn_cusolverDnIRSXgels, __cushim_slot_cusolverDnIRSXgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSXgels_bufferSize, __cushim_slot_cusolverDnIRSXgels_bufferSize), export c"cusolverDnIRSXgels_bufferSize", name "cusolverDnIRSXgels_bufferSize", proc c"cusolverDnIRSXgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnIRSXgels_bufferSize];
+    statics (__cushim_fn_cusolverDnIRSXgels_bufferSize, __cushim_slot_cusolverDnIRSXgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut ::core::ffi::c_void, ldda: cusolver_int_t, dB: *mut ::core::ffi::c_void, lddb: cusolver_int_t, dX: *mut ::core::ffi::c_void, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, niters: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSXgesv, __cushim_slot_cusolverDnIRSXgesv), export c"cusolverDnIRSXgesv", name "cusolverDnIRSXgesv", proc c"cusolverDnIRSXgesv", version 0, since 0, per_thread [];
-    link [cusolverDnIRSXgesv];
+    statics (__cushim_fn_cusolverDnIRSXgesv, __cushim_slot_cusolverDnIRSXgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnIRSXgesv_bufferSize, __cushim_slot_cusolverDnIRSXgesv_bufferSize), export c"cusolverDnIRSXgesv_bufferSize", name "cusolverDnIRSXgesv_bufferSize", proc c"cusolverDnIRSXgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnIRSXgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnIRSXgesv_bufferSize, __cushim_slot_cusolverDnIRSXgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerForceDisable() -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerForceDisable, __cushim_slot_cusolverDnLoggerForceDisable), export c"cusolverDnLoggerForceDisable", name "cusolverDnLoggerForceDisable", proc c"cusolverDnLoggerForceDisable", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerForceDisable];
+    statics (__cushim_fn_cusolverDnLoggerForceDisable, __cushim_slot_cusolverDnLoggerForceDisable);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerOpenFile, __cushim_slot_cusolverDnLoggerOpenFile), export c"cusolverDnLoggerOpenFile", name "cusolverDnLoggerOpenFile", proc c"cusolverDnLoggerOpenFile", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerOpenFile];
+    statics (__cushim_fn_cusolverDnLoggerOpenFile, __cushim_slot_cusolverDnLoggerOpenFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetCallback(callback: cusolverDnLoggerCallback_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerSetCallback, __cushim_slot_cusolverDnLoggerSetCallback), export c"cusolverDnLoggerSetCallback", name "cusolverDnLoggerSetCallback", proc c"cusolverDnLoggerSetCallback", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerSetCallback];
+    statics (__cushim_fn_cusolverDnLoggerSetCallback, __cushim_slot_cusolverDnLoggerSetCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetFile(file: *mut _IO_FILE) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerSetFile, __cushim_slot_cusolverDnLoggerSetFile), export c"cusolverDnLoggerSetFile", name "cusolverDnLoggerSetFile", proc c"cusolverDnLoggerSetFile", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerSetFile];
+    statics (__cushim_fn_cusolverDnLoggerSetFile, __cushim_slot_cusolverDnLoggerSetFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetLevel(level: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerSetLevel, __cushim_slot_cusolverDnLoggerSetLevel), export c"cusolverDnLoggerSetLevel", name "cusolverDnLoggerSetLevel", proc c"cusolverDnLoggerSetLevel", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerSetLevel];
+    statics (__cushim_fn_cusolverDnLoggerSetLevel, __cushim_slot_cusolverDnLoggerSetLevel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetMask(mask: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnLoggerSetMask, __cushim_slot_cusolverDnLoggerSetMask), export c"cusolverDnLoggerSetMask", name "cusolverDnLoggerSetMask", proc c"cusolverDnLoggerSetMask", version 0, since 0, per_thread [];
-    link [cusolverDnLoggerSetMask];
+    statics (__cushim_fn_cusolverDnLoggerSetMask, __cushim_slot_cusolverDnLoggerSetMask);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnPotrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnPotrf, __cushim_slot_cusolverDnPotrf), export c"cusolverDnPotrf", name "cusolverDnPotrf", proc c"cusolverDnPotrf", version 0, since 0, per_thread [];
-    link [cusolverDnPotrf];
+    statics (__cushim_fn_cusolverDnPotrf, __cushim_slot_cusolverDnPotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnPotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnPotrf_bufferSize, __cushim_slot_cusolverDnPotrf_bufferSize), export c"cusolverDnPotrf_bufferSize", name "cusolverDnPotrf_bufferSize", proc c"cusolverDnPotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnPotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnPotrf_bufferSize, __cushim_slot_cusolverDnPotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnPotrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnPotrs, __cushim_slot_cusolverDnPotrs), export c"cusolverDnPotrs", name "cusolverDnPotrs", proc c"cusolverDnPotrs", version 0, since 0, per_thread [];
-    link [cusolverDnPotrs];
+    statics (__cushim_fn_cusolverDnPotrs, __cushim_slot_cusolverDnPotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSBgels, __cushim_slot_cusolverDnSBgels), export c"cusolverDnSBgels", name "cusolverDnSBgels", proc c"cusolverDnSBgels", version 0, since 0, per_thread [];
-    link [cusolverDnSBgels];
+    statics (__cushim_fn_cusolverDnSBgels, __cushim_slot_cusolverDnSBgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSBgels_bufferSize, __cushim_slot_cusolverDnSBgels_bufferSize), export c"cusolverDnSBgels_bufferSize", name "cusolverDnSBgels_bufferSize", proc c"cusolverDnSBgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSBgels_bufferSize];
+    statics (__cushim_fn_cusolverDnSBgels_bufferSize, __cushim_slot_cusolverDnSBgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSBgesv, __cushim_slot_cusolverDnSBgesv), export c"cusolverDnSBgesv", name "cusolverDnSBgesv", proc c"cusolverDnSBgesv", version 0, since 0, per_thread [];
-    link [cusolverDnSBgesv];
+    statics (__cushim_fn_cusolverDnSBgesv, __cushim_slot_cusolverDnSBgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSBgesv_bufferSize, __cushim_slot_cusolverDnSBgesv_bufferSize), export c"cusolverDnSBgesv_bufferSize", name "cusolverDnSBgesv_bufferSize", proc c"cusolverDnSBgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSBgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnSBgesv_bufferSize, __cushim_slot_cusolverDnSBgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSHgels, __cushim_slot_cusolverDnSHgels), export c"cusolverDnSHgels", name "cusolverDnSHgels", proc c"cusolverDnSHgels", version 0, since 0, per_thread [];
-    link [cusolverDnSHgels];
+    statics (__cushim_fn_cusolverDnSHgels, __cushim_slot_cusolverDnSHgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSHgels_bufferSize, __cushim_slot_cusolverDnSHgels_bufferSize), export c"cusolverDnSHgels_bufferSize", name "cusolverDnSHgels_bufferSize", proc c"cusolverDnSHgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSHgels_bufferSize];
+    statics (__cushim_fn_cusolverDnSHgels_bufferSize, __cushim_slot_cusolverDnSHgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSHgesv, __cushim_slot_cusolverDnSHgesv), export c"cusolverDnSHgesv", name "cusolverDnSHgesv", proc c"cusolverDnSHgesv", version 0, since 0, per_thread [];
-    link [cusolverDnSHgesv];
+    statics (__cushim_fn_cusolverDnSHgesv, __cushim_slot_cusolverDnSHgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSHgesv_bufferSize, __cushim_slot_cusolverDnSHgesv_bufferSize), export c"cusolverDnSHgesv_bufferSize", name "cusolverDnSHgesv_bufferSize", proc c"cusolverDnSHgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSHgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnSHgesv_bufferSize, __cushim_slot_cusolverDnSHgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSSgels, __cushim_slot_cusolverDnSSgels), export c"cusolverDnSSgels", name "cusolverDnSSgels", proc c"cusolverDnSSgels", version 0, since 0, per_thread [];
-    link [cusolverDnSSgels];
+    statics (__cushim_fn_cusolverDnSSgels, __cushim_slot_cusolverDnSSgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSSgels_bufferSize, __cushim_slot_cusolverDnSSgels_bufferSize), export c"cusolverDnSSgels_bufferSize", name "cusolverDnSSgels_bufferSize", proc c"cusolverDnSSgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSSgels_bufferSize];
+    statics (__cushim_fn_cusolverDnSSgels_bufferSize, __cushim_slot_cusolverDnSSgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSSgesv, __cushim_slot_cusolverDnSSgesv), export c"cusolverDnSSgesv", name "cusolverDnSSgesv", proc c"cusolverDnSSgesv", version 0, since 0, per_thread [];
-    link [cusolverDnSSgesv];
+    statics (__cushim_fn_cusolverDnSSgesv, __cushim_slot_cusolverDnSSgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSSgesv_bufferSize, __cushim_slot_cusolverDnSSgesv_bufferSize), export c"cusolverDnSSgesv_bufferSize", name "cusolverDnSSgesv_bufferSize", proc c"cusolverDnSSgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSSgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnSSgesv_bufferSize, __cushim_slot_cusolverDnSSgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSXgels, __cushim_slot_cusolverDnSXgels), export c"cusolverDnSXgels", name "cusolverDnSXgels", proc c"cusolverDnSXgels", version 0, since 0, per_thread [];
-    link [cusolverDnSXgels];
+    statics (__cushim_fn_cusolverDnSXgels, __cushim_slot_cusolverDnSXgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSXgels_bufferSize, __cushim_slot_cusolverDnSXgels_bufferSize), export c"cusolverDnSXgels_bufferSize", name "cusolverDnSXgels_bufferSize", proc c"cusolverDnSXgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSXgels_bufferSize];
+    statics (__cushim_fn_cusolverDnSXgels_bufferSize, __cushim_slot_cusolverDnSXgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSXgesv, __cushim_slot_cusolverDnSXgesv), export c"cusolverDnSXgesv", name "cusolverDnSXgesv", proc c"cusolverDnSXgesv", version 0, since 0, per_thread [];
-    link [cusolverDnSXgesv];
+    statics (__cushim_fn_cusolverDnSXgesv, __cushim_slot_cusolverDnSXgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSXgesv_bufferSize, __cushim_slot_cusolverDnSXgesv_bufferSize), export c"cusolverDnSXgesv_bufferSize", name "cusolverDnSXgesv_bufferSize", proc c"cusolverDnSXgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSXgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnSXgesv_bufferSize, __cushim_slot_cusolverDnSXgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSetAdvOptions(params: cusolverDnParams_t, function: cusolverDnFunction_t, algo: cusolverAlgMode_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSetAdvOptions, __cushim_slot_cusolverDnSetAdvOptions), export c"cusolverDnSetAdvOptions", name "cusolverDnSetAdvOptions", proc c"cusolverDnSetAdvOptions", version 0, since 0, per_thread [];
-    link [cusolverDnSetAdvOptions];
+    statics (__cushim_fn_cusolverDnSetAdvOptions, __cushim_slot_cusolverDnSetAdvOptions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSetDeterministicMode(handle: cusolverDnHandle_t, mode: cusolverDeterministicMode_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSetDeterministicMode, __cushim_slot_cusolverDnSetDeterministicMode), export c"cusolverDnSetDeterministicMode", name "cusolverDnSetDeterministicMode", proc c"cusolverDnSetDeterministicMode", version 0, since 0, per_thread [];
-    link [cusolverDnSetDeterministicMode];
+    statics (__cushim_fn_cusolverDnSetDeterministicMode, __cushim_slot_cusolverDnSetDeterministicMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSetStream(handle: cusolverDnHandle_t, streamId: cudaStream_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSetStream, __cushim_slot_cusolverDnSetStream), export c"cusolverDnSetStream", name "cusolverDnSetStream", proc c"cusolverDnSetStream", version 0, since 0, per_thread [];
-    link [cusolverDnSetStream];
+    statics (__cushim_fn_cusolverDnSetStream, __cushim_slot_cusolverDnSetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, D: *mut f32, E: *mut f32, TAUQ: *mut f32, TAUP: *mut f32, Work: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgebrd, __cushim_slot_cusolverDnSgebrd), export c"cusolverDnSgebrd", name "cusolverDnSgebrd", proc c"cusolverDnSgebrd", version 0, since 0, per_thread [];
-    link [cusolverDnSgebrd];
+    statics (__cushim_fn_cusolverDnSgebrd, __cushim_slot_cusolverDnSgebrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgebrd_bufferSize, __cushim_slot_cusolverDnSgebrd_bufferSize), export c"cusolverDnSgebrd_bufferSize", name "cusolverDnSgebrd_bufferSize", proc c"cusolverDnSgebrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgebrd_bufferSize];
+    statics (__cushim_fn_cusolverDnSgebrd_bufferSize, __cushim_slot_cusolverDnSgebrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, TAU: *mut f32, Workspace: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgeqrf, __cushim_slot_cusolverDnSgeqrf), export c"cusolverDnSgeqrf", name "cusolverDnSgeqrf", proc c"cusolverDnSgeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnSgeqrf];
+    statics (__cushim_fn_cusolverDnSgeqrf, __cushim_slot_cusolverDnSgeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgeqrf_bufferSize, __cushim_slot_cusolverDnSgeqrf_bufferSize), export c"cusolverDnSgeqrf_bufferSize", name "cusolverDnSgeqrf_bufferSize", proc c"cusolverDnSgeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnSgeqrf_bufferSize, __cushim_slot_cusolverDnSgeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, VT: *mut f32, ldvt: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, rwork: *mut f32, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvd, __cushim_slot_cusolverDnSgesvd), export c"cusolverDnSgesvd", name "cusolverDnSgesvd", proc c"cusolverDnSgesvd", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvd];
+    statics (__cushim_fn_cusolverDnSgesvd, __cushim_slot_cusolverDnSgesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvd_bufferSize, __cushim_slot_cusolverDnSgesvd_bufferSize), export c"cusolverDnSgesvd_bufferSize", name "cusolverDnSgesvd_bufferSize", proc c"cusolverDnSgesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnSgesvd_bufferSize, __cushim_slot_cusolverDnSgesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f32, strideS: ::core::ffi::c_longlong, d_U: *mut f32, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut f32, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut f32, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched, __cushim_slot_cusolverDnSgesvdaStridedBatched), export c"cusolverDnSgesvdaStridedBatched", name "cusolverDnSgesvdaStridedBatched", proc c"cusolverDnSgesvdaStridedBatched", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdaStridedBatched];
+    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched, __cushim_slot_cusolverDnSgesvdaStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f32, strideS: ::core::ffi::c_longlong, d_U: *const f32, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const f32, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnSgesvdaStridedBatched_bufferSize), export c"cusolverDnSgesvdaStridedBatched_bufferSize", name "cusolverDnSgesvdaStridedBatched_bufferSize", proc c"cusolverDnSgesvdaStridedBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdaStridedBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnSgesvdaStridedBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, V: *mut f32, ldv: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdj, __cushim_slot_cusolverDnSgesvdj), export c"cusolverDnSgesvdj", name "cusolverDnSgesvdj", proc c"cusolverDnSgesvdj", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdj];
+    statics (__cushim_fn_cusolverDnSgesvdj, __cushim_slot_cusolverDnSgesvdj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, V: *mut f32, ldv: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdjBatched, __cushim_slot_cusolverDnSgesvdjBatched), export c"cusolverDnSgesvdjBatched", name "cusolverDnSgesvdjBatched", proc c"cusolverDnSgesvdjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdjBatched];
+    statics (__cushim_fn_cusolverDnSgesvdjBatched, __cushim_slot_cusolverDnSgesvdjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, S: *const f32, U: *const f32, ldu: ::core::ffi::c_int, V: *const f32, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdjBatched_bufferSize, __cushim_slot_cusolverDnSgesvdjBatched_bufferSize), export c"cusolverDnSgesvdjBatched_bufferSize", name "cusolverDnSgesvdjBatched_bufferSize", proc c"cusolverDnSgesvdjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnSgesvdjBatched_bufferSize, __cushim_slot_cusolverDnSgesvdjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, S: *const f32, U: *const f32, ldu: ::core::ffi::c_int, V: *const f32, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgesvdj_bufferSize, __cushim_slot_cusolverDnSgesvdj_bufferSize), export c"cusolverDnSgesvdj_bufferSize", name "cusolverDnSgesvdj_bufferSize", proc c"cusolverDnSgesvdj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgesvdj_bufferSize];
+    statics (__cushim_fn_cusolverDnSgesvdj_bufferSize, __cushim_slot_cusolverDnSgesvdj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Workspace: *mut f32, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgetrf, __cushim_slot_cusolverDnSgetrf), export c"cusolverDnSgetrf", name "cusolverDnSgetrf", proc c"cusolverDnSgetrf", version 0, since 0, per_thread [];
-    link [cusolverDnSgetrf];
+    statics (__cushim_fn_cusolverDnSgetrf, __cushim_slot_cusolverDnSgetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgetrf_bufferSize, __cushim_slot_cusolverDnSgetrf_bufferSize), export c"cusolverDnSgetrf_bufferSize", name "cusolverDnSgetrf_bufferSize", proc c"cusolverDnSgetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSgetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnSgetrf_bufferSize, __cushim_slot_cusolverDnSgetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSgetrs, __cushim_slot_cusolverDnSgetrs), export c"cusolverDnSgetrs", name "cusolverDnSgetrs", proc c"cusolverDnSgetrs", version 0, since 0, per_thread [];
-    link [cusolverDnSgetrs];
+    statics (__cushim_fn_cusolverDnSgetrs, __cushim_slot_cusolverDnSgetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSlaswp, __cushim_slot_cusolverDnSlaswp), export c"cusolverDnSlaswp", name "cusolverDnSlaswp", proc c"cusolverDnSlaswp", version 0, since 0, per_thread [];
-    link [cusolverDnSlaswp];
+    statics (__cushim_fn_cusolverDnSlaswp, __cushim_slot_cusolverDnSlaswp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSlauum, __cushim_slot_cusolverDnSlauum), export c"cusolverDnSlauum", name "cusolverDnSlauum", proc c"cusolverDnSlauum", version 0, since 0, per_thread [];
-    link [cusolverDnSlauum];
+    statics (__cushim_fn_cusolverDnSlauum, __cushim_slot_cusolverDnSlauum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSlauum_bufferSize, __cushim_slot_cusolverDnSlauum_bufferSize), export c"cusolverDnSlauum_bufferSize", name "cusolverDnSlauum_bufferSize", proc c"cusolverDnSlauum_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSlauum_bufferSize];
+    statics (__cushim_fn_cusolverDnSlauum_bufferSize, __cushim_slot_cusolverDnSlauum_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgbr, __cushim_slot_cusolverDnSorgbr), export c"cusolverDnSorgbr", name "cusolverDnSorgbr", proc c"cusolverDnSorgbr", version 0, since 0, per_thread [];
-    link [cusolverDnSorgbr];
+    statics (__cushim_fn_cusolverDnSorgbr, __cushim_slot_cusolverDnSorgbr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgbr_bufferSize, __cushim_slot_cusolverDnSorgbr_bufferSize), export c"cusolverDnSorgbr_bufferSize", name "cusolverDnSorgbr_bufferSize", proc c"cusolverDnSorgbr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSorgbr_bufferSize];
+    statics (__cushim_fn_cusolverDnSorgbr_bufferSize, __cushim_slot_cusolverDnSorgbr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgqr, __cushim_slot_cusolverDnSorgqr), export c"cusolverDnSorgqr", name "cusolverDnSorgqr", proc c"cusolverDnSorgqr", version 0, since 0, per_thread [];
-    link [cusolverDnSorgqr];
+    statics (__cushim_fn_cusolverDnSorgqr, __cushim_slot_cusolverDnSorgqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgqr_bufferSize, __cushim_slot_cusolverDnSorgqr_bufferSize), export c"cusolverDnSorgqr_bufferSize", name "cusolverDnSorgqr_bufferSize", proc c"cusolverDnSorgqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSorgqr_bufferSize];
+    statics (__cushim_fn_cusolverDnSorgqr_bufferSize, __cushim_slot_cusolverDnSorgqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgtr, __cushim_slot_cusolverDnSorgtr), export c"cusolverDnSorgtr", name "cusolverDnSorgtr", proc c"cusolverDnSorgtr", version 0, since 0, per_thread [];
-    link [cusolverDnSorgtr];
+    statics (__cushim_fn_cusolverDnSorgtr, __cushim_slot_cusolverDnSorgtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSorgtr_bufferSize, __cushim_slot_cusolverDnSorgtr_bufferSize), export c"cusolverDnSorgtr_bufferSize", name "cusolverDnSorgtr_bufferSize", proc c"cusolverDnSorgtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSorgtr_bufferSize];
+    statics (__cushim_fn_cusolverDnSorgtr_bufferSize, __cushim_slot_cusolverDnSorgtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *mut f32, ldc: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSormqr, __cushim_slot_cusolverDnSormqr), export c"cusolverDnSormqr", name "cusolverDnSormqr", proc c"cusolverDnSormqr", version 0, since 0, per_thread [];
-    link [cusolverDnSormqr];
+    statics (__cushim_fn_cusolverDnSormqr, __cushim_slot_cusolverDnSormqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *const f32, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSormqr_bufferSize, __cushim_slot_cusolverDnSormqr_bufferSize), export c"cusolverDnSormqr_bufferSize", name "cusolverDnSormqr_bufferSize", proc c"cusolverDnSormqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSormqr_bufferSize];
+    statics (__cushim_fn_cusolverDnSormqr_bufferSize, __cushim_slot_cusolverDnSormqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *mut f32, C: *mut f32, ldc: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSormtr, __cushim_slot_cusolverDnSormtr), export c"cusolverDnSormtr", name "cusolverDnSormtr", proc c"cusolverDnSormtr", version 0, since 0, per_thread [];
-    link [cusolverDnSormtr];
+    statics (__cushim_fn_cusolverDnSormtr, __cushim_slot_cusolverDnSormtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *const f32, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSormtr_bufferSize, __cushim_slot_cusolverDnSormtr_bufferSize), export c"cusolverDnSormtr_bufferSize", name "cusolverDnSormtr_bufferSize", proc c"cusolverDnSormtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSormtr_bufferSize];
+    statics (__cushim_fn_cusolverDnSormtr_bufferSize, __cushim_slot_cusolverDnSormtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Workspace: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotrf, __cushim_slot_cusolverDnSpotrf), export c"cusolverDnSpotrf", name "cusolverDnSpotrf", proc c"cusolverDnSpotrf", version 0, since 0, per_thread [];
-    link [cusolverDnSpotrf];
+    statics (__cushim_fn_cusolverDnSpotrf, __cushim_slot_cusolverDnSpotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut f32, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotrfBatched, __cushim_slot_cusolverDnSpotrfBatched), export c"cusolverDnSpotrfBatched", name "cusolverDnSpotrfBatched", proc c"cusolverDnSpotrfBatched", version 0, since 0, per_thread [];
-    link [cusolverDnSpotrfBatched];
+    statics (__cushim_fn_cusolverDnSpotrfBatched, __cushim_slot_cusolverDnSpotrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotrf_bufferSize, __cushim_slot_cusolverDnSpotrf_bufferSize), export c"cusolverDnSpotrf_bufferSize", name "cusolverDnSpotrf_bufferSize", proc c"cusolverDnSpotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSpotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnSpotrf_bufferSize, __cushim_slot_cusolverDnSpotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotri, __cushim_slot_cusolverDnSpotri), export c"cusolverDnSpotri", name "cusolverDnSpotri", proc c"cusolverDnSpotri", version 0, since 0, per_thread [];
-    link [cusolverDnSpotri];
+    statics (__cushim_fn_cusolverDnSpotri, __cushim_slot_cusolverDnSpotri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotri_bufferSize, __cushim_slot_cusolverDnSpotri_bufferSize), export c"cusolverDnSpotri_bufferSize", name "cusolverDnSpotri_bufferSize", proc c"cusolverDnSpotri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSpotri_bufferSize];
+    statics (__cushim_fn_cusolverDnSpotri_bufferSize, __cushim_slot_cusolverDnSpotri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotrs, __cushim_slot_cusolverDnSpotrs), export c"cusolverDnSpotrs", name "cusolverDnSpotrs", proc c"cusolverDnSpotrs", version 0, since 0, per_thread [];
-    link [cusolverDnSpotrs];
+    statics (__cushim_fn_cusolverDnSpotrs, __cushim_slot_cusolverDnSpotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut f32, lda: ::core::ffi::c_int, B: *mut *mut f32, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSpotrsBatched, __cushim_slot_cusolverDnSpotrsBatched), export c"cusolverDnSpotrsBatched", name "cusolverDnSpotrsBatched", proc c"cusolverDnSpotrsBatched", version 0, since 0, per_thread [];
-    link [cusolverDnSpotrsBatched];
+    statics (__cushim_fn_cusolverDnSpotrsBatched, __cushim_slot_cusolverDnSpotrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevd, __cushim_slot_cusolverDnSsyevd), export c"cusolverDnSsyevd", name "cusolverDnSsyevd", proc c"cusolverDnSsyevd", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevd];
+    statics (__cushim_fn_cusolverDnSsyevd, __cushim_slot_cusolverDnSsyevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevd_bufferSize, __cushim_slot_cusolverDnSsyevd_bufferSize), export c"cusolverDnSsyevd_bufferSize", name "cusolverDnSsyevd_bufferSize", proc c"cusolverDnSsyevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevd_bufferSize];
+    statics (__cushim_fn_cusolverDnSsyevd_bufferSize, __cushim_slot_cusolverDnSsyevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevdx, __cushim_slot_cusolverDnSsyevdx), export c"cusolverDnSsyevdx", name "cusolverDnSsyevdx", proc c"cusolverDnSsyevdx", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevdx];
+    statics (__cushim_fn_cusolverDnSsyevdx, __cushim_slot_cusolverDnSsyevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevdx_bufferSize, __cushim_slot_cusolverDnSsyevdx_bufferSize), export c"cusolverDnSsyevdx_bufferSize", name "cusolverDnSsyevdx_bufferSize", proc c"cusolverDnSsyevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnSsyevdx_bufferSize, __cushim_slot_cusolverDnSsyevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevj, __cushim_slot_cusolverDnSsyevj), export c"cusolverDnSsyevj", name "cusolverDnSsyevj", proc c"cusolverDnSsyevj", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevj];
+    statics (__cushim_fn_cusolverDnSsyevj, __cushim_slot_cusolverDnSsyevj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevjBatched, __cushim_slot_cusolverDnSsyevjBatched), export c"cusolverDnSsyevjBatched", name "cusolverDnSsyevjBatched", proc c"cusolverDnSsyevjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevjBatched];
+    statics (__cushim_fn_cusolverDnSsyevjBatched, __cushim_slot_cusolverDnSsyevjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevjBatched_bufferSize, __cushim_slot_cusolverDnSsyevjBatched_bufferSize), export c"cusolverDnSsyevjBatched_bufferSize", name "cusolverDnSsyevjBatched_bufferSize", proc c"cusolverDnSsyevjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnSsyevjBatched_bufferSize, __cushim_slot_cusolverDnSsyevjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsyevj_bufferSize, __cushim_slot_cusolverDnSsyevj_bufferSize), export c"cusolverDnSsyevj_bufferSize", name "cusolverDnSsyevj_bufferSize", proc c"cusolverDnSsyevj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsyevj_bufferSize];
+    statics (__cushim_fn_cusolverDnSsyevj_bufferSize, __cushim_slot_cusolverDnSsyevj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvd, __cushim_slot_cusolverDnSsygvd), export c"cusolverDnSsygvd", name "cusolverDnSsygvd", proc c"cusolverDnSsygvd", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvd];
+    statics (__cushim_fn_cusolverDnSsygvd, __cushim_slot_cusolverDnSsygvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvd_bufferSize, __cushim_slot_cusolverDnSsygvd_bufferSize), export c"cusolverDnSsygvd_bufferSize", name "cusolverDnSsygvd_bufferSize", proc c"cusolverDnSsygvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvd_bufferSize];
+    statics (__cushim_fn_cusolverDnSsygvd_bufferSize, __cushim_slot_cusolverDnSsygvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvdx, __cushim_slot_cusolverDnSsygvdx), export c"cusolverDnSsygvdx", name "cusolverDnSsygvdx", proc c"cusolverDnSsygvdx", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvdx];
+    statics (__cushim_fn_cusolverDnSsygvdx, __cushim_slot_cusolverDnSsygvdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvdx_bufferSize, __cushim_slot_cusolverDnSsygvdx_bufferSize), export c"cusolverDnSsygvdx_bufferSize", name "cusolverDnSsygvdx_bufferSize", proc c"cusolverDnSsygvdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvdx_bufferSize];
+    statics (__cushim_fn_cusolverDnSsygvdx_bufferSize, __cushim_slot_cusolverDnSsygvdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvj, __cushim_slot_cusolverDnSsygvj), export c"cusolverDnSsygvj", name "cusolverDnSsygvj", proc c"cusolverDnSsygvj", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvj];
+    statics (__cushim_fn_cusolverDnSsygvj, __cushim_slot_cusolverDnSsygvj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsygvj_bufferSize, __cushim_slot_cusolverDnSsygvj_bufferSize), export c"cusolverDnSsygvj_bufferSize", name "cusolverDnSsygvj_bufferSize", proc c"cusolverDnSsygvj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsygvj_bufferSize];
+    statics (__cushim_fn_cusolverDnSsygvj_bufferSize, __cushim_slot_cusolverDnSsygvj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, d: *mut f32, e: *mut f32, tau: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytrd, __cushim_slot_cusolverDnSsytrd), export c"cusolverDnSsytrd", name "cusolverDnSsytrd", proc c"cusolverDnSsytrd", version 0, since 0, per_thread [];
-    link [cusolverDnSsytrd];
+    statics (__cushim_fn_cusolverDnSsytrd, __cushim_slot_cusolverDnSsytrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, d: *const f32, e: *const f32, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytrd_bufferSize, __cushim_slot_cusolverDnSsytrd_bufferSize), export c"cusolverDnSsytrd_bufferSize", name "cusolverDnSsytrd_bufferSize", proc c"cusolverDnSsytrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsytrd_bufferSize];
+    statics (__cushim_fn_cusolverDnSsytrd_bufferSize, __cushim_slot_cusolverDnSsytrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytrf, __cushim_slot_cusolverDnSsytrf), export c"cusolverDnSsytrf", name "cusolverDnSsytrf", proc c"cusolverDnSsytrf", version 0, since 0, per_thread [];
-    link [cusolverDnSsytrf];
+    statics (__cushim_fn_cusolverDnSsytrf, __cushim_slot_cusolverDnSsytrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytrf_bufferSize, __cushim_slot_cusolverDnSsytrf_bufferSize), export c"cusolverDnSsytrf_bufferSize", name "cusolverDnSsytrf_bufferSize", proc c"cusolverDnSsytrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsytrf_bufferSize];
+    statics (__cushim_fn_cusolverDnSsytrf_bufferSize, __cushim_slot_cusolverDnSsytrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytri, __cushim_slot_cusolverDnSsytri), export c"cusolverDnSsytri", name "cusolverDnSsytri", proc c"cusolverDnSsytri", version 0, since 0, per_thread [];
-    link [cusolverDnSsytri];
+    statics (__cushim_fn_cusolverDnSsytri, __cushim_slot_cusolverDnSsytri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnSsytri_bufferSize, __cushim_slot_cusolverDnSsytri_bufferSize), export c"cusolverDnSsytri_bufferSize", name "cusolverDnSsytri_bufferSize", proc c"cusolverDnSsytri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSsytri_bufferSize];
+    statics (__cushim_fn_cusolverDnSsytri_bufferSize, __cushim_slot_cusolverDnSsytri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSyevd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnSyevd, __cushim_slot_cusolverDnSyevd), export c"cusolverDnSyevd", name "cusolverDnSyevd", proc c"cusolverDnSyevd", version 0, since 0, per_thread [];
-    link [cusolverDnSyevd];
+    statics (__cushim_fn_cusolverDnSyevd, __cushim_slot_cusolverDnSyevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnSyevd_bufferSize, __cushim_slot_cusolverDnSyevd_bufferSize), export c"cusolverDnSyevd_bufferSize", name "cusolverDnSyevd_bufferSize", proc c"cusolverDnSyevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSyevd_bufferSize];
+    statics (__cushim_fn_cusolverDnSyevd_bufferSize, __cushim_slot_cusolverDnSyevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, meig64: *mut i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, pBuffer: *mut ::core::ffi::c_void, workspaceInBytes: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnSyevdx, __cushim_slot_cusolverDnSyevdx), export c"cusolverDnSyevdx", name "cusolverDnSyevdx", proc c"cusolverDnSyevdx", version 0, since 0, per_thread [];
-    link [cusolverDnSyevdx];
+    statics (__cushim_fn_cusolverDnSyevdx, __cushim_slot_cusolverDnSyevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnSyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, h_meig: *mut i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverDnSyevdx_bufferSize, __cushim_slot_cusolverDnSyevdx_bufferSize), export c"cusolverDnSyevdx_bufferSize", name "cusolverDnSyevdx_bufferSize", proc c"cusolverDnSyevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnSyevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnSyevdx_bufferSize, __cushim_slot_cusolverDnSyevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeev(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, dataTypeVL: cudaDataType, VL: *mut ::core::ffi::c_void, ldvl: i64, dataTypeVR: cudaDataType, VR: *mut ::core::ffi::c_void, ldvr: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgeev, __cushim_slot_cusolverDnXgeev), export c"cusolverDnXgeev", name "cusolverDnXgeev", proc c"cusolverDnXgeev", version 0, since 0, per_thread [];
-    link [cusolverDnXgeev];
+    statics (__cushim_fn_cusolverDnXgeev, __cushim_slot_cusolverDnXgeev);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeev_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, dataTypeVL: cudaDataType, VL: *const ::core::ffi::c_void, ldvl: i64, dataTypeVR: cudaDataType, VR: *const ::core::ffi::c_void, ldvr: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgeev_bufferSize, __cushim_slot_cusolverDnXgeev_bufferSize), export c"cusolverDnXgeev_bufferSize", name "cusolverDnXgeev_bufferSize", proc c"cusolverDnXgeev_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgeev_bufferSize];
+    statics (__cushim_fn_cusolverDnXgeev_bufferSize, __cushim_slot_cusolverDnXgeev_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeqrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgeqrf, __cushim_slot_cusolverDnXgeqrf), export c"cusolverDnXgeqrf", name "cusolverDnXgeqrf", proc c"cusolverDnXgeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnXgeqrf];
+    statics (__cushim_fn_cusolverDnXgeqrf, __cushim_slot_cusolverDnXgeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgeqrf_bufferSize, __cushim_slot_cusolverDnXgeqrf_bufferSize), export c"cusolverDnXgeqrf_bufferSize", name "cusolverDnXgeqrf_bufferSize", proc c"cusolverDnXgeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnXgeqrf_bufferSize, __cushim_slot_cusolverDnXgeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *mut ::core::ffi::c_void, dataTypeU: cudaDataType, U: *mut ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *mut ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvd, __cushim_slot_cusolverDnXgesvd), export c"cusolverDnXgesvd", name "cusolverDnXgesvd", proc c"cusolverDnXgesvd", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvd];
+    statics (__cushim_fn_cusolverDnXgesvd, __cushim_slot_cusolverDnXgesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *const ::core::ffi::c_void, dataTypeU: cudaDataType, U: *const ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *const ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvd_bufferSize, __cushim_slot_cusolverDnXgesvd_bufferSize), export c"cusolverDnXgesvd_bufferSize", name "cusolverDnXgesvd_bufferSize", proc c"cusolverDnXgesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnXgesvd_bufferSize, __cushim_slot_cusolverDnXgesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjGetResidual(handle: cusolverDnHandle_t, info: gesvdjInfo_t, residual: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdjGetResidual, __cushim_slot_cusolverDnXgesvdjGetResidual), export c"cusolverDnXgesvdjGetResidual", name "cusolverDnXgesvdjGetResidual", proc c"cusolverDnXgesvdjGetResidual", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdjGetResidual];
+    statics (__cushim_fn_cusolverDnXgesvdjGetResidual, __cushim_slot_cusolverDnXgesvdjGetResidual);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjGetSweeps(handle: cusolverDnHandle_t, info: gesvdjInfo_t, executed_sweeps: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdjGetSweeps, __cushim_slot_cusolverDnXgesvdjGetSweeps), export c"cusolverDnXgesvdjGetSweeps", name "cusolverDnXgesvdjGetSweeps", proc c"cusolverDnXgesvdjGetSweeps", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdjGetSweeps];
+    statics (__cushim_fn_cusolverDnXgesvdjGetSweeps, __cushim_slot_cusolverDnXgesvdjGetSweeps);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetMaxSweeps(info: gesvdjInfo_t, max_sweeps: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdjSetMaxSweeps, __cushim_slot_cusolverDnXgesvdjSetMaxSweeps), export c"cusolverDnXgesvdjSetMaxSweeps", name "cusolverDnXgesvdjSetMaxSweeps", proc c"cusolverDnXgesvdjSetMaxSweeps", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdjSetMaxSweeps];
+    statics (__cushim_fn_cusolverDnXgesvdjSetMaxSweeps, __cushim_slot_cusolverDnXgesvdjSetMaxSweeps);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetSortEig(info: gesvdjInfo_t, sort_svd: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdjSetSortEig, __cushim_slot_cusolverDnXgesvdjSetSortEig), export c"cusolverDnXgesvdjSetSortEig", name "cusolverDnXgesvdjSetSortEig", proc c"cusolverDnXgesvdjSetSortEig", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdjSetSortEig];
+    statics (__cushim_fn_cusolverDnXgesvdjSetSortEig, __cushim_slot_cusolverDnXgesvdjSetSortEig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetTolerance(info: gesvdjInfo_t, tolerance: f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdjSetTolerance, __cushim_slot_cusolverDnXgesvdjSetTolerance), export c"cusolverDnXgesvdjSetTolerance", name "cusolverDnXgesvdjSetTolerance", proc c"cusolverDnXgesvdjSetTolerance", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdjSetTolerance];
+    statics (__cushim_fn_cusolverDnXgesvdjSetTolerance, __cushim_slot_cusolverDnXgesvdjSetTolerance);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *mut ::core::ffi::c_void, dataTypeU: cudaDataType, U: *mut ::core::ffi::c_void, ldu: i64, dataTypeV: cudaDataType, V: *mut ::core::ffi::c_void, ldv: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int, h_err_sigma: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdp, __cushim_slot_cusolverDnXgesvdp), export c"cusolverDnXgesvdp", name "cusolverDnXgesvdp", proc c"cusolverDnXgesvdp", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdp];
+    statics (__cushim_fn_cusolverDnXgesvdp, __cushim_slot_cusolverDnXgesvdp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *const ::core::ffi::c_void, dataTypeU: cudaDataType, U: *const ::core::ffi::c_void, ldu: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdp_bufferSize, __cushim_slot_cusolverDnXgesvdp_bufferSize), export c"cusolverDnXgesvdp_bufferSize", name "cusolverDnXgesvdp_bufferSize", proc c"cusolverDnXgesvdp_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdp_bufferSize];
+    statics (__cushim_fn_cusolverDnXgesvdp_bufferSize, __cushim_slot_cusolverDnXgesvdp_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdr(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobv: ::core::ffi::c_schar, m: i64, n: i64, k: i64, p: i64, niters: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeSrand: cudaDataType, Srand: *mut ::core::ffi::c_void, dataTypeUrand: cudaDataType, Urand: *mut ::core::ffi::c_void, ldUrand: i64, dataTypeVrand: cudaDataType, Vrand: *mut ::core::ffi::c_void, ldVrand: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdr, __cushim_slot_cusolverDnXgesvdr), export c"cusolverDnXgesvdr", name "cusolverDnXgesvdr", proc c"cusolverDnXgesvdr", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdr];
+    statics (__cushim_fn_cusolverDnXgesvdr, __cushim_slot_cusolverDnXgesvdr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobv: ::core::ffi::c_schar, m: i64, n: i64, k: i64, p: i64, niters: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeSrand: cudaDataType, Srand: *const ::core::ffi::c_void, dataTypeUrand: cudaDataType, Urand: *const ::core::ffi::c_void, ldUrand: i64, dataTypeVrand: cudaDataType, Vrand: *const ::core::ffi::c_void, ldVrand: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgesvdr_bufferSize, __cushim_slot_cusolverDnXgesvdr_bufferSize), export c"cusolverDnXgesvdr_bufferSize", name "cusolverDnXgesvdr_bufferSize", proc c"cusolverDnXgesvdr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgesvdr_bufferSize];
+    statics (__cushim_fn_cusolverDnXgesvdr_bufferSize, __cushim_slot_cusolverDnXgesvdr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, ipiv: *mut i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgetrf, __cushim_slot_cusolverDnXgetrf), export c"cusolverDnXgetrf", name "cusolverDnXgetrf", proc c"cusolverDnXgetrf", version 0, since 0, per_thread [];
-    link [cusolverDnXgetrf];
+    statics (__cushim_fn_cusolverDnXgetrf, __cushim_slot_cusolverDnXgetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgetrf_bufferSize, __cushim_slot_cusolverDnXgetrf_bufferSize), export c"cusolverDnXgetrf_bufferSize", name "cusolverDnXgetrf_bufferSize", proc c"cusolverDnXgetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXgetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnXgetrf_bufferSize, __cushim_slot_cusolverDnXgetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXgetrs, __cushim_slot_cusolverDnXgetrs), export c"cusolverDnXgetrs", name "cusolverDnXgetrs", proc c"cusolverDnXgetrs", version 0, since 0, per_thread [];
-    link [cusolverDnXgetrs];
+    statics (__cushim_fn_cusolverDnXgetrs, __cushim_slot_cusolverDnXgetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXlarft(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: i64, k: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, dataTypeT: cudaDataType, T: *mut ::core::ffi::c_void, ldt: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXlarft, __cushim_slot_cusolverDnXlarft), export c"cusolverDnXlarft", name "cusolverDnXlarft", proc c"cusolverDnXlarft", version 0, since 0, per_thread [];
-    link [cusolverDnXlarft];
+    statics (__cushim_fn_cusolverDnXlarft, __cushim_slot_cusolverDnXlarft);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: i64, k: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, dataTypeT: cudaDataType, T: *mut ::core::ffi::c_void, ldt: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXlarft_bufferSize, __cushim_slot_cusolverDnXlarft_bufferSize), export c"cusolverDnXlarft_bufferSize", name "cusolverDnXlarft_bufferSize", proc c"cusolverDnXlarft_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXlarft_bufferSize];
+    statics (__cushim_fn_cusolverDnXlarft_bufferSize, __cushim_slot_cusolverDnXlarft_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXpotrf, __cushim_slot_cusolverDnXpotrf), export c"cusolverDnXpotrf", name "cusolverDnXpotrf", proc c"cusolverDnXpotrf", version 0, since 0, per_thread [];
-    link [cusolverDnXpotrf];
+    statics (__cushim_fn_cusolverDnXpotrf, __cushim_slot_cusolverDnXpotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXpotrf_bufferSize, __cushim_slot_cusolverDnXpotrf_bufferSize), export c"cusolverDnXpotrf_bufferSize", name "cusolverDnXpotrf_bufferSize", proc c"cusolverDnXpotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXpotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnXpotrf_bufferSize, __cushim_slot_cusolverDnXpotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXpotrs, __cushim_slot_cusolverDnXpotrs), export c"cusolverDnXpotrs", name "cusolverDnXpotrs", proc c"cusolverDnXpotrs", version 0, since 0, per_thread [];
-    link [cusolverDnXpotrs];
+    statics (__cushim_fn_cusolverDnXpotrs, __cushim_slot_cusolverDnXpotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevBatched(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int, batchSize: i64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevBatched, __cushim_slot_cusolverDnXsyevBatched), export c"cusolverDnXsyevBatched", name "cusolverDnXsyevBatched", proc c"cusolverDnXsyevBatched", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevBatched];
+    statics (__cushim_fn_cusolverDnXsyevBatched, __cushim_slot_cusolverDnXsyevBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize, batchSize: i64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevBatched_bufferSize, __cushim_slot_cusolverDnXsyevBatched_bufferSize), export c"cusolverDnXsyevBatched_bufferSize", name "cusolverDnXsyevBatched_bufferSize", proc c"cusolverDnXsyevBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnXsyevBatched_bufferSize, __cushim_slot_cusolverDnXsyevBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevd, __cushim_slot_cusolverDnXsyevd), export c"cusolverDnXsyevd", name "cusolverDnXsyevd", proc c"cusolverDnXsyevd", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevd];
+    statics (__cushim_fn_cusolverDnXsyevd, __cushim_slot_cusolverDnXsyevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevd_bufferSize, __cushim_slot_cusolverDnXsyevd_bufferSize), export c"cusolverDnXsyevd_bufferSize", name "cusolverDnXsyevd_bufferSize", proc c"cusolverDnXsyevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevd_bufferSize];
+    statics (__cushim_fn_cusolverDnXsyevd_bufferSize, __cushim_slot_cusolverDnXsyevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, meig64: *mut i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevdx, __cushim_slot_cusolverDnXsyevdx), export c"cusolverDnXsyevdx", name "cusolverDnXsyevdx", proc c"cusolverDnXsyevdx", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevdx];
+    statics (__cushim_fn_cusolverDnXsyevdx, __cushim_slot_cusolverDnXsyevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, h_meig: *mut i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevdx_bufferSize, __cushim_slot_cusolverDnXsyevdx_bufferSize), export c"cusolverDnXsyevdx_bufferSize", name "cusolverDnXsyevdx_bufferSize", proc c"cusolverDnXsyevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnXsyevdx_bufferSize, __cushim_slot_cusolverDnXsyevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjGetResidual(handle: cusolverDnHandle_t, info: syevjInfo_t, residual: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevjGetResidual, __cushim_slot_cusolverDnXsyevjGetResidual), export c"cusolverDnXsyevjGetResidual", name "cusolverDnXsyevjGetResidual", proc c"cusolverDnXsyevjGetResidual", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevjGetResidual];
+    statics (__cushim_fn_cusolverDnXsyevjGetResidual, __cushim_slot_cusolverDnXsyevjGetResidual);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjGetSweeps(handle: cusolverDnHandle_t, info: syevjInfo_t, executed_sweeps: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevjGetSweeps, __cushim_slot_cusolverDnXsyevjGetSweeps), export c"cusolverDnXsyevjGetSweeps", name "cusolverDnXsyevjGetSweeps", proc c"cusolverDnXsyevjGetSweeps", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevjGetSweeps];
+    statics (__cushim_fn_cusolverDnXsyevjGetSweeps, __cushim_slot_cusolverDnXsyevjGetSweeps);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetMaxSweeps(info: syevjInfo_t, max_sweeps: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevjSetMaxSweeps, __cushim_slot_cusolverDnXsyevjSetMaxSweeps), export c"cusolverDnXsyevjSetMaxSweeps", name "cusolverDnXsyevjSetMaxSweeps", proc c"cusolverDnXsyevjSetMaxSweeps", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevjSetMaxSweeps];
+    statics (__cushim_fn_cusolverDnXsyevjSetMaxSweeps, __cushim_slot_cusolverDnXsyevjSetMaxSweeps);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetSortEig(info: syevjInfo_t, sort_eig: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevjSetSortEig, __cushim_slot_cusolverDnXsyevjSetSortEig), export c"cusolverDnXsyevjSetSortEig", name "cusolverDnXsyevjSetSortEig", proc c"cusolverDnXsyevjSetSortEig", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevjSetSortEig];
+    statics (__cushim_fn_cusolverDnXsyevjSetSortEig, __cushim_slot_cusolverDnXsyevjSetSortEig);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetTolerance(info: syevjInfo_t, tolerance: f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsyevjSetTolerance, __cushim_slot_cusolverDnXsyevjSetTolerance), export c"cusolverDnXsyevjSetTolerance", name "cusolverDnXsyevjSetTolerance", proc c"cusolverDnXsyevjSetTolerance", version 0, since 0, per_thread [];
-    link [cusolverDnXsyevjSetTolerance];
+    statics (__cushim_fn_cusolverDnXsyevjSetTolerance, __cushim_slot_cusolverDnXsyevjSetTolerance);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsytrs, __cushim_slot_cusolverDnXsytrs), export c"cusolverDnXsytrs", name "cusolverDnXsytrs", proc c"cusolverDnXsytrs", version 0, since 0, per_thread [];
-    link [cusolverDnXsytrs];
+    statics (__cushim_fn_cusolverDnXsytrs, __cushim_slot_cusolverDnXsytrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXsytrs_bufferSize, __cushim_slot_cusolverDnXsytrs_bufferSize), export c"cusolverDnXsytrs_bufferSize", name "cusolverDnXsytrs_bufferSize", proc c"cusolverDnXsytrs_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXsytrs_bufferSize];
+    statics (__cushim_fn_cusolverDnXsytrs_bufferSize, __cushim_slot_cusolverDnXsytrs_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXtrtri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXtrtri, __cushim_slot_cusolverDnXtrtri), export c"cusolverDnXtrtri", name "cusolverDnXtrtri", proc c"cusolverDnXtrtri", version 0, since 0, per_thread [];
-    link [cusolverDnXtrtri];
+    statics (__cushim_fn_cusolverDnXtrtri, __cushim_slot_cusolverDnXtrtri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnXtrtri_bufferSize, __cushim_slot_cusolverDnXtrtri_bufferSize), export c"cusolverDnXtrtri_bufferSize", name "cusolverDnXtrtri_bufferSize", proc c"cusolverDnXtrtri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnXtrtri_bufferSize];
+    statics (__cushim_fn_cusolverDnXtrtri_bufferSize, __cushim_slot_cusolverDnXtrtri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZCgels, __cushim_slot_cusolverDnZCgels), export c"cusolverDnZCgels", name "cusolverDnZCgels", proc c"cusolverDnZCgels", version 0, since 0, per_thread [];
-    link [cusolverDnZCgels];
+    statics (__cushim_fn_cusolverDnZCgels, __cushim_slot_cusolverDnZCgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZCgels_bufferSize, __cushim_slot_cusolverDnZCgels_bufferSize), export c"cusolverDnZCgels_bufferSize", name "cusolverDnZCgels_bufferSize", proc c"cusolverDnZCgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZCgels_bufferSize];
+    statics (__cushim_fn_cusolverDnZCgels_bufferSize, __cushim_slot_cusolverDnZCgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZCgesv, __cushim_slot_cusolverDnZCgesv), export c"cusolverDnZCgesv", name "cusolverDnZCgesv", proc c"cusolverDnZCgesv", version 0, since 0, per_thread [];
-    link [cusolverDnZCgesv];
+    statics (__cushim_fn_cusolverDnZCgesv, __cushim_slot_cusolverDnZCgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZCgesv_bufferSize, __cushim_slot_cusolverDnZCgesv_bufferSize), export c"cusolverDnZCgesv_bufferSize", name "cusolverDnZCgesv_bufferSize", proc c"cusolverDnZCgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZCgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnZCgesv_bufferSize, __cushim_slot_cusolverDnZCgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZEgels, __cushim_slot_cusolverDnZEgels), export c"cusolverDnZEgels", name "cusolverDnZEgels", proc c"cusolverDnZEgels", version 0, since 0, per_thread [];
-    link [cusolverDnZEgels];
+    statics (__cushim_fn_cusolverDnZEgels, __cushim_slot_cusolverDnZEgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZEgels_bufferSize, __cushim_slot_cusolverDnZEgels_bufferSize), export c"cusolverDnZEgels_bufferSize", name "cusolverDnZEgels_bufferSize", proc c"cusolverDnZEgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZEgels_bufferSize];
+    statics (__cushim_fn_cusolverDnZEgels_bufferSize, __cushim_slot_cusolverDnZEgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZEgesv, __cushim_slot_cusolverDnZEgesv), export c"cusolverDnZEgesv", name "cusolverDnZEgesv", proc c"cusolverDnZEgesv", version 0, since 0, per_thread [];
-    link [cusolverDnZEgesv];
+    statics (__cushim_fn_cusolverDnZEgesv, __cushim_slot_cusolverDnZEgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZEgesv_bufferSize, __cushim_slot_cusolverDnZEgesv_bufferSize), export c"cusolverDnZEgesv_bufferSize", name "cusolverDnZEgesv_bufferSize", proc c"cusolverDnZEgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZEgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnZEgesv_bufferSize, __cushim_slot_cusolverDnZEgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZKgels, __cushim_slot_cusolverDnZKgels), export c"cusolverDnZKgels", name "cusolverDnZKgels", proc c"cusolverDnZKgels", version 0, since 0, per_thread [];
-    link [cusolverDnZKgels];
+    statics (__cushim_fn_cusolverDnZKgels, __cushim_slot_cusolverDnZKgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZKgels_bufferSize, __cushim_slot_cusolverDnZKgels_bufferSize), export c"cusolverDnZKgels_bufferSize", name "cusolverDnZKgels_bufferSize", proc c"cusolverDnZKgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZKgels_bufferSize];
+    statics (__cushim_fn_cusolverDnZKgels_bufferSize, __cushim_slot_cusolverDnZKgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZKgesv, __cushim_slot_cusolverDnZKgesv), export c"cusolverDnZKgesv", name "cusolverDnZKgesv", proc c"cusolverDnZKgesv", version 0, since 0, per_thread [];
-    link [cusolverDnZKgesv];
+    statics (__cushim_fn_cusolverDnZKgesv, __cushim_slot_cusolverDnZKgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZKgesv_bufferSize, __cushim_slot_cusolverDnZKgesv_bufferSize), export c"cusolverDnZKgesv_bufferSize", name "cusolverDnZKgesv_bufferSize", proc c"cusolverDnZKgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZKgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnZKgesv_bufferSize, __cushim_slot_cusolverDnZKgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZYgels, __cushim_slot_cusolverDnZYgels), export c"cusolverDnZYgels", name "cusolverDnZYgels", proc c"cusolverDnZYgels", version 0, since 0, per_thread [];
-    link [cusolverDnZYgels];
+    statics (__cushim_fn_cusolverDnZYgels, __cushim_slot_cusolverDnZYgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZYgels_bufferSize, __cushim_slot_cusolverDnZYgels_bufferSize), export c"cusolverDnZYgels_bufferSize", name "cusolverDnZYgels_bufferSize", proc c"cusolverDnZYgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZYgels_bufferSize];
+    statics (__cushim_fn_cusolverDnZYgels_bufferSize, __cushim_slot_cusolverDnZYgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZYgesv, __cushim_slot_cusolverDnZYgesv), export c"cusolverDnZYgesv", name "cusolverDnZYgesv", proc c"cusolverDnZYgesv", version 0, since 0, per_thread [];
-    link [cusolverDnZYgesv];
+    statics (__cushim_fn_cusolverDnZYgesv, __cushim_slot_cusolverDnZYgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZYgesv_bufferSize, __cushim_slot_cusolverDnZYgesv_bufferSize), export c"cusolverDnZYgesv_bufferSize", name "cusolverDnZYgesv_bufferSize", proc c"cusolverDnZYgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZYgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnZYgesv_bufferSize, __cushim_slot_cusolverDnZYgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZZgels, __cushim_slot_cusolverDnZZgels), export c"cusolverDnZZgels", name "cusolverDnZZgels", proc c"cusolverDnZZgels", version 0, since 0, per_thread [];
-    link [cusolverDnZZgels];
+    statics (__cushim_fn_cusolverDnZZgels, __cushim_slot_cusolverDnZZgels);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZZgels_bufferSize, __cushim_slot_cusolverDnZZgels_bufferSize), export c"cusolverDnZZgels_bufferSize", name "cusolverDnZZgels_bufferSize", proc c"cusolverDnZZgels_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZZgels_bufferSize];
+    statics (__cushim_fn_cusolverDnZZgels_bufferSize, __cushim_slot_cusolverDnZZgels_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZZgesv, __cushim_slot_cusolverDnZZgesv), export c"cusolverDnZZgesv", name "cusolverDnZZgesv", proc c"cusolverDnZZgesv", version 0, since 0, per_thread [];
-    link [cusolverDnZZgesv];
+    statics (__cushim_fn_cusolverDnZZgesv, __cushim_slot_cusolverDnZZgesv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZZgesv_bufferSize, __cushim_slot_cusolverDnZZgesv_bufferSize), export c"cusolverDnZZgesv_bufferSize", name "cusolverDnZZgesv_bufferSize", proc c"cusolverDnZZgesv_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZZgesv_bufferSize];
+    statics (__cushim_fn_cusolverDnZZgesv_bufferSize, __cushim_slot_cusolverDnZZgesv_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, D: *mut f64, E: *mut f64, TAUQ: *mut cuDoubleComplex, TAUP: *mut cuDoubleComplex, Work: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgebrd, __cushim_slot_cusolverDnZgebrd), export c"cusolverDnZgebrd", name "cusolverDnZgebrd", proc c"cusolverDnZgebrd", version 0, since 0, per_thread [];
-    link [cusolverDnZgebrd];
+    statics (__cushim_fn_cusolverDnZgebrd, __cushim_slot_cusolverDnZgebrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgebrd_bufferSize, __cushim_slot_cusolverDnZgebrd_bufferSize), export c"cusolverDnZgebrd_bufferSize", name "cusolverDnZgebrd_bufferSize", proc c"cusolverDnZgebrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgebrd_bufferSize];
+    statics (__cushim_fn_cusolverDnZgebrd_bufferSize, __cushim_slot_cusolverDnZgebrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, TAU: *mut cuDoubleComplex, Workspace: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgeqrf, __cushim_slot_cusolverDnZgeqrf), export c"cusolverDnZgeqrf", name "cusolverDnZgeqrf", proc c"cusolverDnZgeqrf", version 0, since 0, per_thread [];
-    link [cusolverDnZgeqrf];
+    statics (__cushim_fn_cusolverDnZgeqrf, __cushim_slot_cusolverDnZgeqrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgeqrf_bufferSize, __cushim_slot_cusolverDnZgeqrf_bufferSize), export c"cusolverDnZgeqrf_bufferSize", name "cusolverDnZgeqrf_bufferSize", proc c"cusolverDnZgeqrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgeqrf_bufferSize];
+    statics (__cushim_fn_cusolverDnZgeqrf_bufferSize, __cushim_slot_cusolverDnZgeqrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, VT: *mut cuDoubleComplex, ldvt: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, rwork: *mut f64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvd, __cushim_slot_cusolverDnZgesvd), export c"cusolverDnZgesvd", name "cusolverDnZgesvd", proc c"cusolverDnZgesvd", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvd];
+    statics (__cushim_fn_cusolverDnZgesvd, __cushim_slot_cusolverDnZgesvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvd_bufferSize, __cushim_slot_cusolverDnZgesvd_bufferSize), export c"cusolverDnZgesvd_bufferSize", name "cusolverDnZgesvd_bufferSize", proc c"cusolverDnZgesvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvd_bufferSize];
+    statics (__cushim_fn_cusolverDnZgesvd_bufferSize, __cushim_slot_cusolverDnZgesvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f64, strideS: ::core::ffi::c_longlong, d_U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched, __cushim_slot_cusolverDnZgesvdaStridedBatched), export c"cusolverDnZgesvdaStridedBatched", name "cusolverDnZgesvdaStridedBatched", proc c"cusolverDnZgesvdaStridedBatched", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdaStridedBatched];
+    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched, __cushim_slot_cusolverDnZgesvdaStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f64, strideS: ::core::ffi::c_longlong, d_U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnZgesvdaStridedBatched_bufferSize), export c"cusolverDnZgesvdaStridedBatched_bufferSize", name "cusolverDnZgesvdaStridedBatched_bufferSize", proc c"cusolverDnZgesvdaStridedBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdaStridedBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnZgesvdaStridedBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdj, __cushim_slot_cusolverDnZgesvdj), export c"cusolverDnZgesvdj", name "cusolverDnZgesvdj", proc c"cusolverDnZgesvdj", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdj];
+    statics (__cushim_fn_cusolverDnZgesvdj, __cushim_slot_cusolverDnZgesvdj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdjBatched, __cushim_slot_cusolverDnZgesvdjBatched), export c"cusolverDnZgesvdjBatched", name "cusolverDnZgesvdjBatched", proc c"cusolverDnZgesvdjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdjBatched];
+    statics (__cushim_fn_cusolverDnZgesvdjBatched, __cushim_slot_cusolverDnZgesvdjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, S: *const f64, U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdjBatched_bufferSize, __cushim_slot_cusolverDnZgesvdjBatched_bufferSize), export c"cusolverDnZgesvdjBatched_bufferSize", name "cusolverDnZgesvdjBatched_bufferSize", proc c"cusolverDnZgesvdjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnZgesvdjBatched_bufferSize, __cushim_slot_cusolverDnZgesvdjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, S: *const f64, U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgesvdj_bufferSize, __cushim_slot_cusolverDnZgesvdj_bufferSize), export c"cusolverDnZgesvdj_bufferSize", name "cusolverDnZgesvdj_bufferSize", proc c"cusolverDnZgesvdj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgesvdj_bufferSize];
+    statics (__cushim_fn_cusolverDnZgesvdj_bufferSize, __cushim_slot_cusolverDnZgesvdj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Workspace: *mut cuDoubleComplex, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgetrf, __cushim_slot_cusolverDnZgetrf), export c"cusolverDnZgetrf", name "cusolverDnZgetrf", proc c"cusolverDnZgetrf", version 0, since 0, per_thread [];
-    link [cusolverDnZgetrf];
+    statics (__cushim_fn_cusolverDnZgetrf, __cushim_slot_cusolverDnZgetrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgetrf_bufferSize, __cushim_slot_cusolverDnZgetrf_bufferSize), export c"cusolverDnZgetrf_bufferSize", name "cusolverDnZgetrf_bufferSize", proc c"cusolverDnZgetrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZgetrf_bufferSize];
+    statics (__cushim_fn_cusolverDnZgetrf_bufferSize, __cushim_slot_cusolverDnZgetrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZgetrs, __cushim_slot_cusolverDnZgetrs), export c"cusolverDnZgetrs", name "cusolverDnZgetrs", proc c"cusolverDnZgetrs", version 0, since 0, per_thread [];
-    link [cusolverDnZgetrs];
+    statics (__cushim_fn_cusolverDnZgetrs, __cushim_slot_cusolverDnZgetrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevd, __cushim_slot_cusolverDnZheevd), export c"cusolverDnZheevd", name "cusolverDnZheevd", proc c"cusolverDnZheevd", version 0, since 0, per_thread [];
-    link [cusolverDnZheevd];
+    statics (__cushim_fn_cusolverDnZheevd, __cushim_slot_cusolverDnZheevd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevd_bufferSize, __cushim_slot_cusolverDnZheevd_bufferSize), export c"cusolverDnZheevd_bufferSize", name "cusolverDnZheevd_bufferSize", proc c"cusolverDnZheevd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZheevd_bufferSize];
+    statics (__cushim_fn_cusolverDnZheevd_bufferSize, __cushim_slot_cusolverDnZheevd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevdx, __cushim_slot_cusolverDnZheevdx), export c"cusolverDnZheevdx", name "cusolverDnZheevdx", proc c"cusolverDnZheevdx", version 0, since 0, per_thread [];
-    link [cusolverDnZheevdx];
+    statics (__cushim_fn_cusolverDnZheevdx, __cushim_slot_cusolverDnZheevdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevdx_bufferSize, __cushim_slot_cusolverDnZheevdx_bufferSize), export c"cusolverDnZheevdx_bufferSize", name "cusolverDnZheevdx_bufferSize", proc c"cusolverDnZheevdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZheevdx_bufferSize];
+    statics (__cushim_fn_cusolverDnZheevdx_bufferSize, __cushim_slot_cusolverDnZheevdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevj, __cushim_slot_cusolverDnZheevj), export c"cusolverDnZheevj", name "cusolverDnZheevj", proc c"cusolverDnZheevj", version 0, since 0, per_thread [];
-    link [cusolverDnZheevj];
+    statics (__cushim_fn_cusolverDnZheevj, __cushim_slot_cusolverDnZheevj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevjBatched, __cushim_slot_cusolverDnZheevjBatched), export c"cusolverDnZheevjBatched", name "cusolverDnZheevjBatched", proc c"cusolverDnZheevjBatched", version 0, since 0, per_thread [];
-    link [cusolverDnZheevjBatched];
+    statics (__cushim_fn_cusolverDnZheevjBatched, __cushim_slot_cusolverDnZheevjBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevjBatched_bufferSize, __cushim_slot_cusolverDnZheevjBatched_bufferSize), export c"cusolverDnZheevjBatched_bufferSize", name "cusolverDnZheevjBatched_bufferSize", proc c"cusolverDnZheevjBatched_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZheevjBatched_bufferSize];
+    statics (__cushim_fn_cusolverDnZheevjBatched_bufferSize, __cushim_slot_cusolverDnZheevjBatched_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZheevj_bufferSize, __cushim_slot_cusolverDnZheevj_bufferSize), export c"cusolverDnZheevj_bufferSize", name "cusolverDnZheevj_bufferSize", proc c"cusolverDnZheevj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZheevj_bufferSize];
+    statics (__cushim_fn_cusolverDnZheevj_bufferSize, __cushim_slot_cusolverDnZheevj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvd, __cushim_slot_cusolverDnZhegvd), export c"cusolverDnZhegvd", name "cusolverDnZhegvd", proc c"cusolverDnZhegvd", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvd];
+    statics (__cushim_fn_cusolverDnZhegvd, __cushim_slot_cusolverDnZhegvd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvd_bufferSize, __cushim_slot_cusolverDnZhegvd_bufferSize), export c"cusolverDnZhegvd_bufferSize", name "cusolverDnZhegvd_bufferSize", proc c"cusolverDnZhegvd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvd_bufferSize];
+    statics (__cushim_fn_cusolverDnZhegvd_bufferSize, __cushim_slot_cusolverDnZhegvd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvdx, __cushim_slot_cusolverDnZhegvdx), export c"cusolverDnZhegvdx", name "cusolverDnZhegvdx", proc c"cusolverDnZhegvdx", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvdx];
+    statics (__cushim_fn_cusolverDnZhegvdx, __cushim_slot_cusolverDnZhegvdx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvdx_bufferSize, __cushim_slot_cusolverDnZhegvdx_bufferSize), export c"cusolverDnZhegvdx_bufferSize", name "cusolverDnZhegvdx_bufferSize", proc c"cusolverDnZhegvdx_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvdx_bufferSize];
+    statics (__cushim_fn_cusolverDnZhegvdx_bufferSize, __cushim_slot_cusolverDnZhegvdx_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvj, __cushim_slot_cusolverDnZhegvj), export c"cusolverDnZhegvj", name "cusolverDnZhegvj", proc c"cusolverDnZhegvj", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvj];
+    statics (__cushim_fn_cusolverDnZhegvj, __cushim_slot_cusolverDnZhegvj);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhegvj_bufferSize, __cushim_slot_cusolverDnZhegvj_bufferSize), export c"cusolverDnZhegvj_bufferSize", name "cusolverDnZhegvj_bufferSize", proc c"cusolverDnZhegvj_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZhegvj_bufferSize];
+    statics (__cushim_fn_cusolverDnZhegvj_bufferSize, __cushim_slot_cusolverDnZhegvj_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, d: *mut f64, e: *mut f64, tau: *mut cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhetrd, __cushim_slot_cusolverDnZhetrd), export c"cusolverDnZhetrd", name "cusolverDnZhetrd", proc c"cusolverDnZhetrd", version 0, since 0, per_thread [];
-    link [cusolverDnZhetrd];
+    statics (__cushim_fn_cusolverDnZhetrd, __cushim_slot_cusolverDnZhetrd);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, d: *const f64, e: *const f64, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZhetrd_bufferSize, __cushim_slot_cusolverDnZhetrd_bufferSize), export c"cusolverDnZhetrd_bufferSize", name "cusolverDnZhetrd_bufferSize", proc c"cusolverDnZhetrd_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZhetrd_bufferSize];
+    statics (__cushim_fn_cusolverDnZhetrd_bufferSize, __cushim_slot_cusolverDnZhetrd_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZlaswp, __cushim_slot_cusolverDnZlaswp), export c"cusolverDnZlaswp", name "cusolverDnZlaswp", proc c"cusolverDnZlaswp", version 0, since 0, per_thread [];
-    link [cusolverDnZlaswp];
+    statics (__cushim_fn_cusolverDnZlaswp, __cushim_slot_cusolverDnZlaswp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZlauum, __cushim_slot_cusolverDnZlauum), export c"cusolverDnZlauum", name "cusolverDnZlauum", proc c"cusolverDnZlauum", version 0, since 0, per_thread [];
-    link [cusolverDnZlauum];
+    statics (__cushim_fn_cusolverDnZlauum, __cushim_slot_cusolverDnZlauum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZlauum_bufferSize, __cushim_slot_cusolverDnZlauum_bufferSize), export c"cusolverDnZlauum_bufferSize", name "cusolverDnZlauum_bufferSize", proc c"cusolverDnZlauum_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZlauum_bufferSize];
+    statics (__cushim_fn_cusolverDnZlauum_bufferSize, __cushim_slot_cusolverDnZlauum_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Workspace: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotrf, __cushim_slot_cusolverDnZpotrf), export c"cusolverDnZpotrf", name "cusolverDnZpotrf", proc c"cusolverDnZpotrf", version 0, since 0, per_thread [];
-    link [cusolverDnZpotrf];
+    statics (__cushim_fn_cusolverDnZpotrf, __cushim_slot_cusolverDnZpotrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut cuDoubleComplex, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotrfBatched, __cushim_slot_cusolverDnZpotrfBatched), export c"cusolverDnZpotrfBatched", name "cusolverDnZpotrfBatched", proc c"cusolverDnZpotrfBatched", version 0, since 0, per_thread [];
-    link [cusolverDnZpotrfBatched];
+    statics (__cushim_fn_cusolverDnZpotrfBatched, __cushim_slot_cusolverDnZpotrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotrf_bufferSize, __cushim_slot_cusolverDnZpotrf_bufferSize), export c"cusolverDnZpotrf_bufferSize", name "cusolverDnZpotrf_bufferSize", proc c"cusolverDnZpotrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZpotrf_bufferSize];
+    statics (__cushim_fn_cusolverDnZpotrf_bufferSize, __cushim_slot_cusolverDnZpotrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotri, __cushim_slot_cusolverDnZpotri), export c"cusolverDnZpotri", name "cusolverDnZpotri", proc c"cusolverDnZpotri", version 0, since 0, per_thread [];
-    link [cusolverDnZpotri];
+    statics (__cushim_fn_cusolverDnZpotri, __cushim_slot_cusolverDnZpotri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotri_bufferSize, __cushim_slot_cusolverDnZpotri_bufferSize), export c"cusolverDnZpotri_bufferSize", name "cusolverDnZpotri_bufferSize", proc c"cusolverDnZpotri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZpotri_bufferSize];
+    statics (__cushim_fn_cusolverDnZpotri_bufferSize, __cushim_slot_cusolverDnZpotri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotrs, __cushim_slot_cusolverDnZpotrs), export c"cusolverDnZpotrs", name "cusolverDnZpotrs", proc c"cusolverDnZpotrs", version 0, since 0, per_thread [];
-    link [cusolverDnZpotrs];
+    statics (__cushim_fn_cusolverDnZpotrs, __cushim_slot_cusolverDnZpotrs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut *mut cuDoubleComplex, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZpotrsBatched, __cushim_slot_cusolverDnZpotrsBatched), export c"cusolverDnZpotrsBatched", name "cusolverDnZpotrsBatched", proc c"cusolverDnZpotrsBatched", version 0, since 0, per_thread [];
-    link [cusolverDnZpotrsBatched];
+    statics (__cushim_fn_cusolverDnZpotrsBatched, __cushim_slot_cusolverDnZpotrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZsytrf, __cushim_slot_cusolverDnZsytrf), export c"cusolverDnZsytrf", name "cusolverDnZsytrf", proc c"cusolverDnZsytrf", version 0, since 0, per_thread [];
-    link [cusolverDnZsytrf];
+    statics (__cushim_fn_cusolverDnZsytrf, __cushim_slot_cusolverDnZsytrf);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZsytrf_bufferSize, __cushim_slot_cusolverDnZsytrf_bufferSize), export c"cusolverDnZsytrf_bufferSize", name "cusolverDnZsytrf_bufferSize", proc c"cusolverDnZsytrf_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZsytrf_bufferSize];
+    statics (__cushim_fn_cusolverDnZsytrf_bufferSize, __cushim_slot_cusolverDnZsytrf_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZsytri, __cushim_slot_cusolverDnZsytri), export c"cusolverDnZsytri", name "cusolverDnZsytri", proc c"cusolverDnZsytri", version 0, since 0, per_thread [];
-    link [cusolverDnZsytri];
+    statics (__cushim_fn_cusolverDnZsytri, __cushim_slot_cusolverDnZsytri);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZsytri_bufferSize, __cushim_slot_cusolverDnZsytri_bufferSize), export c"cusolverDnZsytri_bufferSize", name "cusolverDnZsytri_bufferSize", proc c"cusolverDnZsytri_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZsytri_bufferSize];
+    statics (__cushim_fn_cusolverDnZsytri_bufferSize, __cushim_slot_cusolverDnZsytri_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungbr, __cushim_slot_cusolverDnZungbr), export c"cusolverDnZungbr", name "cusolverDnZungbr", proc c"cusolverDnZungbr", version 0, since 0, per_thread [];
-    link [cusolverDnZungbr];
+    statics (__cushim_fn_cusolverDnZungbr, __cushim_slot_cusolverDnZungbr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungbr_bufferSize, __cushim_slot_cusolverDnZungbr_bufferSize), export c"cusolverDnZungbr_bufferSize", name "cusolverDnZungbr_bufferSize", proc c"cusolverDnZungbr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZungbr_bufferSize];
+    statics (__cushim_fn_cusolverDnZungbr_bufferSize, __cushim_slot_cusolverDnZungbr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungqr, __cushim_slot_cusolverDnZungqr), export c"cusolverDnZungqr", name "cusolverDnZungqr", proc c"cusolverDnZungqr", version 0, since 0, per_thread [];
-    link [cusolverDnZungqr];
+    statics (__cushim_fn_cusolverDnZungqr, __cushim_slot_cusolverDnZungqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungqr_bufferSize, __cushim_slot_cusolverDnZungqr_bufferSize), export c"cusolverDnZungqr_bufferSize", name "cusolverDnZungqr_bufferSize", proc c"cusolverDnZungqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZungqr_bufferSize];
+    statics (__cushim_fn_cusolverDnZungqr_bufferSize, __cushim_slot_cusolverDnZungqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungtr, __cushim_slot_cusolverDnZungtr), export c"cusolverDnZungtr", name "cusolverDnZungtr", proc c"cusolverDnZungtr", version 0, since 0, per_thread [];
-    link [cusolverDnZungtr];
+    statics (__cushim_fn_cusolverDnZungtr, __cushim_slot_cusolverDnZungtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZungtr_bufferSize, __cushim_slot_cusolverDnZungtr_bufferSize), export c"cusolverDnZungtr_bufferSize", name "cusolverDnZungtr_bufferSize", proc c"cusolverDnZungtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZungtr_bufferSize];
+    statics (__cushim_fn_cusolverDnZungtr_bufferSize, __cushim_slot_cusolverDnZungtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZunmqr, __cushim_slot_cusolverDnZunmqr), export c"cusolverDnZunmqr", name "cusolverDnZunmqr", proc c"cusolverDnZunmqr", version 0, since 0, per_thread [];
-    link [cusolverDnZunmqr];
+    statics (__cushim_fn_cusolverDnZunmqr, __cushim_slot_cusolverDnZunmqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *const cuDoubleComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZunmqr_bufferSize, __cushim_slot_cusolverDnZunmqr_bufferSize), export c"cusolverDnZunmqr_bufferSize", name "cusolverDnZunmqr_bufferSize", proc c"cusolverDnZunmqr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZunmqr_bufferSize];
+    statics (__cushim_fn_cusolverDnZunmqr_bufferSize, __cushim_slot_cusolverDnZunmqr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *mut cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZunmtr, __cushim_slot_cusolverDnZunmtr), export c"cusolverDnZunmtr", name "cusolverDnZunmtr", proc c"cusolverDnZunmtr", version 0, since 0, per_thread [];
-    link [cusolverDnZunmtr];
+    statics (__cushim_fn_cusolverDnZunmtr, __cushim_slot_cusolverDnZunmtr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *const cuDoubleComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverDnZunmtr_bufferSize, __cushim_slot_cusolverDnZunmtr_bufferSize), export c"cusolverDnZunmtr_bufferSize", name "cusolverDnZunmtr_bufferSize", proc c"cusolverDnZunmtr_bufferSize", version 0, since 0, per_thread [];
-    link [cusolverDnZunmtr_bufferSize];
+    statics (__cushim_fn_cusolverDnZunmtr_bufferSize, __cushim_slot_cusolverDnZunmtr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverGetProperty, __cushim_slot_cusolverGetProperty), export c"cusolverGetProperty", name "cusolverGetProperty", proc c"cusolverGetProperty", version 0, since 0, per_thread [];
-    link [cusolverGetProperty];
+    statics (__cushim_fn_cusolverGetProperty, __cushim_slot_cusolverGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverGetVersion(version: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverGetVersion, __cushim_slot_cusolverGetVersion), export c"cusolverGetVersion", name "cusolverGetVersion", proc c"cusolverGetVersion", version 0, since 0, per_thread [];
-    link [cusolverGetVersion];
+    statics (__cushim_fn_cusolverGetVersion, __cushim_slot_cusolverGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfAccessBundledFactorsDevice(handle: cusolverRfHandle_t, nnzM: *mut ::core::ffi::c_int, Mp: *mut *mut ::core::ffi::c_int, Mi: *mut *mut ::core::ffi::c_int, Mx: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfAccessBundledFactorsDevice, __cushim_slot_cusolverRfAccessBundledFactorsDevice), export c"cusolverRfAccessBundledFactorsDevice", name "cusolverRfAccessBundledFactorsDevice", proc c"cusolverRfAccessBundledFactorsDevice", version 0, since 0, per_thread [];
-    link [cusolverRfAccessBundledFactorsDevice];
+    statics (__cushim_fn_cusolverRfAccessBundledFactorsDevice, __cushim_slot_cusolverRfAccessBundledFactorsDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfAnalyze(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfAnalyze, __cushim_slot_cusolverRfAnalyze), export c"cusolverRfAnalyze", name "cusolverRfAnalyze", proc c"cusolverRfAnalyze", version 0, since 0, per_thread [];
-    link [cusolverRfAnalyze];
+    statics (__cushim_fn_cusolverRfAnalyze, __cushim_slot_cusolverRfAnalyze);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchAnalyze(handle: cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchAnalyze, __cushim_slot_cusolverRfBatchAnalyze), export c"cusolverRfBatchAnalyze", name "cusolverRfBatchAnalyze", proc c"cusolverRfBatchAnalyze", version 0, since 0, per_thread [];
-    link [cusolverRfBatchAnalyze];
+    statics (__cushim_fn_cusolverRfBatchAnalyze, __cushim_slot_cusolverRfBatchAnalyze);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchRefactor(handle: cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchRefactor, __cushim_slot_cusolverRfBatchRefactor), export c"cusolverRfBatchRefactor", name "cusolverRfBatchRefactor", proc c"cusolverRfBatchRefactor", version 0, since 0, per_thread [];
-    link [cusolverRfBatchRefactor];
+    statics (__cushim_fn_cusolverRfBatchRefactor, __cushim_slot_cusolverRfBatchRefactor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchResetValues(batchSize: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA_array: *mut *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchResetValues, __cushim_slot_cusolverRfBatchResetValues), export c"cusolverRfBatchResetValues", name "cusolverRfBatchResetValues", proc c"cusolverRfBatchResetValues", version 0, since 0, per_thread [];
-    link [cusolverRfBatchResetValues];
+    statics (__cushim_fn_cusolverRfBatchResetValues, __cushim_slot_cusolverRfBatchResetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchSetupHost(batchSize: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, h_csrRowPtrA: *mut ::core::ffi::c_int, h_csrColIndA: *mut ::core::ffi::c_int, h_csrValA_array: *mut *mut f64, nnzL: ::core::ffi::c_int, h_csrRowPtrL: *mut ::core::ffi::c_int, h_csrColIndL: *mut ::core::ffi::c_int, h_csrValL: *mut f64, nnzU: ::core::ffi::c_int, h_csrRowPtrU: *mut ::core::ffi::c_int, h_csrColIndU: *mut ::core::ffi::c_int, h_csrValU: *mut f64, h_P: *mut ::core::ffi::c_int, h_Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchSetupHost, __cushim_slot_cusolverRfBatchSetupHost), export c"cusolverRfBatchSetupHost", name "cusolverRfBatchSetupHost", proc c"cusolverRfBatchSetupHost", version 0, since 0, per_thread [];
-    link [cusolverRfBatchSetupHost];
+    statics (__cushim_fn_cusolverRfBatchSetupHost, __cushim_slot_cusolverRfBatchSetupHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchSolve(handle: cusolverRfHandle_t, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Temp: *mut f64, ldt: ::core::ffi::c_int, XF_array: *mut *mut f64, ldxf: ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchSolve, __cushim_slot_cusolverRfBatchSolve), export c"cusolverRfBatchSolve", name "cusolverRfBatchSolve", proc c"cusolverRfBatchSolve", version 0, since 0, per_thread [];
-    link [cusolverRfBatchSolve];
+    statics (__cushim_fn_cusolverRfBatchSolve, __cushim_slot_cusolverRfBatchSolve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchZeroPivot(handle: cusolverRfHandle_t, position: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfBatchZeroPivot, __cushim_slot_cusolverRfBatchZeroPivot), export c"cusolverRfBatchZeroPivot", name "cusolverRfBatchZeroPivot", proc c"cusolverRfBatchZeroPivot", version 0, since 0, per_thread [];
-    link [cusolverRfBatchZeroPivot];
+    statics (__cushim_fn_cusolverRfBatchZeroPivot, __cushim_slot_cusolverRfBatchZeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfCreate(handle: *mut cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfCreate, __cushim_slot_cusolverRfCreate), export c"cusolverRfCreate", name "cusolverRfCreate", proc c"cusolverRfCreate", version 0, since 0, per_thread [];
-    link [cusolverRfCreate];
+    statics (__cushim_fn_cusolverRfCreate, __cushim_slot_cusolverRfCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfDestroy(handle: cusolverRfHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfDestroy, __cushim_slot_cusolverRfDestroy), export c"cusolverRfDestroy", name "cusolverRfDestroy", proc c"cusolverRfDestroy", version 0, since 0, per_thread [];
-    link [cusolverRfDestroy];
+    statics (__cushim_fn_cusolverRfDestroy, __cushim_slot_cusolverRfDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfExtractBundledFactorsHost(handle: cusolverRfHandle_t, h_nnzM: *mut ::core::ffi::c_int, h_Mp: *mut *mut ::core::ffi::c_int, h_Mi: *mut *mut ::core::ffi::c_int, h_Mx: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfExtractBundledFactorsHost, __cushim_slot_cusolverRfExtractBundledFactorsHost), export c"cusolverRfExtractBundledFactorsHost", name "cusolverRfExtractBundledFactorsHost", proc c"cusolverRfExtractBundledFactorsHost", version 0, since 0, per_thread [];
-    link [cusolverRfExtractBundledFactorsHost];
+    statics (__cushim_fn_cusolverRfExtractBundledFactorsHost, __cushim_slot_cusolverRfExtractBundledFactorsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfExtractSplitFactorsHost(handle: cusolverRfHandle_t, h_nnzL: *mut ::core::ffi::c_int, h_csrRowPtrL: *mut *mut ::core::ffi::c_int, h_csrColIndL: *mut *mut ::core::ffi::c_int, h_csrValL: *mut *mut f64, h_nnzU: *mut ::core::ffi::c_int, h_csrRowPtrU: *mut *mut ::core::ffi::c_int, h_csrColIndU: *mut *mut ::core::ffi::c_int, h_csrValU: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfExtractSplitFactorsHost, __cushim_slot_cusolverRfExtractSplitFactorsHost), export c"cusolverRfExtractSplitFactorsHost", name "cusolverRfExtractSplitFactorsHost", proc c"cusolverRfExtractSplitFactorsHost", version 0, since 0, per_thread [];
-    link [cusolverRfExtractSplitFactorsHost];
+    statics (__cushim_fn_cusolverRfExtractSplitFactorsHost, __cushim_slot_cusolverRfExtractSplitFactorsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfGetAlgs(handle: cusolverRfHandle_t, factAlg: *mut cusolverRfFactorization_t, solveAlg: *mut cusolverRfTriangularSolve_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfGetAlgs, __cushim_slot_cusolverRfGetAlgs), export c"cusolverRfGetAlgs", name "cusolverRfGetAlgs", proc c"cusolverRfGetAlgs", version 0, since 0, per_thread [];
-    link [cusolverRfGetAlgs];
+    statics (__cushim_fn_cusolverRfGetAlgs, __cushim_slot_cusolverRfGetAlgs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfGetMatrixFormat(handle: cusolverRfHandle_t, format: *mut cusolverRfMatrixFormat_t, diag: *mut cusolverRfUnitDiagonal_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfGetMatrixFormat, __cushim_slot_cusolverRfGetMatrixFormat), export c"cusolverRfGetMatrixFormat", name "cusolverRfGetMatrixFormat", proc c"cusolverRfGetMatrixFormat", version 0, since 0, per_thread [];
-    link [cusolverRfGetMatrixFormat];
+    statics (__cushim_fn_cusolverRfGetMatrixFormat, __cushim_slot_cusolverRfGetMatrixFormat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfGetNumericBoostReport(handle: cusolverRfHandle_t, report: *mut cusolverRfNumericBoostReport_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfGetNumericBoostReport, __cushim_slot_cusolverRfGetNumericBoostReport), export c"cusolverRfGetNumericBoostReport", name "cusolverRfGetNumericBoostReport", proc c"cusolverRfGetNumericBoostReport", version 0, since 0, per_thread [];
-    link [cusolverRfGetNumericBoostReport];
+    statics (__cushim_fn_cusolverRfGetNumericBoostReport, __cushim_slot_cusolverRfGetNumericBoostReport);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfGetNumericProperties(handle: cusolverRfHandle_t, zero: *mut f64, boost: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfGetNumericProperties, __cushim_slot_cusolverRfGetNumericProperties), export c"cusolverRfGetNumericProperties", name "cusolverRfGetNumericProperties", proc c"cusolverRfGetNumericProperties", version 0, since 0, per_thread [];
-    link [cusolverRfGetNumericProperties];
+    statics (__cushim_fn_cusolverRfGetNumericProperties, __cushim_slot_cusolverRfGetNumericProperties);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfGetResetValuesFastMode(handle: cusolverRfHandle_t, fastMode: *mut cusolverRfResetValuesFastMode_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfGetResetValuesFastMode, __cushim_slot_cusolverRfGetResetValuesFastMode), export c"cusolverRfGetResetValuesFastMode", name "cusolverRfGetResetValuesFastMode", proc c"cusolverRfGetResetValuesFastMode", version 0, since 0, per_thread [];
-    link [cusolverRfGetResetValuesFastMode];
+    statics (__cushim_fn_cusolverRfGetResetValuesFastMode, __cushim_slot_cusolverRfGetResetValuesFastMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfRefactor(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfRefactor, __cushim_slot_cusolverRfRefactor), export c"cusolverRfRefactor", name "cusolverRfRefactor", proc c"cusolverRfRefactor", version 0, since 0, per_thread [];
-    link [cusolverRfRefactor];
+    statics (__cushim_fn_cusolverRfRefactor, __cushim_slot_cusolverRfRefactor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfResetValues(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA: *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfResetValues, __cushim_slot_cusolverRfResetValues), export c"cusolverRfResetValues", name "cusolverRfResetValues", proc c"cusolverRfResetValues", version 0, since 0, per_thread [];
-    link [cusolverRfResetValues];
+    statics (__cushim_fn_cusolverRfResetValues, __cushim_slot_cusolverRfResetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetAlgs(handle: cusolverRfHandle_t, factAlg: cusolverRfFactorization_t, solveAlg: cusolverRfTriangularSolve_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfSetAlgs, __cushim_slot_cusolverRfSetAlgs), export c"cusolverRfSetAlgs", name "cusolverRfSetAlgs", proc c"cusolverRfSetAlgs", version 0, since 0, per_thread [];
-    link [cusolverRfSetAlgs];
+    statics (__cushim_fn_cusolverRfSetAlgs, __cushim_slot_cusolverRfSetAlgs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetMatrixFormat(handle: cusolverRfHandle_t, format: cusolverRfMatrixFormat_t, diag: cusolverRfUnitDiagonal_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfSetMatrixFormat, __cushim_slot_cusolverRfSetMatrixFormat), export c"cusolverRfSetMatrixFormat", name "cusolverRfSetMatrixFormat", proc c"cusolverRfSetMatrixFormat", version 0, since 0, per_thread [];
-    link [cusolverRfSetMatrixFormat];
+    statics (__cushim_fn_cusolverRfSetMatrixFormat, __cushim_slot_cusolverRfSetMatrixFormat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetNumericProperties(handle: cusolverRfHandle_t, zero: f64, boost: f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfSetNumericProperties, __cushim_slot_cusolverRfSetNumericProperties), export c"cusolverRfSetNumericProperties", name "cusolverRfSetNumericProperties", proc c"cusolverRfSetNumericProperties", version 0, since 0, per_thread [];
-    link [cusolverRfSetNumericProperties];
+    statics (__cushim_fn_cusolverRfSetNumericProperties, __cushim_slot_cusolverRfSetNumericProperties);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetResetValuesFastMode(handle: cusolverRfHandle_t, fastMode: cusolverRfResetValuesFastMode_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverRfSetResetValuesFastMode, __cushim_slot_cusolverRfSetResetValuesFastMode), export c"cusolverRfSetResetValuesFastMode", name "cusolverRfSetResetValuesFastMode", proc c"cusolverRfSetResetValuesFastMode", version 0, since 0, per_thread [];
-    link [cusolverRfSetResetValuesFastMode];
+    statics (__cushim_fn_cusolverRfSetResetValuesFastMode, __cushim_slot_cusolverRfSetResetValuesFastMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetupDevice(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA: *mut f64, nnzL: ::core::ffi::c_int, csrRowPtrL: *mut ::core::ffi::c_int, csrColIndL: *mut ::core::ffi::c_int, csrValL: *mut f64, nnzU: ::core::ffi::c_int, csrRowPtrU: *mut ::core::ffi::c_int, csrColIndU: *mut ::core::ffi::c_int, csrValU: *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetupDevice, __cushim_slot_cusolverRfSetupDevice), export c"cusolverRfSetupDevice", name "cusolverRfSetupDevice", proc c"cusolverRfSetupDevice", version 0, since 0, per_thread [];
-    link [cusolverRfSetupDevice];
+    statics (__cushim_fn_cusolverRfSetupDevice, __cushim_slot_cusolverRfSetupDevice);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSetupHost(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, h_csrRowPtrA: *mut ::core::ffi::c_int, h_csrColIndA: *mut ::core::ffi::c_int, h_csrValA: *mut f64, nnzL: ::core::ffi::c_int, h_csrRowPtrL: *mut ::core::ffi::c_int, h_csrColIndL: *mut ::core::ffi::c_int, h_csrValL: *mut f64, nnzU: ::core::ffi::c_int, h_csrRowPtrU: *mut ::core::ffi::c_int, h_csrColIndU: *mut ::core::ffi::c_int, h_csrValU: *mut f64, h_P: *mut ::core::ffi::c_int, h_Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetupHost, __cushim_slot_cusolverRfSetupHost), export c"cusolverRfSetupHost", name "cusolverRfSetupHost", proc c"cusolverRfSetupHost", version 0, since 0, per_thread [];
-    link [cusolverRfSetupHost];
+    statics (__cushim_fn_cusolverRfSetupHost, __cushim_slot_cusolverRfSetupHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverRfSolve(handle: cusolverRfHandle_t, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Temp: *mut f64, ldt: ::core::ffi::c_int, XF: *mut f64, ldxf: ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSolve, __cushim_slot_cusolverRfSolve), export c"cusolverRfSolve", name "cusolverRfSolve", proc c"cusolverRfSolve", version 0, since 0, per_thread [];
-    link [cusolverRfSolve];
+    statics (__cushim_fn_cusolverRfSolve, __cushim_slot_cusolverRfSolve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuComplex, right_upper_corner: cuComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsreigsHost, __cushim_slot_cusolverSpCcsreigsHost), export c"cusolverSpCcsreigsHost", name "cusolverSpCcsreigsHost", proc c"cusolverSpCcsreigsHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsreigsHost];
+    statics (__cushim_fn_cusolverSpCcsreigsHost, __cushim_slot_cusolverSpCcsreigsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuComplex, x0: *const cuComplex, maxite: ::core::ffi::c_int, eps: f32, mu: *mut cuComplex, x: *mut cuComplex) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsreigvsi, __cushim_slot_cusolverSpCcsreigvsi), export c"cusolverSpCcsreigvsi", name "cusolverSpCcsreigvsi", proc c"cusolverSpCcsreigvsi", version 0, since 0, per_thread [];
-    link [cusolverSpCcsreigvsi];
+    statics (__cushim_fn_cusolverSpCcsreigvsi, __cushim_slot_cusolverSpCcsreigvsi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuComplex, x0: *const cuComplex, maxite: ::core::ffi::c_int, tol: f32, mu: *mut cuComplex, x: *mut cuComplex) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsreigvsiHost, __cushim_slot_cusolverSpCcsreigvsiHost), export c"cusolverSpCcsreigvsiHost", name "cusolverSpCcsreigvsiHost", proc c"cusolverSpCcsreigvsiHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsreigvsiHost];
+    statics (__cushim_fn_cusolverSpCcsreigvsiHost, __cushim_slot_cusolverSpCcsreigvsiHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, rankA: *mut ::core::ffi::c_int, x: *mut cuComplex, p: *mut ::core::ffi::c_int, min_norm: *mut f32) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrlsqvqrHost, __cushim_slot_cusolverSpCcsrlsqvqrHost), export c"cusolverSpCcsrlsqvqrHost", name "cusolverSpCcsrlsqvqrHost", proc c"cusolverSpCcsrlsqvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsqvqrHost];
+    statics (__cushim_fn_cusolverSpCcsrlsqvqrHost, __cushim_slot_cusolverSpCcsrlsqvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvchol, __cushim_slot_cusolverSpCcsrlsvchol), export c"cusolverSpCcsrlsvchol", name "cusolverSpCcsrlsvchol", proc c"cusolverSpCcsrlsvchol", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsvchol];
+    statics (__cushim_fn_cusolverSpCcsrlsvchol, __cushim_slot_cusolverSpCcsrlsvchol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvcholHost, __cushim_slot_cusolverSpCcsrlsvcholHost), export c"cusolverSpCcsrlsvcholHost", name "cusolverSpCcsrlsvcholHost", proc c"cusolverSpCcsrlsvcholHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsvcholHost];
+    statics (__cushim_fn_cusolverSpCcsrlsvcholHost, __cushim_slot_cusolverSpCcsrlsvcholHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvluHost, __cushim_slot_cusolverSpCcsrlsvluHost), export c"cusolverSpCcsrlsvluHost", name "cusolverSpCcsrlsvluHost", proc c"cusolverSpCcsrlsvluHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsvluHost];
+    statics (__cushim_fn_cusolverSpCcsrlsvluHost, __cushim_slot_cusolverSpCcsrlsvluHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrlsvqr, __cushim_slot_cusolverSpCcsrlsvqr), export c"cusolverSpCcsrlsvqr", name "cusolverSpCcsrlsvqr", proc c"cusolverSpCcsrlsvqr", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsvqr];
+    statics (__cushim_fn_cusolverSpCcsrlsvqr, __cushim_slot_cusolverSpCcsrlsvqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrlsvqrHost, __cushim_slot_cusolverSpCcsrlsvqrHost), export c"cusolverSpCcsrlsvqrHost", name "cusolverSpCcsrlsvqrHost", proc c"cusolverSpCcsrlsvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrlsvqrHost];
+    statics (__cushim_fn_cusolverSpCcsrlsvqrHost, __cushim_slot_cusolverSpCcsrlsvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrqrBufferInfoBatched, __cushim_slot_cusolverSpCcsrqrBufferInfoBatched), export c"cusolverSpCcsrqrBufferInfoBatched", name "cusolverSpCcsrqrBufferInfoBatched", proc c"cusolverSpCcsrqrBufferInfoBatched", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrqrBufferInfoBatched];
+    statics (__cushim_fn_cusolverSpCcsrqrBufferInfoBatched, __cushim_slot_cusolverSpCcsrqrBufferInfoBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, x: *mut cuComplex, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrqrsvBatched, __cushim_slot_cusolverSpCcsrqrsvBatched), export c"cusolverSpCcsrqrsvBatched", name "cusolverSpCcsrqrsvBatched", proc c"cusolverSpCcsrqrsvBatched", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrqrsvBatched];
+    statics (__cushim_fn_cusolverSpCcsrqrsvBatched, __cushim_slot_cusolverSpCcsrqrsvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCcsrzfdHost, __cushim_slot_cusolverSpCcsrzfdHost), export c"cusolverSpCcsrzfdHost", name "cusolverSpCcsrzfdHost", proc c"cusolverSpCcsrzfdHost", version 0, since 0, per_thread [];
-    link [cusolverSpCcsrzfdHost];
+    statics (__cushim_fn_cusolverSpCcsrzfdHost, __cushim_slot_cusolverSpCcsrzfdHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCreate(handle: *mut cusolverSpHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCreate, __cushim_slot_cusolverSpCreate), export c"cusolverSpCreate", name "cusolverSpCreate", proc c"cusolverSpCreate", version 0, since 0, per_thread [];
-    link [cusolverSpCreate];
+    statics (__cushim_fn_cusolverSpCreate, __cushim_slot_cusolverSpCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpCreateCsrqrInfo(info: *mut csrqrInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpCreateCsrqrInfo, __cushim_slot_cusolverSpCreateCsrqrInfo), export c"cusolverSpCreateCsrqrInfo", name "cusolverSpCreateCsrqrInfo", proc c"cusolverSpCreateCsrqrInfo", version 0, since 0, per_thread [];
-    link [cusolverSpCreateCsrqrInfo];
+    statics (__cushim_fn_cusolverSpCreateCsrqrInfo, __cushim_slot_cusolverSpCreateCsrqrInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuDoubleComplex, right_upper_corner: cuDoubleComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsreigsHost, __cushim_slot_cusolverSpDcsreigsHost), export c"cusolverSpDcsreigsHost", name "cusolverSpDcsreigsHost", proc c"cusolverSpDcsreigsHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsreigsHost];
+    statics (__cushim_fn_cusolverSpDcsreigsHost, __cushim_slot_cusolverSpDcsreigsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f64, x0: *const f64, maxite: ::core::ffi::c_int, eps: f64, mu: *mut f64, x: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsreigvsi, __cushim_slot_cusolverSpDcsreigvsi), export c"cusolverSpDcsreigvsi", name "cusolverSpDcsreigvsi", proc c"cusolverSpDcsreigvsi", version 0, since 0, per_thread [];
-    link [cusolverSpDcsreigvsi];
+    statics (__cushim_fn_cusolverSpDcsreigvsi, __cushim_slot_cusolverSpDcsreigvsi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f64, x0: *const f64, maxite: ::core::ffi::c_int, tol: f64, mu: *mut f64, x: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsreigvsiHost, __cushim_slot_cusolverSpDcsreigvsiHost), export c"cusolverSpDcsreigvsiHost", name "cusolverSpDcsreigvsiHost", proc c"cusolverSpDcsreigvsiHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsreigvsiHost];
+    statics (__cushim_fn_cusolverSpDcsreigvsiHost, __cushim_slot_cusolverSpDcsreigvsiHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, rankA: *mut ::core::ffi::c_int, x: *mut f64, p: *mut ::core::ffi::c_int, min_norm: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrlsqvqrHost, __cushim_slot_cusolverSpDcsrlsqvqrHost), export c"cusolverSpDcsrlsqvqrHost", name "cusolverSpDcsrlsqvqrHost", proc c"cusolverSpDcsrlsqvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsqvqrHost];
+    statics (__cushim_fn_cusolverSpDcsrlsqvqrHost, __cushim_slot_cusolverSpDcsrlsqvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvchol, __cushim_slot_cusolverSpDcsrlsvchol), export c"cusolverSpDcsrlsvchol", name "cusolverSpDcsrlsvchol", proc c"cusolverSpDcsrlsvchol", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsvchol];
+    statics (__cushim_fn_cusolverSpDcsrlsvchol, __cushim_slot_cusolverSpDcsrlsvchol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvcholHost, __cushim_slot_cusolverSpDcsrlsvcholHost), export c"cusolverSpDcsrlsvcholHost", name "cusolverSpDcsrlsvcholHost", proc c"cusolverSpDcsrlsvcholHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsvcholHost];
+    statics (__cushim_fn_cusolverSpDcsrlsvcholHost, __cushim_slot_cusolverSpDcsrlsvcholHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvluHost, __cushim_slot_cusolverSpDcsrlsvluHost), export c"cusolverSpDcsrlsvluHost", name "cusolverSpDcsrlsvluHost", proc c"cusolverSpDcsrlsvluHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsvluHost];
+    statics (__cushim_fn_cusolverSpDcsrlsvluHost, __cushim_slot_cusolverSpDcsrlsvluHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrlsvqr, __cushim_slot_cusolverSpDcsrlsvqr), export c"cusolverSpDcsrlsvqr", name "cusolverSpDcsrlsvqr", proc c"cusolverSpDcsrlsvqr", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsvqr];
+    statics (__cushim_fn_cusolverSpDcsrlsvqr, __cushim_slot_cusolverSpDcsrlsvqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrlsvqrHost, __cushim_slot_cusolverSpDcsrlsvqrHost), export c"cusolverSpDcsrlsvqrHost", name "cusolverSpDcsrlsvqrHost", proc c"cusolverSpDcsrlsvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrlsvqrHost];
+    statics (__cushim_fn_cusolverSpDcsrlsvqrHost, __cushim_slot_cusolverSpDcsrlsvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrqrBufferInfoBatched, __cushim_slot_cusolverSpDcsrqrBufferInfoBatched), export c"cusolverSpDcsrqrBufferInfoBatched", name "cusolverSpDcsrqrBufferInfoBatched", proc c"cusolverSpDcsrqrBufferInfoBatched", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrqrBufferInfoBatched];
+    statics (__cushim_fn_cusolverSpDcsrqrBufferInfoBatched, __cushim_slot_cusolverSpDcsrqrBufferInfoBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, x: *mut f64, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrqrsvBatched, __cushim_slot_cusolverSpDcsrqrsvBatched), export c"cusolverSpDcsrqrsvBatched", name "cusolverSpDcsrqrsvBatched", proc c"cusolverSpDcsrqrsvBatched", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrqrsvBatched];
+    statics (__cushim_fn_cusolverSpDcsrqrsvBatched, __cushim_slot_cusolverSpDcsrqrsvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDcsrzfdHost, __cushim_slot_cusolverSpDcsrzfdHost), export c"cusolverSpDcsrzfdHost", name "cusolverSpDcsrzfdHost", proc c"cusolverSpDcsrzfdHost", version 0, since 0, per_thread [];
-    link [cusolverSpDcsrzfdHost];
+    statics (__cushim_fn_cusolverSpDcsrzfdHost, __cushim_slot_cusolverSpDcsrzfdHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDestroy(handle: cusolverSpHandle_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDestroy, __cushim_slot_cusolverSpDestroy), export c"cusolverSpDestroy", name "cusolverSpDestroy", proc c"cusolverSpDestroy", version 0, since 0, per_thread [];
-    link [cusolverSpDestroy];
+    statics (__cushim_fn_cusolverSpDestroy, __cushim_slot_cusolverSpDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpDestroyCsrqrInfo(info: csrqrInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpDestroyCsrqrInfo, __cushim_slot_cusolverSpDestroyCsrqrInfo), export c"cusolverSpDestroyCsrqrInfo", name "cusolverSpDestroyCsrqrInfo", proc c"cusolverSpDestroyCsrqrInfo", version 0, since 0, per_thread [];
-    link [cusolverSpDestroyCsrqrInfo];
+    statics (__cushim_fn_cusolverSpDestroyCsrqrInfo, __cushim_slot_cusolverSpDestroyCsrqrInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpGetStream(handle: cusolverSpHandle_t, streamId: *mut cudaStream_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpGetStream, __cushim_slot_cusolverSpGetStream), export c"cusolverSpGetStream", name "cusolverSpGetStream", proc c"cusolverSpGetStream", version 0, since 0, per_thread [];
-    link [cusolverSpGetStream];
+    statics (__cushim_fn_cusolverSpGetStream, __cushim_slot_cusolverSpGetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuComplex, right_upper_corner: cuComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsreigsHost, __cushim_slot_cusolverSpScsreigsHost), export c"cusolverSpScsreigsHost", name "cusolverSpScsreigsHost", proc c"cusolverSpScsreigsHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsreigsHost];
+    statics (__cushim_fn_cusolverSpScsreigsHost, __cushim_slot_cusolverSpScsreigsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f32, x0: *const f32, maxite: ::core::ffi::c_int, eps: f32, mu: *mut f32, x: *mut f32) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsreigvsi, __cushim_slot_cusolverSpScsreigvsi), export c"cusolverSpScsreigvsi", name "cusolverSpScsreigvsi", proc c"cusolverSpScsreigvsi", version 0, since 0, per_thread [];
-    link [cusolverSpScsreigvsi];
+    statics (__cushim_fn_cusolverSpScsreigvsi, __cushim_slot_cusolverSpScsreigvsi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f32, x0: *const f32, maxite: ::core::ffi::c_int, tol: f32, mu: *mut f32, x: *mut f32) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsreigvsiHost, __cushim_slot_cusolverSpScsreigvsiHost), export c"cusolverSpScsreigvsiHost", name "cusolverSpScsreigvsiHost", proc c"cusolverSpScsreigvsiHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsreigvsiHost];
+    statics (__cushim_fn_cusolverSpScsreigvsiHost, __cushim_slot_cusolverSpScsreigvsiHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, rankA: *mut ::core::ffi::c_int, x: *mut f32, p: *mut ::core::ffi::c_int, min_norm: *mut f32) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrlsqvqrHost, __cushim_slot_cusolverSpScsrlsqvqrHost), export c"cusolverSpScsrlsqvqrHost", name "cusolverSpScsrlsqvqrHost", proc c"cusolverSpScsrlsqvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsqvqrHost];
+    statics (__cushim_fn_cusolverSpScsrlsqvqrHost, __cushim_slot_cusolverSpScsrlsqvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvchol, __cushim_slot_cusolverSpScsrlsvchol), export c"cusolverSpScsrlsvchol", name "cusolverSpScsrlsvchol", proc c"cusolverSpScsrlsvchol", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsvchol];
+    statics (__cushim_fn_cusolverSpScsrlsvchol, __cushim_slot_cusolverSpScsrlsvchol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvcholHost, __cushim_slot_cusolverSpScsrlsvcholHost), export c"cusolverSpScsrlsvcholHost", name "cusolverSpScsrlsvcholHost", proc c"cusolverSpScsrlsvcholHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsvcholHost];
+    statics (__cushim_fn_cusolverSpScsrlsvcholHost, __cushim_slot_cusolverSpScsrlsvcholHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvluHost, __cushim_slot_cusolverSpScsrlsvluHost), export c"cusolverSpScsrlsvluHost", name "cusolverSpScsrlsvluHost", proc c"cusolverSpScsrlsvluHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsvluHost];
+    statics (__cushim_fn_cusolverSpScsrlsvluHost, __cushim_slot_cusolverSpScsrlsvluHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrlsvqr, __cushim_slot_cusolverSpScsrlsvqr), export c"cusolverSpScsrlsvqr", name "cusolverSpScsrlsvqr", proc c"cusolverSpScsrlsvqr", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsvqr];
+    statics (__cushim_fn_cusolverSpScsrlsvqr, __cushim_slot_cusolverSpScsrlsvqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrlsvqrHost, __cushim_slot_cusolverSpScsrlsvqrHost), export c"cusolverSpScsrlsvqrHost", name "cusolverSpScsrlsvqrHost", proc c"cusolverSpScsrlsvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsrlsvqrHost];
+    statics (__cushim_fn_cusolverSpScsrlsvqrHost, __cushim_slot_cusolverSpScsrlsvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrqrBufferInfoBatched, __cushim_slot_cusolverSpScsrqrBufferInfoBatched), export c"cusolverSpScsrqrBufferInfoBatched", name "cusolverSpScsrqrBufferInfoBatched", proc c"cusolverSpScsrqrBufferInfoBatched", version 0, since 0, per_thread [];
-    link [cusolverSpScsrqrBufferInfoBatched];
+    statics (__cushim_fn_cusolverSpScsrqrBufferInfoBatched, __cushim_slot_cusolverSpScsrqrBufferInfoBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, x: *mut f32, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrqrsvBatched, __cushim_slot_cusolverSpScsrqrsvBatched), export c"cusolverSpScsrqrsvBatched", name "cusolverSpScsrqrsvBatched", proc c"cusolverSpScsrqrsvBatched", version 0, since 0, per_thread [];
-    link [cusolverSpScsrqrsvBatched];
+    statics (__cushim_fn_cusolverSpScsrqrsvBatched, __cushim_slot_cusolverSpScsrqrsvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpScsrzfdHost, __cushim_slot_cusolverSpScsrzfdHost), export c"cusolverSpScsrzfdHost", name "cusolverSpScsrzfdHost", proc c"cusolverSpScsrzfdHost", version 0, since 0, per_thread [];
-    link [cusolverSpScsrzfdHost];
+    statics (__cushim_fn_cusolverSpScsrzfdHost, __cushim_slot_cusolverSpScsrzfdHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpSetStream(handle: cusolverSpHandle_t, streamId: cudaStream_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpSetStream, __cushim_slot_cusolverSpSetStream), export c"cusolverSpSetStream", name "cusolverSpSetStream", proc c"cusolverSpSetStream", version 0, since 0, per_thread [];
-    link [cusolverSpSetStream];
+    statics (__cushim_fn_cusolverSpSetStream, __cushim_slot_cusolverSpSetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrissymHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrEndPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, issym: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrissymHost, __cushim_slot_cusolverSpXcsrissymHost), export c"cusolverSpXcsrissymHost", name "cusolverSpXcsrissymHost", proc c"cusolverSpXcsrissymHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrissymHost];
+    statics (__cushim_fn_cusolverSpXcsrissymHost, __cushim_slot_cusolverSpXcsrissymHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrmetisndHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, options: *const i64, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrmetisndHost, __cushim_slot_cusolverSpXcsrmetisndHost), export c"cusolverSpXcsrmetisndHost", name "cusolverSpXcsrmetisndHost", proc c"cusolverSpXcsrmetisndHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrmetisndHost];
+    statics (__cushim_fn_cusolverSpXcsrmetisndHost, __cushim_slot_cusolverSpXcsrmetisndHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrpermHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, p: *const ::core::ffi::c_int, q: *const ::core::ffi::c_int, map: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrpermHost, __cushim_slot_cusolverSpXcsrpermHost), export c"cusolverSpXcsrpermHost", name "cusolverSpXcsrpermHost", proc c"cusolverSpXcsrpermHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrpermHost];
+    statics (__cushim_fn_cusolverSpXcsrpermHost, __cushim_slot_cusolverSpXcsrpermHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrperm_bufferSizeHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *const ::core::ffi::c_int, q: *const ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrperm_bufferSizeHost, __cushim_slot_cusolverSpXcsrperm_bufferSizeHost), export c"cusolverSpXcsrperm_bufferSizeHost", name "cusolverSpXcsrperm_bufferSizeHost", proc c"cusolverSpXcsrperm_bufferSizeHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrperm_bufferSizeHost];
+    statics (__cushim_fn_cusolverSpXcsrperm_bufferSizeHost, __cushim_slot_cusolverSpXcsrperm_bufferSizeHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrqrAnalysisBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, info: csrqrInfo_t) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrqrAnalysisBatched, __cushim_slot_cusolverSpXcsrqrAnalysisBatched), export c"cusolverSpXcsrqrAnalysisBatched", name "cusolverSpXcsrqrAnalysisBatched", proc c"cusolverSpXcsrqrAnalysisBatched", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrqrAnalysisBatched];
+    statics (__cushim_fn_cusolverSpXcsrqrAnalysisBatched, __cushim_slot_cusolverSpXcsrqrAnalysisBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymamdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrsymamdHost, __cushim_slot_cusolverSpXcsrsymamdHost), export c"cusolverSpXcsrsymamdHost", name "cusolverSpXcsrsymamdHost", proc c"cusolverSpXcsrsymamdHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrsymamdHost];
+    statics (__cushim_fn_cusolverSpXcsrsymamdHost, __cushim_slot_cusolverSpXcsrsymamdHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymmdqHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrsymmdqHost, __cushim_slot_cusolverSpXcsrsymmdqHost), export c"cusolverSpXcsrsymmdqHost", name "cusolverSpXcsrsymmdqHost", proc c"cusolverSpXcsrsymmdqHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrsymmdqHost];
+    statics (__cushim_fn_cusolverSpXcsrsymmdqHost, __cushim_slot_cusolverSpXcsrsymmdqHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymrcmHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpXcsrsymrcmHost, __cushim_slot_cusolverSpXcsrsymrcmHost), export c"cusolverSpXcsrsymrcmHost", name "cusolverSpXcsrsymrcmHost", proc c"cusolverSpXcsrsymrcmHost", version 0, since 0, per_thread [];
-    link [cusolverSpXcsrsymrcmHost];
+    statics (__cushim_fn_cusolverSpXcsrsymrcmHost, __cushim_slot_cusolverSpXcsrsymrcmHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuDoubleComplex, right_upper_corner: cuDoubleComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsreigsHost, __cushim_slot_cusolverSpZcsreigsHost), export c"cusolverSpZcsreigsHost", name "cusolverSpZcsreigsHost", proc c"cusolverSpZcsreigsHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsreigsHost];
+    statics (__cushim_fn_cusolverSpZcsreigsHost, __cushim_slot_cusolverSpZcsreigsHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuDoubleComplex, x0: *const cuDoubleComplex, maxite: ::core::ffi::c_int, eps: f64, mu: *mut cuDoubleComplex, x: *mut cuDoubleComplex) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsreigvsi, __cushim_slot_cusolverSpZcsreigvsi), export c"cusolverSpZcsreigvsi", name "cusolverSpZcsreigvsi", proc c"cusolverSpZcsreigvsi", version 0, since 0, per_thread [];
-    link [cusolverSpZcsreigvsi];
+    statics (__cushim_fn_cusolverSpZcsreigvsi, __cushim_slot_cusolverSpZcsreigvsi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuDoubleComplex, x0: *const cuDoubleComplex, maxite: ::core::ffi::c_int, tol: f64, mu: *mut cuDoubleComplex, x: *mut cuDoubleComplex) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsreigvsiHost, __cushim_slot_cusolverSpZcsreigvsiHost), export c"cusolverSpZcsreigvsiHost", name "cusolverSpZcsreigvsiHost", proc c"cusolverSpZcsreigvsiHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsreigvsiHost];
+    statics (__cushim_fn_cusolverSpZcsreigvsiHost, __cushim_slot_cusolverSpZcsreigvsiHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, rankA: *mut ::core::ffi::c_int, x: *mut cuDoubleComplex, p: *mut ::core::ffi::c_int, min_norm: *mut f64) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrlsqvqrHost, __cushim_slot_cusolverSpZcsrlsqvqrHost), export c"cusolverSpZcsrlsqvqrHost", name "cusolverSpZcsrlsqvqrHost", proc c"cusolverSpZcsrlsqvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsqvqrHost];
+    statics (__cushim_fn_cusolverSpZcsrlsqvqrHost, __cushim_slot_cusolverSpZcsrlsqvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvchol, __cushim_slot_cusolverSpZcsrlsvchol), export c"cusolverSpZcsrlsvchol", name "cusolverSpZcsrlsvchol", proc c"cusolverSpZcsrlsvchol", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsvchol];
+    statics (__cushim_fn_cusolverSpZcsrlsvchol, __cushim_slot_cusolverSpZcsrlsvchol);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvcholHost, __cushim_slot_cusolverSpZcsrlsvcholHost), export c"cusolverSpZcsrlsvcholHost", name "cusolverSpZcsrlsvcholHost", proc c"cusolverSpZcsrlsvcholHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsvcholHost];
+    statics (__cushim_fn_cusolverSpZcsrlsvcholHost, __cushim_slot_cusolverSpZcsrlsvcholHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvluHost, __cushim_slot_cusolverSpZcsrlsvluHost), export c"cusolverSpZcsrlsvluHost", name "cusolverSpZcsrlsvluHost", proc c"cusolverSpZcsrlsvluHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsvluHost];
+    statics (__cushim_fn_cusolverSpZcsrlsvluHost, __cushim_slot_cusolverSpZcsrlsvluHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrlsvqr, __cushim_slot_cusolverSpZcsrlsvqr), export c"cusolverSpZcsrlsvqr", name "cusolverSpZcsrlsvqr", proc c"cusolverSpZcsrlsvqr", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsvqr];
+    statics (__cushim_fn_cusolverSpZcsrlsvqr, __cushim_slot_cusolverSpZcsrlsvqr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrlsvqrHost, __cushim_slot_cusolverSpZcsrlsvqrHost), export c"cusolverSpZcsrlsvqrHost", name "cusolverSpZcsrlsvqrHost", proc c"cusolverSpZcsrlsvqrHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrlsvqrHost];
+    statics (__cushim_fn_cusolverSpZcsrlsvqrHost, __cushim_slot_cusolverSpZcsrlsvqrHost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrqrBufferInfoBatched, __cushim_slot_cusolverSpZcsrqrBufferInfoBatched), export c"cusolverSpZcsrqrBufferInfoBatched", name "cusolverSpZcsrqrBufferInfoBatched", proc c"cusolverSpZcsrqrBufferInfoBatched", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrqrBufferInfoBatched];
+    statics (__cushim_fn_cusolverSpZcsrqrBufferInfoBatched, __cushim_slot_cusolverSpZcsrqrBufferInfoBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, x: *mut cuDoubleComplex, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrqrsvBatched, __cushim_slot_cusolverSpZcsrqrsvBatched), export c"cusolverSpZcsrqrsvBatched", name "cusolverSpZcsrqrsvBatched", proc c"cusolverSpZcsrqrsvBatched", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrqrsvBatched];
+    statics (__cushim_fn_cusolverSpZcsrqrsvBatched, __cushim_slot_cusolverSpZcsrqrsvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusolverSpZcsrzfdHost, __cushim_slot_cusolverSpZcsrzfdHost), export c"cusolverSpZcsrzfdHost", name "cusolverSpZcsrzfdHost", proc c"cusolverSpZcsrzfdHost", version 0, since 0, per_thread [];
-    link [cusolverSpZcsrzfdHost];
+    statics (__cushim_fn_cusolverSpZcsrzfdHost, __cushim_slot_cusolverSpZcsrzfdHost);
     returns status, fallback [];
-    aliases [];
 }

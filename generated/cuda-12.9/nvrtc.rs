@@ -85,6 +85,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 12,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/cuda_nvrtc/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: if cfg!(windows) { &["nvrtc-builtins64_12{minor}.dll"] } else { &["libnvrtc-builtins.so.12.{minor}"] },
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
     // What a call that never reached the library returns: the values of
@@ -281,10 +283,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -350,11 +372,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -447,234 +471,158 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvrtcAddNameExpression(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcAddNameExpression, __cushim_slot_nvrtcAddNameExpression), export c"nvrtcAddNameExpression", name "nvrtcAddNameExpression", proc c"nvrtcAddNameExpression", version 0, since 0, per_thread [];
-    link [nvrtcAddNameExpression];
+    statics (__cushim_fn_nvrtcAddNameExpression, __cushim_slot_nvrtcAddNameExpression);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcCompileProgram(prog: nvrtcProgram, numOptions: ::core::ffi::c_int, options: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcCompileProgram, __cushim_slot_nvrtcCompileProgram), export c"nvrtcCompileProgram", name "nvrtcCompileProgram", proc c"nvrtcCompileProgram", version 0, since 0, per_thread [];
-    link [nvrtcCompileProgram];
+    statics (__cushim_fn_nvrtcCompileProgram, __cushim_slot_nvrtcCompileProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcCreateProgram(prog: *mut nvrtcProgram, src: *const ::core::ffi::c_char, name: *const ::core::ffi::c_char, numHeaders: ::core::ffi::c_int, headers: *const *const ::core::ffi::c_char, includeNames: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcCreateProgram, __cushim_slot_nvrtcCreateProgram), export c"nvrtcCreateProgram", name "nvrtcCreateProgram", proc c"nvrtcCreateProgram", version 0, since 0, per_thread [];
-    link [nvrtcCreateProgram];
+    statics (__cushim_fn_nvrtcCreateProgram, __cushim_slot_nvrtcCreateProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcDestroyProgram(prog: *mut nvrtcProgram) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcDestroyProgram, __cushim_slot_nvrtcDestroyProgram), export c"nvrtcDestroyProgram", name "nvrtcDestroyProgram", proc c"nvrtcDestroyProgram", version 0, since 0, per_thread [];
-    link [nvrtcDestroyProgram];
+    statics (__cushim_fn_nvrtcDestroyProgram, __cushim_slot_nvrtcDestroyProgram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBIN(prog: nvrtcProgram, cubin: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetCUBIN, __cushim_slot_nvrtcGetCUBIN), export c"nvrtcGetCUBIN", name "nvrtcGetCUBIN", proc c"nvrtcGetCUBIN", version 0, since 0, per_thread [];
-    link [nvrtcGetCUBIN];
+    statics (__cushim_fn_nvrtcGetCUBIN, __cushim_slot_nvrtcGetCUBIN);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBINSize(prog: nvrtcProgram, cubinSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetCUBINSize, __cushim_slot_nvrtcGetCUBINSize), export c"nvrtcGetCUBINSize", name "nvrtcGetCUBINSize", proc c"nvrtcGetCUBINSize", version 0, since 0, per_thread [];
-    link [nvrtcGetCUBINSize];
+    statics (__cushim_fn_nvrtcGetCUBINSize, __cushim_slot_nvrtcGetCUBINSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetErrorString(result: nvrtcResult) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetErrorString, __cushim_slot_nvrtcGetErrorString), export c"nvrtcGetErrorString", name "nvrtcGetErrorString", proc c"nvrtcGetErrorString", version 0, since 0, per_thread [];
-    link [nvrtcGetErrorString];
+    statics (__cushim_fn_nvrtcGetErrorString, __cushim_slot_nvrtcGetErrorString);
     returns answer, fallback [result, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetLTOIR(prog: nvrtcProgram, LTOIR: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetLTOIR, __cushim_slot_nvrtcGetLTOIR), export c"nvrtcGetLTOIR", name "nvrtcGetLTOIR", proc c"nvrtcGetLTOIR", version 0, since 0, per_thread [];
-    link [nvrtcGetLTOIR];
+    statics (__cushim_fn_nvrtcGetLTOIR, __cushim_slot_nvrtcGetLTOIR);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetLTOIRSize(prog: nvrtcProgram, LTOIRSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetLTOIRSize, __cushim_slot_nvrtcGetLTOIRSize), export c"nvrtcGetLTOIRSize", name "nvrtcGetLTOIRSize", proc c"nvrtcGetLTOIRSize", version 0, since 0, per_thread [];
-    link [nvrtcGetLTOIRSize];
+    statics (__cushim_fn_nvrtcGetLTOIRSize, __cushim_slot_nvrtcGetLTOIRSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetLoweredName(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char, lowered_name: *mut *const ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetLoweredName, __cushim_slot_nvrtcGetLoweredName), export c"nvrtcGetLoweredName", name "nvrtcGetLoweredName", proc c"nvrtcGetLoweredName", version 0, since 0, per_thread [];
-    link [nvrtcGetLoweredName];
+    statics (__cushim_fn_nvrtcGetLoweredName, __cushim_slot_nvrtcGetLoweredName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVM(prog: nvrtcProgram, nvvm: *mut ::core::ffi::c_char) -> nvrtcResult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvrtcGetNVVM, __cushim_slot_nvrtcGetNVVM), export c"nvrtcGetNVVM", name "nvrtcGetNVVM", proc c"nvrtcGetNVVM", version 0, since 0, per_thread [];
-    link [nvrtcGetNVVM];
+    statics (__cushim_fn_nvrtcGetNVVM, __cushim_slot_nvrtcGetNVVM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVMSize(prog: nvrtcProgram, nvvmSizeRet: *mut usize) -> nvrtcResult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvrtcGetNVVMSize, __cushim_slot_nvrtcGetNVVMSize), export c"nvrtcGetNVVMSize", name "nvrtcGetNVVMSize", proc c"nvrtcGetNVVMSize", version 0, since 0, per_thread [];
-    link [nvrtcGetNVVMSize];
+    statics (__cushim_fn_nvrtcGetNVVMSize, __cushim_slot_nvrtcGetNVVMSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetNumSupportedArchs(numArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetNumSupportedArchs, __cushim_slot_nvrtcGetNumSupportedArchs), export c"nvrtcGetNumSupportedArchs", name "nvrtcGetNumSupportedArchs", proc c"nvrtcGetNumSupportedArchs", version 0, since 0, per_thread [];
-    link [nvrtcGetNumSupportedArchs];
+    statics (__cushim_fn_nvrtcGetNumSupportedArchs, __cushim_slot_nvrtcGetNumSupportedArchs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetOptiXIR(prog: nvrtcProgram, optixir: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetOptiXIR, __cushim_slot_nvrtcGetOptiXIR), export c"nvrtcGetOptiXIR", name "nvrtcGetOptiXIR", proc c"nvrtcGetOptiXIR", version 0, since 0, per_thread [];
-    link [nvrtcGetOptiXIR];
+    statics (__cushim_fn_nvrtcGetOptiXIR, __cushim_slot_nvrtcGetOptiXIR);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetOptiXIRSize(prog: nvrtcProgram, optixirSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetOptiXIRSize, __cushim_slot_nvrtcGetOptiXIRSize), export c"nvrtcGetOptiXIRSize", name "nvrtcGetOptiXIRSize", proc c"nvrtcGetOptiXIRSize", version 0, since 0, per_thread [];
-    link [nvrtcGetOptiXIRSize];
+    statics (__cushim_fn_nvrtcGetOptiXIRSize, __cushim_slot_nvrtcGetOptiXIRSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHCreateStatus(prog: nvrtcProgram) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPCHCreateStatus, __cushim_slot_nvrtcGetPCHCreateStatus), export c"nvrtcGetPCHCreateStatus", name "nvrtcGetPCHCreateStatus", proc c"nvrtcGetPCHCreateStatus", version 0, since 0, per_thread [];
-    link [nvrtcGetPCHCreateStatus];
+    statics (__cushim_fn_nvrtcGetPCHCreateStatus, __cushim_slot_nvrtcGetPCHCreateStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHHeapSize(ret: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPCHHeapSize, __cushim_slot_nvrtcGetPCHHeapSize), export c"nvrtcGetPCHHeapSize", name "nvrtcGetPCHHeapSize", proc c"nvrtcGetPCHHeapSize", version 0, since 0, per_thread [];
-    link [nvrtcGetPCHHeapSize];
+    statics (__cushim_fn_nvrtcGetPCHHeapSize, __cushim_slot_nvrtcGetPCHHeapSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHHeapSizeRequired(prog: nvrtcProgram, size: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPCHHeapSizeRequired, __cushim_slot_nvrtcGetPCHHeapSizeRequired), export c"nvrtcGetPCHHeapSizeRequired", name "nvrtcGetPCHHeapSizeRequired", proc c"nvrtcGetPCHHeapSizeRequired", version 0, since 0, per_thread [];
-    link [nvrtcGetPCHHeapSizeRequired];
+    statics (__cushim_fn_nvrtcGetPCHHeapSizeRequired, __cushim_slot_nvrtcGetPCHHeapSizeRequired);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTX(prog: nvrtcProgram, ptx: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPTX, __cushim_slot_nvrtcGetPTX), export c"nvrtcGetPTX", name "nvrtcGetPTX", proc c"nvrtcGetPTX", version 0, since 0, per_thread [];
-    link [nvrtcGetPTX];
+    statics (__cushim_fn_nvrtcGetPTX, __cushim_slot_nvrtcGetPTX);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTXSize(prog: nvrtcProgram, ptxSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetPTXSize, __cushim_slot_nvrtcGetPTXSize), export c"nvrtcGetPTXSize", name "nvrtcGetPTXSize", proc c"nvrtcGetPTXSize", version 0, since 0, per_thread [];
-    link [nvrtcGetPTXSize];
+    statics (__cushim_fn_nvrtcGetPTXSize, __cushim_slot_nvrtcGetPTXSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLog(prog: nvrtcProgram, log: *mut ::core::ffi::c_char) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetProgramLog, __cushim_slot_nvrtcGetProgramLog), export c"nvrtcGetProgramLog", name "nvrtcGetProgramLog", proc c"nvrtcGetProgramLog", version 0, since 0, per_thread [];
-    link [nvrtcGetProgramLog];
+    statics (__cushim_fn_nvrtcGetProgramLog, __cushim_slot_nvrtcGetProgramLog);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLogSize(prog: nvrtcProgram, logSizeRet: *mut usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetProgramLogSize, __cushim_slot_nvrtcGetProgramLogSize), export c"nvrtcGetProgramLogSize", name "nvrtcGetProgramLogSize", proc c"nvrtcGetProgramLogSize", version 0, since 0, per_thread [];
-    link [nvrtcGetProgramLogSize];
+    statics (__cushim_fn_nvrtcGetProgramLogSize, __cushim_slot_nvrtcGetProgramLogSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcGetSupportedArchs(supportedArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcGetSupportedArchs, __cushim_slot_nvrtcGetSupportedArchs), export c"nvrtcGetSupportedArchs", name "nvrtcGetSupportedArchs", proc c"nvrtcGetSupportedArchs", version 0, since 0, per_thread [];
-    link [nvrtcGetSupportedArchs];
+    statics (__cushim_fn_nvrtcGetSupportedArchs, __cushim_slot_nvrtcGetSupportedArchs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcSetFlowCallback(prog: nvrtcProgram, callback: ::core::option::Option<unsafe extern "C" fn(*mut ::core::ffi::c_void, *mut ::core::ffi::c_void) -> ::core::ffi::c_int>, payload: *mut ::core::ffi::c_void) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcSetFlowCallback, __cushim_slot_nvrtcSetFlowCallback), export c"nvrtcSetFlowCallback", name "nvrtcSetFlowCallback", proc c"nvrtcSetFlowCallback", version 0, since 0, per_thread [];
-    link [nvrtcSetFlowCallback];
+    statics (__cushim_fn_nvrtcSetFlowCallback, __cushim_slot_nvrtcSetFlowCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcSetPCHHeapSize(size: usize) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcSetPCHHeapSize, __cushim_slot_nvrtcSetPCHHeapSize), export c"nvrtcSetPCHHeapSize", name "nvrtcSetPCHHeapSize", proc c"nvrtcSetPCHHeapSize", version 0, since 0, per_thread [];
-    link [nvrtcSetPCHHeapSize];
+    statics (__cushim_fn_nvrtcSetPCHHeapSize, __cushim_slot_nvrtcSetPCHHeapSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvrtcVersion(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int) -> nvrtcResult;
-    attrs [];
-    statics (__cushim_fn_nvrtcVersion, __cushim_slot_nvrtcVersion), export c"nvrtcVersion", name "nvrtcVersion", proc c"nvrtcVersion", version 0, since 0, per_thread [];
-    link [nvrtcVersion];
+    statics (__cushim_fn_nvrtcVersion, __cushim_slot_nvrtcVersion);
     returns status, fallback [];
-    aliases [];
 }

@@ -382,6 +382,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 13,
     wheel_dirs: Some(&["nvidia/cu13/lib", "nvidia/cublas/lib"]),
     preload: if cfg!(windows) { &["cublasLt64_13.dll"] } else { &["libcublasLt.so.13"] },
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12"] },
     // What a call that never reached the library returns: the values of
@@ -1062,10 +1064,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -1131,11 +1153,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -1228,4653 +1252,3416 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cublasAsumEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasAsumEx, __cushim_slot_cublasAsumEx), export c"cublasAsumEx", name "cublasAsumEx", proc c"cublasAsumEx", version 0, since 0, per_thread [];
-    link [cublasAsumEx];
+    statics (__cushim_fn_cublasAsumEx, __cushim_slot_cublasAsumEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasAsumEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasAsumEx_64, __cushim_slot_cublasAsumEx_64), export c"cublasAsumEx_64", name "cublasAsumEx_64", proc c"cublasAsumEx_64", version 0, since 0, per_thread [];
-    link [cublasAsumEx_64];
+    statics (__cushim_fn_cublasAsumEx_64, __cushim_slot_cublasAsumEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasAxpyEx(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasAxpyEx, __cushim_slot_cublasAxpyEx), export c"cublasAxpyEx", name "cublasAxpyEx", proc c"cublasAxpyEx", version 0, since 0, per_thread [];
-    link [cublasAxpyEx];
+    statics (__cushim_fn_cublasAxpyEx, __cushim_slot_cublasAxpyEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasAxpyEx_64(handle: cublasHandle_t, n: i64, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasAxpyEx_64, __cushim_slot_cublasAxpyEx_64), export c"cublasAxpyEx_64", name "cublasAxpyEx_64", proc c"cublasAxpyEx_64", version 0, since 0, per_thread [];
-    link [cublasAxpyEx_64];
+    statics (__cushim_fn_cublasAxpyEx_64, __cushim_slot_cublasAxpyEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCaxpy_v2, __cushim_slot_cublasCaxpy_v2), export c"cublasCaxpy_v2", name "cublasCaxpy_v2", proc c"cublasCaxpy_v2", version 0, since 0, per_thread [];
-    link [cublasCaxpy_v2];
+    statics (__cushim_fn_cublasCaxpy_v2, __cushim_slot_cublasCaxpy_v2);
     returns status, fallback [];
     aliases [cublasCaxpy];
 }
 
 cushim_shim! {
     fn cublasCaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCaxpy_v2_64, __cushim_slot_cublasCaxpy_v2_64), export c"cublasCaxpy_v2_64", name "cublasCaxpy_v2_64", proc c"cublasCaxpy_v2_64", version 0, since 0, per_thread [];
-    link [cublasCaxpy_v2_64];
+    statics (__cushim_fn_cublasCaxpy_v2_64, __cushim_slot_cublasCaxpy_v2_64);
     returns status, fallback [];
     aliases [cublasCaxpy_64];
 }
 
 cushim_shim! {
     fn cublasCcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCcopy_v2, __cushim_slot_cublasCcopy_v2), export c"cublasCcopy_v2", name "cublasCcopy_v2", proc c"cublasCcopy_v2", version 0, since 0, per_thread [];
-    link [cublasCcopy_v2];
+    statics (__cushim_fn_cublasCcopy_v2, __cushim_slot_cublasCcopy_v2);
     returns status, fallback [];
     aliases [cublasCcopy];
 }
 
 cushim_shim! {
     fn cublasCcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCcopy_v2_64, __cushim_slot_cublasCcopy_v2_64), export c"cublasCcopy_v2_64", name "cublasCcopy_v2_64", proc c"cublasCcopy_v2_64", version 0, since 0, per_thread [];
-    link [cublasCcopy_v2_64];
+    statics (__cushim_fn_cublasCcopy_v2_64, __cushim_slot_cublasCcopy_v2_64);
     returns status, fallback [];
     aliases [cublasCcopy_64];
 }
 
 cushim_shim! {
     fn cublasCdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdgmm, __cushim_slot_cublasCdgmm), export c"cublasCdgmm", name "cublasCdgmm", proc c"cublasCdgmm", version 0, since 0, per_thread [];
-    link [cublasCdgmm];
+    statics (__cushim_fn_cublasCdgmm, __cushim_slot_cublasCdgmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdgmm_64, __cushim_slot_cublasCdgmm_64), export c"cublasCdgmm_64", name "cublasCdgmm_64", proc c"cublasCdgmm_64", version 0, since 0, per_thread [];
-    link [cublasCdgmm_64];
+    statics (__cushim_fn_cublasCdgmm_64, __cushim_slot_cublasCdgmm_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCdotc_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, result: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdotc_v2, __cushim_slot_cublasCdotc_v2), export c"cublasCdotc_v2", name "cublasCdotc_v2", proc c"cublasCdotc_v2", version 0, since 0, per_thread [];
-    link [cublasCdotc_v2];
+    statics (__cushim_fn_cublasCdotc_v2, __cushim_slot_cublasCdotc_v2);
     returns status, fallback [];
     aliases [cublasCdotc];
 }
 
 cushim_shim! {
     fn cublasCdotc_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, result: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdotc_v2_64, __cushim_slot_cublasCdotc_v2_64), export c"cublasCdotc_v2_64", name "cublasCdotc_v2_64", proc c"cublasCdotc_v2_64", version 0, since 0, per_thread [];
-    link [cublasCdotc_v2_64];
+    statics (__cushim_fn_cublasCdotc_v2_64, __cushim_slot_cublasCdotc_v2_64);
     returns status, fallback [];
     aliases [cublasCdotc_64];
 }
 
 cushim_shim! {
     fn cublasCdotu_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, result: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdotu_v2, __cushim_slot_cublasCdotu_v2), export c"cublasCdotu_v2", name "cublasCdotu_v2", proc c"cublasCdotu_v2", version 0, since 0, per_thread [];
-    link [cublasCdotu_v2];
+    statics (__cushim_fn_cublasCdotu_v2, __cushim_slot_cublasCdotu_v2);
     returns status, fallback [];
     aliases [cublasCdotu];
 }
 
 cushim_shim! {
     fn cublasCdotu_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, result: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCdotu_v2_64, __cushim_slot_cublasCdotu_v2_64), export c"cublasCdotu_v2_64", name "cublasCdotu_v2_64", proc c"cublasCdotu_v2_64", version 0, since 0, per_thread [];
-    link [cublasCdotu_v2_64];
+    statics (__cushim_fn_cublasCdotu_v2_64, __cushim_slot_cublasCdotu_v2_64);
     returns status, fallback [];
     aliases [cublasCdotu_64];
 }
 
 cushim_shim! {
     fn cublasCgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgbmv_v2, __cushim_slot_cublasCgbmv_v2), export c"cublasCgbmv_v2", name "cublasCgbmv_v2", proc c"cublasCgbmv_v2", version 0, since 0, per_thread [];
-    link [cublasCgbmv_v2];
+    statics (__cushim_fn_cublasCgbmv_v2, __cushim_slot_cublasCgbmv_v2);
     returns status, fallback [];
     aliases [cublasCgbmv];
 }
 
 cushim_shim! {
     fn cublasCgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgbmv_v2_64, __cushim_slot_cublasCgbmv_v2_64), export c"cublasCgbmv_v2_64", name "cublasCgbmv_v2_64", proc c"cublasCgbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCgbmv_v2_64];
+    statics (__cushim_fn_cublasCgbmv_v2_64, __cushim_slot_cublasCgbmv_v2_64);
     returns status, fallback [];
     aliases [cublasCgbmv_64];
 }
 
 cushim_shim! {
     fn cublasCgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgeam, __cushim_slot_cublasCgeam), export c"cublasCgeam", name "cublasCgeam", proc c"cublasCgeam", version 0, since 0, per_thread [];
-    link [cublasCgeam];
+    statics (__cushim_fn_cublasCgeam, __cushim_slot_cublasCgeam);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, beta: *const cuComplex, B: *const cuComplex, ldb: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgeam_64, __cushim_slot_cublasCgeam_64), export c"cublasCgeam_64", name "cublasCgeam_64", proc c"cublasCgeam_64", version 0, since 0, per_thread [];
-    link [cublasCgeam_64];
+    statics (__cushim_fn_cublasCgeam_64, __cushim_slot_cublasCgeam_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut cuComplex, lda: ::core::ffi::c_int, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgelsBatched, __cushim_slot_cublasCgelsBatched), export c"cublasCgelsBatched", name "cublasCgelsBatched", proc c"cublasCgelsBatched", version 0, since 0, per_thread [];
-    link [cublasCgelsBatched];
+    statics (__cushim_fn_cublasCgelsBatched, __cushim_slot_cublasCgelsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3m(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3m, __cushim_slot_cublasCgemm3m), export c"cublasCgemm3m", name "cublasCgemm3m", proc c"cublasCgemm3m", version 0, since 0, per_thread [];
-    link [cublasCgemm3m];
+    statics (__cushim_fn_cublasCgemm3m, __cushim_slot_cublasCgemm3m);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, Barray: *const *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mBatched, __cushim_slot_cublasCgemm3mBatched), export c"cublasCgemm3mBatched", name "cublasCgemm3mBatched", proc c"cublasCgemm3mBatched", version 0, since 0, per_thread [];
-    link [cublasCgemm3mBatched];
+    statics (__cushim_fn_cublasCgemm3mBatched, __cushim_slot_cublasCgemm3mBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, Barray: *const *const cuComplex, ldb: i64, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mBatched_64, __cushim_slot_cublasCgemm3mBatched_64), export c"cublasCgemm3mBatched_64", name "cublasCgemm3mBatched_64", proc c"cublasCgemm3mBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemm3mBatched_64];
+    statics (__cushim_fn_cublasCgemm3mBatched_64, __cushim_slot_cublasCgemm3mBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mEx, __cushim_slot_cublasCgemm3mEx), export c"cublasCgemm3mEx", name "cublasCgemm3mEx", proc c"cublasCgemm3mEx", version 0, since 0, per_thread [];
-    link [cublasCgemm3mEx];
+    statics (__cushim_fn_cublasCgemm3mEx, __cushim_slot_cublasCgemm3mEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mEx_64, __cushim_slot_cublasCgemm3mEx_64), export c"cublasCgemm3mEx_64", name "cublasCgemm3mEx_64", proc c"cublasCgemm3mEx_64", version 0, since 0, per_thread [];
-    link [cublasCgemm3mEx_64];
+    statics (__cushim_fn_cublasCgemm3mEx_64, __cushim_slot_cublasCgemm3mEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mStridedBatched, __cushim_slot_cublasCgemm3mStridedBatched), export c"cublasCgemm3mStridedBatched", name "cublasCgemm3mStridedBatched", proc c"cublasCgemm3mStridedBatched", version 0, since 0, per_thread [];
-    link [cublasCgemm3mStridedBatched];
+    statics (__cushim_fn_cublasCgemm3mStridedBatched, __cushim_slot_cublasCgemm3mStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3mStridedBatched_64, __cushim_slot_cublasCgemm3mStridedBatched_64), export c"cublasCgemm3mStridedBatched_64", name "cublasCgemm3mStridedBatched_64", proc c"cublasCgemm3mStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemm3mStridedBatched_64];
+    statics (__cushim_fn_cublasCgemm3mStridedBatched_64, __cushim_slot_cublasCgemm3mStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm3m_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm3m_64, __cushim_slot_cublasCgemm3m_64), export c"cublasCgemm3m_64", name "cublasCgemm3m_64", proc c"cublasCgemm3m_64", version 0, since 0, per_thread [];
-    link [cublasCgemm3m_64];
+    statics (__cushim_fn_cublasCgemm3m_64, __cushim_slot_cublasCgemm3m_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, Barray: *const *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmBatched, __cushim_slot_cublasCgemmBatched), export c"cublasCgemmBatched", name "cublasCgemmBatched", proc c"cublasCgemmBatched", version 0, since 0, per_thread [];
-    link [cublasCgemmBatched];
+    statics (__cushim_fn_cublasCgemmBatched, __cushim_slot_cublasCgemmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, Barray: *const *const cuComplex, ldb: i64, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmBatched_64, __cushim_slot_cublasCgemmBatched_64), export c"cublasCgemmBatched_64", name "cublasCgemmBatched_64", proc c"cublasCgemmBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemmBatched_64];
+    statics (__cushim_fn_cublasCgemmBatched_64, __cushim_slot_cublasCgemmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmEx, __cushim_slot_cublasCgemmEx), export c"cublasCgemmEx", name "cublasCgemmEx", proc c"cublasCgemmEx", version 0, since 0, per_thread [];
-    link [cublasCgemmEx];
+    statics (__cushim_fn_cublasCgemmEx, __cushim_slot_cublasCgemmEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmEx_64, __cushim_slot_cublasCgemmEx_64), export c"cublasCgemmEx_64", name "cublasCgemmEx_64", proc c"cublasCgemmEx_64", version 0, since 0, per_thread [];
-    link [cublasCgemmEx_64];
+    statics (__cushim_fn_cublasCgemmEx_64, __cushim_slot_cublasCgemmEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmStridedBatched, __cushim_slot_cublasCgemmStridedBatched), export c"cublasCgemmStridedBatched", name "cublasCgemmStridedBatched", proc c"cublasCgemmStridedBatched", version 0, since 0, per_thread [];
-    link [cublasCgemmStridedBatched];
+    statics (__cushim_fn_cublasCgemmStridedBatched, __cushim_slot_cublasCgemmStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemmStridedBatched_64, __cushim_slot_cublasCgemmStridedBatched_64), export c"cublasCgemmStridedBatched_64", name "cublasCgemmStridedBatched_64", proc c"cublasCgemmStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemmStridedBatched_64];
+    statics (__cushim_fn_cublasCgemmStridedBatched_64, __cushim_slot_cublasCgemmStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm_v2, __cushim_slot_cublasCgemm_v2), export c"cublasCgemm_v2", name "cublasCgemm_v2", proc c"cublasCgemm_v2", version 0, since 0, per_thread [];
-    link [cublasCgemm_v2];
+    statics (__cushim_fn_cublasCgemm_v2, __cushim_slot_cublasCgemm_v2);
     returns status, fallback [];
     aliases [cublasCgemm];
 }
 
 cushim_shim! {
     fn cublasCgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemm_v2_64, __cushim_slot_cublasCgemm_v2_64), export c"cublasCgemm_v2_64", name "cublasCgemm_v2_64", proc c"cublasCgemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasCgemm_v2_64];
+    statics (__cushim_fn_cublasCgemm_v2_64, __cushim_slot_cublasCgemm_v2_64);
     returns status, fallback [];
     aliases [cublasCgemm_64];
 }
 
 cushim_shim! {
     fn cublasCgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, xarray: *const *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, yarray: *const *mut cuComplex, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemvBatched, __cushim_slot_cublasCgemvBatched), export c"cublasCgemvBatched", name "cublasCgemvBatched", proc c"cublasCgemvBatched", version 0, since 0, per_thread [];
-    link [cublasCgemvBatched];
+    statics (__cushim_fn_cublasCgemvBatched, __cushim_slot_cublasCgemvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, xarray: *const *const cuComplex, incx: i64, beta: *const cuComplex, yarray: *const *mut cuComplex, incy: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemvBatched_64, __cushim_slot_cublasCgemvBatched_64), export c"cublasCgemvBatched_64", name "cublasCgemvBatched_64", proc c"cublasCgemvBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemvBatched_64];
+    statics (__cushim_fn_cublasCgemvBatched_64, __cushim_slot_cublasCgemvBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const cuComplex, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemvStridedBatched, __cushim_slot_cublasCgemvStridedBatched), export c"cublasCgemvStridedBatched", name "cublasCgemvStridedBatched", proc c"cublasCgemvStridedBatched", version 0, since 0, per_thread [];
-    link [cublasCgemvStridedBatched];
+    statics (__cushim_fn_cublasCgemvStridedBatched, __cushim_slot_cublasCgemvStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, x: *const cuComplex, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const cuComplex, y: *mut cuComplex, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemvStridedBatched_64, __cushim_slot_cublasCgemvStridedBatched_64), export c"cublasCgemvStridedBatched_64", name "cublasCgemvStridedBatched_64", proc c"cublasCgemvStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasCgemvStridedBatched_64];
+    statics (__cushim_fn_cublasCgemvStridedBatched_64, __cushim_slot_cublasCgemvStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemv_v2, __cushim_slot_cublasCgemv_v2), export c"cublasCgemv_v2", name "cublasCgemv_v2", proc c"cublasCgemv_v2", version 0, since 0, per_thread [];
-    link [cublasCgemv_v2];
+    statics (__cushim_fn_cublasCgemv_v2, __cushim_slot_cublasCgemv_v2);
     returns status, fallback [];
     aliases [cublasCgemv];
 }
 
 cushim_shim! {
     fn cublasCgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgemv_v2_64, __cushim_slot_cublasCgemv_v2_64), export c"cublasCgemv_v2_64", name "cublasCgemv_v2_64", proc c"cublasCgemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCgemv_v2_64];
+    statics (__cushim_fn_cublasCgemv_v2_64, __cushim_slot_cublasCgemv_v2_64);
     returns status, fallback [];
     aliases [cublasCgemv_64];
 }
 
 cushim_shim! {
     fn cublasCgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut cuComplex, lda: ::core::ffi::c_int, TauArray: *const *mut cuComplex, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgeqrfBatched, __cushim_slot_cublasCgeqrfBatched), export c"cublasCgeqrfBatched", name "cublasCgeqrfBatched", proc c"cublasCgeqrfBatched", version 0, since 0, per_thread [];
-    link [cublasCgeqrfBatched];
+    statics (__cushim_fn_cublasCgeqrfBatched, __cushim_slot_cublasCgeqrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgerc_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgerc_v2, __cushim_slot_cublasCgerc_v2), export c"cublasCgerc_v2", name "cublasCgerc_v2", proc c"cublasCgerc_v2", version 0, since 0, per_thread [];
-    link [cublasCgerc_v2];
+    statics (__cushim_fn_cublasCgerc_v2, __cushim_slot_cublasCgerc_v2);
     returns status, fallback [];
     aliases [cublasCgerc];
 }
 
 cushim_shim! {
     fn cublasCgerc_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgerc_v2_64, __cushim_slot_cublasCgerc_v2_64), export c"cublasCgerc_v2_64", name "cublasCgerc_v2_64", proc c"cublasCgerc_v2_64", version 0, since 0, per_thread [];
-    link [cublasCgerc_v2_64];
+    statics (__cushim_fn_cublasCgerc_v2_64, __cushim_slot_cublasCgerc_v2_64);
     returns status, fallback [];
     aliases [cublasCgerc_64];
 }
 
 cushim_shim! {
     fn cublasCgeru_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgeru_v2, __cushim_slot_cublasCgeru_v2), export c"cublasCgeru_v2", name "cublasCgeru_v2", proc c"cublasCgeru_v2", version 0, since 0, per_thread [];
-    link [cublasCgeru_v2];
+    statics (__cushim_fn_cublasCgeru_v2, __cushim_slot_cublasCgeru_v2);
     returns status, fallback [];
     aliases [cublasCgeru];
 }
 
 cushim_shim! {
     fn cublasCgeru_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgeru_v2_64, __cushim_slot_cublasCgeru_v2_64), export c"cublasCgeru_v2_64", name "cublasCgeru_v2_64", proc c"cublasCgeru_v2_64", version 0, since 0, per_thread [];
-    link [cublasCgeru_v2_64];
+    statics (__cushim_fn_cublasCgeru_v2_64, __cushim_slot_cublasCgeru_v2_64);
     returns status, fallback [];
     aliases [cublasCgeru_64];
 }
 
 cushim_shim! {
     fn cublasCgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut cuComplex, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgetrfBatched, __cushim_slot_cublasCgetrfBatched), export c"cublasCgetrfBatched", name "cublasCgetrfBatched", proc c"cublasCgetrfBatched", version 0, since 0, per_thread [];
-    link [cublasCgetrfBatched];
+    statics (__cushim_fn_cublasCgetrfBatched, __cushim_slot_cublasCgetrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuComplex, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut cuComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgetriBatched, __cushim_slot_cublasCgetriBatched), export c"cublasCgetriBatched", name "cublasCgetriBatched", proc c"cublasCgetriBatched", version 0, since 0, per_thread [];
-    link [cublasCgetriBatched];
+    statics (__cushim_fn_cublasCgetriBatched, __cushim_slot_cublasCgetriBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut cuComplex, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCgetrsBatched, __cushim_slot_cublasCgetrsBatched), export c"cublasCgetrsBatched", name "cublasCgetrsBatched", proc c"cublasCgetrsBatched", version 0, since 0, per_thread [];
-    link [cublasCgetrsBatched];
+    statics (__cushim_fn_cublasCgetrsBatched, __cushim_slot_cublasCgetrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasChbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChbmv_v2, __cushim_slot_cublasChbmv_v2), export c"cublasChbmv_v2", name "cublasChbmv_v2", proc c"cublasChbmv_v2", version 0, since 0, per_thread [];
-    link [cublasChbmv_v2];
+    statics (__cushim_fn_cublasChbmv_v2, __cushim_slot_cublasChbmv_v2);
     returns status, fallback [];
     aliases [cublasChbmv];
 }
 
 cushim_shim! {
     fn cublasChbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChbmv_v2_64, __cushim_slot_cublasChbmv_v2_64), export c"cublasChbmv_v2_64", name "cublasChbmv_v2_64", proc c"cublasChbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasChbmv_v2_64];
+    statics (__cushim_fn_cublasChbmv_v2_64, __cushim_slot_cublasChbmv_v2_64);
     returns status, fallback [];
     aliases [cublasChbmv_64];
 }
 
 cushim_shim! {
     fn cublasChemm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChemm_v2, __cushim_slot_cublasChemm_v2), export c"cublasChemm_v2", name "cublasChemm_v2", proc c"cublasChemm_v2", version 0, since 0, per_thread [];
-    link [cublasChemm_v2];
+    statics (__cushim_fn_cublasChemm_v2, __cushim_slot_cublasChemm_v2);
     returns status, fallback [];
     aliases [cublasChemm];
 }
 
 cushim_shim! {
     fn cublasChemm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChemm_v2_64, __cushim_slot_cublasChemm_v2_64), export c"cublasChemm_v2_64", name "cublasChemm_v2_64", proc c"cublasChemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasChemm_v2_64];
+    statics (__cushim_fn_cublasChemm_v2_64, __cushim_slot_cublasChemm_v2_64);
     returns status, fallback [];
     aliases [cublasChemm_64];
 }
 
 cushim_shim! {
     fn cublasChemv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChemv_v2, __cushim_slot_cublasChemv_v2), export c"cublasChemv_v2", name "cublasChemv_v2", proc c"cublasChemv_v2", version 0, since 0, per_thread [];
-    link [cublasChemv_v2];
+    statics (__cushim_fn_cublasChemv_v2, __cushim_slot_cublasChemv_v2);
     returns status, fallback [];
     aliases [cublasChemv];
 }
 
 cushim_shim! {
     fn cublasChemv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChemv_v2_64, __cushim_slot_cublasChemv_v2_64), export c"cublasChemv_v2_64", name "cublasChemv_v2_64", proc c"cublasChemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasChemv_v2_64];
+    statics (__cushim_fn_cublasChemv_v2_64, __cushim_slot_cublasChemv_v2_64);
     returns status, fallback [];
     aliases [cublasChemv_64];
 }
 
 cushim_shim! {
     fn cublasCher2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher2_v2, __cushim_slot_cublasCher2_v2), export c"cublasCher2_v2", name "cublasCher2_v2", proc c"cublasCher2_v2", version 0, since 0, per_thread [];
-    link [cublasCher2_v2];
+    statics (__cushim_fn_cublasCher2_v2, __cushim_slot_cublasCher2_v2);
     returns status, fallback [];
     aliases [cublasCher2];
 }
 
 cushim_shim! {
     fn cublasCher2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher2_v2_64, __cushim_slot_cublasCher2_v2_64), export c"cublasCher2_v2_64", name "cublasCher2_v2_64", proc c"cublasCher2_v2_64", version 0, since 0, per_thread [];
-    link [cublasCher2_v2_64];
+    statics (__cushim_fn_cublasCher2_v2_64, __cushim_slot_cublasCher2_v2_64);
     returns status, fallback [];
     aliases [cublasCher2_64];
 }
 
 cushim_shim! {
     fn cublasCher2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher2k_v2, __cushim_slot_cublasCher2k_v2), export c"cublasCher2k_v2", name "cublasCher2k_v2", proc c"cublasCher2k_v2", version 0, since 0, per_thread [];
-    link [cublasCher2k_v2];
+    statics (__cushim_fn_cublasCher2k_v2, __cushim_slot_cublasCher2k_v2);
     returns status, fallback [];
     aliases [cublasCher2k];
 }
 
 cushim_shim! {
     fn cublasCher2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher2k_v2_64, __cushim_slot_cublasCher2k_v2_64), export c"cublasCher2k_v2_64", name "cublasCher2k_v2_64", proc c"cublasCher2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasCher2k_v2_64];
+    statics (__cushim_fn_cublasCher2k_v2_64, __cushim_slot_cublasCher2k_v2_64);
     returns status, fallback [];
     aliases [cublasCher2k_64];
 }
 
 cushim_shim! {
     fn cublasCher_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const cuComplex, incx: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher_v2, __cushim_slot_cublasCher_v2), export c"cublasCher_v2", name "cublasCher_v2", proc c"cublasCher_v2", version 0, since 0, per_thread [];
-    link [cublasCher_v2];
+    statics (__cushim_fn_cublasCher_v2, __cushim_slot_cublasCher_v2);
     returns status, fallback [];
     aliases [cublasCher];
 }
 
 cushim_shim! {
     fn cublasCher_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const cuComplex, incx: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCher_v2_64, __cushim_slot_cublasCher_v2_64), export c"cublasCher_v2_64", name "cublasCher_v2_64", proc c"cublasCher_v2_64", version 0, since 0, per_thread [];
-    link [cublasCher_v2_64];
+    statics (__cushim_fn_cublasCher_v2_64, __cushim_slot_cublasCher_v2_64);
     returns status, fallback [];
     aliases [cublasCher_64];
 }
 
 cushim_shim! {
     fn cublasCherk3mEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherk3mEx, __cushim_slot_cublasCherk3mEx), export c"cublasCherk3mEx", name "cublasCherk3mEx", proc c"cublasCherk3mEx", version 0, since 0, per_thread [];
-    link [cublasCherk3mEx];
+    statics (__cushim_fn_cublasCherk3mEx, __cushim_slot_cublasCherk3mEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCherk3mEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherk3mEx_64, __cushim_slot_cublasCherk3mEx_64), export c"cublasCherk3mEx_64", name "cublasCherk3mEx_64", proc c"cublasCherk3mEx_64", version 0, since 0, per_thread [];
-    link [cublasCherk3mEx_64];
+    statics (__cushim_fn_cublasCherk3mEx_64, __cushim_slot_cublasCherk3mEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCherkEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherkEx, __cushim_slot_cublasCherkEx), export c"cublasCherkEx", name "cublasCherkEx", proc c"cublasCherkEx", version 0, since 0, per_thread [];
-    link [cublasCherkEx];
+    statics (__cushim_fn_cublasCherkEx, __cushim_slot_cublasCherkEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCherkEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherkEx_64, __cushim_slot_cublasCherkEx_64), export c"cublasCherkEx_64", name "cublasCherkEx_64", proc c"cublasCherkEx_64", version 0, since 0, per_thread [];
-    link [cublasCherkEx_64];
+    statics (__cushim_fn_cublasCherkEx_64, __cushim_slot_cublasCherkEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCherk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherk_v2, __cushim_slot_cublasCherk_v2), export c"cublasCherk_v2", name "cublasCherk_v2", proc c"cublasCherk_v2", version 0, since 0, per_thread [];
-    link [cublasCherk_v2];
+    statics (__cushim_fn_cublasCherk_v2, __cushim_slot_cublasCherk_v2);
     returns status, fallback [];
     aliases [cublasCherk];
 }
 
 cushim_shim! {
     fn cublasCherk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const cuComplex, lda: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherk_v2_64, __cushim_slot_cublasCherk_v2_64), export c"cublasCherk_v2_64", name "cublasCherk_v2_64", proc c"cublasCherk_v2_64", version 0, since 0, per_thread [];
-    link [cublasCherk_v2_64];
+    statics (__cushim_fn_cublasCherk_v2_64, __cushim_slot_cublasCherk_v2_64);
     returns status, fallback [];
     aliases [cublasCherk_64];
 }
 
 cushim_shim! {
     fn cublasCherkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherkx, __cushim_slot_cublasCherkx), export c"cublasCherkx", name "cublasCherkx", proc c"cublasCherkx", version 0, since 0, per_thread [];
-    link [cublasCherkx];
+    statics (__cushim_fn_cublasCherkx, __cushim_slot_cublasCherkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCherkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCherkx_64, __cushim_slot_cublasCherkx_64), export c"cublasCherkx_64", name "cublasCherkx_64", proc c"cublasCherkx_64", version 0, since 0, per_thread [];
-    link [cublasCherkx_64];
+    statics (__cushim_fn_cublasCherkx_64, __cushim_slot_cublasCherkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasChpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, AP: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpmv_v2, __cushim_slot_cublasChpmv_v2), export c"cublasChpmv_v2", name "cublasChpmv_v2", proc c"cublasChpmv_v2", version 0, since 0, per_thread [];
-    link [cublasChpmv_v2];
+    statics (__cushim_fn_cublasChpmv_v2, __cushim_slot_cublasChpmv_v2);
     returns status, fallback [];
     aliases [cublasChpmv];
 }
 
 cushim_shim! {
     fn cublasChpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, AP: *const cuComplex, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpmv_v2_64, __cushim_slot_cublasChpmv_v2_64), export c"cublasChpmv_v2_64", name "cublasChpmv_v2_64", proc c"cublasChpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasChpmv_v2_64];
+    statics (__cushim_fn_cublasChpmv_v2_64, __cushim_slot_cublasChpmv_v2_64);
     returns status, fallback [];
     aliases [cublasChpmv_64];
 }
 
 cushim_shim! {
     fn cublasChpr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpr2_v2, __cushim_slot_cublasChpr2_v2), export c"cublasChpr2_v2", name "cublasChpr2_v2", proc c"cublasChpr2_v2", version 0, since 0, per_thread [];
-    link [cublasChpr2_v2];
+    statics (__cushim_fn_cublasChpr2_v2, __cushim_slot_cublasChpr2_v2);
     returns status, fallback [];
     aliases [cublasChpr2];
 }
 
 cushim_shim! {
     fn cublasChpr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, AP: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpr2_v2_64, __cushim_slot_cublasChpr2_v2_64), export c"cublasChpr2_v2_64", name "cublasChpr2_v2_64", proc c"cublasChpr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasChpr2_v2_64];
+    statics (__cushim_fn_cublasChpr2_v2_64, __cushim_slot_cublasChpr2_v2_64);
     returns status, fallback [];
     aliases [cublasChpr2_64];
 }
 
 cushim_shim! {
     fn cublasChpr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const cuComplex, incx: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpr_v2, __cushim_slot_cublasChpr_v2), export c"cublasChpr_v2", name "cublasChpr_v2", proc c"cublasChpr_v2", version 0, since 0, per_thread [];
-    link [cublasChpr_v2];
+    statics (__cushim_fn_cublasChpr_v2, __cushim_slot_cublasChpr_v2);
     returns status, fallback [];
     aliases [cublasChpr];
 }
 
 cushim_shim! {
     fn cublasChpr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const cuComplex, incx: i64, AP: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasChpr_v2_64, __cushim_slot_cublasChpr_v2_64), export c"cublasChpr_v2_64", name "cublasChpr_v2_64", proc c"cublasChpr_v2_64", version 0, since 0, per_thread [];
-    link [cublasChpr_v2_64];
+    statics (__cushim_fn_cublasChpr_v2_64, __cushim_slot_cublasChpr_v2_64);
     returns status, fallback [];
     aliases [cublasChpr_64];
 }
 
 cushim_shim! {
     fn cublasCmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuComplex, lda: ::core::ffi::c_int, Ainv: *const *mut cuComplex, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCmatinvBatched, __cushim_slot_cublasCmatinvBatched), export c"cublasCmatinvBatched", name "cublasCmatinvBatched", proc c"cublasCmatinvBatched", version 0, since 0, per_thread [];
-    link [cublasCmatinvBatched];
+    statics (__cushim_fn_cublasCmatinvBatched, __cushim_slot_cublasCmatinvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCopyEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCopyEx, __cushim_slot_cublasCopyEx), export c"cublasCopyEx", name "cublasCopyEx", proc c"cublasCopyEx", version 0, since 0, per_thread [];
-    link [cublasCopyEx];
+    statics (__cushim_fn_cublasCopyEx, __cushim_slot_cublasCopyEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCopyEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCopyEx_64, __cushim_slot_cublasCopyEx_64), export c"cublasCopyEx_64", name "cublasCopyEx_64", proc c"cublasCopyEx_64", version 0, since 0, per_thread [];
-    link [cublasCopyEx_64];
+    statics (__cushim_fn_cublasCopyEx_64, __cushim_slot_cublasCopyEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCreate_v2(handle: *mut cublasHandle_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCreate_v2, __cushim_slot_cublasCreate_v2), export c"cublasCreate_v2", name "cublasCreate_v2", proc c"cublasCreate_v2", version 0, since 0, per_thread [];
-    link [cublasCreate_v2];
+    statics (__cushim_fn_cublasCreate_v2, __cushim_slot_cublasCreate_v2);
     returns status, fallback [];
     aliases [cublasCreate];
 }
 
 cushim_shim! {
     fn cublasCrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int, c: *const f32, s: *const cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCrot_v2, __cushim_slot_cublasCrot_v2), export c"cublasCrot_v2", name "cublasCrot_v2", proc c"cublasCrot_v2", version 0, since 0, per_thread [];
-    link [cublasCrot_v2];
+    statics (__cushim_fn_cublasCrot_v2, __cushim_slot_cublasCrot_v2);
     returns status, fallback [];
     aliases [cublasCrot];
 }
 
 cushim_shim! {
     fn cublasCrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64, c: *const f32, s: *const cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCrot_v2_64, __cushim_slot_cublasCrot_v2_64), export c"cublasCrot_v2_64", name "cublasCrot_v2_64", proc c"cublasCrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasCrot_v2_64];
+    statics (__cushim_fn_cublasCrot_v2_64, __cushim_slot_cublasCrot_v2_64);
     returns status, fallback [];
     aliases [cublasCrot_64];
 }
 
 cushim_shim! {
     fn cublasCrotg_v2(handle: cublasHandle_t, a: *mut cuComplex, b: *mut cuComplex, c: *mut f32, s: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCrotg_v2, __cushim_slot_cublasCrotg_v2), export c"cublasCrotg_v2", name "cublasCrotg_v2", proc c"cublasCrotg_v2", version 0, since 0, per_thread [];
-    link [cublasCrotg_v2];
+    statics (__cushim_fn_cublasCrotg_v2, __cushim_slot_cublasCrotg_v2);
     returns status, fallback [];
     aliases [cublasCrotg];
 }
 
 cushim_shim! {
     fn cublasCscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCscal_v2, __cushim_slot_cublasCscal_v2), export c"cublasCscal_v2", name "cublasCscal_v2", proc c"cublasCscal_v2", version 0, since 0, per_thread [];
-    link [cublasCscal_v2];
+    statics (__cushim_fn_cublasCscal_v2, __cushim_slot_cublasCscal_v2);
     returns status, fallback [];
     aliases [cublasCscal];
 }
 
 cushim_shim! {
     fn cublasCscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCscal_v2_64, __cushim_slot_cublasCscal_v2_64), export c"cublasCscal_v2_64", name "cublasCscal_v2_64", proc c"cublasCscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasCscal_v2_64];
+    statics (__cushim_fn_cublasCscal_v2_64, __cushim_slot_cublasCscal_v2_64);
     returns status, fallback [];
     aliases [cublasCscal_64];
 }
 
 cushim_shim! {
     fn cublasCsrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int, c: *const f32, s: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsrot_v2, __cushim_slot_cublasCsrot_v2), export c"cublasCsrot_v2", name "cublasCsrot_v2", proc c"cublasCsrot_v2", version 0, since 0, per_thread [];
-    link [cublasCsrot_v2];
+    statics (__cushim_fn_cublasCsrot_v2, __cushim_slot_cublasCsrot_v2);
     returns status, fallback [];
     aliases [cublasCsrot];
 }
 
 cushim_shim! {
     fn cublasCsrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64, c: *const f32, s: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsrot_v2_64, __cushim_slot_cublasCsrot_v2_64), export c"cublasCsrot_v2_64", name "cublasCsrot_v2_64", proc c"cublasCsrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsrot_v2_64];
+    statics (__cushim_fn_cublasCsrot_v2_64, __cushim_slot_cublasCsrot_v2_64);
     returns status, fallback [];
     aliases [cublasCsrot_64];
 }
 
 cushim_shim! {
     fn cublasCsscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsscal_v2, __cushim_slot_cublasCsscal_v2), export c"cublasCsscal_v2", name "cublasCsscal_v2", proc c"cublasCsscal_v2", version 0, since 0, per_thread [];
-    link [cublasCsscal_v2];
+    statics (__cushim_fn_cublasCsscal_v2, __cushim_slot_cublasCsscal_v2);
     returns status, fallback [];
     aliases [cublasCsscal];
 }
 
 cushim_shim! {
     fn cublasCsscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsscal_v2_64, __cushim_slot_cublasCsscal_v2_64), export c"cublasCsscal_v2_64", name "cublasCsscal_v2_64", proc c"cublasCsscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsscal_v2_64];
+    statics (__cushim_fn_cublasCsscal_v2_64, __cushim_slot_cublasCsscal_v2_64);
     returns status, fallback [];
     aliases [cublasCsscal_64];
 }
 
 cushim_shim! {
     fn cublasCswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCswap_v2, __cushim_slot_cublasCswap_v2), export c"cublasCswap_v2", name "cublasCswap_v2", proc c"cublasCswap_v2", version 0, since 0, per_thread [];
-    link [cublasCswap_v2];
+    statics (__cushim_fn_cublasCswap_v2, __cushim_slot_cublasCswap_v2);
     returns status, fallback [];
     aliases [cublasCswap];
 }
 
 cushim_shim! {
     fn cublasCswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCswap_v2_64, __cushim_slot_cublasCswap_v2_64), export c"cublasCswap_v2_64", name "cublasCswap_v2_64", proc c"cublasCswap_v2_64", version 0, since 0, per_thread [];
-    link [cublasCswap_v2_64];
+    statics (__cushim_fn_cublasCswap_v2_64, __cushim_slot_cublasCswap_v2_64);
     returns status, fallback [];
     aliases [cublasCswap_64];
 }
 
 cushim_shim! {
     fn cublasCsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsymm_v2, __cushim_slot_cublasCsymm_v2), export c"cublasCsymm_v2", name "cublasCsymm_v2", proc c"cublasCsymm_v2", version 0, since 0, per_thread [];
-    link [cublasCsymm_v2];
+    statics (__cushim_fn_cublasCsymm_v2, __cushim_slot_cublasCsymm_v2);
     returns status, fallback [];
     aliases [cublasCsymm];
 }
 
 cushim_shim! {
     fn cublasCsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsymm_v2_64, __cushim_slot_cublasCsymm_v2_64), export c"cublasCsymm_v2_64", name "cublasCsymm_v2_64", proc c"cublasCsymm_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsymm_v2_64];
+    statics (__cushim_fn_cublasCsymm_v2_64, __cushim_slot_cublasCsymm_v2_64);
     returns status, fallback [];
     aliases [cublasCsymm_64];
 }
 
 cushim_shim! {
     fn cublasCsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsymv_v2, __cushim_slot_cublasCsymv_v2), export c"cublasCsymv_v2", name "cublasCsymv_v2", proc c"cublasCsymv_v2", version 0, since 0, per_thread [];
-    link [cublasCsymv_v2];
+    statics (__cushim_fn_cublasCsymv_v2, __cushim_slot_cublasCsymv_v2);
     returns status, fallback [];
     aliases [cublasCsymv];
 }
 
 cushim_shim! {
     fn cublasCsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsymv_v2_64, __cushim_slot_cublasCsymv_v2_64), export c"cublasCsymv_v2_64", name "cublasCsymv_v2_64", proc c"cublasCsymv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsymv_v2_64];
+    statics (__cushim_fn_cublasCsymv_v2_64, __cushim_slot_cublasCsymv_v2_64);
     returns status, fallback [];
     aliases [cublasCsymv_64];
 }
 
 cushim_shim! {
     fn cublasCsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr2_v2, __cushim_slot_cublasCsyr2_v2), export c"cublasCsyr2_v2", name "cublasCsyr2_v2", proc c"cublasCsyr2_v2", version 0, since 0, per_thread [];
-    link [cublasCsyr2_v2];
+    statics (__cushim_fn_cublasCsyr2_v2, __cushim_slot_cublasCsyr2_v2);
     returns status, fallback [];
     aliases [cublasCsyr2];
 }
 
 cushim_shim! {
     fn cublasCsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr2_v2_64, __cushim_slot_cublasCsyr2_v2_64), export c"cublasCsyr2_v2_64", name "cublasCsyr2_v2_64", proc c"cublasCsyr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsyr2_v2_64];
+    statics (__cushim_fn_cublasCsyr2_v2_64, __cushim_slot_cublasCsyr2_v2_64);
     returns status, fallback [];
     aliases [cublasCsyr2_64];
 }
 
 cushim_shim! {
     fn cublasCsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr2k_v2, __cushim_slot_cublasCsyr2k_v2), export c"cublasCsyr2k_v2", name "cublasCsyr2k_v2", proc c"cublasCsyr2k_v2", version 0, since 0, per_thread [];
-    link [cublasCsyr2k_v2];
+    statics (__cushim_fn_cublasCsyr2k_v2, __cushim_slot_cublasCsyr2k_v2);
     returns status, fallback [];
     aliases [cublasCsyr2k];
 }
 
 cushim_shim! {
     fn cublasCsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr2k_v2_64, __cushim_slot_cublasCsyr2k_v2_64), export c"cublasCsyr2k_v2_64", name "cublasCsyr2k_v2_64", proc c"cublasCsyr2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsyr2k_v2_64];
+    statics (__cushim_fn_cublasCsyr2k_v2_64, __cushim_slot_cublasCsyr2k_v2_64);
     returns status, fallback [];
     aliases [cublasCsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasCsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr_v2, __cushim_slot_cublasCsyr_v2), export c"cublasCsyr_v2", name "cublasCsyr_v2", proc c"cublasCsyr_v2", version 0, since 0, per_thread [];
-    link [cublasCsyr_v2];
+    statics (__cushim_fn_cublasCsyr_v2, __cushim_slot_cublasCsyr_v2);
     returns status, fallback [];
     aliases [cublasCsyr];
 }
 
 cushim_shim! {
     fn cublasCsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyr_v2_64, __cushim_slot_cublasCsyr_v2_64), export c"cublasCsyr_v2_64", name "cublasCsyr_v2_64", proc c"cublasCsyr_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsyr_v2_64];
+    statics (__cushim_fn_cublasCsyr_v2_64, __cushim_slot_cublasCsyr_v2_64);
     returns status, fallback [];
     aliases [cublasCsyr_64];
 }
 
 cushim_shim! {
     fn cublasCsyrk3mEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrk3mEx, __cushim_slot_cublasCsyrk3mEx), export c"cublasCsyrk3mEx", name "cublasCsyrk3mEx", proc c"cublasCsyrk3mEx", version 0, since 0, per_thread [];
-    link [cublasCsyrk3mEx];
+    statics (__cushim_fn_cublasCsyrk3mEx, __cushim_slot_cublasCsyrk3mEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCsyrk3mEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrk3mEx_64, __cushim_slot_cublasCsyrk3mEx_64), export c"cublasCsyrk3mEx_64", name "cublasCsyrk3mEx_64", proc c"cublasCsyrk3mEx_64", version 0, since 0, per_thread [];
-    link [cublasCsyrk3mEx_64];
+    statics (__cushim_fn_cublasCsyrk3mEx_64, __cushim_slot_cublasCsyrk3mEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCsyrkEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrkEx, __cushim_slot_cublasCsyrkEx), export c"cublasCsyrkEx", name "cublasCsyrkEx", proc c"cublasCsyrkEx", version 0, since 0, per_thread [];
-    link [cublasCsyrkEx];
+    statics (__cushim_fn_cublasCsyrkEx, __cushim_slot_cublasCsyrkEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCsyrkEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrkEx_64, __cushim_slot_cublasCsyrkEx_64), export c"cublasCsyrkEx_64", name "cublasCsyrkEx_64", proc c"cublasCsyrkEx_64", version 0, since 0, per_thread [];
-    link [cublasCsyrkEx_64];
+    statics (__cushim_fn_cublasCsyrkEx_64, __cushim_slot_cublasCsyrkEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrk_v2, __cushim_slot_cublasCsyrk_v2), export c"cublasCsyrk_v2", name "cublasCsyrk_v2", proc c"cublasCsyrk_v2", version 0, since 0, per_thread [];
-    link [cublasCsyrk_v2];
+    statics (__cushim_fn_cublasCsyrk_v2, __cushim_slot_cublasCsyrk_v2);
     returns status, fallback [];
     aliases [cublasCsyrk];
 }
 
 cushim_shim! {
     fn cublasCsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrk_v2_64, __cushim_slot_cublasCsyrk_v2_64), export c"cublasCsyrk_v2_64", name "cublasCsyrk_v2_64", proc c"cublasCsyrk_v2_64", version 0, since 0, per_thread [];
-    link [cublasCsyrk_v2_64];
+    statics (__cushim_fn_cublasCsyrk_v2_64, __cushim_slot_cublasCsyrk_v2_64);
     returns status, fallback [];
     aliases [cublasCsyrk_64];
 }
 
 cushim_shim! {
     fn cublasCsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrkx, __cushim_slot_cublasCsyrkx), export c"cublasCsyrkx", name "cublasCsyrkx", proc c"cublasCsyrkx", version 0, since 0, per_thread [];
-    link [cublasCsyrkx];
+    statics (__cushim_fn_cublasCsyrkx, __cushim_slot_cublasCsyrkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCsyrkx_64, __cushim_slot_cublasCsyrkx_64), export c"cublasCsyrkx_64", name "cublasCsyrkx_64", proc c"cublasCsyrkx_64", version 0, since 0, per_thread [];
-    link [cublasCsyrkx_64];
+    statics (__cushim_fn_cublasCsyrkx_64, __cushim_slot_cublasCsyrkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtbmv_v2, __cushim_slot_cublasCtbmv_v2), export c"cublasCtbmv_v2", name "cublasCtbmv_v2", proc c"cublasCtbmv_v2", version 0, since 0, per_thread [];
-    link [cublasCtbmv_v2];
+    statics (__cushim_fn_cublasCtbmv_v2, __cushim_slot_cublasCtbmv_v2);
     returns status, fallback [];
     aliases [cublasCtbmv];
 }
 
 cushim_shim! {
     fn cublasCtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtbmv_v2_64, __cushim_slot_cublasCtbmv_v2_64), export c"cublasCtbmv_v2_64", name "cublasCtbmv_v2_64", proc c"cublasCtbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtbmv_v2_64];
+    statics (__cushim_fn_cublasCtbmv_v2_64, __cushim_slot_cublasCtbmv_v2_64);
     returns status, fallback [];
     aliases [cublasCtbmv_64];
 }
 
 cushim_shim! {
     fn cublasCtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtbsv_v2, __cushim_slot_cublasCtbsv_v2), export c"cublasCtbsv_v2", name "cublasCtbsv_v2", proc c"cublasCtbsv_v2", version 0, since 0, per_thread [];
-    link [cublasCtbsv_v2];
+    statics (__cushim_fn_cublasCtbsv_v2, __cushim_slot_cublasCtbsv_v2);
     returns status, fallback [];
     aliases [cublasCtbsv];
 }
 
 cushim_shim! {
     fn cublasCtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtbsv_v2_64, __cushim_slot_cublasCtbsv_v2_64), export c"cublasCtbsv_v2_64", name "cublasCtbsv_v2_64", proc c"cublasCtbsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtbsv_v2_64];
+    statics (__cushim_fn_cublasCtbsv_v2_64, __cushim_slot_cublasCtbsv_v2_64);
     returns status, fallback [];
     aliases [cublasCtbsv_64];
 }
 
 cushim_shim! {
     fn cublasCtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtpmv_v2, __cushim_slot_cublasCtpmv_v2), export c"cublasCtpmv_v2", name "cublasCtpmv_v2", proc c"cublasCtpmv_v2", version 0, since 0, per_thread [];
-    link [cublasCtpmv_v2];
+    statics (__cushim_fn_cublasCtpmv_v2, __cushim_slot_cublasCtpmv_v2);
     returns status, fallback [];
     aliases [cublasCtpmv];
 }
 
 cushim_shim! {
     fn cublasCtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtpmv_v2_64, __cushim_slot_cublasCtpmv_v2_64), export c"cublasCtpmv_v2_64", name "cublasCtpmv_v2_64", proc c"cublasCtpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtpmv_v2_64];
+    statics (__cushim_fn_cublasCtpmv_v2_64, __cushim_slot_cublasCtpmv_v2_64);
     returns status, fallback [];
     aliases [cublasCtpmv_64];
 }
 
 cushim_shim! {
     fn cublasCtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtpsv_v2, __cushim_slot_cublasCtpsv_v2), export c"cublasCtpsv_v2", name "cublasCtpsv_v2", proc c"cublasCtpsv_v2", version 0, since 0, per_thread [];
-    link [cublasCtpsv_v2];
+    statics (__cushim_fn_cublasCtpsv_v2, __cushim_slot_cublasCtpsv_v2);
     returns status, fallback [];
     aliases [cublasCtpsv];
 }
 
 cushim_shim! {
     fn cublasCtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtpsv_v2_64, __cushim_slot_cublasCtpsv_v2_64), export c"cublasCtpsv_v2_64", name "cublasCtpsv_v2_64", proc c"cublasCtpsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtpsv_v2_64];
+    statics (__cushim_fn_cublasCtpsv_v2_64, __cushim_slot_cublasCtpsv_v2_64);
     returns status, fallback [];
     aliases [cublasCtpsv_64];
 }
 
 cushim_shim! {
     fn cublasCtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const cuComplex, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtpttr, __cushim_slot_cublasCtpttr), export c"cublasCtpttr", name "cublasCtpttr", proc c"cublasCtpttr", version 0, since 0, per_thread [];
-    link [cublasCtpttr];
+    statics (__cushim_fn_cublasCtpttr, __cushim_slot_cublasCtpttr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrmm_v2, __cushim_slot_cublasCtrmm_v2), export c"cublasCtrmm_v2", name "cublasCtrmm_v2", proc c"cublasCtrmm_v2", version 0, since 0, per_thread [];
-    link [cublasCtrmm_v2];
+    statics (__cushim_fn_cublasCtrmm_v2, __cushim_slot_cublasCtrmm_v2);
     returns status, fallback [];
     aliases [cublasCtrmm];
 }
 
 cushim_shim! {
     fn cublasCtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrmm_v2_64, __cushim_slot_cublasCtrmm_v2_64), export c"cublasCtrmm_v2_64", name "cublasCtrmm_v2_64", proc c"cublasCtrmm_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtrmm_v2_64];
+    statics (__cushim_fn_cublasCtrmm_v2_64, __cushim_slot_cublasCtrmm_v2_64);
     returns status, fallback [];
     aliases [cublasCtrmm_64];
 }
 
 cushim_shim! {
     fn cublasCtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrmv_v2, __cushim_slot_cublasCtrmv_v2), export c"cublasCtrmv_v2", name "cublasCtrmv_v2", proc c"cublasCtrmv_v2", version 0, since 0, per_thread [];
-    link [cublasCtrmv_v2];
+    statics (__cushim_fn_cublasCtrmv_v2, __cushim_slot_cublasCtrmv_v2);
     returns status, fallback [];
     aliases [cublasCtrmv];
 }
 
 cushim_shim! {
     fn cublasCtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrmv_v2_64, __cushim_slot_cublasCtrmv_v2_64), export c"cublasCtrmv_v2_64", name "cublasCtrmv_v2_64", proc c"cublasCtrmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtrmv_v2_64];
+    statics (__cushim_fn_cublasCtrmv_v2_64, __cushim_slot_cublasCtrmv_v2_64);
     returns status, fallback [];
     aliases [cublasCtrmv_64];
 }
 
 cushim_shim! {
     fn cublasCtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const *const cuComplex, lda: ::core::ffi::c_int, B: *const *mut cuComplex, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsmBatched, __cushim_slot_cublasCtrsmBatched), export c"cublasCtrsmBatched", name "cublasCtrsmBatched", proc c"cublasCtrsmBatched", version 0, since 0, per_thread [];
-    link [cublasCtrsmBatched];
+    statics (__cushim_fn_cublasCtrsmBatched, __cushim_slot_cublasCtrsmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const *const cuComplex, lda: i64, B: *const *mut cuComplex, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsmBatched_64, __cushim_slot_cublasCtrsmBatched_64), export c"cublasCtrsmBatched_64", name "cublasCtrsmBatched_64", proc c"cublasCtrsmBatched_64", version 0, since 0, per_thread [];
-    link [cublasCtrsmBatched_64];
+    statics (__cushim_fn_cublasCtrsmBatched_64, __cushim_slot_cublasCtrsmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasCtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsm_v2, __cushim_slot_cublasCtrsm_v2), export c"cublasCtrsm_v2", name "cublasCtrsm_v2", proc c"cublasCtrsm_v2", version 0, since 0, per_thread [];
-    link [cublasCtrsm_v2];
+    statics (__cushim_fn_cublasCtrsm_v2, __cushim_slot_cublasCtrsm_v2);
     returns status, fallback [];
     aliases [cublasCtrsm];
 }
 
 cushim_shim! {
     fn cublasCtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *mut cuComplex, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsm_v2_64, __cushim_slot_cublasCtrsm_v2_64), export c"cublasCtrsm_v2_64", name "cublasCtrsm_v2_64", proc c"cublasCtrsm_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtrsm_v2_64];
+    statics (__cushim_fn_cublasCtrsm_v2_64, __cushim_slot_cublasCtrsm_v2_64);
     returns status, fallback [];
     aliases [cublasCtrsm_64];
 }
 
 cushim_shim! {
     fn cublasCtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsv_v2, __cushim_slot_cublasCtrsv_v2), export c"cublasCtrsv_v2", name "cublasCtrsv_v2", proc c"cublasCtrsv_v2", version 0, since 0, per_thread [];
-    link [cublasCtrsv_v2];
+    statics (__cushim_fn_cublasCtrsv_v2, __cushim_slot_cublasCtrsv_v2);
     returns status, fallback [];
     aliases [cublasCtrsv];
 }
 
 cushim_shim! {
     fn cublasCtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrsv_v2_64, __cushim_slot_cublasCtrsv_v2_64), export c"cublasCtrsv_v2_64", name "cublasCtrsv_v2_64", proc c"cublasCtrsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasCtrsv_v2_64];
+    statics (__cushim_fn_cublasCtrsv_v2_64, __cushim_slot_cublasCtrsv_v2_64);
     returns status, fallback [];
     aliases [cublasCtrsv_64];
 }
 
 cushim_shim! {
     fn cublasCtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasCtrttp, __cushim_slot_cublasCtrttp), export c"cublasCtrttp", name "cublasCtrttp", proc c"cublasCtrttp", version 0, since 0, per_thread [];
-    link [cublasCtrttp];
+    statics (__cushim_fn_cublasCtrttp, __cushim_slot_cublasCtrttp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDasum_v2, __cushim_slot_cublasDasum_v2), export c"cublasDasum_v2", name "cublasDasum_v2", proc c"cublasDasum_v2", version 0, since 0, per_thread [];
-    link [cublasDasum_v2];
+    statics (__cushim_fn_cublasDasum_v2, __cushim_slot_cublasDasum_v2);
     returns status, fallback [];
     aliases [cublasDasum];
 }
 
 cushim_shim! {
     fn cublasDasum_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDasum_v2_64, __cushim_slot_cublasDasum_v2_64), export c"cublasDasum_v2_64", name "cublasDasum_v2_64", proc c"cublasDasum_v2_64", version 0, since 0, per_thread [];
-    link [cublasDasum_v2_64];
+    statics (__cushim_fn_cublasDasum_v2_64, __cushim_slot_cublasDasum_v2_64);
     returns status, fallback [];
     aliases [cublasDasum_64];
 }
 
 cushim_shim! {
     fn cublasDaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDaxpy_v2, __cushim_slot_cublasDaxpy_v2), export c"cublasDaxpy_v2", name "cublasDaxpy_v2", proc c"cublasDaxpy_v2", version 0, since 0, per_thread [];
-    link [cublasDaxpy_v2];
+    statics (__cushim_fn_cublasDaxpy_v2, __cushim_slot_cublasDaxpy_v2);
     returns status, fallback [];
     aliases [cublasDaxpy];
 }
 
 cushim_shim! {
     fn cublasDaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDaxpy_v2_64, __cushim_slot_cublasDaxpy_v2_64), export c"cublasDaxpy_v2_64", name "cublasDaxpy_v2_64", proc c"cublasDaxpy_v2_64", version 0, since 0, per_thread [];
-    link [cublasDaxpy_v2_64];
+    statics (__cushim_fn_cublasDaxpy_v2_64, __cushim_slot_cublasDaxpy_v2_64);
     returns status, fallback [];
     aliases [cublasDaxpy_64];
 }
 
 cushim_shim! {
     fn cublasDcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDcopy_v2, __cushim_slot_cublasDcopy_v2), export c"cublasDcopy_v2", name "cublasDcopy_v2", proc c"cublasDcopy_v2", version 0, since 0, per_thread [];
-    link [cublasDcopy_v2];
+    statics (__cushim_fn_cublasDcopy_v2, __cushim_slot_cublasDcopy_v2);
     returns status, fallback [];
     aliases [cublasDcopy];
 }
 
 cushim_shim! {
     fn cublasDcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDcopy_v2_64, __cushim_slot_cublasDcopy_v2_64), export c"cublasDcopy_v2_64", name "cublasDcopy_v2_64", proc c"cublasDcopy_v2_64", version 0, since 0, per_thread [];
-    link [cublasDcopy_v2_64];
+    statics (__cushim_fn_cublasDcopy_v2_64, __cushim_slot_cublasDcopy_v2_64);
     returns status, fallback [];
     aliases [cublasDcopy_64];
 }
 
 cushim_shim! {
     fn cublasDdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDdgmm, __cushim_slot_cublasDdgmm), export c"cublasDdgmm", name "cublasDdgmm", proc c"cublasDdgmm", version 0, since 0, per_thread [];
-    link [cublasDdgmm];
+    statics (__cushim_fn_cublasDdgmm, __cushim_slot_cublasDdgmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const f64, lda: i64, x: *const f64, incx: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDdgmm_64, __cushim_slot_cublasDdgmm_64), export c"cublasDdgmm_64", name "cublasDdgmm_64", proc c"cublasDdgmm_64", version 0, since 0, per_thread [];
-    link [cublasDdgmm_64];
+    statics (__cushim_fn_cublasDdgmm_64, __cushim_slot_cublasDdgmm_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDdot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDdot_v2, __cushim_slot_cublasDdot_v2), export c"cublasDdot_v2", name "cublasDdot_v2", proc c"cublasDdot_v2", version 0, since 0, per_thread [];
-    link [cublasDdot_v2];
+    statics (__cushim_fn_cublasDdot_v2, __cushim_slot_cublasDdot_v2);
     returns status, fallback [];
     aliases [cublasDdot];
 }
 
 cushim_shim! {
     fn cublasDdot_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, y: *const f64, incy: i64, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDdot_v2_64, __cushim_slot_cublasDdot_v2_64), export c"cublasDdot_v2_64", name "cublasDdot_v2_64", proc c"cublasDdot_v2_64", version 0, since 0, per_thread [];
-    link [cublasDdot_v2_64];
+    statics (__cushim_fn_cublasDdot_v2_64, __cushim_slot_cublasDdot_v2_64);
     returns status, fallback [];
     aliases [cublasDdot_64];
 }
 
 cushim_shim! {
     fn cublasDestroy_v2(handle: cublasHandle_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDestroy_v2, __cushim_slot_cublasDestroy_v2), export c"cublasDestroy_v2", name "cublasDestroy_v2", proc c"cublasDestroy_v2", version 0, since 0, per_thread [];
-    link [cublasDestroy_v2];
+    statics (__cushim_fn_cublasDestroy_v2, __cushim_slot_cublasDestroy_v2);
     returns status, fallback [];
     aliases [cublasDestroy];
 }
 
 cushim_shim! {
     fn cublasDgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgbmv_v2, __cushim_slot_cublasDgbmv_v2), export c"cublasDgbmv_v2", name "cublasDgbmv_v2", proc c"cublasDgbmv_v2", version 0, since 0, per_thread [];
-    link [cublasDgbmv_v2];
+    statics (__cushim_fn_cublasDgbmv_v2, __cushim_slot_cublasDgbmv_v2);
     returns status, fallback [];
     aliases [cublasDgbmv];
 }
 
 cushim_shim! {
     fn cublasDgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgbmv_v2_64, __cushim_slot_cublasDgbmv_v2_64), export c"cublasDgbmv_v2_64", name "cublasDgbmv_v2_64", proc c"cublasDgbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDgbmv_v2_64];
+    statics (__cushim_fn_cublasDgbmv_v2_64, __cushim_slot_cublasDgbmv_v2_64);
     returns status, fallback [];
     aliases [cublasDgbmv_64];
 }
 
 cushim_shim! {
     fn cublasDgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, beta: *const f64, B: *const f64, ldb: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgeam, __cushim_slot_cublasDgeam), export c"cublasDgeam", name "cublasDgeam", proc c"cublasDgeam", version 0, since 0, per_thread [];
-    link [cublasDgeam];
+    statics (__cushim_fn_cublasDgeam, __cushim_slot_cublasDgeam);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, beta: *const f64, B: *const f64, ldb: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgeam_64, __cushim_slot_cublasDgeam_64), export c"cublasDgeam_64", name "cublasDgeam_64", proc c"cublasDgeam_64", version 0, since 0, per_thread [];
-    link [cublasDgeam_64];
+    statics (__cushim_fn_cublasDgeam_64, __cushim_slot_cublasDgeam_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut f64, lda: ::core::ffi::c_int, Carray: *const *mut f64, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgelsBatched, __cushim_slot_cublasDgelsBatched), export c"cublasDgelsBatched", name "cublasDgelsBatched", proc c"cublasDgelsBatched", version 0, since 0, per_thread [];
-    link [cublasDgelsBatched];
+    statics (__cushim_fn_cublasDgelsBatched, __cushim_slot_cublasDgelsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, Aarray: *const *const f64, lda: ::core::ffi::c_int, Barray: *const *const f64, ldb: ::core::ffi::c_int, beta: *const f64, Carray: *const *mut f64, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmBatched, __cushim_slot_cublasDgemmBatched), export c"cublasDgemmBatched", name "cublasDgemmBatched", proc c"cublasDgemmBatched", version 0, since 0, per_thread [];
-    link [cublasDgemmBatched];
+    statics (__cushim_fn_cublasDgemmBatched, __cushim_slot_cublasDgemmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, Aarray: *const *const f64, lda: i64, Barray: *const *const f64, ldb: i64, beta: *const f64, Carray: *const *mut f64, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmBatched_64, __cushim_slot_cublasDgemmBatched_64), export c"cublasDgemmBatched_64", name "cublasDgemmBatched_64", proc c"cublasDgemmBatched_64", version 0, since 0, per_thread [];
-    link [cublasDgemmBatched_64];
+    statics (__cushim_fn_cublasDgemmBatched_64, __cushim_slot_cublasDgemmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmGroupedBatched(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const f64, Aarray: *const *const f64, lda_array: *const ::core::ffi::c_int, Barray: *const *const f64, ldb_array: *const ::core::ffi::c_int, beta_array: *const f64, Carray: *const *mut f64, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmGroupedBatched, __cushim_slot_cublasDgemmGroupedBatched), export c"cublasDgemmGroupedBatched", name "cublasDgemmGroupedBatched", proc c"cublasDgemmGroupedBatched", version 0, since 0, per_thread [];
-    link [cublasDgemmGroupedBatched];
+    statics (__cushim_fn_cublasDgemmGroupedBatched, __cushim_slot_cublasDgemmGroupedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmGroupedBatched_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const f64, Aarray: *const *const f64, lda_array: *const i64, Barray: *const *const f64, ldb_array: *const i64, beta_array: *const f64, Carray: *const *mut f64, ldc_array: *const i64, group_count: i64, group_size: *const i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmGroupedBatched_64, __cushim_slot_cublasDgemmGroupedBatched_64), export c"cublasDgemmGroupedBatched_64", name "cublasDgemmGroupedBatched_64", proc c"cublasDgemmGroupedBatched_64", version 0, since 0, per_thread [];
-    link [cublasDgemmGroupedBatched_64];
+    statics (__cushim_fn_cublasDgemmGroupedBatched_64, __cushim_slot_cublasDgemmGroupedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const f64, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmStridedBatched, __cushim_slot_cublasDgemmStridedBatched), export c"cublasDgemmStridedBatched", name "cublasDgemmStridedBatched", proc c"cublasDgemmStridedBatched", version 0, since 0, per_thread [];
-    link [cublasDgemmStridedBatched];
+    statics (__cushim_fn_cublasDgemmStridedBatched, __cushim_slot_cublasDgemmStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, strideA: ::core::ffi::c_longlong, B: *const f64, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const f64, C: *mut f64, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemmStridedBatched_64, __cushim_slot_cublasDgemmStridedBatched_64), export c"cublasDgemmStridedBatched_64", name "cublasDgemmStridedBatched_64", proc c"cublasDgemmStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasDgemmStridedBatched_64];
+    statics (__cushim_fn_cublasDgemmStridedBatched_64, __cushim_slot_cublasDgemmStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemm_v2, __cushim_slot_cublasDgemm_v2), export c"cublasDgemm_v2", name "cublasDgemm_v2", proc c"cublasDgemm_v2", version 0, since 0, per_thread [];
-    link [cublasDgemm_v2];
+    statics (__cushim_fn_cublasDgemm_v2, __cushim_slot_cublasDgemm_v2);
     returns status, fallback [];
     aliases [cublasDgemm];
 }
 
 cushim_shim! {
     fn cublasDgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemm_v2_64, __cushim_slot_cublasDgemm_v2_64), export c"cublasDgemm_v2_64", name "cublasDgemm_v2_64", proc c"cublasDgemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasDgemm_v2_64];
+    statics (__cushim_fn_cublasDgemm_v2_64, __cushim_slot_cublasDgemm_v2_64);
     returns status, fallback [];
     aliases [cublasDgemm_64];
 }
 
 cushim_shim! {
     fn cublasDgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, Aarray: *const *const f64, lda: ::core::ffi::c_int, xarray: *const *const f64, incx: ::core::ffi::c_int, beta: *const f64, yarray: *const *mut f64, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemvBatched, __cushim_slot_cublasDgemvBatched), export c"cublasDgemvBatched", name "cublasDgemvBatched", proc c"cublasDgemvBatched", version 0, since 0, per_thread [];
-    link [cublasDgemvBatched];
+    statics (__cushim_fn_cublasDgemvBatched, __cushim_slot_cublasDgemvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, Aarray: *const *const f64, lda: i64, xarray: *const *const f64, incx: i64, beta: *const f64, yarray: *const *mut f64, incy: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemvBatched_64, __cushim_slot_cublasDgemvBatched_64), export c"cublasDgemvBatched_64", name "cublasDgemvBatched_64", proc c"cublasDgemvBatched_64", version 0, since 0, per_thread [];
-    link [cublasDgemvBatched_64];
+    statics (__cushim_fn_cublasDgemvBatched_64, __cushim_slot_cublasDgemvBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const f64, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemvStridedBatched, __cushim_slot_cublasDgemvStridedBatched), export c"cublasDgemvStridedBatched", name "cublasDgemvStridedBatched", proc c"cublasDgemvStridedBatched", version 0, since 0, per_thread [];
-    link [cublasDgemvStridedBatched];
+    statics (__cushim_fn_cublasDgemvStridedBatched, __cushim_slot_cublasDgemvStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, strideA: ::core::ffi::c_longlong, x: *const f64, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const f64, y: *mut f64, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemvStridedBatched_64, __cushim_slot_cublasDgemvStridedBatched_64), export c"cublasDgemvStridedBatched_64", name "cublasDgemvStridedBatched_64", proc c"cublasDgemvStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasDgemvStridedBatched_64];
+    statics (__cushim_fn_cublasDgemvStridedBatched_64, __cushim_slot_cublasDgemvStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemv_v2, __cushim_slot_cublasDgemv_v2), export c"cublasDgemv_v2", name "cublasDgemv_v2", proc c"cublasDgemv_v2", version 0, since 0, per_thread [];
-    link [cublasDgemv_v2];
+    statics (__cushim_fn_cublasDgemv_v2, __cushim_slot_cublasDgemv_v2);
     returns status, fallback [];
     aliases [cublasDgemv];
 }
 
 cushim_shim! {
     fn cublasDgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgemv_v2_64, __cushim_slot_cublasDgemv_v2_64), export c"cublasDgemv_v2_64", name "cublasDgemv_v2_64", proc c"cublasDgemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDgemv_v2_64];
+    statics (__cushim_fn_cublasDgemv_v2_64, __cushim_slot_cublasDgemv_v2_64);
     returns status, fallback [];
     aliases [cublasDgemv_64];
 }
 
 cushim_shim! {
     fn cublasDgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut f64, lda: ::core::ffi::c_int, TauArray: *const *mut f64, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgeqrfBatched, __cushim_slot_cublasDgeqrfBatched), export c"cublasDgeqrfBatched", name "cublasDgeqrfBatched", proc c"cublasDgeqrfBatched", version 0, since 0, per_thread [];
-    link [cublasDgeqrfBatched];
+    statics (__cushim_fn_cublasDgeqrfBatched, __cushim_slot_cublasDgeqrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDger_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDger_v2, __cushim_slot_cublasDger_v2), export c"cublasDger_v2", name "cublasDger_v2", proc c"cublasDger_v2", version 0, since 0, per_thread [];
-    link [cublasDger_v2];
+    statics (__cushim_fn_cublasDger_v2, __cushim_slot_cublasDger_v2);
     returns status, fallback [];
     aliases [cublasDger];
 }
 
 cushim_shim! {
     fn cublasDger_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDger_v2_64, __cushim_slot_cublasDger_v2_64), export c"cublasDger_v2_64", name "cublasDger_v2_64", proc c"cublasDger_v2_64", version 0, since 0, per_thread [];
-    link [cublasDger_v2_64];
+    statics (__cushim_fn_cublasDger_v2_64, __cushim_slot_cublasDger_v2_64);
     returns status, fallback [];
     aliases [cublasDger_64];
 }
 
 cushim_shim! {
     fn cublasDgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut f64, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgetrfBatched, __cushim_slot_cublasDgetrfBatched), export c"cublasDgetrfBatched", name "cublasDgetrfBatched", proc c"cublasDgetrfBatched", version 0, since 0, per_thread [];
-    link [cublasDgetrfBatched];
+    statics (__cushim_fn_cublasDgetrfBatched, __cushim_slot_cublasDgetrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f64, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut f64, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgetriBatched, __cushim_slot_cublasDgetriBatched), export c"cublasDgetriBatched", name "cublasDgetriBatched", proc c"cublasDgetriBatched", version 0, since 0, per_thread [];
-    link [cublasDgetriBatched];
+    statics (__cushim_fn_cublasDgetriBatched, __cushim_slot_cublasDgetriBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const f64, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut f64, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDgetrsBatched, __cushim_slot_cublasDgetrsBatched), export c"cublasDgetrsBatched", name "cublasDgetrsBatched", proc c"cublasDgetrsBatched", version 0, since 0, per_thread [];
-    link [cublasDgetrsBatched];
+    statics (__cushim_fn_cublasDgetrsBatched, __cushim_slot_cublasDgetrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f64, lda: ::core::ffi::c_int, Ainv: *const *mut f64, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDmatinvBatched, __cushim_slot_cublasDmatinvBatched), export c"cublasDmatinvBatched", name "cublasDmatinvBatched", proc c"cublasDmatinvBatched", version 0, since 0, per_thread [];
-    link [cublasDmatinvBatched];
+    statics (__cushim_fn_cublasDmatinvBatched, __cushim_slot_cublasDmatinvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDnrm2_v2, __cushim_slot_cublasDnrm2_v2), export c"cublasDnrm2_v2", name "cublasDnrm2_v2", proc c"cublasDnrm2_v2", version 0, since 0, per_thread [];
-    link [cublasDnrm2_v2];
+    statics (__cushim_fn_cublasDnrm2_v2, __cushim_slot_cublasDnrm2_v2);
     returns status, fallback [];
     aliases [cublasDnrm2];
 }
 
 cushim_shim! {
     fn cublasDnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDnrm2_v2_64, __cushim_slot_cublasDnrm2_v2_64), export c"cublasDnrm2_v2_64", name "cublasDnrm2_v2_64", proc c"cublasDnrm2_v2_64", version 0, since 0, per_thread [];
-    link [cublasDnrm2_v2_64];
+    statics (__cushim_fn_cublasDnrm2_v2_64, __cushim_slot_cublasDnrm2_v2_64);
     returns status, fallback [];
     aliases [cublasDnrm2_64];
 }
 
 cushim_shim! {
     fn cublasDotEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDotEx, __cushim_slot_cublasDotEx), export c"cublasDotEx", name "cublasDotEx", proc c"cublasDotEx", version 0, since 0, per_thread [];
-    link [cublasDotEx];
+    statics (__cushim_fn_cublasDotEx, __cushim_slot_cublasDotEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDotEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDotEx_64, __cushim_slot_cublasDotEx_64), export c"cublasDotEx_64", name "cublasDotEx_64", proc c"cublasDotEx_64", version 0, since 0, per_thread [];
-    link [cublasDotEx_64];
+    statics (__cushim_fn_cublasDotEx_64, __cushim_slot_cublasDotEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDotcEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDotcEx, __cushim_slot_cublasDotcEx), export c"cublasDotcEx", name "cublasDotcEx", proc c"cublasDotcEx", version 0, since 0, per_thread [];
-    link [cublasDotcEx];
+    statics (__cushim_fn_cublasDotcEx, __cushim_slot_cublasDotcEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDotcEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDotcEx_64, __cushim_slot_cublasDotcEx_64), export c"cublasDotcEx_64", name "cublasDotcEx_64", proc c"cublasDotcEx_64", version 0, since 0, per_thread [];
-    link [cublasDotcEx_64];
+    statics (__cushim_fn_cublasDotcEx_64, __cushim_slot_cublasDotcEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int, c: *const f64, s: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrot_v2, __cushim_slot_cublasDrot_v2), export c"cublasDrot_v2", name "cublasDrot_v2", proc c"cublasDrot_v2", version 0, since 0, per_thread [];
-    link [cublasDrot_v2];
+    statics (__cushim_fn_cublasDrot_v2, __cushim_slot_cublasDrot_v2);
     returns status, fallback [];
     aliases [cublasDrot];
 }
 
 cushim_shim! {
     fn cublasDrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64, c: *const f64, s: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrot_v2_64, __cushim_slot_cublasDrot_v2_64), export c"cublasDrot_v2_64", name "cublasDrot_v2_64", proc c"cublasDrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasDrot_v2_64];
+    statics (__cushim_fn_cublasDrot_v2_64, __cushim_slot_cublasDrot_v2_64);
     returns status, fallback [];
     aliases [cublasDrot_64];
 }
 
 cushim_shim! {
     fn cublasDrotg_v2(handle: cublasHandle_t, a: *mut f64, b: *mut f64, c: *mut f64, s: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrotg_v2, __cushim_slot_cublasDrotg_v2), export c"cublasDrotg_v2", name "cublasDrotg_v2", proc c"cublasDrotg_v2", version 0, since 0, per_thread [];
-    link [cublasDrotg_v2];
+    statics (__cushim_fn_cublasDrotg_v2, __cushim_slot_cublasDrotg_v2);
     returns status, fallback [];
     aliases [cublasDrotg];
 }
 
 cushim_shim! {
     fn cublasDrotm_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int, param: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrotm_v2, __cushim_slot_cublasDrotm_v2), export c"cublasDrotm_v2", name "cublasDrotm_v2", proc c"cublasDrotm_v2", version 0, since 0, per_thread [];
-    link [cublasDrotm_v2];
+    statics (__cushim_fn_cublasDrotm_v2, __cushim_slot_cublasDrotm_v2);
     returns status, fallback [];
     aliases [cublasDrotm];
 }
 
 cushim_shim! {
     fn cublasDrotm_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64, param: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrotm_v2_64, __cushim_slot_cublasDrotm_v2_64), export c"cublasDrotm_v2_64", name "cublasDrotm_v2_64", proc c"cublasDrotm_v2_64", version 0, since 0, per_thread [];
-    link [cublasDrotm_v2_64];
+    statics (__cushim_fn_cublasDrotm_v2_64, __cushim_slot_cublasDrotm_v2_64);
     returns status, fallback [];
     aliases [cublasDrotm_64];
 }
 
 cushim_shim! {
     fn cublasDrotmg_v2(handle: cublasHandle_t, d1: *mut f64, d2: *mut f64, x1: *mut f64, y1: *const f64, param: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDrotmg_v2, __cushim_slot_cublasDrotmg_v2), export c"cublasDrotmg_v2", name "cublasDrotmg_v2", proc c"cublasDrotmg_v2", version 0, since 0, per_thread [];
-    link [cublasDrotmg_v2];
+    statics (__cushim_fn_cublasDrotmg_v2, __cushim_slot_cublasDrotmg_v2);
     returns status, fallback [];
     aliases [cublasDrotmg];
 }
 
 cushim_shim! {
     fn cublasDsbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsbmv_v2, __cushim_slot_cublasDsbmv_v2), export c"cublasDsbmv_v2", name "cublasDsbmv_v2", proc c"cublasDsbmv_v2", version 0, since 0, per_thread [];
-    link [cublasDsbmv_v2];
+    statics (__cushim_fn_cublasDsbmv_v2, __cushim_slot_cublasDsbmv_v2);
     returns status, fallback [];
     aliases [cublasDsbmv];
 }
 
 cushim_shim! {
     fn cublasDsbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsbmv_v2_64, __cushim_slot_cublasDsbmv_v2_64), export c"cublasDsbmv_v2_64", name "cublasDsbmv_v2_64", proc c"cublasDsbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsbmv_v2_64];
+    statics (__cushim_fn_cublasDsbmv_v2_64, __cushim_slot_cublasDsbmv_v2_64);
     returns status, fallback [];
     aliases [cublasDsbmv_64];
 }
 
 cushim_shim! {
     fn cublasDscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDscal_v2, __cushim_slot_cublasDscal_v2), export c"cublasDscal_v2", name "cublasDscal_v2", proc c"cublasDscal_v2", version 0, since 0, per_thread [];
-    link [cublasDscal_v2];
+    statics (__cushim_fn_cublasDscal_v2, __cushim_slot_cublasDscal_v2);
     returns status, fallback [];
     aliases [cublasDscal];
 }
 
 cushim_shim! {
     fn cublasDscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDscal_v2_64, __cushim_slot_cublasDscal_v2_64), export c"cublasDscal_v2_64", name "cublasDscal_v2_64", proc c"cublasDscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasDscal_v2_64];
+    statics (__cushim_fn_cublasDscal_v2_64, __cushim_slot_cublasDscal_v2_64);
     returns status, fallback [];
     aliases [cublasDscal_64];
 }
 
 cushim_shim! {
     fn cublasDspmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, AP: *const f64, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspmv_v2, __cushim_slot_cublasDspmv_v2), export c"cublasDspmv_v2", name "cublasDspmv_v2", proc c"cublasDspmv_v2", version 0, since 0, per_thread [];
-    link [cublasDspmv_v2];
+    statics (__cushim_fn_cublasDspmv_v2, __cushim_slot_cublasDspmv_v2);
     returns status, fallback [];
     aliases [cublasDspmv];
 }
 
 cushim_shim! {
     fn cublasDspmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, AP: *const f64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspmv_v2_64, __cushim_slot_cublasDspmv_v2_64), export c"cublasDspmv_v2_64", name "cublasDspmv_v2_64", proc c"cublasDspmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDspmv_v2_64];
+    statics (__cushim_fn_cublasDspmv_v2_64, __cushim_slot_cublasDspmv_v2_64);
     returns status, fallback [];
     aliases [cublasDspmv_64];
 }
 
 cushim_shim! {
     fn cublasDspr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspr2_v2, __cushim_slot_cublasDspr2_v2), export c"cublasDspr2_v2", name "cublasDspr2_v2", proc c"cublasDspr2_v2", version 0, since 0, per_thread [];
-    link [cublasDspr2_v2];
+    statics (__cushim_fn_cublasDspr2_v2, __cushim_slot_cublasDspr2_v2);
     returns status, fallback [];
     aliases [cublasDspr2];
 }
 
 cushim_shim! {
     fn cublasDspr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, AP: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspr2_v2_64, __cushim_slot_cublasDspr2_v2_64), export c"cublasDspr2_v2_64", name "cublasDspr2_v2_64", proc c"cublasDspr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasDspr2_v2_64];
+    statics (__cushim_fn_cublasDspr2_v2_64, __cushim_slot_cublasDspr2_v2_64);
     returns status, fallback [];
     aliases [cublasDspr2_64];
 }
 
 cushim_shim! {
     fn cublasDspr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspr_v2, __cushim_slot_cublasDspr_v2), export c"cublasDspr_v2", name "cublasDspr_v2", proc c"cublasDspr_v2", version 0, since 0, per_thread [];
-    link [cublasDspr_v2];
+    statics (__cushim_fn_cublasDspr_v2, __cushim_slot_cublasDspr_v2);
     returns status, fallback [];
     aliases [cublasDspr];
 }
 
 cushim_shim! {
     fn cublasDspr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, AP: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDspr_v2_64, __cushim_slot_cublasDspr_v2_64), export c"cublasDspr_v2_64", name "cublasDspr_v2_64", proc c"cublasDspr_v2_64", version 0, since 0, per_thread [];
-    link [cublasDspr_v2_64];
+    statics (__cushim_fn_cublasDspr_v2_64, __cushim_slot_cublasDspr_v2_64);
     returns status, fallback [];
     aliases [cublasDspr_64];
 }
 
 cushim_shim! {
     fn cublasDswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDswap_v2, __cushim_slot_cublasDswap_v2), export c"cublasDswap_v2", name "cublasDswap_v2", proc c"cublasDswap_v2", version 0, since 0, per_thread [];
-    link [cublasDswap_v2];
+    statics (__cushim_fn_cublasDswap_v2, __cushim_slot_cublasDswap_v2);
     returns status, fallback [];
     aliases [cublasDswap];
 }
 
 cushim_shim! {
     fn cublasDswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDswap_v2_64, __cushim_slot_cublasDswap_v2_64), export c"cublasDswap_v2_64", name "cublasDswap_v2_64", proc c"cublasDswap_v2_64", version 0, since 0, per_thread [];
-    link [cublasDswap_v2_64];
+    statics (__cushim_fn_cublasDswap_v2_64, __cushim_slot_cublasDswap_v2_64);
     returns status, fallback [];
     aliases [cublasDswap_64];
 }
 
 cushim_shim! {
     fn cublasDsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsymm_v2, __cushim_slot_cublasDsymm_v2), export c"cublasDsymm_v2", name "cublasDsymm_v2", proc c"cublasDsymm_v2", version 0, since 0, per_thread [];
-    link [cublasDsymm_v2];
+    statics (__cushim_fn_cublasDsymm_v2, __cushim_slot_cublasDsymm_v2);
     returns status, fallback [];
     aliases [cublasDsymm];
 }
 
 cushim_shim! {
     fn cublasDsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsymm_v2_64, __cushim_slot_cublasDsymm_v2_64), export c"cublasDsymm_v2_64", name "cublasDsymm_v2_64", proc c"cublasDsymm_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsymm_v2_64];
+    statics (__cushim_fn_cublasDsymm_v2_64, __cushim_slot_cublasDsymm_v2_64);
     returns status, fallback [];
     aliases [cublasDsymm_64];
 }
 
 cushim_shim! {
     fn cublasDsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsymv_v2, __cushim_slot_cublasDsymv_v2), export c"cublasDsymv_v2", name "cublasDsymv_v2", proc c"cublasDsymv_v2", version 0, since 0, per_thread [];
-    link [cublasDsymv_v2];
+    statics (__cushim_fn_cublasDsymv_v2, __cushim_slot_cublasDsymv_v2);
     returns status, fallback [];
     aliases [cublasDsymv];
 }
 
 cushim_shim! {
     fn cublasDsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsymv_v2_64, __cushim_slot_cublasDsymv_v2_64), export c"cublasDsymv_v2_64", name "cublasDsymv_v2_64", proc c"cublasDsymv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsymv_v2_64];
+    statics (__cushim_fn_cublasDsymv_v2_64, __cushim_slot_cublasDsymv_v2_64);
     returns status, fallback [];
     aliases [cublasDsymv_64];
 }
 
 cushim_shim! {
     fn cublasDsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr2_v2, __cushim_slot_cublasDsyr2_v2), export c"cublasDsyr2_v2", name "cublasDsyr2_v2", proc c"cublasDsyr2_v2", version 0, since 0, per_thread [];
-    link [cublasDsyr2_v2];
+    statics (__cushim_fn_cublasDsyr2_v2, __cushim_slot_cublasDsyr2_v2);
     returns status, fallback [];
     aliases [cublasDsyr2];
 }
 
 cushim_shim! {
     fn cublasDsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr2_v2_64, __cushim_slot_cublasDsyr2_v2_64), export c"cublasDsyr2_v2_64", name "cublasDsyr2_v2_64", proc c"cublasDsyr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsyr2_v2_64];
+    statics (__cushim_fn_cublasDsyr2_v2_64, __cushim_slot_cublasDsyr2_v2_64);
     returns status, fallback [];
     aliases [cublasDsyr2_64];
 }
 
 cushim_shim! {
     fn cublasDsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr2k_v2, __cushim_slot_cublasDsyr2k_v2), export c"cublasDsyr2k_v2", name "cublasDsyr2k_v2", proc c"cublasDsyr2k_v2", version 0, since 0, per_thread [];
-    link [cublasDsyr2k_v2];
+    statics (__cushim_fn_cublasDsyr2k_v2, __cushim_slot_cublasDsyr2k_v2);
     returns status, fallback [];
     aliases [cublasDsyr2k];
 }
 
 cushim_shim! {
     fn cublasDsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr2k_v2_64, __cushim_slot_cublasDsyr2k_v2_64), export c"cublasDsyr2k_v2_64", name "cublasDsyr2k_v2_64", proc c"cublasDsyr2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsyr2k_v2_64];
+    statics (__cushim_fn_cublasDsyr2k_v2_64, __cushim_slot_cublasDsyr2k_v2_64);
     returns status, fallback [];
     aliases [cublasDsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasDsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr_v2, __cushim_slot_cublasDsyr_v2), export c"cublasDsyr_v2", name "cublasDsyr_v2", proc c"cublasDsyr_v2", version 0, since 0, per_thread [];
-    link [cublasDsyr_v2];
+    statics (__cushim_fn_cublasDsyr_v2, __cushim_slot_cublasDsyr_v2);
     returns status, fallback [];
     aliases [cublasDsyr];
 }
 
 cushim_shim! {
     fn cublasDsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyr_v2_64, __cushim_slot_cublasDsyr_v2_64), export c"cublasDsyr_v2_64", name "cublasDsyr_v2_64", proc c"cublasDsyr_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsyr_v2_64];
+    statics (__cushim_fn_cublasDsyr_v2_64, __cushim_slot_cublasDsyr_v2_64);
     returns status, fallback [];
     aliases [cublasDsyr_64];
 }
 
 cushim_shim! {
     fn cublasDsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyrk_v2, __cushim_slot_cublasDsyrk_v2), export c"cublasDsyrk_v2", name "cublasDsyrk_v2", proc c"cublasDsyrk_v2", version 0, since 0, per_thread [];
-    link [cublasDsyrk_v2];
+    statics (__cushim_fn_cublasDsyrk_v2, __cushim_slot_cublasDsyrk_v2);
     returns status, fallback [];
     aliases [cublasDsyrk];
 }
 
 cushim_shim! {
     fn cublasDsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyrk_v2_64, __cushim_slot_cublasDsyrk_v2_64), export c"cublasDsyrk_v2_64", name "cublasDsyrk_v2_64", proc c"cublasDsyrk_v2_64", version 0, since 0, per_thread [];
-    link [cublasDsyrk_v2_64];
+    statics (__cushim_fn_cublasDsyrk_v2_64, __cushim_slot_cublasDsyrk_v2_64);
     returns status, fallback [];
     aliases [cublasDsyrk_64];
 }
 
 cushim_shim! {
     fn cublasDsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyrkx, __cushim_slot_cublasDsyrkx), export c"cublasDsyrkx", name "cublasDsyrkx", proc c"cublasDsyrkx", version 0, since 0, per_thread [];
-    link [cublasDsyrkx];
+    statics (__cushim_fn_cublasDsyrkx, __cushim_slot_cublasDsyrkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDsyrkx_64, __cushim_slot_cublasDsyrkx_64), export c"cublasDsyrkx_64", name "cublasDsyrkx_64", proc c"cublasDsyrkx_64", version 0, since 0, per_thread [];
-    link [cublasDsyrkx_64];
+    statics (__cushim_fn_cublasDsyrkx_64, __cushim_slot_cublasDsyrkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtbmv_v2, __cushim_slot_cublasDtbmv_v2), export c"cublasDtbmv_v2", name "cublasDtbmv_v2", proc c"cublasDtbmv_v2", version 0, since 0, per_thread [];
-    link [cublasDtbmv_v2];
+    statics (__cushim_fn_cublasDtbmv_v2, __cushim_slot_cublasDtbmv_v2);
     returns status, fallback [];
     aliases [cublasDtbmv];
 }
 
 cushim_shim! {
     fn cublasDtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtbmv_v2_64, __cushim_slot_cublasDtbmv_v2_64), export c"cublasDtbmv_v2_64", name "cublasDtbmv_v2_64", proc c"cublasDtbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtbmv_v2_64];
+    statics (__cushim_fn_cublasDtbmv_v2_64, __cushim_slot_cublasDtbmv_v2_64);
     returns status, fallback [];
     aliases [cublasDtbmv_64];
 }
 
 cushim_shim! {
     fn cublasDtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtbsv_v2, __cushim_slot_cublasDtbsv_v2), export c"cublasDtbsv_v2", name "cublasDtbsv_v2", proc c"cublasDtbsv_v2", version 0, since 0, per_thread [];
-    link [cublasDtbsv_v2];
+    statics (__cushim_fn_cublasDtbsv_v2, __cushim_slot_cublasDtbsv_v2);
     returns status, fallback [];
     aliases [cublasDtbsv];
 }
 
 cushim_shim! {
     fn cublasDtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtbsv_v2_64, __cushim_slot_cublasDtbsv_v2_64), export c"cublasDtbsv_v2_64", name "cublasDtbsv_v2_64", proc c"cublasDtbsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtbsv_v2_64];
+    statics (__cushim_fn_cublasDtbsv_v2_64, __cushim_slot_cublasDtbsv_v2_64);
     returns status, fallback [];
     aliases [cublasDtbsv_64];
 }
 
 cushim_shim! {
     fn cublasDtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtpmv_v2, __cushim_slot_cublasDtpmv_v2), export c"cublasDtpmv_v2", name "cublasDtpmv_v2", proc c"cublasDtpmv_v2", version 0, since 0, per_thread [];
-    link [cublasDtpmv_v2];
+    statics (__cushim_fn_cublasDtpmv_v2, __cushim_slot_cublasDtpmv_v2);
     returns status, fallback [];
     aliases [cublasDtpmv];
 }
 
 cushim_shim! {
     fn cublasDtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtpmv_v2_64, __cushim_slot_cublasDtpmv_v2_64), export c"cublasDtpmv_v2_64", name "cublasDtpmv_v2_64", proc c"cublasDtpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtpmv_v2_64];
+    statics (__cushim_fn_cublasDtpmv_v2_64, __cushim_slot_cublasDtpmv_v2_64);
     returns status, fallback [];
     aliases [cublasDtpmv_64];
 }
 
 cushim_shim! {
     fn cublasDtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtpsv_v2, __cushim_slot_cublasDtpsv_v2), export c"cublasDtpsv_v2", name "cublasDtpsv_v2", proc c"cublasDtpsv_v2", version 0, since 0, per_thread [];
-    link [cublasDtpsv_v2];
+    statics (__cushim_fn_cublasDtpsv_v2, __cushim_slot_cublasDtpsv_v2);
     returns status, fallback [];
     aliases [cublasDtpsv];
 }
 
 cushim_shim! {
     fn cublasDtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtpsv_v2_64, __cushim_slot_cublasDtpsv_v2_64), export c"cublasDtpsv_v2_64", name "cublasDtpsv_v2_64", proc c"cublasDtpsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtpsv_v2_64];
+    statics (__cushim_fn_cublasDtpsv_v2_64, __cushim_slot_cublasDtpsv_v2_64);
     returns status, fallback [];
     aliases [cublasDtpsv_64];
 }
 
 cushim_shim! {
     fn cublasDtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const f64, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtpttr, __cushim_slot_cublasDtpttr), export c"cublasDtpttr", name "cublasDtpttr", proc c"cublasDtpttr", version 0, since 0, per_thread [];
-    link [cublasDtpttr];
+    statics (__cushim_fn_cublasDtpttr, __cushim_slot_cublasDtpttr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrmm_v2, __cushim_slot_cublasDtrmm_v2), export c"cublasDtrmm_v2", name "cublasDtrmm_v2", proc c"cublasDtrmm_v2", version 0, since 0, per_thread [];
-    link [cublasDtrmm_v2];
+    statics (__cushim_fn_cublasDtrmm_v2, __cushim_slot_cublasDtrmm_v2);
     returns status, fallback [];
     aliases [cublasDtrmm];
 }
 
 cushim_shim! {
     fn cublasDtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrmm_v2_64, __cushim_slot_cublasDtrmm_v2_64), export c"cublasDtrmm_v2_64", name "cublasDtrmm_v2_64", proc c"cublasDtrmm_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtrmm_v2_64];
+    statics (__cushim_fn_cublasDtrmm_v2_64, __cushim_slot_cublasDtrmm_v2_64);
     returns status, fallback [];
     aliases [cublasDtrmm_64];
 }
 
 cushim_shim! {
     fn cublasDtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrmv_v2, __cushim_slot_cublasDtrmv_v2), export c"cublasDtrmv_v2", name "cublasDtrmv_v2", proc c"cublasDtrmv_v2", version 0, since 0, per_thread [];
-    link [cublasDtrmv_v2];
+    statics (__cushim_fn_cublasDtrmv_v2, __cushim_slot_cublasDtrmv_v2);
     returns status, fallback [];
     aliases [cublasDtrmv];
 }
 
 cushim_shim! {
     fn cublasDtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrmv_v2_64, __cushim_slot_cublasDtrmv_v2_64), export c"cublasDtrmv_v2_64", name "cublasDtrmv_v2_64", proc c"cublasDtrmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtrmv_v2_64];
+    statics (__cushim_fn_cublasDtrmv_v2_64, __cushim_slot_cublasDtrmv_v2_64);
     returns status, fallback [];
     aliases [cublasDtrmv_64];
 }
 
 cushim_shim! {
     fn cublasDtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const *const f64, lda: ::core::ffi::c_int, B: *const *mut f64, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsmBatched, __cushim_slot_cublasDtrsmBatched), export c"cublasDtrsmBatched", name "cublasDtrsmBatched", proc c"cublasDtrsmBatched", version 0, since 0, per_thread [];
-    link [cublasDtrsmBatched];
+    statics (__cushim_fn_cublasDtrsmBatched, __cushim_slot_cublasDtrsmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const *const f64, lda: i64, B: *const *mut f64, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsmBatched_64, __cushim_slot_cublasDtrsmBatched_64), export c"cublasDtrsmBatched_64", name "cublasDtrsmBatched_64", proc c"cublasDtrsmBatched_64", version 0, since 0, per_thread [];
-    link [cublasDtrsmBatched_64];
+    statics (__cushim_fn_cublasDtrsmBatched_64, __cushim_slot_cublasDtrsmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsm_v2, __cushim_slot_cublasDtrsm_v2), export c"cublasDtrsm_v2", name "cublasDtrsm_v2", proc c"cublasDtrsm_v2", version 0, since 0, per_thread [];
-    link [cublasDtrsm_v2];
+    statics (__cushim_fn_cublasDtrsm_v2, __cushim_slot_cublasDtrsm_v2);
     returns status, fallback [];
     aliases [cublasDtrsm];
 }
 
 cushim_shim! {
     fn cublasDtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *mut f64, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsm_v2_64, __cushim_slot_cublasDtrsm_v2_64), export c"cublasDtrsm_v2_64", name "cublasDtrsm_v2_64", proc c"cublasDtrsm_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtrsm_v2_64];
+    statics (__cushim_fn_cublasDtrsm_v2_64, __cushim_slot_cublasDtrsm_v2_64);
     returns status, fallback [];
     aliases [cublasDtrsm_64];
 }
 
 cushim_shim! {
     fn cublasDtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsv_v2, __cushim_slot_cublasDtrsv_v2), export c"cublasDtrsv_v2", name "cublasDtrsv_v2", proc c"cublasDtrsv_v2", version 0, since 0, per_thread [];
-    link [cublasDtrsv_v2];
+    statics (__cushim_fn_cublasDtrsv_v2, __cushim_slot_cublasDtrsv_v2);
     returns status, fallback [];
     aliases [cublasDtrsv];
 }
 
 cushim_shim! {
     fn cublasDtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrsv_v2_64, __cushim_slot_cublasDtrsv_v2_64), export c"cublasDtrsv_v2_64", name "cublasDtrsv_v2_64", proc c"cublasDtrsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasDtrsv_v2_64];
+    statics (__cushim_fn_cublasDtrsv_v2_64, __cushim_slot_cublasDtrsv_v2_64);
     returns status, fallback [];
     aliases [cublasDtrsv_64];
 }
 
 cushim_shim! {
     fn cublasDtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDtrttp, __cushim_slot_cublasDtrttp), export c"cublasDtrttp", name "cublasDtrttp", proc c"cublasDtrttp", version 0, since 0, per_thread [];
-    link [cublasDtrttp];
+    statics (__cushim_fn_cublasDtrttp, __cushim_slot_cublasDtrttp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasDzasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDzasum_v2, __cushim_slot_cublasDzasum_v2), export c"cublasDzasum_v2", name "cublasDzasum_v2", proc c"cublasDzasum_v2", version 0, since 0, per_thread [];
-    link [cublasDzasum_v2];
+    statics (__cushim_fn_cublasDzasum_v2, __cushim_slot_cublasDzasum_v2);
     returns status, fallback [];
     aliases [cublasDzasum];
 }
 
 cushim_shim! {
     fn cublasDzasum_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDzasum_v2_64, __cushim_slot_cublasDzasum_v2_64), export c"cublasDzasum_v2_64", name "cublasDzasum_v2_64", proc c"cublasDzasum_v2_64", version 0, since 0, per_thread [];
-    link [cublasDzasum_v2_64];
+    statics (__cushim_fn_cublasDzasum_v2_64, __cushim_slot_cublasDzasum_v2_64);
     returns status, fallback [];
     aliases [cublasDzasum_64];
 }
 
 cushim_shim! {
     fn cublasDznrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDznrm2_v2, __cushim_slot_cublasDznrm2_v2), export c"cublasDznrm2_v2", name "cublasDznrm2_v2", proc c"cublasDznrm2_v2", version 0, since 0, per_thread [];
-    link [cublasDznrm2_v2];
+    statics (__cushim_fn_cublasDznrm2_v2, __cushim_slot_cublasDznrm2_v2);
     returns status, fallback [];
     aliases [cublasDznrm2];
 }
 
 cushim_shim! {
     fn cublasDznrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasDznrm2_v2_64, __cushim_slot_cublasDznrm2_v2_64), export c"cublasDznrm2_v2_64", name "cublasDznrm2_v2_64", proc c"cublasDznrm2_v2_64", version 0, since 0, per_thread [];
-    link [cublasDznrm2_v2_64];
+    statics (__cushim_fn_cublasDznrm2_v2_64, __cushim_slot_cublasDznrm2_v2_64);
     returns status, fallback [];
     aliases [cublasDznrm2_64];
 }
 
 cushim_shim! {
     fn cublasGemmBatchedEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmBatchedEx, __cushim_slot_cublasGemmBatchedEx), export c"cublasGemmBatchedEx", name "cublasGemmBatchedEx", proc c"cublasGemmBatchedEx", version 0, since 0, per_thread [];
-    link [cublasGemmBatchedEx];
+    statics (__cushim_fn_cublasGemmBatchedEx, __cushim_slot_cublasGemmBatchedEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmBatchedEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, batchCount: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmBatchedEx_64, __cushim_slot_cublasGemmBatchedEx_64), export c"cublasGemmBatchedEx_64", name "cublasGemmBatchedEx_64", proc c"cublasGemmBatchedEx_64", version 0, since 0, per_thread [];
-    link [cublasGemmBatchedEx_64];
+    statics (__cushim_fn_cublasGemmBatchedEx_64, __cushim_slot_cublasGemmBatchedEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmEx, __cushim_slot_cublasGemmEx), export c"cublasGemmEx", name "cublasGemmEx", proc c"cublasGemmEx", version 0, since 0, per_thread [];
-    link [cublasGemmEx];
+    statics (__cushim_fn_cublasGemmEx, __cushim_slot_cublasGemmEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmEx_64, __cushim_slot_cublasGemmEx_64), export c"cublasGemmEx_64", name "cublasGemmEx_64", proc c"cublasGemmEx_64", version 0, since 0, per_thread [];
-    link [cublasGemmEx_64];
+    statics (__cushim_fn_cublasGemmEx_64, __cushim_slot_cublasGemmEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmGroupedBatchedEx(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType_t, lda_array: *const ::core::ffi::c_int, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType_t, ldb_array: *const ::core::ffi::c_int, beta_array: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType_t, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int, computeType: cublasComputeType_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmGroupedBatchedEx, __cushim_slot_cublasGemmGroupedBatchedEx), export c"cublasGemmGroupedBatchedEx", name "cublasGemmGroupedBatchedEx", proc c"cublasGemmGroupedBatchedEx", version 0, since 0, per_thread [];
-    link [cublasGemmGroupedBatchedEx];
+    statics (__cushim_fn_cublasGemmGroupedBatchedEx, __cushim_slot_cublasGemmGroupedBatchedEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmGroupedBatchedEx_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType_t, lda_array: *const i64, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType_t, ldb_array: *const i64, beta_array: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType_t, ldc_array: *const i64, group_count: i64, group_size: *const i64, computeType: cublasComputeType_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmGroupedBatchedEx_64, __cushim_slot_cublasGemmGroupedBatchedEx_64), export c"cublasGemmGroupedBatchedEx_64", name "cublasGemmGroupedBatchedEx_64", proc c"cublasGemmGroupedBatchedEx_64", version 0, since 0, per_thread [];
-    link [cublasGemmGroupedBatchedEx_64];
+    statics (__cushim_fn_cublasGemmGroupedBatchedEx_64, __cushim_slot_cublasGemmGroupedBatchedEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmStridedBatchedEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmStridedBatchedEx, __cushim_slot_cublasGemmStridedBatchedEx), export c"cublasGemmStridedBatchedEx", name "cublasGemmStridedBatchedEx", proc c"cublasGemmStridedBatchedEx", version 0, since 0, per_thread [];
-    link [cublasGemmStridedBatchedEx];
+    statics (__cushim_fn_cublasGemmStridedBatchedEx, __cushim_slot_cublasGemmStridedBatchedEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGemmStridedBatchedEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, strideA: ::core::ffi::c_longlong, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGemmStridedBatchedEx_64, __cushim_slot_cublasGemmStridedBatchedEx_64), export c"cublasGemmStridedBatchedEx_64", name "cublasGemmStridedBatchedEx_64", proc c"cublasGemmStridedBatchedEx_64", version 0, since 0, per_thread [];
-    link [cublasGemmStridedBatchedEx_64];
+    statics (__cushim_fn_cublasGemmStridedBatchedEx_64, __cushim_slot_cublasGemmStridedBatchedEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetAtomicsMode(handle: cublasHandle_t, mode: *mut cublasAtomicsMode_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetAtomicsMode, __cushim_slot_cublasGetAtomicsMode), export c"cublasGetAtomicsMode", name "cublasGetAtomicsMode", proc c"cublasGetAtomicsMode", version 0, since 0, per_thread [];
-    link [cublasGetAtomicsMode];
+    statics (__cushim_fn_cublasGetAtomicsMode, __cushim_slot_cublasGetAtomicsMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetCudartVersion() -> usize;
-    attrs [];
-    statics (__cushim_fn_cublasGetCudartVersion, __cushim_slot_cublasGetCudartVersion), export c"cublasGetCudartVersion", name "cublasGetCudartVersion", proc c"cublasGetCudartVersion", version 0, since 0, per_thread [];
-    link [cublasGetCudartVersion];
+    statics (__cushim_fn_cublasGetCudartVersion, __cushim_slot_cublasGetCudartVersion);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetEmulationSpecialValuesSupport(handle: cublasHandle_t, mask: *mut cudaEmulationSpecialValuesSupport) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetEmulationSpecialValuesSupport, __cushim_slot_cublasGetEmulationSpecialValuesSupport), export c"cublasGetEmulationSpecialValuesSupport", name "cublasGetEmulationSpecialValuesSupport", proc c"cublasGetEmulationSpecialValuesSupport", version 0, since 0, per_thread [];
-    link [cublasGetEmulationSpecialValuesSupport];
+    statics (__cushim_fn_cublasGetEmulationSpecialValuesSupport, __cushim_slot_cublasGetEmulationSpecialValuesSupport);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetEmulationStrategy(handle: cublasHandle_t, emulationStrategy: *mut cublasEmulationStrategy_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetEmulationStrategy, __cushim_slot_cublasGetEmulationStrategy), export c"cublasGetEmulationStrategy", name "cublasGetEmulationStrategy", proc c"cublasGetEmulationStrategy", version 0, since 0, per_thread [];
-    link [cublasGetEmulationStrategy];
+    statics (__cushim_fn_cublasGetEmulationStrategy, __cushim_slot_cublasGetEmulationStrategy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: *mut *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasGetFixedPointEmulationMantissaBitCountPointer), export c"cublasGetFixedPointEmulationMantissaBitCountPointer", name "cublasGetFixedPointEmulationMantissaBitCountPointer", proc c"cublasGetFixedPointEmulationMantissaBitCountPointer", version 0, since 0, per_thread [];
-    link [cublasGetFixedPointEmulationMantissaBitCountPointer];
+    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasGetFixedPointEmulationMantissaBitCountPointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaBitOffset(handle: cublasHandle_t, mantissaBitOffset: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasGetFixedPointEmulationMantissaBitOffset), export c"cublasGetFixedPointEmulationMantissaBitOffset", name "cublasGetFixedPointEmulationMantissaBitOffset", proc c"cublasGetFixedPointEmulationMantissaBitOffset", version 0, since 0, per_thread [];
-    link [cublasGetFixedPointEmulationMantissaBitOffset];
+    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasGetFixedPointEmulationMantissaBitOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaControl(handle: cublasHandle_t, mantissaControl: *mut cudaEmulationMantissaControl) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaControl, __cushim_slot_cublasGetFixedPointEmulationMantissaControl), export c"cublasGetFixedPointEmulationMantissaControl", name "cublasGetFixedPointEmulationMantissaControl", proc c"cublasGetFixedPointEmulationMantissaControl", version 0, since 0, per_thread [];
-    link [cublasGetFixedPointEmulationMantissaControl];
+    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaControl, __cushim_slot_cublasGetFixedPointEmulationMantissaControl);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMaxMantissaBitCount(handle: cublasHandle_t, maxMantissaBitCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasGetFixedPointEmulationMaxMantissaBitCount), export c"cublasGetFixedPointEmulationMaxMantissaBitCount", name "cublasGetFixedPointEmulationMaxMantissaBitCount", proc c"cublasGetFixedPointEmulationMaxMantissaBitCount", version 0, since 0, per_thread [];
-    link [cublasGetFixedPointEmulationMaxMantissaBitCount];
+    statics (__cushim_fn_cublasGetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasGetFixedPointEmulationMaxMantissaBitCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetLoggerCallback(userCallback: *mut cublasLogCallback) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetLoggerCallback, __cushim_slot_cublasGetLoggerCallback), export c"cublasGetLoggerCallback", name "cublasGetLoggerCallback", proc c"cublasGetLoggerCallback", version 0, since 0, per_thread [];
-    link [cublasGetLoggerCallback];
+    statics (__cushim_fn_cublasGetLoggerCallback, __cushim_slot_cublasGetLoggerCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetMathMode(handle: cublasHandle_t, mode: *mut cublasMath_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetMathMode, __cushim_slot_cublasGetMathMode), export c"cublasGetMathMode", name "cublasGetMathMode", proc c"cublasGetMathMode", version 0, since 0, per_thread [];
-    link [cublasGetMathMode];
+    statics (__cushim_fn_cublasGetMathMode, __cushim_slot_cublasGetMathMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetMatrix(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetMatrix, __cushim_slot_cublasGetMatrix), export c"cublasGetMatrix", name "cublasGetMatrix", proc c"cublasGetMatrix", version 0, since 0, per_thread [];
-    link [cublasGetMatrix];
+    statics (__cushim_fn_cublasGetMatrix, __cushim_slot_cublasGetMatrix);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetMatrixAsync(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetMatrixAsync, __cushim_slot_cublasGetMatrixAsync), export c"cublasGetMatrixAsync", name "cublasGetMatrixAsync", proc c"cublasGetMatrixAsync", version 0, since 0, per_thread [];
-    link [cublasGetMatrixAsync];
+    statics (__cushim_fn_cublasGetMatrixAsync, __cushim_slot_cublasGetMatrixAsync);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetMatrixAsync_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetMatrixAsync_64, __cushim_slot_cublasGetMatrixAsync_64), export c"cublasGetMatrixAsync_64", name "cublasGetMatrixAsync_64", proc c"cublasGetMatrixAsync_64", version 0, since 0, per_thread [];
-    link [cublasGetMatrixAsync_64];
+    statics (__cushim_fn_cublasGetMatrixAsync_64, __cushim_slot_cublasGetMatrixAsync_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetMatrix_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetMatrix_64, __cushim_slot_cublasGetMatrix_64), export c"cublasGetMatrix_64", name "cublasGetMatrix_64", proc c"cublasGetMatrix_64", version 0, since 0, per_thread [];
-    link [cublasGetMatrix_64];
+    statics (__cushim_fn_cublasGetMatrix_64, __cushim_slot_cublasGetMatrix_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetPointerMode_v2(handle: cublasHandle_t, mode: *mut cublasPointerMode_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetPointerMode_v2, __cushim_slot_cublasGetPointerMode_v2), export c"cublasGetPointerMode_v2", name "cublasGetPointerMode_v2", proc c"cublasGetPointerMode_v2", version 0, since 0, per_thread [];
-    link [cublasGetPointerMode_v2];
+    statics (__cushim_fn_cublasGetPointerMode_v2, __cushim_slot_cublasGetPointerMode_v2);
     returns status, fallback [];
     aliases [cublasGetPointerMode];
 }
 
 cushim_shim! {
     fn cublasGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetProperty, __cushim_slot_cublasGetProperty), export c"cublasGetProperty", name "cublasGetProperty", proc c"cublasGetProperty", version 0, since 0, per_thread [];
-    link [cublasGetProperty];
+    statics (__cushim_fn_cublasGetProperty, __cushim_slot_cublasGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetSmCountTarget(handle: cublasHandle_t, smCountTarget: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetSmCountTarget, __cushim_slot_cublasGetSmCountTarget), export c"cublasGetSmCountTarget", name "cublasGetSmCountTarget", proc c"cublasGetSmCountTarget", version 0, since 0, per_thread [];
-    link [cublasGetSmCountTarget];
+    statics (__cushim_fn_cublasGetSmCountTarget, __cushim_slot_cublasGetSmCountTarget);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetStatusName(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cublasGetStatusName, __cushim_slot_cublasGetStatusName), export c"cublasGetStatusName", name "cublasGetStatusName", proc c"cublasGetStatusName", version 0, since 0, per_thread [];
-    link [cublasGetStatusName];
+    statics (__cushim_fn_cublasGetStatusName, __cushim_slot_cublasGetStatusName);
     returns answer, fallback [status, Name];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetStatusString(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cublasGetStatusString, __cushim_slot_cublasGetStatusString), export c"cublasGetStatusString", name "cublasGetStatusString", proc c"cublasGetStatusString", version 0, since 0, per_thread [];
-    link [cublasGetStatusString];
+    statics (__cushim_fn_cublasGetStatusString, __cushim_slot_cublasGetStatusString);
     returns answer, fallback [status, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetStream_v2(handle: cublasHandle_t, streamId: *mut cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetStream_v2, __cushim_slot_cublasGetStream_v2), export c"cublasGetStream_v2", name "cublasGetStream_v2", proc c"cublasGetStream_v2", version 0, since 0, per_thread [];
-    link [cublasGetStream_v2];
+    statics (__cushim_fn_cublasGetStream_v2, __cushim_slot_cublasGetStream_v2);
     returns status, fallback [];
     aliases [cublasGetStream];
 }
 
 cushim_shim! {
     fn cublasGetVector(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, x: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetVector, __cushim_slot_cublasGetVector), export c"cublasGetVector", name "cublasGetVector", proc c"cublasGetVector", version 0, since 0, per_thread [];
-    link [cublasGetVector];
+    statics (__cushim_fn_cublasGetVector, __cushim_slot_cublasGetVector);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetVectorAsync(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, devicePtr: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, hostPtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetVectorAsync, __cushim_slot_cublasGetVectorAsync), export c"cublasGetVectorAsync", name "cublasGetVectorAsync", proc c"cublasGetVectorAsync", version 0, since 0, per_thread [];
-    link [cublasGetVectorAsync];
+    statics (__cushim_fn_cublasGetVectorAsync, __cushim_slot_cublasGetVectorAsync);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetVectorAsync_64(n: i64, elemSize: i64, devicePtr: *const ::core::ffi::c_void, incx: i64, hostPtr: *mut ::core::ffi::c_void, incy: i64, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetVectorAsync_64, __cushim_slot_cublasGetVectorAsync_64), export c"cublasGetVectorAsync_64", name "cublasGetVectorAsync_64", proc c"cublasGetVectorAsync_64", version 0, since 0, per_thread [];
-    link [cublasGetVectorAsync_64];
+    statics (__cushim_fn_cublasGetVectorAsync_64, __cushim_slot_cublasGetVectorAsync_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetVector_64(n: i64, elemSize: i64, x: *const ::core::ffi::c_void, incx: i64, y: *mut ::core::ffi::c_void, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetVector_64, __cushim_slot_cublasGetVector_64), export c"cublasGetVector_64", name "cublasGetVector_64", proc c"cublasGetVector_64", version 0, since 0, per_thread [];
-    link [cublasGetVector_64];
+    statics (__cushim_fn_cublasGetVector_64, __cushim_slot_cublasGetVector_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasGetVersion_v2(handle: cublasHandle_t, version: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasGetVersion_v2, __cushim_slot_cublasGetVersion_v2), export c"cublasGetVersion_v2", name "cublasGetVersion_v2", proc c"cublasGetVersion_v2", version 0, since 0, per_thread [];
-    link [cublasGetVersion_v2];
+    statics (__cushim_fn_cublasGetVersion_v2, __cushim_slot_cublasGetVersion_v2);
     returns status, fallback [];
     aliases [cublasGetVersion];
 }
 
 cushim_shim! {
     fn cublasIamaxEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIamaxEx, __cushim_slot_cublasIamaxEx), export c"cublasIamaxEx", name "cublasIamaxEx", proc c"cublasIamaxEx", version 0, since 0, per_thread [];
-    link [cublasIamaxEx];
+    statics (__cushim_fn_cublasIamaxEx, __cushim_slot_cublasIamaxEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasIamaxEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIamaxEx_64, __cushim_slot_cublasIamaxEx_64), export c"cublasIamaxEx_64", name "cublasIamaxEx_64", proc c"cublasIamaxEx_64", version 0, since 0, per_thread [];
-    link [cublasIamaxEx_64];
+    statics (__cushim_fn_cublasIamaxEx_64, __cushim_slot_cublasIamaxEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasIaminEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIaminEx, __cushim_slot_cublasIaminEx), export c"cublasIaminEx", name "cublasIaminEx", proc c"cublasIaminEx", version 0, since 0, per_thread [];
-    link [cublasIaminEx];
+    statics (__cushim_fn_cublasIaminEx, __cushim_slot_cublasIaminEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasIaminEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIaminEx_64, __cushim_slot_cublasIaminEx_64), export c"cublasIaminEx_64", name "cublasIaminEx_64", proc c"cublasIaminEx_64", version 0, since 0, per_thread [];
-    link [cublasIaminEx_64];
+    statics (__cushim_fn_cublasIaminEx_64, __cushim_slot_cublasIaminEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasIcamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIcamax_v2, __cushim_slot_cublasIcamax_v2), export c"cublasIcamax_v2", name "cublasIcamax_v2", proc c"cublasIcamax_v2", version 0, since 0, per_thread [];
-    link [cublasIcamax_v2];
+    statics (__cushim_fn_cublasIcamax_v2, __cushim_slot_cublasIcamax_v2);
     returns status, fallback [];
     aliases [cublasIcamax];
 }
 
 cushim_shim! {
     fn cublasIcamax_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIcamax_v2_64, __cushim_slot_cublasIcamax_v2_64), export c"cublasIcamax_v2_64", name "cublasIcamax_v2_64", proc c"cublasIcamax_v2_64", version 0, since 0, per_thread [];
-    link [cublasIcamax_v2_64];
+    statics (__cushim_fn_cublasIcamax_v2_64, __cushim_slot_cublasIcamax_v2_64);
     returns status, fallback [];
     aliases [cublasIcamax_64];
 }
 
 cushim_shim! {
     fn cublasIcamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIcamin_v2, __cushim_slot_cublasIcamin_v2), export c"cublasIcamin_v2", name "cublasIcamin_v2", proc c"cublasIcamin_v2", version 0, since 0, per_thread [];
-    link [cublasIcamin_v2];
+    statics (__cushim_fn_cublasIcamin_v2, __cushim_slot_cublasIcamin_v2);
     returns status, fallback [];
     aliases [cublasIcamin];
 }
 
 cushim_shim! {
     fn cublasIcamin_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIcamin_v2_64, __cushim_slot_cublasIcamin_v2_64), export c"cublasIcamin_v2_64", name "cublasIcamin_v2_64", proc c"cublasIcamin_v2_64", version 0, since 0, per_thread [];
-    link [cublasIcamin_v2_64];
+    statics (__cushim_fn_cublasIcamin_v2_64, __cushim_slot_cublasIcamin_v2_64);
     returns status, fallback [];
     aliases [cublasIcamin_64];
 }
 
 cushim_shim! {
     fn cublasIdamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIdamax_v2, __cushim_slot_cublasIdamax_v2), export c"cublasIdamax_v2", name "cublasIdamax_v2", proc c"cublasIdamax_v2", version 0, since 0, per_thread [];
-    link [cublasIdamax_v2];
+    statics (__cushim_fn_cublasIdamax_v2, __cushim_slot_cublasIdamax_v2);
     returns status, fallback [];
     aliases [cublasIdamax];
 }
 
 cushim_shim! {
     fn cublasIdamax_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIdamax_v2_64, __cushim_slot_cublasIdamax_v2_64), export c"cublasIdamax_v2_64", name "cublasIdamax_v2_64", proc c"cublasIdamax_v2_64", version 0, since 0, per_thread [];
-    link [cublasIdamax_v2_64];
+    statics (__cushim_fn_cublasIdamax_v2_64, __cushim_slot_cublasIdamax_v2_64);
     returns status, fallback [];
     aliases [cublasIdamax_64];
 }
 
 cushim_shim! {
     fn cublasIdamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIdamin_v2, __cushim_slot_cublasIdamin_v2), export c"cublasIdamin_v2", name "cublasIdamin_v2", proc c"cublasIdamin_v2", version 0, since 0, per_thread [];
-    link [cublasIdamin_v2];
+    statics (__cushim_fn_cublasIdamin_v2, __cushim_slot_cublasIdamin_v2);
     returns status, fallback [];
     aliases [cublasIdamin];
 }
 
 cushim_shim! {
     fn cublasIdamin_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIdamin_v2_64, __cushim_slot_cublasIdamin_v2_64), export c"cublasIdamin_v2_64", name "cublasIdamin_v2_64", proc c"cublasIdamin_v2_64", version 0, since 0, per_thread [];
-    link [cublasIdamin_v2_64];
+    statics (__cushim_fn_cublasIdamin_v2_64, __cushim_slot_cublasIdamin_v2_64);
     returns status, fallback [];
     aliases [cublasIdamin_64];
 }
 
 cushim_shim! {
     fn cublasIsamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIsamax_v2, __cushim_slot_cublasIsamax_v2), export c"cublasIsamax_v2", name "cublasIsamax_v2", proc c"cublasIsamax_v2", version 0, since 0, per_thread [];
-    link [cublasIsamax_v2];
+    statics (__cushim_fn_cublasIsamax_v2, __cushim_slot_cublasIsamax_v2);
     returns status, fallback [];
     aliases [cublasIsamax];
 }
 
 cushim_shim! {
     fn cublasIsamax_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIsamax_v2_64, __cushim_slot_cublasIsamax_v2_64), export c"cublasIsamax_v2_64", name "cublasIsamax_v2_64", proc c"cublasIsamax_v2_64", version 0, since 0, per_thread [];
-    link [cublasIsamax_v2_64];
+    statics (__cushim_fn_cublasIsamax_v2_64, __cushim_slot_cublasIsamax_v2_64);
     returns status, fallback [];
     aliases [cublasIsamax_64];
 }
 
 cushim_shim! {
     fn cublasIsamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIsamin_v2, __cushim_slot_cublasIsamin_v2), export c"cublasIsamin_v2", name "cublasIsamin_v2", proc c"cublasIsamin_v2", version 0, since 0, per_thread [];
-    link [cublasIsamin_v2];
+    statics (__cushim_fn_cublasIsamin_v2, __cushim_slot_cublasIsamin_v2);
     returns status, fallback [];
     aliases [cublasIsamin];
 }
 
 cushim_shim! {
     fn cublasIsamin_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIsamin_v2_64, __cushim_slot_cublasIsamin_v2_64), export c"cublasIsamin_v2_64", name "cublasIsamin_v2_64", proc c"cublasIsamin_v2_64", version 0, since 0, per_thread [];
-    link [cublasIsamin_v2_64];
+    statics (__cushim_fn_cublasIsamin_v2_64, __cushim_slot_cublasIsamin_v2_64);
     returns status, fallback [];
     aliases [cublasIsamin_64];
 }
 
 cushim_shim! {
     fn cublasIzamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIzamax_v2, __cushim_slot_cublasIzamax_v2), export c"cublasIzamax_v2", name "cublasIzamax_v2", proc c"cublasIzamax_v2", version 0, since 0, per_thread [];
-    link [cublasIzamax_v2];
+    statics (__cushim_fn_cublasIzamax_v2, __cushim_slot_cublasIzamax_v2);
     returns status, fallback [];
     aliases [cublasIzamax];
 }
 
 cushim_shim! {
     fn cublasIzamax_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIzamax_v2_64, __cushim_slot_cublasIzamax_v2_64), export c"cublasIzamax_v2_64", name "cublasIzamax_v2_64", proc c"cublasIzamax_v2_64", version 0, since 0, per_thread [];
-    link [cublasIzamax_v2_64];
+    statics (__cushim_fn_cublasIzamax_v2_64, __cushim_slot_cublasIzamax_v2_64);
     returns status, fallback [];
     aliases [cublasIzamax_64];
 }
 
 cushim_shim! {
     fn cublasIzamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIzamin_v2, __cushim_slot_cublasIzamin_v2), export c"cublasIzamin_v2", name "cublasIzamin_v2", proc c"cublasIzamin_v2", version 0, since 0, per_thread [];
-    link [cublasIzamin_v2];
+    statics (__cushim_fn_cublasIzamin_v2, __cushim_slot_cublasIzamin_v2);
     returns status, fallback [];
     aliases [cublasIzamin];
 }
 
 cushim_shim! {
     fn cublasIzamin_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasIzamin_v2_64, __cushim_slot_cublasIzamin_v2_64), export c"cublasIzamin_v2_64", name "cublasIzamin_v2_64", proc c"cublasIzamin_v2_64", version 0, since 0, per_thread [];
-    link [cublasIzamin_v2_64];
+    statics (__cushim_fn_cublasIzamin_v2_64, __cushim_slot_cublasIzamin_v2_64);
     returns status, fallback [];
     aliases [cublasIzamin_64];
 }
 
 cushim_shim! {
     fn cublasLoggerConfigure(logIsOn: ::core::ffi::c_int, logToStdOut: ::core::ffi::c_int, logToStdErr: ::core::ffi::c_int, logFileName: *const ::core::ffi::c_char) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasLoggerConfigure, __cushim_slot_cublasLoggerConfigure), export c"cublasLoggerConfigure", name "cublasLoggerConfigure", proc c"cublasLoggerConfigure", version 0, since 0, per_thread [];
-    link [cublasLoggerConfigure];
+    statics (__cushim_fn_cublasLoggerConfigure, __cushim_slot_cublasLoggerConfigure);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasNrm2Ex(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasNrm2Ex, __cushim_slot_cublasNrm2Ex), export c"cublasNrm2Ex", name "cublasNrm2Ex", proc c"cublasNrm2Ex", version 0, since 0, per_thread [];
-    link [cublasNrm2Ex];
+    statics (__cushim_fn_cublasNrm2Ex, __cushim_slot_cublasNrm2Ex);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasNrm2Ex_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasNrm2Ex_64, __cushim_slot_cublasNrm2Ex_64), export c"cublasNrm2Ex_64", name "cublasNrm2Ex_64", proc c"cublasNrm2Ex_64", version 0, since 0, per_thread [];
-    link [cublasNrm2Ex_64];
+    statics (__cushim_fn_cublasNrm2Ex_64, __cushim_slot_cublasNrm2Ex_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, c: *const ::core::ffi::c_void, s: *const ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotEx, __cushim_slot_cublasRotEx), export c"cublasRotEx", name "cublasRotEx", proc c"cublasRotEx", version 0, since 0, per_thread [];
-    link [cublasRotEx];
+    statics (__cushim_fn_cublasRotEx, __cushim_slot_cublasRotEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, c: *const ::core::ffi::c_void, s: *const ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotEx_64, __cushim_slot_cublasRotEx_64), export c"cublasRotEx_64", name "cublasRotEx_64", proc c"cublasRotEx_64", version 0, since 0, per_thread [];
-    link [cublasRotEx_64];
+    statics (__cushim_fn_cublasRotEx_64, __cushim_slot_cublasRotEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotgEx(handle: cublasHandle_t, a: *mut ::core::ffi::c_void, b: *mut ::core::ffi::c_void, abType: cudaDataType, c: *mut ::core::ffi::c_void, s: *mut ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotgEx, __cushim_slot_cublasRotgEx), export c"cublasRotgEx", name "cublasRotgEx", proc c"cublasRotgEx", version 0, since 0, per_thread [];
-    link [cublasRotgEx];
+    statics (__cushim_fn_cublasRotgEx, __cushim_slot_cublasRotgEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotmEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, param: *const ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotmEx, __cushim_slot_cublasRotmEx), export c"cublasRotmEx", name "cublasRotmEx", proc c"cublasRotmEx", version 0, since 0, per_thread [];
-    link [cublasRotmEx];
+    statics (__cushim_fn_cublasRotmEx, __cushim_slot_cublasRotmEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotmEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, param: *const ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotmEx_64, __cushim_slot_cublasRotmEx_64), export c"cublasRotmEx_64", name "cublasRotmEx_64", proc c"cublasRotmEx_64", version 0, since 0, per_thread [];
-    link [cublasRotmEx_64];
+    statics (__cushim_fn_cublasRotmEx_64, __cushim_slot_cublasRotmEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasRotmgEx(handle: cublasHandle_t, d1: *mut ::core::ffi::c_void, d1Type: cudaDataType, d2: *mut ::core::ffi::c_void, d2Type: cudaDataType, x1: *mut ::core::ffi::c_void, x1Type: cudaDataType, y1: *const ::core::ffi::c_void, y1Type: cudaDataType, param: *mut ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasRotmgEx, __cushim_slot_cublasRotmgEx), export c"cublasRotmgEx", name "cublasRotmgEx", proc c"cublasRotmgEx", version 0, since 0, per_thread [];
-    link [cublasRotmgEx];
+    statics (__cushim_fn_cublasRotmgEx, __cushim_slot_cublasRotmgEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSasum_v2, __cushim_slot_cublasSasum_v2), export c"cublasSasum_v2", name "cublasSasum_v2", proc c"cublasSasum_v2", version 0, since 0, per_thread [];
-    link [cublasSasum_v2];
+    statics (__cushim_fn_cublasSasum_v2, __cushim_slot_cublasSasum_v2);
     returns status, fallback [];
     aliases [cublasSasum];
 }
 
 cushim_shim! {
     fn cublasSasum_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSasum_v2_64, __cushim_slot_cublasSasum_v2_64), export c"cublasSasum_v2_64", name "cublasSasum_v2_64", proc c"cublasSasum_v2_64", version 0, since 0, per_thread [];
-    link [cublasSasum_v2_64];
+    statics (__cushim_fn_cublasSasum_v2_64, __cushim_slot_cublasSasum_v2_64);
     returns status, fallback [];
     aliases [cublasSasum_64];
 }
 
 cushim_shim! {
     fn cublasSaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSaxpy_v2, __cushim_slot_cublasSaxpy_v2), export c"cublasSaxpy_v2", name "cublasSaxpy_v2", proc c"cublasSaxpy_v2", version 0, since 0, per_thread [];
-    link [cublasSaxpy_v2];
+    statics (__cushim_fn_cublasSaxpy_v2, __cushim_slot_cublasSaxpy_v2);
     returns status, fallback [];
     aliases [cublasSaxpy];
 }
 
 cushim_shim! {
     fn cublasSaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSaxpy_v2_64, __cushim_slot_cublasSaxpy_v2_64), export c"cublasSaxpy_v2_64", name "cublasSaxpy_v2_64", proc c"cublasSaxpy_v2_64", version 0, since 0, per_thread [];
-    link [cublasSaxpy_v2_64];
+    statics (__cushim_fn_cublasSaxpy_v2_64, __cushim_slot_cublasSaxpy_v2_64);
     returns status, fallback [];
     aliases [cublasSaxpy_64];
 }
 
 cushim_shim! {
     fn cublasScalEx(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScalEx, __cushim_slot_cublasScalEx), export c"cublasScalEx", name "cublasScalEx", proc c"cublasScalEx", version 0, since 0, per_thread [];
-    link [cublasScalEx];
+    statics (__cushim_fn_cublasScalEx, __cushim_slot_cublasScalEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasScalEx_64(handle: cublasHandle_t, n: i64, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, executionType: cudaDataType) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScalEx_64, __cushim_slot_cublasScalEx_64), export c"cublasScalEx_64", name "cublasScalEx_64", proc c"cublasScalEx_64", version 0, since 0, per_thread [];
-    link [cublasScalEx_64];
+    statics (__cushim_fn_cublasScalEx_64, __cushim_slot_cublasScalEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasScasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScasum_v2, __cushim_slot_cublasScasum_v2), export c"cublasScasum_v2", name "cublasScasum_v2", proc c"cublasScasum_v2", version 0, since 0, per_thread [];
-    link [cublasScasum_v2];
+    statics (__cushim_fn_cublasScasum_v2, __cushim_slot_cublasScasum_v2);
     returns status, fallback [];
     aliases [cublasScasum];
 }
 
 cushim_shim! {
     fn cublasScasum_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScasum_v2_64, __cushim_slot_cublasScasum_v2_64), export c"cublasScasum_v2_64", name "cublasScasum_v2_64", proc c"cublasScasum_v2_64", version 0, since 0, per_thread [];
-    link [cublasScasum_v2_64];
+    statics (__cushim_fn_cublasScasum_v2_64, __cushim_slot_cublasScasum_v2_64);
     returns status, fallback [];
     aliases [cublasScasum_64];
 }
 
 cushim_shim! {
     fn cublasScnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScnrm2_v2, __cushim_slot_cublasScnrm2_v2), export c"cublasScnrm2_v2", name "cublasScnrm2_v2", proc c"cublasScnrm2_v2", version 0, since 0, per_thread [];
-    link [cublasScnrm2_v2];
+    statics (__cushim_fn_cublasScnrm2_v2, __cushim_slot_cublasScnrm2_v2);
     returns status, fallback [];
     aliases [cublasScnrm2];
 }
 
 cushim_shim! {
     fn cublasScnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScnrm2_v2_64, __cushim_slot_cublasScnrm2_v2_64), export c"cublasScnrm2_v2_64", name "cublasScnrm2_v2_64", proc c"cublasScnrm2_v2_64", version 0, since 0, per_thread [];
-    link [cublasScnrm2_v2_64];
+    statics (__cushim_fn_cublasScnrm2_v2_64, __cushim_slot_cublasScnrm2_v2_64);
     returns status, fallback [];
     aliases [cublasScnrm2_64];
 }
 
 cushim_shim! {
     fn cublasScopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScopy_v2, __cushim_slot_cublasScopy_v2), export c"cublasScopy_v2", name "cublasScopy_v2", proc c"cublasScopy_v2", version 0, since 0, per_thread [];
-    link [cublasScopy_v2];
+    statics (__cushim_fn_cublasScopy_v2, __cushim_slot_cublasScopy_v2);
     returns status, fallback [];
     aliases [cublasScopy];
 }
 
 cushim_shim! {
     fn cublasScopy_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasScopy_v2_64, __cushim_slot_cublasScopy_v2_64), export c"cublasScopy_v2_64", name "cublasScopy_v2_64", proc c"cublasScopy_v2_64", version 0, since 0, per_thread [];
-    link [cublasScopy_v2_64];
+    statics (__cushim_fn_cublasScopy_v2_64, __cushim_slot_cublasScopy_v2_64);
     returns status, fallback [];
     aliases [cublasScopy_64];
 }
 
 cushim_shim! {
     fn cublasSdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSdgmm, __cushim_slot_cublasSdgmm), export c"cublasSdgmm", name "cublasSdgmm", proc c"cublasSdgmm", version 0, since 0, per_thread [];
-    link [cublasSdgmm];
+    statics (__cushim_fn_cublasSdgmm, __cushim_slot_cublasSdgmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const f32, lda: i64, x: *const f32, incx: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSdgmm_64, __cushim_slot_cublasSdgmm_64), export c"cublasSdgmm_64", name "cublasSdgmm_64", proc c"cublasSdgmm_64", version 0, since 0, per_thread [];
-    link [cublasSdgmm_64];
+    statics (__cushim_fn_cublasSdgmm_64, __cushim_slot_cublasSdgmm_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSdot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSdot_v2, __cushim_slot_cublasSdot_v2), export c"cublasSdot_v2", name "cublasSdot_v2", proc c"cublasSdot_v2", version 0, since 0, per_thread [];
-    link [cublasSdot_v2];
+    statics (__cushim_fn_cublasSdot_v2, __cushim_slot_cublasSdot_v2);
     returns status, fallback [];
     aliases [cublasSdot];
 }
 
 cushim_shim! {
     fn cublasSdot_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, y: *const f32, incy: i64, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSdot_v2_64, __cushim_slot_cublasSdot_v2_64), export c"cublasSdot_v2_64", name "cublasSdot_v2_64", proc c"cublasSdot_v2_64", version 0, since 0, per_thread [];
-    link [cublasSdot_v2_64];
+    statics (__cushim_fn_cublasSdot_v2_64, __cushim_slot_cublasSdot_v2_64);
     returns status, fallback [];
     aliases [cublasSdot_64];
 }
 
 cushim_shim! {
     fn cublasSetAtomicsMode(handle: cublasHandle_t, mode: cublasAtomicsMode_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetAtomicsMode, __cushim_slot_cublasSetAtomicsMode), export c"cublasSetAtomicsMode", name "cublasSetAtomicsMode", proc c"cublasSetAtomicsMode", version 0, since 0, per_thread [];
-    link [cublasSetAtomicsMode];
+    statics (__cushim_fn_cublasSetAtomicsMode, __cushim_slot_cublasSetAtomicsMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetEmulationSpecialValuesSupport(handle: cublasHandle_t, mask: cudaEmulationSpecialValuesSupport) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetEmulationSpecialValuesSupport, __cushim_slot_cublasSetEmulationSpecialValuesSupport), export c"cublasSetEmulationSpecialValuesSupport", name "cublasSetEmulationSpecialValuesSupport", proc c"cublasSetEmulationSpecialValuesSupport", version 0, since 0, per_thread [];
-    link [cublasSetEmulationSpecialValuesSupport];
+    statics (__cushim_fn_cublasSetEmulationSpecialValuesSupport, __cushim_slot_cublasSetEmulationSpecialValuesSupport);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetEmulationStrategy(handle: cublasHandle_t, emulationStrategy: cublasEmulationStrategy_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetEmulationStrategy, __cushim_slot_cublasSetEmulationStrategy), export c"cublasSetEmulationStrategy", name "cublasSetEmulationStrategy", proc c"cublasSetEmulationStrategy", version 0, since 0, per_thread [];
-    link [cublasSetEmulationStrategy];
+    statics (__cushim_fn_cublasSetEmulationStrategy, __cushim_slot_cublasSetEmulationStrategy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasSetFixedPointEmulationMantissaBitCountPointer), export c"cublasSetFixedPointEmulationMantissaBitCountPointer", name "cublasSetFixedPointEmulationMantissaBitCountPointer", proc c"cublasSetFixedPointEmulationMantissaBitCountPointer", version 0, since 0, per_thread [];
-    link [cublasSetFixedPointEmulationMantissaBitCountPointer];
+    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasSetFixedPointEmulationMantissaBitCountPointer);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaBitOffset(handle: cublasHandle_t, mantissaBitOffset: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasSetFixedPointEmulationMantissaBitOffset), export c"cublasSetFixedPointEmulationMantissaBitOffset", name "cublasSetFixedPointEmulationMantissaBitOffset", proc c"cublasSetFixedPointEmulationMantissaBitOffset", version 0, since 0, per_thread [];
-    link [cublasSetFixedPointEmulationMantissaBitOffset];
+    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasSetFixedPointEmulationMantissaBitOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaControl(handle: cublasHandle_t, mantissaControl: cudaEmulationMantissaControl) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaControl, __cushim_slot_cublasSetFixedPointEmulationMantissaControl), export c"cublasSetFixedPointEmulationMantissaControl", name "cublasSetFixedPointEmulationMantissaControl", proc c"cublasSetFixedPointEmulationMantissaControl", version 0, since 0, per_thread [];
-    link [cublasSetFixedPointEmulationMantissaControl];
+    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaControl, __cushim_slot_cublasSetFixedPointEmulationMantissaControl);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMaxMantissaBitCount(handle: cublasHandle_t, maxMantissaBitCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasSetFixedPointEmulationMaxMantissaBitCount), export c"cublasSetFixedPointEmulationMaxMantissaBitCount", name "cublasSetFixedPointEmulationMaxMantissaBitCount", proc c"cublasSetFixedPointEmulationMaxMantissaBitCount", version 0, since 0, per_thread [];
-    link [cublasSetFixedPointEmulationMaxMantissaBitCount];
+    statics (__cushim_fn_cublasSetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasSetFixedPointEmulationMaxMantissaBitCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetLoggerCallback(userCallback: cublasLogCallback) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetLoggerCallback, __cushim_slot_cublasSetLoggerCallback), export c"cublasSetLoggerCallback", name "cublasSetLoggerCallback", proc c"cublasSetLoggerCallback", version 0, since 0, per_thread [];
-    link [cublasSetLoggerCallback];
+    statics (__cushim_fn_cublasSetLoggerCallback, __cushim_slot_cublasSetLoggerCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetMathMode(handle: cublasHandle_t, mode: cublasMath_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetMathMode, __cushim_slot_cublasSetMathMode), export c"cublasSetMathMode", name "cublasSetMathMode", proc c"cublasSetMathMode", version 0, since 0, per_thread [];
-    link [cublasSetMathMode];
+    statics (__cushim_fn_cublasSetMathMode, __cushim_slot_cublasSetMathMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetMatrix(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetMatrix, __cushim_slot_cublasSetMatrix), export c"cublasSetMatrix", name "cublasSetMatrix", proc c"cublasSetMatrix", version 0, since 0, per_thread [];
-    link [cublasSetMatrix];
+    statics (__cushim_fn_cublasSetMatrix, __cushim_slot_cublasSetMatrix);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetMatrixAsync(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetMatrixAsync, __cushim_slot_cublasSetMatrixAsync), export c"cublasSetMatrixAsync", name "cublasSetMatrixAsync", proc c"cublasSetMatrixAsync", version 0, since 0, per_thread [];
-    link [cublasSetMatrixAsync];
+    statics (__cushim_fn_cublasSetMatrixAsync, __cushim_slot_cublasSetMatrixAsync);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetMatrixAsync_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetMatrixAsync_64, __cushim_slot_cublasSetMatrixAsync_64), export c"cublasSetMatrixAsync_64", name "cublasSetMatrixAsync_64", proc c"cublasSetMatrixAsync_64", version 0, since 0, per_thread [];
-    link [cublasSetMatrixAsync_64];
+    statics (__cushim_fn_cublasSetMatrixAsync_64, __cushim_slot_cublasSetMatrixAsync_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetMatrix_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetMatrix_64, __cushim_slot_cublasSetMatrix_64), export c"cublasSetMatrix_64", name "cublasSetMatrix_64", proc c"cublasSetMatrix_64", version 0, since 0, per_thread [];
-    link [cublasSetMatrix_64];
+    statics (__cushim_fn_cublasSetMatrix_64, __cushim_slot_cublasSetMatrix_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetPointerMode_v2(handle: cublasHandle_t, mode: cublasPointerMode_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetPointerMode_v2, __cushim_slot_cublasSetPointerMode_v2), export c"cublasSetPointerMode_v2", name "cublasSetPointerMode_v2", proc c"cublasSetPointerMode_v2", version 0, since 0, per_thread [];
-    link [cublasSetPointerMode_v2];
+    statics (__cushim_fn_cublasSetPointerMode_v2, __cushim_slot_cublasSetPointerMode_v2);
     returns status, fallback [];
     aliases [cublasSetPointerMode];
 }
 
 cushim_shim! {
     fn cublasSetSmCountTarget(handle: cublasHandle_t, smCountTarget: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetSmCountTarget, __cushim_slot_cublasSetSmCountTarget), export c"cublasSetSmCountTarget", name "cublasSetSmCountTarget", proc c"cublasSetSmCountTarget", version 0, since 0, per_thread [];
-    link [cublasSetSmCountTarget];
+    statics (__cushim_fn_cublasSetSmCountTarget, __cushim_slot_cublasSetSmCountTarget);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetStream_v2(handle: cublasHandle_t, streamId: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetStream_v2, __cushim_slot_cublasSetStream_v2), export c"cublasSetStream_v2", name "cublasSetStream_v2", proc c"cublasSetStream_v2", version 0, since 0, per_thread [];
-    link [cublasSetStream_v2];
+    statics (__cushim_fn_cublasSetStream_v2, __cushim_slot_cublasSetStream_v2);
     returns status, fallback [];
     aliases [cublasSetStream];
 }
 
 cushim_shim! {
     fn cublasSetVector(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, x: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, devicePtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetVector, __cushim_slot_cublasSetVector), export c"cublasSetVector", name "cublasSetVector", proc c"cublasSetVector", version 0, since 0, per_thread [];
-    link [cublasSetVector];
+    statics (__cushim_fn_cublasSetVector, __cushim_slot_cublasSetVector);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetVectorAsync(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, hostPtr: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, devicePtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetVectorAsync, __cushim_slot_cublasSetVectorAsync), export c"cublasSetVectorAsync", name "cublasSetVectorAsync", proc c"cublasSetVectorAsync", version 0, since 0, per_thread [];
-    link [cublasSetVectorAsync];
+    statics (__cushim_fn_cublasSetVectorAsync, __cushim_slot_cublasSetVectorAsync);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetVectorAsync_64(n: i64, elemSize: i64, hostPtr: *const ::core::ffi::c_void, incx: i64, devicePtr: *mut ::core::ffi::c_void, incy: i64, stream: cudaStream_t) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetVectorAsync_64, __cushim_slot_cublasSetVectorAsync_64), export c"cublasSetVectorAsync_64", name "cublasSetVectorAsync_64", proc c"cublasSetVectorAsync_64", version 0, since 0, per_thread [];
-    link [cublasSetVectorAsync_64];
+    statics (__cushim_fn_cublasSetVectorAsync_64, __cushim_slot_cublasSetVectorAsync_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetVector_64(n: i64, elemSize: i64, x: *const ::core::ffi::c_void, incx: i64, devicePtr: *mut ::core::ffi::c_void, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetVector_64, __cushim_slot_cublasSetVector_64), export c"cublasSetVector_64", name "cublasSetVector_64", proc c"cublasSetVector_64", version 0, since 0, per_thread [];
-    link [cublasSetVector_64];
+    statics (__cushim_fn_cublasSetVector_64, __cushim_slot_cublasSetVector_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSetWorkspace_v2(handle: cublasHandle_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSetWorkspace_v2, __cushim_slot_cublasSetWorkspace_v2), export c"cublasSetWorkspace_v2", name "cublasSetWorkspace_v2", proc c"cublasSetWorkspace_v2", version 0, since 0, per_thread [];
-    link [cublasSetWorkspace_v2];
+    statics (__cushim_fn_cublasSetWorkspace_v2, __cushim_slot_cublasSetWorkspace_v2);
     returns status, fallback [];
     aliases [cublasSetWorkspace];
 }
 
 cushim_shim! {
     fn cublasSgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgbmv_v2, __cushim_slot_cublasSgbmv_v2), export c"cublasSgbmv_v2", name "cublasSgbmv_v2", proc c"cublasSgbmv_v2", version 0, since 0, per_thread [];
-    link [cublasSgbmv_v2];
+    statics (__cushim_fn_cublasSgbmv_v2, __cushim_slot_cublasSgbmv_v2);
     returns status, fallback [];
     aliases [cublasSgbmv];
 }
 
 cushim_shim! {
     fn cublasSgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgbmv_v2_64, __cushim_slot_cublasSgbmv_v2_64), export c"cublasSgbmv_v2_64", name "cublasSgbmv_v2_64", proc c"cublasSgbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasSgbmv_v2_64];
+    statics (__cushim_fn_cublasSgbmv_v2_64, __cushim_slot_cublasSgbmv_v2_64);
     returns status, fallback [];
     aliases [cublasSgbmv_64];
 }
 
 cushim_shim! {
     fn cublasSgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, beta: *const f32, B: *const f32, ldb: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgeam, __cushim_slot_cublasSgeam), export c"cublasSgeam", name "cublasSgeam", proc c"cublasSgeam", version 0, since 0, per_thread [];
-    link [cublasSgeam];
+    statics (__cushim_fn_cublasSgeam, __cushim_slot_cublasSgeam);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, beta: *const f32, B: *const f32, ldb: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgeam_64, __cushim_slot_cublasSgeam_64), export c"cublasSgeam_64", name "cublasSgeam_64", proc c"cublasSgeam_64", version 0, since 0, per_thread [];
-    link [cublasSgeam_64];
+    statics (__cushim_fn_cublasSgeam_64, __cushim_slot_cublasSgeam_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut f32, lda: ::core::ffi::c_int, Carray: *const *mut f32, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgelsBatched, __cushim_slot_cublasSgelsBatched), export c"cublasSgelsBatched", name "cublasSgelsBatched", proc c"cublasSgelsBatched", version 0, since 0, per_thread [];
-    link [cublasSgelsBatched];
+    statics (__cushim_fn_cublasSgelsBatched, __cushim_slot_cublasSgelsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, Aarray: *const *const f32, lda: ::core::ffi::c_int, Barray: *const *const f32, ldb: ::core::ffi::c_int, beta: *const f32, Carray: *const *mut f32, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmBatched, __cushim_slot_cublasSgemmBatched), export c"cublasSgemmBatched", name "cublasSgemmBatched", proc c"cublasSgemmBatched", version 0, since 0, per_thread [];
-    link [cublasSgemmBatched];
+    statics (__cushim_fn_cublasSgemmBatched, __cushim_slot_cublasSgemmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, Aarray: *const *const f32, lda: i64, Barray: *const *const f32, ldb: i64, beta: *const f32, Carray: *const *mut f32, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmBatched_64, __cushim_slot_cublasSgemmBatched_64), export c"cublasSgemmBatched_64", name "cublasSgemmBatched_64", proc c"cublasSgemmBatched_64", version 0, since 0, per_thread [];
-    link [cublasSgemmBatched_64];
+    statics (__cushim_fn_cublasSgemmBatched_64, __cushim_slot_cublasSgemmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmEx, __cushim_slot_cublasSgemmEx), export c"cublasSgemmEx", name "cublasSgemmEx", proc c"cublasSgemmEx", version 0, since 0, per_thread [];
-    link [cublasSgemmEx];
+    statics (__cushim_fn_cublasSgemmEx, __cushim_slot_cublasSgemmEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmEx_64, __cushim_slot_cublasSgemmEx_64), export c"cublasSgemmEx_64", name "cublasSgemmEx_64", proc c"cublasSgemmEx_64", version 0, since 0, per_thread [];
-    link [cublasSgemmEx_64];
+    statics (__cushim_fn_cublasSgemmEx_64, __cushim_slot_cublasSgemmEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmGroupedBatched(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const f32, Aarray: *const *const f32, lda_array: *const ::core::ffi::c_int, Barray: *const *const f32, ldb_array: *const ::core::ffi::c_int, beta_array: *const f32, Carray: *const *mut f32, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmGroupedBatched, __cushim_slot_cublasSgemmGroupedBatched), export c"cublasSgemmGroupedBatched", name "cublasSgemmGroupedBatched", proc c"cublasSgemmGroupedBatched", version 0, since 0, per_thread [];
-    link [cublasSgemmGroupedBatched];
+    statics (__cushim_fn_cublasSgemmGroupedBatched, __cushim_slot_cublasSgemmGroupedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmGroupedBatched_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const f32, Aarray: *const *const f32, lda_array: *const i64, Barray: *const *const f32, ldb_array: *const i64, beta_array: *const f32, Carray: *const *mut f32, ldc_array: *const i64, group_count: i64, group_size: *const i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmGroupedBatched_64, __cushim_slot_cublasSgemmGroupedBatched_64), export c"cublasSgemmGroupedBatched_64", name "cublasSgemmGroupedBatched_64", proc c"cublasSgemmGroupedBatched_64", version 0, since 0, per_thread [];
-    link [cublasSgemmGroupedBatched_64];
+    statics (__cushim_fn_cublasSgemmGroupedBatched_64, __cushim_slot_cublasSgemmGroupedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const f32, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmStridedBatched, __cushim_slot_cublasSgemmStridedBatched), export c"cublasSgemmStridedBatched", name "cublasSgemmStridedBatched", proc c"cublasSgemmStridedBatched", version 0, since 0, per_thread [];
-    link [cublasSgemmStridedBatched];
+    statics (__cushim_fn_cublasSgemmStridedBatched, __cushim_slot_cublasSgemmStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, strideA: ::core::ffi::c_longlong, B: *const f32, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const f32, C: *mut f32, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemmStridedBatched_64, __cushim_slot_cublasSgemmStridedBatched_64), export c"cublasSgemmStridedBatched_64", name "cublasSgemmStridedBatched_64", proc c"cublasSgemmStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasSgemmStridedBatched_64];
+    statics (__cushim_fn_cublasSgemmStridedBatched_64, __cushim_slot_cublasSgemmStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemm_v2, __cushim_slot_cublasSgemm_v2), export c"cublasSgemm_v2", name "cublasSgemm_v2", proc c"cublasSgemm_v2", version 0, since 0, per_thread [];
-    link [cublasSgemm_v2];
+    statics (__cushim_fn_cublasSgemm_v2, __cushim_slot_cublasSgemm_v2);
     returns status, fallback [];
     aliases [cublasSgemm];
 }
 
 cushim_shim! {
     fn cublasSgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemm_v2_64, __cushim_slot_cublasSgemm_v2_64), export c"cublasSgemm_v2_64", name "cublasSgemm_v2_64", proc c"cublasSgemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasSgemm_v2_64];
+    statics (__cushim_fn_cublasSgemm_v2_64, __cushim_slot_cublasSgemm_v2_64);
     returns status, fallback [];
     aliases [cublasSgemm_64];
 }
 
 cushim_shim! {
     fn cublasSgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, Aarray: *const *const f32, lda: ::core::ffi::c_int, xarray: *const *const f32, incx: ::core::ffi::c_int, beta: *const f32, yarray: *const *mut f32, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemvBatched, __cushim_slot_cublasSgemvBatched), export c"cublasSgemvBatched", name "cublasSgemvBatched", proc c"cublasSgemvBatched", version 0, since 0, per_thread [];
-    link [cublasSgemvBatched];
+    statics (__cushim_fn_cublasSgemvBatched, __cushim_slot_cublasSgemvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, Aarray: *const *const f32, lda: i64, xarray: *const *const f32, incx: i64, beta: *const f32, yarray: *const *mut f32, incy: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemvBatched_64, __cushim_slot_cublasSgemvBatched_64), export c"cublasSgemvBatched_64", name "cublasSgemvBatched_64", proc c"cublasSgemvBatched_64", version 0, since 0, per_thread [];
-    link [cublasSgemvBatched_64];
+    statics (__cushim_fn_cublasSgemvBatched_64, __cushim_slot_cublasSgemvBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const f32, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemvStridedBatched, __cushim_slot_cublasSgemvStridedBatched), export c"cublasSgemvStridedBatched", name "cublasSgemvStridedBatched", proc c"cublasSgemvStridedBatched", version 0, since 0, per_thread [];
-    link [cublasSgemvStridedBatched];
+    statics (__cushim_fn_cublasSgemvStridedBatched, __cushim_slot_cublasSgemvStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, strideA: ::core::ffi::c_longlong, x: *const f32, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const f32, y: *mut f32, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemvStridedBatched_64, __cushim_slot_cublasSgemvStridedBatched_64), export c"cublasSgemvStridedBatched_64", name "cublasSgemvStridedBatched_64", proc c"cublasSgemvStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasSgemvStridedBatched_64];
+    statics (__cushim_fn_cublasSgemvStridedBatched_64, __cushim_slot_cublasSgemvStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemv_v2, __cushim_slot_cublasSgemv_v2), export c"cublasSgemv_v2", name "cublasSgemv_v2", proc c"cublasSgemv_v2", version 0, since 0, per_thread [];
-    link [cublasSgemv_v2];
+    statics (__cushim_fn_cublasSgemv_v2, __cushim_slot_cublasSgemv_v2);
     returns status, fallback [];
     aliases [cublasSgemv];
 }
 
 cushim_shim! {
     fn cublasSgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgemv_v2_64, __cushim_slot_cublasSgemv_v2_64), export c"cublasSgemv_v2_64", name "cublasSgemv_v2_64", proc c"cublasSgemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasSgemv_v2_64];
+    statics (__cushim_fn_cublasSgemv_v2_64, __cushim_slot_cublasSgemv_v2_64);
     returns status, fallback [];
     aliases [cublasSgemv_64];
 }
 
 cushim_shim! {
     fn cublasSgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut f32, lda: ::core::ffi::c_int, TauArray: *const *mut f32, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgeqrfBatched, __cushim_slot_cublasSgeqrfBatched), export c"cublasSgeqrfBatched", name "cublasSgeqrfBatched", proc c"cublasSgeqrfBatched", version 0, since 0, per_thread [];
-    link [cublasSgeqrfBatched];
+    statics (__cushim_fn_cublasSgeqrfBatched, __cushim_slot_cublasSgeqrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSger_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSger_v2, __cushim_slot_cublasSger_v2), export c"cublasSger_v2", name "cublasSger_v2", proc c"cublasSger_v2", version 0, since 0, per_thread [];
-    link [cublasSger_v2];
+    statics (__cushim_fn_cublasSger_v2, __cushim_slot_cublasSger_v2);
     returns status, fallback [];
     aliases [cublasSger];
 }
 
 cushim_shim! {
     fn cublasSger_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSger_v2_64, __cushim_slot_cublasSger_v2_64), export c"cublasSger_v2_64", name "cublasSger_v2_64", proc c"cublasSger_v2_64", version 0, since 0, per_thread [];
-    link [cublasSger_v2_64];
+    statics (__cushim_fn_cublasSger_v2_64, __cushim_slot_cublasSger_v2_64);
     returns status, fallback [];
     aliases [cublasSger_64];
 }
 
 cushim_shim! {
     fn cublasSgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut f32, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgetrfBatched, __cushim_slot_cublasSgetrfBatched), export c"cublasSgetrfBatched", name "cublasSgetrfBatched", proc c"cublasSgetrfBatched", version 0, since 0, per_thread [];
-    link [cublasSgetrfBatched];
+    statics (__cushim_fn_cublasSgetrfBatched, __cushim_slot_cublasSgetrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f32, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut f32, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgetriBatched, __cushim_slot_cublasSgetriBatched), export c"cublasSgetriBatched", name "cublasSgetriBatched", proc c"cublasSgetriBatched", version 0, since 0, per_thread [];
-    link [cublasSgetriBatched];
+    statics (__cushim_fn_cublasSgetriBatched, __cushim_slot_cublasSgetriBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const f32, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut f32, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSgetrsBatched, __cushim_slot_cublasSgetrsBatched), export c"cublasSgetrsBatched", name "cublasSgetrsBatched", proc c"cublasSgetrsBatched", version 0, since 0, per_thread [];
-    link [cublasSgetrsBatched];
+    statics (__cushim_fn_cublasSgetrsBatched, __cushim_slot_cublasSgetrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f32, lda: ::core::ffi::c_int, Ainv: *const *mut f32, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSmatinvBatched, __cushim_slot_cublasSmatinvBatched), export c"cublasSmatinvBatched", name "cublasSmatinvBatched", proc c"cublasSmatinvBatched", version 0, since 0, per_thread [];
-    link [cublasSmatinvBatched];
+    statics (__cushim_fn_cublasSmatinvBatched, __cushim_slot_cublasSmatinvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSnrm2_v2, __cushim_slot_cublasSnrm2_v2), export c"cublasSnrm2_v2", name "cublasSnrm2_v2", proc c"cublasSnrm2_v2", version 0, since 0, per_thread [];
-    link [cublasSnrm2_v2];
+    statics (__cushim_fn_cublasSnrm2_v2, __cushim_slot_cublasSnrm2_v2);
     returns status, fallback [];
     aliases [cublasSnrm2];
 }
 
 cushim_shim! {
     fn cublasSnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSnrm2_v2_64, __cushim_slot_cublasSnrm2_v2_64), export c"cublasSnrm2_v2_64", name "cublasSnrm2_v2_64", proc c"cublasSnrm2_v2_64", version 0, since 0, per_thread [];
-    link [cublasSnrm2_v2_64];
+    statics (__cushim_fn_cublasSnrm2_v2_64, __cushim_slot_cublasSnrm2_v2_64);
     returns status, fallback [];
     aliases [cublasSnrm2_64];
 }
 
 cushim_shim! {
     fn cublasSrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int, c: *const f32, s: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrot_v2, __cushim_slot_cublasSrot_v2), export c"cublasSrot_v2", name "cublasSrot_v2", proc c"cublasSrot_v2", version 0, since 0, per_thread [];
-    link [cublasSrot_v2];
+    statics (__cushim_fn_cublasSrot_v2, __cushim_slot_cublasSrot_v2);
     returns status, fallback [];
     aliases [cublasSrot];
 }
 
 cushim_shim! {
     fn cublasSrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64, c: *const f32, s: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrot_v2_64, __cushim_slot_cublasSrot_v2_64), export c"cublasSrot_v2_64", name "cublasSrot_v2_64", proc c"cublasSrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasSrot_v2_64];
+    statics (__cushim_fn_cublasSrot_v2_64, __cushim_slot_cublasSrot_v2_64);
     returns status, fallback [];
     aliases [cublasSrot_64];
 }
 
 cushim_shim! {
     fn cublasSrotg_v2(handle: cublasHandle_t, a: *mut f32, b: *mut f32, c: *mut f32, s: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrotg_v2, __cushim_slot_cublasSrotg_v2), export c"cublasSrotg_v2", name "cublasSrotg_v2", proc c"cublasSrotg_v2", version 0, since 0, per_thread [];
-    link [cublasSrotg_v2];
+    statics (__cushim_fn_cublasSrotg_v2, __cushim_slot_cublasSrotg_v2);
     returns status, fallback [];
     aliases [cublasSrotg];
 }
 
 cushim_shim! {
     fn cublasSrotm_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int, param: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrotm_v2, __cushim_slot_cublasSrotm_v2), export c"cublasSrotm_v2", name "cublasSrotm_v2", proc c"cublasSrotm_v2", version 0, since 0, per_thread [];
-    link [cublasSrotm_v2];
+    statics (__cushim_fn_cublasSrotm_v2, __cushim_slot_cublasSrotm_v2);
     returns status, fallback [];
     aliases [cublasSrotm];
 }
 
 cushim_shim! {
     fn cublasSrotm_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64, param: *const f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrotm_v2_64, __cushim_slot_cublasSrotm_v2_64), export c"cublasSrotm_v2_64", name "cublasSrotm_v2_64", proc c"cublasSrotm_v2_64", version 0, since 0, per_thread [];
-    link [cublasSrotm_v2_64];
+    statics (__cushim_fn_cublasSrotm_v2_64, __cushim_slot_cublasSrotm_v2_64);
     returns status, fallback [];
     aliases [cublasSrotm_64];
 }
 
 cushim_shim! {
     fn cublasSrotmg_v2(handle: cublasHandle_t, d1: *mut f32, d2: *mut f32, x1: *mut f32, y1: *const f32, param: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSrotmg_v2, __cushim_slot_cublasSrotmg_v2), export c"cublasSrotmg_v2", name "cublasSrotmg_v2", proc c"cublasSrotmg_v2", version 0, since 0, per_thread [];
-    link [cublasSrotmg_v2];
+    statics (__cushim_fn_cublasSrotmg_v2, __cushim_slot_cublasSrotmg_v2);
     returns status, fallback [];
     aliases [cublasSrotmg];
 }
 
 cushim_shim! {
     fn cublasSsbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsbmv_v2, __cushim_slot_cublasSsbmv_v2), export c"cublasSsbmv_v2", name "cublasSsbmv_v2", proc c"cublasSsbmv_v2", version 0, since 0, per_thread [];
-    link [cublasSsbmv_v2];
+    statics (__cushim_fn_cublasSsbmv_v2, __cushim_slot_cublasSsbmv_v2);
     returns status, fallback [];
     aliases [cublasSsbmv];
 }
 
 cushim_shim! {
     fn cublasSsbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsbmv_v2_64, __cushim_slot_cublasSsbmv_v2_64), export c"cublasSsbmv_v2_64", name "cublasSsbmv_v2_64", proc c"cublasSsbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsbmv_v2_64];
+    statics (__cushim_fn_cublasSsbmv_v2_64, __cushim_slot_cublasSsbmv_v2_64);
     returns status, fallback [];
     aliases [cublasSsbmv_64];
 }
 
 cushim_shim! {
     fn cublasSscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSscal_v2, __cushim_slot_cublasSscal_v2), export c"cublasSscal_v2", name "cublasSscal_v2", proc c"cublasSscal_v2", version 0, since 0, per_thread [];
-    link [cublasSscal_v2];
+    statics (__cushim_fn_cublasSscal_v2, __cushim_slot_cublasSscal_v2);
     returns status, fallback [];
     aliases [cublasSscal];
 }
 
 cushim_shim! {
     fn cublasSscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSscal_v2_64, __cushim_slot_cublasSscal_v2_64), export c"cublasSscal_v2_64", name "cublasSscal_v2_64", proc c"cublasSscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasSscal_v2_64];
+    statics (__cushim_fn_cublasSscal_v2_64, __cushim_slot_cublasSscal_v2_64);
     returns status, fallback [];
     aliases [cublasSscal_64];
 }
 
 cushim_shim! {
     fn cublasSspmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, AP: *const f32, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspmv_v2, __cushim_slot_cublasSspmv_v2), export c"cublasSspmv_v2", name "cublasSspmv_v2", proc c"cublasSspmv_v2", version 0, since 0, per_thread [];
-    link [cublasSspmv_v2];
+    statics (__cushim_fn_cublasSspmv_v2, __cushim_slot_cublasSspmv_v2);
     returns status, fallback [];
     aliases [cublasSspmv];
 }
 
 cushim_shim! {
     fn cublasSspmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, AP: *const f32, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspmv_v2_64, __cushim_slot_cublasSspmv_v2_64), export c"cublasSspmv_v2_64", name "cublasSspmv_v2_64", proc c"cublasSspmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasSspmv_v2_64];
+    statics (__cushim_fn_cublasSspmv_v2_64, __cushim_slot_cublasSspmv_v2_64);
     returns status, fallback [];
     aliases [cublasSspmv_64];
 }
 
 cushim_shim! {
     fn cublasSspr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspr2_v2, __cushim_slot_cublasSspr2_v2), export c"cublasSspr2_v2", name "cublasSspr2_v2", proc c"cublasSspr2_v2", version 0, since 0, per_thread [];
-    link [cublasSspr2_v2];
+    statics (__cushim_fn_cublasSspr2_v2, __cushim_slot_cublasSspr2_v2);
     returns status, fallback [];
     aliases [cublasSspr2];
 }
 
 cushim_shim! {
     fn cublasSspr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, AP: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspr2_v2_64, __cushim_slot_cublasSspr2_v2_64), export c"cublasSspr2_v2_64", name "cublasSspr2_v2_64", proc c"cublasSspr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasSspr2_v2_64];
+    statics (__cushim_fn_cublasSspr2_v2_64, __cushim_slot_cublasSspr2_v2_64);
     returns status, fallback [];
     aliases [cublasSspr2_64];
 }
 
 cushim_shim! {
     fn cublasSspr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspr_v2, __cushim_slot_cublasSspr_v2), export c"cublasSspr_v2", name "cublasSspr_v2", proc c"cublasSspr_v2", version 0, since 0, per_thread [];
-    link [cublasSspr_v2];
+    statics (__cushim_fn_cublasSspr_v2, __cushim_slot_cublasSspr_v2);
     returns status, fallback [];
     aliases [cublasSspr];
 }
 
 cushim_shim! {
     fn cublasSspr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, AP: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSspr_v2_64, __cushim_slot_cublasSspr_v2_64), export c"cublasSspr_v2_64", name "cublasSspr_v2_64", proc c"cublasSspr_v2_64", version 0, since 0, per_thread [];
-    link [cublasSspr_v2_64];
+    statics (__cushim_fn_cublasSspr_v2_64, __cushim_slot_cublasSspr_v2_64);
     returns status, fallback [];
     aliases [cublasSspr_64];
 }
 
 cushim_shim! {
     fn cublasSswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSswap_v2, __cushim_slot_cublasSswap_v2), export c"cublasSswap_v2", name "cublasSswap_v2", proc c"cublasSswap_v2", version 0, since 0, per_thread [];
-    link [cublasSswap_v2];
+    statics (__cushim_fn_cublasSswap_v2, __cushim_slot_cublasSswap_v2);
     returns status, fallback [];
     aliases [cublasSswap];
 }
 
 cushim_shim! {
     fn cublasSswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSswap_v2_64, __cushim_slot_cublasSswap_v2_64), export c"cublasSswap_v2_64", name "cublasSswap_v2_64", proc c"cublasSswap_v2_64", version 0, since 0, per_thread [];
-    link [cublasSswap_v2_64];
+    statics (__cushim_fn_cublasSswap_v2_64, __cushim_slot_cublasSswap_v2_64);
     returns status, fallback [];
     aliases [cublasSswap_64];
 }
 
 cushim_shim! {
     fn cublasSsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsymm_v2, __cushim_slot_cublasSsymm_v2), export c"cublasSsymm_v2", name "cublasSsymm_v2", proc c"cublasSsymm_v2", version 0, since 0, per_thread [];
-    link [cublasSsymm_v2];
+    statics (__cushim_fn_cublasSsymm_v2, __cushim_slot_cublasSsymm_v2);
     returns status, fallback [];
     aliases [cublasSsymm];
 }
 
 cushim_shim! {
     fn cublasSsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsymm_v2_64, __cushim_slot_cublasSsymm_v2_64), export c"cublasSsymm_v2_64", name "cublasSsymm_v2_64", proc c"cublasSsymm_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsymm_v2_64];
+    statics (__cushim_fn_cublasSsymm_v2_64, __cushim_slot_cublasSsymm_v2_64);
     returns status, fallback [];
     aliases [cublasSsymm_64];
 }
 
 cushim_shim! {
     fn cublasSsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsymv_v2, __cushim_slot_cublasSsymv_v2), export c"cublasSsymv_v2", name "cublasSsymv_v2", proc c"cublasSsymv_v2", version 0, since 0, per_thread [];
-    link [cublasSsymv_v2];
+    statics (__cushim_fn_cublasSsymv_v2, __cushim_slot_cublasSsymv_v2);
     returns status, fallback [];
     aliases [cublasSsymv];
 }
 
 cushim_shim! {
     fn cublasSsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsymv_v2_64, __cushim_slot_cublasSsymv_v2_64), export c"cublasSsymv_v2_64", name "cublasSsymv_v2_64", proc c"cublasSsymv_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsymv_v2_64];
+    statics (__cushim_fn_cublasSsymv_v2_64, __cushim_slot_cublasSsymv_v2_64);
     returns status, fallback [];
     aliases [cublasSsymv_64];
 }
 
 cushim_shim! {
     fn cublasSsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr2_v2, __cushim_slot_cublasSsyr2_v2), export c"cublasSsyr2_v2", name "cublasSsyr2_v2", proc c"cublasSsyr2_v2", version 0, since 0, per_thread [];
-    link [cublasSsyr2_v2];
+    statics (__cushim_fn_cublasSsyr2_v2, __cushim_slot_cublasSsyr2_v2);
     returns status, fallback [];
     aliases [cublasSsyr2];
 }
 
 cushim_shim! {
     fn cublasSsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr2_v2_64, __cushim_slot_cublasSsyr2_v2_64), export c"cublasSsyr2_v2_64", name "cublasSsyr2_v2_64", proc c"cublasSsyr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsyr2_v2_64];
+    statics (__cushim_fn_cublasSsyr2_v2_64, __cushim_slot_cublasSsyr2_v2_64);
     returns status, fallback [];
     aliases [cublasSsyr2_64];
 }
 
 cushim_shim! {
     fn cublasSsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr2k_v2, __cushim_slot_cublasSsyr2k_v2), export c"cublasSsyr2k_v2", name "cublasSsyr2k_v2", proc c"cublasSsyr2k_v2", version 0, since 0, per_thread [];
-    link [cublasSsyr2k_v2];
+    statics (__cushim_fn_cublasSsyr2k_v2, __cushim_slot_cublasSsyr2k_v2);
     returns status, fallback [];
     aliases [cublasSsyr2k];
 }
 
 cushim_shim! {
     fn cublasSsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr2k_v2_64, __cushim_slot_cublasSsyr2k_v2_64), export c"cublasSsyr2k_v2_64", name "cublasSsyr2k_v2_64", proc c"cublasSsyr2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsyr2k_v2_64];
+    statics (__cushim_fn_cublasSsyr2k_v2_64, __cushim_slot_cublasSsyr2k_v2_64);
     returns status, fallback [];
     aliases [cublasSsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasSsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr_v2, __cushim_slot_cublasSsyr_v2), export c"cublasSsyr_v2", name "cublasSsyr_v2", proc c"cublasSsyr_v2", version 0, since 0, per_thread [];
-    link [cublasSsyr_v2];
+    statics (__cushim_fn_cublasSsyr_v2, __cushim_slot_cublasSsyr_v2);
     returns status, fallback [];
     aliases [cublasSsyr];
 }
 
 cushim_shim! {
     fn cublasSsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyr_v2_64, __cushim_slot_cublasSsyr_v2_64), export c"cublasSsyr_v2_64", name "cublasSsyr_v2_64", proc c"cublasSsyr_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsyr_v2_64];
+    statics (__cushim_fn_cublasSsyr_v2_64, __cushim_slot_cublasSsyr_v2_64);
     returns status, fallback [];
     aliases [cublasSsyr_64];
 }
 
 cushim_shim! {
     fn cublasSsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyrk_v2, __cushim_slot_cublasSsyrk_v2), export c"cublasSsyrk_v2", name "cublasSsyrk_v2", proc c"cublasSsyrk_v2", version 0, since 0, per_thread [];
-    link [cublasSsyrk_v2];
+    statics (__cushim_fn_cublasSsyrk_v2, __cushim_slot_cublasSsyrk_v2);
     returns status, fallback [];
     aliases [cublasSsyrk];
 }
 
 cushim_shim! {
     fn cublasSsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyrk_v2_64, __cushim_slot_cublasSsyrk_v2_64), export c"cublasSsyrk_v2_64", name "cublasSsyrk_v2_64", proc c"cublasSsyrk_v2_64", version 0, since 0, per_thread [];
-    link [cublasSsyrk_v2_64];
+    statics (__cushim_fn_cublasSsyrk_v2_64, __cushim_slot_cublasSsyrk_v2_64);
     returns status, fallback [];
     aliases [cublasSsyrk_64];
 }
 
 cushim_shim! {
     fn cublasSsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyrkx, __cushim_slot_cublasSsyrkx), export c"cublasSsyrkx", name "cublasSsyrkx", proc c"cublasSsyrkx", version 0, since 0, per_thread [];
-    link [cublasSsyrkx];
+    statics (__cushim_fn_cublasSsyrkx, __cushim_slot_cublasSsyrkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSsyrkx_64, __cushim_slot_cublasSsyrkx_64), export c"cublasSsyrkx_64", name "cublasSsyrkx_64", proc c"cublasSsyrkx_64", version 0, since 0, per_thread [];
-    link [cublasSsyrkx_64];
+    statics (__cushim_fn_cublasSsyrkx_64, __cushim_slot_cublasSsyrkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasStbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStbmv_v2, __cushim_slot_cublasStbmv_v2), export c"cublasStbmv_v2", name "cublasStbmv_v2", proc c"cublasStbmv_v2", version 0, since 0, per_thread [];
-    link [cublasStbmv_v2];
+    statics (__cushim_fn_cublasStbmv_v2, __cushim_slot_cublasStbmv_v2);
     returns status, fallback [];
     aliases [cublasStbmv];
 }
 
 cushim_shim! {
     fn cublasStbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStbmv_v2_64, __cushim_slot_cublasStbmv_v2_64), export c"cublasStbmv_v2_64", name "cublasStbmv_v2_64", proc c"cublasStbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStbmv_v2_64];
+    statics (__cushim_fn_cublasStbmv_v2_64, __cushim_slot_cublasStbmv_v2_64);
     returns status, fallback [];
     aliases [cublasStbmv_64];
 }
 
 cushim_shim! {
     fn cublasStbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStbsv_v2, __cushim_slot_cublasStbsv_v2), export c"cublasStbsv_v2", name "cublasStbsv_v2", proc c"cublasStbsv_v2", version 0, since 0, per_thread [];
-    link [cublasStbsv_v2];
+    statics (__cushim_fn_cublasStbsv_v2, __cushim_slot_cublasStbsv_v2);
     returns status, fallback [];
     aliases [cublasStbsv];
 }
 
 cushim_shim! {
     fn cublasStbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStbsv_v2_64, __cushim_slot_cublasStbsv_v2_64), export c"cublasStbsv_v2_64", name "cublasStbsv_v2_64", proc c"cublasStbsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStbsv_v2_64];
+    statics (__cushim_fn_cublasStbsv_v2_64, __cushim_slot_cublasStbsv_v2_64);
     returns status, fallback [];
     aliases [cublasStbsv_64];
 }
 
 cushim_shim! {
     fn cublasStpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStpmv_v2, __cushim_slot_cublasStpmv_v2), export c"cublasStpmv_v2", name "cublasStpmv_v2", proc c"cublasStpmv_v2", version 0, since 0, per_thread [];
-    link [cublasStpmv_v2];
+    statics (__cushim_fn_cublasStpmv_v2, __cushim_slot_cublasStpmv_v2);
     returns status, fallback [];
     aliases [cublasStpmv];
 }
 
 cushim_shim! {
     fn cublasStpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStpmv_v2_64, __cushim_slot_cublasStpmv_v2_64), export c"cublasStpmv_v2_64", name "cublasStpmv_v2_64", proc c"cublasStpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStpmv_v2_64];
+    statics (__cushim_fn_cublasStpmv_v2_64, __cushim_slot_cublasStpmv_v2_64);
     returns status, fallback [];
     aliases [cublasStpmv_64];
 }
 
 cushim_shim! {
     fn cublasStpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStpsv_v2, __cushim_slot_cublasStpsv_v2), export c"cublasStpsv_v2", name "cublasStpsv_v2", proc c"cublasStpsv_v2", version 0, since 0, per_thread [];
-    link [cublasStpsv_v2];
+    statics (__cushim_fn_cublasStpsv_v2, __cushim_slot_cublasStpsv_v2);
     returns status, fallback [];
     aliases [cublasStpsv];
 }
 
 cushim_shim! {
     fn cublasStpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStpsv_v2_64, __cushim_slot_cublasStpsv_v2_64), export c"cublasStpsv_v2_64", name "cublasStpsv_v2_64", proc c"cublasStpsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStpsv_v2_64];
+    statics (__cushim_fn_cublasStpsv_v2_64, __cushim_slot_cublasStpsv_v2_64);
     returns status, fallback [];
     aliases [cublasStpsv_64];
 }
 
 cushim_shim! {
     fn cublasStpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const f32, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStpttr, __cushim_slot_cublasStpttr), export c"cublasStpttr", name "cublasStpttr", proc c"cublasStpttr", version 0, since 0, per_thread [];
-    link [cublasStpttr];
+    statics (__cushim_fn_cublasStpttr, __cushim_slot_cublasStpttr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasStrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrmm_v2, __cushim_slot_cublasStrmm_v2), export c"cublasStrmm_v2", name "cublasStrmm_v2", proc c"cublasStrmm_v2", version 0, since 0, per_thread [];
-    link [cublasStrmm_v2];
+    statics (__cushim_fn_cublasStrmm_v2, __cushim_slot_cublasStrmm_v2);
     returns status, fallback [];
     aliases [cublasStrmm];
 }
 
 cushim_shim! {
     fn cublasStrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrmm_v2_64, __cushim_slot_cublasStrmm_v2_64), export c"cublasStrmm_v2_64", name "cublasStrmm_v2_64", proc c"cublasStrmm_v2_64", version 0, since 0, per_thread [];
-    link [cublasStrmm_v2_64];
+    statics (__cushim_fn_cublasStrmm_v2_64, __cushim_slot_cublasStrmm_v2_64);
     returns status, fallback [];
     aliases [cublasStrmm_64];
 }
 
 cushim_shim! {
     fn cublasStrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrmv_v2, __cushim_slot_cublasStrmv_v2), export c"cublasStrmv_v2", name "cublasStrmv_v2", proc c"cublasStrmv_v2", version 0, since 0, per_thread [];
-    link [cublasStrmv_v2];
+    statics (__cushim_fn_cublasStrmv_v2, __cushim_slot_cublasStrmv_v2);
     returns status, fallback [];
     aliases [cublasStrmv];
 }
 
 cushim_shim! {
     fn cublasStrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrmv_v2_64, __cushim_slot_cublasStrmv_v2_64), export c"cublasStrmv_v2_64", name "cublasStrmv_v2_64", proc c"cublasStrmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStrmv_v2_64];
+    statics (__cushim_fn_cublasStrmv_v2_64, __cushim_slot_cublasStrmv_v2_64);
     returns status, fallback [];
     aliases [cublasStrmv_64];
 }
 
 cushim_shim! {
     fn cublasStrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const *const f32, lda: ::core::ffi::c_int, B: *const *mut f32, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsmBatched, __cushim_slot_cublasStrsmBatched), export c"cublasStrsmBatched", name "cublasStrsmBatched", proc c"cublasStrsmBatched", version 0, since 0, per_thread [];
-    link [cublasStrsmBatched];
+    statics (__cushim_fn_cublasStrsmBatched, __cushim_slot_cublasStrsmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasStrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const *const f32, lda: i64, B: *const *mut f32, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsmBatched_64, __cushim_slot_cublasStrsmBatched_64), export c"cublasStrsmBatched_64", name "cublasStrsmBatched_64", proc c"cublasStrsmBatched_64", version 0, since 0, per_thread [];
-    link [cublasStrsmBatched_64];
+    statics (__cushim_fn_cublasStrsmBatched_64, __cushim_slot_cublasStrsmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasStrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsm_v2, __cushim_slot_cublasStrsm_v2), export c"cublasStrsm_v2", name "cublasStrsm_v2", proc c"cublasStrsm_v2", version 0, since 0, per_thread [];
-    link [cublasStrsm_v2];
+    statics (__cushim_fn_cublasStrsm_v2, __cushim_slot_cublasStrsm_v2);
     returns status, fallback [];
     aliases [cublasStrsm];
 }
 
 cushim_shim! {
     fn cublasStrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *mut f32, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsm_v2_64, __cushim_slot_cublasStrsm_v2_64), export c"cublasStrsm_v2_64", name "cublasStrsm_v2_64", proc c"cublasStrsm_v2_64", version 0, since 0, per_thread [];
-    link [cublasStrsm_v2_64];
+    statics (__cushim_fn_cublasStrsm_v2_64, __cushim_slot_cublasStrsm_v2_64);
     returns status, fallback [];
     aliases [cublasStrsm_64];
 }
 
 cushim_shim! {
     fn cublasStrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsv_v2, __cushim_slot_cublasStrsv_v2), export c"cublasStrsv_v2", name "cublasStrsv_v2", proc c"cublasStrsv_v2", version 0, since 0, per_thread [];
-    link [cublasStrsv_v2];
+    statics (__cushim_fn_cublasStrsv_v2, __cushim_slot_cublasStrsv_v2);
     returns status, fallback [];
     aliases [cublasStrsv];
 }
 
 cushim_shim! {
     fn cublasStrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrsv_v2_64, __cushim_slot_cublasStrsv_v2_64), export c"cublasStrsv_v2_64", name "cublasStrsv_v2_64", proc c"cublasStrsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasStrsv_v2_64];
+    statics (__cushim_fn_cublasStrsv_v2_64, __cushim_slot_cublasStrsv_v2_64);
     returns status, fallback [];
     aliases [cublasStrsv_64];
 }
 
 cushim_shim! {
     fn cublasStrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasStrttp, __cushim_slot_cublasStrttp), export c"cublasStrttp", name "cublasStrttp", proc c"cublasStrttp", version 0, since 0, per_thread [];
-    link [cublasStrttp];
+    statics (__cushim_fn_cublasStrttp, __cushim_slot_cublasStrttp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSwapEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSwapEx, __cushim_slot_cublasSwapEx), export c"cublasSwapEx", name "cublasSwapEx", proc c"cublasSwapEx", version 0, since 0, per_thread [];
-    link [cublasSwapEx];
+    statics (__cushim_fn_cublasSwapEx, __cushim_slot_cublasSwapEx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasSwapEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasSwapEx_64, __cushim_slot_cublasSwapEx_64), export c"cublasSwapEx_64", name "cublasSwapEx_64", proc c"cublasSwapEx_64", version 0, since 0, per_thread [];
-    link [cublasSwapEx_64];
+    statics (__cushim_fn_cublasSwapEx_64, __cushim_slot_cublasSwapEx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasUint8gemmBias(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, transc: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const ::core::ffi::c_uchar, A_bias: ::core::ffi::c_int, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_uchar, B_bias: ::core::ffi::c_int, ldb: ::core::ffi::c_int, C: *mut ::core::ffi::c_uchar, C_bias: ::core::ffi::c_int, ldc: ::core::ffi::c_int, C_mult: ::core::ffi::c_int, C_shift: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasUint8gemmBias, __cushim_slot_cublasUint8gemmBias), export c"cublasUint8gemmBias", name "cublasUint8gemmBias", proc c"cublasUint8gemmBias", version 0, since 0, per_thread [];
-    link [cublasUint8gemmBias];
+    statics (__cushim_fn_cublasUint8gemmBias, __cushim_slot_cublasUint8gemmBias);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasXerbla(srName: *const ::core::ffi::c_char, info: ::core::ffi::c_int) -> ();
-    attrs [];
-    statics (__cushim_fn_cublasXerbla, __cushim_slot_cublasXerbla), export c"cublasXerbla", name "cublasXerbla", proc c"cublasXerbla", version 0, since 0, per_thread [];
-    link [cublasXerbla];
+    statics (__cushim_fn_cublasXerbla, __cushim_slot_cublasXerbla);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZaxpy_v2, __cushim_slot_cublasZaxpy_v2), export c"cublasZaxpy_v2", name "cublasZaxpy_v2", proc c"cublasZaxpy_v2", version 0, since 0, per_thread [];
-    link [cublasZaxpy_v2];
+    statics (__cushim_fn_cublasZaxpy_v2, __cushim_slot_cublasZaxpy_v2);
     returns status, fallback [];
     aliases [cublasZaxpy];
 }
 
 cushim_shim! {
     fn cublasZaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZaxpy_v2_64, __cushim_slot_cublasZaxpy_v2_64), export c"cublasZaxpy_v2_64", name "cublasZaxpy_v2_64", proc c"cublasZaxpy_v2_64", version 0, since 0, per_thread [];
-    link [cublasZaxpy_v2_64];
+    statics (__cushim_fn_cublasZaxpy_v2_64, __cushim_slot_cublasZaxpy_v2_64);
     returns status, fallback [];
     aliases [cublasZaxpy_64];
 }
 
 cushim_shim! {
     fn cublasZcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZcopy_v2, __cushim_slot_cublasZcopy_v2), export c"cublasZcopy_v2", name "cublasZcopy_v2", proc c"cublasZcopy_v2", version 0, since 0, per_thread [];
-    link [cublasZcopy_v2];
+    statics (__cushim_fn_cublasZcopy_v2, __cushim_slot_cublasZcopy_v2);
     returns status, fallback [];
     aliases [cublasZcopy];
 }
 
 cushim_shim! {
     fn cublasZcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZcopy_v2_64, __cushim_slot_cublasZcopy_v2_64), export c"cublasZcopy_v2_64", name "cublasZcopy_v2_64", proc c"cublasZcopy_v2_64", version 0, since 0, per_thread [];
-    link [cublasZcopy_v2_64];
+    statics (__cushim_fn_cublasZcopy_v2_64, __cushim_slot_cublasZcopy_v2_64);
     returns status, fallback [];
     aliases [cublasZcopy_64];
 }
 
 cushim_shim! {
     fn cublasZdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdgmm, __cushim_slot_cublasZdgmm), export c"cublasZdgmm", name "cublasZdgmm", proc c"cublasZdgmm", version 0, since 0, per_thread [];
-    link [cublasZdgmm];
+    statics (__cushim_fn_cublasZdgmm, __cushim_slot_cublasZdgmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdgmm_64, __cushim_slot_cublasZdgmm_64), export c"cublasZdgmm_64", name "cublasZdgmm_64", proc c"cublasZdgmm_64", version 0, since 0, per_thread [];
-    link [cublasZdgmm_64];
+    statics (__cushim_fn_cublasZdgmm_64, __cushim_slot_cublasZdgmm_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZdotc_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdotc_v2, __cushim_slot_cublasZdotc_v2), export c"cublasZdotc_v2", name "cublasZdotc_v2", proc c"cublasZdotc_v2", version 0, since 0, per_thread [];
-    link [cublasZdotc_v2];
+    statics (__cushim_fn_cublasZdotc_v2, __cushim_slot_cublasZdotc_v2);
     returns status, fallback [];
     aliases [cublasZdotc];
 }
 
 cushim_shim! {
     fn cublasZdotc_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdotc_v2_64, __cushim_slot_cublasZdotc_v2_64), export c"cublasZdotc_v2_64", name "cublasZdotc_v2_64", proc c"cublasZdotc_v2_64", version 0, since 0, per_thread [];
-    link [cublasZdotc_v2_64];
+    statics (__cushim_fn_cublasZdotc_v2_64, __cushim_slot_cublasZdotc_v2_64);
     returns status, fallback [];
     aliases [cublasZdotc_64];
 }
 
 cushim_shim! {
     fn cublasZdotu_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdotu_v2, __cushim_slot_cublasZdotu_v2), export c"cublasZdotu_v2", name "cublasZdotu_v2", proc c"cublasZdotu_v2", version 0, since 0, per_thread [];
-    link [cublasZdotu_v2];
+    statics (__cushim_fn_cublasZdotu_v2, __cushim_slot_cublasZdotu_v2);
     returns status, fallback [];
     aliases [cublasZdotu];
 }
 
 cushim_shim! {
     fn cublasZdotu_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdotu_v2_64, __cushim_slot_cublasZdotu_v2_64), export c"cublasZdotu_v2_64", name "cublasZdotu_v2_64", proc c"cublasZdotu_v2_64", version 0, since 0, per_thread [];
-    link [cublasZdotu_v2_64];
+    statics (__cushim_fn_cublasZdotu_v2_64, __cushim_slot_cublasZdotu_v2_64);
     returns status, fallback [];
     aliases [cublasZdotu_64];
 }
 
 cushim_shim! {
     fn cublasZdrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, c: *const f64, s: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdrot_v2, __cushim_slot_cublasZdrot_v2), export c"cublasZdrot_v2", name "cublasZdrot_v2", proc c"cublasZdrot_v2", version 0, since 0, per_thread [];
-    link [cublasZdrot_v2];
+    statics (__cushim_fn_cublasZdrot_v2, __cushim_slot_cublasZdrot_v2);
     returns status, fallback [];
     aliases [cublasZdrot];
 }
 
 cushim_shim! {
     fn cublasZdrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64, c: *const f64, s: *const f64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdrot_v2_64, __cushim_slot_cublasZdrot_v2_64), export c"cublasZdrot_v2_64", name "cublasZdrot_v2_64", proc c"cublasZdrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasZdrot_v2_64];
+    statics (__cushim_fn_cublasZdrot_v2_64, __cushim_slot_cublasZdrot_v2_64);
     returns status, fallback [];
     aliases [cublasZdrot_64];
 }
 
 cushim_shim! {
     fn cublasZdscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdscal_v2, __cushim_slot_cublasZdscal_v2), export c"cublasZdscal_v2", name "cublasZdscal_v2", proc c"cublasZdscal_v2", version 0, since 0, per_thread [];
-    link [cublasZdscal_v2];
+    statics (__cushim_fn_cublasZdscal_v2, __cushim_slot_cublasZdscal_v2);
     returns status, fallback [];
     aliases [cublasZdscal];
 }
 
 cushim_shim! {
     fn cublasZdscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZdscal_v2_64, __cushim_slot_cublasZdscal_v2_64), export c"cublasZdscal_v2_64", name "cublasZdscal_v2_64", proc c"cublasZdscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasZdscal_v2_64];
+    statics (__cushim_fn_cublasZdscal_v2_64, __cushim_slot_cublasZdscal_v2_64);
     returns status, fallback [];
     aliases [cublasZdscal_64];
 }
 
 cushim_shim! {
     fn cublasZgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgbmv_v2, __cushim_slot_cublasZgbmv_v2), export c"cublasZgbmv_v2", name "cublasZgbmv_v2", proc c"cublasZgbmv_v2", version 0, since 0, per_thread [];
-    link [cublasZgbmv_v2];
+    statics (__cushim_fn_cublasZgbmv_v2, __cushim_slot_cublasZgbmv_v2);
     returns status, fallback [];
     aliases [cublasZgbmv];
 }
 
 cushim_shim! {
     fn cublasZgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgbmv_v2_64, __cushim_slot_cublasZgbmv_v2_64), export c"cublasZgbmv_v2_64", name "cublasZgbmv_v2_64", proc c"cublasZgbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZgbmv_v2_64];
+    statics (__cushim_fn_cublasZgbmv_v2_64, __cushim_slot_cublasZgbmv_v2_64);
     returns status, fallback [];
     aliases [cublasZgbmv_64];
 }
 
 cushim_shim! {
     fn cublasZgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgeam, __cushim_slot_cublasZgeam), export c"cublasZgeam", name "cublasZgeam", proc c"cublasZgeam", version 0, since 0, per_thread [];
-    link [cublasZgeam];
+    statics (__cushim_fn_cublasZgeam, __cushim_slot_cublasZgeam);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, beta: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgeam_64, __cushim_slot_cublasZgeam_64), export c"cublasZgeam_64", name "cublasZgeam_64", proc c"cublasZgeam_64", version 0, since 0, per_thread [];
-    link [cublasZgeam_64];
+    statics (__cushim_fn_cublasZgeam_64, __cushim_slot_cublasZgeam_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, Carray: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgelsBatched, __cushim_slot_cublasZgelsBatched), export c"cublasZgelsBatched", name "cublasZgelsBatched", proc c"cublasZgelsBatched", version 0, since 0, per_thread [];
-    link [cublasZgelsBatched];
+    statics (__cushim_fn_cublasZgelsBatched, __cushim_slot_cublasZgelsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemm3m(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemm3m, __cushim_slot_cublasZgemm3m), export c"cublasZgemm3m", name "cublasZgemm3m", proc c"cublasZgemm3m", version 0, since 0, per_thread [];
-    link [cublasZgemm3m];
+    statics (__cushim_fn_cublasZgemm3m, __cushim_slot_cublasZgemm3m);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemm3m_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemm3m_64, __cushim_slot_cublasZgemm3m_64), export c"cublasZgemm3m_64", name "cublasZgemm3m_64", proc c"cublasZgemm3m_64", version 0, since 0, per_thread [];
-    link [cublasZgemm3m_64];
+    statics (__cushim_fn_cublasZgemm3m_64, __cushim_slot_cublasZgemm3m_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, Barray: *const *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, Carray: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemmBatched, __cushim_slot_cublasZgemmBatched), export c"cublasZgemmBatched", name "cublasZgemmBatched", proc c"cublasZgemmBatched", version 0, since 0, per_thread [];
-    link [cublasZgemmBatched];
+    statics (__cushim_fn_cublasZgemmBatched, __cushim_slot_cublasZgemmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: i64, Barray: *const *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, Carray: *const *mut cuDoubleComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemmBatched_64, __cushim_slot_cublasZgemmBatched_64), export c"cublasZgemmBatched_64", name "cublasZgemmBatched_64", proc c"cublasZgemmBatched_64", version 0, since 0, per_thread [];
-    link [cublasZgemmBatched_64];
+    statics (__cushim_fn_cublasZgemmBatched_64, __cushim_slot_cublasZgemmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemmStridedBatched, __cushim_slot_cublasZgemmStridedBatched), export c"cublasZgemmStridedBatched", name "cublasZgemmStridedBatched", proc c"cublasZgemmStridedBatched", version 0, since 0, per_thread [];
-    link [cublasZgemmStridedBatched];
+    statics (__cushim_fn_cublasZgemmStridedBatched, __cushim_slot_cublasZgemmStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuDoubleComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemmStridedBatched_64, __cushim_slot_cublasZgemmStridedBatched_64), export c"cublasZgemmStridedBatched_64", name "cublasZgemmStridedBatched_64", proc c"cublasZgemmStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasZgemmStridedBatched_64];
+    statics (__cushim_fn_cublasZgemmStridedBatched_64, __cushim_slot_cublasZgemmStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemm_v2, __cushim_slot_cublasZgemm_v2), export c"cublasZgemm_v2", name "cublasZgemm_v2", proc c"cublasZgemm_v2", version 0, since 0, per_thread [];
-    link [cublasZgemm_v2];
+    statics (__cushim_fn_cublasZgemm_v2, __cushim_slot_cublasZgemm_v2);
     returns status, fallback [];
     aliases [cublasZgemm];
 }
 
 cushim_shim! {
     fn cublasZgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemm_v2_64, __cushim_slot_cublasZgemm_v2_64), export c"cublasZgemm_v2_64", name "cublasZgemm_v2_64", proc c"cublasZgemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasZgemm_v2_64];
+    statics (__cushim_fn_cublasZgemm_v2_64, __cushim_slot_cublasZgemm_v2_64);
     returns status, fallback [];
     aliases [cublasZgemm_64];
 }
 
 cushim_shim! {
     fn cublasZgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, xarray: *const *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, yarray: *const *mut cuDoubleComplex, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemvBatched, __cushim_slot_cublasZgemvBatched), export c"cublasZgemvBatched", name "cublasZgemvBatched", proc c"cublasZgemvBatched", version 0, since 0, per_thread [];
-    link [cublasZgemvBatched];
+    statics (__cushim_fn_cublasZgemvBatched, __cushim_slot_cublasZgemvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: i64, xarray: *const *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, yarray: *const *mut cuDoubleComplex, incy: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemvBatched_64, __cushim_slot_cublasZgemvBatched_64), export c"cublasZgemvBatched_64", name "cublasZgemvBatched_64", proc c"cublasZgemvBatched_64", version 0, since 0, per_thread [];
-    link [cublasZgemvBatched_64];
+    statics (__cushim_fn_cublasZgemvBatched_64, __cushim_slot_cublasZgemvBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemvStridedBatched, __cushim_slot_cublasZgemvStridedBatched), export c"cublasZgemvStridedBatched", name "cublasZgemvStridedBatched", proc c"cublasZgemvStridedBatched", version 0, since 0, per_thread [];
-    link [cublasZgemvStridedBatched];
+    statics (__cushim_fn_cublasZgemvStridedBatched, __cushim_slot_cublasZgemvStridedBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, strideA: ::core::ffi::c_longlong, x: *const cuDoubleComplex, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemvStridedBatched_64, __cushim_slot_cublasZgemvStridedBatched_64), export c"cublasZgemvStridedBatched_64", name "cublasZgemvStridedBatched_64", proc c"cublasZgemvStridedBatched_64", version 0, since 0, per_thread [];
-    link [cublasZgemvStridedBatched_64];
+    statics (__cushim_fn_cublasZgemvStridedBatched_64, __cushim_slot_cublasZgemvStridedBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemv_v2, __cushim_slot_cublasZgemv_v2), export c"cublasZgemv_v2", name "cublasZgemv_v2", proc c"cublasZgemv_v2", version 0, since 0, per_thread [];
-    link [cublasZgemv_v2];
+    statics (__cushim_fn_cublasZgemv_v2, __cushim_slot_cublasZgemv_v2);
     returns status, fallback [];
     aliases [cublasZgemv];
 }
 
 cushim_shim! {
     fn cublasZgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgemv_v2_64, __cushim_slot_cublasZgemv_v2_64), export c"cublasZgemv_v2_64", name "cublasZgemv_v2_64", proc c"cublasZgemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZgemv_v2_64];
+    statics (__cushim_fn_cublasZgemv_v2_64, __cushim_slot_cublasZgemv_v2_64);
     returns status, fallback [];
     aliases [cublasZgemv_64];
 }
 
 cushim_shim! {
     fn cublasZgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, TauArray: *const *mut cuDoubleComplex, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgeqrfBatched, __cushim_slot_cublasZgeqrfBatched), export c"cublasZgeqrfBatched", name "cublasZgeqrfBatched", proc c"cublasZgeqrfBatched", version 0, since 0, per_thread [];
-    link [cublasZgeqrfBatched];
+    statics (__cushim_fn_cublasZgeqrfBatched, __cushim_slot_cublasZgeqrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgerc_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgerc_v2, __cushim_slot_cublasZgerc_v2), export c"cublasZgerc_v2", name "cublasZgerc_v2", proc c"cublasZgerc_v2", version 0, since 0, per_thread [];
-    link [cublasZgerc_v2];
+    statics (__cushim_fn_cublasZgerc_v2, __cushim_slot_cublasZgerc_v2);
     returns status, fallback [];
     aliases [cublasZgerc];
 }
 
 cushim_shim! {
     fn cublasZgerc_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgerc_v2_64, __cushim_slot_cublasZgerc_v2_64), export c"cublasZgerc_v2_64", name "cublasZgerc_v2_64", proc c"cublasZgerc_v2_64", version 0, since 0, per_thread [];
-    link [cublasZgerc_v2_64];
+    statics (__cushim_fn_cublasZgerc_v2_64, __cushim_slot_cublasZgerc_v2_64);
     returns status, fallback [];
     aliases [cublasZgerc_64];
 }
 
 cushim_shim! {
     fn cublasZgeru_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgeru_v2, __cushim_slot_cublasZgeru_v2), export c"cublasZgeru_v2", name "cublasZgeru_v2", proc c"cublasZgeru_v2", version 0, since 0, per_thread [];
-    link [cublasZgeru_v2];
+    statics (__cushim_fn_cublasZgeru_v2, __cushim_slot_cublasZgeru_v2);
     returns status, fallback [];
     aliases [cublasZgeru];
 }
 
 cushim_shim! {
     fn cublasZgeru_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgeru_v2_64, __cushim_slot_cublasZgeru_v2_64), export c"cublasZgeru_v2_64", name "cublasZgeru_v2_64", proc c"cublasZgeru_v2_64", version 0, since 0, per_thread [];
-    link [cublasZgeru_v2_64];
+    statics (__cushim_fn_cublasZgeru_v2_64, __cushim_slot_cublasZgeru_v2_64);
     returns status, fallback [];
     aliases [cublasZgeru_64];
 }
 
 cushim_shim! {
     fn cublasZgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgetrfBatched, __cushim_slot_cublasZgetrfBatched), export c"cublasZgetrfBatched", name "cublasZgetrfBatched", proc c"cublasZgetrfBatched", version 0, since 0, per_thread [];
-    link [cublasZgetrfBatched];
+    statics (__cushim_fn_cublasZgetrfBatched, __cushim_slot_cublasZgetrfBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgetriBatched, __cushim_slot_cublasZgetriBatched), export c"cublasZgetriBatched", name "cublasZgetriBatched", proc c"cublasZgetriBatched", version 0, since 0, per_thread [];
-    link [cublasZgetriBatched];
+    statics (__cushim_fn_cublasZgetriBatched, __cushim_slot_cublasZgetriBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut cuDoubleComplex, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZgetrsBatched, __cushim_slot_cublasZgetrsBatched), export c"cublasZgetrsBatched", name "cublasZgetrsBatched", proc c"cublasZgetrsBatched", version 0, since 0, per_thread [];
-    link [cublasZgetrsBatched];
+    statics (__cushim_fn_cublasZgetrsBatched, __cushim_slot_cublasZgetrsBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZhbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhbmv_v2, __cushim_slot_cublasZhbmv_v2), export c"cublasZhbmv_v2", name "cublasZhbmv_v2", proc c"cublasZhbmv_v2", version 0, since 0, per_thread [];
-    link [cublasZhbmv_v2];
+    statics (__cushim_fn_cublasZhbmv_v2, __cushim_slot_cublasZhbmv_v2);
     returns status, fallback [];
     aliases [cublasZhbmv];
 }
 
 cushim_shim! {
     fn cublasZhbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhbmv_v2_64, __cushim_slot_cublasZhbmv_v2_64), export c"cublasZhbmv_v2_64", name "cublasZhbmv_v2_64", proc c"cublasZhbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhbmv_v2_64];
+    statics (__cushim_fn_cublasZhbmv_v2_64, __cushim_slot_cublasZhbmv_v2_64);
     returns status, fallback [];
     aliases [cublasZhbmv_64];
 }
 
 cushim_shim! {
     fn cublasZhemm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhemm_v2, __cushim_slot_cublasZhemm_v2), export c"cublasZhemm_v2", name "cublasZhemm_v2", proc c"cublasZhemm_v2", version 0, since 0, per_thread [];
-    link [cublasZhemm_v2];
+    statics (__cushim_fn_cublasZhemm_v2, __cushim_slot_cublasZhemm_v2);
     returns status, fallback [];
     aliases [cublasZhemm];
 }
 
 cushim_shim! {
     fn cublasZhemm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhemm_v2_64, __cushim_slot_cublasZhemm_v2_64), export c"cublasZhemm_v2_64", name "cublasZhemm_v2_64", proc c"cublasZhemm_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhemm_v2_64];
+    statics (__cushim_fn_cublasZhemm_v2_64, __cushim_slot_cublasZhemm_v2_64);
     returns status, fallback [];
     aliases [cublasZhemm_64];
 }
 
 cushim_shim! {
     fn cublasZhemv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhemv_v2, __cushim_slot_cublasZhemv_v2), export c"cublasZhemv_v2", name "cublasZhemv_v2", proc c"cublasZhemv_v2", version 0, since 0, per_thread [];
-    link [cublasZhemv_v2];
+    statics (__cushim_fn_cublasZhemv_v2, __cushim_slot_cublasZhemv_v2);
     returns status, fallback [];
     aliases [cublasZhemv];
 }
 
 cushim_shim! {
     fn cublasZhemv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhemv_v2_64, __cushim_slot_cublasZhemv_v2_64), export c"cublasZhemv_v2_64", name "cublasZhemv_v2_64", proc c"cublasZhemv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhemv_v2_64];
+    statics (__cushim_fn_cublasZhemv_v2_64, __cushim_slot_cublasZhemv_v2_64);
     returns status, fallback [];
     aliases [cublasZhemv_64];
 }
 
 cushim_shim! {
     fn cublasZher2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher2_v2, __cushim_slot_cublasZher2_v2), export c"cublasZher2_v2", name "cublasZher2_v2", proc c"cublasZher2_v2", version 0, since 0, per_thread [];
-    link [cublasZher2_v2];
+    statics (__cushim_fn_cublasZher2_v2, __cushim_slot_cublasZher2_v2);
     returns status, fallback [];
     aliases [cublasZher2];
 }
 
 cushim_shim! {
     fn cublasZher2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher2_v2_64, __cushim_slot_cublasZher2_v2_64), export c"cublasZher2_v2_64", name "cublasZher2_v2_64", proc c"cublasZher2_v2_64", version 0, since 0, per_thread [];
-    link [cublasZher2_v2_64];
+    statics (__cushim_fn_cublasZher2_v2_64, __cushim_slot_cublasZher2_v2_64);
     returns status, fallback [];
     aliases [cublasZher2_64];
 }
 
 cushim_shim! {
     fn cublasZher2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher2k_v2, __cushim_slot_cublasZher2k_v2), export c"cublasZher2k_v2", name "cublasZher2k_v2", proc c"cublasZher2k_v2", version 0, since 0, per_thread [];
-    link [cublasZher2k_v2];
+    statics (__cushim_fn_cublasZher2k_v2, __cushim_slot_cublasZher2k_v2);
     returns status, fallback [];
     aliases [cublasZher2k];
 }
 
 cushim_shim! {
     fn cublasZher2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher2k_v2_64, __cushim_slot_cublasZher2k_v2_64), export c"cublasZher2k_v2_64", name "cublasZher2k_v2_64", proc c"cublasZher2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasZher2k_v2_64];
+    statics (__cushim_fn_cublasZher2k_v2_64, __cushim_slot_cublasZher2k_v2_64);
     returns status, fallback [];
     aliases [cublasZher2k_64];
 }
 
 cushim_shim! {
     fn cublasZher_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher_v2, __cushim_slot_cublasZher_v2), export c"cublasZher_v2", name "cublasZher_v2", proc c"cublasZher_v2", version 0, since 0, per_thread [];
-    link [cublasZher_v2];
+    statics (__cushim_fn_cublasZher_v2, __cushim_slot_cublasZher_v2);
     returns status, fallback [];
     aliases [cublasZher];
 }
 
 cushim_shim! {
     fn cublasZher_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const cuDoubleComplex, incx: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZher_v2_64, __cushim_slot_cublasZher_v2_64), export c"cublasZher_v2_64", name "cublasZher_v2_64", proc c"cublasZher_v2_64", version 0, since 0, per_thread [];
-    link [cublasZher_v2_64];
+    statics (__cushim_fn_cublasZher_v2_64, __cushim_slot_cublasZher_v2_64);
     returns status, fallback [];
     aliases [cublasZher_64];
 }
 
 cushim_shim! {
     fn cublasZherk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZherk_v2, __cushim_slot_cublasZherk_v2), export c"cublasZherk_v2", name "cublasZherk_v2", proc c"cublasZherk_v2", version 0, since 0, per_thread [];
-    link [cublasZherk_v2];
+    statics (__cushim_fn_cublasZherk_v2, __cushim_slot_cublasZherk_v2);
     returns status, fallback [];
     aliases [cublasZherk];
 }
 
 cushim_shim! {
     fn cublasZherk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const cuDoubleComplex, lda: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZherk_v2_64, __cushim_slot_cublasZherk_v2_64), export c"cublasZherk_v2_64", name "cublasZherk_v2_64", proc c"cublasZherk_v2_64", version 0, since 0, per_thread [];
-    link [cublasZherk_v2_64];
+    statics (__cushim_fn_cublasZherk_v2_64, __cushim_slot_cublasZherk_v2_64);
     returns status, fallback [];
     aliases [cublasZherk_64];
 }
 
 cushim_shim! {
     fn cublasZherkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZherkx, __cushim_slot_cublasZherkx), export c"cublasZherkx", name "cublasZherkx", proc c"cublasZherkx", version 0, since 0, per_thread [];
-    link [cublasZherkx];
+    statics (__cushim_fn_cublasZherkx, __cushim_slot_cublasZherkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZherkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZherkx_64, __cushim_slot_cublasZherkx_64), export c"cublasZherkx_64", name "cublasZherkx_64", proc c"cublasZherkx_64", version 0, since 0, per_thread [];
-    link [cublasZherkx_64];
+    statics (__cushim_fn_cublasZherkx_64, __cushim_slot_cublasZherkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZhpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, AP: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpmv_v2, __cushim_slot_cublasZhpmv_v2), export c"cublasZhpmv_v2", name "cublasZhpmv_v2", proc c"cublasZhpmv_v2", version 0, since 0, per_thread [];
-    link [cublasZhpmv_v2];
+    statics (__cushim_fn_cublasZhpmv_v2, __cushim_slot_cublasZhpmv_v2);
     returns status, fallback [];
     aliases [cublasZhpmv];
 }
 
 cushim_shim! {
     fn cublasZhpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, AP: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpmv_v2_64, __cushim_slot_cublasZhpmv_v2_64), export c"cublasZhpmv_v2_64", name "cublasZhpmv_v2_64", proc c"cublasZhpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhpmv_v2_64];
+    statics (__cushim_fn_cublasZhpmv_v2_64, __cushim_slot_cublasZhpmv_v2_64);
     returns status, fallback [];
     aliases [cublasZhpmv_64];
 }
 
 cushim_shim! {
     fn cublasZhpr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpr2_v2, __cushim_slot_cublasZhpr2_v2), export c"cublasZhpr2_v2", name "cublasZhpr2_v2", proc c"cublasZhpr2_v2", version 0, since 0, per_thread [];
-    link [cublasZhpr2_v2];
+    statics (__cushim_fn_cublasZhpr2_v2, __cushim_slot_cublasZhpr2_v2);
     returns status, fallback [];
     aliases [cublasZhpr2];
 }
 
 cushim_shim! {
     fn cublasZhpr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpr2_v2_64, __cushim_slot_cublasZhpr2_v2_64), export c"cublasZhpr2_v2_64", name "cublasZhpr2_v2_64", proc c"cublasZhpr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhpr2_v2_64];
+    statics (__cushim_fn_cublasZhpr2_v2_64, __cushim_slot_cublasZhpr2_v2_64);
     returns status, fallback [];
     aliases [cublasZhpr2_64];
 }
 
 cushim_shim! {
     fn cublasZhpr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpr_v2, __cushim_slot_cublasZhpr_v2), export c"cublasZhpr_v2", name "cublasZhpr_v2", proc c"cublasZhpr_v2", version 0, since 0, per_thread [];
-    link [cublasZhpr_v2];
+    statics (__cushim_fn_cublasZhpr_v2, __cushim_slot_cublasZhpr_v2);
     returns status, fallback [];
     aliases [cublasZhpr];
 }
 
 cushim_shim! {
     fn cublasZhpr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const cuDoubleComplex, incx: i64, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZhpr_v2_64, __cushim_slot_cublasZhpr_v2_64), export c"cublasZhpr_v2_64", name "cublasZhpr_v2_64", proc c"cublasZhpr_v2_64", version 0, since 0, per_thread [];
-    link [cublasZhpr_v2_64];
+    statics (__cushim_fn_cublasZhpr_v2_64, __cushim_slot_cublasZhpr_v2_64);
     returns status, fallback [];
     aliases [cublasZhpr_64];
 }
 
 cushim_shim! {
     fn cublasZmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, Ainv: *const *mut cuDoubleComplex, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZmatinvBatched, __cushim_slot_cublasZmatinvBatched), export c"cublasZmatinvBatched", name "cublasZmatinvBatched", proc c"cublasZmatinvBatched", version 0, since 0, per_thread [];
-    link [cublasZmatinvBatched];
+    statics (__cushim_fn_cublasZmatinvBatched, __cushim_slot_cublasZmatinvBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, c: *const f64, s: *const cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZrot_v2, __cushim_slot_cublasZrot_v2), export c"cublasZrot_v2", name "cublasZrot_v2", proc c"cublasZrot_v2", version 0, since 0, per_thread [];
-    link [cublasZrot_v2];
+    statics (__cushim_fn_cublasZrot_v2, __cushim_slot_cublasZrot_v2);
     returns status, fallback [];
     aliases [cublasZrot];
 }
 
 cushim_shim! {
     fn cublasZrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64, c: *const f64, s: *const cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZrot_v2_64, __cushim_slot_cublasZrot_v2_64), export c"cublasZrot_v2_64", name "cublasZrot_v2_64", proc c"cublasZrot_v2_64", version 0, since 0, per_thread [];
-    link [cublasZrot_v2_64];
+    statics (__cushim_fn_cublasZrot_v2_64, __cushim_slot_cublasZrot_v2_64);
     returns status, fallback [];
     aliases [cublasZrot_64];
 }
 
 cushim_shim! {
     fn cublasZrotg_v2(handle: cublasHandle_t, a: *mut cuDoubleComplex, b: *mut cuDoubleComplex, c: *mut f64, s: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZrotg_v2, __cushim_slot_cublasZrotg_v2), export c"cublasZrotg_v2", name "cublasZrotg_v2", proc c"cublasZrotg_v2", version 0, since 0, per_thread [];
-    link [cublasZrotg_v2];
+    statics (__cushim_fn_cublasZrotg_v2, __cushim_slot_cublasZrotg_v2);
     returns status, fallback [];
     aliases [cublasZrotg];
 }
 
 cushim_shim! {
     fn cublasZscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZscal_v2, __cushim_slot_cublasZscal_v2), export c"cublasZscal_v2", name "cublasZscal_v2", proc c"cublasZscal_v2", version 0, since 0, per_thread [];
-    link [cublasZscal_v2];
+    statics (__cushim_fn_cublasZscal_v2, __cushim_slot_cublasZscal_v2);
     returns status, fallback [];
     aliases [cublasZscal];
 }
 
 cushim_shim! {
     fn cublasZscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZscal_v2_64, __cushim_slot_cublasZscal_v2_64), export c"cublasZscal_v2_64", name "cublasZscal_v2_64", proc c"cublasZscal_v2_64", version 0, since 0, per_thread [];
-    link [cublasZscal_v2_64];
+    statics (__cushim_fn_cublasZscal_v2_64, __cushim_slot_cublasZscal_v2_64);
     returns status, fallback [];
     aliases [cublasZscal_64];
 }
 
 cushim_shim! {
     fn cublasZswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZswap_v2, __cushim_slot_cublasZswap_v2), export c"cublasZswap_v2", name "cublasZswap_v2", proc c"cublasZswap_v2", version 0, since 0, per_thread [];
-    link [cublasZswap_v2];
+    statics (__cushim_fn_cublasZswap_v2, __cushim_slot_cublasZswap_v2);
     returns status, fallback [];
     aliases [cublasZswap];
 }
 
 cushim_shim! {
     fn cublasZswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZswap_v2_64, __cushim_slot_cublasZswap_v2_64), export c"cublasZswap_v2_64", name "cublasZswap_v2_64", proc c"cublasZswap_v2_64", version 0, since 0, per_thread [];
-    link [cublasZswap_v2_64];
+    statics (__cushim_fn_cublasZswap_v2_64, __cushim_slot_cublasZswap_v2_64);
     returns status, fallback [];
     aliases [cublasZswap_64];
 }
 
 cushim_shim! {
     fn cublasZsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsymm_v2, __cushim_slot_cublasZsymm_v2), export c"cublasZsymm_v2", name "cublasZsymm_v2", proc c"cublasZsymm_v2", version 0, since 0, per_thread [];
-    link [cublasZsymm_v2];
+    statics (__cushim_fn_cublasZsymm_v2, __cushim_slot_cublasZsymm_v2);
     returns status, fallback [];
     aliases [cublasZsymm];
 }
 
 cushim_shim! {
     fn cublasZsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsymm_v2_64, __cushim_slot_cublasZsymm_v2_64), export c"cublasZsymm_v2_64", name "cublasZsymm_v2_64", proc c"cublasZsymm_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsymm_v2_64];
+    statics (__cushim_fn_cublasZsymm_v2_64, __cushim_slot_cublasZsymm_v2_64);
     returns status, fallback [];
     aliases [cublasZsymm_64];
 }
 
 cushim_shim! {
     fn cublasZsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsymv_v2, __cushim_slot_cublasZsymv_v2), export c"cublasZsymv_v2", name "cublasZsymv_v2", proc c"cublasZsymv_v2", version 0, since 0, per_thread [];
-    link [cublasZsymv_v2];
+    statics (__cushim_fn_cublasZsymv_v2, __cushim_slot_cublasZsymv_v2);
     returns status, fallback [];
     aliases [cublasZsymv];
 }
 
 cushim_shim! {
     fn cublasZsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsymv_v2_64, __cushim_slot_cublasZsymv_v2_64), export c"cublasZsymv_v2_64", name "cublasZsymv_v2_64", proc c"cublasZsymv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsymv_v2_64];
+    statics (__cushim_fn_cublasZsymv_v2_64, __cushim_slot_cublasZsymv_v2_64);
     returns status, fallback [];
     aliases [cublasZsymv_64];
 }
 
 cushim_shim! {
     fn cublasZsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr2_v2, __cushim_slot_cublasZsyr2_v2), export c"cublasZsyr2_v2", name "cublasZsyr2_v2", proc c"cublasZsyr2_v2", version 0, since 0, per_thread [];
-    link [cublasZsyr2_v2];
+    statics (__cushim_fn_cublasZsyr2_v2, __cushim_slot_cublasZsyr2_v2);
     returns status, fallback [];
     aliases [cublasZsyr2];
 }
 
 cushim_shim! {
     fn cublasZsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr2_v2_64, __cushim_slot_cublasZsyr2_v2_64), export c"cublasZsyr2_v2_64", name "cublasZsyr2_v2_64", proc c"cublasZsyr2_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsyr2_v2_64];
+    statics (__cushim_fn_cublasZsyr2_v2_64, __cushim_slot_cublasZsyr2_v2_64);
     returns status, fallback [];
     aliases [cublasZsyr2_64];
 }
 
 cushim_shim! {
     fn cublasZsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr2k_v2, __cushim_slot_cublasZsyr2k_v2), export c"cublasZsyr2k_v2", name "cublasZsyr2k_v2", proc c"cublasZsyr2k_v2", version 0, since 0, per_thread [];
-    link [cublasZsyr2k_v2];
+    statics (__cushim_fn_cublasZsyr2k_v2, __cushim_slot_cublasZsyr2k_v2);
     returns status, fallback [];
     aliases [cublasZsyr2k];
 }
 
 cushim_shim! {
     fn cublasZsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr2k_v2_64, __cushim_slot_cublasZsyr2k_v2_64), export c"cublasZsyr2k_v2_64", name "cublasZsyr2k_v2_64", proc c"cublasZsyr2k_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsyr2k_v2_64];
+    statics (__cushim_fn_cublasZsyr2k_v2_64, __cushim_slot_cublasZsyr2k_v2_64);
     returns status, fallback [];
     aliases [cublasZsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasZsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr_v2, __cushim_slot_cublasZsyr_v2), export c"cublasZsyr_v2", name "cublasZsyr_v2", proc c"cublasZsyr_v2", version 0, since 0, per_thread [];
-    link [cublasZsyr_v2];
+    statics (__cushim_fn_cublasZsyr_v2, __cushim_slot_cublasZsyr_v2);
     returns status, fallback [];
     aliases [cublasZsyr];
 }
 
 cushim_shim! {
     fn cublasZsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyr_v2_64, __cushim_slot_cublasZsyr_v2_64), export c"cublasZsyr_v2_64", name "cublasZsyr_v2_64", proc c"cublasZsyr_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsyr_v2_64];
+    statics (__cushim_fn_cublasZsyr_v2_64, __cushim_slot_cublasZsyr_v2_64);
     returns status, fallback [];
     aliases [cublasZsyr_64];
 }
 
 cushim_shim! {
     fn cublasZsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyrk_v2, __cushim_slot_cublasZsyrk_v2), export c"cublasZsyrk_v2", name "cublasZsyrk_v2", proc c"cublasZsyrk_v2", version 0, since 0, per_thread [];
-    link [cublasZsyrk_v2];
+    statics (__cushim_fn_cublasZsyrk_v2, __cushim_slot_cublasZsyrk_v2);
     returns status, fallback [];
     aliases [cublasZsyrk];
 }
 
 cushim_shim! {
     fn cublasZsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyrk_v2_64, __cushim_slot_cublasZsyrk_v2_64), export c"cublasZsyrk_v2_64", name "cublasZsyrk_v2_64", proc c"cublasZsyrk_v2_64", version 0, since 0, per_thread [];
-    link [cublasZsyrk_v2_64];
+    statics (__cushim_fn_cublasZsyrk_v2_64, __cushim_slot_cublasZsyrk_v2_64);
     returns status, fallback [];
     aliases [cublasZsyrk_64];
 }
 
 cushim_shim! {
     fn cublasZsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyrkx, __cushim_slot_cublasZsyrkx), export c"cublasZsyrkx", name "cublasZsyrkx", proc c"cublasZsyrkx", version 0, since 0, per_thread [];
-    link [cublasZsyrkx];
+    statics (__cushim_fn_cublasZsyrkx, __cushim_slot_cublasZsyrkx);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZsyrkx_64, __cushim_slot_cublasZsyrkx_64), export c"cublasZsyrkx_64", name "cublasZsyrkx_64", proc c"cublasZsyrkx_64", version 0, since 0, per_thread [];
-    link [cublasZsyrkx_64];
+    statics (__cushim_fn_cublasZsyrkx_64, __cushim_slot_cublasZsyrkx_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtbmv_v2, __cushim_slot_cublasZtbmv_v2), export c"cublasZtbmv_v2", name "cublasZtbmv_v2", proc c"cublasZtbmv_v2", version 0, since 0, per_thread [];
-    link [cublasZtbmv_v2];
+    statics (__cushim_fn_cublasZtbmv_v2, __cushim_slot_cublasZtbmv_v2);
     returns status, fallback [];
     aliases [cublasZtbmv];
 }
 
 cushim_shim! {
     fn cublasZtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtbmv_v2_64, __cushim_slot_cublasZtbmv_v2_64), export c"cublasZtbmv_v2_64", name "cublasZtbmv_v2_64", proc c"cublasZtbmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtbmv_v2_64];
+    statics (__cushim_fn_cublasZtbmv_v2_64, __cushim_slot_cublasZtbmv_v2_64);
     returns status, fallback [];
     aliases [cublasZtbmv_64];
 }
 
 cushim_shim! {
     fn cublasZtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtbsv_v2, __cushim_slot_cublasZtbsv_v2), export c"cublasZtbsv_v2", name "cublasZtbsv_v2", proc c"cublasZtbsv_v2", version 0, since 0, per_thread [];
-    link [cublasZtbsv_v2];
+    statics (__cushim_fn_cublasZtbsv_v2, __cushim_slot_cublasZtbsv_v2);
     returns status, fallback [];
     aliases [cublasZtbsv];
 }
 
 cushim_shim! {
     fn cublasZtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtbsv_v2_64, __cushim_slot_cublasZtbsv_v2_64), export c"cublasZtbsv_v2_64", name "cublasZtbsv_v2_64", proc c"cublasZtbsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtbsv_v2_64];
+    statics (__cushim_fn_cublasZtbsv_v2_64, __cushim_slot_cublasZtbsv_v2_64);
     returns status, fallback [];
     aliases [cublasZtbsv_64];
 }
 
 cushim_shim! {
     fn cublasZtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtpmv_v2, __cushim_slot_cublasZtpmv_v2), export c"cublasZtpmv_v2", name "cublasZtpmv_v2", proc c"cublasZtpmv_v2", version 0, since 0, per_thread [];
-    link [cublasZtpmv_v2];
+    statics (__cushim_fn_cublasZtpmv_v2, __cushim_slot_cublasZtpmv_v2);
     returns status, fallback [];
     aliases [cublasZtpmv];
 }
 
 cushim_shim! {
     fn cublasZtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtpmv_v2_64, __cushim_slot_cublasZtpmv_v2_64), export c"cublasZtpmv_v2_64", name "cublasZtpmv_v2_64", proc c"cublasZtpmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtpmv_v2_64];
+    statics (__cushim_fn_cublasZtpmv_v2_64, __cushim_slot_cublasZtpmv_v2_64);
     returns status, fallback [];
     aliases [cublasZtpmv_64];
 }
 
 cushim_shim! {
     fn cublasZtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtpsv_v2, __cushim_slot_cublasZtpsv_v2), export c"cublasZtpsv_v2", name "cublasZtpsv_v2", proc c"cublasZtpsv_v2", version 0, since 0, per_thread [];
-    link [cublasZtpsv_v2];
+    statics (__cushim_fn_cublasZtpsv_v2, __cushim_slot_cublasZtpsv_v2);
     returns status, fallback [];
     aliases [cublasZtpsv];
 }
 
 cushim_shim! {
     fn cublasZtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtpsv_v2_64, __cushim_slot_cublasZtpsv_v2_64), export c"cublasZtpsv_v2_64", name "cublasZtpsv_v2_64", proc c"cublasZtpsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtpsv_v2_64];
+    statics (__cushim_fn_cublasZtpsv_v2_64, __cushim_slot_cublasZtpsv_v2_64);
     returns status, fallback [];
     aliases [cublasZtpsv_64];
 }
 
 cushim_shim! {
     fn cublasZtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtpttr, __cushim_slot_cublasZtpttr), export c"cublasZtpttr", name "cublasZtpttr", proc c"cublasZtpttr", version 0, since 0, per_thread [];
-    link [cublasZtpttr];
+    statics (__cushim_fn_cublasZtpttr, __cushim_slot_cublasZtpttr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrmm_v2, __cushim_slot_cublasZtrmm_v2), export c"cublasZtrmm_v2", name "cublasZtrmm_v2", proc c"cublasZtrmm_v2", version 0, since 0, per_thread [];
-    link [cublasZtrmm_v2];
+    statics (__cushim_fn_cublasZtrmm_v2, __cushim_slot_cublasZtrmm_v2);
     returns status, fallback [];
     aliases [cublasZtrmm];
 }
 
 cushim_shim! {
     fn cublasZtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrmm_v2_64, __cushim_slot_cublasZtrmm_v2_64), export c"cublasZtrmm_v2_64", name "cublasZtrmm_v2_64", proc c"cublasZtrmm_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtrmm_v2_64];
+    statics (__cushim_fn_cublasZtrmm_v2_64, __cushim_slot_cublasZtrmm_v2_64);
     returns status, fallback [];
     aliases [cublasZtrmm_64];
 }
 
 cushim_shim! {
     fn cublasZtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrmv_v2, __cushim_slot_cublasZtrmv_v2), export c"cublasZtrmv_v2", name "cublasZtrmv_v2", proc c"cublasZtrmv_v2", version 0, since 0, per_thread [];
-    link [cublasZtrmv_v2];
+    statics (__cushim_fn_cublasZtrmv_v2, __cushim_slot_cublasZtrmv_v2);
     returns status, fallback [];
     aliases [cublasZtrmv];
 }
 
 cushim_shim! {
     fn cublasZtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrmv_v2_64, __cushim_slot_cublasZtrmv_v2_64), export c"cublasZtrmv_v2_64", name "cublasZtrmv_v2_64", proc c"cublasZtrmv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtrmv_v2_64];
+    statics (__cushim_fn_cublasZtrmv_v2_64, __cushim_slot_cublasZtrmv_v2_64);
     returns status, fallback [];
     aliases [cublasZtrmv_64];
 }
 
 cushim_shim! {
     fn cublasZtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const *mut cuDoubleComplex, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsmBatched, __cushim_slot_cublasZtrsmBatched), export c"cublasZtrsmBatched", name "cublasZtrsmBatched", proc c"cublasZtrsmBatched", version 0, since 0, per_thread [];
-    link [cublasZtrsmBatched];
+    statics (__cushim_fn_cublasZtrsmBatched, __cushim_slot_cublasZtrsmBatched);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const *const cuDoubleComplex, lda: i64, B: *const *mut cuDoubleComplex, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsmBatched_64, __cushim_slot_cublasZtrsmBatched_64), export c"cublasZtrsmBatched_64", name "cublasZtrsmBatched_64", proc c"cublasZtrsmBatched_64", version 0, since 0, per_thread [];
-    link [cublasZtrsmBatched_64];
+    statics (__cushim_fn_cublasZtrsmBatched_64, __cushim_slot_cublasZtrsmBatched_64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cublasZtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsm_v2, __cushim_slot_cublasZtrsm_v2), export c"cublasZtrsm_v2", name "cublasZtrsm_v2", proc c"cublasZtrsm_v2", version 0, since 0, per_thread [];
-    link [cublasZtrsm_v2];
+    statics (__cushim_fn_cublasZtrsm_v2, __cushim_slot_cublasZtrsm_v2);
     returns status, fallback [];
     aliases [cublasZtrsm];
 }
 
 cushim_shim! {
     fn cublasZtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *mut cuDoubleComplex, ldb: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsm_v2_64, __cushim_slot_cublasZtrsm_v2_64), export c"cublasZtrsm_v2_64", name "cublasZtrsm_v2_64", proc c"cublasZtrsm_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtrsm_v2_64];
+    statics (__cushim_fn_cublasZtrsm_v2_64, __cushim_slot_cublasZtrsm_v2_64);
     returns status, fallback [];
     aliases [cublasZtrsm_64];
 }
 
 cushim_shim! {
     fn cublasZtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsv_v2, __cushim_slot_cublasZtrsv_v2), export c"cublasZtrsv_v2", name "cublasZtrsv_v2", proc c"cublasZtrsv_v2", version 0, since 0, per_thread [];
-    link [cublasZtrsv_v2];
+    statics (__cushim_fn_cublasZtrsv_v2, __cushim_slot_cublasZtrsv_v2);
     returns status, fallback [];
     aliases [cublasZtrsv];
 }
 
 cushim_shim! {
     fn cublasZtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrsv_v2_64, __cushim_slot_cublasZtrsv_v2_64), export c"cublasZtrsv_v2_64", name "cublasZtrsv_v2_64", proc c"cublasZtrsv_v2_64", version 0, since 0, per_thread [];
-    link [cublasZtrsv_v2_64];
+    statics (__cushim_fn_cublasZtrsv_v2_64, __cushim_slot_cublasZtrsv_v2_64);
     returns status, fallback [];
     aliases [cublasZtrsv_64];
 }
 
 cushim_shim! {
     fn cublasZtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    attrs [];
-    statics (__cushim_fn_cublasZtrttp, __cushim_slot_cublasZtrttp), export c"cublasZtrttp", name "cublasZtrttp", proc c"cublasZtrttp", version 0, since 0, per_thread [];
-    link [cublasZtrttp];
+    statics (__cushim_fn_cublasZtrttp, __cushim_slot_cublasZtrttp);
     returns status, fallback [];
-    aliases [];
 }

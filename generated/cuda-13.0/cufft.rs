@@ -509,6 +509,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 12,
     wheel_dirs: Some(&["nvidia/cu13/lib", "nvidia/cufft/lib"]),
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: if cfg!(windows) { &["nvJitLink_130_0.dll", "nvrtc64_130_0.dll"] } else { &["libnvJitLink.so.13", "libnvrtc.so.13"] },
     family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12"] },
     // What a call that never reached the library returns: the values of
@@ -736,10 +738,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -805,11 +827,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -902,504 +926,336 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cufftCreate(handle: *mut cufftHandle) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftCreate, __cushim_slot_cufftCreate), export c"cufftCreate", name "cufftCreate", proc c"cufftCreate", version 0, since 0, per_thread [];
-    link [cufftCreate];
+    statics (__cushim_fn_cufftCreate, __cushim_slot_cufftCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftDestroy(plan: cufftHandle) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftDestroy, __cushim_slot_cufftDestroy), export c"cufftDestroy", name "cufftDestroy", proc c"cufftDestroy", version 0, since 0, per_thread [];
-    link [cufftDestroy];
+    statics (__cushim_fn_cufftDestroy, __cushim_slot_cufftDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftEstimate1d(nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftEstimate1d, __cushim_slot_cufftEstimate1d), export c"cufftEstimate1d", name "cufftEstimate1d", proc c"cufftEstimate1d", version 0, since 0, per_thread [];
-    link [cufftEstimate1d];
+    statics (__cushim_fn_cufftEstimate1d, __cushim_slot_cufftEstimate1d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftEstimate2d(nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftEstimate2d, __cushim_slot_cufftEstimate2d), export c"cufftEstimate2d", name "cufftEstimate2d", proc c"cufftEstimate2d", version 0, since 0, per_thread [];
-    link [cufftEstimate2d];
+    statics (__cushim_fn_cufftEstimate2d, __cushim_slot_cufftEstimate2d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftEstimate3d(nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftEstimate3d, __cushim_slot_cufftEstimate3d), export c"cufftEstimate3d", name "cufftEstimate3d", proc c"cufftEstimate3d", version 0, since 0, per_thread [];
-    link [cufftEstimate3d];
+    statics (__cushim_fn_cufftEstimate3d, __cushim_slot_cufftEstimate3d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftEstimateMany(rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftEstimateMany, __cushim_slot_cufftEstimateMany), export c"cufftEstimateMany", name "cufftEstimateMany", proc c"cufftEstimateMany", version 0, since 0, per_thread [];
-    link [cufftEstimateMany];
+    statics (__cushim_fn_cufftEstimateMany, __cushim_slot_cufftEstimateMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecC2C(plan: cufftHandle, idata: *mut cufftComplex, odata: *mut cufftComplex, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecC2C, __cushim_slot_cufftExecC2C), export c"cufftExecC2C", name "cufftExecC2C", proc c"cufftExecC2C", version 0, since 0, per_thread [];
-    link [cufftExecC2C];
+    statics (__cushim_fn_cufftExecC2C, __cushim_slot_cufftExecC2C);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecC2R(plan: cufftHandle, idata: *mut cufftComplex, odata: *mut cufftReal) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecC2R, __cushim_slot_cufftExecC2R), export c"cufftExecC2R", name "cufftExecC2R", proc c"cufftExecC2R", version 0, since 0, per_thread [];
-    link [cufftExecC2R];
+    statics (__cushim_fn_cufftExecC2R, __cushim_slot_cufftExecC2R);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecD2Z(plan: cufftHandle, idata: *mut cufftDoubleReal, odata: *mut cufftDoubleComplex) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecD2Z, __cushim_slot_cufftExecD2Z), export c"cufftExecD2Z", name "cufftExecD2Z", proc c"cufftExecD2Z", version 0, since 0, per_thread [];
-    link [cufftExecD2Z];
+    statics (__cushim_fn_cufftExecD2Z, __cushim_slot_cufftExecD2Z);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecR2C(plan: cufftHandle, idata: *mut cufftReal, odata: *mut cufftComplex) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecR2C, __cushim_slot_cufftExecR2C), export c"cufftExecR2C", name "cufftExecR2C", proc c"cufftExecR2C", version 0, since 0, per_thread [];
-    link [cufftExecR2C];
+    statics (__cushim_fn_cufftExecR2C, __cushim_slot_cufftExecR2C);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecZ2D(plan: cufftHandle, idata: *mut cufftDoubleComplex, odata: *mut cufftDoubleReal) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecZ2D, __cushim_slot_cufftExecZ2D), export c"cufftExecZ2D", name "cufftExecZ2D", proc c"cufftExecZ2D", version 0, since 0, per_thread [];
-    link [cufftExecZ2D];
+    statics (__cushim_fn_cufftExecZ2D, __cushim_slot_cufftExecZ2D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftExecZ2Z(plan: cufftHandle, idata: *mut cufftDoubleComplex, odata: *mut cufftDoubleComplex, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftExecZ2Z, __cushim_slot_cufftExecZ2Z), export c"cufftExecZ2Z", name "cufftExecZ2Z", proc c"cufftExecZ2Z", version 0, since 0, per_thread [];
-    link [cufftExecZ2Z];
+    statics (__cushim_fn_cufftExecZ2Z, __cushim_slot_cufftExecZ2Z);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, returnPtrValue: *mut ::core::ffi::c_longlong) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetPlanPropertyInt64, __cushim_slot_cufftGetPlanPropertyInt64), export c"cufftGetPlanPropertyInt64", name "cufftGetPlanPropertyInt64", proc c"cufftGetPlanPropertyInt64", version 0, since 0, per_thread [];
-    link [cufftGetPlanPropertyInt64];
+    statics (__cushim_fn_cufftGetPlanPropertyInt64, __cushim_slot_cufftGetPlanPropertyInt64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetProperty, __cushim_slot_cufftGetProperty), export c"cufftGetProperty", name "cufftGetProperty", proc c"cufftGetProperty", version 0, since 0, per_thread [];
-    link [cufftGetProperty];
+    statics (__cushim_fn_cufftGetProperty, __cushim_slot_cufftGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSize(handle: cufftHandle, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSize, __cushim_slot_cufftGetSize), export c"cufftGetSize", name "cufftGetSize", proc c"cufftGetSize", version 0, since 0, per_thread [];
-    link [cufftGetSize];
+    statics (__cushim_fn_cufftGetSize, __cushim_slot_cufftGetSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSize1d(handle: cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSize1d, __cushim_slot_cufftGetSize1d), export c"cufftGetSize1d", name "cufftGetSize1d", proc c"cufftGetSize1d", version 0, since 0, per_thread [];
-    link [cufftGetSize1d];
+    statics (__cushim_fn_cufftGetSize1d, __cushim_slot_cufftGetSize1d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSize2d(handle: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSize2d, __cushim_slot_cufftGetSize2d), export c"cufftGetSize2d", name "cufftGetSize2d", proc c"cufftGetSize2d", version 0, since 0, per_thread [];
-    link [cufftGetSize2d];
+    statics (__cushim_fn_cufftGetSize2d, __cushim_slot_cufftGetSize2d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSize3d(handle: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSize3d, __cushim_slot_cufftGetSize3d), export c"cufftGetSize3d", name "cufftGetSize3d", proc c"cufftGetSize3d", version 0, since 0, per_thread [];
-    link [cufftGetSize3d];
+    statics (__cushim_fn_cufftGetSize3d, __cushim_slot_cufftGetSize3d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSizeMany(handle: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workArea: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSizeMany, __cushim_slot_cufftGetSizeMany), export c"cufftGetSizeMany", name "cufftGetSizeMany", proc c"cufftGetSizeMany", version 0, since 0, per_thread [];
-    link [cufftGetSizeMany];
+    statics (__cushim_fn_cufftGetSizeMany, __cushim_slot_cufftGetSizeMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetSizeMany64(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, type_: cufftType, batch: ::core::ffi::c_longlong, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetSizeMany64, __cushim_slot_cufftGetSizeMany64), export c"cufftGetSizeMany64", name "cufftGetSizeMany64", proc c"cufftGetSizeMany64", version 0, since 0, per_thread [];
-    link [cufftGetSizeMany64];
+    statics (__cushim_fn_cufftGetSizeMany64, __cushim_slot_cufftGetSizeMany64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftGetVersion(version: *mut ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftGetVersion, __cushim_slot_cufftGetVersion), export c"cufftGetVersion", name "cufftGetVersion", proc c"cufftGetVersion", version 0, since 0, per_thread [];
-    link [cufftGetVersion];
+    statics (__cushim_fn_cufftGetVersion, __cushim_slot_cufftGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftMakePlan1d(plan: cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftMakePlan1d, __cushim_slot_cufftMakePlan1d), export c"cufftMakePlan1d", name "cufftMakePlan1d", proc c"cufftMakePlan1d", version 0, since 0, per_thread [];
-    link [cufftMakePlan1d];
+    statics (__cushim_fn_cufftMakePlan1d, __cushim_slot_cufftMakePlan1d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftMakePlan2d(plan: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftMakePlan2d, __cushim_slot_cufftMakePlan2d), export c"cufftMakePlan2d", name "cufftMakePlan2d", proc c"cufftMakePlan2d", version 0, since 0, per_thread [];
-    link [cufftMakePlan2d];
+    statics (__cushim_fn_cufftMakePlan2d, __cushim_slot_cufftMakePlan2d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftMakePlan3d(plan: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftMakePlan3d, __cushim_slot_cufftMakePlan3d), export c"cufftMakePlan3d", name "cufftMakePlan3d", proc c"cufftMakePlan3d", version 0, since 0, per_thread [];
-    link [cufftMakePlan3d];
+    statics (__cushim_fn_cufftMakePlan3d, __cushim_slot_cufftMakePlan3d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftMakePlanMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftMakePlanMany, __cushim_slot_cufftMakePlanMany), export c"cufftMakePlanMany", name "cufftMakePlanMany", proc c"cufftMakePlanMany", version 0, since 0, per_thread [];
-    link [cufftMakePlanMany];
+    statics (__cushim_fn_cufftMakePlanMany, __cushim_slot_cufftMakePlanMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftMakePlanMany64(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, type_: cufftType, batch: ::core::ffi::c_longlong, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftMakePlanMany64, __cushim_slot_cufftMakePlanMany64), export c"cufftMakePlanMany64", name "cufftMakePlanMany64", proc c"cufftMakePlanMany64", version 0, since 0, per_thread [];
-    link [cufftMakePlanMany64];
+    statics (__cushim_fn_cufftMakePlanMany64, __cushim_slot_cufftMakePlanMany64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftPlan1d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftPlan1d, __cushim_slot_cufftPlan1d), export c"cufftPlan1d", name "cufftPlan1d", proc c"cufftPlan1d", version 0, since 0, per_thread [];
-    link [cufftPlan1d];
+    statics (__cushim_fn_cufftPlan1d, __cushim_slot_cufftPlan1d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftPlan2d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftPlan2d, __cushim_slot_cufftPlan2d), export c"cufftPlan2d", name "cufftPlan2d", proc c"cufftPlan2d", version 0, since 0, per_thread [];
-    link [cufftPlan2d];
+    statics (__cushim_fn_cufftPlan2d, __cushim_slot_cufftPlan2d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftPlan3d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftPlan3d, __cushim_slot_cufftPlan3d), export c"cufftPlan3d", name "cufftPlan3d", proc c"cufftPlan3d", version 0, since 0, per_thread [];
-    link [cufftPlan3d];
+    statics (__cushim_fn_cufftPlan3d, __cushim_slot_cufftPlan3d);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftPlanMany(plan: *mut cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftPlanMany, __cushim_slot_cufftPlanMany), export c"cufftPlanMany", name "cufftPlanMany", proc c"cufftPlanMany", version 0, since 0, per_thread [];
-    link [cufftPlanMany];
+    statics (__cushim_fn_cufftPlanMany, __cushim_slot_cufftPlanMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftResetPlanProperty(plan: cufftHandle, property: cufftProperty) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftResetPlanProperty, __cushim_slot_cufftResetPlanProperty), export c"cufftResetPlanProperty", name "cufftResetPlanProperty", proc c"cufftResetPlanProperty", version 0, since 0, per_thread [];
-    link [cufftResetPlanProperty];
+    statics (__cushim_fn_cufftResetPlanProperty, __cushim_slot_cufftResetPlanProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftSetAutoAllocation(plan: cufftHandle, autoAllocate: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftSetAutoAllocation, __cushim_slot_cufftSetAutoAllocation), export c"cufftSetAutoAllocation", name "cufftSetAutoAllocation", proc c"cufftSetAutoAllocation", version 0, since 0, per_thread [];
-    link [cufftSetAutoAllocation];
+    statics (__cushim_fn_cufftSetAutoAllocation, __cushim_slot_cufftSetAutoAllocation);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftSetPlanPropertyInt64(plan: cufftHandle, property: cufftProperty, inputValueInt: ::core::ffi::c_longlong) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftSetPlanPropertyInt64, __cushim_slot_cufftSetPlanPropertyInt64), export c"cufftSetPlanPropertyInt64", name "cufftSetPlanPropertyInt64", proc c"cufftSetPlanPropertyInt64", version 0, since 0, per_thread [];
-    link [cufftSetPlanPropertyInt64];
+    statics (__cushim_fn_cufftSetPlanPropertyInt64, __cushim_slot_cufftSetPlanPropertyInt64);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftSetStream(plan: cufftHandle, stream: cudaStream_t) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftSetStream, __cushim_slot_cufftSetStream), export c"cufftSetStream", name "cufftSetStream", proc c"cufftSetStream", version 0, since 0, per_thread [];
-    link [cufftSetStream];
+    statics (__cushim_fn_cufftSetStream, __cushim_slot_cufftSetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftSetWorkArea(plan: cufftHandle, workArea: *mut ::core::ffi::c_void) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftSetWorkArea, __cushim_slot_cufftSetWorkArea), export c"cufftSetWorkArea", name "cufftSetWorkArea", proc c"cufftSetWorkArea", version 0, since 0, per_thread [];
-    link [cufftSetWorkArea];
+    statics (__cushim_fn_cufftSetWorkArea, __cushim_slot_cufftSetWorkArea);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtClearCallback(plan: cufftHandle, cbType: cufftXtCallbackType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtClearCallback, __cushim_slot_cufftXtClearCallback), export c"cufftXtClearCallback", name "cufftXtClearCallback", proc c"cufftXtClearCallback", version 0, since 0, per_thread [];
-    link [cufftXtClearCallback];
+    statics (__cushim_fn_cufftXtClearCallback, __cushim_slot_cufftXtClearCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExec(plan: cufftHandle, input: *mut ::core::ffi::c_void, output: *mut ::core::ffi::c_void, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExec, __cushim_slot_cufftXtExec), export c"cufftXtExec", name "cufftXtExec", proc c"cufftXtExec", version 0, since 0, per_thread [];
-    link [cufftXtExec];
+    statics (__cushim_fn_cufftXtExec, __cushim_slot_cufftXtExec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptor(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptor, __cushim_slot_cufftXtExecDescriptor), export c"cufftXtExecDescriptor", name "cufftXtExecDescriptor", proc c"cufftXtExecDescriptor", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptor];
+    statics (__cushim_fn_cufftXtExecDescriptor, __cushim_slot_cufftXtExecDescriptor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorC2C(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorC2C, __cushim_slot_cufftXtExecDescriptorC2C), export c"cufftXtExecDescriptorC2C", name "cufftXtExecDescriptorC2C", proc c"cufftXtExecDescriptorC2C", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorC2C];
+    statics (__cushim_fn_cufftXtExecDescriptorC2C, __cushim_slot_cufftXtExecDescriptorC2C);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorC2R(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorC2R, __cushim_slot_cufftXtExecDescriptorC2R), export c"cufftXtExecDescriptorC2R", name "cufftXtExecDescriptorC2R", proc c"cufftXtExecDescriptorC2R", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorC2R];
+    statics (__cushim_fn_cufftXtExecDescriptorC2R, __cushim_slot_cufftXtExecDescriptorC2R);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorD2Z(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorD2Z, __cushim_slot_cufftXtExecDescriptorD2Z), export c"cufftXtExecDescriptorD2Z", name "cufftXtExecDescriptorD2Z", proc c"cufftXtExecDescriptorD2Z", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorD2Z];
+    statics (__cushim_fn_cufftXtExecDescriptorD2Z, __cushim_slot_cufftXtExecDescriptorD2Z);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorR2C(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorR2C, __cushim_slot_cufftXtExecDescriptorR2C), export c"cufftXtExecDescriptorR2C", name "cufftXtExecDescriptorR2C", proc c"cufftXtExecDescriptorR2C", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorR2C];
+    statics (__cushim_fn_cufftXtExecDescriptorR2C, __cushim_slot_cufftXtExecDescriptorR2C);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorZ2D(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorZ2D, __cushim_slot_cufftXtExecDescriptorZ2D), export c"cufftXtExecDescriptorZ2D", name "cufftXtExecDescriptorZ2D", proc c"cufftXtExecDescriptorZ2D", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorZ2D];
+    statics (__cushim_fn_cufftXtExecDescriptorZ2D, __cushim_slot_cufftXtExecDescriptorZ2D);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorZ2Z(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtExecDescriptorZ2Z, __cushim_slot_cufftXtExecDescriptorZ2Z), export c"cufftXtExecDescriptorZ2Z", name "cufftXtExecDescriptorZ2Z", proc c"cufftXtExecDescriptorZ2Z", version 0, since 0, per_thread [];
-    link [cufftXtExecDescriptorZ2Z];
+    statics (__cushim_fn_cufftXtExecDescriptorZ2Z, __cushim_slot_cufftXtExecDescriptorZ2Z);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtFree(descriptor: *mut cudaLibXtDesc) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtFree, __cushim_slot_cufftXtFree), export c"cufftXtFree", name "cufftXtFree", proc c"cufftXtFree", version 0, since 0, per_thread [];
-    link [cufftXtFree];
+    statics (__cushim_fn_cufftXtFree, __cushim_slot_cufftXtFree);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtGetSizeMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, inputtype: cudaDataType, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, outputtype: cudaDataType, batch: ::core::ffi::c_longlong, workSize: *mut usize, executiontype: cudaDataType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtGetSizeMany, __cushim_slot_cufftXtGetSizeMany), export c"cufftXtGetSizeMany", name "cufftXtGetSizeMany", proc c"cufftXtGetSizeMany", version 0, since 0, per_thread [];
-    link [cufftXtGetSizeMany];
+    statics (__cushim_fn_cufftXtGetSizeMany, __cushim_slot_cufftXtGetSizeMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtMakePlanMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, inputtype: cudaDataType, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, outputtype: cudaDataType, batch: ::core::ffi::c_longlong, workSize: *mut usize, executiontype: cudaDataType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtMakePlanMany, __cushim_slot_cufftXtMakePlanMany), export c"cufftXtMakePlanMany", name "cufftXtMakePlanMany", proc c"cufftXtMakePlanMany", version 0, since 0, per_thread [];
-    link [cufftXtMakePlanMany];
+    statics (__cushim_fn_cufftXtMakePlanMany, __cushim_slot_cufftXtMakePlanMany);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtMalloc(plan: cufftHandle, descriptor: *mut *mut cudaLibXtDesc, format: cufftXtSubFormat) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtMalloc, __cushim_slot_cufftXtMalloc), export c"cufftXtMalloc", name "cufftXtMalloc", proc c"cufftXtMalloc", version 0, since 0, per_thread [];
-    link [cufftXtMalloc];
+    statics (__cushim_fn_cufftXtMalloc, __cushim_slot_cufftXtMalloc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtMemcpy(plan: cufftHandle, dstPointer: *mut ::core::ffi::c_void, srcPointer: *mut ::core::ffi::c_void, type_: cufftXtCopyType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtMemcpy, __cushim_slot_cufftXtMemcpy), export c"cufftXtMemcpy", name "cufftXtMemcpy", proc c"cufftXtMemcpy", version 0, since 0, per_thread [];
-    link [cufftXtMemcpy];
+    statics (__cushim_fn_cufftXtMemcpy, __cushim_slot_cufftXtMemcpy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtQueryPlan(plan: cufftHandle, queryStruct: *mut ::core::ffi::c_void, queryType: cufftXtQueryType) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtQueryPlan, __cushim_slot_cufftXtQueryPlan), export c"cufftXtQueryPlan", name "cufftXtQueryPlan", proc c"cufftXtQueryPlan", version 0, since 0, per_thread [];
-    link [cufftXtQueryPlan];
+    statics (__cushim_fn_cufftXtQueryPlan, __cushim_slot_cufftXtQueryPlan);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetCallback(plan: cufftHandle, callback_routine: *mut *mut ::core::ffi::c_void, cbType: cufftXtCallbackType, caller_info: *mut *mut ::core::ffi::c_void) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetCallback, __cushim_slot_cufftXtSetCallback), export c"cufftXtSetCallback", name "cufftXtSetCallback", proc c"cufftXtSetCallback", version 0, since 0, per_thread [];
-    link [cufftXtSetCallback];
+    statics (__cushim_fn_cufftXtSetCallback, __cushim_slot_cufftXtSetCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetCallbackSharedSize(plan: cufftHandle, cbType: cufftXtCallbackType, sharedSize: usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetCallbackSharedSize, __cushim_slot_cufftXtSetCallbackSharedSize), export c"cufftXtSetCallbackSharedSize", name "cufftXtSetCallbackSharedSize", proc c"cufftXtSetCallbackSharedSize", version 0, since 0, per_thread [];
-    link [cufftXtSetCallbackSharedSize];
+    statics (__cushim_fn_cufftXtSetCallbackSharedSize, __cushim_slot_cufftXtSetCallbackSharedSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetGPUs(handle: cufftHandle, nGPUs: ::core::ffi::c_int, whichGPUs: *mut ::core::ffi::c_int) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetGPUs, __cushim_slot_cufftXtSetGPUs), export c"cufftXtSetGPUs", name "cufftXtSetGPUs", proc c"cufftXtSetGPUs", version 0, since 0, per_thread [];
-    link [cufftXtSetGPUs];
+    statics (__cushim_fn_cufftXtSetGPUs, __cushim_slot_cufftXtSetGPUs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetJITCallback(plan: cufftHandle, lto_callback_symbol_name: *const ::core::ffi::c_char, lto_callback_fatbin: *const ::core::ffi::c_void, lto_callback_fatbin_size: usize, type_: cufftXtCallbackType, caller_info: *mut *mut ::core::ffi::c_void) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetJITCallback, __cushim_slot_cufftXtSetJITCallback), export c"cufftXtSetJITCallback", name "cufftXtSetJITCallback", proc c"cufftXtSetJITCallback", version 0, since 0, per_thread [];
-    link [cufftXtSetJITCallback];
+    statics (__cushim_fn_cufftXtSetJITCallback, __cushim_slot_cufftXtSetJITCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetWorkArea(plan: cufftHandle, workArea: *mut *mut ::core::ffi::c_void) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetWorkArea, __cushim_slot_cufftXtSetWorkArea), export c"cufftXtSetWorkArea", name "cufftXtSetWorkArea", proc c"cufftXtSetWorkArea", version 0, since 0, per_thread [];
-    link [cufftXtSetWorkArea];
+    statics (__cushim_fn_cufftXtSetWorkArea, __cushim_slot_cufftXtSetWorkArea);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cufftXtSetWorkAreaPolicy(plan: cufftHandle, policy: cufftXtWorkAreaPolicy, workSize: *mut usize) -> cufftResult;
-    attrs [];
-    statics (__cushim_fn_cufftXtSetWorkAreaPolicy, __cushim_slot_cufftXtSetWorkAreaPolicy), export c"cufftXtSetWorkAreaPolicy", name "cufftXtSetWorkAreaPolicy", proc c"cufftXtSetWorkAreaPolicy", version 0, since 0, per_thread [];
-    link [cufftXtSetWorkAreaPolicy];
+    statics (__cushim_fn_cufftXtSetWorkAreaPolicy, __cushim_slot_cufftXtSetWorkAreaPolicy);
     returns status, fallback [];
-    aliases [];
 }

@@ -168,6 +168,18 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
         rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
         if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
+    } else if (L.version_query == version_decimal || L.version_query == version_returned) {
+        unsigned long long v = 0;
+        if (L.version_query == version_returned) {
+            v = reinterpret_cast<std::size_t (*)()>(p)();
+            rc = 0;
+        } else {
+            int n = 0;
+            rc = reinterpret_cast<int (*)(int *)>(p)(&n);
+            if (n > 0) v = static_cast<unsigned long long>(n);
+        }
+        if (rc == 0 && v / 10000 > 0 && v / 10000 < 4000000)
+            version = version_of(static_cast<int>(v / 10000), static_cast<int>(v / 100 % 100));
     } else {
         char text[96] = {};
         rc = reinterpret_cast<int (*)(char *, unsigned)>(p)(text, 95);
@@ -708,6 +720,63 @@ void load_siblings(const Library &L, unsigned version, const char *dir, const ch
     }
 }
 
+// What a copy needs before anything of it is called (the Rust runtime's
+// `admit`): the libraries it requires, loaded from its own directory, and,
+// where its file does not tell, the CUDA release it was built for. False,
+// noted as tried, when it is not to be used.
+bool admit(const Library &L, void *h, const char *name, const char *file, bool known, const char *environment) {
+    State &s = *L.state;
+    char why[path_size * 2 + 2048];
+    const char *slash = std::strrchr(file, separator);
+    for (const char *const *req = L.requires; *req; ++req) {
+        if (!known || !slash) {
+            format(why, sizeof why, "its directory is unknown, and it needs `%s` from there", *req);
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+        char path[path_size];
+        format(path, sizeof path, "%.*s%c%s", static_cast<int>(slash - file), file, separator, *req);
+        char error[path_size + 1024] = {};
+        bool usable = file_exists(path);
+        if (!usable)
+            format(error, sizeof error, "no such file");
+        else if (environment && refuse_environment(environment, path, error, sizeof error))
+            usable = false;
+        else if (!check_file(path, error, sizeof error))
+            usable = false;
+        if (usable) {
+            s.attempts.fetch_add(1, std::memory_order_relaxed);
+            usable = open_one(path, error, sizeof error) != nullptr;  // never unloaded
+        }
+        if (!usable) {
+            format(why, sizeof why,
+                   "it needs `%s` beside it, which cannot be loaded (%s); the %s would stop the process on its "
+                   "first call without it",
+                   path, error, L.label);
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+    }
+    if (L.built_for) {
+        void *p = find(h, L.built_for);
+        if (!p) {
+            format(why, sizeof why, "it does not export `%s`, which tells the CUDA release it was built for",
+                   L.built_for);
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+        std::size_t built = reinterpret_cast<std::size_t (*)()>(p)();
+        if (built != 0 && built / 1000 != L.built_for_major) {
+            format(why, sizeof why, "it was built for CUDA %u.%u (its `%s`), but the header is for CUDA %u.x",
+                   static_cast<unsigned>(built / 1000), static_cast<unsigned>(built % 1000 / 10), L.built_for,
+                   L.built_for_major);
+            note_tried(s.tried, sizeof s.tried, name, why);
+            return false;
+        }
+    }
+    return true;
+}
+
 // Adopts handle `h`, opened as `name`; true when the search is over (loaded,
 // or found the stub). A library of another major than the header's, or one
 // without its version function (unless the override named it), is noted and
@@ -723,6 +792,10 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
         note_tried(s.tried, sizeof s.tried, name, why);
         return false;
     }
+    // The file: the path opened, or where the system loader found a bare name.
+    char file[path_size];
+    bool known = library_file(L, h, name, file, sizeof file);
+    if (!admit(L, h, name, file, known, environment)) return false;
     unsigned version = 0;
     int rc = read_version(L, h, version);
     if (L.has_stub && rc == L.codes.stub_library) {
@@ -734,9 +807,6 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
                name, L.short_name, L.version_function);
         return true;
     }
-    // The file: the path opened, or where the system loader found a bare name.
-    char file[path_size];
-    bool known = library_file(L, h, name, file, sizeof file);
     if (L.major != 0 && version != 0 && version / 1000 != L.major) {
         char why[path_size + 256];
         format(why, sizeof why, "`%s` is %s %u.%u, but the header is for %s %u.x", file, L.label, version / 1000,

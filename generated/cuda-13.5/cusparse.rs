@@ -728,6 +728,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 12,
     wheel_dirs: Some(&["nvidia/cu13/lib", "nvidia/cusparse/lib"]),
     preload: if cfg!(windows) { &["nvJitLink_130_0.dll"] } else { &["libnvJitLink.so.13"] },
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12"] },
     // What a call that never reached the library returns: the values of
@@ -1346,10 +1348,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -1415,11 +1437,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -1513,4076 +1537,2952 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn cusparseAxpby(handle: cusparseHandle_t, alpha: *const ::core::ffi::c_void, vecX: cusparseConstSpVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseAxpby, __cushim_slot_cusparseAxpby), export c"cusparseAxpby", name "cusparseAxpby", proc c"cusparseAxpby", version 0, since 0, per_thread [];
-    link [cusparseAxpby];
+    statics (__cushim_fn_cusparseAxpby, __cushim_slot_cusparseAxpby);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseBlockedEllGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *mut ::core::ffi::c_void, ellValue: *mut *mut ::core::ffi::c_void, ellIdxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseBlockedEllGet, __cushim_slot_cusparseBlockedEllGet), export c"cusparseBlockedEllGet", name "cusparseBlockedEllGet", proc c"cusparseBlockedEllGet", version 0, since 0, per_thread [];
-    link [cusparseBlockedEllGet];
+    statics (__cushim_fn_cusparseBlockedEllGet, __cushim_slot_cusparseBlockedEllGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseBsrSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, offsetsBatchStride: i64, columnsBatchStride: i64, ValuesBatchStride: i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseBsrSetStridedBatch, __cushim_slot_cusparseBsrSetStridedBatch), export c"cusparseBsrSetStridedBatch", name "cusparseBsrSetStridedBatch", proc c"cusparseBsrSetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseBsrSetStridedBatch];
+    statics (__cushim_fn_cusparseBsrSetStridedBatch, __cushim_slot_cusparseBsrSetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsr2csr, __cushim_slot_cusparseCbsr2csr), export c"cusparseCbsr2csr", name "cusparseCbsr2csr", proc c"cusparseCbsr2csr", version 0, since 0, per_thread [];
-    link [cusparseCbsr2csr];
+    statics (__cushim_fn_cusparseCbsr2csr, __cushim_slot_cusparseCbsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02, __cushim_slot_cusparseCbsric02), export c"cusparseCbsric02", name "cusparseCbsric02", proc c"cusparseCbsric02", version 0, since 0, per_thread [];
-    link [cusparseCbsric02];
+    statics (__cushim_fn_cusparseCbsric02, __cushim_slot_cusparseCbsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_analysis, __cushim_slot_cusparseCbsric02_analysis), export c"cusparseCbsric02_analysis", name "cusparseCbsric02_analysis", proc c"cusparseCbsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseCbsric02_analysis];
+    statics (__cushim_fn_cusparseCbsric02_analysis, __cushim_slot_cusparseCbsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_bufferSize, __cushim_slot_cusparseCbsric02_bufferSize), export c"cusparseCbsric02_bufferSize", name "cusparseCbsric02_bufferSize", proc c"cusparseCbsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCbsric02_bufferSize];
+    statics (__cushim_fn_cusparseCbsric02_bufferSize, __cushim_slot_cusparseCbsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_bufferSizeExt, __cushim_slot_cusparseCbsric02_bufferSizeExt), export c"cusparseCbsric02_bufferSizeExt", name "cusparseCbsric02_bufferSizeExt", proc c"cusparseCbsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCbsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseCbsric02_bufferSizeExt, __cushim_slot_cusparseCbsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02, __cushim_slot_cusparseCbsrilu02), export c"cusparseCbsrilu02", name "cusparseCbsrilu02", proc c"cusparseCbsrilu02", version 0, since 0, per_thread [];
-    link [cusparseCbsrilu02];
+    statics (__cushim_fn_cusparseCbsrilu02, __cushim_slot_cusparseCbsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_analysis, __cushim_slot_cusparseCbsrilu02_analysis), export c"cusparseCbsrilu02_analysis", name "cusparseCbsrilu02_analysis", proc c"cusparseCbsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseCbsrilu02_analysis];
+    statics (__cushim_fn_cusparseCbsrilu02_analysis, __cushim_slot_cusparseCbsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_bufferSize, __cushim_slot_cusparseCbsrilu02_bufferSize), export c"cusparseCbsrilu02_bufferSize", name "cusparseCbsrilu02_bufferSize", proc c"cusparseCbsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCbsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseCbsrilu02_bufferSize, __cushim_slot_cusparseCbsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_bufferSizeExt, __cushim_slot_cusparseCbsrilu02_bufferSizeExt), export c"cusparseCbsrilu02_bufferSizeExt", name "cusparseCbsrilu02_bufferSizeExt", proc c"cusparseCbsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCbsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseCbsrilu02_bufferSizeExt, __cushim_slot_cusparseCbsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_numericBoost, __cushim_slot_cusparseCbsrilu02_numericBoost), export c"cusparseCbsrilu02_numericBoost", name "cusparseCbsrilu02_numericBoost", proc c"cusparseCbsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseCbsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseCbsrilu02_numericBoost, __cushim_slot_cusparseCbsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrmm, __cushim_slot_cusparseCbsrmm), export c"cusparseCbsrmm", name "cusparseCbsrmm", proc c"cusparseCbsrmm", version 0, since 0, per_thread [];
-    link [cusparseCbsrmm];
+    statics (__cushim_fn_cusparseCbsrmm, __cushim_slot_cusparseCbsrmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuComplex, beta: *const cuComplex, y: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrmv, __cushim_slot_cusparseCbsrmv), export c"cusparseCbsrmv", name "cusparseCbsrmv", proc c"cusparseCbsrmv", version 0, since 0, per_thread [];
-    link [cusparseCbsrmv];
+    statics (__cushim_fn_cusparseCbsrmv, __cushim_slot_cusparseCbsrmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_analysis, __cushim_slot_cusparseCbsrsm2_analysis), export c"cusparseCbsrsm2_analysis", name "cusparseCbsrsm2_analysis", proc c"cusparseCbsrsm2_analysis", version 0, since 0, per_thread [];
-    link [cusparseCbsrsm2_analysis];
+    statics (__cushim_fn_cusparseCbsrsm2_analysis, __cushim_slot_cusparseCbsrsm2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_bufferSize, __cushim_slot_cusparseCbsrsm2_bufferSize), export c"cusparseCbsrsm2_bufferSize", name "cusparseCbsrsm2_bufferSize", proc c"cusparseCbsrsm2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCbsrsm2_bufferSize];
+    statics (__cushim_fn_cusparseCbsrsm2_bufferSize, __cushim_slot_cusparseCbsrsm2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_bufferSizeExt, __cushim_slot_cusparseCbsrsm2_bufferSizeExt), export c"cusparseCbsrsm2_bufferSizeExt", name "cusparseCbsrsm2_bufferSizeExt", proc c"cusparseCbsrsm2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCbsrsm2_bufferSizeExt];
+    statics (__cushim_fn_cusparseCbsrsm2_bufferSizeExt, __cushim_slot_cusparseCbsrsm2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const cuComplex, ldb: ::core::ffi::c_int, X: *mut cuComplex, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_solve, __cushim_slot_cusparseCbsrsm2_solve), export c"cusparseCbsrsm2_solve", name "cusparseCbsrsm2_solve", proc c"cusparseCbsrsm2_solve", version 0, since 0, per_thread [];
-    link [cusparseCbsrsm2_solve];
+    statics (__cushim_fn_cusparseCbsrsm2_solve, __cushim_slot_cusparseCbsrsm2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_analysis, __cushim_slot_cusparseCbsrsv2_analysis), export c"cusparseCbsrsv2_analysis", name "cusparseCbsrsv2_analysis", proc c"cusparseCbsrsv2_analysis", version 0, since 0, per_thread [];
-    link [cusparseCbsrsv2_analysis];
+    statics (__cushim_fn_cusparseCbsrsv2_analysis, __cushim_slot_cusparseCbsrsv2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_bufferSize, __cushim_slot_cusparseCbsrsv2_bufferSize), export c"cusparseCbsrsv2_bufferSize", name "cusparseCbsrsv2_bufferSize", proc c"cusparseCbsrsv2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCbsrsv2_bufferSize];
+    statics (__cushim_fn_cusparseCbsrsv2_bufferSize, __cushim_slot_cusparseCbsrsv2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_bufferSizeExt, __cushim_slot_cusparseCbsrsv2_bufferSizeExt), export c"cusparseCbsrsv2_bufferSizeExt", name "cusparseCbsrsv2_bufferSizeExt", proc c"cusparseCbsrsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCbsrsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseCbsrsv2_bufferSizeExt, __cushim_slot_cusparseCbsrsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const cuComplex, x: *mut cuComplex, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_solve, __cushim_slot_cusparseCbsrsv2_solve), export c"cusparseCbsrsv2_solve", name "cusparseCbsrsv2_solve", proc c"cusparseCbsrsv2_solve", version 0, since 0, per_thread [];
-    link [cusparseCbsrsv2_solve];
+    statics (__cushim_fn_cusparseCbsrsv2_solve, __cushim_slot_cusparseCbsrsv2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuComplex, beta: *const cuComplex, y: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrxmv, __cushim_slot_cusparseCbsrxmv), export c"cusparseCbsrxmv", name "cusparseCbsrxmv", proc c"cusparseCbsrxmv", version 0, since 0, per_thread [];
-    link [cusparseCbsrxmv];
+    statics (__cushim_fn_cusparseCbsrxmv, __cushim_slot_cusparseCbsrxmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2bsr, __cushim_slot_cusparseCcsr2bsr), export c"cusparseCcsr2bsr", name "cusparseCcsr2bsr", proc c"cusparseCcsr2bsr", version 0, since 0, per_thread [];
-    link [cusparseCcsr2bsr];
+    statics (__cushim_fn_cusparseCcsr2bsr, __cushim_slot_cusparseCcsr2bsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut cuComplex, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2csr_compress, __cushim_slot_cusparseCcsr2csr_compress), export c"cusparseCcsr2csr_compress", name "cusparseCcsr2csr_compress", proc c"cusparseCcsr2csr_compress", version 0, since 0, per_thread [];
-    link [cusparseCcsr2csr_compress];
+    statics (__cushim_fn_cusparseCcsr2csr_compress, __cushim_slot_cusparseCcsr2csr_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2csru, __cushim_slot_cusparseCcsr2csru), export c"cusparseCcsr2csru", name "cusparseCcsr2csru", proc c"cusparseCcsr2csru", version 0, since 0, per_thread [];
-    link [cusparseCcsr2csru];
+    statics (__cushim_fn_cusparseCcsr2csru, __cushim_slot_cusparseCcsr2csru);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCcsr2gebsr, __cushim_slot_cusparseCcsr2gebsr), export c"cusparseCcsr2gebsr", name "cusparseCcsr2gebsr", proc c"cusparseCcsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseCcsr2gebsr];
+    statics (__cushim_fn_cusparseCcsr2gebsr, __cushim_slot_cusparseCcsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSize, __cushim_slot_cusparseCcsr2gebsr_bufferSize), export c"cusparseCcsr2gebsr_bufferSize", name "cusparseCcsr2gebsr_bufferSize", proc c"cusparseCcsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCcsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSize, __cushim_slot_cusparseCcsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCcsr2gebsr_bufferSizeExt), export c"cusparseCcsr2gebsr_bufferSizeExt", name "cusparseCcsr2gebsr_bufferSizeExt", proc c"cusparseCcsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCcsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCcsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f32, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrcolor, __cushim_slot_cusparseCcsrcolor), export c"cusparseCcsrcolor", name "cusparseCcsrcolor", proc c"cusparseCcsrcolor", version 0, since 0, per_thread [];
-    link [cusparseCcsrcolor];
+    statics (__cushim_fn_cusparseCcsrcolor, __cushim_slot_cusparseCcsrcolor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCcsrgeam2, __cushim_slot_cusparseCcsrgeam2), export c"cusparseCcsrgeam2", name "cusparseCcsrgeam2", proc c"cusparseCcsrgeam2", version 0, since 0, per_thread [];
-    link [cusparseCcsrgeam2];
+    statics (__cushim_fn_cusparseCcsrgeam2, __cushim_slot_cusparseCcsrgeam2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const cuComplex, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCcsrgeam2_bufferSizeExt, __cushim_slot_cusparseCcsrgeam2_bufferSizeExt), export c"cusparseCcsrgeam2_bufferSizeExt", name "cusparseCcsrgeam2_bufferSizeExt", proc c"cusparseCcsrgeam2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCcsrgeam2_bufferSizeExt];
+    statics (__cushim_fn_cusparseCcsrgeam2_bufferSizeExt, __cushim_slot_cusparseCcsrgeam2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02, __cushim_slot_cusparseCcsric02), export c"cusparseCcsric02", name "cusparseCcsric02", proc c"cusparseCcsric02", version 0, since 0, per_thread [];
-    link [cusparseCcsric02];
+    statics (__cushim_fn_cusparseCcsric02, __cushim_slot_cusparseCcsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_analysis, __cushim_slot_cusparseCcsric02_analysis), export c"cusparseCcsric02_analysis", name "cusparseCcsric02_analysis", proc c"cusparseCcsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseCcsric02_analysis];
+    statics (__cushim_fn_cusparseCcsric02_analysis, __cushim_slot_cusparseCcsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_bufferSize, __cushim_slot_cusparseCcsric02_bufferSize), export c"cusparseCcsric02_bufferSize", name "cusparseCcsric02_bufferSize", proc c"cusparseCcsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCcsric02_bufferSize];
+    statics (__cushim_fn_cusparseCcsric02_bufferSize, __cushim_slot_cusparseCcsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_bufferSizeExt, __cushim_slot_cusparseCcsric02_bufferSizeExt), export c"cusparseCcsric02_bufferSizeExt", name "cusparseCcsric02_bufferSizeExt", proc c"cusparseCcsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCcsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseCcsric02_bufferSizeExt, __cushim_slot_cusparseCcsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02, __cushim_slot_cusparseCcsrilu02), export c"cusparseCcsrilu02", name "cusparseCcsrilu02", proc c"cusparseCcsrilu02", version 0, since 0, per_thread [];
-    link [cusparseCcsrilu02];
+    statics (__cushim_fn_cusparseCcsrilu02, __cushim_slot_cusparseCcsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_analysis, __cushim_slot_cusparseCcsrilu02_analysis), export c"cusparseCcsrilu02_analysis", name "cusparseCcsrilu02_analysis", proc c"cusparseCcsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseCcsrilu02_analysis];
+    statics (__cushim_fn_cusparseCcsrilu02_analysis, __cushim_slot_cusparseCcsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_bufferSize, __cushim_slot_cusparseCcsrilu02_bufferSize), export c"cusparseCcsrilu02_bufferSize", name "cusparseCcsrilu02_bufferSize", proc c"cusparseCcsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCcsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseCcsrilu02_bufferSize, __cushim_slot_cusparseCcsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_bufferSizeExt, __cushim_slot_cusparseCcsrilu02_bufferSizeExt), export c"cusparseCcsrilu02_bufferSizeExt", name "cusparseCcsrilu02_bufferSizeExt", proc c"cusparseCcsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCcsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseCcsrilu02_bufferSizeExt, __cushim_slot_cusparseCcsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_numericBoost, __cushim_slot_cusparseCcsrilu02_numericBoost), export c"cusparseCcsrilu02_numericBoost", name "cusparseCcsrilu02_numericBoost", proc c"cusparseCcsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseCcsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseCcsrilu02_numericBoost, __cushim_slot_cusparseCcsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsru2csr, __cushim_slot_cusparseCcsru2csr), export c"cusparseCcsru2csr", name "cusparseCcsru2csr", proc c"cusparseCcsru2csr", version 0, since 0, per_thread [];
-    link [cusparseCcsru2csr];
+    statics (__cushim_fn_cusparseCcsru2csr, __cushim_slot_cusparseCcsru2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsru2csr_bufferSizeExt, __cushim_slot_cusparseCcsru2csr_bufferSizeExt), export c"cusparseCcsru2csr_bufferSizeExt", name "cusparseCcsru2csr_bufferSizeExt", proc c"cusparseCcsru2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCcsru2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseCcsru2csr_bufferSizeExt, __cushim_slot_cusparseCcsru2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2csr, __cushim_slot_cusparseCgebsr2csr), export c"cusparseCgebsr2csr", name "cusparseCgebsr2csr", proc c"cusparseCgebsr2csr", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2csr];
+    statics (__cushim_fn_cusparseCgebsr2csr, __cushim_slot_cusparseCgebsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut cuComplex, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgebsr2gebsc, __cushim_slot_cusparseCgebsr2gebsc), export c"cusparseCgebsr2gebsc", name "cusparseCgebsr2gebsc", proc c"cusparseCgebsr2gebsc", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsc];
+    statics (__cushim_fn_cusparseCgebsr2gebsc, __cushim_slot_cusparseCgebsr2gebsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSize, __cushim_slot_cusparseCgebsr2gebsc_bufferSize), export c"cusparseCgebsr2gebsc_bufferSize", name "cusparseCgebsr2gebsc_bufferSize", proc c"cusparseCgebsr2gebsc_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsc_bufferSize];
+    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSize, __cushim_slot_cusparseCgebsr2gebsc_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsc_bufferSizeExt), export c"cusparseCgebsr2gebsc_bufferSizeExt", name "cusparseCgebsr2gebsc_bufferSizeExt", proc c"cusparseCgebsr2gebsc_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsc_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsc_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr, __cushim_slot_cusparseCgebsr2gebsr), export c"cusparseCgebsr2gebsr", name "cusparseCgebsr2gebsr", proc c"cusparseCgebsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsr];
+    statics (__cushim_fn_cusparseCgebsr2gebsr, __cushim_slot_cusparseCgebsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSize, __cushim_slot_cusparseCgebsr2gebsr_bufferSize), export c"cusparseCgebsr2gebsr_bufferSize", name "cusparseCgebsr2gebsr_bufferSize", proc c"cusparseCgebsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSize, __cushim_slot_cusparseCgebsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsr_bufferSizeExt), export c"cusparseCgebsr2gebsr_bufferSizeExt", name "cusparseCgebsr2gebsr_bufferSizeExt", proc c"cusparseCgebsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgebsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const cuComplex, xInd: *const ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgemvi, __cushim_slot_cusparseCgemvi), export c"cusparseCgemvi", name "cusparseCgemvi", proc c"cusparseCgemvi", version 0, since 0, per_thread [];
-    link [cusparseCgemvi];
+    statics (__cushim_fn_cusparseCgemvi, __cushim_slot_cusparseCgemvi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgemvi_bufferSize, __cushim_slot_cusparseCgemvi_bufferSize), export c"cusparseCgemvi_bufferSize", name "cusparseCgemvi_bufferSize", proc c"cusparseCgemvi_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCgemvi_bufferSize];
+    statics (__cushim_fn_cusparseCgemvi_bufferSize, __cushim_slot_cusparseCgemvi_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut cuComplex, dl: *mut cuComplex, d: *mut cuComplex, du: *mut cuComplex, dw: *mut cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgpsvInterleavedBatch, __cushim_slot_cusparseCgpsvInterleavedBatch), export c"cusparseCgpsvInterleavedBatch", name "cusparseCgpsvInterleavedBatch", proc c"cusparseCgpsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseCgpsvInterleavedBatch];
+    statics (__cushim_fn_cusparseCgpsvInterleavedBatch, __cushim_slot_cusparseCgpsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const cuComplex, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, dw: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt), export c"cusparseCgpsvInterleavedBatch_bufferSizeExt", name "cusparseCgpsvInterleavedBatch_bufferSizeExt", proc c"cusparseCgpsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgpsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *mut cuComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2, __cushim_slot_cusparseCgtsv2), export c"cusparseCgtsv2", name "cusparseCgtsv2", proc c"cusparseCgtsv2", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2];
+    statics (__cushim_fn_cusparseCgtsv2, __cushim_slot_cusparseCgtsv2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2StridedBatch, __cushim_slot_cusparseCgtsv2StridedBatch), export c"cusparseCgtsv2StridedBatch", name "cusparseCgtsv2StridedBatch", proc c"cusparseCgtsv2StridedBatch", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2StridedBatch];
+    statics (__cushim_fn_cusparseCgtsv2StridedBatch, __cushim_slot_cusparseCgtsv2StridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsv2StridedBatch_bufferSizeExt), export c"cusparseCgtsv2StridedBatch_bufferSizeExt", name "cusparseCgtsv2StridedBatch_bufferSizeExt", proc c"cusparseCgtsv2StridedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2StridedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsv2StridedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2_bufferSizeExt, __cushim_slot_cusparseCgtsv2_bufferSizeExt), export c"cusparseCgtsv2_bufferSizeExt", name "cusparseCgtsv2_bufferSizeExt", proc c"cusparseCgtsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgtsv2_bufferSizeExt, __cushim_slot_cusparseCgtsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *mut cuComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2_nopivot, __cushim_slot_cusparseCgtsv2_nopivot), export c"cusparseCgtsv2_nopivot", name "cusparseCgtsv2_nopivot", proc c"cusparseCgtsv2_nopivot", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2_nopivot];
+    statics (__cushim_fn_cusparseCgtsv2_nopivot, __cushim_slot_cusparseCgtsv2_nopivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseCgtsv2_nopivot_bufferSizeExt), export c"cusparseCgtsv2_nopivot_bufferSizeExt", name "cusparseCgtsv2_nopivot_bufferSizeExt", proc c"cusparseCgtsv2_nopivot_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgtsv2_nopivot_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseCgtsv2_nopivot_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut cuComplex, d: *mut cuComplex, du: *mut cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsvInterleavedBatch, __cushim_slot_cusparseCgtsvInterleavedBatch), export c"cusparseCgtsvInterleavedBatch", name "cusparseCgtsvInterleavedBatch", proc c"cusparseCgtsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseCgtsvInterleavedBatch];
+    statics (__cushim_fn_cusparseCgtsvInterleavedBatch, __cushim_slot_cusparseCgtsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt), export c"cusparseCgtsvInterleavedBatch_bufferSizeExt", name "cusparseCgtsvInterleavedBatch_bufferSizeExt", proc c"cusparseCgtsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseCgtsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseCgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const cuComplex, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCnnz, __cushim_slot_cusparseCnnz), export c"cusparseCnnz", name "cusparseCnnz", proc c"cusparseCnnz", version 0, since 0, per_thread [];
-    link [cusparseCnnz];
+    statics (__cushim_fn_cusparseCnnz, __cushim_slot_cusparseCnnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCnnz_compress, __cushim_slot_cusparseCnnz_compress), export c"cusparseCnnz_compress", name "cusparseCnnz_compress", proc c"cusparseCnnz_compress", version 0, since 0, per_thread [];
-    link [cusparseCnnz_compress];
+    statics (__cushim_fn_cusparseCnnz_compress, __cushim_slot_cusparseCnnz_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstBlockedEllGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *const ::core::ffi::c_void, ellValue: *mut *const ::core::ffi::c_void, ellIdxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstBlockedEllGet, __cushim_slot_cusparseConstBlockedEllGet), export c"cusparseConstBlockedEllGet", name "cusparseConstBlockedEllGet", proc c"cusparseConstBlockedEllGet", version 0, since 0, per_thread [];
-    link [cusparseConstBlockedEllGet];
+    statics (__cushim_fn_cusparseConstBlockedEllGet, __cushim_slot_cusparseConstBlockedEllGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstCooGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *const ::core::ffi::c_void, cooColInd: *mut *const ::core::ffi::c_void, cooValues: *mut *const ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstCooGet, __cushim_slot_cusparseConstCooGet), export c"cusparseConstCooGet", name "cusparseConstCooGet", proc c"cusparseConstCooGet", version 0, since 0, per_thread [];
-    link [cusparseConstCooGet];
+    statics (__cushim_fn_cusparseConstCooGet, __cushim_slot_cusparseConstCooGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstCscGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *const ::core::ffi::c_void, cscRowInd: *mut *const ::core::ffi::c_void, cscValues: *mut *const ::core::ffi::c_void, cscColOffsetsType: *mut cusparseIndexType_t, cscRowIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstCscGet, __cushim_slot_cusparseConstCscGet), export c"cusparseConstCscGet", name "cusparseConstCscGet", proc c"cusparseConstCscGet", version 0, since 0, per_thread [];
-    link [cusparseConstCscGet];
+    statics (__cushim_fn_cusparseConstCscGet, __cushim_slot_cusparseConstCscGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstCsrGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *const ::core::ffi::c_void, csrColInd: *mut *const ::core::ffi::c_void, csrValues: *mut *const ::core::ffi::c_void, csrRowOffsetsType: *mut cusparseIndexType_t, csrColIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstCsrGet, __cushim_slot_cusparseConstCsrGet), export c"cusparseConstCsrGet", name "cusparseConstCsrGet", proc c"cusparseConstCsrGet", version 0, since 0, per_thread [];
-    link [cusparseConstCsrGet];
+    statics (__cushim_fn_cusparseConstCsrGet, __cushim_slot_cusparseConstCsrGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstDnMatGet(dnMatDescr: cusparseConstDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *const ::core::ffi::c_void, type_: *mut cudaDataType, order: *mut cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstDnMatGet, __cushim_slot_cusparseConstDnMatGet), export c"cusparseConstDnMatGet", name "cusparseConstDnMatGet", proc c"cusparseConstDnMatGet", version 0, since 0, per_thread [];
-    link [cusparseConstDnMatGet];
+    statics (__cushim_fn_cusparseConstDnMatGet, __cushim_slot_cusparseConstDnMatGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstDnMatGetValues(dnMatDescr: cusparseConstDnMatDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstDnMatGetValues, __cushim_slot_cusparseConstDnMatGetValues), export c"cusparseConstDnMatGetValues", name "cusparseConstDnMatGetValues", proc c"cusparseConstDnMatGetValues", version 0, since 0, per_thread [];
-    link [cusparseConstDnMatGetValues];
+    statics (__cushim_fn_cusparseConstDnMatGetValues, __cushim_slot_cusparseConstDnMatGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstDnVecGet(dnVecDescr: cusparseConstDnVecDescr_t, size: *mut i64, values: *mut *const ::core::ffi::c_void, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstDnVecGet, __cushim_slot_cusparseConstDnVecGet), export c"cusparseConstDnVecGet", name "cusparseConstDnVecGet", proc c"cusparseConstDnVecGet", version 0, since 0, per_thread [];
-    link [cusparseConstDnVecGet];
+    statics (__cushim_fn_cusparseConstDnVecGet, __cushim_slot_cusparseConstDnVecGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstDnVecGetValues(dnVecDescr: cusparseConstDnVecDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstDnVecGetValues, __cushim_slot_cusparseConstDnVecGetValues), export c"cusparseConstDnVecGetValues", name "cusparseConstDnVecGetValues", proc c"cusparseConstDnVecGetValues", version 0, since 0, per_thread [];
-    link [cusparseConstDnVecGetValues];
+    statics (__cushim_fn_cusparseConstDnVecGetValues, __cushim_slot_cusparseConstDnVecGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstSpMatGetValues(spMatDescr: cusparseConstSpMatDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstSpMatGetValues, __cushim_slot_cusparseConstSpMatGetValues), export c"cusparseConstSpMatGetValues", name "cusparseConstSpMatGetValues", proc c"cusparseConstSpMatGetValues", version 0, since 0, per_thread [];
-    link [cusparseConstSpMatGetValues];
+    statics (__cushim_fn_cusparseConstSpMatGetValues, __cushim_slot_cusparseConstSpMatGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstSpVecGet(spVecDescr: cusparseConstSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *const ::core::ffi::c_void, values: *mut *const ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstSpVecGet, __cushim_slot_cusparseConstSpVecGet), export c"cusparseConstSpVecGet", name "cusparseConstSpVecGet", proc c"cusparseConstSpVecGet", version 0, since 0, per_thread [];
-    link [cusparseConstSpVecGet];
+    statics (__cushim_fn_cusparseConstSpVecGet, __cushim_slot_cusparseConstSpVecGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseConstSpVecGetValues(spVecDescr: cusparseConstSpVecDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseConstSpVecGetValues, __cushim_slot_cusparseConstSpVecGetValues), export c"cusparseConstSpVecGetValues", name "cusparseConstSpVecGetValues", proc c"cusparseConstSpVecGetValues", version 0, since 0, per_thread [];
-    link [cusparseConstSpVecGetValues];
+    statics (__cushim_fn_cusparseConstSpVecGetValues, __cushim_slot_cusparseConstSpVecGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCooGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *mut ::core::ffi::c_void, cooColInd: *mut *mut ::core::ffi::c_void, cooValues: *mut *mut ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCooGet, __cushim_slot_cusparseCooGet), export c"cusparseCooGet", name "cusparseCooGet", proc c"cusparseCooGet", version 0, since 0, per_thread [];
-    link [cusparseCooGet];
+    statics (__cushim_fn_cusparseCooGet, __cushim_slot_cusparseCooGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCooSetPointers(spMatDescr: cusparseSpMatDescr_t, cooRows: *mut ::core::ffi::c_void, cooColumns: *mut ::core::ffi::c_void, cooValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCooSetPointers, __cushim_slot_cusparseCooSetPointers), export c"cusparseCooSetPointers", name "cusparseCooSetPointers", proc c"cusparseCooSetPointers", version 0, since 0, per_thread [];
-    link [cusparseCooSetPointers];
+    statics (__cushim_fn_cusparseCooSetPointers, __cushim_slot_cusparseCooSetPointers);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCooSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, batchStride: i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCooSetStridedBatch, __cushim_slot_cusparseCooSetStridedBatch), export c"cusparseCooSetStridedBatch", name "cusparseCooSetStridedBatch", proc c"cusparseCooSetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseCooSetStridedBatch];
+    statics (__cushim_fn_cusparseCooSetStridedBatch, __cushim_slot_cusparseCooSetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreate(handle: *mut cusparseHandle_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreate, __cushim_slot_cusparseCreate), export c"cusparseCreate", name "cusparseCreate", proc c"cusparseCreate", version 0, since 0, per_thread [];
-    link [cusparseCreate];
+    statics (__cushim_fn_cusparseCreate, __cushim_slot_cusparseCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBlockedEll(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *mut ::core::ffi::c_void, ellValue: *mut ::core::ffi::c_void, ellIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateBlockedEll, __cushim_slot_cusparseCreateBlockedEll), export c"cusparseCreateBlockedEll", name "cusparseCreateBlockedEll", proc c"cusparseCreateBlockedEll", version 0, since 0, per_thread [];
-    link [cusparseCreateBlockedEll];
+    statics (__cushim_fn_cusparseCreateBlockedEll, __cushim_slot_cusparseCreateBlockedEll);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsr(spMatDescr: *mut cusparseSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockSize: i64, colBlockSize: i64, bsrRowOffsets: *mut ::core::ffi::c_void, bsrColInd: *mut ::core::ffi::c_void, bsrValues: *mut ::core::ffi::c_void, bsrRowOffsetsType: cusparseIndexType_t, bsrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateBsr, __cushim_slot_cusparseCreateBsr), export c"cusparseCreateBsr", name "cusparseCreateBsr", proc c"cusparseCreateBsr", version 0, since 0, per_thread [];
-    link [cusparseCreateBsr];
+    statics (__cushim_fn_cusparseCreateBsr, __cushim_slot_cusparseCreateBsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsric02Info(info: *mut bsric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsric02Info, __cushim_slot_cusparseCreateBsric02Info), export c"cusparseCreateBsric02Info", name "cusparseCreateBsric02Info", proc c"cusparseCreateBsric02Info", version 0, since 0, per_thread [];
-    link [cusparseCreateBsric02Info];
+    statics (__cushim_fn_cusparseCreateBsric02Info, __cushim_slot_cusparseCreateBsric02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrilu02Info(info: *mut bsrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrilu02Info, __cushim_slot_cusparseCreateBsrilu02Info), export c"cusparseCreateBsrilu02Info", name "cusparseCreateBsrilu02Info", proc c"cusparseCreateBsrilu02Info", version 0, since 0, per_thread [];
-    link [cusparseCreateBsrilu02Info];
+    statics (__cushim_fn_cusparseCreateBsrilu02Info, __cushim_slot_cusparseCreateBsrilu02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrsm2Info(info: *mut bsrsm2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrsm2Info, __cushim_slot_cusparseCreateBsrsm2Info), export c"cusparseCreateBsrsm2Info", name "cusparseCreateBsrsm2Info", proc c"cusparseCreateBsrsm2Info", version 0, since 0, per_thread [];
-    link [cusparseCreateBsrsm2Info];
+    statics (__cushim_fn_cusparseCreateBsrsm2Info, __cushim_slot_cusparseCreateBsrsm2Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrsv2Info(info: *mut bsrsv2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrsv2Info, __cushim_slot_cusparseCreateBsrsv2Info), export c"cusparseCreateBsrsv2Info", name "cusparseCreateBsrsv2Info", proc c"cusparseCreateBsrsv2Info", version 0, since 0, per_thread [];
-    link [cusparseCreateBsrsv2Info];
+    statics (__cushim_fn_cusparseCreateBsrsv2Info, __cushim_slot_cusparseCreateBsrsv2Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateColorInfo(info: *mut cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateColorInfo, __cushim_slot_cusparseCreateColorInfo), export c"cusparseCreateColorInfo", name "cusparseCreateColorInfo", proc c"cusparseCreateColorInfo", version 0, since 0, per_thread [];
-    link [cusparseCreateColorInfo];
+    statics (__cushim_fn_cusparseCreateColorInfo, __cushim_slot_cusparseCreateColorInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstBlockedEll(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *const ::core::ffi::c_void, ellValue: *const ::core::ffi::c_void, ellIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstBlockedEll, __cushim_slot_cusparseCreateConstBlockedEll), export c"cusparseCreateConstBlockedEll", name "cusparseCreateConstBlockedEll", proc c"cusparseCreateConstBlockedEll", version 0, since 0, per_thread [];
-    link [cusparseCreateConstBlockedEll];
+    statics (__cushim_fn_cusparseCreateConstBlockedEll, __cushim_slot_cusparseCreateConstBlockedEll);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstBsr(spMatDescr: *mut cusparseConstSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockDim: i64, colBlockDim: i64, bsrRowOffsets: *const ::core::ffi::c_void, bsrColInd: *const ::core::ffi::c_void, bsrValues: *const ::core::ffi::c_void, bsrRowOffsetsType: cusparseIndexType_t, bsrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstBsr, __cushim_slot_cusparseCreateConstBsr), export c"cusparseCreateConstBsr", name "cusparseCreateConstBsr", proc c"cusparseCreateConstBsr", version 0, since 0, per_thread [];
-    link [cusparseCreateConstBsr];
+    statics (__cushim_fn_cusparseCreateConstBsr, __cushim_slot_cusparseCreateConstBsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCoo(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *const ::core::ffi::c_void, cooColInd: *const ::core::ffi::c_void, cooValues: *const ::core::ffi::c_void, cooIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstCoo, __cushim_slot_cusparseCreateConstCoo), export c"cusparseCreateConstCoo", name "cusparseCreateConstCoo", proc c"cusparseCreateConstCoo", version 0, since 0, per_thread [];
-    link [cusparseCreateConstCoo];
+    statics (__cushim_fn_cusparseCreateConstCoo, __cushim_slot_cusparseCreateConstCoo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCsc(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *const ::core::ffi::c_void, cscRowInd: *const ::core::ffi::c_void, cscValues: *const ::core::ffi::c_void, cscColOffsetsType: cusparseIndexType_t, cscRowIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstCsc, __cushim_slot_cusparseCreateConstCsc), export c"cusparseCreateConstCsc", name "cusparseCreateConstCsc", proc c"cusparseCreateConstCsc", version 0, since 0, per_thread [];
-    link [cusparseCreateConstCsc];
+    statics (__cushim_fn_cusparseCreateConstCsc, __cushim_slot_cusparseCreateConstCsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCsr(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *const ::core::ffi::c_void, csrColInd: *const ::core::ffi::c_void, csrValues: *const ::core::ffi::c_void, csrRowOffsetsType: cusparseIndexType_t, csrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstCsr, __cushim_slot_cusparseCreateConstCsr), export c"cusparseCreateConstCsr", name "cusparseCreateConstCsr", proc c"cusparseCreateConstCsr", version 0, since 0, per_thread [];
-    link [cusparseCreateConstCsr];
+    statics (__cushim_fn_cusparseCreateConstCsr, __cushim_slot_cusparseCreateConstCsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstDnMat(dnMatDescr: *mut cusparseConstDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *const ::core::ffi::c_void, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstDnMat, __cushim_slot_cusparseCreateConstDnMat), export c"cusparseCreateConstDnMat", name "cusparseCreateConstDnMat", proc c"cusparseCreateConstDnMat", version 0, since 0, per_thread [];
-    link [cusparseCreateConstDnMat];
+    statics (__cushim_fn_cusparseCreateConstDnMat, __cushim_slot_cusparseCreateConstDnMat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstDnVec(dnVecDescr: *mut cusparseConstDnVecDescr_t, size: i64, values: *const ::core::ffi::c_void, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstDnVec, __cushim_slot_cusparseCreateConstDnVec), export c"cusparseCreateConstDnVec", name "cusparseCreateConstDnVec", proc c"cusparseCreateConstDnVec", version 0, since 0, per_thread [];
-    link [cusparseCreateConstDnVec];
+    statics (__cushim_fn_cusparseCreateConstDnVec, __cushim_slot_cusparseCreateConstDnVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstSlicedEll(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *const ::core::ffi::c_void, sellColInd: *const ::core::ffi::c_void, sellValues: *const ::core::ffi::c_void, sellSliceOffsetsType: cusparseIndexType_t, sellColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstSlicedEll, __cushim_slot_cusparseCreateConstSlicedEll), export c"cusparseCreateConstSlicedEll", name "cusparseCreateConstSlicedEll", proc c"cusparseCreateConstSlicedEll", version 0, since 0, per_thread [];
-    link [cusparseCreateConstSlicedEll];
+    statics (__cushim_fn_cusparseCreateConstSlicedEll, __cushim_slot_cusparseCreateConstSlicedEll);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstSpVec(spVecDescr: *mut cusparseConstSpVecDescr_t, size: i64, nnz: i64, indices: *const ::core::ffi::c_void, values: *const ::core::ffi::c_void, idxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateConstSpVec, __cushim_slot_cusparseCreateConstSpVec), export c"cusparseCreateConstSpVec", name "cusparseCreateConstSpVec", proc c"cusparseCreateConstSpVec", version 0, since 0, per_thread [];
-    link [cusparseCreateConstSpVec];
+    statics (__cushim_fn_cusparseCreateConstSpVec, __cushim_slot_cusparseCreateConstSpVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCoo(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *mut ::core::ffi::c_void, cooColInd: *mut ::core::ffi::c_void, cooValues: *mut ::core::ffi::c_void, cooIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateCoo, __cushim_slot_cusparseCreateCoo), export c"cusparseCreateCoo", name "cusparseCreateCoo", proc c"cusparseCreateCoo", version 0, since 0, per_thread [];
-    link [cusparseCreateCoo];
+    statics (__cushim_fn_cusparseCreateCoo, __cushim_slot_cusparseCreateCoo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsc(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *mut ::core::ffi::c_void, cscRowInd: *mut ::core::ffi::c_void, cscValues: *mut ::core::ffi::c_void, cscColOffsetsType: cusparseIndexType_t, cscRowIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateCsc, __cushim_slot_cusparseCreateCsc), export c"cusparseCreateCsc", name "cusparseCreateCsc", proc c"cusparseCreateCsc", version 0, since 0, per_thread [];
-    link [cusparseCreateCsc];
+    statics (__cushim_fn_cusparseCreateCsc, __cushim_slot_cusparseCreateCsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsr(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *mut ::core::ffi::c_void, csrColInd: *mut ::core::ffi::c_void, csrValues: *mut ::core::ffi::c_void, csrRowOffsetsType: cusparseIndexType_t, csrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateCsr, __cushim_slot_cusparseCreateCsr), export c"cusparseCreateCsr", name "cusparseCreateCsr", proc c"cusparseCreateCsr", version 0, since 0, per_thread [];
-    link [cusparseCreateCsr];
+    statics (__cushim_fn_cusparseCreateCsr, __cushim_slot_cusparseCreateCsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsric02Info(info: *mut csric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsric02Info, __cushim_slot_cusparseCreateCsric02Info), export c"cusparseCreateCsric02Info", name "cusparseCreateCsric02Info", proc c"cusparseCreateCsric02Info", version 0, since 0, per_thread [];
-    link [cusparseCreateCsric02Info];
+    statics (__cushim_fn_cusparseCreateCsric02Info, __cushim_slot_cusparseCreateCsric02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsrilu02Info(info: *mut csrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsrilu02Info, __cushim_slot_cusparseCreateCsrilu02Info), export c"cusparseCreateCsrilu02Info", name "cusparseCreateCsrilu02Info", proc c"cusparseCreateCsrilu02Info", version 0, since 0, per_thread [];
-    link [cusparseCreateCsrilu02Info];
+    statics (__cushim_fn_cusparseCreateCsrilu02Info, __cushim_slot_cusparseCreateCsrilu02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsru2csrInfo(info: *mut csru2csrInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsru2csrInfo, __cushim_slot_cusparseCreateCsru2csrInfo), export c"cusparseCreateCsru2csrInfo", name "cusparseCreateCsru2csrInfo", proc c"cusparseCreateCsru2csrInfo", version 0, since 0, per_thread [];
-    link [cusparseCreateCsru2csrInfo];
+    statics (__cushim_fn_cusparseCreateCsru2csrInfo, __cushim_slot_cusparseCreateCsru2csrInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateDnMat(dnMatDescr: *mut cusparseDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *mut ::core::ffi::c_void, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateDnMat, __cushim_slot_cusparseCreateDnMat), export c"cusparseCreateDnMat", name "cusparseCreateDnMat", proc c"cusparseCreateDnMat", version 0, since 0, per_thread [];
-    link [cusparseCreateDnMat];
+    statics (__cushim_fn_cusparseCreateDnMat, __cushim_slot_cusparseCreateDnMat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateDnVec(dnVecDescr: *mut cusparseDnVecDescr_t, size: i64, values: *mut ::core::ffi::c_void, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateDnVec, __cushim_slot_cusparseCreateDnVec), export c"cusparseCreateDnVec", name "cusparseCreateDnVec", proc c"cusparseCreateDnVec", version 0, since 0, per_thread [];
-    link [cusparseCreateDnVec];
+    statics (__cushim_fn_cusparseCreateDnVec, __cushim_slot_cusparseCreateDnVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateIdentityPermutation(handle: cusparseHandle_t, n: ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateIdentityPermutation, __cushim_slot_cusparseCreateIdentityPermutation), export c"cusparseCreateIdentityPermutation", name "cusparseCreateIdentityPermutation", proc c"cusparseCreateIdentityPermutation", version 0, since 0, per_thread [];
-    link [cusparseCreateIdentityPermutation];
+    statics (__cushim_fn_cusparseCreateIdentityPermutation, __cushim_slot_cusparseCreateIdentityPermutation);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateMatDescr(descrA: *mut cusparseMatDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateMatDescr, __cushim_slot_cusparseCreateMatDescr), export c"cusparseCreateMatDescr", name "cusparseCreateMatDescr", proc c"cusparseCreateMatDescr", version 0, since 0, per_thread [];
-    link [cusparseCreateMatDescr];
+    statics (__cushim_fn_cusparseCreateMatDescr, __cushim_slot_cusparseCreateMatDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreatePruneInfo(info: *mut pruneInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreatePruneInfo, __cushim_slot_cusparseCreatePruneInfo), export c"cusparseCreatePruneInfo", name "cusparseCreatePruneInfo", proc c"cusparseCreatePruneInfo", version 0, since 0, per_thread [];
-    link [cusparseCreatePruneInfo];
+    statics (__cushim_fn_cusparseCreatePruneInfo, __cushim_slot_cusparseCreatePruneInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateSlicedEll(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *mut ::core::ffi::c_void, sellColInd: *mut ::core::ffi::c_void, sellValues: *mut ::core::ffi::c_void, sellSliceOffsetsType: cusparseIndexType_t, sellColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateSlicedEll, __cushim_slot_cusparseCreateSlicedEll), export c"cusparseCreateSlicedEll", name "cusparseCreateSlicedEll", proc c"cusparseCreateSlicedEll", version 0, since 0, per_thread [];
-    link [cusparseCreateSlicedEll];
+    statics (__cushim_fn_cusparseCreateSlicedEll, __cushim_slot_cusparseCreateSlicedEll);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCreateSpVec(spVecDescr: *mut cusparseSpVecDescr_t, size: i64, nnz: i64, indices: *mut ::core::ffi::c_void, values: *mut ::core::ffi::c_void, idxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCreateSpVec, __cushim_slot_cusparseCreateSpVec), export c"cusparseCreateSpVec", name "cusparseCreateSpVec", proc c"cusparseCreateSpVec", version 0, since 0, per_thread [];
-    link [cusparseCreateSpVec];
+    statics (__cushim_fn_cusparseCreateSpVec, __cushim_slot_cusparseCreateSpVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCscGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *mut ::core::ffi::c_void, cscRowInd: *mut *mut ::core::ffi::c_void, cscValues: *mut *mut ::core::ffi::c_void, cscColOffsetsType: *mut cusparseIndexType_t, cscRowIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCscGet, __cushim_slot_cusparseCscGet), export c"cusparseCscGet", name "cusparseCscGet", proc c"cusparseCscGet", version 0, since 0, per_thread [];
-    link [cusparseCscGet];
+    statics (__cushim_fn_cusparseCscGet, __cushim_slot_cusparseCscGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCscSetPointers(spMatDescr: cusparseSpMatDescr_t, cscColOffsets: *mut ::core::ffi::c_void, cscRowInd: *mut ::core::ffi::c_void, cscValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCscSetPointers, __cushim_slot_cusparseCscSetPointers), export c"cusparseCscSetPointers", name "cusparseCscSetPointers", proc c"cusparseCscSetPointers", version 0, since 0, per_thread [];
-    link [cusparseCscSetPointers];
+    statics (__cushim_fn_cusparseCscSetPointers, __cushim_slot_cusparseCscSetPointers);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCsr2cscEx2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *const ::core::ffi::c_void, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, cscVal: *mut ::core::ffi::c_void, cscColPtr: *mut ::core::ffi::c_int, cscRowInd: *mut ::core::ffi::c_int, valType: cudaDataType, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, alg: cusparseCsr2CscAlg_t, buffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCsr2cscEx2, __cushim_slot_cusparseCsr2cscEx2), export c"cusparseCsr2cscEx2", name "cusparseCsr2cscEx2", proc c"cusparseCsr2cscEx2", version 0, since 0, per_thread [];
-    link [cusparseCsr2cscEx2];
+    statics (__cushim_fn_cusparseCsr2cscEx2, __cushim_slot_cusparseCsr2cscEx2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCsr2cscEx2_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *const ::core::ffi::c_void, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, cscVal: *mut ::core::ffi::c_void, cscColPtr: *mut ::core::ffi::c_int, cscRowInd: *mut ::core::ffi::c_int, valType: cudaDataType, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, alg: cusparseCsr2CscAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCsr2cscEx2_bufferSize, __cushim_slot_cusparseCsr2cscEx2_bufferSize), export c"cusparseCsr2cscEx2_bufferSize", name "cusparseCsr2cscEx2_bufferSize", proc c"cusparseCsr2cscEx2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseCsr2cscEx2_bufferSize];
+    statics (__cushim_fn_cusparseCsr2cscEx2_bufferSize, __cushim_slot_cusparseCsr2cscEx2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCsrGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *mut ::core::ffi::c_void, csrColInd: *mut *mut ::core::ffi::c_void, csrValues: *mut *mut ::core::ffi::c_void, csrRowOffsetsType: *mut cusparseIndexType_t, csrColIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCsrGet, __cushim_slot_cusparseCsrGet), export c"cusparseCsrGet", name "cusparseCsrGet", proc c"cusparseCsrGet", version 0, since 0, per_thread [];
-    link [cusparseCsrGet];
+    statics (__cushim_fn_cusparseCsrGet, __cushim_slot_cusparseCsrGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCsrSetPointers(spMatDescr: cusparseSpMatDescr_t, csrRowOffsets: *mut ::core::ffi::c_void, csrColInd: *mut ::core::ffi::c_void, csrValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCsrSetPointers, __cushim_slot_cusparseCsrSetPointers), export c"cusparseCsrSetPointers", name "cusparseCsrSetPointers", proc c"cusparseCsrSetPointers", version 0, since 0, per_thread [];
-    link [cusparseCsrSetPointers];
+    statics (__cushim_fn_cusparseCsrSetPointers, __cushim_slot_cusparseCsrSetPointers);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseCsrSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, offsetsBatchStride: i64, columnsValuesBatchStride: i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseCsrSetStridedBatch, __cushim_slot_cusparseCsrSetStridedBatch), export c"cusparseCsrSetStridedBatch", name "cusparseCsrSetStridedBatch", proc c"cusparseCsrSetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseCsrSetStridedBatch];
+    statics (__cushim_fn_cusparseCsrSetStridedBatch, __cushim_slot_cusparseCsrSetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsr2csr, __cushim_slot_cusparseDbsr2csr), export c"cusparseDbsr2csr", name "cusparseDbsr2csr", proc c"cusparseDbsr2csr", version 0, since 0, per_thread [];
-    link [cusparseDbsr2csr];
+    statics (__cushim_fn_cusparseDbsr2csr, __cushim_slot_cusparseDbsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02, __cushim_slot_cusparseDbsric02), export c"cusparseDbsric02", name "cusparseDbsric02", proc c"cusparseDbsric02", version 0, since 0, per_thread [];
-    link [cusparseDbsric02];
+    statics (__cushim_fn_cusparseDbsric02, __cushim_slot_cusparseDbsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_analysis, __cushim_slot_cusparseDbsric02_analysis), export c"cusparseDbsric02_analysis", name "cusparseDbsric02_analysis", proc c"cusparseDbsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseDbsric02_analysis];
+    statics (__cushim_fn_cusparseDbsric02_analysis, __cushim_slot_cusparseDbsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_bufferSize, __cushim_slot_cusparseDbsric02_bufferSize), export c"cusparseDbsric02_bufferSize", name "cusparseDbsric02_bufferSize", proc c"cusparseDbsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDbsric02_bufferSize];
+    statics (__cushim_fn_cusparseDbsric02_bufferSize, __cushim_slot_cusparseDbsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_bufferSizeExt, __cushim_slot_cusparseDbsric02_bufferSizeExt), export c"cusparseDbsric02_bufferSizeExt", name "cusparseDbsric02_bufferSizeExt", proc c"cusparseDbsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDbsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseDbsric02_bufferSizeExt, __cushim_slot_cusparseDbsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02, __cushim_slot_cusparseDbsrilu02), export c"cusparseDbsrilu02", name "cusparseDbsrilu02", proc c"cusparseDbsrilu02", version 0, since 0, per_thread [];
-    link [cusparseDbsrilu02];
+    statics (__cushim_fn_cusparseDbsrilu02, __cushim_slot_cusparseDbsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_analysis, __cushim_slot_cusparseDbsrilu02_analysis), export c"cusparseDbsrilu02_analysis", name "cusparseDbsrilu02_analysis", proc c"cusparseDbsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseDbsrilu02_analysis];
+    statics (__cushim_fn_cusparseDbsrilu02_analysis, __cushim_slot_cusparseDbsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_bufferSize, __cushim_slot_cusparseDbsrilu02_bufferSize), export c"cusparseDbsrilu02_bufferSize", name "cusparseDbsrilu02_bufferSize", proc c"cusparseDbsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDbsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseDbsrilu02_bufferSize, __cushim_slot_cusparseDbsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_bufferSizeExt, __cushim_slot_cusparseDbsrilu02_bufferSizeExt), export c"cusparseDbsrilu02_bufferSizeExt", name "cusparseDbsrilu02_bufferSizeExt", proc c"cusparseDbsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDbsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseDbsrilu02_bufferSizeExt, __cushim_slot_cusparseDbsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_numericBoost, __cushim_slot_cusparseDbsrilu02_numericBoost), export c"cusparseDbsrilu02_numericBoost", name "cusparseDbsrilu02_numericBoost", proc c"cusparseDbsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseDbsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseDbsrilu02_numericBoost, __cushim_slot_cusparseDbsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrmm, __cushim_slot_cusparseDbsrmm), export c"cusparseDbsrmm", name "cusparseDbsrmm", proc c"cusparseDbsrmm", version 0, since 0, per_thread [];
-    link [cusparseDbsrmm];
+    statics (__cushim_fn_cusparseDbsrmm, __cushim_slot_cusparseDbsrmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f64, beta: *const f64, y: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrmv, __cushim_slot_cusparseDbsrmv), export c"cusparseDbsrmv", name "cusparseDbsrmv", proc c"cusparseDbsrmv", version 0, since 0, per_thread [];
-    link [cusparseDbsrmv];
+    statics (__cushim_fn_cusparseDbsrmv, __cushim_slot_cusparseDbsrmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_analysis, __cushim_slot_cusparseDbsrsm2_analysis), export c"cusparseDbsrsm2_analysis", name "cusparseDbsrsm2_analysis", proc c"cusparseDbsrsm2_analysis", version 0, since 0, per_thread [];
-    link [cusparseDbsrsm2_analysis];
+    statics (__cushim_fn_cusparseDbsrsm2_analysis, __cushim_slot_cusparseDbsrsm2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_bufferSize, __cushim_slot_cusparseDbsrsm2_bufferSize), export c"cusparseDbsrsm2_bufferSize", name "cusparseDbsrsm2_bufferSize", proc c"cusparseDbsrsm2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDbsrsm2_bufferSize];
+    statics (__cushim_fn_cusparseDbsrsm2_bufferSize, __cushim_slot_cusparseDbsrsm2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_bufferSizeExt, __cushim_slot_cusparseDbsrsm2_bufferSizeExt), export c"cusparseDbsrsm2_bufferSizeExt", name "cusparseDbsrsm2_bufferSizeExt", proc c"cusparseDbsrsm2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDbsrsm2_bufferSizeExt];
+    statics (__cushim_fn_cusparseDbsrsm2_bufferSizeExt, __cushim_slot_cusparseDbsrsm2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const f64, ldb: ::core::ffi::c_int, X: *mut f64, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_solve, __cushim_slot_cusparseDbsrsm2_solve), export c"cusparseDbsrsm2_solve", name "cusparseDbsrsm2_solve", proc c"cusparseDbsrsm2_solve", version 0, since 0, per_thread [];
-    link [cusparseDbsrsm2_solve];
+    statics (__cushim_fn_cusparseDbsrsm2_solve, __cushim_slot_cusparseDbsrsm2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_analysis, __cushim_slot_cusparseDbsrsv2_analysis), export c"cusparseDbsrsv2_analysis", name "cusparseDbsrsv2_analysis", proc c"cusparseDbsrsv2_analysis", version 0, since 0, per_thread [];
-    link [cusparseDbsrsv2_analysis];
+    statics (__cushim_fn_cusparseDbsrsv2_analysis, __cushim_slot_cusparseDbsrsv2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_bufferSize, __cushim_slot_cusparseDbsrsv2_bufferSize), export c"cusparseDbsrsv2_bufferSize", name "cusparseDbsrsv2_bufferSize", proc c"cusparseDbsrsv2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDbsrsv2_bufferSize];
+    statics (__cushim_fn_cusparseDbsrsv2_bufferSize, __cushim_slot_cusparseDbsrsv2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_bufferSizeExt, __cushim_slot_cusparseDbsrsv2_bufferSizeExt), export c"cusparseDbsrsv2_bufferSizeExt", name "cusparseDbsrsv2_bufferSizeExt", proc c"cusparseDbsrsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDbsrsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseDbsrsv2_bufferSizeExt, __cushim_slot_cusparseDbsrsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const f64, x: *mut f64, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_solve, __cushim_slot_cusparseDbsrsv2_solve), export c"cusparseDbsrsv2_solve", name "cusparseDbsrsv2_solve", proc c"cusparseDbsrsv2_solve", version 0, since 0, per_thread [];
-    link [cusparseDbsrsv2_solve];
+    statics (__cushim_fn_cusparseDbsrsv2_solve, __cushim_slot_cusparseDbsrsv2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f64, beta: *const f64, y: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrxmv, __cushim_slot_cusparseDbsrxmv), export c"cusparseDbsrxmv", name "cusparseDbsrxmv", proc c"cusparseDbsrxmv", version 0, since 0, per_thread [];
-    link [cusparseDbsrxmv];
+    statics (__cushim_fn_cusparseDbsrxmv, __cushim_slot_cusparseDbsrxmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2bsr, __cushim_slot_cusparseDcsr2bsr), export c"cusparseDcsr2bsr", name "cusparseDcsr2bsr", proc c"cusparseDcsr2bsr", version 0, since 0, per_thread [];
-    link [cusparseDcsr2bsr];
+    statics (__cushim_fn_cusparseDcsr2bsr, __cushim_slot_cusparseDcsr2bsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut f64, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2csr_compress, __cushim_slot_cusparseDcsr2csr_compress), export c"cusparseDcsr2csr_compress", name "cusparseDcsr2csr_compress", proc c"cusparseDcsr2csr_compress", version 0, since 0, per_thread [];
-    link [cusparseDcsr2csr_compress];
+    statics (__cushim_fn_cusparseDcsr2csr_compress, __cushim_slot_cusparseDcsr2csr_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2csru, __cushim_slot_cusparseDcsr2csru), export c"cusparseDcsr2csru", name "cusparseDcsr2csru", proc c"cusparseDcsr2csru", version 0, since 0, per_thread [];
-    link [cusparseDcsr2csru];
+    statics (__cushim_fn_cusparseDcsr2csru, __cushim_slot_cusparseDcsr2csru);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDcsr2gebsr, __cushim_slot_cusparseDcsr2gebsr), export c"cusparseDcsr2gebsr", name "cusparseDcsr2gebsr", proc c"cusparseDcsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseDcsr2gebsr];
+    statics (__cushim_fn_cusparseDcsr2gebsr, __cushim_slot_cusparseDcsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSize, __cushim_slot_cusparseDcsr2gebsr_bufferSize), export c"cusparseDcsr2gebsr_bufferSize", name "cusparseDcsr2gebsr_bufferSize", proc c"cusparseDcsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDcsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSize, __cushim_slot_cusparseDcsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDcsr2gebsr_bufferSizeExt), export c"cusparseDcsr2gebsr_bufferSizeExt", name "cusparseDcsr2gebsr_bufferSizeExt", proc c"cusparseDcsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDcsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDcsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f64, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrcolor, __cushim_slot_cusparseDcsrcolor), export c"cusparseDcsrcolor", name "cusparseDcsrcolor", proc c"cusparseDcsrcolor", version 0, since 0, per_thread [];
-    link [cusparseDcsrcolor];
+    statics (__cushim_fn_cusparseDcsrcolor, __cushim_slot_cusparseDcsrcolor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f64, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f64, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDcsrgeam2, __cushim_slot_cusparseDcsrgeam2), export c"cusparseDcsrgeam2", name "cusparseDcsrgeam2", proc c"cusparseDcsrgeam2", version 0, since 0, per_thread [];
-    link [cusparseDcsrgeam2];
+    statics (__cushim_fn_cusparseDcsrgeam2, __cushim_slot_cusparseDcsrgeam2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f64, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f64, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDcsrgeam2_bufferSizeExt, __cushim_slot_cusparseDcsrgeam2_bufferSizeExt), export c"cusparseDcsrgeam2_bufferSizeExt", name "cusparseDcsrgeam2_bufferSizeExt", proc c"cusparseDcsrgeam2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDcsrgeam2_bufferSizeExt];
+    statics (__cushim_fn_cusparseDcsrgeam2_bufferSizeExt, __cushim_slot_cusparseDcsrgeam2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02, __cushim_slot_cusparseDcsric02), export c"cusparseDcsric02", name "cusparseDcsric02", proc c"cusparseDcsric02", version 0, since 0, per_thread [];
-    link [cusparseDcsric02];
+    statics (__cushim_fn_cusparseDcsric02, __cushim_slot_cusparseDcsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_analysis, __cushim_slot_cusparseDcsric02_analysis), export c"cusparseDcsric02_analysis", name "cusparseDcsric02_analysis", proc c"cusparseDcsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseDcsric02_analysis];
+    statics (__cushim_fn_cusparseDcsric02_analysis, __cushim_slot_cusparseDcsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_bufferSize, __cushim_slot_cusparseDcsric02_bufferSize), export c"cusparseDcsric02_bufferSize", name "cusparseDcsric02_bufferSize", proc c"cusparseDcsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDcsric02_bufferSize];
+    statics (__cushim_fn_cusparseDcsric02_bufferSize, __cushim_slot_cusparseDcsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f64, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_bufferSizeExt, __cushim_slot_cusparseDcsric02_bufferSizeExt), export c"cusparseDcsric02_bufferSizeExt", name "cusparseDcsric02_bufferSizeExt", proc c"cusparseDcsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDcsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseDcsric02_bufferSizeExt, __cushim_slot_cusparseDcsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02, __cushim_slot_cusparseDcsrilu02), export c"cusparseDcsrilu02", name "cusparseDcsrilu02", proc c"cusparseDcsrilu02", version 0, since 0, per_thread [];
-    link [cusparseDcsrilu02];
+    statics (__cushim_fn_cusparseDcsrilu02, __cushim_slot_cusparseDcsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_analysis, __cushim_slot_cusparseDcsrilu02_analysis), export c"cusparseDcsrilu02_analysis", name "cusparseDcsrilu02_analysis", proc c"cusparseDcsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseDcsrilu02_analysis];
+    statics (__cushim_fn_cusparseDcsrilu02_analysis, __cushim_slot_cusparseDcsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_bufferSize, __cushim_slot_cusparseDcsrilu02_bufferSize), export c"cusparseDcsrilu02_bufferSize", name "cusparseDcsrilu02_bufferSize", proc c"cusparseDcsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDcsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseDcsrilu02_bufferSize, __cushim_slot_cusparseDcsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f64, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_bufferSizeExt, __cushim_slot_cusparseDcsrilu02_bufferSizeExt), export c"cusparseDcsrilu02_bufferSizeExt", name "cusparseDcsrilu02_bufferSizeExt", proc c"cusparseDcsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDcsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseDcsrilu02_bufferSizeExt, __cushim_slot_cusparseDcsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_numericBoost, __cushim_slot_cusparseDcsrilu02_numericBoost), export c"cusparseDcsrilu02_numericBoost", name "cusparseDcsrilu02_numericBoost", proc c"cusparseDcsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseDcsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseDcsrilu02_numericBoost, __cushim_slot_cusparseDcsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsru2csr, __cushim_slot_cusparseDcsru2csr), export c"cusparseDcsru2csr", name "cusparseDcsru2csr", proc c"cusparseDcsru2csr", version 0, since 0, per_thread [];
-    link [cusparseDcsru2csr];
+    statics (__cushim_fn_cusparseDcsru2csr, __cushim_slot_cusparseDcsru2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsru2csr_bufferSizeExt, __cushim_slot_cusparseDcsru2csr_bufferSizeExt), export c"cusparseDcsru2csr_bufferSizeExt", name "cusparseDcsru2csr_bufferSizeExt", proc c"cusparseDcsru2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDcsru2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseDcsru2csr_bufferSizeExt, __cushim_slot_cusparseDcsru2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_analysis(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDenseToSparse_analysis, __cushim_slot_cusparseDenseToSparse_analysis), export c"cusparseDenseToSparse_analysis", name "cusparseDenseToSparse_analysis", proc c"cusparseDenseToSparse_analysis", version 0, since 0, per_thread [];
-    link [cusparseDenseToSparse_analysis];
+    statics (__cushim_fn_cusparseDenseToSparse_analysis, __cushim_slot_cusparseDenseToSparse_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_bufferSize(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDenseToSparse_bufferSize, __cushim_slot_cusparseDenseToSparse_bufferSize), export c"cusparseDenseToSparse_bufferSize", name "cusparseDenseToSparse_bufferSize", proc c"cusparseDenseToSparse_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDenseToSparse_bufferSize];
+    statics (__cushim_fn_cusparseDenseToSparse_bufferSize, __cushim_slot_cusparseDenseToSparse_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_convert(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDenseToSparse_convert, __cushim_slot_cusparseDenseToSparse_convert), export c"cusparseDenseToSparse_convert", name "cusparseDenseToSparse_convert", proc c"cusparseDenseToSparse_convert", version 0, since 0, per_thread [];
-    link [cusparseDenseToSparse_convert];
+    statics (__cushim_fn_cusparseDenseToSparse_convert, __cushim_slot_cusparseDenseToSparse_convert);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroy(handle: cusparseHandle_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroy, __cushim_slot_cusparseDestroy), export c"cusparseDestroy", name "cusparseDestroy", proc c"cusparseDestroy", version 0, since 0, per_thread [];
-    link [cusparseDestroy];
+    statics (__cushim_fn_cusparseDestroy, __cushim_slot_cusparseDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsric02Info(info: bsric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsric02Info, __cushim_slot_cusparseDestroyBsric02Info), export c"cusparseDestroyBsric02Info", name "cusparseDestroyBsric02Info", proc c"cusparseDestroyBsric02Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyBsric02Info];
+    statics (__cushim_fn_cusparseDestroyBsric02Info, __cushim_slot_cusparseDestroyBsric02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrilu02Info(info: bsrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrilu02Info, __cushim_slot_cusparseDestroyBsrilu02Info), export c"cusparseDestroyBsrilu02Info", name "cusparseDestroyBsrilu02Info", proc c"cusparseDestroyBsrilu02Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyBsrilu02Info];
+    statics (__cushim_fn_cusparseDestroyBsrilu02Info, __cushim_slot_cusparseDestroyBsrilu02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrsm2Info(info: bsrsm2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrsm2Info, __cushim_slot_cusparseDestroyBsrsm2Info), export c"cusparseDestroyBsrsm2Info", name "cusparseDestroyBsrsm2Info", proc c"cusparseDestroyBsrsm2Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyBsrsm2Info];
+    statics (__cushim_fn_cusparseDestroyBsrsm2Info, __cushim_slot_cusparseDestroyBsrsm2Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrsv2Info(info: bsrsv2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrsv2Info, __cushim_slot_cusparseDestroyBsrsv2Info), export c"cusparseDestroyBsrsv2Info", name "cusparseDestroyBsrsv2Info", proc c"cusparseDestroyBsrsv2Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyBsrsv2Info];
+    statics (__cushim_fn_cusparseDestroyBsrsv2Info, __cushim_slot_cusparseDestroyBsrsv2Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyColorInfo(info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyColorInfo, __cushim_slot_cusparseDestroyColorInfo), export c"cusparseDestroyColorInfo", name "cusparseDestroyColorInfo", proc c"cusparseDestroyColorInfo", version 0, since 0, per_thread [];
-    link [cusparseDestroyColorInfo];
+    statics (__cushim_fn_cusparseDestroyColorInfo, __cushim_slot_cusparseDestroyColorInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsric02Info(info: csric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsric02Info, __cushim_slot_cusparseDestroyCsric02Info), export c"cusparseDestroyCsric02Info", name "cusparseDestroyCsric02Info", proc c"cusparseDestroyCsric02Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyCsric02Info];
+    statics (__cushim_fn_cusparseDestroyCsric02Info, __cushim_slot_cusparseDestroyCsric02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsrilu02Info(info: csrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsrilu02Info, __cushim_slot_cusparseDestroyCsrilu02Info), export c"cusparseDestroyCsrilu02Info", name "cusparseDestroyCsrilu02Info", proc c"cusparseDestroyCsrilu02Info", version 0, since 0, per_thread [];
-    link [cusparseDestroyCsrilu02Info];
+    statics (__cushim_fn_cusparseDestroyCsrilu02Info, __cushim_slot_cusparseDestroyCsrilu02Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsru2csrInfo(info: csru2csrInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsru2csrInfo, __cushim_slot_cusparseDestroyCsru2csrInfo), export c"cusparseDestroyCsru2csrInfo", name "cusparseDestroyCsru2csrInfo", proc c"cusparseDestroyCsru2csrInfo", version 0, since 0, per_thread [];
-    link [cusparseDestroyCsru2csrInfo];
+    statics (__cushim_fn_cusparseDestroyCsru2csrInfo, __cushim_slot_cusparseDestroyCsru2csrInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyDnMat(dnMatDescr: cusparseConstDnMatDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroyDnMat, __cushim_slot_cusparseDestroyDnMat), export c"cusparseDestroyDnMat", name "cusparseDestroyDnMat", proc c"cusparseDestroyDnMat", version 0, since 0, per_thread [];
-    link [cusparseDestroyDnMat];
+    statics (__cushim_fn_cusparseDestroyDnMat, __cushim_slot_cusparseDestroyDnMat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyDnVec(dnVecDescr: cusparseConstDnVecDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroyDnVec, __cushim_slot_cusparseDestroyDnVec), export c"cusparseDestroyDnVec", name "cusparseDestroyDnVec", proc c"cusparseDestroyDnVec", version 0, since 0, per_thread [];
-    link [cusparseDestroyDnVec];
+    statics (__cushim_fn_cusparseDestroyDnVec, __cushim_slot_cusparseDestroyDnVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyMatDescr(descrA: cusparseMatDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroyMatDescr, __cushim_slot_cusparseDestroyMatDescr), export c"cusparseDestroyMatDescr", name "cusparseDestroyMatDescr", proc c"cusparseDestroyMatDescr", version 0, since 0, per_thread [];
-    link [cusparseDestroyMatDescr];
+    statics (__cushim_fn_cusparseDestroyMatDescr, __cushim_slot_cusparseDestroyMatDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroyPruneInfo(info: pruneInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyPruneInfo, __cushim_slot_cusparseDestroyPruneInfo), export c"cusparseDestroyPruneInfo", name "cusparseDestroyPruneInfo", proc c"cusparseDestroyPruneInfo", version 0, since 0, per_thread [];
-    link [cusparseDestroyPruneInfo];
+    statics (__cushim_fn_cusparseDestroyPruneInfo, __cushim_slot_cusparseDestroyPruneInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroySpMat(spMatDescr: cusparseConstSpMatDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroySpMat, __cushim_slot_cusparseDestroySpMat), export c"cusparseDestroySpMat", name "cusparseDestroySpMat", proc c"cusparseDestroySpMat", version 0, since 0, per_thread [];
-    link [cusparseDestroySpMat];
+    statics (__cushim_fn_cusparseDestroySpMat, __cushim_slot_cusparseDestroySpMat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDestroySpVec(spVecDescr: cusparseConstSpVecDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDestroySpVec, __cushim_slot_cusparseDestroySpVec), export c"cusparseDestroySpVec", name "cusparseDestroySpVec", proc c"cusparseDestroySpVec", version 0, since 0, per_thread [];
-    link [cusparseDestroySpVec];
+    statics (__cushim_fn_cusparseDestroySpVec, __cushim_slot_cusparseDestroySpVec);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2csr, __cushim_slot_cusparseDgebsr2csr), export c"cusparseDgebsr2csr", name "cusparseDgebsr2csr", proc c"cusparseDgebsr2csr", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2csr];
+    statics (__cushim_fn_cusparseDgebsr2csr, __cushim_slot_cusparseDgebsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut f64, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgebsr2gebsc, __cushim_slot_cusparseDgebsr2gebsc), export c"cusparseDgebsr2gebsc", name "cusparseDgebsr2gebsc", proc c"cusparseDgebsr2gebsc", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsc];
+    statics (__cushim_fn_cusparseDgebsr2gebsc, __cushim_slot_cusparseDgebsr2gebsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSize, __cushim_slot_cusparseDgebsr2gebsc_bufferSize), export c"cusparseDgebsr2gebsc_bufferSize", name "cusparseDgebsr2gebsc_bufferSize", proc c"cusparseDgebsr2gebsc_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsc_bufferSize];
+    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSize, __cushim_slot_cusparseDgebsr2gebsc_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsc_bufferSizeExt), export c"cusparseDgebsr2gebsc_bufferSizeExt", name "cusparseDgebsr2gebsc_bufferSizeExt", proc c"cusparseDgebsr2gebsc_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsc_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsc_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr, __cushim_slot_cusparseDgebsr2gebsr), export c"cusparseDgebsr2gebsr", name "cusparseDgebsr2gebsr", proc c"cusparseDgebsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsr];
+    statics (__cushim_fn_cusparseDgebsr2gebsr, __cushim_slot_cusparseDgebsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSize, __cushim_slot_cusparseDgebsr2gebsr_bufferSize), export c"cusparseDgebsr2gebsr_bufferSize", name "cusparseDgebsr2gebsr_bufferSize", proc c"cusparseDgebsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSize, __cushim_slot_cusparseDgebsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsr_bufferSizeExt), export c"cusparseDgebsr2gebsr_bufferSizeExt", name "cusparseDgebsr2gebsr_bufferSizeExt", proc c"cusparseDgebsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgebsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const f64, xInd: *const ::core::ffi::c_int, beta: *const f64, y: *mut f64, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgemvi, __cushim_slot_cusparseDgemvi), export c"cusparseDgemvi", name "cusparseDgemvi", proc c"cusparseDgemvi", version 0, since 0, per_thread [];
-    link [cusparseDgemvi];
+    statics (__cushim_fn_cusparseDgemvi, __cushim_slot_cusparseDgemvi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgemvi_bufferSize, __cushim_slot_cusparseDgemvi_bufferSize), export c"cusparseDgemvi_bufferSize", name "cusparseDgemvi_bufferSize", proc c"cusparseDgemvi_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseDgemvi_bufferSize];
+    statics (__cushim_fn_cusparseDgemvi_bufferSize, __cushim_slot_cusparseDgemvi_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut f64, dl: *mut f64, d: *mut f64, du: *mut f64, dw: *mut f64, x: *mut f64, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgpsvInterleavedBatch, __cushim_slot_cusparseDgpsvInterleavedBatch), export c"cusparseDgpsvInterleavedBatch", name "cusparseDgpsvInterleavedBatch", proc c"cusparseDgpsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseDgpsvInterleavedBatch];
+    statics (__cushim_fn_cusparseDgpsvInterleavedBatch, __cushim_slot_cusparseDgpsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const f64, dl: *const f64, d: *const f64, du: *const f64, dw: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt), export c"cusparseDgpsvInterleavedBatch_bufferSizeExt", name "cusparseDgpsvInterleavedBatch_bufferSizeExt", proc c"cusparseDgpsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgpsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *mut f64, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2, __cushim_slot_cusparseDgtsv2), export c"cusparseDgtsv2", name "cusparseDgtsv2", proc c"cusparseDgtsv2", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2];
+    statics (__cushim_fn_cusparseDgtsv2, __cushim_slot_cusparseDgtsv2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *mut f64, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2StridedBatch, __cushim_slot_cusparseDgtsv2StridedBatch), export c"cusparseDgtsv2StridedBatch", name "cusparseDgtsv2StridedBatch", proc c"cusparseDgtsv2StridedBatch", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2StridedBatch];
+    statics (__cushim_fn_cusparseDgtsv2StridedBatch, __cushim_slot_cusparseDgtsv2StridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsv2StridedBatch_bufferSizeExt), export c"cusparseDgtsv2StridedBatch_bufferSizeExt", name "cusparseDgtsv2StridedBatch_bufferSizeExt", proc c"cusparseDgtsv2StridedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2StridedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsv2StridedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *const f64, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2_bufferSizeExt, __cushim_slot_cusparseDgtsv2_bufferSizeExt), export c"cusparseDgtsv2_bufferSizeExt", name "cusparseDgtsv2_bufferSizeExt", proc c"cusparseDgtsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgtsv2_bufferSizeExt, __cushim_slot_cusparseDgtsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *mut f64, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2_nopivot, __cushim_slot_cusparseDgtsv2_nopivot), export c"cusparseDgtsv2_nopivot", name "cusparseDgtsv2_nopivot", proc c"cusparseDgtsv2_nopivot", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2_nopivot];
+    statics (__cushim_fn_cusparseDgtsv2_nopivot, __cushim_slot_cusparseDgtsv2_nopivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *const f64, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseDgtsv2_nopivot_bufferSizeExt), export c"cusparseDgtsv2_nopivot_bufferSizeExt", name "cusparseDgtsv2_nopivot_bufferSizeExt", proc c"cusparseDgtsv2_nopivot_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgtsv2_nopivot_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseDgtsv2_nopivot_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut f64, d: *mut f64, du: *mut f64, x: *mut f64, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsvInterleavedBatch, __cushim_slot_cusparseDgtsvInterleavedBatch), export c"cusparseDgtsvInterleavedBatch", name "cusparseDgtsvInterleavedBatch", proc c"cusparseDgtsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseDgtsvInterleavedBatch];
+    statics (__cushim_fn_cusparseDgtsvInterleavedBatch, __cushim_slot_cusparseDgtsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt), export c"cusparseDgtsvInterleavedBatch_bufferSizeExt", name "cusparseDgtsvInterleavedBatch_bufferSizeExt", proc c"cusparseDgtsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDgtsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseDgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGet(dnMatDescr: cusparseDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *mut ::core::ffi::c_void, type_: *mut cudaDataType, order: *mut cusparseOrder_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnMatGet, __cushim_slot_cusparseDnMatGet), export c"cusparseDnMatGet", name "cusparseDnMatGet", proc c"cusparseDnMatGet", version 0, since 0, per_thread [];
-    link [cusparseDnMatGet];
+    statics (__cushim_fn_cusparseDnMatGet, __cushim_slot_cusparseDnMatGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGetStridedBatch(dnMatDescr: cusparseConstDnMatDescr_t, batchCount: *mut ::core::ffi::c_int, batchStride: *mut i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnMatGetStridedBatch, __cushim_slot_cusparseDnMatGetStridedBatch), export c"cusparseDnMatGetStridedBatch", name "cusparseDnMatGetStridedBatch", proc c"cusparseDnMatGetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseDnMatGetStridedBatch];
+    statics (__cushim_fn_cusparseDnMatGetStridedBatch, __cushim_slot_cusparseDnMatGetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGetValues(dnMatDescr: cusparseDnMatDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnMatGetValues, __cushim_slot_cusparseDnMatGetValues), export c"cusparseDnMatGetValues", name "cusparseDnMatGetValues", proc c"cusparseDnMatGetValues", version 0, since 0, per_thread [];
-    link [cusparseDnMatGetValues];
+    statics (__cushim_fn_cusparseDnMatGetValues, __cushim_slot_cusparseDnMatGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnMatSetStridedBatch(dnMatDescr: cusparseDnMatDescr_t, batchCount: ::core::ffi::c_int, batchStride: i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnMatSetStridedBatch, __cushim_slot_cusparseDnMatSetStridedBatch), export c"cusparseDnMatSetStridedBatch", name "cusparseDnMatSetStridedBatch", proc c"cusparseDnMatSetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseDnMatSetStridedBatch];
+    statics (__cushim_fn_cusparseDnMatSetStridedBatch, __cushim_slot_cusparseDnMatSetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnMatSetValues(dnMatDescr: cusparseDnMatDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnMatSetValues, __cushim_slot_cusparseDnMatSetValues), export c"cusparseDnMatSetValues", name "cusparseDnMatSetValues", proc c"cusparseDnMatSetValues", version 0, since 0, per_thread [];
-    link [cusparseDnMatSetValues];
+    statics (__cushim_fn_cusparseDnMatSetValues, __cushim_slot_cusparseDnMatSetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnVecGet(dnVecDescr: cusparseDnVecDescr_t, size: *mut i64, values: *mut *mut ::core::ffi::c_void, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnVecGet, __cushim_slot_cusparseDnVecGet), export c"cusparseDnVecGet", name "cusparseDnVecGet", proc c"cusparseDnVecGet", version 0, since 0, per_thread [];
-    link [cusparseDnVecGet];
+    statics (__cushim_fn_cusparseDnVecGet, __cushim_slot_cusparseDnVecGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnVecGetValues(dnVecDescr: cusparseDnVecDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnVecGetValues, __cushim_slot_cusparseDnVecGetValues), export c"cusparseDnVecGetValues", name "cusparseDnVecGetValues", proc c"cusparseDnVecGetValues", version 0, since 0, per_thread [];
-    link [cusparseDnVecGetValues];
+    statics (__cushim_fn_cusparseDnVecGetValues, __cushim_slot_cusparseDnVecGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnVecSetValues(dnVecDescr: cusparseDnVecDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnVecSetValues, __cushim_slot_cusparseDnVecSetValues), export c"cusparseDnVecSetValues", name "cusparseDnVecSetValues", proc c"cusparseDnVecSetValues", version 0, since 0, per_thread [];
-    link [cusparseDnVecSetValues];
+    statics (__cushim_fn_cusparseDnVecSetValues, __cushim_slot_cusparseDnVecSetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const f64, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseDnnz, __cushim_slot_cusparseDnnz), export c"cusparseDnnz", name "cusparseDnnz", proc c"cusparseDnnz", version 0, since 0, per_thread [];
-    link [cusparseDnnz];
+    statics (__cushim_fn_cusparseDnnz, __cushim_slot_cusparseDnnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDnnz_compress, __cushim_slot_cusparseDnnz_compress), export c"cusparseDnnz_compress", name "cusparseDnnz_compress", proc c"cusparseDnnz_compress", version 0, since 0, per_thread [];
-    link [cusparseDnnz_compress];
+    statics (__cushim_fn_cusparseDnnz_compress, __cushim_slot_cusparseDnnz_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csr, __cushim_slot_cusparseDpruneCsr2csr), export c"cusparseDpruneCsr2csr", name "cusparseDpruneCsr2csr", proc c"cusparseDpruneCsr2csr", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csr];
+    statics (__cushim_fn_cusparseDpruneCsr2csr, __cushim_slot_cusparseDpruneCsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage, __cushim_slot_cusparseDpruneCsr2csrByPercentage), export c"cusparseDpruneCsr2csrByPercentage", name "cusparseDpruneCsr2csrByPercentage", proc c"cusparseDpruneCsr2csrByPercentage", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csrByPercentage];
+    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage, __cushim_slot_cusparseDpruneCsr2csrByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt), export c"cusparseDpruneCsr2csrByPercentage_bufferSizeExt", name "cusparseDpruneCsr2csrByPercentage_bufferSizeExt", proc c"cusparseDpruneCsr2csrByPercentage_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csrByPercentage_bufferSizeExt];
+    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrNnz, __cushim_slot_cusparseDpruneCsr2csrNnz), export c"cusparseDpruneCsr2csrNnz", name "cusparseDpruneCsr2csrNnz", proc c"cusparseDpruneCsr2csrNnz", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csrNnz];
+    statics (__cushim_fn_cusparseDpruneCsr2csrNnz, __cushim_slot_cusparseDpruneCsr2csrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseDpruneCsr2csrNnzByPercentage), export c"cusparseDpruneCsr2csrNnzByPercentage", name "cusparseDpruneCsr2csrNnzByPercentage", proc c"cusparseDpruneCsr2csrNnzByPercentage", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csrNnzByPercentage];
+    statics (__cushim_fn_cusparseDpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseDpruneCsr2csrNnzByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csr_bufferSizeExt), export c"cusparseDpruneCsr2csr_bufferSizeExt", name "cusparseDpruneCsr2csr_bufferSizeExt", proc c"cusparseDpruneCsr2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDpruneCsr2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseDpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csr, __cushim_slot_cusparseDpruneDense2csr), export c"cusparseDpruneDense2csr", name "cusparseDpruneDense2csr", proc c"cusparseDpruneDense2csr", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csr];
+    statics (__cushim_fn_cusparseDpruneDense2csr, __cushim_slot_cusparseDpruneDense2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage, __cushim_slot_cusparseDpruneDense2csrByPercentage), export c"cusparseDpruneDense2csrByPercentage", name "cusparseDpruneDense2csrByPercentage", proc c"cusparseDpruneDense2csrByPercentage", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csrByPercentage];
+    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage, __cushim_slot_cusparseDpruneDense2csrByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt), export c"cusparseDpruneDense2csrByPercentage_bufferSizeExt", name "cusparseDpruneDense2csrByPercentage_bufferSizeExt", proc c"cusparseDpruneDense2csrByPercentage_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csrByPercentage_bufferSizeExt];
+    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrNnz, __cushim_slot_cusparseDpruneDense2csrNnz), export c"cusparseDpruneDense2csrNnz", name "cusparseDpruneDense2csrNnz", proc c"cusparseDpruneDense2csrNnz", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csrNnz];
+    statics (__cushim_fn_cusparseDpruneDense2csrNnz, __cushim_slot_cusparseDpruneDense2csrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrNnzByPercentage, __cushim_slot_cusparseDpruneDense2csrNnzByPercentage), export c"cusparseDpruneDense2csrNnzByPercentage", name "cusparseDpruneDense2csrNnzByPercentage", proc c"cusparseDpruneDense2csrNnzByPercentage", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csrNnzByPercentage];
+    statics (__cushim_fn_cusparseDpruneDense2csrNnzByPercentage, __cushim_slot_cusparseDpruneDense2csrNnzByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csr_bufferSizeExt), export c"cusparseDpruneDense2csr_bufferSizeExt", name "cusparseDpruneDense2csr_bufferSizeExt", proc c"cusparseDpruneDense2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseDpruneDense2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseDpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGather(handle: cusparseHandle_t, vecY: cusparseConstDnVecDescr_t, vecX: cusparseSpVecDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGather, __cushim_slot_cusparseGather), export c"cusparseGather", name "cusparseGather", proc c"cusparseGather", version 0, since 0, per_thread [];
-    link [cusparseGather];
+    statics (__cushim_fn_cusparseGather, __cushim_slot_cusparseGather);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetErrorName(status: cusparseStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cusparseGetErrorName, __cushim_slot_cusparseGetErrorName), export c"cusparseGetErrorName", name "cusparseGetErrorName", proc c"cusparseGetErrorName", version 0, since 0, per_thread [];
-    link [cusparseGetErrorName];
+    statics (__cushim_fn_cusparseGetErrorName, __cushim_slot_cusparseGetErrorName);
     returns answer, fallback [status, Name];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetErrorString(status: cusparseStatus_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_cusparseGetErrorString, __cushim_slot_cusparseGetErrorString), export c"cusparseGetErrorString", name "cusparseGetErrorString", proc c"cusparseGetErrorString", version 0, since 0, per_thread [];
-    link [cusparseGetErrorString];
+    statics (__cushim_fn_cusparseGetErrorString, __cushim_slot_cusparseGetErrorString);
     returns answer, fallback [status, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetMatDiagType(descrA: cusparseMatDescr_t) -> cusparseDiagType_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetMatDiagType, __cushim_slot_cusparseGetMatDiagType), export c"cusparseGetMatDiagType", name "cusparseGetMatDiagType", proc c"cusparseGetMatDiagType", version 0, since 0, per_thread [];
-    link [cusparseGetMatDiagType];
+    statics (__cushim_fn_cusparseGetMatDiagType, __cushim_slot_cusparseGetMatDiagType);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetMatFillMode(descrA: cusparseMatDescr_t) -> cusparseFillMode_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetMatFillMode, __cushim_slot_cusparseGetMatFillMode), export c"cusparseGetMatFillMode", name "cusparseGetMatFillMode", proc c"cusparseGetMatFillMode", version 0, since 0, per_thread [];
-    link [cusparseGetMatFillMode];
+    statics (__cushim_fn_cusparseGetMatFillMode, __cushim_slot_cusparseGetMatFillMode);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetMatIndexBase(descrA: cusparseMatDescr_t) -> cusparseIndexBase_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetMatIndexBase, __cushim_slot_cusparseGetMatIndexBase), export c"cusparseGetMatIndexBase", name "cusparseGetMatIndexBase", proc c"cusparseGetMatIndexBase", version 0, since 0, per_thread [];
-    link [cusparseGetMatIndexBase];
+    statics (__cushim_fn_cusparseGetMatIndexBase, __cushim_slot_cusparseGetMatIndexBase);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetMatType(descrA: cusparseMatDescr_t) -> cusparseMatrixType_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetMatType, __cushim_slot_cusparseGetMatType), export c"cusparseGetMatType", name "cusparseGetMatType", proc c"cusparseGetMatType", version 0, since 0, per_thread [];
-    link [cusparseGetMatType];
+    statics (__cushim_fn_cusparseGetMatType, __cushim_slot_cusparseGetMatType);
     returns value, fallback [zero];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetPointerMode(handle: cusparseHandle_t, mode: *mut cusparsePointerMode_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetPointerMode, __cushim_slot_cusparseGetPointerMode), export c"cusparseGetPointerMode", name "cusparseGetPointerMode", proc c"cusparseGetPointerMode", version 0, since 0, per_thread [];
-    link [cusparseGetPointerMode];
+    statics (__cushim_fn_cusparseGetPointerMode, __cushim_slot_cusparseGetPointerMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetProperty, __cushim_slot_cusparseGetProperty), export c"cusparseGetProperty", name "cusparseGetProperty", proc c"cusparseGetProperty", version 0, since 0, per_thread [];
-    link [cusparseGetProperty];
+    statics (__cushim_fn_cusparseGetProperty, __cushim_slot_cusparseGetProperty);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetStream(handle: cusparseHandle_t, streamId: *mut cudaStream_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetStream, __cushim_slot_cusparseGetStream), export c"cusparseGetStream", name "cusparseGetStream", proc c"cusparseGetStream", version 0, since 0, per_thread [];
-    link [cusparseGetStream];
+    statics (__cushim_fn_cusparseGetStream, __cushim_slot_cusparseGetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseGetVersion(handle: cusparseHandle_t, version: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseGetVersion, __cushim_slot_cusparseGetVersion), export c"cusparseGetVersion", name "cusparseGetVersion", proc c"cusparseGetVersion", version 0, since 0, per_thread [];
-    link [cusparseGetVersion];
+    statics (__cushim_fn_cusparseGetVersion, __cushim_slot_cusparseGetVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerForceDisable() -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerForceDisable, __cushim_slot_cusparseLoggerForceDisable), export c"cusparseLoggerForceDisable", name "cusparseLoggerForceDisable", proc c"cusparseLoggerForceDisable", version 0, since 0, per_thread [];
-    link [cusparseLoggerForceDisable];
+    statics (__cushim_fn_cusparseLoggerForceDisable, __cushim_slot_cusparseLoggerForceDisable);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerOpenFile, __cushim_slot_cusparseLoggerOpenFile), export c"cusparseLoggerOpenFile", name "cusparseLoggerOpenFile", proc c"cusparseLoggerOpenFile", version 0, since 0, per_thread [];
-    link [cusparseLoggerOpenFile];
+    statics (__cushim_fn_cusparseLoggerOpenFile, __cushim_slot_cusparseLoggerOpenFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetCallback(callback: cusparseLoggerCallback_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerSetCallback, __cushim_slot_cusparseLoggerSetCallback), export c"cusparseLoggerSetCallback", name "cusparseLoggerSetCallback", proc c"cusparseLoggerSetCallback", version 0, since 0, per_thread [];
-    link [cusparseLoggerSetCallback];
+    statics (__cushim_fn_cusparseLoggerSetCallback, __cushim_slot_cusparseLoggerSetCallback);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetFile(file: *mut _IO_FILE) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerSetFile, __cushim_slot_cusparseLoggerSetFile), export c"cusparseLoggerSetFile", name "cusparseLoggerSetFile", proc c"cusparseLoggerSetFile", version 0, since 0, per_thread [];
-    link [cusparseLoggerSetFile];
+    statics (__cushim_fn_cusparseLoggerSetFile, __cushim_slot_cusparseLoggerSetFile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetLevel(level: ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerSetLevel, __cushim_slot_cusparseLoggerSetLevel), export c"cusparseLoggerSetLevel", name "cusparseLoggerSetLevel", proc c"cusparseLoggerSetLevel", version 0, since 0, per_thread [];
-    link [cusparseLoggerSetLevel];
+    statics (__cushim_fn_cusparseLoggerSetLevel, __cushim_slot_cusparseLoggerSetLevel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetMask(mask: ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseLoggerSetMask, __cushim_slot_cusparseLoggerSetMask), export c"cusparseLoggerSetMask", name "cusparseLoggerSetMask", proc c"cusparseLoggerSetMask", version 0, since 0, per_thread [];
-    link [cusparseLoggerSetMask];
+    statics (__cushim_fn_cusparseLoggerSetMask, __cushim_slot_cusparseLoggerSetMask);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseRot(handle: cusparseHandle_t, c_coeff: *const ::core::ffi::c_void, s_coeff: *const ::core::ffi::c_void, vecX: cusparseSpVecDescr_t, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseRot, __cushim_slot_cusparseRot), export c"cusparseRot", name "cusparseRot", proc c"cusparseRot", version 0, since 0, per_thread [];
-    link [cusparseRot];
+    statics (__cushim_fn_cusparseRot, __cushim_slot_cusparseRot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSDDMM, __cushim_slot_cusparseSDDMM), export c"cusparseSDDMM", name "cusparseSDDMM", proc c"cusparseSDDMM", version 0, since 0, per_thread [];
-    link [cusparseSDDMM];
+    statics (__cushim_fn_cusparseSDDMM, __cushim_slot_cusparseSDDMM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSDDMM_bufferSize, __cushim_slot_cusparseSDDMM_bufferSize), export c"cusparseSDDMM_bufferSize", name "cusparseSDDMM_bufferSize", proc c"cusparseSDDMM_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSDDMM_bufferSize];
+    statics (__cushim_fn_cusparseSDDMM_bufferSize, __cushim_slot_cusparseSDDMM_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSDDMM_preprocess, __cushim_slot_cusparseSDDMM_preprocess), export c"cusparseSDDMM_preprocess", name "cusparseSDDMM_preprocess", proc c"cusparseSDDMM_preprocess", version 0, since 0, per_thread [];
-    link [cusparseSDDMM_preprocess];
+    statics (__cushim_fn_cusparseSDDMM_preprocess, __cushim_slot_cusparseSDDMM_preprocess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsr2csr, __cushim_slot_cusparseSbsr2csr), export c"cusparseSbsr2csr", name "cusparseSbsr2csr", proc c"cusparseSbsr2csr", version 0, since 0, per_thread [];
-    link [cusparseSbsr2csr];
+    statics (__cushim_fn_cusparseSbsr2csr, __cushim_slot_cusparseSbsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02, __cushim_slot_cusparseSbsric02), export c"cusparseSbsric02", name "cusparseSbsric02", proc c"cusparseSbsric02", version 0, since 0, per_thread [];
-    link [cusparseSbsric02];
+    statics (__cushim_fn_cusparseSbsric02, __cushim_slot_cusparseSbsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_analysis, __cushim_slot_cusparseSbsric02_analysis), export c"cusparseSbsric02_analysis", name "cusparseSbsric02_analysis", proc c"cusparseSbsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseSbsric02_analysis];
+    statics (__cushim_fn_cusparseSbsric02_analysis, __cushim_slot_cusparseSbsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_bufferSize, __cushim_slot_cusparseSbsric02_bufferSize), export c"cusparseSbsric02_bufferSize", name "cusparseSbsric02_bufferSize", proc c"cusparseSbsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSbsric02_bufferSize];
+    statics (__cushim_fn_cusparseSbsric02_bufferSize, __cushim_slot_cusparseSbsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_bufferSizeExt, __cushim_slot_cusparseSbsric02_bufferSizeExt), export c"cusparseSbsric02_bufferSizeExt", name "cusparseSbsric02_bufferSizeExt", proc c"cusparseSbsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSbsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseSbsric02_bufferSizeExt, __cushim_slot_cusparseSbsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02, __cushim_slot_cusparseSbsrilu02), export c"cusparseSbsrilu02", name "cusparseSbsrilu02", proc c"cusparseSbsrilu02", version 0, since 0, per_thread [];
-    link [cusparseSbsrilu02];
+    statics (__cushim_fn_cusparseSbsrilu02, __cushim_slot_cusparseSbsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_analysis, __cushim_slot_cusparseSbsrilu02_analysis), export c"cusparseSbsrilu02_analysis", name "cusparseSbsrilu02_analysis", proc c"cusparseSbsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseSbsrilu02_analysis];
+    statics (__cushim_fn_cusparseSbsrilu02_analysis, __cushim_slot_cusparseSbsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_bufferSize, __cushim_slot_cusparseSbsrilu02_bufferSize), export c"cusparseSbsrilu02_bufferSize", name "cusparseSbsrilu02_bufferSize", proc c"cusparseSbsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSbsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseSbsrilu02_bufferSize, __cushim_slot_cusparseSbsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_bufferSizeExt, __cushim_slot_cusparseSbsrilu02_bufferSizeExt), export c"cusparseSbsrilu02_bufferSizeExt", name "cusparseSbsrilu02_bufferSizeExt", proc c"cusparseSbsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSbsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseSbsrilu02_bufferSizeExt, __cushim_slot_cusparseSbsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_numericBoost, __cushim_slot_cusparseSbsrilu02_numericBoost), export c"cusparseSbsrilu02_numericBoost", name "cusparseSbsrilu02_numericBoost", proc c"cusparseSbsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseSbsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseSbsrilu02_numericBoost, __cushim_slot_cusparseSbsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrmm, __cushim_slot_cusparseSbsrmm), export c"cusparseSbsrmm", name "cusparseSbsrmm", proc c"cusparseSbsrmm", version 0, since 0, per_thread [];
-    link [cusparseSbsrmm];
+    statics (__cushim_fn_cusparseSbsrmm, __cushim_slot_cusparseSbsrmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f32, beta: *const f32, y: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrmv, __cushim_slot_cusparseSbsrmv), export c"cusparseSbsrmv", name "cusparseSbsrmv", proc c"cusparseSbsrmv", version 0, since 0, per_thread [];
-    link [cusparseSbsrmv];
+    statics (__cushim_fn_cusparseSbsrmv, __cushim_slot_cusparseSbsrmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_analysis, __cushim_slot_cusparseSbsrsm2_analysis), export c"cusparseSbsrsm2_analysis", name "cusparseSbsrsm2_analysis", proc c"cusparseSbsrsm2_analysis", version 0, since 0, per_thread [];
-    link [cusparseSbsrsm2_analysis];
+    statics (__cushim_fn_cusparseSbsrsm2_analysis, __cushim_slot_cusparseSbsrsm2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_bufferSize, __cushim_slot_cusparseSbsrsm2_bufferSize), export c"cusparseSbsrsm2_bufferSize", name "cusparseSbsrsm2_bufferSize", proc c"cusparseSbsrsm2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSbsrsm2_bufferSize];
+    statics (__cushim_fn_cusparseSbsrsm2_bufferSize, __cushim_slot_cusparseSbsrsm2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_bufferSizeExt, __cushim_slot_cusparseSbsrsm2_bufferSizeExt), export c"cusparseSbsrsm2_bufferSizeExt", name "cusparseSbsrsm2_bufferSizeExt", proc c"cusparseSbsrsm2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSbsrsm2_bufferSizeExt];
+    statics (__cushim_fn_cusparseSbsrsm2_bufferSizeExt, __cushim_slot_cusparseSbsrsm2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const f32, ldb: ::core::ffi::c_int, X: *mut f32, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_solve, __cushim_slot_cusparseSbsrsm2_solve), export c"cusparseSbsrsm2_solve", name "cusparseSbsrsm2_solve", proc c"cusparseSbsrsm2_solve", version 0, since 0, per_thread [];
-    link [cusparseSbsrsm2_solve];
+    statics (__cushim_fn_cusparseSbsrsm2_solve, __cushim_slot_cusparseSbsrsm2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_analysis, __cushim_slot_cusparseSbsrsv2_analysis), export c"cusparseSbsrsv2_analysis", name "cusparseSbsrsv2_analysis", proc c"cusparseSbsrsv2_analysis", version 0, since 0, per_thread [];
-    link [cusparseSbsrsv2_analysis];
+    statics (__cushim_fn_cusparseSbsrsv2_analysis, __cushim_slot_cusparseSbsrsv2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_bufferSize, __cushim_slot_cusparseSbsrsv2_bufferSize), export c"cusparseSbsrsv2_bufferSize", name "cusparseSbsrsv2_bufferSize", proc c"cusparseSbsrsv2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSbsrsv2_bufferSize];
+    statics (__cushim_fn_cusparseSbsrsv2_bufferSize, __cushim_slot_cusparseSbsrsv2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_bufferSizeExt, __cushim_slot_cusparseSbsrsv2_bufferSizeExt), export c"cusparseSbsrsv2_bufferSizeExt", name "cusparseSbsrsv2_bufferSizeExt", proc c"cusparseSbsrsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSbsrsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseSbsrsv2_bufferSizeExt, __cushim_slot_cusparseSbsrsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const f32, x: *mut f32, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_solve, __cushim_slot_cusparseSbsrsv2_solve), export c"cusparseSbsrsv2_solve", name "cusparseSbsrsv2_solve", proc c"cusparseSbsrsv2_solve", version 0, since 0, per_thread [];
-    link [cusparseSbsrsv2_solve];
+    statics (__cushim_fn_cusparseSbsrsv2_solve, __cushim_slot_cusparseSbsrsv2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f32, beta: *const f32, y: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrxmv, __cushim_slot_cusparseSbsrxmv), export c"cusparseSbsrxmv", name "cusparseSbsrxmv", proc c"cusparseSbsrxmv", version 0, since 0, per_thread [];
-    link [cusparseSbsrxmv];
+    statics (__cushim_fn_cusparseSbsrxmv, __cushim_slot_cusparseSbsrxmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScatter(handle: cusparseHandle_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScatter, __cushim_slot_cusparseScatter), export c"cusparseScatter", name "cusparseScatter", proc c"cusparseScatter", version 0, since 0, per_thread [];
-    link [cusparseScatter];
+    statics (__cushim_fn_cusparseScatter, __cushim_slot_cusparseScatter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2bsr, __cushim_slot_cusparseScsr2bsr), export c"cusparseScsr2bsr", name "cusparseScsr2bsr", proc c"cusparseScsr2bsr", version 0, since 0, per_thread [];
-    link [cusparseScsr2bsr];
+    statics (__cushim_fn_cusparseScsr2bsr, __cushim_slot_cusparseScsr2bsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut f32, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2csr_compress, __cushim_slot_cusparseScsr2csr_compress), export c"cusparseScsr2csr_compress", name "cusparseScsr2csr_compress", proc c"cusparseScsr2csr_compress", version 0, since 0, per_thread [];
-    link [cusparseScsr2csr_compress];
+    statics (__cushim_fn_cusparseScsr2csr_compress, __cushim_slot_cusparseScsr2csr_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2csru, __cushim_slot_cusparseScsr2csru), export c"cusparseScsr2csru", name "cusparseScsr2csru", proc c"cusparseScsr2csru", version 0, since 0, per_thread [];
-    link [cusparseScsr2csru];
+    statics (__cushim_fn_cusparseScsr2csru, __cushim_slot_cusparseScsr2csru);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScsr2gebsr, __cushim_slot_cusparseScsr2gebsr), export c"cusparseScsr2gebsr", name "cusparseScsr2gebsr", proc c"cusparseScsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseScsr2gebsr];
+    statics (__cushim_fn_cusparseScsr2gebsr, __cushim_slot_cusparseScsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScsr2gebsr_bufferSize, __cushim_slot_cusparseScsr2gebsr_bufferSize), export c"cusparseScsr2gebsr_bufferSize", name "cusparseScsr2gebsr_bufferSize", proc c"cusparseScsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseScsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseScsr2gebsr_bufferSize, __cushim_slot_cusparseScsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScsr2gebsr_bufferSizeExt, __cushim_slot_cusparseScsr2gebsr_bufferSizeExt), export c"cusparseScsr2gebsr_bufferSizeExt", name "cusparseScsr2gebsr_bufferSizeExt", proc c"cusparseScsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseScsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseScsr2gebsr_bufferSizeExt, __cushim_slot_cusparseScsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f32, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrcolor, __cushim_slot_cusparseScsrcolor), export c"cusparseScsrcolor", name "cusparseScsrcolor", proc c"cusparseScsrcolor", version 0, since 0, per_thread [];
-    link [cusparseScsrcolor];
+    statics (__cushim_fn_cusparseScsrcolor, __cushim_slot_cusparseScsrcolor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f32, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f32, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScsrgeam2, __cushim_slot_cusparseScsrgeam2), export c"cusparseScsrgeam2", name "cusparseScsrgeam2", proc c"cusparseScsrgeam2", version 0, since 0, per_thread [];
-    link [cusparseScsrgeam2];
+    statics (__cushim_fn_cusparseScsrgeam2, __cushim_slot_cusparseScsrgeam2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f32, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f32, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseScsrgeam2_bufferSizeExt, __cushim_slot_cusparseScsrgeam2_bufferSizeExt), export c"cusparseScsrgeam2_bufferSizeExt", name "cusparseScsrgeam2_bufferSizeExt", proc c"cusparseScsrgeam2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseScsrgeam2_bufferSizeExt];
+    statics (__cushim_fn_cusparseScsrgeam2_bufferSizeExt, __cushim_slot_cusparseScsrgeam2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02, __cushim_slot_cusparseScsric02), export c"cusparseScsric02", name "cusparseScsric02", proc c"cusparseScsric02", version 0, since 0, per_thread [];
-    link [cusparseScsric02];
+    statics (__cushim_fn_cusparseScsric02, __cushim_slot_cusparseScsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_analysis, __cushim_slot_cusparseScsric02_analysis), export c"cusparseScsric02_analysis", name "cusparseScsric02_analysis", proc c"cusparseScsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseScsric02_analysis];
+    statics (__cushim_fn_cusparseScsric02_analysis, __cushim_slot_cusparseScsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_bufferSize, __cushim_slot_cusparseScsric02_bufferSize), export c"cusparseScsric02_bufferSize", name "cusparseScsric02_bufferSize", proc c"cusparseScsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseScsric02_bufferSize];
+    statics (__cushim_fn_cusparseScsric02_bufferSize, __cushim_slot_cusparseScsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f32, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_bufferSizeExt, __cushim_slot_cusparseScsric02_bufferSizeExt), export c"cusparseScsric02_bufferSizeExt", name "cusparseScsric02_bufferSizeExt", proc c"cusparseScsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseScsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseScsric02_bufferSizeExt, __cushim_slot_cusparseScsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02, __cushim_slot_cusparseScsrilu02), export c"cusparseScsrilu02", name "cusparseScsrilu02", proc c"cusparseScsrilu02", version 0, since 0, per_thread [];
-    link [cusparseScsrilu02];
+    statics (__cushim_fn_cusparseScsrilu02, __cushim_slot_cusparseScsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_analysis, __cushim_slot_cusparseScsrilu02_analysis), export c"cusparseScsrilu02_analysis", name "cusparseScsrilu02_analysis", proc c"cusparseScsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseScsrilu02_analysis];
+    statics (__cushim_fn_cusparseScsrilu02_analysis, __cushim_slot_cusparseScsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_bufferSize, __cushim_slot_cusparseScsrilu02_bufferSize), export c"cusparseScsrilu02_bufferSize", name "cusparseScsrilu02_bufferSize", proc c"cusparseScsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseScsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseScsrilu02_bufferSize, __cushim_slot_cusparseScsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f32, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_bufferSizeExt, __cushim_slot_cusparseScsrilu02_bufferSizeExt), export c"cusparseScsrilu02_bufferSizeExt", name "cusparseScsrilu02_bufferSizeExt", proc c"cusparseScsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseScsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseScsrilu02_bufferSizeExt, __cushim_slot_cusparseScsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_numericBoost, __cushim_slot_cusparseScsrilu02_numericBoost), export c"cusparseScsrilu02_numericBoost", name "cusparseScsrilu02_numericBoost", proc c"cusparseScsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseScsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseScsrilu02_numericBoost, __cushim_slot_cusparseScsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsru2csr, __cushim_slot_cusparseScsru2csr), export c"cusparseScsru2csr", name "cusparseScsru2csr", proc c"cusparseScsru2csr", version 0, since 0, per_thread [];
-    link [cusparseScsru2csr];
+    statics (__cushim_fn_cusparseScsru2csr, __cushim_slot_cusparseScsru2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseScsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsru2csr_bufferSizeExt, __cushim_slot_cusparseScsru2csr_bufferSizeExt), export c"cusparseScsru2csr_bufferSizeExt", name "cusparseScsru2csr_bufferSizeExt", proc c"cusparseScsru2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseScsru2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseScsru2csr_bufferSizeExt, __cushim_slot_cusparseScsru2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetMatDiagType(descrA: cusparseMatDescr_t, diagType: cusparseDiagType_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetMatDiagType, __cushim_slot_cusparseSetMatDiagType), export c"cusparseSetMatDiagType", name "cusparseSetMatDiagType", proc c"cusparseSetMatDiagType", version 0, since 0, per_thread [];
-    link [cusparseSetMatDiagType];
+    statics (__cushim_fn_cusparseSetMatDiagType, __cushim_slot_cusparseSetMatDiagType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetMatFillMode(descrA: cusparseMatDescr_t, fillMode: cusparseFillMode_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetMatFillMode, __cushim_slot_cusparseSetMatFillMode), export c"cusparseSetMatFillMode", name "cusparseSetMatFillMode", proc c"cusparseSetMatFillMode", version 0, since 0, per_thread [];
-    link [cusparseSetMatFillMode];
+    statics (__cushim_fn_cusparseSetMatFillMode, __cushim_slot_cusparseSetMatFillMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetMatIndexBase(descrA: cusparseMatDescr_t, base: cusparseIndexBase_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetMatIndexBase, __cushim_slot_cusparseSetMatIndexBase), export c"cusparseSetMatIndexBase", name "cusparseSetMatIndexBase", proc c"cusparseSetMatIndexBase", version 0, since 0, per_thread [];
-    link [cusparseSetMatIndexBase];
+    statics (__cushim_fn_cusparseSetMatIndexBase, __cushim_slot_cusparseSetMatIndexBase);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetMatType(descrA: cusparseMatDescr_t, type_: cusparseMatrixType_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetMatType, __cushim_slot_cusparseSetMatType), export c"cusparseSetMatType", name "cusparseSetMatType", proc c"cusparseSetMatType", version 0, since 0, per_thread [];
-    link [cusparseSetMatType];
+    statics (__cushim_fn_cusparseSetMatType, __cushim_slot_cusparseSetMatType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetPointerMode(handle: cusparseHandle_t, mode: cusparsePointerMode_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetPointerMode, __cushim_slot_cusparseSetPointerMode), export c"cusparseSetPointerMode", name "cusparseSetPointerMode", proc c"cusparseSetPointerMode", version 0, since 0, per_thread [];
-    link [cusparseSetPointerMode];
+    statics (__cushim_fn_cusparseSetPointerMode, __cushim_slot_cusparseSetPointerMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSetStream(handle: cusparseHandle_t, streamId: cudaStream_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSetStream, __cushim_slot_cusparseSetStream), export c"cusparseSetStream", name "cusparseSetStream", proc c"cusparseSetStream", version 0, since 0, per_thread [];
-    link [cusparseSetStream];
+    statics (__cushim_fn_cusparseSetStream, __cushim_slot_cusparseSetStream);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2csr, __cushim_slot_cusparseSgebsr2csr), export c"cusparseSgebsr2csr", name "cusparseSgebsr2csr", proc c"cusparseSgebsr2csr", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2csr];
+    statics (__cushim_fn_cusparseSgebsr2csr, __cushim_slot_cusparseSgebsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut f32, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgebsr2gebsc, __cushim_slot_cusparseSgebsr2gebsc), export c"cusparseSgebsr2gebsc", name "cusparseSgebsr2gebsc", proc c"cusparseSgebsr2gebsc", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsc];
+    statics (__cushim_fn_cusparseSgebsr2gebsc, __cushim_slot_cusparseSgebsr2gebsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSize, __cushim_slot_cusparseSgebsr2gebsc_bufferSize), export c"cusparseSgebsr2gebsc_bufferSize", name "cusparseSgebsr2gebsc_bufferSize", proc c"cusparseSgebsr2gebsc_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsc_bufferSize];
+    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSize, __cushim_slot_cusparseSgebsr2gebsc_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsc_bufferSizeExt), export c"cusparseSgebsr2gebsc_bufferSizeExt", name "cusparseSgebsr2gebsc_bufferSizeExt", proc c"cusparseSgebsr2gebsc_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsc_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsc_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr, __cushim_slot_cusparseSgebsr2gebsr), export c"cusparseSgebsr2gebsr", name "cusparseSgebsr2gebsr", proc c"cusparseSgebsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsr];
+    statics (__cushim_fn_cusparseSgebsr2gebsr, __cushim_slot_cusparseSgebsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSize, __cushim_slot_cusparseSgebsr2gebsr_bufferSize), export c"cusparseSgebsr2gebsr_bufferSize", name "cusparseSgebsr2gebsr_bufferSize", proc c"cusparseSgebsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSize, __cushim_slot_cusparseSgebsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsr_bufferSizeExt), export c"cusparseSgebsr2gebsr_bufferSizeExt", name "cusparseSgebsr2gebsr_bufferSizeExt", proc c"cusparseSgebsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgebsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const f32, xInd: *const ::core::ffi::c_int, beta: *const f32, y: *mut f32, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgemvi, __cushim_slot_cusparseSgemvi), export c"cusparseSgemvi", name "cusparseSgemvi", proc c"cusparseSgemvi", version 0, since 0, per_thread [];
-    link [cusparseSgemvi];
+    statics (__cushim_fn_cusparseSgemvi, __cushim_slot_cusparseSgemvi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgemvi_bufferSize, __cushim_slot_cusparseSgemvi_bufferSize), export c"cusparseSgemvi_bufferSize", name "cusparseSgemvi_bufferSize", proc c"cusparseSgemvi_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSgemvi_bufferSize];
+    statics (__cushim_fn_cusparseSgemvi_bufferSize, __cushim_slot_cusparseSgemvi_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut f32, dl: *mut f32, d: *mut f32, du: *mut f32, dw: *mut f32, x: *mut f32, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgpsvInterleavedBatch, __cushim_slot_cusparseSgpsvInterleavedBatch), export c"cusparseSgpsvInterleavedBatch", name "cusparseSgpsvInterleavedBatch", proc c"cusparseSgpsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseSgpsvInterleavedBatch];
+    statics (__cushim_fn_cusparseSgpsvInterleavedBatch, __cushim_slot_cusparseSgpsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const f32, dl: *const f32, d: *const f32, du: *const f32, dw: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt), export c"cusparseSgpsvInterleavedBatch_bufferSizeExt", name "cusparseSgpsvInterleavedBatch_bufferSizeExt", proc c"cusparseSgpsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgpsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *mut f32, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2, __cushim_slot_cusparseSgtsv2), export c"cusparseSgtsv2", name "cusparseSgtsv2", proc c"cusparseSgtsv2", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2];
+    statics (__cushim_fn_cusparseSgtsv2, __cushim_slot_cusparseSgtsv2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *mut f32, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2StridedBatch, __cushim_slot_cusparseSgtsv2StridedBatch), export c"cusparseSgtsv2StridedBatch", name "cusparseSgtsv2StridedBatch", proc c"cusparseSgtsv2StridedBatch", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2StridedBatch];
+    statics (__cushim_fn_cusparseSgtsv2StridedBatch, __cushim_slot_cusparseSgtsv2StridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsv2StridedBatch_bufferSizeExt), export c"cusparseSgtsv2StridedBatch_bufferSizeExt", name "cusparseSgtsv2StridedBatch_bufferSizeExt", proc c"cusparseSgtsv2StridedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2StridedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsv2StridedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *const f32, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2_bufferSizeExt, __cushim_slot_cusparseSgtsv2_bufferSizeExt), export c"cusparseSgtsv2_bufferSizeExt", name "cusparseSgtsv2_bufferSizeExt", proc c"cusparseSgtsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgtsv2_bufferSizeExt, __cushim_slot_cusparseSgtsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *mut f32, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2_nopivot, __cushim_slot_cusparseSgtsv2_nopivot), export c"cusparseSgtsv2_nopivot", name "cusparseSgtsv2_nopivot", proc c"cusparseSgtsv2_nopivot", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2_nopivot];
+    statics (__cushim_fn_cusparseSgtsv2_nopivot, __cushim_slot_cusparseSgtsv2_nopivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *const f32, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseSgtsv2_nopivot_bufferSizeExt), export c"cusparseSgtsv2_nopivot_bufferSizeExt", name "cusparseSgtsv2_nopivot_bufferSizeExt", proc c"cusparseSgtsv2_nopivot_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgtsv2_nopivot_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseSgtsv2_nopivot_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut f32, d: *mut f32, du: *mut f32, x: *mut f32, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsvInterleavedBatch, __cushim_slot_cusparseSgtsvInterleavedBatch), export c"cusparseSgtsvInterleavedBatch", name "cusparseSgtsvInterleavedBatch", proc c"cusparseSgtsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseSgtsvInterleavedBatch];
+    statics (__cushim_fn_cusparseSgtsvInterleavedBatch, __cushim_slot_cusparseSgtsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt), export c"cusparseSgtsvInterleavedBatch_bufferSizeExt", name "cusparseSgtsvInterleavedBatch_bufferSizeExt", proc c"cusparseSgtsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSgtsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseSgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const f32, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSnnz, __cushim_slot_cusparseSnnz), export c"cusparseSnnz", name "cusparseSnnz", proc c"cusparseSnnz", version 0, since 0, per_thread [];
-    link [cusparseSnnz];
+    statics (__cushim_fn_cusparseSnnz, __cushim_slot_cusparseSnnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSnnz_compress, __cushim_slot_cusparseSnnz_compress), export c"cusparseSnnz_compress", name "cusparseSnnz_compress", proc c"cusparseSnnz_compress", version 0, since 0, per_thread [];
-    link [cusparseSnnz_compress];
+    statics (__cushim_fn_cusparseSnnz_compress, __cushim_slot_cusparseSnnz_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEAM(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseSpMatDescr_t, beta: *const ::core::ffi::c_void, matB: cusparseSpMatDescr_t, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEAMAlg_t, spgeamDescr: cusparseSpGEAMDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEAM, __cushim_slot_cusparseSpGEAM), export c"cusparseSpGEAM", name "cusparseSpGEAM", proc c"cusparseSpGEAM", version 0, since 0, per_thread [];
-    link [cusparseSpGEAM];
+    statics (__cushim_fn_cusparseSpGEAM, __cushim_slot_cusparseSpGEAM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEAM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseSpMatDescr_t, beta: *const ::core::ffi::c_void, matB: cusparseSpMatDescr_t, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEAMAlg_t, spgeamDescr: cusparseSpGEAMDescr_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEAM_bufferSize, __cushim_slot_cusparseSpGEAM_bufferSize), export c"cusparseSpGEAM_bufferSize", name "cusparseSpGEAM_bufferSize", proc c"cusparseSpGEAM_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpGEAM_bufferSize];
+    statics (__cushim_fn_cusparseSpGEAM_bufferSize, __cushim_slot_cusparseSpGEAM_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEAM_createDescr(descr: *mut cusparseSpGEAMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEAM_createDescr, __cushim_slot_cusparseSpGEAM_createDescr), export c"cusparseSpGEAM_createDescr", name "cusparseSpGEAM_createDescr", proc c"cusparseSpGEAM_createDescr", version 0, since 0, per_thread [];
-    link [cusparseSpGEAM_createDescr];
+    statics (__cushim_fn_cusparseSpGEAM_createDescr, __cushim_slot_cusparseSpGEAM_createDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEAM_destroyDescr(descr: cusparseSpGEAMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEAM_destroyDescr, __cushim_slot_cusparseSpGEAM_destroyDescr), export c"cusparseSpGEAM_destroyDescr", name "cusparseSpGEAM_destroyDescr", proc c"cusparseSpGEAM_destroyDescr", version 0, since 0, per_thread [];
-    link [cusparseSpGEAM_destroyDescr];
+    statics (__cushim_fn_cusparseSpGEAM_destroyDescr, __cushim_slot_cusparseSpGEAM_destroyDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEAM_nnz(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseSpMatDescr_t, beta: *const ::core::ffi::c_void, matB: cusparseSpMatDescr_t, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEAMAlg_t, spgeamDescr: cusparseSpGEAMDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEAM_nnz, __cushim_slot_cusparseSpGEAM_nnz), export c"cusparseSpGEAM_nnz", name "cusparseSpGEAM_nnz", proc c"cusparseSpGEAM_nnz", version 0, since 0, per_thread [];
-    link [cusparseSpGEAM_nnz];
+    statics (__cushim_fn_cusparseSpGEAM_nnz, __cushim_slot_cusparseSpGEAM_nnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_compute(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize2: *mut usize, externalBuffer2: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_compute, __cushim_slot_cusparseSpGEMM_compute), export c"cusparseSpGEMM_compute", name "cusparseSpGEMM_compute", proc c"cusparseSpGEMM_compute", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_compute];
+    statics (__cushim_fn_cusparseSpGEMM_compute, __cushim_slot_cusparseSpGEMM_compute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_copy(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_copy, __cushim_slot_cusparseSpGEMM_copy), export c"cusparseSpGEMM_copy", name "cusparseSpGEMM_copy", proc c"cusparseSpGEMM_copy", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_copy];
+    statics (__cushim_fn_cusparseSpGEMM_copy, __cushim_slot_cusparseSpGEMM_copy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_createDescr(descr: *mut cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_createDescr, __cushim_slot_cusparseSpGEMM_createDescr), export c"cusparseSpGEMM_createDescr", name "cusparseSpGEMM_createDescr", proc c"cusparseSpGEMM_createDescr", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_createDescr];
+    statics (__cushim_fn_cusparseSpGEMM_createDescr, __cushim_slot_cusparseSpGEMM_createDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_destroyDescr(descr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_destroyDescr, __cushim_slot_cusparseSpGEMM_destroyDescr), export c"cusparseSpGEMM_destroyDescr", name "cusparseSpGEMM_destroyDescr", proc c"cusparseSpGEMM_destroyDescr", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_destroyDescr];
+    statics (__cushim_fn_cusparseSpGEMM_destroyDescr, __cushim_slot_cusparseSpGEMM_destroyDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_estimateMemory(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, chunk_fraction: f32, bufferSize3: *mut usize, externalBuffer3: *mut ::core::ffi::c_void, bufferSize2: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_estimateMemory, __cushim_slot_cusparseSpGEMM_estimateMemory), export c"cusparseSpGEMM_estimateMemory", name "cusparseSpGEMM_estimateMemory", proc c"cusparseSpGEMM_estimateMemory", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_estimateMemory];
+    statics (__cushim_fn_cusparseSpGEMM_estimateMemory, __cushim_slot_cusparseSpGEMM_estimateMemory);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_getNumProducts(spgemmDescr: cusparseSpGEMMDescr_t, num_prods: *mut i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_getNumProducts, __cushim_slot_cusparseSpGEMM_getNumProducts), export c"cusparseSpGEMM_getNumProducts", name "cusparseSpGEMM_getNumProducts", proc c"cusparseSpGEMM_getNumProducts", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_getNumProducts];
+    statics (__cushim_fn_cusparseSpGEMM_getNumProducts, __cushim_slot_cusparseSpGEMM_getNumProducts);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_workEstimation(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize1: *mut usize, externalBuffer1: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpGEMM_workEstimation, __cushim_slot_cusparseSpGEMM_workEstimation), export c"cusparseSpGEMM_workEstimation", name "cusparseSpGEMM_workEstimation", proc c"cusparseSpGEMM_workEstimation", version 0, since 0, per_thread [];
-    link [cusparseSpGEMM_workEstimation];
+    statics (__cushim_fn_cusparseSpGEMM_workEstimation, __cushim_slot_cusparseSpGEMM_workEstimation);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_compute(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpGEMMreuse_compute, __cushim_slot_cusparseSpGEMMreuse_compute), export c"cusparseSpGEMMreuse_compute", name "cusparseSpGEMMreuse_compute", proc c"cusparseSpGEMMreuse_compute", version 0, since 0, per_thread [];
-    link [cusparseSpGEMMreuse_compute];
+    statics (__cushim_fn_cusparseSpGEMMreuse_compute, __cushim_slot_cusparseSpGEMMreuse_compute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_copy(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize5: *mut usize, externalBuffer5: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpGEMMreuse_copy, __cushim_slot_cusparseSpGEMMreuse_copy), export c"cusparseSpGEMMreuse_copy", name "cusparseSpGEMMreuse_copy", proc c"cusparseSpGEMMreuse_copy", version 0, since 0, per_thread [];
-    link [cusparseSpGEMMreuse_copy];
+    statics (__cushim_fn_cusparseSpGEMMreuse_copy, __cushim_slot_cusparseSpGEMMreuse_copy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_nnz(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize2: *mut usize, externalBuffer2: *mut ::core::ffi::c_void, bufferSize3: *mut usize, externalBuffer3: *mut ::core::ffi::c_void, bufferSize4: *mut usize, externalBuffer4: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpGEMMreuse_nnz, __cushim_slot_cusparseSpGEMMreuse_nnz), export c"cusparseSpGEMMreuse_nnz", name "cusparseSpGEMMreuse_nnz", proc c"cusparseSpGEMMreuse_nnz", version 0, since 0, per_thread [];
-    link [cusparseSpGEMMreuse_nnz];
+    statics (__cushim_fn_cusparseSpGEMMreuse_nnz, __cushim_slot_cusparseSpGEMMreuse_nnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_workEstimation(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize1: *mut usize, externalBuffer1: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpGEMMreuse_workEstimation, __cushim_slot_cusparseSpGEMMreuse_workEstimation), export c"cusparseSpGEMMreuse_workEstimation", name "cusparseSpGEMMreuse_workEstimation", proc c"cusparseSpGEMMreuse_workEstimation", version 0, since 0, per_thread [];
-    link [cusparseSpGEMMreuse_workEstimation];
+    statics (__cushim_fn_cusparseSpGEMMreuse_workEstimation, __cushim_slot_cusparseSpGEMMreuse_workEstimation);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMM(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMM, __cushim_slot_cusparseSpMM), export c"cusparseSpMM", name "cusparseSpMM", proc c"cusparseSpMM", version 0, since 0, per_thread [];
-    link [cusparseSpMM];
+    statics (__cushim_fn_cusparseSpMM, __cushim_slot_cusparseSpMM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp(plan: cusparseSpMMOpPlan_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpMMOp, __cushim_slot_cusparseSpMMOp), export c"cusparseSpMMOp", name "cusparseSpMMOp", proc c"cusparseSpMMOp", version 0, since 0, per_thread [];
-    link [cusparseSpMMOp];
+    statics (__cushim_fn_cusparseSpMMOp, __cushim_slot_cusparseSpMMOp);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp_createPlan(handle: cusparseHandle_t, plan: *mut cusparseSpMMOpPlan_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMOpAlg_t, addOperationLtoirBuffer: *const ::core::ffi::c_void, addOperationBufferSize: usize, mulOperationLtoirBuffer: *const ::core::ffi::c_void, mulOperationBufferSize: usize, epilogueLtoirBuffer: *const ::core::ffi::c_void, epilogueBufferSize: usize, SpMMWorkspaceSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpMMOp_createPlan, __cushim_slot_cusparseSpMMOp_createPlan), export c"cusparseSpMMOp_createPlan", name "cusparseSpMMOp_createPlan", proc c"cusparseSpMMOp_createPlan", version 0, since 0, per_thread [];
-    link [cusparseSpMMOp_createPlan];
+    statics (__cushim_fn_cusparseSpMMOp_createPlan, __cushim_slot_cusparseSpMMOp_createPlan);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp_destroyPlan(plan: cusparseSpMMOpPlan_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpMMOp_destroyPlan, __cushim_slot_cusparseSpMMOp_destroyPlan), export c"cusparseSpMMOp_destroyPlan", name "cusparseSpMMOp_destroyPlan", proc c"cusparseSpMMOp_destroyPlan", version 0, since 0, per_thread [];
-    link [cusparseSpMMOp_destroyPlan];
+    statics (__cushim_fn_cusparseSpMMOp_destroyPlan, __cushim_slot_cusparseSpMMOp_destroyPlan);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMM_bufferSize, __cushim_slot_cusparseSpMM_bufferSize), export c"cusparseSpMM_bufferSize", name "cusparseSpMM_bufferSize", proc c"cusparseSpMM_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpMM_bufferSize];
+    statics (__cushim_fn_cusparseSpMM_bufferSize, __cushim_slot_cusparseSpMM_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMM_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMM_preprocess, __cushim_slot_cusparseSpMM_preprocess), export c"cusparseSpMM_preprocess", name "cusparseSpMM_preprocess", proc c"cusparseSpMM_preprocess", version 0, since 0, per_thread [];
-    link [cusparseSpMM_preprocess];
+    statics (__cushim_fn_cusparseSpMM_preprocess, __cushim_slot_cusparseSpMM_preprocess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMV(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMV, __cushim_slot_cusparseSpMV), export c"cusparseSpMV", name "cusparseSpMV", proc c"cusparseSpMV", version 0, since 0, per_thread [];
-    link [cusparseSpMV];
+    statics (__cushim_fn_cusparseSpMV, __cushim_slot_cusparseSpMV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMV_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMV_bufferSize, __cushim_slot_cusparseSpMV_bufferSize), export c"cusparseSpMV_bufferSize", name "cusparseSpMV_bufferSize", proc c"cusparseSpMV_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpMV_bufferSize];
+    statics (__cushim_fn_cusparseSpMV_bufferSize, __cushim_slot_cusparseSpMV_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMV_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMV_preprocess, __cushim_slot_cusparseSpMV_preprocess), export c"cusparseSpMV_preprocess", name "cusparseSpMV_preprocess", proc c"cusparseSpMV_preprocess", version 0, since 0, per_thread [];
-    link [cusparseSpMV_preprocess];
+    statics (__cushim_fn_cusparseSpMV_preprocess, __cushim_slot_cusparseSpMV_preprocess);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetAttribute(spMatDescr: cusparseConstSpMatDescr_t, attribute: cusparseSpMatAttribute_t, data: *mut ::core::ffi::c_void, dataSize: usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetAttribute, __cushim_slot_cusparseSpMatGetAttribute), export c"cusparseSpMatGetAttribute", name "cusparseSpMatGetAttribute", proc c"cusparseSpMatGetAttribute", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetAttribute];
+    statics (__cushim_fn_cusparseSpMatGetAttribute, __cushim_slot_cusparseSpMatGetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetFormat(spMatDescr: cusparseConstSpMatDescr_t, format: *mut cusparseFormat_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetFormat, __cushim_slot_cusparseSpMatGetFormat), export c"cusparseSpMatGetFormat", name "cusparseSpMatGetFormat", proc c"cusparseSpMatGetFormat", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetFormat];
+    statics (__cushim_fn_cusparseSpMatGetFormat, __cushim_slot_cusparseSpMatGetFormat);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetIndexBase(spMatDescr: cusparseConstSpMatDescr_t, idxBase: *mut cusparseIndexBase_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetIndexBase, __cushim_slot_cusparseSpMatGetIndexBase), export c"cusparseSpMatGetIndexBase", name "cusparseSpMatGetIndexBase", proc c"cusparseSpMatGetIndexBase", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetIndexBase];
+    statics (__cushim_fn_cusparseSpMatGetIndexBase, __cushim_slot_cusparseSpMatGetIndexBase);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetSize(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetSize, __cushim_slot_cusparseSpMatGetSize), export c"cusparseSpMatGetSize", name "cusparseSpMatGetSize", proc c"cusparseSpMatGetSize", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetSize];
+    statics (__cushim_fn_cusparseSpMatGetSize, __cushim_slot_cusparseSpMatGetSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetStridedBatch(spMatDescr: cusparseConstSpMatDescr_t, batchCount: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetStridedBatch, __cushim_slot_cusparseSpMatGetStridedBatch), export c"cusparseSpMatGetStridedBatch", name "cusparseSpMatGetStridedBatch", proc c"cusparseSpMatGetStridedBatch", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetStridedBatch];
+    statics (__cushim_fn_cusparseSpMatGetStridedBatch, __cushim_slot_cusparseSpMatGetStridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetValues(spMatDescr: cusparseSpMatDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatGetValues, __cushim_slot_cusparseSpMatGetValues), export c"cusparseSpMatGetValues", name "cusparseSpMatGetValues", proc c"cusparseSpMatGetValues", version 0, since 0, per_thread [];
-    link [cusparseSpMatGetValues];
+    statics (__cushim_fn_cusparseSpMatGetValues, __cushim_slot_cusparseSpMatGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatSetAttribute(spMatDescr: cusparseSpMatDescr_t, attribute: cusparseSpMatAttribute_t, data: *mut ::core::ffi::c_void, dataSize: usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatSetAttribute, __cushim_slot_cusparseSpMatSetAttribute), export c"cusparseSpMatSetAttribute", name "cusparseSpMatSetAttribute", proc c"cusparseSpMatSetAttribute", version 0, since 0, per_thread [];
-    link [cusparseSpMatSetAttribute];
+    statics (__cushim_fn_cusparseSpMatSetAttribute, __cushim_slot_cusparseSpMatSetAttribute);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpMatSetValues(spMatDescr: cusparseSpMatDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpMatSetValues, __cushim_slot_cusparseSpMatSetValues), export c"cusparseSpMatSetValues", name "cusparseSpMatSetValues", proc c"cusparseSpMatSetValues", version 0, since 0, per_thread [];
-    link [cusparseSpMatSetValues];
+    statics (__cushim_fn_cusparseSpMatSetValues, __cushim_slot_cusparseSpMatSetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_analysis(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_analysis, __cushim_slot_cusparseSpSM_analysis), export c"cusparseSpSM_analysis", name "cusparseSpSM_analysis", proc c"cusparseSpSM_analysis", version 0, since 0, per_thread [];
-    link [cusparseSpSM_analysis];
+    statics (__cushim_fn_cusparseSpSM_analysis, __cushim_slot_cusparseSpSM_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_bufferSize, __cushim_slot_cusparseSpSM_bufferSize), export c"cusparseSpSM_bufferSize", name "cusparseSpSM_bufferSize", proc c"cusparseSpSM_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpSM_bufferSize];
+    statics (__cushim_fn_cusparseSpSM_bufferSize, __cushim_slot_cusparseSpSM_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_createDescr(descr: *mut cusparseSpSMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_createDescr, __cushim_slot_cusparseSpSM_createDescr), export c"cusparseSpSM_createDescr", name "cusparseSpSM_createDescr", proc c"cusparseSpSM_createDescr", version 0, since 0, per_thread [];
-    link [cusparseSpSM_createDescr];
+    statics (__cushim_fn_cusparseSpSM_createDescr, __cushim_slot_cusparseSpSM_createDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_destroyDescr(descr: cusparseSpSMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_destroyDescr, __cushim_slot_cusparseSpSM_destroyDescr), export c"cusparseSpSM_destroyDescr", name "cusparseSpSM_destroyDescr", proc c"cusparseSpSM_destroyDescr", version 0, since 0, per_thread [];
-    link [cusparseSpSM_destroyDescr];
+    statics (__cushim_fn_cusparseSpSM_destroyDescr, __cushim_slot_cusparseSpSM_destroyDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_solve(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_solve, __cushim_slot_cusparseSpSM_solve), export c"cusparseSpSM_solve", name "cusparseSpSM_solve", proc c"cusparseSpSM_solve", version 0, since 0, per_thread [];
-    link [cusparseSpSM_solve];
+    statics (__cushim_fn_cusparseSpSM_solve, __cushim_slot_cusparseSpSM_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_updateMatrix(handle: cusparseHandle_t, spsmDescr: cusparseSpSMDescr_t, newValues: *mut ::core::ffi::c_void, updatePart: cusparseSpSMUpdate_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSM_updateMatrix, __cushim_slot_cusparseSpSM_updateMatrix), export c"cusparseSpSM_updateMatrix", name "cusparseSpSM_updateMatrix", proc c"cusparseSpSM_updateMatrix", version 0, since 0, per_thread [];
-    link [cusparseSpSM_updateMatrix];
+    statics (__cushim_fn_cusparseSpSM_updateMatrix, __cushim_slot_cusparseSpSM_updateMatrix);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_analysis(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_analysis, __cushim_slot_cusparseSpSV_analysis), export c"cusparseSpSV_analysis", name "cusparseSpSV_analysis", proc c"cusparseSpSV_analysis", version 0, since 0, per_thread [];
-    link [cusparseSpSV_analysis];
+    statics (__cushim_fn_cusparseSpSV_analysis, __cushim_slot_cusparseSpSV_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_bufferSize, __cushim_slot_cusparseSpSV_bufferSize), export c"cusparseSpSV_bufferSize", name "cusparseSpSV_bufferSize", proc c"cusparseSpSV_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpSV_bufferSize];
+    statics (__cushim_fn_cusparseSpSV_bufferSize, __cushim_slot_cusparseSpSV_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_createDescr(descr: *mut cusparseSpSVDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_createDescr, __cushim_slot_cusparseSpSV_createDescr), export c"cusparseSpSV_createDescr", name "cusparseSpSV_createDescr", proc c"cusparseSpSV_createDescr", version 0, since 0, per_thread [];
-    link [cusparseSpSV_createDescr];
+    statics (__cushim_fn_cusparseSpSV_createDescr, __cushim_slot_cusparseSpSV_createDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_destroyDescr(descr: cusparseSpSVDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_destroyDescr, __cushim_slot_cusparseSpSV_destroyDescr), export c"cusparseSpSV_destroyDescr", name "cusparseSpSV_destroyDescr", proc c"cusparseSpSV_destroyDescr", version 0, since 0, per_thread [];
-    link [cusparseSpSV_destroyDescr];
+    statics (__cushim_fn_cusparseSpSV_destroyDescr, __cushim_slot_cusparseSpSV_destroyDescr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_solve(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_solve, __cushim_slot_cusparseSpSV_solve), export c"cusparseSpSV_solve", name "cusparseSpSV_solve", proc c"cusparseSpSV_solve", version 0, since 0, per_thread [];
-    link [cusparseSpSV_solve];
+    statics (__cushim_fn_cusparseSpSV_solve, __cushim_slot_cusparseSpSV_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_updateMatrix(handle: cusparseHandle_t, spsvDescr: cusparseSpSVDescr_t, newValues: *mut ::core::ffi::c_void, updatePart: cusparseSpSVUpdate_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpSV_updateMatrix, __cushim_slot_cusparseSpSV_updateMatrix), export c"cusparseSpSV_updateMatrix", name "cusparseSpSV_updateMatrix", proc c"cusparseSpSV_updateMatrix", version 0, since 0, per_thread [];
-    link [cusparseSpSV_updateMatrix];
+    statics (__cushim_fn_cusparseSpSV_updateMatrix, __cushim_slot_cusparseSpSV_updateMatrix);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVV(handle: cusparseHandle_t, opX: cusparseOperation_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseConstDnVecDescr_t, result: *mut ::core::ffi::c_void, computeType: cudaDataType, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpVV, __cushim_slot_cusparseSpVV), export c"cusparseSpVV", name "cusparseSpVV", proc c"cusparseSpVV", version 0, since 0, per_thread [];
-    link [cusparseSpVV];
+    statics (__cushim_fn_cusparseSpVV, __cushim_slot_cusparseSpVV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVV_bufferSize(handle: cusparseHandle_t, opX: cusparseOperation_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseConstDnVecDescr_t, result: *const ::core::ffi::c_void, computeType: cudaDataType, bufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpVV_bufferSize, __cushim_slot_cusparseSpVV_bufferSize), export c"cusparseSpVV_bufferSize", name "cusparseSpVV_bufferSize", proc c"cusparseSpVV_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSpVV_bufferSize];
+    statics (__cushim_fn_cusparseSpVV_bufferSize, __cushim_slot_cusparseSpVV_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGet(spVecDescr: cusparseSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *mut ::core::ffi::c_void, values: *mut *mut ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpVecGet, __cushim_slot_cusparseSpVecGet), export c"cusparseSpVecGet", name "cusparseSpVecGet", proc c"cusparseSpVecGet", version 0, since 0, per_thread [];
-    link [cusparseSpVecGet];
+    statics (__cushim_fn_cusparseSpVecGet, __cushim_slot_cusparseSpVecGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGetIndexBase(spVecDescr: cusparseConstSpVecDescr_t, idxBase: *mut cusparseIndexBase_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpVecGetIndexBase, __cushim_slot_cusparseSpVecGetIndexBase), export c"cusparseSpVecGetIndexBase", name "cusparseSpVecGetIndexBase", proc c"cusparseSpVecGetIndexBase", version 0, since 0, per_thread [];
-    link [cusparseSpVecGetIndexBase];
+    statics (__cushim_fn_cusparseSpVecGetIndexBase, __cushim_slot_cusparseSpVecGetIndexBase);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGetValues(spVecDescr: cusparseSpVecDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpVecGetValues, __cushim_slot_cusparseSpVecGetValues), export c"cusparseSpVecGetValues", name "cusparseSpVecGetValues", proc c"cusparseSpVecGetValues", version 0, since 0, per_thread [];
-    link [cusparseSpVecGetValues];
+    statics (__cushim_fn_cusparseSpVecGetValues, __cushim_slot_cusparseSpVecGetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpVecSetValues(spVecDescr: cusparseSpVecDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSpVecSetValues, __cushim_slot_cusparseSpVecSetValues), export c"cusparseSpVecSetValues", name "cusparseSpVecSetValues", proc c"cusparseSpVecSetValues", version 0, since 0, per_thread [];
-    link [cusparseSpVecSetValues];
+    statics (__cushim_fn_cusparseSpVecSetValues, __cushim_slot_cusparseSpVecSetValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSparseToDense(handle: cusparseHandle_t, matA: cusparseConstSpMatDescr_t, matB: cusparseDnMatDescr_t, alg: cusparseSparseToDenseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSparseToDense, __cushim_slot_cusparseSparseToDense), export c"cusparseSparseToDense", name "cusparseSparseToDense", proc c"cusparseSparseToDense", version 0, since 0, per_thread [];
-    link [cusparseSparseToDense];
+    statics (__cushim_fn_cusparseSparseToDense, __cushim_slot_cusparseSparseToDense);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSparseToDense_bufferSize(handle: cusparseHandle_t, matA: cusparseConstSpMatDescr_t, matB: cusparseDnMatDescr_t, alg: cusparseSparseToDenseAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseSparseToDense_bufferSize, __cushim_slot_cusparseSparseToDense_bufferSize), export c"cusparseSparseToDense_bufferSize", name "cusparseSparseToDense_bufferSize", proc c"cusparseSparseToDense_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseSparseToDense_bufferSize];
+    statics (__cushim_fn_cusparseSparseToDense_bufferSize, __cushim_slot_cusparseSparseToDense_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csr, __cushim_slot_cusparseSpruneCsr2csr), export c"cusparseSpruneCsr2csr", name "cusparseSpruneCsr2csr", proc c"cusparseSpruneCsr2csr", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csr];
+    statics (__cushim_fn_cusparseSpruneCsr2csr, __cushim_slot_cusparseSpruneCsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage, __cushim_slot_cusparseSpruneCsr2csrByPercentage), export c"cusparseSpruneCsr2csrByPercentage", name "cusparseSpruneCsr2csrByPercentage", proc c"cusparseSpruneCsr2csrByPercentage", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csrByPercentage];
+    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage, __cushim_slot_cusparseSpruneCsr2csrByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt), export c"cusparseSpruneCsr2csrByPercentage_bufferSizeExt", name "cusparseSpruneCsr2csrByPercentage_bufferSizeExt", proc c"cusparseSpruneCsr2csrByPercentage_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csrByPercentage_bufferSizeExt];
+    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrNnz, __cushim_slot_cusparseSpruneCsr2csrNnz), export c"cusparseSpruneCsr2csrNnz", name "cusparseSpruneCsr2csrNnz", proc c"cusparseSpruneCsr2csrNnz", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csrNnz];
+    statics (__cushim_fn_cusparseSpruneCsr2csrNnz, __cushim_slot_cusparseSpruneCsr2csrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseSpruneCsr2csrNnzByPercentage), export c"cusparseSpruneCsr2csrNnzByPercentage", name "cusparseSpruneCsr2csrNnzByPercentage", proc c"cusparseSpruneCsr2csrNnzByPercentage", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csrNnzByPercentage];
+    statics (__cushim_fn_cusparseSpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseSpruneCsr2csrNnzByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csr_bufferSizeExt), export c"cusparseSpruneCsr2csr_bufferSizeExt", name "cusparseSpruneCsr2csr_bufferSizeExt", proc c"cusparseSpruneCsr2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSpruneCsr2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseSpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csr, __cushim_slot_cusparseSpruneDense2csr), export c"cusparseSpruneDense2csr", name "cusparseSpruneDense2csr", proc c"cusparseSpruneDense2csr", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csr];
+    statics (__cushim_fn_cusparseSpruneDense2csr, __cushim_slot_cusparseSpruneDense2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage, __cushim_slot_cusparseSpruneDense2csrByPercentage), export c"cusparseSpruneDense2csrByPercentage", name "cusparseSpruneDense2csrByPercentage", proc c"cusparseSpruneDense2csrByPercentage", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csrByPercentage];
+    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage, __cushim_slot_cusparseSpruneDense2csrByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt), export c"cusparseSpruneDense2csrByPercentage_bufferSizeExt", name "cusparseSpruneDense2csrByPercentage_bufferSizeExt", proc c"cusparseSpruneDense2csrByPercentage_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csrByPercentage_bufferSizeExt];
+    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrNnz, __cushim_slot_cusparseSpruneDense2csrNnz), export c"cusparseSpruneDense2csrNnz", name "cusparseSpruneDense2csrNnz", proc c"cusparseSpruneDense2csrNnz", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csrNnz];
+    statics (__cushim_fn_cusparseSpruneDense2csrNnz, __cushim_slot_cusparseSpruneDense2csrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrNnzByPercentage, __cushim_slot_cusparseSpruneDense2csrNnzByPercentage), export c"cusparseSpruneDense2csrNnzByPercentage", name "cusparseSpruneDense2csrNnzByPercentage", proc c"cusparseSpruneDense2csrNnzByPercentage", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csrNnzByPercentage];
+    statics (__cushim_fn_cusparseSpruneDense2csrNnzByPercentage, __cushim_slot_cusparseSpruneDense2csrNnzByPercentage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csr_bufferSizeExt), export c"cusparseSpruneDense2csr_bufferSizeExt", name "cusparseSpruneDense2csr_bufferSizeExt", proc c"cusparseSpruneDense2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseSpruneDense2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseSpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXbsric02_zeroPivot(handle: cusparseHandle_t, info: bsric02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsric02_zeroPivot, __cushim_slot_cusparseXbsric02_zeroPivot), export c"cusparseXbsric02_zeroPivot", name "cusparseXbsric02_zeroPivot", proc c"cusparseXbsric02_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXbsric02_zeroPivot];
+    statics (__cushim_fn_cusparseXbsric02_zeroPivot, __cushim_slot_cusparseXbsric02_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXbsrilu02_zeroPivot(handle: cusparseHandle_t, info: bsrilu02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrilu02_zeroPivot, __cushim_slot_cusparseXbsrilu02_zeroPivot), export c"cusparseXbsrilu02_zeroPivot", name "cusparseXbsrilu02_zeroPivot", proc c"cusparseXbsrilu02_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXbsrilu02_zeroPivot];
+    statics (__cushim_fn_cusparseXbsrilu02_zeroPivot, __cushim_slot_cusparseXbsrilu02_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXbsrsm2_zeroPivot(handle: cusparseHandle_t, info: bsrsm2Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrsm2_zeroPivot, __cushim_slot_cusparseXbsrsm2_zeroPivot), export c"cusparseXbsrsm2_zeroPivot", name "cusparseXbsrsm2_zeroPivot", proc c"cusparseXbsrsm2_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXbsrsm2_zeroPivot];
+    statics (__cushim_fn_cusparseXbsrsm2_zeroPivot, __cushim_slot_cusparseXbsrsm2_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXbsrsv2_zeroPivot(handle: cusparseHandle_t, info: bsrsv2Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrsv2_zeroPivot, __cushim_slot_cusparseXbsrsv2_zeroPivot), export c"cusparseXbsrsv2_zeroPivot", name "cusparseXbsrsv2_zeroPivot", proc c"cusparseXbsrsv2_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXbsrsv2_zeroPivot];
+    statics (__cushim_fn_cusparseXbsrsv2_zeroPivot, __cushim_slot_cusparseXbsrsv2_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcoo2csr(handle: cusparseHandle_t, cooRowInd: *const ::core::ffi::c_int, nnz: ::core::ffi::c_int, m: ::core::ffi::c_int, csrSortedRowPtr: *mut ::core::ffi::c_int, idxBase: cusparseIndexBase_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcoo2csr, __cushim_slot_cusparseXcoo2csr), export c"cusparseXcoo2csr", name "cusparseXcoo2csr", proc c"cusparseXcoo2csr", version 0, since 0, per_thread [];
-    link [cusparseXcoo2csr];
+    statics (__cushim_fn_cusparseXcoo2csr, __cushim_slot_cusparseXcoo2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcoosortByColumn(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *mut ::core::ffi::c_int, cooColsA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcoosortByColumn, __cushim_slot_cusparseXcoosortByColumn), export c"cusparseXcoosortByColumn", name "cusparseXcoosortByColumn", proc c"cusparseXcoosortByColumn", version 0, since 0, per_thread [];
-    link [cusparseXcoosortByColumn];
+    statics (__cushim_fn_cusparseXcoosortByColumn, __cushim_slot_cusparseXcoosortByColumn);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcoosortByRow(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *mut ::core::ffi::c_int, cooColsA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcoosortByRow, __cushim_slot_cusparseXcoosortByRow), export c"cusparseXcoosortByRow", name "cusparseXcoosortByRow", proc c"cusparseXcoosortByRow", version 0, since 0, per_thread [];
-    link [cusparseXcoosortByRow];
+    statics (__cushim_fn_cusparseXcoosortByRow, __cushim_slot_cusparseXcoosortByRow);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcoosort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *const ::core::ffi::c_int, cooColsA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcoosort_bufferSizeExt, __cushim_slot_cusparseXcoosort_bufferSizeExt), export c"cusparseXcoosort_bufferSizeExt", name "cusparseXcoosort_bufferSizeExt", proc c"cusparseXcoosort_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseXcoosort_bufferSizeExt];
+    statics (__cushim_fn_cusparseXcoosort_bufferSizeExt, __cushim_slot_cusparseXcoosort_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcscsort(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, cscColPtrA: *const ::core::ffi::c_int, cscRowIndA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcscsort, __cushim_slot_cusparseXcscsort), export c"cusparseXcscsort", name "cusparseXcscsort", proc c"cusparseXcscsort", version 0, since 0, per_thread [];
-    link [cusparseXcscsort];
+    statics (__cushim_fn_cusparseXcscsort, __cushim_slot_cusparseXcscsort);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcscsort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cscColPtrA: *const ::core::ffi::c_int, cscRowIndA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcscsort_bufferSizeExt, __cushim_slot_cusparseXcscsort_bufferSizeExt), export c"cusparseXcscsort_bufferSizeExt", name "cusparseXcscsort_bufferSizeExt", proc c"cusparseXcscsort_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseXcscsort_bufferSizeExt];
+    statics (__cushim_fn_cusparseXcscsort_bufferSizeExt, __cushim_slot_cusparseXcscsort_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2bsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsr2bsrNnz, __cushim_slot_cusparseXcsr2bsrNnz), export c"cusparseXcsr2bsrNnz", name "cusparseXcsr2bsrNnz", proc c"cusparseXcsr2bsrNnz", version 0, since 0, per_thread [];
-    link [cusparseXcsr2bsrNnz];
+    statics (__cushim_fn_cusparseXcsr2bsrNnz, __cushim_slot_cusparseXcsr2bsrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2coo(handle: cusparseHandle_t, csrSortedRowPtr: *const ::core::ffi::c_int, nnz: ::core::ffi::c_int, m: ::core::ffi::c_int, cooRowInd: *mut ::core::ffi::c_int, idxBase: cusparseIndexBase_t) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcsr2coo, __cushim_slot_cusparseXcsr2coo), export c"cusparseXcsr2coo", name "cusparseXcsr2coo", proc c"cusparseXcsr2coo", version 0, since 0, per_thread [];
-    link [cusparseXcsr2coo];
+    statics (__cushim_fn_cusparseXcsr2coo, __cushim_slot_cusparseXcsr2coo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2gebsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcsr2gebsrNnz, __cushim_slot_cusparseXcsr2gebsrNnz), export c"cusparseXcsr2gebsrNnz", name "cusparseXcsr2gebsrNnz", proc c"cusparseXcsr2gebsrNnz", version 0, since 0, per_thread [];
-    link [cusparseXcsr2gebsrNnz];
+    statics (__cushim_fn_cusparseXcsr2gebsrNnz, __cushim_slot_cusparseXcsr2gebsrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsrgeam2Nnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, workspace: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcsrgeam2Nnz, __cushim_slot_cusparseXcsrgeam2Nnz), export c"cusparseXcsrgeam2Nnz", name "cusparseXcsrgeam2Nnz", proc c"cusparseXcsrgeam2Nnz", version 0, since 0, per_thread [];
-    link [cusparseXcsrgeam2Nnz];
+    statics (__cushim_fn_cusparseXcsrgeam2Nnz, __cushim_slot_cusparseXcsrgeam2Nnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsric02_zeroPivot(handle: cusparseHandle_t, info: csric02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsric02_zeroPivot, __cushim_slot_cusparseXcsric02_zeroPivot), export c"cusparseXcsric02_zeroPivot", name "cusparseXcsric02_zeroPivot", proc c"cusparseXcsric02_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXcsric02_zeroPivot];
+    statics (__cushim_fn_cusparseXcsric02_zeroPivot, __cushim_slot_cusparseXcsric02_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsrilu02_zeroPivot(handle: cusparseHandle_t, info: csrilu02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsrilu02_zeroPivot, __cushim_slot_cusparseXcsrilu02_zeroPivot), export c"cusparseXcsrilu02_zeroPivot", name "cusparseXcsrilu02_zeroPivot", proc c"cusparseXcsrilu02_zeroPivot", version 0, since 0, per_thread [];
-    link [cusparseXcsrilu02_zeroPivot];
+    statics (__cushim_fn_cusparseXcsrilu02_zeroPivot, __cushim_slot_cusparseXcsrilu02_zeroPivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsrsort(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcsrsort, __cushim_slot_cusparseXcsrsort), export c"cusparseXcsrsort", name "cusparseXcsrsort", proc c"cusparseXcsrsort", version 0, since 0, per_thread [];
-    link [cusparseXcsrsort];
+    statics (__cushim_fn_cusparseXcsrsort, __cushim_slot_cusparseXcsrsort);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXcsrsort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseXcsrsort_bufferSizeExt, __cushim_slot_cusparseXcsrsort_bufferSizeExt), export c"cusparseXcsrsort_bufferSizeExt", name "cusparseXcsrsort_bufferSizeExt", proc c"cusparseXcsrsort_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseXcsrsort_bufferSizeExt];
+    statics (__cushim_fn_cusparseXcsrsort_bufferSizeExt, __cushim_slot_cusparseXcsrsort_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXgebsr2csr, __cushim_slot_cusparseXgebsr2csr), export c"cusparseXgebsr2csr", name "cusparseXgebsr2csr", proc c"cusparseXgebsr2csr", version 0, since 0, per_thread [];
-    link [cusparseXgebsr2csr];
+    statics (__cushim_fn_cusparseXgebsr2csr, __cushim_slot_cusparseXgebsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseXgebsr2gebsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXgebsr2gebsrNnz, __cushim_slot_cusparseXgebsr2gebsrNnz), export c"cusparseXgebsr2gebsrNnz", name "cusparseXgebsr2gebsrNnz", proc c"cusparseXgebsr2gebsrNnz", version 0, since 0, per_thread [];
-    link [cusparseXgebsr2gebsrNnz];
+    statics (__cushim_fn_cusparseXgebsr2gebsrNnz, __cushim_slot_cusparseXgebsr2gebsrNnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsr2csr, __cushim_slot_cusparseZbsr2csr), export c"cusparseZbsr2csr", name "cusparseZbsr2csr", proc c"cusparseZbsr2csr", version 0, since 0, per_thread [];
-    link [cusparseZbsr2csr];
+    statics (__cushim_fn_cusparseZbsr2csr, __cushim_slot_cusparseZbsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02, __cushim_slot_cusparseZbsric02), export c"cusparseZbsric02", name "cusparseZbsric02", proc c"cusparseZbsric02", version 0, since 0, per_thread [];
-    link [cusparseZbsric02];
+    statics (__cushim_fn_cusparseZbsric02, __cushim_slot_cusparseZbsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_analysis, __cushim_slot_cusparseZbsric02_analysis), export c"cusparseZbsric02_analysis", name "cusparseZbsric02_analysis", proc c"cusparseZbsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseZbsric02_analysis];
+    statics (__cushim_fn_cusparseZbsric02_analysis, __cushim_slot_cusparseZbsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_bufferSize, __cushim_slot_cusparseZbsric02_bufferSize), export c"cusparseZbsric02_bufferSize", name "cusparseZbsric02_bufferSize", proc c"cusparseZbsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZbsric02_bufferSize];
+    statics (__cushim_fn_cusparseZbsric02_bufferSize, __cushim_slot_cusparseZbsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_bufferSizeExt, __cushim_slot_cusparseZbsric02_bufferSizeExt), export c"cusparseZbsric02_bufferSizeExt", name "cusparseZbsric02_bufferSizeExt", proc c"cusparseZbsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZbsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseZbsric02_bufferSizeExt, __cushim_slot_cusparseZbsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02, __cushim_slot_cusparseZbsrilu02), export c"cusparseZbsrilu02", name "cusparseZbsrilu02", proc c"cusparseZbsrilu02", version 0, since 0, per_thread [];
-    link [cusparseZbsrilu02];
+    statics (__cushim_fn_cusparseZbsrilu02, __cushim_slot_cusparseZbsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_analysis, __cushim_slot_cusparseZbsrilu02_analysis), export c"cusparseZbsrilu02_analysis", name "cusparseZbsrilu02_analysis", proc c"cusparseZbsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseZbsrilu02_analysis];
+    statics (__cushim_fn_cusparseZbsrilu02_analysis, __cushim_slot_cusparseZbsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_bufferSize, __cushim_slot_cusparseZbsrilu02_bufferSize), export c"cusparseZbsrilu02_bufferSize", name "cusparseZbsrilu02_bufferSize", proc c"cusparseZbsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZbsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseZbsrilu02_bufferSize, __cushim_slot_cusparseZbsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_bufferSizeExt, __cushim_slot_cusparseZbsrilu02_bufferSizeExt), export c"cusparseZbsrilu02_bufferSizeExt", name "cusparseZbsrilu02_bufferSizeExt", proc c"cusparseZbsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZbsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseZbsrilu02_bufferSizeExt, __cushim_slot_cusparseZbsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_numericBoost, __cushim_slot_cusparseZbsrilu02_numericBoost), export c"cusparseZbsrilu02_numericBoost", name "cusparseZbsrilu02_numericBoost", proc c"cusparseZbsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseZbsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseZbsrilu02_numericBoost, __cushim_slot_cusparseZbsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrmm, __cushim_slot_cusparseZbsrmm), export c"cusparseZbsrmm", name "cusparseZbsrmm", proc c"cusparseZbsrmm", version 0, since 0, per_thread [];
-    link [cusparseZbsrmm];
+    statics (__cushim_fn_cusparseZbsrmm, __cushim_slot_cusparseZbsrmm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuDoubleComplex, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrmv, __cushim_slot_cusparseZbsrmv), export c"cusparseZbsrmv", name "cusparseZbsrmv", proc c"cusparseZbsrmv", version 0, since 0, per_thread [];
-    link [cusparseZbsrmv];
+    statics (__cushim_fn_cusparseZbsrmv, __cushim_slot_cusparseZbsrmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_analysis, __cushim_slot_cusparseZbsrsm2_analysis), export c"cusparseZbsrsm2_analysis", name "cusparseZbsrsm2_analysis", proc c"cusparseZbsrsm2_analysis", version 0, since 0, per_thread [];
-    link [cusparseZbsrsm2_analysis];
+    statics (__cushim_fn_cusparseZbsrsm2_analysis, __cushim_slot_cusparseZbsrsm2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_bufferSize, __cushim_slot_cusparseZbsrsm2_bufferSize), export c"cusparseZbsrsm2_bufferSize", name "cusparseZbsrsm2_bufferSize", proc c"cusparseZbsrsm2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZbsrsm2_bufferSize];
+    statics (__cushim_fn_cusparseZbsrsm2_bufferSize, __cushim_slot_cusparseZbsrsm2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_bufferSizeExt, __cushim_slot_cusparseZbsrsm2_bufferSizeExt), export c"cusparseZbsrsm2_bufferSizeExt", name "cusparseZbsrsm2_bufferSizeExt", proc c"cusparseZbsrsm2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZbsrsm2_bufferSizeExt];
+    statics (__cushim_fn_cusparseZbsrsm2_bufferSizeExt, __cushim_slot_cusparseZbsrsm2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, X: *mut cuDoubleComplex, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_solve, __cushim_slot_cusparseZbsrsm2_solve), export c"cusparseZbsrsm2_solve", name "cusparseZbsrsm2_solve", proc c"cusparseZbsrsm2_solve", version 0, since 0, per_thread [];
-    link [cusparseZbsrsm2_solve];
+    statics (__cushim_fn_cusparseZbsrsm2_solve, __cushim_slot_cusparseZbsrsm2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_analysis, __cushim_slot_cusparseZbsrsv2_analysis), export c"cusparseZbsrsv2_analysis", name "cusparseZbsrsv2_analysis", proc c"cusparseZbsrsv2_analysis", version 0, since 0, per_thread [];
-    link [cusparseZbsrsv2_analysis];
+    statics (__cushim_fn_cusparseZbsrsv2_analysis, __cushim_slot_cusparseZbsrsv2_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_bufferSize, __cushim_slot_cusparseZbsrsv2_bufferSize), export c"cusparseZbsrsv2_bufferSize", name "cusparseZbsrsv2_bufferSize", proc c"cusparseZbsrsv2_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZbsrsv2_bufferSize];
+    statics (__cushim_fn_cusparseZbsrsv2_bufferSize, __cushim_slot_cusparseZbsrsv2_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_bufferSizeExt, __cushim_slot_cusparseZbsrsv2_bufferSizeExt), export c"cusparseZbsrsv2_bufferSizeExt", name "cusparseZbsrsv2_bufferSizeExt", proc c"cusparseZbsrsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZbsrsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseZbsrsv2_bufferSizeExt, __cushim_slot_cusparseZbsrsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const cuDoubleComplex, x: *mut cuDoubleComplex, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_solve, __cushim_slot_cusparseZbsrsv2_solve), export c"cusparseZbsrsv2_solve", name "cusparseZbsrsv2_solve", proc c"cusparseZbsrsv2_solve", version 0, since 0, per_thread [];
-    link [cusparseZbsrsv2_solve];
+    statics (__cushim_fn_cusparseZbsrsv2_solve, __cushim_slot_cusparseZbsrsv2_solve);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuDoubleComplex, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrxmv, __cushim_slot_cusparseZbsrxmv), export c"cusparseZbsrxmv", name "cusparseZbsrxmv", proc c"cusparseZbsrxmv", version 0, since 0, per_thread [];
-    link [cusparseZbsrxmv];
+    statics (__cushim_fn_cusparseZbsrxmv, __cushim_slot_cusparseZbsrxmv);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2bsr, __cushim_slot_cusparseZcsr2bsr), export c"cusparseZcsr2bsr", name "cusparseZcsr2bsr", proc c"cusparseZcsr2bsr", version 0, since 0, per_thread [];
-    link [cusparseZcsr2bsr];
+    statics (__cushim_fn_cusparseZcsr2bsr, __cushim_slot_cusparseZcsr2bsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut cuDoubleComplex, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2csr_compress, __cushim_slot_cusparseZcsr2csr_compress), export c"cusparseZcsr2csr_compress", name "cusparseZcsr2csr_compress", proc c"cusparseZcsr2csr_compress", version 0, since 0, per_thread [];
-    link [cusparseZcsr2csr_compress];
+    statics (__cushim_fn_cusparseZcsr2csr_compress, __cushim_slot_cusparseZcsr2csr_compress);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2csru, __cushim_slot_cusparseZcsr2csru), export c"cusparseZcsr2csru", name "cusparseZcsr2csru", proc c"cusparseZcsr2csru", version 0, since 0, per_thread [];
-    link [cusparseZcsr2csru];
+    statics (__cushim_fn_cusparseZcsr2csru, __cushim_slot_cusparseZcsr2csru);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZcsr2gebsr, __cushim_slot_cusparseZcsr2gebsr), export c"cusparseZcsr2gebsr", name "cusparseZcsr2gebsr", proc c"cusparseZcsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseZcsr2gebsr];
+    statics (__cushim_fn_cusparseZcsr2gebsr, __cushim_slot_cusparseZcsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSize, __cushim_slot_cusparseZcsr2gebsr_bufferSize), export c"cusparseZcsr2gebsr_bufferSize", name "cusparseZcsr2gebsr_bufferSize", proc c"cusparseZcsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZcsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSize, __cushim_slot_cusparseZcsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZcsr2gebsr_bufferSizeExt), export c"cusparseZcsr2gebsr_bufferSizeExt", name "cusparseZcsr2gebsr_bufferSizeExt", proc c"cusparseZcsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZcsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZcsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f64, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrcolor, __cushim_slot_cusparseZcsrcolor), export c"cusparseZcsrcolor", name "cusparseZcsrcolor", proc c"cusparseZcsrcolor", version 0, since 0, per_thread [];
-    link [cusparseZcsrcolor];
+    statics (__cushim_fn_cusparseZcsrcolor, __cushim_slot_cusparseZcsrcolor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuDoubleComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZcsrgeam2, __cushim_slot_cusparseZcsrgeam2), export c"cusparseZcsrgeam2", name "cusparseZcsrgeam2", proc c"cusparseZcsrgeam2", version 0, since 0, per_thread [];
-    link [cusparseZcsrgeam2];
+    statics (__cushim_fn_cusparseZcsrgeam2, __cushim_slot_cusparseZcsrgeam2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuDoubleComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const cuDoubleComplex, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZcsrgeam2_bufferSizeExt, __cushim_slot_cusparseZcsrgeam2_bufferSizeExt), export c"cusparseZcsrgeam2_bufferSizeExt", name "cusparseZcsrgeam2_bufferSizeExt", proc c"cusparseZcsrgeam2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZcsrgeam2_bufferSizeExt];
+    statics (__cushim_fn_cusparseZcsrgeam2_bufferSizeExt, __cushim_slot_cusparseZcsrgeam2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02, __cushim_slot_cusparseZcsric02), export c"cusparseZcsric02", name "cusparseZcsric02", proc c"cusparseZcsric02", version 0, since 0, per_thread [];
-    link [cusparseZcsric02];
+    statics (__cushim_fn_cusparseZcsric02, __cushim_slot_cusparseZcsric02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_analysis, __cushim_slot_cusparseZcsric02_analysis), export c"cusparseZcsric02_analysis", name "cusparseZcsric02_analysis", proc c"cusparseZcsric02_analysis", version 0, since 0, per_thread [];
-    link [cusparseZcsric02_analysis];
+    statics (__cushim_fn_cusparseZcsric02_analysis, __cushim_slot_cusparseZcsric02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_bufferSize, __cushim_slot_cusparseZcsric02_bufferSize), export c"cusparseZcsric02_bufferSize", name "cusparseZcsric02_bufferSize", proc c"cusparseZcsric02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZcsric02_bufferSize];
+    statics (__cushim_fn_cusparseZcsric02_bufferSize, __cushim_slot_cusparseZcsric02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuDoubleComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_bufferSizeExt, __cushim_slot_cusparseZcsric02_bufferSizeExt), export c"cusparseZcsric02_bufferSizeExt", name "cusparseZcsric02_bufferSizeExt", proc c"cusparseZcsric02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZcsric02_bufferSizeExt];
+    statics (__cushim_fn_cusparseZcsric02_bufferSizeExt, __cushim_slot_cusparseZcsric02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02, __cushim_slot_cusparseZcsrilu02), export c"cusparseZcsrilu02", name "cusparseZcsrilu02", proc c"cusparseZcsrilu02", version 0, since 0, per_thread [];
-    link [cusparseZcsrilu02];
+    statics (__cushim_fn_cusparseZcsrilu02, __cushim_slot_cusparseZcsrilu02);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_analysis, __cushim_slot_cusparseZcsrilu02_analysis), export c"cusparseZcsrilu02_analysis", name "cusparseZcsrilu02_analysis", proc c"cusparseZcsrilu02_analysis", version 0, since 0, per_thread [];
-    link [cusparseZcsrilu02_analysis];
+    statics (__cushim_fn_cusparseZcsrilu02_analysis, __cushim_slot_cusparseZcsrilu02_analysis);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_bufferSize, __cushim_slot_cusparseZcsrilu02_bufferSize), export c"cusparseZcsrilu02_bufferSize", name "cusparseZcsrilu02_bufferSize", proc c"cusparseZcsrilu02_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZcsrilu02_bufferSize];
+    statics (__cushim_fn_cusparseZcsrilu02_bufferSize, __cushim_slot_cusparseZcsrilu02_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuDoubleComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_bufferSizeExt, __cushim_slot_cusparseZcsrilu02_bufferSizeExt), export c"cusparseZcsrilu02_bufferSizeExt", name "cusparseZcsrilu02_bufferSizeExt", proc c"cusparseZcsrilu02_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZcsrilu02_bufferSizeExt];
+    statics (__cushim_fn_cusparseZcsrilu02_bufferSizeExt, __cushim_slot_cusparseZcsrilu02_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_numericBoost, __cushim_slot_cusparseZcsrilu02_numericBoost), export c"cusparseZcsrilu02_numericBoost", name "cusparseZcsrilu02_numericBoost", proc c"cusparseZcsrilu02_numericBoost", version 0, since 0, per_thread [];
-    link [cusparseZcsrilu02_numericBoost];
+    statics (__cushim_fn_cusparseZcsrilu02_numericBoost, __cushim_slot_cusparseZcsrilu02_numericBoost);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsru2csr, __cushim_slot_cusparseZcsru2csr), export c"cusparseZcsru2csr", name "cusparseZcsru2csr", proc c"cusparseZcsru2csr", version 0, since 0, per_thread [];
-    link [cusparseZcsru2csr];
+    statics (__cushim_fn_cusparseZcsru2csr, __cushim_slot_cusparseZcsru2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsru2csr_bufferSizeExt, __cushim_slot_cusparseZcsru2csr_bufferSizeExt), export c"cusparseZcsru2csr_bufferSizeExt", name "cusparseZcsru2csr_bufferSizeExt", proc c"cusparseZcsru2csr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZcsru2csr_bufferSizeExt];
+    statics (__cushim_fn_cusparseZcsru2csr_bufferSizeExt, __cushim_slot_cusparseZcsru2csr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2csr, __cushim_slot_cusparseZgebsr2csr), export c"cusparseZgebsr2csr", name "cusparseZgebsr2csr", proc c"cusparseZgebsr2csr", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2csr];
+    statics (__cushim_fn_cusparseZgebsr2csr, __cushim_slot_cusparseZgebsr2csr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut cuDoubleComplex, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgebsr2gebsc, __cushim_slot_cusparseZgebsr2gebsc), export c"cusparseZgebsr2gebsc", name "cusparseZgebsr2gebsc", proc c"cusparseZgebsr2gebsc", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsc];
+    statics (__cushim_fn_cusparseZgebsr2gebsc, __cushim_slot_cusparseZgebsr2gebsc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSize, __cushim_slot_cusparseZgebsr2gebsc_bufferSize), export c"cusparseZgebsr2gebsc_bufferSize", name "cusparseZgebsr2gebsc_bufferSize", proc c"cusparseZgebsr2gebsc_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsc_bufferSize];
+    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSize, __cushim_slot_cusparseZgebsr2gebsc_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsc_bufferSizeExt), export c"cusparseZgebsr2gebsc_bufferSizeExt", name "cusparseZgebsr2gebsc_bufferSizeExt", proc c"cusparseZgebsr2gebsc_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsc_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsc_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr, __cushim_slot_cusparseZgebsr2gebsr), export c"cusparseZgebsr2gebsr", name "cusparseZgebsr2gebsr", proc c"cusparseZgebsr2gebsr", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsr];
+    statics (__cushim_fn_cusparseZgebsr2gebsr, __cushim_slot_cusparseZgebsr2gebsr);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSize, __cushim_slot_cusparseZgebsr2gebsr_bufferSize), export c"cusparseZgebsr2gebsr_bufferSize", name "cusparseZgebsr2gebsr_bufferSize", proc c"cusparseZgebsr2gebsr_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsr_bufferSize];
+    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSize, __cushim_slot_cusparseZgebsr2gebsr_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsr_bufferSizeExt), export c"cusparseZgebsr2gebsr_bufferSizeExt", name "cusparseZgebsr2gebsr_bufferSizeExt", proc c"cusparseZgebsr2gebsr_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgebsr2gebsr_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsr_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const cuDoubleComplex, xInd: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgemvi, __cushim_slot_cusparseZgemvi), export c"cusparseZgemvi", name "cusparseZgemvi", proc c"cusparseZgemvi", version 0, since 0, per_thread [];
-    link [cusparseZgemvi];
+    statics (__cushim_fn_cusparseZgemvi, __cushim_slot_cusparseZgemvi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgemvi_bufferSize, __cushim_slot_cusparseZgemvi_bufferSize), export c"cusparseZgemvi_bufferSize", name "cusparseZgemvi_bufferSize", proc c"cusparseZgemvi_bufferSize", version 0, since 0, per_thread [];
-    link [cusparseZgemvi_bufferSize];
+    statics (__cushim_fn_cusparseZgemvi_bufferSize, __cushim_slot_cusparseZgemvi_bufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut cuDoubleComplex, dl: *mut cuDoubleComplex, d: *mut cuDoubleComplex, du: *mut cuDoubleComplex, dw: *mut cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgpsvInterleavedBatch, __cushim_slot_cusparseZgpsvInterleavedBatch), export c"cusparseZgpsvInterleavedBatch", name "cusparseZgpsvInterleavedBatch", proc c"cusparseZgpsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseZgpsvInterleavedBatch];
+    statics (__cushim_fn_cusparseZgpsvInterleavedBatch, __cushim_slot_cusparseZgpsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const cuDoubleComplex, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, dw: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt), export c"cusparseZgpsvInterleavedBatch_bufferSizeExt", name "cusparseZgpsvInterleavedBatch_bufferSizeExt", proc c"cusparseZgpsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgpsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2, __cushim_slot_cusparseZgtsv2), export c"cusparseZgtsv2", name "cusparseZgtsv2", proc c"cusparseZgtsv2", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2];
+    statics (__cushim_fn_cusparseZgtsv2, __cushim_slot_cusparseZgtsv2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2StridedBatch, __cushim_slot_cusparseZgtsv2StridedBatch), export c"cusparseZgtsv2StridedBatch", name "cusparseZgtsv2StridedBatch", proc c"cusparseZgtsv2StridedBatch", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2StridedBatch];
+    statics (__cushim_fn_cusparseZgtsv2StridedBatch, __cushim_slot_cusparseZgtsv2StridedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsv2StridedBatch_bufferSizeExt), export c"cusparseZgtsv2StridedBatch_bufferSizeExt", name "cusparseZgtsv2StridedBatch_bufferSizeExt", proc c"cusparseZgtsv2StridedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2StridedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsv2StridedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2_bufferSizeExt, __cushim_slot_cusparseZgtsv2_bufferSizeExt), export c"cusparseZgtsv2_bufferSizeExt", name "cusparseZgtsv2_bufferSizeExt", proc c"cusparseZgtsv2_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgtsv2_bufferSizeExt, __cushim_slot_cusparseZgtsv2_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2_nopivot, __cushim_slot_cusparseZgtsv2_nopivot), export c"cusparseZgtsv2_nopivot", name "cusparseZgtsv2_nopivot", proc c"cusparseZgtsv2_nopivot", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2_nopivot];
+    statics (__cushim_fn_cusparseZgtsv2_nopivot, __cushim_slot_cusparseZgtsv2_nopivot);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseZgtsv2_nopivot_bufferSizeExt), export c"cusparseZgtsv2_nopivot_bufferSizeExt", name "cusparseZgtsv2_nopivot_bufferSizeExt", proc c"cusparseZgtsv2_nopivot_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgtsv2_nopivot_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseZgtsv2_nopivot_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut cuDoubleComplex, d: *mut cuDoubleComplex, du: *mut cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsvInterleavedBatch, __cushim_slot_cusparseZgtsvInterleavedBatch), export c"cusparseZgtsvInterleavedBatch", name "cusparseZgtsvInterleavedBatch", proc c"cusparseZgtsvInterleavedBatch", version 0, since 0, per_thread [];
-    link [cusparseZgtsvInterleavedBatch];
+    statics (__cushim_fn_cusparseZgtsvInterleavedBatch, __cushim_slot_cusparseZgtsvInterleavedBatch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt), export c"cusparseZgtsvInterleavedBatch_bufferSizeExt", name "cusparseZgtsvInterleavedBatch_bufferSizeExt", proc c"cusparseZgtsvInterleavedBatch_bufferSizeExt", version 0, since 0, per_thread [];
-    link [cusparseZgtsvInterleavedBatch_bufferSizeExt];
+    statics (__cushim_fn_cusparseZgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    attrs [];
-    statics (__cushim_fn_cusparseZnnz, __cushim_slot_cusparseZnnz), export c"cusparseZnnz", name "cusparseZnnz", proc c"cusparseZnnz", version 0, since 0, per_thread [];
-    link [cusparseZnnz];
+    statics (__cushim_fn_cusparseZnnz, __cushim_slot_cusparseZnnz);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn cusparseZnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZnnz_compress, __cushim_slot_cusparseZnnz_compress), export c"cusparseZnnz_compress", name "cusparseZnnz_compress", proc c"cusparseZnnz_compress", version 0, since 0, per_thread [];
-    link [cusparseZnnz_compress];
+    statics (__cushim_fn_cusparseZnnz_compress, __cushim_slot_cusparseZnnz_compress);
     returns status, fallback [];
-    aliases [];
 }

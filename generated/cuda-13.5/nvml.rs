@@ -5091,6 +5091,8 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     major: 0,
     wheel_dirs: None,
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: &[],
     // What a call that never reached the library returns: the values of
@@ -5689,10 +5691,30 @@ macro_rules! cushim_linked {
 /// chose; `resolve` and `absent` live inside their initializers, so that no
 /// module (and no glob import of the whole module) is made per shim.
 macro_rules! cushim_shim {
+    // The common shape: the C name is the export and the lookup name, with
+    // no ABI version or per-thread twin; attributes and aliases if any.
+    (
+        fn $symbol:ident $params:tt -> $ret:ty;
+        $(attrs [$($attr:tt)*];)?
+        statics ($function:ident, $slot:ident);
+        returns $returns:ident, fallback $fallback:tt;
+        $(aliases [$($alias:ident),* $(,)?];)?
+    ) => {
+        cushim_shim! {
+            fn $symbol $params -> $ret;
+            attrs [$($($attr)*)?];
+            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+                version 0, since 0, per_thread [];
+            link [$symbol];
+            returns $returns, fallback $fallback;
+            aliases [$($($alias),*)?];
+        }
+    };
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:literal, name $name:literal, proc $proc:literal,
+        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
@@ -5758,11 +5780,13 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:literal, $name:literal, $proc:literal, $version:literal, $since:literal,
+        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated)]
+        // (The transmute below is the identity for a function of no
+        // parameters that returns nothing, such as `ncclParamDumpAll`.)
+        #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
             unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
                 cushim_shim!(@absent $function, $ret, [$($fallback)*])
@@ -5855,909 +5879,622 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvmlComputeInstanceDestroy(computeInstance: nvmlComputeInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlComputeInstanceDestroy, __cushim_slot_nvmlComputeInstanceDestroy), export c"nvmlComputeInstanceDestroy", name "nvmlComputeInstanceDestroy", proc c"nvmlComputeInstanceDestroy", version 0, since 0, per_thread [];
-    link [nvmlComputeInstanceDestroy];
+    statics (__cushim_fn_nvmlComputeInstanceDestroy, __cushim_slot_nvmlComputeInstanceDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlComputeInstanceGetInfo_v2(computeInstance: nvmlComputeInstance_t, info: *mut nvmlComputeInstanceInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlComputeInstanceGetInfo_v2, __cushim_slot_nvmlComputeInstanceGetInfo_v2), export c"nvmlComputeInstanceGetInfo_v2", name "nvmlComputeInstanceGetInfo_v2", proc c"nvmlComputeInstanceGetInfo_v2", version 0, since 0, per_thread [];
-    link [nvmlComputeInstanceGetInfo_v2];
+    statics (__cushim_fn_nvmlComputeInstanceGetInfo_v2, __cushim_slot_nvmlComputeInstanceGetInfo_v2);
     returns status, fallback [];
     aliases [nvmlComputeInstanceGetInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearAccountingPids(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceClearAccountingPids, __cushim_slot_nvmlDeviceClearAccountingPids), export c"nvmlDeviceClearAccountingPids", name "nvmlDeviceClearAccountingPids", proc c"nvmlDeviceClearAccountingPids", version 0, since 0, per_thread [];
-    link [nvmlDeviceClearAccountingPids];
+    statics (__cushim_fn_nvmlDeviceClearAccountingPids, __cushim_slot_nvmlDeviceClearAccountingPids);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearCpuAffinity(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceClearCpuAffinity, __cushim_slot_nvmlDeviceClearCpuAffinity), export c"nvmlDeviceClearCpuAffinity", name "nvmlDeviceClearCpuAffinity", proc c"nvmlDeviceClearCpuAffinity", version 0, since 0, per_thread [];
-    link [nvmlDeviceClearCpuAffinity];
+    statics (__cushim_fn_nvmlDeviceClearCpuAffinity, __cushim_slot_nvmlDeviceClearCpuAffinity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearEccErrorCounts(device: nvmlDevice_t, counterType: nvmlEccCounterType_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceClearEccErrorCounts, __cushim_slot_nvmlDeviceClearEccErrorCounts), export c"nvmlDeviceClearEccErrorCounts", name "nvmlDeviceClearEccErrorCounts", proc c"nvmlDeviceClearEccErrorCounts", version 0, since 0, per_thread [];
-    link [nvmlDeviceClearEccErrorCounts];
+    statics (__cushim_fn_nvmlDeviceClearEccErrorCounts, __cushim_slot_nvmlDeviceClearEccErrorCounts);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearFieldValues(device: nvmlDevice_t, valuesCount: ::core::ffi::c_int, values: *mut nvmlFieldValue_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceClearFieldValues, __cushim_slot_nvmlDeviceClearFieldValues), export c"nvmlDeviceClearFieldValues", name "nvmlDeviceClearFieldValues", proc c"nvmlDeviceClearFieldValues", version 0, since 0, per_thread [];
-    link [nvmlDeviceClearFieldValues];
+    statics (__cushim_fn_nvmlDeviceClearFieldValues, __cushim_slot_nvmlDeviceClearFieldValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceCreateGpuInstance(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceCreateGpuInstance, __cushim_slot_nvmlDeviceCreateGpuInstance), export c"nvmlDeviceCreateGpuInstance", name "nvmlDeviceCreateGpuInstance", proc c"nvmlDeviceCreateGpuInstance", version 0, since 0, per_thread [];
-    link [nvmlDeviceCreateGpuInstance];
+    statics (__cushim_fn_nvmlDeviceCreateGpuInstance, __cushim_slot_nvmlDeviceCreateGpuInstance);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceCreateGpuInstanceWithPlacement(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, placement: *const nvmlGpuInstancePlacement_t, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceCreateGpuInstanceWithPlacement, __cushim_slot_nvmlDeviceCreateGpuInstanceWithPlacement), export c"nvmlDeviceCreateGpuInstanceWithPlacement", name "nvmlDeviceCreateGpuInstanceWithPlacement", proc c"nvmlDeviceCreateGpuInstanceWithPlacement", version 0, since 0, per_thread [];
-    link [nvmlDeviceCreateGpuInstanceWithPlacement];
+    statics (__cushim_fn_nvmlDeviceCreateGpuInstanceWithPlacement, __cushim_slot_nvmlDeviceCreateGpuInstanceWithPlacement);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceDiscoverGpus(pciInfo: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceDiscoverGpus, __cushim_slot_nvmlDeviceDiscoverGpus), export c"nvmlDeviceDiscoverGpus", name "nvmlDeviceDiscoverGpus", proc c"nvmlDeviceDiscoverGpus", version 0, since 0, per_thread [];
-    link [nvmlDeviceDiscoverGpus];
+    statics (__cushim_fn_nvmlDeviceDiscoverGpus, __cushim_slot_nvmlDeviceDiscoverGpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceFreezeNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, freeze: nvmlEnableState_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceFreezeNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceFreezeNvLinkUtilizationCounter), export c"nvmlDeviceFreezeNvLinkUtilizationCounter", name "nvmlDeviceFreezeNvLinkUtilizationCounter", proc c"nvmlDeviceFreezeNvLinkUtilizationCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceFreezeNvLinkUtilizationCounter];
+    statics (__cushim_fn_nvmlDeviceFreezeNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceFreezeNvLinkUtilizationCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAPIRestriction(device: nvmlDevice_t, apiType: nvmlRestrictedAPI_t, isRestricted: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAPIRestriction, __cushim_slot_nvmlDeviceGetAPIRestriction), export c"nvmlDeviceGetAPIRestriction", name "nvmlDeviceGetAPIRestriction", proc c"nvmlDeviceGetAPIRestriction", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAPIRestriction];
+    statics (__cushim_fn_nvmlDeviceGetAPIRestriction, __cushim_slot_nvmlDeviceGetAPIRestriction);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingBufferSize(device: nvmlDevice_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAccountingBufferSize, __cushim_slot_nvmlDeviceGetAccountingBufferSize), export c"nvmlDeviceGetAccountingBufferSize", name "nvmlDeviceGetAccountingBufferSize", proc c"nvmlDeviceGetAccountingBufferSize", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAccountingBufferSize];
+    statics (__cushim_fn_nvmlDeviceGetAccountingBufferSize, __cushim_slot_nvmlDeviceGetAccountingBufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAccountingMode, __cushim_slot_nvmlDeviceGetAccountingMode), export c"nvmlDeviceGetAccountingMode", name "nvmlDeviceGetAccountingMode", proc c"nvmlDeviceGetAccountingMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAccountingMode];
+    statics (__cushim_fn_nvmlDeviceGetAccountingMode, __cushim_slot_nvmlDeviceGetAccountingMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingPids(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint, pids: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAccountingPids, __cushim_slot_nvmlDeviceGetAccountingPids), export c"nvmlDeviceGetAccountingPids", name "nvmlDeviceGetAccountingPids", proc c"nvmlDeviceGetAccountingPids", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAccountingPids];
+    statics (__cushim_fn_nvmlDeviceGetAccountingPids, __cushim_slot_nvmlDeviceGetAccountingPids);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingStats(device: nvmlDevice_t, pid: ::core::ffi::c_uint, stats: *mut nvmlAccountingStats_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAccountingStats, __cushim_slot_nvmlDeviceGetAccountingStats), export c"nvmlDeviceGetAccountingStats", name "nvmlDeviceGetAccountingStats", proc c"nvmlDeviceGetAccountingStats", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAccountingStats];
+    statics (__cushim_fn_nvmlDeviceGetAccountingStats, __cushim_slot_nvmlDeviceGetAccountingStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingStats_v2(device: nvmlDevice_t, stats: *mut nvmlAccountingStats_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAccountingStats_v2, __cushim_slot_nvmlDeviceGetAccountingStats_v2), export c"nvmlDeviceGetAccountingStats_v2", name "nvmlDeviceGetAccountingStats_v2", proc c"nvmlDeviceGetAccountingStats_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAccountingStats_v2];
+    statics (__cushim_fn_nvmlDeviceGetAccountingStats_v2, __cushim_slot_nvmlDeviceGetAccountingStats_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetActiveVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuInstances: *mut nvmlVgpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetActiveVgpus, __cushim_slot_nvmlDeviceGetActiveVgpus), export c"nvmlDeviceGetActiveVgpus", name "nvmlDeviceGetActiveVgpus", proc c"nvmlDeviceGetActiveVgpus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetActiveVgpus];
+    statics (__cushim_fn_nvmlDeviceGetActiveVgpus, __cushim_slot_nvmlDeviceGetActiveVgpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAdaptiveClockInfoStatus(device: nvmlDevice_t, adaptiveClockStatus: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAdaptiveClockInfoStatus, __cushim_slot_nvmlDeviceGetAdaptiveClockInfoStatus), export c"nvmlDeviceGetAdaptiveClockInfoStatus", name "nvmlDeviceGetAdaptiveClockInfoStatus", proc c"nvmlDeviceGetAdaptiveClockInfoStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAdaptiveClockInfoStatus];
+    statics (__cushim_fn_nvmlDeviceGetAdaptiveClockInfoStatus, __cushim_slot_nvmlDeviceGetAdaptiveClockInfoStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAdaptiveTgpModeInfo_v1(device: nvmlDevice_t, info: *mut nvmlAdaptiveTgpModeInfo_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAdaptiveTgpModeInfo_v1, __cushim_slot_nvmlDeviceGetAdaptiveTgpModeInfo_v1), export c"nvmlDeviceGetAdaptiveTgpModeInfo_v1", name "nvmlDeviceGetAdaptiveTgpModeInfo_v1", proc c"nvmlDeviceGetAdaptiveTgpModeInfo_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAdaptiveTgpModeInfo_v1];
+    statics (__cushim_fn_nvmlDeviceGetAdaptiveTgpModeInfo_v1, __cushim_slot_nvmlDeviceGetAdaptiveTgpModeInfo_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAddressingMode(device: nvmlDevice_t, mode: *mut nvmlDeviceAddressingMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAddressingMode, __cushim_slot_nvmlDeviceGetAddressingMode), export c"nvmlDeviceGetAddressingMode", name "nvmlDeviceGetAddressingMode", proc c"nvmlDeviceGetAddressingMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAddressingMode];
+    statics (__cushim_fn_nvmlDeviceGetAddressingMode, __cushim_slot_nvmlDeviceGetAddressingMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetApplicationsClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetApplicationsClock, __cushim_slot_nvmlDeviceGetApplicationsClock), export c"nvmlDeviceGetApplicationsClock", name "nvmlDeviceGetApplicationsClock", proc c"nvmlDeviceGetApplicationsClock", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetApplicationsClock];
+    statics (__cushim_fn_nvmlDeviceGetApplicationsClock, __cushim_slot_nvmlDeviceGetApplicationsClock);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetArchitecture(device: nvmlDevice_t, arch: *mut nvmlDeviceArchitecture_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetArchitecture, __cushim_slot_nvmlDeviceGetArchitecture), export c"nvmlDeviceGetArchitecture", name "nvmlDeviceGetArchitecture", proc c"nvmlDeviceGetArchitecture", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetArchitecture];
+    statics (__cushim_fn_nvmlDeviceGetArchitecture, __cushim_slot_nvmlDeviceGetArchitecture);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAttributes_v2(device: nvmlDevice_t, attributes: *mut nvmlDeviceAttributes_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAttributes_v2, __cushim_slot_nvmlDeviceGetAttributes_v2), export c"nvmlDeviceGetAttributes_v2", name "nvmlDeviceGetAttributes_v2", proc c"nvmlDeviceGetAttributes_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAttributes_v2];
+    statics (__cushim_fn_nvmlDeviceGetAttributes_v2, __cushim_slot_nvmlDeviceGetAttributes_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetAttributes];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAutoBoostedClocksEnabled(device: nvmlDevice_t, isEnabled: *mut nvmlEnableState_t, defaultIsEnabled: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceGetAutoBoostedClocksEnabled), export c"nvmlDeviceGetAutoBoostedClocksEnabled", name "nvmlDeviceGetAutoBoostedClocksEnabled", proc c"nvmlDeviceGetAutoBoostedClocksEnabled", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetAutoBoostedClocksEnabled];
+    statics (__cushim_fn_nvmlDeviceGetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceGetAutoBoostedClocksEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBAR1MemoryInfo(device: nvmlDevice_t, bar1Memory: *mut nvmlBAR1Memory_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBAR1MemoryInfo, __cushim_slot_nvmlDeviceGetBAR1MemoryInfo), export c"nvmlDeviceGetBAR1MemoryInfo", name "nvmlDeviceGetBAR1MemoryInfo", proc c"nvmlDeviceGetBAR1MemoryInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBAR1MemoryInfo];
+    statics (__cushim_fn_nvmlDeviceGetBAR1MemoryInfo, __cushim_slot_nvmlDeviceGetBAR1MemoryInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBBXTimeData_v1(device: nvmlDevice_t, timeData: *mut nvmlBBXTimeData_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBBXTimeData_v1, __cushim_slot_nvmlDeviceGetBBXTimeData_v1), export c"nvmlDeviceGetBBXTimeData_v1", name "nvmlDeviceGetBBXTimeData_v1", proc c"nvmlDeviceGetBBXTimeData_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBBXTimeData_v1];
+    statics (__cushim_fn_nvmlDeviceGetBBXTimeData_v1, __cushim_slot_nvmlDeviceGetBBXTimeData_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBankRemapperStatus_v1(device: nvmlDevice_t, pBankRemapperStatus: *mut nvmlEccBankRemapperStatus_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBankRemapperStatus_v1, __cushim_slot_nvmlDeviceGetBankRemapperStatus_v1), export c"nvmlDeviceGetBankRemapperStatus_v1", name "nvmlDeviceGetBankRemapperStatus_v1", proc c"nvmlDeviceGetBankRemapperStatus_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBankRemapperStatus_v1];
+    statics (__cushim_fn_nvmlDeviceGetBankRemapperStatus_v1, __cushim_slot_nvmlDeviceGetBankRemapperStatus_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBoardId(device: nvmlDevice_t, boardId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBoardId, __cushim_slot_nvmlDeviceGetBoardId), export c"nvmlDeviceGetBoardId", name "nvmlDeviceGetBoardId", proc c"nvmlDeviceGetBoardId", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBoardId];
+    statics (__cushim_fn_nvmlDeviceGetBoardId, __cushim_slot_nvmlDeviceGetBoardId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBoardPartNumber(device: nvmlDevice_t, partNumber: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBoardPartNumber, __cushim_slot_nvmlDeviceGetBoardPartNumber), export c"nvmlDeviceGetBoardPartNumber", name "nvmlDeviceGetBoardPartNumber", proc c"nvmlDeviceGetBoardPartNumber", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBoardPartNumber];
+    statics (__cushim_fn_nvmlDeviceGetBoardPartNumber, __cushim_slot_nvmlDeviceGetBoardPartNumber);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBrand(device: nvmlDevice_t, type_: *mut nvmlBrandType_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBrand, __cushim_slot_nvmlDeviceGetBrand), export c"nvmlDeviceGetBrand", name "nvmlDeviceGetBrand", proc c"nvmlDeviceGetBrand", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBrand];
+    statics (__cushim_fn_nvmlDeviceGetBrand, __cushim_slot_nvmlDeviceGetBrand);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBridgeChipInfo(device: nvmlDevice_t, bridgeHierarchy: *mut nvmlBridgeChipHierarchy_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBridgeChipInfo, __cushim_slot_nvmlDeviceGetBridgeChipInfo), export c"nvmlDeviceGetBridgeChipInfo", name "nvmlDeviceGetBridgeChipInfo", proc c"nvmlDeviceGetBridgeChipInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBridgeChipInfo];
+    statics (__cushim_fn_nvmlDeviceGetBridgeChipInfo, __cushim_slot_nvmlDeviceGetBridgeChipInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBusType(device: nvmlDevice_t, type_: *mut nvmlBusType_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetBusType, __cushim_slot_nvmlDeviceGetBusType), export c"nvmlDeviceGetBusType", name "nvmlDeviceGetBusType", proc c"nvmlDeviceGetBusType", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetBusType];
+    statics (__cushim_fn_nvmlDeviceGetBusType, __cushim_slot_nvmlDeviceGetBusType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetC2cModeInfoV(device: nvmlDevice_t, c2cModeInfo: *mut nvmlC2cModeInfo_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetC2cModeInfoV, __cushim_slot_nvmlDeviceGetC2cModeInfoV), export c"nvmlDeviceGetC2cModeInfoV", name "nvmlDeviceGetC2cModeInfoV", proc c"nvmlDeviceGetC2cModeInfoV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetC2cModeInfoV];
+    statics (__cushim_fn_nvmlDeviceGetC2cModeInfoV, __cushim_slot_nvmlDeviceGetC2cModeInfoV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCapabilities(device: nvmlDevice_t, caps: *mut nvmlDeviceCapabilities_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCapabilities, __cushim_slot_nvmlDeviceGetCapabilities), export c"nvmlDeviceGetCapabilities", name "nvmlDeviceGetCapabilities", proc c"nvmlDeviceGetCapabilities", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCapabilities];
+    statics (__cushim_fn_nvmlDeviceGetCapabilities, __cushim_slot_nvmlDeviceGetCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClkMonStatus(device: nvmlDevice_t, status: *mut nvmlClkMonStatus_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetClkMonStatus, __cushim_slot_nvmlDeviceGetClkMonStatus), export c"nvmlDeviceGetClkMonStatus", name "nvmlDeviceGetClkMonStatus", proc c"nvmlDeviceGetClkMonStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetClkMonStatus];
+    statics (__cushim_fn_nvmlDeviceGetClkMonStatus, __cushim_slot_nvmlDeviceGetClkMonStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockId: nvmlClockId_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetClock, __cushim_slot_nvmlDeviceGetClock), export c"nvmlDeviceGetClock", name "nvmlDeviceGetClock", proc c"nvmlDeviceGetClock", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetClock];
+    statics (__cushim_fn_nvmlDeviceGetClock, __cushim_slot_nvmlDeviceGetClock);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClockInfo(device: nvmlDevice_t, type_: nvmlClockType_t, clock: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetClockInfo, __cushim_slot_nvmlDeviceGetClockInfo), export c"nvmlDeviceGetClockInfo", name "nvmlDeviceGetClockInfo", proc c"nvmlDeviceGetClockInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetClockInfo];
+    statics (__cushim_fn_nvmlDeviceGetClockInfo, __cushim_slot_nvmlDeviceGetClockInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClockOffsets(device: nvmlDevice_t, info: *mut nvmlClockOffset_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetClockOffsets, __cushim_slot_nvmlDeviceGetClockOffsets), export c"nvmlDeviceGetClockOffsets", name "nvmlDeviceGetClockOffsets", proc c"nvmlDeviceGetClockOffsets", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetClockOffsets];
+    statics (__cushim_fn_nvmlDeviceGetClockOffsets, __cushim_slot_nvmlDeviceGetClockOffsets);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeInstanceId(device: nvmlDevice_t, id: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetComputeInstanceId, __cushim_slot_nvmlDeviceGetComputeInstanceId), export c"nvmlDeviceGetComputeInstanceId", name "nvmlDeviceGetComputeInstanceId", proc c"nvmlDeviceGetComputeInstanceId", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetComputeInstanceId];
+    statics (__cushim_fn_nvmlDeviceGetComputeInstanceId, __cushim_slot_nvmlDeviceGetComputeInstanceId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeMode(device: nvmlDevice_t, mode: *mut nvmlComputeMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetComputeMode, __cushim_slot_nvmlDeviceGetComputeMode), export c"nvmlDeviceGetComputeMode", name "nvmlDeviceGetComputeMode", proc c"nvmlDeviceGetComputeMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetComputeMode];
+    statics (__cushim_fn_nvmlDeviceGetComputeMode, __cushim_slot_nvmlDeviceGetComputeMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetComputeRunningProcesses_v3), export c"nvmlDeviceGetComputeRunningProcesses_v3", name "nvmlDeviceGetComputeRunningProcesses_v3", proc c"nvmlDeviceGetComputeRunningProcesses_v3", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetComputeRunningProcesses_v3];
+    statics (__cushim_fn_nvmlDeviceGetComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetComputeRunningProcesses_v3);
     returns status, fallback [];
     aliases [nvmlDeviceGetComputeRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeGpuAttestationReport(device: nvmlDevice_t, gpuAtstReport: *mut nvmlConfComputeGpuAttestationReport_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuAttestationReport, __cushim_slot_nvmlDeviceGetConfComputeGpuAttestationReport), export c"nvmlDeviceGetConfComputeGpuAttestationReport", name "nvmlDeviceGetConfComputeGpuAttestationReport", proc c"nvmlDeviceGetConfComputeGpuAttestationReport", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetConfComputeGpuAttestationReport];
+    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuAttestationReport, __cushim_slot_nvmlDeviceGetConfComputeGpuAttestationReport);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeGpuCertificate(device: nvmlDevice_t, gpuCert: *mut nvmlConfComputeGpuCertificate_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuCertificate, __cushim_slot_nvmlDeviceGetConfComputeGpuCertificate), export c"nvmlDeviceGetConfComputeGpuCertificate", name "nvmlDeviceGetConfComputeGpuCertificate", proc c"nvmlDeviceGetConfComputeGpuCertificate", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetConfComputeGpuCertificate];
+    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuCertificate, __cushim_slot_nvmlDeviceGetConfComputeGpuCertificate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeMemSizeInfo(device: nvmlDevice_t, memInfo: *mut nvmlConfComputeMemSizeInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetConfComputeMemSizeInfo, __cushim_slot_nvmlDeviceGetConfComputeMemSizeInfo), export c"nvmlDeviceGetConfComputeMemSizeInfo", name "nvmlDeviceGetConfComputeMemSizeInfo", proc c"nvmlDeviceGetConfComputeMemSizeInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetConfComputeMemSizeInfo];
+    statics (__cushim_fn_nvmlDeviceGetConfComputeMemSizeInfo, __cushim_slot_nvmlDeviceGetConfComputeMemSizeInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeProtectedMemoryUsage(device: nvmlDevice_t, memory: *mut nvmlMemory_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetConfComputeProtectedMemoryUsage, __cushim_slot_nvmlDeviceGetConfComputeProtectedMemoryUsage), export c"nvmlDeviceGetConfComputeProtectedMemoryUsage", name "nvmlDeviceGetConfComputeProtectedMemoryUsage", proc c"nvmlDeviceGetConfComputeProtectedMemoryUsage", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetConfComputeProtectedMemoryUsage];
+    statics (__cushim_fn_nvmlDeviceGetConfComputeProtectedMemoryUsage, __cushim_slot_nvmlDeviceGetConfComputeProtectedMemoryUsage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCoolerInfo(device: nvmlDevice_t, coolerInfo: *mut nvmlCoolerInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCoolerInfo, __cushim_slot_nvmlDeviceGetCoolerInfo), export c"nvmlDeviceGetCoolerInfo", name "nvmlDeviceGetCoolerInfo", proc c"nvmlDeviceGetCoolerInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCoolerInfo];
+    statics (__cushim_fn_nvmlDeviceGetCoolerInfo, __cushim_slot_nvmlDeviceGetCoolerInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCount_v2(deviceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCount_v2, __cushim_slot_nvmlDeviceGetCount_v2), export c"nvmlDeviceGetCount_v2", name "nvmlDeviceGetCount_v2", proc c"nvmlDeviceGetCount_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCount_v2];
+    statics (__cushim_fn_nvmlDeviceGetCount_v2, __cushim_slot_nvmlDeviceGetCount_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetCount];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCpuAffinity(device: nvmlDevice_t, cpuSetSize: ::core::ffi::c_uint, cpuSet: *mut ::core::ffi::c_ulong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCpuAffinity, __cushim_slot_nvmlDeviceGetCpuAffinity), export c"nvmlDeviceGetCpuAffinity", name "nvmlDeviceGetCpuAffinity", proc c"nvmlDeviceGetCpuAffinity", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCpuAffinity];
+    statics (__cushim_fn_nvmlDeviceGetCpuAffinity, __cushim_slot_nvmlDeviceGetCpuAffinity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCpuAffinityWithinScope(device: nvmlDevice_t, cpuSetSize: ::core::ffi::c_uint, cpuSet: *mut ::core::ffi::c_ulong, scope: nvmlAffinityScope_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCpuAffinityWithinScope, __cushim_slot_nvmlDeviceGetCpuAffinityWithinScope), export c"nvmlDeviceGetCpuAffinityWithinScope", name "nvmlDeviceGetCpuAffinityWithinScope", proc c"nvmlDeviceGetCpuAffinityWithinScope", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCpuAffinityWithinScope];
+    statics (__cushim_fn_nvmlDeviceGetCpuAffinityWithinScope, __cushim_slot_nvmlDeviceGetCpuAffinityWithinScope);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCreatableVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuTypeIds: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCreatableVgpus, __cushim_slot_nvmlDeviceGetCreatableVgpus), export c"nvmlDeviceGetCreatableVgpus", name "nvmlDeviceGetCreatableVgpus", proc c"nvmlDeviceGetCreatableVgpus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCreatableVgpus];
+    statics (__cushim_fn_nvmlDeviceGetCreatableVgpus, __cushim_slot_nvmlDeviceGetCreatableVgpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCudaComputeCapability(device: nvmlDevice_t, major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCudaComputeCapability, __cushim_slot_nvmlDeviceGetCudaComputeCapability), export c"nvmlDeviceGetCudaComputeCapability", name "nvmlDeviceGetCudaComputeCapability", proc c"nvmlDeviceGetCudaComputeCapability", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCudaComputeCapability];
+    statics (__cushim_fn_nvmlDeviceGetCudaComputeCapability, __cushim_slot_nvmlDeviceGetCudaComputeCapability);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrPcieLinkGeneration(device: nvmlDevice_t, currLinkGen: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkGeneration, __cushim_slot_nvmlDeviceGetCurrPcieLinkGeneration), export c"nvmlDeviceGetCurrPcieLinkGeneration", name "nvmlDeviceGetCurrPcieLinkGeneration", proc c"nvmlDeviceGetCurrPcieLinkGeneration", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCurrPcieLinkGeneration];
+    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkGeneration, __cushim_slot_nvmlDeviceGetCurrPcieLinkGeneration);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrPcieLinkWidth(device: nvmlDevice_t, currLinkWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkWidth, __cushim_slot_nvmlDeviceGetCurrPcieLinkWidth), export c"nvmlDeviceGetCurrPcieLinkWidth", name "nvmlDeviceGetCurrPcieLinkWidth", proc c"nvmlDeviceGetCurrPcieLinkWidth", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCurrPcieLinkWidth];
+    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkWidth, __cushim_slot_nvmlDeviceGetCurrPcieLinkWidth);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClockFreqs(device: nvmlDevice_t, currentClockFreqs: *mut nvmlDeviceCurrentClockFreqs_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCurrentClockFreqs, __cushim_slot_nvmlDeviceGetCurrentClockFreqs), export c"nvmlDeviceGetCurrentClockFreqs", name "nvmlDeviceGetCurrentClockFreqs", proc c"nvmlDeviceGetCurrentClockFreqs", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCurrentClockFreqs];
+    statics (__cushim_fn_nvmlDeviceGetCurrentClockFreqs, __cushim_slot_nvmlDeviceGetCurrentClockFreqs);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClocksEventReasons(device: nvmlDevice_t, clocksEventReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetCurrentClocksEventReasons, __cushim_slot_nvmlDeviceGetCurrentClocksEventReasons), export c"nvmlDeviceGetCurrentClocksEventReasons", name "nvmlDeviceGetCurrentClocksEventReasons", proc c"nvmlDeviceGetCurrentClocksEventReasons", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCurrentClocksEventReasons];
+    statics (__cushim_fn_nvmlDeviceGetCurrentClocksEventReasons, __cushim_slot_nvmlDeviceGetCurrentClocksEventReasons);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClocksThrottleReasons(device: nvmlDevice_t, clocksThrottleReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetCurrentClocksThrottleReasons, __cushim_slot_nvmlDeviceGetCurrentClocksThrottleReasons), export c"nvmlDeviceGetCurrentClocksThrottleReasons", name "nvmlDeviceGetCurrentClocksThrottleReasons", proc c"nvmlDeviceGetCurrentClocksThrottleReasons", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetCurrentClocksThrottleReasons];
+    statics (__cushim_fn_nvmlDeviceGetCurrentClocksThrottleReasons, __cushim_slot_nvmlDeviceGetCurrentClocksThrottleReasons);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDecoderUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDecoderUtilization, __cushim_slot_nvmlDeviceGetDecoderUtilization), export c"nvmlDeviceGetDecoderUtilization", name "nvmlDeviceGetDecoderUtilization", proc c"nvmlDeviceGetDecoderUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDecoderUtilization];
+    statics (__cushim_fn_nvmlDeviceGetDecoderUtilization, __cushim_slot_nvmlDeviceGetDecoderUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDefaultApplicationsClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetDefaultApplicationsClock, __cushim_slot_nvmlDeviceGetDefaultApplicationsClock), export c"nvmlDeviceGetDefaultApplicationsClock", name "nvmlDeviceGetDefaultApplicationsClock", proc c"nvmlDeviceGetDefaultApplicationsClock", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDefaultApplicationsClock];
+    statics (__cushim_fn_nvmlDeviceGetDefaultApplicationsClock, __cushim_slot_nvmlDeviceGetDefaultApplicationsClock);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDefaultEccMode(device: nvmlDevice_t, defaultMode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDefaultEccMode, __cushim_slot_nvmlDeviceGetDefaultEccMode), export c"nvmlDeviceGetDefaultEccMode", name "nvmlDeviceGetDefaultEccMode", proc c"nvmlDeviceGetDefaultEccMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDefaultEccMode];
+    statics (__cushim_fn_nvmlDeviceGetDefaultEccMode, __cushim_slot_nvmlDeviceGetDefaultEccMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDetailedEccErrors(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, eccCounts: *mut nvmlEccErrorCounts_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetDetailedEccErrors, __cushim_slot_nvmlDeviceGetDetailedEccErrors), export c"nvmlDeviceGetDetailedEccErrors", name "nvmlDeviceGetDetailedEccErrors", proc c"nvmlDeviceGetDetailedEccErrors", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDetailedEccErrors];
+    statics (__cushim_fn_nvmlDeviceGetDetailedEccErrors, __cushim_slot_nvmlDeviceGetDetailedEccErrors);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDeviceHandleFromMigDeviceHandle(migDevice: nvmlDevice_t, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDeviceHandleFromMigDeviceHandle, __cushim_slot_nvmlDeviceGetDeviceHandleFromMigDeviceHandle), export c"nvmlDeviceGetDeviceHandleFromMigDeviceHandle", name "nvmlDeviceGetDeviceHandleFromMigDeviceHandle", proc c"nvmlDeviceGetDeviceHandleFromMigDeviceHandle", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDeviceHandleFromMigDeviceHandle];
+    statics (__cushim_fn_nvmlDeviceGetDeviceHandleFromMigDeviceHandle, __cushim_slot_nvmlDeviceGetDeviceHandleFromMigDeviceHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDisplayActive(device: nvmlDevice_t, isActive: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDisplayActive, __cushim_slot_nvmlDeviceGetDisplayActive), export c"nvmlDeviceGetDisplayActive", name "nvmlDeviceGetDisplayActive", proc c"nvmlDeviceGetDisplayActive", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDisplayActive];
+    statics (__cushim_fn_nvmlDeviceGetDisplayActive, __cushim_slot_nvmlDeviceGetDisplayActive);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDisplayMode(device: nvmlDevice_t, display: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDisplayMode, __cushim_slot_nvmlDeviceGetDisplayMode), export c"nvmlDeviceGetDisplayMode", name "nvmlDeviceGetDisplayMode", proc c"nvmlDeviceGetDisplayMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDisplayMode];
+    statics (__cushim_fn_nvmlDeviceGetDisplayMode, __cushim_slot_nvmlDeviceGetDisplayMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDramEncryptionMode(device: nvmlDevice_t, current: *mut nvmlDramEncryptionInfo_t, pending: *mut nvmlDramEncryptionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDramEncryptionMode, __cushim_slot_nvmlDeviceGetDramEncryptionMode), export c"nvmlDeviceGetDramEncryptionMode", name "nvmlDeviceGetDramEncryptionMode", proc c"nvmlDeviceGetDramEncryptionMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDramEncryptionMode];
+    statics (__cushim_fn_nvmlDeviceGetDramEncryptionMode, __cushim_slot_nvmlDeviceGetDramEncryptionMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDriverModel_v2(device: nvmlDevice_t, current: *mut nvmlDriverModel_t, pending: *mut nvmlDriverModel_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDriverModel_v2, __cushim_slot_nvmlDeviceGetDriverModel_v2), export c"nvmlDeviceGetDriverModel_v2", name "nvmlDeviceGetDriverModel_v2", proc c"nvmlDeviceGetDriverModel_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDriverModel_v2];
+    statics (__cushim_fn_nvmlDeviceGetDriverModel_v2, __cushim_slot_nvmlDeviceGetDriverModel_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetDriverModel];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDynamicPstatesInfo(device: nvmlDevice_t, pDynamicPstatesInfo: *mut nvmlGpuDynamicPstatesInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetDynamicPstatesInfo, __cushim_slot_nvmlDeviceGetDynamicPstatesInfo), export c"nvmlDeviceGetDynamicPstatesInfo", name "nvmlDeviceGetDynamicPstatesInfo", proc c"nvmlDeviceGetDynamicPstatesInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetDynamicPstatesInfo];
+    statics (__cushim_fn_nvmlDeviceGetDynamicPstatesInfo, __cushim_slot_nvmlDeviceGetDynamicPstatesInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEccMode(device: nvmlDevice_t, current: *mut nvmlEnableState_t, pending: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEccMode, __cushim_slot_nvmlDeviceGetEccMode), export c"nvmlDeviceGetEccMode", name "nvmlDeviceGetEccMode", proc c"nvmlDeviceGetEccMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEccMode];
+    statics (__cushim_fn_nvmlDeviceGetEccMode, __cushim_slot_nvmlDeviceGetEccMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderCapacity(device: nvmlDevice_t, encoderQueryType: nvmlEncoderType_t, encoderCapacity: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEncoderCapacity, __cushim_slot_nvmlDeviceGetEncoderCapacity), export c"nvmlDeviceGetEncoderCapacity", name "nvmlDeviceGetEncoderCapacity", proc c"nvmlDeviceGetEncoderCapacity", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEncoderCapacity];
+    statics (__cushim_fn_nvmlDeviceGetEncoderCapacity, __cushim_slot_nvmlDeviceGetEncoderCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderSessions(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfos: *mut nvmlEncoderSessionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEncoderSessions, __cushim_slot_nvmlDeviceGetEncoderSessions), export c"nvmlDeviceGetEncoderSessions", name "nvmlDeviceGetEncoderSessions", proc c"nvmlDeviceGetEncoderSessions", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEncoderSessions];
+    statics (__cushim_fn_nvmlDeviceGetEncoderSessions, __cushim_slot_nvmlDeviceGetEncoderSessions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderStats(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, averageFps: *mut ::core::ffi::c_uint, averageLatency: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEncoderStats, __cushim_slot_nvmlDeviceGetEncoderStats), export c"nvmlDeviceGetEncoderStats", name "nvmlDeviceGetEncoderStats", proc c"nvmlDeviceGetEncoderStats", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEncoderStats];
+    statics (__cushim_fn_nvmlDeviceGetEncoderStats, __cushim_slot_nvmlDeviceGetEncoderStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEncoderUtilization, __cushim_slot_nvmlDeviceGetEncoderUtilization), export c"nvmlDeviceGetEncoderUtilization", name "nvmlDeviceGetEncoderUtilization", proc c"nvmlDeviceGetEncoderUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEncoderUtilization];
+    statics (__cushim_fn_nvmlDeviceGetEncoderUtilization, __cushim_slot_nvmlDeviceGetEncoderUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEnforcedPowerLimit(device: nvmlDevice_t, limit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetEnforcedPowerLimit, __cushim_slot_nvmlDeviceGetEnforcedPowerLimit), export c"nvmlDeviceGetEnforcedPowerLimit", name "nvmlDeviceGetEnforcedPowerLimit", proc c"nvmlDeviceGetEnforcedPowerLimit", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetEnforcedPowerLimit];
+    statics (__cushim_fn_nvmlDeviceGetEnforcedPowerLimit, __cushim_slot_nvmlDeviceGetEnforcedPowerLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFBCSessions(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlFBCSessionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFBCSessions, __cushim_slot_nvmlDeviceGetFBCSessions), export c"nvmlDeviceGetFBCSessions", name "nvmlDeviceGetFBCSessions", proc c"nvmlDeviceGetFBCSessions", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFBCSessions];
+    statics (__cushim_fn_nvmlDeviceGetFBCSessions, __cushim_slot_nvmlDeviceGetFBCSessions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFBCStats(device: nvmlDevice_t, fbcStats: *mut nvmlFBCStats_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFBCStats, __cushim_slot_nvmlDeviceGetFBCStats), export c"nvmlDeviceGetFBCStats", name "nvmlDeviceGetFBCStats", proc c"nvmlDeviceGetFBCStats", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFBCStats];
+    statics (__cushim_fn_nvmlDeviceGetFBCStats, __cushim_slot_nvmlDeviceGetFBCStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanControlPolicy_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, policy: *mut nvmlFanControlPolicy_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFanControlPolicy_v2, __cushim_slot_nvmlDeviceGetFanControlPolicy_v2), export c"nvmlDeviceGetFanControlPolicy_v2", name "nvmlDeviceGetFanControlPolicy_v2", proc c"nvmlDeviceGetFanControlPolicy_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFanControlPolicy_v2];
+    statics (__cushim_fn_nvmlDeviceGetFanControlPolicy_v2, __cushim_slot_nvmlDeviceGetFanControlPolicy_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeed(device: nvmlDevice_t, speed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFanSpeed, __cushim_slot_nvmlDeviceGetFanSpeed), export c"nvmlDeviceGetFanSpeed", name "nvmlDeviceGetFanSpeed", proc c"nvmlDeviceGetFanSpeed", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFanSpeed];
+    statics (__cushim_fn_nvmlDeviceGetFanSpeed, __cushim_slot_nvmlDeviceGetFanSpeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeedRPM(device: nvmlDevice_t, fanSpeed: *mut nvmlFanSpeedInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFanSpeedRPM, __cushim_slot_nvmlDeviceGetFanSpeedRPM), export c"nvmlDeviceGetFanSpeedRPM", name "nvmlDeviceGetFanSpeedRPM", proc c"nvmlDeviceGetFanSpeedRPM", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFanSpeedRPM];
+    statics (__cushim_fn_nvmlDeviceGetFanSpeedRPM, __cushim_slot_nvmlDeviceGetFanSpeedRPM);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, speed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFanSpeed_v2, __cushim_slot_nvmlDeviceGetFanSpeed_v2), export c"nvmlDeviceGetFanSpeed_v2", name "nvmlDeviceGetFanSpeed_v2", proc c"nvmlDeviceGetFanSpeed_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFanSpeed_v2];
+    statics (__cushim_fn_nvmlDeviceGetFanSpeed_v2, __cushim_slot_nvmlDeviceGetFanSpeed_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFieldValues(device: nvmlDevice_t, valuesCount: ::core::ffi::c_int, values: *mut nvmlFieldValue_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetFieldValues, __cushim_slot_nvmlDeviceGetFieldValues), export c"nvmlDeviceGetFieldValues", name "nvmlDeviceGetFieldValues", proc c"nvmlDeviceGetFieldValues", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetFieldValues];
+    statics (__cushim_fn_nvmlDeviceGetFieldValues, __cushim_slot_nvmlDeviceGetFieldValues);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpcClkMinMaxVfOffset(device: nvmlDevice_t, minOffset: *mut ::core::ffi::c_int, maxOffset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpcClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetGpcClkMinMaxVfOffset), export c"nvmlDeviceGetGpcClkMinMaxVfOffset", name "nvmlDeviceGetGpcClkMinMaxVfOffset", proc c"nvmlDeviceGetGpcClkMinMaxVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpcClkMinMaxVfOffset];
+    statics (__cushim_fn_nvmlDeviceGetGpcClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetGpcClkMinMaxVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpcClkVfOffset(device: nvmlDevice_t, offset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpcClkVfOffset, __cushim_slot_nvmlDeviceGetGpcClkVfOffset), export c"nvmlDeviceGetGpcClkVfOffset", name "nvmlDeviceGetGpcClkVfOffset", proc c"nvmlDeviceGetGpcClkVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpcClkVfOffset];
+    statics (__cushim_fn_nvmlDeviceGetGpcClkVfOffset, __cushim_slot_nvmlDeviceGetGpcClkVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuFabricInfo(device: nvmlDevice_t, gpuFabricInfo: *mut nvmlGpuFabricInfo_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfo, __cushim_slot_nvmlDeviceGetGpuFabricInfo), export c"nvmlDeviceGetGpuFabricInfo", name "nvmlDeviceGetGpuFabricInfo", proc c"nvmlDeviceGetGpuFabricInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuFabricInfo];
+    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfo, __cushim_slot_nvmlDeviceGetGpuFabricInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuFabricInfoV(device: nvmlDevice_t, gpuFabricInfo: *mut nvmlGpuFabricInfoV_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfoV, __cushim_slot_nvmlDeviceGetGpuFabricInfoV), export c"nvmlDeviceGetGpuFabricInfoV", name "nvmlDeviceGetGpuFabricInfoV", proc c"nvmlDeviceGetGpuFabricInfoV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuFabricInfoV];
+    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfoV, __cushim_slot_nvmlDeviceGetGpuFabricInfoV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuFabricInfo_v4(device: nvmlDevice_t, gpuFabricInfo: *mut nvmlGpuFabricInfo_v4_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfo_v4, __cushim_slot_nvmlDeviceGetGpuFabricInfo_v4), export c"nvmlDeviceGetGpuFabricInfo_v4", name "nvmlDeviceGetGpuFabricInfo_v4", proc c"nvmlDeviceGetGpuFabricInfo_v4", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuFabricInfo_v4];
+    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfo_v4, __cushim_slot_nvmlDeviceGetGpuFabricInfo_v4);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceById(device: nvmlDevice_t, id: ::core::ffi::c_uint, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceById, __cushim_slot_nvmlDeviceGetGpuInstanceById), export c"nvmlDeviceGetGpuInstanceById", name "nvmlDeviceGetGpuInstanceById", proc c"nvmlDeviceGetGpuInstanceById", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceById];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceById, __cushim_slot_nvmlDeviceGetGpuInstanceById);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceId(device: nvmlDevice_t, id: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceId, __cushim_slot_nvmlDeviceGetGpuInstanceId), export c"nvmlDeviceGetGpuInstanceId", name "nvmlDeviceGetGpuInstanceId", proc c"nvmlDeviceGetGpuInstanceId", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceId];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceId, __cushim_slot_nvmlDeviceGetGpuInstanceId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstancePossiblePlacements_v2(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, placements: *mut nvmlGpuInstancePlacement_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstancePossiblePlacements_v2, __cushim_slot_nvmlDeviceGetGpuInstancePossiblePlacements_v2), export c"nvmlDeviceGetGpuInstancePossiblePlacements_v2", name "nvmlDeviceGetGpuInstancePossiblePlacements_v2", proc c"nvmlDeviceGetGpuInstancePossiblePlacements_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstancePossiblePlacements_v2];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstancePossiblePlacements_v2, __cushim_slot_nvmlDeviceGetGpuInstancePossiblePlacements_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetGpuInstancePossiblePlacements];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfo(device: nvmlDevice_t, profile: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfo, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfo), export c"nvmlDeviceGetGpuInstanceProfileInfo", name "nvmlDeviceGetGpuInstanceProfileInfo", proc c"nvmlDeviceGetGpuInstanceProfileInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceProfileInfo];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfo, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfoByIdV(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoByIdV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoByIdV), export c"nvmlDeviceGetGpuInstanceProfileInfoByIdV", name "nvmlDeviceGetGpuInstanceProfileInfoByIdV", proc c"nvmlDeviceGetGpuInstanceProfileInfoByIdV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceProfileInfoByIdV];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoByIdV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoByIdV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfoV(device: nvmlDevice_t, profile: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoV), export c"nvmlDeviceGetGpuInstanceProfileInfoV", name "nvmlDeviceGetGpuInstanceProfileInfoV", proc c"nvmlDeviceGetGpuInstanceProfileInfoV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceProfileInfoV];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceRemainingCapacity(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceRemainingCapacity, __cushim_slot_nvmlDeviceGetGpuInstanceRemainingCapacity), export c"nvmlDeviceGetGpuInstanceRemainingCapacity", name "nvmlDeviceGetGpuInstanceRemainingCapacity", proc c"nvmlDeviceGetGpuInstanceRemainingCapacity", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstanceRemainingCapacity];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstanceRemainingCapacity, __cushim_slot_nvmlDeviceGetGpuInstanceRemainingCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstances(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, gpuInstances: *mut nvmlGpuInstance_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuInstances, __cushim_slot_nvmlDeviceGetGpuInstances), export c"nvmlDeviceGetGpuInstances", name "nvmlDeviceGetGpuInstances", proc c"nvmlDeviceGetGpuInstances", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuInstances];
+    statics (__cushim_fn_nvmlDeviceGetGpuInstances, __cushim_slot_nvmlDeviceGetGpuInstances);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuMaxPcieLinkGeneration(device: nvmlDevice_t, maxLinkGenDevice: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetGpuMaxPcieLinkGeneration), export c"nvmlDeviceGetGpuMaxPcieLinkGeneration", name "nvmlDeviceGetGpuMaxPcieLinkGeneration", proc c"nvmlDeviceGetGpuMaxPcieLinkGeneration", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuMaxPcieLinkGeneration];
+    statics (__cushim_fn_nvmlDeviceGetGpuMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetGpuMaxPcieLinkGeneration);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuOperationMode(device: nvmlDevice_t, current: *mut nvmlGpuOperationMode_t, pending: *mut nvmlGpuOperationMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuOperationMode, __cushim_slot_nvmlDeviceGetGpuOperationMode), export c"nvmlDeviceGetGpuOperationMode", name "nvmlDeviceGetGpuOperationMode", proc c"nvmlDeviceGetGpuOperationMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuOperationMode];
+    statics (__cushim_fn_nvmlDeviceGetGpuOperationMode, __cushim_slot_nvmlDeviceGetGpuOperationMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuUptime_v1(device: nvmlDevice_t, uptime: *mut nvmlGpuUptime_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGpuUptime_v1, __cushim_slot_nvmlDeviceGetGpuUptime_v1), export c"nvmlDeviceGetGpuUptime_v1", name "nvmlDeviceGetGpuUptime_v1", proc c"nvmlDeviceGetGpuUptime_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGpuUptime_v1];
+    statics (__cushim_fn_nvmlDeviceGetGpuUptime_v1, __cushim_slot_nvmlDeviceGetGpuUptime_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGraphicsRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGraphicsRunningProcesses_v3, __cushim_slot_nvmlDeviceGetGraphicsRunningProcesses_v3), export c"nvmlDeviceGetGraphicsRunningProcesses_v3", name "nvmlDeviceGetGraphicsRunningProcesses_v3", proc c"nvmlDeviceGetGraphicsRunningProcesses_v3", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGraphicsRunningProcesses_v3];
+    statics (__cushim_fn_nvmlDeviceGetGraphicsRunningProcesses_v3, __cushim_slot_nvmlDeviceGetGraphicsRunningProcesses_v3);
     returns status, fallback [];
     aliases [nvmlDeviceGetGraphicsRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGridLicensableFeatures_v4(device: nvmlDevice_t, pGridLicensableFeatures: *mut nvmlGridLicensableFeatures_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGridLicensableFeatures_v4, __cushim_slot_nvmlDeviceGetGridLicensableFeatures_v4), export c"nvmlDeviceGetGridLicensableFeatures_v4", name "nvmlDeviceGetGridLicensableFeatures_v4", proc c"nvmlDeviceGetGridLicensableFeatures_v4", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGridLicensableFeatures_v4];
+    statics (__cushim_fn_nvmlDeviceGetGridLicensableFeatures_v4, __cushim_slot_nvmlDeviceGetGridLicensableFeatures_v4);
     returns status, fallback [];
     aliases [nvmlDeviceGetGridLicensableFeatures];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGspFirmwareMode(device: nvmlDevice_t, isEnabled: *mut ::core::ffi::c_uint, defaultMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGspFirmwareMode, __cushim_slot_nvmlDeviceGetGspFirmwareMode), export c"nvmlDeviceGetGspFirmwareMode", name "nvmlDeviceGetGspFirmwareMode", proc c"nvmlDeviceGetGspFirmwareMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGspFirmwareMode];
+    statics (__cushim_fn_nvmlDeviceGetGspFirmwareMode, __cushim_slot_nvmlDeviceGetGspFirmwareMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGspFirmwareVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetGspFirmwareVersion, __cushim_slot_nvmlDeviceGetGspFirmwareVersion), export c"nvmlDeviceGetGspFirmwareVersion", name "nvmlDeviceGetGspFirmwareVersion", proc c"nvmlDeviceGetGspFirmwareVersion", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetGspFirmwareVersion];
+    statics (__cushim_fn_nvmlDeviceGetGspFirmwareVersion, __cushim_slot_nvmlDeviceGetGspFirmwareVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByIndex_v2(index: ::core::ffi::c_uint, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHandleByIndex_v2, __cushim_slot_nvmlDeviceGetHandleByIndex_v2), export c"nvmlDeviceGetHandleByIndex_v2", name "nvmlDeviceGetHandleByIndex_v2", proc c"nvmlDeviceGetHandleByIndex_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHandleByIndex_v2];
+    statics (__cushim_fn_nvmlDeviceGetHandleByIndex_v2, __cushim_slot_nvmlDeviceGetHandleByIndex_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetHandleByIndex];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByPciBusId_v2(pciBusId: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHandleByPciBusId_v2, __cushim_slot_nvmlDeviceGetHandleByPciBusId_v2), export c"nvmlDeviceGetHandleByPciBusId_v2", name "nvmlDeviceGetHandleByPciBusId_v2", proc c"nvmlDeviceGetHandleByPciBusId_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHandleByPciBusId_v2];
+    statics (__cushim_fn_nvmlDeviceGetHandleByPciBusId_v2, __cushim_slot_nvmlDeviceGetHandleByPciBusId_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetHandleByPciBusId];
 }
@@ -6765,1241 +6502,841 @@ cushim_shim! {
 cushim_shim! {
     fn nvmlDeviceGetHandleBySerial(serial: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetHandleBySerial, __cushim_slot_nvmlDeviceGetHandleBySerial), export c"nvmlDeviceGetHandleBySerial", name "nvmlDeviceGetHandleBySerial", proc c"nvmlDeviceGetHandleBySerial", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHandleBySerial];
+    statics (__cushim_fn_nvmlDeviceGetHandleBySerial, __cushim_slot_nvmlDeviceGetHandleBySerial);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByUUID(uuid: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHandleByUUID, __cushim_slot_nvmlDeviceGetHandleByUUID), export c"nvmlDeviceGetHandleByUUID", name "nvmlDeviceGetHandleByUUID", proc c"nvmlDeviceGetHandleByUUID", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHandleByUUID];
+    statics (__cushim_fn_nvmlDeviceGetHandleByUUID, __cushim_slot_nvmlDeviceGetHandleByUUID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByUUIDV(uuid: *const nvmlUUID_t, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHandleByUUIDV, __cushim_slot_nvmlDeviceGetHandleByUUIDV), export c"nvmlDeviceGetHandleByUUIDV", name "nvmlDeviceGetHandleByUUIDV", proc c"nvmlDeviceGetHandleByUUIDV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHandleByUUIDV];
+    statics (__cushim_fn_nvmlDeviceGetHandleByUUIDV, __cushim_slot_nvmlDeviceGetHandleByUUIDV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHostVgpuMode(device: nvmlDevice_t, pHostVgpuMode: *mut nvmlHostVgpuMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHostVgpuMode, __cushim_slot_nvmlDeviceGetHostVgpuMode), export c"nvmlDeviceGetHostVgpuMode", name "nvmlDeviceGetHostVgpuMode", proc c"nvmlDeviceGetHostVgpuMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHostVgpuMode];
+    statics (__cushim_fn_nvmlDeviceGetHostVgpuMode, __cushim_slot_nvmlDeviceGetHostVgpuMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHostname_v1(device: nvmlDevice_t, hostname: *mut nvmlHostname_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetHostname_v1, __cushim_slot_nvmlDeviceGetHostname_v1), export c"nvmlDeviceGetHostname_v1", name "nvmlDeviceGetHostname_v1", proc c"nvmlDeviceGetHostname_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetHostname_v1];
+    statics (__cushim_fn_nvmlDeviceGetHostname_v1, __cushim_slot_nvmlDeviceGetHostname_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetIndex(device: nvmlDevice_t, index: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetIndex, __cushim_slot_nvmlDeviceGetIndex), export c"nvmlDeviceGetIndex", name "nvmlDeviceGetIndex", proc c"nvmlDeviceGetIndex", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetIndex];
+    statics (__cushim_fn_nvmlDeviceGetIndex, __cushim_slot_nvmlDeviceGetIndex);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomConfigurationChecksum(device: nvmlDevice_t, checksum: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetInforomConfigurationChecksum, __cushim_slot_nvmlDeviceGetInforomConfigurationChecksum), export c"nvmlDeviceGetInforomConfigurationChecksum", name "nvmlDeviceGetInforomConfigurationChecksum", proc c"nvmlDeviceGetInforomConfigurationChecksum", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetInforomConfigurationChecksum];
+    statics (__cushim_fn_nvmlDeviceGetInforomConfigurationChecksum, __cushim_slot_nvmlDeviceGetInforomConfigurationChecksum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomImageVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetInforomImageVersion, __cushim_slot_nvmlDeviceGetInforomImageVersion), export c"nvmlDeviceGetInforomImageVersion", name "nvmlDeviceGetInforomImageVersion", proc c"nvmlDeviceGetInforomImageVersion", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetInforomImageVersion];
+    statics (__cushim_fn_nvmlDeviceGetInforomImageVersion, __cushim_slot_nvmlDeviceGetInforomImageVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomVersion(device: nvmlDevice_t, object: nvmlInforomObject_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetInforomVersion, __cushim_slot_nvmlDeviceGetInforomVersion), export c"nvmlDeviceGetInforomVersion", name "nvmlDeviceGetInforomVersion", proc c"nvmlDeviceGetInforomVersion", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetInforomVersion];
+    statics (__cushim_fn_nvmlDeviceGetInforomVersion, __cushim_slot_nvmlDeviceGetInforomVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetIrqNum(device: nvmlDevice_t, irqNum: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetIrqNum, __cushim_slot_nvmlDeviceGetIrqNum), export c"nvmlDeviceGetIrqNum", name "nvmlDeviceGetIrqNum", proc c"nvmlDeviceGetIrqNum", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetIrqNum];
+    statics (__cushim_fn_nvmlDeviceGetIrqNum, __cushim_slot_nvmlDeviceGetIrqNum);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetJpgUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetJpgUtilization, __cushim_slot_nvmlDeviceGetJpgUtilization), export c"nvmlDeviceGetJpgUtilization", name "nvmlDeviceGetJpgUtilization", proc c"nvmlDeviceGetJpgUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetJpgUtilization];
+    statics (__cushim_fn_nvmlDeviceGetJpgUtilization, __cushim_slot_nvmlDeviceGetJpgUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetLastBBXFlushTime(device: nvmlDevice_t, timestamp: *mut ::core::ffi::c_ulonglong, durationUs: *mut ::core::ffi::c_ulong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetLastBBXFlushTime, __cushim_slot_nvmlDeviceGetLastBBXFlushTime), export c"nvmlDeviceGetLastBBXFlushTime", name "nvmlDeviceGetLastBBXFlushTime", proc c"nvmlDeviceGetLastBBXFlushTime", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetLastBBXFlushTime];
+    statics (__cushim_fn_nvmlDeviceGetLastBBXFlushTime, __cushim_slot_nvmlDeviceGetLastBBXFlushTime);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMPSComputeRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMPSComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetMPSComputeRunningProcesses_v3), export c"nvmlDeviceGetMPSComputeRunningProcesses_v3", name "nvmlDeviceGetMPSComputeRunningProcesses_v3", proc c"nvmlDeviceGetMPSComputeRunningProcesses_v3", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMPSComputeRunningProcesses_v3];
+    statics (__cushim_fn_nvmlDeviceGetMPSComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetMPSComputeRunningProcesses_v3);
     returns status, fallback [];
     aliases [nvmlDeviceGetMPSComputeRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMarginTemperature(device: nvmlDevice_t, marginTempInfo: *mut nvmlMarginTemperature_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMarginTemperature, __cushim_slot_nvmlDeviceGetMarginTemperature), export c"nvmlDeviceGetMarginTemperature", name "nvmlDeviceGetMarginTemperature", proc c"nvmlDeviceGetMarginTemperature", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMarginTemperature];
+    statics (__cushim_fn_nvmlDeviceGetMarginTemperature, __cushim_slot_nvmlDeviceGetMarginTemperature);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxClockInfo(device: nvmlDevice_t, type_: nvmlClockType_t, clock: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMaxClockInfo, __cushim_slot_nvmlDeviceGetMaxClockInfo), export c"nvmlDeviceGetMaxClockInfo", name "nvmlDeviceGetMaxClockInfo", proc c"nvmlDeviceGetMaxClockInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMaxClockInfo];
+    statics (__cushim_fn_nvmlDeviceGetMaxClockInfo, __cushim_slot_nvmlDeviceGetMaxClockInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxCustomerBoostClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMaxCustomerBoostClock, __cushim_slot_nvmlDeviceGetMaxCustomerBoostClock), export c"nvmlDeviceGetMaxCustomerBoostClock", name "nvmlDeviceGetMaxCustomerBoostClock", proc c"nvmlDeviceGetMaxCustomerBoostClock", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMaxCustomerBoostClock];
+    statics (__cushim_fn_nvmlDeviceGetMaxCustomerBoostClock, __cushim_slot_nvmlDeviceGetMaxCustomerBoostClock);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxMigDeviceCount(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMaxMigDeviceCount, __cushim_slot_nvmlDeviceGetMaxMigDeviceCount), export c"nvmlDeviceGetMaxMigDeviceCount", name "nvmlDeviceGetMaxMigDeviceCount", proc c"nvmlDeviceGetMaxMigDeviceCount", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMaxMigDeviceCount];
+    statics (__cushim_fn_nvmlDeviceGetMaxMigDeviceCount, __cushim_slot_nvmlDeviceGetMaxMigDeviceCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxPcieLinkGeneration(device: nvmlDevice_t, maxLinkGen: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetMaxPcieLinkGeneration), export c"nvmlDeviceGetMaxPcieLinkGeneration", name "nvmlDeviceGetMaxPcieLinkGeneration", proc c"nvmlDeviceGetMaxPcieLinkGeneration", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMaxPcieLinkGeneration];
+    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetMaxPcieLinkGeneration);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxPcieLinkWidth(device: nvmlDevice_t, maxLinkWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkWidth, __cushim_slot_nvmlDeviceGetMaxPcieLinkWidth), export c"nvmlDeviceGetMaxPcieLinkWidth", name "nvmlDeviceGetMaxPcieLinkWidth", proc c"nvmlDeviceGetMaxPcieLinkWidth", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMaxPcieLinkWidth];
+    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkWidth, __cushim_slot_nvmlDeviceGetMaxPcieLinkWidth);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemClkMinMaxVfOffset(device: nvmlDevice_t, minOffset: *mut ::core::ffi::c_int, maxOffset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetMemClkMinMaxVfOffset), export c"nvmlDeviceGetMemClkMinMaxVfOffset", name "nvmlDeviceGetMemClkMinMaxVfOffset", proc c"nvmlDeviceGetMemClkMinMaxVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemClkMinMaxVfOffset];
+    statics (__cushim_fn_nvmlDeviceGetMemClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetMemClkMinMaxVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemClkVfOffset(device: nvmlDevice_t, offset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemClkVfOffset, __cushim_slot_nvmlDeviceGetMemClkVfOffset), export c"nvmlDeviceGetMemClkVfOffset", name "nvmlDeviceGetMemClkVfOffset", proc c"nvmlDeviceGetMemClkVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemClkVfOffset];
+    statics (__cushim_fn_nvmlDeviceGetMemClkVfOffset, __cushim_slot_nvmlDeviceGetMemClkVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryAffinity(device: nvmlDevice_t, nodeSetSize: ::core::ffi::c_uint, nodeSet: *mut ::core::ffi::c_ulong, scope: nvmlAffinityScope_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryAffinity, __cushim_slot_nvmlDeviceGetMemoryAffinity), export c"nvmlDeviceGetMemoryAffinity", name "nvmlDeviceGetMemoryAffinity", proc c"nvmlDeviceGetMemoryAffinity", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryAffinity];
+    statics (__cushim_fn_nvmlDeviceGetMemoryAffinity, __cushim_slot_nvmlDeviceGetMemoryAffinity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryBusWidth(device: nvmlDevice_t, busWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryBusWidth, __cushim_slot_nvmlDeviceGetMemoryBusWidth), export c"nvmlDeviceGetMemoryBusWidth", name "nvmlDeviceGetMemoryBusWidth", proc c"nvmlDeviceGetMemoryBusWidth", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryBusWidth];
+    statics (__cushim_fn_nvmlDeviceGetMemoryBusWidth, __cushim_slot_nvmlDeviceGetMemoryBusWidth);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryErrorCounter(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, locationType: nvmlMemoryLocation_t, count: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryErrorCounter, __cushim_slot_nvmlDeviceGetMemoryErrorCounter), export c"nvmlDeviceGetMemoryErrorCounter", name "nvmlDeviceGetMemoryErrorCounter", proc c"nvmlDeviceGetMemoryErrorCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryErrorCounter];
+    statics (__cushim_fn_nvmlDeviceGetMemoryErrorCounter, __cushim_slot_nvmlDeviceGetMemoryErrorCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryInfo(device: nvmlDevice_t, memory: *mut nvmlMemory_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryInfo, __cushim_slot_nvmlDeviceGetMemoryInfo), export c"nvmlDeviceGetMemoryInfo", name "nvmlDeviceGetMemoryInfo", proc c"nvmlDeviceGetMemoryInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryInfo];
+    statics (__cushim_fn_nvmlDeviceGetMemoryInfo, __cushim_slot_nvmlDeviceGetMemoryInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryInfo_v2(device: nvmlDevice_t, memory: *mut nvmlMemory_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryInfo_v2, __cushim_slot_nvmlDeviceGetMemoryInfo_v2), export c"nvmlDeviceGetMemoryInfo_v2", name "nvmlDeviceGetMemoryInfo_v2", proc c"nvmlDeviceGetMemoryInfo_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryInfo_v2];
+    statics (__cushim_fn_nvmlDeviceGetMemoryInfo_v2, __cushim_slot_nvmlDeviceGetMemoryInfo_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryLimits_v1(device: nvmlDevice_t, limits: *mut nvmlGetMemoryLimits_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMemoryLimits_v1, __cushim_slot_nvmlDeviceGetMemoryLimits_v1), export c"nvmlDeviceGetMemoryLimits_v1", name "nvmlDeviceGetMemoryLimits_v1", proc c"nvmlDeviceGetMemoryLimits_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMemoryLimits_v1];
+    statics (__cushim_fn_nvmlDeviceGetMemoryLimits_v1, __cushim_slot_nvmlDeviceGetMemoryLimits_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMigDeviceHandleByIndex(device: nvmlDevice_t, index: ::core::ffi::c_uint, migDevice: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMigDeviceHandleByIndex, __cushim_slot_nvmlDeviceGetMigDeviceHandleByIndex), export c"nvmlDeviceGetMigDeviceHandleByIndex", name "nvmlDeviceGetMigDeviceHandleByIndex", proc c"nvmlDeviceGetMigDeviceHandleByIndex", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMigDeviceHandleByIndex];
+    statics (__cushim_fn_nvmlDeviceGetMigDeviceHandleByIndex, __cushim_slot_nvmlDeviceGetMigDeviceHandleByIndex);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMigMode(device: nvmlDevice_t, currentMode: *mut ::core::ffi::c_uint, pendingMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMigMode, __cushim_slot_nvmlDeviceGetMigMode), export c"nvmlDeviceGetMigMode", name "nvmlDeviceGetMigMode", proc c"nvmlDeviceGetMigMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMigMode];
+    statics (__cushim_fn_nvmlDeviceGetMigMode, __cushim_slot_nvmlDeviceGetMigMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinMaxClockOfPState(device: nvmlDevice_t, type_: nvmlClockType_t, pstate: nvmlPstates_t, minClockMHz: *mut ::core::ffi::c_uint, maxClockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMinMaxClockOfPState, __cushim_slot_nvmlDeviceGetMinMaxClockOfPState), export c"nvmlDeviceGetMinMaxClockOfPState", name "nvmlDeviceGetMinMaxClockOfPState", proc c"nvmlDeviceGetMinMaxClockOfPState", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMinMaxClockOfPState];
+    statics (__cushim_fn_nvmlDeviceGetMinMaxClockOfPState, __cushim_slot_nvmlDeviceGetMinMaxClockOfPState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinMaxFanSpeed(device: nvmlDevice_t, minSpeed: *mut ::core::ffi::c_uint, maxSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMinMaxFanSpeed, __cushim_slot_nvmlDeviceGetMinMaxFanSpeed), export c"nvmlDeviceGetMinMaxFanSpeed", name "nvmlDeviceGetMinMaxFanSpeed", proc c"nvmlDeviceGetMinMaxFanSpeed", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMinMaxFanSpeed];
+    statics (__cushim_fn_nvmlDeviceGetMinMaxFanSpeed, __cushim_slot_nvmlDeviceGetMinMaxFanSpeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinorNumber(device: nvmlDevice_t, minorNumber: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMinorNumber, __cushim_slot_nvmlDeviceGetMinorNumber), export c"nvmlDeviceGetMinorNumber", name "nvmlDeviceGetMinorNumber", proc c"nvmlDeviceGetMinorNumber", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMinorNumber];
+    statics (__cushim_fn_nvmlDeviceGetMinorNumber, __cushim_slot_nvmlDeviceGetMinorNumber);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetModuleId(device: nvmlDevice_t, moduleId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetModuleId, __cushim_slot_nvmlDeviceGetModuleId), export c"nvmlDeviceGetModuleId", name "nvmlDeviceGetModuleId", proc c"nvmlDeviceGetModuleId", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetModuleId];
+    statics (__cushim_fn_nvmlDeviceGetModuleId, __cushim_slot_nvmlDeviceGetModuleId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMultiGpuBoard(device: nvmlDevice_t, multiGpuBool: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetMultiGpuBoard, __cushim_slot_nvmlDeviceGetMultiGpuBoard), export c"nvmlDeviceGetMultiGpuBoard", name "nvmlDeviceGetMultiGpuBoard", proc c"nvmlDeviceGetMultiGpuBoard", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetMultiGpuBoard];
+    statics (__cushim_fn_nvmlDeviceGetMultiGpuBoard, __cushim_slot_nvmlDeviceGetMultiGpuBoard);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetName(device: nvmlDevice_t, name: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetName, __cushim_slot_nvmlDeviceGetName), export c"nvmlDeviceGetName", name "nvmlDeviceGetName", proc c"nvmlDeviceGetName", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetName];
+    statics (__cushim_fn_nvmlDeviceGetName, __cushim_slot_nvmlDeviceGetName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumFans(device: nvmlDevice_t, numFans: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNumFans, __cushim_slot_nvmlDeviceGetNumFans), export c"nvmlDeviceGetNumFans", name "nvmlDeviceGetNumFans", proc c"nvmlDeviceGetNumFans", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNumFans];
+    statics (__cushim_fn_nvmlDeviceGetNumFans, __cushim_slot_nvmlDeviceGetNumFans);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumGpuCores(device: nvmlDevice_t, numCores: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNumGpuCores, __cushim_slot_nvmlDeviceGetNumGpuCores), export c"nvmlDeviceGetNumGpuCores", name "nvmlDeviceGetNumGpuCores", proc c"nvmlDeviceGetNumGpuCores", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNumGpuCores];
+    statics (__cushim_fn_nvmlDeviceGetNumGpuCores, __cushim_slot_nvmlDeviceGetNumGpuCores);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumaNodeId(device: nvmlDevice_t, node: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNumaNodeId, __cushim_slot_nvmlDeviceGetNumaNodeId), export c"nvmlDeviceGetNumaNodeId", name "nvmlDeviceGetNumaNodeId", proc c"nvmlDeviceGetNumaNodeId", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNumaNodeId];
+    statics (__cushim_fn_nvmlDeviceGetNumaNodeId, __cushim_slot_nvmlDeviceGetNumaNodeId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkCapability(device: nvmlDevice_t, link: ::core::ffi::c_uint, capability: nvmlNvLinkCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkCapability, __cushim_slot_nvmlDeviceGetNvLinkCapability), export c"nvmlDeviceGetNvLinkCapability", name "nvmlDeviceGetNvLinkCapability", proc c"nvmlDeviceGetNvLinkCapability", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkCapability];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkCapability, __cushim_slot_nvmlDeviceGetNvLinkCapability);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkErrorCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: nvmlNvLinkErrorCounter_t, counterValue: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkErrorCounter, __cushim_slot_nvmlDeviceGetNvLinkErrorCounter), export c"nvmlDeviceGetNvLinkErrorCounter", name "nvmlDeviceGetNvLinkErrorCounter", proc c"nvmlDeviceGetNvLinkErrorCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkErrorCounter];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkErrorCounter, __cushim_slot_nvmlDeviceGetNvLinkErrorCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkInfo(device: nvmlDevice_t, info: *mut nvmlNvLinkInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkInfo, __cushim_slot_nvmlDeviceGetNvLinkInfo), export c"nvmlDeviceGetNvLinkInfo", name "nvmlDeviceGetNvLinkInfo", proc c"nvmlDeviceGetNvLinkInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkInfo];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkInfo, __cushim_slot_nvmlDeviceGetNvLinkInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkInfo_v3(device: nvmlDevice_t, info: *mut nvmlNvLinkInfo_v3_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkInfo_v3, __cushim_slot_nvmlDeviceGetNvLinkInfo_v3), export c"nvmlDeviceGetNvLinkInfo_v3", name "nvmlDeviceGetNvLinkInfo_v3", proc c"nvmlDeviceGetNvLinkInfo_v3", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkInfo_v3];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkInfo_v3, __cushim_slot_nvmlDeviceGetNvLinkInfo_v3);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkRemoteDeviceType(device: nvmlDevice_t, link: ::core::ffi::c_uint, pNvLinkDeviceType: *mut nvmlIntNvLinkDeviceType_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkRemoteDeviceType, __cushim_slot_nvmlDeviceGetNvLinkRemoteDeviceType), export c"nvmlDeviceGetNvLinkRemoteDeviceType", name "nvmlDeviceGetNvLinkRemoteDeviceType", proc c"nvmlDeviceGetNvLinkRemoteDeviceType", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkRemoteDeviceType];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkRemoteDeviceType, __cushim_slot_nvmlDeviceGetNvLinkRemoteDeviceType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkRemotePciInfo_v2(device: nvmlDevice_t, link: ::core::ffi::c_uint, pci: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkRemotePciInfo_v2, __cushim_slot_nvmlDeviceGetNvLinkRemotePciInfo_v2), export c"nvmlDeviceGetNvLinkRemotePciInfo_v2", name "nvmlDeviceGetNvLinkRemotePciInfo_v2", proc c"nvmlDeviceGetNvLinkRemotePciInfo_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkRemotePciInfo_v2];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkRemotePciInfo_v2, __cushim_slot_nvmlDeviceGetNvLinkRemotePciInfo_v2);
     returns status, fallback [];
     aliases [nvmlDeviceGetNvLinkRemotePciInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkState(device: nvmlDevice_t, link: ::core::ffi::c_uint, isActive: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkState, __cushim_slot_nvmlDeviceGetNvLinkState), export c"nvmlDeviceGetNvLinkState", name "nvmlDeviceGetNvLinkState", proc c"nvmlDeviceGetNvLinkState", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkState];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkState, __cushim_slot_nvmlDeviceGetNvLinkState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkTelemetrySamples_v1(device: nvmlDevice_t, samples: *mut nvmlNvlinkTelemetrySamples_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkTelemetrySamples_v1, __cushim_slot_nvmlDeviceGetNvLinkTelemetrySamples_v1), export c"nvmlDeviceGetNvLinkTelemetrySamples_v1", name "nvmlDeviceGetNvLinkTelemetrySamples_v1", proc c"nvmlDeviceGetNvLinkTelemetrySamples_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkTelemetrySamples_v1];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkTelemetrySamples_v1, __cushim_slot_nvmlDeviceGetNvLinkTelemetrySamples_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkUtilizationControl(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, control: *mut nvmlNvLinkUtilizationControl_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceGetNvLinkUtilizationControl), export c"nvmlDeviceGetNvLinkUtilizationControl", name "nvmlDeviceGetNvLinkUtilizationControl", proc c"nvmlDeviceGetNvLinkUtilizationControl", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkUtilizationControl];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceGetNvLinkUtilizationControl);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, rxcounter: *mut ::core::ffi::c_ulonglong, txcounter: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceGetNvLinkUtilizationCounter), export c"nvmlDeviceGetNvLinkUtilizationCounter", name "nvmlDeviceGetNvLinkUtilizationCounter", proc c"nvmlDeviceGetNvLinkUtilizationCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkUtilizationCounter];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceGetNvLinkUtilizationCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkVersion(device: nvmlDevice_t, link: ::core::ffi::c_uint, version: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvLinkVersion, __cushim_slot_nvmlDeviceGetNvLinkVersion), export c"nvmlDeviceGetNvLinkVersion", name "nvmlDeviceGetNvLinkVersion", proc c"nvmlDeviceGetNvLinkVersion", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvLinkVersion];
+    statics (__cushim_fn_nvmlDeviceGetNvLinkVersion, __cushim_slot_nvmlDeviceGetNvLinkVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkBwMode(device: nvmlDevice_t, getBwMode: *mut nvmlNvlinkGetBwMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvlinkBwMode, __cushim_slot_nvmlDeviceGetNvlinkBwMode), export c"nvmlDeviceGetNvlinkBwMode", name "nvmlDeviceGetNvlinkBwMode", proc c"nvmlDeviceGetNvlinkBwMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvlinkBwMode];
+    statics (__cushim_fn_nvmlDeviceGetNvlinkBwMode, __cushim_slot_nvmlDeviceGetNvlinkBwMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkNvlePrivateInfo_v1(device: nvmlDevice_t, privateInfo: *mut nvmlNvlinkNvlePrivateInfo_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvlinkNvlePrivateInfo_v1, __cushim_slot_nvmlDeviceGetNvlinkNvlePrivateInfo_v1), export c"nvmlDeviceGetNvlinkNvlePrivateInfo_v1", name "nvmlDeviceGetNvlinkNvlePrivateInfo_v1", proc c"nvmlDeviceGetNvlinkNvlePrivateInfo_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvlinkNvlePrivateInfo_v1];
+    statics (__cushim_fn_nvmlDeviceGetNvlinkNvlePrivateInfo_v1, __cushim_slot_nvmlDeviceGetNvlinkNvlePrivateInfo_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkRemapTableInfo_v1(device: nvmlDevice_t, remapTableInfo: *mut nvmlNvlinkGetRemapTableInfo_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvlinkRemapTableInfo_v1, __cushim_slot_nvmlDeviceGetNvlinkRemapTableInfo_v1), export c"nvmlDeviceGetNvlinkRemapTableInfo_v1", name "nvmlDeviceGetNvlinkRemapTableInfo_v1", proc c"nvmlDeviceGetNvlinkRemapTableInfo_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvlinkRemapTableInfo_v1];
+    statics (__cushim_fn_nvmlDeviceGetNvlinkRemapTableInfo_v1, __cushim_slot_nvmlDeviceGetNvlinkRemapTableInfo_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkSupportedBwModes(device: nvmlDevice_t, supportedBwMode: *mut nvmlNvlinkSupportedBwModes_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetNvlinkSupportedBwModes, __cushim_slot_nvmlDeviceGetNvlinkSupportedBwModes), export c"nvmlDeviceGetNvlinkSupportedBwModes", name "nvmlDeviceGetNvlinkSupportedBwModes", proc c"nvmlDeviceGetNvlinkSupportedBwModes", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetNvlinkSupportedBwModes];
+    statics (__cushim_fn_nvmlDeviceGetNvlinkSupportedBwModes, __cushim_slot_nvmlDeviceGetNvlinkSupportedBwModes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetOfaUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetOfaUtilization, __cushim_slot_nvmlDeviceGetOfaUtilization), export c"nvmlDeviceGetOfaUtilization", name "nvmlDeviceGetOfaUtilization", proc c"nvmlDeviceGetOfaUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetOfaUtilization];
+    statics (__cushim_fn_nvmlDeviceGetOfaUtilization, __cushim_slot_nvmlDeviceGetOfaUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetP2PStatus(device1: nvmlDevice_t, device2: nvmlDevice_t, p2pIndex: nvmlGpuP2PCapsIndex_t, p2pStatus: *mut nvmlGpuP2PStatus_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetP2PStatus, __cushim_slot_nvmlDeviceGetP2PStatus), export c"nvmlDeviceGetP2PStatus", name "nvmlDeviceGetP2PStatus", proc c"nvmlDeviceGetP2PStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetP2PStatus];
+    statics (__cushim_fn_nvmlDeviceGetP2PStatus, __cushim_slot_nvmlDeviceGetP2PStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPciInfoExt(device: nvmlDevice_t, pci: *mut nvmlPciInfoExt_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPciInfoExt, __cushim_slot_nvmlDeviceGetPciInfoExt), export c"nvmlDeviceGetPciInfoExt", name "nvmlDeviceGetPciInfoExt", proc c"nvmlDeviceGetPciInfoExt", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPciInfoExt];
+    statics (__cushim_fn_nvmlDeviceGetPciInfoExt, __cushim_slot_nvmlDeviceGetPciInfoExt);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPciInfo_v3(device: nvmlDevice_t, pci: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPciInfo_v3, __cushim_slot_nvmlDeviceGetPciInfo_v3), export c"nvmlDeviceGetPciInfo_v3", name "nvmlDeviceGetPciInfo_v3", proc c"nvmlDeviceGetPciInfo_v3", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPciInfo_v3];
+    statics (__cushim_fn_nvmlDeviceGetPciInfo_v3, __cushim_slot_nvmlDeviceGetPciInfo_v3);
     returns status, fallback [];
     aliases [nvmlDeviceGetPciInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieLinkMaxSpeed(device: nvmlDevice_t, maxSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPcieLinkMaxSpeed, __cushim_slot_nvmlDeviceGetPcieLinkMaxSpeed), export c"nvmlDeviceGetPcieLinkMaxSpeed", name "nvmlDeviceGetPcieLinkMaxSpeed", proc c"nvmlDeviceGetPcieLinkMaxSpeed", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPcieLinkMaxSpeed];
+    statics (__cushim_fn_nvmlDeviceGetPcieLinkMaxSpeed, __cushim_slot_nvmlDeviceGetPcieLinkMaxSpeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieReplayCounter(device: nvmlDevice_t, value: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPcieReplayCounter, __cushim_slot_nvmlDeviceGetPcieReplayCounter), export c"nvmlDeviceGetPcieReplayCounter", name "nvmlDeviceGetPcieReplayCounter", proc c"nvmlDeviceGetPcieReplayCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPcieReplayCounter];
+    statics (__cushim_fn_nvmlDeviceGetPcieReplayCounter, __cushim_slot_nvmlDeviceGetPcieReplayCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieSpeed(device: nvmlDevice_t, pcieSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPcieSpeed, __cushim_slot_nvmlDeviceGetPcieSpeed), export c"nvmlDeviceGetPcieSpeed", name "nvmlDeviceGetPcieSpeed", proc c"nvmlDeviceGetPcieSpeed", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPcieSpeed];
+    statics (__cushim_fn_nvmlDeviceGetPcieSpeed, __cushim_slot_nvmlDeviceGetPcieSpeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieThroughput(device: nvmlDevice_t, counter: nvmlPcieUtilCounter_t, value: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPcieThroughput, __cushim_slot_nvmlDeviceGetPcieThroughput), export c"nvmlDeviceGetPcieThroughput", name "nvmlDeviceGetPcieThroughput", proc c"nvmlDeviceGetPcieThroughput", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPcieThroughput];
+    statics (__cushim_fn_nvmlDeviceGetPcieThroughput, __cushim_slot_nvmlDeviceGetPcieThroughput);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPdi(device: nvmlDevice_t, pdi: *mut nvmlPdi_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPdi, __cushim_slot_nvmlDeviceGetPdi), export c"nvmlDeviceGetPdi", name "nvmlDeviceGetPdi", proc c"nvmlDeviceGetPdi", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPdi];
+    statics (__cushim_fn_nvmlDeviceGetPdi, __cushim_slot_nvmlDeviceGetPdi);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPerformanceModes(device: nvmlDevice_t, perfModes: *mut nvmlDevicePerfModes_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPerformanceModes, __cushim_slot_nvmlDeviceGetPerformanceModes), export c"nvmlDeviceGetPerformanceModes", name "nvmlDeviceGetPerformanceModes", proc c"nvmlDeviceGetPerformanceModes", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPerformanceModes];
+    statics (__cushim_fn_nvmlDeviceGetPerformanceModes, __cushim_slot_nvmlDeviceGetPerformanceModes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPerformanceState(device: nvmlDevice_t, pState: *mut nvmlPstates_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPerformanceState, __cushim_slot_nvmlDeviceGetPerformanceState), export c"nvmlDeviceGetPerformanceState", name "nvmlDeviceGetPerformanceState", proc c"nvmlDeviceGetPerformanceState", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPerformanceState];
+    statics (__cushim_fn_nvmlDeviceGetPerformanceState, __cushim_slot_nvmlDeviceGetPerformanceState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPersistenceMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPersistenceMode, __cushim_slot_nvmlDeviceGetPersistenceMode), export c"nvmlDeviceGetPersistenceMode", name "nvmlDeviceGetPersistenceMode", proc c"nvmlDeviceGetPersistenceMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPersistenceMode];
+    statics (__cushim_fn_nvmlDeviceGetPersistenceMode, __cushim_slot_nvmlDeviceGetPersistenceMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPgpuMetadataString(device: nvmlDevice_t, pgpuMetadata: *mut ::core::ffi::c_char, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPgpuMetadataString, __cushim_slot_nvmlDeviceGetPgpuMetadataString), export c"nvmlDeviceGetPgpuMetadataString", name "nvmlDeviceGetPgpuMetadataString", proc c"nvmlDeviceGetPgpuMetadataString", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPgpuMetadataString];
+    statics (__cushim_fn_nvmlDeviceGetPgpuMetadataString, __cushim_slot_nvmlDeviceGetPgpuMetadataString);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPlatformInfo(device: nvmlDevice_t, platformInfo: *mut nvmlPlatformInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPlatformInfo, __cushim_slot_nvmlDeviceGetPlatformInfo), export c"nvmlDeviceGetPlatformInfo", name "nvmlDeviceGetPlatformInfo", proc c"nvmlDeviceGetPlatformInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPlatformInfo];
+    statics (__cushim_fn_nvmlDeviceGetPlatformInfo, __cushim_slot_nvmlDeviceGetPlatformInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementDefaultLimit(device: nvmlDevice_t, defaultLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementDefaultLimit, __cushim_slot_nvmlDeviceGetPowerManagementDefaultLimit), export c"nvmlDeviceGetPowerManagementDefaultLimit", name "nvmlDeviceGetPowerManagementDefaultLimit", proc c"nvmlDeviceGetPowerManagementDefaultLimit", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerManagementDefaultLimit];
+    statics (__cushim_fn_nvmlDeviceGetPowerManagementDefaultLimit, __cushim_slot_nvmlDeviceGetPowerManagementDefaultLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementLimit(device: nvmlDevice_t, limit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimit, __cushim_slot_nvmlDeviceGetPowerManagementLimit), export c"nvmlDeviceGetPowerManagementLimit", name "nvmlDeviceGetPowerManagementLimit", proc c"nvmlDeviceGetPowerManagementLimit", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerManagementLimit];
+    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimit, __cushim_slot_nvmlDeviceGetPowerManagementLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementLimitConstraints(device: nvmlDevice_t, minLimit: *mut ::core::ffi::c_uint, maxLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimitConstraints, __cushim_slot_nvmlDeviceGetPowerManagementLimitConstraints), export c"nvmlDeviceGetPowerManagementLimitConstraints", name "nvmlDeviceGetPowerManagementLimitConstraints", proc c"nvmlDeviceGetPowerManagementLimitConstraints", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerManagementLimitConstraints];
+    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimitConstraints, __cushim_slot_nvmlDeviceGetPowerManagementLimitConstraints);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementMode, __cushim_slot_nvmlDeviceGetPowerManagementMode), export c"nvmlDeviceGetPowerManagementMode", name "nvmlDeviceGetPowerManagementMode", proc c"nvmlDeviceGetPowerManagementMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerManagementMode];
+    statics (__cushim_fn_nvmlDeviceGetPowerManagementMode, __cushim_slot_nvmlDeviceGetPowerManagementMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerMizerMode_v1(device: nvmlDevice_t, powerMizerMode: *mut nvmlDevicePowerMizerModes_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerMizerMode_v1, __cushim_slot_nvmlDeviceGetPowerMizerMode_v1), export c"nvmlDeviceGetPowerMizerMode_v1", name "nvmlDeviceGetPowerMizerMode_v1", proc c"nvmlDeviceGetPowerMizerMode_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerMizerMode_v1];
+    statics (__cushim_fn_nvmlDeviceGetPowerMizerMode_v1, __cushim_slot_nvmlDeviceGetPowerMizerMode_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerSource(device: nvmlDevice_t, powerSource: *mut nvmlPowerSource_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerSource, __cushim_slot_nvmlDeviceGetPowerSource), export c"nvmlDeviceGetPowerSource", name "nvmlDeviceGetPowerSource", proc c"nvmlDeviceGetPowerSource", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerSource];
+    statics (__cushim_fn_nvmlDeviceGetPowerSource, __cushim_slot_nvmlDeviceGetPowerSource);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerState(device: nvmlDevice_t, pState: *mut nvmlPstates_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetPowerState, __cushim_slot_nvmlDeviceGetPowerState), export c"nvmlDeviceGetPowerState", name "nvmlDeviceGetPowerState", proc c"nvmlDeviceGetPowerState", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerState];
+    statics (__cushim_fn_nvmlDeviceGetPowerState, __cushim_slot_nvmlDeviceGetPowerState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerUsage(device: nvmlDevice_t, power: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetPowerUsage, __cushim_slot_nvmlDeviceGetPowerUsage), export c"nvmlDeviceGetPowerUsage", name "nvmlDeviceGetPowerUsage", proc c"nvmlDeviceGetPowerUsage", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetPowerUsage];
+    statics (__cushim_fn_nvmlDeviceGetPowerUsage, __cushim_slot_nvmlDeviceGetPowerUsage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetProcessUtilization(device: nvmlDevice_t, utilization: *mut nvmlProcessUtilizationSample_t, processSamplesCount: *mut ::core::ffi::c_uint, lastSeenTimeStamp: ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetProcessUtilization, __cushim_slot_nvmlDeviceGetProcessUtilization), export c"nvmlDeviceGetProcessUtilization", name "nvmlDeviceGetProcessUtilization", proc c"nvmlDeviceGetProcessUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetProcessUtilization];
+    statics (__cushim_fn_nvmlDeviceGetProcessUtilization, __cushim_slot_nvmlDeviceGetProcessUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetProcessesUtilizationInfo(device: nvmlDevice_t, procesesUtilInfo: *mut nvmlProcessesUtilizationInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetProcessesUtilizationInfo), export c"nvmlDeviceGetProcessesUtilizationInfo", name "nvmlDeviceGetProcessesUtilizationInfo", proc c"nvmlDeviceGetProcessesUtilizationInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetProcessesUtilizationInfo];
+    statics (__cushim_fn_nvmlDeviceGetProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetProcessesUtilizationInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRemappedRows(device: nvmlDevice_t, corrRows: *mut ::core::ffi::c_uint, uncRows: *mut ::core::ffi::c_uint, isPending: *mut ::core::ffi::c_uint, failureOccurred: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRemappedRows, __cushim_slot_nvmlDeviceGetRemappedRows), export c"nvmlDeviceGetRemappedRows", name "nvmlDeviceGetRemappedRows", proc c"nvmlDeviceGetRemappedRows", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRemappedRows];
+    statics (__cushim_fn_nvmlDeviceGetRemappedRows, __cushim_slot_nvmlDeviceGetRemappedRows);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRemappedRows_v2(device: nvmlDevice_t, info: *mut nvmlRemappedRowsInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRemappedRows_v2, __cushim_slot_nvmlDeviceGetRemappedRows_v2), export c"nvmlDeviceGetRemappedRows_v2", name "nvmlDeviceGetRemappedRows_v2", proc c"nvmlDeviceGetRemappedRows_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRemappedRows_v2];
+    statics (__cushim_fn_nvmlDeviceGetRemappedRows_v2, __cushim_slot_nvmlDeviceGetRemappedRows_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRepairStatus(device: nvmlDevice_t, repairStatus: *mut nvmlRepairStatus_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRepairStatus, __cushim_slot_nvmlDeviceGetRepairStatus), export c"nvmlDeviceGetRepairStatus", name "nvmlDeviceGetRepairStatus", proc c"nvmlDeviceGetRepairStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRepairStatus];
+    statics (__cushim_fn_nvmlDeviceGetRepairStatus, __cushim_slot_nvmlDeviceGetRepairStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPages(device: nvmlDevice_t, cause: nvmlPageRetirementCause_t, pageCount: *mut ::core::ffi::c_uint, addresses: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRetiredPages, __cushim_slot_nvmlDeviceGetRetiredPages), export c"nvmlDeviceGetRetiredPages", name "nvmlDeviceGetRetiredPages", proc c"nvmlDeviceGetRetiredPages", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRetiredPages];
+    statics (__cushim_fn_nvmlDeviceGetRetiredPages, __cushim_slot_nvmlDeviceGetRetiredPages);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPagesPendingStatus(device: nvmlDevice_t, isPending: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRetiredPagesPendingStatus, __cushim_slot_nvmlDeviceGetRetiredPagesPendingStatus), export c"nvmlDeviceGetRetiredPagesPendingStatus", name "nvmlDeviceGetRetiredPagesPendingStatus", proc c"nvmlDeviceGetRetiredPagesPendingStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRetiredPagesPendingStatus];
+    statics (__cushim_fn_nvmlDeviceGetRetiredPagesPendingStatus, __cushim_slot_nvmlDeviceGetRetiredPagesPendingStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPages_v2(device: nvmlDevice_t, cause: nvmlPageRetirementCause_t, pageCount: *mut ::core::ffi::c_uint, addresses: *mut ::core::ffi::c_ulonglong, timestamps: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRetiredPages_v2, __cushim_slot_nvmlDeviceGetRetiredPages_v2), export c"nvmlDeviceGetRetiredPages_v2", name "nvmlDeviceGetRetiredPages_v2", proc c"nvmlDeviceGetRetiredPages_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRetiredPages_v2];
+    statics (__cushim_fn_nvmlDeviceGetRetiredPages_v2, __cushim_slot_nvmlDeviceGetRetiredPages_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRowRemapperHistogram(device: nvmlDevice_t, values: *mut nvmlRowRemapperHistogramValues_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRowRemapperHistogram, __cushim_slot_nvmlDeviceGetRowRemapperHistogram), export c"nvmlDeviceGetRowRemapperHistogram", name "nvmlDeviceGetRowRemapperHistogram", proc c"nvmlDeviceGetRowRemapperHistogram", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRowRemapperHistogram];
+    statics (__cushim_fn_nvmlDeviceGetRowRemapperHistogram, __cushim_slot_nvmlDeviceGetRowRemapperHistogram);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRunningProcessDetailList(device: nvmlDevice_t, plist: *mut nvmlProcessDetailList_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetRunningProcessDetailList, __cushim_slot_nvmlDeviceGetRunningProcessDetailList), export c"nvmlDeviceGetRunningProcessDetailList", name "nvmlDeviceGetRunningProcessDetailList", proc c"nvmlDeviceGetRunningProcessDetailList", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetRunningProcessDetailList];
+    statics (__cushim_fn_nvmlDeviceGetRunningProcessDetailList, __cushim_slot_nvmlDeviceGetRunningProcessDetailList);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSamples(device: nvmlDevice_t, type_: nvmlSamplingType_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, sampleValType: *mut nvmlValueType_t, sampleCount: *mut ::core::ffi::c_uint, samples: *mut nvmlSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSamples, __cushim_slot_nvmlDeviceGetSamples), export c"nvmlDeviceGetSamples", name "nvmlDeviceGetSamples", proc c"nvmlDeviceGetSamples", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSamples];
+    statics (__cushim_fn_nvmlDeviceGetSamples, __cushim_slot_nvmlDeviceGetSamples);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSerial(device: nvmlDevice_t, serial: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSerial, __cushim_slot_nvmlDeviceGetSerial), export c"nvmlDeviceGetSerial", name "nvmlDeviceGetSerial", proc c"nvmlDeviceGetSerial", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSerial];
+    statics (__cushim_fn_nvmlDeviceGetSerial, __cushim_slot_nvmlDeviceGetSerial);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSramEccErrorStatus(device: nvmlDevice_t, status: *mut nvmlEccSramErrorStatus_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSramEccErrorStatus, __cushim_slot_nvmlDeviceGetSramEccErrorStatus), export c"nvmlDeviceGetSramEccErrorStatus", name "nvmlDeviceGetSramEccErrorStatus", proc c"nvmlDeviceGetSramEccErrorStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSramEccErrorStatus];
+    statics (__cushim_fn_nvmlDeviceGetSramEccErrorStatus, __cushim_slot_nvmlDeviceGetSramEccErrorStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts(device: nvmlDevice_t, errorCounts: *mut nvmlEccSramUniqueUncorrectedErrorCounts_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, __cushim_slot_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts), export c"nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts", name "nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts", proc c"nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts];
+    statics (__cushim_fn_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, __cushim_slot_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedClocksEventReasons(device: nvmlDevice_t, supportedClocksEventReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedClocksEventReasons, __cushim_slot_nvmlDeviceGetSupportedClocksEventReasons), export c"nvmlDeviceGetSupportedClocksEventReasons", name "nvmlDeviceGetSupportedClocksEventReasons", proc c"nvmlDeviceGetSupportedClocksEventReasons", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedClocksEventReasons];
+    statics (__cushim_fn_nvmlDeviceGetSupportedClocksEventReasons, __cushim_slot_nvmlDeviceGetSupportedClocksEventReasons);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedClocksThrottleReasons(device: nvmlDevice_t, supportedClocksThrottleReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetSupportedClocksThrottleReasons, __cushim_slot_nvmlDeviceGetSupportedClocksThrottleReasons), export c"nvmlDeviceGetSupportedClocksThrottleReasons", name "nvmlDeviceGetSupportedClocksThrottleReasons", proc c"nvmlDeviceGetSupportedClocksThrottleReasons", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedClocksThrottleReasons];
+    statics (__cushim_fn_nvmlDeviceGetSupportedClocksThrottleReasons, __cushim_slot_nvmlDeviceGetSupportedClocksThrottleReasons);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedEventTypes(device: nvmlDevice_t, eventTypes: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedEventTypes, __cushim_slot_nvmlDeviceGetSupportedEventTypes), export c"nvmlDeviceGetSupportedEventTypes", name "nvmlDeviceGetSupportedEventTypes", proc c"nvmlDeviceGetSupportedEventTypes", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedEventTypes];
+    statics (__cushim_fn_nvmlDeviceGetSupportedEventTypes, __cushim_slot_nvmlDeviceGetSupportedEventTypes);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedGraphicsClocks(device: nvmlDevice_t, memoryClockMHz: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint, clocksMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedGraphicsClocks, __cushim_slot_nvmlDeviceGetSupportedGraphicsClocks), export c"nvmlDeviceGetSupportedGraphicsClocks", name "nvmlDeviceGetSupportedGraphicsClocks", proc c"nvmlDeviceGetSupportedGraphicsClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedGraphicsClocks];
+    statics (__cushim_fn_nvmlDeviceGetSupportedGraphicsClocks, __cushim_slot_nvmlDeviceGetSupportedGraphicsClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedMemoryClocks(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint, clocksMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedMemoryClocks, __cushim_slot_nvmlDeviceGetSupportedMemoryClocks), export c"nvmlDeviceGetSupportedMemoryClocks", name "nvmlDeviceGetSupportedMemoryClocks", proc c"nvmlDeviceGetSupportedMemoryClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedMemoryClocks];
+    statics (__cushim_fn_nvmlDeviceGetSupportedMemoryClocks, __cushim_slot_nvmlDeviceGetSupportedMemoryClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedPerformanceStates(device: nvmlDevice_t, pstates: *mut nvmlPstates_t, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedPerformanceStates, __cushim_slot_nvmlDeviceGetSupportedPerformanceStates), export c"nvmlDeviceGetSupportedPerformanceStates", name "nvmlDeviceGetSupportedPerformanceStates", proc c"nvmlDeviceGetSupportedPerformanceStates", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedPerformanceStates];
+    statics (__cushim_fn_nvmlDeviceGetSupportedPerformanceStates, __cushim_slot_nvmlDeviceGetSupportedPerformanceStates);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuTypeIds: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetSupportedVgpus, __cushim_slot_nvmlDeviceGetSupportedVgpus), export c"nvmlDeviceGetSupportedVgpus", name "nvmlDeviceGetSupportedVgpus", proc c"nvmlDeviceGetSupportedVgpus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetSupportedVgpus];
+    statics (__cushim_fn_nvmlDeviceGetSupportedVgpus, __cushim_slot_nvmlDeviceGetSupportedVgpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTargetFanSpeed(device: nvmlDevice_t, fan: ::core::ffi::c_uint, targetSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTargetFanSpeed, __cushim_slot_nvmlDeviceGetTargetFanSpeed), export c"nvmlDeviceGetTargetFanSpeed", name "nvmlDeviceGetTargetFanSpeed", proc c"nvmlDeviceGetTargetFanSpeed", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTargetFanSpeed];
+    statics (__cushim_fn_nvmlDeviceGetTargetFanSpeed, __cushim_slot_nvmlDeviceGetTargetFanSpeed);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperature(device: nvmlDevice_t, sensorType: nvmlTemperatureSensors_t, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetTemperature, __cushim_slot_nvmlDeviceGetTemperature), export c"nvmlDeviceGetTemperature", name "nvmlDeviceGetTemperature", proc c"nvmlDeviceGetTemperature", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTemperature];
+    statics (__cushim_fn_nvmlDeviceGetTemperature, __cushim_slot_nvmlDeviceGetTemperature);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperatureThreshold(device: nvmlDevice_t, thresholdType: nvmlTemperatureThresholds_t, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTemperatureThreshold, __cushim_slot_nvmlDeviceGetTemperatureThreshold), export c"nvmlDeviceGetTemperatureThreshold", name "nvmlDeviceGetTemperatureThreshold", proc c"nvmlDeviceGetTemperatureThreshold", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTemperatureThreshold];
+    statics (__cushim_fn_nvmlDeviceGetTemperatureThreshold, __cushim_slot_nvmlDeviceGetTemperatureThreshold);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperatureV(device: nvmlDevice_t, temperature: *mut nvmlTemperature_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTemperatureV, __cushim_slot_nvmlDeviceGetTemperatureV), export c"nvmlDeviceGetTemperatureV", name "nvmlDeviceGetTemperatureV", proc c"nvmlDeviceGetTemperatureV", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTemperatureV];
+    statics (__cushim_fn_nvmlDeviceGetTemperatureV, __cushim_slot_nvmlDeviceGetTemperatureV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetThermalSettings(device: nvmlDevice_t, sensorIndex: ::core::ffi::c_uint, pThermalSettings: *mut nvmlGpuThermalSettings_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetThermalSettings, __cushim_slot_nvmlDeviceGetThermalSettings), export c"nvmlDeviceGetThermalSettings", name "nvmlDeviceGetThermalSettings", proc c"nvmlDeviceGetThermalSettings", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetThermalSettings];
+    statics (__cushim_fn_nvmlDeviceGetThermalSettings, __cushim_slot_nvmlDeviceGetThermalSettings);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTopologyCommonAncestor(device1: nvmlDevice_t, device2: nvmlDevice_t, pathInfo: *mut nvmlGpuTopologyLevel_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTopologyCommonAncestor, __cushim_slot_nvmlDeviceGetTopologyCommonAncestor), export c"nvmlDeviceGetTopologyCommonAncestor", name "nvmlDeviceGetTopologyCommonAncestor", proc c"nvmlDeviceGetTopologyCommonAncestor", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTopologyCommonAncestor];
+    statics (__cushim_fn_nvmlDeviceGetTopologyCommonAncestor, __cushim_slot_nvmlDeviceGetTopologyCommonAncestor);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTopologyNearestGpus(device: nvmlDevice_t, level: nvmlGpuTopologyLevel_t, count: *mut ::core::ffi::c_uint, deviceArray: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTopologyNearestGpus, __cushim_slot_nvmlDeviceGetTopologyNearestGpus), export c"nvmlDeviceGetTopologyNearestGpus", name "nvmlDeviceGetTopologyNearestGpus", proc c"nvmlDeviceGetTopologyNearestGpus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTopologyNearestGpus];
+    statics (__cushim_fn_nvmlDeviceGetTopologyNearestGpus, __cushim_slot_nvmlDeviceGetTopologyNearestGpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTotalEccErrors(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, eccCounts: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTotalEccErrors, __cushim_slot_nvmlDeviceGetTotalEccErrors), export c"nvmlDeviceGetTotalEccErrors", name "nvmlDeviceGetTotalEccErrors", proc c"nvmlDeviceGetTotalEccErrors", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTotalEccErrors];
+    statics (__cushim_fn_nvmlDeviceGetTotalEccErrors, __cushim_slot_nvmlDeviceGetTotalEccErrors);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTotalEnergyConsumption(device: nvmlDevice_t, energy: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetTotalEnergyConsumption, __cushim_slot_nvmlDeviceGetTotalEnergyConsumption), export c"nvmlDeviceGetTotalEnergyConsumption", name "nvmlDeviceGetTotalEnergyConsumption", proc c"nvmlDeviceGetTotalEnergyConsumption", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetTotalEnergyConsumption];
+    statics (__cushim_fn_nvmlDeviceGetTotalEnergyConsumption, __cushim_slot_nvmlDeviceGetTotalEnergyConsumption);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetUUID(device: nvmlDevice_t, uuid: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetUUID, __cushim_slot_nvmlDeviceGetUUID), export c"nvmlDeviceGetUUID", name "nvmlDeviceGetUUID", proc c"nvmlDeviceGetUUID", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetUUID];
+    statics (__cushim_fn_nvmlDeviceGetUUID, __cushim_slot_nvmlDeviceGetUUID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetUnrepairableMemoryFlag_v1(device: nvmlDevice_t, unrepairableMemoryStatus: *mut nvmlUnrepairableMemoryStatus_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetUnrepairableMemoryFlag_v1, __cushim_slot_nvmlDeviceGetUnrepairableMemoryFlag_v1), export c"nvmlDeviceGetUnrepairableMemoryFlag_v1", name "nvmlDeviceGetUnrepairableMemoryFlag_v1", proc c"nvmlDeviceGetUnrepairableMemoryFlag_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetUnrepairableMemoryFlag_v1];
+    statics (__cushim_fn_nvmlDeviceGetUnrepairableMemoryFlag_v1, __cushim_slot_nvmlDeviceGetUnrepairableMemoryFlag_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetUtilizationRates(device: nvmlDevice_t, utilization: *mut nvmlUtilization_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetUtilizationRates, __cushim_slot_nvmlDeviceGetUtilizationRates), export c"nvmlDeviceGetUtilizationRates", name "nvmlDeviceGetUtilizationRates", proc c"nvmlDeviceGetUtilizationRates", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetUtilizationRates];
+    statics (__cushim_fn_nvmlDeviceGetUtilizationRates, __cushim_slot_nvmlDeviceGetUtilizationRates);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVbiosVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVbiosVersion, __cushim_slot_nvmlDeviceGetVbiosVersion), export c"nvmlDeviceGetVbiosVersion", name "nvmlDeviceGetVbiosVersion", proc c"nvmlDeviceGetVbiosVersion", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVbiosVersion];
+    statics (__cushim_fn_nvmlDeviceGetVbiosVersion, __cushim_slot_nvmlDeviceGetVbiosVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuCapabilities(device: nvmlDevice_t, capability: nvmlDeviceVgpuCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuCapabilities, __cushim_slot_nvmlDeviceGetVgpuCapabilities), export c"nvmlDeviceGetVgpuCapabilities", name "nvmlDeviceGetVgpuCapabilities", proc c"nvmlDeviceGetVgpuCapabilities", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuCapabilities];
+    statics (__cushim_fn_nvmlDeviceGetVgpuCapabilities, __cushim_slot_nvmlDeviceGetVgpuCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuHeterogeneousMode(device: nvmlDevice_t, pHeterogeneousMode: *mut nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceGetVgpuHeterogeneousMode), export c"nvmlDeviceGetVgpuHeterogeneousMode", name "nvmlDeviceGetVgpuHeterogeneousMode", proc c"nvmlDeviceGetVgpuHeterogeneousMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuHeterogeneousMode];
+    statics (__cushim_fn_nvmlDeviceGetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceGetVgpuHeterogeneousMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuInstancesUtilizationInfo(device: nvmlDevice_t, vgpuUtilInfo: *mut nvmlVgpuInstancesUtilizationInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuInstancesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuInstancesUtilizationInfo), export c"nvmlDeviceGetVgpuInstancesUtilizationInfo", name "nvmlDeviceGetVgpuInstancesUtilizationInfo", proc c"nvmlDeviceGetVgpuInstancesUtilizationInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuInstancesUtilizationInfo];
+    statics (__cushim_fn_nvmlDeviceGetVgpuInstancesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuInstancesUtilizationInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuMetadata(device: nvmlDevice_t, pgpuMetadata: *mut nvmlVgpuPgpuMetadata_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuMetadata, __cushim_slot_nvmlDeviceGetVgpuMetadata), export c"nvmlDeviceGetVgpuMetadata", name "nvmlDeviceGetVgpuMetadata", proc c"nvmlDeviceGetVgpuMetadata", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuMetadata];
+    statics (__cushim_fn_nvmlDeviceGetVgpuMetadata, __cushim_slot_nvmlDeviceGetVgpuMetadata);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuProcessUtilization(device: nvmlDevice_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, vgpuProcessSamplesCount: *mut ::core::ffi::c_uint, utilizationSamples: *mut nvmlVgpuProcessUtilizationSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuProcessUtilization, __cushim_slot_nvmlDeviceGetVgpuProcessUtilization), export c"nvmlDeviceGetVgpuProcessUtilization", name "nvmlDeviceGetVgpuProcessUtilization", proc c"nvmlDeviceGetVgpuProcessUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuProcessUtilization];
+    statics (__cushim_fn_nvmlDeviceGetVgpuProcessUtilization, __cushim_slot_nvmlDeviceGetVgpuProcessUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuProcessesUtilizationInfo(device: nvmlDevice_t, vgpuProcUtilInfo: *mut nvmlVgpuProcessesUtilizationInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuProcessesUtilizationInfo), export c"nvmlDeviceGetVgpuProcessesUtilizationInfo", name "nvmlDeviceGetVgpuProcessesUtilizationInfo", proc c"nvmlDeviceGetVgpuProcessesUtilizationInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuProcessesUtilizationInfo];
+    statics (__cushim_fn_nvmlDeviceGetVgpuProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuProcessesUtilizationInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerCapabilities(device: nvmlDevice_t, pCapabilities: *mut nvmlVgpuSchedulerCapabilities_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerCapabilities, __cushim_slot_nvmlDeviceGetVgpuSchedulerCapabilities), export c"nvmlDeviceGetVgpuSchedulerCapabilities", name "nvmlDeviceGetVgpuSchedulerCapabilities", proc c"nvmlDeviceGetVgpuSchedulerCapabilities", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuSchedulerCapabilities];
+    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerCapabilities, __cushim_slot_nvmlDeviceGetVgpuSchedulerCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerLog(device: nvmlDevice_t, pSchedulerLog: *mut nvmlVgpuSchedulerLog_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerLog, __cushim_slot_nvmlDeviceGetVgpuSchedulerLog), export c"nvmlDeviceGetVgpuSchedulerLog", name "nvmlDeviceGetVgpuSchedulerLog", proc c"nvmlDeviceGetVgpuSchedulerLog", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuSchedulerLog];
+    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerLog, __cushim_slot_nvmlDeviceGetVgpuSchedulerLog);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerLog_v2(device: nvmlDevice_t, pSchedulerLogInfo: *mut nvmlVgpuSchedulerLogInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerLog_v2, __cushim_slot_nvmlDeviceGetVgpuSchedulerLog_v2), export c"nvmlDeviceGetVgpuSchedulerLog_v2", name "nvmlDeviceGetVgpuSchedulerLog_v2", proc c"nvmlDeviceGetVgpuSchedulerLog_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuSchedulerLog_v2];
+    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerLog_v2, __cushim_slot_nvmlDeviceGetVgpuSchedulerLog_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerState(device: nvmlDevice_t, pSchedulerState: *mut nvmlVgpuSchedulerGetState_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerState, __cushim_slot_nvmlDeviceGetVgpuSchedulerState), export c"nvmlDeviceGetVgpuSchedulerState", name "nvmlDeviceGetVgpuSchedulerState", proc c"nvmlDeviceGetVgpuSchedulerState", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuSchedulerState];
+    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerState, __cushim_slot_nvmlDeviceGetVgpuSchedulerState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerState_v2(device: nvmlDevice_t, pSchedulerStateInfo: *mut nvmlVgpuSchedulerStateInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerState_v2, __cushim_slot_nvmlDeviceGetVgpuSchedulerState_v2), export c"nvmlDeviceGetVgpuSchedulerState_v2", name "nvmlDeviceGetVgpuSchedulerState_v2", proc c"nvmlDeviceGetVgpuSchedulerState_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuSchedulerState_v2];
+    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerState_v2, __cushim_slot_nvmlDeviceGetVgpuSchedulerState_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuTypeCreatablePlacements(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, pPlacementList: *mut nvmlVgpuPlacementList_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlDeviceGetVgpuTypeCreatablePlacements), export c"nvmlDeviceGetVgpuTypeCreatablePlacements", name "nvmlDeviceGetVgpuTypeCreatablePlacements", proc c"nvmlDeviceGetVgpuTypeCreatablePlacements", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuTypeCreatablePlacements];
+    statics (__cushim_fn_nvmlDeviceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlDeviceGetVgpuTypeCreatablePlacements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuTypeSupportedPlacements(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, pPlacementList: *mut nvmlVgpuPlacementList_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuTypeSupportedPlacements, __cushim_slot_nvmlDeviceGetVgpuTypeSupportedPlacements), export c"nvmlDeviceGetVgpuTypeSupportedPlacements", name "nvmlDeviceGetVgpuTypeSupportedPlacements", proc c"nvmlDeviceGetVgpuTypeSupportedPlacements", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuTypeSupportedPlacements];
+    statics (__cushim_fn_nvmlDeviceGetVgpuTypeSupportedPlacements, __cushim_slot_nvmlDeviceGetVgpuTypeSupportedPlacements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuUtilization(device: nvmlDevice_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, sampleValType: *mut nvmlValueType_t, vgpuInstanceSamplesCount: *mut ::core::ffi::c_uint, utilizationSamples: *mut nvmlVgpuInstanceUtilizationSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVgpuUtilization, __cushim_slot_nvmlDeviceGetVgpuUtilization), export c"nvmlDeviceGetVgpuUtilization", name "nvmlDeviceGetVgpuUtilization", proc c"nvmlDeviceGetVgpuUtilization", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVgpuUtilization];
+    statics (__cushim_fn_nvmlDeviceGetVgpuUtilization, __cushim_slot_nvmlDeviceGetVgpuUtilization);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetViolationStatus(device: nvmlDevice_t, perfPolicyType: nvmlPerfPolicyType_t, violTime: *mut nvmlViolationTime_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceGetViolationStatus, __cushim_slot_nvmlDeviceGetViolationStatus), export c"nvmlDeviceGetViolationStatus", name "nvmlDeviceGetViolationStatus", proc c"nvmlDeviceGetViolationStatus", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetViolationStatus];
+    statics (__cushim_fn_nvmlDeviceGetViolationStatus, __cushim_slot_nvmlDeviceGetViolationStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVirtualizationMode(device: nvmlDevice_t, pVirtualMode: *mut nvmlGpuVirtualizationMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceGetVirtualizationMode, __cushim_slot_nvmlDeviceGetVirtualizationMode), export c"nvmlDeviceGetVirtualizationMode", name "nvmlDeviceGetVirtualizationMode", proc c"nvmlDeviceGetVirtualizationMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceGetVirtualizationMode];
+    statics (__cushim_fn_nvmlDeviceGetVirtualizationMode, __cushim_slot_nvmlDeviceGetVirtualizationMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceIsMigDeviceHandle(device: nvmlDevice_t, isMigDevice: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceIsMigDeviceHandle, __cushim_slot_nvmlDeviceIsMigDeviceHandle), export c"nvmlDeviceIsMigDeviceHandle", name "nvmlDeviceIsMigDeviceHandle", proc c"nvmlDeviceIsMigDeviceHandle", version 0, since 0, per_thread [];
-    link [nvmlDeviceIsMigDeviceHandle];
+    statics (__cushim_fn_nvmlDeviceIsMigDeviceHandle, __cushim_slot_nvmlDeviceIsMigDeviceHandle);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceLockNvlinkRemapTable_v1(device: nvmlDevice_t, remapTableLockInfo: *mut nvmlNvlinkLockRemapTable_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceLockNvlinkRemapTable_v1, __cushim_slot_nvmlDeviceLockNvlinkRemapTable_v1), export c"nvmlDeviceLockNvlinkRemapTable_v1", name "nvmlDeviceLockNvlinkRemapTable_v1", proc c"nvmlDeviceLockNvlinkRemapTable_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceLockNvlinkRemapTable_v1];
+    statics (__cushim_fn_nvmlDeviceLockNvlinkRemapTable_v1, __cushim_slot_nvmlDeviceLockNvlinkRemapTable_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceModifyDrainState(pciInfo: *mut nvmlPciInfo_t, newState: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceModifyDrainState, __cushim_slot_nvmlDeviceModifyDrainState), export c"nvmlDeviceModifyDrainState", name "nvmlDeviceModifyDrainState", proc c"nvmlDeviceModifyDrainState", version 0, since 0, per_thread [];
-    link [nvmlDeviceModifyDrainState];
+    statics (__cushim_fn_nvmlDeviceModifyDrainState, __cushim_slot_nvmlDeviceModifyDrainState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceOnSameBoard(device1: nvmlDevice_t, device2: nvmlDevice_t, onSameBoard: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceOnSameBoard, __cushim_slot_nvmlDeviceOnSameBoard), export c"nvmlDeviceOnSameBoard", name "nvmlDeviceOnSameBoard", proc c"nvmlDeviceOnSameBoard", version 0, since 0, per_thread [];
-    link [nvmlDeviceOnSameBoard];
+    statics (__cushim_fn_nvmlDeviceOnSameBoard, __cushim_slot_nvmlDeviceOnSameBoard);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDevicePerfMetricsGetSamples_v1(device: nvmlDevice_t, samples: *mut nvmlPerfMetricsSamples_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDevicePerfMetricsGetSamples_v1, __cushim_slot_nvmlDevicePerfMetricsGetSamples_v1), export c"nvmlDevicePerfMetricsGetSamples_v1", name "nvmlDevicePerfMetricsGetSamples_v1", proc c"nvmlDevicePerfMetricsGetSamples_v1", version 0, since 0, per_thread [];
-    link [nvmlDevicePerfMetricsGetSamples_v1];
+    statics (__cushim_fn_nvmlDevicePerfMetricsGetSamples_v1, __cushim_slot_nvmlDevicePerfMetricsGetSamples_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingActivatePresetProfile(device: nvmlDevice_t, profile: *mut nvmlPowerSmoothingProfile_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDevicePowerSmoothingActivatePresetProfile, __cushim_slot_nvmlDevicePowerSmoothingActivatePresetProfile), export c"nvmlDevicePowerSmoothingActivatePresetProfile", name "nvmlDevicePowerSmoothingActivatePresetProfile", proc c"nvmlDevicePowerSmoothingActivatePresetProfile", version 0, since 0, per_thread [];
-    link [nvmlDevicePowerSmoothingActivatePresetProfile];
+    statics (__cushim_fn_nvmlDevicePowerSmoothingActivatePresetProfile, __cushim_slot_nvmlDevicePowerSmoothingActivatePresetProfile);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingSetState(device: nvmlDevice_t, state: *mut nvmlPowerSmoothingState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDevicePowerSmoothingSetState, __cushim_slot_nvmlDevicePowerSmoothingSetState), export c"nvmlDevicePowerSmoothingSetState", name "nvmlDevicePowerSmoothingSetState", proc c"nvmlDevicePowerSmoothingSetState", version 0, since 0, per_thread [];
-    link [nvmlDevicePowerSmoothingSetState];
+    statics (__cushim_fn_nvmlDevicePowerSmoothingSetState, __cushim_slot_nvmlDevicePowerSmoothingSetState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingUpdatePresetProfileParam(device: nvmlDevice_t, profile: *mut nvmlPowerSmoothingProfile_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDevicePowerSmoothingUpdatePresetProfileParam, __cushim_slot_nvmlDevicePowerSmoothingUpdatePresetProfileParam), export c"nvmlDevicePowerSmoothingUpdatePresetProfileParam", name "nvmlDevicePowerSmoothingUpdatePresetProfileParam", proc c"nvmlDevicePowerSmoothingUpdatePresetProfileParam", version 0, since 0, per_thread [];
-    link [nvmlDevicePowerSmoothingUpdatePresetProfileParam];
+    statics (__cushim_fn_nvmlDevicePowerSmoothingUpdatePresetProfileParam, __cushim_slot_nvmlDevicePowerSmoothingUpdatePresetProfileParam);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceQueryDrainState(pciInfo: *mut nvmlPciInfo_t, currentState: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceQueryDrainState, __cushim_slot_nvmlDeviceQueryDrainState), export c"nvmlDeviceQueryDrainState", name "nvmlDeviceQueryDrainState", proc c"nvmlDeviceQueryDrainState", version 0, since 0, per_thread [];
-    link [nvmlDeviceQueryDrainState];
+    statics (__cushim_fn_nvmlDeviceQueryDrainState, __cushim_slot_nvmlDeviceQueryDrainState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceReadPRMCounters_v1(device: nvmlDevice_t, counterList: *mut nvmlPRMCounterList_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceReadPRMCounters_v1, __cushim_slot_nvmlDeviceReadPRMCounters_v1), export c"nvmlDeviceReadPRMCounters_v1", name "nvmlDeviceReadPRMCounters_v1", proc c"nvmlDeviceReadPRMCounters_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceReadPRMCounters_v1];
+    statics (__cushim_fn_nvmlDeviceReadPRMCounters_v1, __cushim_slot_nvmlDeviceReadPRMCounters_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceReadWritePRM_v1(device: nvmlDevice_t, buffer: *mut nvmlPRMTLV_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceReadWritePRM_v1, __cushim_slot_nvmlDeviceReadWritePRM_v1), export c"nvmlDeviceReadWritePRM_v1", name "nvmlDeviceReadWritePRM_v1", proc c"nvmlDeviceReadWritePRM_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceReadWritePRM_v1];
+    statics (__cushim_fn_nvmlDeviceReadWritePRM_v1, __cushim_slot_nvmlDeviceReadWritePRM_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceRegisterEvents(device: nvmlDevice_t, eventTypes: ::core::ffi::c_ulonglong, set: nvmlEventSet_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceRegisterEvents, __cushim_slot_nvmlDeviceRegisterEvents), export c"nvmlDeviceRegisterEvents", name "nvmlDeviceRegisterEvents", proc c"nvmlDeviceRegisterEvents", version 0, since 0, per_thread [];
-    link [nvmlDeviceRegisterEvents];
+    statics (__cushim_fn_nvmlDeviceRegisterEvents, __cushim_slot_nvmlDeviceRegisterEvents);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceRemoveGpu_v2(pciInfo: *mut nvmlPciInfo_t, gpuState: nvmlDetachGpuState_t, linkState: nvmlPcieLinkState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceRemoveGpu_v2, __cushim_slot_nvmlDeviceRemoveGpu_v2), export c"nvmlDeviceRemoveGpu_v2", name "nvmlDeviceRemoveGpu_v2", proc c"nvmlDeviceRemoveGpu_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceRemoveGpu_v2];
+    statics (__cushim_fn_nvmlDeviceRemoveGpu_v2, __cushim_slot_nvmlDeviceRemoveGpu_v2);
     returns status, fallback [];
     aliases [nvmlDeviceRemoveGpu];
 }
@@ -8007,1331 +7344,904 @@ cushim_shim! {
 cushim_shim! {
     fn nvmlDeviceResetApplicationsClocks(device: nvmlDevice_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceResetApplicationsClocks, __cushim_slot_nvmlDeviceResetApplicationsClocks), export c"nvmlDeviceResetApplicationsClocks", name "nvmlDeviceResetApplicationsClocks", proc c"nvmlDeviceResetApplicationsClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceResetApplicationsClocks];
+    statics (__cushim_fn_nvmlDeviceResetApplicationsClocks, __cushim_slot_nvmlDeviceResetApplicationsClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetGpuLockedClocks(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceResetGpuLockedClocks, __cushim_slot_nvmlDeviceResetGpuLockedClocks), export c"nvmlDeviceResetGpuLockedClocks", name "nvmlDeviceResetGpuLockedClocks", proc c"nvmlDeviceResetGpuLockedClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceResetGpuLockedClocks];
+    statics (__cushim_fn_nvmlDeviceResetGpuLockedClocks, __cushim_slot_nvmlDeviceResetGpuLockedClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetMemoryLockedClocks(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceResetMemoryLockedClocks, __cushim_slot_nvmlDeviceResetMemoryLockedClocks), export c"nvmlDeviceResetMemoryLockedClocks", name "nvmlDeviceResetMemoryLockedClocks", proc c"nvmlDeviceResetMemoryLockedClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceResetMemoryLockedClocks];
+    statics (__cushim_fn_nvmlDeviceResetMemoryLockedClocks, __cushim_slot_nvmlDeviceResetMemoryLockedClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetNvLinkErrorCounters(device: nvmlDevice_t, link: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceResetNvLinkErrorCounters, __cushim_slot_nvmlDeviceResetNvLinkErrorCounters), export c"nvmlDeviceResetNvLinkErrorCounters", name "nvmlDeviceResetNvLinkErrorCounters", proc c"nvmlDeviceResetNvLinkErrorCounters", version 0, since 0, per_thread [];
-    link [nvmlDeviceResetNvLinkErrorCounters];
+    statics (__cushim_fn_nvmlDeviceResetNvLinkErrorCounters, __cushim_slot_nvmlDeviceResetNvLinkErrorCounters);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceResetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceResetNvLinkUtilizationCounter), export c"nvmlDeviceResetNvLinkUtilizationCounter", name "nvmlDeviceResetNvLinkUtilizationCounter", proc c"nvmlDeviceResetNvLinkUtilizationCounter", version 0, since 0, per_thread [];
-    link [nvmlDeviceResetNvLinkUtilizationCounter];
+    statics (__cushim_fn_nvmlDeviceResetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceResetNvLinkUtilizationCounter);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAPIRestriction(device: nvmlDevice_t, apiType: nvmlRestrictedAPI_t, isRestricted: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetAPIRestriction, __cushim_slot_nvmlDeviceSetAPIRestriction), export c"nvmlDeviceSetAPIRestriction", name "nvmlDeviceSetAPIRestriction", proc c"nvmlDeviceSetAPIRestriction", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetAPIRestriction];
+    statics (__cushim_fn_nvmlDeviceSetAPIRestriction, __cushim_slot_nvmlDeviceSetAPIRestriction);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAccountingMode(device: nvmlDevice_t, mode: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetAccountingMode, __cushim_slot_nvmlDeviceSetAccountingMode), export c"nvmlDeviceSetAccountingMode", name "nvmlDeviceSetAccountingMode", proc c"nvmlDeviceSetAccountingMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetAccountingMode];
+    statics (__cushim_fn_nvmlDeviceSetAccountingMode, __cushim_slot_nvmlDeviceSetAccountingMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAdaptiveTgpMode_v1(device: nvmlDevice_t, mode: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetAdaptiveTgpMode_v1, __cushim_slot_nvmlDeviceSetAdaptiveTgpMode_v1), export c"nvmlDeviceSetAdaptiveTgpMode_v1", name "nvmlDeviceSetAdaptiveTgpMode_v1", proc c"nvmlDeviceSetAdaptiveTgpMode_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetAdaptiveTgpMode_v1];
+    statics (__cushim_fn_nvmlDeviceSetAdaptiveTgpMode_v1, __cushim_slot_nvmlDeviceSetAdaptiveTgpMode_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetApplicationsClocks(device: nvmlDevice_t, memClockMHz: ::core::ffi::c_uint, graphicsClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceSetApplicationsClocks, __cushim_slot_nvmlDeviceSetApplicationsClocks), export c"nvmlDeviceSetApplicationsClocks", name "nvmlDeviceSetApplicationsClocks", proc c"nvmlDeviceSetApplicationsClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetApplicationsClocks];
+    statics (__cushim_fn_nvmlDeviceSetApplicationsClocks, __cushim_slot_nvmlDeviceSetApplicationsClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAutoBoostedClocksEnabled(device: nvmlDevice_t, enabled: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetAutoBoostedClocksEnabled), export c"nvmlDeviceSetAutoBoostedClocksEnabled", name "nvmlDeviceSetAutoBoostedClocksEnabled", proc c"nvmlDeviceSetAutoBoostedClocksEnabled", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetAutoBoostedClocksEnabled];
+    statics (__cushim_fn_nvmlDeviceSetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetAutoBoostedClocksEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetClockOffsets(device: nvmlDevice_t, info: *mut nvmlClockOffset_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetClockOffsets, __cushim_slot_nvmlDeviceSetClockOffsets), export c"nvmlDeviceSetClockOffsets", name "nvmlDeviceSetClockOffsets", proc c"nvmlDeviceSetClockOffsets", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetClockOffsets];
+    statics (__cushim_fn_nvmlDeviceSetClockOffsets, __cushim_slot_nvmlDeviceSetClockOffsets);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetComputeMode(device: nvmlDevice_t, mode: nvmlComputeMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetComputeMode, __cushim_slot_nvmlDeviceSetComputeMode), export c"nvmlDeviceSetComputeMode", name "nvmlDeviceSetComputeMode", proc c"nvmlDeviceSetComputeMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetComputeMode];
+    statics (__cushim_fn_nvmlDeviceSetComputeMode, __cushim_slot_nvmlDeviceSetComputeMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetConfComputeUnprotectedMemSize(device: nvmlDevice_t, sizeKiB: ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetConfComputeUnprotectedMemSize, __cushim_slot_nvmlDeviceSetConfComputeUnprotectedMemSize), export c"nvmlDeviceSetConfComputeUnprotectedMemSize", name "nvmlDeviceSetConfComputeUnprotectedMemSize", proc c"nvmlDeviceSetConfComputeUnprotectedMemSize", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetConfComputeUnprotectedMemSize];
+    statics (__cushim_fn_nvmlDeviceSetConfComputeUnprotectedMemSize, __cushim_slot_nvmlDeviceSetConfComputeUnprotectedMemSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetCpuAffinity(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetCpuAffinity, __cushim_slot_nvmlDeviceSetCpuAffinity), export c"nvmlDeviceSetCpuAffinity", name "nvmlDeviceSetCpuAffinity", proc c"nvmlDeviceSetCpuAffinity", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetCpuAffinity];
+    statics (__cushim_fn_nvmlDeviceSetCpuAffinity, __cushim_slot_nvmlDeviceSetCpuAffinity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDefaultAutoBoostedClocksEnabled(device: nvmlDevice_t, enabled: nvmlEnableState_t, flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetDefaultAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetDefaultAutoBoostedClocksEnabled), export c"nvmlDeviceSetDefaultAutoBoostedClocksEnabled", name "nvmlDeviceSetDefaultAutoBoostedClocksEnabled", proc c"nvmlDeviceSetDefaultAutoBoostedClocksEnabled", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetDefaultAutoBoostedClocksEnabled];
+    statics (__cushim_fn_nvmlDeviceSetDefaultAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetDefaultAutoBoostedClocksEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDefaultFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetDefaultFanSpeed_v2, __cushim_slot_nvmlDeviceSetDefaultFanSpeed_v2), export c"nvmlDeviceSetDefaultFanSpeed_v2", name "nvmlDeviceSetDefaultFanSpeed_v2", proc c"nvmlDeviceSetDefaultFanSpeed_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetDefaultFanSpeed_v2];
+    statics (__cushim_fn_nvmlDeviceSetDefaultFanSpeed_v2, __cushim_slot_nvmlDeviceSetDefaultFanSpeed_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDramEncryptionMode(device: nvmlDevice_t, dramEncryption: *const nvmlDramEncryptionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetDramEncryptionMode, __cushim_slot_nvmlDeviceSetDramEncryptionMode), export c"nvmlDeviceSetDramEncryptionMode", name "nvmlDeviceSetDramEncryptionMode", proc c"nvmlDeviceSetDramEncryptionMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetDramEncryptionMode];
+    statics (__cushim_fn_nvmlDeviceSetDramEncryptionMode, __cushim_slot_nvmlDeviceSetDramEncryptionMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDriverModel(device: nvmlDevice_t, driverModel: nvmlDriverModel_t, flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetDriverModel, __cushim_slot_nvmlDeviceSetDriverModel), export c"nvmlDeviceSetDriverModel", name "nvmlDeviceSetDriverModel", proc c"nvmlDeviceSetDriverModel", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetDriverModel];
+    statics (__cushim_fn_nvmlDeviceSetDriverModel, __cushim_slot_nvmlDeviceSetDriverModel);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetEccMode(device: nvmlDevice_t, ecc: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetEccMode, __cushim_slot_nvmlDeviceSetEccMode), export c"nvmlDeviceSetEccMode", name "nvmlDeviceSetEccMode", proc c"nvmlDeviceSetEccMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetEccMode];
+    statics (__cushim_fn_nvmlDeviceSetEccMode, __cushim_slot_nvmlDeviceSetEccMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetFanControlPolicy(device: nvmlDevice_t, fan: ::core::ffi::c_uint, policy: nvmlFanControlPolicy_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetFanControlPolicy, __cushim_slot_nvmlDeviceSetFanControlPolicy), export c"nvmlDeviceSetFanControlPolicy", name "nvmlDeviceSetFanControlPolicy", proc c"nvmlDeviceSetFanControlPolicy", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetFanControlPolicy];
+    statics (__cushim_fn_nvmlDeviceSetFanControlPolicy, __cushim_slot_nvmlDeviceSetFanControlPolicy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, speed: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetFanSpeed_v2, __cushim_slot_nvmlDeviceSetFanSpeed_v2), export c"nvmlDeviceSetFanSpeed_v2", name "nvmlDeviceSetFanSpeed_v2", proc c"nvmlDeviceSetFanSpeed_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetFanSpeed_v2];
+    statics (__cushim_fn_nvmlDeviceSetFanSpeed_v2, __cushim_slot_nvmlDeviceSetFanSpeed_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpcClkVfOffset(device: nvmlDevice_t, offset: ::core::ffi::c_int) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceSetGpcClkVfOffset, __cushim_slot_nvmlDeviceSetGpcClkVfOffset), export c"nvmlDeviceSetGpcClkVfOffset", name "nvmlDeviceSetGpcClkVfOffset", proc c"nvmlDeviceSetGpcClkVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetGpcClkVfOffset];
+    statics (__cushim_fn_nvmlDeviceSetGpcClkVfOffset, __cushim_slot_nvmlDeviceSetGpcClkVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpuLockedClocks(device: nvmlDevice_t, minGpuClockMHz: ::core::ffi::c_uint, maxGpuClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetGpuLockedClocks, __cushim_slot_nvmlDeviceSetGpuLockedClocks), export c"nvmlDeviceSetGpuLockedClocks", name "nvmlDeviceSetGpuLockedClocks", proc c"nvmlDeviceSetGpuLockedClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetGpuLockedClocks];
+    statics (__cushim_fn_nvmlDeviceSetGpuLockedClocks, __cushim_slot_nvmlDeviceSetGpuLockedClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpuOperationMode(device: nvmlDevice_t, mode: nvmlGpuOperationMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetGpuOperationMode, __cushim_slot_nvmlDeviceSetGpuOperationMode), export c"nvmlDeviceSetGpuOperationMode", name "nvmlDeviceSetGpuOperationMode", proc c"nvmlDeviceSetGpuOperationMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetGpuOperationMode];
+    statics (__cushim_fn_nvmlDeviceSetGpuOperationMode, __cushim_slot_nvmlDeviceSetGpuOperationMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetHostname_v1(device: nvmlDevice_t, hostname: *mut nvmlHostname_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetHostname_v1, __cushim_slot_nvmlDeviceSetHostname_v1), export c"nvmlDeviceSetHostname_v1", name "nvmlDeviceSetHostname_v1", proc c"nvmlDeviceSetHostname_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetHostname_v1];
+    statics (__cushim_fn_nvmlDeviceSetHostname_v1, __cushim_slot_nvmlDeviceSetHostname_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMemClkVfOffset(device: nvmlDevice_t, offset: ::core::ffi::c_int) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceSetMemClkVfOffset, __cushim_slot_nvmlDeviceSetMemClkVfOffset), export c"nvmlDeviceSetMemClkVfOffset", name "nvmlDeviceSetMemClkVfOffset", proc c"nvmlDeviceSetMemClkVfOffset", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetMemClkVfOffset];
+    statics (__cushim_fn_nvmlDeviceSetMemClkVfOffset, __cushim_slot_nvmlDeviceSetMemClkVfOffset);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMemoryLimits_v1(device: nvmlDevice_t, limits: *mut nvmlSetMemoryLimits_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetMemoryLimits_v1, __cushim_slot_nvmlDeviceSetMemoryLimits_v1), export c"nvmlDeviceSetMemoryLimits_v1", name "nvmlDeviceSetMemoryLimits_v1", proc c"nvmlDeviceSetMemoryLimits_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetMemoryLimits_v1];
+    statics (__cushim_fn_nvmlDeviceSetMemoryLimits_v1, __cushim_slot_nvmlDeviceSetMemoryLimits_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMemoryLockedClocks(device: nvmlDevice_t, minMemClockMHz: ::core::ffi::c_uint, maxMemClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetMemoryLockedClocks, __cushim_slot_nvmlDeviceSetMemoryLockedClocks), export c"nvmlDeviceSetMemoryLockedClocks", name "nvmlDeviceSetMemoryLockedClocks", proc c"nvmlDeviceSetMemoryLockedClocks", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetMemoryLockedClocks];
+    statics (__cushim_fn_nvmlDeviceSetMemoryLockedClocks, __cushim_slot_nvmlDeviceSetMemoryLockedClocks);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMigMode(device: nvmlDevice_t, mode: ::core::ffi::c_uint, activationStatus: *mut nvmlReturn_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetMigMode, __cushim_slot_nvmlDeviceSetMigMode), export c"nvmlDeviceSetMigMode", name "nvmlDeviceSetMigMode", proc c"nvmlDeviceSetMigMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetMigMode];
+    statics (__cushim_fn_nvmlDeviceSetMigMode, __cushim_slot_nvmlDeviceSetMigMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvLinkDeviceLowPowerThreshold(device: nvmlDevice_t, info: *mut nvmlNvLinkPowerThres_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetNvLinkDeviceLowPowerThreshold, __cushim_slot_nvmlDeviceSetNvLinkDeviceLowPowerThreshold), export c"nvmlDeviceSetNvLinkDeviceLowPowerThreshold", name "nvmlDeviceSetNvLinkDeviceLowPowerThreshold", proc c"nvmlDeviceSetNvLinkDeviceLowPowerThreshold", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetNvLinkDeviceLowPowerThreshold];
+    statics (__cushim_fn_nvmlDeviceSetNvLinkDeviceLowPowerThreshold, __cushim_slot_nvmlDeviceSetNvLinkDeviceLowPowerThreshold);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvLinkUtilizationControl(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, control: *mut nvmlNvLinkUtilizationControl_t, reset: ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceSetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceSetNvLinkUtilizationControl), export c"nvmlDeviceSetNvLinkUtilizationControl", name "nvmlDeviceSetNvLinkUtilizationControl", proc c"nvmlDeviceSetNvLinkUtilizationControl", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetNvLinkUtilizationControl];
+    statics (__cushim_fn_nvmlDeviceSetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceSetNvLinkUtilizationControl);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvlinkBwMode(device: nvmlDevice_t, setBwMode: *mut nvmlNvlinkSetBwMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetNvlinkBwMode, __cushim_slot_nvmlDeviceSetNvlinkBwMode), export c"nvmlDeviceSetNvlinkBwMode", name "nvmlDeviceSetNvlinkBwMode", proc c"nvmlDeviceSetNvlinkBwMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetNvlinkBwMode];
+    statics (__cushim_fn_nvmlDeviceSetNvlinkBwMode, __cushim_slot_nvmlDeviceSetNvlinkBwMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvlinkBwModeAsync_v1(device: nvmlDevice_t, setBwModeAsync: *mut nvmlNvlinkSetBwModeAsync_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetNvlinkBwModeAsync_v1, __cushim_slot_nvmlDeviceSetNvlinkBwModeAsync_v1), export c"nvmlDeviceSetNvlinkBwModeAsync_v1", name "nvmlDeviceSetNvlinkBwModeAsync_v1", proc c"nvmlDeviceSetNvlinkBwModeAsync_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetNvlinkBwModeAsync_v1];
+    statics (__cushim_fn_nvmlDeviceSetNvlinkBwModeAsync_v1, __cushim_slot_nvmlDeviceSetNvlinkBwModeAsync_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvlinkNvleReady_v1(device: nvmlDevice_t, setNvleReady: *mut nvmlNvlinkSetNvleReady_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetNvlinkNvleReady_v1, __cushim_slot_nvmlDeviceSetNvlinkNvleReady_v1), export c"nvmlDeviceSetNvlinkNvleReady_v1", name "nvmlDeviceSetNvlinkNvleReady_v1", proc c"nvmlDeviceSetNvlinkNvleReady_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetNvlinkNvleReady_v1];
+    statics (__cushim_fn_nvmlDeviceSetNvlinkNvleReady_v1, __cushim_slot_nvmlDeviceSetNvlinkNvleReady_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPersistenceMode(device: nvmlDevice_t, mode: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetPersistenceMode, __cushim_slot_nvmlDeviceSetPersistenceMode), export c"nvmlDeviceSetPersistenceMode", name "nvmlDeviceSetPersistenceMode", proc c"nvmlDeviceSetPersistenceMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetPersistenceMode];
+    statics (__cushim_fn_nvmlDeviceSetPersistenceMode, __cushim_slot_nvmlDeviceSetPersistenceMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerManagementLimit(device: nvmlDevice_t, limit: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit, __cushim_slot_nvmlDeviceSetPowerManagementLimit), export c"nvmlDeviceSetPowerManagementLimit", name "nvmlDeviceSetPowerManagementLimit", proc c"nvmlDeviceSetPowerManagementLimit", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetPowerManagementLimit];
+    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit, __cushim_slot_nvmlDeviceSetPowerManagementLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerManagementLimit_v2(device: nvmlDevice_t, powerValue: *mut nvmlPowerValue_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit_v2, __cushim_slot_nvmlDeviceSetPowerManagementLimit_v2), export c"nvmlDeviceSetPowerManagementLimit_v2", name "nvmlDeviceSetPowerManagementLimit_v2", proc c"nvmlDeviceSetPowerManagementLimit_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetPowerManagementLimit_v2];
+    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit_v2, __cushim_slot_nvmlDeviceSetPowerManagementLimit_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerMizerMode_v1(device: nvmlDevice_t, powerMizerMode: *mut nvmlDevicePowerMizerModes_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetPowerMizerMode_v1, __cushim_slot_nvmlDeviceSetPowerMizerMode_v1), export c"nvmlDeviceSetPowerMizerMode_v1", name "nvmlDeviceSetPowerMizerMode_v1", proc c"nvmlDeviceSetPowerMizerMode_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetPowerMizerMode_v1];
+    statics (__cushim_fn_nvmlDeviceSetPowerMizerMode_v1, __cushim_slot_nvmlDeviceSetPowerMizerMode_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetRusdSettings_v1(device: nvmlDevice_t, settings: *mut nvmlRusdSettings_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetRusdSettings_v1, __cushim_slot_nvmlDeviceSetRusdSettings_v1), export c"nvmlDeviceSetRusdSettings_v1", name "nvmlDeviceSetRusdSettings_v1", proc c"nvmlDeviceSetRusdSettings_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetRusdSettings_v1];
+    statics (__cushim_fn_nvmlDeviceSetRusdSettings_v1, __cushim_slot_nvmlDeviceSetRusdSettings_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetTemperatureThreshold(device: nvmlDevice_t, thresholdType: nvmlTemperatureThresholds_t, temp: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetTemperatureThreshold, __cushim_slot_nvmlDeviceSetTemperatureThreshold), export c"nvmlDeviceSetTemperatureThreshold", name "nvmlDeviceSetTemperatureThreshold", proc c"nvmlDeviceSetTemperatureThreshold", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetTemperatureThreshold];
+    statics (__cushim_fn_nvmlDeviceSetTemperatureThreshold, __cushim_slot_nvmlDeviceSetTemperatureThreshold);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuCapabilities(device: nvmlDevice_t, capability: nvmlDeviceVgpuCapability_t, state: nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetVgpuCapabilities, __cushim_slot_nvmlDeviceSetVgpuCapabilities), export c"nvmlDeviceSetVgpuCapabilities", name "nvmlDeviceSetVgpuCapabilities", proc c"nvmlDeviceSetVgpuCapabilities", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetVgpuCapabilities];
+    statics (__cushim_fn_nvmlDeviceSetVgpuCapabilities, __cushim_slot_nvmlDeviceSetVgpuCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuHeterogeneousMode(device: nvmlDevice_t, pHeterogeneousMode: *const nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceSetVgpuHeterogeneousMode), export c"nvmlDeviceSetVgpuHeterogeneousMode", name "nvmlDeviceSetVgpuHeterogeneousMode", proc c"nvmlDeviceSetVgpuHeterogeneousMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetVgpuHeterogeneousMode];
+    statics (__cushim_fn_nvmlDeviceSetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceSetVgpuHeterogeneousMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuSchedulerState(device: nvmlDevice_t, pSchedulerState: *mut nvmlVgpuSchedulerSetState_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceSetVgpuSchedulerState, __cushim_slot_nvmlDeviceSetVgpuSchedulerState), export c"nvmlDeviceSetVgpuSchedulerState", name "nvmlDeviceSetVgpuSchedulerState", proc c"nvmlDeviceSetVgpuSchedulerState", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetVgpuSchedulerState];
+    statics (__cushim_fn_nvmlDeviceSetVgpuSchedulerState, __cushim_slot_nvmlDeviceSetVgpuSchedulerState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuSchedulerState_v2(device: nvmlDevice_t, pSchedulerState: *mut nvmlVgpuSchedulerState_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetVgpuSchedulerState_v2, __cushim_slot_nvmlDeviceSetVgpuSchedulerState_v2), export c"nvmlDeviceSetVgpuSchedulerState_v2", name "nvmlDeviceSetVgpuSchedulerState_v2", proc c"nvmlDeviceSetVgpuSchedulerState_v2", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetVgpuSchedulerState_v2];
+    statics (__cushim_fn_nvmlDeviceSetVgpuSchedulerState_v2, __cushim_slot_nvmlDeviceSetVgpuSchedulerState_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVirtualizationMode(device: nvmlDevice_t, virtualMode: nvmlGpuVirtualizationMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetVirtualizationMode, __cushim_slot_nvmlDeviceSetVirtualizationMode), export c"nvmlDeviceSetVirtualizationMode", name "nvmlDeviceSetVirtualizationMode", proc c"nvmlDeviceSetVirtualizationMode", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetVirtualizationMode];
+    statics (__cushim_fn_nvmlDeviceSetVirtualizationMode, __cushim_slot_nvmlDeviceSetVirtualizationMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetupNvlinkNvleEncryptionKey_v1(device: nvmlDevice_t, encryptionKey: *mut nvmlNvlinkSetupNvleEncryptionKey_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, __cushim_slot_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1), export c"nvmlDeviceSetupNvlinkNvleEncryptionKey_v1", name "nvmlDeviceSetupNvlinkNvleEncryptionKey_v1", proc c"nvmlDeviceSetupNvlinkNvleEncryptionKey_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceSetupNvlinkNvleEncryptionKey_v1];
+    statics (__cushim_fn_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1, __cushim_slot_nvmlDeviceSetupNvlinkNvleEncryptionKey_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceValidateInforom(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceValidateInforom, __cushim_slot_nvmlDeviceValidateInforom), export c"nvmlDeviceValidateInforom", name "nvmlDeviceValidateInforom", proc c"nvmlDeviceValidateInforom", version 0, since 0, per_thread [];
-    link [nvmlDeviceValidateInforom];
+    statics (__cushim_fn_nvmlDeviceValidateInforom, __cushim_slot_nvmlDeviceValidateInforom);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceVgpuForceGspUnload(device: nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceVgpuForceGspUnload, __cushim_slot_nvmlDeviceVgpuForceGspUnload), export c"nvmlDeviceVgpuForceGspUnload", name "nvmlDeviceVgpuForceGspUnload", proc c"nvmlDeviceVgpuForceGspUnload", version 0, since 0, per_thread [];
-    link [nvmlDeviceVgpuForceGspUnload];
+    statics (__cushim_fn_nvmlDeviceVgpuForceGspUnload, __cushim_slot_nvmlDeviceVgpuForceGspUnload);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileClearRequestedProfiles(device: nvmlDevice_t, requestedProfiles: *mut nvmlWorkloadPowerProfileRequestedProfiles_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles), export c"nvmlDeviceWorkloadPowerProfileClearRequestedProfiles", name "nvmlDeviceWorkloadPowerProfileClearRequestedProfiles", proc c"nvmlDeviceWorkloadPowerProfileClearRequestedProfiles", version 0, since 0, per_thread [];
-    link [nvmlDeviceWorkloadPowerProfileClearRequestedProfiles];
+    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileGetCurrentProfiles(device: nvmlDevice_t, currentProfiles: *mut nvmlWorkloadPowerProfileCurrentProfiles_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles), export c"nvmlDeviceWorkloadPowerProfileGetCurrentProfiles", name "nvmlDeviceWorkloadPowerProfileGetCurrentProfiles", proc c"nvmlDeviceWorkloadPowerProfileGetCurrentProfiles", version 0, since 0, per_thread [];
-    link [nvmlDeviceWorkloadPowerProfileGetCurrentProfiles];
+    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileGetProfilesInfo(device: nvmlDevice_t, profilesInfo: *mut nvmlWorkloadPowerProfileProfilesInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetProfilesInfo), export c"nvmlDeviceWorkloadPowerProfileGetProfilesInfo", name "nvmlDeviceWorkloadPowerProfileGetProfilesInfo", proc c"nvmlDeviceWorkloadPowerProfileGetProfilesInfo", version 0, since 0, per_thread [];
-    link [nvmlDeviceWorkloadPowerProfileGetProfilesInfo];
+    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetProfilesInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileSetRequestedProfiles(device: nvmlDevice_t, requestedProfiles: *mut nvmlWorkloadPowerProfileRequestedProfiles_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles), export c"nvmlDeviceWorkloadPowerProfileSetRequestedProfiles", name "nvmlDeviceWorkloadPowerProfileSetRequestedProfiles", proc c"nvmlDeviceWorkloadPowerProfileSetRequestedProfiles", version 0, since 0, per_thread [];
-    link [nvmlDeviceWorkloadPowerProfileSetRequestedProfiles];
+    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1(device: nvmlDevice_t, updateProfiles: *mut nvmlWorkloadPowerProfileUpdateProfiles_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, __cushim_slot_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1), export c"nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1", name "nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1", proc c"nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1", version 0, since 0, per_thread [];
-    link [nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1];
+    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, __cushim_slot_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlErrorString(result: nvmlReturn_t) -> *const ::core::ffi::c_char;
-    attrs [];
-    statics (__cushim_fn_nvmlErrorString, __cushim_slot_nvmlErrorString), export c"nvmlErrorString", name "nvmlErrorString", proc c"nvmlErrorString", version 0, since 0, per_thread [];
-    link [nvmlErrorString];
+    statics (__cushim_fn_nvmlErrorString, __cushim_slot_nvmlErrorString);
     returns answer, fallback [result, Text];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetCreate(set: *mut nvmlEventSet_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetCreate, __cushim_slot_nvmlEventSetCreate), export c"nvmlEventSetCreate", name "nvmlEventSetCreate", proc c"nvmlEventSetCreate", version 0, since 0, per_thread [];
-    link [nvmlEventSetCreate];
+    statics (__cushim_fn_nvmlEventSetCreate, __cushim_slot_nvmlEventSetCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetFree(set: nvmlEventSet_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetFree, __cushim_slot_nvmlEventSetFree), export c"nvmlEventSetFree", name "nvmlEventSetFree", proc c"nvmlEventSetFree", version 0, since 0, per_thread [];
-    link [nvmlEventSetFree];
+    statics (__cushim_fn_nvmlEventSetFree, __cushim_slot_nvmlEventSetFree);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetGetContextCount_v1(set: nvmlEventSet_t, params: *mut nvmlEventSetGetContextCount_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetGetContextCount_v1, __cushim_slot_nvmlEventSetGetContextCount_v1), export c"nvmlEventSetGetContextCount_v1", name "nvmlEventSetGetContextCount_v1", proc c"nvmlEventSetGetContextCount_v1", version 0, since 0, per_thread [];
-    link [nvmlEventSetGetContextCount_v1];
+    statics (__cushim_fn_nvmlEventSetGetContextCount_v1, __cushim_slot_nvmlEventSetGetContextCount_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetGetContextData_v1(set: nvmlEventSet_t, params: *mut nvmlEventSetGetContextData_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetGetContextData_v1, __cushim_slot_nvmlEventSetGetContextData_v1), export c"nvmlEventSetGetContextData_v1", name "nvmlEventSetGetContextData_v1", proc c"nvmlEventSetGetContextData_v1", version 0, since 0, per_thread [];
-    link [nvmlEventSetGetContextData_v1];
+    statics (__cushim_fn_nvmlEventSetGetContextData_v1, __cushim_slot_nvmlEventSetGetContextData_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetGetContextInfo_v1(set: nvmlEventSet_t, params: *mut nvmlEventSetGetContextInfo_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetGetContextInfo_v1, __cushim_slot_nvmlEventSetGetContextInfo_v1), export c"nvmlEventSetGetContextInfo_v1", name "nvmlEventSetGetContextInfo_v1", proc c"nvmlEventSetGetContextInfo_v1", version 0, since 0, per_thread [];
-    link [nvmlEventSetGetContextInfo_v1];
+    statics (__cushim_fn_nvmlEventSetGetContextInfo_v1, __cushim_slot_nvmlEventSetGetContextInfo_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1(set: nvmlEventSet_t, params: *mut nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, __cushim_slot_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1), export c"nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1", name "nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1", proc c"nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1", version 0, since 0, per_thread [];
-    link [nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1];
+    statics (__cushim_fn_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1, __cushim_slot_nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetRegisterGpuOperationalEvents_v1(eventSet: nvmlEventSet_t, config: *const nvmlGpuOperationalEventConfig_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetRegisterGpuOperationalEvents_v1, __cushim_slot_nvmlEventSetRegisterGpuOperationalEvents_v1), export c"nvmlEventSetRegisterGpuOperationalEvents_v1", name "nvmlEventSetRegisterGpuOperationalEvents_v1", proc c"nvmlEventSetRegisterGpuOperationalEvents_v1", version 0, since 0, per_thread [];
-    link [nvmlEventSetRegisterGpuOperationalEvents_v1];
+    statics (__cushim_fn_nvmlEventSetRegisterGpuOperationalEvents_v1, __cushim_slot_nvmlEventSetRegisterGpuOperationalEvents_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlEventSetWait_v2(set: nvmlEventSet_t, data: *mut nvmlEventData_t, timeoutms: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetWait_v2, __cushim_slot_nvmlEventSetWait_v2), export c"nvmlEventSetWait_v2", name "nvmlEventSetWait_v2", proc c"nvmlEventSetWait_v2", version 0, since 0, per_thread [];
-    link [nvmlEventSetWait_v2];
+    statics (__cushim_fn_nvmlEventSetWait_v2, __cushim_slot_nvmlEventSetWait_v2);
     returns status, fallback [];
     aliases [nvmlEventSetWait];
 }
 
 cushim_shim! {
     fn nvmlEventSetWait_v3(set: nvmlEventSet_t, params: *mut nvmlEventSetWait_v3_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlEventSetWait_v3, __cushim_slot_nvmlEventSetWait_v3), export c"nvmlEventSetWait_v3", name "nvmlEventSetWait_v3", proc c"nvmlEventSetWait_v3", version 0, since 0, per_thread [];
-    link [nvmlEventSetWait_v3];
+    statics (__cushim_fn_nvmlEventSetWait_v3, __cushim_slot_nvmlEventSetWait_v3);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGetExcludedDeviceCount(deviceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGetExcludedDeviceCount, __cushim_slot_nvmlGetExcludedDeviceCount), export c"nvmlGetExcludedDeviceCount", name "nvmlGetExcludedDeviceCount", proc c"nvmlGetExcludedDeviceCount", version 0, since 0, per_thread [];
-    link [nvmlGetExcludedDeviceCount];
+    statics (__cushim_fn_nvmlGetExcludedDeviceCount, __cushim_slot_nvmlGetExcludedDeviceCount);
     returns status, fallback [];
     aliases [nvmlGetBlacklistDeviceCount];
 }
 
 cushim_shim! {
     fn nvmlGetExcludedDeviceInfoByIndex(index: ::core::ffi::c_uint, info: *mut nvmlExcludedDeviceInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGetExcludedDeviceInfoByIndex, __cushim_slot_nvmlGetExcludedDeviceInfoByIndex), export c"nvmlGetExcludedDeviceInfoByIndex", name "nvmlGetExcludedDeviceInfoByIndex", proc c"nvmlGetExcludedDeviceInfoByIndex", version 0, since 0, per_thread [];
-    link [nvmlGetExcludedDeviceInfoByIndex];
+    statics (__cushim_fn_nvmlGetExcludedDeviceInfoByIndex, __cushim_slot_nvmlGetExcludedDeviceInfoByIndex);
     returns status, fallback [];
     aliases [nvmlGetBlacklistDeviceInfoByIndex];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuCompatibility(vgpuMetadata: *mut nvmlVgpuMetadata_t, pgpuMetadata: *mut nvmlVgpuPgpuMetadata_t, compatibilityInfo: *mut nvmlVgpuPgpuCompatibility_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGetVgpuCompatibility, __cushim_slot_nvmlGetVgpuCompatibility), export c"nvmlGetVgpuCompatibility", name "nvmlGetVgpuCompatibility", proc c"nvmlGetVgpuCompatibility", version 0, since 0, per_thread [];
-    link [nvmlGetVgpuCompatibility];
+    statics (__cushim_fn_nvmlGetVgpuCompatibility, __cushim_slot_nvmlGetVgpuCompatibility);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuDriverCapabilities(capability: nvmlVgpuDriverCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGetVgpuDriverCapabilities, __cushim_slot_nvmlGetVgpuDriverCapabilities), export c"nvmlGetVgpuDriverCapabilities", name "nvmlGetVgpuDriverCapabilities", proc c"nvmlGetVgpuDriverCapabilities", version 0, since 0, per_thread [];
-    link [nvmlGetVgpuDriverCapabilities];
+    statics (__cushim_fn_nvmlGetVgpuDriverCapabilities, __cushim_slot_nvmlGetVgpuDriverCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuVersion(supported: *mut nvmlVgpuVersion_t, current: *mut nvmlVgpuVersion_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGetVgpuVersion, __cushim_slot_nvmlGetVgpuVersion), export c"nvmlGetVgpuVersion", name "nvmlGetVgpuVersion", proc c"nvmlGetVgpuVersion", version 0, since 0, per_thread [];
-    link [nvmlGetVgpuVersion];
+    statics (__cushim_fn_nvmlGetVgpuVersion, __cushim_slot_nvmlGetVgpuVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmMetricsGet(metricsGet: *mut nvmlGpmMetricsGet_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmMetricsGet, __cushim_slot_nvmlGpmMetricsGet), export c"nvmlGpmMetricsGet", name "nvmlGpmMetricsGet", proc c"nvmlGpmMetricsGet", version 0, since 0, per_thread [];
-    link [nvmlGpmMetricsGet];
+    statics (__cushim_fn_nvmlGpmMetricsGet, __cushim_slot_nvmlGpmMetricsGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmMigSampleGet(device: nvmlDevice_t, gpuInstanceId: ::core::ffi::c_uint, gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmMigSampleGet, __cushim_slot_nvmlGpmMigSampleGet), export c"nvmlGpmMigSampleGet", name "nvmlGpmMigSampleGet", proc c"nvmlGpmMigSampleGet", version 0, since 0, per_thread [];
-    link [nvmlGpmMigSampleGet];
+    statics (__cushim_fn_nvmlGpmMigSampleGet, __cushim_slot_nvmlGpmMigSampleGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmQueryDeviceSupport(device: nvmlDevice_t, gpmSupport: *mut nvmlGpmSupport_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmQueryDeviceSupport, __cushim_slot_nvmlGpmQueryDeviceSupport), export c"nvmlGpmQueryDeviceSupport", name "nvmlGpmQueryDeviceSupport", proc c"nvmlGpmQueryDeviceSupport", version 0, since 0, per_thread [];
-    link [nvmlGpmQueryDeviceSupport];
+    statics (__cushim_fn_nvmlGpmQueryDeviceSupport, __cushim_slot_nvmlGpmQueryDeviceSupport);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmQueryIfStreamingEnabled(device: nvmlDevice_t, state: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmQueryIfStreamingEnabled, __cushim_slot_nvmlGpmQueryIfStreamingEnabled), export c"nvmlGpmQueryIfStreamingEnabled", name "nvmlGpmQueryIfStreamingEnabled", proc c"nvmlGpmQueryIfStreamingEnabled", version 0, since 0, per_thread [];
-    link [nvmlGpmQueryIfStreamingEnabled];
+    statics (__cushim_fn_nvmlGpmQueryIfStreamingEnabled, __cushim_slot_nvmlGpmQueryIfStreamingEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleAlloc(gpmSample: *mut nvmlGpmSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmSampleAlloc, __cushim_slot_nvmlGpmSampleAlloc), export c"nvmlGpmSampleAlloc", name "nvmlGpmSampleAlloc", proc c"nvmlGpmSampleAlloc", version 0, since 0, per_thread [];
-    link [nvmlGpmSampleAlloc];
+    statics (__cushim_fn_nvmlGpmSampleAlloc, __cushim_slot_nvmlGpmSampleAlloc);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleFree(gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmSampleFree, __cushim_slot_nvmlGpmSampleFree), export c"nvmlGpmSampleFree", name "nvmlGpmSampleFree", proc c"nvmlGpmSampleFree", version 0, since 0, per_thread [];
-    link [nvmlGpmSampleFree];
+    statics (__cushim_fn_nvmlGpmSampleFree, __cushim_slot_nvmlGpmSampleFree);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleGet(device: nvmlDevice_t, gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmSampleGet, __cushim_slot_nvmlGpmSampleGet), export c"nvmlGpmSampleGet", name "nvmlGpmSampleGet", proc c"nvmlGpmSampleGet", version 0, since 0, per_thread [];
-    link [nvmlGpmSampleGet];
+    statics (__cushim_fn_nvmlGpmSampleGet, __cushim_slot_nvmlGpmSampleGet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpmSetStreamingEnabled(device: nvmlDevice_t, state: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpmSetStreamingEnabled, __cushim_slot_nvmlGpmSetStreamingEnabled), export c"nvmlGpmSetStreamingEnabled", name "nvmlGpmSetStreamingEnabled", proc c"nvmlGpmSetStreamingEnabled", version 0, since 0, per_thread [];
-    link [nvmlGpmSetStreamingEnabled];
+    statics (__cushim_fn_nvmlGpmSetStreamingEnabled, __cushim_slot_nvmlGpmSetStreamingEnabled);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceCreateComputeInstance(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstance, __cushim_slot_nvmlGpuInstanceCreateComputeInstance), export c"nvmlGpuInstanceCreateComputeInstance", name "nvmlGpuInstanceCreateComputeInstance", proc c"nvmlGpuInstanceCreateComputeInstance", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceCreateComputeInstance];
+    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstance, __cushim_slot_nvmlGpuInstanceCreateComputeInstance);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceCreateComputeInstanceWithPlacement(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, placement: *const nvmlComputeInstancePlacement_t, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstanceWithPlacement, __cushim_slot_nvmlGpuInstanceCreateComputeInstanceWithPlacement), export c"nvmlGpuInstanceCreateComputeInstanceWithPlacement", name "nvmlGpuInstanceCreateComputeInstanceWithPlacement", proc c"nvmlGpuInstanceCreateComputeInstanceWithPlacement", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceCreateComputeInstanceWithPlacement];
+    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstanceWithPlacement, __cushim_slot_nvmlGpuInstanceCreateComputeInstanceWithPlacement);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceDestroy(gpuInstance: nvmlGpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceDestroy, __cushim_slot_nvmlGpuInstanceDestroy), export c"nvmlGpuInstanceDestroy", name "nvmlGpuInstanceDestroy", proc c"nvmlGpuInstanceDestroy", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceDestroy];
+    statics (__cushim_fn_nvmlGpuInstanceDestroy, __cushim_slot_nvmlGpuInstanceDestroy);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetActiveVgpus(gpuInstance: nvmlGpuInstance_t, pVgpuInstanceInfo: *mut nvmlActiveVgpuInstanceInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetActiveVgpus, __cushim_slot_nvmlGpuInstanceGetActiveVgpus), export c"nvmlGpuInstanceGetActiveVgpus", name "nvmlGpuInstanceGetActiveVgpus", proc c"nvmlGpuInstanceGetActiveVgpus", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetActiveVgpus];
+    statics (__cushim_fn_nvmlGpuInstanceGetActiveVgpus, __cushim_slot_nvmlGpuInstanceGetActiveVgpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceById(gpuInstance: nvmlGpuInstance_t, id: ::core::ffi::c_uint, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceById, __cushim_slot_nvmlGpuInstanceGetComputeInstanceById), export c"nvmlGpuInstanceGetComputeInstanceById", name "nvmlGpuInstanceGetComputeInstanceById", proc c"nvmlGpuInstanceGetComputeInstanceById", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstanceById];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceById, __cushim_slot_nvmlGpuInstanceGetComputeInstanceById);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstancePossiblePlacements(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, placements: *mut nvmlComputeInstancePlacement_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstancePossiblePlacements, __cushim_slot_nvmlGpuInstanceGetComputeInstancePossiblePlacements), export c"nvmlGpuInstanceGetComputeInstancePossiblePlacements", name "nvmlGpuInstanceGetComputeInstancePossiblePlacements", proc c"nvmlGpuInstanceGetComputeInstancePossiblePlacements", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstancePossiblePlacements];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstancePossiblePlacements, __cushim_slot_nvmlGpuInstanceGetComputeInstancePossiblePlacements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceProfileInfo(gpuInstance: nvmlGpuInstance_t, profile: ::core::ffi::c_uint, engProfile: ::core::ffi::c_uint, info: *mut nvmlComputeInstanceProfileInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfo, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfo), export c"nvmlGpuInstanceGetComputeInstanceProfileInfo", name "nvmlGpuInstanceGetComputeInstanceProfileInfo", proc c"nvmlGpuInstanceGetComputeInstanceProfileInfo", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstanceProfileInfo];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfo, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceProfileInfoV(gpuInstance: nvmlGpuInstance_t, profile: ::core::ffi::c_uint, engProfile: ::core::ffi::c_uint, info: *mut nvmlComputeInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfoV, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfoV), export c"nvmlGpuInstanceGetComputeInstanceProfileInfoV", name "nvmlGpuInstanceGetComputeInstanceProfileInfoV", proc c"nvmlGpuInstanceGetComputeInstanceProfileInfoV", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstanceProfileInfoV];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfoV, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfoV);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceRemainingCapacity(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceRemainingCapacity, __cushim_slot_nvmlGpuInstanceGetComputeInstanceRemainingCapacity), export c"nvmlGpuInstanceGetComputeInstanceRemainingCapacity", name "nvmlGpuInstanceGetComputeInstanceRemainingCapacity", proc c"nvmlGpuInstanceGetComputeInstanceRemainingCapacity", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstanceRemainingCapacity];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceRemainingCapacity, __cushim_slot_nvmlGpuInstanceGetComputeInstanceRemainingCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstances(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, computeInstances: *mut nvmlComputeInstance_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstances, __cushim_slot_nvmlGpuInstanceGetComputeInstances), export c"nvmlGpuInstanceGetComputeInstances", name "nvmlGpuInstanceGetComputeInstances", proc c"nvmlGpuInstanceGetComputeInstances", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetComputeInstances];
+    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstances, __cushim_slot_nvmlGpuInstanceGetComputeInstances);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetCreatableVgpus(gpuInstance: nvmlGpuInstance_t, pVgpus: *mut nvmlVgpuTypeIdInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetCreatableVgpus, __cushim_slot_nvmlGpuInstanceGetCreatableVgpus), export c"nvmlGpuInstanceGetCreatableVgpus", name "nvmlGpuInstanceGetCreatableVgpus", proc c"nvmlGpuInstanceGetCreatableVgpus", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetCreatableVgpus];
+    statics (__cushim_fn_nvmlGpuInstanceGetCreatableVgpus, __cushim_slot_nvmlGpuInstanceGetCreatableVgpus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetInfo(gpuInstance: nvmlGpuInstance_t, info: *mut nvmlGpuInstanceInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetInfo, __cushim_slot_nvmlGpuInstanceGetInfo), export c"nvmlGpuInstanceGetInfo", name "nvmlGpuInstanceGetInfo", proc c"nvmlGpuInstanceGetInfo", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetInfo];
+    statics (__cushim_fn_nvmlGpuInstanceGetInfo, __cushim_slot_nvmlGpuInstanceGetInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuHeterogeneousMode(gpuInstance: nvmlGpuInstance_t, pHeterogeneousMode: *mut nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceGetVgpuHeterogeneousMode), export c"nvmlGpuInstanceGetVgpuHeterogeneousMode", name "nvmlGpuInstanceGetVgpuHeterogeneousMode", proc c"nvmlGpuInstanceGetVgpuHeterogeneousMode", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuHeterogeneousMode];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceGetVgpuHeterogeneousMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerLog(gpuInstance: nvmlGpuInstance_t, pSchedulerLogInfo: *mut nvmlVgpuSchedulerLogInfo_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerLog), export c"nvmlGpuInstanceGetVgpuSchedulerLog", name "nvmlGpuInstanceGetVgpuSchedulerLog", proc c"nvmlGpuInstanceGetVgpuSchedulerLog", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuSchedulerLog];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerLog);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerLog_v2(gpuInstance: nvmlGpuInstance_t, pSchedulerLogInfo: *mut nvmlVgpuSchedulerLogInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog_v2, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerLog_v2), export c"nvmlGpuInstanceGetVgpuSchedulerLog_v2", name "nvmlGpuInstanceGetVgpuSchedulerLog_v2", proc c"nvmlGpuInstanceGetVgpuSchedulerLog_v2", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuSchedulerLog_v2];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog_v2, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerLog_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerState(gpuInstance: nvmlGpuInstance_t, pSchedulerStateInfo: *mut nvmlVgpuSchedulerStateInfo_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerState), export c"nvmlGpuInstanceGetVgpuSchedulerState", name "nvmlGpuInstanceGetVgpuSchedulerState", proc c"nvmlGpuInstanceGetVgpuSchedulerState", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuSchedulerState];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerState_v2(gpuInstance: nvmlGpuInstance_t, pSchedulerStateInfo: *mut nvmlVgpuSchedulerStateInfo_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState_v2, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerState_v2), export c"nvmlGpuInstanceGetVgpuSchedulerState_v2", name "nvmlGpuInstanceGetVgpuSchedulerState_v2", proc c"nvmlGpuInstanceGetVgpuSchedulerState_v2", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuSchedulerState_v2];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState_v2, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerState_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuTypeCreatablePlacements(gpuInstance: nvmlGpuInstance_t, pCreatablePlacementInfo: *mut nvmlVgpuCreatablePlacementInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlGpuInstanceGetVgpuTypeCreatablePlacements), export c"nvmlGpuInstanceGetVgpuTypeCreatablePlacements", name "nvmlGpuInstanceGetVgpuTypeCreatablePlacements", proc c"nvmlGpuInstanceGetVgpuTypeCreatablePlacements", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceGetVgpuTypeCreatablePlacements];
+    statics (__cushim_fn_nvmlGpuInstanceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlGpuInstanceGetVgpuTypeCreatablePlacements);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceSetVgpuHeterogeneousMode(gpuInstance: nvmlGpuInstance_t, pHeterogeneousMode: *const nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceSetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceSetVgpuHeterogeneousMode), export c"nvmlGpuInstanceSetVgpuHeterogeneousMode", name "nvmlGpuInstanceSetVgpuHeterogeneousMode", proc c"nvmlGpuInstanceSetVgpuHeterogeneousMode", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceSetVgpuHeterogeneousMode];
+    statics (__cushim_fn_nvmlGpuInstanceSetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceSetVgpuHeterogeneousMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceSetVgpuSchedulerState(gpuInstance: nvmlGpuInstance_t, pScheduler: *mut nvmlVgpuSchedulerState_t) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceSetVgpuSchedulerState), export c"nvmlGpuInstanceSetVgpuSchedulerState", name "nvmlGpuInstanceSetVgpuSchedulerState", proc c"nvmlGpuInstanceSetVgpuSchedulerState", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceSetVgpuSchedulerState];
+    statics (__cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceSetVgpuSchedulerState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceSetVgpuSchedulerState_v2(gpuInstance: nvmlGpuInstance_t, pSchedulerState: *mut nvmlVgpuSchedulerState_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState_v2, __cushim_slot_nvmlGpuInstanceSetVgpuSchedulerState_v2), export c"nvmlGpuInstanceSetVgpuSchedulerState_v2", name "nvmlGpuInstanceSetVgpuSchedulerState_v2", proc c"nvmlGpuInstanceSetVgpuSchedulerState_v2", version 0, since 0, per_thread [];
-    link [nvmlGpuInstanceSetVgpuSchedulerState_v2];
+    statics (__cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState_v2, __cushim_slot_nvmlGpuInstanceSetVgpuSchedulerState_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlInitWithFlags(flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlInitWithFlags, __cushim_slot_nvmlInitWithFlags), export c"nvmlInitWithFlags", name "nvmlInitWithFlags", proc c"nvmlInitWithFlags", version 0, since 0, per_thread [];
-    link [nvmlInitWithFlags];
+    statics (__cushim_fn_nvmlInitWithFlags, __cushim_slot_nvmlInitWithFlags);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlInit_v2() -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlInit_v2, __cushim_slot_nvmlInit_v2), export c"nvmlInit_v2", name "nvmlInit_v2", proc c"nvmlInit_v2", version 0, since 0, per_thread [];
-    link [nvmlInit_v2];
+    statics (__cushim_fn_nvmlInit_v2, __cushim_slot_nvmlInit_v2);
     returns status, fallback [];
     aliases [nvmlInit];
 }
 
 cushim_shim! {
     fn nvmlSetVgpuVersion(vgpuVersion: *mut nvmlVgpuVersion_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSetVgpuVersion, __cushim_slot_nvmlSetVgpuVersion), export c"nvmlSetVgpuVersion", name "nvmlSetVgpuVersion", proc c"nvmlSetVgpuVersion", version 0, since 0, per_thread [];
-    link [nvmlSetVgpuVersion];
+    statics (__cushim_fn_nvmlSetVgpuVersion, __cushim_slot_nvmlSetVgpuVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlShutdown() -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlShutdown, __cushim_slot_nvmlShutdown), export c"nvmlShutdown", name "nvmlShutdown", proc c"nvmlShutdown", version 0, since 0, per_thread [];
-    link [nvmlShutdown];
+    statics (__cushim_fn_nvmlShutdown, __cushim_slot_nvmlShutdown);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetCreate(request: *mut nvmlSystemEventSetCreateRequest_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemEventSetCreate, __cushim_slot_nvmlSystemEventSetCreate), export c"nvmlSystemEventSetCreate", name "nvmlSystemEventSetCreate", proc c"nvmlSystemEventSetCreate", version 0, since 0, per_thread [];
-    link [nvmlSystemEventSetCreate];
+    statics (__cushim_fn_nvmlSystemEventSetCreate, __cushim_slot_nvmlSystemEventSetCreate);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetFree(request: *mut nvmlSystemEventSetFreeRequest_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemEventSetFree, __cushim_slot_nvmlSystemEventSetFree), export c"nvmlSystemEventSetFree", name "nvmlSystemEventSetFree", proc c"nvmlSystemEventSetFree", version 0, since 0, per_thread [];
-    link [nvmlSystemEventSetFree];
+    statics (__cushim_fn_nvmlSystemEventSetFree, __cushim_slot_nvmlSystemEventSetFree);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetWait(request: *mut nvmlSystemEventSetWaitRequest_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemEventSetWait, __cushim_slot_nvmlSystemEventSetWait), export c"nvmlSystemEventSetWait", name "nvmlSystemEventSetWait", proc c"nvmlSystemEventSetWait", version 0, since 0, per_thread [];
-    link [nvmlSystemEventSetWait];
+    statics (__cushim_fn_nvmlSystemEventSetWait, __cushim_slot_nvmlSystemEventSetWait);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetCPER_v1(cper: *mut nvmlGetCPER_v1_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetCPER_v1, __cushim_slot_nvmlSystemGetCPER_v1), export c"nvmlSystemGetCPER_v1", name "nvmlSystemGetCPER_v1", proc c"nvmlSystemGetCPER_v1", version 0, since 0, per_thread [];
-    link [nvmlSystemGetCPER_v1];
+    statics (__cushim_fn_nvmlSystemGetCPER_v1, __cushim_slot_nvmlSystemGetCPER_v1);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeCapabilities(capabilities: *mut nvmlConfComputeSystemCaps_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeCapabilities, __cushim_slot_nvmlSystemGetConfComputeCapabilities), export c"nvmlSystemGetConfComputeCapabilities", name "nvmlSystemGetConfComputeCapabilities", proc c"nvmlSystemGetConfComputeCapabilities", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeCapabilities];
+    statics (__cushim_fn_nvmlSystemGetConfComputeCapabilities, __cushim_slot_nvmlSystemGetConfComputeCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeGpusReadyState(isAcceptingWork: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeGpusReadyState, __cushim_slot_nvmlSystemGetConfComputeGpusReadyState), export c"nvmlSystemGetConfComputeGpusReadyState", name "nvmlSystemGetConfComputeGpusReadyState", proc c"nvmlSystemGetConfComputeGpusReadyState", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeGpusReadyState];
+    statics (__cushim_fn_nvmlSystemGetConfComputeGpusReadyState, __cushim_slot_nvmlSystemGetConfComputeGpusReadyState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeKeyRotationThresholdInfo(pKeyRotationThrInfo: *mut nvmlConfComputeGetKeyRotationThresholdInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemGetConfComputeKeyRotationThresholdInfo), export c"nvmlSystemGetConfComputeKeyRotationThresholdInfo", name "nvmlSystemGetConfComputeKeyRotationThresholdInfo", proc c"nvmlSystemGetConfComputeKeyRotationThresholdInfo", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeKeyRotationThresholdInfo];
+    statics (__cushim_fn_nvmlSystemGetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemGetConfComputeKeyRotationThresholdInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeSettings(settings: *mut nvmlSystemConfComputeSettings_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeSettings, __cushim_slot_nvmlSystemGetConfComputeSettings), export c"nvmlSystemGetConfComputeSettings", name "nvmlSystemGetConfComputeSettings", proc c"nvmlSystemGetConfComputeSettings", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeSettings];
+    statics (__cushim_fn_nvmlSystemGetConfComputeSettings, __cushim_slot_nvmlSystemGetConfComputeSettings);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeSettings_v2(settings: *mut nvmlSystemConfComputeSettings_v2_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeSettings_v2, __cushim_slot_nvmlSystemGetConfComputeSettings_v2), export c"nvmlSystemGetConfComputeSettings_v2", name "nvmlSystemGetConfComputeSettings_v2", proc c"nvmlSystemGetConfComputeSettings_v2", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeSettings_v2];
+    statics (__cushim_fn_nvmlSystemGetConfComputeSettings_v2, __cushim_slot_nvmlSystemGetConfComputeSettings_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeState(state: *mut nvmlConfComputeSystemState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetConfComputeState, __cushim_slot_nvmlSystemGetConfComputeState), export c"nvmlSystemGetConfComputeState", name "nvmlSystemGetConfComputeState", proc c"nvmlSystemGetConfComputeState", version 0, since 0, per_thread [];
-    link [nvmlSystemGetConfComputeState];
+    statics (__cushim_fn_nvmlSystemGetConfComputeState, __cushim_slot_nvmlSystemGetConfComputeState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetCudaDriverVersion(cudaDriverVersion: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion, __cushim_slot_nvmlSystemGetCudaDriverVersion), export c"nvmlSystemGetCudaDriverVersion", name "nvmlSystemGetCudaDriverVersion", proc c"nvmlSystemGetCudaDriverVersion", version 0, since 0, per_thread [];
-    link [nvmlSystemGetCudaDriverVersion];
+    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion, __cushim_slot_nvmlSystemGetCudaDriverVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetCudaDriverVersion_v2(cudaDriverVersion: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion_v2, __cushim_slot_nvmlSystemGetCudaDriverVersion_v2), export c"nvmlSystemGetCudaDriverVersion_v2", name "nvmlSystemGetCudaDriverVersion_v2", proc c"nvmlSystemGetCudaDriverVersion_v2", version 0, since 0, per_thread [];
-    link [nvmlSystemGetCudaDriverVersion_v2];
+    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion_v2, __cushim_slot_nvmlSystemGetCudaDriverVersion_v2);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetDriverBranch(branchInfo: *mut nvmlSystemDriverBranchInfo_t, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetDriverBranch, __cushim_slot_nvmlSystemGetDriverBranch), export c"nvmlSystemGetDriverBranch", name "nvmlSystemGetDriverBranch", proc c"nvmlSystemGetDriverBranch", version 0, since 0, per_thread [];
-    link [nvmlSystemGetDriverBranch];
+    statics (__cushim_fn_nvmlSystemGetDriverBranch, __cushim_slot_nvmlSystemGetDriverBranch);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetDriverVersion(version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetDriverVersion, __cushim_slot_nvmlSystemGetDriverVersion), export c"nvmlSystemGetDriverVersion", name "nvmlSystemGetDriverVersion", proc c"nvmlSystemGetDriverVersion", version 0, since 0, per_thread [];
-    link [nvmlSystemGetDriverVersion];
+    statics (__cushim_fn_nvmlSystemGetDriverVersion, __cushim_slot_nvmlSystemGetDriverVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetHicVersion(hwbcCount: *mut ::core::ffi::c_uint, hwbcEntries: *mut nvmlHwbcEntry_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetHicVersion, __cushim_slot_nvmlSystemGetHicVersion), export c"nvmlSystemGetHicVersion", name "nvmlSystemGetHicVersion", proc c"nvmlSystemGetHicVersion", version 0, since 0, per_thread [];
-    link [nvmlSystemGetHicVersion];
+    statics (__cushim_fn_nvmlSystemGetHicVersion, __cushim_slot_nvmlSystemGetHicVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetNVMLVersion(version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetNVMLVersion, __cushim_slot_nvmlSystemGetNVMLVersion), export c"nvmlSystemGetNVMLVersion", name "nvmlSystemGetNVMLVersion", proc c"nvmlSystemGetNVMLVersion", version 0, since 0, per_thread [];
-    link [nvmlSystemGetNVMLVersion];
+    statics (__cushim_fn_nvmlSystemGetNVMLVersion, __cushim_slot_nvmlSystemGetNVMLVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetNvlinkBwMode(nvlinkBwMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetNvlinkBwMode, __cushim_slot_nvmlSystemGetNvlinkBwMode), export c"nvmlSystemGetNvlinkBwMode", name "nvmlSystemGetNvlinkBwMode", proc c"nvmlSystemGetNvlinkBwMode", version 0, since 0, per_thread [];
-    link [nvmlSystemGetNvlinkBwMode];
+    statics (__cushim_fn_nvmlSystemGetNvlinkBwMode, __cushim_slot_nvmlSystemGetNvlinkBwMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetProcessName(pid: ::core::ffi::c_uint, name: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetProcessName, __cushim_slot_nvmlSystemGetProcessName), export c"nvmlSystemGetProcessName", name "nvmlSystemGetProcessName", proc c"nvmlSystemGetProcessName", version 0, since 0, per_thread [];
-    link [nvmlSystemGetProcessName];
+    statics (__cushim_fn_nvmlSystemGetProcessName, __cushim_slot_nvmlSystemGetProcessName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetTopologyGpuSet(cpuNumber: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint, deviceArray: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemGetTopologyGpuSet, __cushim_slot_nvmlSystemGetTopologyGpuSet), export c"nvmlSystemGetTopologyGpuSet", name "nvmlSystemGetTopologyGpuSet", proc c"nvmlSystemGetTopologyGpuSet", version 0, since 0, per_thread [];
-    link [nvmlSystemGetTopologyGpuSet];
+    statics (__cushim_fn_nvmlSystemGetTopologyGpuSet, __cushim_slot_nvmlSystemGetTopologyGpuSet);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemRegisterEvents(request: *mut nvmlSystemRegisterEventRequest_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemRegisterEvents, __cushim_slot_nvmlSystemRegisterEvents), export c"nvmlSystemRegisterEvents", name "nvmlSystemRegisterEvents", proc c"nvmlSystemRegisterEvents", version 0, since 0, per_thread [];
-    link [nvmlSystemRegisterEvents];
+    statics (__cushim_fn_nvmlSystemRegisterEvents, __cushim_slot_nvmlSystemRegisterEvents);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetConfComputeGpusReadyState(isAcceptingWork: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemSetConfComputeGpusReadyState, __cushim_slot_nvmlSystemSetConfComputeGpusReadyState), export c"nvmlSystemSetConfComputeGpusReadyState", name "nvmlSystemSetConfComputeGpusReadyState", proc c"nvmlSystemSetConfComputeGpusReadyState", version 0, since 0, per_thread [];
-    link [nvmlSystemSetConfComputeGpusReadyState];
+    statics (__cushim_fn_nvmlSystemSetConfComputeGpusReadyState, __cushim_slot_nvmlSystemSetConfComputeGpusReadyState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetConfComputeKeyRotationThresholdInfo(pKeyRotationThrInfo: *mut nvmlConfComputeSetKeyRotationThresholdInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemSetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemSetConfComputeKeyRotationThresholdInfo), export c"nvmlSystemSetConfComputeKeyRotationThresholdInfo", name "nvmlSystemSetConfComputeKeyRotationThresholdInfo", proc c"nvmlSystemSetConfComputeKeyRotationThresholdInfo", version 0, since 0, per_thread [];
-    link [nvmlSystemSetConfComputeKeyRotationThresholdInfo];
+    statics (__cushim_fn_nvmlSystemSetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemSetConfComputeKeyRotationThresholdInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetNvlinkBwMode(nvlinkBwMode: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlSystemSetNvlinkBwMode, __cushim_slot_nvmlSystemSetNvlinkBwMode), export c"nvmlSystemSetNvlinkBwMode", name "nvmlSystemSetNvlinkBwMode", proc c"nvmlSystemSetNvlinkBwMode", version 0, since 0, per_thread [];
-    link [nvmlSystemSetNvlinkBwMode];
+    statics (__cushim_fn_nvmlSystemSetNvlinkBwMode, __cushim_slot_nvmlSystemSetNvlinkBwMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetCount(unitCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetCount, __cushim_slot_nvmlUnitGetCount), export c"nvmlUnitGetCount", name "nvmlUnitGetCount", proc c"nvmlUnitGetCount", version 0, since 0, per_thread [];
-    link [nvmlUnitGetCount];
+    statics (__cushim_fn_nvmlUnitGetCount, __cushim_slot_nvmlUnitGetCount);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetDevices(unit: nvmlUnit_t, deviceCount: *mut ::core::ffi::c_uint, devices: *mut nvmlDevice_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetDevices, __cushim_slot_nvmlUnitGetDevices), export c"nvmlUnitGetDevices", name "nvmlUnitGetDevices", proc c"nvmlUnitGetDevices", version 0, since 0, per_thread [];
-    link [nvmlUnitGetDevices];
+    statics (__cushim_fn_nvmlUnitGetDevices, __cushim_slot_nvmlUnitGetDevices);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetFanSpeedInfo(unit: nvmlUnit_t, fanSpeeds: *mut nvmlUnitFanSpeeds_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetFanSpeedInfo, __cushim_slot_nvmlUnitGetFanSpeedInfo), export c"nvmlUnitGetFanSpeedInfo", name "nvmlUnitGetFanSpeedInfo", proc c"nvmlUnitGetFanSpeedInfo", version 0, since 0, per_thread [];
-    link [nvmlUnitGetFanSpeedInfo];
+    statics (__cushim_fn_nvmlUnitGetFanSpeedInfo, __cushim_slot_nvmlUnitGetFanSpeedInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetHandleByIndex(index: ::core::ffi::c_uint, unit: *mut nvmlUnit_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetHandleByIndex, __cushim_slot_nvmlUnitGetHandleByIndex), export c"nvmlUnitGetHandleByIndex", name "nvmlUnitGetHandleByIndex", proc c"nvmlUnitGetHandleByIndex", version 0, since 0, per_thread [];
-    link [nvmlUnitGetHandleByIndex];
+    statics (__cushim_fn_nvmlUnitGetHandleByIndex, __cushim_slot_nvmlUnitGetHandleByIndex);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetLedState(unit: nvmlUnit_t, state: *mut nvmlLedState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetLedState, __cushim_slot_nvmlUnitGetLedState), export c"nvmlUnitGetLedState", name "nvmlUnitGetLedState", proc c"nvmlUnitGetLedState", version 0, since 0, per_thread [];
-    link [nvmlUnitGetLedState];
+    statics (__cushim_fn_nvmlUnitGetLedState, __cushim_slot_nvmlUnitGetLedState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetPsuInfo(unit: nvmlUnit_t, psu: *mut nvmlPSUInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetPsuInfo, __cushim_slot_nvmlUnitGetPsuInfo), export c"nvmlUnitGetPsuInfo", name "nvmlUnitGetPsuInfo", proc c"nvmlUnitGetPsuInfo", version 0, since 0, per_thread [];
-    link [nvmlUnitGetPsuInfo];
+    statics (__cushim_fn_nvmlUnitGetPsuInfo, __cushim_slot_nvmlUnitGetPsuInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetTemperature(unit: nvmlUnit_t, type_: ::core::ffi::c_uint, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetTemperature, __cushim_slot_nvmlUnitGetTemperature), export c"nvmlUnitGetTemperature", name "nvmlUnitGetTemperature", proc c"nvmlUnitGetTemperature", version 0, since 0, per_thread [];
-    link [nvmlUnitGetTemperature];
+    statics (__cushim_fn_nvmlUnitGetTemperature, __cushim_slot_nvmlUnitGetTemperature);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetUnitInfo(unit: nvmlUnit_t, info: *mut nvmlUnitInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitGetUnitInfo, __cushim_slot_nvmlUnitGetUnitInfo), export c"nvmlUnitGetUnitInfo", name "nvmlUnitGetUnitInfo", proc c"nvmlUnitGetUnitInfo", version 0, since 0, per_thread [];
-    link [nvmlUnitGetUnitInfo];
+    statics (__cushim_fn_nvmlUnitGetUnitInfo, __cushim_slot_nvmlUnitGetUnitInfo);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlUnitSetLedState(unit: nvmlUnit_t, color: nvmlLedColor_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlUnitSetLedState, __cushim_slot_nvmlUnitSetLedState), export c"nvmlUnitSetLedState", name "nvmlUnitSetLedState", proc c"nvmlUnitSetLedState", version 0, since 0, per_thread [];
-    link [nvmlUnitSetLedState];
+    statics (__cushim_fn_nvmlUnitSetLedState, __cushim_slot_nvmlUnitSetLedState);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceClearAccountingPids(vgpuInstance: nvmlVgpuInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceClearAccountingPids, __cushim_slot_nvmlVgpuInstanceClearAccountingPids), export c"nvmlVgpuInstanceClearAccountingPids", name "nvmlVgpuInstanceClearAccountingPids", proc c"nvmlVgpuInstanceClearAccountingPids", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceClearAccountingPids];
+    statics (__cushim_fn_nvmlVgpuInstanceClearAccountingPids, __cushim_slot_nvmlVgpuInstanceClearAccountingPids);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingMode(vgpuInstance: nvmlVgpuInstance_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingMode, __cushim_slot_nvmlVgpuInstanceGetAccountingMode), export c"nvmlVgpuInstanceGetAccountingMode", name "nvmlVgpuInstanceGetAccountingMode", proc c"nvmlVgpuInstanceGetAccountingMode", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetAccountingMode];
+    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingMode, __cushim_slot_nvmlVgpuInstanceGetAccountingMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingPids(vgpuInstance: nvmlVgpuInstance_t, count: *mut ::core::ffi::c_uint, pids: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingPids, __cushim_slot_nvmlVgpuInstanceGetAccountingPids), export c"nvmlVgpuInstanceGetAccountingPids", name "nvmlVgpuInstanceGetAccountingPids", proc c"nvmlVgpuInstanceGetAccountingPids", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetAccountingPids];
+    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingPids, __cushim_slot_nvmlVgpuInstanceGetAccountingPids);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingStats(vgpuInstance: nvmlVgpuInstance_t, pid: ::core::ffi::c_uint, stats: *mut nvmlAccountingStats_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingStats, __cushim_slot_nvmlVgpuInstanceGetAccountingStats), export c"nvmlVgpuInstanceGetAccountingStats", name "nvmlVgpuInstanceGetAccountingStats", proc c"nvmlVgpuInstanceGetAccountingStats", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetAccountingStats];
+    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingStats, __cushim_slot_nvmlVgpuInstanceGetAccountingStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEccMode(vgpuInstance: nvmlVgpuInstance_t, eccMode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetEccMode, __cushim_slot_nvmlVgpuInstanceGetEccMode), export c"nvmlVgpuInstanceGetEccMode", name "nvmlVgpuInstanceGetEccMode", proc c"nvmlVgpuInstanceGetEccMode", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetEccMode];
+    statics (__cushim_fn_nvmlVgpuInstanceGetEccMode, __cushim_slot_nvmlVgpuInstanceGetEccMode);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderCapacity(vgpuInstance: nvmlVgpuInstance_t, encoderCapacity: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceGetEncoderCapacity), export c"nvmlVgpuInstanceGetEncoderCapacity", name "nvmlVgpuInstanceGetEncoderCapacity", proc c"nvmlVgpuInstanceGetEncoderCapacity", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetEncoderCapacity];
+    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceGetEncoderCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderSessions(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlEncoderSessionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderSessions, __cushim_slot_nvmlVgpuInstanceGetEncoderSessions), export c"nvmlVgpuInstanceGetEncoderSessions", name "nvmlVgpuInstanceGetEncoderSessions", proc c"nvmlVgpuInstanceGetEncoderSessions", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetEncoderSessions];
+    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderSessions, __cushim_slot_nvmlVgpuInstanceGetEncoderSessions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderStats(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, averageFps: *mut ::core::ffi::c_uint, averageLatency: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderStats, __cushim_slot_nvmlVgpuInstanceGetEncoderStats), export c"nvmlVgpuInstanceGetEncoderStats", name "nvmlVgpuInstanceGetEncoderStats", proc c"nvmlVgpuInstanceGetEncoderStats", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetEncoderStats];
+    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderStats, __cushim_slot_nvmlVgpuInstanceGetEncoderStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFBCSessions(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlFBCSessionInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetFBCSessions, __cushim_slot_nvmlVgpuInstanceGetFBCSessions), export c"nvmlVgpuInstanceGetFBCSessions", name "nvmlVgpuInstanceGetFBCSessions", proc c"nvmlVgpuInstanceGetFBCSessions", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetFBCSessions];
+    statics (__cushim_fn_nvmlVgpuInstanceGetFBCSessions, __cushim_slot_nvmlVgpuInstanceGetFBCSessions);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFBCStats(vgpuInstance: nvmlVgpuInstance_t, fbcStats: *mut nvmlFBCStats_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetFBCStats, __cushim_slot_nvmlVgpuInstanceGetFBCStats), export c"nvmlVgpuInstanceGetFBCStats", name "nvmlVgpuInstanceGetFBCStats", proc c"nvmlVgpuInstanceGetFBCStats", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetFBCStats];
+    statics (__cushim_fn_nvmlVgpuInstanceGetFBCStats, __cushim_slot_nvmlVgpuInstanceGetFBCStats);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFbUsage(vgpuInstance: nvmlVgpuInstance_t, fbUsage: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetFbUsage, __cushim_slot_nvmlVgpuInstanceGetFbUsage), export c"nvmlVgpuInstanceGetFbUsage", name "nvmlVgpuInstanceGetFbUsage", proc c"nvmlVgpuInstanceGetFbUsage", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetFbUsage];
+    statics (__cushim_fn_nvmlVgpuInstanceGetFbUsage, __cushim_slot_nvmlVgpuInstanceGetFbUsage);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFrameRateLimit(vgpuInstance: nvmlVgpuInstance_t, frameRateLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetFrameRateLimit, __cushim_slot_nvmlVgpuInstanceGetFrameRateLimit), export c"nvmlVgpuInstanceGetFrameRateLimit", name "nvmlVgpuInstanceGetFrameRateLimit", proc c"nvmlVgpuInstanceGetFrameRateLimit", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetFrameRateLimit];
+    statics (__cushim_fn_nvmlVgpuInstanceGetFrameRateLimit, __cushim_slot_nvmlVgpuInstanceGetFrameRateLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetGpuInstanceId(vgpuInstance: nvmlVgpuInstance_t, gpuInstanceId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetGpuInstanceId, __cushim_slot_nvmlVgpuInstanceGetGpuInstanceId), export c"nvmlVgpuInstanceGetGpuInstanceId", name "nvmlVgpuInstanceGetGpuInstanceId", proc c"nvmlVgpuInstanceGetGpuInstanceId", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetGpuInstanceId];
+    statics (__cushim_fn_nvmlVgpuInstanceGetGpuInstanceId, __cushim_slot_nvmlVgpuInstanceGetGpuInstanceId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetGpuPciId(vgpuInstance: nvmlVgpuInstance_t, vgpuPciId: *mut ::core::ffi::c_char, length: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetGpuPciId, __cushim_slot_nvmlVgpuInstanceGetGpuPciId), export c"nvmlVgpuInstanceGetGpuPciId", name "nvmlVgpuInstanceGetGpuPciId", proc c"nvmlVgpuInstanceGetGpuPciId", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetGpuPciId];
+    statics (__cushim_fn_nvmlVgpuInstanceGetGpuPciId, __cushim_slot_nvmlVgpuInstanceGetGpuPciId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetLicenseInfo_v2(vgpuInstance: nvmlVgpuInstance_t, licenseInfo: *mut nvmlVgpuLicenseInfo_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseInfo_v2, __cushim_slot_nvmlVgpuInstanceGetLicenseInfo_v2), export c"nvmlVgpuInstanceGetLicenseInfo_v2", name "nvmlVgpuInstanceGetLicenseInfo_v2", proc c"nvmlVgpuInstanceGetLicenseInfo_v2", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetLicenseInfo_v2];
+    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseInfo_v2, __cushim_slot_nvmlVgpuInstanceGetLicenseInfo_v2);
     returns status, fallback [];
     aliases [nvmlVgpuInstanceGetLicenseInfo];
 }
@@ -9339,233 +8249,156 @@ cushim_shim! {
 cushim_shim! {
     fn nvmlVgpuInstanceGetLicenseStatus(vgpuInstance: nvmlVgpuInstance_t, licensed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseStatus, __cushim_slot_nvmlVgpuInstanceGetLicenseStatus), export c"nvmlVgpuInstanceGetLicenseStatus", name "nvmlVgpuInstanceGetLicenseStatus", proc c"nvmlVgpuInstanceGetLicenseStatus", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetLicenseStatus];
+    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseStatus, __cushim_slot_nvmlVgpuInstanceGetLicenseStatus);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetMdevUUID(vgpuInstance: nvmlVgpuInstance_t, mdevUuid: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetMdevUUID, __cushim_slot_nvmlVgpuInstanceGetMdevUUID), export c"nvmlVgpuInstanceGetMdevUUID", name "nvmlVgpuInstanceGetMdevUUID", proc c"nvmlVgpuInstanceGetMdevUUID", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetMdevUUID];
+    statics (__cushim_fn_nvmlVgpuInstanceGetMdevUUID, __cushim_slot_nvmlVgpuInstanceGetMdevUUID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetMetadata(vgpuInstance: nvmlVgpuInstance_t, vgpuMetadata: *mut nvmlVgpuMetadata_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetMetadata, __cushim_slot_nvmlVgpuInstanceGetMetadata), export c"nvmlVgpuInstanceGetMetadata", name "nvmlVgpuInstanceGetMetadata", proc c"nvmlVgpuInstanceGetMetadata", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetMetadata];
+    statics (__cushim_fn_nvmlVgpuInstanceGetMetadata, __cushim_slot_nvmlVgpuInstanceGetMetadata);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetPlacementId(vgpuInstance: nvmlVgpuInstance_t, pPlacement: *mut nvmlVgpuPlacementId_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetPlacementId, __cushim_slot_nvmlVgpuInstanceGetPlacementId), export c"nvmlVgpuInstanceGetPlacementId", name "nvmlVgpuInstanceGetPlacementId", proc c"nvmlVgpuInstanceGetPlacementId", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetPlacementId];
+    statics (__cushim_fn_nvmlVgpuInstanceGetPlacementId, __cushim_slot_nvmlVgpuInstanceGetPlacementId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetRuntimeStateSize(vgpuInstance: nvmlVgpuInstance_t, pState: *mut nvmlVgpuRuntimeState_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetRuntimeStateSize, __cushim_slot_nvmlVgpuInstanceGetRuntimeStateSize), export c"nvmlVgpuInstanceGetRuntimeStateSize", name "nvmlVgpuInstanceGetRuntimeStateSize", proc c"nvmlVgpuInstanceGetRuntimeStateSize", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetRuntimeStateSize];
+    statics (__cushim_fn_nvmlVgpuInstanceGetRuntimeStateSize, __cushim_slot_nvmlVgpuInstanceGetRuntimeStateSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetType(vgpuInstance: nvmlVgpuInstance_t, vgpuTypeId: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetType, __cushim_slot_nvmlVgpuInstanceGetType), export c"nvmlVgpuInstanceGetType", name "nvmlVgpuInstanceGetType", proc c"nvmlVgpuInstanceGetType", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetType];
+    statics (__cushim_fn_nvmlVgpuInstanceGetType, __cushim_slot_nvmlVgpuInstanceGetType);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetUUID(vgpuInstance: nvmlVgpuInstance_t, uuid: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetUUID, __cushim_slot_nvmlVgpuInstanceGetUUID), export c"nvmlVgpuInstanceGetUUID", name "nvmlVgpuInstanceGetUUID", proc c"nvmlVgpuInstanceGetUUID", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetUUID];
+    statics (__cushim_fn_nvmlVgpuInstanceGetUUID, __cushim_slot_nvmlVgpuInstanceGetUUID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetVmDriverVersion(vgpuInstance: nvmlVgpuInstance_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetVmDriverVersion, __cushim_slot_nvmlVgpuInstanceGetVmDriverVersion), export c"nvmlVgpuInstanceGetVmDriverVersion", name "nvmlVgpuInstanceGetVmDriverVersion", proc c"nvmlVgpuInstanceGetVmDriverVersion", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetVmDriverVersion];
+    statics (__cushim_fn_nvmlVgpuInstanceGetVmDriverVersion, __cushim_slot_nvmlVgpuInstanceGetVmDriverVersion);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetVmID(vgpuInstance: nvmlVgpuInstance_t, vmId: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint, vmIdType: *mut nvmlVgpuVmIdType_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceGetVmID, __cushim_slot_nvmlVgpuInstanceGetVmID), export c"nvmlVgpuInstanceGetVmID", name "nvmlVgpuInstanceGetVmID", proc c"nvmlVgpuInstanceGetVmID", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceGetVmID];
+    statics (__cushim_fn_nvmlVgpuInstanceGetVmID, __cushim_slot_nvmlVgpuInstanceGetVmID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceSetEncoderCapacity(vgpuInstance: nvmlVgpuInstance_t, encoderCapacity: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuInstanceSetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceSetEncoderCapacity), export c"nvmlVgpuInstanceSetEncoderCapacity", name "nvmlVgpuInstanceSetEncoderCapacity", proc c"nvmlVgpuInstanceSetEncoderCapacity", version 0, since 0, per_thread [];
-    link [nvmlVgpuInstanceSetEncoderCapacity];
+    statics (__cushim_fn_nvmlVgpuInstanceSetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceSetEncoderCapacity);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetBAR1Info(vgpuTypeId: nvmlVgpuTypeId_t, bar1Info: *mut nvmlVgpuTypeBar1Info_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetBAR1Info, __cushim_slot_nvmlVgpuTypeGetBAR1Info), export c"nvmlVgpuTypeGetBAR1Info", name "nvmlVgpuTypeGetBAR1Info", proc c"nvmlVgpuTypeGetBAR1Info", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetBAR1Info];
+    statics (__cushim_fn_nvmlVgpuTypeGetBAR1Info, __cushim_slot_nvmlVgpuTypeGetBAR1Info);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetCapabilities(vgpuTypeId: nvmlVgpuTypeId_t, capability: nvmlVgpuCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetCapabilities, __cushim_slot_nvmlVgpuTypeGetCapabilities), export c"nvmlVgpuTypeGetCapabilities", name "nvmlVgpuTypeGetCapabilities", proc c"nvmlVgpuTypeGetCapabilities", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetCapabilities];
+    statics (__cushim_fn_nvmlVgpuTypeGetCapabilities, __cushim_slot_nvmlVgpuTypeGetCapabilities);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetClass(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeClass: *mut ::core::ffi::c_char, size: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetClass, __cushim_slot_nvmlVgpuTypeGetClass), export c"nvmlVgpuTypeGetClass", name "nvmlVgpuTypeGetClass", proc c"nvmlVgpuTypeGetClass", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetClass];
+    statics (__cushim_fn_nvmlVgpuTypeGetClass, __cushim_slot_nvmlVgpuTypeGetClass);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetDeviceID(vgpuTypeId: nvmlVgpuTypeId_t, deviceID: *mut ::core::ffi::c_ulonglong, subsystemID: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetDeviceID, __cushim_slot_nvmlVgpuTypeGetDeviceID), export c"nvmlVgpuTypeGetDeviceID", name "nvmlVgpuTypeGetDeviceID", proc c"nvmlVgpuTypeGetDeviceID", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetDeviceID];
+    statics (__cushim_fn_nvmlVgpuTypeGetDeviceID, __cushim_slot_nvmlVgpuTypeGetDeviceID);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFbReservation(vgpuTypeId: nvmlVgpuTypeId_t, fbReservation: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetFbReservation, __cushim_slot_nvmlVgpuTypeGetFbReservation), export c"nvmlVgpuTypeGetFbReservation", name "nvmlVgpuTypeGetFbReservation", proc c"nvmlVgpuTypeGetFbReservation", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetFbReservation];
+    statics (__cushim_fn_nvmlVgpuTypeGetFbReservation, __cushim_slot_nvmlVgpuTypeGetFbReservation);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFrameRateLimit(vgpuTypeId: nvmlVgpuTypeId_t, frameRateLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetFrameRateLimit, __cushim_slot_nvmlVgpuTypeGetFrameRateLimit), export c"nvmlVgpuTypeGetFrameRateLimit", name "nvmlVgpuTypeGetFrameRateLimit", proc c"nvmlVgpuTypeGetFrameRateLimit", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetFrameRateLimit];
+    statics (__cushim_fn_nvmlVgpuTypeGetFrameRateLimit, __cushim_slot_nvmlVgpuTypeGetFrameRateLimit);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFramebufferSize(vgpuTypeId: nvmlVgpuTypeId_t, fbSize: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetFramebufferSize, __cushim_slot_nvmlVgpuTypeGetFramebufferSize), export c"nvmlVgpuTypeGetFramebufferSize", name "nvmlVgpuTypeGetFramebufferSize", proc c"nvmlVgpuTypeGetFramebufferSize", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetFramebufferSize];
+    statics (__cushim_fn_nvmlVgpuTypeGetFramebufferSize, __cushim_slot_nvmlVgpuTypeGetFramebufferSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetGpuInstanceProfileId(vgpuTypeId: nvmlVgpuTypeId_t, gpuInstanceProfileId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetGpuInstanceProfileId, __cushim_slot_nvmlVgpuTypeGetGpuInstanceProfileId), export c"nvmlVgpuTypeGetGpuInstanceProfileId", name "nvmlVgpuTypeGetGpuInstanceProfileId", proc c"nvmlVgpuTypeGetGpuInstanceProfileId", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetGpuInstanceProfileId];
+    statics (__cushim_fn_nvmlVgpuTypeGetGpuInstanceProfileId, __cushim_slot_nvmlVgpuTypeGetGpuInstanceProfileId);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetGspHeapSize(vgpuTypeId: nvmlVgpuTypeId_t, gspHeapSize: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetGspHeapSize, __cushim_slot_nvmlVgpuTypeGetGspHeapSize), export c"nvmlVgpuTypeGetGspHeapSize", name "nvmlVgpuTypeGetGspHeapSize", proc c"nvmlVgpuTypeGetGspHeapSize", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetGspHeapSize];
+    statics (__cushim_fn_nvmlVgpuTypeGetGspHeapSize, __cushim_slot_nvmlVgpuTypeGetGspHeapSize);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetLicense(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeLicenseString: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetLicense, __cushim_slot_nvmlVgpuTypeGetLicense), export c"nvmlVgpuTypeGetLicense", name "nvmlVgpuTypeGetLicense", proc c"nvmlVgpuTypeGetLicense", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetLicense];
+    statics (__cushim_fn_nvmlVgpuTypeGetLicense, __cushim_slot_nvmlVgpuTypeGetLicense);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstances(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, vgpuInstanceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstances, __cushim_slot_nvmlVgpuTypeGetMaxInstances), export c"nvmlVgpuTypeGetMaxInstances", name "nvmlVgpuTypeGetMaxInstances", proc c"nvmlVgpuTypeGetMaxInstances", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetMaxInstances];
+    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstances, __cushim_slot_nvmlVgpuTypeGetMaxInstances);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstancesPerGpuInstance(pMaxInstance: *mut nvmlVgpuTypeMaxInstance_t) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerGpuInstance, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerGpuInstance), export c"nvmlVgpuTypeGetMaxInstancesPerGpuInstance", name "nvmlVgpuTypeGetMaxInstancesPerGpuInstance", proc c"nvmlVgpuTypeGetMaxInstancesPerGpuInstance", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetMaxInstancesPerGpuInstance];
+    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerGpuInstance, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerGpuInstance);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstancesPerVm(vgpuTypeId: nvmlVgpuTypeId_t, vgpuInstanceCountPerVm: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerVm, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerVm), export c"nvmlVgpuTypeGetMaxInstancesPerVm", name "nvmlVgpuTypeGetMaxInstancesPerVm", proc c"nvmlVgpuTypeGetMaxInstancesPerVm", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetMaxInstancesPerVm];
+    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerVm, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerVm);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetName(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeName: *mut ::core::ffi::c_char, size: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetName, __cushim_slot_nvmlVgpuTypeGetName), export c"nvmlVgpuTypeGetName", name "nvmlVgpuTypeGetName", proc c"nvmlVgpuTypeGetName", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetName];
+    statics (__cushim_fn_nvmlVgpuTypeGetName, __cushim_slot_nvmlVgpuTypeGetName);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetNumDisplayHeads(vgpuTypeId: nvmlVgpuTypeId_t, numDisplayHeads: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetNumDisplayHeads, __cushim_slot_nvmlVgpuTypeGetNumDisplayHeads), export c"nvmlVgpuTypeGetNumDisplayHeads", name "nvmlVgpuTypeGetNumDisplayHeads", proc c"nvmlVgpuTypeGetNumDisplayHeads", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetNumDisplayHeads];
+    statics (__cushim_fn_nvmlVgpuTypeGetNumDisplayHeads, __cushim_slot_nvmlVgpuTypeGetNumDisplayHeads);
     returns status, fallback [];
-    aliases [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetResolution(vgpuTypeId: nvmlVgpuTypeId_t, displayIndex: ::core::ffi::c_uint, xdim: *mut ::core::ffi::c_uint, ydim: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    attrs [];
-    statics (__cushim_fn_nvmlVgpuTypeGetResolution, __cushim_slot_nvmlVgpuTypeGetResolution), export c"nvmlVgpuTypeGetResolution", name "nvmlVgpuTypeGetResolution", proc c"nvmlVgpuTypeGetResolution", version 0, since 0, per_thread [];
-    link [nvmlVgpuTypeGetResolution];
+    statics (__cushim_fn_nvmlVgpuTypeGetResolution, __cushim_slot_nvmlVgpuTypeGetResolution);
     returns status, fallback [];
-    aliases [];
 }

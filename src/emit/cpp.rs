@@ -154,8 +154,11 @@ struct Optional {
 /// item followed by `, ` (the template ends them with `nullptr`).
 struct CppLibrary {
     version_function: String,
-    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`.
+    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`,
+    /// 4 `f(int *)` in decimal digits, 5 `size_t f(void)`.
     version_query: u8,
+    /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
+    built_for: String,
     has_stub: bool,
     major: u32,
     label: String,
@@ -166,6 +169,7 @@ struct CppLibrary {
     toolkit_search: bool,
     names: (String, String),
     preload: (String, String),
+    requires: (String, String),
     siblings: (String, String),
     family: (String, String),
     wheel_dirs: (String, String),
@@ -201,6 +205,12 @@ impl CppLibrary {
                 VersionQuery::MajorMinor => 1,
                 VersionQuery::Text => 2,
                 VersionQuery::Property => 3,
+                VersionQuery::Decimal => 4,
+                VersionQuery::Returned => 5,
+            },
+            built_for: match unix.built_for {
+                Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
+                None => "nullptr, 0u".into(),
             },
             has_stub: unix.stub_code.is_some(),
             major: unix.major,
@@ -212,6 +222,7 @@ impl CppLibrary {
             toolkit_search: unix.wheel_dirs.is_some(),
             names: (items(unix.names), items(windows.names)),
             preload: (items(unix.preload), items(windows.preload)),
+            requires: (items(unix.requires), items(windows.requires)),
             siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
             wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
@@ -226,6 +237,7 @@ impl CppLibrary {
         let lists = [
             ("names", &self.names),
             ("preload", &self.preload),
+            ("requires", &self.requires),
             ("siblings", &self.siblings),
             ("family", &self.family),
             ("wheel_dirs", &self.wheel_dirs),
@@ -271,6 +283,8 @@ impl CppLibrary {
     }},
     {prefix}_names,
     {prefix}_preload,
+    {prefix}_requires,
+    {},  // the CUDA release it was built for, and the header's CUDA major
     {prefix}_siblings,
     {prefix}_family,
     {prefix}_wheel_dirs,
@@ -295,6 +309,7 @@ impl CppLibrary {
             self.major,
             self.has_stub,
             self.toolkit_search,
+            self.built_for,
             t.driver,
             t.functions,
             t.count,

@@ -63,7 +63,12 @@ pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> S
 #[cfg(feature = "emit")]
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
     let named = api.library.parse.status_type;
-    if !named.is_empty() && api.functions.iter().any(|f| f.returns_status(named)) {
+    // Named and declared: even a module of value functions alone (cuDNN's
+    // `cudnnGetVersion`) has its library's status type.
+    if !named.is_empty()
+        && (api.functions.iter().any(|f| f.returns_status(named))
+            || api.enums.iter().any(|e| e.is_named(named)))
+    {
         return Ok(named.to_string());
     }
     let mut found: Option<&str> = None;

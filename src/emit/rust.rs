@@ -128,6 +128,8 @@ fn info_fields(
     major: {},
     wheel_dirs: {},
     preload: {},
+    requires: {},
+    built_for: {},
     siblings: {},
     family: {},
     // What a call that never reached the library returns: the values of
@@ -158,6 +160,8 @@ fn info_fields(
         l.major,
         l.wheel_dirs,
         l.preload,
+        l.requires,
+        l.built_for,
         l.siblings,
         l.family,
         names.join(", "),
@@ -225,6 +229,9 @@ struct LibraryFields {
     major: u32,
     wheel_dirs: String,
     preload: String,
+    requires: String,
+    /// Example: `Some((c"cudnnGetCudartVersion", 13))`.
+    built_for: String,
     siblings: String,
     family: String,
 }
@@ -269,6 +276,11 @@ impl LibraryFields {
                 .wheel_dirs
                 .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
             preload: per_system(|i| i.preload),
+            requires: per_system(|i| i.requires),
+            built_for: match unix.built_for {
+                Some((f, major)) => format!("Some(({}, {major}))", cstr(f)),
+                None => "None".into(),
+            },
             siblings: per_system(|i| i.siblings),
             family: per_system(|i| i.family),
         }
@@ -359,6 +371,9 @@ struct Shim {
     /// `zero` for a value function, or empty.
     fallback: String,
     aliases: Vec<String>,
+    /// The macro's short form: the C name is the symbol, the export and the
+    /// lookup name, with no ABI version or twin.
+    compact: bool,
 }
 
 struct ShimParam {
@@ -737,7 +752,14 @@ fn shim(f: &Function, options: &RustOptions, status_type: &str, renamed: bool) -
     if f.deprecated {
         attrs.push("#[deprecated(note = \"deprecated in the CUDA header\")]".to_string());
     }
+    let compact = !renamed
+        && f.name == f.symbol
+        && f.proc_name == f.symbol
+        && f.version.is_none()
+        && f.introduced.is_none()
+        && f.per_thread.is_none();
     Shim {
+        compact,
         attrs,
         symbol: if renamed {
             f.name.clone()

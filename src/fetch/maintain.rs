@@ -69,9 +69,11 @@ fn hash_table(libraries: &[&'static Library], kept: Vec<PinnedFile>) -> Result<S
             }
             seen.push(library.pins);
             for pin in pins::all_for(library) {
+                let optional = super::optional_entry_files(library);
                 let mut wanted = super::entry_files(library);
+                wanted.extend(optional.iter().copied());
                 for wheel in &pin.wheels {
-                    if wanted.is_empty() {
+                    if wanted.iter().all(|h| optional.contains(h)) {
                         break;
                     }
                     let dir = staging.join(wheel.spec());
@@ -107,6 +109,7 @@ fn hash_table(libraries: &[&'static Library], kept: Vec<PinnedFile>) -> Result<S
                         }
                     }
                 }
+                wanted.retain(|h| !optional.contains(h));
                 if !wanted.is_empty() {
                     return Err(Error::new(format!(
                         "the pinned wheels of {} for CUDA {} hold no {}",

@@ -162,6 +162,20 @@ pub(super) fn entry_files(library: &Library) -> Vec<&'static str> {
     files
 }
 
+/// The files a cache entry of `library`'s pins holds where the release has
+/// them ([`Library::optional_files`]). Example: `cudnn_gnn_ops.h`.
+pub(super) fn optional_entry_files(library: &Library) -> Vec<&'static str> {
+    let mut files: Vec<&'static str> = Vec::new();
+    for l in crate::library::sharing_pins(library) {
+        for f in l.optional_files() {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+        }
+    }
+    files
+}
+
 fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
     include_dir_from(cache, library, pin, &Pip::PINNED, &HeaderHashes::shipped()?)
 }
@@ -241,6 +255,27 @@ fn verify(library: &Library, pin: &Pin, root: &Path) -> Result<(), Option<String
         let sha256 = file_sha256(&path).map_err(|e| Some(e.to_string()))?;
         if sha256 != recorded {
             return Err(Some(format!("`{header}` changed since it was extracted")));
+        }
+    }
+    // A header only newer releases have: checked where it was extracted,
+    // and absent where it was not.
+    for header in optional_entry_files(library) {
+        let path = include.join(header);
+        let recorded = manifest
+            .lines()
+            .find_map(|l| l.strip_suffix(header)?.strip_suffix("  "));
+        match recorded {
+            None if kind(&path).is_err() => {}
+            None => return Err(Some(format!("`{header}` is not in {MANIFEST}"))),
+            Some(recorded) => {
+                if !kind(&path).is_ok_and(|t| t.is_file()) {
+                    return Err(Some(format!("`{header}` is missing or not a plain file")));
+                }
+                let sha256 = file_sha256(&path).map_err(|e| Some(e.to_string()))?;
+                if sha256 != recorded {
+                    return Err(Some(format!("`{header}` changed since it was extracted")));
+                }
+            }
         }
     }
     Ok(())
@@ -362,6 +397,8 @@ fn fetch_into(
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
     let mut wanted = entry_files(library);
+    wanted.extend(optional_entry_files(library));
+    let optional = optional_entry_files(library);
     let mut manifest = String::new();
     let mut taken_all = Vec::new();
     let mut costs = Vec::new();
@@ -392,7 +429,11 @@ fn fetch_into(
             taken_all.push(t.header);
         }
         costs.push(got.moved);
+        if wanted.iter().all(|h| optional.contains(h)) {
+            break;
+        }
     }
+    wanted.retain(|h| !optional.contains(h));
     if !wanted.is_empty() {
         return Err(Error::new(format!(
             "the pinned wheels of CUDA {} hold no {}",

@@ -57,6 +57,7 @@ pub const CUBLAS: Library = Library {
             name: "cublas_v2.h",
             typedefs: None,
             needs: &["nv/target"],
+            optional: false,
         },
         Header::alone("cublas_api.h"),
     ],
@@ -97,6 +98,8 @@ pub const CUBLAS: Library = Library {
         windows: &["cublasLt64_{major}.dll"],
     },
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuBLAS",
         short: "cuBLAS",

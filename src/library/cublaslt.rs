@@ -16,6 +16,7 @@ pub const CUBLASLT: Library = Library {
         name: "cublasLt.h",
         typedefs: None,
         needs: &["nv/target"],
+        optional: false,
     }],
     fallbacks: &[
         ("cublasLtGetStatusName", Fallback::ErrorName),
@@ -33,6 +34,8 @@ pub const CUBLASLT: Library = Library {
     },
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuBLASLt",
         short: "cuBLASLt",

@@ -97,6 +97,8 @@ pub const CUDART: Library = Library {
     },
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "CUDA runtime",
         short: "cudart",

@@ -101,6 +101,8 @@ pub const CUFFT: Library = Library {
         unix: &["libnvJitLink.so.{major}", "libnvrtc.so.{major}"],
         windows: &["nvJitLink_{major}0_0.dll", "nvrtc64_{major}0_0.dll"],
     },
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuFFT",
         short: "cuFFT",

@@ -65,6 +65,8 @@ pub const CURAND: Library = Library {
     },
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuRAND",
         short: "cuRAND",

@@ -23,6 +23,7 @@ pub const CUSOLVER: Library = Library {
             name: "cusolverDn.h",
             typedefs: None,
             needs: &["nv/target"],
+            optional: false,
         },
         Header::alone("cusolverSp.h"),
         Header::alone("cusolverRf.h"),
@@ -118,6 +119,8 @@ pub const CUSOLVER: Library = Library {
         ],
     },
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuSOLVER",
         short: "cuSOLVER",

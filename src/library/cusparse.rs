@@ -19,6 +19,7 @@ pub const CUSPARSE: Library = Library {
         name: "cusparse.h",
         typedefs: None,
         needs: &["nv/target"],
+        optional: false,
     }],
     pins: "headers/pins-cusparse.txt",
     pin_text: include_str!("../../headers/pins-cusparse.txt"),
@@ -93,6 +94,8 @@ pub const CUSPARSE: Library = Library {
         windows: &["nvJitLink_{major}0_0.dll"],
     },
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "cuSPARSE",
         short: "cuSPARSE",

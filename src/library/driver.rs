@@ -20,16 +20,19 @@ pub const DRIVER: Library = Library {
             name: "cudaGL.h",
             typedefs: Some("cudaGLTypedefs.h"),
             needs: &["GL/gl.h"],
+            optional: false,
         },
         Header {
             name: "cudaEGL.h",
             typedefs: Some("cudaEGLTypedefs.h"),
             needs: &["EGL/egl.h", "EGL/eglext.h"],
+            optional: false,
         },
         Header {
             name: "cudaVDPAU.h",
             typedefs: Some("cudaVDPAUTypedefs.h"),
             needs: &["vdpau/vdpau.h"],
+            optional: false,
         },
     ],
     pins: "headers/pins.txt",
@@ -44,6 +47,7 @@ pub const DRIVER: Library = Library {
         alias_macros: false,
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
+        skip_prefixes: &[],
     },
     naming: Naming {
         pfn_prefix: "PFN_",
@@ -104,6 +108,8 @@ pub const DRIVER: Library = Library {
     search: Search::System,
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "CUDA driver",
         short: "driver",

@@ -129,6 +129,11 @@ pub struct ParseSettings {
     /// that shows them and the name generated code tests for it:
     /// `(cfg, define)`. Example: `("windows", "_WIN32")` for `cuWGLGetDevice`.
     pub platforms: &'static [(&'static str, &'static str)],
+    /// Prefixes of declared functions that are not bound. Example: NCCL's
+    /// `pnccl`: its header declares each `ncclX` twice, as `ncclX` (the
+    /// weak alias callers use, which a profiler may interpose) and
+    /// `pncclX`.
+    pub skip_prefixes: &'static [&'static str],
 }
 
 impl ParseSettings {
@@ -144,6 +149,7 @@ impl ParseSettings {
         alias_macros: false,
         status_type: "",
         platforms: &[],
+        skip_prefixes: &[],
     };
 }
 
@@ -199,6 +205,9 @@ pub struct Header {
     /// their types (`headers/foreign/`); the C++ stubs define this header's
     /// functions only where the system has them. Example: `GL/gl.h`.
     pub needs: &'static [&'static str],
+    /// Whether only newer releases have it: a release without it binds the
+    /// others. Example: `cudnn_subquadratic_ops.h` (cuDNN 9.2x).
+    pub optional: bool,
 }
 
 impl Header {
@@ -208,6 +217,17 @@ impl Header {
             name,
             typedefs: None,
             needs: &[],
+            optional: false,
+        }
+    }
+
+    /// A header that only newer releases have, without a PFN table.
+    const fn newer(name: &'static str) -> Header {
+        Header {
+            name,
+            typedefs: None,
+            needs: &[],
+            optional: true,
         }
     }
 
@@ -217,6 +237,7 @@ impl Header {
             name,
             typedefs: Some(typedefs),
             needs: &[],
+            optional: false,
         }
     }
 }
@@ -259,6 +280,9 @@ pub const HALF: &[&str] = &[
 
 /// `cuda_bf16.h`.
 pub const BFLOAT16: &[&str] = &["cuda_bf16.h", "cuda_bf16.hpp"];
+
+/// `cuda_fp8.h`, which includes [`HALF`] and [`BFLOAT16`].
+pub const FP8: &[&str] = &["cuda_fp8.h", "cuda_fp8.hpp"];
 
 /// The runtime's complex and data types.
 pub const TYPES: &[&str] = &["cuComplex.h", "library_types.h"];
@@ -334,6 +358,18 @@ pub struct Library {
     /// is left for the runtime, which fills in the minor version the loaded
     /// library reports). Example: `libnvrtc-builtins.so.{major}.{minor}`.
     pub siblings: Names,
+    /// Libraries that must be in the library's own directory: loaded from
+    /// there after it, before any of its functions is called; a copy
+    /// without them is passed over (`{major}` as in `names`). Example:
+    /// `libcudnn_graph.so.9`, without which cuDNN stops the process on its
+    /// first call.
+    pub requires: Names,
+    /// The function that reports the CUDA release the library was built
+    /// for (`size_t f(void)`, 1000 × major + 10 × minor), for a library
+    /// whose file names and directory do not tell: a copy built for
+    /// another CUDA major than the header's is passed over. Example:
+    /// `cudnnGetCudartVersion`.
+    pub built_for: Option<&'static std::ffi::CStr>,
     /// How messages name the library.
     pub words: Words,
 }
@@ -511,7 +547,18 @@ impl Library {
     pub fn header_files(&self) -> Vec<&'static str> {
         self.headers
             .iter()
+            .filter(|h| !h.optional)
             .flat_map(|h| std::iter::once(h.name).chain(h.typedefs))
+            .collect()
+    }
+
+    /// The headers only newer releases have, taken where a release has them.
+    /// Example: `cudnn_gnn_ops.h`.
+    pub fn optional_files(&self) -> Vec<&'static str> {
+        self.headers
+            .iter()
+            .filter(|h| h.optional)
+            .map(|h| h.name)
             .collect()
     }
 
@@ -526,11 +573,14 @@ impl Library {
 mod cublas;
 mod cublaslt;
 mod cudart;
+mod cudnn;
 mod cufft;
 mod curand;
 mod cusolver;
 mod cusparse;
+mod cutensor;
 mod driver;
+mod nccl;
 mod nvjitlink;
 mod nvml;
 mod nvrtc;
@@ -538,11 +588,14 @@ mod nvrtc;
 pub use cublas::CUBLAS;
 pub use cublaslt::CUBLASLT;
 pub use cudart::CUDART;
+pub use cudnn::CUDNN;
 pub use cufft::CUFFT;
 pub use curand::CURAND;
 pub use cusolver::CUSOLVER;
 pub use cusparse::CUSPARSE;
+pub use cutensor::CUTENSOR;
 pub use driver::DRIVER;
+pub use nccl::NCCL;
 pub use nvjitlink::NVJITLINK;
 pub use nvml::NVML;
 pub use nvrtc::NVRTC;
@@ -550,7 +603,7 @@ pub use nvrtc::NVRTC;
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
     &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER,
+    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as
@@ -565,13 +618,19 @@ pub fn sharing_pins(library: &Library) -> impl Iterator<Item = &'static Library>
 /// The file names, for headers of CUDA `major`, of the libraries that a
 /// toolkit, conda or pip installs side by side: a loaded one shows where the
 /// others are. Example: `libcudart.so.13`, `libcufft.so.12` for CUDA 13.
+/// Those of the toolkit only, whose wheels share the CUDA major's directory
+/// (`nvidia/cu{major}/lib`): not cuDNN, NCCL or cuTENSOR, each in a
+/// directory of its own whatever the CUDA major.
 pub fn family(major: u32, windows: bool) -> Vec<String> {
     if major == 0 {
         return Vec::new();
     }
     let mut names: Vec<String> = Vec::new();
     for library in LIBRARIES {
-        if matches!(library.search, Search::System) {
+        let Search::Toolkit { wheel_dirs } = library.search else {
+            continue;
+        };
+        if !wheel_dirs.iter().any(|d| d.contains("{major}")) {
             continue;
         }
         let own = library.names_for(major);

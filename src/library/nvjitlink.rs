@@ -81,6 +81,8 @@ pub const NVJITLINK: Library = Library {
     },
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "nvJitLink",
         short: "nvJitLink",

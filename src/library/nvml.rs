@@ -76,6 +76,8 @@ pub const NVML: Library = Library {
     search: Search::System,
     preload: Names::NONE,
     siblings: Names::NONE,
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "NVML",
         short: "NVML",

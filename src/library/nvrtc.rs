@@ -71,6 +71,8 @@ pub const NVRTC: Library = Library {
         unix: &["libnvrtc-builtins.so.{major}.{minor}"],
         windows: &["nvrtc-builtins64_{major}{minor}.dll"],
     },
+    requires: Names::NONE,
+    built_for: None,
     words: Words {
         label: "NVRTC",
         short: "NVRTC",

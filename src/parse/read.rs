@@ -66,7 +66,11 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
             );
         }
     }
+    let skipped = |name: &str| settings.skip_prefixes.iter().any(|p| name.starts_with(p));
     for mut f in plain.functions(&declaring, &mut text_cache)? {
+        if skipped(&f.spelled) {
+            continue;
+        }
         if let Some(t) = twins.get(&(f.origin.file.clone(), f.spelled.clone(), f.origin.line)) {
             f.per_thread_symbol = t.clone();
         }

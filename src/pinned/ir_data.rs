@@ -42,8 +42,8 @@ pub struct Record {
 struct Shipped {
     /// The library's file stem. Example: `nvrtc`.
     stem: &'static str,
-    ir: &'static str,
-    types: &'static str,
+    ir: &'static [u8],
+    types: &'static [u8],
 }
 
 macro_rules! shipped {

@@ -33,26 +33,53 @@ macro_rules! pinned_releases {
 /// ships (a test checks the list against the registry). Example: `"nvrtc"`.
 macro_rules! shipped_libraries {
     ($then:ident) => {
-        $then!("cuda" "nvrtc" "nvml" "nvjitlink" "cublas" "cublasLt" "cudart" "cufft" "curand" "cusparse" "cusolver")
+        $then!("cuda" "nvrtc" "nvml" "nvjitlink" "cublas" "cublasLt" "cudart" "cufft" "curand" "cusparse" "cusolver" "cudnn" "nccl" "cutensor")
     };
 }
 
-/// The weave of `file` in `generated/data/`. Example: `"cuda.rs"`.
+/// The weave of `file` in `generated/data/`, compressed ([`unpack`]).
+/// Example: `"cuda.rs"`.
 macro_rules! weave_of {
     ($stem:literal, $suffix:literal) => {
-        include_str!(concat!("../../generated/data/", $stem, $suffix, ".weave"))
+        include_bytes!(concat!("../../generated/data/", $stem, $suffix, ".weave.z")).as_slice()
     };
+}
+
+/// The largest weave [`unpack`] gives back: far above the largest (a few MB).
+const UNPACKED_LIMIT: usize = 256 << 20;
+
+/// A weave's text as `generated/data/` holds it: a zlib stream (about a
+/// tenth of the text), written by `cushim pinned`.
+#[cfg(feature = "cli")]
+pub fn pack(text: &str) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(text.as_bytes(), 9)
+}
+
+/// The text of a weave that [`pack`] wrote; `None` when the bytes are damaged.
+pub fn unpack(packed: &[u8]) -> Option<String> {
+    let bytes =
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, UNPACKED_LIMIT).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// The text of `cuda` in `weave`, one of `what`'s files: `None` when the
 /// weave does not hold the release, `Err` when it says it does but cannot
 /// give it back.
 fn unweave(
-    weave: &str,
+    packed: &[u8],
     cuda: crate::version::CudaVersion,
     what: &str,
 ) -> Option<Result<String, crate::diag::Error>> {
     let release = cuda.to_string();
+    let Some(weave) = unpack(packed) else {
+        return Some(Err(crate::diag::Error::new(format!(
+            "the data cushim ships for {what} is damaged"
+        ))
+        .hint(
+            "reinstall cushim; in a checkout, rewrite the data with `cushim pinned`",
+        )));
+    };
+    let weave = weave.as_str();
     if !crate::weave::releases(weave)?.contains(&release.as_str()) {
         return None;
     }
@@ -124,8 +151,9 @@ mod registry_tests {
                 )*]
             };
         }
-        let all: &[(&str, &str)] = shipped_libraries!(weaves);
-        for (stem, weave) in all {
+        let all: &[(&str, &[u8])] = shipped_libraries!(weaves);
+        for (stem, packed) in all {
+            let weave = &super::unpack(packed).unwrap();
             let library = crate::library::LIBRARIES
                 .iter()
                 .find(|l| l.stem == *stem)

@@ -110,6 +110,8 @@ pub fn library_info(
             }
         },
         preload: system(library.preload_for(major)),
+        requires: system(library.requires),
+        built_for: library.built_for.map(|f| (f, major)),
         siblings: system(library.siblings),
         // Only a library installed with a toolkit has a family whose
         // directories are searched.

@@ -42,6 +42,8 @@ static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     major: 0,
     wheel_dirs: None,
     preload: &[],
+    requires: &[],
+    built_for: None,
     siblings: &[],
     family: &[],
     codes: super::codes(&DRIVER),
@@ -414,7 +416,7 @@ fn build_cpp_runtime_program() -> PathBuf {
          cushim::Thread *thread() {{ return &thread_state; }}\n\
          struct cushim_table {{ static void *slots[1]; }};\n\
          const cushim::Library cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
-         {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, \
+         {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
          none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread}};\n}}\n",
         label = info.label,
         short = info.short,

@@ -243,10 +243,22 @@ macro_rules! cushim_linked {
 {% for f in functions %}
 {{ f.cfg }}cushim_shim! {
     fn {{ f.symbol }}({% for p in f.params %}{{ p.name }}: {{ p.ty }}{% if !loop.last %}, {% endif %}{% endfor %}) -> {{ f.ret }};
+{%- if f.compact %}
+{%- if !f.attrs.is_empty() %}
+    attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
+{%- endif %}
+    statics ({{ f.function_static }}, {{ f.slot_static }});
+    returns {{ f.returns }}, fallback [{{ f.fallback }}];
+{%- if !f.aliases.is_empty() %}
+    aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
+{%- endif %}
+}
+{%- else %}
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
     statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
     link [{{ f.link }}];
     returns {{ f.returns }}, fallback [{{ f.fallback }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
 }
+{%- endif %}
 {% endfor %}

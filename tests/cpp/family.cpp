@@ -10,6 +10,9 @@
 #include <curand.h>
 #include <cusolverDn.h>
 #include <cusparse.h>
+#include <cudnn.h>
+#include <cutensor.h>
+#include <nccl.h>
 #include <nvJitLink.h>
 #include <nvml.h>
 #include <nvrtc.h>
@@ -28,6 +31,9 @@
 #include "curand_shim.h"
 #include "cusolver_shim.h"
 #include "cusparse_shim.h"
+#include "cudnn_shim.h"
+#include "cutensor_shim.h"
+#include "nccl_shim.h"
 #include "nvjitlink_shim.h"
 #include "nvml_shim.h"
 #include "nvrtc_shim.h"
@@ -63,6 +69,12 @@ static void which(const char *lib) {
         WHICH(cusparse, CUSPARSE, "cusparseCreate");
     } else if (std::strcmp(lib, "cusolver") == 0) {
         WHICH(cusolver, CUSOLVER, "cusolverDnCreate");
+    } else if (std::strcmp(lib, "cudnn") == 0) {
+        WHICH(cudnn, CUDNN, "cudnnCreate");
+    } else if (std::strcmp(lib, "nccl") == 0) {
+        WHICH(nccl, NCCL, "ncclGetVersion");
+    } else if (std::strcmp(lib, "cutensor") == 0) {
+        WHICH(cutensor, CUTENSOR, "cutensorCreate");
     } else if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
             std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
@@ -286,6 +298,59 @@ static void more_absent() {
     std::printf("cusolver: cusolverDnCreate code %d\n", static_cast<int>(cusolverDnCreate(&dense)));
 }
 
+// cuDNN, NCCL and cuTENSOR found by path (the Rust program's `dnn`).
+static void dnn() {
+    std::printf("cudnn: version %zu\n", cudnnGetVersion());
+    cudnnHandle_t handle = nullptr;
+    CHECK(cudnnCreate(&handle) == CUDNN_STATUS_SUCCESS);
+    void *front = dlopen(cushim_cudnn_library_path(), RTLD_NOW | RTLD_NOLOAD);
+    CHECK(front != nullptr);
+    auto ops = reinterpret_cast<const char *(*)()>(dlsym(front, "fake_cudnn_ops_file"));
+    CHECK(ops != nullptr);
+    std::printf("cudnn: ops from %s\n", ops());
+    std::printf("cudnn: cudnnBackendCreateDescriptor code %d\n",
+                static_cast<int>(cudnnBackendCreateDescriptor(static_cast<cudnnBackendDescriptorType_t>(0), nullptr)));
+    CHECK(cushim_cudnn_last_status() == CUSHIM_CUDNN_SYMBOL_NOT_FOUND);
+    CHECK(cudnnDestroy(handle) == CUDNN_STATUS_SUCCESS);
+
+    int version = 0;
+    CHECK(ncclGetVersion(&version) == ncclSuccess);
+    std::printf("nccl: version %d\n", version);
+    ncclComm_t comm = nullptr;
+    CHECK(ncclCommInitAll(&comm, 1, nullptr) == ncclSuccess);
+    float send[3] = {1.5f, 2.5f, 3.5f}, recv[3] = {};
+    CHECK(ncclGroupStart() == ncclSuccess);
+    CHECK(ncclAllReduce(send, recv, 3, ncclFloat32, ncclSum, comm, nullptr) == ncclSuccess);
+    CHECK(ncclGroupEnd() == ncclSuccess);
+    std::printf("nccl: all-reduce [%g, %g, %g]\n", recv[0], recv[1], recv[2]);
+    int count = 0;
+    std::printf("nccl: ncclCommCount code %d\n", static_cast<int>(ncclCommCount(comm, &count)));
+    CHECK(ncclCommDestroy(comm) == ncclSuccess);
+
+    std::printf("cutensor: version %zu\n", cutensorGetVersion());
+    cutensorHandle_t tensor = nullptr;
+    CHECK(cutensorCreate(&tensor) == CUTENSOR_STATUS_SUCCESS);
+    std::printf("cutensor: cutensorLoggerSetLevel code %d\n", static_cast<int>(cutensorLoggerSetLevel(1)));
+    CHECK(cutensorDestroy(tensor) == CUTENSOR_STATUS_SUCCESS);
+    which("cudnn");
+    which("nccl");
+    which("cutensor");
+}
+
+// Without them: each answers its own code, and says why.
+static void dnn_absent() {
+    cudnnHandle_t handle = nullptr;
+    std::printf("cudnn: cudnnCreate code %d\n", static_cast<int>(cudnnCreate(&handle)));
+    std::printf("cudnn: cudnnGetVersion %zu\n", cudnnGetVersion());
+    int version = 0;
+    std::printf("nccl: ncclGetVersion code %d\n", static_cast<int>(ncclGetVersion(&version)));
+    cutensorHandle_t tensor = nullptr;
+    std::printf("cutensor: cutensorCreate code %d\n", static_cast<int>(cutensorCreate(&tensor)));
+    which("cudnn");
+    which("nccl");
+    which("cutensor");
+}
+
 int main(int argc, char **argv) {
     CHECK(argc >= 2);
     const char *scenario = argv[1];
@@ -307,6 +372,10 @@ int main(int argc, char **argv) {
         more_absent();
     else if (std::strcmp(scenario, "cudart-stream") == 0)
         cudart_stream();
+    else if (std::strcmp(scenario, "dnn") == 0)
+        dnn();
+    else if (std::strcmp(scenario, "dnn-absent") == 0)
+        dnn_absent();
     else if (std::strcmp(scenario, "compile") == 0 && argc <= 3)
         compile(argc == 3 ? argv[2] : nullptr);
     else if (std::strcmp(scenario, "preloaded") == 0 && argc == 3) {

@@ -2,7 +2,8 @@
 //! optional feature: the driver's 13.5 and merged modules, NVRTC 11.8,
 //! cuBLAS 13.0, NVML 12.9, the driver, NVRTC and cuBLAS 13.5 together,
 //! cudart and cuFFT 12.9, cuRAND 12.6 (a release `generated/` does not
-//! commit), cuSPARSE 13.0 and cuSOLVER 11.8.
+//! commit), cuSPARSE 13.0, cuSOLVER 11.8, cuDNN 12.6, NCCL 13.0 and cuTENSOR
+//! 12.9.
 //! With the `emit` feature, also an option beyond the defaults for each
 //! library (an allow list), which the emitters serve from the shipped IR.
 
@@ -30,6 +31,9 @@ fn main() {
         ("curand", "12.6", "curand-12.6"),
         ("cusparse", "13.0", "cusparse-13.0"),
         ("cusolver", "11.8", "cusolver-11.8"),
+        ("cudnn", "12.6", "dnn"),
+        ("nccl", "13.0", "dnn"),
+        ("cutensor", "12.9", "dnn"),
     ] {
         builds.push(
             cushim::Builder::new()
@@ -51,6 +55,9 @@ fn main() {
             ("curand", "^curandCreateGenerator$"),
             ("cusparse", "^cusparseCreate$"),
             ("cusolver", "^cusolverDnCreate$"),
+            ("cudnn", "^cudnnCreate$"),
+            ("nccl", "^ncclGetVersion$"),
+            ("cutensor", "^cutensorCreate$"),
         ] {
             builds.push(
                 cushim::Builder::new()

@@ -1,7 +1,7 @@
 //! Scenarios of the family test (`tests/family.rs`), one per run, each in a
 //! fresh process: `which LIB`, `bind`, `old-nvjitlink`, `absent`,
 //! `preloaded PATH`, `compile [PATH]`, `cublas`, `cublas-absent`, `more`,
-//! `more-absent`. Prints what the test checks and `ok: SCENARIO`.
+//! `more-absent`, `cudart-stream`, `dnn`, `dnn-absent`. Prints what the test checks and `ok: SCENARIO`.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr;
@@ -47,6 +47,18 @@ mod cusparse {
 mod cusolver {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cusolver.rs"));
 }
+#[allow(clippy::pedantic, missing_docs)]
+mod cudnn {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cudnn.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod nccl {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nccl.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
+mod cutensor {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cutensor.rs"));
+}
 
 /// Prints where each library's loader found it, or why it found none.
 macro_rules! which {
@@ -77,6 +89,9 @@ fn which(lib: &str) {
         "curand" => which!(curand),
         "cusparse" => which!(cusparse),
         "cusolver" => which!(cusolver),
+        "cudnn" => which!(cudnn),
+        "nccl" => which!(nccl),
+        "cutensor" => which!(cutensor),
         other => panic!("unknown library {other}"),
     }
 }
@@ -356,6 +371,75 @@ fn more_absent() {
     println!("cufft: {}", cufft::last_load_error().expect("a load error"));
 }
 
+/// cuDNN, NCCL and cuTENSOR found by path: cuDNN with its graph library
+/// and its ops library loaded from its directory before its first call (its
+/// own open of the ops library by name then finds that copy), cuTENSOR after
+/// cuBLASLt; each works, and the function each fake lacks fails alone.
+fn dnn() {
+    let version = unsafe { cudnn::cudnnGetVersion() };
+    println!("cudnn: version {version}");
+    let mut handle: cudnn::cudnnHandle_t = ptr::null_mut();
+    unsafe { cudnn::Api::cudnnCreate(&raw mut handle) }.expect("cudnnCreate");
+    let found = cudnn::CUSHIM_LIBRARY.get().expect("cuDNN loaded");
+    let library = unsafe { libloading::Library::new(found.path()) }.expect("loaded already");
+    let ops = unsafe { library.get::<unsafe extern "C" fn() -> *const c_char>(b"fake_cudnn_ops_file") }
+        .expect("the hook");
+    println!("cudnn: ops from {}", unsafe { CStr::from_ptr(ops()) }.to_string_lossy());
+    let kind = cudnn::cudnnBackendDescriptorType_t(0);
+    let rc = unsafe { cudnn::cudnnBackendCreateDescriptor(kind, ptr::null_mut()) };
+    println!("cudnn: cudnnBackendCreateDescriptor code {}", rc.0);
+    unsafe { cudnn::Api::cudnnDestroy(handle) }.expect("cudnnDestroy after a missing function");
+
+    let mut version = 0;
+    unsafe { nccl::Api::ncclGetVersion(&raw mut version) }.expect("ncclGetVersion");
+    println!("nccl: version {version}");
+    let mut comm: nccl::ncclComm_t = ptr::null_mut();
+    unsafe { nccl::Api::ncclCommInitAll(&raw mut comm, 1, ptr::null()) }.expect("ncclCommInitAll");
+    let send = [1.5f32, 2.5, 3.5];
+    let mut recv = [0.0f32; 3];
+    unsafe { nccl::Api::ncclGroupStart() }.expect("ncclGroupStart, which the fake has as ncclX only");
+    unsafe {
+        nccl::Api::ncclAllReduce(
+            send.as_ptr().cast(),
+            recv.as_mut_ptr().cast(),
+            3,
+            nccl::ncclDataType_t::ncclFloat32,
+            nccl::ncclRedOp_t::ncclSum,
+            comm,
+            ptr::null_mut(),
+        )
+    }
+    .expect("ncclAllReduce");
+    unsafe { nccl::Api::ncclGroupEnd() }.expect("ncclGroupEnd");
+    println!("nccl: all-reduce {recv:?}");
+    let mut count = 0;
+    println!("nccl: ncclCommCount code {}", unsafe { nccl::ncclCommCount(comm, &raw mut count) }.0);
+    unsafe { nccl::Api::ncclCommDestroy(comm) }.expect("ncclCommDestroy after a missing function");
+
+    println!("cutensor: version {}", unsafe { cutensor::cutensorGetVersion() });
+    let mut tensor: cutensor::cutensorHandle_t = ptr::null_mut();
+    unsafe { cutensor::Api::cutensorCreate(&raw mut tensor) }.expect("cutensorCreate");
+    println!("cutensor: cutensorLoggerSetLevel code {}", unsafe { cutensor::cutensorLoggerSetLevel(1) }.0);
+    unsafe { cutensor::Api::cutensorDestroy(tensor) }.expect("cutensorDestroy after a missing function");
+    for lib in ["cudnn", "nccl", "cutensor"] {
+        which(lib);
+    }
+}
+
+/// Without them: each answers its own code, and says why.
+fn dnn_absent() {
+    let mut handle: cudnn::cudnnHandle_t = ptr::null_mut();
+    println!("cudnn: cudnnCreate code {}", unsafe { cudnn::cudnnCreate(&raw mut handle) }.0);
+    println!("cudnn: cudnnGetVersion {}", unsafe { cudnn::cudnnGetVersion() });
+    let mut version = 0;
+    println!("nccl: ncclGetVersion code {}", unsafe { nccl::ncclGetVersion(&raw mut version) }.0);
+    let mut tensor: cutensor::cutensorHandle_t = ptr::null_mut();
+    println!("cutensor: cutensorCreate code {}", unsafe { cutensor::cutensorCreate(&raw mut tensor) }.0);
+    for lib in ["cudnn", "nccl", "cutensor"] {
+        which(lib);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -370,6 +454,8 @@ fn main() {
         Some("more") => more(),
         Some("more-absent") => more_absent(),
         Some("cudart-stream") => cudart_stream(),
+        Some("dnn") => dnn(),
+        Some("dnn-absent") => dnn_absent(),
         other => panic!("unknown scenario {other:?}"),
     }
     println!("ok: {}", args[1]);

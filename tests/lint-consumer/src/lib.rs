@@ -98,3 +98,21 @@ pub mod cusparse {
 pub mod cusolver {
     include!("../../../generated/cuda-13.0/cusolver.rs");
 }
+
+/// cuDNN 9 of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod cudnn {
+    include!("../../../generated/cuda-13.0/cudnn.rs");
+}
+
+/// NCCL of CUDA 12.9.
+#[cfg(feature = "every-library")]
+pub mod nccl {
+    include!("../../../generated/cuda-12.9/nccl.rs");
+}
+
+/// cuTENSOR 2 of CUDA 11.8.
+#[cfg(feature = "every-library")]
+pub mod cutensor {
+    include!("../../../generated/cuda-11.8/cutensor.rs");
+}

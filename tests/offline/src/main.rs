@@ -48,6 +48,15 @@ mod family {
     pub mod cusolver_11_8 {
         include!(concat!(env!("OUT_DIR"), "/cusolver-11.8/cusolver.rs"));
     }
+    pub mod cudnn_12_6 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/cudnn.rs"));
+    }
+    pub mod nccl_13_0 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/nccl.rs"));
+    }
+    pub mod cutensor_12_9 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/cutensor.rs"));
+    }
 
     pub fn run() {
         let mut device = std::ptr::null_mut();
@@ -66,6 +75,15 @@ mod family {
         let mut dense = std::ptr::null_mut();
         let r = unsafe { cusolver_11_8::Api::cusolverDnCreate(&raw mut dense) };
         println!("cusolver 11.8: {r:?}");
+        let mut handle = std::ptr::null_mut();
+        let r = unsafe { cudnn_12_6::Api::cudnnCreate(&raw mut handle) };
+        println!("cudnn 12.6: {r:?}");
+        let mut version = 0;
+        let r = unsafe { nccl_13_0::Api::ncclGetVersion(&raw mut version) };
+        println!("nccl 13.0: {r:?}");
+        let mut tensor = std::ptr::null_mut();
+        let r = unsafe { cutensor_12_9::Api::cutensorCreate(&raw mut tensor) };
+        println!("cutensor 12.9: {r:?}");
         let (mut major, mut minor) = (0, 0);
         let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
         println!("nvrtc 11.8: {old:?}");
@@ -131,6 +149,15 @@ mod allowed {
     pub mod cusolver {
         include!(concat!(env!("OUT_DIR"), "/allowed/cusolver.rs"));
     }
+    pub mod cudnn {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cudnn.rs"));
+    }
+    pub mod nccl {
+        include!(concat!(env!("OUT_DIR"), "/allowed/nccl.rs"));
+    }
+    pub mod cutensor {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cutensor.rs"));
+    }
 
     pub fn run() {
         let functions = [
@@ -145,6 +172,9 @@ mod allowed {
             curand::FUNCTIONS.len(),
             cusparse::FUNCTIONS.len(),
             cusolver::FUNCTIONS.len(),
+            cudnn::FUNCTIONS.len(),
+            nccl::FUNCTIONS.len(),
+            cutensor::FUNCTIONS.len(),
         ];
         println!("allowed: {functions:?}");
         let (mut major, mut minor) = (0, 0);

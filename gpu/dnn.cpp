@@ -1,0 +1,164 @@
+// cuDNN and NCCL on the GPU, through cushim's stubs (the default) or linked
+// directly (-DDNN_DIRECT with -lcudart -lcudnn -lnccl): cuDNN runs a
+// convolution forward (NCHW float, implicit GEMM, which is deterministic),
+// NCCL an all-reduce, a broadcast and an all-gather on one GPU
+// (ncclCommInitAll with one device). Each result is printed as the FNV-1a
+// hash of its bytes, so that the builds can be compared bit for bit.
+// `dnn time` prints per-library first-call and steady-call costs instead,
+// `dnn first LIB` makes one call of one library.
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+#include <nccl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(call)                                                                  \
+    do {                                                                             \
+        long long rc_ = static_cast<long long>(call);                                \
+        if (rc_ != 0) {                                                              \
+            std::fprintf(stderr, "%s:%d: %s = %lld\n", __FILE__, __LINE__, #call, rc_); \
+            std::exit(1);                                                            \
+        }                                                                            \
+    } while (0)
+
+static uint64_t fnv1a(const void *data, size_t size) {
+    const unsigned char *p = static_cast<const unsigned char *>(data);
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+template <typename T>
+static uint64_t device_hash(const T *device, size_t count) {
+    std::vector<T> host(count);
+    CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return fnv1a(host.data(), count * sizeof(T));
+}
+
+// Deterministic inputs: a small integer pattern, scaled.
+static std::vector<float> pattern(size_t n, unsigned seed) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(static_cast<int>((i * 7919u + seed) % 17u) - 8) / 8.0f;
+    return v;
+}
+
+static float *upload(const std::vector<float> &host) {
+    void *p = nullptr;
+    CHECK(cudaMalloc(&p, host.size() * sizeof(float)));
+    CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    return static_cast<float *>(p);
+}
+
+static void convolution() {
+    const int n = 2, c = 3, h = 64, w = 64, k = 16, r = 3, s = 3;
+    cudnnHandle_t handle;
+    CHECK(cudnnCreate(&handle));
+    cudnnTensorDescriptor_t x_desc, y_desc;
+    cudnnFilterDescriptor_t w_desc;
+    cudnnConvolutionDescriptor_t conv;
+    CHECK(cudnnCreateTensorDescriptor(&x_desc));
+    CHECK(cudnnCreateTensorDescriptor(&y_desc));
+    CHECK(cudnnCreateFilterDescriptor(&w_desc));
+    CHECK(cudnnCreateConvolutionDescriptor(&conv));
+    CHECK(cudnnSetTensor4dDescriptor(x_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
+    CHECK(cudnnSetFilter4dDescriptor(w_desc, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, r, s));
+    CHECK(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    CHECK(cudnnSetConvolutionMathType(conv, CUDNN_FMA_MATH));
+    int on, oc, oh, ow;
+    CHECK(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &on, &oc, &oh, &ow));
+    CHECK(cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, oh, ow));
+    const cudnnConvolutionFwdAlgo_t algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    size_t workspace = 0;
+    CHECK(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv, y_desc, algo, &workspace));
+    float *x = upload(pattern(static_cast<size_t>(n) * c * h * w, 1));
+    float *filter = upload(pattern(static_cast<size_t>(k) * c * r * s, 2));
+    const size_t out = static_cast<size_t>(on) * oc * oh * ow;
+    float *y = upload(std::vector<float>(out, 0.0f));
+    void *ws = nullptr;
+    if (workspace) CHECK(cudaMalloc(&ws, workspace));
+    const float alpha = 1.0f, beta = 0.0f;
+    CHECK(cudnnConvolutionForward(handle, &alpha, x_desc, x, w_desc, filter, conv, algo, ws, workspace, &beta, y_desc, y));
+    CHECK(cudaDeviceSynchronize());
+    std::printf("cudnn conv forward %dx%dx%dx%d * %dx%dx%dx%d -> %dx%dx%dx%d %016llx\n", n, c, h, w, k, c, r, s, on, oc,
+                oh, ow, static_cast<unsigned long long>(device_hash(y, out)));
+    CHECK(cudaFree(x));
+    CHECK(cudaFree(filter));
+    CHECK(cudaFree(y));
+    if (ws) CHECK(cudaFree(ws));
+    CHECK(cudnnDestroyConvolutionDescriptor(conv));
+    CHECK(cudnnDestroyFilterDescriptor(w_desc));
+    CHECK(cudnnDestroyTensorDescriptor(y_desc));
+    CHECK(cudnnDestroyTensorDescriptor(x_desc));
+    CHECK(cudnnDestroy(handle));
+}
+
+static void collectives() {
+    const size_t count = 1 << 20;
+    ncclComm_t comm;
+    int devices[1] = {0};
+    CHECK(ncclCommInitAll(&comm, 1, devices));
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
+    float *send = upload(pattern(count, 3));
+    float *recv = upload(std::vector<float>(count, 0.0f));
+    CHECK(ncclAllReduce(send, recv, count, ncclFloat32, ncclSum, comm, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    std::printf("nccl all-reduce n=%zu %016llx\n", count, static_cast<unsigned long long>(device_hash(recv, count)));
+    float *bcast = upload(std::vector<float>(count, 0.0f));
+    CHECK(ncclBroadcast(send, bcast, count, ncclFloat32, 0, comm, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    std::printf("nccl broadcast n=%zu %016llx\n", count, static_cast<unsigned long long>(device_hash(bcast, count)));
+    float *gathered = upload(std::vector<float>(count, 0.0f));
+    CHECK(ncclAllGather(send, gathered, count, ncclFloat32, comm, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    std::printf("nccl all-gather n=%zu %016llx\n", count, static_cast<unsigned long long>(device_hash(gathered, count)));
+    int version = 0;
+    CHECK(ncclGetVersion(&version));
+    int ranks = 0;
+    CHECK(ncclCommCount(comm, &ranks));
+    std::printf("nccl ranks %d\n", ranks);
+    CHECK(cudaFree(send));
+    CHECK(cudaFree(recv));
+    CHECK(cudaFree(bcast));
+    CHECK(cudaFree(gathered));
+    CHECK(cudaStreamDestroy(stream));
+    CHECK(ncclCommDestroy(comm));
+}
+
+template <typename F>
+static void cost(const char *lib, F call) {
+    auto t0 = std::chrono::steady_clock::now();
+    call();
+    auto t1 = std::chrono::steady_clock::now();
+    const int reps = 1000000;
+    for (int i = 0; i < reps; ++i) call();
+    auto t2 = std::chrono::steady_clock::now();
+    std::printf("time %s first_us %.1f steady_ns %.2f\n", lib, std::chrono::duration<double, std::micro>(t1 - t0).count(),
+                std::chrono::duration<double, std::nano>(t2 - t1).count() / reps);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && std::strcmp(argv[1], "time") == 0) {
+        int value = 0;
+        volatile size_t sink = 0;
+        cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
+        cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
+        return 0;
+    }
+    if (argc == 3 && std::strcmp(argv[1], "first") == 0) {
+        const char *lib = argv[2];
+        int value = 0;
+        if (!std::strcmp(lib, "cudnn")) value = static_cast<int>(cudnnGetVersion());
+        if (!std::strcmp(lib, "nccl")) CHECK(ncclGetVersion(&value));
+        std::printf("%s %d\n", lib, value);
+        return 0;
+    }
+    convolution();
+    collectives();
+    return 0;
+}

@@ -1,0 +1,156 @@
+//! gpu/dnn.cpp's computations in Rust, through cushim's modules for CUDA
+//! 13.0: each result printed as the FNV-1a hash of its bytes, which must
+//! equal the C++ program's linked directly.
+
+use std::ffi::c_void;
+use std::ptr;
+
+#[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cudart {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/cudart.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cudnn {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/cudnn.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
+mod nccl {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/nccl.rs"));
+}
+
+/// Every status type is a newtype over its code: 0 is success.
+macro_rules! check {
+    ($call:expr) => {{
+        let rc = unsafe { $call };
+        assert_eq!(rc.0, 0, "{} = {:?}", stringify!($call), rc);
+    }};
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(1469598103934665603u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(1099511628211))
+}
+
+fn device_hash(device: *const f32, count: usize) -> u64 {
+    let size = count * 4;
+    let mut host = vec![0u8; size];
+    check!(cudart::cudaMemcpy(host.as_mut_ptr().cast(), device.cast(), size, cudart::cudaMemcpyKind::cudaMemcpyDeviceToHost));
+    fnv1a(&host)
+}
+
+/// gpu/dnn.cpp's `pattern`: a small integer pattern, scaled.
+fn pattern(n: usize, seed: u32) -> Vec<f32> {
+    (0..n).map(|i| ((((i as u32).wrapping_mul(7919).wrapping_add(seed)) % 17) as i32 - 8) as f32 / 8.0).collect()
+}
+
+fn upload(host: &[f32]) -> *mut f32 {
+    let mut p: *mut c_void = ptr::null_mut();
+    check!(cudart::cudaMalloc(&raw mut p, host.len() * 4));
+    check!(cudart::cudaMemcpy(p, host.as_ptr().cast(), host.len() * 4, cudart::cudaMemcpyKind::cudaMemcpyHostToDevice));
+    p.cast()
+}
+
+fn convolution() {
+    use cudnn::*;
+    let (n, c, h, w, k, r, s) = (2, 3, 64, 64, 16, 3, 3);
+    let mut handle: cudnnHandle_t = ptr::null_mut();
+    check!(cudnnCreate(&raw mut handle));
+    let (mut x_desc, mut y_desc): (cudnnTensorDescriptor_t, cudnnTensorDescriptor_t) = (ptr::null_mut(), ptr::null_mut());
+    let mut w_desc: cudnnFilterDescriptor_t = ptr::null_mut();
+    let mut conv: cudnnConvolutionDescriptor_t = ptr::null_mut();
+    check!(cudnnCreateTensorDescriptor(&raw mut x_desc));
+    check!(cudnnCreateTensorDescriptor(&raw mut y_desc));
+    check!(cudnnCreateFilterDescriptor(&raw mut w_desc));
+    check!(cudnnCreateConvolutionDescriptor(&raw mut conv));
+    let nchw = cudnnTensorFormat_t::CUDNN_TENSOR_NCHW;
+    let float = cudnnDataType_t::CUDNN_DATA_FLOAT;
+    check!(cudnnSetTensor4dDescriptor(x_desc, nchw, float, n, c, h, w));
+    check!(cudnnSetFilter4dDescriptor(w_desc, float, nchw, k, c, r, s));
+    check!(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, cudnnConvolutionMode_t::CUDNN_CROSS_CORRELATION, float));
+    check!(cudnnSetConvolutionMathType(conv, cudnnMathType_t::CUDNN_FMA_MATH));
+    let (mut on, mut oc, mut oh, mut ow) = (0, 0, 0, 0);
+    check!(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &raw mut on, &raw mut oc, &raw mut oh, &raw mut ow));
+    check!(cudnnSetTensor4dDescriptor(y_desc, nchw, float, on, oc, oh, ow));
+    let algo = cudnnConvolutionFwdAlgo_t::CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    let mut workspace = 0usize;
+    check!(cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv, y_desc, algo, &raw mut workspace));
+    let x = upload(&pattern((n * c * h * w) as usize, 1));
+    let filter = upload(&pattern((k * c * r * s) as usize, 2));
+    let out = (on * oc * oh * ow) as usize;
+    let y = upload(&vec![0.0; out]);
+    let mut ws: *mut c_void = ptr::null_mut();
+    if workspace > 0 {
+        check!(cudart::cudaMalloc(&raw mut ws, workspace));
+    }
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    check!(cudnnConvolutionForward(
+        handle,
+        (&raw const alpha).cast(),
+        x_desc,
+        x.cast(),
+        w_desc,
+        filter.cast(),
+        conv,
+        algo,
+        ws,
+        workspace,
+        (&raw const beta).cast(),
+        y_desc,
+        y.cast()
+    ));
+    check!(cudart::cudaDeviceSynchronize());
+    println!(
+        "cudnn conv forward {n}x{c}x{h}x{w} * {k}x{c}x{r}x{s} -> {on}x{oc}x{oh}x{ow} {:016x}",
+        device_hash(y, out)
+    );
+    for p in [x, filter, y] {
+        check!(cudart::cudaFree(p.cast()));
+    }
+    if !ws.is_null() {
+        check!(cudart::cudaFree(ws));
+    }
+    check!(cudnnDestroyConvolutionDescriptor(conv));
+    check!(cudnnDestroyFilterDescriptor(w_desc));
+    check!(cudnnDestroyTensorDescriptor(y_desc));
+    check!(cudnnDestroyTensorDescriptor(x_desc));
+    check!(cudnnDestroy(handle));
+}
+
+fn collectives() {
+    use nccl::*;
+    let count = 1usize << 20;
+    let mut comm: ncclComm_t = ptr::null_mut();
+    let devices = [0];
+    check!(ncclCommInitAll(&raw mut comm, 1, devices.as_ptr()));
+    let mut stream: cudart::cudaStream_t = ptr::null_mut();
+    check!(cudart::cudaStreamCreate(&raw mut stream));
+    let s: nccl::cudaStream_t = stream.cast();
+    let f32_ = ncclDataType_t::ncclFloat32;
+    let send = upload(&pattern(count, 3));
+    let recv = upload(&vec![0.0; count]);
+    check!(ncclAllReduce(send.cast(), recv.cast(), count, f32_, ncclRedOp_t::ncclSum, comm, s));
+    check!(cudart::cudaStreamSynchronize(stream));
+    println!("nccl all-reduce n={count} {:016x}", device_hash(recv, count));
+    let bcast = upload(&vec![0.0; count]);
+    check!(ncclBroadcast(send.cast(), bcast.cast(), count, f32_, 0, comm, s));
+    check!(cudart::cudaStreamSynchronize(stream));
+    println!("nccl broadcast n={count} {:016x}", device_hash(bcast, count));
+    let gathered = upload(&vec![0.0; count]);
+    check!(ncclAllGather(send.cast(), gathered.cast(), count, f32_, comm, s));
+    check!(cudart::cudaStreamSynchronize(stream));
+    println!("nccl all-gather n={count} {:016x}", device_hash(gathered, count));
+    let mut version = 0;
+    check!(ncclGetVersion(&raw mut version));
+    let mut ranks = 0;
+    check!(ncclCommCount(comm, &raw mut ranks));
+    println!("nccl ranks {ranks}");
+    for p in [send, recv, bcast, gathered] {
+        check!(cudart::cudaFree(p.cast()));
+    }
+    check!(cudart::cudaStreamDestroy(stream));
+    check!(ncclCommDestroy(comm));
+}
+
+fn main() {
+    convolution();
+    collectives();
+}
