@@ -27,14 +27,14 @@ namespace {
 #ifdef _WIN32
 const char *const cushim_names[] = {"cublasLt64_11.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cublas\\bin", "nvidia\\cublas\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libcublasLt.so.11", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cublas/lib", nullptr};
@@ -195,7 +195,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
-    cushim_requires,
+    cushim_required,
     nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
     cushim_siblings,
     cushim_family,

@@ -27,14 +27,14 @@ namespace {
 #ifdef _WIN32
 const char *const cushim_names[] = {"cublasLt64_12.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cublas\\bin", "nvidia\\cublas\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libcublasLt.so.12", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cublas/lib", nullptr};
@@ -197,7 +197,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
-    cushim_requires,
+    cushim_required,
     nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
     cushim_siblings,
     cushim_family,

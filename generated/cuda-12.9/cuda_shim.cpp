@@ -63,14 +63,14 @@ namespace {
 #ifdef _WIN32
 const char *const cushim_names[] = {"nvcuda.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcuda.so.1", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
@@ -1472,7 +1472,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
-    cushim_requires,
+    cushim_required,
     nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
     cushim_siblings,
     cushim_family,

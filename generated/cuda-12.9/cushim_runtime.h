@@ -176,7 +176,7 @@ struct Library {
     Codes codes;
     const char *const *names;       // file names, in order; null-terminated
     const char *const *preload;     // loaded first from the same directory
-    const char *const *requires;    // must be in its directory: loaded after it, before any call
+    const char *const *required;    // must be in its directory: loaded after it, before any call
     const char *built_for;          // size_t f(void): the CUDA release it was built for, or null
     unsigned built_for_major;       // the header's CUDA major, which built_for must report
     const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort

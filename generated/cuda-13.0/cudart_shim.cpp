@@ -31,14 +31,14 @@ namespace {
 #ifdef _WIN32
 const char *const cushim_names[] = {"cudart64_13.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\cuda_runtime\\bin", "nvidia\\cuda_runtime\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libcudart.so.13", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {nullptr};
+const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/cuda_runtime/lib", nullptr};
@@ -1006,7 +1006,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
-    cushim_requires,
+    cushim_required,
     nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
     cushim_siblings,
     cushim_family,

@@ -69,14 +69,14 @@ namespace {
 #ifdef _WIN32
 const char *const cushim_names[] = {"cudnn64_9.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {"cudnn_graph64_9.dll", nullptr};
+const char *const cushim_required[] = {"cudnn_graph64_9.dll", nullptr};
 const char *const cushim_siblings[] = {"cudnn_ops64_9.dll", "cudnn_cnn64_9.dll", "cudnn_adv64_9.dll", "cudnn_ext64_9.dll", "cudnn_heuristic64_9.dll", "cudnn_engines_precompiled64_9.dll", "cudnn_engines_runtime_compiled64_9.dll", "cudnn_engines_tensor_ir64_9.dll", nullptr};
 const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cudnn\\bin", "nvidia\\cudnn\\bin\\x86_64", nullptr};
 #else
 const char *const cushim_names[] = {"libcudnn.so.9", nullptr};
 const char *const cushim_preload[] = {nullptr};
-const char *const cushim_requires[] = {"libcudnn_graph.so.9", nullptr};
+const char *const cushim_required[] = {"libcudnn_graph.so.9", nullptr};
 const char *const cushim_siblings[] = {"libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9", nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cudnn/lib", nullptr};
@@ -671,7 +671,7 @@ const cushim::Library cushim_this = {
     },
     cushim_names,
     cushim_preload,
-    cushim_requires,
+    cushim_required,
     "cudnnGetCudartVersion", 13u,  // the CUDA release it was built for, and the header's CUDA major
     cushim_siblings,
     cushim_family,

@@ -237,7 +237,7 @@ impl CppLibrary {
         let lists = [
             ("names", &self.names),
             ("preload", &self.preload),
-            ("requires", &self.requires),
+            ("required", &self.requires),
             ("siblings", &self.siblings),
             ("family", &self.family),
             ("wheel_dirs", &self.wheel_dirs),
@@ -283,7 +283,7 @@ impl CppLibrary {
     }},
     {prefix}_names,
     {prefix}_preload,
-    {prefix}_requires,
+    {prefix}_required,
     {},  // the CUDA release it was built for, and the header's CUDA major
     {prefix}_siblings,
     {prefix}_family,

@@ -159,7 +159,14 @@ pub fn scenario(bin: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, St
 }
 
 /// The flags every C++ pair compiles with: no warning is allowed.
-pub const CXXFLAGS: [&str; 5] = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2"];
+pub const CXXFLAGS: [&str; 6] = [
+    "-std=c++17",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-O2",
+    "-Wc++20-compat",
+];
 
 /// The cached include directory of a pinned CUDA release.
 pub fn include_dir(version: &str) -> PathBuf {

@@ -39,7 +39,8 @@ fn device_hash(device: *const f32, count: usize) -> u64 {
 
 /// gpu/dnn.cpp's `pattern`: a small integer pattern, scaled.
 fn pattern(n: usize, seed: u32) -> Vec<f32> {
-    (0..n).map(|i| ((((i as u32).wrapping_mul(7919).wrapping_add(seed)) % 17) as i32 - 8) as f32 / 8.0).collect()
+    // In 64 bits, as the C++ program's `size_t` arithmetic.
+    (0..n as u64).map(|i| ((i * 7919 + u64::from(seed)) % 17) as i32 - 8).map(|v| v as f32 / 8.0).collect()
 }
 
 fn upload(host: &[f32]) -> *mut f32 {

@@ -728,7 +728,7 @@ bool admit(const Library &L, void *h, const char *name, const char *file, bool k
     State &s = *L.state;
     char why[path_size * 2 + 2048];
     const char *slash = std::strrchr(file, separator);
-    for (const char *const *req = L.requires; *req; ++req) {
+    for (const char *const *req = L.required; *req; ++req) {
         if (!known || !slash) {
             format(why, sizeof why, "its directory is unknown, and it needs `%s` from there", *req);
             note_tried(s.tried, sizeof s.tried, name, why);
