@@ -569,3 +569,59 @@ fn a_failed_load_sets_the_last_status_and_an_adopted_copy_reports_its_file() {
         format!("load=0 path={} version=13020\n", lib.display())
     );
 }
+
+/// A driver whose constructor throws, inside the platform's loader
+/// (RELIABILITY row 15; issue 20, item 9). glibc declares `dlopen`
+/// `noexcept`, so the runtime's call into it ends the process with
+/// `std::terminate` at once; the exception never reaches the caller, and no
+/// thread is left waiting for glibc's loader lock, which the exception would
+/// have left held (measured on glibc 2.36: with `dlopen` called through a
+/// plain function pointer, the same thread's next `dlopen` succeeds and any
+/// other thread's blocks forever). The README says which throws recover.
+#[test]
+fn a_driver_whose_constructor_throws_ends_the_program_instead_of_hanging_its_loader() {
+    let (dir, object) = pair_13_5();
+    let driver_dir = common::scratch("throwing-constructor-driver");
+    let driver = driver_dir.join("libcuda.so.1");
+    run_ok(
+        Command::new("g++")
+            .args(["-std=c++17", "-shared", "-fPIC", "-o"])
+            .arg(&driver)
+            .arg(root().join("tests/cpp/throwing_constructor_driver.cpp")),
+    );
+    let bin = driver_dir.join("throwing");
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include_dir("13.5").display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/throwing.cpp"))
+            .arg(object)
+            .arg(common::runtime_object(dir))
+            .args(["-ldl", "-pthread", "-o"])
+            .arg(&bin),
+    );
+    let out = Command::new("timeout")
+        .arg("20")
+        .arg(&bin)
+        .env("CUSHIM_CUDA_LIBRARY", &driver)
+        .output()
+        .expect("the program runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(
+        out.status.signal(),
+        Some(6), // SIGABRT
+        "std::terminate, not a hang (timeout's 124) nor a caught exception: {}\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stderr.contains("terminate called after throwing an instance of 'std::runtime_error'")
+            && stderr.contains("the driver's constructor failed"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "", "nothing after the first load ran");
+}

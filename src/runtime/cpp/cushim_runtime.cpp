@@ -98,8 +98,18 @@ bool is_absolute(const char *path) {
 #endif
 }
 
+// Opening a library runs its initializers (and its dependencies') inside
+// the platform's loader. An exception thrown there cannot be recovered
+// from: glibc's loader lock stays held, so the next dlopen or dlclose on any
+// other thread would block forever (the same thread's would go on). So no
+// exception leaves open_one: it is noexcept, and the loader is called
+// through a pointer the compiler cannot see into, because glibc declares
+// dlopen itself nothrow, which would let the compiler drop the check; an
+// initializer's throw ends the process with std::terminate, at the throw.
+// (Built without exceptions, as for a C program, the runtime has no say: the
+// exception passes through it to whatever the program does with it.)
 #ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
+void *open_one(const char *name, char *error, std::size_t size) noexcept {
     wchar_t wide[path_size];
     if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
         format(error, size, "the name is not valid UTF-8");
@@ -120,8 +130,10 @@ void *find(void *handle, const char *symbol) {
 constexpr char separator = '\\';
 constexpr const char *lib_dir = "bin";
 #else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+void *(*const volatile loader_open)(const char *, int) = dlopen;
+
+void *open_one(const char *name, char *error, std::size_t size) noexcept {
+    void *h = loader_open(name, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
         format(error, size, "%s", e ? e : "dlopen failed");
