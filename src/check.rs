@@ -15,7 +15,13 @@
 //!   so a file cannot start one on its own; every library's pinned releases
 //!   regenerate from the data cushim ships;
 //! - the fix it prints is rebuilt from the parsed options and quoted, never
-//!   the recorded text. The output directory it records is never used.
+//!   the recorded text. The output directory it records is never used;
+//! - a directory is checked as a set: a file that one command writes but
+//!   that records another (a `generate` killed between its renames, or two
+//!   run at once with different options), a file missing where a `generate`
+//!   staged it and never renamed it (killed between its renames: the set
+//!   lacks a file), and a C++ runtime beside a pair that is not the one its
+//!   command writes (another cushim's) make the directory's files stale.
 
 use std::fs;
 use std::io::{BufRead as _, BufReader, Read as _};
@@ -57,8 +63,10 @@ pub struct Report {
     pub stale: Vec<(PathBuf, String)>,
     /// Entries that were not read, and why. Example: a symlink.
     pub skipped: Vec<(PathBuf, String)>,
-    /// Directories that mix the files of several commands, in words; their
-    /// files are in `stale`.
+    /// Why files in a directory do not make one whole set, in words: the
+    /// files of several commands, a write that was cut short, a C++
+    /// runtime that is not the one beside its pair. Those files are in
+    /// `stale`.
     pub mixed: Vec<String>,
 }
 
@@ -187,11 +195,13 @@ fn provenance(path: &Path) -> Result<Option<String>, Error> {
 
 /// Every candidate file under `dir`, taken from the directory entries
 /// themselves: a symlink is noted in `skipped` and never followed, and so
-/// is a candidate that is not a regular file.
+/// is a candidate that is not a regular file. The files a `generate` staged
+/// and never renamed (`.cuda.rs.<random>.<pid>.tmp`) go to `staged`.
 fn walk(
     dir: &Path,
     out: &mut Vec<PathBuf>,
     skipped: &mut Vec<(PathBuf, String)>,
+    staged: &mut Vec<PathBuf>,
 ) -> Result<(), Error> {
     let entries = fs::read_dir(dir).map_err(|e| {
         Error::new(format!("cannot read `{}`: {e}", dir.display()))
@@ -208,7 +218,9 @@ fn walk(
     found.sort_by(|a, b| a.0.cmp(&b.0));
     for (p, kind) in found {
         if kind.is_dir() {
-            walk(&p, out, skipped)?;
+            walk(&p, out, skipped, staged)?;
+        } else if kind.is_file() && is_staged(&p) {
+            staged.push(p);
         } else if kind.is_symlink() {
             // Named only where it could matter: a candidate's name, or a
             // link to a directory (`metadata` follows it without opening).
@@ -224,6 +236,14 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// Whether `path` is a file that `generate` staged for a candidate.
+fn is_staged(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(crate::write::staged)
+        .is_some_and(|(target, _)| candidate(Path::new(target)))
 }
 
 /// The generated file that `path` is a copy of: the same name, else the one
@@ -252,7 +272,8 @@ struct Regenerated {
 pub fn check(dir: &Path, trust: &Trust) -> Result<Report, Error> {
     let mut report = Report::default();
     let mut files = Vec::new();
-    walk(dir, &mut files, &mut report.skipped)?;
+    let mut staged = Vec::new();
+    walk(dir, &mut files, &mut report.skipped, &mut staged)?;
     let mut groups: Vec<(String, Vec<PathBuf>)> = Vec::new();
     for f in files {
         let Some(command) = provenance(&f)? else {
@@ -303,42 +324,122 @@ pub fn check(dir: &Path, trust: &Trust) -> Result<Report, Error> {
         .map(|(_, r)| r)
         .collect::<Result<Vec<Regenerated>, Error>>()?;
     let mixed = mixed_sets(&groups, &regenerated);
-    for (g, ((_, paths), regenerated)) in groups.into_iter().zip(&regenerated).enumerate() {
+    let cut_short = cut_short(&staged, &groups, &regenerated);
+    let fix = |g: usize, dir: &Path| {
+        format!(
+            "{} --out {}",
+            regenerated[g].command,
+            options::shell_quote(&dir.to_string_lossy())
+        )
+    };
+    let mut runtimes: Vec<PathBuf> = Vec::new();
+    for (g, ((_, paths), regenerated)) in groups.iter().zip(&regenerated).enumerate() {
         for path in paths {
             let dir = path.parent().unwrap_or(Path::new("."));
-            let now = read_capped(&path)?;
-            let fresh = counterpart(&path, &regenerated.files)
+            let now = read_capped(path)?;
+            let fresh = counterpart(path, &regenerated.files)
                 .is_some_and(|f| now == f.contents.as_bytes())
-                && !mixed.iter().any(|m| m.dir == dir && m.groups.contains(&g));
+                && !mixed.iter().any(|m| m.dir == dir && m.groups.contains(&g))
+                && !cut_short.iter().any(|(d, _)| d == dir);
             if fresh {
-                report.fresh.push(path);
+                report.fresh.push(path.clone());
             } else {
-                let fix = format!(
-                    "{} --out {}",
-                    regenerated.command,
-                    options::shell_quote(&dir.to_string_lossy())
-                );
-                report.stale.push((path, fix));
+                report.stale.push((path.clone(), fix(g, dir)));
+            }
+            // The C++ runtime the command writes beside its pair: a copy
+            // there must be its bytes (another cushim's copy beside this
+            // one's pair is a mixed set too). It records no command.
+            for file in regenerated.files.iter().filter(|f| is_runtime(&f.name)) {
+                let copy = dir.join(&file.name);
+                if runtimes.contains(&copy)
+                    || !fs::symlink_metadata(&copy).is_ok_and(|m| m.is_file())
+                {
+                    continue;
+                }
+                runtimes.push(copy.clone());
+                if read_capped(&copy)? != file.contents.as_bytes() {
+                    report.mixed.push(format!(
+                        "`{}` is not the C++ runtime that `{}` writes beside its pair (another cushim's copy, or an edited one)",
+                        copy.display(),
+                        regenerated.command
+                    ));
+                    report.stale.push((copy, fix(g, dir)));
+                }
             }
         }
     }
-    report.mixed = mixed
-        .into_iter()
-        .map(|m| {
-            let commands: Vec<String> = m
-                .groups
-                .iter()
-                .map(|g| format!("`{}`", regenerated[*g].command))
-                .collect();
-            format!(
-                "`{}` mixes the files of {} commands ({}); regenerate it with one of them",
-                m.dir.display(),
-                commands.len(),
-                commands.join(", ")
-            )
-        })
-        .collect();
+    report
+        .mixed
+        .extend(cut_short.into_iter().map(|(_, why)| why));
+    report.mixed.extend(mixed.into_iter().map(|m| {
+        let commands: Vec<String> = m
+            .groups
+            .iter()
+            .map(|g| format!("`{}`", regenerated[*g].command))
+            .collect();
+        format!(
+            "`{}` mixes the files of {} commands ({}); regenerate it with one of them",
+            m.dir.display(),
+            commands.len(),
+            commands.join(", ")
+        )
+    }));
     Ok(report)
+}
+
+/// Whether `name` is a file of the C++ runtime, which `generate` writes
+/// beside the pairs without a provenance line.
+fn is_runtime(name: &str) -> bool {
+    name == crate::runtime::cpp::HEADER_NAME || name == crate::runtime::cpp::SOURCE_NAME
+}
+
+/// The directories where a `generate` staged a file and never renamed it
+/// (it was killed, or is still writing) while its target is missing and a
+/// command whose files are there writes that target: the write was cut
+/// short after some of its renames, and the set lacks a file. Each comes
+/// with the reason in words. (Where the target is there, an old copy
+/// beside the renamed part is a mix of two commands, found as such; and a
+/// write killed before its first rename left the old set whole.)
+fn cut_short(
+    staged: &[PathBuf],
+    groups: &[(String, Vec<PathBuf>)],
+    regenerated: &[Regenerated],
+) -> Vec<(PathBuf, String)> {
+    let mut dirs: Vec<(PathBuf, String)> = Vec::new();
+    for path in staged {
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        if dirs.iter().any(|(d, _)| *d == dir) {
+            continue;
+        }
+        let name = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let Some((target, pid)) = crate::write::staged(&name) else {
+            continue;
+        };
+        if fs::symlink_metadata(dir.join(target)).is_ok() {
+            continue;
+        }
+        let writes_it = groups.iter().zip(regenerated).any(|((_, paths), r)| {
+            paths.iter().any(|p| p.parent() == Some(dir.as_path()))
+                && r.files.iter().any(|f| f.name == target)
+        });
+        if !writes_it {
+            continue;
+        }
+        // Outside Linux, whether it runs cannot be told.
+        let whose = match (cfg!(target_os = "linux"), crate::temp::alive(pid)) {
+            (true, true) => format!("process {pid}, still running"),
+            (true, false) => format!("process {pid}, gone"),
+            (false, _) => format!("process {pid}"),
+        };
+        let why = format!(
+            "`{}` lacks `{target}`, which a `generate` ({whose}) staged as `{name}` and never put in place: that write was cut short, and the set there is not whole; regenerate it",
+            dir.display()
+        );
+        dirs.push((dir, why));
+    }
+    dirs
 }
 
 /// A directory that holds files of several commands where one of them

@@ -458,8 +458,9 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
             }
         }
     }
-    // pip locates each release's wheels at once, ahead of the fetches.
-    if jobs.len() > 1 {
+    // pip locates each release's wheels at once, ahead of the fetches: one
+    // Python start for the three wheels of cuBLAS's headers, not three.
+    if jobs.len() > 1 || jobs.iter().any(|(_, pin)| pin.wheels.len() > 1) {
         fetch::locate_ahead(&jobs);
     }
     // A fetch mostly waits for pip and the network: a few run at once, and

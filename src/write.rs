@@ -2,12 +2,24 @@
 //! target and synced first, each target is checked to be replaceable, and
 //! only then are the staged files renamed over their targets, one after the
 //! other. A full disk, an unwritable directory or a target that is not a
-//! plain file stops the write before any file is replaced. A process killed
-//! during the renames (or two writes at once) can leave a mix of two
-//! commands' files; `cushim check` reports such a mixed set as stale (each
-//! file records its command, and one command writes them all), and the next
-//! write removes the staged files a gone process left. Unchanged files are not touched, so that mtimes and
-//! diffs mean real changes.
+//! plain file stops the write before any file is replaced. Unchanged files
+//! are not touched, so that mtimes and diffs mean real changes.
+//!
+//! The renames are not one atomic step: a process killed during them, or
+//! two writes at once with different options, can leave a torn set, the
+//! files of two commands, or part of a set beside the staged rest. `cushim
+//! check` reports such a directory as stale (`tests/check.rs`,
+//! `scripts/torn-writes.sh`): a file that one command writes but that
+//! records another (each file records its command, and check regenerates
+//! every file of it), a file that is missing where a staged one was never
+//! renamed (a write cut short after some renames), and a C++ runtime copy
+//! that is not the one the pair's command writes. So a killed write's
+//! staged files are evidence: the next write removes only those of the
+//! names it writes itself (the set is then whole), and only once their
+//! process is gone, which only Linux tells (elsewhere they stay until
+//! removed by hand; check ignores one whose target is in place). What check
+//! cannot see: a set that lacks a file whose staged copy someone removed,
+//! or that was copied elsewhere without it.
 //!
 //! A staged file is created exclusively, under a random name: in an output
 //! directory that others can write, a symlink planted at the staged name is
@@ -31,11 +43,23 @@ pub enum Outcome {
     Unchanged(PathBuf),
 }
 
-/// The process id in a staged file's name, `.<name>.<random>.<pid>.tmp`
-/// (or the older `.<name>.<pid>.tmp`).
-fn staged_pid(name: &str) -> Option<u32> {
+/// The target's name and the process id in a staged file's name,
+/// `.<name>.<random>.<pid>.tmp` (or the older `.<name>.<pid>.tmp`).
+/// Example: `.cuda_shim.cpp.00ff12ab34cd56ef.123.tmp` → `("cuda_shim.cpp", 123)`.
+pub(crate) fn staged(name: &str) -> Option<(&str, u32)> {
     let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    rest.rsplit_once('.')?.1.parse().ok()
+    let (rest, pid) = rest.rsplit_once('.')?;
+    let pid = pid.parse().ok()?;
+    let target = match rest.rsplit_once('.') {
+        Some((target, random))
+            if (1..=16).contains(&random.len())
+                && random.bytes().all(|b| b.is_ascii_hexdigit()) =>
+        {
+            target
+        }
+        _ => rest,
+    };
+    (!target.is_empty()).then_some((target, pid))
 }
 
 /// Writes every file into `dir`: all the changed ones, or none.
@@ -57,7 +81,14 @@ pub fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, 
         ))
         .hint("choose a writable directory with `--out`")
     })?;
-    crate::temp::remove_dead(dir, staged_pid);
+    // A gone writer's staged files, of the names this write writes whole: a
+    // staged file of another name stays, so that `cushim check` still sees
+    // that its set was cut short.
+    crate::temp::remove_dead(dir, |name| {
+        staged(name)
+            .filter(|(target, _)| files.iter().any(|f| f.name == *target))
+            .map(|(_, pid)| pid)
+    });
 
     let mut staged: Vec<(Staged, PathBuf)> = Vec::new();
     let mut outcomes = Vec::new();
@@ -259,6 +290,18 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
     }
 
+    /// A staged file of a name this write does not write is the only sign
+    /// that another set in the directory was cut short: it stays.
+    #[test]
+    fn a_dead_writers_staged_file_of_another_name_stays() {
+        let dir = scratch("other-name");
+        let other = dir.join(".cuda_shim.cpp.0123456789abcdef.99999999.tmp");
+        fs::write(&other, "half").unwrap();
+        write_all(&dir, &[file("cuda.rs", "new")]).unwrap();
+        assert!(other.exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_dead_writers_staged_file_is_removed_and_unchanged_files_are_not_touched() {
         let dir = scratch("stale");
@@ -274,8 +317,20 @@ mod tests {
             ]
         );
         assert_eq!(stale.exists(), !cfg!(target_os = "linux"));
-        assert_eq!(staged_pid(".cuda_shim.cpp.123.tmp"), Some(123));
-        assert_eq!(staged_pid(".cuda_shim.cpp.a1B2c3.123.tmp"), Some(123));
+        assert_eq!(
+            staged(".cuda_shim.cpp.123.tmp"),
+            Some(("cuda_shim.cpp", 123))
+        );
+        assert_eq!(
+            staged(".cuda_shim.cpp.a1B2c3.123.tmp"),
+            Some(("cuda_shim.cpp", 123))
+        );
+        assert_eq!(
+            staged(".cuda.rs.0123456789abcdef.7.tmp"),
+            Some(("cuda.rs", 7))
+        );
+        assert_eq!(staged("cuda.rs"), None);
+        assert_eq!(staged("..7.tmp"), None);
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -543,3 +543,116 @@ fn a_mixed_set_is_reported_stale() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("3 generated files are fresh"), "{stdout}");
 }
+
+/// A `generate` killed between its renames in a directory that held none
+/// of its files leaves part of a set, and the files it staged for the rest:
+/// no other command's file is there, yet the set is torn, and stale. The
+/// next write of those names removes the staged files with the set whole,
+/// and a staged file whose target is in place (a write killed before its
+/// first rename) leaves a whole set fresh. (Issue 20, item 8: before,
+/// `check` called the part fresh.)
+#[test]
+fn a_write_cut_short_is_reported_stale_until_the_set_is_written_again() {
+    let dir = scratch("check-cut-short");
+    let out_dir = dir.join("out");
+    let generate = |extra: &[&str]| {
+        let mut args = vec![
+            "generate",
+            "--cuda",
+            "13.5",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = cushim(&args);
+        assert!(out.status.success(), "{}", text(&out).1);
+    };
+    generate(&[]);
+    // What SIGKILL after the first rename leaves: cuda.rs in place, the
+    // others staged. pid_max is at most 2^22 on Linux: the writer is gone.
+    for name in ["cuda_shim.h", "cuda_shim.cpp"] {
+        let staged = out_dir.join(format!(".{name}.0123456789abcdef.99999999.tmp"));
+        fs::rename(out_dir.join(name), &staged).unwrap();
+    }
+    let check = || {
+        let out = cushim(&["check", "--dir", out_dir.to_str().unwrap()]);
+        let (stdout, stderr) = text(&out);
+        (out.status.code(), format!("{stdout}\n{stderr}"))
+    };
+    let (code, said) = check();
+    assert_eq!(code, Some(cushim::check::STALE_EXIT), "{said}");
+    assert!(said.contains("1 of 1 generated files are stale"), "{said}");
+    assert!(
+        said.contains(
+            "lacks `cuda_shim.cpp`, which a `generate` (process 99999999, gone) staged as `.cuda_shim.cpp.0123456789abcdef.99999999.tmp` and never put in place"
+        ) || said.contains(
+            "lacks `cuda_shim.h`, which a `generate` (process 99999999, gone) staged as `.cuda_shim.h.0123456789abcdef.99999999.tmp` and never put in place"
+        ),
+        "{said}"
+    );
+    // A write of other names leaves the staged files: still stale.
+    generate(&["--lib", "nvrtc", "--lang", "rust"]);
+    let (code, said) = check();
+    assert_eq!(code, Some(cushim::check::STALE_EXIT), "{said}");
+    // The set written again: whole, and the staged files gone.
+    generate(&[]);
+    let (code, said) = check();
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("4 generated files are fresh"), "{said}");
+    let left: Vec<_> = fs::read_dir(&out_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Killed before its first rename: the old set is whole.
+    let staged = out_dir.join(".cuda_shim.h.0123456789abcdef.99999999.tmp");
+    fs::write(&staged, "half").unwrap();
+    let (code, said) = check();
+    assert_eq!(code, Some(0), "{said}");
+}
+
+/// The C++ runtime beside a pair is part of its set: a copy of another
+/// cushim's runtime (a regenerate after an upgrade cut short between the
+/// pair and the runtime, or a vendored pair updated without its runtime) is
+/// stale, though it records no command. (Issue 20, item 8: before, `check`
+/// never read the runtime copies.)
+#[test]
+fn another_cushims_cpp_runtime_beside_a_pair_is_stale() {
+    let dir = scratch("check-runtime");
+    let out = cushim(&[
+        "generate",
+        "--cuda",
+        "13.5",
+        "--lang",
+        "cpp",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out).1);
+    let check = || {
+        let out = cushim(&["check", "--dir", dir.to_str().unwrap()]);
+        let (stdout, stderr) = text(&out);
+        (out.status.code(), format!("{stdout}\n{stderr}"))
+    };
+    let (code, said) = check();
+    assert_eq!(code, Some(0), "{said}");
+    let runtime = dir.join("cushim_runtime.cpp");
+    let mut older = fs::read(&runtime).unwrap();
+    older.extend_from_slice(b"// an older cushim's runtime\n");
+    fs::write(&runtime, older).unwrap();
+    let (code, said) = check();
+    assert_eq!(code, Some(cushim::check::STALE_EXIT), "{said}");
+    assert!(said.contains("1 of 3 generated files are stale"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "`{}` is not the C++ runtime that `cushim generate --cuda 13.5 --lang cpp` writes beside its pair",
+            runtime.display()
+        )),
+        "{said}"
+    );
+    // Without its runtime beside it (vendored elsewhere), a pair is fresh.
+    fs::remove_file(&runtime).unwrap();
+    let (code, said) = check();
+    assert_eq!(code, Some(0), "{said}");
+}

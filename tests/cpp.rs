@@ -471,3 +471,157 @@ fn stub_objects_need_no_cpp_runtime_even_unoptimized() {
         );
     }
 }
+
+/// NVRTC's pair, its runtime and `tests/cpp/load_status.cpp`, linked; the
+/// program's path.
+fn load_status_program() -> PathBuf {
+    let library = cushim::library::by_name("nvrtc").unwrap();
+    let release = "13.0";
+    let dir = pair(
+        "cpp-load-status",
+        cushim::Builder::new()
+            .library("nvrtc")
+            .cuda_version(release),
+    );
+    let pin = cushim::pins::find_for(library, release.parse().unwrap()).unwrap();
+    let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+    let object = compile(&dir, "nvrtc", &include, &[]);
+    let bin = dir.join("load_status");
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/load_status.cpp"))
+            .arg(object)
+            .arg(common::runtime_object(&dir))
+            .args(["-ldl", "-pthread", "-o"])
+            .arg(&bin),
+    );
+    bin
+}
+
+/// Runs `program ARGS` with only `env` set (and `PATH`), within 20 s.
+fn run_clean(program: &std::path::Path, args: &[&str], env: &[(&str, &std::path::Path)]) -> String {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("20").arg(program).args(args).env_clear();
+    cmd.env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the program runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// After `cushim_<lib>_load()` fails, `last_status` and `last_message` say
+/// why, as after a failed call; and a copy that was already loaded (as
+/// cuBLAS's stubs load cuBLASLt from cuBLAS's directory) is reported by its
+/// absolute path, not by the bare name that found it. (Issue 20, item 9:
+/// before, the status stayed OK with an empty message, and the path was
+/// `libnvrtc.so.13`.)
+#[test]
+fn a_failed_load_sets_the_last_status_and_an_adopted_copy_reports_its_file() {
+    let bin = load_status_program();
+    let missing = std::path::Path::new("/nonexistent/cushim/libnvrtc.so.13");
+    let out = run_clean(&bin, &["load-fails"], &[("CUSHIM_NVRTC_LIBRARY", missing)]);
+    assert!(
+        out.contains("before: last_status=0 last_message=[]\n"),
+        "{out}"
+    );
+    let load = out.lines().find(|l| l.starts_with("load=")).unwrap();
+    assert!(
+        load.starts_with("load=1 last_status=1 last_message=[NVRTC library not found; tried `/nonexistent/cushim/libnvrtc.so.13`"),
+        "{out}"
+    );
+    for line in [
+        "library_path=null last_status=1 noted=1",
+        "library_version=0 last_status=1 noted=1",
+        "resolve_all=-1 last_status=1 noted=1",
+    ] {
+        assert!(out.contains(line), "{line} in\n{out}");
+    }
+
+    let dir = common::scratch("cpp-load-status-lib");
+    let lib = dir.join("libnvrtc.so.13");
+    run_ok(
+        Command::new("cc")
+            .args([
+                "-shared",
+                "-fPIC",
+                "-O1",
+                "-Wl,-soname,libnvrtc.so.13",
+                "-o",
+            ])
+            .arg(&lib)
+            .arg(root().join("tests/fake/libnvrtc.c"))
+            .args(["-DFAKE_MAJOR=13", "-DFAKE_MINOR=2"]),
+    );
+    let out = run_clean(&bin, &["preloaded", lib.to_str().unwrap()], &[]);
+    assert_eq!(
+        out,
+        format!("load=0 path={} version=13020\n", lib.display())
+    );
+}
+
+/// A driver whose constructor throws, inside the platform's loader
+/// (RELIABILITY row 15; issue 20, item 9). glibc declares `dlopen`
+/// `noexcept`, so the runtime's call into it ends the process with
+/// `std::terminate` at once; the exception never reaches the caller, and no
+/// thread is left waiting for glibc's loader lock, which the exception would
+/// have left held (measured on glibc 2.36: with `dlopen` called through a
+/// plain function pointer, the same thread's next `dlopen` succeeds and any
+/// other thread's blocks forever). The README says which throws recover.
+#[test]
+fn a_driver_whose_constructor_throws_ends_the_program_instead_of_hanging_its_loader() {
+    let (dir, object) = pair_13_5();
+    let driver_dir = common::scratch("throwing-constructor-driver");
+    let driver = driver_dir.join("libcuda.so.1");
+    run_ok(
+        Command::new("g++")
+            .args(["-std=c++17", "-shared", "-fPIC", "-o"])
+            .arg(&driver)
+            .arg(root().join("tests/cpp/throwing_constructor_driver.cpp")),
+    );
+    let bin = driver_dir.join("throwing");
+    run_ok(
+        Command::new("g++")
+            .args(CXXFLAGS)
+            .arg(format!("-I{}", include_dir("13.5").display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(root().join("tests/cpp/throwing.cpp"))
+            .arg(object)
+            .arg(common::runtime_object(dir))
+            .args(["-ldl", "-pthread", "-o"])
+            .arg(&bin),
+    );
+    let out = Command::new("timeout")
+        .arg("20")
+        .arg(&bin)
+        .env("CUSHIM_CUDA_LIBRARY", &driver)
+        .output()
+        .expect("the program runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(
+        out.status.signal(),
+        Some(6), // SIGABRT
+        "std::terminate, not a hang (timeout's 124) nor a caught exception: {}\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stderr.contains("terminate called after throwing an instance of 'std::runtime_error'")
+            && stderr.contains("the driver's constructor failed"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "", "nothing after the first load ran");
+}

@@ -696,3 +696,43 @@ fn the_builder_tells_cargo_about_every_header_it_read() {
         );
     }
 }
+
+/// A C++ exception thrown by the library while the Rust loader loads it
+/// (from its constructor, inside `dlopen`, or from its version function)
+/// cannot cross into Rust: the process aborts, at once, with no thread left
+/// hanging (RELIABILITY row 15; issue 20, item 9). The README says so.
+#[test]
+fn a_foreign_exception_during_the_load_aborts_the_rust_program_and_never_hangs() {
+    let dir = common::scratch("throwing-drivers-rust");
+    for (name, source) in [
+        ("constructor", "tests/cpp/throwing_constructor_driver.cpp"),
+        ("version", "tests/cpp/throwing_driver.cpp"),
+    ] {
+        let driver = dir.join(name).join("libcuda.so.1");
+        std::fs::create_dir_all(driver.parent().unwrap()).unwrap();
+        run_ok(
+            Command::new("g++")
+                .args(["-std=c++17", "-shared", "-fPIC", "-o"])
+                .arg(&driver)
+                .arg(root().join(source)),
+        );
+        let out = Command::new("timeout")
+            .arg("20")
+            .arg(rust_program())
+            .arg("fake")
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("LD_PRELOAD")
+            .env("CUSHIM_CUDA_LIBRARY", &driver)
+            .output()
+            .expect("the program runs");
+        let (stdout, stderr) = common::text(&out);
+        use std::os::unix::process::ExitStatusExt as _;
+        assert_eq!(
+            out.status.signal(),
+            Some(6), // SIGABRT
+            "{name}: an abort, not a hang (timeout's 124) nor a caught exception: {}\n{stdout}\n{stderr}",
+            out.status
+        );
+        assert!(!stdout.contains("ok: fake"), "{name}: {stdout}");
+    }
+}

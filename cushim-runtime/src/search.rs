@@ -109,7 +109,10 @@ pub struct Sibling {
 }
 
 impl Loaded {
-    /// The name or path it was opened by. Example: `libcuda.so.1`.
+    /// The name or path it was opened by; for a copy that was already
+    /// loaded in the process (cuBLASLt, which cuBLAS's loader loads from
+    /// cuBLAS's directory), the absolute path of its file when the platform
+    /// tells it. Example: `libcuda.so.1`.
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path
@@ -910,6 +913,14 @@ fn inspect(
         Some(PathBuf::from(&path))
     } else {
         mapped_file(info, &library)
+    };
+    // A copy already loaded was loaded by someone else, by path (cuBLAS's
+    // loader loads cuBLASLt from its own directory): its file, not the bare
+    // name that found it, is where it came from (the C++ runtime's
+    // `adopted_loaded_copy`).
+    let path = match &file {
+        Some(f) if from == LOADED => f.display().to_string(),
+        _ => path,
     };
     if info.major != 0 && version != 0 && version / 1000 != info.major {
         std::mem::forget(library);

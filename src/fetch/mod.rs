@@ -498,8 +498,10 @@ fn amount(bytes: u64) -> String {
     }
 }
 
-/// The line that ends a fetch. Example: `fetched nvrtc.h of CUDA 13.5
-/// (nvrtc): 1 header, 28 KB moved (ranged; the whole wheel is 58.2 MB)`.
+/// The line that ends a fetch: every byte that moved, pip's answers that
+/// located the wheels included. Example: `fetched nvrtc.h of CUDA 13.5
+/// (nvrtc): 1 header, 38 KB moved (ranged, 10 KB of it to locate them; the
+/// whole wheel is 58.2 MB)`.
 fn summary(library: &Library, pin: &Pin, headers: &[&str], costs: &[Moved]) -> String {
     let what = match headers {
         [] => "no header".to_string(),
@@ -520,13 +522,19 @@ fn summary(library: &Library, pin: &Pin, headers: &[&str], costs: &[Moved]) -> S
     } else {
         ("wheels", "are")
     };
+    let located: u64 = costs.iter().map(|c| c.located).sum();
+    let located = if ranged == 0 {
+        String::new()
+    } else {
+        format!(", {} of it to locate them", amount(located))
+    };
     let how = if ranged == 0 {
         format!("whole {wheels}")
     } else if ranged == costs.len() {
-        format!("ranged; the whole {wheels} {is} {}", amount(size))
+        format!("ranged{located}; the whole {wheels} {is} {}", amount(size))
     } else {
         format!(
-            "ranged for {ranged} of {} wheels; the whole wheels are {}",
+            "ranged for {ranged} of {} wheels{located}; the whole wheels are {}",
             costs.len(),
             amount(size)
         )

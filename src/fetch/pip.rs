@@ -1,20 +1,41 @@
 //! Where a pinned wheel comes from: `pip`, asked for the wheel's address
-//! (`install --dry-run --report`, which downloads nothing) or for the whole
-//! wheel (`download`), with the same choice of file both times.
+//! or for the whole wheel (`download`), with the same choice of file both
+//! times.
+//!
+//! The address comes from pip's own finder (`locate.py`), configured as
+//! `pip download` is (pip's configuration files and variables, its index,
+//! extra indexes and find-links, proxies and certificates): only the
+//! index's project pages move. `pip install --dry-run --report` would name
+//! the address too, but pip downloads the whole wheel before it reports
+//! (about 440 MB for cuBLAS); it is the fallback for a pip whose internals
+//! `locate.py` does not know, and a fetch that takes it counts the whole
+//! wheel as moved.
 
 use super::python::{python3, Python};
 use crate::diag::Error;
 use crate::pins::Wheel;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Where a wheel is, as pip found it.
+#[derive(Debug)]
+pub(super) struct Located {
+    /// A JSON report in the shape of pip's `--report`, which names the
+    /// address and sha256 of the wheel.
+    pub report: PathBuf,
+    /// The bytes the index sent to say so (the first wheel of a run that
+    /// located several carries the run's); `None` when pip's dry run
+    /// located it, which downloads the whole wheel.
+    pub index_bytes: Option<u64>,
+}
 
 /// A wheel's way in: pip in real use, a local server in the tests.
 pub(super) trait Source {
-    /// Writes pip's JSON report, which names the address and sha256 of
-    /// `wheel`, into `dir`, and returns its path; an `Err` says why the
-    /// ranged way cannot start.
-    fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<PathBuf, String>;
+    /// Writes a JSON report that names the address and sha256 of `wheel`
+    /// into `dir`; an `Err` says why the ranged way cannot start.
+    fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<Located, String>;
 
     /// Downloads the whole wheel into `dir` and returns its bytes and the
     /// file's path (for messages); the caller checks its sha256.
@@ -31,6 +52,8 @@ pub(super) trait Source {
 /// manylinux platforms it names.
 pub(super) struct Pip {
     platforms: &'static [&'static str],
+    /// Variables set for pip on top of the caller's (the tests' local index).
+    env: Vec<(String, String)>,
 }
 
 impl Pip {
@@ -38,13 +61,27 @@ impl Pip {
     /// 13.4) are only tagged `manylinux_2_27`.
     pub const PINNED: Pip = Pip {
         platforms: &["manylinux2014_x86_64", "manylinux_2_27_x86_64"],
+        env: Vec::new(),
     };
 
     /// Also `manylinux_2_27`, the only Linux tag of some cuBLAS, cuDNN and
     /// NCCL wheels: for measurements of wheels that are not pinned.
     pub const NEWER: Pip = Pip {
         platforms: &["manylinux2014_x86_64", "manylinux_2_27_x86_64"],
+        env: Vec::new(),
     };
+
+    /// The pinned platforms, with `env` set for pip: the tests' local index.
+    #[cfg(test)]
+    pub fn with_env(env: &[(&str, &str)]) -> Pip {
+        Pip {
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect(),
+            ..Pip::PINNED
+        }
+    }
 
     fn which_file(&self) -> Vec<&'static str> {
         let mut args = vec!["--only-binary=:all:", "--python-version", "3.11"];
@@ -65,6 +102,12 @@ fn pip(dir: &Path) -> std::io::Result<Python> {
     Ok(python)
 }
 
+/// Asks pip's finder for wheels' addresses (see the module's words).
+const LOCATE: &str = include_str!("locate.py");
+
+/// `locate.py`'s exit status for a pip whose internals it does not know.
+const UNKNOWN_PIP: i32 = 3;
+
 fn no_python(e: std::io::Error) -> Error {
     Error::new(format!("cannot run `python3 -I -m pip`: {e}"))
         .hint("install Python 3 with pip, or pass a local toolkit with `--cuda-path`")
@@ -81,10 +124,19 @@ fn last_line(stderr: &[u8]) -> String {
     line.trim().chars().take(200).collect()
 }
 
-/// pip's reports of the wheels this process located already, by the
+/// One wheel's report from a run that located it, and the bytes the index
+/// sent that run, shared by the run's wheels: the first fetch to use one of
+/// them counts the bytes, the others nothing.
+struct Kept {
+    key: String,
+    text: Vec<u8>,
+    index_bytes: Option<Arc<AtomicU64>>,
+}
+
+/// The reports of the wheels this process located already, by the
 /// platforms asked for and the wheel: the libraries that share a wheel (the
 /// runtime's and the crt's, for cuBLAS, cudart, cuFFT, ...) ask pip once.
-static LOCATED: Mutex<Vec<(String, Vec<u8>)>> = Mutex::new(Vec::new());
+static LOCATED: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
 
 /// Splits pip's report of several wheels (argv 1) into one report a wheel
 /// in a directory (argv 2), printing `name version file` for each: what
@@ -123,8 +175,54 @@ impl Pip {
         format!("{} {}", self.platforms.join(" "), wheel.spec())
     }
 
+    /// Writes a report of where each of `specs` is to `report`, run in
+    /// `dir`: asked of pip's finder, or where this pip's internals are not
+    /// the ones `locate.py` knows, of `pip install --dry-run --report`
+    /// (which downloads each wheel). Returns the bytes the index sent, or
+    /// `None` after a dry run.
+    fn find(&self, dir: &Path, report: &Path, specs: &[String]) -> Result<Option<u64>, String> {
+        let mut python = python3(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
+        python.command.envs(self.env.iter().map(|(k, v)| (k, v)));
+        let out = python
+            .command
+            .args(["-c", LOCATE])
+            .arg(report)
+            .arg("--")
+            .args(QUIET)
+            .args(self.which_file())
+            .args(specs)
+            .output()
+            .map_err(|e| format!("cannot run `python3 -I`: {e}"))?;
+        drop(python);
+        if out.status.success() {
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let bytes = stdout
+                .lines()
+                .find_map(|l| l.strip_prefix("index-bytes ")?.trim().parse().ok())
+                .unwrap_or(0);
+            return Ok(Some(bytes));
+        }
+        let why = last_line(&out.stderr);
+        if out.status.code() != Some(UNKNOWN_PIP) {
+            return Err(format!("pip cannot locate {} ({why})", specs.join(" ")));
+        }
+        crate::diag::note!(
+            "cushim: {why}; asking `pip install --dry-run --report`, which downloads each wheel whole"
+        );
+        let out = self.dry_run(dir, report, specs)?;
+        if !out.status.success() {
+            return Err(format!(
+                "`pip install --dry-run --report` cannot locate {} ({})",
+                specs.join(" "),
+                last_line(&out.stderr)
+            ));
+        }
+        Ok(None)
+    }
+
     /// `pip install --dry-run --report REPORT SPECS...`, run in `dir`: what
     /// pip would fetch for each spec, and from where, written to `report`.
+    /// pip downloads each wheel whole to read its metadata.
     fn dry_run(
         &self,
         dir: &Path,
@@ -132,6 +230,7 @@ impl Pip {
         specs: &[String],
     ) -> Result<std::process::Output, String> {
         let mut pip = pip(dir).map_err(|e| format!("cannot prepare to run pip: {e}"))?;
+        pip.command.envs(self.env.iter().map(|(k, v)| (k, v)));
         pip.command
             .args(["install", "--dry-run", "--ignore-installed"])
             .args(QUIET)
@@ -153,12 +252,10 @@ impl Pip {
     pub(super) fn locate_together(&self, wheels: &[Wheel], dir: &Path) {
         let report = dir.join("together.json");
         let specs: Vec<String> = wheels.iter().map(Wheel::spec).collect();
-        if !self
-            .dry_run(dir, &report, &specs)
-            .is_ok_and(|out| out.status.success())
-        {
+        let Ok(index_bytes) = self.find(dir, &report, &specs) else {
             return;
-        }
+        };
+        let index_bytes = index_bytes.map(|n| Arc::new(AtomicU64::new(n)));
         let Ok(mut python) = python3(dir) else { return };
         let Ok(out) = python
             .command
@@ -188,15 +285,19 @@ impl Pip {
                 continue;
             };
             let key = self.located_key(wheel);
-            if !located.iter().any(|(k, _)| *k == key) {
-                located.push((key, text));
+            if !located.iter().any(|k| k.key == key) {
+                located.push(Kept {
+                    key,
+                    text,
+                    index_bytes: index_bytes.clone(),
+                });
             }
         }
     }
 }
 
 impl Source for Pip {
-    fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<PathBuf, String> {
+    fn locate(&self, wheel: &Wheel, dir: &Path) -> Result<Located, String> {
         let report = dir.join("report.json");
         let spec = wheel.spec();
         let key = self.located_key(wheel);
@@ -204,33 +305,42 @@ impl Source for Pip {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, text)| text.clone());
-        if let Some(text) = known {
+            .find(|k| k.key == key)
+            .map(|k| {
+                let bytes = k.index_bytes.as_ref().map(|n| n.swap(0, Ordering::Relaxed));
+                (k.text.clone(), bytes)
+            });
+        if let Some((text, index_bytes)) = known {
             fs::write(&report, text)
                 .map_err(|e| format!("cannot write `{}`: {e}", report.display()))?;
-            return Ok(report);
+            return Ok(Located {
+                report,
+                index_bytes,
+            });
         }
-        let out = self.dry_run(dir, &report, std::slice::from_ref(&spec))?;
-        if !out.status.success() {
-            return Err(format!(
-                "`pip install --dry-run --report` cannot locate {spec} ({})",
-                last_line(&out.stderr)
-            ));
-        }
+        let index_bytes = self.find(dir, &report, std::slice::from_ref(&spec))?;
         if let Ok(text) = fs::read(&report) {
             LOCATED
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push((key, text));
+                .push(Kept {
+                    key,
+                    text,
+                    // Counted by this fetch.
+                    index_bytes: index_bytes.map(|_| Arc::new(AtomicU64::new(0))),
+                });
         }
-        Ok(report)
+        Ok(Located {
+            report,
+            index_bytes,
+        })
     }
 
     fn download(&self, wheel: &Wheel, dir: &Path) -> Result<(Vec<u8>, PathBuf), Error> {
         let spec = wheel.spec();
         let mut pip =
             pip(dir).map_err(|e| super::io_error("cannot prepare to run pip in", dir, e))?;
+        pip.command.envs(self.env.iter().map(|(k, v)| (k, v)));
         let out = pip
             .command
             .arg("download")

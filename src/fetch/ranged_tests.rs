@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::hashes::HeaderHashes;
-use super::pip::Source;
+use super::pip::{Located, Source};
 use super::server::{Host, Server};
 use super::*;
 use crate::library::Library;
@@ -114,7 +114,7 @@ impl Local {
 }
 
 impl Source for Local {
-    fn locate(&self, _: &Wheel, dir: &Path) -> Result<PathBuf, String> {
+    fn locate(&self, _: &Wheel, dir: &Path) -> Result<Located, String> {
         let hashes = match &self.listed {
             Some(s) => format!(r#","archive_info":{{"hashes":{{"sha256":"{s}"}}}}"#),
             None => String::new(),
@@ -125,7 +125,10 @@ impl Source for Local {
         );
         let path = dir.join("report.json");
         fs::write(&path, report).map_err(|e| e.to_string())?;
-        Ok(path)
+        Ok(Located {
+            report: path,
+            index_bytes: Some(0),
+        })
     }
 
     fn download(&self, _: &Wheel, dir: &Path) -> Result<(Vec<u8>, PathBuf), Error> {
@@ -327,7 +330,7 @@ fn only_https_is_read_outside_the_tests_and_redirects_stay_on_http_s() {
         let redirect = Server::start(Vec::new(), Host::Redirect(to.into()));
         let source = Local::new(&redirect, &wheel, wheel.clone());
         let dir = fresh("redirect");
-        let report = source.locate(&pin("").wheels[0], &dir).unwrap();
+        let report = source.locate(&pin("").wheels[0], &dir).unwrap().report;
         let mut reader = super::ranged::Ranged::open(&report, true).unwrap().reader;
         let scheme = to.split(':').next().unwrap();
         let why = reader.start().unwrap_err();
@@ -348,7 +351,7 @@ fn the_reader_joins_near_pieces_and_reads_nothing_twice() {
     let server = Server::start(wheel.clone(), Host::Ranges);
     let source = Local::new(&server, &wheel, wheel.clone());
     let dir = fresh("pieces");
-    let report = source.locate(&pin("").wheels[0], &dir).unwrap();
+    let report = source.locate(&pin("").wheels[0], &dir).unwrap().report;
     let mut reader = super::ranged::Ranged::open(&report, true).unwrap().reader;
     reader.start().unwrap();
     let size = wheel.len() as u64;
@@ -370,28 +373,29 @@ fn the_reader_joins_near_pieces_and_reads_nothing_twice() {
 
 #[test]
 fn a_fetch_says_which_way_it_went_and_what_moved() {
-    let moved = |way, bytes, size| Moved {
+    let moved = |way, bytes, located, size| Moved {
         way,
         bytes,
+        located,
         size,
         reads: 1,
     };
     let nvrtc_pin = pin("");
     assert_eq!(
-        summary(nvrtc(), &nvrtc_pin, &["nvrtc.h"], &[moved(Way::Ranged, 28_400, 58_185_930)]),
-        "fetched nvrtc.h of CUDA 13.5 (nvrtc): 1 header, 28 KB moved (ranged; the whole wheel is 58.2 MB)"
+        summary(nvrtc(), &nvrtc_pin, &["nvrtc.h"], &[moved(Way::Ranged, 38_400, 10_000, 58_185_930)]),
+        "fetched nvrtc.h of CUDA 13.5 (nvrtc): 1 header, 38 KB moved (ranged, 10 KB of it to locate them; the whole wheel is 58.2 MB)"
     );
     let headers = DRIVER.header_files();
     assert_eq!(
-        summary(&DRIVER, &nvrtc_pin, &headers, &[moved(Way::Ranged, 900_000, 3_000_000), moved(Way::Whole, 20_000, 20_000)]),
-        "fetched cuda.h, cudaTypedefs.h and 8 more of CUDA 13.5: 10 headers, 920 KB moved (ranged for 1 of 2 wheels; the whole wheels are 3.0 MB)"
+        summary(&DRIVER, &nvrtc_pin, &headers, &[moved(Way::Ranged, 900_000, 3_000, 3_000_000), moved(Way::Whole, 20_000, 0, 20_000)]),
+        "fetched cuda.h, cudaTypedefs.h and 8 more of CUDA 13.5: 10 headers, 920 KB moved (ranged for 1 of 2 wheels, 3 KB of it to locate them; the whole wheels are 3.0 MB)"
     );
     assert_eq!(
         summary(
             &DRIVER,
             &nvrtc_pin,
             &headers[..2],
-            &[moved(Way::Whole, 812, 812)]
+            &[moved(Way::Whole, 812, 0, 812)]
         ),
         "fetched cuda.h and cudaTypedefs.h of CUDA 13.5: 2 headers, 812 B moved (whole wheel)"
     );
@@ -448,4 +452,87 @@ fn a_header_past_the_caps_moves_nothing_and_fails_clearly() {
     );
     nothing_cached(&cache);
     let _ = fs::remove_dir_all(&cache);
+}
+
+/// A wheel that pip can install: the test wheel's header and a library,
+/// with the dist-info pip reads.
+fn installable_wheel() -> Vec<u8> {
+    use zip::write::SimpleFileOptions;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let info = "nvidia_test-1.0.dist-info";
+    let entries: [(String, Vec<u8>); 5] = [
+        ("pkg/lib/libbig.so.1".into(), noise(2 * MIB, 3)),
+        (PATH.into(), HEADER.to_vec()),
+        (
+            format!("{info}/METADATA"),
+            b"Metadata-Version: 2.1\nName: nvidia-test\nVersion: 1.0\n".to_vec(),
+        ),
+        (
+            format!("{info}/WHEEL"),
+            b"Wheel-Version: 1.0\nGenerator: cushim-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+                .to_vec(),
+        ),
+        (format!("{info}/RECORD"), Vec::new()),
+    ];
+    for (name, bytes) in entries {
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(&bytes).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// pip locates a pinned wheel by asking the index it is configured with,
+/// never by downloading the wheel: against a local index, locating moves
+/// the project's page and not one byte of the wheel, and says how many
+/// bytes the index sent. (pip's `install --dry-run --report`, which
+/// located wheels before, downloaded the whole wheel first.)
+#[test]
+fn pip_locates_a_wheel_through_its_index_without_downloading_it() {
+    let wheel = installable_wheel();
+    let file = "nvidia_test-1.0-py3-none-any.whl";
+    let page = format!(
+        "<!DOCTYPE html>\n<html><body><a href=\"/files/{file}#sha256={}\">{file}</a></body></html>\n",
+        sha(&wheel)
+    );
+    let server = Server::start(wheel.clone(), Host::Index(page.clone()));
+    let root = server.root().to_string();
+    let dir = fresh("index");
+    let cache = dir.join("pip-cache");
+    let pip = super::pip::Pip::with_env(&[
+        ("PIP_CONFIG_FILE", "/dev/null"),
+        ("PIP_INDEX_URL", &format!("{root}/simple/")),
+        ("PIP_EXTRA_INDEX_URL", ""),
+        ("PIP_FIND_LINKS", ""),
+        ("PIP_TRUSTED_HOST", root.trim_start_matches("http://")),
+        ("PIP_CACHE_DIR", cache.to_str().unwrap()),
+    ]);
+    let located = pip.locate(&pin(&sha(&wheel)).wheels[0], &dir).unwrap();
+    assert_eq!(
+        server.sent(),
+        0,
+        "not one byte of the {}-byte wheel moves",
+        wheel.len()
+    );
+    assert_eq!(
+        server.pages(),
+        page.len() as u64,
+        "the project's page moved"
+    );
+    assert_eq!(located.index_bytes, Some(server.pages()));
+    let report = fs::read_to_string(&located.report).unwrap();
+    assert!(
+        report.contains(&format!("\"{root}/files/{file}\"")),
+        "{report}"
+    );
+    assert!(report.contains(&sha(&wheel)), "{report}");
+    // A version the index does not list is an error that names it.
+    let missing = Wheel {
+        version: "2.0".into(),
+        ..pin("").wheels[0].clone()
+    };
+    let e = pip.locate(&missing, &dir).unwrap_err();
+    assert!(e.contains("nvidia-test==2.0"), "{e}");
+    assert_eq!(server.sent(), 0);
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -15,6 +15,9 @@ pub enum Host {
     Whole,
     /// A redirect to this address.
     Redirect(String),
+    /// A package index: this HTML page (a project's simple page) for any
+    /// path under `/simple/`, the body with ranges for any other path.
+    Index(String),
 }
 
 /// A running server; it stops serving when dropped.
@@ -22,6 +25,7 @@ pub struct Server {
     /// Example: `http://127.0.0.1:4242/w.whl`.
     pub url: String,
     sent: Arc<AtomicU64>,
+    pages: Arc<AtomicU64>,
     requests: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
 }
@@ -32,9 +36,10 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/w.whl", listener.local_addr().unwrap());
         let sent = Arc::new(AtomicU64::new(0));
+        let pages = Arc::new(AtomicU64::new(0));
         let requests = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
-        let (s, r, st) = (sent.clone(), requests.clone(), stop.clone());
+        let (s, p, r, st) = (sent.clone(), pages.clone(), requests.clone(), stop.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 if st.load(Ordering::SeqCst) {
@@ -42,19 +47,30 @@ impl Server {
                 }
                 let Ok(stream) = stream else { continue };
                 r.fetch_add(1, Ordering::SeqCst);
-                let n = answer(stream, &body, &host);
-                s.fetch_add(n, Ordering::SeqCst);
+                let (n, page) = answer(stream, &body, &host);
+                if page { &p } else { &s }.fetch_add(n, Ordering::SeqCst);
             }
         });
         Server {
             url,
             sent,
+            pages,
             requests,
             stop,
         }
     }
 
-    /// Body bytes sent so far.
+    /// The server's root. Example: `http://127.0.0.1:4242`.
+    pub fn root(&self) -> &str {
+        self.url.trim_end_matches("/w.whl")
+    }
+
+    /// Body bytes of index pages sent so far ([`Host::Index`]).
+    pub fn pages(&self) -> u64 {
+        self.pages.load(Ordering::SeqCst)
+    }
+
+    /// Body bytes sent so far, index pages apart.
     pub fn sent(&self) -> u64 {
         self.sent.load(Ordering::SeqCst)
     }
@@ -75,14 +91,15 @@ impl Drop for Server {
     }
 }
 
-/// Answers one request; returns the body bytes sent.
-fn answer(mut stream: TcpStream, body: &[u8], host: &Host) -> u64 {
+/// Answers one request; returns the body bytes sent, and whether they were
+/// an index page's.
+fn answer(mut stream: TcpStream, body: &[u8], host: &Host) -> (u64, bool) {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") && head.len() < 16 << 10 {
         match stream.read(&mut byte) {
             Ok(1) => head.push(byte[0]),
-            _ => return 0,
+            _ => return (0, false),
         }
     }
     let head = String::from_utf8_lossy(&head).to_string();
@@ -91,7 +108,18 @@ fn answer(mut stream: TcpStream, body: &[u8], host: &Host) -> u64 {
             "HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         );
         let _ = stream.write_all(out.as_bytes());
-        return 0;
+        return (0, false);
+    }
+    let path = head.split(' ').nth(1).unwrap_or("");
+    if let (Host::Index(page), true) = (host, path.starts_with("/simple/")) {
+        let out = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+            page.len()
+        );
+        if stream.write_all(out.as_bytes()).is_err() {
+            return (0, true);
+        }
+        return (page.len() as u64, true);
     }
     let range = head
         .lines()
@@ -100,7 +128,7 @@ fn answer(mut stream: TcpStream, body: &[u8], host: &Host) -> u64 {
             name.eq_ignore_ascii_case("range")
                 .then(|| value.trim().to_string())
         })
-        .filter(|_| matches!(host, Host::Ranges));
+        .filter(|_| matches!(host, Host::Ranges | Host::Index(_)));
     let size = body.len() as u64;
     let span = range.and_then(|r| {
         let (a, b) = r.strip_prefix("bytes=")?.split_once('-')?;
@@ -125,7 +153,7 @@ fn answer(mut stream: TcpStream, body: &[u8], host: &Host) -> u64 {
     }
     out.push_str("\r\n");
     if stream.write_all(out.as_bytes()).is_err() || stream.write_all(part).is_err() {
-        return 0;
+        return (0, false);
     }
-    part.len() as u64
+    (part.len() as u64, false)
 }

@@ -59,8 +59,12 @@ pub(super) enum Way {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Moved {
     pub way: Way,
-    /// Bytes of the wheel that moved.
+    /// Bytes that moved: the wheel's, and for a ranged read the index's
+    /// answers that located it (`located`).
     pub bytes: u64,
+    /// Of `bytes`, what locating the wheel moved: the index's pages, or the
+    /// whole wheel where pip's dry run located it.
+    pub located: u64,
     /// The whole wheel's size.
     pub size: u64,
     /// How many reads (one for a whole wheel).
@@ -163,6 +167,7 @@ pub(super) fn whole<'a>(
     let moved = Moved {
         way: Way::Whole,
         bytes: size,
+        located: 0,
         size,
         reads: 1,
     };
@@ -175,7 +180,8 @@ pub(super) fn whole<'a>(
 
 /// The `wanted` headers of `wheel` through ranges: pip locates the wheel,
 /// the reader reads its central directory and the chosen entries, and
-/// each header is checked as `expect` says.
+/// each header is checked as `expect` says. What moved counts what
+/// locating it moved too.
 pub(super) fn ranged<'a>(
     source: &dyn Source,
     pins_file: &str,
@@ -186,9 +192,9 @@ pub(super) fn ranged<'a>(
 ) -> Result<Got<'a>, Stop> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Stop::Refused(format!("cannot create `{}`: {e}", dir.display())))?;
-    let report = source.locate(wheel, dir).map_err(Stop::Refused)?;
+    let located = source.locate(wheel, dir).map_err(Stop::Refused)?;
     let Opened { mut reader, sha256 } =
-        Ranged::open(&report, source.allow_http()).map_err(|r| Stop::Refused(r.0))?;
+        Ranged::open(&located.report, source.allow_http()).map_err(|r| Stop::Refused(r.0))?;
     if let Some(sha) = &sha256 {
         if !wheel.sha256.is_empty() && *sha != wheel.sha256 {
             return Err(Stop::Fatal(
@@ -259,9 +265,12 @@ pub(super) fn ranged<'a>(
             ));
         }
     }
+    // pip's dry run downloaded the whole wheel to locate it.
+    let located = located.index_bytes.unwrap_or(reader.size());
     let moved = Moved {
         way: Way::Ranged,
-        bytes: reader.moved(),
+        bytes: reader.moved() + located,
+        located,
         size: reader.size(),
         reads: reader.reads(),
     };

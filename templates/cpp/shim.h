@@ -37,7 +37,9 @@ typedef enum {{ api }}_status {
     {{ api_upper }}_WRONG_MAJOR = 8
 } {{ api }}_status;
 
-/* Loads the library if that has not happened yet; returns its state. */
+/* Loads the library if that has not happened yet; returns its state. When it
+ * is not {{ api_upper }}_OK, last_status and last_message say why, as after a
+ * failed call (so do resolve_all, library_version and library_path). */
 {{ api }}_status {{ api }}_load(void);
 
 /* The state behind the most recent failed call on this thread
@@ -81,8 +83,9 @@ const char *{{ api }}_stream_mode_warning(void);
  * {{ example_release }}), or 0 without a library or when it could not tell. */
 unsigned {{ api }}_library_version(void);
 
-/* The name or path the library was opened by ("{{ example_path }}"),
- * or NULL without one. */
+/* The name or path the library was opened by ("{{ example_path }}"); for a copy
+ * that was already loaded in the process (cuBLASLt, which the cuBLAS stubs load
+ * from cuBLAS's directory), the absolute path of its file. NULL without one. */
 const char *{{ api }}_library_path(void);
 
 /* How many times the platform's library loader has been called. */
