@@ -86,7 +86,7 @@ pub fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, 
     // that its set was cut short.
     crate::temp::remove_dead(dir, |name| {
         staged(name)
-            .filter(|(target, _)| files.iter().any(|f| f.name == *target))
+            .filter(|(target, _)| files.iter().any(|(name, _)| *name == *target))
             .map(|(_, pid)| pid)
     });
 

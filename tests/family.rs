@@ -789,7 +789,7 @@ fn the_search_finds_a_wheel_above_the_executable_a_loaded_copy_and_a_loaded_sibl
     t.expect(
         &["preloaded", elsewhere.to_str().unwrap()],
         &[("LD_LIBRARY_PATH", &system)],
-        "libnvrtc.so.13",
+        elsewhere.to_str().unwrap(),
         13070,
     );
     // A loaded libcudart.so.13 shows where its siblings are.
@@ -828,9 +828,11 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
             out.contains(&format!("path={cublas} version=13010")),
             "{out}"
         );
-        // cuBLASLt's own module finds the copy cuBLAS's loader loaded.
+        // cuBLASLt's own module finds the copy cuBLAS's loader loaded, and
+        // names its file.
+        let cublaslt = wheel.join("libcublasLt.so.13").display().to_string();
         assert!(
-            out.contains("path=libcublasLt.so.13 version=13010"),
+            out.contains(&format!("path={cublaslt} version=13010")),
             "{out}"
         );
     }

@@ -29,7 +29,9 @@ typedef enum cushim_cublas_status {
     CUSHIM_CUBLAS_WRONG_MAJOR = 8
 } cushim_cublas_status;
 
-/* Loads the library if that has not happened yet; returns its state. */
+/* Loads the library if that has not happened yet; returns its state. When it
+ * is not CUSHIM_CUBLAS_OK, last_status and last_message say why, as after a
+ * failed call (so do resolve_all, library_version and library_path). */
 cushim_cublas_status cushim_cublas_load(void);
 
 /* The state behind the most recent failed call on this thread
@@ -56,8 +58,9 @@ size_t cushim_cublas_resolve_all(const char **missing, size_t capacity);
  * 11.0), or 0 without a library or when it could not tell. */
 unsigned cushim_cublas_library_version(void);
 
-/* The name or path the library was opened by ("libcublas.so.11"),
- * or NULL without one. */
+/* The name or path the library was opened by ("libcublas.so.11"); for a copy
+ * that was already loaded in the process (cuBLASLt, which the cuBLAS stubs load
+ * from cuBLAS's directory), the absolute path of its file. NULL without one. */
 const char *cushim_cublas_library_path(void);
 
 /* How many times the platform's library loader has been called. */

@@ -29,7 +29,9 @@ typedef enum cushim_cudnn_status {
     CUSHIM_CUDNN_WRONG_MAJOR = 8
 } cushim_cudnn_status;
 
-/* Loads the library if that has not happened yet; returns its state. */
+/* Loads the library if that has not happened yet; returns its state. When it
+ * is not CUSHIM_CUDNN_OK, last_status and last_message say why, as after a
+ * failed call (so do resolve_all, library_version and library_path). */
 cushim_cudnn_status cushim_cudnn_load(void);
 
 /* The state behind the most recent failed call on this thread
@@ -56,8 +58,9 @@ size_t cushim_cudnn_resolve_all(const char **missing, size_t capacity);
  * 1.0), or 0 without a library or when it could not tell. */
 unsigned cushim_cudnn_library_version(void);
 
-/* The name or path the library was opened by ("libcudnn.so.9"),
- * or NULL without one. */
+/* The name or path the library was opened by ("libcudnn.so.9"); for a copy
+ * that was already loaded in the process (cuBLASLt, which the cuBLAS stubs load
+ * from cuBLAS's directory), the absolute path of its file. NULL without one. */
 const char *cushim_cudnn_library_path(void);
 
 /* How many times the platform's library loader has been called. */

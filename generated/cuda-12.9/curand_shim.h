@@ -29,7 +29,9 @@ typedef enum cushim_curand_status {
     CUSHIM_CURAND_WRONG_MAJOR = 8
 } cushim_curand_status;
 
-/* Loads the library if that has not happened yet; returns its state. */
+/* Loads the library if that has not happened yet; returns its state. When it
+ * is not CUSHIM_CURAND_OK, last_status and last_message say why, as after a
+ * failed call (so do resolve_all, library_version and library_path). */
 cushim_curand_status cushim_curand_load(void);
 
 /* The state behind the most recent failed call on this thread
@@ -56,8 +58,9 @@ size_t cushim_curand_resolve_all(const char **missing, size_t capacity);
  * 1.0), or 0 without a library or when it could not tell. */
 unsigned cushim_curand_library_version(void);
 
-/* The name or path the library was opened by ("libcurand.so.10"),
- * or NULL without one. */
+/* The name or path the library was opened by ("libcurand.so.10"); for a copy
+ * that was already loaded in the process (cuBLASLt, which the cuBLAS stubs load
+ * from cuBLAS's directory), the absolute path of its file. NULL without one. */
 const char *cushim_curand_library_path(void);
 
 /* How many times the platform's library loader has been called. */

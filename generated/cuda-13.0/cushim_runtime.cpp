@@ -98,8 +98,18 @@ bool is_absolute(const char *path) {
 #endif
 }
 
+// Opening a library runs its initializers (and its dependencies') inside
+// the platform's loader. An exception thrown there cannot be recovered
+// from: glibc's loader lock stays held, so the next dlopen or dlclose on any
+// other thread would block forever (the same thread's would go on). So no
+// exception leaves open_one: it is noexcept, and the loader is called
+// through a pointer the compiler cannot see into, because glibc declares
+// dlopen itself nothrow, which would let the compiler drop the check; an
+// initializer's throw ends the process with std::terminate, at the throw.
+// (Built without exceptions, as for a C program, the runtime has no say: the
+// exception passes through it to whatever the program does with it.)
 #ifdef _WIN32
-void *open_one(const char *name, char *error, std::size_t size) {
+void *open_one(const char *name, char *error, std::size_t size) noexcept {
     wchar_t wide[path_size];
     if (MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, static_cast<int>(path_size)) == 0) {
         format(error, size, "the name is not valid UTF-8");
@@ -120,8 +130,10 @@ void *find(void *handle, const char *symbol) {
 constexpr char separator = '\\';
 constexpr const char *lib_dir = "bin";
 #else
-void *open_one(const char *name, char *error, std::size_t size) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+void *(*const volatile loader_open)(const char *, int) = dlopen;
+
+void *open_one(const char *name, char *error, std::size_t size) noexcept {
+    void *h = loader_open(name, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
         format(error, size, "%s", e ? e : "dlopen failed");
@@ -987,6 +999,16 @@ int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
 }
 #endif
 
+// A copy already loaded in the process was loaded by someone else, by path
+// (cuBLAS's loader loads cuBLASLt from its own directory): its file, not the
+// bare name that found it, is where it came from, and the system loader
+// would not find that name. The same as the Rust runtime's `Loaded::path`.
+void adopted_loaded_copy(const Library &L, void *h, const char *name) {
+    State &s = *L.state;
+    char file[path_size];
+    if (s.status == status_ok && library_file(L, h, name, file, sizeof file)) format(s.path, sizeof s.path, "%s", file);
+}
+
 // The search for a library installed with a toolkit, conda or pip; the same
 // order as the Rust runtime's `candidates`, NVIDIA's own finder's
 // (cuda-pathfinder): a copy already loaded, pip wheels, conda, then the
@@ -1002,12 +1024,18 @@ bool search_toolkit(const Library &L) {
         if (MultiByteToWideChar(CP_UTF8, 0, *name, -1, wide, static_cast<int>(path_size)) != 0 &&
             GetModuleHandleExW(0, wide, &h) && h) {
             s.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(L, reinterpret_cast<void *>(h), *name, false)) return true;
+            if (adopt(L, reinterpret_cast<void *>(h), *name, false)) {
+                adopted_loaded_copy(L, reinterpret_cast<void *>(h), *name);
+                return true;
+            }
         }
 #else
         if (void *h = dlopen(*name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
             s.attempts.fetch_add(1, std::memory_order_relaxed);
-            if (adopt(L, h, *name, false)) return true;
+            if (adopt(L, h, *name, false)) {
+                adopted_loaded_copy(L, h, *name);
+                return true;
+            }
         }
 #endif
     }
@@ -1495,6 +1523,18 @@ int failure_code(const Library &L, const State *s, std::size_t index) {
     return state == too_old || state == version_not_sufficient ? L.codes.too_old : L.codes.symbol_not_found;
 }
 
+// The loaded library, or null with the reason noted for this thread's
+// last_status and last_message (a library that could not be loaded, or a
+// call back from its own initializer).
+State *usable(const Library &L) {
+    State *s = loaded(L);
+    if (s && s->status != status_ok) {
+        note(L, s->status, s->message);
+        return nullptr;
+    }
+    return s;
+}
+
 // The address of row `index`, or null with the reason noted.
 void *resolve(const Library &L, std::size_t index, int *code) {
     FunctionState &fs = L.states[index];
@@ -1539,8 +1579,8 @@ void *cushim_runtime_bind(const Library *L, std::size_t index, int *code) {
 }
 
 int cushim_runtime_load(const Library *L) {
-    State *s = loaded(*L);
-    return s ? s->status : status_reentrant;
+    State *s = usable(*L);
+    return s ? status_ok : L->thread()->status;
 }
 
 int cushim_runtime_last_status(const Library *L) { return L->thread()->status; }
@@ -1580,8 +1620,7 @@ int cushim_runtime_set_library_path(const Library *L, const char *absolute_path)
 }
 
 std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, std::size_t capacity) {
-    State *s = loaded(*L);
-    if (!s || s->status != status_ok) return static_cast<std::size_t>(-1);
+    if (!usable(*L)) return static_cast<std::size_t>(-1);
     std::size_t count = 0;
     for (std::size_t i = 0; i < L->count; ++i) {
         if (L->functions[i].elsewhere) continue;
@@ -1593,13 +1632,13 @@ std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, s
 }
 
 unsigned cushim_runtime_library_version(const Library *L) {
-    State *s = loaded(*L);
-    return s && s->status == status_ok ? s->version : 0u;
+    State *s = usable(*L);
+    return s ? s->version : 0u;
 }
 
 const char *cushim_runtime_library_path(const Library *L) {
-    State *s = loaded(*L);
-    return s && s->status == status_ok ? s->path : nullptr;
+    State *s = usable(*L);
+    return s ? s->path : nullptr;
 }
 
 unsigned cushim_runtime_library_open_attempts(const Library *L) {

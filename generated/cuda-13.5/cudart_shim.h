@@ -29,7 +29,9 @@ typedef enum cushim_cudart_status {
     CUSHIM_CUDART_WRONG_MAJOR = 8
 } cushim_cudart_status;
 
-/* Loads the library if that has not happened yet; returns its state. */
+/* Loads the library if that has not happened yet; returns its state. When it
+ * is not CUSHIM_CUDART_OK, last_status and last_message say why, as after a
+ * failed call (so do resolve_all, library_version and library_path). */
 cushim_cudart_status cushim_cudart_load(void);
 
 /* The state behind the most recent failed call on this thread
@@ -71,8 +73,9 @@ const char *cushim_cudart_stream_mode_warning(void);
  * 13.0), or 0 without a library or when it could not tell. */
 unsigned cushim_cudart_library_version(void);
 
-/* The name or path the library was opened by ("libcudart.so.13"),
- * or NULL without one. */
+/* The name or path the library was opened by ("libcudart.so.13"); for a copy
+ * that was already loaded in the process (cuBLASLt, which the cuBLAS stubs load
+ * from cuBLAS's directory), the absolute path of its file. NULL without one. */
 const char *cushim_cudart_library_path(void);
 
 /* How many times the platform's library loader has been called. */
