@@ -205,7 +205,8 @@ fn doctor_without_cufft_fails_and_names_its_own_file() {
 }
 
 #[test]
-fn doctor_names_cudnn_nccl_and_cutensor_files_and_passes_over_a_cudnn_without_its_graph_library() {
+fn doctor_names_cudnn_nccl_cutensor_and_cupti_files_and_passes_over_a_cudnn_without_its_graph_library(
+) {
     let empty = common::scratch("doctor-dnn");
     let doctor = |lib: &str, cuda_home: &std::path::Path| {
         let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
@@ -225,6 +226,7 @@ fn doctor_names_cudnn_nccl_and_cutensor_files_and_passes_over_a_cudnn_without_it
         ("cudnn", "cuDNN", "libcudnn.so.9"),
         ("nccl", "NCCL", "libnccl.so.2"),
         ("cutensor", "cuTENSOR", "libcutensor.so.2"),
+        ("cupti", "CUPTI", "libcupti.so.13"),
     ] {
         let both = doctor(lib, &empty);
         assert!(both.contains(&format!("no {label}: cannot load")), "{both}");

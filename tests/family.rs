@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
 /// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 13] = [
+const LIBRARIES: [(&str, &str); 14] = [
     ("nvrtc", "13.5"),
     ("nvml", "13.5"),
     ("nvjitlink", "13.5"),
@@ -34,6 +34,7 @@ const LIBRARIES: [(&str, &str); 13] = [
     ("cudnn", "13.0"),
     ("nccl", "13.0"),
     ("cutensor", "13.0"),
+    ("cupti", "13.0"),
 ];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
@@ -110,6 +111,7 @@ fn programs() -> &'static Programs {
             "libcudnn",
             "libnccl",
             "libcutensor",
+            "libcupti",
         ] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
@@ -868,15 +870,7 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
     // Opened by path alone, cuRAND and cuSOLVER cannot load: the loaders
     // must load what they need first, from their directory.
     for alone in ["libcurand.so.10", "libcusolver.so.12"] {
-        let opened = Command::new("python3")
-            .arg("-c")
-            .arg(format!(
-                "import ctypes; ctypes.CDLL({:?})",
-                lib64.join(alone).display().to_string()
-            ))
-            .output()
-            .unwrap();
-        assert!(!opened.status.success(), "{alone} needs its dependencies");
+        assert_cannot_load_alone(&lib64.join(alone));
     }
     let [rust, cpp] = both(&["more"], &[("CUDA_HOME", &toolkit)], &dir);
     let in_lib64 = |file: &str| lib64.join(file).display().to_string();
@@ -957,6 +951,25 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
     }
 }
 
+/// Asserts that the fake at `path` cannot be opened by path alone (by a
+/// loader other than cushim's): it needs libraries that only a loader that
+/// loads them first from its directory provides.
+fn assert_cannot_load_alone(path: &Path) {
+    let opened = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ctypes; ctypes.CDLL({:?})",
+            path.display().to_string()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        !opened.status.success(),
+        "{} needs its dependencies",
+        path.display()
+    );
+}
+
 /// A fake cuDNN sublibrary as `dir/name` (`libcudnn_graph.so.9`, ...).
 fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
@@ -974,7 +987,7 @@ fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
 }
 
 #[test]
-fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
+fn cudnn_nccl_cutensor_and_cupti_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
 ) {
     let dir = scratch("family-dnn");
     let toolkit = dir.join("toolkit");
@@ -985,6 +998,9 @@ fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_libr
     for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
         cudnn_sublibrary(&lib64, sub);
     }
+    // CUPTI where a toolkit keeps it.
+    let extras = toolkit.join("extras/CUPTI/lib64");
+    fake("cupti", &extras, &[]);
     // Another cuDNN's sublibraries first on LD_LIBRARY_PATH, where cuDNN's
     // own open by name would look first.
     let foreign = dir.join("foreign");
@@ -992,15 +1008,7 @@ fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_libr
         cudnn_sublibrary(&foreign, sub);
     }
     // Opened by path alone, cuTENSOR cannot load: it needs cuBLASLt first.
-    let opened = Command::new("python3")
-        .arg("-c")
-        .arg(format!(
-            "import ctypes; ctypes.CDLL({:?})",
-            lib64.join("libcutensor.so.2").display().to_string()
-        ))
-        .output()
-        .unwrap();
-    assert!(!opened.status.success(), "cuTENSOR needs cuBLASLt");
+    assert_cannot_load_alone(&lib64.join("libcutensor.so.2"));
     let env = [("CUDA_HOME", &*toolkit), ("LD_LIBRARY_PATH", &*foreign)];
     let [rust, cpp] = both(&["dnn"], &env, &dir);
     let in_lib64 = |file: &str| lib64.join(file).display().to_string();
@@ -1022,6 +1030,11 @@ fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_libr
             format!("path={} version=9280", in_lib64("libcudnn.so.9")),
             format!("path={} version=2320", in_lib64("libnccl.so.2")),
             format!("path={} version=2080", in_lib64("libcutensor.so.2")),
+            "cupti: timestamp 1234567890123".into(),
+            // CUPTI_ERROR_NOT_SUPPORTED for the function the fake lacks.
+            "cupti: cuptiActivityFlushAll code 27".into(),
+            // Kept, its API number no version.
+            format!("path={} version=0", extras.join("libcupti.so.13").display()),
         ] {
             assert!(out.contains(&want), "want {want}:\n{out}");
         }
@@ -1037,6 +1050,8 @@ fn cudnn_nccl_and_cutensor_load_what_they_open_and_need_and_a_missing_graph_libr
             "cudnn: cudnnGetVersion 0",
             "nccl: ncclGetVersion code 2",
             "cutensor: cutensorCreate code 1",
+            // CUPTI_ERROR_NOT_INITIALIZED.
+            "cupti: cuptiGetTimestamp code 15",
             "or set CUSHIM_CUDNN_LIBRARY to the absolute path of `libcudnn.so.9`",
             "or set CUSHIM_NCCL_LIBRARY to the absolute path of `libnccl.so.2`",
         ] {

@@ -38,6 +38,10 @@ pub struct LibraryInfo {
     /// installed with a toolkit; `None` for one installed with the driver,
     /// which only the system loader finds. Example: `nvidia/cu13/lib`.
     pub wheel_dirs: Option<&'static [&'static str]>,
+    /// Directories under a toolkit's root that hold the library, searched
+    /// after `lib64` and `lib` (Windows `bin`, `bin\\x64`). Example:
+    /// `extras/CUPTI/lib64`.
+    pub toolkit_subdirs: &'static [&'static str],
     /// Libraries loaded first from the directory of the library, where it
     /// has them. Example: `libcublasLt.so.13`.
     pub preload: &'static [&'static str],
@@ -103,6 +107,10 @@ pub enum VersionQuery {
     /// `size_t f(void)`, which returns no status: 10000 × major + 100 ×
     /// minor + patch. Example: `cudnnGetVersion` (`92801`, cuDNN 9.28.1).
     Returned,
+    /// `f(uint32_t *version)`: an API number, not a release, so no version
+    /// is read from it (the file name tells the major). Example:
+    /// `cuptiGetVersion` (`28` for CUDA 12.9, `130001` for 13.0).
+    Api,
 }
 
 /// The status values the drop-in layer returns when a call never reached

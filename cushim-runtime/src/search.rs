@@ -487,16 +487,17 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
     // The system loader before the toolkit directories: `LD_LIBRARY_PATH` is
     // how users choose a copy, and NVIDIA's finder asks the loader first too.
     system(&mut out);
-    for (dir, from) in toolkit_dirs() {
+    for (dir, from) in toolkit_dirs(info.toolkit_subdirs) {
         add_dir(&mut out, &dir, from);
     }
     out
 }
 
 /// The toolkit directories, in order, with the step that names each:
-/// `lib64` and `lib` (Windows `bin`, `bin\x64`) under `CUDA_HOME`,
-/// `CUDA_PATH` and, on Unix, `/usr/local/cuda`.
-fn toolkit_dirs() -> Vec<(PathBuf, &'static str)> {
+/// `lib64` and `lib` (Windows `bin`, `bin\x64`), then the library's own
+/// `extra` ones (`extras/CUPTI/lib64`), under `CUDA_HOME`, `CUDA_PATH` and,
+/// on Unix, `/usr/local/cuda`.
+fn toolkit_dirs(extra: &[&str]) -> Vec<(PathBuf, &'static str)> {
     let mut roots: Vec<(PathBuf, &'static str)> = Vec::new();
     for var in TOOLKIT_VARS {
         if let Some(root) = absolute_var(var) {
@@ -513,7 +514,7 @@ fn toolkit_dirs() -> Vec<(PathBuf, &'static str)> {
     };
     let mut dirs = Vec::new();
     for (root, from) in roots {
-        for sub in subdirs {
+        for sub in subdirs.iter().chain(extra) {
             let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
             dirs.push((path, from));
         }
@@ -1195,6 +1196,11 @@ pub(crate) unsafe fn call_version(
                         0
                     },
                 )
+            }
+            VersionQuery::Api => {
+                let f = std::mem::transmute::<*mut c_void, Number>(function);
+                let mut v: c_int = 0;
+                (Some(f(&raw mut v)), 0)
             }
             VersionQuery::Returned => {
                 let f = std::mem::transmute::<*mut c_void, Returned>(function);

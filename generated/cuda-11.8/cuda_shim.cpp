@@ -67,6 +67,7 @@ const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcuda.so.1", nullptr};
 const char *const cushim_preload[] = {nullptr};
@@ -74,6 +75,7 @@ const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // The values of CUSHIM_PER_THREAD_DEFAULT_STREAM that choose the per-thread and the legacy
@@ -1277,6 +1279,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     &cushim_driver,
     cushim_functions,
     cushim_count,

@@ -36,15 +36,17 @@ const char *const cushim_names[] = {"cufft64_10.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"nvJitLink_110_0.dll", "nvrtc64_110_0.dll", nullptr};
-const char *const cushim_family[] = {"nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", nullptr};
+const char *const cushim_family[] = {"nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cupti64_2022.3.0.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cufft\\bin", "nvidia\\cufft\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcufft.so.10", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvJitLink.so.11", "libnvrtc.so.11", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cufft/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -232,6 +234,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     nullptr,
     cushim_functions,
     cushim_count,

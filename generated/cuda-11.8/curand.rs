@@ -218,11 +218,12 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     proc_address: None,
     major: 0,
     wheel_dirs: Some(&["nvidia/cu11/lib", "nvidia/curand/lib"]),
+    toolkit_subdirs: &[],
     preload: &[],
     requires: &[],
     built_for: None,
     siblings: &[],
-    family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11"] },
+    family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cupti64_2022.3.0.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8"] },
     // What a call that never reached the library returns: the values of
     // `CURAND_STATUS_INITIALIZATION_FAILED`, `CURAND_STATUS_INITIALIZATION_FAILED`, `CURAND_STATUS_INITIALIZATION_FAILED`, `CURAND_STATUS_INITIALIZATION_FAILED`, `CURAND_STATUS_INITIALIZATION_FAILED`.
     codes: cushim_runtime::Codes {
@@ -336,7 +337,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
     cushim_runtime::StatusText { code: 0, name: c"CURAND_STATUS_SUCCESS", text: c"no error" },

@@ -31,6 +31,7 @@ const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libnvidia-ml.so.1", nullptr};
 const char *const cushim_preload[] = {nullptr};
@@ -38,6 +39,7 @@ const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {nullptr};
 const char *const cushim_wheel_dirs[] = {nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -693,6 +695,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     nullptr,
     cushim_functions,
     cushim_count,

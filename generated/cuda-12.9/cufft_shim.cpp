@@ -36,15 +36,17 @@ const char *const cushim_names[] = {"cufft64_11.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"nvJitLink_120_0.dll", "nvrtc64_120_0.dll", nullptr};
-const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", nullptr};
+const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", "cupti64_2025.2.1.dll", "cupti64_2025.1.1.dll", "cupti64_2024.3.2.dll", "cupti64_2024.2.0.dll", "cupti64_2024.1.1.dll", "cupti64_2023.3.1.dll", "cupti64_2023.2.2.dll", "cupti64_2023.1.1.dll", "cupti64_2022.4.1.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cufft\\bin", "nvidia\\cufft\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcufft.so.11", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvJitLink.so.12", "libnvrtc.so.12", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cufft/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -239,6 +241,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     nullptr,
     cushim_functions,
     cushim_count,

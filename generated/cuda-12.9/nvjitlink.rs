@@ -96,11 +96,12 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     proc_address: None,
     major: 12,
     wheel_dirs: Some(&["nvidia/cu12/lib", "nvidia/nvjitlink/lib"]),
+    toolkit_subdirs: &[],
     preload: &[],
     requires: &[],
     built_for: None,
     siblings: &[],
-    family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11"] },
+    family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", "cupti64_2025.2.1.dll", "cupti64_2025.1.1.dll", "cupti64_2024.3.2.dll", "cupti64_2024.2.0.dll", "cupti64_2024.1.1.dll", "cupti64_2023.3.1.dll", "cupti64_2023.2.2.dll", "cupti64_2023.1.1.dll", "cupti64_2022.4.1.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12"] },
     // What a call that never reached the library returns: the values of
     // `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`, `NVJITLINK_ERROR_OUTDATED_LIBRARY`, `NVJITLINK_ERROR_INTERNAL`.
     codes: cushim_runtime::Codes {
@@ -214,7 +215,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
     cushim_runtime::StatusText { code: 0, name: c"NVJITLINK_SUCCESS", text: c"no error" },

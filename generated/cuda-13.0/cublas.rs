@@ -381,11 +381,12 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     proc_address: None,
     major: 13,
     wheel_dirs: Some(&["nvidia/cu13/lib", "nvidia/cublas/lib"]),
+    toolkit_subdirs: &[],
     preload: if cfg!(windows) { &["cublasLt64_13.dll"] } else { &["libcublasLt.so.13"] },
     requires: &[],
     built_for: None,
     siblings: &[],
-    family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12"] },
+    family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", "cupti64_13.dll", "cupti64_2026.3.1.dll", "cupti64_2026.2.1.dll", "cupti64_2026.1.2.dll", "cupti64_2025.4.1.dll", "cupti64_2025.3.1.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13"] },
     // What a call that never reached the library returns: the values of
     // `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`.
     codes: cushim_runtime::Codes {
@@ -499,7 +500,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
     cushim_runtime::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },

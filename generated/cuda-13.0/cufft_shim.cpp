@@ -36,15 +36,17 @@ const char *const cushim_names[] = {"cufft64_12.dll", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"nvJitLink_130_0.dll", "nvrtc64_130_0.dll", nullptr};
-const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", nullptr};
+const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", "cupti64_13.dll", "cupti64_2026.3.1.dll", "cupti64_2026.2.1.dll", "cupti64_2026.1.2.dll", "cupti64_2025.4.1.dll", "cupti64_2025.3.1.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\cufft\\bin", "nvidia\\cufft\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcufft.so.12", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvJitLink.so.13", "libnvrtc.so.13", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/cufft/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -239,6 +241,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     nullptr,
     cushim_functions,
     cushim_count,

@@ -29,15 +29,17 @@ const char *const cushim_names[] = {"cusparse64_12.dll", nullptr};
 const char *const cushim_preload[] = {"nvJitLink_130_0.dll", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", nullptr};
+const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", "cupti64_13.dll", "cupti64_2026.3.1.dll", "cupti64_2026.2.1.dll", "cupti64_2026.1.2.dll", "cupti64_2025.4.1.dll", "cupti64_2025.3.1.dll", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\cusparse\\bin", "nvidia\\cusparse\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcusparse.so.12", nullptr};
 const char *const cushim_preload[] = {"libnvJitLink.so.13", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/cusparse/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -1010,6 +1012,7 @@ const cushim::Library cushim_this = {
     cushim_siblings,
     cushim_family,
     cushim_wheel_dirs,
+    cushim_toolkit_subdirs,
     nullptr,
     cushim_functions,
     cushim_count,

@@ -54,7 +54,8 @@ enum VersionQuery : int {
     version_text = 2,         // f(char *text, unsigned length): "13.580.82"
     version_property = 3,     // f(int property, int *value): the major (0), the minor (1)
     version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
-    version_returned = 5      // size_t f(void), no status: 10000 x major + 100 x minor + patch
+    version_returned = 5,     // size_t f(void), no status: 10000 x major + 100 x minor + patch
+    version_api = 6           // f(uint32_t *version): an API number, not a release: no version read
 };
 
 // One row of a pair's function table: what to bind.
@@ -182,6 +183,7 @@ struct Library {
     const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort
     const char *const *family;      // file names of the libraries installed beside it (same CUDA major)
     const char *const *wheel_dirs;  // below site-packages
+    const char *const *toolkit_subdirs;  // below a toolkit's root, after lib64 and lib (bin, bin\\x64)
     const Driver *driver;           // null for every library but the driver
     const Function *functions;
     std::size_t count;

@@ -5090,6 +5090,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     proc_address: None,
     major: 0,
     wheel_dirs: None,
+    toolkit_subdirs: &[],
     preload: &[],
     requires: &[],
     built_for: None,
@@ -5208,7 +5209,7 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
     cushim_runtime::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },

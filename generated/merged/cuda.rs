@@ -6270,6 +6270,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     proc_address: Some((c"cuGetProcAddress_v2", c"cuGetProcAddress")),
     major: 0,
     wheel_dirs: None,
+    toolkit_subdirs: &[],
     preload: &[],
     requires: &[],
     built_for: None,
@@ -6417,7 +6418,7 @@ pub fn stream_mode_warning() -> Option<String> {
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
     cushim_runtime::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },

@@ -155,7 +155,8 @@ struct Optional {
 struct CppLibrary {
     version_function: String,
     /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`,
-    /// 4 `f(int *)` in decimal digits, 5 `size_t f(void)`.
+    /// 4 `f(int *)` in decimal digits, 5 `size_t f(void)`, 6 `f(uint32_t *)`
+    /// of an API number.
     version_query: u8,
     /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
     built_for: String,
@@ -173,6 +174,7 @@ struct CppLibrary {
     siblings: (String, String),
     family: (String, String),
     wheel_dirs: (String, String),
+    toolkit_subdirs: (String, String),
 }
 
 /// `, `-terminated C string literals.
@@ -207,6 +209,7 @@ impl CppLibrary {
                 VersionQuery::Property => 3,
                 VersionQuery::Decimal => 4,
                 VersionQuery::Returned => 5,
+                VersionQuery::Api => 6,
             },
             built_for: match unix.built_for {
                 Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
@@ -226,6 +229,16 @@ impl CppLibrary {
             siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
             wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
+            toolkit_subdirs: (
+                items(unix.toolkit_subdirs),
+                items(
+                    &unix
+                        .toolkit_subdirs
+                        .iter()
+                        .map(|d| d.replace('/', "\\"))
+                        .collect::<Vec<_>>(),
+                ),
+            ),
         }
     }
 }
@@ -241,6 +254,7 @@ impl CppLibrary {
             ("siblings", &self.siblings),
             ("family", &self.family),
             ("wheel_dirs", &self.wheel_dirs),
+            ("toolkit_subdirs", &self.toolkit_subdirs),
         ];
         let mut out = String::from("#ifdef _WIN32\n");
         for windows in [true, false] {
@@ -288,6 +302,7 @@ impl CppLibrary {
     {prefix}_siblings,
     {prefix}_family,
     {prefix}_wheel_dirs,
+    {prefix}_toolkit_subdirs,
     {},
     {},
     {},

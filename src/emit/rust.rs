@@ -127,6 +127,7 @@ fn info_fields(
     proc_address: {},
     major: {},
     wheel_dirs: {},
+    toolkit_subdirs: {},
     preload: {},
     requires: {},
     built_for: {},
@@ -159,6 +160,7 @@ fn info_fields(
         l.proc_address,
         l.major,
         l.wheel_dirs,
+        l.toolkit_subdirs,
         l.preload,
         l.requires,
         l.built_for,
@@ -228,6 +230,7 @@ struct LibraryFields {
     proc_address: String,
     major: u32,
     wheel_dirs: String,
+    toolkit_subdirs: String,
     preload: String,
     requires: String,
     /// Example: `Some((c"cudnnGetCudartVersion", 13))`.
@@ -275,6 +278,7 @@ impl LibraryFields {
             wheel_dirs: unix
                 .wheel_dirs
                 .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
+            toolkit_subdirs: list(unix.toolkit_subdirs),
             preload: per_system(|i| i.preload),
             requires: per_system(|i| i.requires),
             built_for: match unix.built_for {

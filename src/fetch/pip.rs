@@ -58,9 +58,15 @@ pub(super) struct Pip {
 
 impl Pip {
     /// The platforms of the pinned wheels: recent cuBLAS wheels (12.8 to
-    /// 13.4) are only tagged `manylinux_2_27`.
+    /// 13.4) are only tagged `manylinux_2_27`, CUPTI's from 12.9
+    /// `manylinux_2_25` (pip does not take a `manylinux_2_X` platform for a
+    /// lower X, so each is named; the last is asked for last).
     pub const PINNED: Pip = Pip {
-        platforms: &["manylinux2014_x86_64", "manylinux_2_27_x86_64"],
+        platforms: &[
+            "manylinux2014_x86_64",
+            "manylinux_2_27_x86_64",
+            "manylinux_2_25_x86_64",
+        ],
         env: Vec::new(),
     };
 

@@ -92,6 +92,7 @@ pub const CUBLAS: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cublas/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names {
         unix: &["libcublasLt.so.{major}"],

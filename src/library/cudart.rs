@@ -94,6 +94,7 @@ pub const CUDART: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_runtime/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     siblings: Names::NONE,

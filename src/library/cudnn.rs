@@ -91,6 +91,7 @@ pub const CUDNN: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cudnn/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     // In the order of their dependencies: `cnn` needs `ops` and `graph`.

@@ -95,6 +95,7 @@ pub const CUFFT: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cufft/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     siblings: Names {

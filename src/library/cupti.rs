@@ -23,7 +23,11 @@ const NOT_SUPPORTED: Code = Code {
 /// CUPTI's file names in CUDA `major`: on Windows a DLL named after the
 /// CUPTI release (`cupti64_2025.3.1.dll` for CUDA 13.0), newest first, until
 /// CUDA 13.5's `cupti64_13.dll`.
-const fn windows(major: u32, unix: &'static [&'static str], windows: &'static [&'static str]) -> ByMajor {
+const fn windows(
+    major: u32,
+    unix: &'static [&'static str],
+    windows: &'static [&'static str],
+) -> ByMajor {
     ByMajor {
         major,
         names: Some(Names { unix, windows }),
@@ -150,7 +154,8 @@ pub const CUPTI: Library = Library {
         label: "CUPTI",
         short: "CUPTI",
         product: "CUDA",
-        install: "Install CUPTI (the CUDA toolkit's extras/CUPTI, or the `nvidia-cuda-cupti` wheel)",
+        install:
+            "Install CUPTI (the CUDA toolkit's extras/CUPTI, or the `nvidia-cuda-cupti` wheel)",
         override_var: "CUSHIM_CUPTI_LIBRARY",
     },
 };

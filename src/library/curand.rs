@@ -62,6 +62,7 @@ pub const CURAND: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/curand/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     siblings: Names::NONE,

@@ -103,6 +103,7 @@ pub const CUSOLVER: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cusolver/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names {
         unix: &[

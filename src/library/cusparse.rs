@@ -88,6 +88,7 @@ pub const CUSPARSE: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cusparse/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names {
         unix: &["libnvJitLink.so.{major}"],

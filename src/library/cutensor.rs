@@ -105,6 +105,7 @@ pub const CUTENSOR: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["cutensor/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names {
         unix: &["libcublasLt.so.{major}"],

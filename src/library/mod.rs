@@ -444,6 +444,9 @@ pub enum Search {
     Toolkit {
         /// Example: `["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"]`.
         wheel_dirs: &'static [&'static str],
+        /// Directories under a toolkit's root that hold the library besides
+        /// `lib64` and `lib`. Example: `extras/CUPTI/lib64`.
+        toolkit_subdirs: &'static [&'static str],
     },
 }
 
@@ -518,7 +521,7 @@ impl Library {
     pub fn needs_major(&self) -> bool {
         let wheel_dirs: &[&str] = match self.search {
             Search::System => &[],
-            Search::Toolkit { wheel_dirs } => wheel_dirs,
+            Search::Toolkit { wheel_dirs, .. } => wheel_dirs,
         };
         self.binds_major()
             || !self.by_major.is_empty()
@@ -575,6 +578,7 @@ mod cublaslt;
 mod cudart;
 mod cudnn;
 mod cufft;
+mod cupti;
 mod curand;
 mod cusolver;
 mod cusparse;
@@ -590,6 +594,7 @@ pub use cublaslt::CUBLASLT;
 pub use cudart::CUDART;
 pub use cudnn::CUDNN;
 pub use cufft::CUFFT;
+pub use cupti::CUPTI;
 pub use curand::CURAND;
 pub use cusolver::CUSOLVER;
 pub use cusparse::CUSPARSE;
@@ -603,7 +608,7 @@ pub use nvrtc::NVRTC;
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
     &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR,
+    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as
@@ -627,7 +632,7 @@ pub fn family(major: u32, windows: bool) -> Vec<String> {
     }
     let mut names: Vec<String> = Vec::new();
     for library in LIBRARIES {
-        let Search::Toolkit { wheel_dirs } = library.search else {
+        let Search::Toolkit { wheel_dirs, .. } = library.search else {
             continue;
         };
         if !wheel_dirs.iter().any(|d| d.contains("{major}")) {

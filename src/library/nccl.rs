@@ -68,6 +68,7 @@ pub const NCCL: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/nccl/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     siblings: Names::NONE,

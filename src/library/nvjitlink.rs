@@ -78,6 +78,7 @@ pub const NVJITLINK: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/nvjitlink/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     siblings: Names::NONE,

@@ -59,6 +59,7 @@ pub const NVRTC: Library = Library {
     proc_address: None,
     search: Search::Toolkit {
         wheel_dirs: &["nvidia/cu{major}/lib", "nvidia/cuda_nvrtc/lib"],
+        toolkit_subdirs: &[],
     },
     preload: Names::NONE,
     // NVRTC opens its builtins by bare name when it compiles; the wheels ship

@@ -105,9 +105,15 @@ pub fn library_info(
         major: library.reported_major(major),
         wheel_dirs: match library.search {
             Search::System => None,
-            Search::Toolkit { wheel_dirs } => {
+            Search::Toolkit { wheel_dirs, .. } => {
                 Some(leak(crate::library::with_major(wheel_dirs, major)))
             }
+        },
+        toolkit_subdirs: match library.search {
+            Search::System => &[],
+            Search::Toolkit {
+                toolkit_subdirs, ..
+            } => toolkit_subdirs,
         },
         preload: system(library.preload_for(major)),
         requires: system(library.requires),

@@ -208,7 +208,7 @@ pub fn stream_mode_warning() -> Option<String> {
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
 static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
 {%- for t in texts %}

@@ -11,6 +11,7 @@
 #include <cusolverDn.h>
 #include <cusparse.h>
 #include <cudnn.h>
+#include <cupti.h>
 #include <cutensor.h>
 #include <nccl.h>
 #include <nvJitLink.h>
@@ -32,6 +33,7 @@
 #include "cusolver_shim.h"
 #include "cusparse_shim.h"
 #include "cudnn_shim.h"
+#include "cupti_shim.h"
 #include "cutensor_shim.h"
 #include "nccl_shim.h"
 #include "nvjitlink_shim.h"
@@ -75,6 +77,8 @@ static void which(const char *lib) {
         WHICH(nccl, NCCL, "ncclGetVersion");
     } else if (std::strcmp(lib, "cutensor") == 0) {
         WHICH(cutensor, CUTENSOR, "cutensorCreate");
+    } else if (std::strcmp(lib, "cupti") == 0) {
+        WHICH(cupti, CUPTI, "cuptiGetTimestamp");
     } else if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
             std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
@@ -332,9 +336,15 @@ static void dnn() {
     CHECK(cutensorCreate(&tensor) == CUTENSOR_STATUS_SUCCESS);
     std::printf("cutensor: cutensorLoggerSetLevel code %d\n", static_cast<int>(cutensorLoggerSetLevel(1)));
     CHECK(cutensorDestroy(tensor) == CUTENSOR_STATUS_SUCCESS);
+
+    uint64_t stamp = 0;
+    CHECK(cuptiGetTimestamp(&stamp) == CUPTI_SUCCESS);
+    std::printf("cupti: timestamp %llu\n", static_cast<unsigned long long>(stamp));
+    std::printf("cupti: cuptiActivityFlushAll code %d\n", static_cast<int>(cuptiActivityFlushAll(0)));
     which("cudnn");
     which("nccl");
     which("cutensor");
+    which("cupti");
 }
 
 // Without them: each answers its own code, and says why.
@@ -346,9 +356,12 @@ static void dnn_absent() {
     std::printf("nccl: ncclGetVersion code %d\n", static_cast<int>(ncclGetVersion(&version)));
     cutensorHandle_t tensor = nullptr;
     std::printf("cutensor: cutensorCreate code %d\n", static_cast<int>(cutensorCreate(&tensor)));
+    uint64_t stamp = 0;
+    std::printf("cupti: cuptiGetTimestamp code %d\n", static_cast<int>(cuptiGetTimestamp(&stamp)));
     which("cudnn");
     which("nccl");
     which("cutensor");
+    which("cupti");
 }
 
 int main(int argc, char **argv) {

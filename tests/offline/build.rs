@@ -2,8 +2,8 @@
 //! optional feature: the driver's 13.5 and merged modules, NVRTC 11.8,
 //! cuBLAS 13.0, NVML 12.9, the driver, NVRTC and cuBLAS 13.5 together,
 //! cudart and cuFFT 12.9, cuRAND 12.6 (a release `generated/` does not
-//! commit), cuSPARSE 13.0, cuSOLVER 11.8, cuDNN 12.6, NCCL 13.0 and cuTENSOR
-//! 12.9.
+//! commit), cuSPARSE 13.0, cuSOLVER 11.8, cuDNN 12.6, NCCL 13.0, cuTENSOR
+//! 12.9 and CUPTI 12.4.
 //! With the `emit` feature, also an option beyond the defaults for each
 //! library (an allow list), which the emitters serve from the shipped IR.
 
@@ -34,6 +34,7 @@ fn main() {
         ("cudnn", "12.6", "dnn"),
         ("nccl", "13.0", "dnn"),
         ("cutensor", "12.9", "dnn"),
+        ("cupti", "12.4", "dnn"),
     ] {
         builds.push(
             cushim::Builder::new()
@@ -58,6 +59,7 @@ fn main() {
             ("cudnn", "^cudnnCreate$"),
             ("nccl", "^ncclGetVersion$"),
             ("cutensor", "^cutensorCreate$"),
+            ("cupti", "^cuptiGetTimestamp$"),
         ] {
             builds.push(
                 cushim::Builder::new()

@@ -180,6 +180,9 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
         rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
         if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
+    } else if (L.version_query == version_api) {
+        unsigned v = 0;
+        rc = reinterpret_cast<int (*)(unsigned *)>(p)(&v);
     } else if (L.version_query == version_decimal || L.version_query == version_returned) {
         unsigned long long v = 0;
         if (L.version_query == version_returned) {
@@ -1089,6 +1092,11 @@ bool search_toolkit(const Library &L) {
         for (const char *sub : subdirs) {
             char dir[path_size];
             format(dir, sizeof dir, "%s%c%s", root, separator, sub);
+            if (attempt_in(L, dir)) return true;
+        }
+        for (const char *const *sub = L.toolkit_subdirs; *sub; ++sub) {
+            char dir[path_size];
+            format(dir, sizeof dir, "%s%c%s", root, separator, *sub);
             if (attempt_in(L, dir)) return true;
         }
     }

@@ -59,6 +59,10 @@ mod nccl {
 mod cutensor {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cutensor.rs"));
 }
+#[allow(clippy::pedantic, missing_docs)]
+mod cupti {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cupti.rs"));
+}
 
 /// Prints where each library's loader found it, or why it found none.
 macro_rules! which {
@@ -92,6 +96,7 @@ fn which(lib: &str) {
         "cudnn" => which!(cudnn),
         "nccl" => which!(nccl),
         "cutensor" => which!(cutensor),
+        "cupti" => which!(cupti),
         other => panic!("unknown library {other}"),
     }
 }
@@ -421,7 +426,14 @@ fn dnn() {
     unsafe { cutensor::Api::cutensorCreate(&raw mut tensor) }.expect("cutensorCreate");
     println!("cutensor: cutensorLoggerSetLevel code {}", unsafe { cutensor::cutensorLoggerSetLevel(1) }.0);
     unsafe { cutensor::Api::cutensorDestroy(tensor) }.expect("cutensorDestroy after a missing function");
-    for lib in ["cudnn", "nccl", "cutensor"] {
+
+    // CUPTI from the toolkit's extras/CUPTI/lib64, kept though its
+    // cuptiGetVersion answers CUPTI_ERROR_UNKNOWN without a driver.
+    let mut stamp = 0u64;
+    unsafe { cupti::Api::cuptiGetTimestamp(&raw mut stamp) }.expect("cuptiGetTimestamp");
+    println!("cupti: timestamp {stamp}");
+    println!("cupti: cuptiActivityFlushAll code {}", unsafe { cupti::cuptiActivityFlushAll(0) }.0);
+    for lib in ["cudnn", "nccl", "cutensor", "cupti"] {
         which(lib);
     }
 }
@@ -435,7 +447,9 @@ fn dnn_absent() {
     println!("nccl: ncclGetVersion code {}", unsafe { nccl::ncclGetVersion(&raw mut version) }.0);
     let mut tensor: cutensor::cutensorHandle_t = ptr::null_mut();
     println!("cutensor: cutensorCreate code {}", unsafe { cutensor::cutensorCreate(&raw mut tensor) }.0);
-    for lib in ["cudnn", "nccl", "cutensor"] {
+    let mut stamp = 0u64;
+    println!("cupti: cuptiGetTimestamp code {}", unsafe { cupti::cuptiGetTimestamp(&raw mut stamp) }.0);
+    for lib in ["cudnn", "nccl", "cutensor", "cupti"] {
         which(lib);
     }
 }

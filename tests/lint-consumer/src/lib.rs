@@ -111,6 +111,12 @@ pub mod nccl {
     include!("../../../generated/cuda-12.9/nccl.rs");
 }
 
+/// CUPTI of CUDA 12.9.
+#[cfg(feature = "every-library")]
+pub mod cupti {
+    include!("../../../generated/cuda-12.9/cupti.rs");
+}
+
 /// cuTENSOR 2 of CUDA 11.8.
 #[cfg(feature = "every-library")]
 pub mod cutensor {

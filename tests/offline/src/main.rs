@@ -57,6 +57,9 @@ mod family {
     pub mod cutensor_12_9 {
         include!(concat!(env!("OUT_DIR"), "/dnn/cutensor.rs"));
     }
+    pub mod cupti_12_4 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/cupti.rs"));
+    }
 
     pub fn run() {
         let mut device = std::ptr::null_mut();
@@ -84,6 +87,9 @@ mod family {
         let mut tensor = std::ptr::null_mut();
         let r = unsafe { cutensor_12_9::Api::cutensorCreate(&raw mut tensor) };
         println!("cutensor 12.9: {r:?}");
+        let mut stamp = 0;
+        let r = unsafe { cupti_12_4::Api::cuptiGetTimestamp(&raw mut stamp) };
+        println!("cupti 12.4: {r:?}");
         let (mut major, mut minor) = (0, 0);
         let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
         println!("nvrtc 11.8: {old:?}");
@@ -158,6 +164,9 @@ mod allowed {
     pub mod cutensor {
         include!(concat!(env!("OUT_DIR"), "/allowed/cutensor.rs"));
     }
+    pub mod cupti {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cupti.rs"));
+    }
 
     pub fn run() {
         let functions = [
@@ -175,6 +184,7 @@ mod allowed {
             cudnn::FUNCTIONS.len(),
             nccl::FUNCTIONS.len(),
             cutensor::FUNCTIONS.len(),
+            cupti::FUNCTIONS.len(),
         ];
         println!("allowed: {functions:?}");
         let (mut major, mut minor) = (0, 0);
