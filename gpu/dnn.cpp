@@ -5,10 +5,16 @@
 // (ncclCommInitAll with one device). Each result is printed as the FNV-1a
 // hash of its bytes, so that the builds can be compared bit for bit.
 // `dnn time` prints per-library first-call and steady-call costs instead,
-// `dnn first LIB` makes one call of one library.
+// `dnn first LIB` makes one call of one library, and `dnn trace` records
+// the kernels of the convolution with CUPTI's activity API and prints how
+// many there were and the hash of their sorted names.
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
+#include <cupti.h>
 #include <nccl.h>
+
+#include <algorithm>
+#include <string>
 
 #include <chrono>
 #include <cstdint>
@@ -130,6 +136,35 @@ static void collectives() {
     CHECK(ncclCommDestroy(comm));
 }
 
+// CUPTI's activity buffers: the kernel records' names, as CUPTI completes them.
+static std::vector<std::string> kernels;
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
+    *size = 8u << 20;
+    *buffer = static_cast<uint8_t *>(std::aligned_alloc(8, *size));
+    *max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t *buffer, size_t, size_t valid) {
+    CUpti_Activity *record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
+        if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+            kernels.push_back(reinterpret_cast<CUpti_ActivityKernel10 *>(record)->name);
+    std::free(buffer);
+}
+
+static void trace() {
+    CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
+    CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    convolution();
+    CHECK(cuptiActivityFlushAll(1));
+    std::sort(kernels.begin(), kernels.end());
+    std::string names;
+    for (const std::string &k : kernels) names += k + "\n";
+    std::printf("cupti kernels %zu names %016llx\n", kernels.size(),
+                static_cast<unsigned long long>(fnv1a(names.data(), names.size())));
+}
+
 template <typename F>
 static void cost(const char *lib, F call) {
     auto t0 = std::chrono::steady_clock::now();
@@ -148,6 +183,10 @@ int main(int argc, char **argv) {
         volatile size_t sink = 0;
         cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
         cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
+        return 0;
+    }
+    if (argc == 2 && std::strcmp(argv[1], "trace") == 0) {
+        trace();
         return 0;
     }
     if (argc == 3 && std::strcmp(argv[1], "first") == 0) {

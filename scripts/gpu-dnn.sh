@@ -2,7 +2,8 @@
 # cuDNN and NCCL on the GPU machine: a convolution forward and an all-reduce,
 # a broadcast and an all-gather on one GPU, through cushim's modules for
 # CUDA 13.0 in Rust (gpu/dnn) and in C++ (gpu/dnn.cpp), against the same C++
-# linked directly (-lcudart -lcudnn -lnccl): every result's hash must be
+# linked directly (-lcudart -lcudnn -lnccl -lcupti; CUPTI's activity API
+# records the convolution's kernels): every result's hash must be
 # equal, bit for bit. The libraries are found as the shims find them: the pip
 # wheels of the machine's Python environment (nvidia/cudnn/lib,
 # nvidia/nccl/lib), with no variable naming them. Then the first-call and
@@ -12,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 g=target/gpu-dnn
-libs="cudart cudnn nccl"
+libs="cudart cudnn nccl cupti"
 
 if [ "${1:-}" = prepare ]; then
     set -e
@@ -56,7 +57,7 @@ direct_inc="-I$site/nvidia/cu13/include -I$site/nvidia/cudnn/include -I$site/nvi
 # shellcheck disable=SC2086
 g++ -std=c++17 -O2 -Wall -Wextra -Werror $direct_inc gpu/dnn.cpp \
     -L"$runtime" -L"$cudnn" -L"$nccl" -Wl,-rpath,"$runtime:$cudnn:$nccl" \
-    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -o "$work/dnn-direct" || exit 1
+    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -o "$work/dnn-direct" || exit 1
 
 # The programs live in the Python environment's bin directory, as a tool
 # installed there does; the search walks up from the executable to its
@@ -95,6 +96,16 @@ for out in rust cpp; do
         echo "FAIL: $out differs from the program linked directly"; status=1
     fi
 done
+echo "== CUPTI's activity API records the convolution's kernels"
+for build in "$bin/cushim-gpu-dnn" "$bin/dnn-cpp" "$work/dnn-direct"; do
+    clean "$build" trace > "$work/trace-$(basename "$build").out" || status=1
+    echo "$(basename "$build"): $(cat "$work/trace-$(basename "$build").out")"
+done
+if cmp -s "$work/trace-cushim-gpu-dnn.out" "$work/trace-dnn-direct.out" && cmp -s "$work/trace-dnn-cpp.out" "$work/trace-dnn-direct.out" && grep -q 'kernels [1-9]' "$work/trace-dnn-direct.out"; then
+    echo "ok: the same kernels recorded through the stubs (Rust, C++) as linked directly"
+else
+    echo "FAIL: the kernels recorded differ"; status=1
+fi
 echo "== the system loader's trace (LD_DEBUG=files): cuDNN's graph library and sublibraries, loaded by path from its directory"
 clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudnn' | sed 's/^ *[0-9]*: *//' | head -12
 
@@ -115,6 +126,6 @@ for build in "$bin/dnn-cpp" "$work/dnn-direct"; do
     echo "-- $(basename "$build")"
     for i in 1 2 3; do clean "$build" time || status=1; done | sort
 done
-echo "== doctor --lib cudnn,nccl (--cuda 13.0)"
-clean "$bin/cushim" doctor --lib cudnn,nccl --cuda 13.0 | head -60 || status=1
+echo "== doctor --lib cudnn,nccl,cupti (--cuda 13.0)"
+clean "$bin/cushim" doctor --lib cudnn,nccl,cupti --cuda 13.0 | head -90 || status=1
 exit $status

@@ -14,6 +14,10 @@ mod cudnn {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/cudnn.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cupti {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/cupti.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nccl {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/nccl.rs"));
 }
@@ -151,7 +155,48 @@ fn collectives() {
     check!(ncclCommDestroy(comm));
 }
 
+/// The kernel records' names, as CUPTI completes its buffers.
+static KERNELS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+const BUFFER: usize = 8 << 20;
+
+unsafe extern "C" fn buffer_requested(buffer: *mut *mut u8, size: *mut usize, max_records: *mut usize) {
+    let layout = std::alloc::Layout::from_size_align(BUFFER, 8).unwrap();
+    unsafe {
+        *buffer = std::alloc::alloc(layout);
+        *size = BUFFER;
+        *max_records = 0;
+    }
+}
+
+unsafe extern "C" fn buffer_completed(_: cupti::CUcontext, _: u32, buffer: *mut u8, _: usize, valid: usize) {
+    let mut record: *mut cupti::CUpti_Activity = ptr::null_mut();
+    while unsafe { cupti::cuptiActivityGetNextRecord(buffer, valid, &raw mut record) }.0 == 0 {
+        if unsafe { (*record).kind } == cupti::CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL {
+            let kernel = record.cast::<cupti::CUpti_ActivityKernel10>();
+            let name = unsafe { std::ffi::CStr::from_ptr((*kernel).name) };
+            KERNELS.lock().unwrap().push(name.to_string_lossy().into_owned());
+        }
+    }
+    unsafe { std::alloc::dealloc(buffer, std::alloc::Layout::from_size_align(BUFFER, 8).unwrap()) };
+}
+
+/// gpu/dnn.cpp's `trace`: the convolution's kernels, recorded by CUPTI.
+fn trace() {
+    check!(cupti::cuptiActivityRegisterCallbacks(Some(buffer_requested), Some(buffer_completed)));
+    check!(cupti::cuptiActivityEnable(cupti::CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    convolution();
+    check!(cupti::cuptiActivityFlushAll(1));
+    let mut kernels = KERNELS.lock().unwrap().clone();
+    kernels.sort();
+    let names: String = kernels.iter().map(|k| format!("{k}\n")).collect();
+    println!("cupti kernels {} names {:016x}", kernels.len(), fnv1a(names.as_bytes()));
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("trace") {
+        trace();
+        return;
+    }
     convolution();
     collectives();
 }
