@@ -5,13 +5,18 @@
 // (ncclCommInitAll with one device). Each result is printed as the FNV-1a
 // hash of its bytes, so that the builds can be compared bit for bit.
 // `dnn time` prints per-library first-call and steady-call costs instead,
-// `dnn first LIB` makes one call of one library, and `dnn trace` records
+// `dnn first LIB` makes one call of one library, `dnn nvtx` prints what NVTX
+// range calls answer, and `dnn trace` records
 // the kernels of the convolution with CUPTI's activity API and prints how
 // many there were and the hash of their sorted names.
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 #include <cupti.h>
 #include <nccl.h>
+// The stubs, and the program linked with libnvtx3interop, call NVTX's
+// library: its header declares the functions only so.
+#define NVTX_NO_IMPL
+#include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <string>
@@ -183,6 +188,15 @@ int main(int argc, char **argv) {
         volatile size_t sink = 0;
         cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
         cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
+        return 0;
+    }
+    if (argc == 2 && std::strcmp(argv[1], "nvtx") == 0) {
+        int outer = nvtxRangePushA("outer");
+        int inner = nvtxRangePushA("inner");
+        nvtxMarkA("mark");
+        int first = nvtxRangePop();
+        int second = nvtxRangePop();
+        std::printf("nvtx push %d %d pop %d %d\n", outer, inner, first, second);
         return 0;
     }
     if (argc == 2 && std::strcmp(argv[1], "trace") == 0) {

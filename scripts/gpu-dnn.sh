@@ -13,7 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 g=target/gpu-dnn
-libs="cudart cudnn nccl cupti"
+libs="cudart cudnn nccl cupti nvtx"
 
 if [ "${1:-}" = prepare ]; then
     set -e
@@ -57,7 +57,7 @@ direct_inc="-I$site/nvidia/cu13/include -I$site/nvidia/cudnn/include -I$site/nvi
 # shellcheck disable=SC2086
 g++ -std=c++17 -O2 -Wall -Wextra -Werror $direct_inc gpu/dnn.cpp \
     -L"$runtime" -L"$cudnn" -L"$nccl" -Wl,-rpath,"$runtime:$cudnn:$nccl" \
-    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -o "$work/dnn-direct" || exit 1
+    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -l:libnvtx3interop.so.1 -o "$work/dnn-direct" || exit 1
 
 # The programs live in the Python environment's bin directory, as a tool
 # installed there does; the search walks up from the executable to its
@@ -105,6 +105,18 @@ if cmp -s "$work/trace-cushim-gpu-dnn.out" "$work/trace-dnn-direct.out" && cmp -
     echo "ok: the same kernels recorded through the stubs (Rust, C++) as linked directly"
 else
     echo "FAIL: the kernels recorded differ"; status=1
+fi
+echo "== NVTX range calls: with the library (the stubs find the wheel's libnvtx3interop.so.1), and without it"
+for build in "$bin/cushim-gpu-dnn" "$bin/dnn-cpp" "$work/dnn-direct"; do
+    echo "$(basename "$build"): $(clean "$build" nvtx)" | tee "$work/nvtx-$(basename "$build").out"
+done
+for build in "$bin/cushim-gpu-dnn" "$bin/dnn-cpp"; do
+    echo "$(basename "$build") without NVTX (CUSHIM_NVTX_LIBRARY names no file): $(clean env CUSHIM_NVTX_LIBRARY=/nonexistent/libnvtx3interop.so.1 "$build" nvtx)" || status=1
+done
+if [ "$(cut -d: -f2 "$work/nvtx-cushim-gpu-dnn.out")" = "$(cut -d: -f2 "$work/nvtx-dnn-direct.out")" ] && [ "$(cut -d: -f2 "$work/nvtx-dnn-cpp.out")" = "$(cut -d: -f2 "$work/nvtx-dnn-direct.out")" ]; then
+    echo "ok: NVTX answers through the stubs as linked directly"
+else
+    echo "FAIL: NVTX answers differ"; status=1
 fi
 echo "== the system loader's trace (LD_DEBUG=files): cuDNN's graph library and sublibraries, loaded by path from its directory"
 clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudnn' | sed 's/^ *[0-9]*: *//' | head -12

@@ -45,6 +45,9 @@ pub enum Builtin {
     Double,
     /// `size_t`, `uintptr_t`.
     Usize,
+    /// `wchar_t`: its own type in C++, so a C++ pair spells it by name; 32
+    /// bits where cushim parses (Rust's `c_int`, as bindgen's).
+    WChar,
     /// `ssize_t`, `ptrdiff_t`, `intptr_t`.
     Isize,
     /// `int8_t`.
@@ -252,6 +255,7 @@ fn builtin_c(b: Builtin) -> &'static str {
         Builtin::Float => "float",
         Builtin::Double => "double",
         Builtin::Usize => "size_t",
+        Builtin::WChar => "wchar_t",
         Builtin::Isize => "ptrdiff_t",
         Builtin::I8 => "int8_t",
         Builtin::I16 => "int16_t",

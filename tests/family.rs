@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
 /// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 14] = [
+const LIBRARIES: [(&str, &str); 15] = [
     ("nvrtc", "13.5"),
     ("nvml", "13.5"),
     ("nvjitlink", "13.5"),
@@ -35,6 +35,7 @@ const LIBRARIES: [(&str, &str); 14] = [
     ("nccl", "13.0"),
     ("cutensor", "13.0"),
     ("cupti", "13.0"),
+    ("nvtx", "13.0"),
 ];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
@@ -112,6 +113,7 @@ fn programs() -> &'static Programs {
             "libnccl",
             "libcutensor",
             "libcupti",
+            "libnvtx3interop",
         ] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
@@ -987,12 +989,12 @@ fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
 }
 
 #[test]
-fn cudnn_nccl_cutensor_and_cupti_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
+fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
 ) {
     let dir = scratch("family-dnn");
     let toolkit = dir.join("toolkit");
     let lib64 = toolkit.join("lib64");
-    for lib in ["cublaslt", "cudnn", "nccl", "cutensor"] {
+    for lib in ["cublaslt", "cudnn", "nccl", "cutensor", "nvtx"] {
         fake(lib, &lib64, &[]);
     }
     for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
@@ -1035,6 +1037,9 @@ fn cudnn_nccl_cutensor_and_cupti_load_what_they_open_and_need_and_a_missing_grap
             "cupti: cuptiActivityFlushAll code 27".into(),
             // Kept, its API number no version.
             format!("path={} version=0", extras.join("libcupti.so.13").display()),
+            // NVTX's values, and NULL for the function the fake lacks.
+            "nvtx: push 0 1 pop 1 domain null true".into(),
+            format!("path={} version=0", in_lib64("libnvtx3interop.so.1")),
         ] {
             assert!(out.contains(&want), "want {want}:\n{out}");
         }
@@ -1052,6 +1057,8 @@ fn cudnn_nccl_cutensor_and_cupti_load_what_they_open_and_need_and_a_missing_grap
             "cutensor: cutensorCreate code 1",
             // CUPTI_ERROR_NOT_INITIALIZED.
             "cupti: cuptiGetTimestamp code 15",
+            // NVTX has no status: zero without the library.
+            "nvtx: push 0 0 pop 0 domain null true",
             "or set CUSHIM_CUDNN_LIBRARY to the absolute path of `libcudnn.so.9`",
             "or set CUSHIM_NCCL_LIBRARY to the absolute path of `libnccl.so.2`",
         ] {
@@ -1099,6 +1106,31 @@ fn cudnn_nccl_cutensor_and_cupti_load_what_they_open_and_need_and_a_missing_grap
             );
             assert!(out.contains(&want), "want {want}:\n{out}");
         }
+    }
+    // The wrong cuDNN first (LD_LIBRARY_PATH), a right one later (CUDA_HOME):
+    // the wrong one's graph library, loaded before its release was known,
+    // stays loaded and would serve the right one's open by name, so the
+    // search stops. cuTENSOR requires nothing: its search goes on to the
+    // right copy.
+    let env = [
+        ("LD_LIBRARY_PATH", &*old.join("lib64")),
+        ("CUDA_HOME", &*toolkit),
+    ];
+    for out in both(&["which", "cudnn"], &env, &dir) {
+        assert!(
+            out.contains("`libcudnn_graph.so.9` from its directory stay loaded, so no other copy is tried (name the right one with CUSHIM_CUDNN_LIBRARY)"),
+            "{out}"
+        );
+        assert!(!out.contains("path="), "{out}");
+    }
+    for out in both(&["which", "cutensor"], &env, &dir) {
+        assert!(
+            out.contains(&format!(
+                "path={} version=2080",
+                in_lib64("libcutensor.so.2")
+            )),
+            "{out}"
+        );
     }
 }
 

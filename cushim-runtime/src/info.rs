@@ -111,6 +111,10 @@ pub enum VersionQuery {
     /// is read from it (the file name tells the major). Example:
     /// `cuptiGetVersion` (`28` for CUDA 12.9, `130001` for 13.0).
     Api,
+    /// No version function: the name is one of the library's exports, looked
+    /// up (never called) to tell the library from another file. Example:
+    /// NVTX's `nvtxRangePushA`.
+    Absent,
 }
 
 /// The status values the drop-in layer returns when a call never reached

@@ -1,7 +1,7 @@
 //! Finding and opening a library: the places searched, in order, and what
 //! is checked of each candidate before it is used.
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr, OsString};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -563,45 +563,7 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
         }
     };
     if let Some(path) = path {
-        // The path the user named is opened as given, after its
-        // dependencies from its directory: the platform's own message says
-        // best why it cannot be, unless the file there would hang or crash
-        // the loader.
-        let name = path.to_string_lossy().into_owned();
-        let found = check_existing(Path::new(&path))
-            .and_then(|()| preload(info, Path::new(&path), None, attempts))
-            .and_then(|()| {
-                attempts.fetch_add(1, Ordering::Relaxed);
-                open_one(&path, false).map_err(|e| describe(&e))
-            });
-        let found = found.and_then(|library| {
-            match admit(info, &library, Path::new(&path), None, attempts) {
-                Ok(()) => Ok(library),
-                Err(why) => {
-                    std::mem::forget(library);
-                    Err(why)
-                }
-            }
-        });
-        let found = match found {
-            Ok(library) => inspect(info, library, name, OVERRIDE, None, attempts),
-            Err(error) => {
-                tried.push(Attempt {
-                    name,
-                    error,
-                    from: OVERRIDE,
-                });
-                Err(LoadError::LibraryNotFound {
-                    library: info,
-                    tried: tried.clone(),
-                })
-            }
-        };
-        return Search {
-            found,
-            tried,
-            not_tried: Vec::new(),
-        };
+        return open_override(info, &path, attempts);
     }
     let mut wrong = None;
     let mut rest = candidates(info).into_iter();
@@ -636,17 +598,73 @@ pub(crate) fn search_counting(info: &'static LibraryInfo, attempts: &AtomicUsize
                     not_tried,
                 };
             }
-            Err(error) => tried.push(Attempt {
-                name: candidate.shown(),
-                error,
-                from,
-            }),
+            Err(refused) => {
+                tried.push(Attempt {
+                    name: candidate.shown(),
+                    error: refused.why,
+                    from,
+                });
+                if refused.ends_search {
+                    return Search {
+                        found: Err(LoadError::LibraryNotFound {
+                            library: info,
+                            tried: tried.clone(),
+                        }),
+                        tried,
+                        not_tried: Vec::new(),
+                    };
+                }
+            }
         }
     }
     let found = Err(wrong.unwrap_or(LoadError::LibraryNotFound {
         library: info,
         tried: tried.clone(),
     }));
+    Search {
+        found,
+        tried,
+        not_tried: Vec::new(),
+    }
+}
+
+/// The path the user named ([`LibraryInfo::override_var`]), opened as
+/// given, after its dependencies from its directory: the platform's own
+/// message says best why it cannot be, unless the file there would hang or
+/// crash the loader.
+fn open_override(info: &'static LibraryInfo, path: &OsStr, attempts: &AtomicUsize) -> Search {
+    let name = path.to_string_lossy().into_owned();
+    let found = check_existing(Path::new(path))
+        .and_then(|()| preload(info, Path::new(path), None, attempts))
+        .and_then(|()| {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            open_one(path, false).map_err(|e| describe(&e))
+        });
+    let found =
+        found.and_then(
+            |library| match admit(info, &library, Path::new(path), None, attempts) {
+                Ok(()) => Ok(library),
+                Err(refused) => {
+                    std::mem::forget(library);
+                    Err(refused.why)
+                }
+            },
+        );
+    let mut tried = Vec::new();
+    let found = match found {
+        Ok(library) => inspect(info, library, name, OVERRIDE, None, attempts),
+        Err(error) => {
+            tried.push(Attempt {
+                name,
+                error,
+                from: OVERRIDE,
+            });
+            Err(LoadError::LibraryNotFound {
+                library: info,
+                tried: tried.clone(),
+            })
+        }
+    };
     Search {
         found,
         tried,
@@ -760,7 +778,7 @@ fn try_one(
     candidate: &Candidate,
     from: &'static str,
     attempts: &AtomicUsize,
-) -> Result<Result<Loaded, LoadError>, String> {
+) -> Result<Result<Loaded, LoadError>, Refused> {
     let environment = match candidate {
         Candidate::AboveProgram { environment, .. } => Some(environment.as_path()),
         _ => None,
@@ -801,15 +819,15 @@ fn try_one(
     if !has_version_function(info, &library) {
         // Kept mapped but never used: a library is never unloaded.
         std::mem::forget(library);
-        return Err(format!(
+        return Err(Refused::from(format!(
             "it does not export `{}`, which every {} has",
             info.version_function.to_string_lossy(),
             info.label
-        ));
+        )));
     }
-    if let Err(why) = admit(info, &library, Path::new(&name), environment, attempts) {
+    if let Err(refused) = admit(info, &library, Path::new(&name), environment, attempts) {
         std::mem::forget(library);
-        return Err(why);
+        return Err(refused);
     }
     Ok(inspect(
         info,
@@ -819,6 +837,32 @@ fn try_one(
         environment,
         attempts,
     ))
+}
+
+/// Why a candidate is not used, and whether the search must stop there.
+pub(crate) struct Refused {
+    why: String,
+    /// A copy of another CUDA release was refused after the libraries it
+    /// requires were loaded from its directory: those stay loaded (a library
+    /// is never unloaded), and the library of any later copy would open
+    /// them by name (their sonames do not tell the release), so no later
+    /// copy is tried.
+    ends_search: bool,
+}
+
+impl From<String> for Refused {
+    fn from(why: String) -> Refused {
+        Refused {
+            why,
+            ends_search: false,
+        }
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(why: &str) -> Refused {
+        Refused::from(why.to_string())
+    }
 }
 
 /// What a copy needs before anything of it is called: the libraries it
@@ -831,7 +875,7 @@ fn admit(
     opened: &Path,
     environment: Option<&Path>,
     attempts: &AtomicUsize,
-) -> Result<(), String> {
+) -> Result<(), Refused> {
     if !info.requires.is_empty() {
         let file = if opened.is_absolute() {
             Some(opened.to_path_buf())
@@ -839,10 +883,10 @@ fn admit(
             mapped_file(info, library)
         };
         let Some(dir) = file.as_deref().and_then(Path::parent) else {
-            return Err(format!(
+            return Err(Refused::from(format!(
                 "its directory is unknown, and it needs `{}` from there",
                 info.requires.join("`, `")
-            ));
+            )));
         };
         for name in info.requires {
             let path = dir.join(name);
@@ -862,10 +906,10 @@ fn admit(
         let f = match f {
             Ok(f) if !f.is_null() => *f,
             _ => {
-                return Err(format!(
+                return Err(Refused::from(format!(
                     "it does not export `{}`, which tells the CUDA release it was built for",
                     function.to_string_lossy()
-                ))
+                )))
             }
         };
         // SAFETY: the function's prototype is `size_t f(void)`, as the
@@ -873,11 +917,24 @@ fn admit(
         let found = unsafe { std::mem::transmute::<*mut c_void, BuiltFor>(f)() };
         let found = u32::try_from(found).unwrap_or(u32::MAX);
         if found != 0 && found / 1000 != major {
-            return Err(format!(
-                "it was built for CUDA {} (its `{}`), but the header is for CUDA {major}.x",
-                crate::info::version_text(found),
-                function.to_string_lossy()
-            ));
+            let loaded = !info.requires.is_empty();
+            return Err(Refused {
+                why: format!(
+                    "it was built for CUDA {} (its `{}`), but the header is for CUDA {major}.x{}",
+                    crate::info::version_text(found),
+                    function.to_string_lossy(),
+                    if loaded {
+                        format!(
+                            "; `{}` from its directory stay loaded, so no other copy is tried (name the right one with {})",
+                            info.requires.join("`, `"),
+                            info.override_var
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
+                ends_search: loaded,
+            });
         }
     }
     Ok(())
@@ -1150,10 +1207,10 @@ pub(crate) unsafe fn call_version(
     type Returned = unsafe extern "C" fn() -> usize;
     let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
     // 10000 × major + 100 × minor + patch, as 1000 × major + 10 × minor.
-    let decimal = |v: u64| {
-        let major = u32::try_from((v / 10000).min(4_000_000)).unwrap_or(0);
-        let minor = u32::try_from(v / 100 % 100).unwrap_or(0);
-        major * 1000 + minor * 10
+    // 0 (unknown) outside the encoding, as the C++ runtime reads it.
+    let decimal = |v: u64| match u32::try_from(v / 10000) {
+        Ok(major @ 1..4_000_000) => major * 1000 + u32::try_from(v / 100 % 100).unwrap_or(0) * 10,
+        _ => 0,
     };
     // SAFETY: the caller vouches for the prototype, which the library has
     // kept since it introduced the function.
@@ -1197,6 +1254,7 @@ pub(crate) unsafe fn call_version(
                     },
                 )
             }
+            VersionQuery::Absent => (None, 0),
             VersionQuery::Api => {
                 let f = std::mem::transmute::<*mut c_void, Number>(function);
                 let mut v: c_int = 0;

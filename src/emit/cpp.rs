@@ -74,6 +74,8 @@ struct Source<'a> {
     link_name: &'static str,
     /// The define that switches the header to per-thread names, if any.
     /// Example: `CUDA_API_PER_THREAD_DEFAULT_STREAM`.
+    /// Macros the header is read with. Example: `NVTX_NO_IMPL`.
+    defines: &'static [&'static str],
     per_thread_define: Option<&'static str>,
     /// The library's file-name arrays ([`CppLibrary::arrays`]).
     arrays: String,
@@ -156,7 +158,7 @@ struct CppLibrary {
     version_function: String,
     /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`,
     /// 4 `f(int *)` in decimal digits, 5 `size_t f(void)`, 6 `f(uint32_t *)`
-    /// of an API number.
+    /// of an API number, 7 none (an export, never called).
     version_query: u8,
     /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
     built_for: String,
@@ -210,6 +212,7 @@ impl CppLibrary {
                 VersionQuery::Decimal => 4,
                 VersionQuery::Returned => 5,
                 VersionQuery::Api => 6,
+                VersionQuery::Absent => 7,
             },
             built_for: match unix.built_for {
                 Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
@@ -660,6 +663,7 @@ pub fn emit(
         status_type: &status_type,
         label,
         link_name: library.link_name,
+        defines: library.parse.defines,
         per_thread_define: library.parse.per_thread_define,
         arrays: own.arrays("cushim"),
         this_literal: own.literal(

@@ -63,6 +63,11 @@ pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> S
 #[cfg(feature = "emit")]
 pub(crate) fn status_type(api: &Api) -> Result<String, Error> {
     let named = api.library.parse.status_type;
+    // A library without a status (NVTX): every function returns a value,
+    // and the loader's codes are plain integers.
+    if api.library.success.is_empty() {
+        return Ok("i32".to_string());
+    }
     // Named and declared: even a module of value functions alone (cuDNN's
     // `cudnnGetVersion`) has its library's status type.
     if !named.is_empty()

@@ -869,7 +869,7 @@ fn builtin(b: Builtin) -> &'static str {
         Builtin::UChar => "::core::ffi::c_uchar",
         Builtin::Short => "::core::ffi::c_short",
         Builtin::UShort => "::core::ffi::c_ushort",
-        Builtin::Int => "::core::ffi::c_int",
+        Builtin::Int | Builtin::WChar => "::core::ffi::c_int",
         Builtin::UInt => "::core::ffi::c_uint",
         Builtin::Long => "::core::ffi::c_long",
         Builtin::ULong => "::core::ffi::c_ulong",

@@ -344,6 +344,16 @@ impl Source for Pip {
 
     fn download(&self, wheel: &Wheel, dir: &Path) -> Result<(Vec<u8>, PathBuf), Error> {
         let spec = wheel.spec();
+        // The pinned file itself: of the files of one version that fit the
+        // platforms equally (`manylinux2014` and `manylinux2014.manylinux_2_17`
+        // wheels), pip's download and its finder may pick others; with the
+        // pin's hash required, pip takes the file that has it.
+        let requirement = dir.join("cushim-requirement.txt");
+        fs::write(
+            &requirement,
+            format!("{spec} --hash=sha256:{}\n", wheel.sha256),
+        )
+        .map_err(|e| super::io_error("cannot write", &requirement, e))?;
         let mut pip =
             pip(dir).map_err(|e| super::io_error("cannot prepare to run pip in", dir, e))?;
         pip.command.envs(self.env.iter().map(|(k, v)| (k, v)));
@@ -354,7 +364,8 @@ impl Source for Pip {
             .args(self.which_file())
             .arg("--dest")
             .arg(dir)
-            .arg(&spec)
+            .arg("--requirement")
+            .arg(&requirement)
             .output()
             .map_err(no_python)?;
         drop(pip);

@@ -48,6 +48,7 @@ pub const DRIVER: Library = Library {
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
         skip_prefixes: &[],
+        defines: &[],
     },
     naming: Naming {
         pfn_prefix: "PFN_",

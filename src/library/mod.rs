@@ -134,6 +134,10 @@ pub struct ParseSettings {
     /// weak alias callers use, which a profiler may interpose) and
     /// `pncclX`.
     pub skip_prefixes: &'static [&'static str],
+    /// Macros defined for every parse and in the C++ pair before it includes
+    /// the headers. Example: NVTX's `NVTX_NO_IMPL`, without which its
+    /// functions are `static inline` definitions, not declarations.
+    pub defines: &'static [&'static str],
 }
 
 impl ParseSettings {
@@ -150,6 +154,7 @@ impl ParseSettings {
         status_type: "",
         platforms: &[],
         skip_prefixes: &[],
+        defines: &[],
     };
 }
 
@@ -588,6 +593,7 @@ mod nccl;
 mod nvjitlink;
 mod nvml;
 mod nvrtc;
+mod nvtx;
 
 pub use cublas::CUBLAS;
 pub use cublaslt::CUBLASLT;
@@ -604,11 +610,12 @@ pub use nccl::NCCL;
 pub use nvjitlink::NVJITLINK;
 pub use nvml::NVML;
 pub use nvrtc::NVRTC;
+pub use nvtx::NVTX;
 
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
     &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI,
+    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI, &NVTX,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as

@@ -647,6 +647,7 @@ fn canonical(ty: CXType) -> String {
 fn std_typedef(name: &str) -> Option<Builtin> {
     Some(match name {
         "size_t" => Builtin::Usize,
+        "wchar_t" => Builtin::WChar,
         "ssize_t" | "ptrdiff_t" | "intptr_t" => Builtin::Isize,
         "uintptr_t" => Builtin::Usize,
         "int8_t" => Builtin::I8,

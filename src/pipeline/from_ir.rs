@@ -140,7 +140,14 @@ fn from_headers(
         }
         Source::Files { header, typedefs } => parse::Input::files(header.clone(), typedefs.clone()),
     };
-    input.clang_args = options.clang_args.clone();
+    // The library's own defines (NVTX's `NVTX_NO_IMPL`), then the user's.
+    input.clang_args = library
+        .parse
+        .defines
+        .iter()
+        .map(|d| format!("-D{d}"))
+        .chain(options.clang_args.iter().cloned())
+        .collect();
     let raw = parse::parse(&input, &library.parse)?;
     let release = match pinned.or(raw.version).or(toolkit_release) {
         Some(v) => Release::One(v),

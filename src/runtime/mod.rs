@@ -117,7 +117,8 @@ pub fn library_info(
         },
         preload: system(library.preload_for(major)),
         requires: system(library.requires),
-        built_for: library.built_for.map(|f| (f, major)),
+        // Only for a known major: headers of an unknown release check nothing.
+        built_for: library.built_for.filter(|_| major != 0).map(|f| (f, major)),
         siblings: system(library.siblings),
         // Only a library installed with a toolkit has a family whose
         // directories are searched.

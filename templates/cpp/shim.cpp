@@ -13,6 +13,13 @@
 // always read in legacy mode here.
 #undef {{ define }}
 {%- endif %}
+{%- for d in defines %}
+
+// The header is read as cushim parsed it: with {{ d }} defined.
+#ifndef {{ d }}
+#define {{ d }}
+#endif
+{%- endfor %}
 #include "{{ api_header }}"
 {%- for o in optional %}
 // {{ o.header }}'s functions are defined where it and what it needs are found.

@@ -12,6 +12,9 @@
 #include <cusparse.h>
 #include <cudnn.h>
 #include <cupti.h>
+// The stubs define NVTX's functions: the header declares them only so.
+#define NVTX_NO_IMPL
+#include <nvtx3/nvToolsExt.h>
 #include <cutensor.h>
 #include <nccl.h>
 #include <nvJitLink.h>
@@ -34,6 +37,7 @@
 #include "cusparse_shim.h"
 #include "cudnn_shim.h"
 #include "cupti_shim.h"
+#include "nvtx_shim.h"
 #include "cutensor_shim.h"
 #include "nccl_shim.h"
 #include "nvjitlink_shim.h"
@@ -79,6 +83,8 @@ static void which(const char *lib) {
         WHICH(cutensor, CUTENSOR, "cutensorCreate");
     } else if (std::strcmp(lib, "cupti") == 0) {
         WHICH(cupti, CUPTI, "cuptiGetTimestamp");
+    } else if (std::strcmp(lib, "nvtx") == 0) {
+        WHICH(nvtx, NVTX, "nvtxRangePushA");
     } else if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
             std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
@@ -302,6 +308,16 @@ static void more_absent() {
     std::printf("cusolver: cusolverDnCreate code %d\n", static_cast<int>(cusolverDnCreate(&dense)));
 }
 
+// The Rust program's `nvtx_ranges`.
+static void nvtx_ranges() {
+    int outer = nvtxRangePushA("outer");
+    int inner = nvtxRangePushA("inner");
+    nvtxMarkA("mark");
+    int popped = nvtxRangePop();
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("d");
+    std::printf("nvtx: push %d %d pop %d domain null %s\n", outer, inner, popped, domain ? "false" : "true");
+}
+
 // cuDNN, NCCL and cuTENSOR found by path (the Rust program's `dnn`).
 static void dnn() {
     std::printf("cudnn: version %zu\n", cudnnGetVersion());
@@ -341,10 +357,12 @@ static void dnn() {
     CHECK(cuptiGetTimestamp(&stamp) == CUPTI_SUCCESS);
     std::printf("cupti: timestamp %llu\n", static_cast<unsigned long long>(stamp));
     std::printf("cupti: cuptiActivityFlushAll code %d\n", static_cast<int>(cuptiActivityFlushAll(0)));
+    nvtx_ranges();
     which("cudnn");
     which("nccl");
     which("cutensor");
     which("cupti");
+    which("nvtx");
 }
 
 // Without them: each answers its own code, and says why.
@@ -358,10 +376,12 @@ static void dnn_absent() {
     std::printf("cutensor: cutensorCreate code %d\n", static_cast<int>(cutensorCreate(&tensor)));
     uint64_t stamp = 0;
     std::printf("cupti: cuptiGetTimestamp code %d\n", static_cast<int>(cuptiGetTimestamp(&stamp)));
+    nvtx_ranges();
     which("cudnn");
     which("nccl");
     which("cutensor");
     which("cupti");
+    which("nvtx");
 }
 
 int main(int argc, char **argv) {

@@ -3,7 +3,7 @@
 //! cuBLAS 13.0, NVML 12.9, the driver, NVRTC and cuBLAS 13.5 together,
 //! cudart and cuFFT 12.9, cuRAND 12.6 (a release `generated/` does not
 //! commit), cuSPARSE 13.0, cuSOLVER 11.8, cuDNN 12.6, NCCL 13.0, cuTENSOR
-//! 12.9 and CUPTI 12.4.
+//! 12.9, CUPTI 12.4 and NVTX 12.8.
 //! With the `emit` feature, also an option beyond the defaults for each
 //! library (an allow list), which the emitters serve from the shipped IR.
 
@@ -35,6 +35,7 @@ fn main() {
         ("nccl", "13.0", "dnn"),
         ("cutensor", "12.9", "dnn"),
         ("cupti", "12.4", "dnn"),
+        ("nvtx", "12.8", "dnn"),
     ] {
         builds.push(
             cushim::Builder::new()
@@ -60,6 +61,7 @@ fn main() {
             ("nccl", "^ncclGetVersion$"),
             ("cutensor", "^cutensorCreate$"),
             ("cupti", "^cuptiGetTimestamp$"),
+            ("nvtx", "^nvtxRangePushA$"),
         ] {
             builds.push(
                 cushim::Builder::new()

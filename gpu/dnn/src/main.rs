@@ -18,6 +18,10 @@ mod cupti {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/cupti.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
+mod nvtx {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/nvtx.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nccl {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/nccl.rs"));
 }
@@ -195,6 +199,15 @@ fn trace() {
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("trace") {
         trace();
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("nvtx") {
+        let outer = unsafe { nvtx::nvtxRangePushA(c"outer".as_ptr()) };
+        let inner = unsafe { nvtx::nvtxRangePushA(c"inner".as_ptr()) };
+        unsafe { nvtx::nvtxMarkA(c"mark".as_ptr()) };
+        let first = unsafe { nvtx::nvtxRangePop() };
+        let second = unsafe { nvtx::nvtxRangePop() };
+        println!("nvtx push {outer} {inner} pop {first} {second}");
         return;
     }
     convolution();

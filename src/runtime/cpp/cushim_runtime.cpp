@@ -180,6 +180,8 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
         rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
         if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
+    } else if (L.version_query == version_absent) {
+        return no_answer;
     } else if (L.version_query == version_api) {
         unsigned v = 0;
         rc = reinterpret_cast<int (*)(unsigned *)>(p)(&v);
@@ -735,11 +737,27 @@ void load_siblings(const Library &L, unsigned version, const char *dir, const ch
     }
 }
 
+// Ends a search without a library: the status, and the message that lists
+// what was tried.
+void not_found(const Library &L) {
+    State &s = *L.state;
+    s.status = status_library_not_found;
+    char names[256] = {};
+    for (const char *const *name = L.names; *name; ++name) {
+        append(names, sizeof names, names[0] ? "` or `" : "");
+        append(names, sizeof names, *name);
+    }
+    format(s.message, sizeof s.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
+           L.label, s.tried, L.install, L.override_var, names);
+}
+
 // What a copy needs before anything of it is called (the Rust runtime's
 // `admit`): the libraries it requires, loaded from its own directory, and,
-// where its file does not tell, the CUDA release it was built for. False,
-// noted as tried, when it is not to be used.
-bool admit(const Library &L, void *h, const char *name, const char *file, bool known, const char *environment) {
+// where its file does not tell, the CUDA release it was built for. 0 to use
+// it; 1, noted as tried, to go on searching; 2 to stop the search: a copy of
+// another release was refused after the libraries it requires were loaded,
+// which stay loaded and which any later copy would open by name.
+int admit(const Library &L, void *h, const char *name, const char *file, bool known, const char *environment) {
     State &s = *L.state;
     char why[path_size * 2 + 2048];
     const char *slash = std::strrchr(file, separator);
@@ -747,7 +765,7 @@ bool admit(const Library &L, void *h, const char *name, const char *file, bool k
         if (!known || !slash) {
             format(why, sizeof why, "its directory is unknown, and it needs `%s` from there", *req);
             note_tried(s.tried, sizeof s.tried, name, why);
-            return false;
+            return 1;
         }
         char path[path_size];
         format(path, sizeof path, "%.*s%c%s", static_cast<int>(slash - file), file, separator, *req);
@@ -769,7 +787,7 @@ bool admit(const Library &L, void *h, const char *name, const char *file, bool k
                    "first call without it",
                    path, error, L.label);
             note_tried(s.tried, sizeof s.tried, name, why);
-            return false;
+            return 1;
         }
     }
     if (L.built_for) {
@@ -778,18 +796,30 @@ bool admit(const Library &L, void *h, const char *name, const char *file, bool k
             format(why, sizeof why, "it does not export `%s`, which tells the CUDA release it was built for",
                    L.built_for);
             note_tried(s.tried, sizeof s.tried, name, why);
-            return false;
+            return 1;
         }
         std::size_t built = reinterpret_cast<std::size_t (*)()>(p)();
         if (built != 0 && built / 1000 != L.built_for_major) {
             format(why, sizeof why, "it was built for CUDA %u.%u (its `%s`), but the header is for CUDA %u.x",
                    static_cast<unsigned>(built / 1000), static_cast<unsigned>(built % 1000 / 10), L.built_for,
                    L.built_for_major);
+            if (!L.required[0]) {
+                note_tried(s.tried, sizeof s.tried, name, why);
+                return 1;
+            }
+            append(why, sizeof why, "; `");
+            for (const char *const *req = L.required; *req; ++req) {
+                if (req != L.required) append(why, sizeof why, "`, `");
+                append(why, sizeof why, *req);
+            }
+            append(why, sizeof why, "` from its directory stay loaded, so no other copy is tried (name the right one with ");
+            append(why, sizeof why, L.override_var);
+            append(why, sizeof why, ")");
             note_tried(s.tried, sizeof s.tried, name, why);
-            return false;
+            return 2;
         }
     }
-    return true;
+    return 0;
 }
 
 // Adopts handle `h`, opened as `name`; true when the search is over (loaded,
@@ -810,7 +840,16 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
     // The file: the path opened, or where the system loader found a bare name.
     char file[path_size];
     bool known = library_file(L, h, name, file, sizeof file);
-    if (!admit(L, h, name, file, known, environment)) return false;
+    switch (admit(L, h, name, file, known, environment)) {
+        case 0:
+            break;
+        case 1:
+            return false;
+        default:
+            // The search is over: not found, with this copy's reason last.
+            not_found(L);
+            return true;
+    }
     unsigned version = 0;
     int rc = read_version(L, h, version);
     if (L.has_stub && rc == L.codes.stub_library) {
@@ -1152,14 +1191,7 @@ void open_library(const Library &L) {
         }
     }
     if (s.status == status_wrong_major) return;
-    s.status = status_library_not_found;
-    char names[256] = {};
-    for (const char *const *name = L.names; *name; ++name) {
-        append(names, sizeof names, names[0] ? "` or `" : "");
-        append(names, sizeof names, *name);
-    }
-    format(s.message, sizeof s.message, "%s library not found; tried %s. %s, or set %s to the absolute path of `%s`",
-           L.label, s.tried, L.install, L.override_var, names);
+    not_found(L);
 }
 
 State *loaded(const Library &L);

@@ -55,7 +55,8 @@ enum VersionQuery : int {
     version_property = 3,     // f(int property, int *value): the major (0), the minor (1)
     version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
     version_returned = 5,     // size_t f(void), no status: 10000 x major + 100 x minor + patch
-    version_api = 6           // f(uint32_t *version): an API number, not a release: no version read
+    version_api = 6,          // f(uint32_t *version): an API number, not a release: no version read
+    version_absent = 7        // no version function: the name is an export, never called
 };
 
 // One row of a pair's function table: what to bind.

@@ -63,6 +63,10 @@ mod cutensor {
 mod cupti {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cupti.rs"));
 }
+#[allow(clippy::pedantic, missing_docs)]
+mod nvtx {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvtx.rs"));
+}
 
 /// Prints where each library's loader found it, or why it found none.
 macro_rules! which {
@@ -97,6 +101,7 @@ fn which(lib: &str) {
         "nccl" => which!(nccl),
         "cutensor" => which!(cutensor),
         "cupti" => which!(cupti),
+        "nvtx" => which!(nvtx),
         other => panic!("unknown library {other}"),
     }
 }
@@ -433,9 +438,23 @@ fn dnn() {
     unsafe { cupti::Api::cuptiGetTimestamp(&raw mut stamp) }.expect("cuptiGetTimestamp");
     println!("cupti: timestamp {stamp}");
     println!("cupti: cuptiActivityFlushAll code {}", unsafe { cupti::cuptiActivityFlushAll(0) }.0);
-    for lib in ["cudnn", "nccl", "cutensor", "cupti"] {
+
+    // NVTX: no status; each call answers its value.
+    nvtx_ranges();
+    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx"] {
         which(lib);
     }
+}
+
+/// Two nested NVTX ranges, a mark, and the function the fake lacks: what each
+/// answers (with the library, the fake's nesting levels; without it, zero).
+fn nvtx_ranges() {
+    let outer = unsafe { nvtx::nvtxRangePushA(c"outer".as_ptr()) };
+    let inner = unsafe { nvtx::nvtxRangePushA(c"inner".as_ptr()) };
+    unsafe { nvtx::nvtxMarkA(c"mark".as_ptr()) };
+    let popped = unsafe { nvtx::nvtxRangePop() };
+    let domain = unsafe { nvtx::nvtxDomainCreateA(c"d".as_ptr()) };
+    println!("nvtx: push {outer} {inner} pop {popped} domain null {}", domain.is_null());
 }
 
 /// Without them: each answers its own code, and says why.
@@ -449,7 +468,8 @@ fn dnn_absent() {
     println!("cutensor: cutensorCreate code {}", unsafe { cutensor::cutensorCreate(&raw mut tensor) }.0);
     let mut stamp = 0u64;
     println!("cupti: cuptiGetTimestamp code {}", unsafe { cupti::cuptiGetTimestamp(&raw mut stamp) }.0);
-    for lib in ["cudnn", "nccl", "cutensor", "cupti"] {
+    nvtx_ranges();
+    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx"] {
         which(lib);
     }
 }

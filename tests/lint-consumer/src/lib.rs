@@ -111,6 +111,12 @@ pub mod nccl {
     include!("../../../generated/cuda-12.9/nccl.rs");
 }
 
+/// NVTX of CUDA 13.0.
+#[cfg(feature = "every-library")]
+pub mod nvtx {
+    include!("../../../generated/cuda-13.0/nvtx.rs");
+}
+
 /// CUPTI of CUDA 12.9.
 #[cfg(feature = "every-library")]
 pub mod cupti {

@@ -60,6 +60,9 @@ mod family {
     pub mod cupti_12_4 {
         include!(concat!(env!("OUT_DIR"), "/dnn/cupti.rs"));
     }
+    pub mod nvtx_12_8 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/nvtx.rs"));
+    }
 
     pub fn run() {
         let mut device = std::ptr::null_mut();
@@ -90,6 +93,8 @@ mod family {
         let mut stamp = 0;
         let r = unsafe { cupti_12_4::Api::cuptiGetTimestamp(&raw mut stamp) };
         println!("cupti 12.4: {r:?}");
+        let r = unsafe { nvtx_12_8::Api::nvtxRangePushA(c"range".as_ptr()) };
+        println!("nvtx 12.8: {r:?}");
         let (mut major, mut minor) = (0, 0);
         let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
         println!("nvrtc 11.8: {old:?}");
@@ -167,6 +172,9 @@ mod allowed {
     pub mod cupti {
         include!(concat!(env!("OUT_DIR"), "/allowed/cupti.rs"));
     }
+    pub mod nvtx {
+        include!(concat!(env!("OUT_DIR"), "/allowed/nvtx.rs"));
+    }
 
     pub fn run() {
         let functions = [
@@ -185,6 +193,7 @@ mod allowed {
             nccl::FUNCTIONS.len(),
             cutensor::FUNCTIONS.len(),
             cupti::FUNCTIONS.len(),
+            nvtx::FUNCTIONS.len(),
         ];
         println!("allowed: {functions:?}");
         let (mut major, mut minor) = (0, 0);
