@@ -705,6 +705,21 @@ bool library_file(const Library &L, void *h, const char *name, char *file, std::
     return true;
 }
 
+// Loads the library at `path`, beside the library (a sibling or one it
+// requires), checked as the library was, and keeps it loaded (the Rust
+// runtime's `load_sibling`). False, with the reason in `why`, when it is
+// absent, refused or cannot be opened.
+bool load_beside(const Library &L, const char *path, const char *environment, char *why, std::size_t size) {
+    if (!file_exists(path)) {
+        format(why, size, "no such file");
+        return false;
+    }
+    if (environment && refuse_environment(environment, path, why, size)) return false;
+    if (!check_file(path, why, size)) return false;
+    L.state->attempts.fetch_add(1, std::memory_order_relaxed);
+    return open_one(path, why, size) != nullptr;  // never unloaded
+}
+
 // Loads the libraries that the library opens by bare name while it runs
 // (NVRTC's libnvrtc-builtins.so.13.0) from `dir`, its own directory, after
 // it: its own open of the name then finds the copy already loaded (by its
@@ -715,7 +730,6 @@ bool library_file(const Library &L, void *h, const char *name, char *file, std::
 // was (the Rust runtime's `load_siblings`, whose record `cushim doctor`
 // shows).
 void load_siblings(const Library &L, unsigned version, const char *dir, const char *environment) {
-    State &s = *L.state;
     char minor[16];
     format(minor, sizeof minor, "%u", version % 1000 / 10);
     for (const char *const *sibling = L.siblings; *sibling; ++sibling) {
@@ -728,12 +742,8 @@ void load_siblings(const Library &L, unsigned version, const char *dir, const ch
             format(name, sizeof name, "%s", *sibling);
         char path[path_size];
         format(path, sizeof path, "%s%c%s", dir, separator, name);
-        if (!file_exists(path)) continue;
         char why[path_size + 2048] = {};
-        if (environment && refuse_environment(environment, path, why, sizeof why)) continue;
-        if (!check_file(path, why, sizeof why)) continue;
-        s.attempts.fetch_add(1, std::memory_order_relaxed);
-        open_one(path, why, sizeof why);  // never unloaded
+        load_beside(L, path, environment, why, sizeof why);
     }
 }
 
@@ -770,18 +780,7 @@ int admit(const Library &L, void *h, const char *name, const char *file, bool kn
         char path[path_size];
         format(path, sizeof path, "%.*s%c%s", static_cast<int>(slash - file), file, separator, *req);
         char error[path_size + 1024] = {};
-        bool usable = file_exists(path);
-        if (!usable)
-            format(error, sizeof error, "no such file");
-        else if (environment && refuse_environment(environment, path, error, sizeof error))
-            usable = false;
-        else if (!check_file(path, error, sizeof error))
-            usable = false;
-        if (usable) {
-            s.attempts.fetch_add(1, std::memory_order_relaxed);
-            usable = open_one(path, error, sizeof error) != nullptr;  // never unloaded
-        }
-        if (!usable) {
+        if (!load_beside(L, path, environment, error, sizeof error)) {
             format(why, sizeof why,
                    "it needs `%s` beside it, which cannot be loaded (%s); the %s would stop the process on its "
                    "first call without it",

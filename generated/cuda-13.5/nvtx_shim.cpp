@@ -120,7 +120,7 @@ const cushim::Alias cushim_aliases[] = {
     {nullptr, nullptr},
 };
 
-// The constants of i32, for the answers that need no library.
+// NVTX has no status type: no constants.
 const cushim::StatusText cushim_texts[] = {
     {0, nullptr, nullptr},
 };
@@ -154,13 +154,13 @@ const cushim::Library cushim_this = {
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
-        0,  // library not found: 
-        0,  // stub library: 
-        0,  // symbol not found: 
-        0,  // too old: 
-        0,  // forked during the load: 
-        0,  // success: 
-        0,  // invalid value: 
+        0,  // library not found (no status type)
+        0,  // stub library (no status type)
+        0,  // symbol not found (no status type)
+        0,  // too old (no status type)
+        0,  // forked during the load (no status type)
+        0,  // success (no status type)
+        0,  // invalid value (no status type)
     },
     cushim_names,
     cushim_preload,

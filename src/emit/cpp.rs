@@ -347,28 +347,33 @@ fn code_list(
 ) -> Vec<(i64, String)> {
     let [library_not_found, stub_library, symbol_not_found, too_old, not_initialized, ok, invalid_value] =
         values;
+    // A library without a status type (NVTX) names no constant.
+    let what = |case: &str, name: &str| {
+        if name.is_empty() {
+            format!("{case} (no status type)")
+        } else {
+            format!("{case}: {name}")
+        }
+    };
     vec![
         (
             library_not_found,
-            format!("library not found: {}", names.library_not_found.name),
+            what("library not found", names.library_not_found.name),
         ),
-        (
-            stub_library,
-            format!("stub library: {}", names.stub_library.name),
-        ),
+        (stub_library, what("stub library", names.stub_library.name)),
         (
             symbol_not_found,
-            format!("symbol not found: {}", names.symbol_not_found.name),
+            what("symbol not found", names.symbol_not_found.name),
         ),
-        (too_old, format!("too old: {}", names.too_old.name)),
+        (too_old, what("too old", names.too_old.name)),
         (
             not_initialized,
-            format!("forked during the load: {}", names.not_initialized.name),
+            what("forked during the load", names.not_initialized.name),
         ),
-        (ok, format!("success: {success}")),
+        (ok, what("success", success)),
         (
             invalid_value,
-            format!("invalid value: {}", names.invalid_value.name),
+            what("invalid value", names.invalid_value.name),
         ),
     ]
 }
@@ -517,7 +522,12 @@ pub fn emit(
     api_header: &str,
     options: &CppOptions,
 ) -> Result<Vec<File>, Error> {
-    let status_type = super::status_type(api)?;
+    // Empty for a library without a status type: its functions return values.
+    let status_type = if api.library.success.is_empty() {
+        String::new()
+    } else {
+        super::status_type(api)?
+    };
     include_name(api_header)?;
     include_name(stem)?;
     if let Some(p) = &options.prefix {

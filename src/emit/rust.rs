@@ -95,6 +95,18 @@ fn info_fields(
     kind: Fields,
 ) -> String {
     let names: Vec<String> = code_names.iter().map(|c| format!("`{c}`")).collect();
+    // A library without a status type (NVTX) names no constant.
+    let codes_comment = if code_names.iter().all(|c| c.is_empty()) {
+        format!(
+            "{} has no status type: no call answers these.",
+            l.label_text
+        )
+    } else {
+        format!(
+            "What a call that never reached the library returns: the values of\n    // {}.",
+            names.join(", ")
+        )
+    };
     let [library_not_found, symbol_not_found, stub_library, too_old, not_initialized, success, invalid_value] =
         codes;
     let (resolve_comment, stream_comment) = match kind {
@@ -133,8 +145,7 @@ fn info_fields(
     built_for: {},
     siblings: {},
     family: {},
-    // What a call that never reached the library returns: the values of
-    // {}.
+    // {}
     codes: cushim_runtime::Codes {{
         library_not_found: {library_not_found},
         symbol_not_found: {symbol_not_found},
@@ -166,7 +177,7 @@ fn info_fields(
         l.built_for,
         l.siblings,
         l.family,
-        names.join(", "),
+        codes_comment,
     )
 }
 

@@ -396,9 +396,9 @@ fn fetch_into(
 ) -> Result<(), Error> {
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
-    let mut wanted = entry_files(library);
-    wanted.extend(optional_entry_files(library));
     let optional = optional_entry_files(library);
+    let mut wanted = entry_files(library);
+    wanted.extend(optional.iter().copied());
     let mut manifest = String::new();
     let mut taken_all = Vec::new();
     let mut costs = Vec::new();

@@ -20,22 +20,6 @@ const NOT_SUPPORTED: Code = Code {
     otherwise: None,
 };
 
-/// CUPTI's file names in CUDA `major`: on Windows a DLL named after the
-/// CUPTI release (`cupti64_2025.3.1.dll` for CUDA 13.0), newest first, until
-/// CUDA 13.5's `cupti64_13.dll`.
-const fn windows(
-    major: u32,
-    unix: &'static [&'static str],
-    windows: &'static [&'static str],
-) -> ByMajor {
-    ByMajor {
-        major,
-        names: Some(Names { unix, windows }),
-        preload: None,
-        reports: None,
-    }
-}
-
 /// CUPTI: `cupti.h` and the headers that declare its functions
 /// (`cupti_activity.h`, `cupti_callbacks.h`, ...; `cupti_common.h` from
 /// 12.4), which include the driver's `cuda.h` and the runtime's headers
@@ -104,8 +88,10 @@ pub const CUPTI: Library = Library {
         windows: &["cupti64_{major}.dll"],
     },
     by_major: &[
-        windows(11, &["libcupti.so.11.8"], &["cupti64_2022.3.0.dll"]),
-        windows(
+        // On Windows the DLL is named after the CUPTI release, newest first,
+        // until CUDA 13.5's `cupti64_13.dll`.
+        ByMajor::named(11, &["libcupti.so.11.8"], &["cupti64_2022.3.0.dll"]),
+        ByMajor::named(
             12,
             &["libcupti.so.12"],
             &[
@@ -120,7 +106,7 @@ pub const CUPTI: Library = Library {
                 "cupti64_2022.4.1.dll",
             ],
         ),
-        windows(
+        ByMajor::named(
             13,
             &["libcupti.so.13"],
             &[

@@ -20,18 +20,16 @@ const NOT_SUPPORTED: Code = Code {
     otherwise: None,
 };
 
-/// Where a wheel of CUDA `major` keeps cuBLASLt, from cuTENSOR's
-/// `site-packages/cutensor/lib`.
+/// cuBLASLt of CUDA `major`, from cuTENSOR's directory or where the NVIDIA
+/// wheel beside `site-packages/cutensor/lib` keeps it (`path`).
 const fn cublaslt(major: u32, path: &'static [&'static str]) -> ByMajor {
-    ByMajor {
+    ByMajor::preloading(
         major,
-        names: None,
-        preload: Some(Names {
+        Names {
             unix: path,
             windows: &["cublasLt64_{major}.dll"],
-        }),
-        reports: None,
-    }
+        },
+    )
 }
 
 /// cuTENSOR 2: `cutensor.h` and `cutensor/types.h`, which include the

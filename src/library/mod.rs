@@ -415,10 +415,30 @@ impl ByMajor {
         reports: u32,
     ) -> ByMajor {
         ByMajor {
-            major,
-            names: Some(Names { unix, windows }),
-            preload: None,
             reports: Some(reports),
+            ..ByMajor::named(major, unix, windows)
+        }
+    }
+
+    /// `names` in `major`, whatever the library reports. Example:
+    /// `libcupti.so.11.8` for CUDA 11.
+    pub const fn named(
+        major: u32,
+        unix: &'static [&'static str],
+        windows: &'static [&'static str],
+    ) -> ByMajor {
+        ByMajor {
+            names: Some(Names { unix, windows }),
+            ..ByMajor::of(major)
+        }
+    }
+
+    /// `preload` loaded first in `major`. Example: cuTENSOR's
+    /// `libcublasLt.so.13` for CUDA 13.
+    pub const fn preloading(major: u32, preload: Names) -> ByMajor {
+        ByMajor {
+            preload: Some(preload),
+            ..ByMajor::of(major)
         }
     }
 }

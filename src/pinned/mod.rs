@@ -56,17 +56,31 @@ pub fn pack(text: &str) -> Vec<u8> {
 }
 
 /// The text of a weave that [`pack`] wrote; `None` when the bytes are damaged.
-pub fn unpack(packed: &[u8]) -> Option<String> {
-    let bytes =
-        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, UNPACKED_LIMIT).ok()?;
-    String::from_utf8(bytes).ok()
+/// Inflated once a process (a generation reads one weave for each of
+/// several releases) and kept: the data the crate ships is a few MB of text.
+pub fn unpack(packed: &'static [u8]) -> Option<&'static str> {
+    type Unpacked = (usize, Option<&'static str>);
+    static UNPACKED: std::sync::Mutex<Vec<Unpacked>> = std::sync::Mutex::new(Vec::new());
+    let key = packed.as_ptr() as usize;
+    let mut unpacked = UNPACKED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, text)) = unpacked.iter().find(|(k, _)| *k == key) {
+        return *text;
+    }
+    let text = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, UNPACKED_LIMIT)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| &*Box::leak(text.into_boxed_str()));
+    unpacked.push((key, text));
+    text
 }
 
 /// The text of `cuda` in `weave`, one of `what`'s files: `None` when the
 /// weave does not hold the release, `Err` when it says it does but cannot
 /// give it back.
 fn unweave(
-    packed: &[u8],
+    packed: &'static [u8],
     cuda: crate::version::CudaVersion,
     what: &str,
 ) -> Option<Result<String, crate::diag::Error>> {
@@ -79,7 +93,6 @@ fn unweave(
             "reinstall cushim; in a checkout, rewrite the data with `cushim pinned`",
         )));
     };
-    let weave = weave.as_str();
     if !crate::weave::releases(weave)?.contains(&release.as_str()) {
         return None;
     }
@@ -153,7 +166,7 @@ mod registry_tests {
         }
         let all: &[(&str, &[u8])] = shipped_libraries!(weaves);
         for (stem, packed) in all {
-            let weave = &super::unpack(packed).unwrap();
+            let weave = super::unpack(packed).unwrap();
             let library = crate::library::LIBRARIES
                 .iter()
                 .find(|l| l.stem == *stem)

@@ -131,7 +131,11 @@ const cushim::Alias cushim_aliases[] = {
     {nullptr, nullptr},
 };
 
+{% if status_type.is_empty() -%}
+// {{ label }} has no status type: no constants.
+{% else -%}
 // The constants of {{ status_type }}, for the answers that need no library.
+{% endif -%}
 const cushim::StatusText cushim_texts[] = {
 {%- for t in texts %}
     { {{- t.value }}, {{ t.name }}, {{ t.text }}},
