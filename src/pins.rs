@@ -165,10 +165,10 @@ mod tests {
                 .collect()
         };
         for library in crate::library::LIBRARIES {
-            let expected: &[&str] = if library.name == crate::library::NVJITLINK.name {
-                &["12.9", "13.0", "13.5"]
-            } else {
-                &["11.8", "12.9", "13.0", "13.5"]
+            // nvJitLink has no 11.8, and cuFile nothing before 12.6.
+            let expected: &[&str] = match library.name {
+                "nvjitlink" | "cufile" => &["12.9", "13.0", "13.5"],
+                _ => &["11.8", "12.9", "13.0", "13.5"],
             };
             assert_eq!(names(library), expected, "{}", library.name);
         }
@@ -201,10 +201,20 @@ mod tests {
     fn every_pin_file_a_library_names_is_compiled_in_and_complete() {
         for library in crate::library::LIBRARIES {
             let pins = all_for(library);
-            // nvJitLink has no 11.8.
-            let expected = if library.name == "nvjitlink" { 15 } else { 16 };
-            assert_eq!(pins.len(), expected, "{}", library.name);
-            assert!(pins.windows(2).all(|w| w[0].cuda < w[1].cuda));
+            // Every release of the driver's from the library's first on:
+            // nvJitLink has no 11.8, cuFile nothing before 12.6.
+            let first = match library.name {
+                "nvjitlink" => "12.0",
+                "cufile" => "12.6",
+                _ => "11.8",
+            };
+            let expected: Vec<CudaVersion> = all()
+                .iter()
+                .map(|p| p.cuda)
+                .filter(|c| *c >= first.parse().unwrap())
+                .collect();
+            let releases: Vec<CudaVersion> = pins.iter().map(|p| p.cuda).collect();
+            assert_eq!(releases, expected, "{}", library.name);
             let on_disk = std::fs::read_to_string(
                 std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(library.pins),
             )

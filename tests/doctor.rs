@@ -205,7 +205,7 @@ fn doctor_without_cufft_fails_and_names_its_own_file() {
 }
 
 #[test]
-fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_and_nvtx_and_passes_over_a_cudnn_without_its_graph_library(
+fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_nvtx_and_cufile_and_passes_over_a_cudnn_without_its_graph_library(
 ) {
     let empty = common::scratch("doctor-dnn");
     let doctor = |lib: &str, cuda_home: &std::path::Path| {
@@ -228,6 +228,7 @@ fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_and_nvtx_and_passes_over_
         ("cutensor", "cuTENSOR", "libcutensor.so.2"),
         ("cupti", "CUPTI", "libcupti.so.13"),
         ("nvtx", "NVTX", "libnvtx3interop.so.1"),
+        ("cufile", "cuFile", "libcufile.so.0"),
     ] {
         let both = doctor(lib, &empty);
         assert!(both.contains(&format!("no {label}: cannot load")), "{both}");

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
 /// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 15] = [
+const LIBRARIES: [(&str, &str); 16] = [
     ("nvrtc", "13.5"),
     ("nvml", "13.5"),
     ("nvjitlink", "13.5"),
@@ -36,6 +36,7 @@ const LIBRARIES: [(&str, &str); 15] = [
     ("cutensor", "13.0"),
     ("cupti", "13.0"),
     ("nvtx", "13.0"),
+    ("cufile", "13.0"),
 ];
 
 /// The two programs, built once against modules generated for CUDA 13.5.
@@ -114,6 +115,7 @@ fn programs() -> &'static Programs {
             "libcutensor",
             "libcupti",
             "libnvtx3interop",
+            "libcufile",
         ] {
             assert!(!needed.contains(lib), "{lib} in\n{needed}");
         }
@@ -972,8 +974,9 @@ fn assert_cannot_load_alone(path: &Path) {
     );
 }
 
-/// A fake cuDNN sublibrary as `dir/name` (`libcudnn_graph.so.9`, ...).
-fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
+/// A fake sublibrary as `dir/name` (cuDNN's `libcudnn_graph.so.9`, ...,
+/// cuFile's `libcufile_rdma.so.1`), which tells which file it is.
+fn sublibrary(dir: &Path, name: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(name);
     run_ok(
@@ -989,16 +992,20 @@ fn cudnn_sublibrary(dir: &Path, name: &str) -> PathBuf {
 }
 
 #[test]
-fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
+fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
 ) {
     let dir = scratch("family-dnn");
     let toolkit = dir.join("toolkit");
     let lib64 = toolkit.join("lib64");
-    for lib in ["cublaslt", "cudnn", "nccl", "cutensor", "nvtx"] {
+    for lib in ["cublaslt", "cudnn", "nccl", "cutensor", "nvtx", "cufile"] {
         fake(lib, &lib64, &[]);
     }
-    for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
-        cudnn_sublibrary(&lib64, sub);
+    for sub in [
+        "libcudnn_graph.so.9",
+        "libcudnn_ops.so.9",
+        "libcufile_rdma.so.1",
+    ] {
+        sublibrary(&lib64, sub);
     }
     // CUPTI where a toolkit keeps it.
     let extras = toolkit.join("extras/CUPTI/lib64");
@@ -1006,8 +1013,12 @@ fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing
     // Another cuDNN's sublibraries first on LD_LIBRARY_PATH, where cuDNN's
     // own open by name would look first.
     let foreign = dir.join("foreign");
-    for sub in ["libcudnn_graph.so.9", "libcudnn_ops.so.9"] {
-        cudnn_sublibrary(&foreign, sub);
+    for sub in [
+        "libcudnn_graph.so.9",
+        "libcudnn_ops.so.9",
+        "libcufile_rdma.so.1",
+    ] {
+        sublibrary(&foreign, sub);
     }
     // Opened by path alone, cuTENSOR cannot load: it needs cuBLASLt first.
     assert_cannot_load_alone(&lib64.join("libcutensor.so.2"));
@@ -1040,6 +1051,16 @@ fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing
             // NVTX's values, and NULL for the function the fake lacks.
             "nvtx: push 0 1 pop 1 domain null true".into(),
             format!("path={} version=0", in_lib64("libnvtx3interop.so.1")),
+            // cuFile 1.15; the header's cuFileDriverClose bound to
+            // cuFileDriverClose_v2 (the fake's old export would answer
+            // 5030); CU_FILE_INTERNAL_ERROR, with no driver error, for the
+            // function the fake lacks; RDMA from beside it, not from
+            // LD_LIBRARY_PATH.
+            "cufile: version 1150".into(),
+            format!("cufile: rdma from {}", in_lib64("libcufile_rdma.so.1")),
+            "cufile: read 4 [7, 7, 7, 7]".into(),
+            "cufile: cuFileBufRegister code 5030 cu_err 0".into(),
+            format!("path={} version=1150", in_lib64("libcufile.so.0")),
         ] {
             assert!(out.contains(&want), "want {want}:\n{out}");
         }
@@ -1059,6 +1080,11 @@ fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing
             "cupti: cuptiGetTimestamp code 15",
             // NVTX has no status: zero without the library.
             "nvtx: push 0 0 pop 0 domain null true",
+            // CU_FILE_PLATFORM_NOT_SUPPORTED in the status struct; a byte
+            // count of zero.
+            "cufile: cuFileDriverOpen code 5007 cu_err 0",
+            "cufile: cuFileRead 0",
+            "or set CUSHIM_CUFILE_LIBRARY to the absolute path of `libcufile.so.0`",
             "or set CUSHIM_CUDNN_LIBRARY to the absolute path of `libcudnn.so.9`",
             "or set CUSHIM_NCCL_LIBRARY to the absolute path of `libnccl.so.2`",
         ] {
@@ -1095,7 +1121,7 @@ fn cudnn_nccl_cutensor_cupti_and_nvtx_load_what_they_open_and_need_and_a_missing
     fake("cublaslt", &old.join("lib64"), &[]);
     fake("cudnn", &old.join("lib64"), &["-DFAKE_CUDART=12090"]);
     fake("cutensor", &old.join("lib64"), &["-DFAKE_CUDART=12080"]);
-    cudnn_sublibrary(&old.join("lib64"), "libcudnn_graph.so.9");
+    sublibrary(&old.join("lib64"), "libcudnn_graph.so.9");
     for (lib, function, built) in [
         ("cudnn", "cudnnGetCudartVersion", "12.9"),
         ("cutensor", "cutensorGetCudartVersion", "12.8"),

@@ -111,6 +111,10 @@ pub enum VersionQuery {
     /// is read from it (the file name tells the major). Example:
     /// `cuptiGetVersion` (`28` for CUDA 12.9, `130001` for 13.0).
     Api,
+    /// `S f(int *version)`, where `S` is the library's status struct, whose
+    /// first field is the code: 1000 × major + 10 × minor, as [`Self::Number`].
+    /// Example: `cuFileGetVersion` (`1150`, cuFile 1.15).
+    NumberInStatus,
     /// No version function: the name is one of the library's exports, looked
     /// up (never called) to tell the library from another file. Example:
     /// NVTX's `nvtxRangePushA`.

@@ -1205,6 +1205,13 @@ pub(crate) unsafe fn call_version(
     type Text = unsafe extern "C" fn(*mut c_char, u32) -> c_int;
     type Property = unsafe extern "C" fn(c_int, *mut c_int) -> c_int;
     type Returned = unsafe extern "C" fn() -> usize;
+    /// A status struct of two ints, the code first (cuFile's `CUfileError_t`).
+    #[repr(C)]
+    struct CodePair {
+        code: c_int,
+        _other: c_int,
+    }
+    type InStatus = unsafe extern "C" fn(*mut c_int) -> CodePair;
     let ok = |v: c_int| u32::try_from(v).unwrap_or(0);
     // 10000 × major + 100 × minor + patch, as 1000 × major + 10 × minor.
     // 0 (unknown) outside the encoding, as the C++ runtime reads it.
@@ -1220,6 +1227,12 @@ pub(crate) unsafe fn call_version(
                 let f = std::mem::transmute::<*mut c_void, Number>(function);
                 let mut v: c_int = 0;
                 let rc = f(&raw mut v);
+                (Some(rc), if rc == 0 { ok(v) } else { 0 })
+            }
+            VersionQuery::NumberInStatus => {
+                let f = std::mem::transmute::<*mut c_void, InStatus>(function);
+                let mut v: c_int = 0;
+                let rc = f(&raw mut v).code;
                 (Some(rc), if rc == 0 { ok(v) } else { 0 })
             }
             VersionQuery::MajorMinor => {

@@ -44,7 +44,7 @@ const char *const cushim_names[] = {"libcublas.so.11", nullptr};
 const char *const cushim_preload[] = {"libcublasLt.so.11", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cublas/lib", nullptr};
 const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif

@@ -65,7 +65,7 @@ const char *const cushim_names[] = {"libcudnn.so.9", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {"libcudnn_graph.so.9", nullptr};
 const char *const cushim_siblings[] = {"libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cudnn/lib", nullptr};
 const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif

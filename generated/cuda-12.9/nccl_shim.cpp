@@ -37,7 +37,7 @@ const char *const cushim_names[] = {"libnccl.so.2", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", "libnvtx3interop.so.1", "libnvToolsExt.so.1", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/nccl/lib", nullptr};
 const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif

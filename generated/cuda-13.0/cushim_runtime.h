@@ -56,7 +56,8 @@ enum VersionQuery : int {
     version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
     version_returned = 5,     // size_t f(void), no status: 10000 x major + 100 x minor + patch
     version_api = 6,          // f(uint32_t *version): an API number, not a release: no version read
-    version_absent = 7        // no version function: the name is an export, never called
+    version_absent = 7,       // no version function: the name is an export, never called
+    version_number_in_status = 8  // S f(int *version), S a struct of two ints, the code first
 };
 
 // One row of a pair's function table: what to bind.
@@ -208,7 +209,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_4
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_5
 
 extern "C" {
 

@@ -37,7 +37,7 @@ const char *const cushim_names[] = {"libnvrtc.so.13", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvrtc-builtins.so.13.{minor}", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib", nullptr};
 const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif

@@ -79,7 +79,7 @@ const char *const cushim_names[] = {"libcudnn.so.9", nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {"libcudnn_graph.so.9", nullptr};
 const char *const cushim_siblings[] = {"libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9", nullptr};
-const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", nullptr};
+const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
 const char *const cushim_wheel_dirs[] = {"nvidia/cudnn/lib", nullptr};
 const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif

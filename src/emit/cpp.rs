@@ -68,6 +68,9 @@ struct Source<'a> {
     api: String,
     api_upper: String,
     status_type: &'a str,
+    /// The code field of a status struct and its enum. Example: `err`,
+    /// `CUfileOpError` (cuFile's `CUfileError_t`).
+    status_struct: Option<(&'static str, &'static str)>,
     /// Example: `NVRTC`.
     label: &'static str,
     /// Example: `nvrtc` (`-lnvrtc`).
@@ -213,6 +216,7 @@ impl CppLibrary {
                 VersionQuery::Returned => 5,
                 VersionQuery::Api => 6,
                 VersionQuery::Absent => 7,
+                VersionQuery::NumberInStatus => 8,
             },
             built_for: match unix.built_for {
                 Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
@@ -612,7 +616,7 @@ pub fn emit(
                 index: row.clone(),
                 params: params.clone(),
                 args: args.clone(),
-                absent: absent(f, api.codes, &status_type),
+                absent: absent(f, api, &status_type),
                 checked,
                 only_if: only_if.clone(),
                 system: system.clone(),
@@ -671,6 +675,7 @@ pub fn emit(
         api_upper: api_name.to_ascii_uppercase(),
         api: api_name,
         status_type: &status_type,
+        status_struct: library.parse.status_field.map(|f| (f.field, f.codes)),
         label,
         link_name: library.link_name,
         defines: library.parse.defines,
@@ -777,8 +782,9 @@ fn elsewhere_macro(define: &str) -> String {
 /// What a shim returns when it cannot reach the library: its fallback's
 /// answer, zero for a function that returns a value, or the failure's code
 /// (`cushim_code`, which the runtime set).
-fn absent(f: &Function, codes: crate::ir::Codes, status_type: &str) -> String {
+fn absent(f: &Function, api: &Api, status_type: &str) -> String {
     let ret = &f.ret;
+    let codes = api.codes;
     match f.fallback_args() {
         Some((kind, code, out)) => {
             let which = match kind {
@@ -797,6 +803,8 @@ fn absent(f: &Function, codes: crate::ir::Codes, status_type: &str) -> String {
             }
         }
         None if !f.returns_status(status_type) => format!("cushim::zero<{ret}>()"),
+        // A status struct, made in the pair (`cushim_status`).
+        None if api.library.parse.status_field.is_some() => "cushim_status(cushim_code)".into(),
         None => format!("static_cast<{ret}>(cushim_code)"),
     }
 }

@@ -27,7 +27,12 @@ struct Module<'a> {
     enum_styles: String,
     enums: Vec<EnumItem>,
     status_type: String,
-    /// How the status type turns into codes and back.
+    /// The enum that holds the codes: `status_type`, or its code field's
+    /// type when the status is a struct.
+    codes_enum: String,
+    /// The code field of a status struct (`err` of cuFile's `CUfileError_t`).
+    status_field: Option<&'static str>,
+    /// How the codes enum turns into codes and back.
     status: StatusShape,
     codes: crate::ir::Codes,
     /// `CUSHIM_INFO`'s fields as Rust expressions.
@@ -415,9 +420,22 @@ pub struct RustOptions {
 /// Bindgen's `types` (generated with every derive it can make) with the
 /// derive list of each C struct and union keeping only the traits `derives`
 /// asks for. An enum's newtype (a tuple struct) keeps `Hash`, `PartialEq`
-/// and `Eq` whatever is asked, as bindgen's do; bindgen's generic helpers
-/// keep their fixed lists.
-fn with_derives(types: &str, derives: Derives) -> String {
+/// and `Eq` whatever is asked, as bindgen's do, and so does the struct
+/// `status` names (or its typedef: `CUfileError_t` is `CUfileError`), which
+/// the typed layer compares; bindgen's generic helpers keep their fixed lists.
+fn with_derives(types: &str, derives: Derives, status: Option<&str>) -> String {
+    let status_structs: Vec<&str> = status
+        .into_iter()
+        .flat_map(|name| {
+            let alias = format!("pub type {name} = ");
+            let target = types.lines().find_map(|l| {
+                l.trim_start()
+                    .strip_prefix(alias.as_str())
+                    .and_then(|t| t.strip_suffix(';'))
+            });
+            std::iter::once(name).chain(target)
+        })
+        .collect();
     let lines: Vec<&str> = types.split_inclusive('\n').collect();
     let mut out = String::with_capacity(types.len());
     for (at, line) in lines.iter().enumerate() {
@@ -436,14 +454,20 @@ fn with_derives(types: &str, derives: Derives) -> String {
             .find(|l| !l.starts_with("#["))
             .unwrap_or_default();
         // `{` after the name: a C struct or union; `(`: an enum's newtype.
-        let after_name = ["pub struct ", "pub union "].iter().find_map(|kind| {
+        let named = ["pub struct ", "pub union "].iter().find_map(|kind| {
             let rest = item.strip_prefix(kind)?;
             let name_end = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            rest[name_end..].trim_start().chars().next()
+            Some((
+                &rest[..name_end],
+                rest[name_end..].trim_start().chars().next(),
+            ))
         });
+        let is_status = named.is_some_and(|(name, _)| status_structs.contains(&name));
+        let after_name = named.and_then(|(_, after)| after);
         let keeps = |t: &&str| match after_name {
+            Some('{') if is_status => matches!(*t, "PartialEq" | "Eq") || derives.keeps(t),
             Some('{') => derives.keeps(t),
             Some('(') => matches!(*t, "Hash" | "PartialEq" | "Eq") || derives.keeps(t),
             _ => true,
@@ -472,11 +496,16 @@ pub fn emit(
         .zip(&styles)
         .map(|(e, style)| enum_item(e, *style, options.enums.prepend_name))
         .collect();
+    let status_field = api.library.parse.status_field;
+    let codes_enum = match status_field {
+        Some(f) => f.codes.to_string(),
+        None => status_type.clone(),
+    };
     let status = match api
         .enums
         .iter()
         .zip(&styles)
-        .find(|(e, _)| e.is_named(&status_type))
+        .find(|(e, _)| e.is_named(&codes_enum))
     {
         Some((e, style)) if style.is_rust_enum() => status_arms(e, api.codes.invalid_value),
         Some((_, EnumStyle::Consts)) | None => StatusShape::Integer,
@@ -496,7 +525,12 @@ pub fn emit(
         .iter()
         .find(|f| f.name != f.symbol)
         .or(api.functions.first());
-    let rust_types = with_derives(rust_types, options.derives);
+    // A status struct compares as the typed layer needs, whatever is asked.
+    let rust_types = with_derives(
+        rust_types,
+        options.derives,
+        status_field.map(|_| status_type.as_str()),
+    );
     let major = api.header_major()?;
     let library = LibraryFields::new(
         runtime::library_info(&api.library, major, false),
@@ -523,6 +557,8 @@ pub fn emit(
         },
         enums,
         status_type: status_type.clone(),
+        codes_enum,
+        status_field: status_field.map(|f| f.field),
         status,
         codes: api.codes,
         info_fields: info_fields(

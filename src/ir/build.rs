@@ -196,6 +196,21 @@ pub fn build(
         }
     }
     // `#define NAME TARGET`: NAME is another C name of TARGET's function.
+    // A declaration of NAME before the macro (cuFile's `cuFileDriverClose`,
+    // then `#define cuFileDriverClose cuFileDriverClose_v2`) is the old
+    // export, which no caller of this header reaches: left out, so that NAME
+    // means TARGET in both languages.
+    let shadowed: Vec<String> = raw
+        .alias_macros
+        .iter()
+        .filter(|(alias, target)| {
+            alias != target
+                && functions.iter().any(|f| f.symbol == *alias)
+                && functions.iter().any(|f| f.symbol == *target)
+        })
+        .map(|(alias, _)| alias.clone())
+        .collect();
+    functions.retain(|f| !shadowed.contains(&f.symbol));
     for (alias, target) in &raw.alias_macros {
         if let Some(f) = functions
             .iter_mut()

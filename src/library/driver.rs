@@ -47,8 +47,7 @@ pub const DRIVER: Library = Library {
         alias_macros: false,
         status_type: "CUresult",
         platforms: &[("windows", "_WIN32")],
-        skip_prefixes: &[],
-        defines: &[],
+        ..ParseSettings::PLAIN
     },
     naming: Naming {
         pfn_prefix: "PFN_",

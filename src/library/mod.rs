@@ -125,6 +125,10 @@ pub struct ParseSettings {
     /// first function of the main header that returns it gives its
     /// constants. Example: `CUresult`, `nvrtcResult`.
     pub status_type: &'static str,
+    /// Where the code is, when `status_type` is a struct returned by value
+    /// rather than an enum. Example: cuFile's `CUfileError_t`, whose `err`
+    /// is a `CUfileOpError`.
+    pub status_field: Option<StatusField>,
     /// Systems whose headers declare more functions, each with the define
     /// that shows them and the name generated code tests for it:
     /// `(cfg, define)`. Example: `("windows", "_WIN32")` for `cuWGLGetDevice`.
@@ -152,10 +156,26 @@ impl ParseSettings {
         wrapper_versions: false,
         alias_macros: false,
         status_type: "",
+        status_field: None,
         platforms: &[],
         skip_prefixes: &[],
         defines: &[],
     };
+
+    /// The enum whose constants are the codes: the status type itself, or
+    /// the enum of its code field. Example: `CUresult`, `CUfileOpError`.
+    pub fn codes_enum(&self) -> &'static str {
+        self.status_field.map_or(self.status_type, |f| f.codes)
+    }
+}
+
+/// The field of a status struct that holds the code, and that field's enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusField {
+    /// Example: `err`.
+    pub field: &'static str,
+    /// The enum whose constants are the codes. Example: `CUfileOpError`.
+    pub codes: &'static str,
 }
 
 /// How C names map to exported symbols and ABI versions.
@@ -603,6 +623,7 @@ mod cublaslt;
 mod cudart;
 mod cudnn;
 mod cufft;
+mod cufile;
 mod cupti;
 mod curand;
 mod cusolver;
@@ -620,6 +641,7 @@ pub use cublaslt::CUBLASLT;
 pub use cudart::CUDART;
 pub use cudnn::CUDNN;
 pub use cufft::CUFFT;
+pub use cufile::CUFILE;
 pub use cupti::CUPTI;
 pub use curand::CURAND;
 pub use cusolver::CUSOLVER;
@@ -635,7 +657,7 @@ pub use nvtx::NVTX;
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
     &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI, &NVTX,
+    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI, &NVTX, &CUFILE,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as

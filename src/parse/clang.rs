@@ -583,12 +583,26 @@ impl<'u> Cursor<'u> {
         }
     }
 
-    /// The constants of the enum a function returns (`CUresult` → `cudaError_enum`):
-    /// name, value and Doxygen brief. Empty when it returns no enum.
-    pub fn result_enum_constants(&self) -> Vec<(String, i64, Option<String>)> {
+    /// The constants of the enum a function returns (`CUresult` → `cudaError_enum`),
+    /// or, with `field`, of the enum that field of the struct it returns
+    /// holds (`CUfileError_t`'s `err`): name, value and Doxygen brief. Empty
+    /// when there is no such enum.
+    pub fn result_enum_constants(&self, field: Option<&str>) -> Vec<(String, i64, Option<String>)> {
         // SAFETY: plain queries on live cursors and types.
         unsafe {
-            let ty = clang_getCanonicalType(clang_getCursorResultType(self.raw));
+            let mut ty = clang_getCanonicalType(clang_getCursorResultType(self.raw));
+            if let Some(field) = field {
+                if ty.kind != CXType_Record {
+                    return Vec::new();
+                }
+                let record = self.wrap(clang_getTypeDeclaration(ty));
+                let Some(member) = record.children().into_iter().find(|c| {
+                    clang_getCursorKind(c.raw) == CXCursor_FieldDecl && c.spelling() == field
+                }) else {
+                    return Vec::new();
+                };
+                ty = clang_getCanonicalType(clang_getCursorType(member.raw));
+            }
             if ty.kind != CXType_Enum {
                 return Vec::new();
             }

@@ -52,7 +52,11 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let main = &declaring[0];
     let mut text_cache = HashMap::new();
     let mut functions = Vec::new();
-    let status_codes = plain.status_codes(&declaring, settings.status_type);
+    let status_codes = plain.status_codes(
+        &declaring,
+        settings.status_type,
+        settings.status_field.map(|f| f.field),
+    );
     let types = plain.signature_types(&declaring);
     // The files bindgen's types come from: the main header's directory, at any depth.
     let dir = main.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -372,8 +376,13 @@ impl Parsed {
 
     /// The constants of the enum `status_type`, as returned by the first
     /// function of `headers` that returns it (the first function at all
-    /// when `status_type` is empty).
-    fn status_codes(&self, headers: &[PathBuf], status_type: &str) -> Vec<StatusCode> {
+    /// when `status_type` is empty); of its `field` when it is a struct.
+    fn status_codes(
+        &self,
+        headers: &[PathBuf],
+        status_type: &str,
+        field: Option<&str>,
+    ) -> Vec<StatusCode> {
         self.unit
             .root()
             .children()
@@ -388,7 +397,7 @@ impl Parsed {
                     || c.result()
                         .is_ok_and(|(ty, _)| ty.named() == Some(status_type))
             })
-            .map(|c| c.result_enum_constants())
+            .map(|c| c.result_enum_constants(field))
             .unwrap_or_default()
             .into_iter()
             .map(|(name, value, doc)| StatusCode { name, value, doc })

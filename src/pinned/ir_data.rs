@@ -272,7 +272,7 @@ mod tests {
                             .api
                             .enums
                             .iter()
-                            .any(|e| e.is_named(library.parse.status_type)),
+                            .any(|e| e.is_named(library.parse.codes_enum())),
                     "{what}: its status enum"
                 );
                 assert!(!loaded.rust_types.is_empty(), "{what}");

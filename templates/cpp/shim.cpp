@@ -150,6 +150,15 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef {{ api_upper }}_LINKED
+{%- if let Some((field, codes)) = status_struct %}
+// {{ status_type }} is a struct: a shim that cannot reach the library answers
+// one with the runtime's code in `{{ field }}` and every other field zero.
+{{ status_type }} cushim_status(int code) {
+    {{ status_type }} status = cushim::zero<{{ status_type }}>();
+    status.{{ field }} = static_cast<{{ codes }}>(code);
+    return status;
+}
+{%- endif %}
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];

@@ -80,7 +80,7 @@ impl cushim_runtime::Module for Module {
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_runtime::Status for {{ status_type }} {
+impl cushim_runtime::Status for {{ codes_enum }} {
     #[inline]
     fn from_code(code: u32) -> Self {
         Self(code as _)
@@ -98,7 +98,7 @@ impl cushim_runtime::Status for {{ status_type }} {
 
 #[allow(clippy::all, clippy::pedantic)]
 #[rustfmt::skip]
-impl cushim_runtime::Status for {{ status_type }} {
+impl cushim_runtime::Status for {{ codes_enum }} {
     /// A value the header does not list becomes `{{ fallback }}`: a Rust
     /// enum cannot hold it.
     #[inline]
@@ -120,6 +120,31 @@ impl cushim_runtime::Status for {{ status_type }} {
     }
 }
 {%- endmatch %}
+{%- if let Some(field) = status_field %}
+
+/// The status is a struct: its code is `{{ field }}`, and a status made from a
+/// code has every other field zero.
+#[allow(clippy::all, clippy::pedantic)]
+#[rustfmt::skip]
+impl cushim_runtime::Status for {{ status_type }} {
+    #[inline]
+    fn from_code(code: u32) -> Self {
+        // SAFETY: the struct holds C integers and enums, each of which has a
+        // zero value.
+        let mut status: Self = unsafe { ::core::mem::zeroed() };
+        status.{{ field }} = <{{ codes_enum }} as cushim_runtime::Status>::from_code(code);
+        status
+    }
+    #[inline]
+    fn code(&self) -> i64 {
+        cushim_runtime::Status::code(&self.{{ field }})
+    }
+    #[inline]
+    fn is_success(&self) -> bool {
+        cushim_runtime::Status::is_success(&self.{{ field }})
+    }
+}
+{%- endif %}
 
 #[allow(unused_imports)]
 #[rustfmt::skip]

@@ -11,6 +11,7 @@
 #include <cusolverDn.h>
 #include <cusparse.h>
 #include <cudnn.h>
+#include <cufile.h>
 #include <cupti.h>
 // The stubs define NVTX's functions: the header declares them only so.
 #define NVTX_NO_IMPL
@@ -36,6 +37,7 @@
 #include "cusolver_shim.h"
 #include "cusparse_shim.h"
 #include "cudnn_shim.h"
+#include "cufile_shim.h"
 #include "cupti_shim.h"
 #include "nvtx_shim.h"
 #include "cutensor_shim.h"
@@ -85,6 +87,8 @@ static void which(const char *lib) {
         WHICH(cupti, CUPTI, "cuptiGetTimestamp");
     } else if (std::strcmp(lib, "nvtx") == 0) {
         WHICH(nvtx, NVTX, "nvtxRangePushA");
+    } else if (std::strcmp(lib, "cufile") == 0) {
+        WHICH(cufile, CUFILE, "cuFileDriverOpen");
     } else if (std::strcmp(lib, "nvrtc") == 0) {
         if (cushim_nvrtc_load() == CUSHIM_NVRTC_OK)
             std::printf("path=%s version=%u\n", cushim_nvrtc_library_path(), cushim_nvrtc_library_version());
@@ -358,11 +362,30 @@ static void dnn() {
     std::printf("cupti: timestamp %llu\n", static_cast<unsigned long long>(stamp));
     std::printf("cupti: cuptiActivityFlushAll code %d\n", static_cast<int>(cuptiActivityFlushAll(0)));
     nvtx_ranges();
+
+    // cuFile: a status struct; the header's cuFileDriverClose is
+    // cuFileDriverClose_v2; libcufile_rdma.so.1 from beside it.
+    CHECK(cuFileGetVersion(&version).err == CU_FILE_SUCCESS);
+    std::printf("cufile: version %d\n", version);
+    CHECK(cuFileDriverOpen().err == CU_FILE_SUCCESS);
+    void *file = dlopen(cushim_cufile_library_path(), RTLD_NOW | RTLD_NOLOAD);
+    CHECK(file != nullptr);
+    auto rdma = reinterpret_cast<const char *(*)()>(dlsym(file, "fake_rdma_file"));
+    CHECK(rdma != nullptr);
+    std::printf("cufile: rdma from %s\n", rdma());
+    CHECK(cuFileDriverClose().err == CU_FILE_SUCCESS);
+    unsigned char bytes[4] = {};
+    ssize_t read = cuFileRead(nullptr, bytes, 4, 0, 0);
+    std::printf("cufile: read %zd [%d, %d, %d, %d]\n", read, bytes[0], bytes[1], bytes[2], bytes[3]);
+    CUfileError_t registered = cuFileBufRegister(bytes, 4, 0);
+    std::printf("cufile: cuFileBufRegister code %d cu_err %d\n", static_cast<int>(registered.err),
+                static_cast<int>(registered.cu_err));
     which("cudnn");
     which("nccl");
     which("cutensor");
     which("cupti");
     which("nvtx");
+    which("cufile");
 }
 
 // Without them: each answers its own code, and says why.
@@ -377,11 +400,16 @@ static void dnn_absent() {
     uint64_t stamp = 0;
     std::printf("cupti: cuptiGetTimestamp code %d\n", static_cast<int>(cuptiGetTimestamp(&stamp)));
     nvtx_ranges();
+    CUfileError_t opened = cuFileDriverOpen();
+    std::printf("cufile: cuFileDriverOpen code %d cu_err %d\n", static_cast<int>(opened.err),
+                static_cast<int>(opened.cu_err));
+    std::printf("cufile: cuFileRead %zd\n", cuFileRead(nullptr, nullptr, 4, 0, 0));
     which("cudnn");
     which("nccl");
     which("cutensor");
     which("cupti");
     which("nvtx");
+    which("cufile");
 }
 
 int main(int argc, char **argv) {

@@ -1,5 +1,6 @@
-/* A fake cuDNN 9 sublibrary for cushim's tests (libcudnn_graph.so.9,
- * libcudnn_ops.so.9, ...): it only tells which file it is. */
+/* A fake sublibrary for cushim's tests (cuDNN 9's libcudnn_graph.so.9,
+ * libcudnn_ops.so.9, ..., cuFile's libcufile_rdma.so.1): it only tells
+ * which file it is. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 

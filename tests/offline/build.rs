@@ -36,6 +36,7 @@ fn main() {
         ("cutensor", "12.9", "dnn"),
         ("cupti", "12.4", "dnn"),
         ("nvtx", "12.8", "dnn"),
+        ("cufile", "12.8", "dnn"),
     ] {
         builds.push(
             cushim::Builder::new()
@@ -45,11 +46,12 @@ fn main() {
         );
     }
     if std::env::var_os("CARGO_FEATURE_EMIT").is_some() {
+        // Each from 12.4, cuFile (which has no release before 12.6) from 12.6.
         for (library, allow) in [
             ("driver", "^cuInit$"),
             ("nvrtc", "^nvrtcVersion$"),
             ("nvjitlink", "^nvJitLinkVersion$"),
-            ("nvml", "^nvmlInit"),
+            ("nvml", "^nvmlInitWithFlags$"),
             ("cublas", "^cublasCreate"),
             ("cublaslt", "^cublasLtCreate$"),
             ("cudart", "^cudaMalloc$"),
@@ -62,11 +64,12 @@ fn main() {
             ("cutensor", "^cutensorCreate$"),
             ("cupti", "^cuptiGetTimestamp$"),
             ("nvtx", "^nvtxRangePushA$"),
+            ("cufile", "^cuFileDriverOpen$"),
         ] {
             builds.push(
                 cushim::Builder::new()
                     .library(library)
-                    .cuda_version("12.4")
+                    .cuda_version(if library == "cufile" { "12.6" } else { "12.4" })
                     .allowlist(allow)
                     .languages(&rust)
                     .out_dir(out.join("allowed")),

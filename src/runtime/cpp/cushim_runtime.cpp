@@ -37,7 +37,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 3;
+extern "C" const int CUSHIM_RUNTIME_ABI = 5;
 
 namespace {
 
@@ -170,6 +170,14 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
     if (L.version_query == version_number) {
         int v = 0;
         rc = reinterpret_cast<int (*)(int *)>(p)(&v);
+        if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
+    } else if (L.version_query == version_number_in_status) {
+        struct CodePair {
+            int code;
+            int other;
+        };
+        int v = 0;
+        rc = reinterpret_cast<CodePair (*)(int *)>(p)(&v).code;
         if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
     } else if (L.version_query == version_major_minor) {
         int major = 0, minor = 0;

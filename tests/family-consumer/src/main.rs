@@ -1,7 +1,8 @@
 //! Scenarios of the family test (`tests/family.rs`), one per run, each in a
 //! fresh process: `which LIB`, `bind`, `old-nvjitlink`, `absent`,
 //! `preloaded PATH`, `compile [PATH]`, `cublas`, `cublas-absent`, `more`,
-//! `more-absent`, `cudart-stream`, `dnn`, `dnn-absent`. Prints what the test checks and `ok: SCENARIO`.
+//! `more-absent`, `cudart-stream`, `dnn` (cuDNN, NCCL, cuTENSOR, CUPTI, NVTX
+//! and cuFile), `dnn-absent`. Prints what the test checks and `ok: SCENARIO`.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr;
@@ -64,6 +65,10 @@ mod cupti {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cupti.rs"));
 }
 #[allow(clippy::pedantic, missing_docs)]
+mod cufile {
+    include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/cufile.rs"));
+}
+#[allow(clippy::pedantic, missing_docs)]
 mod nvtx {
     include!(concat!(env!("CUSHIM_FAMILY_DIR"), "/nvtx.rs"));
 }
@@ -102,6 +107,7 @@ fn which(lib: &str) {
         "cutensor" => which!(cutensor),
         "cupti" => which!(cupti),
         "nvtx" => which!(nvtx),
+        "cufile" => which!(cufile),
         other => panic!("unknown library {other}"),
     }
 }
@@ -441,7 +447,25 @@ fn dnn() {
 
     // NVTX: no status; each call answers its value.
     nvtx_ranges();
-    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx"] {
+
+    // cuFile: a status struct; the header's cuFileDriverClose is
+    // cuFileDriverClose_v2; libcufile_rdma.so.1 from beside it.
+    let mut version = 0;
+    unsafe { cufile::Api::cuFileGetVersion(&raw mut version) }.expect("cuFileGetVersion");
+    println!("cufile: version {version}");
+    unsafe { cufile::Api::cuFileDriverOpen() }.expect("cuFileDriverOpen");
+    let found = cufile::CUSHIM_LIBRARY.get().expect("cuFile loaded");
+    let library = unsafe { libloading::Library::new(found.path()) }.expect("loaded already");
+    let rdma = unsafe { library.get::<unsafe extern "C" fn() -> *const c_char>(b"fake_rdma_file") }
+        .expect("the hook");
+    println!("cufile: rdma from {}", unsafe { CStr::from_ptr(rdma()) }.to_string_lossy());
+    unsafe { cufile::Api::cuFileDriverClose() }.expect("cuFileDriverClose, which is cuFileDriverClose_v2");
+    let mut bytes = [0u8; 4];
+    let read = unsafe { cufile::cuFileRead(ptr::null_mut(), bytes.as_mut_ptr().cast(), 4, 0, 0) };
+    println!("cufile: read {read} {bytes:?}");
+    let registered = unsafe { cufile::cuFileBufRegister(bytes.as_ptr().cast(), 4, 0) };
+    println!("cufile: cuFileBufRegister code {} cu_err {}", registered.err.0, registered.cu_err.0);
+    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile"] {
         which(lib);
     }
 }
@@ -469,7 +493,10 @@ fn dnn_absent() {
     let mut stamp = 0u64;
     println!("cupti: cuptiGetTimestamp code {}", unsafe { cupti::cuptiGetTimestamp(&raw mut stamp) }.0);
     nvtx_ranges();
-    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx"] {
+    let opened = unsafe { cufile::cuFileDriverOpen() };
+    println!("cufile: cuFileDriverOpen code {} cu_err {}", opened.err.0, opened.cu_err.0);
+    println!("cufile: cuFileRead {}", unsafe { cufile::cuFileRead(ptr::null_mut(), ptr::null_mut(), 4, 0, 0) });
+    for lib in ["cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile"] {
         which(lib);
     }
 }

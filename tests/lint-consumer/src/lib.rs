@@ -117,6 +117,12 @@ pub mod nvtx {
     include!("../../../generated/cuda-13.0/nvtx.rs");
 }
 
+/// cuFile of CUDA 13.0: a status struct.
+#[cfg(feature = "every-library")]
+pub mod cufile {
+    include!("../../../generated/cuda-13.0/cufile.rs");
+}
+
 /// CUPTI of CUDA 12.9.
 #[cfg(feature = "every-library")]
 pub mod cupti {

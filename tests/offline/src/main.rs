@@ -63,6 +63,9 @@ mod family {
     pub mod nvtx_12_8 {
         include!(concat!(env!("OUT_DIR"), "/dnn/nvtx.rs"));
     }
+    pub mod cufile_12_8 {
+        include!(concat!(env!("OUT_DIR"), "/dnn/cufile.rs"));
+    }
 
     pub fn run() {
         let mut device = std::ptr::null_mut();
@@ -95,6 +98,8 @@ mod family {
         println!("cupti 12.4: {r:?}");
         let r = unsafe { nvtx_12_8::Api::nvtxRangePushA(c"range".as_ptr()) };
         println!("nvtx 12.8: {r:?}");
+        let r = unsafe { cufile_12_8::Api::cuFileDriverOpen() };
+        println!("cufile 12.8: {r:?}");
         let (mut major, mut minor) = (0, 0);
         let old = unsafe { nvrtc_11_8::Api::nvrtcVersion(&raw mut major, &raw mut minor) };
         println!("nvrtc 11.8: {old:?}");
@@ -175,6 +180,9 @@ mod allowed {
     pub mod nvtx {
         include!(concat!(env!("OUT_DIR"), "/allowed/nvtx.rs"));
     }
+    pub mod cufile {
+        include!(concat!(env!("OUT_DIR"), "/allowed/cufile.rs"));
+    }
 
     pub fn run() {
         let functions = [
@@ -194,6 +202,7 @@ mod allowed {
             cutensor::FUNCTIONS.len(),
             cupti::FUNCTIONS.len(),
             nvtx::FUNCTIONS.len(),
+            cufile::FUNCTIONS.len(),
         ];
         println!("allowed: {functions:?}");
         let (mut major, mut minor) = (0, 0);
