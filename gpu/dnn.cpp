@@ -4,13 +4,17 @@
 // NCCL an all-reduce, a broadcast and an all-gather on one GPU
 // (ncclCommInitAll with one device). Each result is printed as the FNV-1a
 // hash of its bytes, so that the builds can be compared bit for bit.
-// `dnn time` prints per-library first-call and steady-call costs instead,
+// `dnn time` prints per-library (cuDNN, NCCL, cuFile) first-call and steady-call costs instead,
 // `dnn first LIB` makes one call of one library, `dnn nvtx` prints what NVTX
 // range calls answer, and `dnn trace` records
 // the kernels of the convolution with CUPTI's activity API and prints how
-// many there were and the hash of their sorted names.
+// many there were and the hash of their sorted names. `dnn file` asks
+// cuFile its version and opens its driver, and where that opens reads 1 MiB
+// of a file into device memory (GPUDirect Storage, or cuFile's
+// compatibility mode on a machine without nvidia-fs) and prints its hash.
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
+#include <cufile.h>
 #include <cupti.h>
 #include <nccl.h>
 // The stubs, and the program linked with libnvtx3interop, call NVTX's
@@ -27,6 +31,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #define CHECK(call)                                                                  \
     do {                                                                             \
@@ -182,12 +189,58 @@ static void cost(const char *lib, F call) {
                 std::chrono::duration<double, std::nano>(t2 - t1).count() / reps);
 }
 
+// cuFile: every answer printed, so that the builds compare whole.
+static void file() {
+    int version = 0;
+    CUfileError_t asked = cuFileGetVersion(&version);
+    std::printf("cufile version %d err %d\n", version, static_cast<int>(asked.err));
+    CUfileError_t opened = cuFileDriverOpen();
+    std::printf("cufile cuFileDriverOpen err %d cu_err %d\n", static_cast<int>(opened.err),
+                static_cast<int>(opened.cu_err));
+    if (opened.err != CU_FILE_SUCCESS) return;
+    const size_t size = 1 << 20;
+    std::vector<unsigned char> bytes(size);
+    for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>((i * 131 + 7) & 255);
+    char path[] = "/tmp/cushim-cufile-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, bytes.data(), size) != static_cast<ssize_t>(size)) std::exit(1);
+    close(fd);
+    // O_DIRECT where the file system takes it (GPUDirect Storage needs it).
+    fd = open(path, O_RDONLY | O_DIRECT);
+    if (fd < 0) fd = open(path, O_RDONLY);
+    CUfileDescr_t descr = {};
+    descr.handle.fd = fd;
+    descr.type = CU_FILE_HANDLE_TYPE_OPAQUE_FD;
+    CUfileHandle_t handle = nullptr;
+    CUfileError_t registered = cuFileHandleRegister(&handle, &descr);
+    std::printf("cufile cuFileHandleRegister err %d\n", static_cast<int>(registered.err));
+    if (registered.err == CU_FILE_SUCCESS) {
+        void *device = nullptr;
+        CHECK(cudaMalloc(&device, size));
+        CHECK(cudaMemset(device, 0, size));
+        ssize_t read = cuFileRead(handle, device, size, 0, 0);
+        std::printf("cufile read %zd hash %016llx\n", read,
+                    static_cast<unsigned long long>(device_hash(static_cast<unsigned char *>(device), size)));
+        cuFileHandleDeregister(handle);
+        CHECK(cudaFree(device));
+    }
+    close(fd);
+    unlink(path);
+    CUfileError_t closed = cuFileDriverClose();
+    std::printf("cufile cuFileDriverClose err %d\n", static_cast<int>(closed.err));
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && std::strcmp(argv[1], "file") == 0) {
+        file();
+        return 0;
+    }
     if (argc == 2 && std::strcmp(argv[1], "time") == 0) {
         int value = 0;
         volatile size_t sink = 0;
         cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
         cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
+        cost("cufile", [&] { CHECK(cuFileGetVersion(&value).err); });
         return 0;
     }
     if (argc == 2 && std::strcmp(argv[1], "nvtx") == 0) {
@@ -208,6 +261,7 @@ int main(int argc, char **argv) {
         int value = 0;
         if (!std::strcmp(lib, "cudnn")) value = static_cast<int>(cudnnGetVersion());
         if (!std::strcmp(lib, "nccl")) CHECK(ncclGetVersion(&value));
+        if (!std::strcmp(lib, "cufile")) CHECK(cuFileGetVersion(&value).err);
         std::printf("%s %d\n", lib, value);
         return 0;
     }

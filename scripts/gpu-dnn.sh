@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# cuDNN and NCCL on the GPU machine: a convolution forward and an all-reduce,
+# cuDNN, NCCL and cuFile on the GPU machine: a convolution forward and an all-reduce,
 # a broadcast and an all-gather on one GPU, through cushim's modules for
 # CUDA 13.0 in Rust (gpu/dnn) and in C++ (gpu/dnn.cpp), against the same C++
 # linked directly (-lcudart -lcudnn -lnccl -lcupti; CUPTI's activity API
 # records the convolution's kernels): every result's hash must be
-# equal, bit for bit. The libraries are found as the shims find them: the pip
+# equal, bit for bit; cuFile's answers, and where its driver opens a read of
+# a file into device memory, equal too. The libraries are found as the shims find them: the pip
 # wheels of the machine's Python environment (nvidia/cudnn/lib,
 # nvidia/nccl/lib), with no variable naming them. Then the first-call and
 # steady-call costs per library, three runs each.
@@ -13,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 g=target/gpu-dnn
-libs="cudart cudnn nccl cupti nvtx"
+libs="cudart cudnn nccl cupti nvtx cufile"
 
 if [ "${1:-}" = prepare ]; then
     set -e
@@ -38,7 +39,7 @@ export CUSHIM_CACHE_DIR="$PWD/$g/cache"
 unset VIRTUAL_ENV CONDA_PREFIX CUDA_PATH CUDA_HOME
 echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-python3 -m pip list 2>/dev/null | grep -iE 'nvidia-(cuda-runtime|cudnn|nccl)'
+python3 -m pip list 2>/dev/null | grep -iE 'nvidia-(cuda-runtime|cudnn|nccl|cufile)'
 site=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 prefix=$(python3 -c 'import sys; print(sys.prefix)')
 runtime="$site/nvidia/cu13/lib"
@@ -57,7 +58,7 @@ direct_inc="-I$site/nvidia/cu13/include -I$site/nvidia/cudnn/include -I$site/nvi
 # shellcheck disable=SC2086
 g++ -std=c++17 -O2 -Wall -Wextra -Werror $direct_inc gpu/dnn.cpp \
     -L"$runtime" -L"$cudnn" -L"$nccl" -Wl,-rpath,"$runtime:$cudnn:$nccl" \
-    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -l:libnvtx3interop.so.1 -o "$work/dnn-direct" || exit 1
+    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -l:libnvtx3interop.so.1 -l:libcufile.so.0 -o "$work/dnn-direct" || exit 1
 
 # The programs live in the Python environment's bin directory, as a tool
 # installed there does; the search walks up from the executable to its
@@ -118,12 +119,22 @@ if [ "$(cut -d: -f2 "$work/nvtx-cushim-gpu-dnn.out")" = "$(cut -d: -f2 "$work/nv
 else
     echo "FAIL: NVTX answers differ"; status=1
 fi
+echo "== cuFile: its version, cuFileDriverOpen, and a 1 MiB read into device memory where the driver opens"
+for build in "$bin/cushim-gpu-dnn" "$bin/dnn-cpp" "$work/dnn-direct"; do
+    (cd "$work" && clean "$build" file > "$work/file-$(basename "$build").out") || status=1
+    echo "-- $(basename "$build")"; cat "$work/file-$(basename "$build").out"
+done
+if [ -s "$work/file-dnn-direct.out" ] && cmp -s "$work/file-cushim-gpu-dnn.out" "$work/file-dnn-direct.out" && cmp -s "$work/file-dnn-cpp.out" "$work/file-dnn-direct.out"; then
+    echo "ok: cuFile answers through the stubs (Rust, C++) as linked directly"
+else
+    echo "FAIL: cuFile answers differ"; status=1
+fi
 echo "== the system loader's trace (LD_DEBUG=files): cuDNN's graph library and sublibraries, loaded by path from its directory"
 clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudnn' | sed 's/^ *[0-9]*: *//' | head -12
 
 echo "== first call in a fresh process, wall ms (5 runs each: the middle three)"
 printf '%-9s %-22s %-22s\n' library stubs direct
-for lib in cudnn nccl; do
+for lib in cudnn nccl cufile; do
     for build in "$bin/dnn-cpp" "$work/dnn-direct"; do
         for i in 1 2 3 4 5; do
             s=$(date +%s%N); clean "$build" first "$lib" >/dev/null || status=1; e=$(date +%s%N)
@@ -138,6 +149,6 @@ for build in "$bin/dnn-cpp" "$work/dnn-direct"; do
     echo "-- $(basename "$build")"
     for i in 1 2 3; do clean "$build" time || status=1; done | sort
 done
-echo "== doctor --lib cudnn,nccl,cupti (--cuda 13.0)"
-clean "$bin/cushim" doctor --lib cudnn,nccl,cupti --cuda 13.0 | head -90 || status=1
+echo "== doctor --lib cudnn,nccl,cupti,cufile (--cuda 13.0)"
+clean "$bin/cushim" doctor --lib cudnn,nccl,cupti,cufile --cuda 13.0 | head -120 || status=1
 exit $status

@@ -22,6 +22,10 @@ mod nvtx {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/nvtx.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cufile {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/cufile.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
 mod nccl {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/nccl.rs"));
 }
@@ -196,7 +200,59 @@ fn trace() {
     println!("cupti kernels {} names {:016x}", kernels.len(), fnv1a(names.as_bytes()));
 }
 
+/// gpu/dnn.cpp's `file`: cuFile's answers, and a 1 MiB read into device memory.
+fn file() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut version = 0;
+    let asked = unsafe { cufile::cuFileGetVersion(&raw mut version) };
+    println!("cufile version {version} err {}", asked.err.0);
+    let opened = unsafe { cufile::cuFileDriverOpen() };
+    println!("cufile cuFileDriverOpen err {} cu_err {}", opened.err.0, opened.cu_err.0);
+    if opened.err.0 != 0 {
+        return;
+    }
+    let size = 1usize << 20;
+    let bytes: Vec<u8> = (0..size).map(|i| ((i * 131 + 7) & 255) as u8).collect();
+    let path = std::env::temp_dir().join(format!("cushim-cufile-{}", std::process::id()));
+    std::fs::File::create(&path).and_then(|mut f| f.write_all(&bytes)).expect("the file");
+    // O_DIRECT where the file system takes it (GPUDirect Storage needs it).
+    const O_DIRECT: i32 = 0o40000;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_DIRECT)
+        .open(&path)
+        .or_else(|_| std::fs::File::open(&path))
+        .expect("the file");
+    let mut descr: cufile::CUfileDescr_t = unsafe { std::mem::zeroed() };
+    descr.handle.fd = file.as_raw_fd();
+    descr.type_ = cufile::CUfileFileHandleType::CU_FILE_HANDLE_TYPE_OPAQUE_FD;
+    let mut handle: cufile::CUfileHandle_t = ptr::null_mut();
+    let registered = unsafe { cufile::cuFileHandleRegister(&raw mut handle, &raw mut descr) };
+    println!("cufile cuFileHandleRegister err {}", registered.err.0);
+    if registered.err.0 == 0 {
+        let mut device: *mut c_void = ptr::null_mut();
+        check!(cudart::cudaMalloc(&raw mut device, size));
+        check!(cudart::cudaMemset(device, 0, size));
+        let read = unsafe { cufile::cuFileRead(handle, device, size, 0, 0) };
+        let mut host = vec![0u8; size];
+        check!(cudart::cudaMemcpy(host.as_mut_ptr().cast(), device, size, cudart::cudaMemcpyKind::cudaMemcpyDeviceToHost));
+        println!("cufile read {read} hash {:016x}", fnv1a(&host));
+        unsafe { cufile::cuFileHandleDeregister(handle) };
+        check!(cudart::cudaFree(device));
+    }
+    drop(file);
+    let _ = std::fs::remove_file(&path);
+    let closed = unsafe { cufile::cuFileDriverClose() };
+    println!("cufile cuFileDriverClose err {}", closed.err.0);
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("file") {
+        file();
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("trace") {
         trace();
         return;
