@@ -389,14 +389,23 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
             let source = dir.join(format!("{}_shim.cpp", library.stem));
             assert!(source.is_file(), "{} is committed", source.display());
             let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
-            run_ok(
-                Command::new("g++")
-                    .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
-                    .arg(format!("-I{}", include.display()))
-                    .arg(format!("-I{}", root().join("headers/foreign").display()))
-                    .arg(format!("-I{}", dir.display()))
-                    .arg(&source),
-            );
+            // The newest release also with the C++ stubs of other platforms.
+            let modes: &[&[&str]] = if pin.cuda.to_string() == "13.5" {
+                &[&[], &["-DCUSHIM_NO_ASM_STUBS"]]
+            } else {
+                &[&[]]
+            };
+            for defines in modes {
+                run_ok(
+                    Command::new("g++")
+                        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+                        .args(*defines)
+                        .arg(format!("-I{}", include.display()))
+                        .arg(format!("-I{}", root().join("headers/foreign").display()))
+                        .arg(format!("-I{}", dir.display()))
+                        .arg(&source),
+                );
+            }
             checked += 1;
         }
     }
@@ -409,6 +418,72 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
         .sum();
     assert_eq!(checked, vendored);
     assert!(checked >= 3 * (cushim::library::LIBRARIES.len() - 1));
+}
+
+/// On x86-64 ELF a stub of a function that returns its status (or an
+/// integer, a pointer, nothing) is assembly: one jump through its slot, with
+/// no frame, so the hot path is one load and one indirect jump. A function
+/// with a fallback (`nvrtcGetErrorString` answers from the header) keeps its
+/// C++ stub. With `CUSHIM_NO_ASM_STUBS` (and on every other platform) every
+/// stub is C++, and the pair compiles that way too.
+#[test]
+fn an_x86_64_stub_is_one_jump_through_its_slot() {
+    let dir = common::scratch("asm-stubs");
+    let generated = root().join("generated/cuda-13.5");
+    let pin = cushim::pins::find_for(&cushim::library::NVRTC, "13.5".parse().unwrap()).unwrap();
+    let include = cushim::fetch::library_include_dir(&cushim::library::NVRTC, &pin).unwrap();
+    let disassemble = |defines: &[&str], name: &str| {
+        let object = dir.join(format!("{name}.o"));
+        run_ok(
+            Command::new("g++")
+                .args(CXXFLAGS)
+                .args(["-O2", "-c"])
+                .args(defines)
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", generated.display()))
+                .arg(generated.join("nvrtc_shim.cpp"))
+                .arg("-o")
+                .arg(&object),
+        );
+        run_ok(
+            Command::new("objdump")
+                .args(["-d", "--no-show-raw-insn"])
+                .arg(&object),
+        )
+    };
+    // The instructions of `function`, up to the next symbol, without padding.
+    let body = |listing: &str, function: &str| -> Vec<String> {
+        listing
+            .split(&format!("<{function}>:\n"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{function} in\n{listing}"))
+            .split("\n\n")
+            .next()
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once(":\t").map(|(_, i)| i.trim().to_string()))
+            // Alignment padding.
+            .filter(|i| !i.contains("nop") && i != "int3")
+            .collect()
+    };
+    let asm = disassemble(&[], "asm");
+    let version = body(&asm, "nvrtcVersion");
+    assert_eq!(version.len(), 1, "{version:?}");
+    assert!(
+        version[0].starts_with("jmp    *") && version[0].contains("(%rip)"),
+        "{version:?}"
+    );
+    let text = body(&asm, "nvrtcGetErrorString");
+    assert!(
+        text.len() == 2 && text[1].starts_with("jmp    *%"),
+        "a C++ stub: {text:?}"
+    );
+    let cpp = disassemble(&["-DCUSHIM_NO_ASM_STUBS"], "cpp");
+    let version = body(&cpp, "nvrtcVersion");
+    assert!(
+        version.len() == 2 && version[1].starts_with("jmp    *%"),
+        "{version:?}"
+    );
 }
 
 /// A C program's build (no exceptions, no libstdc++) links the stubs and the

@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUBLASWINAPI
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cublasLt
 
 // With CUSHIM_CUBLASLT_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -165,11 +167,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUBLASLT_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cublasLt_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cublasLt_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -217,6 +227,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUBLASLT_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cublasLt_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cublasLt_status.
 static_assert(static_cast<int>(CUSHIM_CUBLASLT_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLASLT_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -238,50 +253,50 @@ static_assert(static_cast<int>(CUSHIM_CUBLASLT_WRONG_MAJOR) == cushim::status_wr
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(cublasStatus_t, cublasLtCreate, cublasLtCreate, cushim_row_cublasLtCreate, (cublasLtHandle_t *lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtDestroy, cublasLtDestroy, cushim_row_cublasLtDestroy, (cublasLtHandle_t lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, cushim_row_cublasLtGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, cushim_row_cublasLtGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtCreate, cublasLtCreate, cushim_row_cublasLtCreate, (cublasLtHandle_t *lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtDestroy, cublasLtDestroy, cushim_row_cublasLtDestroy, (cublasLtHandle_t lightHandle), (lightHandle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, cushim_row_cublasLtGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, cushim_row_cublasLtGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cublasLtGetVersion, cublasLtGetVersion, cushim_row_cublasLtGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheGetCapacity, cublasLtHeuristicsCacheGetCapacity, cushim_row_cublasLtHeuristicsCacheGetCapacity, (size_t *capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cublasLtHeuristicsCacheSetCapacity, cushim_row_cublasLtHeuristicsCacheSetCapacity, (size_t capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerForceDisable, cublasLtLoggerForceDisable, cushim_row_cublasLtLoggerForceDisable, (), (), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerOpenFile, cublasLtLoggerOpenFile, cushim_row_cublasLtLoggerOpenFile, (const char *logFile), (logFile), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetCallback, cublasLtLoggerSetCallback, cushim_row_cublasLtLoggerSetCallback, (cublasLtLoggerCallback_t callback), (callback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, cushim_row_cublasLtLoggerSetFile, (_IO_FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetLevel, cublasLtLoggerSetLevel, cushim_row_cublasLtLoggerSetLevel, (int level), (level), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtLoggerSetMask, cublasLtLoggerSetMask, cushim_row_cublasLtLoggerSetMask, (int mask), (mask), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmul, cublasLtMatmul, cushim_row_cublasLtMatmul, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream), (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCapGetAttribute, cublasLtMatmulAlgoCapGetAttribute, cushim_row_cublasLtMatmulAlgoCapGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoCapAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoCheck, cublasLtMatmulAlgoCheck, cushim_row_cublasLtMatmulAlgoCheck, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *result), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, algo, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigGetAttribute, cublasLtMatmulAlgoConfigGetAttribute, cushim_row_cublasLtMatmulAlgoConfigGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoConfigSetAttribute, cublasLtMatmulAlgoConfigSetAttribute, cushim_row_cublasLtMatmulAlgoConfigSetAttribute, (cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, const void *buf, size_t sizeInBytes), (algo, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetHeuristic, cublasLtMatmulAlgoGetHeuristic, cushim_row_cublasLtMatmulAlgoGetHeuristic, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, cublasLtMatmulPreference_t preference, int requestedAlgoCount, cublasLtMatmulHeuristicResult_t *heuristicResultsArray, int *returnAlgoCount), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, preference, requestedAlgoCount, heuristicResultsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoGetIds, cublasLtMatmulAlgoGetIds, cushim_row_cublasLtMatmulAlgoGetIds, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int requestedAlgoCount, int *algoIdsArray, int *returnAlgoCount), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, requestedAlgoCount, algoIdsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulAlgoInit, cublasLtMatmulAlgoInit, cushim_row_cublasLtMatmulAlgoInit, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int algoId, cublasLtMatmulAlgo_t *algo), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, algoId, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescCreate, cublasLtMatmulDescCreate, cushim_row_cublasLtMatmulDescCreate, (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescDestroy, cublasLtMatmulDescDestroy, cushim_row_cublasLtMatmulDescDestroy, (cublasLtMatmulDesc_t matmulDesc), (matmulDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescGetAttribute, cublasLtMatmulDescGetAttribute, cushim_row_cublasLtMatmulDescGetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matmulDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescInit_internal, cublasLtMatmulDescInit_internal, cushim_row_cublasLtMatmulDescInit_internal, (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, size, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulDescSetAttribute, cublasLtMatmulDescSetAttribute, cushim_row_cublasLtMatmulDescSetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf, size_t sizeInBytes), (matmulDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceCreate, cublasLtMatmulPreferenceCreate, cushim_row_cublasLtMatmulPreferenceCreate, (cublasLtMatmulPreference_t *pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceDestroy, cublasLtMatmulPreferenceDestroy, cushim_row_cublasLtMatmulPreferenceDestroy, (cublasLtMatmulPreference_t pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceGetAttribute, cublasLtMatmulPreferenceGetAttribute, cushim_row_cublasLtMatmulPreferenceGetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (pref, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceInit_internal, cublasLtMatmulPreferenceInit_internal, cushim_row_cublasLtMatmulPreferenceInit_internal, (cublasLtMatmulPreference_t pref, size_t size), (pref, size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatmulPreferenceSetAttribute, cublasLtMatmulPreferenceSetAttribute, cushim_row_cublasLtMatmulPreferenceSetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, const void *buf, size_t sizeInBytes), (pref, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutCreate, cublasLtMatrixLayoutCreate, cushim_row_cublasLtMatrixLayoutCreate, (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutDestroy, cublasLtMatrixLayoutDestroy, cushim_row_cublasLtMatrixLayoutDestroy, (cublasLtMatrixLayout_t matLayout), (matLayout), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutGetAttribute, cublasLtMatrixLayoutGetAttribute, cushim_row_cublasLtMatrixLayoutGetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matLayout, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutInit_internal, cublasLtMatrixLayoutInit_internal, cushim_row_cublasLtMatrixLayoutInit_internal, (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, size, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayoutSetAttribute, cushim_row_cublasLtMatrixLayoutSetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf, size_t sizeInBytes), (matLayout, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransform, cublasLtMatrixTransform, cushim_row_cublasLtMatrixTransform, (cublasLtHandle_t lightHandle, cublasLtMatrixTransformDesc_t transformDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *beta, const void *B, cublasLtMatrixLayout_t Bdesc, void *C, cublasLtMatrixLayout_t Cdesc, cudaStream_t stream), (lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescCreate, cublasLtMatrixTransformDescCreate, cushim_row_cublasLtMatrixTransformDescCreate, (cublasLtMatrixTransformDesc_t *transformDesc, cudaDataType scaleType), (transformDesc, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescDestroy, cublasLtMatrixTransformDescDestroy, cushim_row_cublasLtMatrixTransformDescDestroy, (cublasLtMatrixTransformDesc_t transformDesc), (transformDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescGetAttribute, cublasLtMatrixTransformDescGetAttribute, cushim_row_cublasLtMatrixTransformDescGetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (transformDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescInit_internal, cublasLtMatrixTransformDescInit_internal, cushim_row_cublasLtMatrixTransformDescInit_internal, (cublasLtMatrixTransformDesc_t transformDesc, size_t size, cudaDataType scaleType), (transformDesc, size, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, cublasLtMatrixTransformDescSetAttribute, cushim_row_cublasLtMatrixTransformDescSetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, const void *buf, size_t sizeInBytes), (transformDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cublasLtGetVersion, cublasLtGetVersion, cushim_row_cublasLtGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtHeuristicsCacheGetCapacity, cublasLtHeuristicsCacheGetCapacity, cushim_row_cublasLtHeuristicsCacheGetCapacity, (size_t *capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cublasLtHeuristicsCacheSetCapacity, cushim_row_cublasLtHeuristicsCacheSetCapacity, (size_t capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerForceDisable, cublasLtLoggerForceDisable, cushim_row_cublasLtLoggerForceDisable, (), (), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerOpenFile, cublasLtLoggerOpenFile, cushim_row_cublasLtLoggerOpenFile, (const char *logFile), (logFile), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetCallback, cublasLtLoggerSetCallback, cushim_row_cublasLtLoggerSetCallback, (cublasLtLoggerCallback_t callback), (callback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, cushim_row_cublasLtLoggerSetFile, (_IO_FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetLevel, cublasLtLoggerSetLevel, cushim_row_cublasLtLoggerSetLevel, (int level), (level), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetMask, cublasLtLoggerSetMask, cushim_row_cublasLtLoggerSetMask, (int mask), (mask), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmul, cublasLtMatmul, cushim_row_cublasLtMatmul, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream), (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoCapGetAttribute, cublasLtMatmulAlgoCapGetAttribute, cushim_row_cublasLtMatmulAlgoCapGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoCapAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoCheck, cublasLtMatmulAlgoCheck, cushim_row_cublasLtMatmulAlgoCheck, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *result), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, algo, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoConfigGetAttribute, cublasLtMatmulAlgoConfigGetAttribute, cushim_row_cublasLtMatmulAlgoConfigGetAttribute, (const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (algo, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoConfigSetAttribute, cublasLtMatmulAlgoConfigSetAttribute, cushim_row_cublasLtMatmulAlgoConfigSetAttribute, (cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attr, const void *buf, size_t sizeInBytes), (algo, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoGetHeuristic, cublasLtMatmulAlgoGetHeuristic, cushim_row_cublasLtMatmulAlgoGetHeuristic, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc, cublasLtMatmulPreference_t preference, int requestedAlgoCount, cublasLtMatmulHeuristicResult_t *heuristicResultsArray, int *returnAlgoCount), (lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, preference, requestedAlgoCount, heuristicResultsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoGetIds, cublasLtMatmulAlgoGetIds, cushim_row_cublasLtMatmulAlgoGetIds, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int requestedAlgoCount, int *algoIdsArray, int *returnAlgoCount), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, requestedAlgoCount, algoIdsArray, returnAlgoCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulAlgoInit, cublasLtMatmulAlgoInit, cushim_row_cublasLtMatmulAlgoInit, (cublasLtHandle_t lightHandle, cublasComputeType_t computeType, cudaDataType_t scaleType, cudaDataType_t Atype, cudaDataType_t Btype, cudaDataType_t Ctype, cudaDataType_t Dtype, int algoId, cublasLtMatmulAlgo_t *algo), (lightHandle, computeType, scaleType, Atype, Btype, Ctype, Dtype, algoId, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulDescCreate, cublasLtMatmulDescCreate, cushim_row_cublasLtMatmulDescCreate, (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulDescDestroy, cublasLtMatmulDescDestroy, cushim_row_cublasLtMatmulDescDestroy, (cublasLtMatmulDesc_t matmulDesc), (matmulDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulDescGetAttribute, cublasLtMatmulDescGetAttribute, cushim_row_cublasLtMatmulDescGetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matmulDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulDescInit_internal, cublasLtMatmulDescInit_internal, cushim_row_cublasLtMatmulDescInit_internal, (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType, cudaDataType_t scaleType), (matmulDesc, size, computeType, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulDescSetAttribute, cublasLtMatmulDescSetAttribute, cushim_row_cublasLtMatmulDescSetAttribute, (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf, size_t sizeInBytes), (matmulDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulPreferenceCreate, cublasLtMatmulPreferenceCreate, cushim_row_cublasLtMatmulPreferenceCreate, (cublasLtMatmulPreference_t *pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulPreferenceDestroy, cublasLtMatmulPreferenceDestroy, cushim_row_cublasLtMatmulPreferenceDestroy, (cublasLtMatmulPreference_t pref), (pref), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulPreferenceGetAttribute, cublasLtMatmulPreferenceGetAttribute, cushim_row_cublasLtMatmulPreferenceGetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (pref, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulPreferenceInit_internal, cublasLtMatmulPreferenceInit_internal, cushim_row_cublasLtMatmulPreferenceInit_internal, (cublasLtMatmulPreference_t pref, size_t size), (pref, size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmulPreferenceSetAttribute, cublasLtMatmulPreferenceSetAttribute, cushim_row_cublasLtMatmulPreferenceSetAttribute, (cublasLtMatmulPreference_t pref, cublasLtMatmulPreferenceAttributes_t attr, const void *buf, size_t sizeInBytes), (pref, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixLayoutCreate, cublasLtMatrixLayoutCreate, cushim_row_cublasLtMatrixLayoutCreate, (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixLayoutDestroy, cublasLtMatrixLayoutDestroy, cushim_row_cublasLtMatrixLayoutDestroy, (cublasLtMatrixLayout_t matLayout), (matLayout), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixLayoutGetAttribute, cublasLtMatrixLayoutGetAttribute, cushim_row_cublasLtMatrixLayoutGetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (matLayout, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixLayoutInit_internal, cublasLtMatrixLayoutInit_internal, cushim_row_cublasLtMatrixLayoutInit_internal, (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld), (matLayout, size, type, rows, cols, ld), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayoutSetAttribute, cushim_row_cublasLtMatrixLayoutSetAttribute, (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf, size_t sizeInBytes), (matLayout, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransform, cublasLtMatrixTransform, cushim_row_cublasLtMatrixTransform, (cublasLtHandle_t lightHandle, cublasLtMatrixTransformDesc_t transformDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *beta, const void *B, cublasLtMatrixLayout_t Bdesc, void *C, cublasLtMatrixLayout_t Cdesc, cudaStream_t stream), (lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescCreate, cublasLtMatrixTransformDescCreate, cushim_row_cublasLtMatrixTransformDescCreate, (cublasLtMatrixTransformDesc_t *transformDesc, cudaDataType scaleType), (transformDesc, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescDestroy, cublasLtMatrixTransformDescDestroy, cushim_row_cublasLtMatrixTransformDescDestroy, (cublasLtMatrixTransformDesc_t transformDesc), (transformDesc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescGetAttribute, cublasLtMatrixTransformDescGetAttribute, cushim_row_cublasLtMatrixTransformDescGetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, void *buf, size_t sizeInBytes, size_t *sizeWritten), (transformDesc, attr, buf, sizeInBytes, sizeWritten), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescInit_internal, cublasLtMatrixTransformDescInit_internal, cushim_row_cublasLtMatrixTransformDescInit_internal, (cublasLtMatrixTransformDesc_t transformDesc, size_t size, cudaDataType scaleType), (transformDesc, size, scaleType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, cublasLtMatrixTransformDescSetAttribute, cushim_row_cublasLtMatrixTransformDescSetAttribute, (cublasLtMatrixTransformDesc_t transformDesc, cublasLtMatrixTransformDescAttributes_t attr, const void *buf, size_t sizeInBytes), (transformDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -289,6 +304,59 @@ CUSHIM_STUB(cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, cublasLtMat
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cublasLt_slots\n"
+        ".hidden cushim_cublasLt_slots\n"
+        "cushim_cublasLt_slots:\n"
+        CUSHIM_ASM_ROW(cublasLtCreate, thunk)
+        CUSHIM_ASM_ROW(cublasLtDestroy, thunk)
+        CUSHIM_ASM_ROW(cublasLtGetCudartVersion, thunk)
+        CUSHIM_ASM_ROW(cublasLtGetProperty, thunk)
+        CUSHIM_ASM_ROW(cublasLtGetStatusName, cbind)
+        CUSHIM_ASM_ROW(cublasLtGetStatusString, cbind)
+        CUSHIM_ASM_ROW(cublasLtGetVersion, thunk)
+        CUSHIM_ASM_ROW(cublasLtHeuristicsCacheGetCapacity, thunk)
+        CUSHIM_ASM_ROW(cublasLtHeuristicsCacheSetCapacity, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerForceDisable, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerOpenFile, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerSetCallback, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerSetFile, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerSetLevel, thunk)
+        CUSHIM_ASM_ROW(cublasLtLoggerSetMask, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmul, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoCapGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoCheck, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoConfigGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoConfigSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoGetHeuristic, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoGetIds, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulAlgoInit, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulDescCreate, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulDescDestroy, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulDescGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulDescInit_internal, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulDescSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulPreferenceCreate, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulPreferenceDestroy, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulPreferenceGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulPreferenceInit_internal, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatmulPreferenceSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixLayoutCreate, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixLayoutDestroy, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixLayoutGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixLayoutInit_internal, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixLayoutSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransform, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransformDescCreate, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransformDescDestroy, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransformDescGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransformDescInit_internal, thunk)
+        CUSHIM_ASM_ROW(cublasLtMatrixTransformDescSetAttribute, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cublasLtCreate),
     CUSHIM_BINDER(cublasLtDestroy),
@@ -335,6 +403,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cublasLtMatrixTransformDescInit_internal),
     CUSHIM_BINDER(cublasLtMatrixTransformDescSetAttribute),
 };
+#endif
 #endif  // CUSHIM_CUBLASLT_LINKED
 
 extern "C" {

@@ -20,6 +20,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cufft
 
 // With CUSHIM_CUFFT_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -197,11 +199,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUFFT_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cufft_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cufft_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -249,6 +259,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUFFT_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cufft_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cufft_status.
 static_assert(static_cast<int>(CUSHIM_CUFFT_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUFFT_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -270,100 +285,100 @@ static_assert(static_cast<int>(CUSHIM_CUFFT_WRONG_MAJOR) == cushim::status_wrong
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(cufftResult, cufftCreate, cufftCreate, cushim_row_cufftCreate, (cufftHandle *handle), (handle), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftDestroy, cufftDestroy, cushim_row_cufftDestroy, (cufftHandle plan), (plan), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftEstimate1d, cufftEstimate1d, cushim_row_cufftEstimate1d, (int nx, cufftType type, int batch, size_t *workSize), (nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftEstimate2d, cufftEstimate2d, cushim_row_cufftEstimate2d, (int nx, int ny, cufftType type, size_t *workSize), (nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftEstimate3d, cufftEstimate3d, cushim_row_cufftEstimate3d, (int nx, int ny, int nz, cufftType type, size_t *workSize), (nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftEstimateMany, cufftEstimateMany, cushim_row_cufftEstimateMany, (int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workSize), (rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecC2C, cufftExecC2C, cushim_row_cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction), (plan, idata, odata, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecC2R, cufftExecC2R, cushim_row_cufftExecC2R, (cufftHandle plan, cufftComplex *idata, cufftReal *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecD2Z, cufftExecD2Z, cushim_row_cufftExecD2Z, (cufftHandle plan, cufftDoubleReal *idata, cufftDoubleComplex *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecR2C, cufftExecR2C, cushim_row_cufftExecR2C, (cufftHandle plan, cufftReal *idata, cufftComplex *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecZ2D, cufftExecZ2D, cushim_row_cufftExecZ2D, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleReal *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftExecZ2Z, cufftExecZ2Z, cushim_row_cufftExecZ2Z, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleComplex *odata, int direction), (plan, idata, odata, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetProperty, cufftGetProperty, cushim_row_cufftGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSize, cufftGetSize, cushim_row_cufftGetSize, (cufftHandle handle, size_t *workSize), (handle, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSize1d, cufftGetSize1d, cushim_row_cufftGetSize1d, (cufftHandle handle, int nx, cufftType type, int batch, size_t *workSize), (handle, nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSize2d, cufftGetSize2d, cushim_row_cufftGetSize2d, (cufftHandle handle, int nx, int ny, cufftType type, size_t *workSize), (handle, nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSize3d, cufftGetSize3d, cushim_row_cufftGetSize3d, (cufftHandle handle, int nx, int ny, int nz, cufftType type, size_t *workSize), (handle, nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSizeMany, cufftGetSizeMany, cushim_row_cufftGetSizeMany, (cufftHandle handle, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workArea), (handle, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetSizeMany64, cufftGetSizeMany64, cushim_row_cufftGetSizeMany64, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, long long *onembed, long long ostride, long long odist, cufftType type, long long batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftGetVersion, cufftGetVersion, cushim_row_cufftGetVersion, (int *version), (version), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftMakePlan1d, cufftMakePlan1d, cushim_row_cufftMakePlan1d, (cufftHandle plan, int nx, cufftType type, int batch, size_t *workSize), (plan, nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftMakePlan2d, cufftMakePlan2d, cushim_row_cufftMakePlan2d, (cufftHandle plan, int nx, int ny, cufftType type, size_t *workSize), (plan, nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftMakePlan3d, cufftMakePlan3d, cushim_row_cufftMakePlan3d, (cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t *workSize), (plan, nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftMakePlanMany, cufftMakePlanMany, cushim_row_cufftMakePlanMany, (cufftHandle plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftMakePlanMany64, cufftMakePlanMany64, cushim_row_cufftMakePlanMany64, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, long long *onembed, long long ostride, long long odist, cufftType type, long long batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftPlan1d, cufftPlan1d, cushim_row_cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftPlan2d, cufftPlan2d, cushim_row_cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftPlan3d, cufftPlan3d, cushim_row_cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type), (plan, nx, ny, nz, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftPlanMany, cufftPlanMany, cushim_row_cufftPlanMany, (cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftSetAutoAllocation, cufftSetAutoAllocation, cushim_row_cufftSetAutoAllocation, (cufftHandle plan, int autoAllocate), (plan, autoAllocate), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftSetStream, cufftSetStream, cushim_row_cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cufftResult, cufftSetWorkArea, cufftSetWorkArea, cushim_row_cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftCreate, cufftCreate, cushim_row_cufftCreate, (cufftHandle *handle), (handle), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftDestroy, cufftDestroy, cushim_row_cufftDestroy, (cufftHandle plan), (plan), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftEstimate1d, cufftEstimate1d, cushim_row_cufftEstimate1d, (int nx, cufftType type, int batch, size_t *workSize), (nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftEstimate2d, cufftEstimate2d, cushim_row_cufftEstimate2d, (int nx, int ny, cufftType type, size_t *workSize), (nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftEstimate3d, cufftEstimate3d, cushim_row_cufftEstimate3d, (int nx, int ny, int nz, cufftType type, size_t *workSize), (nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftEstimateMany, cufftEstimateMany, cushim_row_cufftEstimateMany, (int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workSize), (rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecC2C, cufftExecC2C, cushim_row_cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction), (plan, idata, odata, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecC2R, cufftExecC2R, cushim_row_cufftExecC2R, (cufftHandle plan, cufftComplex *idata, cufftReal *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecD2Z, cufftExecD2Z, cushim_row_cufftExecD2Z, (cufftHandle plan, cufftDoubleReal *idata, cufftDoubleComplex *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecR2C, cufftExecR2C, cushim_row_cufftExecR2C, (cufftHandle plan, cufftReal *idata, cufftComplex *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecZ2D, cufftExecZ2D, cushim_row_cufftExecZ2D, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleReal *odata), (plan, idata, odata), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftExecZ2Z, cufftExecZ2Z, cushim_row_cufftExecZ2Z, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleComplex *odata, int direction), (plan, idata, odata, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetProperty, cufftGetProperty, cushim_row_cufftGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSize, cufftGetSize, cushim_row_cufftGetSize, (cufftHandle handle, size_t *workSize), (handle, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSize1d, cufftGetSize1d, cushim_row_cufftGetSize1d, (cufftHandle handle, int nx, cufftType type, int batch, size_t *workSize), (handle, nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSize2d, cufftGetSize2d, cushim_row_cufftGetSize2d, (cufftHandle handle, int nx, int ny, cufftType type, size_t *workSize), (handle, nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSize3d, cufftGetSize3d, cushim_row_cufftGetSize3d, (cufftHandle handle, int nx, int ny, int nz, cufftType type, size_t *workSize), (handle, nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSizeMany, cufftGetSizeMany, cushim_row_cufftGetSizeMany, (cufftHandle handle, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workArea), (handle, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetSizeMany64, cufftGetSizeMany64, cushim_row_cufftGetSizeMany64, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, long long *onembed, long long ostride, long long odist, cufftType type, long long batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftGetVersion, cufftGetVersion, cushim_row_cufftGetVersion, (int *version), (version), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftMakePlan1d, cufftMakePlan1d, cushim_row_cufftMakePlan1d, (cufftHandle plan, int nx, cufftType type, int batch, size_t *workSize), (plan, nx, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftMakePlan2d, cufftMakePlan2d, cushim_row_cufftMakePlan2d, (cufftHandle plan, int nx, int ny, cufftType type, size_t *workSize), (plan, nx, ny, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftMakePlan3d, cufftMakePlan3d, cushim_row_cufftMakePlan3d, (cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t *workSize), (plan, nx, ny, nz, type, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftMakePlanMany, cufftMakePlanMany, cushim_row_cufftMakePlanMany, (cufftHandle plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftMakePlanMany64, cufftMakePlanMany64, cushim_row_cufftMakePlanMany64, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, long long *onembed, long long ostride, long long odist, cufftType type, long long batch, size_t *workSize), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftPlan1d, cufftPlan1d, cushim_row_cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftPlan2d, cufftPlan2d, cushim_row_cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftPlan3d, cufftPlan3d, cushim_row_cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type), (plan, nx, ny, nz, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftPlanMany, cufftPlanMany, cushim_row_cufftPlanMany, (cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist, cufftType type, int batch), (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftSetAutoAllocation, cufftSetAutoAllocation, cushim_row_cufftSetAutoAllocation, (cufftHandle plan, int autoAllocate), (plan, autoAllocate), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftSetStream, cufftSetStream, cushim_row_cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftSetWorkArea, cufftSetWorkArea, cushim_row_cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtClearCallback, cufftXtClearCallback, cushim_row_cufftXtClearCallback, (cufftHandle plan, cufftXtCallbackType cbType), (plan, cbType), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtClearCallback, cufftXtClearCallback, cushim_row_cufftXtClearCallback, (cufftHandle plan, cufftXtCallbackType cbType), (plan, cbType), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExec, cufftXtExec, cushim_row_cufftXtExec, (cufftHandle plan, void *input, void *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExec, cufftXtExec, cushim_row_cufftXtExec, (cufftHandle plan, void *input, void *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptor, cufftXtExecDescriptor, cushim_row_cufftXtExecDescriptor, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptor, cufftXtExecDescriptor, cushim_row_cufftXtExecDescriptor, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorC2C, cufftXtExecDescriptorC2C, cushim_row_cufftXtExecDescriptorC2C, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorC2C, cufftXtExecDescriptorC2C, cushim_row_cufftXtExecDescriptorC2C, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorC2R, cufftXtExecDescriptorC2R, cushim_row_cufftXtExecDescriptorC2R, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorC2R, cufftXtExecDescriptorC2R, cushim_row_cufftXtExecDescriptorC2R, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorD2Z, cufftXtExecDescriptorD2Z, cushim_row_cufftXtExecDescriptorD2Z, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorD2Z, cufftXtExecDescriptorD2Z, cushim_row_cufftXtExecDescriptorD2Z, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorR2C, cufftXtExecDescriptorR2C, cushim_row_cufftXtExecDescriptorR2C, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorR2C, cufftXtExecDescriptorR2C, cushim_row_cufftXtExecDescriptorR2C, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorZ2D, cufftXtExecDescriptorZ2D, cushim_row_cufftXtExecDescriptorZ2D, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorZ2D, cufftXtExecDescriptorZ2D, cushim_row_cufftXtExecDescriptorZ2D, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output), (plan, input, output), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtExecDescriptorZ2Z, cufftXtExecDescriptorZ2Z, cushim_row_cufftXtExecDescriptorZ2Z, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtExecDescriptorZ2Z, cufftXtExecDescriptorZ2Z, cushim_row_cufftXtExecDescriptorZ2Z, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction), (plan, input, output, direction), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtFree, cufftXtFree, cushim_row_cufftXtFree, (cudaLibXtDesc *descriptor), (descriptor), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtFree, cufftXtFree, cushim_row_cufftXtFree, (cudaLibXtDesc *descriptor), (descriptor), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtGetSizeMany, cufftXtGetSizeMany, cushim_row_cufftXtGetSizeMany, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, cudaDataType inputtype, long long *onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t *workSize, cudaDataType executiontype), (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize, executiontype), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtGetSizeMany, cufftXtGetSizeMany, cushim_row_cufftXtGetSizeMany, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, cudaDataType inputtype, long long *onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t *workSize, cudaDataType executiontype), (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize, executiontype), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtMakePlanMany, cufftXtMakePlanMany, cushim_row_cufftXtMakePlanMany, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, cudaDataType inputtype, long long *onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t *workSize, cudaDataType executiontype), (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize, executiontype), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtMakePlanMany, cufftXtMakePlanMany, cushim_row_cufftXtMakePlanMany, (cufftHandle plan, int rank, long long *n, long long *inembed, long long istride, long long idist, cudaDataType inputtype, long long *onembed, long long ostride, long long odist, cudaDataType outputtype, long long batch, size_t *workSize, cudaDataType executiontype), (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize, executiontype), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtMalloc, cufftXtMalloc, cushim_row_cufftXtMalloc, (cufftHandle plan, cudaLibXtDesc **descriptor, cufftXtSubFormat format), (plan, descriptor, format), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtMalloc, cufftXtMalloc, cushim_row_cufftXtMalloc, (cufftHandle plan, cudaLibXtDesc **descriptor, cufftXtSubFormat format), (plan, descriptor, format), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtMemcpy, cufftXtMemcpy, cushim_row_cufftXtMemcpy, (cufftHandle plan, void *dstPointer, void *srcPointer, cufftXtCopyType type), (plan, dstPointer, srcPointer, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtMemcpy, cufftXtMemcpy, cushim_row_cufftXtMemcpy, (cufftHandle plan, void *dstPointer, void *srcPointer, cufftXtCopyType type), (plan, dstPointer, srcPointer, type), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtQueryPlan, cufftXtQueryPlan, cushim_row_cufftXtQueryPlan, (cufftHandle plan, void *queryStruct, cufftXtQueryType queryType), (plan, queryStruct, queryType), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtQueryPlan, cufftXtQueryPlan, cushim_row_cufftXtQueryPlan, (cufftHandle plan, void *queryStruct, cufftXtQueryType queryType), (plan, queryStruct, queryType), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetCallback, cufftXtSetCallback, cushim_row_cufftXtSetCallback, (cufftHandle plan, void **callback_routine, cufftXtCallbackType cbType, void **caller_info), (plan, callback_routine, cbType, caller_info), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetCallback, cufftXtSetCallback, cushim_row_cufftXtSetCallback, (cufftHandle plan, void **callback_routine, cufftXtCallbackType cbType, void **caller_info), (plan, callback_routine, cbType, caller_info), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetCallbackSharedSize, cufftXtSetCallbackSharedSize, cushim_row_cufftXtSetCallbackSharedSize, (cufftHandle plan, cufftXtCallbackType cbType, size_t sharedSize), (plan, cbType, sharedSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetCallbackSharedSize, cufftXtSetCallbackSharedSize, cushim_row_cufftXtSetCallbackSharedSize, (cufftHandle plan, cufftXtCallbackType cbType, size_t sharedSize), (plan, cbType, sharedSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetDistribution, cufftXtSetDistribution, cushim_row_cufftXtSetDistribution, (cufftHandle plan, const cufftBox3d *box_in, const cufftBox3d *box_out), (plan, box_in, box_out), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetDistribution, cufftXtSetDistribution, cushim_row_cufftXtSetDistribution, (cufftHandle plan, const cufftBox3d *box_in, const cufftBox3d *box_out), (plan, box_in, box_out), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetGPUs, cufftXtSetGPUs, cushim_row_cufftXtSetGPUs, (cufftHandle handle, int nGPUs, int *whichGPUs), (handle, nGPUs, whichGPUs), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetGPUs, cufftXtSetGPUs, cushim_row_cufftXtSetGPUs, (cufftHandle handle, int nGPUs, int *whichGPUs), (handle, nGPUs, whichGPUs), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetWorkArea, cufftXtSetWorkArea, cushim_row_cufftXtSetWorkArea, (cufftHandle plan, void **workArea), (plan, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetWorkArea, cufftXtSetWorkArea, cushim_row_cufftXtSetWorkArea, (cufftHandle plan, void **workArea), (plan, workArea), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUFFTXT_H
-CUSHIM_STUB(cufftResult, cufftXtSetWorkAreaPolicy, cufftXtSetWorkAreaPolicy, cushim_row_cufftXtSetWorkAreaPolicy, (cufftHandle plan, cufftXtWorkAreaPolicy policy, size_t *workSize), (plan, policy, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetWorkAreaPolicy, cufftXtSetWorkAreaPolicy, cushim_row_cufftXtSetWorkAreaPolicy, (cufftHandle plan, cufftXtWorkAreaPolicy policy, size_t *workSize), (plan, policy, workSize), static_cast<cufftResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 
 #if defined(__GNUC__)
@@ -372,6 +387,152 @@ CUSHIM_STUB(cufftResult, cufftXtSetWorkAreaPolicy, cufftXtSetWorkAreaPolicy, cus
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cufft_slots\n"
+        ".hidden cushim_cufft_slots\n"
+        "cushim_cufft_slots:\n"
+        CUSHIM_ASM_ROW(cufftCreate, thunk)
+        CUSHIM_ASM_ROW(cufftDestroy, thunk)
+        CUSHIM_ASM_ROW(cufftEstimate1d, thunk)
+        CUSHIM_ASM_ROW(cufftEstimate2d, thunk)
+        CUSHIM_ASM_ROW(cufftEstimate3d, thunk)
+        CUSHIM_ASM_ROW(cufftEstimateMany, thunk)
+        CUSHIM_ASM_ROW(cufftExecC2C, thunk)
+        CUSHIM_ASM_ROW(cufftExecC2R, thunk)
+        CUSHIM_ASM_ROW(cufftExecD2Z, thunk)
+        CUSHIM_ASM_ROW(cufftExecR2C, thunk)
+        CUSHIM_ASM_ROW(cufftExecZ2D, thunk)
+        CUSHIM_ASM_ROW(cufftExecZ2Z, thunk)
+        CUSHIM_ASM_ROW(cufftGetProperty, thunk)
+        CUSHIM_ASM_ROW(cufftGetSize, thunk)
+        CUSHIM_ASM_ROW(cufftGetSize1d, thunk)
+        CUSHIM_ASM_ROW(cufftGetSize2d, thunk)
+        CUSHIM_ASM_ROW(cufftGetSize3d, thunk)
+        CUSHIM_ASM_ROW(cufftGetSizeMany, thunk)
+        CUSHIM_ASM_ROW(cufftGetSizeMany64, thunk)
+        CUSHIM_ASM_ROW(cufftGetVersion, thunk)
+        CUSHIM_ASM_ROW(cufftMakePlan1d, thunk)
+        CUSHIM_ASM_ROW(cufftMakePlan2d, thunk)
+        CUSHIM_ASM_ROW(cufftMakePlan3d, thunk)
+        CUSHIM_ASM_ROW(cufftMakePlanMany, thunk)
+        CUSHIM_ASM_ROW(cufftMakePlanMany64, thunk)
+        CUSHIM_ASM_ROW(cufftPlan1d, thunk)
+        CUSHIM_ASM_ROW(cufftPlan2d, thunk)
+        CUSHIM_ASM_ROW(cufftPlan3d, thunk)
+        CUSHIM_ASM_ROW(cufftPlanMany, thunk)
+        CUSHIM_ASM_ROW(cufftSetAutoAllocation, thunk)
+        CUSHIM_ASM_ROW(cufftSetStream, thunk)
+        CUSHIM_ASM_ROW(cufftSetWorkArea, thunk)
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtClearCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtClearCallback)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExec, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExec)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorC2C, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorC2C)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorC2R, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorC2R)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorD2Z, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorD2Z)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorR2C, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorR2C)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorZ2D, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorZ2D)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtExecDescriptorZ2Z, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtExecDescriptorZ2Z)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtFree, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtFree)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtGetSizeMany, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtGetSizeMany)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtMakePlanMany, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtMakePlanMany)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtMalloc, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtMalloc)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtMemcpy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtMemcpy)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtQueryPlan, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtQueryPlan)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetCallback)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetCallbackSharedSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetCallbackSharedSize)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetDistribution, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetDistribution)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetGPUs, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetGPUs)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetWorkArea, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetWorkArea)
+#endif
+#if defined(CUSHIM_HAS_CUFFTXT_H)
+        CUSHIM_ASM_ROW(cufftXtSetWorkAreaPolicy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cufftXtSetWorkAreaPolicy)
+#endif
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cufftCreate),
     CUSHIM_BINDER(cufftDestroy),
@@ -511,6 +672,7 @@ void *cushim_table::slots[cushim_count] = {
     nullptr,
 #endif
 };
+#endif
 #endif  // CUSHIM_CUFFT_LINKED
 
 extern "C" {

@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CURANDAPI
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_curand
 
 // With CUSHIM_CURAND_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -138,11 +140,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CURAND_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_curand_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_curand_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -190,6 +200,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CURAND_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_curand_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_curand_status.
 static_assert(static_cast<int>(CUSHIM_CURAND_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CURAND_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -211,35 +226,35 @@ static_assert(static_cast<int>(CUSHIM_CURAND_WRONG_MAJOR) == cushim::status_wron
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(curandStatus_t, curandCreateGenerator, curandCreateGenerator, cushim_row_curandCreateGenerator, (curandGenerator_t *generator, curandRngType_t rng_type), (generator, rng_type), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandCreateGeneratorHost, curandCreateGeneratorHost, cushim_row_curandCreateGeneratorHost, (curandGenerator_t *generator, curandRngType_t rng_type), (generator, rng_type), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandCreatePoissonDistribution, curandCreatePoissonDistribution, cushim_row_curandCreatePoissonDistribution, (double lambda, curandDiscreteDistribution_t *discrete_distribution), (lambda, discrete_distribution), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandDestroyDistribution, curandDestroyDistribution, cushim_row_curandDestroyDistribution, (curandDiscreteDistribution_t discrete_distribution), (discrete_distribution), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandDestroyGenerator, curandDestroyGenerator, cushim_row_curandDestroyGenerator, (curandGenerator_t generator), (generator), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerate, curandGenerate, cushim_row_curandGenerate, (curandGenerator_t generator, unsigned int *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateBinomial, curandGenerateBinomial, cushim_row_curandGenerateBinomial, (curandGenerator_t generator, unsigned int *outputPtr, size_t num, unsigned int n, double p), (generator, outputPtr, num, n, p), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateBinomialMethod, curandGenerateBinomialMethod, cushim_row_curandGenerateBinomialMethod, (curandGenerator_t generator, unsigned int *outputPtr, size_t num, unsigned int n, double p, curandMethod_t method), (generator, outputPtr, num, n, p, method), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateLogNormal, curandGenerateLogNormal, cushim_row_curandGenerateLogNormal, (curandGenerator_t generator, float *outputPtr, size_t n, float mean, float stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateLogNormalDouble, curandGenerateLogNormalDouble, cushim_row_curandGenerateLogNormalDouble, (curandGenerator_t generator, double *outputPtr, size_t n, double mean, double stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateLongLong, curandGenerateLongLong, cushim_row_curandGenerateLongLong, (curandGenerator_t generator, unsigned long long *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateNormal, curandGenerateNormal, cushim_row_curandGenerateNormal, (curandGenerator_t generator, float *outputPtr, size_t n, float mean, float stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateNormalDouble, curandGenerateNormalDouble, cushim_row_curandGenerateNormalDouble, (curandGenerator_t generator, double *outputPtr, size_t n, double mean, double stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGeneratePoisson, curandGeneratePoisson, cushim_row_curandGeneratePoisson, (curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda), (generator, outputPtr, n, lambda), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGeneratePoissonMethod, curandGeneratePoissonMethod, cushim_row_curandGeneratePoissonMethod, (curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda, curandMethod_t method), (generator, outputPtr, n, lambda, method), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateSeeds, curandGenerateSeeds, cushim_row_curandGenerateSeeds, (curandGenerator_t generator), (generator), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateUniform, curandGenerateUniform, cushim_row_curandGenerateUniform, (curandGenerator_t generator, float *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGenerateUniformDouble, curandGenerateUniformDouble, cushim_row_curandGenerateUniformDouble, (curandGenerator_t generator, double *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetDirectionVectors32, curandGetDirectionVectors32, cushim_row_curandGetDirectionVectors32, (curandDirectionVectors32_t **vectors, curandDirectionVectorSet_t set), (vectors, set), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetDirectionVectors64, curandGetDirectionVectors64, cushim_row_curandGetDirectionVectors64, (curandDirectionVectors64_t **vectors, curandDirectionVectorSet_t set), (vectors, set), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetProperty, curandGetProperty, cushim_row_curandGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetScrambleConstants32, curandGetScrambleConstants32, cushim_row_curandGetScrambleConstants32, (unsigned int **constants), (constants), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetScrambleConstants64, curandGetScrambleConstants64, cushim_row_curandGetScrambleConstants64, (unsigned long long **constants), (constants), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandGetVersion, curandGetVersion, cushim_row_curandGetVersion, (int *version), (version), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandSetGeneratorOffset, curandSetGeneratorOffset, cushim_row_curandSetGeneratorOffset, (curandGenerator_t generator, unsigned long long offset), (generator, offset), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandSetGeneratorOrdering, curandSetGeneratorOrdering, cushim_row_curandSetGeneratorOrdering, (curandGenerator_t generator, curandOrdering_t order), (generator, order), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandSetPseudoRandomGeneratorSeed, curandSetPseudoRandomGeneratorSeed, cushim_row_curandSetPseudoRandomGeneratorSeed, (curandGenerator_t generator, unsigned long long seed), (generator, seed), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandSetQuasiRandomGeneratorDimensions, curandSetQuasiRandomGeneratorDimensions, cushim_row_curandSetQuasiRandomGeneratorDimensions, (curandGenerator_t generator, unsigned int num_dimensions), (generator, num_dimensions), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(curandStatus_t, curandSetStream, curandSetStream, cushim_row_curandSetStream, (curandGenerator_t generator, cudaStream_t stream), (generator, stream), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandCreateGenerator, curandCreateGenerator, cushim_row_curandCreateGenerator, (curandGenerator_t *generator, curandRngType_t rng_type), (generator, rng_type), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandCreateGeneratorHost, curandCreateGeneratorHost, cushim_row_curandCreateGeneratorHost, (curandGenerator_t *generator, curandRngType_t rng_type), (generator, rng_type), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandCreatePoissonDistribution, curandCreatePoissonDistribution, cushim_row_curandCreatePoissonDistribution, (double lambda, curandDiscreteDistribution_t *discrete_distribution), (lambda, discrete_distribution), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandDestroyDistribution, curandDestroyDistribution, cushim_row_curandDestroyDistribution, (curandDiscreteDistribution_t discrete_distribution), (discrete_distribution), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandDestroyGenerator, curandDestroyGenerator, cushim_row_curandDestroyGenerator, (curandGenerator_t generator), (generator), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerate, curandGenerate, cushim_row_curandGenerate, (curandGenerator_t generator, unsigned int *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateBinomial, curandGenerateBinomial, cushim_row_curandGenerateBinomial, (curandGenerator_t generator, unsigned int *outputPtr, size_t num, unsigned int n, double p), (generator, outputPtr, num, n, p), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateBinomialMethod, curandGenerateBinomialMethod, cushim_row_curandGenerateBinomialMethod, (curandGenerator_t generator, unsigned int *outputPtr, size_t num, unsigned int n, double p, curandMethod_t method), (generator, outputPtr, num, n, p, method), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateLogNormal, curandGenerateLogNormal, cushim_row_curandGenerateLogNormal, (curandGenerator_t generator, float *outputPtr, size_t n, float mean, float stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateLogNormalDouble, curandGenerateLogNormalDouble, cushim_row_curandGenerateLogNormalDouble, (curandGenerator_t generator, double *outputPtr, size_t n, double mean, double stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateLongLong, curandGenerateLongLong, cushim_row_curandGenerateLongLong, (curandGenerator_t generator, unsigned long long *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateNormal, curandGenerateNormal, cushim_row_curandGenerateNormal, (curandGenerator_t generator, float *outputPtr, size_t n, float mean, float stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateNormalDouble, curandGenerateNormalDouble, cushim_row_curandGenerateNormalDouble, (curandGenerator_t generator, double *outputPtr, size_t n, double mean, double stddev), (generator, outputPtr, n, mean, stddev), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGeneratePoisson, curandGeneratePoisson, cushim_row_curandGeneratePoisson, (curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda), (generator, outputPtr, n, lambda), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGeneratePoissonMethod, curandGeneratePoissonMethod, cushim_row_curandGeneratePoissonMethod, (curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda, curandMethod_t method), (generator, outputPtr, n, lambda, method), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateSeeds, curandGenerateSeeds, cushim_row_curandGenerateSeeds, (curandGenerator_t generator), (generator), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateUniform, curandGenerateUniform, cushim_row_curandGenerateUniform, (curandGenerator_t generator, float *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGenerateUniformDouble, curandGenerateUniformDouble, cushim_row_curandGenerateUniformDouble, (curandGenerator_t generator, double *outputPtr, size_t num), (generator, outputPtr, num), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetDirectionVectors32, curandGetDirectionVectors32, cushim_row_curandGetDirectionVectors32, (curandDirectionVectors32_t **vectors, curandDirectionVectorSet_t set), (vectors, set), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetDirectionVectors64, curandGetDirectionVectors64, cushim_row_curandGetDirectionVectors64, (curandDirectionVectors64_t **vectors, curandDirectionVectorSet_t set), (vectors, set), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetProperty, curandGetProperty, cushim_row_curandGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetScrambleConstants32, curandGetScrambleConstants32, cushim_row_curandGetScrambleConstants32, (unsigned int **constants), (constants), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetScrambleConstants64, curandGetScrambleConstants64, cushim_row_curandGetScrambleConstants64, (unsigned long long **constants), (constants), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandGetVersion, curandGetVersion, cushim_row_curandGetVersion, (int *version), (version), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandSetGeneratorOffset, curandSetGeneratorOffset, cushim_row_curandSetGeneratorOffset, (curandGenerator_t generator, unsigned long long offset), (generator, offset), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandSetGeneratorOrdering, curandSetGeneratorOrdering, cushim_row_curandSetGeneratorOrdering, (curandGenerator_t generator, curandOrdering_t order), (generator, order), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandSetPseudoRandomGeneratorSeed, curandSetPseudoRandomGeneratorSeed, cushim_row_curandSetPseudoRandomGeneratorSeed, (curandGenerator_t generator, unsigned long long seed), (generator, seed), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandSetQuasiRandomGeneratorDimensions, curandSetQuasiRandomGeneratorDimensions, cushim_row_curandSetQuasiRandomGeneratorDimensions, (curandGenerator_t generator, unsigned int num_dimensions), (generator, num_dimensions), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, curandStatus_t, curandSetStream, curandSetStream, cushim_row_curandSetStream, (curandGenerator_t generator, cudaStream_t stream), (generator, stream), static_cast<curandStatus_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -247,6 +262,44 @@ CUSHIM_STUB(curandStatus_t, curandSetStream, curandSetStream, cushim_row_curandS
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_curand_slots\n"
+        ".hidden cushim_curand_slots\n"
+        "cushim_curand_slots:\n"
+        CUSHIM_ASM_ROW(curandCreateGenerator, thunk)
+        CUSHIM_ASM_ROW(curandCreateGeneratorHost, thunk)
+        CUSHIM_ASM_ROW(curandCreatePoissonDistribution, thunk)
+        CUSHIM_ASM_ROW(curandDestroyDistribution, thunk)
+        CUSHIM_ASM_ROW(curandDestroyGenerator, thunk)
+        CUSHIM_ASM_ROW(curandGenerate, thunk)
+        CUSHIM_ASM_ROW(curandGenerateBinomial, thunk)
+        CUSHIM_ASM_ROW(curandGenerateBinomialMethod, thunk)
+        CUSHIM_ASM_ROW(curandGenerateLogNormal, thunk)
+        CUSHIM_ASM_ROW(curandGenerateLogNormalDouble, thunk)
+        CUSHIM_ASM_ROW(curandGenerateLongLong, thunk)
+        CUSHIM_ASM_ROW(curandGenerateNormal, thunk)
+        CUSHIM_ASM_ROW(curandGenerateNormalDouble, thunk)
+        CUSHIM_ASM_ROW(curandGeneratePoisson, thunk)
+        CUSHIM_ASM_ROW(curandGeneratePoissonMethod, thunk)
+        CUSHIM_ASM_ROW(curandGenerateSeeds, thunk)
+        CUSHIM_ASM_ROW(curandGenerateUniform, thunk)
+        CUSHIM_ASM_ROW(curandGenerateUniformDouble, thunk)
+        CUSHIM_ASM_ROW(curandGetDirectionVectors32, thunk)
+        CUSHIM_ASM_ROW(curandGetDirectionVectors64, thunk)
+        CUSHIM_ASM_ROW(curandGetProperty, thunk)
+        CUSHIM_ASM_ROW(curandGetScrambleConstants32, thunk)
+        CUSHIM_ASM_ROW(curandGetScrambleConstants64, thunk)
+        CUSHIM_ASM_ROW(curandGetVersion, thunk)
+        CUSHIM_ASM_ROW(curandSetGeneratorOffset, thunk)
+        CUSHIM_ASM_ROW(curandSetGeneratorOrdering, thunk)
+        CUSHIM_ASM_ROW(curandSetPseudoRandomGeneratorSeed, thunk)
+        CUSHIM_ASM_ROW(curandSetQuasiRandomGeneratorDimensions, thunk)
+        CUSHIM_ASM_ROW(curandSetStream, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(curandCreateGenerator),
     CUSHIM_BINDER(curandCreateGeneratorHost),
@@ -278,6 +331,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(curandSetQuasiRandomGeneratorDimensions),
     CUSHIM_BINDER(curandSetStream),
 };
+#endif
 #endif  // CUSHIM_CURAND_LINKED
 
 extern "C" {

@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_nccl
 
 // With CUSHIM_NCCL_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -138,11 +140,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_NCCL_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_nccl_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_nccl_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -190,6 +200,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NCCL_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nccl_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_nccl_status.
 static_assert(static_cast<int>(CUSHIM_NCCL_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NCCL_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -211,37 +226,37 @@ static_assert(static_cast<int>(CUSHIM_NCCL_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(ncclResult_t, ncclAllGather, ncclAllGather, cushim_row_ncclAllGather, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, sendcount, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAllReduce, ncclAllReduce, cushim_row_ncclAllReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclBcast, ncclBcast, cushim_row_ncclBcast, (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (buff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclBroadcast, ncclBroadcast, cushim_row_ncclBroadcast, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommAbort, ncclCommAbort, cushim_row_ncclCommAbort, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommCount, ncclCommCount, cushim_row_ncclCommCount, (ncclComm_t comm, int *count), (comm, count), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommCuDevice, ncclCommCuDevice, cushim_row_ncclCommCuDevice, (ncclComm_t comm, int *device), (comm, device), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommDeregister, ncclCommDeregister, cushim_row_ncclCommDeregister, (ncclComm_t comm, void *handle), (comm, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommDestroy, ncclCommDestroy, cushim_row_ncclCommDestroy, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommFinalize, ncclCommFinalize, cushim_row_ncclCommFinalize, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommGetAsyncError, ncclCommGetAsyncError, cushim_row_ncclCommGetAsyncError, (ncclComm_t comm, ncclResult_t *asyncError), (comm, asyncError), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitAll, ncclCommInitAll, cushim_row_ncclCommInitAll, (ncclComm_t *comm, int ndev, const int *devlist), (comm, ndev, devlist), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitRank, ncclCommInitRank, cushim_row_ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank), (comm, nranks, commId, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankConfig, cushim_row_ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t *config), (comm, nranks, commId, rank, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllGather, ncclAllGather, cushim_row_ncclAllGather, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, sendcount, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllReduce, ncclAllReduce, cushim_row_ncclAllReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclBcast, ncclBcast, cushim_row_ncclBcast, (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (buff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclBroadcast, ncclBroadcast, cushim_row_ncclBroadcast, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommAbort, ncclCommAbort, cushim_row_ncclCommAbort, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommCount, ncclCommCount, cushim_row_ncclCommCount, (ncclComm_t comm, int *count), (comm, count), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommCuDevice, ncclCommCuDevice, cushim_row_ncclCommCuDevice, (ncclComm_t comm, int *device), (comm, device), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommDeregister, ncclCommDeregister, cushim_row_ncclCommDeregister, (ncclComm_t comm, void *handle), (comm, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommDestroy, ncclCommDestroy, cushim_row_ncclCommDestroy, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommFinalize, ncclCommFinalize, cushim_row_ncclCommFinalize, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommGetAsyncError, ncclCommGetAsyncError, cushim_row_ncclCommGetAsyncError, (ncclComm_t comm, ncclResult_t *asyncError), (comm, asyncError), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitAll, ncclCommInitAll, cushim_row_ncclCommInitAll, (ncclComm_t *comm, int ndev, const int *devlist), (comm, ndev, devlist), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRank, ncclCommInitRank, cushim_row_ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank), (comm, nranks, commId, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankConfig, cushim_row_ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t *config), (comm, nranks, commId, rank, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGroupEnd, ncclGroupEnd, cushim_row_ncclGroupEnd, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGroupStart, ncclGroupStart, cushim_row_ncclGroupStart, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclMemAlloc, ncclMemAlloc, cushim_row_ncclMemAlloc, (void **ptr, size_t size), (ptr, size), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclMemFree, ncclMemFree, cushim_row_ncclMemFree, (void *ptr), (ptr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRecv, ncclRecv, cushim_row_ncclRecv, (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (recvbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRedOpCreatePreMulSum, ncclRedOpCreatePreMulSum, cushim_row_ncclRedOpCreatePreMulSum, (ncclRedOp_t *op, void *scalar, ncclDataType_t datatype, ncclScalarResidence_t residence, ncclComm_t comm), (op, scalar, datatype, residence, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRedOpDestroy, ncclRedOpDestroy, cushim_row_ncclRedOpDestroy, (ncclRedOp_t op, ncclComm_t comm), (op, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduce, ncclReduce, cushim_row_ncclReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduceScatter, ncclReduceScatter, cushim_row_ncclReduceScatter, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (sendbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGroupEnd, ncclGroupEnd, cushim_row_ncclGroupEnd, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGroupStart, ncclGroupStart, cushim_row_ncclGroupStart, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclMemAlloc, ncclMemAlloc, cushim_row_ncclMemAlloc, (void **ptr, size_t size), (ptr, size), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclMemFree, ncclMemFree, cushim_row_ncclMemFree, (void *ptr), (ptr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRecv, ncclRecv, cushim_row_ncclRecv, (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (recvbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRedOpCreatePreMulSum, ncclRedOpCreatePreMulSum, cushim_row_ncclRedOpCreatePreMulSum, (ncclRedOp_t *op, void *scalar, ncclDataType_t datatype, ncclScalarResidence_t residence, ncclComm_t comm), (op, scalar, datatype, residence, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRedOpDestroy, ncclRedOpDestroy, cushim_row_ncclRedOpDestroy, (ncclRedOp_t op, ncclComm_t comm), (op, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduce, ncclReduce, cushim_row_ncclReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduceScatter, ncclReduceScatter, cushim_row_ncclReduceScatter, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (sendbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -249,6 +264,46 @@ CUSHIM_STUB(ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (const void *
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_nccl_slots\n"
+        ".hidden cushim_nccl_slots\n"
+        "cushim_nccl_slots:\n"
+        CUSHIM_ASM_ROW(ncclAllGather, thunk)
+        CUSHIM_ASM_ROW(ncclAllReduce, thunk)
+        CUSHIM_ASM_ROW(ncclBcast, thunk)
+        CUSHIM_ASM_ROW(ncclBroadcast, thunk)
+        CUSHIM_ASM_ROW(ncclCommAbort, thunk)
+        CUSHIM_ASM_ROW(ncclCommCount, thunk)
+        CUSHIM_ASM_ROW(ncclCommCuDevice, thunk)
+        CUSHIM_ASM_ROW(ncclCommDeregister, thunk)
+        CUSHIM_ASM_ROW(ncclCommDestroy, thunk)
+        CUSHIM_ASM_ROW(ncclCommFinalize, thunk)
+        CUSHIM_ASM_ROW(ncclCommGetAsyncError, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitAll, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitRank, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitRankConfig, thunk)
+        CUSHIM_ASM_ROW(ncclCommRegister, thunk)
+        CUSHIM_ASM_ROW(ncclCommSplit, thunk)
+        CUSHIM_ASM_ROW(ncclCommUserRank, thunk)
+        CUSHIM_ASM_ROW(ncclGetErrorString, cbind)
+        CUSHIM_ASM_ROW(ncclGetLastError, thunk)
+        CUSHIM_ASM_ROW(ncclGetUniqueId, thunk)
+        CUSHIM_ASM_ROW(ncclGetVersion, thunk)
+        CUSHIM_ASM_ROW(ncclGroupEnd, thunk)
+        CUSHIM_ASM_ROW(ncclGroupStart, thunk)
+        CUSHIM_ASM_ROW(ncclMemAlloc, thunk)
+        CUSHIM_ASM_ROW(ncclMemFree, thunk)
+        CUSHIM_ASM_ROW(ncclRecv, thunk)
+        CUSHIM_ASM_ROW(ncclRedOpCreatePreMulSum, thunk)
+        CUSHIM_ASM_ROW(ncclRedOpDestroy, thunk)
+        CUSHIM_ASM_ROW(ncclReduce, thunk)
+        CUSHIM_ASM_ROW(ncclReduceScatter, thunk)
+        CUSHIM_ASM_ROW(ncclSend, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclAllGather),
     CUSHIM_BINDER(ncclAllReduce),
@@ -282,6 +337,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclReduceScatter),
     CUSHIM_BINDER(ncclSend),
 };
+#endif
 #endif  // CUSHIM_NCCL_LINKED
 
 extern "C" {

@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_nvrtc
 
 // With CUSHIM_NVRTC_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -113,11 +115,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_NVRTC_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_nvrtc_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_nvrtc_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -165,6 +175,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVRTC_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvrtc_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_nvrtc_status.
 static_assert(static_cast<int>(CUSHIM_NVRTC_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NVRTC_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -186,23 +201,23 @@ static_assert(static_cast<int>(CUSHIM_NVRTC_WRONG_MAJOR) == cushim::status_wrong
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, cushim_row_nvrtcAddNameExpression, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, cushim_row_nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cushim_row_nvrtcCreateProgram, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcAddNameExpression, nvrtcAddNameExpression, cushim_row_nvrtcAddNameExpression, (nvrtcProgram prog, const char *name_expression), (prog, name_expression), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcCompileProgram, nvrtcCompileProgram, cushim_row_nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options), (prog, numOptions, options), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cushim_row_nvrtcCreateProgram, (nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames), (prog, src, name, numHeaders, headers, includeNames), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNVVM, nvrtcGetNVVM, cushim_row_nvrtcGetNVVM, (nvrtcProgram prog, char *nvvm), (prog, nvvm), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNVVMSize, nvrtcGetNVVMSize, cushim_row_nvrtcGetNVVMSize, (nvrtcProgram prog, size_t *nvvmSizeRet), (prog, nvvmSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, cushim_row_nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, cushim_row_nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, cushim_row_nvrtcGetPTXSize, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, cushim_row_nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, cushim_row_nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, cushim_row_nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtcVersion, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetNVVM, nvrtcGetNVVM, cushim_row_nvrtcGetNVVM, (nvrtcProgram prog, char *nvvm), (prog, nvvm), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetNVVMSize, nvrtcGetNVVMSize, cushim_row_nvrtcGetNVVMSize, (nvrtcProgram prog, size_t *nvvmSizeRet), (prog, nvvmSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs, cushim_row_nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetPTX, nvrtcGetPTX, cushim_row_nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetPTXSize, nvrtcGetPTXSize, cushim_row_nvrtcGetPTXSize, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetProgramLog, nvrtcGetProgramLog, cushim_row_nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetProgramLogSize, nvrtcGetProgramLogSize, cushim_row_nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetSupportedArchs, nvrtcGetSupportedArchs, cushim_row_nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtcVersion, (int *major, int *minor), (major, minor), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -210,6 +225,32 @@ CUSHIM_STUB(nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtcVersion, (i
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_nvrtc_slots\n"
+        ".hidden cushim_nvrtc_slots\n"
+        "cushim_nvrtc_slots:\n"
+        CUSHIM_ASM_ROW(nvrtcAddNameExpression, thunk)
+        CUSHIM_ASM_ROW(nvrtcCompileProgram, thunk)
+        CUSHIM_ASM_ROW(nvrtcCreateProgram, thunk)
+        CUSHIM_ASM_ROW(nvrtcDestroyProgram, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetCUBIN, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetCUBINSize, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetErrorString, cbind)
+        CUSHIM_ASM_ROW(nvrtcGetLoweredName, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetNVVM, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetNVVMSize, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetNumSupportedArchs, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetPTX, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetPTXSize, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetProgramLog, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetProgramLogSize, thunk)
+        CUSHIM_ASM_ROW(nvrtcGetSupportedArchs, thunk)
+        CUSHIM_ASM_ROW(nvrtcVersion, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvrtcAddNameExpression),
     CUSHIM_BINDER(nvrtcCompileProgram),
@@ -229,6 +270,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvrtcGetSupportedArchs),
     CUSHIM_BINDER(nvrtcVersion),
 };
+#endif
 #endif  // CUSHIM_NVRTC_LINKED
 
 extern "C" {

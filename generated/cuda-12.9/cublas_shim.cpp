@@ -20,6 +20,8 @@
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUBLASWINAPI
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cublas
 
 // With CUSHIM_CUBLAS_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -1412,11 +1414,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUBLAS_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cublas_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cublas_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -1464,6 +1474,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUBLAS_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cublas_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cublas_status.
 static_assert(static_cast<int>(CUSHIM_CUBLAS_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUBLAS_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -1486,745 +1501,745 @@ static_assert(static_cast<int>(CUSHIM_CUBLAS_WRONG_MAJOR) == cushim::status_wron
 #endif
 
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasAsumEx, cublasAsumEx, cushim_row_cublasAsumEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasAsumEx, cublasAsumEx, cushim_row_cublasAsumEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasAsumEx_64, cublasAsumEx_64, cushim_row_cublasAsumEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasAsumEx_64, cublasAsumEx_64, cushim_row_cublasAsumEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executiontype), (handle, n, x, xType, incx, result, resultType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasAxpyEx, cublasAxpyEx, cushim_row_cublasAxpyEx, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasAxpyEx, cublasAxpyEx, cushim_row_cublasAxpyEx, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasAxpyEx_64, cublasAxpyEx_64, cushim_row_cublasAxpyEx_64, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasAxpyEx_64, cublasAxpyEx_64, cushim_row_cublasAxpyEx_64, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, cudaDataType executiontype), (handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCaxpy_v2, cublasCaxpy_v2, cushim_row_cublasCaxpy_v2, (cublasHandle_t handle, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCaxpy_v2, cublasCaxpy_v2, cushim_row_cublasCaxpy_v2, (cublasHandle_t handle, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCaxpy_v2_64, cublasCaxpy_v2_64, cushim_row_cublasCaxpy_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCaxpy_v2_64, cublasCaxpy_v2_64, cushim_row_cublasCaxpy_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCcopy_v2, cublasCcopy_v2, cushim_row_cublasCcopy_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCcopy_v2, cublasCcopy_v2, cushim_row_cublasCcopy_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCcopy_v2_64, cublasCcopy_v2_64, cushim_row_cublasCcopy_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCcopy_v2_64, cublasCcopy_v2_64, cushim_row_cublasCcopy_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdgmm, cublasCdgmm, cushim_row_cublasCdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuComplex *A, int lda, const cuComplex *x, int incx, cuComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdgmm, cublasCdgmm, cushim_row_cublasCdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuComplex *A, int lda, const cuComplex *x, int incx, cuComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdgmm_64, cublasCdgmm_64, cushim_row_cublasCdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdgmm_64, cublasCdgmm_64, cushim_row_cublasCdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdotc_v2, cublasCdotc_v2, cushim_row_cublasCdotc_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdotc_v2, cublasCdotc_v2, cushim_row_cublasCdotc_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdotc_v2_64, cublasCdotc_v2_64, cushim_row_cublasCdotc_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdotc_v2_64, cublasCdotc_v2_64, cushim_row_cublasCdotc_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdotu_v2, cublasCdotu_v2, cushim_row_cublasCdotu_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdotu_v2, cublasCdotu_v2, cushim_row_cublasCdotu_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCdotu_v2_64, cublasCdotu_v2_64, cushim_row_cublasCdotu_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCdotu_v2_64, cublasCdotu_v2_64, cushim_row_cublasCdotu_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgbmv_v2, cublasCgbmv_v2, cushim_row_cublasCgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgbmv_v2, cublasCgbmv_v2, cushim_row_cublasCgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgbmv_v2_64, cublasCgbmv_v2_64, cushim_row_cublasCgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgbmv_v2_64, cublasCgbmv_v2_64, cushim_row_cublasCgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgeam, cublasCgeam, cushim_row_cublasCgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgeam, cublasCgeam, cushim_row_cublasCgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgeam_64, cublasCgeam_64, cushim_row_cublasCgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgeam_64, cublasCgeam_64, cushim_row_cublasCgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgelsBatched, cublasCgelsBatched, cushim_row_cublasCgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuComplex *const *Aarray, int lda, cuComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgelsBatched, cublasCgelsBatched, cushim_row_cublasCgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuComplex *const *Aarray, int lda, cuComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3m, cublasCgemm3m, cushim_row_cublasCgemm3m, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3m, cublasCgemm3m, cushim_row_cublasCgemm3m, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mBatched, cublasCgemm3mBatched, cushim_row_cublasCgemm3mBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mBatched, cublasCgemm3mBatched, cushim_row_cublasCgemm3mBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mBatched_64, cublasCgemm3mBatched_64, cushim_row_cublasCgemm3mBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mBatched_64, cublasCgemm3mBatched_64, cushim_row_cublasCgemm3mBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mEx, cublasCgemm3mEx, cushim_row_cublasCgemm3mEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mEx, cublasCgemm3mEx, cushim_row_cublasCgemm3mEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mEx_64, cublasCgemm3mEx_64, cushim_row_cublasCgemm3mEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mEx_64, cublasCgemm3mEx_64, cushim_row_cublasCgemm3mEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mStridedBatched, cublasCgemm3mStridedBatched, cushim_row_cublasCgemm3mStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mStridedBatched, cublasCgemm3mStridedBatched, cushim_row_cublasCgemm3mStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3mStridedBatched_64, cublasCgemm3mStridedBatched_64, cushim_row_cublasCgemm3mStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3mStridedBatched_64, cublasCgemm3mStridedBatched_64, cushim_row_cublasCgemm3mStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm3m_64, cublasCgemm3m_64, cushim_row_cublasCgemm3m_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm3m_64, cublasCgemm3m_64, cushim_row_cublasCgemm3m_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmBatched, cublasCgemmBatched, cushim_row_cublasCgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmBatched, cublasCgemmBatched, cushim_row_cublasCgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *Barray, int ldb, const cuComplex *beta, cuComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmBatched_64, cublasCgemmBatched_64, cushim_row_cublasCgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmBatched_64, cublasCgemmBatched_64, cushim_row_cublasCgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *Barray, int64_t ldb, const cuComplex *beta, cuComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmEx, cublasCgemmEx, cushim_row_cublasCgemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmEx, cublasCgemmEx, cushim_row_cublasCgemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmEx_64, cublasCgemmEx_64, cushim_row_cublasCgemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmEx_64, cublasCgemmEx_64, cushim_row_cublasCgemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmStridedBatched, cublasCgemmStridedBatched, cushim_row_cublasCgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmStridedBatched, cublasCgemmStridedBatched, cushim_row_cublasCgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *B, int ldb, long long strideB, const cuComplex *beta, cuComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemmStridedBatched_64, cublasCgemmStridedBatched_64, cushim_row_cublasCgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemmStridedBatched_64, cublasCgemmStridedBatched_64, cushim_row_cublasCgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *B, int64_t ldb, long long strideB, const cuComplex *beta, cuComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm_v2, cublasCgemm_v2, cushim_row_cublasCgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm_v2, cublasCgemm_v2, cushim_row_cublasCgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemm_v2_64, cublasCgemm_v2_64, cushim_row_cublasCgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemm_v2_64, cublasCgemm_v2_64, cushim_row_cublasCgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemvBatched, cublasCgemvBatched, cushim_row_cublasCgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *xarray, int incx, const cuComplex *beta, cuComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemvBatched, cublasCgemvBatched, cushim_row_cublasCgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *const *Aarray, int lda, const cuComplex *const *xarray, int incx, const cuComplex *beta, cuComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemvBatched_64, cublasCgemvBatched_64, cushim_row_cublasCgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *xarray, int64_t incx, const cuComplex *beta, cuComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemvBatched_64, cublasCgemvBatched_64, cushim_row_cublasCgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *Aarray, int64_t lda, const cuComplex *const *xarray, int64_t incx, const cuComplex *beta, cuComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemvStridedBatched, cublasCgemvStridedBatched, cushim_row_cublasCgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *x, int incx, long long stridex, const cuComplex *beta, cuComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemvStridedBatched, cublasCgemvStridedBatched, cushim_row_cublasCgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, long long strideA, const cuComplex *x, int incx, long long stridex, const cuComplex *beta, cuComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemvStridedBatched_64, cublasCgemvStridedBatched_64, cushim_row_cublasCgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *x, int64_t incx, long long stridex, const cuComplex *beta, cuComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemvStridedBatched_64, cublasCgemvStridedBatched_64, cushim_row_cublasCgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, long long strideA, const cuComplex *x, int64_t incx, long long stridex, const cuComplex *beta, cuComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemv_v2, cublasCgemv_v2, cushim_row_cublasCgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemv_v2, cublasCgemv_v2, cushim_row_cublasCgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgemv_v2_64, cublasCgemv_v2_64, cushim_row_cublasCgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgemv_v2_64, cublasCgemv_v2_64, cushim_row_cublasCgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgeqrfBatched, cublasCgeqrfBatched, cushim_row_cublasCgeqrfBatched, (cublasHandle_t handle, int m, int n, cuComplex *const *Aarray, int lda, cuComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgeqrfBatched, cublasCgeqrfBatched, cushim_row_cublasCgeqrfBatched, (cublasHandle_t handle, int m, int n, cuComplex *const *Aarray, int lda, cuComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgerc_v2, cublasCgerc_v2, cushim_row_cublasCgerc_v2, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgerc_v2, cublasCgerc_v2, cushim_row_cublasCgerc_v2, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgerc_v2_64, cublasCgerc_v2_64, cushim_row_cublasCgerc_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgerc_v2_64, cublasCgerc_v2_64, cushim_row_cublasCgerc_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgeru_v2, cublasCgeru_v2, cushim_row_cublasCgeru_v2, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgeru_v2, cublasCgeru_v2, cushim_row_cublasCgeru_v2, (cublasHandle_t handle, int m, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgeru_v2_64, cublasCgeru_v2_64, cushim_row_cublasCgeru_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgeru_v2_64, cublasCgeru_v2_64, cushim_row_cublasCgeru_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgetrfBatched, cublasCgetrfBatched, cushim_row_cublasCgetrfBatched, (cublasHandle_t handle, int n, cuComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgetrfBatched, cublasCgetrfBatched, cushim_row_cublasCgetrfBatched, (cublasHandle_t handle, int n, cuComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgetriBatched, cublasCgetriBatched, cushim_row_cublasCgetriBatched, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, const int *P, cuComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgetriBatched, cublasCgetriBatched, cushim_row_cublasCgetriBatched, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, const int *P, cuComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCgetrsBatched, cublasCgetrsBatched, cushim_row_cublasCgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuComplex *const *Aarray, int lda, const int *devIpiv, cuComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCgetrsBatched, cublasCgetrsBatched, cushim_row_cublasCgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuComplex *const *Aarray, int lda, const int *devIpiv, cuComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChbmv_v2, cublasChbmv_v2, cushim_row_cublasChbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChbmv_v2, cublasChbmv_v2, cushim_row_cublasChbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChbmv_v2_64, cublasChbmv_v2_64, cushim_row_cublasChbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChbmv_v2_64, cublasChbmv_v2_64, cushim_row_cublasChbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChemm_v2, cublasChemm_v2, cushim_row_cublasChemm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChemm_v2, cublasChemm_v2, cushim_row_cublasChemm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChemm_v2_64, cublasChemm_v2_64, cushim_row_cublasChemm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChemm_v2_64, cublasChemm_v2_64, cushim_row_cublasChemm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChemv_v2, cublasChemv_v2, cushim_row_cublasChemv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChemv_v2, cublasChemv_v2, cushim_row_cublasChemv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChemv_v2_64, cublasChemv_v2_64, cushim_row_cublasChemv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChemv_v2_64, cublasChemv_v2_64, cushim_row_cublasChemv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher2_v2, cublasCher2_v2, cushim_row_cublasCher2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher2_v2, cublasCher2_v2, cushim_row_cublasCher2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher2_v2_64, cublasCher2_v2_64, cushim_row_cublasCher2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher2_v2_64, cublasCher2_v2_64, cushim_row_cublasCher2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher2k_v2, cublasCher2k_v2, cushim_row_cublasCher2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher2k_v2, cublasCher2k_v2, cushim_row_cublasCher2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher2k_v2_64, cublasCher2k_v2_64, cushim_row_cublasCher2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher2k_v2_64, cublasCher2k_v2_64, cushim_row_cublasCher2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher_v2, cublasCher_v2, cushim_row_cublasCher_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher_v2, cublasCher_v2, cushim_row_cublasCher_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCher_v2_64, cublasCher_v2_64, cushim_row_cublasCher_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCher_v2_64, cublasCher_v2_64, cushim_row_cublasCher_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherk3mEx, cublasCherk3mEx, cushim_row_cublasCherk3mEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherk3mEx, cublasCherk3mEx, cushim_row_cublasCherk3mEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherk3mEx_64, cublasCherk3mEx_64, cushim_row_cublasCherk3mEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherk3mEx_64, cublasCherk3mEx_64, cushim_row_cublasCherk3mEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherkEx, cublasCherkEx, cushim_row_cublasCherkEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherkEx, cublasCherkEx, cushim_row_cublasCherkEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherkEx_64, cublasCherkEx_64, cushim_row_cublasCherkEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherkEx_64, cublasCherkEx_64, cushim_row_cublasCherkEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherk_v2, cublasCherk_v2, cushim_row_cublasCherk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const cuComplex *A, int lda, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherk_v2, cublasCherk_v2, cushim_row_cublasCherk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const cuComplex *A, int lda, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherk_v2_64, cublasCherk_v2_64, cushim_row_cublasCherk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const cuComplex *A, int64_t lda, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherk_v2_64, cublasCherk_v2_64, cushim_row_cublasCherk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const cuComplex *A, int64_t lda, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherkx, cublasCherkx, cushim_row_cublasCherkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherkx, cublasCherkx, cushim_row_cublasCherkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const float *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCherkx_64, cublasCherkx_64, cushim_row_cublasCherkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCherkx_64, cublasCherkx_64, cushim_row_cublasCherkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const float *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpmv_v2, cublasChpmv_v2, cushim_row_cublasChpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpmv_v2, cublasChpmv_v2, cushim_row_cublasChpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpmv_v2_64, cublasChpmv_v2_64, cushim_row_cublasChpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpmv_v2_64, cublasChpmv_v2_64, cushim_row_cublasChpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *AP, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpr2_v2, cublasChpr2_v2, cushim_row_cublasChpr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpr2_v2, cublasChpr2_v2, cushim_row_cublasChpr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpr2_v2_64, cublasChpr2_v2_64, cushim_row_cublasChpr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpr2_v2_64, cublasChpr2_v2_64, cushim_row_cublasChpr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpr_v2, cublasChpr_v2, cushim_row_cublasChpr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpr_v2, cublasChpr_v2, cushim_row_cublasChpr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const cuComplex *x, int incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasChpr_v2_64, cublasChpr_v2_64, cushim_row_cublasChpr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasChpr_v2_64, cublasChpr_v2_64, cushim_row_cublasChpr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const cuComplex *x, int64_t incx, cuComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCmatinvBatched, cublasCmatinvBatched, cushim_row_cublasCmatinvBatched, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, cuComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCmatinvBatched, cublasCmatinvBatched, cushim_row_cublasCmatinvBatched, (cublasHandle_t handle, int n, const cuComplex *const *A, int lda, cuComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCopyEx, cublasCopyEx, cushim_row_cublasCopyEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCopyEx, cublasCopyEx, cushim_row_cublasCopyEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCopyEx_64, cublasCopyEx_64, cushim_row_cublasCopyEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCopyEx_64, cublasCopyEx_64, cushim_row_cublasCopyEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCreate_v2, cublasCreate_v2, cushim_row_cublasCreate_v2, (cublasHandle_t *handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCreate_v2, cublasCreate_v2, cushim_row_cublasCreate_v2, (cublasHandle_t *handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCrot_v2, cublasCrot_v2, cushim_row_cublasCrot_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCrot_v2, cublasCrot_v2, cushim_row_cublasCrot_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCrot_v2_64, cublasCrot_v2_64, cushim_row_cublasCrot_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCrot_v2_64, cublasCrot_v2_64, cushim_row_cublasCrot_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const cuComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCrotg_v2, cublasCrotg_v2, cushim_row_cublasCrotg_v2, (cublasHandle_t handle, cuComplex *a, cuComplex *b, float *c, cuComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCrotg_v2, cublasCrotg_v2, cushim_row_cublasCrotg_v2, (cublasHandle_t handle, cuComplex *a, cuComplex *b, float *c, cuComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCscal_v2, cublasCscal_v2, cushim_row_cublasCscal_v2, (cublasHandle_t handle, int n, const cuComplex *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCscal_v2, cublasCscal_v2, cushim_row_cublasCscal_v2, (cublasHandle_t handle, int n, const cuComplex *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCscal_v2_64, cublasCscal_v2_64, cushim_row_cublasCscal_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCscal_v2_64, cublasCscal_v2_64, cushim_row_cublasCscal_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsrot_v2, cublasCsrot_v2, cushim_row_cublasCsrot_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsrot_v2, cublasCsrot_v2, cushim_row_cublasCsrot_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsrot_v2_64, cublasCsrot_v2_64, cushim_row_cublasCsrot_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsrot_v2_64, cublasCsrot_v2_64, cushim_row_cublasCsrot_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsscal_v2, cublasCsscal_v2, cushim_row_cublasCsscal_v2, (cublasHandle_t handle, int n, const float *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsscal_v2, cublasCsscal_v2, cushim_row_cublasCsscal_v2, (cublasHandle_t handle, int n, const float *alpha, cuComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsscal_v2_64, cublasCsscal_v2_64, cushim_row_cublasCsscal_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsscal_v2_64, cublasCsscal_v2_64, cushim_row_cublasCsscal_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, cuComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCswap_v2, cublasCswap_v2, cushim_row_cublasCswap_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCswap_v2, cublasCswap_v2, cushim_row_cublasCswap_v2, (cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCswap_v2_64, cublasCswap_v2_64, cushim_row_cublasCswap_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCswap_v2_64, cublasCswap_v2_64, cushim_row_cublasCswap_v2_64, (cublasHandle_t handle, int64_t n, cuComplex *x, int64_t incx, cuComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsymm_v2, cublasCsymm_v2, cushim_row_cublasCsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsymm_v2, cublasCsymm_v2, cushim_row_cublasCsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsymm_v2_64, cublasCsymm_v2_64, cushim_row_cublasCsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsymm_v2_64, cublasCsymm_v2_64, cushim_row_cublasCsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsymv_v2, cublasCsymv_v2, cushim_row_cublasCsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsymv_v2, cublasCsymv_v2, cushim_row_cublasCsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *x, int incx, const cuComplex *beta, cuComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsymv_v2_64, cublasCsymv_v2_64, cushim_row_cublasCsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsymv_v2_64, cublasCsymv_v2_64, cushim_row_cublasCsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *x, int64_t incx, const cuComplex *beta, cuComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr2_v2, cublasCsyr2_v2, cushim_row_cublasCsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr2_v2, cublasCsyr2_v2, cushim_row_cublasCsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, const cuComplex *y, int incy, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr2_v2_64, cublasCsyr2_v2_64, cushim_row_cublasCsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr2_v2_64, cublasCsyr2_v2_64, cushim_row_cublasCsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, const cuComplex *y, int64_t incy, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr2k_v2, cublasCsyr2k_v2, cushim_row_cublasCsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr2k_v2, cublasCsyr2k_v2, cushim_row_cublasCsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr2k_v2_64, cublasCsyr2k_v2_64, cushim_row_cublasCsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr2k_v2_64, cublasCsyr2k_v2_64, cushim_row_cublasCsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr_v2, cublasCsyr_v2, cushim_row_cublasCsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr_v2, cublasCsyr_v2, cushim_row_cublasCsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *alpha, const cuComplex *x, int incx, cuComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyr_v2_64, cublasCsyr_v2_64, cushim_row_cublasCsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyr_v2_64, cublasCsyr_v2_64, cushim_row_cublasCsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuComplex *alpha, const cuComplex *x, int64_t incx, cuComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrk3mEx, cublasCsyrk3mEx, cushim_row_cublasCsyrk3mEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrk3mEx, cublasCsyrk3mEx, cushim_row_cublasCsyrk3mEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrk3mEx_64, cublasCsyrk3mEx_64, cushim_row_cublasCsyrk3mEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrk3mEx_64, cublasCsyrk3mEx_64, cushim_row_cublasCsyrk3mEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrkEx, cublasCsyrkEx, cushim_row_cublasCsyrkEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrkEx, cublasCsyrkEx, cushim_row_cublasCsyrkEx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const cuComplex *beta, void *C, cudaDataType Ctype, int ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrkEx_64, cublasCsyrkEx_64, cushim_row_cublasCsyrkEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrkEx_64, cublasCsyrkEx_64, cushim_row_cublasCsyrkEx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const void *A, cudaDataType Atype, int64_t lda, const cuComplex *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, Atype, lda, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrk_v2, cublasCsyrk_v2, cushim_row_cublasCsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrk_v2, cublasCsyrk_v2, cushim_row_cublasCsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrk_v2_64, cublasCsyrk_v2_64, cushim_row_cublasCsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrk_v2_64, cublasCsyrk_v2_64, cushim_row_cublasCsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrkx, cublasCsyrkx, cushim_row_cublasCsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrkx, cublasCsyrkx, cushim_row_cublasCsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCsyrkx_64, cublasCsyrkx_64, cushim_row_cublasCsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCsyrkx_64, cublasCsyrkx_64, cushim_row_cublasCsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtbmv_v2, cublasCtbmv_v2, cushim_row_cublasCtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtbmv_v2, cublasCtbmv_v2, cushim_row_cublasCtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtbmv_v2_64, cublasCtbmv_v2_64, cushim_row_cublasCtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtbmv_v2_64, cublasCtbmv_v2_64, cushim_row_cublasCtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtbsv_v2, cublasCtbsv_v2, cushim_row_cublasCtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtbsv_v2, cublasCtbsv_v2, cushim_row_cublasCtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtbsv_v2_64, cublasCtbsv_v2_64, cushim_row_cublasCtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtbsv_v2_64, cublasCtbsv_v2_64, cushim_row_cublasCtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtpmv_v2, cublasCtpmv_v2, cushim_row_cublasCtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtpmv_v2, cublasCtpmv_v2, cushim_row_cublasCtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtpmv_v2_64, cublasCtpmv_v2_64, cushim_row_cublasCtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtpmv_v2_64, cublasCtpmv_v2_64, cushim_row_cublasCtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtpsv_v2, cublasCtpsv_v2, cushim_row_cublasCtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtpsv_v2, cublasCtpsv_v2, cushim_row_cublasCtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *AP, cuComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtpsv_v2_64, cublasCtpsv_v2_64, cushim_row_cublasCtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtpsv_v2_64, cublasCtpsv_v2_64, cushim_row_cublasCtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *AP, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtpttr, cublasCtpttr, cushim_row_cublasCtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *AP, cuComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtpttr, cublasCtpttr, cushim_row_cublasCtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *AP, cuComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrmm_v2, cublasCtrmm_v2, cushim_row_cublasCtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrmm_v2, cublasCtrmm_v2, cushim_row_cublasCtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, cuComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrmm_v2_64, cublasCtrmm_v2_64, cushim_row_cublasCtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrmm_v2_64, cublasCtrmm_v2_64, cushim_row_cublasCtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, const cuComplex *B, int64_t ldb, cuComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrmv_v2, cublasCtrmv_v2, cushim_row_cublasCtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrmv_v2, cublasCtrmv_v2, cushim_row_cublasCtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrmv_v2_64, cublasCtrmv_v2_64, cushim_row_cublasCtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrmv_v2_64, cublasCtrmv_v2_64, cushim_row_cublasCtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsmBatched, cublasCtrsmBatched, cushim_row_cublasCtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *const *A, int lda, cuComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsmBatched, cublasCtrsmBatched, cushim_row_cublasCtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *const *A, int lda, cuComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsmBatched_64, cublasCtrsmBatched_64, cushim_row_cublasCtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *A, int64_t lda, cuComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsmBatched_64, cublasCtrsmBatched_64, cushim_row_cublasCtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *const *A, int64_t lda, cuComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsm_v2, cublasCtrsm_v2, cushim_row_cublasCtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, cuComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsm_v2, cublasCtrsm_v2, cushim_row_cublasCtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex *alpha, const cuComplex *A, int lda, cuComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsm_v2_64, cublasCtrsm_v2_64, cushim_row_cublasCtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, cuComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsm_v2_64, cublasCtrsm_v2_64, cushim_row_cublasCtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuComplex *alpha, const cuComplex *A, int64_t lda, cuComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsv_v2, cublasCtrsv_v2, cushim_row_cublasCtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsv_v2, cublasCtrsv_v2, cushim_row_cublasCtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex *A, int lda, cuComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrsv_v2_64, cublasCtrsv_v2_64, cushim_row_cublasCtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrsv_v2_64, cublasCtrsv_v2_64, cushim_row_cublasCtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuComplex *A, int64_t lda, cuComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasCtrttp, cublasCtrttp, cushim_row_cublasCtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *A, int lda, cuComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasCtrttp, cublasCtrttp, cushim_row_cublasCtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuComplex *A, int lda, cuComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDasum_v2, cublasDasum_v2, cushim_row_cublasDasum_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDasum_v2, cublasDasum_v2, cushim_row_cublasDasum_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDasum_v2_64, cublasDasum_v2_64, cushim_row_cublasDasum_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDasum_v2_64, cublasDasum_v2_64, cushim_row_cublasDasum_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDaxpy_v2, cublasDaxpy_v2, cushim_row_cublasDaxpy_v2, (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDaxpy_v2, cublasDaxpy_v2, cushim_row_cublasDaxpy_v2, (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDaxpy_v2_64, cublasDaxpy_v2_64, cushim_row_cublasDaxpy_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDaxpy_v2_64, cublasDaxpy_v2_64, cushim_row_cublasDaxpy_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDcopy_v2, cublasDcopy_v2, cushim_row_cublasDcopy_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDcopy_v2, cublasDcopy_v2, cushim_row_cublasDcopy_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDcopy_v2_64, cublasDcopy_v2_64, cushim_row_cublasDcopy_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDcopy_v2_64, cublasDcopy_v2_64, cushim_row_cublasDcopy_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDdgmm, cublasDdgmm, cushim_row_cublasDdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const double *A, int lda, const double *x, int incx, double *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDdgmm, cublasDdgmm, cushim_row_cublasDdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const double *A, int lda, const double *x, int incx, double *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDdgmm_64, cublasDdgmm_64, cushim_row_cublasDdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const double *A, int64_t lda, const double *x, int64_t incx, double *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDdgmm_64, cublasDdgmm_64, cushim_row_cublasDdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const double *A, int64_t lda, const double *x, int64_t incx, double *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDdot_v2, cublasDdot_v2, cushim_row_cublasDdot_v2, (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDdot_v2, cublasDdot_v2, cushim_row_cublasDdot_v2, (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDdot_v2_64, cublasDdot_v2_64, cushim_row_cublasDdot_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, const double *y, int64_t incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDdot_v2_64, cublasDdot_v2_64, cushim_row_cublasDdot_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, const double *y, int64_t incy, double *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDestroy_v2, cublasDestroy_v2, cushim_row_cublasDestroy_v2, (cublasHandle_t handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDestroy_v2, cublasDestroy_v2, cushim_row_cublasDestroy_v2, (cublasHandle_t handle), (handle), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgbmv_v2, cublasDgbmv_v2, cushim_row_cublasDgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgbmv_v2, cublasDgbmv_v2, cushim_row_cublasDgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgbmv_v2_64, cublasDgbmv_v2_64, cushim_row_cublasDgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgbmv_v2_64, cublasDgbmv_v2_64, cushim_row_cublasDgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgeam, cublasDgeam, cushim_row_cublasDgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgeam, cublasDgeam, cushim_row_cublasDgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const double *alpha, const double *A, int lda, const double *beta, const double *B, int ldb, double *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgeam_64, cublasDgeam_64, cushim_row_cublasDgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *beta, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgeam_64, cublasDgeam_64, cushim_row_cublasDgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *beta, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgelsBatched, cublasDgelsBatched, cushim_row_cublasDgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, double *const *Aarray, int lda, double *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgelsBatched, cublasDgelsBatched, cushim_row_cublasDgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, double *const *Aarray, int lda, double *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmBatched, cublasDgemmBatched, cushim_row_cublasDgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *const *Aarray, int lda, const double *const *Barray, int ldb, const double *beta, double *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmBatched, cublasDgemmBatched, cushim_row_cublasDgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *const *Aarray, int lda, const double *const *Barray, int ldb, const double *beta, double *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmBatched_64, cublasDgemmBatched_64, cushim_row_cublasDgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *Barray, int64_t ldb, const double *beta, double *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmBatched_64, cublasDgemmBatched_64, cushim_row_cublasDgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *Barray, int64_t ldb, const double *beta, double *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmGroupedBatched, cublasDgemmGroupedBatched, cushim_row_cublasDgemmGroupedBatched, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const double *alpha_array, const double *const *Aarray, const int *lda_array, const double *const *Barray, const int *ldb_array, const double *beta_array, double *const *Carray, const int *ldc_array, int group_count, const int *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmGroupedBatched, cublasDgemmGroupedBatched, cushim_row_cublasDgemmGroupedBatched, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const double *alpha_array, const double *const *Aarray, const int *lda_array, const double *const *Barray, const int *ldb_array, const double *beta_array, double *const *Carray, const int *ldc_array, int group_count, const int *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmGroupedBatched_64, cublasDgemmGroupedBatched_64, cushim_row_cublasDgemmGroupedBatched_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const double *alpha_array, const double *const *Aarray, const int64_t *lda_array, const double *const *Barray, const int64_t *ldb_array, const double *beta_array, double *const *Carray, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmGroupedBatched_64, cublasDgemmGroupedBatched_64, cushim_row_cublasDgemmGroupedBatched_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const double *alpha_array, const double *const *Aarray, const int64_t *lda_array, const double *const *Barray, const int64_t *ldb_array, const double *beta_array, double *const *Carray, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmStridedBatched, cublasDgemmStridedBatched, cushim_row_cublasDgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmStridedBatched, cublasDgemmStridedBatched, cushim_row_cublasDgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, long long strideA, const double *B, int ldb, long long strideB, const double *beta, double *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemmStridedBatched_64, cublasDgemmStridedBatched_64, cushim_row_cublasDgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, long long strideA, const double *B, int64_t ldb, long long strideB, const double *beta, double *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemmStridedBatched_64, cublasDgemmStridedBatched_64, cushim_row_cublasDgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, long long strideA, const double *B, int64_t ldb, long long strideB, const double *beta, double *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemm_v2, cublasDgemm_v2, cushim_row_cublasDgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemm_v2, cublasDgemm_v2, cushim_row_cublasDgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemm_v2_64, cublasDgemm_v2_64, cushim_row_cublasDgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemm_v2_64, cublasDgemm_v2_64, cushim_row_cublasDgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemvBatched, cublasDgemvBatched, cushim_row_cublasDgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *const *Aarray, int lda, const double *const *xarray, int incx, const double *beta, double *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemvBatched, cublasDgemvBatched, cushim_row_cublasDgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *const *Aarray, int lda, const double *const *xarray, int incx, const double *beta, double *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemvBatched_64, cublasDgemvBatched_64, cushim_row_cublasDgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *xarray, int64_t incx, const double *beta, double *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemvBatched_64, cublasDgemvBatched_64, cushim_row_cublasDgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *const *Aarray, int64_t lda, const double *const *xarray, int64_t incx, const double *beta, double *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemvStridedBatched, cublasDgemvStridedBatched, cushim_row_cublasDgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, long long strideA, const double *x, int incx, long long stridex, const double *beta, double *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemvStridedBatched, cublasDgemvStridedBatched, cushim_row_cublasDgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, long long strideA, const double *x, int incx, long long stridex, const double *beta, double *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemvStridedBatched_64, cublasDgemvStridedBatched_64, cushim_row_cublasDgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, long long strideA, const double *x, int64_t incx, long long stridex, const double *beta, double *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemvStridedBatched_64, cublasDgemvStridedBatched_64, cushim_row_cublasDgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, long long strideA, const double *x, int64_t incx, long long stridex, const double *beta, double *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemv_v2, cublasDgemv_v2, cushim_row_cublasDgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemv_v2, cublasDgemv_v2, cushim_row_cublasDgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgemv_v2_64, cublasDgemv_v2_64, cushim_row_cublasDgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgemv_v2_64, cublasDgemv_v2_64, cushim_row_cublasDgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgeqrfBatched, cublasDgeqrfBatched, cushim_row_cublasDgeqrfBatched, (cublasHandle_t handle, int m, int n, double *const *Aarray, int lda, double *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgeqrfBatched, cublasDgeqrfBatched, cushim_row_cublasDgeqrfBatched, (cublasHandle_t handle, int m, int n, double *const *Aarray, int lda, double *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDger_v2, cublasDger_v2, cushim_row_cublasDger_v2, (cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDger_v2, cublasDger_v2, cushim_row_cublasDger_v2, (cublasHandle_t handle, int m, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDger_v2_64, cublasDger_v2_64, cushim_row_cublasDger_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDger_v2_64, cublasDger_v2_64, cushim_row_cublasDger_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgetrfBatched, cublasDgetrfBatched, cushim_row_cublasDgetrfBatched, (cublasHandle_t handle, int n, double *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgetrfBatched, cublasDgetrfBatched, cushim_row_cublasDgetrfBatched, (cublasHandle_t handle, int n, double *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgetriBatched, cublasDgetriBatched, cushim_row_cublasDgetriBatched, (cublasHandle_t handle, int n, const double *const *A, int lda, const int *P, double *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgetriBatched, cublasDgetriBatched, cushim_row_cublasDgetriBatched, (cublasHandle_t handle, int n, const double *const *A, int lda, const int *P, double *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDgetrsBatched, cublasDgetrsBatched, cushim_row_cublasDgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const double *const *Aarray, int lda, const int *devIpiv, double *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDgetrsBatched, cublasDgetrsBatched, cushim_row_cublasDgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const double *const *Aarray, int lda, const int *devIpiv, double *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDmatinvBatched, cublasDmatinvBatched, cushim_row_cublasDmatinvBatched, (cublasHandle_t handle, int n, const double *const *A, int lda, double *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDmatinvBatched, cublasDmatinvBatched, cushim_row_cublasDmatinvBatched, (cublasHandle_t handle, int n, const double *const *A, int lda, double *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDnrm2_v2, cublasDnrm2_v2, cushim_row_cublasDnrm2_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDnrm2_v2, cublasDnrm2_v2, cushim_row_cublasDnrm2_v2, (cublasHandle_t handle, int n, const double *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDnrm2_v2_64, cublasDnrm2_v2_64, cushim_row_cublasDnrm2_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDnrm2_v2_64, cublasDnrm2_v2_64, cushim_row_cublasDnrm2_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDotEx, cublasDotEx, cushim_row_cublasDotEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDotEx, cublasDotEx, cushim_row_cublasDotEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDotEx_64, cublasDotEx_64, cushim_row_cublasDotEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDotEx_64, cublasDotEx_64, cushim_row_cublasDotEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDotcEx, cublasDotcEx, cushim_row_cublasDotcEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDotcEx, cublasDotcEx, cushim_row_cublasDotcEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDotcEx_64, cublasDotcEx_64, cushim_row_cublasDotcEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDotcEx_64, cublasDotcEx_64, cushim_row_cublasDotcEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, const void *y, cudaDataType yType, int64_t incy, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrot_v2, cublasDrot_v2, cushim_row_cublasDrot_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrot_v2, cublasDrot_v2, cushim_row_cublasDrot_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrot_v2_64, cublasDrot_v2_64, cushim_row_cublasDrot_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrot_v2_64, cublasDrot_v2_64, cushim_row_cublasDrot_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrotg_v2, cublasDrotg_v2, cushim_row_cublasDrotg_v2, (cublasHandle_t handle, double *a, double *b, double *c, double *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrotg_v2, cublasDrotg_v2, cushim_row_cublasDrotg_v2, (cublasHandle_t handle, double *a, double *b, double *c, double *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrotm_v2, cublasDrotm_v2, cushim_row_cublasDrotm_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrotm_v2, cublasDrotm_v2, cushim_row_cublasDrotm_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrotm_v2_64, cublasDrotm_v2_64, cushim_row_cublasDrotm_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrotm_v2_64, cublasDrotm_v2_64, cushim_row_cublasDrotm_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy, const double *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDrotmg_v2, cublasDrotmg_v2, cushim_row_cublasDrotmg_v2, (cublasHandle_t handle, double *d1, double *d2, double *x1, const double *y1, double *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDrotmg_v2, cublasDrotmg_v2, cushim_row_cublasDrotmg_v2, (cublasHandle_t handle, double *d1, double *d2, double *x1, const double *y1, double *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsbmv_v2, cublasDsbmv_v2, cushim_row_cublasDsbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsbmv_v2, cublasDsbmv_v2, cushim_row_cublasDsbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsbmv_v2_64, cublasDsbmv_v2_64, cushim_row_cublasDsbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsbmv_v2_64, cublasDsbmv_v2_64, cushim_row_cublasDsbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDscal_v2, cublasDscal_v2, cushim_row_cublasDscal_v2, (cublasHandle_t handle, int n, const double *alpha, double *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDscal_v2, cublasDscal_v2, cushim_row_cublasDscal_v2, (cublasHandle_t handle, int n, const double *alpha, double *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDscal_v2_64, cublasDscal_v2_64, cushim_row_cublasDscal_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, double *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDscal_v2_64, cublasDscal_v2_64, cushim_row_cublasDscal_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, double *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspmv_v2, cublasDspmv_v2, cushim_row_cublasDspmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *AP, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspmv_v2, cublasDspmv_v2, cushim_row_cublasDspmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *AP, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspmv_v2_64, cublasDspmv_v2_64, cushim_row_cublasDspmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *AP, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspmv_v2_64, cublasDspmv_v2_64, cushim_row_cublasDspmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *AP, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspr2_v2, cublasDspr2_v2, cushim_row_cublasDspr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspr2_v2, cublasDspr2_v2, cushim_row_cublasDspr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspr2_v2_64, cublasDspr2_v2_64, cushim_row_cublasDspr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspr2_v2_64, cublasDspr2_v2_64, cushim_row_cublasDspr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspr_v2, cublasDspr_v2, cushim_row_cublasDspr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspr_v2, cublasDspr_v2, cushim_row_cublasDspr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDspr_v2_64, cublasDspr_v2_64, cushim_row_cublasDspr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDspr_v2_64, cublasDspr_v2_64, cushim_row_cublasDspr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDswap_v2, cublasDswap_v2, cushim_row_cublasDswap_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDswap_v2, cublasDswap_v2, cushim_row_cublasDswap_v2, (cublasHandle_t handle, int n, double *x, int incx, double *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDswap_v2_64, cublasDswap_v2_64, cushim_row_cublasDswap_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDswap_v2_64, cublasDswap_v2_64, cushim_row_cublasDswap_v2_64, (cublasHandle_t handle, int64_t n, double *x, int64_t incx, double *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsymm_v2, cublasDsymm_v2, cushim_row_cublasDsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsymm_v2, cublasDsymm_v2, cushim_row_cublasDsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsymm_v2_64, cublasDsymm_v2_64, cushim_row_cublasDsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsymm_v2_64, cublasDsymm_v2_64, cushim_row_cublasDsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsymv_v2, cublasDsymv_v2, cushim_row_cublasDsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsymv_v2, cublasDsymv_v2, cushim_row_cublasDsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *A, int lda, const double *x, int incx, const double *beta, double *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsymv_v2_64, cublasDsymv_v2_64, cushim_row_cublasDsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsymv_v2_64, cublasDsymv_v2_64, cushim_row_cublasDsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *A, int64_t lda, const double *x, int64_t incx, const double *beta, double *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr2_v2, cublasDsyr2_v2, cushim_row_cublasDsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr2_v2, cublasDsyr2_v2, cushim_row_cublasDsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, const double *y, int incy, double *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr2_v2_64, cublasDsyr2_v2_64, cushim_row_cublasDsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr2_v2_64, cublasDsyr2_v2_64, cushim_row_cublasDsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, const double *y, int64_t incy, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr2k_v2, cublasDsyr2k_v2, cushim_row_cublasDsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr2k_v2, cublasDsyr2k_v2, cushim_row_cublasDsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr2k_v2_64, cublasDsyr2k_v2_64, cushim_row_cublasDsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr2k_v2_64, cublasDsyr2k_v2_64, cushim_row_cublasDsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr_v2, cublasDsyr_v2, cushim_row_cublasDsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr_v2, cublasDsyr_v2, cushim_row_cublasDsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const double *x, int incx, double *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyr_v2_64, cublasDsyr_v2_64, cushim_row_cublasDsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyr_v2_64, cublasDsyr_v2_64, cushim_row_cublasDsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const double *x, int64_t incx, double *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyrk_v2, cublasDsyrk_v2, cushim_row_cublasDsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyrk_v2, cublasDsyrk_v2, cushim_row_cublasDsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyrk_v2_64, cublasDsyrk_v2_64, cushim_row_cublasDsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyrk_v2_64, cublasDsyrk_v2_64, cushim_row_cublasDsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyrkx, cublasDsyrkx, cushim_row_cublasDsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyrkx, cublasDsyrkx, cushim_row_cublasDsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDsyrkx_64, cublasDsyrkx_64, cushim_row_cublasDsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDsyrkx_64, cublasDsyrkx_64, cushim_row_cublasDsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta, double *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtbmv_v2, cublasDtbmv_v2, cushim_row_cublasDtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtbmv_v2, cublasDtbmv_v2, cushim_row_cublasDtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtbmv_v2_64, cublasDtbmv_v2_64, cushim_row_cublasDtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtbmv_v2_64, cublasDtbmv_v2_64, cushim_row_cublasDtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtbsv_v2, cublasDtbsv_v2, cushim_row_cublasDtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtbsv_v2, cublasDtbsv_v2, cushim_row_cublasDtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtbsv_v2_64, cublasDtbsv_v2_64, cushim_row_cublasDtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtbsv_v2_64, cublasDtbsv_v2_64, cushim_row_cublasDtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtpmv_v2, cublasDtpmv_v2, cushim_row_cublasDtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtpmv_v2, cublasDtpmv_v2, cushim_row_cublasDtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtpmv_v2_64, cublasDtpmv_v2_64, cushim_row_cublasDtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtpmv_v2_64, cublasDtpmv_v2_64, cushim_row_cublasDtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtpsv_v2, cublasDtpsv_v2, cushim_row_cublasDtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtpsv_v2, cublasDtpsv_v2, cushim_row_cublasDtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *AP, double *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtpsv_v2_64, cublasDtpsv_v2_64, cushim_row_cublasDtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtpsv_v2_64, cublasDtpsv_v2_64, cushim_row_cublasDtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *AP, double *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtpttr, cublasDtpttr, cushim_row_cublasDtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *AP, double *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtpttr, cublasDtpttr, cushim_row_cublasDtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *AP, double *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrmm_v2, cublasDtrmm_v2, cushim_row_cublasDtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, double *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrmm_v2, cublasDtrmm_v2, cushim_row_cublasDtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, const double *B, int ldb, double *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrmm_v2_64, cublasDtrmm_v2_64, cushim_row_cublasDtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrmm_v2_64, cublasDtrmm_v2_64, cushim_row_cublasDtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrmv_v2, cublasDtrmv_v2, cushim_row_cublasDtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrmv_v2, cublasDtrmv_v2, cushim_row_cublasDtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrmv_v2_64, cublasDtrmv_v2_64, cushim_row_cublasDtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrmv_v2_64, cublasDtrmv_v2_64, cushim_row_cublasDtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsmBatched, cublasDtrsmBatched, cushim_row_cublasDtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *const *A, int lda, double *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsmBatched, cublasDtrsmBatched, cushim_row_cublasDtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *const *A, int lda, double *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsmBatched_64, cublasDtrsmBatched_64, cushim_row_cublasDtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *const *A, int64_t lda, double *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsmBatched_64, cublasDtrsmBatched_64, cushim_row_cublasDtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *const *A, int64_t lda, double *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsm_v2, cublasDtrsm_v2, cushim_row_cublasDtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, double *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsm_v2, cublasDtrsm_v2, cushim_row_cublasDtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double *alpha, const double *A, int lda, double *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsm_v2_64, cublasDtrsm_v2_64, cushim_row_cublasDtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, double *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsm_v2_64, cublasDtrsm_v2_64, cushim_row_cublasDtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const double *alpha, const double *A, int64_t lda, double *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsv_v2, cublasDtrsv_v2, cushim_row_cublasDtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsv_v2, cublasDtrsv_v2, cushim_row_cublasDtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double *A, int lda, double *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrsv_v2_64, cublasDtrsv_v2_64, cushim_row_cublasDtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrsv_v2_64, cublasDtrsv_v2_64, cushim_row_cublasDtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const double *A, int64_t lda, double *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDtrttp, cublasDtrttp, cushim_row_cublasDtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *A, int lda, double *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDtrttp, cublasDtrttp, cushim_row_cublasDtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *A, int lda, double *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDzasum_v2, cublasDzasum_v2, cushim_row_cublasDzasum_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDzasum_v2, cublasDzasum_v2, cushim_row_cublasDzasum_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDzasum_v2_64, cublasDzasum_v2_64, cushim_row_cublasDzasum_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDzasum_v2_64, cublasDzasum_v2_64, cushim_row_cublasDzasum_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDznrm2_v2, cublasDznrm2_v2, cushim_row_cublasDznrm2_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDznrm2_v2, cublasDznrm2_v2, cushim_row_cublasDznrm2_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasDznrm2_v2_64, cublasDznrm2_v2_64, cushim_row_cublasDznrm2_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasDznrm2_v2_64, cublasDznrm2_v2_64, cushim_row_cublasDznrm2_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, double *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmBatchedEx, cublasGemmBatchedEx, cushim_row_cublasGemmBatchedEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int lda, const void *const *Barray, cudaDataType Btype, int ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmBatchedEx, cublasGemmBatchedEx, cushim_row_cublasGemmBatchedEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int lda, const void *const *Barray, cudaDataType Btype, int ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmBatchedEx_64, cublasGemmBatchedEx_64, cushim_row_cublasGemmBatchedEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int64_t lda, const void *const *Barray, cudaDataType Btype, int64_t ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int64_t ldc, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmBatchedEx_64, cublasGemmBatchedEx_64, cushim_row_cublasGemmBatchedEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *const *Aarray, cudaDataType Atype, int64_t lda, const void *const *Barray, cudaDataType Btype, int64_t ldb, const void *beta, void *const *Carray, cudaDataType Ctype, int64_t ldc, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmEx, cublasGemmEx, cushim_row_cublasGemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmEx, cublasGemmEx, cushim_row_cublasGemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmEx_64, cublasGemmEx_64, cushim_row_cublasGemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmEx_64, cublasGemmEx_64, cushim_row_cublasGemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmGroupedBatchedEx, cublasGemmGroupedBatchedEx, cushim_row_cublasGemmGroupedBatchedEx, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const void *alpha_array, const void *const *Aarray, cudaDataType_t Atype, const int *lda_array, const void *const *Barray, cudaDataType_t Btype, const int *ldb_array, const void *beta_array, void *const *Carray, cudaDataType_t Ctype, const int *ldc_array, int group_count, const int *group_size, cublasComputeType_t computeType), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype, lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size, computeType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmGroupedBatchedEx, cublasGemmGroupedBatchedEx, cushim_row_cublasGemmGroupedBatchedEx, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const void *alpha_array, const void *const *Aarray, cudaDataType_t Atype, const int *lda_array, const void *const *Barray, cudaDataType_t Btype, const int *ldb_array, const void *beta_array, void *const *Carray, cudaDataType_t Ctype, const int *ldc_array, int group_count, const int *group_size, cublasComputeType_t computeType), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype, lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size, computeType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmGroupedBatchedEx_64, cublasGemmGroupedBatchedEx_64, cushim_row_cublasGemmGroupedBatchedEx_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const void *alpha_array, const void *const *Aarray, cudaDataType_t Atype, const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array, const void *beta_array, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size, cublasComputeType_t computeType), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype, lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size, computeType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmGroupedBatchedEx_64, cublasGemmGroupedBatchedEx_64, cushim_row_cublasGemmGroupedBatchedEx_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const void *alpha_array, const void *const *Aarray, cudaDataType_t Atype, const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array, const void *beta_array, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size, cublasComputeType_t computeType), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype, lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size, computeType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmStridedBatchedEx, cublasGemmStridedBatchedEx, cushim_row_cublasGemmStridedBatchedEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmStridedBatchedEx, cublasGemmStridedBatchedEx, cushim_row_cublasGemmStridedBatchedEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda, long long strideA, const void *B, cudaDataType Btype, int ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int ldc, long long strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGemmStridedBatchedEx_64, cublasGemmStridedBatchedEx_64, cushim_row_cublasGemmStridedBatchedEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, long long strideA, const void *B, cudaDataType Btype, int64_t ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long strideC, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGemmStridedBatchedEx_64, cublasGemmStridedBatchedEx_64, cushim_row_cublasGemmStridedBatchedEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, long long strideA, const void *B, cudaDataType Btype, int64_t ldb, long long strideB, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long strideC, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, computeType, algo), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetAtomicsMode, cublasGetAtomicsMode, cushim_row_cublasGetAtomicsMode, (cublasHandle_t handle, cublasAtomicsMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetAtomicsMode, cublasGetAtomicsMode, cushim_row_cublasGetAtomicsMode, (cublasHandle_t handle, cublasAtomicsMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(size_t, cublasGetCudartVersion, cublasGetCudartVersion, cushim_row_cublasGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cublasGetCudartVersion, cublasGetCudartVersion, cushim_row_cublasGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetEmulationStrategy, cublasGetEmulationStrategy, cushim_row_cublasGetEmulationStrategy, (cublasHandle_t handle, cublasEmulationStrategy_t *emulationStrategy), (handle, emulationStrategy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetEmulationStrategy, cublasGetEmulationStrategy, cushim_row_cublasGetEmulationStrategy, (cublasHandle_t handle, cublasEmulationStrategy_t *emulationStrategy), (handle, emulationStrategy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetLoggerCallback, cublasGetLoggerCallback, cushim_row_cublasGetLoggerCallback, (cublasLogCallback *userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetLoggerCallback, cublasGetLoggerCallback, cushim_row_cublasGetLoggerCallback, (cublasLogCallback *userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetMathMode, cublasGetMathMode, cushim_row_cublasGetMathMode, (cublasHandle_t handle, cublasMath_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetMathMode, cublasGetMathMode, cushim_row_cublasGetMathMode, (cublasHandle_t handle, cublasMath_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetMatrix, cublasGetMatrix, cushim_row_cublasGetMatrix, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetMatrix, cublasGetMatrix, cushim_row_cublasGetMatrix, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetMatrixAsync, cublasGetMatrixAsync, cushim_row_cublasGetMatrixAsync, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetMatrixAsync, cublasGetMatrixAsync, cushim_row_cublasGetMatrixAsync, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetMatrixAsync_64, cublasGetMatrixAsync_64, cushim_row_cublasGetMatrixAsync_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetMatrixAsync_64, cublasGetMatrixAsync_64, cushim_row_cublasGetMatrixAsync_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetMatrix_64, cublasGetMatrix_64, cushim_row_cublasGetMatrix_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetMatrix_64, cublasGetMatrix_64, cushim_row_cublasGetMatrix_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetPointerMode_v2, cublasGetPointerMode_v2, cushim_row_cublasGetPointerMode_v2, (cublasHandle_t handle, cublasPointerMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetPointerMode_v2, cublasGetPointerMode_v2, cushim_row_cublasGetPointerMode_v2, (cublasHandle_t handle, cublasPointerMode_t *mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetProperty, cublasGetProperty, cushim_row_cublasGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetProperty, cublasGetProperty, cushim_row_cublasGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, cushim_row_cublasGetSmCountTarget, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, cushim_row_cublasGetSmCountTarget, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
 CUSHIM_STUB(const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_cublasGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
@@ -2233,778 +2248,778 @@ CUSHIM_STUB(const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_c
 CUSHIM_STUB(const char *, cublasGetStatusString, cublasGetStatusString, cushim_row_cublasGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, cushim_row_cublasGetStream_v2, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, cushim_row_cublasGetStream_v2, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetVector, cublasGetVector, cushim_row_cublasGetVector, (int n, int elemSize, const void *x, int incx, void *y, int incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetVector, cublasGetVector, cushim_row_cublasGetVector, (int n, int elemSize, const void *x, int incx, void *y, int incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetVectorAsync, cublasGetVectorAsync, cushim_row_cublasGetVectorAsync, (int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetVectorAsync, cublasGetVectorAsync, cushim_row_cublasGetVectorAsync, (int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetVectorAsync_64, cublasGetVectorAsync_64, cushim_row_cublasGetVectorAsync_64, (int64_t n, int64_t elemSize, const void *devicePtr, int64_t incx, void *hostPtr, int64_t incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetVectorAsync_64, cublasGetVectorAsync_64, cushim_row_cublasGetVectorAsync_64, (int64_t n, int64_t elemSize, const void *devicePtr, int64_t incx, void *hostPtr, int64_t incy, cudaStream_t stream), (n, elemSize, devicePtr, incx, hostPtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetVector_64, cublasGetVector_64, cushim_row_cublasGetVector_64, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *y, int64_t incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetVector_64, cublasGetVector_64, cushim_row_cublasGetVector_64, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *y, int64_t incy), (n, elemSize, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasGetVersion_v2, cublasGetVersion_v2, cushim_row_cublasGetVersion_v2, (cublasHandle_t handle, int *version), (handle, version), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetVersion_v2, cublasGetVersion_v2, cushim_row_cublasGetVersion_v2, (cublasHandle_t handle, int *version), (handle, version), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIamaxEx, cublasIamaxEx, cushim_row_cublasIamaxEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIamaxEx, cublasIamaxEx, cushim_row_cublasIamaxEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIamaxEx_64, cublasIamaxEx_64, cushim_row_cublasIamaxEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIamaxEx_64, cublasIamaxEx_64, cushim_row_cublasIamaxEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIaminEx, cublasIaminEx, cushim_row_cublasIaminEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIaminEx, cublasIaminEx, cushim_row_cublasIaminEx, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, int *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIaminEx_64, cublasIaminEx_64, cushim_row_cublasIaminEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIaminEx_64, cublasIaminEx_64, cushim_row_cublasIaminEx_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, int64_t *result), (handle, n, x, xType, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIcamax_v2, cublasIcamax_v2, cushim_row_cublasIcamax_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIcamax_v2, cublasIcamax_v2, cushim_row_cublasIcamax_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIcamax_v2_64, cublasIcamax_v2_64, cushim_row_cublasIcamax_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIcamax_v2_64, cublasIcamax_v2_64, cushim_row_cublasIcamax_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIcamin_v2, cublasIcamin_v2, cushim_row_cublasIcamin_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIcamin_v2, cublasIcamin_v2, cushim_row_cublasIcamin_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIcamin_v2_64, cublasIcamin_v2_64, cushim_row_cublasIcamin_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIcamin_v2_64, cublasIcamin_v2_64, cushim_row_cublasIcamin_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIdamax_v2, cublasIdamax_v2, cushim_row_cublasIdamax_v2, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIdamax_v2, cublasIdamax_v2, cushim_row_cublasIdamax_v2, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIdamax_v2_64, cublasIdamax_v2_64, cushim_row_cublasIdamax_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIdamax_v2_64, cublasIdamax_v2_64, cushim_row_cublasIdamax_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIdamin_v2, cublasIdamin_v2, cushim_row_cublasIdamin_v2, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIdamin_v2, cublasIdamin_v2, cushim_row_cublasIdamin_v2, (cublasHandle_t handle, int n, const double *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIdamin_v2_64, cublasIdamin_v2_64, cushim_row_cublasIdamin_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIdamin_v2_64, cublasIdamin_v2_64, cushim_row_cublasIdamin_v2_64, (cublasHandle_t handle, int64_t n, const double *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIsamax_v2, cublasIsamax_v2, cushim_row_cublasIsamax_v2, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIsamax_v2, cublasIsamax_v2, cushim_row_cublasIsamax_v2, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIsamax_v2_64, cublasIsamax_v2_64, cushim_row_cublasIsamax_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIsamax_v2_64, cublasIsamax_v2_64, cushim_row_cublasIsamax_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIsamin_v2, cublasIsamin_v2, cushim_row_cublasIsamin_v2, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIsamin_v2, cublasIsamin_v2, cushim_row_cublasIsamin_v2, (cublasHandle_t handle, int n, const float *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIsamin_v2_64, cublasIsamin_v2_64, cushim_row_cublasIsamin_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIsamin_v2_64, cublasIsamin_v2_64, cushim_row_cublasIsamin_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIzamax_v2, cublasIzamax_v2, cushim_row_cublasIzamax_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIzamax_v2, cublasIzamax_v2, cushim_row_cublasIzamax_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIzamax_v2_64, cublasIzamax_v2_64, cushim_row_cublasIzamax_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIzamax_v2_64, cublasIzamax_v2_64, cushim_row_cublasIzamax_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIzamin_v2, cublasIzamin_v2, cushim_row_cublasIzamin_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIzamin_v2, cublasIzamin_v2, cushim_row_cublasIzamin_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, int *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasIzamin_v2_64, cublasIzamin_v2_64, cushim_row_cublasIzamin_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasIzamin_v2_64, cublasIzamin_v2_64, cushim_row_cublasIzamin_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, int64_t *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasLoggerConfigure, cublasLoggerConfigure, cushim_row_cublasLoggerConfigure, (int logIsOn, int logToStdOut, int logToStdErr, const char *logFileName), (logIsOn, logToStdOut, logToStdErr, logFileName), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLoggerConfigure, cublasLoggerConfigure, cushim_row_cublasLoggerConfigure, (int logIsOn, int logToStdOut, int logToStdErr, const char *logFileName), (logIsOn, logToStdOut, logToStdErr, logFileName), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasNrm2Ex, cublasNrm2Ex, cushim_row_cublasNrm2Ex, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasNrm2Ex, cublasNrm2Ex, cushim_row_cublasNrm2Ex, (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasNrm2Ex_64, cublasNrm2Ex_64, cushim_row_cublasNrm2Ex_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasNrm2Ex_64, cublasNrm2Ex_64, cushim_row_cublasNrm2Ex_64, (cublasHandle_t handle, int64_t n, const void *x, cudaDataType xType, int64_t incx, void *result, cudaDataType resultType, cudaDataType executionType), (handle, n, x, xType, incx, result, resultType, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotEx, cublasRotEx, cushim_row_cublasRotEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotEx, cublasRotEx, cushim_row_cublasRotEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotEx_64, cublasRotEx_64, cushim_row_cublasRotEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotEx_64, cublasRotEx_64, cushim_row_cublasRotEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *c, const void *s, cudaDataType csType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotgEx, cublasRotgEx, cushim_row_cublasRotgEx, (cublasHandle_t handle, void *a, void *b, cudaDataType abType, void *c, void *s, cudaDataType csType, cudaDataType executiontype), (handle, a, b, abType, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotgEx, cublasRotgEx, cushim_row_cublasRotgEx, (cublasHandle_t handle, void *a, void *b, cudaDataType abType, void *c, void *s, cudaDataType csType, cudaDataType executiontype), (handle, a, b, abType, c, s, csType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotmEx, cublasRotmEx, cushim_row_cublasRotmEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotmEx, cublasRotmEx, cushim_row_cublasRotmEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotmEx_64, cublasRotmEx_64, cushim_row_cublasRotmEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotmEx_64, cublasRotmEx_64, cushim_row_cublasRotmEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy, const void *param, cudaDataType paramType, cudaDataType executiontype), (handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasRotmgEx, cublasRotmgEx, cushim_row_cublasRotmgEx, (cublasHandle_t handle, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type, void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param, cudaDataType paramType, cudaDataType executiontype), (handle, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasRotmgEx, cublasRotmgEx, cushim_row_cublasRotmgEx, (cublasHandle_t handle, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type, void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param, cudaDataType paramType, cudaDataType executiontype), (handle, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSasum_v2, cublasSasum_v2, cushim_row_cublasSasum_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSasum_v2, cublasSasum_v2, cushim_row_cublasSasum_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSasum_v2_64, cublasSasum_v2_64, cushim_row_cublasSasum_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSasum_v2_64, cublasSasum_v2_64, cushim_row_cublasSasum_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSaxpy_v2, cublasSaxpy_v2, cushim_row_cublasSaxpy_v2, (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSaxpy_v2, cublasSaxpy_v2, cushim_row_cublasSaxpy_v2, (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSaxpy_v2_64, cublasSaxpy_v2_64, cushim_row_cublasSaxpy_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSaxpy_v2_64, cublasSaxpy_v2_64, cushim_row_cublasSaxpy_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScalEx, cublasScalEx, cushim_row_cublasScalEx, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScalEx, cublasScalEx, cushim_row_cublasScalEx, (cublasHandle_t handle, int n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScalEx_64, cublasScalEx_64, cushim_row_cublasScalEx_64, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int64_t incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScalEx_64, cublasScalEx_64, cushim_row_cublasScalEx_64, (cublasHandle_t handle, int64_t n, const void *alpha, cudaDataType alphaType, void *x, cudaDataType xType, int64_t incx, cudaDataType executionType), (handle, n, alpha, alphaType, x, xType, incx, executionType), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScasum_v2, cublasScasum_v2, cushim_row_cublasScasum_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScasum_v2, cublasScasum_v2, cushim_row_cublasScasum_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScasum_v2_64, cublasScasum_v2_64, cushim_row_cublasScasum_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScasum_v2_64, cublasScasum_v2_64, cushim_row_cublasScasum_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScnrm2_v2, cublasScnrm2_v2, cushim_row_cublasScnrm2_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScnrm2_v2, cublasScnrm2_v2, cushim_row_cublasScnrm2_v2, (cublasHandle_t handle, int n, const cuComplex *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScnrm2_v2_64, cublasScnrm2_v2_64, cushim_row_cublasScnrm2_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScnrm2_v2_64, cublasScnrm2_v2_64, cushim_row_cublasScnrm2_v2_64, (cublasHandle_t handle, int64_t n, const cuComplex *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScopy_v2, cublasScopy_v2, cushim_row_cublasScopy_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScopy_v2, cublasScopy_v2, cushim_row_cublasScopy_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasScopy_v2_64, cublasScopy_v2_64, cushim_row_cublasScopy_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasScopy_v2_64, cublasScopy_v2_64, cushim_row_cublasScopy_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSdgmm, cublasSdgmm, cushim_row_cublasSdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const float *A, int lda, const float *x, int incx, float *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSdgmm, cublasSdgmm, cushim_row_cublasSdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const float *A, int lda, const float *x, int incx, float *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSdgmm_64, cublasSdgmm_64, cushim_row_cublasSdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const float *A, int64_t lda, const float *x, int64_t incx, float *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSdgmm_64, cublasSdgmm_64, cushim_row_cublasSdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const float *A, int64_t lda, const float *x, int64_t incx, float *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSdot_v2, cublasSdot_v2, cushim_row_cublasSdot_v2, (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSdot_v2, cublasSdot_v2, cushim_row_cublasSdot_v2, (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSdot_v2_64, cublasSdot_v2_64, cushim_row_cublasSdot_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, const float *y, int64_t incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSdot_v2_64, cublasSdot_v2_64, cushim_row_cublasSdot_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, const float *y, int64_t incy, float *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetAtomicsMode, cublasSetAtomicsMode, cushim_row_cublasSetAtomicsMode, (cublasHandle_t handle, cublasAtomicsMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetAtomicsMode, cublasSetAtomicsMode, cushim_row_cublasSetAtomicsMode, (cublasHandle_t handle, cublasAtomicsMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetEmulationStrategy, cublasSetEmulationStrategy, cushim_row_cublasSetEmulationStrategy, (cublasHandle_t handle, cublasEmulationStrategy_t emulationStrategy), (handle, emulationStrategy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetEmulationStrategy, cublasSetEmulationStrategy, cushim_row_cublasSetEmulationStrategy, (cublasHandle_t handle, cublasEmulationStrategy_t emulationStrategy), (handle, emulationStrategy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetLoggerCallback, cublasSetLoggerCallback, cushim_row_cublasSetLoggerCallback, (cublasLogCallback userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetLoggerCallback, cublasSetLoggerCallback, cushim_row_cublasSetLoggerCallback, (cublasLogCallback userCallback), (userCallback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetMathMode, cublasSetMathMode, cushim_row_cublasSetMathMode, (cublasHandle_t handle, cublasMath_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetMathMode, cublasSetMathMode, cushim_row_cublasSetMathMode, (cublasHandle_t handle, cublasMath_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetMatrix, cublasSetMatrix, cushim_row_cublasSetMatrix, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetMatrix, cublasSetMatrix, cushim_row_cublasSetMatrix, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetMatrixAsync, cublasSetMatrixAsync, cushim_row_cublasSetMatrixAsync, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetMatrixAsync, cublasSetMatrixAsync, cushim_row_cublasSetMatrixAsync, (int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetMatrixAsync_64, cublasSetMatrixAsync_64, cushim_row_cublasSetMatrixAsync_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetMatrixAsync_64, cublasSetMatrixAsync_64, cushim_row_cublasSetMatrixAsync_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb, cudaStream_t stream), (rows, cols, elemSize, A, lda, B, ldb, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetMatrix_64, cublasSetMatrix_64, cushim_row_cublasSetMatrix_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetMatrix_64, cublasSetMatrix_64, cushim_row_cublasSetMatrix_64, (int64_t rows, int64_t cols, int64_t elemSize, const void *A, int64_t lda, void *B, int64_t ldb), (rows, cols, elemSize, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetPointerMode_v2, cublasSetPointerMode_v2, cushim_row_cublasSetPointerMode_v2, (cublasHandle_t handle, cublasPointerMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetPointerMode_v2, cublasSetPointerMode_v2, cushim_row_cublasSetPointerMode_v2, (cublasHandle_t handle, cublasPointerMode_t mode), (handle, mode), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetSmCountTarget, cublasSetSmCountTarget, cushim_row_cublasSetSmCountTarget, (cublasHandle_t handle, int smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetSmCountTarget, cublasSetSmCountTarget, cushim_row_cublasSetSmCountTarget, (cublasHandle_t handle, int smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetStream_v2, cublasSetStream_v2, cushim_row_cublasSetStream_v2, (cublasHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetStream_v2, cublasSetStream_v2, cushim_row_cublasSetStream_v2, (cublasHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetVector, cublasSetVector, cushim_row_cublasSetVector, (int n, int elemSize, const void *x, int incx, void *devicePtr, int incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetVector, cublasSetVector, cushim_row_cublasSetVector, (int n, int elemSize, const void *x, int incx, void *devicePtr, int incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetVectorAsync, cublasSetVectorAsync, cushim_row_cublasSetVectorAsync, (int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetVectorAsync, cublasSetVectorAsync, cushim_row_cublasSetVectorAsync, (int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetVectorAsync_64, cublasSetVectorAsync_64, cushim_row_cublasSetVectorAsync_64, (int64_t n, int64_t elemSize, const void *hostPtr, int64_t incx, void *devicePtr, int64_t incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetVectorAsync_64, cublasSetVectorAsync_64, cushim_row_cublasSetVectorAsync_64, (int64_t n, int64_t elemSize, const void *hostPtr, int64_t incx, void *devicePtr, int64_t incy, cudaStream_t stream), (n, elemSize, hostPtr, incx, devicePtr, incy, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetVector_64, cublasSetVector_64, cushim_row_cublasSetVector_64, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *devicePtr, int64_t incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetVector_64, cublasSetVector_64, cushim_row_cublasSetVector_64, (int64_t n, int64_t elemSize, const void *x, int64_t incx, void *devicePtr, int64_t incy), (n, elemSize, x, incx, devicePtr, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSetWorkspace_v2, cublasSetWorkspace_v2, cushim_row_cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes), (handle, workspace, workspaceSizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSetWorkspace_v2, cublasSetWorkspace_v2, cushim_row_cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes), (handle, workspace, workspaceSizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgbmv_v2, cublasSgbmv_v2, cushim_row_cublasSgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgbmv_v2, cublasSgbmv_v2, cushim_row_cublasSgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgbmv_v2_64, cublasSgbmv_v2_64, cushim_row_cublasSgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgbmv_v2_64, cublasSgbmv_v2_64, cushim_row_cublasSgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgeam, cublasSgeam, cushim_row_cublasSgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgeam, cublasSgeam, cushim_row_cublasSgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const float *alpha, const float *A, int lda, const float *beta, const float *B, int ldb, float *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgeam_64, cublasSgeam_64, cushim_row_cublasSgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *beta, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgeam_64, cublasSgeam_64, cushim_row_cublasSgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *beta, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgelsBatched, cublasSgelsBatched, cushim_row_cublasSgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, float *const *Aarray, int lda, float *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgelsBatched, cublasSgelsBatched, cushim_row_cublasSgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, float *const *Aarray, int lda, float *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmBatched, cublasSgemmBatched, cushim_row_cublasSgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *const *Aarray, int lda, const float *const *Barray, int ldb, const float *beta, float *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmBatched, cublasSgemmBatched, cushim_row_cublasSgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *const *Aarray, int lda, const float *const *Barray, int ldb, const float *beta, float *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmBatched_64, cublasSgemmBatched_64, cushim_row_cublasSgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *Barray, int64_t ldb, const float *beta, float *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmBatched_64, cublasSgemmBatched_64, cushim_row_cublasSgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *Barray, int64_t ldb, const float *beta, float *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmEx, cublasSgemmEx, cushim_row_cublasSgemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmEx, cublasSgemmEx, cushim_row_cublasSgemmEx, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmEx_64, cublasSgemmEx_64, cushim_row_cublasSgemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmEx_64, cublasSgemmEx_64, cushim_row_cublasSgemmEx_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype, int64_t ldb, const float *beta, void *C, cudaDataType Ctype, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmGroupedBatched, cublasSgemmGroupedBatched, cushim_row_cublasSgemmGroupedBatched, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const float *alpha_array, const float *const *Aarray, const int *lda_array, const float *const *Barray, const int *ldb_array, const float *beta_array, float *const *Carray, const int *ldc_array, int group_count, const int *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmGroupedBatched, cublasSgemmGroupedBatched, cushim_row_cublasSgemmGroupedBatched, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int *m_array, const int *n_array, const int *k_array, const float *alpha_array, const float *const *Aarray, const int *lda_array, const float *const *Barray, const int *ldb_array, const float *beta_array, float *const *Carray, const int *ldc_array, int group_count, const int *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmGroupedBatched_64, cublasSgemmGroupedBatched_64, cushim_row_cublasSgemmGroupedBatched_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const float *alpha_array, const float *const *Aarray, const int64_t *lda_array, const float *const *Barray, const int64_t *ldb_array, const float *beta_array, float *const *Carray, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmGroupedBatched_64, cublasSgemmGroupedBatched_64, cushim_row_cublasSgemmGroupedBatched_64, (cublasHandle_t handle, const cublasOperation_t *transa_array, const cublasOperation_t *transb_array, const int64_t *m_array, const int64_t *n_array, const int64_t *k_array, const float *alpha_array, const float *const *Aarray, const int64_t *lda_array, const float *const *Barray, const int64_t *ldb_array, const float *beta_array, float *const *Carray, const int64_t *ldc_array, int64_t group_count, const int64_t *group_size), (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmStridedBatched, cublasSgemmStridedBatched, cushim_row_cublasSgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmStridedBatched, cublasSgemmStridedBatched, cushim_row_cublasSgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, long long strideA, const float *B, int ldb, long long strideB, const float *beta, float *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemmStridedBatched_64, cublasSgemmStridedBatched_64, cushim_row_cublasSgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, long long strideA, const float *B, int64_t ldb, long long strideB, const float *beta, float *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemmStridedBatched_64, cublasSgemmStridedBatched_64, cushim_row_cublasSgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, long long strideA, const float *B, int64_t ldb, long long strideB, const float *beta, float *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemm_v2, cublasSgemm_v2, cushim_row_cublasSgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemm_v2, cublasSgemm_v2, cushim_row_cublasSgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemm_v2_64, cublasSgemm_v2_64, cushim_row_cublasSgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemm_v2_64, cublasSgemm_v2_64, cushim_row_cublasSgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemvBatched, cublasSgemvBatched, cushim_row_cublasSgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *const *Aarray, int lda, const float *const *xarray, int incx, const float *beta, float *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemvBatched, cublasSgemvBatched, cushim_row_cublasSgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *const *Aarray, int lda, const float *const *xarray, int incx, const float *beta, float *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemvBatched_64, cublasSgemvBatched_64, cushim_row_cublasSgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *xarray, int64_t incx, const float *beta, float *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemvBatched_64, cublasSgemvBatched_64, cushim_row_cublasSgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *const *Aarray, int64_t lda, const float *const *xarray, int64_t incx, const float *beta, float *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemvStridedBatched, cublasSgemvStridedBatched, cushim_row_cublasSgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, long long strideA, const float *x, int incx, long long stridex, const float *beta, float *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemvStridedBatched, cublasSgemvStridedBatched, cushim_row_cublasSgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, long long strideA, const float *x, int incx, long long stridex, const float *beta, float *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemvStridedBatched_64, cublasSgemvStridedBatched_64, cushim_row_cublasSgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, long long strideA, const float *x, int64_t incx, long long stridex, const float *beta, float *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemvStridedBatched_64, cublasSgemvStridedBatched_64, cushim_row_cublasSgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, long long strideA, const float *x, int64_t incx, long long stridex, const float *beta, float *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemv_v2, cublasSgemv_v2, cushim_row_cublasSgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemv_v2, cublasSgemv_v2, cushim_row_cublasSgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgemv_v2_64, cublasSgemv_v2_64, cushim_row_cublasSgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgemv_v2_64, cublasSgemv_v2_64, cushim_row_cublasSgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgeqrfBatched, cublasSgeqrfBatched, cushim_row_cublasSgeqrfBatched, (cublasHandle_t handle, int m, int n, float *const *Aarray, int lda, float *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgeqrfBatched, cublasSgeqrfBatched, cushim_row_cublasSgeqrfBatched, (cublasHandle_t handle, int m, int n, float *const *Aarray, int lda, float *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSger_v2, cublasSger_v2, cushim_row_cublasSger_v2, (cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSger_v2, cublasSger_v2, cushim_row_cublasSger_v2, (cublasHandle_t handle, int m, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSger_v2_64, cublasSger_v2_64, cushim_row_cublasSger_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSger_v2_64, cublasSger_v2_64, cushim_row_cublasSger_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgetrfBatched, cublasSgetrfBatched, cushim_row_cublasSgetrfBatched, (cublasHandle_t handle, int n, float *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgetrfBatched, cublasSgetrfBatched, cushim_row_cublasSgetrfBatched, (cublasHandle_t handle, int n, float *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgetriBatched, cublasSgetriBatched, cushim_row_cublasSgetriBatched, (cublasHandle_t handle, int n, const float *const *A, int lda, const int *P, float *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgetriBatched, cublasSgetriBatched, cushim_row_cublasSgetriBatched, (cublasHandle_t handle, int n, const float *const *A, int lda, const int *P, float *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSgetrsBatched, cublasSgetrsBatched, cushim_row_cublasSgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const float *const *Aarray, int lda, const int *devIpiv, float *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSgetrsBatched, cublasSgetrsBatched, cushim_row_cublasSgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const float *const *Aarray, int lda, const int *devIpiv, float *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSmatinvBatched, cublasSmatinvBatched, cushim_row_cublasSmatinvBatched, (cublasHandle_t handle, int n, const float *const *A, int lda, float *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSmatinvBatched, cublasSmatinvBatched, cushim_row_cublasSmatinvBatched, (cublasHandle_t handle, int n, const float *const *A, int lda, float *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSnrm2_v2, cublasSnrm2_v2, cushim_row_cublasSnrm2_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSnrm2_v2, cublasSnrm2_v2, cushim_row_cublasSnrm2_v2, (cublasHandle_t handle, int n, const float *x, int incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSnrm2_v2_64, cublasSnrm2_v2_64, cushim_row_cublasSnrm2_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSnrm2_v2_64, cublasSnrm2_v2_64, cushim_row_cublasSnrm2_v2_64, (cublasHandle_t handle, int64_t n, const float *x, int64_t incx, float *result), (handle, n, x, incx, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrot_v2, cublasSrot_v2, cushim_row_cublasSrot_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrot_v2, cublasSrot_v2, cushim_row_cublasSrot_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrot_v2_64, cublasSrot_v2_64, cushim_row_cublasSrot_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrot_v2_64, cublasSrot_v2_64, cushim_row_cublasSrot_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *c, const float *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrotg_v2, cublasSrotg_v2, cushim_row_cublasSrotg_v2, (cublasHandle_t handle, float *a, float *b, float *c, float *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrotg_v2, cublasSrotg_v2, cushim_row_cublasSrotg_v2, (cublasHandle_t handle, float *a, float *b, float *c, float *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrotm_v2, cublasSrotm_v2, cushim_row_cublasSrotm_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrotm_v2, cublasSrotm_v2, cushim_row_cublasSrotm_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrotm_v2_64, cublasSrotm_v2_64, cushim_row_cublasSrotm_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrotm_v2_64, cublasSrotm_v2_64, cushim_row_cublasSrotm_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy, const float *param), (handle, n, x, incx, y, incy, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSrotmg_v2, cublasSrotmg_v2, cushim_row_cublasSrotmg_v2, (cublasHandle_t handle, float *d1, float *d2, float *x1, const float *y1, float *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSrotmg_v2, cublasSrotmg_v2, cushim_row_cublasSrotmg_v2, (cublasHandle_t handle, float *d1, float *d2, float *x1, const float *y1, float *param), (handle, d1, d2, x1, y1, param), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsbmv_v2, cublasSsbmv_v2, cushim_row_cublasSsbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsbmv_v2, cublasSsbmv_v2, cushim_row_cublasSsbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsbmv_v2_64, cublasSsbmv_v2_64, cushim_row_cublasSsbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsbmv_v2_64, cublasSsbmv_v2_64, cushim_row_cublasSsbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSscal_v2, cublasSscal_v2, cushim_row_cublasSscal_v2, (cublasHandle_t handle, int n, const float *alpha, float *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSscal_v2, cublasSscal_v2, cushim_row_cublasSscal_v2, (cublasHandle_t handle, int n, const float *alpha, float *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSscal_v2_64, cublasSscal_v2_64, cushim_row_cublasSscal_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, float *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSscal_v2_64, cublasSscal_v2_64, cushim_row_cublasSscal_v2_64, (cublasHandle_t handle, int64_t n, const float *alpha, float *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspmv_v2, cublasSspmv_v2, cushim_row_cublasSspmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *AP, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspmv_v2, cublasSspmv_v2, cushim_row_cublasSspmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *AP, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspmv_v2_64, cublasSspmv_v2_64, cushim_row_cublasSspmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *AP, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspmv_v2_64, cublasSspmv_v2_64, cushim_row_cublasSspmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *AP, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspr2_v2, cublasSspr2_v2, cushim_row_cublasSspr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspr2_v2, cublasSspr2_v2, cushim_row_cublasSspr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspr2_v2_64, cublasSspr2_v2_64, cushim_row_cublasSspr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspr2_v2_64, cublasSspr2_v2_64, cushim_row_cublasSspr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspr_v2, cublasSspr_v2, cushim_row_cublasSspr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspr_v2, cublasSspr_v2, cushim_row_cublasSspr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSspr_v2_64, cublasSspr_v2_64, cushim_row_cublasSspr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSspr_v2_64, cublasSspr_v2_64, cushim_row_cublasSspr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSswap_v2, cublasSswap_v2, cushim_row_cublasSswap_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSswap_v2, cublasSswap_v2, cushim_row_cublasSswap_v2, (cublasHandle_t handle, int n, float *x, int incx, float *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSswap_v2_64, cublasSswap_v2_64, cushim_row_cublasSswap_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSswap_v2_64, cublasSswap_v2_64, cushim_row_cublasSswap_v2_64, (cublasHandle_t handle, int64_t n, float *x, int64_t incx, float *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsymm_v2, cublasSsymm_v2, cushim_row_cublasSsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsymm_v2, cublasSsymm_v2, cushim_row_cublasSsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsymm_v2_64, cublasSsymm_v2_64, cushim_row_cublasSsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsymm_v2_64, cublasSsymm_v2_64, cushim_row_cublasSsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsymv_v2, cublasSsymv_v2, cushim_row_cublasSsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsymv_v2, cublasSsymv_v2, cushim_row_cublasSsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsymv_v2_64, cublasSsymv_v2_64, cushim_row_cublasSsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsymv_v2_64, cublasSsymv_v2_64, cushim_row_cublasSsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *A, int64_t lda, const float *x, int64_t incx, const float *beta, float *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr2_v2, cublasSsyr2_v2, cushim_row_cublasSsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr2_v2, cublasSsyr2_v2, cushim_row_cublasSsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, const float *y, int incy, float *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr2_v2_64, cublasSsyr2_v2_64, cushim_row_cublasSsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr2_v2_64, cublasSsyr2_v2_64, cushim_row_cublasSsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, const float *y, int64_t incy, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr2k_v2, cublasSsyr2k_v2, cushim_row_cublasSsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr2k_v2, cublasSsyr2k_v2, cushim_row_cublasSsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr2k_v2_64, cublasSsyr2k_v2_64, cushim_row_cublasSsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr2k_v2_64, cublasSsyr2k_v2_64, cushim_row_cublasSsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr_v2, cublasSsyr_v2, cushim_row_cublasSsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr_v2, cublasSsyr_v2, cushim_row_cublasSsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *alpha, const float *x, int incx, float *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyr_v2_64, cublasSsyr_v2_64, cushim_row_cublasSsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyr_v2_64, cublasSsyr_v2_64, cushim_row_cublasSsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const float *alpha, const float *x, int64_t incx, float *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyrk_v2, cublasSsyrk_v2, cushim_row_cublasSsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyrk_v2, cublasSsyrk_v2, cushim_row_cublasSsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyrk_v2_64, cublasSsyrk_v2_64, cushim_row_cublasSsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyrk_v2_64, cublasSsyrk_v2_64, cushim_row_cublasSsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyrkx, cublasSsyrkx, cushim_row_cublasSsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyrkx, cublasSsyrkx, cushim_row_cublasSsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSsyrkx_64, cublasSsyrkx_64, cushim_row_cublasSsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSsyrkx_64, cublasSsyrkx_64, cushim_row_cublasSsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStbmv_v2, cublasStbmv_v2, cushim_row_cublasStbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStbmv_v2, cublasStbmv_v2, cushim_row_cublasStbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStbmv_v2_64, cublasStbmv_v2_64, cushim_row_cublasStbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStbmv_v2_64, cublasStbmv_v2_64, cushim_row_cublasStbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStbsv_v2, cublasStbsv_v2, cushim_row_cublasStbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStbsv_v2, cublasStbsv_v2, cushim_row_cublasStbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStbsv_v2_64, cublasStbsv_v2_64, cushim_row_cublasStbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStbsv_v2_64, cublasStbsv_v2_64, cushim_row_cublasStbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStpmv_v2, cublasStpmv_v2, cushim_row_cublasStpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStpmv_v2, cublasStpmv_v2, cushim_row_cublasStpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStpmv_v2_64, cublasStpmv_v2_64, cushim_row_cublasStpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStpmv_v2_64, cublasStpmv_v2_64, cushim_row_cublasStpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStpsv_v2, cublasStpsv_v2, cushim_row_cublasStpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStpsv_v2, cublasStpsv_v2, cushim_row_cublasStpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *AP, float *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStpsv_v2_64, cublasStpsv_v2_64, cushim_row_cublasStpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStpsv_v2_64, cublasStpsv_v2_64, cushim_row_cublasStpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *AP, float *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStpttr, cublasStpttr, cushim_row_cublasStpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *AP, float *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStpttr, cublasStpttr, cushim_row_cublasStpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *AP, float *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrmm_v2, cublasStrmm_v2, cushim_row_cublasStrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, float *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrmm_v2, cublasStrmm_v2, cushim_row_cublasStrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, const float *B, int ldb, float *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrmm_v2_64, cublasStrmm_v2_64, cushim_row_cublasStrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrmm_v2_64, cublasStrmm_v2_64, cushim_row_cublasStrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrmv_v2, cublasStrmv_v2, cushim_row_cublasStrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrmv_v2, cublasStrmv_v2, cushim_row_cublasStrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrmv_v2_64, cublasStrmv_v2_64, cushim_row_cublasStrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrmv_v2_64, cublasStrmv_v2_64, cushim_row_cublasStrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsmBatched, cublasStrsmBatched, cushim_row_cublasStrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *const *A, int lda, float *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsmBatched, cublasStrsmBatched, cushim_row_cublasStrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *const *A, int lda, float *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsmBatched_64, cublasStrsmBatched_64, cushim_row_cublasStrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *const *A, int64_t lda, float *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsmBatched_64, cublasStrsmBatched_64, cushim_row_cublasStrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *const *A, int64_t lda, float *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsm_v2, cublasStrsm_v2, cushim_row_cublasStrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, float *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsm_v2, cublasStrsm_v2, cushim_row_cublasStrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float *alpha, const float *A, int lda, float *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsm_v2_64, cublasStrsm_v2_64, cushim_row_cublasStrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, float *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsm_v2_64, cublasStrsm_v2_64, cushim_row_cublasStrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const float *alpha, const float *A, int64_t lda, float *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsv_v2, cublasStrsv_v2, cushim_row_cublasStrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsv_v2, cublasStrsv_v2, cushim_row_cublasStrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float *A, int lda, float *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrsv_v2_64, cublasStrsv_v2_64, cushim_row_cublasStrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrsv_v2_64, cublasStrsv_v2_64, cushim_row_cublasStrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const float *A, int64_t lda, float *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasStrttp, cublasStrttp, cushim_row_cublasStrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *A, int lda, float *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasStrttp, cublasStrttp, cushim_row_cublasStrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const float *A, int lda, float *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSwapEx, cublasSwapEx, cushim_row_cublasSwapEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSwapEx, cublasSwapEx, cushim_row_cublasSwapEx, (cublasHandle_t handle, int n, void *x, cudaDataType xType, int incx, void *y, cudaDataType yType, int incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasSwapEx_64, cublasSwapEx_64, cushim_row_cublasSwapEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasSwapEx_64, cublasSwapEx_64, cushim_row_cublasSwapEx_64, (cublasHandle_t handle, int64_t n, void *x, cudaDataType xType, int64_t incx, void *y, cudaDataType yType, int64_t incy), (handle, n, x, xType, incx, y, yType, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasUint8gemmBias, cublasUint8gemmBias, cushim_row_cublasUint8gemmBias, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, cublasOperation_t transc, int m, int n, int k, const unsigned char *A, int A_bias, int lda, const unsigned char *B, int B_bias, int ldb, unsigned char *C, int C_bias, int ldc, int C_mult, int C_shift), (handle, transa, transb, transc, m, n, k, A, A_bias, lda, B, B_bias, ldb, C, C_bias, ldc, C_mult, C_shift), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasUint8gemmBias, cublasUint8gemmBias, cushim_row_cublasUint8gemmBias, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, cublasOperation_t transc, int m, int n, int k, const unsigned char *A, int A_bias, int lda, const unsigned char *B, int B_bias, int ldb, unsigned char *C, int C_bias, int ldc, int C_mult, int C_shift), (handle, transa, transb, transc, m, n, k, A, A_bias, lda, B, B_bias, ldb, C, C_bias, ldc, C_mult, C_shift), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(void, cublasXerbla, cublasXerbla, cushim_row_cublasXerbla, (const char *srName, int info), (srName, info), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, cublasXerbla, cublasXerbla, cushim_row_cublasXerbla, (const char *srName, int info), (srName, info), cushim::zero<void>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZaxpy_v2, cublasZaxpy_v2, cushim_row_cublasZaxpy_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZaxpy_v2, cublasZaxpy_v2, cushim_row_cublasZaxpy_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZaxpy_v2_64, cublasZaxpy_v2_64, cushim_row_cublasZaxpy_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZaxpy_v2_64, cublasZaxpy_v2_64, cushim_row_cublasZaxpy_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, alpha, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZcopy_v2, cublasZcopy_v2, cushim_row_cublasZcopy_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZcopy_v2, cublasZcopy_v2, cushim_row_cublasZcopy_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZcopy_v2_64, cublasZcopy_v2_64, cushim_row_cublasZcopy_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZcopy_v2_64, cublasZcopy_v2_64, cushim_row_cublasZcopy_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdgmm, cublasZdgmm, cushim_row_cublasZdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, cuDoubleComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdgmm, cublasZdgmm, cushim_row_cublasZdgmm, (cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, cuDoubleComplex *C, int ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdgmm_64, cublasZdgmm_64, cushim_row_cublasZdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdgmm_64, cublasZdgmm_64, cushim_row_cublasZdgmm_64, (cublasHandle_t handle, cublasSideMode_t mode, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *C, int64_t ldc), (handle, mode, m, n, A, lda, x, incx, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdotc_v2, cublasZdotc_v2, cushim_row_cublasZdotc_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdotc_v2, cublasZdotc_v2, cushim_row_cublasZdotc_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdotc_v2_64, cublasZdotc_v2_64, cushim_row_cublasZdotc_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdotc_v2_64, cublasZdotc_v2_64, cushim_row_cublasZdotc_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdotu_v2, cublasZdotu_v2, cushim_row_cublasZdotu_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdotu_v2, cublasZdotu_v2, cushim_row_cublasZdotu_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdotu_v2_64, cublasZdotu_v2_64, cushim_row_cublasZdotu_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdotu_v2_64, cublasZdotu_v2_64, cushim_row_cublasZdotu_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *result), (handle, n, x, incx, y, incy, result), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdrot_v2, cublasZdrot_v2, cushim_row_cublasZdrot_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdrot_v2, cublasZdrot_v2, cushim_row_cublasZdrot_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdrot_v2_64, cublasZdrot_v2_64, cushim_row_cublasZdrot_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdrot_v2_64, cublasZdrot_v2_64, cushim_row_cublasZdrot_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const double *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdscal_v2, cublasZdscal_v2, cushim_row_cublasZdscal_v2, (cublasHandle_t handle, int n, const double *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdscal_v2, cublasZdscal_v2, cushim_row_cublasZdscal_v2, (cublasHandle_t handle, int n, const double *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZdscal_v2_64, cublasZdscal_v2_64, cushim_row_cublasZdscal_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZdscal_v2_64, cublasZdscal_v2_64, cushim_row_cublasZdscal_v2_64, (cublasHandle_t handle, int64_t n, const double *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgbmv_v2, cublasZgbmv_v2, cushim_row_cublasZgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgbmv_v2, cublasZgbmv_v2, cushim_row_cublasZgbmv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int kl, int ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgbmv_v2_64, cublasZgbmv_v2_64, cushim_row_cublasZgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgbmv_v2_64, cublasZgbmv_v2_64, cushim_row_cublasZgbmv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgeam, cublasZgeam, cushim_row_cublasZgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgeam, cublasZgeam, cushim_row_cublasZgeam, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgeam_64, cublasZgeam_64, cushim_row_cublasZgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgeam_64, cublasZgeam_64, cushim_row_cublasZgeam_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgelsBatched, cublasZgelsBatched, cushim_row_cublasZgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgelsBatched, cublasZgelsBatched, cushim_row_cublasZgelsBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *Carray, int ldc, int *info, int *devInfoArray, int batchSize), (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemm3m, cublasZgemm3m, cushim_row_cublasZgemm3m, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemm3m, cublasZgemm3m, cushim_row_cublasZgemm3m, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemm3m_64, cublasZgemm3m_64, cushim_row_cublasZgemm3m_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemm3m_64, cublasZgemm3m_64, cushim_row_cublasZgemm3m_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemmBatched, cublasZgemmBatched, cushim_row_cublasZgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *Barray, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemmBatched, cublasZgemmBatched, cushim_row_cublasZgemmBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *Barray, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int ldc, int batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemmBatched_64, cublasZgemmBatched_64, cushim_row_cublasZgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *Barray, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemmBatched_64, cublasZgemmBatched_64, cushim_row_cublasZgemmBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *Barray, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *const *Carray, int64_t ldc, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemmStridedBatched, cublasZgemmStridedBatched, cushim_row_cublasZgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *B, int ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemmStridedBatched, cublasZgemmStridedBatched, cushim_row_cublasZgemmStridedBatched, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *B, int ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc, long long strideC, int batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemmStridedBatched_64, cublasZgemmStridedBatched_64, cushim_row_cublasZgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *B, int64_t ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemmStridedBatched_64, cublasZgemmStridedBatched_64, cushim_row_cublasZgemmStridedBatched_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *B, int64_t ldb, long long strideB, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc, long long strideC, int64_t batchCount), (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemm_v2, cublasZgemm_v2, cushim_row_cublasZgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemm_v2, cublasZgemm_v2, cushim_row_cublasZgemm_v2, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemm_v2_64, cublasZgemm_v2_64, cushim_row_cublasZgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemm_v2_64, cublasZgemm_v2_64, cushim_row_cublasZgemm_v2_64, (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemvBatched, cublasZgemvBatched, cushim_row_cublasZgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *xarray, int incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemvBatched, cublasZgemvBatched, cushim_row_cublasZgemvBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int lda, const cuDoubleComplex *const *xarray, int incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int incy, int batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemvBatched_64, cublasZgemvBatched_64, cushim_row_cublasZgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *xarray, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemvBatched_64, cublasZgemvBatched_64, cushim_row_cublasZgemvBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *Aarray, int64_t lda, const cuDoubleComplex *const *xarray, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *const *yarray, int64_t incy, int64_t batchCount), (handle, trans, m, n, alpha, Aarray, lda, xarray, incx, beta, yarray, incy, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemvStridedBatched, cublasZgemvStridedBatched, cushim_row_cublasZgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *x, int incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemvStridedBatched, cublasZgemvStridedBatched, cushim_row_cublasZgemvStridedBatched, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long strideA, const cuDoubleComplex *x, int incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy, long long stridey, int batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemvStridedBatched_64, cublasZgemvStridedBatched_64, cushim_row_cublasZgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *x, int64_t incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemvStridedBatched_64, cublasZgemvStridedBatched_64, cushim_row_cublasZgemvStridedBatched_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, long long strideA, const cuDoubleComplex *x, int64_t incx, long long stridex, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy, long long stridey, int64_t batchCount), (handle, trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemv_v2, cublasZgemv_v2, cushim_row_cublasZgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemv_v2, cublasZgemv_v2, cushim_row_cublasZgemv_v2, (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgemv_v2_64, cublasZgemv_v2_64, cushim_row_cublasZgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgemv_v2_64, cublasZgemv_v2_64, cushim_row_cublasZgemv_v2_64, (cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgeqrfBatched, cublasZgeqrfBatched, cushim_row_cublasZgeqrfBatched, (cublasHandle_t handle, int m, int n, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgeqrfBatched, cublasZgeqrfBatched, cushim_row_cublasZgeqrfBatched, (cublasHandle_t handle, int m, int n, cuDoubleComplex *const *Aarray, int lda, cuDoubleComplex *const *TauArray, int *info, int batchSize), (handle, m, n, Aarray, lda, TauArray, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgerc_v2, cublasZgerc_v2, cushim_row_cublasZgerc_v2, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgerc_v2, cublasZgerc_v2, cushim_row_cublasZgerc_v2, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgerc_v2_64, cublasZgerc_v2_64, cushim_row_cublasZgerc_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgerc_v2_64, cublasZgerc_v2_64, cushim_row_cublasZgerc_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgeru_v2, cublasZgeru_v2, cushim_row_cublasZgeru_v2, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgeru_v2, cublasZgeru_v2, cushim_row_cublasZgeru_v2, (cublasHandle_t handle, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgeru_v2_64, cublasZgeru_v2_64, cushim_row_cublasZgeru_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgeru_v2_64, cublasZgeru_v2_64, cushim_row_cublasZgeru_v2_64, (cublasHandle_t handle, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, m, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgetrfBatched, cublasZgetrfBatched, cushim_row_cublasZgetrfBatched, (cublasHandle_t handle, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgetrfBatched, cublasZgetrfBatched, cushim_row_cublasZgetrfBatched, (cublasHandle_t handle, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int batchSize), (handle, n, A, lda, P, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgetriBatched, cublasZgetriBatched, cushim_row_cublasZgetriBatched, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, const int *P, cuDoubleComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgetriBatched, cublasZgetriBatched, cushim_row_cublasZgetriBatched, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, const int *P, cuDoubleComplex *const *C, int ldc, int *info, int batchSize), (handle, n, A, lda, P, C, ldc, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZgetrsBatched, cublasZgetrsBatched, cushim_row_cublasZgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuDoubleComplex *const *Aarray, int lda, const int *devIpiv, cuDoubleComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZgetrsBatched, cublasZgetrsBatched, cushim_row_cublasZgetrsBatched, (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const cuDoubleComplex *const *Aarray, int lda, const int *devIpiv, cuDoubleComplex *const *Barray, int ldb, int *info, int batchSize), (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhbmv_v2, cublasZhbmv_v2, cushim_row_cublasZhbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhbmv_v2, cublasZhbmv_v2, cushim_row_cublasZhbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhbmv_v2_64, cublasZhbmv_v2_64, cushim_row_cublasZhbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhbmv_v2_64, cublasZhbmv_v2_64, cushim_row_cublasZhbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhemm_v2, cublasZhemm_v2, cushim_row_cublasZhemm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhemm_v2, cublasZhemm_v2, cushim_row_cublasZhemm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhemm_v2_64, cublasZhemm_v2_64, cushim_row_cublasZhemm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhemm_v2_64, cublasZhemm_v2_64, cushim_row_cublasZhemm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhemv_v2, cublasZhemv_v2, cushim_row_cublasZhemv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhemv_v2, cublasZhemv_v2, cushim_row_cublasZhemv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhemv_v2_64, cublasZhemv_v2_64, cushim_row_cublasZhemv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhemv_v2_64, cublasZhemv_v2_64, cushim_row_cublasZhemv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher2_v2, cublasZher2_v2, cushim_row_cublasZher2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher2_v2, cublasZher2_v2, cushim_row_cublasZher2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher2_v2_64, cublasZher2_v2_64, cushim_row_cublasZher2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher2_v2_64, cublasZher2_v2_64, cushim_row_cublasZher2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher2k_v2, cublasZher2k_v2, cushim_row_cublasZher2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher2k_v2, cublasZher2k_v2, cushim_row_cublasZher2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher2k_v2_64, cublasZher2k_v2_64, cushim_row_cublasZher2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher2k_v2_64, cublasZher2k_v2_64, cushim_row_cublasZher2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher_v2, cublasZher_v2, cushim_row_cublasZher_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher_v2, cublasZher_v2, cushim_row_cublasZher_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZher_v2_64, cublasZher_v2_64, cushim_row_cublasZher_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZher_v2_64, cublasZher_v2_64, cushim_row_cublasZher_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZherk_v2, cublasZherk_v2, cushim_row_cublasZherk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const cuDoubleComplex *A, int lda, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZherk_v2, cublasZherk_v2, cushim_row_cublasZherk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double *alpha, const cuDoubleComplex *A, int lda, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZherk_v2_64, cublasZherk_v2_64, cushim_row_cublasZherk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const cuDoubleComplex *A, int64_t lda, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZherk_v2_64, cublasZherk_v2_64, cushim_row_cublasZherk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const double *alpha, const cuDoubleComplex *A, int64_t lda, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZherkx, cublasZherkx, cushim_row_cublasZherkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZherkx, cublasZherkx, cushim_row_cublasZherkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const double *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZherkx_64, cublasZherkx_64, cushim_row_cublasZherkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZherkx_64, cublasZherkx_64, cushim_row_cublasZherkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const double *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpmv_v2, cublasZhpmv_v2, cushim_row_cublasZhpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpmv_v2, cublasZhpmv_v2, cushim_row_cublasZhpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpmv_v2_64, cublasZhpmv_v2_64, cushim_row_cublasZhpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpmv_v2_64, cublasZhpmv_v2_64, cushim_row_cublasZhpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *AP, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, AP, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpr2_v2, cublasZhpr2_v2, cushim_row_cublasZhpr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpr2_v2, cublasZhpr2_v2, cushim_row_cublasZhpr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpr2_v2_64, cublasZhpr2_v2_64, cushim_row_cublasZhpr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpr2_v2_64, cublasZhpr2_v2_64, cushim_row_cublasZhpr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, y, incy, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpr_v2, cublasZhpr_v2, cushim_row_cublasZhpr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpr_v2, cublasZhpr_v2, cushim_row_cublasZhpr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const double *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZhpr_v2_64, cublasZhpr_v2_64, cushim_row_cublasZhpr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZhpr_v2_64, cublasZhpr_v2_64, cushim_row_cublasZhpr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const double *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *AP), (handle, uplo, n, alpha, x, incx, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZmatinvBatched, cublasZmatinvBatched, cushim_row_cublasZmatinvBatched, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZmatinvBatched, cublasZmatinvBatched, cushim_row_cublasZmatinvBatched, (cublasHandle_t handle, int n, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *Ainv, int lda_inv, int *info, int batchSize), (handle, n, A, lda, Ainv, lda_inv, info, batchSize), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZrot_v2, cublasZrot_v2, cushim_row_cublasZrot_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZrot_v2, cublasZrot_v2, cushim_row_cublasZrot_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZrot_v2_64, cublasZrot_v2_64, cushim_row_cublasZrot_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZrot_v2_64, cublasZrot_v2_64, cushim_row_cublasZrot_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy, const double *c, const cuDoubleComplex *s), (handle, n, x, incx, y, incy, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZrotg_v2, cublasZrotg_v2, cushim_row_cublasZrotg_v2, (cublasHandle_t handle, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZrotg_v2, cublasZrotg_v2, cushim_row_cublasZrotg_v2, (cublasHandle_t handle, cuDoubleComplex *a, cuDoubleComplex *b, double *c, cuDoubleComplex *s), (handle, a, b, c, s), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZscal_v2, cublasZscal_v2, cushim_row_cublasZscal_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZscal_v2, cublasZscal_v2, cushim_row_cublasZscal_v2, (cublasHandle_t handle, int n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZscal_v2_64, cublasZscal_v2_64, cushim_row_cublasZscal_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZscal_v2_64, cublasZscal_v2_64, cushim_row_cublasZscal_v2_64, (cublasHandle_t handle, int64_t n, const cuDoubleComplex *alpha, cuDoubleComplex *x, int64_t incx), (handle, n, alpha, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZswap_v2, cublasZswap_v2, cushim_row_cublasZswap_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZswap_v2, cublasZswap_v2, cushim_row_cublasZswap_v2, (cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZswap_v2_64, cublasZswap_v2_64, cushim_row_cublasZswap_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZswap_v2_64, cublasZswap_v2_64, cushim_row_cublasZswap_v2_64, (cublasHandle_t handle, int64_t n, cuDoubleComplex *x, int64_t incx, cuDoubleComplex *y, int64_t incy), (handle, n, x, incx, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsymm_v2, cublasZsymm_v2, cushim_row_cublasZsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsymm_v2, cublasZsymm_v2, cushim_row_cublasZsymm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsymm_v2_64, cublasZsymm_v2_64, cushim_row_cublasZsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsymm_v2_64, cublasZsymm_v2_64, cushim_row_cublasZsymm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsymv_v2, cublasZsymv_v2, cushim_row_cublasZsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsymv_v2, cublasZsymv_v2, cushim_row_cublasZsymv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *x, int incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsymv_v2_64, cublasZsymv_v2_64, cushim_row_cublasZsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsymv_v2_64, cublasZsymv_v2_64, cushim_row_cublasZsymv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *beta, cuDoubleComplex *y, int64_t incy), (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr2_v2, cublasZsyr2_v2, cushim_row_cublasZsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr2_v2, cublasZsyr2_v2, cushim_row_cublasZsyr2_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, const cuDoubleComplex *y, int incy, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr2_v2_64, cublasZsyr2_v2_64, cushim_row_cublasZsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr2_v2_64, cublasZsyr2_v2_64, cushim_row_cublasZsyr2_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, const cuDoubleComplex *y, int64_t incy, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, y, incy, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr2k_v2, cublasZsyr2k_v2, cushim_row_cublasZsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr2k_v2, cublasZsyr2k_v2, cushim_row_cublasZsyr2k_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr2k_v2_64, cublasZsyr2k_v2_64, cushim_row_cublasZsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr2k_v2_64, cublasZsyr2k_v2_64, cushim_row_cublasZsyr2k_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr_v2, cublasZsyr_v2, cushim_row_cublasZsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr_v2, cublasZsyr_v2, cushim_row_cublasZsyr_v2, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int incx, cuDoubleComplex *A, int lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyr_v2_64, cublasZsyr_v2_64, cushim_row_cublasZsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyr_v2_64, cublasZsyr_v2_64, cushim_row_cublasZsyr_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *x, int64_t incx, cuDoubleComplex *A, int64_t lda), (handle, uplo, n, alpha, x, incx, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyrk_v2, cublasZsyrk_v2, cushim_row_cublasZsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyrk_v2, cublasZsyrk_v2, cushim_row_cublasZsyrk_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyrk_v2_64, cublasZsyrk_v2_64, cushim_row_cublasZsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyrk_v2_64, cublasZsyrk_v2_64, cushim_row_cublasZsyrk_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyrkx, cublasZsyrkx, cushim_row_cublasZsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyrkx, cublasZsyrkx, cushim_row_cublasZsyrkx, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZsyrkx_64, cublasZsyrkx_64, cushim_row_cublasZsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZsyrkx_64, cublasZsyrkx_64, cushim_row_cublasZsyrkx_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int64_t ldc), (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtbmv_v2, cublasZtbmv_v2, cushim_row_cublasZtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtbmv_v2, cublasZtbmv_v2, cushim_row_cublasZtbmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtbmv_v2_64, cublasZtbmv_v2_64, cushim_row_cublasZtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtbmv_v2_64, cublasZtbmv_v2_64, cushim_row_cublasZtbmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtbsv_v2, cublasZtbsv_v2, cushim_row_cublasZtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtbsv_v2, cublasZtbsv_v2, cushim_row_cublasZtbsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, int k, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtbsv_v2_64, cublasZtbsv_v2_64, cushim_row_cublasZtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtbsv_v2_64, cublasZtbsv_v2_64, cushim_row_cublasZtbsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, int64_t k, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, k, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtpmv_v2, cublasZtpmv_v2, cushim_row_cublasZtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtpmv_v2, cublasZtpmv_v2, cushim_row_cublasZtpmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtpmv_v2_64, cublasZtpmv_v2_64, cushim_row_cublasZtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtpmv_v2_64, cublasZtpmv_v2_64, cushim_row_cublasZtpmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtpsv_v2, cublasZtpsv_v2, cushim_row_cublasZtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtpsv_v2, cublasZtpsv_v2, cushim_row_cublasZtpsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *AP, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtpsv_v2_64, cublasZtpsv_v2_64, cushim_row_cublasZtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtpsv_v2_64, cublasZtpsv_v2_64, cushim_row_cublasZtpsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *AP, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, AP, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtpttr, cublasZtpttr, cushim_row_cublasZtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *AP, cuDoubleComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtpttr, cublasZtpttr, cushim_row_cublasZtpttr, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *AP, cuDoubleComplex *A, int lda), (handle, uplo, n, AP, A, lda), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrmm_v2, cublasZtrmm_v2, cushim_row_cublasZtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrmm_v2, cublasZtrmm_v2, cushim_row_cublasZtrmm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb, cuDoubleComplex *C, int ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrmm_v2_64, cublasZtrmm_v2_64, cushim_row_cublasZtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrmm_v2_64, cublasZtrmm_v2_64, cushim_row_cublasZtrmm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, const cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *C, int64_t ldc), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrmv_v2, cublasZtrmv_v2, cushim_row_cublasZtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrmv_v2, cublasZtrmv_v2, cushim_row_cublasZtrmv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrmv_v2_64, cublasZtrmv_v2_64, cushim_row_cublasZtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrmv_v2_64, cublasZtrmv_v2_64, cushim_row_cublasZtrmv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsmBatched, cublasZtrsmBatched, cushim_row_cublasZtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsmBatched, cublasZtrsmBatched, cushim_row_cublasZtrsmBatched, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int lda, cuDoubleComplex *const *B, int ldb, int batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsmBatched_64, cublasZtrsmBatched_64, cushim_row_cublasZtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int64_t lda, cuDoubleComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsmBatched_64, cublasZtrsmBatched_64, cushim_row_cublasZtrsmBatched_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *const *A, int64_t lda, cuDoubleComplex *const *B, int64_t ldb, int64_t batchCount), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsm_v2, cublasZtrsm_v2, cushim_row_cublasZtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, cuDoubleComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsm_v2, cublasZtrsm_v2, cushim_row_cublasZtrsm_v2, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, cuDoubleComplex *B, int ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsm_v2_64, cublasZtrsm_v2_64, cushim_row_cublasZtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsm_v2_64, cublasZtrsm_v2_64, cushim_row_cublasZtrsm_v2_64, (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t m, int64_t n, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *B, int64_t ldb), (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsv_v2, cublasZtrsv_v2, cushim_row_cublasZtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsv_v2, cublasZtrsv_v2, cushim_row_cublasZtrsv_v2, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *x, int incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrsv_v2_64, cublasZtrsv_v2_64, cushim_row_cublasZtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrsv_v2_64, cublasZtrsv_v2_64, cushim_row_cublasZtrsv_v2_64, (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int64_t n, const cuDoubleComplex *A, int64_t lda, cuDoubleComplex *x, int64_t incx), (handle, uplo, trans, diag, n, A, lda, x, incx), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(cublasStatus_t, cublasZtrttp, cublasZtrttp, cushim_row_cublasZtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrttp, cublasZtrttp, cushim_row_cublasZtrttp, (cublasHandle_t handle, cublasFillMode_t uplo, int n, const cuDoubleComplex *A, int lda, cuDoubleComplex *AP), (handle, uplo, n, A, lda, AP), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 
 #if defined(__GNUC__)
@@ -3013,6 +3028,2550 @@ CUSHIM_STUB(cublasStatus_t, cublasZtrttp, cublasZtrttp, cushim_row_cublasZtrttp,
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cublas_slots\n"
+        ".hidden cushim_cublas_slots\n"
+        "cushim_cublas_slots:\n"
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasAsumEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasAsumEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasAsumEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasAsumEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasAxpyEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasAxpyEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasAxpyEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasAxpyEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCaxpy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCaxpy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCaxpy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCaxpy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCcopy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCcopy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCcopy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCcopy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdgmm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdgmm)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdgmm_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdgmm_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdotc_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdotc_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdotc_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdotc_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdotu_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdotu_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCdotu_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCdotu_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgeam, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgeam)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgeam_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgeam_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgelsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgelsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3m, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3m)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3mStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3mStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm3m_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm3m_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemmStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemmStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemvBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemvBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemvStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemvStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemvStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemvStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgeqrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgeqrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgerc_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgerc_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgerc_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgerc_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgeru_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgeru_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgeru_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgeru_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgetrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgetrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgetriBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgetriBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCgetrsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCgetrsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCher_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCher_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherk3mEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherk3mEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherk3mEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherk3mEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherkEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherkEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherkEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherkEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCherkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCherkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasChpr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasChpr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCmatinvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCmatinvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCopyEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCopyEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCopyEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCopyEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCreate_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCreate_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCrotg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCrotg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCswap_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCswap_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCswap_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCswap_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsymm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsymm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsymm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsymm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsymv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsymv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsymv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsymv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrk3mEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrk3mEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrk3mEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrk3mEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrkEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrkEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrkEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrkEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCsyrkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCsyrkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtbsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtbsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtbsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtbsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtpsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtpsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtpsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtpsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtpttr, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtpttr)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrmm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrmm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrmm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrmm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasCtrttp, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasCtrttp)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDasum_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDasum_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDasum_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDasum_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDaxpy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDaxpy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDaxpy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDaxpy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDcopy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDcopy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDcopy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDcopy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDdgmm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDdgmm)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDdgmm_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDdgmm_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDdot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDdot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDdot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDdot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDestroy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDestroy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgeam, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgeam)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgeam_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgeam_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgelsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgelsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmGroupedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmGroupedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmGroupedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmGroupedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemmStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemmStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemvBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemvBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemvStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemvStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemvStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemvStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgeqrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgeqrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDger_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDger_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDger_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDger_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgetrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgetrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgetriBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgetriBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDgetrsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDgetrsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDmatinvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDmatinvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDnrm2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDnrm2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDnrm2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDnrm2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDotEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDotEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDotEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDotEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDotcEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDotcEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDotcEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDotcEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrotg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrotg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrotm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrotm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrotm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrotm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDrotmg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDrotmg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDspr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDspr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDswap_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDswap_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDswap_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDswap_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsymm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsymm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsymm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsymm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsymv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsymv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsymv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsymv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyrk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyrk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyrk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyrk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyrkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyrkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDsyrkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDsyrkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtbsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtbsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtbsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtbsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtpsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtpsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtpsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtpsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtpttr, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtpttr)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrmm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrmm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrmm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrmm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDtrttp, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDtrttp)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDzasum_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDzasum_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDzasum_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDzasum_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDznrm2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDznrm2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasDznrm2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasDznrm2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmBatchedEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmBatchedEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmBatchedEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmBatchedEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmGroupedBatchedEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmGroupedBatchedEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmGroupedBatchedEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmGroupedBatchedEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmStridedBatchedEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmStridedBatchedEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGemmStridedBatchedEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGemmStridedBatchedEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetAtomicsMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetAtomicsMode)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetCudartVersion, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetCudartVersion)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetEmulationStrategy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetEmulationStrategy)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetLoggerCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetLoggerCallback)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetMathMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetMathMode)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetMatrix, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetMatrix)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetMatrixAsync, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetMatrixAsync)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetMatrixAsync_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetMatrixAsync_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetMatrix_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetMatrix_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetPointerMode_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetPointerMode_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetProperty, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetProperty)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetSmCountTarget, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetSmCountTarget)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetStatusName, cbind)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetStatusName)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetStatusString, cbind)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetStatusString)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetStream_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetStream_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetVector, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetVector)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetVectorAsync, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetVectorAsync)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetVectorAsync_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetVectorAsync_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetVector_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetVector_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasGetVersion_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasGetVersion_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIamaxEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIamaxEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIamaxEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIamaxEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIaminEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIaminEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIaminEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIaminEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIcamax_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIcamax_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIcamax_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIcamax_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIcamin_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIcamin_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIcamin_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIcamin_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIdamax_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIdamax_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIdamax_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIdamax_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIdamin_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIdamin_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIdamin_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIdamin_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIsamax_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIsamax_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIsamax_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIsamax_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIsamin_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIsamin_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIsamin_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIsamin_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIzamax_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIzamax_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIzamax_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIzamax_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIzamin_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIzamin_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasIzamin_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasIzamin_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasLoggerConfigure, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasLoggerConfigure)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasNrm2Ex, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasNrm2Ex)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasNrm2Ex_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasNrm2Ex_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotgEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotgEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotmEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotmEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotmEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasRotmgEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasRotmgEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSasum_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSasum_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSasum_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSasum_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSaxpy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSaxpy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSaxpy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSaxpy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScalEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScalEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScalEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScalEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScasum_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScasum_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScasum_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScasum_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScnrm2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScnrm2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScnrm2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScnrm2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScopy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScopy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasScopy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasScopy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSdgmm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSdgmm)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSdgmm_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSdgmm_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSdot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSdot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSdot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSdot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetAtomicsMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetAtomicsMode)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetEmulationStrategy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetEmulationStrategy)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetLoggerCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetLoggerCallback)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetMathMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetMathMode)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetMatrix, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetMatrix)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetMatrixAsync, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetMatrixAsync)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetMatrixAsync_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetMatrixAsync_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetMatrix_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetMatrix_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetPointerMode_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetPointerMode_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetSmCountTarget, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetSmCountTarget)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetStream_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetStream_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetVector, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetVector)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetVectorAsync, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetVectorAsync)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetVectorAsync_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetVectorAsync_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetVector_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetVector_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSetWorkspace_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSetWorkspace_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgeam, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgeam)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgeam_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgeam_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgelsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgelsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmGroupedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmGroupedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmGroupedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmGroupedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemmStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemmStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemvBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemvBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemvStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemvStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemvStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemvStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgeqrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgeqrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSger_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSger_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSger_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSger_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgetrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgetrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgetriBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgetriBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSgetrsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSgetrsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSmatinvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSmatinvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSnrm2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSnrm2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSnrm2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSnrm2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrotg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrotg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrotm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrotm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrotm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrotm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSrotmg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSrotmg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSspr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSspr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSswap_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSswap_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSswap_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSswap_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsymm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsymm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsymm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsymm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsymv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsymv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsymv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsymv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyrk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyrk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyrk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyrk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyrkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyrkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSsyrkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSsyrkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStbsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStbsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStbsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStbsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStpsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStpsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStpsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStpsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStpttr, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStpttr)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrmm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrmm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrmm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrmm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasStrttp, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasStrttp)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSwapEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSwapEx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasSwapEx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasSwapEx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasUint8gemmBias, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasUint8gemmBias)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasXerbla, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasXerbla)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZaxpy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZaxpy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZaxpy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZaxpy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZcopy_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZcopy_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZcopy_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZcopy_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdgmm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdgmm)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdgmm_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdgmm_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdotc_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdotc_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdotc_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdotc_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdotu_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdotu_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdotu_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdotu_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZdscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZdscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgeam, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgeam)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgeam_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgeam_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgelsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgelsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemm3m, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemm3m)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemm3m_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemm3m_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemmStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemmStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemmStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemmStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemvBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemvBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemvStridedBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemvStridedBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemvStridedBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemvStridedBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgeqrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgeqrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgerc_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgerc_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgerc_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgerc_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgeru_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgeru_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgeru_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgeru_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgetrfBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgetrfBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgetriBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgetriBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZgetrsBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZgetrsBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhemm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhemm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhemm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhemm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhemv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhemv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhemv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhemv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZher_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZher_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZherk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZherk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZherk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZherk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZherkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZherkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZherkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZherkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZhpr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZhpr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZmatinvBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZmatinvBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZrot_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZrot_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZrot_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZrot_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZrotg_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZrotg_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZscal_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZscal_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZscal_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZscal_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZswap_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZswap_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZswap_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZswap_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsymm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsymm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsymm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsymm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsymv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsymv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsymv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsymv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr2_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr2_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr2_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr2_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr2k_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr2k_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr2k_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr2k_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyr_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyr_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyrk_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyrk_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyrk_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyrk_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyrkx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyrkx)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZsyrkx_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZsyrkx_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtbmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtbmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtbmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtbmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtbsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtbsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtbsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtbsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtpmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtpmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtpmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtpmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtpsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtpsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtpsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtpsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtpttr, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtpttr)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrmm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrmm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrmm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrmm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrmv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrmv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrmv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrmv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsmBatched, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsmBatched)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsmBatched_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsmBatched_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsm_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsm_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsm_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsm_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsv_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsv_v2)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrsv_v2_64, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrsv_v2_64)
+#endif
+#if defined(CUSHIM_HAS_CUBLAS_API_H)
+        CUSHIM_ASM_ROW(cublasZtrttp, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cublasZtrttp)
+#endif
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUBLAS_API_H)
     CUSHIM_BINDER(cublasAsumEx),
@@ -5550,6 +8109,7 @@ void *cushim_table::slots[cushim_count] = {
     nullptr,
 #endif
 };
+#endif
 #endif  // CUSHIM_CUBLAS_LINKED
 
 extern "C" {

@@ -55,6 +55,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cudnn
 
 // With CUSHIM_CUDNN_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -641,11 +643,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUDNN_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cudnn_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cudnn_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -693,6 +703,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUDNN_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cudnn_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cudnn_status.
 static_assert(static_cast<int>(CUSHIM_CUDNN_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUDNN_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -715,721 +730,721 @@ static_assert(static_cast<int>(CUSHIM_CUDNN_WRONG_MAJOR) == cushim::status_wrong
 #endif
 
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnActivationBackward, cudnnActivationBackward, cushim_row_cudnnActivationBackward, (cudnnHandle_t handle, cudnnActivationDescriptor_t activationDesc, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, activationDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnActivationBackward, cudnnActivationBackward, cushim_row_cudnnActivationBackward, (cudnnHandle_t handle, cudnnActivationDescriptor_t activationDesc, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, activationDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnActivationForward, cudnnActivationForward, cushim_row_cudnnActivationForward, (cudnnHandle_t handle, cudnnActivationDescriptor_t activationDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, activationDesc, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnActivationForward, cudnnActivationForward, cushim_row_cudnnActivationForward, (cudnnHandle_t handle, cudnnActivationDescriptor_t activationDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, activationDesc, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnAddTensor, cudnnAddTensor, cushim_row_cudnnAddTensor, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t aDesc, const void *A, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, alpha, aDesc, A, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnAddTensor, cudnnAddTensor, cushim_row_cudnnAddTensor, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t aDesc, const void *A, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, alpha, aDesc, A, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnAdvVersionCheck, cudnnAdvVersionCheck, cushim_row_cudnnAdvVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnAdvVersionCheck, cudnnAdvVersionCheck, cushim_row_cudnnAdvVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnB2BCausalConv1dBackward, cudnnB2BCausalConv1dBackward, cushim_row_cudnnB2BCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weightsProj, const void *weightsMixer, const void *skipBias, const void *y, const void *dy, void *dx, void *dweightsProj, void *dweightsMixer, void *dskipBias, int batch, int dim, int seqLen, int kernelSizeProj, int kernelSizeMixer, cudnnDataType_t dataType, cudnnDataType_t dwDataType), (stream, x, weightsProj, weightsMixer, skipBias, y, dy, dx, dweightsProj, dweightsMixer, dskipBias, batch, dim, seqLen, kernelSizeProj, kernelSizeMixer, dataType, dwDataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnB2BCausalConv1dBackward, cudnnB2BCausalConv1dBackward, cushim_row_cudnnB2BCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weightsProj, const void *weightsMixer, const void *skipBias, const void *y, const void *dy, void *dx, void *dweightsProj, void *dweightsMixer, void *dskipBias, int batch, int dim, int seqLen, int kernelSizeProj, int kernelSizeMixer, cudnnDataType_t dataType, cudnnDataType_t dwDataType), (stream, x, weightsProj, weightsMixer, skipBias, y, dy, dx, dweightsProj, dweightsMixer, dskipBias, batch, dim, seqLen, kernelSizeProj, kernelSizeMixer, dataType, dwDataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnB2BCausalConv1dForward, cudnnB2BCausalConv1dForward, cushim_row_cudnnB2BCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weightsProj, const void *weightsMixer, const void *skipBias, void *y, void *yGated, int batch, int dim, int seqLen, int kernelSizeProj, int kernelSizeMixer, cudnnDataType_t dataType), (stream, x, weightsProj, weightsMixer, skipBias, y, yGated, batch, dim, seqLen, kernelSizeProj, kernelSizeMixer, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnB2BCausalConv1dForward, cudnnB2BCausalConv1dForward, cushim_row_cudnnB2BCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weightsProj, const void *weightsMixer, const void *skipBias, void *y, void *yGated, int batch, int dim, int seqLen, int kernelSizeProj, int kernelSizeMixer, cudnnDataType_t dataType), (stream, x, weightsProj, weightsMixer, skipBias, y, yGated, batch, dim, seqLen, kernelSizeProj, kernelSizeMixer, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendCreateDescriptor, cudnnBackendCreateDescriptor, cushim_row_cudnnBackendCreateDescriptor, (cudnnBackendDescriptorType_t descriptorType, cudnnBackendDescriptor_t *descriptor), (descriptorType, descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendCreateDescriptor, cudnnBackendCreateDescriptor, cushim_row_cudnnBackendCreateDescriptor, (cudnnBackendDescriptorType_t descriptorType, cudnnBackendDescriptor_t *descriptor), (descriptorType, descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendDestroyDescriptor, cudnnBackendDestroyDescriptor, cushim_row_cudnnBackendDestroyDescriptor, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendDestroyDescriptor, cudnnBackendDestroyDescriptor, cushim_row_cudnnBackendDestroyDescriptor, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendExecute, cudnnBackendExecute, cushim_row_cudnnBackendExecute, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack), (handle, executionPlan, variantPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendExecute, cudnnBackendExecute, cushim_row_cudnnBackendExecute, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack), (handle, executionPlan, variantPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendFinalize, cudnnBackendFinalize, cushim_row_cudnnBackendFinalize, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendFinalize, cudnnBackendFinalize, cushim_row_cudnnBackendFinalize, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendGetAttribute, cudnnBackendGetAttribute, cushim_row_cudnnBackendGetAttribute, (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName, cudnnBackendAttributeType_t attributeType, int64_t requestedElementCount, int64_t *elementCount, void *arrayOfElements), (descriptor, attributeName, attributeType, requestedElementCount, elementCount, arrayOfElements), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendGetAttribute, cudnnBackendGetAttribute, cushim_row_cudnnBackendGetAttribute, (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName, cudnnBackendAttributeType_t attributeType, int64_t requestedElementCount, int64_t *elementCount, void *arrayOfElements), (descriptor, attributeName, attributeType, requestedElementCount, elementCount, arrayOfElements), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendInitialize, cudnnBackendInitialize, cushim_row_cudnnBackendInitialize, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendInitialize, cudnnBackendInitialize, cushim_row_cudnnBackendInitialize, (cudnnBackendDescriptor_t descriptor), (descriptor), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendPopulateCudaGraph, cudnnBackendPopulateCudaGraph, cushim_row_cudnnBackendPopulateCudaGraph, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph), (handle, executionPlan, variantPack, graph), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendPopulateCudaGraph, cudnnBackendPopulateCudaGraph, cushim_row_cudnnBackendPopulateCudaGraph, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph), (handle, executionPlan, variantPack, graph), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendSetAttribute, cudnnBackendSetAttribute, cushim_row_cudnnBackendSetAttribute, (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName, cudnnBackendAttributeType_t attributeType, int64_t elementCount, const void *arrayOfElements), (descriptor, attributeName, attributeType, elementCount, arrayOfElements), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendSetAttribute, cudnnBackendSetAttribute, cushim_row_cudnnBackendSetAttribute, (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName, cudnnBackendAttributeType_t attributeType, int64_t elementCount, const void *arrayOfElements), (descriptor, attributeName, attributeType, elementCount, arrayOfElements), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBackendUpdateCudaGraph, cudnnBackendUpdateCudaGraph, cushim_row_cudnnBackendUpdateCudaGraph, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph), (handle, executionPlan, variantPack, graph), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBackendUpdateCudaGraph, cudnnBackendUpdateCudaGraph, cushim_row_cudnnBackendUpdateCudaGraph, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, cudaGraph_t graph), (handle, executionPlan, variantPack, graph), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBatchNormalizationBackward, cudnnBatchNormalizationBackward, cushim_row_cudnnBatchNormalizationBackward, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t dxDesc, void *dx, cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale, void *dBnScaleResult, void *dBnBiasResult, double epsilon, const void *savedMean, const void *savedInvVariance), (handle, mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, dBnScaleBiasDesc, bnScale, dBnScaleResult, dBnBiasResult, epsilon, savedMean, savedInvVariance), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBatchNormalizationBackward, cudnnBatchNormalizationBackward, cushim_row_cudnnBatchNormalizationBackward, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t dxDesc, void *dx, cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale, void *dBnScaleResult, void *dBnBiasResult, double epsilon, const void *savedMean, const void *savedInvVariance), (handle, mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, dBnScaleBiasDesc, bnScale, dBnScaleResult, dBnBiasResult, epsilon, savedMean, savedInvVariance), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBatchNormalizationBackwardEx, cudnnBatchNormalizationBackwardEx, cushim_row_cudnnBatchNormalizationBackwardEx, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t yDesc, const void *yData, cudnnTensorDescriptor_t dyDesc, const void *dyData, cudnnTensorDescriptor_t dzDesc, void *dzData, cudnnTensorDescriptor_t dxDesc, void *dxData, cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData, const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon, const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, mode, bnOps, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, xData, yDesc, yData, dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, dBnScaleBiasDesc, bnScaleData, bnBiasData, dBnScaleData, dBnBiasData, epsilon, savedMean, savedInvVariance, activationDesc, workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBatchNormalizationBackwardEx, cudnnBatchNormalizationBackwardEx, cushim_row_cudnnBatchNormalizationBackwardEx, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t yDesc, const void *yData, cudnnTensorDescriptor_t dyDesc, const void *dyData, cudnnTensorDescriptor_t dzDesc, void *dzData, cudnnTensorDescriptor_t dxDesc, void *dxData, cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData, const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon, const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, mode, bnOps, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, xData, yDesc, yData, dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, dBnScaleBiasDesc, bnScaleData, bnBiasData, dBnScaleData, dBnBiasData, epsilon, savedMean, savedInvVariance, activationDesc, workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBatchNormalizationForwardInference, cudnnBatchNormalizationForwardInference, cushim_row_cudnnBatchNormalizationForwardInference, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, const void *estimatedMean, const void *estimatedVariance, double epsilon), (handle, mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBatchNormalizationForwardInference, cudnnBatchNormalizationForwardInference, cushim_row_cudnnBatchNormalizationForwardInference, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, const void *estimatedMean, const void *estimatedVariance, double epsilon), (handle, mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBatchNormalizationForwardTraining, cudnnBatchNormalizationForwardTraining, cushim_row_cudnnBatchNormalizationForwardTraining, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance), (handle, mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBatchNormalizationForwardTraining, cudnnBatchNormalizationForwardTraining, cushim_row_cudnnBatchNormalizationForwardTraining, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance), (handle, mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBatchNormalizationForwardTrainingEx, cudnnBatchNormalizationForwardTrainingEx, cushim_row_cudnnBatchNormalizationForwardTrainingEx, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t zDesc, const void *zData, cudnnTensorDescriptor_t yDesc, void *yData, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance, cudnnActivationDescriptor_t activationDesc, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, mode, bnOps, alpha, beta, xDesc, xData, zDesc, zData, yDesc, yData, bnScaleBiasMeanVarDesc, bnScale, bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activationDesc, workspace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBatchNormalizationForwardTrainingEx, cudnnBatchNormalizationForwardTrainingEx, cushim_row_cudnnBatchNormalizationForwardTrainingEx, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t zDesc, const void *zData, cudnnTensorDescriptor_t yDesc, void *yData, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance, cudnnActivationDescriptor_t activationDesc, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, mode, bnOps, alpha, beta, xDesc, xData, zDesc, zData, yDesc, yData, bnScaleBiasMeanVarDesc, bnScale, bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activationDesc, workspace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnBuildRNNDynamic, cudnnBuildRNNDynamic, cushim_row_cudnnBuildRNNDynamic, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, int miniBatch), (handle, rnnDesc, miniBatch), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnBuildRNNDynamic, cudnnBuildRNNDynamic, cushim_row_cudnnBuildRNNDynamic, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, int miniBatch), (handle, rnnDesc, miniBatch), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCTCLoss, cudnnCTCLoss, cushim_row_cudnnCTCLoss, (cudnnHandle_t handle, cudnnTensorDescriptor_t probsDesc, const void *probs, const int *hostLabels, const int *hostLabelLengths, const int *hostInputLengths, void *costs, cudnnTensorDescriptor_t gradientsDesc, void *gradients, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, void *workspace, size_t workSpaceSizeInBytes), (handle, probsDesc, probs, hostLabels, hostLabelLengths, hostInputLengths, costs, gradientsDesc, gradients, algo, ctcLossDesc, workspace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCTCLoss, cudnnCTCLoss, cushim_row_cudnnCTCLoss, (cudnnHandle_t handle, cudnnTensorDescriptor_t probsDesc, const void *probs, const int *hostLabels, const int *hostLabelLengths, const int *hostInputLengths, void *costs, cudnnTensorDescriptor_t gradientsDesc, void *gradients, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, void *workspace, size_t workSpaceSizeInBytes), (handle, probsDesc, probs, hostLabels, hostLabelLengths, hostInputLengths, costs, gradientsDesc, gradients, algo, ctcLossDesc, workspace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCTCLoss_v8, cudnnCTCLoss_v8, cushim_row_cudnnCTCLoss_v8, (cudnnHandle_t handle, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, cudnnTensorDescriptor_t probsDesc, const void *probs, const int *labels, const int *labelLengths, const int *inputLengths, void *costs, cudnnTensorDescriptor_t gradientsDesc, void *gradients, size_t workSpaceSizeInBytes, void *workspace), (handle, algo, ctcLossDesc, probsDesc, probs, labels, labelLengths, inputLengths, costs, gradientsDesc, gradients, workSpaceSizeInBytes, workspace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCTCLoss_v8, cudnnCTCLoss_v8, cushim_row_cudnnCTCLoss_v8, (cudnnHandle_t handle, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, cudnnTensorDescriptor_t probsDesc, const void *probs, const int *labels, const int *labelLengths, const int *inputLengths, void *costs, cudnnTensorDescriptor_t gradientsDesc, void *gradients, size_t workSpaceSizeInBytes, void *workspace), (handle, algo, ctcLossDesc, probsDesc, probs, labels, labelLengths, inputLengths, costs, gradientsDesc, gradients, workSpaceSizeInBytes, workspace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCausalConv1dBackward, cudnnCausalConv1dBackward, cushim_row_cudnnCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, const void *dy, void *dx, void *dweight, void *dbias, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnDataType_t dwDataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, dy, dx, dweight, dbias, batch, dim, seqLen, kernelSize, dataType, dwDataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCausalConv1dBackward, cudnnCausalConv1dBackward, cushim_row_cudnnCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, const void *dy, void *dx, void *dweight, void *dbias, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnDataType_t dwDataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, dy, dx, dweight, dbias, batch, dim, seqLen, kernelSize, dataType, dwDataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCausalConv1dForward, cudnnCausalConv1dForward, cushim_row_cudnnCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, y, batch, dim, seqLen, kernelSize, dataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCausalConv1dForward, cudnnCausalConv1dForward, cushim_row_cudnnCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, y, batch, dim, seqLen, kernelSize, dataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCausalConv1dNwhBackward, cudnnCausalConv1dNwhBackward, cushim_row_cudnnCausalConv1dNwhBackward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, const void *dy, void *dx, void *dweight, void *dbias, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnDataType_t dwDataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, dy, dx, dweight, dbias, batch, dim, seqLen, kernelSize, dataType, dwDataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCausalConv1dNwhBackward, cudnnCausalConv1dNwhBackward, cushim_row_cudnnCausalConv1dNwhBackward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, const void *dy, void *dx, void *dweight, void *dbias, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnDataType_t dwDataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, dy, dx, dweight, dbias, batch, dim, seqLen, kernelSize, dataType, dwDataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCausalConv1dNwhForward, cudnnCausalConv1dNwhForward, cushim_row_cudnnCausalConv1dNwhForward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, y, batch, dim, seqLen, kernelSize, dataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCausalConv1dNwhForward, cudnnCausalConv1dNwhForward, cushim_row_cudnnCausalConv1dNwhForward, (cudaStream_t stream, const void *x, const void *weight, const void *bias, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, cudnnCausalConv1dActivation_t activation), (stream, x, weight, bias, y, batch, dim, seqLen, kernelSize, dataType, activation), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCnnVersionCheck, cudnnCnnVersionCheck, cushim_row_cudnnCnnVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCnnVersionCheck, cudnnCnnVersionCheck, cushim_row_cudnnCnnVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnConvolutionBackwardBias, cudnnConvolutionBackwardBias, cushim_row_cudnnConvolutionBackwardBias, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *beta, cudnnTensorDescriptor_t dbDesc, void *db), (handle, alpha, dyDesc, dy, beta, dbDesc, db), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnConvolutionBackwardBias, cudnnConvolutionBackwardBias, cushim_row_cudnnConvolutionBackwardBias, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *beta, cudnnTensorDescriptor_t dbDesc, void *db), (handle, alpha, dyDesc, dy, beta, dbDesc, db), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnConvolutionBackwardData, cudnnConvolutionBackwardData, cushim_row_cudnnConvolutionBackwardData, (cudnnHandle_t handle, const void *alpha, cudnnFilterDescriptor_t wDesc, const void *w, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionBwdDataAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, alpha, wDesc, w, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnConvolutionBackwardData, cudnnConvolutionBackwardData, cushim_row_cudnnConvolutionBackwardData, (cudnnHandle_t handle, const void *alpha, cudnnFilterDescriptor_t wDesc, const void *w, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionBwdDataAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, alpha, wDesc, w, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnConvolutionBackwardFilter, cudnnConvolutionBackwardFilter, cushim_row_cudnnConvolutionBackwardFilter, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionBwdFilterAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnFilterDescriptor_t dwDesc, void *dw), (handle, alpha, xDesc, x, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dwDesc, dw), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnConvolutionBackwardFilter, cudnnConvolutionBackwardFilter, cushim_row_cudnnConvolutionBackwardFilter, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionBwdFilterAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnFilterDescriptor_t dwDesc, void *dw), (handle, alpha, xDesc, x, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dwDesc, dw), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnConvolutionBiasActivationForward, cudnnConvolutionBiasActivationForward, cushim_row_cudnnConvolutionBiasActivationForward, (cudnnHandle_t handle, const void *alpha1, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2, cudnnTensorDescriptor_t zDesc, const void *z, cudnnTensorDescriptor_t biasDesc, const void *bias, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnConvolutionBiasActivationForward, cudnnConvolutionBiasActivationForward, cushim_row_cudnnConvolutionBiasActivationForward, (cudnnHandle_t handle, const void *alpha1, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2, cudnnTensorDescriptor_t zDesc, const void *z, cudnnTensorDescriptor_t biasDesc, const void *bias, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnConvolutionForward, cudnnConvolutionForward, cushim_row_cudnnConvolutionForward, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnConvolutionForward, cudnnConvolutionForward, cushim_row_cudnnConvolutionForward, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreate, cudnnCreate, cushim_row_cudnnCreate, (cudnnHandle_t *handle), (handle), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreate, cudnnCreate, cushim_row_cudnnCreate, (cudnnHandle_t *handle), (handle), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateActivationDescriptor, cudnnCreateActivationDescriptor, cushim_row_cudnnCreateActivationDescriptor, (cudnnActivationDescriptor_t *activationDesc), (activationDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateActivationDescriptor, cudnnCreateActivationDescriptor, cushim_row_cudnnCreateActivationDescriptor, (cudnnActivationDescriptor_t *activationDesc), (activationDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateAttnDescriptor, cudnnCreateAttnDescriptor, cushim_row_cudnnCreateAttnDescriptor, (cudnnAttnDescriptor_t *attnDesc), (attnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateAttnDescriptor, cudnnCreateAttnDescriptor, cushim_row_cudnnCreateAttnDescriptor, (cudnnAttnDescriptor_t *attnDesc), (attnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateCTCLossDescriptor, cudnnCreateCTCLossDescriptor, cushim_row_cudnnCreateCTCLossDescriptor, (cudnnCTCLossDescriptor_t *ctcLossDesc), (ctcLossDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateCTCLossDescriptor, cudnnCreateCTCLossDescriptor, cushim_row_cudnnCreateCTCLossDescriptor, (cudnnCTCLossDescriptor_t *ctcLossDesc), (ctcLossDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateConvolutionDescriptor, cudnnCreateConvolutionDescriptor, cushim_row_cudnnCreateConvolutionDescriptor, (cudnnConvolutionDescriptor_t *convDesc), (convDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateConvolutionDescriptor, cudnnCreateConvolutionDescriptor, cushim_row_cudnnCreateConvolutionDescriptor, (cudnnConvolutionDescriptor_t *convDesc), (convDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateDropoutDescriptor, cudnnCreateDropoutDescriptor, cushim_row_cudnnCreateDropoutDescriptor, (cudnnDropoutDescriptor_t *dropoutDesc), (dropoutDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateDropoutDescriptor, cudnnCreateDropoutDescriptor, cushim_row_cudnnCreateDropoutDescriptor, (cudnnDropoutDescriptor_t *dropoutDesc), (dropoutDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateFilterDescriptor, cudnnCreateFilterDescriptor, cushim_row_cudnnCreateFilterDescriptor, (cudnnFilterDescriptor_t *filterDesc), (filterDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateFilterDescriptor, cudnnCreateFilterDescriptor, cushim_row_cudnnCreateFilterDescriptor, (cudnnFilterDescriptor_t *filterDesc), (filterDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateFusedOpsConstParamPack, cudnnCreateFusedOpsConstParamPack, cushim_row_cudnnCreateFusedOpsConstParamPack, (cudnnFusedOpsConstParamPack_t *constPack, cudnnFusedOps_t ops), (constPack, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateFusedOpsConstParamPack, cudnnCreateFusedOpsConstParamPack, cushim_row_cudnnCreateFusedOpsConstParamPack, (cudnnFusedOpsConstParamPack_t *constPack, cudnnFusedOps_t ops), (constPack, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateFusedOpsPlan, cudnnCreateFusedOpsPlan, cushim_row_cudnnCreateFusedOpsPlan, (cudnnFusedOpsPlan_t *plan, cudnnFusedOps_t ops), (plan, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateFusedOpsPlan, cudnnCreateFusedOpsPlan, cushim_row_cudnnCreateFusedOpsPlan, (cudnnFusedOpsPlan_t *plan, cudnnFusedOps_t ops), (plan, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateFusedOpsVariantParamPack, cudnnCreateFusedOpsVariantParamPack, cushim_row_cudnnCreateFusedOpsVariantParamPack, (cudnnFusedOpsVariantParamPack_t *varPack, cudnnFusedOps_t ops), (varPack, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateFusedOpsVariantParamPack, cudnnCreateFusedOpsVariantParamPack, cushim_row_cudnnCreateFusedOpsVariantParamPack, (cudnnFusedOpsVariantParamPack_t *varPack, cudnnFusedOps_t ops), (varPack, ops), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateLRNDescriptor, cudnnCreateLRNDescriptor, cushim_row_cudnnCreateLRNDescriptor, (cudnnLRNDescriptor_t *normDesc), (normDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateLRNDescriptor, cudnnCreateLRNDescriptor, cushim_row_cudnnCreateLRNDescriptor, (cudnnLRNDescriptor_t *normDesc), (normDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateOpTensorDescriptor, cudnnCreateOpTensorDescriptor, cushim_row_cudnnCreateOpTensorDescriptor, (cudnnOpTensorDescriptor_t *opTensorDesc), (opTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateOpTensorDescriptor, cudnnCreateOpTensorDescriptor, cushim_row_cudnnCreateOpTensorDescriptor, (cudnnOpTensorDescriptor_t *opTensorDesc), (opTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreatePoolingDescriptor, cudnnCreatePoolingDescriptor, cushim_row_cudnnCreatePoolingDescriptor, (cudnnPoolingDescriptor_t *poolingDesc), (poolingDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreatePoolingDescriptor, cudnnCreatePoolingDescriptor, cushim_row_cudnnCreatePoolingDescriptor, (cudnnPoolingDescriptor_t *poolingDesc), (poolingDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateRNNDataDescriptor, cudnnCreateRNNDataDescriptor, cushim_row_cudnnCreateRNNDataDescriptor, (cudnnRNNDataDescriptor_t *rnnDataDesc), (rnnDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateRNNDataDescriptor, cudnnCreateRNNDataDescriptor, cushim_row_cudnnCreateRNNDataDescriptor, (cudnnRNNDataDescriptor_t *rnnDataDesc), (rnnDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateRNNDescriptor, cudnnCreateRNNDescriptor, cushim_row_cudnnCreateRNNDescriptor, (cudnnRNNDescriptor_t *rnnDesc), (rnnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateRNNDescriptor, cudnnCreateRNNDescriptor, cushim_row_cudnnCreateRNNDescriptor, (cudnnRNNDescriptor_t *rnnDesc), (rnnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateReduceTensorDescriptor, cudnnCreateReduceTensorDescriptor, cushim_row_cudnnCreateReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t *reduceTensorDesc), (reduceTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateReduceTensorDescriptor, cudnnCreateReduceTensorDescriptor, cushim_row_cudnnCreateReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t *reduceTensorDesc), (reduceTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateSeqDataDescriptor, cudnnCreateSeqDataDescriptor, cushim_row_cudnnCreateSeqDataDescriptor, (cudnnSeqDataDescriptor_t *seqDataDesc), (seqDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateSeqDataDescriptor, cudnnCreateSeqDataDescriptor, cushim_row_cudnnCreateSeqDataDescriptor, (cudnnSeqDataDescriptor_t *seqDataDesc), (seqDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateSpatialTransformerDescriptor, cudnnCreateSpatialTransformerDescriptor, cushim_row_cudnnCreateSpatialTransformerDescriptor, (cudnnSpatialTransformerDescriptor_t *stDesc), (stDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateSpatialTransformerDescriptor, cudnnCreateSpatialTransformerDescriptor, cushim_row_cudnnCreateSpatialTransformerDescriptor, (cudnnSpatialTransformerDescriptor_t *stDesc), (stDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateTensorDescriptor, cudnnCreateTensorDescriptor, cushim_row_cudnnCreateTensorDescriptor, (cudnnTensorDescriptor_t *tensorDesc), (tensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateTensorDescriptor, cudnnCreateTensorDescriptor, cushim_row_cudnnCreateTensorDescriptor, (cudnnTensorDescriptor_t *tensorDesc), (tensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnCreateTensorTransformDescriptor, cudnnCreateTensorTransformDescriptor, cushim_row_cudnnCreateTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t *transformDesc), (transformDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnCreateTensorTransformDescriptor, cudnnCreateTensorTransformDescriptor, cushim_row_cudnnCreateTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t *transformDesc), (transformDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDeriveBNTensorDescriptor, cudnnDeriveBNTensorDescriptor, cushim_row_cudnnDeriveBNTensorDescriptor, (cudnnTensorDescriptor_t derivedBnDesc, cudnnTensorDescriptor_t xDesc, cudnnBatchNormMode_t mode), (derivedBnDesc, xDesc, mode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDeriveBNTensorDescriptor, cudnnDeriveBNTensorDescriptor, cushim_row_cudnnDeriveBNTensorDescriptor, (cudnnTensorDescriptor_t derivedBnDesc, cudnnTensorDescriptor_t xDesc, cudnnBatchNormMode_t mode), (derivedBnDesc, xDesc, mode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDeriveNormTensorDescriptor, cudnnDeriveNormTensorDescriptor, cushim_row_cudnnDeriveNormTensorDescriptor, (cudnnTensorDescriptor_t derivedNormScaleBiasDesc, cudnnTensorDescriptor_t derivedNormMeanVarDesc, cudnnTensorDescriptor_t xDesc, cudnnNormMode_t mode, int groupCnt), (derivedNormScaleBiasDesc, derivedNormMeanVarDesc, xDesc, mode, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDeriveNormTensorDescriptor, cudnnDeriveNormTensorDescriptor, cushim_row_cudnnDeriveNormTensorDescriptor, (cudnnTensorDescriptor_t derivedNormScaleBiasDesc, cudnnTensorDescriptor_t derivedNormMeanVarDesc, cudnnTensorDescriptor_t xDesc, cudnnNormMode_t mode, int groupCnt), (derivedNormScaleBiasDesc, derivedNormMeanVarDesc, xDesc, mode, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroy, cudnnDestroy, cushim_row_cudnnDestroy, (cudnnHandle_t handle), (handle), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroy, cudnnDestroy, cushim_row_cudnnDestroy, (cudnnHandle_t handle), (handle), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyActivationDescriptor, cudnnDestroyActivationDescriptor, cushim_row_cudnnDestroyActivationDescriptor, (cudnnActivationDescriptor_t activationDesc), (activationDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyActivationDescriptor, cudnnDestroyActivationDescriptor, cushim_row_cudnnDestroyActivationDescriptor, (cudnnActivationDescriptor_t activationDesc), (activationDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyAttnDescriptor, cudnnDestroyAttnDescriptor, cushim_row_cudnnDestroyAttnDescriptor, (cudnnAttnDescriptor_t attnDesc), (attnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyAttnDescriptor, cudnnDestroyAttnDescriptor, cushim_row_cudnnDestroyAttnDescriptor, (cudnnAttnDescriptor_t attnDesc), (attnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyCTCLossDescriptor, cudnnDestroyCTCLossDescriptor, cushim_row_cudnnDestroyCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc), (ctcLossDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyCTCLossDescriptor, cudnnDestroyCTCLossDescriptor, cushim_row_cudnnDestroyCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc), (ctcLossDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyConvolutionDescriptor, cudnnDestroyConvolutionDescriptor, cushim_row_cudnnDestroyConvolutionDescriptor, (cudnnConvolutionDescriptor_t convDesc), (convDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyConvolutionDescriptor, cudnnDestroyConvolutionDescriptor, cushim_row_cudnnDestroyConvolutionDescriptor, (cudnnConvolutionDescriptor_t convDesc), (convDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyDropoutDescriptor, cudnnDestroyDropoutDescriptor, cushim_row_cudnnDestroyDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc), (dropoutDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyDropoutDescriptor, cudnnDestroyDropoutDescriptor, cushim_row_cudnnDestroyDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc), (dropoutDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyFilterDescriptor, cudnnDestroyFilterDescriptor, cushim_row_cudnnDestroyFilterDescriptor, (cudnnFilterDescriptor_t filterDesc), (filterDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyFilterDescriptor, cudnnDestroyFilterDescriptor, cushim_row_cudnnDestroyFilterDescriptor, (cudnnFilterDescriptor_t filterDesc), (filterDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyFusedOpsConstParamPack, cudnnDestroyFusedOpsConstParamPack, cushim_row_cudnnDestroyFusedOpsConstParamPack, (cudnnFusedOpsConstParamPack_t constPack), (constPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyFusedOpsConstParamPack, cudnnDestroyFusedOpsConstParamPack, cushim_row_cudnnDestroyFusedOpsConstParamPack, (cudnnFusedOpsConstParamPack_t constPack), (constPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyFusedOpsPlan, cudnnDestroyFusedOpsPlan, cushim_row_cudnnDestroyFusedOpsPlan, (cudnnFusedOpsPlan_t plan), (plan), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyFusedOpsPlan, cudnnDestroyFusedOpsPlan, cushim_row_cudnnDestroyFusedOpsPlan, (cudnnFusedOpsPlan_t plan), (plan), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyFusedOpsVariantParamPack, cudnnDestroyFusedOpsVariantParamPack, cushim_row_cudnnDestroyFusedOpsVariantParamPack, (cudnnFusedOpsVariantParamPack_t varPack), (varPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyFusedOpsVariantParamPack, cudnnDestroyFusedOpsVariantParamPack, cushim_row_cudnnDestroyFusedOpsVariantParamPack, (cudnnFusedOpsVariantParamPack_t varPack), (varPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyLRNDescriptor, cudnnDestroyLRNDescriptor, cushim_row_cudnnDestroyLRNDescriptor, (cudnnLRNDescriptor_t lrnDesc), (lrnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyLRNDescriptor, cudnnDestroyLRNDescriptor, cushim_row_cudnnDestroyLRNDescriptor, (cudnnLRNDescriptor_t lrnDesc), (lrnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyOpTensorDescriptor, cudnnDestroyOpTensorDescriptor, cushim_row_cudnnDestroyOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc), (opTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyOpTensorDescriptor, cudnnDestroyOpTensorDescriptor, cushim_row_cudnnDestroyOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc), (opTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyPoolingDescriptor, cudnnDestroyPoolingDescriptor, cushim_row_cudnnDestroyPoolingDescriptor, (cudnnPoolingDescriptor_t poolingDesc), (poolingDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyPoolingDescriptor, cudnnDestroyPoolingDescriptor, cushim_row_cudnnDestroyPoolingDescriptor, (cudnnPoolingDescriptor_t poolingDesc), (poolingDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyRNNDataDescriptor, cudnnDestroyRNNDataDescriptor, cushim_row_cudnnDestroyRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc), (rnnDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyRNNDataDescriptor, cudnnDestroyRNNDataDescriptor, cushim_row_cudnnDestroyRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc), (rnnDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyRNNDescriptor, cudnnDestroyRNNDescriptor, cushim_row_cudnnDestroyRNNDescriptor, (cudnnRNNDescriptor_t rnnDesc), (rnnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyRNNDescriptor, cudnnDestroyRNNDescriptor, cushim_row_cudnnDestroyRNNDescriptor, (cudnnRNNDescriptor_t rnnDesc), (rnnDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyReduceTensorDescriptor, cudnnDestroyReduceTensorDescriptor, cushim_row_cudnnDestroyReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc), (reduceTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyReduceTensorDescriptor, cudnnDestroyReduceTensorDescriptor, cushim_row_cudnnDestroyReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc), (reduceTensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroySeqDataDescriptor, cudnnDestroySeqDataDescriptor, cushim_row_cudnnDestroySeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc), (seqDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroySeqDataDescriptor, cudnnDestroySeqDataDescriptor, cushim_row_cudnnDestroySeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc), (seqDataDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroySpatialTransformerDescriptor, cudnnDestroySpatialTransformerDescriptor, cushim_row_cudnnDestroySpatialTransformerDescriptor, (cudnnSpatialTransformerDescriptor_t stDesc), (stDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroySpatialTransformerDescriptor, cudnnDestroySpatialTransformerDescriptor, cushim_row_cudnnDestroySpatialTransformerDescriptor, (cudnnSpatialTransformerDescriptor_t stDesc), (stDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyTensorDescriptor, cudnnDestroyTensorDescriptor, cushim_row_cudnnDestroyTensorDescriptor, (cudnnTensorDescriptor_t tensorDesc), (tensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyTensorDescriptor, cudnnDestroyTensorDescriptor, cushim_row_cudnnDestroyTensorDescriptor, (cudnnTensorDescriptor_t tensorDesc), (tensorDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDestroyTensorTransformDescriptor, cudnnDestroyTensorTransformDescriptor, cushim_row_cudnnDestroyTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc), (transformDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDestroyTensorTransformDescriptor, cudnnDestroyTensorTransformDescriptor, cushim_row_cudnnDestroyTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc), (transformDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDivisiveNormalizationBackward, cudnnDivisiveNormalizationBackward, cushim_row_cudnnDivisiveNormalizationBackward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnDivNormMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy, void *temp, void *temp2, const void *beta, cudnnTensorDescriptor_t dXdMeansDesc, void *dx, void *dMeans), (handle, normDesc, mode, alpha, xDesc, x, means, dy, temp, temp2, beta, dXdMeansDesc, dx, dMeans), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDivisiveNormalizationBackward, cudnnDivisiveNormalizationBackward, cushim_row_cudnnDivisiveNormalizationBackward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnDivNormMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *means, const void *dy, void *temp, void *temp2, const void *beta, cudnnTensorDescriptor_t dXdMeansDesc, void *dx, void *dMeans), (handle, normDesc, mode, alpha, xDesc, x, means, dy, temp, temp2, beta, dXdMeansDesc, dx, dMeans), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDivisiveNormalizationForward, cudnnDivisiveNormalizationForward, cushim_row_cudnnDivisiveNormalizationForward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnDivNormMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *means, void *temp, void *temp2, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, normDesc, mode, alpha, xDesc, x, means, temp, temp2, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDivisiveNormalizationForward, cudnnDivisiveNormalizationForward, cushim_row_cudnnDivisiveNormalizationForward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnDivNormMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *means, void *temp, void *temp2, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, normDesc, mode, alpha, xDesc, x, means, temp, temp2, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDropoutBackward, cudnnDropoutBackward, cushim_row_cudnnDropoutBackward, (cudnnHandle_t handle, cudnnDropoutDescriptor_t dropoutDesc, cudnnTensorDescriptor_t dydesc, const void *dy, cudnnTensorDescriptor_t dxdesc, void *dx, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, dropoutDesc, dydesc, dy, dxdesc, dx, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDropoutBackward, cudnnDropoutBackward, cushim_row_cudnnDropoutBackward, (cudnnHandle_t handle, cudnnDropoutDescriptor_t dropoutDesc, cudnnTensorDescriptor_t dydesc, const void *dy, cudnnTensorDescriptor_t dxdesc, void *dx, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, dropoutDesc, dydesc, dy, dxdesc, dx, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDropoutForward, cudnnDropoutForward, cushim_row_cudnnDropoutForward, (cudnnHandle_t handle, cudnnDropoutDescriptor_t dropoutDesc, cudnnTensorDescriptor_t xdesc, const void *x, cudnnTensorDescriptor_t ydesc, void *y, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, dropoutDesc, xdesc, x, ydesc, y, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDropoutForward, cudnnDropoutForward, cushim_row_cudnnDropoutForward, (cudnnHandle_t handle, cudnnDropoutDescriptor_t dropoutDesc, cudnnTensorDescriptor_t xdesc, const void *x, cudnnTensorDescriptor_t ydesc, void *y, void *reserveSpace, size_t reserveSpaceSizeInBytes), (handle, dropoutDesc, xdesc, x, ydesc, y, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDropoutGetReserveSpaceSize, cudnnDropoutGetReserveSpaceSize, cushim_row_cudnnDropoutGetReserveSpaceSize, (cudnnTensorDescriptor_t xdesc, size_t *sizeInBytes), (xdesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDropoutGetReserveSpaceSize, cudnnDropoutGetReserveSpaceSize, cushim_row_cudnnDropoutGetReserveSpaceSize, (cudnnTensorDescriptor_t xdesc, size_t *sizeInBytes), (xdesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnDropoutGetStatesSize, cudnnDropoutGetStatesSize, cushim_row_cudnnDropoutGetStatesSize, (cudnnHandle_t handle, size_t *sizeInBytes), (handle, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnDropoutGetStatesSize, cudnnDropoutGetStatesSize, cushim_row_cudnnDropoutGetStatesSize, (cudnnHandle_t handle, size_t *sizeInBytes), (handle, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFFTCausalConv1dBackward, cudnnFFTCausalConv1dBackward, cushim_row_cudnnFFTCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weight, const void *dy, void *dx, void *dweight, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType), (stream, x, weight, dy, dx, dweight, batch, dim, seqLen, kernelSize, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFFTCausalConv1dBackward, cudnnFFTCausalConv1dBackward, cushim_row_cudnnFFTCausalConv1dBackward, (cudaStream_t stream, const void *x, const void *weight, const void *dy, void *dx, void *dweight, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType), (stream, x, weight, dy, dx, dweight, batch, dim, seqLen, kernelSize, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFFTCausalConv1dForward, cudnnFFTCausalConv1dForward, cushim_row_cudnnFFTCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType), (stream, x, weight, y, batch, dim, seqLen, kernelSize, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFFTCausalConv1dForward, cudnnFFTCausalConv1dForward, cushim_row_cudnnFFTCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType), (stream, x, weight, y, batch, dim, seqLen, kernelSize, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionBackwardDataAlgorithm, cudnnFindConvolutionBackwardDataAlgorithm, cushim_row_cudnnFindConvolutionBackwardDataAlgorithm, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults), (handle, wDesc, dyDesc, convDesc, dxDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionBackwardDataAlgorithm, cudnnFindConvolutionBackwardDataAlgorithm, cushim_row_cudnnFindConvolutionBackwardDataAlgorithm, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults), (handle, wDesc, dyDesc, convDesc, dxDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionBackwardDataAlgorithmEx, cudnnFindConvolutionBackwardDataAlgorithmEx, cushim_row_cudnnFindConvolutionBackwardDataAlgorithmEx, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, const void *w, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, void *dx, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, wDesc, w, dyDesc, dy, convDesc, dxDesc, dx, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionBackwardDataAlgorithmEx, cudnnFindConvolutionBackwardDataAlgorithmEx, cushim_row_cudnnFindConvolutionBackwardDataAlgorithmEx, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, const void *w, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, void *dx, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, wDesc, w, dyDesc, dy, convDesc, dxDesc, dx, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionBackwardFilterAlgorithm, cudnnFindConvolutionBackwardFilterAlgorithm, cushim_row_cudnnFindConvolutionBackwardFilterAlgorithm, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t dwDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults), (handle, xDesc, dyDesc, convDesc, dwDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionBackwardFilterAlgorithm, cudnnFindConvolutionBackwardFilterAlgorithm, cushim_row_cudnnFindConvolutionBackwardFilterAlgorithm, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t dwDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults), (handle, xDesc, dyDesc, convDesc, dwDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionBackwardFilterAlgorithmEx, cudnnFindConvolutionBackwardFilterAlgorithmEx, cushim_row_cudnnFindConvolutionBackwardFilterAlgorithmEx, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *y, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t dwDesc, void *dw, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, xDesc, x, dyDesc, y, convDesc, dwDesc, dw, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionBackwardFilterAlgorithmEx, cudnnFindConvolutionBackwardFilterAlgorithmEx, cushim_row_cudnnFindConvolutionBackwardFilterAlgorithmEx, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t dyDesc, const void *y, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t dwDesc, void *dw, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, xDesc, x, dyDesc, y, convDesc, dwDesc, dw, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionForwardAlgorithm, cudnnFindConvolutionForwardAlgorithm, cushim_row_cudnnFindConvolutionForwardAlgorithm, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults), (handle, xDesc, wDesc, convDesc, yDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionForwardAlgorithm, cudnnFindConvolutionForwardAlgorithm, cushim_row_cudnnFindConvolutionForwardAlgorithm, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults), (handle, xDesc, wDesc, convDesc, yDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFindConvolutionForwardAlgorithmEx, cudnnFindConvolutionForwardAlgorithmEx, cushim_row_cudnnFindConvolutionForwardAlgorithmEx, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, void *y, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFindConvolutionForwardAlgorithmEx, cudnnFindConvolutionForwardAlgorithmEx, cushim_row_cudnnFindConvolutionForwardAlgorithmEx, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, const void *w, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, void *y, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults, void *workSpace, size_t workSpaceSizeInBytes), (handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnFusedOpsExecute, cudnnFusedOpsExecute, cushim_row_cudnnFusedOpsExecute, (cudnnHandle_t handle, cudnnFusedOpsPlan_t plan, cudnnFusedOpsVariantParamPack_t varPack), (handle, plan, varPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnFusedOpsExecute, cudnnFusedOpsExecute, cushim_row_cudnnFusedOpsExecute, (cudnnHandle_t handle, cudnnFusedOpsPlan_t plan, cudnnFusedOpsVariantParamPack_t varPack), (handle, plan, varPack), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetActivationDescriptor, cudnnGetActivationDescriptor, cushim_row_cudnnGetActivationDescriptor, (cudnnActivationDescriptor_t activationDesc, cudnnActivationMode_t *mode, cudnnNanPropagation_t *reluNanOpt, double *coef), (activationDesc, mode, reluNanOpt, coef), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetActivationDescriptor, cudnnGetActivationDescriptor, cushim_row_cudnnGetActivationDescriptor, (cudnnActivationDescriptor_t activationDesc, cudnnActivationMode_t *mode, cudnnNanPropagation_t *reluNanOpt, double *coef), (activationDesc, mode, reluNanOpt, coef), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetActivationDescriptorSwishBeta, cudnnGetActivationDescriptorSwishBeta, cushim_row_cudnnGetActivationDescriptorSwishBeta, (cudnnActivationDescriptor_t activationDesc, double *swish_beta), (activationDesc, swish_beta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetActivationDescriptorSwishBeta, cudnnGetActivationDescriptorSwishBeta, cushim_row_cudnnGetActivationDescriptorSwishBeta, (cudnnActivationDescriptor_t activationDesc, double *swish_beta), (activationDesc, swish_beta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetAttnDescriptor, cudnnGetAttnDescriptor, cushim_row_cudnnGetAttnDescriptor, (cudnnAttnDescriptor_t attnDesc, unsigned int *attnMode, int *nHeads, double *smScaler, cudnnDataType_t *dataType, cudnnDataType_t *computePrec, cudnnMathType_t *mathType, cudnnDropoutDescriptor_t *attnDropoutDesc, cudnnDropoutDescriptor_t *postDropoutDesc, int *qSize, int *kSize, int *vSize, int *qProjSize, int *kProjSize, int *vProjSize, int *oProjSize, int *qoMaxSeqLength, int *kvMaxSeqLength, int *maxBatchSize, int *maxBeamSize), (attnDesc, attnMode, nHeads, smScaler, dataType, computePrec, mathType, attnDropoutDesc, postDropoutDesc, qSize, kSize, vSize, qProjSize, kProjSize, vProjSize, oProjSize, qoMaxSeqLength, kvMaxSeqLength, maxBatchSize, maxBeamSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetAttnDescriptor, cudnnGetAttnDescriptor, cushim_row_cudnnGetAttnDescriptor, (cudnnAttnDescriptor_t attnDesc, unsigned int *attnMode, int *nHeads, double *smScaler, cudnnDataType_t *dataType, cudnnDataType_t *computePrec, cudnnMathType_t *mathType, cudnnDropoutDescriptor_t *attnDropoutDesc, cudnnDropoutDescriptor_t *postDropoutDesc, int *qSize, int *kSize, int *vSize, int *qProjSize, int *kProjSize, int *vProjSize, int *oProjSize, int *qoMaxSeqLength, int *kvMaxSeqLength, int *maxBatchSize, int *maxBeamSize), (attnDesc, attnMode, nHeads, smScaler, dataType, computePrec, mathType, attnDropoutDesc, postDropoutDesc, qSize, kSize, vSize, qProjSize, kProjSize, vProjSize, oProjSize, qoMaxSeqLength, kvMaxSeqLength, maxBatchSize, maxBeamSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetBatchNormalizationBackwardExWorkspaceSize, cudnnGetBatchNormalizationBackwardExWorkspaceSize, cushim_row_cudnnGetBatchNormalizationBackwardExWorkspaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t dyDesc, cudnnTensorDescriptor_t dzDesc, cudnnTensorDescriptor_t dxDesc, cudnnTensorDescriptor_t dBnScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, size_t *sizeInBytes), (handle, mode, bnOps, xDesc, yDesc, dyDesc, dzDesc, dxDesc, dBnScaleBiasDesc, activationDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetBatchNormalizationBackwardExWorkspaceSize, cudnnGetBatchNormalizationBackwardExWorkspaceSize, cushim_row_cudnnGetBatchNormalizationBackwardExWorkspaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t dyDesc, cudnnTensorDescriptor_t dzDesc, cudnnTensorDescriptor_t dxDesc, cudnnTensorDescriptor_t dBnScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, size_t *sizeInBytes), (handle, mode, bnOps, xDesc, yDesc, dyDesc, dzDesc, dxDesc, dBnScaleBiasDesc, activationDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, cushim_row_cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t zDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, cudnnActivationDescriptor_t activationDesc, size_t *sizeInBytes), (handle, mode, bnOps, xDesc, zDesc, yDesc, bnScaleBiasMeanVarDesc, activationDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, cushim_row_cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t zDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, cudnnActivationDescriptor_t activationDesc, size_t *sizeInBytes), (handle, mode, bnOps, xDesc, zDesc, yDesc, bnScaleBiasMeanVarDesc, activationDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetBatchNormalizationTrainingExReserveSpaceSize, cudnnGetBatchNormalizationTrainingExReserveSpaceSize, cushim_row_cudnnGetBatchNormalizationTrainingExReserveSpaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t xDesc, size_t *sizeInBytes), (handle, mode, bnOps, activationDesc, xDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetBatchNormalizationTrainingExReserveSpaceSize, cudnnGetBatchNormalizationTrainingExReserveSpaceSize, cushim_row_cudnnGetBatchNormalizationTrainingExReserveSpaceSize, (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t xDesc, size_t *sizeInBytes), (handle, mode, bnOps, activationDesc, xDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossDescriptor, cudnnGetCTCLossDescriptor, cushim_row_cudnnGetCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType), (ctcLossDesc, compType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossDescriptor, cudnnGetCTCLossDescriptor, cushim_row_cudnnGetCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType), (ctcLossDesc, compType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossDescriptorEx, cudnnGetCTCLossDescriptorEx, cushim_row_cudnnGetCTCLossDescriptorEx, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnNanPropagation_t *gradMode), (ctcLossDesc, compType, normMode, gradMode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossDescriptorEx, cudnnGetCTCLossDescriptorEx, cushim_row_cudnnGetCTCLossDescriptorEx, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnNanPropagation_t *gradMode), (ctcLossDesc, compType, normMode, gradMode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossDescriptor_v8, cudnnGetCTCLossDescriptor_v8, cushim_row_cudnnGetCTCLossDescriptor_v8, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnNanPropagation_t *gradMode, int *maxLabelLength), (ctcLossDesc, compType, normMode, gradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossDescriptor_v8, cudnnGetCTCLossDescriptor_v8, cushim_row_cudnnGetCTCLossDescriptor_v8, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnNanPropagation_t *gradMode, int *maxLabelLength), (ctcLossDesc, compType, normMode, gradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossDescriptor_v9, cudnnGetCTCLossDescriptor_v9, cushim_row_cudnnGetCTCLossDescriptor_v9, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnCTCGradMode_t *ctcGradMode, int *maxLabelLength), (ctcLossDesc, compType, normMode, ctcGradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossDescriptor_v9, cudnnGetCTCLossDescriptor_v9, cushim_row_cudnnGetCTCLossDescriptor_v9, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t *compType, cudnnLossNormalizationMode_t *normMode, cudnnCTCGradMode_t *ctcGradMode, int *maxLabelLength), (ctcLossDesc, compType, normMode, ctcGradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossWorkspaceSize, cudnnGetCTCLossWorkspaceSize, cushim_row_cudnnGetCTCLossWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t probsDesc, cudnnTensorDescriptor_t gradientsDesc, const int *labels, const int *labelLengths, const int *inputLengths, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, size_t *sizeInBytes), (handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossWorkspaceSize, cudnnGetCTCLossWorkspaceSize, cushim_row_cudnnGetCTCLossWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t probsDesc, cudnnTensorDescriptor_t gradientsDesc, const int *labels, const int *labelLengths, const int *inputLengths, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, size_t *sizeInBytes), (handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCTCLossWorkspaceSize_v8, cudnnGetCTCLossWorkspaceSize_v8, cushim_row_cudnnGetCTCLossWorkspaceSize_v8, (cudnnHandle_t handle, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, cudnnTensorDescriptor_t probsDesc, cudnnTensorDescriptor_t gradientsDesc, size_t *sizeInBytes), (handle, algo, ctcLossDesc, probsDesc, gradientsDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCTCLossWorkspaceSize_v8, cudnnGetCTCLossWorkspaceSize_v8, cushim_row_cudnnGetCTCLossWorkspaceSize_v8, (cudnnHandle_t handle, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc, cudnnTensorDescriptor_t probsDesc, cudnnTensorDescriptor_t gradientsDesc, size_t *sizeInBytes), (handle, algo, ctcLossDesc, probsDesc, gradientsDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetCallback, cudnnGetCallback, cushim_row_cudnnGetCallback, (unsigned int *mask, void **udata, cudnnCallback_t *fptr), (mask, udata, fptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetCallback, cudnnGetCallback, cushim_row_cudnnGetCallback, (unsigned int *mask, void **udata, cudnnCallback_t *fptr), (mask, udata, fptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolution2dDescriptor, cudnnGetConvolution2dDescriptor, cushim_row_cudnnGetConvolution2dDescriptor, (cudnnConvolutionDescriptor_t convDesc, int *pad_h, int *pad_w, int *u, int *v, int *dilation_h, int *dilation_w, cudnnConvolutionMode_t *mode, cudnnDataType_t *computeType), (convDesc, pad_h, pad_w, u, v, dilation_h, dilation_w, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolution2dDescriptor, cudnnGetConvolution2dDescriptor, cushim_row_cudnnGetConvolution2dDescriptor, (cudnnConvolutionDescriptor_t convDesc, int *pad_h, int *pad_w, int *u, int *v, int *dilation_h, int *dilation_w, cudnnConvolutionMode_t *mode, cudnnDataType_t *computeType), (convDesc, pad_h, pad_w, u, v, dilation_h, dilation_w, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolution2dForwardOutputDim, cudnnGetConvolution2dForwardOutputDim, cushim_row_cudnnGetConvolution2dForwardOutputDim, (cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t inputTensorDesc, cudnnFilterDescriptor_t filterDesc, int *n, int *c, int *h, int *w), (convDesc, inputTensorDesc, filterDesc, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolution2dForwardOutputDim, cudnnGetConvolution2dForwardOutputDim, cushim_row_cudnnGetConvolution2dForwardOutputDim, (cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t inputTensorDesc, cudnnFilterDescriptor_t filterDesc, int *n, int *c, int *h, int *w), (convDesc, inputTensorDesc, filterDesc, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardDataAlgorithmMaxCount, cudnnGetConvolutionBackwardDataAlgorithmMaxCount, cushim_row_cudnnGetConvolutionBackwardDataAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardDataAlgorithmMaxCount, cudnnGetConvolutionBackwardDataAlgorithmMaxCount, cushim_row_cudnnGetConvolutionBackwardDataAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardDataAlgorithm_v7, cudnnGetConvolutionBackwardDataAlgorithm_v7, cushim_row_cudnnGetConvolutionBackwardDataAlgorithm_v7, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t gradDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults), (handle, filterDesc, diffDesc, convDesc, gradDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardDataAlgorithm_v7, cudnnGetConvolutionBackwardDataAlgorithm_v7, cushim_row_cudnnGetConvolutionBackwardDataAlgorithm_v7, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t gradDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults), (handle, filterDesc, diffDesc, convDesc, gradDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardDataWorkspaceSize, cudnnGetConvolutionBackwardDataWorkspaceSize, cushim_row_cudnnGetConvolutionBackwardDataWorkspaceSize, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, cudnnConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes), (handle, wDesc, dyDesc, convDesc, dxDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardDataWorkspaceSize, cudnnGetConvolutionBackwardDataWorkspaceSize, cushim_row_cudnnGetConvolutionBackwardDataWorkspaceSize, (cudnnHandle_t handle, cudnnFilterDescriptor_t wDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t dxDesc, cudnnConvolutionBwdDataAlgo_t algo, size_t *sizeInBytes), (handle, wDesc, dyDesc, convDesc, dxDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, cushim_row_cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, cushim_row_cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardFilterAlgorithm_v7, cudnnGetConvolutionBackwardFilterAlgorithm_v7, cushim_row_cudnnGetConvolutionBackwardFilterAlgorithm_v7, (cudnnHandle_t handle, cudnnTensorDescriptor_t srcDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t gradDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults), (handle, srcDesc, diffDesc, convDesc, gradDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardFilterAlgorithm_v7, cudnnGetConvolutionBackwardFilterAlgorithm_v7, cushim_row_cudnnGetConvolutionBackwardFilterAlgorithm_v7, (cudnnHandle_t handle, cudnnTensorDescriptor_t srcDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t gradDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults), (handle, srcDesc, diffDesc, convDesc, gradDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionBackwardFilterWorkspaceSize, cudnnGetConvolutionBackwardFilterWorkspaceSize, cushim_row_cudnnGetConvolutionBackwardFilterWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t gradDesc, cudnnConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes), (handle, xDesc, dyDesc, convDesc, gradDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionBackwardFilterWorkspaceSize, cudnnGetConvolutionBackwardFilterWorkspaceSize, cushim_row_cudnnGetConvolutionBackwardFilterWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t dyDesc, cudnnConvolutionDescriptor_t convDesc, cudnnFilterDescriptor_t gradDesc, cudnnConvolutionBwdFilterAlgo_t algo, size_t *sizeInBytes), (handle, xDesc, dyDesc, convDesc, gradDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionForwardAlgorithmMaxCount, cudnnGetConvolutionForwardAlgorithmMaxCount, cushim_row_cudnnGetConvolutionForwardAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionForwardAlgorithmMaxCount, cudnnGetConvolutionForwardAlgorithmMaxCount, cushim_row_cudnnGetConvolutionForwardAlgorithmMaxCount, (cudnnHandle_t handle, int *count), (handle, count), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionForwardAlgorithm_v7, cudnnGetConvolutionForwardAlgorithm_v7, cushim_row_cudnnGetConvolutionForwardAlgorithm_v7, (cudnnHandle_t handle, cudnnTensorDescriptor_t srcDesc, cudnnFilterDescriptor_t filterDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t destDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults), (handle, srcDesc, filterDesc, convDesc, destDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionForwardAlgorithm_v7, cudnnGetConvolutionForwardAlgorithm_v7, cushim_row_cudnnGetConvolutionForwardAlgorithm_v7, (cudnnHandle_t handle, cudnnTensorDescriptor_t srcDesc, cudnnFilterDescriptor_t filterDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t destDesc, int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults), (handle, srcDesc, filterDesc, convDesc, destDesc, requestedAlgoCount, returnedAlgoCount, perfResults), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionForwardWorkspaceSize, cudnnGetConvolutionForwardWorkspaceSize, cushim_row_cudnnGetConvolutionForwardWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, cudnnConvolutionFwdAlgo_t algo, size_t *sizeInBytes), (handle, xDesc, wDesc, convDesc, yDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionForwardWorkspaceSize, cudnnGetConvolutionForwardWorkspaceSize, cushim_row_cudnnGetConvolutionForwardWorkspaceSize, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t yDesc, cudnnConvolutionFwdAlgo_t algo, size_t *sizeInBytes), (handle, xDesc, wDesc, convDesc, yDesc, algo, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionGroupCount, cudnnGetConvolutionGroupCount, cushim_row_cudnnGetConvolutionGroupCount, (cudnnConvolutionDescriptor_t convDesc, int *groupCount), (convDesc, groupCount), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionGroupCount, cudnnGetConvolutionGroupCount, cushim_row_cudnnGetConvolutionGroupCount, (cudnnConvolutionDescriptor_t convDesc, int *groupCount), (convDesc, groupCount), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionMathType, cudnnGetConvolutionMathType, cushim_row_cudnnGetConvolutionMathType, (cudnnConvolutionDescriptor_t convDesc, cudnnMathType_t *mathType), (convDesc, mathType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionMathType, cudnnGetConvolutionMathType, cushim_row_cudnnGetConvolutionMathType, (cudnnConvolutionDescriptor_t convDesc, cudnnMathType_t *mathType), (convDesc, mathType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionNdDescriptor, cudnnGetConvolutionNdDescriptor, cushim_row_cudnnGetConvolutionNdDescriptor, (cudnnConvolutionDescriptor_t convDesc, int arrayLengthRequested, int *arrayLength, int *padA, int *strideA, int *dilationA, cudnnConvolutionMode_t *mode, cudnnDataType_t *computeType), (convDesc, arrayLengthRequested, arrayLength, padA, strideA, dilationA, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionNdDescriptor, cudnnGetConvolutionNdDescriptor, cushim_row_cudnnGetConvolutionNdDescriptor, (cudnnConvolutionDescriptor_t convDesc, int arrayLengthRequested, int *arrayLength, int *padA, int *strideA, int *dilationA, cudnnConvolutionMode_t *mode, cudnnDataType_t *computeType), (convDesc, arrayLengthRequested, arrayLength, padA, strideA, dilationA, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionNdForwardOutputDim, cudnnGetConvolutionNdForwardOutputDim, cushim_row_cudnnGetConvolutionNdForwardOutputDim, (cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t inputTensorDesc, cudnnFilterDescriptor_t filterDesc, int nbDims, int *tensorOuputDimA), (convDesc, inputTensorDesc, filterDesc, nbDims, tensorOuputDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionNdForwardOutputDim, cudnnGetConvolutionNdForwardOutputDim, cushim_row_cudnnGetConvolutionNdForwardOutputDim, (cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t inputTensorDesc, cudnnFilterDescriptor_t filterDesc, int nbDims, int *tensorOuputDimA), (convDesc, inputTensorDesc, filterDesc, nbDims, tensorOuputDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetConvolutionReorderType, cudnnGetConvolutionReorderType, cushim_row_cudnnGetConvolutionReorderType, (cudnnConvolutionDescriptor_t convDesc, cudnnReorderType_t *reorderType), (convDesc, reorderType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetConvolutionReorderType, cudnnGetConvolutionReorderType, cushim_row_cudnnGetConvolutionReorderType, (cudnnConvolutionDescriptor_t convDesc, cudnnReorderType_t *reorderType), (convDesc, reorderType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(size_t, cudnnGetCudartVersion, cudnnGetCudartVersion, cushim_row_cudnnGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cudnnGetCudartVersion, cudnnGetCudartVersion, cushim_row_cudnnGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetDropoutDescriptor, cudnnGetDropoutDescriptor, cushim_row_cudnnGetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float *dropout, void **states, unsigned long long *seed), (dropoutDesc, handle, dropout, states, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetDropoutDescriptor, cudnnGetDropoutDescriptor, cushim_row_cudnnGetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float *dropout, void **states, unsigned long long *seed), (dropoutDesc, handle, dropout, states, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
 CUSHIM_STUB(const char *, cudnnGetErrorString, cudnnGetErrorString, cushim_row_cudnnGetErrorString, (cudnnStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetExecutionPlanWorkspaceSize, cudnnGetExecutionPlanWorkspaceSize, cushim_row_cudnnGetExecutionPlanWorkspaceSize, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, size_t *workspaceSizeInBytes), (handle, executionPlan, variantPack, workspaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetExecutionPlanWorkspaceSize, cudnnGetExecutionPlanWorkspaceSize, cushim_row_cudnnGetExecutionPlanWorkspaceSize, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, size_t *workspaceSizeInBytes), (handle, executionPlan, variantPack, workspaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFilter4dDescriptor, cudnnGetFilter4dDescriptor, cushim_row_cudnnGetFilter4dDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t *dataType, cudnnTensorFormat_t *format, int *k, int *c, int *h, int *w), (filterDesc, dataType, format, k, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFilter4dDescriptor, cudnnGetFilter4dDescriptor, cushim_row_cudnnGetFilter4dDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t *dataType, cudnnTensorFormat_t *format, int *k, int *c, int *h, int *w), (filterDesc, dataType, format, k, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFilterNdDescriptor, cudnnGetFilterNdDescriptor, cushim_row_cudnnGetFilterNdDescriptor, (cudnnFilterDescriptor_t filterDesc, int nbDimsRequested, cudnnDataType_t *dataType, cudnnTensorFormat_t *format, int *nbDims, int *filterDimA), (filterDesc, nbDimsRequested, dataType, format, nbDims, filterDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFilterNdDescriptor, cudnnGetFilterNdDescriptor, cushim_row_cudnnGetFilterNdDescriptor, (cudnnFilterDescriptor_t filterDesc, int nbDimsRequested, cudnnDataType_t *dataType, cudnnTensorFormat_t *format, int *nbDims, int *filterDimA), (filterDesc, nbDimsRequested, dataType, format, nbDims, filterDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFilterSizeInBytes, cudnnGetFilterSizeInBytes, cushim_row_cudnnGetFilterSizeInBytes, (cudnnFilterDescriptor_t filterDesc, size_t *size), (filterDesc, size), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFilterSizeInBytes, cudnnGetFilterSizeInBytes, cushim_row_cudnnGetFilterSizeInBytes, (cudnnFilterDescriptor_t filterDesc, size_t *size), (filterDesc, size), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFoldedConvBackwardDataDescriptors, cudnnGetFoldedConvBackwardDataDescriptors, cushim_row_cudnnGetFoldedConvBackwardDataDescriptors, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t gradDesc, cudnnTensorFormat_t transformFormat, cudnnFilterDescriptor_t foldedFilterDesc, cudnnTensorDescriptor_t paddedDiffDesc, cudnnConvolutionDescriptor_t foldedConvDesc, cudnnTensorDescriptor_t foldedGradDesc, cudnnTensorTransformDescriptor_t filterFoldTransDesc, cudnnTensorTransformDescriptor_t diffPadTransDesc, cudnnTensorTransformDescriptor_t gradFoldTransDesc, cudnnTensorTransformDescriptor_t gradUnfoldTransDesc), (handle, filterDesc, diffDesc, convDesc, gradDesc, transformFormat, foldedFilterDesc, paddedDiffDesc, foldedConvDesc, foldedGradDesc, filterFoldTransDesc, diffPadTransDesc, gradFoldTransDesc, gradUnfoldTransDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFoldedConvBackwardDataDescriptors, cudnnGetFoldedConvBackwardDataDescriptors, cushim_row_cudnnGetFoldedConvBackwardDataDescriptors, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnTensorDescriptor_t diffDesc, cudnnConvolutionDescriptor_t convDesc, cudnnTensorDescriptor_t gradDesc, cudnnTensorFormat_t transformFormat, cudnnFilterDescriptor_t foldedFilterDesc, cudnnTensorDescriptor_t paddedDiffDesc, cudnnConvolutionDescriptor_t foldedConvDesc, cudnnTensorDescriptor_t foldedGradDesc, cudnnTensorTransformDescriptor_t filterFoldTransDesc, cudnnTensorTransformDescriptor_t diffPadTransDesc, cudnnTensorTransformDescriptor_t gradFoldTransDesc, cudnnTensorTransformDescriptor_t gradUnfoldTransDesc), (handle, filterDesc, diffDesc, convDesc, gradDesc, transformFormat, foldedFilterDesc, paddedDiffDesc, foldedConvDesc, foldedGradDesc, filterFoldTransDesc, diffPadTransDesc, gradFoldTransDesc, gradUnfoldTransDesc), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFusedOpsConstParamPackAttribute, cudnnGetFusedOpsConstParamPackAttribute, cushim_row_cudnnGetFusedOpsConstParamPackAttribute, (cudnnFusedOpsConstParamPack_t constPack, cudnnFusedOpsConstParamLabel_t paramLabel, void *param, int *isNULL), (constPack, paramLabel, param, isNULL), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFusedOpsConstParamPackAttribute, cudnnGetFusedOpsConstParamPackAttribute, cushim_row_cudnnGetFusedOpsConstParamPackAttribute, (cudnnFusedOpsConstParamPack_t constPack, cudnnFusedOpsConstParamLabel_t paramLabel, void *param, int *isNULL), (constPack, paramLabel, param, isNULL), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetFusedOpsVariantParamPackAttribute, cudnnGetFusedOpsVariantParamPackAttribute, cushim_row_cudnnGetFusedOpsVariantParamPackAttribute, (cudnnFusedOpsVariantParamPack_t varPack, cudnnFusedOpsVariantParamLabel_t paramLabel, void *ptr), (varPack, paramLabel, ptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFusedOpsVariantParamPackAttribute, cudnnGetFusedOpsVariantParamPackAttribute, cushim_row_cudnnGetFusedOpsVariantParamPackAttribute, (cudnnFusedOpsVariantParamPack_t varPack, cudnnFusedOpsVariantParamLabel_t paramLabel, void *ptr), (varPack, paramLabel, ptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetLRNDescriptor, cudnnGetLRNDescriptor, cushim_row_cudnnGetLRNDescriptor, (cudnnLRNDescriptor_t normDesc, unsigned int *lrnN, double *lrnAlpha, double *lrnBeta, double *lrnK), (normDesc, lrnN, lrnAlpha, lrnBeta, lrnK), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetLRNDescriptor, cudnnGetLRNDescriptor, cushim_row_cudnnGetLRNDescriptor, (cudnnLRNDescriptor_t normDesc, unsigned int *lrnN, double *lrnAlpha, double *lrnBeta, double *lrnK), (normDesc, lrnN, lrnAlpha, lrnBeta, lrnK), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(void, cudnnGetLastErrorString, cudnnGetLastErrorString, cushim_row_cudnnGetLastErrorString, (char *message, size_t max_size), (message, max_size), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, cudnnGetLastErrorString, cudnnGetLastErrorString, cushim_row_cudnnGetLastErrorString, (char *message, size_t max_size), (message, max_size), cushim::zero<void>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(size_t, cudnnGetMaxDeviceVersion, cudnnGetMaxDeviceVersion, cushim_row_cudnnGetMaxDeviceVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cudnnGetMaxDeviceVersion, cudnnGetMaxDeviceVersion, cushim_row_cudnnGetMaxDeviceVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetMultiHeadAttnBuffers, cudnnGetMultiHeadAttnBuffers, cushim_row_cudnnGetMultiHeadAttnBuffers, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, size_t *weightSizeInBytes, size_t *workSpaceSizeInBytes, size_t *reserveSpaceSizeInBytes), (handle, attnDesc, weightSizeInBytes, workSpaceSizeInBytes, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetMultiHeadAttnBuffers, cudnnGetMultiHeadAttnBuffers, cushim_row_cudnnGetMultiHeadAttnBuffers, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, size_t *weightSizeInBytes, size_t *workSpaceSizeInBytes, size_t *reserveSpaceSizeInBytes), (handle, attnDesc, weightSizeInBytes, workSpaceSizeInBytes, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetMultiHeadAttnWeights, cudnnGetMultiHeadAttnWeights, cushim_row_cudnnGetMultiHeadAttnWeights, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, cudnnMultiHeadAttnWeightKind_t wKind, size_t weightSizeInBytes, const void *weights, cudnnTensorDescriptor_t wDesc, void **wAddr), (handle, attnDesc, wKind, weightSizeInBytes, weights, wDesc, wAddr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetMultiHeadAttnWeights, cudnnGetMultiHeadAttnWeights, cushim_row_cudnnGetMultiHeadAttnWeights, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, cudnnMultiHeadAttnWeightKind_t wKind, size_t weightSizeInBytes, const void *weights, cudnnTensorDescriptor_t wDesc, void **wAddr), (handle, attnDesc, wKind, weightSizeInBytes, weights, wDesc, wAddr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetNormalizationBackwardWorkspaceSize, cudnnGetNormalizationBackwardWorkspaceSize, cushim_row_cudnnGetNormalizationBackwardWorkspaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t dyDesc, cudnnTensorDescriptor_t dzDesc, cudnnTensorDescriptor_t dxDesc, cudnnTensorDescriptor_t dNormScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, xDesc, yDesc, dyDesc, dzDesc, dxDesc, dNormScaleBiasDesc, activationDesc, normMeanVarDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetNormalizationBackwardWorkspaceSize, cudnnGetNormalizationBackwardWorkspaceSize, cushim_row_cudnnGetNormalizationBackwardWorkspaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t dyDesc, cudnnTensorDescriptor_t dzDesc, cudnnTensorDescriptor_t dxDesc, cudnnTensorDescriptor_t dNormScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, xDesc, yDesc, dyDesc, dzDesc, dxDesc, dNormScaleBiasDesc, activationDesc, normMeanVarDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetNormalizationForwardTrainingWorkspaceSize, cudnnGetNormalizationForwardTrainingWorkspaceSize, cushim_row_cudnnGetNormalizationForwardTrainingWorkspaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t zDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t normScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, xDesc, zDesc, yDesc, normScaleBiasDesc, activationDesc, normMeanVarDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetNormalizationForwardTrainingWorkspaceSize, cudnnGetNormalizationForwardTrainingWorkspaceSize, cushim_row_cudnnGetNormalizationForwardTrainingWorkspaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnTensorDescriptor_t xDesc, cudnnTensorDescriptor_t zDesc, cudnnTensorDescriptor_t yDesc, cudnnTensorDescriptor_t normScaleBiasDesc, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t normMeanVarDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, xDesc, zDesc, yDesc, normScaleBiasDesc, activationDesc, normMeanVarDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetNormalizationTrainingReserveSpaceSize, cudnnGetNormalizationTrainingReserveSpaceSize, cushim_row_cudnnGetNormalizationTrainingReserveSpaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t xDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, activationDesc, xDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetNormalizationTrainingReserveSpaceSize, cudnnGetNormalizationTrainingReserveSpaceSize, cushim_row_cudnnGetNormalizationTrainingReserveSpaceSize, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t xDesc, size_t *sizeInBytes, int groupCnt), (handle, mode, normOps, algo, activationDesc, xDesc, sizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetOpTensorDescriptor, cudnnGetOpTensorDescriptor, cushim_row_cudnnGetOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc, cudnnOpTensorOp_t *opTensorOp, cudnnDataType_t *opTensorCompType, cudnnNanPropagation_t *opTensorNanOpt), (opTensorDesc, opTensorOp, opTensorCompType, opTensorNanOpt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetOpTensorDescriptor, cudnnGetOpTensorDescriptor, cushim_row_cudnnGetOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc, cudnnOpTensorOp_t *opTensorOp, cudnnDataType_t *opTensorCompType, cudnnNanPropagation_t *opTensorNanOpt), (opTensorDesc, opTensorOp, opTensorCompType, opTensorNanOpt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetPooling2dDescriptor, cudnnGetPooling2dDescriptor, cushim_row_cudnnGetPooling2dDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t *mode, cudnnNanPropagation_t *maxpoolingNanOpt, int *windowHeight, int *windowWidth, int *verticalPadding, int *horizontalPadding, int *verticalStride, int *horizontalStride), (poolingDesc, mode, maxpoolingNanOpt, windowHeight, windowWidth, verticalPadding, horizontalPadding, verticalStride, horizontalStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetPooling2dDescriptor, cudnnGetPooling2dDescriptor, cushim_row_cudnnGetPooling2dDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t *mode, cudnnNanPropagation_t *maxpoolingNanOpt, int *windowHeight, int *windowWidth, int *verticalPadding, int *horizontalPadding, int *verticalStride, int *horizontalStride), (poolingDesc, mode, maxpoolingNanOpt, windowHeight, windowWidth, verticalPadding, horizontalPadding, verticalStride, horizontalStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetPooling2dForwardOutputDim, cudnnGetPooling2dForwardOutputDim, cushim_row_cudnnGetPooling2dForwardOutputDim, (cudnnPoolingDescriptor_t poolingDesc, cudnnTensorDescriptor_t inputTensorDesc, int *n, int *c, int *h, int *w), (poolingDesc, inputTensorDesc, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetPooling2dForwardOutputDim, cudnnGetPooling2dForwardOutputDim, cushim_row_cudnnGetPooling2dForwardOutputDim, (cudnnPoolingDescriptor_t poolingDesc, cudnnTensorDescriptor_t inputTensorDesc, int *n, int *c, int *h, int *w), (poolingDesc, inputTensorDesc, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetPoolingNdDescriptor, cudnnGetPoolingNdDescriptor, cushim_row_cudnnGetPoolingNdDescriptor, (cudnnPoolingDescriptor_t poolingDesc, int nbDimsRequested, cudnnPoolingMode_t *mode, cudnnNanPropagation_t *maxpoolingNanOpt, int *nbDims, int *windowDimA, int *paddingA, int *strideA), (poolingDesc, nbDimsRequested, mode, maxpoolingNanOpt, nbDims, windowDimA, paddingA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetPoolingNdDescriptor, cudnnGetPoolingNdDescriptor, cushim_row_cudnnGetPoolingNdDescriptor, (cudnnPoolingDescriptor_t poolingDesc, int nbDimsRequested, cudnnPoolingMode_t *mode, cudnnNanPropagation_t *maxpoolingNanOpt, int *nbDims, int *windowDimA, int *paddingA, int *strideA), (poolingDesc, nbDimsRequested, mode, maxpoolingNanOpt, nbDims, windowDimA, paddingA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetPoolingNdForwardOutputDim, cudnnGetPoolingNdForwardOutputDim, cushim_row_cudnnGetPoolingNdForwardOutputDim, (cudnnPoolingDescriptor_t poolingDesc, cudnnTensorDescriptor_t inputTensorDesc, int nbDims, int *outputTensorDimA), (poolingDesc, inputTensorDesc, nbDims, outputTensorDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetPoolingNdForwardOutputDim, cudnnGetPoolingNdForwardOutputDim, cushim_row_cudnnGetPoolingNdForwardOutputDim, (cudnnPoolingDescriptor_t poolingDesc, cudnnTensorDescriptor_t inputTensorDesc, int nbDims, int *outputTensorDimA), (poolingDesc, inputTensorDesc, nbDims, outputTensorDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetProperty, cudnnGetProperty, cushim_row_cudnnGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetProperty, cudnnGetProperty, cushim_row_cudnnGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetRNNDataDescriptor, cudnnGetRNNDataDescriptor, cushim_row_cudnnGetRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc, cudnnDataType_t *dataType, cudnnRNNDataLayout_t *layout, int *maxSeqLength, int *batchSize, int *vectorSize, int arrayLengthRequested, int *seqLengthArray, void *paddingFill), (rnnDataDesc, dataType, layout, maxSeqLength, batchSize, vectorSize, arrayLengthRequested, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetRNNDataDescriptor, cudnnGetRNNDataDescriptor, cushim_row_cudnnGetRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc, cudnnDataType_t *dataType, cudnnRNNDataLayout_t *layout, int *maxSeqLength, int *batchSize, int *vectorSize, int arrayLengthRequested, int *seqLengthArray, void *paddingFill), (rnnDataDesc, dataType, layout, maxSeqLength, batchSize, vectorSize, arrayLengthRequested, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetRNNDescriptor_v8, cudnnGetRNNDescriptor_v8, cushim_row_cudnnGetRNNDescriptor_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNAlgo_t *algo, cudnnRNNMode_t *cellMode, cudnnRNNBiasMode_t *biasMode, cudnnDirectionMode_t *dirMode, cudnnRNNInputMode_t *inputMode, cudnnDataType_t *dataType, cudnnDataType_t *mathPrec, cudnnMathType_t *mathType, int32_t *inputSize, int32_t *hiddenSize, int32_t *projSize, int32_t *numLayers, cudnnDropoutDescriptor_t *dropoutDesc, uint32_t *auxFlags), (rnnDesc, algo, cellMode, biasMode, dirMode, inputMode, dataType, mathPrec, mathType, inputSize, hiddenSize, projSize, numLayers, dropoutDesc, auxFlags), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetRNNDescriptor_v8, cudnnGetRNNDescriptor_v8, cushim_row_cudnnGetRNNDescriptor_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNAlgo_t *algo, cudnnRNNMode_t *cellMode, cudnnRNNBiasMode_t *biasMode, cudnnDirectionMode_t *dirMode, cudnnRNNInputMode_t *inputMode, cudnnDataType_t *dataType, cudnnDataType_t *mathPrec, cudnnMathType_t *mathType, int32_t *inputSize, int32_t *hiddenSize, int32_t *projSize, int32_t *numLayers, cudnnDropoutDescriptor_t *dropoutDesc, uint32_t *auxFlags), (rnnDesc, algo, cellMode, biasMode, dirMode, inputMode, dataType, mathPrec, mathType, inputSize, hiddenSize, projSize, numLayers, dropoutDesc, auxFlags), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetRNNTempSpaceSizes, cudnnGetRNNTempSpaceSizes, cushim_row_cudnnGetRNNTempSpaceSizes, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, cudnnRNNDataDescriptor_t xDesc, size_t *workSpaceSize, size_t *reserveSpaceSize), (handle, rnnDesc, fwdMode, xDesc, workSpaceSize, reserveSpaceSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetRNNTempSpaceSizes, cudnnGetRNNTempSpaceSizes, cushim_row_cudnnGetRNNTempSpaceSizes, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, cudnnRNNDataDescriptor_t xDesc, size_t *workSpaceSize, size_t *reserveSpaceSize), (handle, rnnDesc, fwdMode, xDesc, workSpaceSize, reserveSpaceSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetRNNWeightParams, cudnnGetRNNWeightParams, cushim_row_cudnnGetRNNWeightParams, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, int32_t pseudoLayer, size_t weightSpaceSize, const void *weightSpace, int32_t linLayerID, cudnnTensorDescriptor_t mDesc, void **mAddr, cudnnTensorDescriptor_t bDesc, void **bAddr), (handle, rnnDesc, pseudoLayer, weightSpaceSize, weightSpace, linLayerID, mDesc, mAddr, bDesc, bAddr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetRNNWeightParams, cudnnGetRNNWeightParams, cushim_row_cudnnGetRNNWeightParams, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, int32_t pseudoLayer, size_t weightSpaceSize, const void *weightSpace, int32_t linLayerID, cudnnTensorDescriptor_t mDesc, void **mAddr, cudnnTensorDescriptor_t bDesc, void **bAddr), (handle, rnnDesc, pseudoLayer, weightSpaceSize, weightSpace, linLayerID, mDesc, mAddr, bDesc, bAddr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetRNNWeightSpaceSize, cudnnGetRNNWeightSpaceSize, cushim_row_cudnnGetRNNWeightSpaceSize, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, size_t *weightSpaceSize), (handle, rnnDesc, weightSpaceSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetRNNWeightSpaceSize, cudnnGetRNNWeightSpaceSize, cushim_row_cudnnGetRNNWeightSpaceSize, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, size_t *weightSpaceSize), (handle, rnnDesc, weightSpaceSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetReduceTensorDescriptor, cudnnGetReduceTensorDescriptor, cushim_row_cudnnGetReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnReduceTensorOp_t *reduceTensorOp, cudnnDataType_t *reduceTensorCompType, cudnnNanPropagation_t *reduceTensorNanOpt, cudnnReduceTensorIndices_t *reduceTensorIndices, cudnnIndicesType_t *reduceTensorIndicesType), (reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetReduceTensorDescriptor, cudnnGetReduceTensorDescriptor, cushim_row_cudnnGetReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnReduceTensorOp_t *reduceTensorOp, cudnnDataType_t *reduceTensorCompType, cudnnNanPropagation_t *reduceTensorNanOpt, cudnnReduceTensorIndices_t *reduceTensorIndices, cudnnIndicesType_t *reduceTensorIndicesType), (reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetReductionIndicesSize, cudnnGetReductionIndicesSize, cushim_row_cudnnGetReductionIndicesSize, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnTensorDescriptor_t aDesc, cudnnTensorDescriptor_t cDesc, size_t *sizeInBytes), (handle, reduceTensorDesc, aDesc, cDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetReductionIndicesSize, cudnnGetReductionIndicesSize, cushim_row_cudnnGetReductionIndicesSize, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnTensorDescriptor_t aDesc, cudnnTensorDescriptor_t cDesc, size_t *sizeInBytes), (handle, reduceTensorDesc, aDesc, cDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetReductionWorkspaceSize, cudnnGetReductionWorkspaceSize, cushim_row_cudnnGetReductionWorkspaceSize, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnTensorDescriptor_t aDesc, cudnnTensorDescriptor_t cDesc, size_t *sizeInBytes), (handle, reduceTensorDesc, aDesc, cDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetReductionWorkspaceSize, cudnnGetReductionWorkspaceSize, cushim_row_cudnnGetReductionWorkspaceSize, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnTensorDescriptor_t aDesc, cudnnTensorDescriptor_t cDesc, size_t *sizeInBytes), (handle, reduceTensorDesc, aDesc, cDesc, sizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetSeqDataDescriptor, cudnnGetSeqDataDescriptor, cushim_row_cudnnGetSeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc, cudnnDataType_t *dataType, int *nbDims, int nbDimsRequested, int *dimA, cudnnSeqDataAxis_t *axes, size_t *seqLengthArraySize, size_t seqLengthSizeRequested, int *seqLengthArray, void *paddingFill), (seqDataDesc, dataType, nbDims, nbDimsRequested, dimA, axes, seqLengthArraySize, seqLengthSizeRequested, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetSeqDataDescriptor, cudnnGetSeqDataDescriptor, cushim_row_cudnnGetSeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc, cudnnDataType_t *dataType, int *nbDims, int nbDimsRequested, int *dimA, cudnnSeqDataAxis_t *axes, size_t *seqLengthArraySize, size_t seqLengthSizeRequested, int *seqLengthArray, void *paddingFill), (seqDataDesc, dataType, nbDims, nbDimsRequested, dimA, axes, seqLengthArraySize, seqLengthSizeRequested, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetStream, cudnnGetStream, cushim_row_cudnnGetStream, (cudnnHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetStream, cudnnGetStream, cushim_row_cudnnGetStream, (cudnnHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetTensor4dDescriptor, cudnnGetTensor4dDescriptor, cushim_row_cudnnGetTensor4dDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t *dataType, int *n, int *c, int *h, int *w, int *nStride, int *cStride, int *hStride, int *wStride), (tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetTensor4dDescriptor, cudnnGetTensor4dDescriptor, cushim_row_cudnnGetTensor4dDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t *dataType, int *n, int *c, int *h, int *w, int *nStride, int *cStride, int *hStride, int *wStride), (tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetTensorNdDescriptor, cudnnGetTensorNdDescriptor, cushim_row_cudnnGetTensorNdDescriptor, (cudnnTensorDescriptor_t tensorDesc, int nbDimsRequested, cudnnDataType_t *dataType, int *nbDims, int *dimA, int *strideA), (tensorDesc, nbDimsRequested, dataType, nbDims, dimA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetTensorNdDescriptor, cudnnGetTensorNdDescriptor, cushim_row_cudnnGetTensorNdDescriptor, (cudnnTensorDescriptor_t tensorDesc, int nbDimsRequested, cudnnDataType_t *dataType, int *nbDims, int *dimA, int *strideA), (tensorDesc, nbDimsRequested, dataType, nbDims, dimA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetTensorSizeInBytes, cudnnGetTensorSizeInBytes, cushim_row_cudnnGetTensorSizeInBytes, (cudnnTensorDescriptor_t tensorDesc, size_t *size), (tensorDesc, size), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetTensorSizeInBytes, cudnnGetTensorSizeInBytes, cushim_row_cudnnGetTensorSizeInBytes, (cudnnTensorDescriptor_t tensorDesc, size_t *size), (tensorDesc, size), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGetTensorTransformDescriptor, cudnnGetTensorTransformDescriptor, cushim_row_cudnnGetTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc, uint32_t nbDimsRequested, cudnnTensorFormat_t *destFormat, int32_t *padBeforeA, int32_t *padAfterA, uint32_t *foldA, cudnnFoldingDirection_t *direction), (transformDesc, nbDimsRequested, destFormat, padBeforeA, padAfterA, foldA, direction), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetTensorTransformDescriptor, cudnnGetTensorTransformDescriptor, cushim_row_cudnnGetTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc, uint32_t nbDimsRequested, cudnnTensorFormat_t *destFormat, int32_t *padBeforeA, int32_t *padAfterA, uint32_t *foldA, cudnnFoldingDirection_t *direction), (transformDesc, nbDimsRequested, destFormat, padBeforeA, padAfterA, foldA, direction), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(size_t, cudnnGetVersion, cudnnGetVersion, cushim_row_cudnnGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cudnnGetVersion, cudnnGetVersion, cushim_row_cudnnGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnAggSimpleBackward, cudnnGnnAggSimpleBackward, cushim_row_cudnnGnnAggSimpleBackward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOutput, const void *outPositions, void *gradNodeFeatures, void *gradEdgeFeatures, void *gradConcatFeatures, int nodeFeatDim, int edgeFeatDim, int concatFeatDim, cudnnDataType_t dataType, cudnnGnnAggOp_t aggOp), (stream, graph, gradOutput, outPositions, gradNodeFeatures, gradEdgeFeatures, gradConcatFeatures, nodeFeatDim, edgeFeatDim, concatFeatDim, dataType, aggOp), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnAggSimpleBackward, cudnnGnnAggSimpleBackward, cushim_row_cudnnGnnAggSimpleBackward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOutput, const void *outPositions, void *gradNodeFeatures, void *gradEdgeFeatures, void *gradConcatFeatures, int nodeFeatDim, int edgeFeatDim, int concatFeatDim, cudnnDataType_t dataType, cudnnGnnAggOp_t aggOp), (stream, graph, gradOutput, outPositions, gradNodeFeatures, gradEdgeFeatures, gradConcatFeatures, nodeFeatDim, edgeFeatDim, concatFeatDim, dataType, aggOp), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnAggSimpleForward, cudnnGnnAggSimpleForward, cushim_row_cudnnGnnAggSimpleForward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *nodeFeatures, const void *edgeFeatures, const void *concatFeatures, void *output, void *outPositions, int nodeFeatDim, int edgeFeatDim, int concatFeatDim, cudnnDataType_t dataType, cudnnGnnAggOp_t aggOp), (stream, graph, nodeFeatures, edgeFeatures, concatFeatures, output, outPositions, nodeFeatDim, edgeFeatDim, concatFeatDim, dataType, aggOp), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnAggSimpleForward, cudnnGnnAggSimpleForward, cushim_row_cudnnGnnAggSimpleForward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *nodeFeatures, const void *edgeFeatures, const void *concatFeatures, void *output, void *outPositions, int nodeFeatDim, int edgeFeatDim, int concatFeatDim, cudnnDataType_t dataType, cudnnGnnAggOp_t aggOp), (stream, graph, nodeFeatures, edgeFeatures, concatFeatures, output, outPositions, nodeFeatDim, edgeFeatDim, concatFeatDim, dataType, aggOp), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnMhaGatBackward, cudnnGnnMhaGatBackward, cushim_row_cudnnGnnMhaGatBackward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOut, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const void *smScores, const float *dropoutMask, const float *gradAttention, void *gradSrcFeatures, void *gradDstFeatures, void *gradEdgeFeatures, void *gradWeights, void *gradSmScores, void *gradWspaceFeat, void *gradWspaceWeights, int dimNode, int dimEdge, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType, cudnnDataType_t gradDataType, cudnnDataType_t gradWeightType), (stream, graph, gradOut, srcFeatures, dstFeatures, edgeFeatures, attnWeights, smScores, dropoutMask, gradAttention, gradSrcFeatures, gradDstFeatures, gradEdgeFeatures, gradWeights, gradSmScores, gradWspaceFeat, gradWspaceWeights, dimNode, dimEdge, params, dataType, gradDataType, gradWeightType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnMhaGatBackward, cudnnGnnMhaGatBackward, cushim_row_cudnnGnnMhaGatBackward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOut, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const void *smScores, const float *dropoutMask, const float *gradAttention, void *gradSrcFeatures, void *gradDstFeatures, void *gradEdgeFeatures, void *gradWeights, void *gradSmScores, void *gradWspaceFeat, void *gradWspaceWeights, int dimNode, int dimEdge, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType, cudnnDataType_t gradDataType, cudnnDataType_t gradWeightType), (stream, graph, gradOut, srcFeatures, dstFeatures, edgeFeatures, attnWeights, smScores, dropoutMask, gradAttention, gradSrcFeatures, gradDstFeatures, gradEdgeFeatures, gradWeights, gradSmScores, gradWspaceFeat, gradWspaceWeights, dimNode, dimEdge, params, dataType, gradDataType, gradWeightType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnMhaGatForward, cudnnGnnMhaGatForward, cushim_row_cudnnGnnMhaGatForward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const float *dropoutMask, void *output, void *smScores, int dimNode, int dimEdge, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType), (stream, graph, srcFeatures, dstFeatures, edgeFeatures, attnWeights, dropoutMask, output, smScores, dimNode, dimEdge, params, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnMhaGatForward, cudnnGnnMhaGatForward, cushim_row_cudnnGnnMhaGatForward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const float *dropoutMask, void *output, void *smScores, int dimNode, int dimEdge, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType), (stream, graph, srcFeatures, dstFeatures, edgeFeatures, attnWeights, dropoutMask, output, smScores, dimNode, dimEdge, params, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnMhaGatV2Backward, cudnnGnnMhaGatV2Backward, cushim_row_cudnnGnnMhaGatV2Backward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOut, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const void *smScores, const void *actScores, const float *dropoutMask, const float *gradAttention, void *gradSrcFeatures, void *gradDstFeatures, void *gradEdgeFeatures, void *gradWeights, void *gradSmScores, void *gradWspaceFeat, void *gradWspaceWeights, int dimNode, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType, cudnnDataType_t gradType), (stream, graph, gradOut, srcFeatures, dstFeatures, edgeFeatures, attnWeights, smScores, actScores, dropoutMask, gradAttention, gradSrcFeatures, gradDstFeatures, gradEdgeFeatures, gradWeights, gradSmScores, gradWspaceFeat, gradWspaceWeights, dimNode, params, dataType, gradType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnMhaGatV2Backward, cudnnGnnMhaGatV2Backward, cushim_row_cudnnGnnMhaGatV2Backward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *gradOut, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const void *smScores, const void *actScores, const float *dropoutMask, const float *gradAttention, void *gradSrcFeatures, void *gradDstFeatures, void *gradEdgeFeatures, void *gradWeights, void *gradSmScores, void *gradWspaceFeat, void *gradWspaceWeights, int dimNode, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType, cudnnDataType_t gradType), (stream, graph, gradOut, srcFeatures, dstFeatures, edgeFeatures, attnWeights, smScores, actScores, dropoutMask, gradAttention, gradSrcFeatures, gradDstFeatures, gradEdgeFeatures, gradWeights, gradSmScores, gradWspaceFeat, gradWspaceWeights, dimNode, params, dataType, gradType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGnnMhaGatV2Forward, cudnnGnnMhaGatV2Forward, cushim_row_cudnnGnnMhaGatV2Forward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const float *dropoutMask, void *output, void *smScores, void *actScores, int dimNode, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType), (stream, graph, srcFeatures, dstFeatures, edgeFeatures, attnWeights, dropoutMask, output, smScores, actScores, dimNode, params, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGnnMhaGatV2Forward, cudnnGnnMhaGatV2Forward, cushim_row_cudnnGnnMhaGatV2Forward, (cudaStream_t stream, const cudnnGnnCscGraph_t *graph, const void *srcFeatures, const void *dstFeatures, const void *edgeFeatures, const void *attnWeights, const float *dropoutMask, void *output, void *smScores, void *actScores, int dimNode, const cudnnGnnMhaParams_t *params, cudnnDataType_t dataType), (stream, graph, srcFeatures, dstFeatures, edgeFeatures, attnWeights, dropoutMask, output, smScores, actScores, dimNode, params, dataType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnGraphVersionCheck, cudnnGraphVersionCheck, cushim_row_cudnnGraphVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGraphVersionCheck, cudnnGraphVersionCheck, cushim_row_cudnnGraphVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnIm2Col, cudnnIm2Col, cushim_row_cudnnIm2Col, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, void *colBuffer), (handle, xDesc, x, wDesc, convDesc, colBuffer), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnIm2Col, cudnnIm2Col, cushim_row_cudnnIm2Col, (cudnnHandle_t handle, cudnnTensorDescriptor_t xDesc, const void *x, cudnnFilterDescriptor_t wDesc, cudnnConvolutionDescriptor_t convDesc, void *colBuffer), (handle, xDesc, x, wDesc, convDesc, colBuffer), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnInitTransformDest, cudnnInitTransformDest, cushim_row_cudnnInitTransformDest, (cudnnTensorTransformDescriptor_t transformDesc, cudnnTensorDescriptor_t srcDesc, cudnnTensorDescriptor_t destDesc, size_t *destSizeInBytes), (transformDesc, srcDesc, destDesc, destSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnInitTransformDest, cudnnInitTransformDest, cushim_row_cudnnInitTransformDest, (cudnnTensorTransformDescriptor_t transformDesc, cudnnTensorDescriptor_t srcDesc, cudnnTensorDescriptor_t destDesc, size_t *destSizeInBytes), (transformDesc, srcDesc, destDesc, destSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnLRNCrossChannelBackward, cudnnLRNCrossChannelBackward, cushim_row_cudnnLRNCrossChannelBackward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnLRNMode_t lrnMode, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, normDesc, lrnMode, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnLRNCrossChannelBackward, cudnnLRNCrossChannelBackward, cushim_row_cudnnLRNCrossChannelBackward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnLRNMode_t lrnMode, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, normDesc, lrnMode, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnLRNCrossChannelForward, cudnnLRNCrossChannelForward, cushim_row_cudnnLRNCrossChannelForward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnLRNMode_t lrnMode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, normDesc, lrnMode, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnLRNCrossChannelForward, cudnnLRNCrossChannelForward, cushim_row_cudnnLRNCrossChannelForward, (cudnnHandle_t handle, cudnnLRNDescriptor_t normDesc, cudnnLRNMode_t lrnMode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, normDesc, lrnMode, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnLongFFTCausalConv1dBackward, cudnnLongFFTCausalConv1dBackward, cushim_row_cudnnLongFFTCausalConv1dBackward, (cudaStream_t stream, const void *dy, void *dx, void *dweight, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, void *workspace, size_t workspaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (stream, dy, dx, dweight, batch, dim, seqLen, kernelSize, dataType, workspace, workspaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnLongFFTCausalConv1dBackward, cudnnLongFFTCausalConv1dBackward, cushim_row_cudnnLongFFTCausalConv1dBackward, (cudaStream_t stream, const void *dy, void *dx, void *dweight, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, void *workspace, size_t workspaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (stream, dy, dx, dweight, batch, dim, seqLen, kernelSize, dataType, workspace, workspaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnLongFFTCausalConv1dForward, cudnnLongFFTCausalConv1dForward, cushim_row_cudnnLongFFTCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, void *workspace, size_t workspaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (stream, x, weight, y, batch, dim, seqLen, kernelSize, dataType, workspace, workspaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnLongFFTCausalConv1dForward, cudnnLongFFTCausalConv1dForward, cushim_row_cudnnLongFFTCausalConv1dForward, (cudaStream_t stream, const void *x, const void *weight, void *y, int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, void *workspace, size_t workspaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes), (stream, x, weight, y, batch, dim, seqLen, kernelSize, dataType, workspace, workspaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnLongFFTCausalConv1dGetBufferSizes, cudnnLongFFTCausalConv1dGetBufferSizes, cushim_row_cudnnLongFFTCausalConv1dGetBufferSizes, (int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, size_t *workspaceSizeInBytes, size_t *reserveSpaceSizeInBytes), (batch, dim, seqLen, kernelSize, dataType, workspaceSizeInBytes, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnLongFFTCausalConv1dGetBufferSizes, cudnnLongFFTCausalConv1dGetBufferSizes, cushim_row_cudnnLongFFTCausalConv1dGetBufferSizes, (int batch, int dim, int seqLen, int kernelSize, cudnnDataType_t dataType, size_t *workspaceSizeInBytes, size_t *reserveSpaceSizeInBytes), (batch, dim, seqLen, kernelSize, dataType, workspaceSizeInBytes, reserveSpaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnMakeFusedOpsPlan, cudnnMakeFusedOpsPlan, cushim_row_cudnnMakeFusedOpsPlan, (cudnnHandle_t handle, cudnnFusedOpsPlan_t plan, cudnnFusedOpsConstParamPack_t constPack, size_t *workspaceSizeInBytes), (handle, plan, constPack, workspaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnMakeFusedOpsPlan, cudnnMakeFusedOpsPlan, cushim_row_cudnnMakeFusedOpsPlan, (cudnnHandle_t handle, cudnnFusedOpsPlan_t plan, cudnnFusedOpsConstParamPack_t constPack, size_t *workspaceSizeInBytes), (handle, plan, constPack, workspaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnMultiHeadAttnBackwardData, cudnnMultiHeadAttnBackwardData, cushim_row_cudnnMultiHeadAttnBackwardData, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, const int *loWinIdx, const int *hiWinIdx, const int *devSeqLengthsDQDO, const int *devSeqLengthsDKDV, cudnnSeqDataDescriptor_t doDesc, const void *dout, cudnnSeqDataDescriptor_t dqDesc, void *dqueries, const void *queries, cudnnSeqDataDescriptor_t dkDesc, void *dkeys, const void *keys, cudnnSeqDataDescriptor_t dvDesc, void *dvalues, const void *values, size_t weightSizeInBytes, const void *weights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, loWinIdx, hiWinIdx, devSeqLengthsDQDO, devSeqLengthsDKDV, doDesc, dout, dqDesc, dqueries, queries, dkDesc, dkeys, keys, dvDesc, dvalues, values, weightSizeInBytes, weights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnMultiHeadAttnBackwardData, cudnnMultiHeadAttnBackwardData, cushim_row_cudnnMultiHeadAttnBackwardData, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, const int *loWinIdx, const int *hiWinIdx, const int *devSeqLengthsDQDO, const int *devSeqLengthsDKDV, cudnnSeqDataDescriptor_t doDesc, const void *dout, cudnnSeqDataDescriptor_t dqDesc, void *dqueries, const void *queries, cudnnSeqDataDescriptor_t dkDesc, void *dkeys, const void *keys, cudnnSeqDataDescriptor_t dvDesc, void *dvalues, const void *values, size_t weightSizeInBytes, const void *weights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, loWinIdx, hiWinIdx, devSeqLengthsDQDO, devSeqLengthsDKDV, doDesc, dout, dqDesc, dqueries, queries, dkDesc, dkeys, keys, dvDesc, dvalues, values, weightSizeInBytes, weights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnMultiHeadAttnBackwardWeights, cudnnMultiHeadAttnBackwardWeights, cushim_row_cudnnMultiHeadAttnBackwardWeights, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, cudnnWgradMode_t addGrad, cudnnSeqDataDescriptor_t qDesc, const void *queries, cudnnSeqDataDescriptor_t kDesc, const void *keys, cudnnSeqDataDescriptor_t vDesc, const void *values, cudnnSeqDataDescriptor_t doDesc, const void *dout, size_t weightSizeInBytes, const void *weights, void *dweights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, addGrad, qDesc, queries, kDesc, keys, vDesc, values, doDesc, dout, weightSizeInBytes, weights, dweights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnMultiHeadAttnBackwardWeights, cudnnMultiHeadAttnBackwardWeights, cushim_row_cudnnMultiHeadAttnBackwardWeights, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, cudnnWgradMode_t addGrad, cudnnSeqDataDescriptor_t qDesc, const void *queries, cudnnSeqDataDescriptor_t kDesc, const void *keys, cudnnSeqDataDescriptor_t vDesc, const void *values, cudnnSeqDataDescriptor_t doDesc, const void *dout, size_t weightSizeInBytes, const void *weights, void *dweights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, addGrad, qDesc, queries, kDesc, keys, vDesc, values, doDesc, dout, weightSizeInBytes, weights, dweights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnMultiHeadAttnForward, cudnnMultiHeadAttnForward, cushim_row_cudnnMultiHeadAttnForward, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, int currIdx, const int *loWinIdx, const int *hiWinIdx, const int *devSeqLengthsQO, const int *devSeqLengthsKV, cudnnSeqDataDescriptor_t qDesc, const void *queries, const void *residuals, cudnnSeqDataDescriptor_t kDesc, const void *keys, cudnnSeqDataDescriptor_t vDesc, const void *values, cudnnSeqDataDescriptor_t oDesc, void *out, size_t weightSizeInBytes, const void *weights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, currIdx, loWinIdx, hiWinIdx, devSeqLengthsQO, devSeqLengthsKV, qDesc, queries, residuals, kDesc, keys, vDesc, values, oDesc, out, weightSizeInBytes, weights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnMultiHeadAttnForward, cudnnMultiHeadAttnForward, cushim_row_cudnnMultiHeadAttnForward, (cudnnHandle_t handle, cudnnAttnDescriptor_t attnDesc, int currIdx, const int *loWinIdx, const int *hiWinIdx, const int *devSeqLengthsQO, const int *devSeqLengthsKV, cudnnSeqDataDescriptor_t qDesc, const void *queries, const void *residuals, cudnnSeqDataDescriptor_t kDesc, const void *keys, cudnnSeqDataDescriptor_t vDesc, const void *values, cudnnSeqDataDescriptor_t oDesc, void *out, size_t weightSizeInBytes, const void *weights, size_t workSpaceSizeInBytes, void *workSpace, size_t reserveSpaceSizeInBytes, void *reserveSpace), (handle, attnDesc, currIdx, loWinIdx, hiWinIdx, devSeqLengthsQO, devSeqLengthsKV, qDesc, queries, residuals, kDesc, keys, vDesc, values, oDesc, out, weightSizeInBytes, weights, workSpaceSizeInBytes, workSpace, reserveSpaceSizeInBytes, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnNormalizationBackward, cudnnNormalizationBackward, cushim_row_cudnnNormalizationBackward, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t yDesc, const void *yData, cudnnTensorDescriptor_t dyDesc, const void *dyData, cudnnTensorDescriptor_t dzDesc, void *dzData, cudnnTensorDescriptor_t dxDesc, void *dxData, cudnnTensorDescriptor_t dNormScaleBiasDesc, const void *normScaleData, const void *normBiasData, void *dNormScaleData, void *dNormBiasData, double epsilon, cudnnTensorDescriptor_t normMeanVarDesc, const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt), (handle, mode, normOps, algo, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, xData, yDesc, yData, dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, dNormScaleBiasDesc, normScaleData, normBiasData, dNormScaleData, dNormBiasData, epsilon, normMeanVarDesc, savedMean, savedInvVariance, activationDesc, workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnNormalizationBackward, cudnnNormalizationBackward, cushim_row_cudnnNormalizationBackward, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t yDesc, const void *yData, cudnnTensorDescriptor_t dyDesc, const void *dyData, cudnnTensorDescriptor_t dzDesc, void *dzData, cudnnTensorDescriptor_t dxDesc, void *dxData, cudnnTensorDescriptor_t dNormScaleBiasDesc, const void *normScaleData, const void *normBiasData, void *dNormScaleData, void *dNormBiasData, double epsilon, cudnnTensorDescriptor_t normMeanVarDesc, const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt), (handle, mode, normOps, algo, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, xData, yDesc, yData, dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, dNormScaleBiasDesc, normScaleData, normBiasData, dNormScaleData, dNormBiasData, epsilon, normMeanVarDesc, savedMean, savedInvVariance, activationDesc, workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnNormalizationForwardInference, cudnnNormalizationForwardInference, cushim_row_cudnnNormalizationForwardInference, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, cudnnTensorDescriptor_t normMeanVarDesc, const void *estimatedMean, const void *estimatedVariance, cudnnTensorDescriptor_t zDesc, const void *z, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t yDesc, void *y, double epsilon, int groupCnt), (handle, mode, normOps, algo, alpha, beta, xDesc, x, normScaleBiasDesc, normScale, normBias, normMeanVarDesc, estimatedMean, estimatedVariance, zDesc, z, activationDesc, yDesc, y, epsilon, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnNormalizationForwardInference, cudnnNormalizationForwardInference, cushim_row_cudnnNormalizationForwardInference, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, cudnnTensorDescriptor_t normMeanVarDesc, const void *estimatedMean, const void *estimatedVariance, cudnnTensorDescriptor_t zDesc, const void *z, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t yDesc, void *y, double epsilon, int groupCnt), (handle, mode, normOps, algo, alpha, beta, xDesc, x, normScaleBiasDesc, normScale, normBias, normMeanVarDesc, estimatedMean, estimatedVariance, zDesc, z, activationDesc, yDesc, y, epsilon, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnNormalizationForwardTraining, cudnnNormalizationForwardTraining, cushim_row_cudnnNormalizationForwardTraining, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, double exponentialAverageFactor, cudnnTensorDescriptor_t normMeanVarDesc, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t zDesc, const void *zData, cudnnTensorDescriptor_t yDesc, void *yData, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt), (handle, mode, normOps, algo, alpha, beta, xDesc, xData, normScaleBiasDesc, normScale, normBias, exponentialAverageFactor, normMeanVarDesc, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activationDesc, zDesc, zData, yDesc, yData, workspace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnNormalizationForwardTraining, cudnnNormalizationForwardTraining, cushim_row_cudnnNormalizationForwardTraining, (cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, cudnnTensorDescriptor_t xDesc, const void *xData, cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, double exponentialAverageFactor, cudnnTensorDescriptor_t normMeanVarDesc, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance, cudnnActivationDescriptor_t activationDesc, cudnnTensorDescriptor_t zDesc, const void *zData, cudnnTensorDescriptor_t yDesc, void *yData, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes, int groupCnt), (handle, mode, normOps, algo, alpha, beta, xDesc, xData, normScaleBiasDesc, normScale, normBias, exponentialAverageFactor, normMeanVarDesc, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activationDesc, zDesc, zData, yDesc, yData, workspace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes, groupCnt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnOpTensor, cudnnOpTensor, cushim_row_cudnnOpTensor, (cudnnHandle_t handle, cudnnOpTensorDescriptor_t opTensorDesc, const void *alpha1, cudnnTensorDescriptor_t aDesc, const void *A, const void *alpha2, cudnnTensorDescriptor_t bDesc, const void *B, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, opTensorDesc, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnOpTensor, cudnnOpTensor, cushim_row_cudnnOpTensor, (cudnnHandle_t handle, cudnnOpTensorDescriptor_t opTensorDesc, const void *alpha1, cudnnTensorDescriptor_t aDesc, const void *A, const void *alpha2, cudnnTensorDescriptor_t bDesc, const void *B, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, opTensorDesc, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnOpsVersionCheck, cudnnOpsVersionCheck, cushim_row_cudnnOpsVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnOpsVersionCheck, cudnnOpsVersionCheck, cushim_row_cudnnOpsVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnPoolingBackward, cudnnPoolingBackward, cushim_row_cudnnPoolingBackward, (cudnnHandle_t handle, cudnnPoolingDescriptor_t poolingDesc, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, poolingDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnPoolingBackward, cudnnPoolingBackward, cushim_row_cudnnPoolingBackward, (cudnnHandle_t handle, cudnnPoolingDescriptor_t poolingDesc, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, poolingDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnPoolingForward, cudnnPoolingForward, cushim_row_cudnnPoolingForward, (cudnnHandle_t handle, cudnnPoolingDescriptor_t poolingDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, poolingDesc, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnPoolingForward, cudnnPoolingForward, cushim_row_cudnnPoolingForward, (cudnnHandle_t handle, cudnnPoolingDescriptor_t poolingDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, poolingDesc, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnQueryRuntimeError, cudnnQueryRuntimeError, cushim_row_cudnnQueryRuntimeError, (cudnnHandle_t handle, cudnnStatus_t *rstatus, cudnnErrQueryMode_t mode, cudnnRuntimeTag_t *tag), (handle, rstatus, mode, tag), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnQueryRuntimeError, cudnnQueryRuntimeError, cushim_row_cudnnQueryRuntimeError, (cudnnHandle_t handle, cudnnStatus_t *rstatus, cudnnErrQueryMode_t mode, cudnnRuntimeTag_t *tag), (handle, rstatus, mode, tag), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNBackwardData_v8, cudnnRNNBackwardData_v8, cushim_row_cudnnRNNBackwardData_v8, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t yDesc, const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc, void *dx, cudnnTensorDescriptor_t hDesc, const void *hx, const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc, const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, devSeqLengths, yDesc, y, dy, xDesc, dx, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNBackwardData_v8, cudnnRNNBackwardData_v8, cushim_row_cudnnRNNBackwardData_v8, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t yDesc, const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc, void *dx, cudnnTensorDescriptor_t hDesc, const void *hx, const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc, const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, devSeqLengths, yDesc, y, dy, xDesc, dx, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNBackwardWeights_v8, cudnnRNNBackwardWeights_v8, cushim_row_cudnnRNNBackwardWeights_v8, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnWgradMode_t addGrad, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t hDesc, const void *hx, cudnnRNNDataDescriptor_t yDesc, const void *y, size_t weightSpaceSize, void *dweightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, addGrad, devSeqLengths, xDesc, x, hDesc, hx, yDesc, y, weightSpaceSize, dweightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNBackwardWeights_v8, cudnnRNNBackwardWeights_v8, cushim_row_cudnnRNNBackwardWeights_v8, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnWgradMode_t addGrad, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t hDesc, const void *hx, cudnnRNNDataDescriptor_t yDesc, const void *y, size_t weightSpaceSize, void *dweightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, addGrad, devSeqLengths, xDesc, x, hDesc, hx, yDesc, y, weightSpaceSize, dweightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNForward, cudnnRNNForward, cushim_row_cudnnRNNForward, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnRNNDataDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t hDesc, const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx, void *cy, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, fwdMode, devSeqLengths, xDesc, x, yDesc, y, hDesc, hx, hy, cDesc, cx, cy, weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNForward, cudnnRNNForward, cushim_row_cudnnRNNForward, (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, const int32_t *devSeqLengths, cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnRNNDataDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t hDesc, const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx, void *cy, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace), (handle, rnnDesc, fwdMode, devSeqLengths, xDesc, x, yDesc, y, hDesc, hx, hy, cDesc, cx, cy, weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNGetClip_v8, cudnnRNNGetClip_v8, cushim_row_cudnnRNNGetClip_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t *clipMode, cudnnNanPropagation_t *clipNanOpt, double *lclip, double *rclip), (rnnDesc, clipMode, clipNanOpt, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNGetClip_v8, cudnnRNNGetClip_v8, cushim_row_cudnnRNNGetClip_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t *clipMode, cudnnNanPropagation_t *clipNanOpt, double *lclip, double *rclip), (rnnDesc, clipMode, clipNanOpt, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNGetClip_v9, cudnnRNNGetClip_v9, cushim_row_cudnnRNNGetClip_v9, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t *clipMode, double *lclip, double *rclip), (rnnDesc, clipMode, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNGetClip_v9, cudnnRNNGetClip_v9, cushim_row_cudnnRNNGetClip_v9, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t *clipMode, double *lclip, double *rclip), (rnnDesc, clipMode, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNSetClip_v8, cudnnRNNSetClip_v8, cushim_row_cudnnRNNSetClip_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t clipMode, cudnnNanPropagation_t clipNanOpt, double lclip, double rclip), (rnnDesc, clipMode, clipNanOpt, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNSetClip_v8, cudnnRNNSetClip_v8, cushim_row_cudnnRNNSetClip_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t clipMode, cudnnNanPropagation_t clipNanOpt, double lclip, double rclip), (rnnDesc, clipMode, clipNanOpt, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRNNSetClip_v9, cudnnRNNSetClip_v9, cushim_row_cudnnRNNSetClip_v9, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t clipMode, double lclip, double rclip), (rnnDesc, clipMode, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRNNSetClip_v9, cudnnRNNSetClip_v9, cushim_row_cudnnRNNSetClip_v9, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNClipMode_t clipMode, double lclip, double rclip), (rnnDesc, clipMode, lclip, rclip), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnReduceTensor, cudnnReduceTensor, cushim_row_cudnnReduceTensor, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, void *indices, size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha, cudnnTensorDescriptor_t aDesc, const void *A, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnReduceTensor, cudnnReduceTensor, cushim_row_cudnnReduceTensor, (cudnnHandle_t handle, cudnnReduceTensorDescriptor_t reduceTensorDesc, void *indices, size_t indicesSizeInBytes, void *workspace, size_t workspaceSizeInBytes, const void *alpha, cudnnTensorDescriptor_t aDesc, const void *A, const void *beta, cudnnTensorDescriptor_t cDesc, void *C), (handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnReorderFilterAndBias, cudnnReorderFilterAndBias, cushim_row_cudnnReorderFilterAndBias, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnReorderType_t reorderType, const void *filterData, void *reorderedFilterData, int reorderBias, const void *biasData, void *reorderedBiasData), (handle, filterDesc, reorderType, filterData, reorderedFilterData, reorderBias, biasData, reorderedBiasData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnReorderFilterAndBias, cudnnReorderFilterAndBias, cushim_row_cudnnReorderFilterAndBias, (cudnnHandle_t handle, cudnnFilterDescriptor_t filterDesc, cudnnReorderType_t reorderType, const void *filterData, void *reorderedFilterData, int reorderBias, const void *biasData, void *reorderedBiasData), (handle, filterDesc, reorderType, filterData, reorderedFilterData, reorderBias, biasData, reorderedBiasData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnRestoreDropoutDescriptor, cudnnRestoreDropoutDescriptor, cushim_row_cudnnRestoreDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float dropout, void *states, size_t stateSizeInBytes, unsigned long long seed), (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnRestoreDropoutDescriptor, cudnnRestoreDropoutDescriptor, cushim_row_cudnnRestoreDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float dropout, void *states, size_t stateSizeInBytes, unsigned long long seed), (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnScaleTensor, cudnnScaleTensor, cushim_row_cudnnScaleTensor, (cudnnHandle_t handle, cudnnTensorDescriptor_t yDesc, void *y, const void *alpha), (handle, yDesc, y, alpha), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnScaleTensor, cudnnScaleTensor, cushim_row_cudnnScaleTensor, (cudnnHandle_t handle, cudnnTensorDescriptor_t yDesc, void *y, const void *alpha), (handle, yDesc, y, alpha), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetActivationDescriptor, cudnnSetActivationDescriptor, cushim_row_cudnnSetActivationDescriptor, (cudnnActivationDescriptor_t activationDesc, cudnnActivationMode_t mode, cudnnNanPropagation_t reluNanOpt, double coef), (activationDesc, mode, reluNanOpt, coef), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetActivationDescriptor, cudnnSetActivationDescriptor, cushim_row_cudnnSetActivationDescriptor, (cudnnActivationDescriptor_t activationDesc, cudnnActivationMode_t mode, cudnnNanPropagation_t reluNanOpt, double coef), (activationDesc, mode, reluNanOpt, coef), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetActivationDescriptorSwishBeta, cudnnSetActivationDescriptorSwishBeta, cushim_row_cudnnSetActivationDescriptorSwishBeta, (cudnnActivationDescriptor_t activationDesc, double swish_beta), (activationDesc, swish_beta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetActivationDescriptorSwishBeta, cudnnSetActivationDescriptorSwishBeta, cushim_row_cudnnSetActivationDescriptorSwishBeta, (cudnnActivationDescriptor_t activationDesc, double swish_beta), (activationDesc, swish_beta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetAttnDescriptor, cudnnSetAttnDescriptor, cushim_row_cudnnSetAttnDescriptor, (cudnnAttnDescriptor_t attnDesc, unsigned int attnMode, int nHeads, double smScaler, cudnnDataType_t dataType, cudnnDataType_t computePrec, cudnnMathType_t mathType, cudnnDropoutDescriptor_t attnDropoutDesc, cudnnDropoutDescriptor_t postDropoutDesc, int qSize, int kSize, int vSize, int qProjSize, int kProjSize, int vProjSize, int oProjSize, int qoMaxSeqLength, int kvMaxSeqLength, int maxBatchSize, int maxBeamSize), (attnDesc, attnMode, nHeads, smScaler, dataType, computePrec, mathType, attnDropoutDesc, postDropoutDesc, qSize, kSize, vSize, qProjSize, kProjSize, vProjSize, oProjSize, qoMaxSeqLength, kvMaxSeqLength, maxBatchSize, maxBeamSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetAttnDescriptor, cudnnSetAttnDescriptor, cushim_row_cudnnSetAttnDescriptor, (cudnnAttnDescriptor_t attnDesc, unsigned int attnMode, int nHeads, double smScaler, cudnnDataType_t dataType, cudnnDataType_t computePrec, cudnnMathType_t mathType, cudnnDropoutDescriptor_t attnDropoutDesc, cudnnDropoutDescriptor_t postDropoutDesc, int qSize, int kSize, int vSize, int qProjSize, int kProjSize, int vProjSize, int oProjSize, int qoMaxSeqLength, int kvMaxSeqLength, int maxBatchSize, int maxBeamSize), (attnDesc, attnMode, nHeads, smScaler, dataType, computePrec, mathType, attnDropoutDesc, postDropoutDesc, qSize, kSize, vSize, qProjSize, kProjSize, vProjSize, oProjSize, qoMaxSeqLength, kvMaxSeqLength, maxBatchSize, maxBeamSize), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetCTCLossDescriptor, cudnnSetCTCLossDescriptor, cushim_row_cudnnSetCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType), (ctcLossDesc, compType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetCTCLossDescriptor, cudnnSetCTCLossDescriptor, cushim_row_cudnnSetCTCLossDescriptor, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType), (ctcLossDesc, compType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetCTCLossDescriptorEx, cudnnSetCTCLossDescriptorEx, cushim_row_cudnnSetCTCLossDescriptorEx, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnNanPropagation_t gradMode), (ctcLossDesc, compType, normMode, gradMode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetCTCLossDescriptorEx, cudnnSetCTCLossDescriptorEx, cushim_row_cudnnSetCTCLossDescriptorEx, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnNanPropagation_t gradMode), (ctcLossDesc, compType, normMode, gradMode), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetCTCLossDescriptor_v8, cudnnSetCTCLossDescriptor_v8, cushim_row_cudnnSetCTCLossDescriptor_v8, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnNanPropagation_t gradMode, int maxLabelLength), (ctcLossDesc, compType, normMode, gradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetCTCLossDescriptor_v8, cudnnSetCTCLossDescriptor_v8, cushim_row_cudnnSetCTCLossDescriptor_v8, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnNanPropagation_t gradMode, int maxLabelLength), (ctcLossDesc, compType, normMode, gradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetCTCLossDescriptor_v9, cudnnSetCTCLossDescriptor_v9, cushim_row_cudnnSetCTCLossDescriptor_v9, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnCTCGradMode_t ctcGradMode, int maxLabelLength), (ctcLossDesc, compType, normMode, ctcGradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetCTCLossDescriptor_v9, cudnnSetCTCLossDescriptor_v9, cushim_row_cudnnSetCTCLossDescriptor_v9, (cudnnCTCLossDescriptor_t ctcLossDesc, cudnnDataType_t compType, cudnnLossNormalizationMode_t normMode, cudnnCTCGradMode_t ctcGradMode, int maxLabelLength), (ctcLossDesc, compType, normMode, ctcGradMode, maxLabelLength), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetCallback, cudnnSetCallback, cushim_row_cudnnSetCallback, (unsigned int mask, void *udata, cudnnCallback_t fptr), (mask, udata, fptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetCallback, cudnnSetCallback, cushim_row_cudnnSetCallback, (unsigned int mask, void *udata, cudnnCallback_t fptr), (mask, udata, fptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetConvolution2dDescriptor, cudnnSetConvolution2dDescriptor, cushim_row_cudnnSetConvolution2dDescriptor, (cudnnConvolutionDescriptor_t convDesc, int pad_h, int pad_w, int u, int v, int dilation_h, int dilation_w, cudnnConvolutionMode_t mode, cudnnDataType_t computeType), (convDesc, pad_h, pad_w, u, v, dilation_h, dilation_w, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetConvolution2dDescriptor, cudnnSetConvolution2dDescriptor, cushim_row_cudnnSetConvolution2dDescriptor, (cudnnConvolutionDescriptor_t convDesc, int pad_h, int pad_w, int u, int v, int dilation_h, int dilation_w, cudnnConvolutionMode_t mode, cudnnDataType_t computeType), (convDesc, pad_h, pad_w, u, v, dilation_h, dilation_w, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetConvolutionGroupCount, cudnnSetConvolutionGroupCount, cushim_row_cudnnSetConvolutionGroupCount, (cudnnConvolutionDescriptor_t convDesc, int groupCount), (convDesc, groupCount), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetConvolutionGroupCount, cudnnSetConvolutionGroupCount, cushim_row_cudnnSetConvolutionGroupCount, (cudnnConvolutionDescriptor_t convDesc, int groupCount), (convDesc, groupCount), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetConvolutionMathType, cudnnSetConvolutionMathType, cushim_row_cudnnSetConvolutionMathType, (cudnnConvolutionDescriptor_t convDesc, cudnnMathType_t mathType), (convDesc, mathType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetConvolutionMathType, cudnnSetConvolutionMathType, cushim_row_cudnnSetConvolutionMathType, (cudnnConvolutionDescriptor_t convDesc, cudnnMathType_t mathType), (convDesc, mathType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetConvolutionNdDescriptor, cudnnSetConvolutionNdDescriptor, cushim_row_cudnnSetConvolutionNdDescriptor, (cudnnConvolutionDescriptor_t convDesc, int arrayLength, const int *padA, const int *filterStrideA, const int *dilationA, cudnnConvolutionMode_t mode, cudnnDataType_t computeType), (convDesc, arrayLength, padA, filterStrideA, dilationA, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetConvolutionNdDescriptor, cudnnSetConvolutionNdDescriptor, cushim_row_cudnnSetConvolutionNdDescriptor, (cudnnConvolutionDescriptor_t convDesc, int arrayLength, const int *padA, const int *filterStrideA, const int *dilationA, cudnnConvolutionMode_t mode, cudnnDataType_t computeType), (convDesc, arrayLength, padA, filterStrideA, dilationA, mode, computeType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetConvolutionReorderType, cudnnSetConvolutionReorderType, cushim_row_cudnnSetConvolutionReorderType, (cudnnConvolutionDescriptor_t convDesc, cudnnReorderType_t reorderType), (convDesc, reorderType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetConvolutionReorderType, cudnnSetConvolutionReorderType, cushim_row_cudnnSetConvolutionReorderType, (cudnnConvolutionDescriptor_t convDesc, cudnnReorderType_t reorderType), (convDesc, reorderType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetDropoutDescriptor, cudnnSetDropoutDescriptor, cushim_row_cudnnSetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float dropout, void *states, size_t stateSizeInBytes, unsigned long long seed), (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetDropoutDescriptor, cudnnSetDropoutDescriptor, cushim_row_cudnnSetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float dropout, void *states, size_t stateSizeInBytes, unsigned long long seed), (dropoutDesc, handle, dropout, states, stateSizeInBytes, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetFilter4dDescriptor, cudnnSetFilter4dDescriptor, cushim_row_cudnnSetFilter4dDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t dataType, cudnnTensorFormat_t format, int k, int c, int h, int w), (filterDesc, dataType, format, k, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetFilter4dDescriptor, cudnnSetFilter4dDescriptor, cushim_row_cudnnSetFilter4dDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t dataType, cudnnTensorFormat_t format, int k, int c, int h, int w), (filterDesc, dataType, format, k, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetFilterNdDescriptor, cudnnSetFilterNdDescriptor, cushim_row_cudnnSetFilterNdDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t dataType, cudnnTensorFormat_t format, int nbDims, const int *filterDimA), (filterDesc, dataType, format, nbDims, filterDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetFilterNdDescriptor, cudnnSetFilterNdDescriptor, cushim_row_cudnnSetFilterNdDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t dataType, cudnnTensorFormat_t format, int nbDims, const int *filterDimA), (filterDesc, dataType, format, nbDims, filterDimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetFusedOpsConstParamPackAttribute, cudnnSetFusedOpsConstParamPackAttribute, cushim_row_cudnnSetFusedOpsConstParamPackAttribute, (cudnnFusedOpsConstParamPack_t constPack, cudnnFusedOpsConstParamLabel_t paramLabel, const void *param), (constPack, paramLabel, param), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetFusedOpsConstParamPackAttribute, cudnnSetFusedOpsConstParamPackAttribute, cushim_row_cudnnSetFusedOpsConstParamPackAttribute, (cudnnFusedOpsConstParamPack_t constPack, cudnnFusedOpsConstParamLabel_t paramLabel, const void *param), (constPack, paramLabel, param), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_CNN_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetFusedOpsVariantParamPackAttribute, cudnnSetFusedOpsVariantParamPackAttribute, cushim_row_cudnnSetFusedOpsVariantParamPackAttribute, (cudnnFusedOpsVariantParamPack_t varPack, cudnnFusedOpsVariantParamLabel_t paramLabel, void *ptr), (varPack, paramLabel, ptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetFusedOpsVariantParamPackAttribute, cudnnSetFusedOpsVariantParamPackAttribute, cushim_row_cudnnSetFusedOpsVariantParamPackAttribute, (cudnnFusedOpsVariantParamPack_t varPack, cudnnFusedOpsVariantParamLabel_t paramLabel, void *ptr), (varPack, paramLabel, ptr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetLRNDescriptor, cudnnSetLRNDescriptor, cushim_row_cudnnSetLRNDescriptor, (cudnnLRNDescriptor_t normDesc, unsigned int lrnN, double lrnAlpha, double lrnBeta, double lrnK), (normDesc, lrnN, lrnAlpha, lrnBeta, lrnK), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetLRNDescriptor, cudnnSetLRNDescriptor, cushim_row_cudnnSetLRNDescriptor, (cudnnLRNDescriptor_t normDesc, unsigned int lrnN, double lrnAlpha, double lrnBeta, double lrnK), (normDesc, lrnN, lrnAlpha, lrnBeta, lrnK), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetOpTensorDescriptor, cudnnSetOpTensorDescriptor, cushim_row_cudnnSetOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc, cudnnOpTensorOp_t opTensorOp, cudnnDataType_t opTensorCompType, cudnnNanPropagation_t opTensorNanOpt), (opTensorDesc, opTensorOp, opTensorCompType, opTensorNanOpt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetOpTensorDescriptor, cudnnSetOpTensorDescriptor, cushim_row_cudnnSetOpTensorDescriptor, (cudnnOpTensorDescriptor_t opTensorDesc, cudnnOpTensorOp_t opTensorOp, cudnnDataType_t opTensorCompType, cudnnNanPropagation_t opTensorNanOpt), (opTensorDesc, opTensorOp, opTensorCompType, opTensorNanOpt), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetPooling2dDescriptor, cudnnSetPooling2dDescriptor, cushim_row_cudnnSetPooling2dDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t mode, cudnnNanPropagation_t maxpoolingNanOpt, int windowHeight, int windowWidth, int verticalPadding, int horizontalPadding, int verticalStride, int horizontalStride), (poolingDesc, mode, maxpoolingNanOpt, windowHeight, windowWidth, verticalPadding, horizontalPadding, verticalStride, horizontalStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetPooling2dDescriptor, cudnnSetPooling2dDescriptor, cushim_row_cudnnSetPooling2dDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t mode, cudnnNanPropagation_t maxpoolingNanOpt, int windowHeight, int windowWidth, int verticalPadding, int horizontalPadding, int verticalStride, int horizontalStride), (poolingDesc, mode, maxpoolingNanOpt, windowHeight, windowWidth, verticalPadding, horizontalPadding, verticalStride, horizontalStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetPoolingNdDescriptor, cudnnSetPoolingNdDescriptor, cushim_row_cudnnSetPoolingNdDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t mode, cudnnNanPropagation_t maxpoolingNanOpt, int nbDims, const int *windowDimA, const int *paddingA, const int *strideA), (poolingDesc, mode, maxpoolingNanOpt, nbDims, windowDimA, paddingA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetPoolingNdDescriptor, cudnnSetPoolingNdDescriptor, cushim_row_cudnnSetPoolingNdDescriptor, (cudnnPoolingDescriptor_t poolingDesc, cudnnPoolingMode_t mode, cudnnNanPropagation_t maxpoolingNanOpt, int nbDims, const int *windowDimA, const int *paddingA, const int *strideA), (poolingDesc, mode, maxpoolingNanOpt, nbDims, windowDimA, paddingA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetRNNDataDescriptor, cudnnSetRNNDataDescriptor, cushim_row_cudnnSetRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc, cudnnDataType_t dataType, cudnnRNNDataLayout_t layout, int maxSeqLength, int batchSize, int vectorSize, const int *seqLengthArray, void *paddingFill), (rnnDataDesc, dataType, layout, maxSeqLength, batchSize, vectorSize, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetRNNDataDescriptor, cudnnSetRNNDataDescriptor, cushim_row_cudnnSetRNNDataDescriptor, (cudnnRNNDataDescriptor_t rnnDataDesc, cudnnDataType_t dataType, cudnnRNNDataLayout_t layout, int maxSeqLength, int batchSize, int vectorSize, const int *seqLengthArray, void *paddingFill), (rnnDataDesc, dataType, layout, maxSeqLength, batchSize, vectorSize, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetRNNDescriptor_v8, cudnnSetRNNDescriptor_v8, cushim_row_cudnnSetRNNDescriptor_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNAlgo_t algo, cudnnRNNMode_t cellMode, cudnnRNNBiasMode_t biasMode, cudnnDirectionMode_t dirMode, cudnnRNNInputMode_t inputMode, cudnnDataType_t dataType, cudnnDataType_t mathPrec, cudnnMathType_t mathType, int32_t inputSize, int32_t hiddenSize, int32_t projSize, int32_t numLayers, cudnnDropoutDescriptor_t dropoutDesc, uint32_t auxFlags), (rnnDesc, algo, cellMode, biasMode, dirMode, inputMode, dataType, mathPrec, mathType, inputSize, hiddenSize, projSize, numLayers, dropoutDesc, auxFlags), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetRNNDescriptor_v8, cudnnSetRNNDescriptor_v8, cushim_row_cudnnSetRNNDescriptor_v8, (cudnnRNNDescriptor_t rnnDesc, cudnnRNNAlgo_t algo, cudnnRNNMode_t cellMode, cudnnRNNBiasMode_t biasMode, cudnnDirectionMode_t dirMode, cudnnRNNInputMode_t inputMode, cudnnDataType_t dataType, cudnnDataType_t mathPrec, cudnnMathType_t mathType, int32_t inputSize, int32_t hiddenSize, int32_t projSize, int32_t numLayers, cudnnDropoutDescriptor_t dropoutDesc, uint32_t auxFlags), (rnnDesc, algo, cellMode, biasMode, dirMode, inputMode, dataType, mathPrec, mathType, inputSize, hiddenSize, projSize, numLayers, dropoutDesc, auxFlags), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetReduceTensorDescriptor, cudnnSetReduceTensorDescriptor, cushim_row_cudnnSetReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnReduceTensorOp_t reduceTensorOp, cudnnDataType_t reduceTensorCompType, cudnnNanPropagation_t reduceTensorNanOpt, cudnnReduceTensorIndices_t reduceTensorIndices, cudnnIndicesType_t reduceTensorIndicesType), (reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetReduceTensorDescriptor, cudnnSetReduceTensorDescriptor, cushim_row_cudnnSetReduceTensorDescriptor, (cudnnReduceTensorDescriptor_t reduceTensorDesc, cudnnReduceTensorOp_t reduceTensorOp, cudnnDataType_t reduceTensorCompType, cudnnNanPropagation_t reduceTensorNanOpt, cudnnReduceTensorIndices_t reduceTensorIndices, cudnnIndicesType_t reduceTensorIndicesType), (reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_ADV_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetSeqDataDescriptor, cudnnSetSeqDataDescriptor, cushim_row_cudnnSetSeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc, cudnnDataType_t dataType, int nbDims, const int *dimA, const cudnnSeqDataAxis_t *axes, size_t seqLengthArraySize, const int *seqLengthArray, void *paddingFill), (seqDataDesc, dataType, nbDims, dimA, axes, seqLengthArraySize, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetSeqDataDescriptor, cudnnSetSeqDataDescriptor, cushim_row_cudnnSetSeqDataDescriptor, (cudnnSeqDataDescriptor_t seqDataDesc, cudnnDataType_t dataType, int nbDims, const int *dimA, const cudnnSeqDataAxis_t *axes, size_t seqLengthArraySize, const int *seqLengthArray, void *paddingFill), (seqDataDesc, dataType, nbDims, dimA, axes, seqLengthArraySize, seqLengthArray, paddingFill), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetSpatialTransformerNdDescriptor, cudnnSetSpatialTransformerNdDescriptor, cushim_row_cudnnSetSpatialTransformerNdDescriptor, (cudnnSpatialTransformerDescriptor_t stDesc, cudnnSamplerType_t samplerType, cudnnDataType_t dataType, int nbDims, const int *dimA), (stDesc, samplerType, dataType, nbDims, dimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetSpatialTransformerNdDescriptor, cudnnSetSpatialTransformerNdDescriptor, cushim_row_cudnnSetSpatialTransformerNdDescriptor, (cudnnSpatialTransformerDescriptor_t stDesc, cudnnSamplerType_t samplerType, cudnnDataType_t dataType, int nbDims, const int *dimA), (stDesc, samplerType, dataType, nbDims, dimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetStream, cudnnSetStream, cushim_row_cudnnSetStream, (cudnnHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetStream, cudnnSetStream, cushim_row_cudnnSetStream, (cudnnHandle_t handle, cudaStream_t streamId), (handle, streamId), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensor, cudnnSetTensor, cushim_row_cudnnSetTensor, (cudnnHandle_t handle, cudnnTensorDescriptor_t yDesc, void *y, const void *valuePtr), (handle, yDesc, y, valuePtr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensor, cudnnSetTensor, cushim_row_cudnnSetTensor, (cudnnHandle_t handle, cudnnTensorDescriptor_t yDesc, void *y, const void *valuePtr), (handle, yDesc, y, valuePtr), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensor4dDescriptor, cudnnSetTensor4dDescriptor, cushim_row_cudnnSetTensor4dDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnTensorFormat_t format, cudnnDataType_t dataType, int n, int c, int h, int w), (tensorDesc, format, dataType, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensor4dDescriptor, cudnnSetTensor4dDescriptor, cushim_row_cudnnSetTensor4dDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnTensorFormat_t format, cudnnDataType_t dataType, int n, int c, int h, int w), (tensorDesc, format, dataType, n, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensor4dDescriptorEx, cudnnSetTensor4dDescriptorEx, cushim_row_cudnnSetTensor4dDescriptorEx, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t dataType, int n, int c, int h, int w, int nStride, int cStride, int hStride, int wStride), (tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensor4dDescriptorEx, cudnnSetTensor4dDescriptorEx, cushim_row_cudnnSetTensor4dDescriptorEx, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t dataType, int n, int c, int h, int w, int nStride, int cStride, int hStride, int wStride), (tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensorNdDescriptor, cudnnSetTensorNdDescriptor, cushim_row_cudnnSetTensorNdDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t dataType, int nbDims, const int *dimA, const int *strideA), (tensorDesc, dataType, nbDims, dimA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensorNdDescriptor, cudnnSetTensorNdDescriptor, cushim_row_cudnnSetTensorNdDescriptor, (cudnnTensorDescriptor_t tensorDesc, cudnnDataType_t dataType, int nbDims, const int *dimA, const int *strideA), (tensorDesc, dataType, nbDims, dimA, strideA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensorNdDescriptorEx, cudnnSetTensorNdDescriptorEx, cushim_row_cudnnSetTensorNdDescriptorEx, (cudnnTensorDescriptor_t tensorDesc, cudnnTensorFormat_t format, cudnnDataType_t dataType, int nbDims, const int *dimA), (tensorDesc, format, dataType, nbDims, dimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensorNdDescriptorEx, cudnnSetTensorNdDescriptorEx, cushim_row_cudnnSetTensorNdDescriptorEx, (cudnnTensorDescriptor_t tensorDesc, cudnnTensorFormat_t format, cudnnDataType_t dataType, int nbDims, const int *dimA), (tensorDesc, format, dataType, nbDims, dimA), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSetTensorTransformDescriptor, cudnnSetTensorTransformDescriptor, cushim_row_cudnnSetTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc, uint32_t nbDims, cudnnTensorFormat_t destFormat, const int32_t *padBeforeA, const int32_t *padAfterA, const uint32_t *foldA, cudnnFoldingDirection_t direction), (transformDesc, nbDims, destFormat, padBeforeA, padAfterA, foldA, direction), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSetTensorTransformDescriptor, cudnnSetTensorTransformDescriptor, cushim_row_cudnnSetTensorTransformDescriptor, (cudnnTensorTransformDescriptor_t transformDesc, uint32_t nbDims, cudnnTensorFormat_t destFormat, const int32_t *padBeforeA, const int32_t *padAfterA, const uint32_t *foldA, cudnnFoldingDirection_t direction), (transformDesc, nbDims, destFormat, padBeforeA, padAfterA, foldA, direction), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSoftmaxBackward, cudnnSoftmaxBackward, cushim_row_cudnnSoftmaxBackward, (cudnnHandle_t handle, cudnnSoftmaxAlgorithm_t algo, cudnnSoftmaxMode_t mode, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, algo, mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSoftmaxBackward, cudnnSoftmaxBackward, cushim_row_cudnnSoftmaxBackward, (cudnnHandle_t handle, cudnnSoftmaxAlgorithm_t algo, cudnnSoftmaxMode_t mode, const void *alpha, cudnnTensorDescriptor_t yDesc, const void *y, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx), (handle, algo, mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSoftmaxForward, cudnnSoftmaxForward, cushim_row_cudnnSoftmaxForward, (cudnnHandle_t handle, cudnnSoftmaxAlgorithm_t algo, cudnnSoftmaxMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, algo, mode, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSoftmaxForward, cudnnSoftmaxForward, cushim_row_cudnnSoftmaxForward, (cudnnHandle_t handle, cudnnSoftmaxAlgorithm_t algo, cudnnSoftmaxMode_t mode, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, algo, mode, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSpatialTfGridGeneratorBackward, cudnnSpatialTfGridGeneratorBackward, cushim_row_cudnnSpatialTfGridGeneratorBackward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta), (handle, stDesc, dgrid, dtheta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSpatialTfGridGeneratorBackward, cudnnSpatialTfGridGeneratorBackward, cushim_row_cudnnSpatialTfGridGeneratorBackward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta), (handle, stDesc, dgrid, dtheta), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSpatialTfGridGeneratorForward, cudnnSpatialTfGridGeneratorForward, cushim_row_cudnnSpatialTfGridGeneratorForward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid), (handle, stDesc, theta, grid), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSpatialTfGridGeneratorForward, cudnnSpatialTfGridGeneratorForward, cushim_row_cudnnSpatialTfGridGeneratorForward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid), (handle, stDesc, theta, grid), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSpatialTfSamplerBackward, cudnnSpatialTfSamplerBackward, cushim_row_cudnnSpatialTfSamplerBackward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *grid, const void *betaDgrid, void *dgrid), (handle, stDesc, alpha, xDesc, x, beta, dxDesc, dx, alphaDgrid, dyDesc, dy, grid, betaDgrid, dgrid), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSpatialTfSamplerBackward, cudnnSpatialTfSamplerBackward, cushim_row_cudnnSpatialTfSamplerBackward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid, cudnnTensorDescriptor_t dyDesc, const void *dy, const void *grid, const void *betaDgrid, void *dgrid), (handle, stDesc, alpha, xDesc, x, beta, dxDesc, dx, alphaDgrid, dyDesc, dy, grid, betaDgrid, dgrid), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSpatialTfSamplerForward, cudnnSpatialTfSamplerForward, cushim_row_cudnnSpatialTfSamplerForward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *grid, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, stDesc, alpha, xDesc, x, grid, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSpatialTfSamplerForward, cudnnSpatialTfSamplerForward, cushim_row_cudnnSpatialTfSamplerForward, (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *grid, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, stDesc, alpha, xDesc, x, grid, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnSubquadraticOpsVersionCheck, cudnnSubquadraticOpsVersionCheck, cushim_row_cudnnSubquadraticOpsVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnSubquadraticOpsVersionCheck, cudnnSubquadraticOpsVersionCheck, cushim_row_cudnnSubquadraticOpsVersionCheck, (), (), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnTransformFilter, cudnnTransformFilter, cushim_row_cudnnTransformFilter, (cudnnHandle_t handle, cudnnTensorTransformDescriptor_t transDesc, const void *alpha, cudnnFilterDescriptor_t srcDesc, const void *srcData, const void *beta, cudnnFilterDescriptor_t destDesc, void *destData), (handle, transDesc, alpha, srcDesc, srcData, beta, destDesc, destData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnTransformFilter, cudnnTransformFilter, cushim_row_cudnnTransformFilter, (cudnnHandle_t handle, cudnnTensorTransformDescriptor_t transDesc, const void *alpha, cudnnFilterDescriptor_t srcDesc, const void *srcData, const void *beta, cudnnFilterDescriptor_t destDesc, void *destData), (handle, transDesc, alpha, srcDesc, srcData, beta, destDesc, destData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnTransformTensor, cudnnTransformTensor, cushim_row_cudnnTransformTensor, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnTransformTensor, cudnnTransformTensor, cushim_row_cudnnTransformTensor, (cudnnHandle_t handle, const void *alpha, cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, cudnnTensorDescriptor_t yDesc, void *y), (handle, alpha, xDesc, x, beta, yDesc, y), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
-CUSHIM_STUB(cudnnStatus_t, cudnnTransformTensorEx, cudnnTransformTensorEx, cushim_row_cudnnTransformTensorEx, (cudnnHandle_t handle, cudnnTensorTransformDescriptor_t transDesc, const void *alpha, cudnnTensorDescriptor_t srcDesc, const void *srcData, const void *beta, cudnnTensorDescriptor_t destDesc, void *destData), (handle, transDesc, alpha, srcDesc, srcData, beta, destDesc, destData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnTransformTensorEx, cudnnTransformTensorEx, cushim_row_cudnnTransformTensorEx, (cudnnHandle_t handle, cudnnTensorTransformDescriptor_t transDesc, const void *alpha, cudnnTensorDescriptor_t srcDesc, const void *srcData, const void *beta, cudnnTensorDescriptor_t destDesc, void *destData), (handle, transDesc, alpha, srcDesc, srcData, beta, destDesc, destData), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 
 #if defined(__GNUC__)
@@ -1438,6 +1453,1210 @@ CUSHIM_STUB(cudnnStatus_t, cudnnTransformTensorEx, cudnnTransformTensorEx, cushi
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cudnn_slots\n"
+        ".hidden cushim_cudnn_slots\n"
+        "cushim_cudnn_slots:\n"
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnActivationBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnActivationBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnActivationForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnActivationForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnAddTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnAddTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnAdvVersionCheck, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnAdvVersionCheck)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnB2BCausalConv1dBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnB2BCausalConv1dBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnB2BCausalConv1dForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnB2BCausalConv1dForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendCreateDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendCreateDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendDestroyDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendDestroyDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendExecute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendExecute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendFinalize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendFinalize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendInitialize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendInitialize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendPopulateCudaGraph, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendPopulateCudaGraph)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendSetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendSetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnBackendUpdateCudaGraph, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBackendUpdateCudaGraph)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnBatchNormalizationBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBatchNormalizationBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnBatchNormalizationBackwardEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBatchNormalizationBackwardEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnBatchNormalizationForwardInference, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBatchNormalizationForwardInference)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnBatchNormalizationForwardTraining, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBatchNormalizationForwardTraining)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnBatchNormalizationForwardTrainingEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBatchNormalizationForwardTrainingEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnBuildRNNDynamic, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnBuildRNNDynamic)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCTCLoss, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCTCLoss)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCTCLoss_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCTCLoss_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCausalConv1dBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCausalConv1dBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCausalConv1dForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCausalConv1dForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCausalConv1dNwhBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCausalConv1dNwhBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCausalConv1dNwhForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCausalConv1dNwhForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnCnnVersionCheck, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCnnVersionCheck)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnConvolutionBackwardBias, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnConvolutionBackwardBias)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnConvolutionBackwardData, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnConvolutionBackwardData)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnConvolutionBackwardFilter, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnConvolutionBackwardFilter)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnConvolutionBiasActivationForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnConvolutionBiasActivationForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnConvolutionForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnConvolutionForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnCreate, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreate)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateActivationDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateActivationDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCreateAttnDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateAttnDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCreateCTCLossDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateCTCLossDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnCreateConvolutionDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateConvolutionDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateDropoutDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateDropoutDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateFilterDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateFilterDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnCreateFusedOpsConstParamPack, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateFusedOpsConstParamPack)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnCreateFusedOpsPlan, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateFusedOpsPlan)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnCreateFusedOpsVariantParamPack, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateFusedOpsVariantParamPack)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateLRNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateLRNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateOpTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateOpTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreatePoolingDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreatePoolingDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCreateRNNDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateRNNDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCreateRNNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateRNNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateReduceTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateReduceTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnCreateSeqDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateSeqDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateSpatialTransformerDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateSpatialTransformerDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnCreateTensorTransformDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnCreateTensorTransformDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDeriveBNTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDeriveBNTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDeriveNormTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDeriveNormTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnDestroy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroy)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyActivationDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyActivationDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnDestroyAttnDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyAttnDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnDestroyCTCLossDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyCTCLossDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnDestroyConvolutionDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyConvolutionDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyDropoutDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyDropoutDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyFilterDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyFilterDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnDestroyFusedOpsConstParamPack, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyFusedOpsConstParamPack)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnDestroyFusedOpsPlan, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyFusedOpsPlan)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnDestroyFusedOpsVariantParamPack, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyFusedOpsVariantParamPack)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyLRNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyLRNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyOpTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyOpTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyPoolingDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyPoolingDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnDestroyRNNDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyRNNDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnDestroyRNNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyRNNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyReduceTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyReduceTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnDestroySeqDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroySeqDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroySpatialTransformerDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroySpatialTransformerDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDestroyTensorTransformDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDestroyTensorTransformDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDivisiveNormalizationBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDivisiveNormalizationBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDivisiveNormalizationForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDivisiveNormalizationForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDropoutBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDropoutBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDropoutForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDropoutForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDropoutGetReserveSpaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDropoutGetReserveSpaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnDropoutGetStatesSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnDropoutGetStatesSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnFFTCausalConv1dBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFFTCausalConv1dBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnFFTCausalConv1dForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFFTCausalConv1dForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionBackwardDataAlgorithm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionBackwardDataAlgorithm)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionBackwardDataAlgorithmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionBackwardDataAlgorithmEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionBackwardFilterAlgorithm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionBackwardFilterAlgorithm)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionBackwardFilterAlgorithmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionBackwardFilterAlgorithmEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionForwardAlgorithm, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionForwardAlgorithm)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFindConvolutionForwardAlgorithmEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFindConvolutionForwardAlgorithmEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnFusedOpsExecute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnFusedOpsExecute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetActivationDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetActivationDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetActivationDescriptorSwishBeta, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetActivationDescriptorSwishBeta)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetAttnDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetAttnDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetBatchNormalizationBackwardExWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetBatchNormalizationBackwardExWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetBatchNormalizationTrainingExReserveSpaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetBatchNormalizationTrainingExReserveSpaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossDescriptorEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossDescriptorEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossDescriptor_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossDescriptor_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossDescriptor_v9, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossDescriptor_v9)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetCTCLossWorkspaceSize_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCTCLossWorkspaceSize_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCallback)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolution2dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolution2dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolution2dForwardOutputDim, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolution2dForwardOutputDim)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardDataAlgorithmMaxCount, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardDataAlgorithmMaxCount)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardDataAlgorithm_v7, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardDataAlgorithm_v7)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardDataWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardDataWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardFilterAlgorithm_v7, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardFilterAlgorithm_v7)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionBackwardFilterWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionBackwardFilterWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionForwardAlgorithmMaxCount, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionForwardAlgorithmMaxCount)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionForwardAlgorithm_v7, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionForwardAlgorithm_v7)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionForwardWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionForwardWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionGroupCount, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionGroupCount)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionMathType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionMathType)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionNdForwardOutputDim, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionNdForwardOutputDim)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetConvolutionReorderType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetConvolutionReorderType)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetCudartVersion, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetCudartVersion)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetDropoutDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetDropoutDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetErrorString, cbind)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetErrorString)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetExecutionPlanWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetExecutionPlanWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetFilter4dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFilter4dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetFilterNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFilterNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetFilterSizeInBytes, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFilterSizeInBytes)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetFoldedConvBackwardDataDescriptors, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFoldedConvBackwardDataDescriptors)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetFusedOpsConstParamPackAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFusedOpsConstParamPackAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnGetFusedOpsVariantParamPackAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetFusedOpsVariantParamPackAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetLRNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetLRNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetLastErrorString, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetLastErrorString)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetMaxDeviceVersion, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetMaxDeviceVersion)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetMultiHeadAttnBuffers, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetMultiHeadAttnBuffers)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetMultiHeadAttnWeights, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetMultiHeadAttnWeights)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetNormalizationBackwardWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetNormalizationBackwardWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetNormalizationForwardTrainingWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetNormalizationForwardTrainingWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetNormalizationTrainingReserveSpaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetNormalizationTrainingReserveSpaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetOpTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetOpTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetPooling2dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetPooling2dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetPooling2dForwardOutputDim, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetPooling2dForwardOutputDim)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetPoolingNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetPoolingNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetPoolingNdForwardOutputDim, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetPoolingNdForwardOutputDim)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetProperty, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetProperty)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetRNNDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetRNNDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetRNNDescriptor_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetRNNDescriptor_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetRNNTempSpaceSizes, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetRNNTempSpaceSizes)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetRNNWeightParams, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetRNNWeightParams)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetRNNWeightSpaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetRNNWeightSpaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetReduceTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetReduceTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetReductionIndicesSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetReductionIndicesSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetReductionWorkspaceSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetReductionWorkspaceSize)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnGetSeqDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetSeqDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetStream, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetStream)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetTensor4dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetTensor4dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetTensorNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetTensorNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetTensorSizeInBytes, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetTensorSizeInBytes)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGetTensorTransformDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetTensorTransformDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGetVersion, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGetVersion)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnAggSimpleBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnAggSimpleBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnAggSimpleForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnAggSimpleForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnMhaGatBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnMhaGatBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnMhaGatForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnMhaGatForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnMhaGatV2Backward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnMhaGatV2Backward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnGnnMhaGatV2Forward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGnnMhaGatV2Forward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnGraphVersionCheck, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnGraphVersionCheck)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnIm2Col, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnIm2Col)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnInitTransformDest, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnInitTransformDest)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnLRNCrossChannelBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnLRNCrossChannelBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnLRNCrossChannelForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnLRNCrossChannelForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnLongFFTCausalConv1dBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnLongFFTCausalConv1dBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnLongFFTCausalConv1dForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnLongFFTCausalConv1dForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnLongFFTCausalConv1dGetBufferSizes, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnLongFFTCausalConv1dGetBufferSizes)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnMakeFusedOpsPlan, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnMakeFusedOpsPlan)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnMultiHeadAttnBackwardData, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnMultiHeadAttnBackwardData)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnMultiHeadAttnBackwardWeights, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnMultiHeadAttnBackwardWeights)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnMultiHeadAttnForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnMultiHeadAttnForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnNormalizationBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnNormalizationBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnNormalizationForwardInference, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnNormalizationForwardInference)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnNormalizationForwardTraining, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnNormalizationForwardTraining)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnOpTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnOpTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnOpsVersionCheck, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnOpsVersionCheck)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnPoolingBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnPoolingBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnPoolingForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnPoolingForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnQueryRuntimeError, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnQueryRuntimeError)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNBackwardData_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNBackwardData_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNBackwardWeights_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNBackwardWeights_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNGetClip_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNGetClip_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNGetClip_v9, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNGetClip_v9)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNSetClip_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNSetClip_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnRNNSetClip_v9, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRNNSetClip_v9)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnReduceTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnReduceTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnReorderFilterAndBias, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnReorderFilterAndBias)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnRestoreDropoutDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnRestoreDropoutDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnScaleTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnScaleTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetActivationDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetActivationDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetActivationDescriptorSwishBeta, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetActivationDescriptorSwishBeta)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetAttnDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetAttnDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetCTCLossDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetCTCLossDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetCTCLossDescriptorEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetCTCLossDescriptorEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetCTCLossDescriptor_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetCTCLossDescriptor_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetCTCLossDescriptor_v9, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetCTCLossDescriptor_v9)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnSetCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetCallback)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetConvolution2dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetConvolution2dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetConvolutionGroupCount, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetConvolutionGroupCount)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetConvolutionMathType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetConvolutionMathType)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetConvolutionNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetConvolutionNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetConvolutionReorderType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetConvolutionReorderType)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetDropoutDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetDropoutDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetFilter4dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetFilter4dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetFilterNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetFilterNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetFusedOpsConstParamPackAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetFusedOpsConstParamPackAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_CNN_H)
+        CUSHIM_ASM_ROW(cudnnSetFusedOpsVariantParamPackAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetFusedOpsVariantParamPackAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetLRNDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetLRNDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetOpTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetOpTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetPooling2dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetPooling2dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetPoolingNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetPoolingNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetRNNDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetRNNDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetRNNDescriptor_v8, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetRNNDescriptor_v8)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetReduceTensorDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetReduceTensorDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_ADV_H)
+        CUSHIM_ASM_ROW(cudnnSetSeqDataDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetSeqDataDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetSpatialTransformerNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetSpatialTransformerNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
+        CUSHIM_ASM_ROW(cudnnSetStream, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetStream)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensor4dDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensor4dDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensor4dDescriptorEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensor4dDescriptorEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensorNdDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensorNdDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensorNdDescriptorEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensorNdDescriptorEx)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSetTensorTransformDescriptor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSetTensorTransformDescriptor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSoftmaxBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSoftmaxBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSoftmaxForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSoftmaxForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSpatialTfGridGeneratorBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSpatialTfGridGeneratorBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSpatialTfGridGeneratorForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSpatialTfGridGeneratorForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSpatialTfSamplerBackward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSpatialTfSamplerBackward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSpatialTfSamplerForward, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSpatialTfSamplerForward)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_SUBQUADRATIC_OPS_H)
+        CUSHIM_ASM_ROW(cudnnSubquadraticOpsVersionCheck, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnSubquadraticOpsVersionCheck)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnTransformFilter, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnTransformFilter)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnTransformTensor, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnTransformTensor)
+#endif
+#if defined(CUSHIM_HAS_CUDNN_OPS_H)
+        CUSHIM_ASM_ROW(cudnnTransformTensorEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cudnnTransformTensorEx)
+#endif
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUDNN_OPS_H)
     CUSHIM_BINDER(cudnnActivationBackward),
@@ -2635,6 +3854,7 @@ void *cushim_table::slots[cushim_count] = {
     nullptr,
 #endif
 };
+#endif
 #endif  // CUSHIM_CUDNN_LINKED
 
 extern "C" {

@@ -18,6 +18,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cufile
 
 // With CUSHIM_CUFILE_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -206,6 +208,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUFILE_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cufile_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cufile_slots
+#else
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#endif
 // CUfileError_t is a struct: a shim that cannot reach the library answers
 // one with the runtime's code in `err` and every other field zero.
 CUfileError_t cushim_status(int code) {
@@ -213,11 +228,6 @@ CUfileError_t cushim_status(int code) {
     status.err = static_cast<CUfileOpError>(code);
     return status;
 }
-// The stubs' slots, defined after the stubs (their first values).
-struct cushim_table {
-    static void *slots[cushim_count];
-};
-#define CUSHIM_SLOTS cushim_table::slots
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -265,6 +275,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUFILE_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cufile_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cufile_status.
 static_assert(static_cast<int>(CUSHIM_CUFILE_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUFILE_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -287,7 +302,7 @@ static_assert(static_cast<int>(CUSHIM_CUFILE_WRONG_MAJOR) == cushim::status_wron
 #endif
 
 CUSHIM_STUB(CUfileError_t, cuFileBatchIOCancel, cuFileBatchIOCancel, cushim_row_cuFileBatchIOCancel, (CUfileBatchHandle_t batch_idp), (batch_idp), cushim_status(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(void, cuFileBatchIODestroy, cuFileBatchIODestroy, cushim_row_cuFileBatchIODestroy, (CUfileBatchHandle_t batch_idp), (batch_idp), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, cuFileBatchIODestroy, cuFileBatchIODestroy, cushim_row_cuFileBatchIODestroy, (CUfileBatchHandle_t batch_idp), (batch_idp), cushim::zero<void>(), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileBatchIOGetStatus, cuFileBatchIOGetStatus, cushim_row_cuFileBatchIOGetStatus, (CUfileBatchHandle_t batch_idp, unsigned int min_nr, unsigned int *nr, CUfileIOEvents_t *iocbp, timespec *timeout), (batch_idp, min_nr, nr, iocbp, timeout), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileBatchIOSetUp, cuFileBatchIOSetUp, cushim_row_cuFileBatchIOSetUp, (CUfileBatchHandle_t *batch_idp, unsigned int nr), (batch_idp, nr), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileBatchIOSubmit, cuFileBatchIOSubmit, cushim_row_cuFileBatchIOSubmit, (CUfileBatchHandle_t batch_idp, unsigned int nr, CUfileIOParams_t *iocbp, unsigned int flags), (batch_idp, nr, iocbp, flags), cushim_status(cushim_code), CUSHIM_CHECKED)
@@ -311,9 +326,9 @@ CUSHIM_STUB(CUfileError_t, cuFileGetStatsL2, cuFileGetStatsL2, cushim_row_cuFile
 CUSHIM_STUB(CUfileError_t, cuFileGetStatsL3, cuFileGetStatsL3, cushim_row_cuFileGetStatsL3, (CUfileStatsLevel3_t *stats), (stats), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileGetStatsLevel, cuFileGetStatsLevel, cushim_row_cuFileGetStatsLevel, (int *level), (level), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileGetVersion, cuFileGetVersion, cushim_row_cuFileGetVersion, (int *version), (version), cushim_status(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(void, cuFileHandleDeregister, cuFileHandleDeregister, cushim_row_cuFileHandleDeregister, (CUfileHandle_t fh), (fh), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, cuFileHandleDeregister, cuFileHandleDeregister, cushim_row_cuFileHandleDeregister, (CUfileHandle_t fh), (fh), cushim::zero<void>(), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileHandleRegister, cuFileHandleRegister, cushim_row_cuFileHandleRegister, (CUfileHandle_t *fh, CUfileDescr_t *descr), (fh, descr), cushim_status(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ptrdiff_t, cuFileRead, cuFileRead, cushim_row_cuFileRead, (CUfileHandle_t fh, void *bufPtr_base, size_t size, long file_offset, long bufPtr_offset), (fh, bufPtr_base, size, file_offset, bufPtr_offset), cushim::zero<ptrdiff_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, ptrdiff_t, cuFileRead, cuFileRead, cushim_row_cuFileRead, (CUfileHandle_t fh, void *bufPtr_base, size_t size, long file_offset, long bufPtr_offset), (fh, bufPtr_base, size, file_offset, bufPtr_offset), cushim::zero<ptrdiff_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileReadAsync, cuFileReadAsync, cushim_row_cuFileReadAsync, (CUfileHandle_t fh, void *bufPtr_base, size_t *size_p, long *file_offset_p, long *bufPtr_offset_p, ptrdiff_t *bytes_read_p, CUstream stream), (fh, bufPtr_base, size_p, file_offset_p, bufPtr_offset_p, bytes_read_p, stream), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileSetParameterBool, cuFileSetParameterBool, cushim_row_cuFileSetParameterBool, (CUFileBoolConfigParameter_t param, bool value), (param, value), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileSetParameterPosixPoolSlabArray, cuFileSetParameterPosixPoolSlabArray, cushim_row_cuFileSetParameterPosixPoolSlabArray, (const size_t *size_values, const size_t *count_values, int len), (size_values, count_values, len), cushim_status(cushim_code), CUSHIM_CHECKED)
@@ -325,8 +340,8 @@ CUSHIM_STUB(CUfileError_t, cuFileStatsStart, cuFileStatsStart, cushim_row_cuFile
 CUSHIM_STUB(CUfileError_t, cuFileStatsStop, cuFileStatsStop, cushim_row_cuFileStatsStop, (), (), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileStreamDeregister, cuFileStreamDeregister, cushim_row_cuFileStreamDeregister, (CUstream stream), (stream), cushim_status(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileStreamRegister, cuFileStreamRegister, cushim_row_cuFileStreamRegister, (CUstream stream, unsigned int flags), (stream, flags), cushim_status(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(long, cuFileUseCount, cuFileUseCount, cushim_row_cuFileUseCount, (), (), cushim::zero<long>(), CUSHIM_CHECKED)
-CUSHIM_STUB(ptrdiff_t, cuFileWrite, cuFileWrite, cushim_row_cuFileWrite, (CUfileHandle_t fh, const void *bufPtr_base, size_t size, long file_offset, long bufPtr_offset), (fh, bufPtr_base, size, file_offset, bufPtr_offset), cushim::zero<ptrdiff_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, long, cuFileUseCount, cuFileUseCount, cushim_row_cuFileUseCount, (), (), cushim::zero<long>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, ptrdiff_t, cuFileWrite, cuFileWrite, cushim_row_cuFileWrite, (CUfileHandle_t fh, const void *bufPtr_base, size_t size, long file_offset, long bufPtr_offset), (fh, bufPtr_base, size, file_offset, bufPtr_offset), cushim::zero<ptrdiff_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(CUfileError_t, cuFileWriteAsync, cuFileWriteAsync, cushim_row_cuFileWriteAsync, (CUfileHandle_t fh, void *bufPtr_base, size_t *size_p, long *file_offset_p, long *bufPtr_offset_p, ptrdiff_t *bytes_written_p, CUstream stream), (fh, bufPtr_base, size_p, file_offset_p, bufPtr_offset_p, bytes_written_p, stream), cushim_status(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
@@ -335,6 +350,57 @@ CUSHIM_STUB(CUfileError_t, cuFileWriteAsync, cuFileWriteAsync, cushim_row_cuFile
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cufile_slots\n"
+        ".hidden cushim_cufile_slots\n"
+        "cushim_cufile_slots:\n"
+        CUSHIM_ASM_ROW(cuFileBatchIOCancel, cbind)
+        CUSHIM_ASM_ROW(cuFileBatchIODestroy, thunk)
+        CUSHIM_ASM_ROW(cuFileBatchIOGetStatus, cbind)
+        CUSHIM_ASM_ROW(cuFileBatchIOSetUp, cbind)
+        CUSHIM_ASM_ROW(cuFileBatchIOSubmit, cbind)
+        CUSHIM_ASM_ROW(cuFileBufDeregister, cbind)
+        CUSHIM_ASM_ROW(cuFileBufRegister, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverClose_v2, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverGetProperties, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverOpen, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverSetMaxCacheSize, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverSetMaxDirectIOSize, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverSetMaxPinnedMemSize, cbind)
+        CUSHIM_ASM_ROW(cuFileDriverSetPollMode, cbind)
+        CUSHIM_ASM_ROW(cuFileGetBARSizeInKB, cbind)
+        CUSHIM_ASM_ROW(cuFileGetParameterBool, cbind)
+        CUSHIM_ASM_ROW(cuFileGetParameterMinMaxValue, cbind)
+        CUSHIM_ASM_ROW(cuFileGetParameterPosixPoolSlabArray, cbind)
+        CUSHIM_ASM_ROW(cuFileGetParameterSizeT, cbind)
+        CUSHIM_ASM_ROW(cuFileGetParameterString, cbind)
+        CUSHIM_ASM_ROW(cuFileGetStatsL1, cbind)
+        CUSHIM_ASM_ROW(cuFileGetStatsL2, cbind)
+        CUSHIM_ASM_ROW(cuFileGetStatsL3, cbind)
+        CUSHIM_ASM_ROW(cuFileGetStatsLevel, cbind)
+        CUSHIM_ASM_ROW(cuFileGetVersion, cbind)
+        CUSHIM_ASM_ROW(cuFileHandleDeregister, thunk)
+        CUSHIM_ASM_ROW(cuFileHandleRegister, cbind)
+        CUSHIM_ASM_ROW(cuFileRead, thunk)
+        CUSHIM_ASM_ROW(cuFileReadAsync, cbind)
+        CUSHIM_ASM_ROW(cuFileSetParameterBool, cbind)
+        CUSHIM_ASM_ROW(cuFileSetParameterPosixPoolSlabArray, cbind)
+        CUSHIM_ASM_ROW(cuFileSetParameterSizeT, cbind)
+        CUSHIM_ASM_ROW(cuFileSetParameterString, cbind)
+        CUSHIM_ASM_ROW(cuFileSetStatsLevel, cbind)
+        CUSHIM_ASM_ROW(cuFileStatsReset, cbind)
+        CUSHIM_ASM_ROW(cuFileStatsStart, cbind)
+        CUSHIM_ASM_ROW(cuFileStatsStop, cbind)
+        CUSHIM_ASM_ROW(cuFileStreamDeregister, cbind)
+        CUSHIM_ASM_ROW(cuFileStreamRegister, cbind)
+        CUSHIM_ASM_ROW(cuFileUseCount, thunk)
+        CUSHIM_ASM_ROW(cuFileWrite, thunk)
+        CUSHIM_ASM_ROW(cuFileWriteAsync, cbind)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cuFileBatchIOCancel),
     CUSHIM_BINDER(cuFileBatchIODestroy),
@@ -379,6 +445,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cuFileWrite),
     CUSHIM_BINDER(cuFileWriteAsync),
 };
+#endif
 #endif  // CUSHIM_CUFILE_LINKED
 
 extern "C" {

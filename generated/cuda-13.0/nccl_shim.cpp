@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_nccl
 
 // With CUSHIM_NCCL_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -221,11 +223,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_NCCL_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_nccl_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_nccl_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -273,6 +283,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NCCL_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nccl_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_nccl_status.
 static_assert(static_cast<int>(CUSHIM_NCCL_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NCCL_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -294,78 +309,78 @@ static_assert(static_cast<int>(CUSHIM_NCCL_WRONG_MAJOR) == cushim::status_wrong_
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(ncclResult_t, ncclAllGather, ncclAllGather, cushim_row_ncclAllGather, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, sendcount, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAllGatherConfig, ncclAllGatherConfig, cushim_row_ncclAllGatherConfig, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, sendcount, datatype, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAllReduce, ncclAllReduce, cushim_row_ncclAllReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAllReduceConfig, ncclAllReduceConfig, cushim_row_ncclAllReduceConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, op, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAlltoAll, ncclAlltoAll, cushim_row_ncclAlltoAll, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclAlltoAllConfig, ncclAlltoAllConfig, cushim_row_ncclAlltoAllConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclBcast, ncclBcast, cushim_row_ncclBcast, (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (buff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclBroadcast, ncclBroadcast, cushim_row_ncclBroadcast, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclBroadcastConfig, ncclBroadcastConfig, cushim_row_ncclBroadcastConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommAbort, ncclCommAbort, cushim_row_ncclCommAbort, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommCount, ncclCommCount, cushim_row_ncclCommCount, (ncclComm_t comm, int *count), (comm, count), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommCuDevice, ncclCommCuDevice, cushim_row_ncclCommCuDevice, (ncclComm_t comm, int *device), (comm, device), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommDeregister, ncclCommDeregister, cushim_row_ncclCommDeregister, (ncclComm_t comm, void *handle), (comm, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommDestroy, ncclCommDestroy, cushim_row_ncclCommDestroy, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommFinalize, ncclCommFinalize, cushim_row_ncclCommFinalize, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommGetAsyncError, ncclCommGetAsyncError, cushim_row_ncclCommGetAsyncError, (ncclComm_t comm, ncclResult_t *asyncError), (comm, asyncError), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommGetUniqueId, ncclCommGetUniqueId, cushim_row_ncclCommGetUniqueId, (ncclComm_t comm, ncclUniqueId *uniqueId), (comm, uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommGrow, ncclCommGrow, cushim_row_ncclCommGrow, (ncclComm_t comm, int nRanks, const ncclUniqueId *uniqueId, int rank, ncclComm_t *newcomm, ncclConfig_t *config), (comm, nRanks, uniqueId, rank, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitAll, ncclCommInitAll, cushim_row_ncclCommInitAll, (ncclComm_t *comm, int ndev, const int *devlist), (comm, ndev, devlist), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitRank, ncclCommInitRank, cushim_row_ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank), (comm, nranks, commId, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankConfig, cushim_row_ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t *config), (comm, nranks, commId, rank, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommInitRankScalable, ncclCommInitRankScalable, cushim_row_ncclCommInitRankScalable, (ncclComm_t *newcomm, int nranks, int myrank, int nId, ncclUniqueId *commIds, ncclConfig_t *config), (newcomm, nranks, myrank, nId, commIds, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommMemStats, ncclCommMemStats, cushim_row_ncclCommMemStats, (ncclComm_t comm, ncclCommMemStat_t stat, uint64_t *value), (comm, stat, value), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommResume, ncclCommResume, cushim_row_ncclCommResume, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommRevoke, ncclCommRevoke, cushim_row_ncclCommRevoke, (ncclComm_t comm, int revokeFlags), (comm, revokeFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommShrink, ncclCommShrink, cushim_row_ncclCommShrink, (ncclComm_t comm, int *excludeRanksList, int excludeRanksCount, ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags), (comm, excludeRanksList, excludeRanksCount, newcomm, config, shrinkFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommSuspend, ncclCommSuspend, cushim_row_ncclCommSuspend, (ncclComm_t comm, int flags), (comm, flags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommWindowDeregister, ncclCommWindowDeregister, cushim_row_ncclCommWindowDeregister, (ncclComm_t comm, ncclWindow_t win), (comm, win), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclCommWindowRegister, ncclCommWindowRegister, cushim_row_ncclCommWindowRegister, (ncclComm_t comm, void *buff, size_t size, ncclWindow_t *win, int winFlags), (comm, buff, size, win, winFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGather, ncclGather, cushim_row_ncclGather, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGatherConfig, ncclGatherConfig, cushim_row_ncclGatherConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllGather, ncclAllGather, cushim_row_ncclAllGather, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, sendcount, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllGatherConfig, ncclAllGatherConfig, cushim_row_ncclAllGatherConfig, (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, sendcount, datatype, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllReduce, ncclAllReduce, cushim_row_ncclAllReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAllReduceConfig, ncclAllReduceConfig, cushim_row_ncclAllReduceConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, op, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAlltoAll, ncclAlltoAll, cushim_row_ncclAlltoAll, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclAlltoAllConfig, ncclAlltoAllConfig, cushim_row_ncclAlltoAllConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclBcast, ncclBcast, cushim_row_ncclBcast, (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (buff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclBroadcast, ncclBroadcast, cushim_row_ncclBroadcast, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclBroadcastConfig, ncclBroadcastConfig, cushim_row_ncclBroadcastConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommAbort, ncclCommAbort, cushim_row_ncclCommAbort, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommCount, ncclCommCount, cushim_row_ncclCommCount, (ncclComm_t comm, int *count), (comm, count), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommCuDevice, ncclCommCuDevice, cushim_row_ncclCommCuDevice, (ncclComm_t comm, int *device), (comm, device), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommDeregister, ncclCommDeregister, cushim_row_ncclCommDeregister, (ncclComm_t comm, void *handle), (comm, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommDestroy, ncclCommDestroy, cushim_row_ncclCommDestroy, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommFinalize, ncclCommFinalize, cushim_row_ncclCommFinalize, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommGetAsyncError, ncclCommGetAsyncError, cushim_row_ncclCommGetAsyncError, (ncclComm_t comm, ncclResult_t *asyncError), (comm, asyncError), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommGetUniqueId, ncclCommGetUniqueId, cushim_row_ncclCommGetUniqueId, (ncclComm_t comm, ncclUniqueId *uniqueId), (comm, uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommGrow, ncclCommGrow, cushim_row_ncclCommGrow, (ncclComm_t comm, int nRanks, const ncclUniqueId *uniqueId, int rank, ncclComm_t *newcomm, ncclConfig_t *config), (comm, nRanks, uniqueId, rank, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitAll, ncclCommInitAll, cushim_row_ncclCommInitAll, (ncclComm_t *comm, int ndev, const int *devlist), (comm, ndev, devlist), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRank, ncclCommInitRank, cushim_row_ncclCommInitRank, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank), (comm, nranks, commId, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankConfig, cushim_row_ncclCommInitRankConfig, (ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t *config), (comm, nranks, commId, rank, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRankScalable, ncclCommInitRankScalable, cushim_row_ncclCommInitRankScalable, (ncclComm_t *newcomm, int nranks, int myrank, int nId, ncclUniqueId *commIds, ncclConfig_t *config), (newcomm, nranks, myrank, nId, commIds, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommMemStats, ncclCommMemStats, cushim_row_ncclCommMemStats, (ncclComm_t comm, ncclCommMemStat_t stat, uint64_t *value), (comm, stat, value), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommResume, ncclCommResume, cushim_row_ncclCommResume, (ncclComm_t comm), (comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommRevoke, ncclCommRevoke, cushim_row_ncclCommRevoke, (ncclComm_t comm, int revokeFlags), (comm, revokeFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommShrink, ncclCommShrink, cushim_row_ncclCommShrink, (ncclComm_t comm, int *excludeRanksList, int excludeRanksCount, ncclComm_t *newcomm, ncclConfig_t *config, int shrinkFlags), (comm, excludeRanksList, excludeRanksCount, newcomm, config, shrinkFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommSuspend, ncclCommSuspend, cushim_row_ncclCommSuspend, (ncclComm_t comm, int flags), (comm, flags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowDeregister, ncclCommWindowDeregister, cushim_row_ncclCommWindowDeregister, (ncclComm_t comm, ncclWindow_t win), (comm, win), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowRegister, ncclCommWindowRegister, cushim_row_ncclCommWindowRegister, (ncclComm_t comm, void *buff, size_t size, ncclWindow_t *win, int winFlags), (comm, buff, size, win, winFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGather, ncclGather, cushim_row_ncclGather, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGatherConfig, ncclGatherConfig, cushim_row_ncclGatherConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGroupEnd, ncclGroupEnd, cushim_row_ncclGroupEnd, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGroupSimulateEnd, ncclGroupSimulateEnd, cushim_row_ncclGroupSimulateEnd, (ncclSimInfo_t *simInfo), (simInfo), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclGroupStart, ncclGroupStart, cushim_row_ncclGroupStart, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclMemAlloc, ncclMemAlloc, cushim_row_ncclMemAlloc, (void **ptr, size_t size), (ptr, size), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclMemFree, ncclMemFree, cushim_row_ncclMemFree, (void *ptr), (ptr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamBind, ncclParamBind, cushim_row_ncclParamBind, (ncclParamHandle_t *out, const char *key), (out, key), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(void, ncclParamDumpAll, ncclParamDumpAll, cushim_row_ncclParamDumpAll, (), (), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGet, ncclParamGet, cushim_row_ncclParamGet, (ncclParamHandle_t h, void *out, int maxLen, int *len), (h, out, maxLen, len), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetAllParameterKeys, ncclParamGetAllParameterKeys, cushim_row_ncclParamGetAllParameterKeys, (const char ***table, int *tableLen), (table, tableLen), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetI16, ncclParamGetI16, cushim_row_ncclParamGetI16, (ncclParamHandle_t h, int16_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetI32, ncclParamGetI32, cushim_row_ncclParamGetI32, (ncclParamHandle_t h, int32_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetI64, ncclParamGetI64, cushim_row_ncclParamGetI64, (ncclParamHandle_t h, int64_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetI8, ncclParamGetI8, cushim_row_ncclParamGetI8, (ncclParamHandle_t h, int8_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetParameter, ncclParamGetParameter, cushim_row_ncclParamGetParameter, (const char *key, const char **value, int *valueLen), (key, value, valueLen), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetStr, ncclParamGetStr, cushim_row_ncclParamGetStr, (ncclParamHandle_t h, const char **out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetU16, ncclParamGetU16, cushim_row_ncclParamGetU16, (ncclParamHandle_t h, uint16_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetU32, ncclParamGetU32, cushim_row_ncclParamGetU32, (ncclParamHandle_t h, uint32_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetU64, ncclParamGetU64, cushim_row_ncclParamGetU64, (ncclParamHandle_t h, uint64_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclParamGetU8, ncclParamGetU8, cushim_row_ncclParamGetU8, (ncclParamHandle_t h, uint8_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclPutSignal, ncclPutSignal, cushim_row_ncclPutSignal, (const void *localbuff, size_t count, ncclDataType_t datatype, int peer, ncclWindow_t peerWin, size_t peerWinOffset, int sigIdx, int ctx, unsigned int flags, ncclComm_t comm, cudaStream_t stream), (localbuff, count, datatype, peer, peerWin, peerWinOffset, sigIdx, ctx, flags, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRecv, ncclRecv, cushim_row_ncclRecv, (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (recvbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRedOpCreatePreMulSum, ncclRedOpCreatePreMulSum, cushim_row_ncclRedOpCreatePreMulSum, (ncclRedOp_t *op, void *scalar, ncclDataType_t datatype, ncclScalarResidence_t residence, ncclComm_t comm), (op, scalar, datatype, residence, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclRedOpDestroy, ncclRedOpDestroy, cushim_row_ncclRedOpDestroy, (ncclRedOp_t op, ncclComm_t comm), (op, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduce, ncclReduce, cushim_row_ncclReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduceConfig, ncclReduceConfig, cushim_row_ncclReduceConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, op, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduceScatter, ncclReduceScatter, cushim_row_ncclReduceScatter, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclReduceScatterConfig, ncclReduceScatterConfig, cushim_row_ncclReduceScatterConfig, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclScatter, ncclScatter, cushim_row_ncclScatter, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclScatterConfig, ncclScatterConfig, cushim_row_ncclScatterConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (sendbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclSetEncryption, ncclSetEncryption, cushim_row_ncclSetEncryption, (const ncclEncryptionConfig_t *config), (config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclSignal, ncclSignal, cushim_row_ncclSignal, (int peer, int sigIdx, int ctx, unsigned int flags, ncclComm_t comm, cudaStream_t stream), (peer, sigIdx, ctx, flags, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclWaitSignal, ncclWaitSignal, cushim_row_ncclWaitSignal, (int nDesc, ncclWaitSignalDesc_t *signalDescs, ncclComm_t comm, cudaStream_t stream), (nDesc, signalDescs, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(ncclResult_t, ncclWinGetUserPtr, ncclWinGetUserPtr, cushim_row_ncclWinGetUserPtr, (ncclComm_t comm, ncclWindow_t win, void **outUserPtr), (comm, win, outUserPtr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGroupEnd, ncclGroupEnd, cushim_row_ncclGroupEnd, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGroupSimulateEnd, ncclGroupSimulateEnd, cushim_row_ncclGroupSimulateEnd, (ncclSimInfo_t *simInfo), (simInfo), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclGroupStart, ncclGroupStart, cushim_row_ncclGroupStart, (), (), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclMemAlloc, ncclMemAlloc, cushim_row_ncclMemAlloc, (void **ptr, size_t size), (ptr, size), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclMemFree, ncclMemFree, cushim_row_ncclMemFree, (void *ptr), (ptr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamBind, ncclParamBind, cushim_row_ncclParamBind, (ncclParamHandle_t *out, const char *key), (out, key), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, ncclParamDumpAll, ncclParamDumpAll, cushim_row_ncclParamDumpAll, (), (), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGet, ncclParamGet, cushim_row_ncclParamGet, (ncclParamHandle_t h, void *out, int maxLen, int *len), (h, out, maxLen, len), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetAllParameterKeys, ncclParamGetAllParameterKeys, cushim_row_ncclParamGetAllParameterKeys, (const char ***table, int *tableLen), (table, tableLen), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetI16, ncclParamGetI16, cushim_row_ncclParamGetI16, (ncclParamHandle_t h, int16_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetI32, ncclParamGetI32, cushim_row_ncclParamGetI32, (ncclParamHandle_t h, int32_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetI64, ncclParamGetI64, cushim_row_ncclParamGetI64, (ncclParamHandle_t h, int64_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetI8, ncclParamGetI8, cushim_row_ncclParamGetI8, (ncclParamHandle_t h, int8_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetParameter, ncclParamGetParameter, cushim_row_ncclParamGetParameter, (const char *key, const char **value, int *valueLen), (key, value, valueLen), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetStr, ncclParamGetStr, cushim_row_ncclParamGetStr, (ncclParamHandle_t h, const char **out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetU16, ncclParamGetU16, cushim_row_ncclParamGetU16, (ncclParamHandle_t h, uint16_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetU32, ncclParamGetU32, cushim_row_ncclParamGetU32, (ncclParamHandle_t h, uint32_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetU64, ncclParamGetU64, cushim_row_ncclParamGetU64, (ncclParamHandle_t h, uint64_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclParamGetU8, ncclParamGetU8, cushim_row_ncclParamGetU8, (ncclParamHandle_t h, uint8_t *out), (h, out), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclPutSignal, ncclPutSignal, cushim_row_ncclPutSignal, (const void *localbuff, size_t count, ncclDataType_t datatype, int peer, ncclWindow_t peerWin, size_t peerWinOffset, int sigIdx, int ctx, unsigned int flags, ncclComm_t comm, cudaStream_t stream), (localbuff, count, datatype, peer, peerWin, peerWinOffset, sigIdx, ctx, flags, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRecv, ncclRecv, cushim_row_ncclRecv, (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (recvbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRedOpCreatePreMulSum, ncclRedOpCreatePreMulSum, cushim_row_ncclRedOpCreatePreMulSum, (ncclRedOp_t *op, void *scalar, ncclDataType_t datatype, ncclScalarResidence_t residence, ncclComm_t comm), (op, scalar, datatype, residence, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclRedOpDestroy, ncclRedOpDestroy, cushim_row_ncclRedOpDestroy, (ncclRedOp_t op, ncclComm_t comm), (op, comm), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduce, ncclReduce, cushim_row_ncclReduce, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, op, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduceConfig, ncclReduceConfig, cushim_row_ncclReduceConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, op, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduceScatter, ncclReduceScatter, cushim_row_ncclReduceScatter, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclReduceScatterConfig, ncclReduceScatterConfig, cushim_row_ncclReduceScatterConfig, (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, recvcount, datatype, op, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclScatter, ncclScatter, cushim_row_ncclScatter, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclScatterConfig, ncclScatterConfig, cushim_row_ncclScatterConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream), (sendbuff, count, datatype, peer, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclSetEncryption, ncclSetEncryption, cushim_row_ncclSetEncryption, (const ncclEncryptionConfig_t *config), (config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclSignal, ncclSignal, cushim_row_ncclSignal, (int peer, int sigIdx, int ctx, unsigned int flags, ncclComm_t comm, cudaStream_t stream), (peer, sigIdx, ctx, flags, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclWaitSignal, ncclWaitSignal, cushim_row_ncclWaitSignal, (int nDesc, ncclWaitSignalDesc_t *signalDescs, ncclComm_t comm, cudaStream_t stream), (nDesc, signalDescs, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, ncclResult_t, ncclWinGetUserPtr, ncclWinGetUserPtr, cushim_row_ncclWinGetUserPtr, (ncclComm_t comm, ncclWindow_t win, void **outUserPtr), (comm, win, outUserPtr), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -373,6 +388,87 @@ CUSHIM_STUB(ncclResult_t, ncclWinGetUserPtr, ncclWinGetUserPtr, cushim_row_ncclW
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_nccl_slots\n"
+        ".hidden cushim_nccl_slots\n"
+        "cushim_nccl_slots:\n"
+        CUSHIM_ASM_ROW(ncclAllGather, thunk)
+        CUSHIM_ASM_ROW(ncclAllGatherConfig, thunk)
+        CUSHIM_ASM_ROW(ncclAllReduce, thunk)
+        CUSHIM_ASM_ROW(ncclAllReduceConfig, thunk)
+        CUSHIM_ASM_ROW(ncclAlltoAll, thunk)
+        CUSHIM_ASM_ROW(ncclAlltoAllConfig, thunk)
+        CUSHIM_ASM_ROW(ncclBcast, thunk)
+        CUSHIM_ASM_ROW(ncclBroadcast, thunk)
+        CUSHIM_ASM_ROW(ncclBroadcastConfig, thunk)
+        CUSHIM_ASM_ROW(ncclCommAbort, thunk)
+        CUSHIM_ASM_ROW(ncclCommCount, thunk)
+        CUSHIM_ASM_ROW(ncclCommCuDevice, thunk)
+        CUSHIM_ASM_ROW(ncclCommDeregister, thunk)
+        CUSHIM_ASM_ROW(ncclCommDestroy, thunk)
+        CUSHIM_ASM_ROW(ncclCommFinalize, thunk)
+        CUSHIM_ASM_ROW(ncclCommGetAsyncError, thunk)
+        CUSHIM_ASM_ROW(ncclCommGetUniqueId, thunk)
+        CUSHIM_ASM_ROW(ncclCommGrow, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitAll, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitRank, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitRankConfig, thunk)
+        CUSHIM_ASM_ROW(ncclCommInitRankScalable, thunk)
+        CUSHIM_ASM_ROW(ncclCommMemStats, thunk)
+        CUSHIM_ASM_ROW(ncclCommRegister, thunk)
+        CUSHIM_ASM_ROW(ncclCommResume, thunk)
+        CUSHIM_ASM_ROW(ncclCommRevoke, thunk)
+        CUSHIM_ASM_ROW(ncclCommShrink, thunk)
+        CUSHIM_ASM_ROW(ncclCommSplit, thunk)
+        CUSHIM_ASM_ROW(ncclCommSuspend, thunk)
+        CUSHIM_ASM_ROW(ncclCommUserRank, thunk)
+        CUSHIM_ASM_ROW(ncclCommWindowDeregister, thunk)
+        CUSHIM_ASM_ROW(ncclCommWindowRegister, thunk)
+        CUSHIM_ASM_ROW(ncclGather, thunk)
+        CUSHIM_ASM_ROW(ncclGatherConfig, thunk)
+        CUSHIM_ASM_ROW(ncclGetErrorString, cbind)
+        CUSHIM_ASM_ROW(ncclGetLastError, thunk)
+        CUSHIM_ASM_ROW(ncclGetUniqueId, thunk)
+        CUSHIM_ASM_ROW(ncclGetVersion, thunk)
+        CUSHIM_ASM_ROW(ncclGroupEnd, thunk)
+        CUSHIM_ASM_ROW(ncclGroupSimulateEnd, thunk)
+        CUSHIM_ASM_ROW(ncclGroupStart, thunk)
+        CUSHIM_ASM_ROW(ncclMemAlloc, thunk)
+        CUSHIM_ASM_ROW(ncclMemFree, thunk)
+        CUSHIM_ASM_ROW(ncclParamBind, thunk)
+        CUSHIM_ASM_ROW(ncclParamDumpAll, thunk)
+        CUSHIM_ASM_ROW(ncclParamGet, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetAllParameterKeys, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetI16, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetI32, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetI64, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetI8, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetParameter, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetStr, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetU16, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetU32, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetU64, thunk)
+        CUSHIM_ASM_ROW(ncclParamGetU8, thunk)
+        CUSHIM_ASM_ROW(ncclPutSignal, thunk)
+        CUSHIM_ASM_ROW(ncclRecv, thunk)
+        CUSHIM_ASM_ROW(ncclRedOpCreatePreMulSum, thunk)
+        CUSHIM_ASM_ROW(ncclRedOpDestroy, thunk)
+        CUSHIM_ASM_ROW(ncclReduce, thunk)
+        CUSHIM_ASM_ROW(ncclReduceConfig, thunk)
+        CUSHIM_ASM_ROW(ncclReduceScatter, thunk)
+        CUSHIM_ASM_ROW(ncclReduceScatterConfig, thunk)
+        CUSHIM_ASM_ROW(ncclScatter, thunk)
+        CUSHIM_ASM_ROW(ncclScatterConfig, thunk)
+        CUSHIM_ASM_ROW(ncclSend, thunk)
+        CUSHIM_ASM_ROW(ncclSetEncryption, thunk)
+        CUSHIM_ASM_ROW(ncclSignal, thunk)
+        CUSHIM_ASM_ROW(ncclWaitSignal, thunk)
+        CUSHIM_ASM_ROW(ncclWinGetUserPtr, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclAllGather),
     CUSHIM_BINDER(ncclAllGatherConfig),
@@ -447,6 +543,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclWaitSignal),
     CUSHIM_BINDER(ncclWinGetUserPtr),
 };
+#endif
 #endif  // CUSHIM_NCCL_LINKED
 
 extern "C" {

@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_nvjitlink
 
 // With CUSHIM_NVJITLINK_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -127,11 +129,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_NVJITLINK_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_nvjitlink_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_nvjitlink_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -179,6 +189,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVJITLINK_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvjitlink_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_nvjitlink_status.
 static_assert(static_cast<int>(CUSHIM_NVJITLINK_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NVJITLINK_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -200,20 +215,20 @@ static_assert(static_cast<int>(CUSHIM_NVJITLINK_WRONG_MAJOR) == cushim::status_w
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddData_13_0, __nvJitLinkAddData_13_0, cushim_row___nvJitLinkAddData_13_0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkAddFile_13_0, __nvJitLinkAddFile_13_0, cushim_row___nvJitLinkAddFile_13_0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkComplete_13_0, __nvJitLinkComplete_13_0, cushim_row___nvJitLinkComplete_13_0, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkCreate_13_0, __nvJitLinkCreate_13_0, cushim_row___nvJitLinkCreate_13_0, (nvJitLinkHandle *handle, uint32_t numOptions, const char *const *options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkDestroy_13_0, __nvJitLinkDestroy_13_0, cushim_row___nvJitLinkDestroy_13_0, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLogSize_13_0, __nvJitLinkGetErrorLogSize_13_0, cushim_row___nvJitLinkGetErrorLogSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetErrorLog_13_0, __nvJitLinkGetErrorLog_13_0, cushim_row___nvJitLinkGetErrorLog_13_0, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLogSize_13_0, __nvJitLinkGetInfoLogSize_13_0, cushim_row___nvJitLinkGetInfoLogSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetInfoLog_13_0, __nvJitLinkGetInfoLog_13_0, cushim_row___nvJitLinkGetInfoLog_13_0, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_13_0, __nvJitLinkGetLinkedCubinSize_13_0, cushim_row___nvJitLinkGetLinkedCubinSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedCubin_13_0, __nvJitLinkGetLinkedCubin_13_0, cushim_row___nvJitLinkGetLinkedCubin_13_0, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_13_0, __nvJitLinkGetLinkedPtxSize_13_0, cushim_row___nvJitLinkGetLinkedPtxSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, __nvJitLinkGetLinkedPtx_13_0, __nvJitLinkGetLinkedPtx_13_0, cushim_row___nvJitLinkGetLinkedPtx_13_0, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cushim_row_nvJitLinkVersion, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkAddData_13_0, __nvJitLinkAddData_13_0, cushim_row___nvJitLinkAddData_13_0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const void *data, size_t size, const char *name), (handle, inputType, data, size, name), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkAddFile_13_0, __nvJitLinkAddFile_13_0, cushim_row___nvJitLinkAddFile_13_0, (nvJitLinkHandle handle, nvJitLinkInputType inputType, const char *fileName), (handle, inputType, fileName), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkComplete_13_0, __nvJitLinkComplete_13_0, cushim_row___nvJitLinkComplete_13_0, (nvJitLinkHandle handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkCreate_13_0, __nvJitLinkCreate_13_0, cushim_row___nvJitLinkCreate_13_0, (nvJitLinkHandle *handle, uint32_t numOptions, const char *const *options), (handle, numOptions, options), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkDestroy_13_0, __nvJitLinkDestroy_13_0, cushim_row___nvJitLinkDestroy_13_0, (nvJitLinkHandle *handle), (handle), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetErrorLogSize_13_0, __nvJitLinkGetErrorLogSize_13_0, cushim_row___nvJitLinkGetErrorLogSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetErrorLog_13_0, __nvJitLinkGetErrorLog_13_0, cushim_row___nvJitLinkGetErrorLog_13_0, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetInfoLogSize_13_0, __nvJitLinkGetInfoLogSize_13_0, cushim_row___nvJitLinkGetInfoLogSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetInfoLog_13_0, __nvJitLinkGetInfoLog_13_0, cushim_row___nvJitLinkGetInfoLog_13_0, (nvJitLinkHandle handle, char *log), (handle, log), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetLinkedCubinSize_13_0, __nvJitLinkGetLinkedCubinSize_13_0, cushim_row___nvJitLinkGetLinkedCubinSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetLinkedCubin_13_0, __nvJitLinkGetLinkedCubin_13_0, cushim_row___nvJitLinkGetLinkedCubin_13_0, (nvJitLinkHandle handle, void *cubin), (handle, cubin), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetLinkedPtxSize_13_0, __nvJitLinkGetLinkedPtxSize_13_0, cushim_row___nvJitLinkGetLinkedPtxSize_13_0, (nvJitLinkHandle handle, size_t *size), (handle, size), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, __nvJitLinkGetLinkedPtx_13_0, __nvJitLinkGetLinkedPtx_13_0, cushim_row___nvJitLinkGetLinkedPtx_13_0, (nvJitLinkHandle handle, char *ptx), (handle, ptx), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cushim_row_nvJitLinkVersion, (unsigned int *major, unsigned int *minor), (major, minor), static_cast<nvJitLinkResult>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -221,6 +236,29 @@ CUSHIM_STUB(nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cushim_row_nvJi
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_nvjitlink_slots\n"
+        ".hidden cushim_nvjitlink_slots\n"
+        "cushim_nvjitlink_slots:\n"
+        CUSHIM_ASM_ROW(__nvJitLinkAddData_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkAddFile_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkComplete_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkCreate_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkDestroy_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetErrorLogSize_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetErrorLog_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetInfoLogSize_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetInfoLog_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetLinkedCubinSize_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetLinkedCubin_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetLinkedPtxSize_13_0, thunk)
+        CUSHIM_ASM_ROW(__nvJitLinkGetLinkedPtx_13_0, thunk)
+        CUSHIM_ASM_ROW(nvJitLinkVersion, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(__nvJitLinkAddData_13_0),
     CUSHIM_BINDER(__nvJitLinkAddFile_13_0),
@@ -237,6 +275,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(__nvJitLinkGetLinkedPtx_13_0),
     CUSHIM_BINDER(nvJitLinkVersion),
 };
+#endif
 #endif  // CUSHIM_NVJITLINK_LINKED
 
 extern "C" {

@@ -18,6 +18,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_nvtx
 
 // With CUSHIM_NVTX_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -132,11 +134,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_NVTX_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_nvtx_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_nvtx_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -184,6 +194,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVTX_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvtx_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_nvtx_status.
 static_assert(static_cast<int>(CUSHIM_NVTX_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_NVTX_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -207,31 +222,31 @@ static_assert(static_cast<int>(CUSHIM_NVTX_WRONG_MAJOR) == cushim::status_wrong_
 
 CUSHIM_STUB(nvtxDomainHandle_t, nvtxDomainCreateA, nvtxDomainCreateA, cushim_row_nvtxDomainCreateA, (const char *name), (name), cushim::zero<nvtxDomainHandle_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxDomainHandle_t, nvtxDomainCreateW, nvtxDomainCreateW, cushim_row_nvtxDomainCreateW, (const wchar_t *name), (name), cushim::zero<nvtxDomainHandle_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainDestroy, nvtxDomainDestroy, cushim_row_nvtxDomainDestroy, (nvtxDomainHandle_t domain), (domain), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainMarkEx, nvtxDomainMarkEx, cushim_row_nvtxDomainMarkEx, (nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib), (domain, eventAttrib), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainNameCategoryA, nvtxDomainNameCategoryA, cushim_row_nvtxDomainNameCategoryA, (nvtxDomainHandle_t domain, uint32_t category, const char *name), (domain, category, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainNameCategoryW, nvtxDomainNameCategoryW, cushim_row_nvtxDomainNameCategoryW, (nvtxDomainHandle_t domain, uint32_t category, const wchar_t *name), (domain, category, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainRangeEnd, nvtxDomainRangeEnd, cushim_row_nvtxDomainRangeEnd, (nvtxDomainHandle_t domain, nvtxRangeId_t id), (domain, id), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxDomainRangePop, nvtxDomainRangePop, cushim_row_nvtxDomainRangePop, (nvtxDomainHandle_t domain), (domain), cushim::zero<int>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxDomainRangePushEx, nvtxDomainRangePushEx, cushim_row_nvtxDomainRangePushEx, (nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib), (domain, eventAttrib), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainDestroy, nvtxDomainDestroy, cushim_row_nvtxDomainDestroy, (nvtxDomainHandle_t domain), (domain), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainMarkEx, nvtxDomainMarkEx, cushim_row_nvtxDomainMarkEx, (nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib), (domain, eventAttrib), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainNameCategoryA, nvtxDomainNameCategoryA, cushim_row_nvtxDomainNameCategoryA, (nvtxDomainHandle_t domain, uint32_t category, const char *name), (domain, category, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainNameCategoryW, nvtxDomainNameCategoryW, cushim_row_nvtxDomainNameCategoryW, (nvtxDomainHandle_t domain, uint32_t category, const wchar_t *name), (domain, category, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainRangeEnd, nvtxDomainRangeEnd, cushim_row_nvtxDomainRangeEnd, (nvtxDomainHandle_t domain, nvtxRangeId_t id), (domain, id), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxDomainRangePop, nvtxDomainRangePop, cushim_row_nvtxDomainRangePop, (nvtxDomainHandle_t domain), (domain), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxDomainRangePushEx, nvtxDomainRangePushEx, cushim_row_nvtxDomainRangePushEx, (nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib), (domain, eventAttrib), cushim::zero<int>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxRangeId_t, nvtxDomainRangeStartEx, nvtxDomainRangeStartEx, cushim_row_nvtxDomainRangeStartEx, (nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib), (domain, eventAttrib), cushim::zero<nvtxRangeId_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxStringHandle_t, nvtxDomainRegisterStringA, nvtxDomainRegisterStringA, cushim_row_nvtxDomainRegisterStringA, (nvtxDomainHandle_t domain, const char *string), (domain, string), cushim::zero<nvtxStringHandle_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxStringHandle_t, nvtxDomainRegisterStringW, nvtxDomainRegisterStringW, cushim_row_nvtxDomainRegisterStringW, (nvtxDomainHandle_t domain, const wchar_t *string), (domain, string), cushim::zero<nvtxStringHandle_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxResourceHandle_t, nvtxDomainResourceCreate, nvtxDomainResourceCreate, cushim_row_nvtxDomainResourceCreate, (nvtxDomainHandle_t domain, nvtxResourceAttributes_t *attribs), (domain, attribs), cushim::zero<nvtxResourceHandle_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxDomainResourceDestroy, nvtxDomainResourceDestroy, cushim_row_nvtxDomainResourceDestroy, (nvtxResourceHandle_t resource), (resource), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxInitialize, nvtxInitialize, cushim_row_nvtxInitialize, (const void *reserved), (reserved), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxMarkA, nvtxMarkA, cushim_row_nvtxMarkA, (const char *message), (message), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxMarkEx, nvtxMarkEx, cushim_row_nvtxMarkEx, (const nvtxEventAttributes_t *eventAttrib), (eventAttrib), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxMarkW, nvtxMarkW, cushim_row_nvtxMarkW, (const wchar_t *message), (message), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxNameCategoryA, nvtxNameCategoryA, cushim_row_nvtxNameCategoryA, (uint32_t category, const char *name), (category, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxNameCategoryW, nvtxNameCategoryW, cushim_row_nvtxNameCategoryW, (uint32_t category, const wchar_t *name), (category, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxNameOsThreadA, nvtxNameOsThreadA, cushim_row_nvtxNameOsThreadA, (uint32_t threadId, const char *name), (threadId, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxNameOsThreadW, nvtxNameOsThreadW, cushim_row_nvtxNameOsThreadW, (uint32_t threadId, const wchar_t *name), (threadId, name), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(void, nvtxRangeEnd, nvtxRangeEnd, cushim_row_nvtxRangeEnd, (nvtxRangeId_t id), (id), cushim::zero<void>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxRangePop, nvtxRangePop, cushim_row_nvtxRangePop, (), (), cushim::zero<int>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxRangePushA, nvtxRangePushA, cushim_row_nvtxRangePushA, (const char *message), (message), cushim::zero<int>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxRangePushEx, nvtxRangePushEx, cushim_row_nvtxRangePushEx, (const nvtxEventAttributes_t *eventAttrib), (eventAttrib), cushim::zero<int>(), CUSHIM_CHECKED)
-CUSHIM_STUB(int, nvtxRangePushW, nvtxRangePushW, cushim_row_nvtxRangePushW, (const wchar_t *message), (message), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxDomainResourceDestroy, nvtxDomainResourceDestroy, cushim_row_nvtxDomainResourceDestroy, (nvtxResourceHandle_t resource), (resource), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxInitialize, nvtxInitialize, cushim_row_nvtxInitialize, (const void *reserved), (reserved), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxMarkA, nvtxMarkA, cushim_row_nvtxMarkA, (const char *message), (message), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxMarkEx, nvtxMarkEx, cushim_row_nvtxMarkEx, (const nvtxEventAttributes_t *eventAttrib), (eventAttrib), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxMarkW, nvtxMarkW, cushim_row_nvtxMarkW, (const wchar_t *message), (message), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxNameCategoryA, nvtxNameCategoryA, cushim_row_nvtxNameCategoryA, (uint32_t category, const char *name), (category, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxNameCategoryW, nvtxNameCategoryW, cushim_row_nvtxNameCategoryW, (uint32_t category, const wchar_t *name), (category, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxNameOsThreadA, nvtxNameOsThreadA, cushim_row_nvtxNameOsThreadA, (uint32_t threadId, const char *name), (threadId, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxNameOsThreadW, nvtxNameOsThreadW, cushim_row_nvtxNameOsThreadW, (uint32_t threadId, const wchar_t *name), (threadId, name), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, void, nvtxRangeEnd, nvtxRangeEnd, cushim_row_nvtxRangeEnd, (nvtxRangeId_t id), (id), cushim::zero<void>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxRangePop, nvtxRangePop, cushim_row_nvtxRangePop, (), (), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxRangePushA, nvtxRangePushA, cushim_row_nvtxRangePushA, (const char *message), (message), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxRangePushEx, nvtxRangePushEx, cushim_row_nvtxRangePushEx, (const nvtxEventAttributes_t *eventAttrib), (eventAttrib), cushim::zero<int>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, int, nvtxRangePushW, nvtxRangePushW, cushim_row_nvtxRangePushW, (const wchar_t *message), (message), cushim::zero<int>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxRangeId_t, nvtxRangeStartA, nvtxRangeStartA, cushim_row_nvtxRangeStartA, (const char *message), (message), cushim::zero<nvtxRangeId_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxRangeId_t, nvtxRangeStartEx, nvtxRangeStartEx, cushim_row_nvtxRangeStartEx, (const nvtxEventAttributes_t *eventAttrib), (eventAttrib), cushim::zero<nvtxRangeId_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(nvtxRangeId_t, nvtxRangeStartW, nvtxRangeStartW, cushim_row_nvtxRangeStartW, (const wchar_t *message), (message), cushim::zero<nvtxRangeId_t>(), CUSHIM_CHECKED)
@@ -242,6 +257,45 @@ CUSHIM_STUB(nvtxRangeId_t, nvtxRangeStartW, nvtxRangeStartW, cushim_row_nvtxRang
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_nvtx_slots\n"
+        ".hidden cushim_nvtx_slots\n"
+        "cushim_nvtx_slots:\n"
+        CUSHIM_ASM_ROW(nvtxDomainCreateA, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainCreateW, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainDestroy, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainMarkEx, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainNameCategoryA, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainNameCategoryW, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainRangeEnd, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainRangePop, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainRangePushEx, thunk)
+        CUSHIM_ASM_ROW(nvtxDomainRangeStartEx, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainRegisterStringA, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainRegisterStringW, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainResourceCreate, cbind)
+        CUSHIM_ASM_ROW(nvtxDomainResourceDestroy, thunk)
+        CUSHIM_ASM_ROW(nvtxInitialize, thunk)
+        CUSHIM_ASM_ROW(nvtxMarkA, thunk)
+        CUSHIM_ASM_ROW(nvtxMarkEx, thunk)
+        CUSHIM_ASM_ROW(nvtxMarkW, thunk)
+        CUSHIM_ASM_ROW(nvtxNameCategoryA, thunk)
+        CUSHIM_ASM_ROW(nvtxNameCategoryW, thunk)
+        CUSHIM_ASM_ROW(nvtxNameOsThreadA, thunk)
+        CUSHIM_ASM_ROW(nvtxNameOsThreadW, thunk)
+        CUSHIM_ASM_ROW(nvtxRangeEnd, thunk)
+        CUSHIM_ASM_ROW(nvtxRangePop, thunk)
+        CUSHIM_ASM_ROW(nvtxRangePushA, thunk)
+        CUSHIM_ASM_ROW(nvtxRangePushEx, thunk)
+        CUSHIM_ASM_ROW(nvtxRangePushW, thunk)
+        CUSHIM_ASM_ROW(nvtxRangeStartA, cbind)
+        CUSHIM_ASM_ROW(nvtxRangeStartEx, cbind)
+        CUSHIM_ASM_ROW(nvtxRangeStartW, cbind)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvtxDomainCreateA),
     CUSHIM_BINDER(nvtxDomainCreateW),
@@ -274,6 +328,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvtxRangeStartEx),
     CUSHIM_BINDER(nvtxRangeStartW),
 };
+#endif
 #endif  // CUSHIM_NVTX_LINKED
 
 extern "C" {

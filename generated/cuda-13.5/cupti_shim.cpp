@@ -55,6 +55,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cupti
 
 // With CUSHIM_CUPTI_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -395,11 +397,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUPTI_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cupti_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cupti_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -447,6 +457,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUPTI_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cupti_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cupti_status.
 static_assert(static_cast<int>(CUSHIM_CUPTI_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUPTI_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -469,358 +484,358 @@ static_assert(static_cast<int>(CUSHIM_CUPTI_WRONG_MAJOR) == cushim::status_wrong
 #endif
 
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityConfigurePCSampling, cuptiActivityConfigurePCSampling, cushim_row_cuptiActivityConfigurePCSampling, (CUcontext ctx, CUpti_ActivityPCSamplingConfig *config), (ctx, config), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityConfigurePCSampling, cuptiActivityConfigurePCSampling, cushim_row_cuptiActivityConfigurePCSampling, (CUcontext ctx, CUpti_ActivityPCSamplingConfig *config), (ctx, config), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityConfigureUnifiedMemoryCounter, cuptiActivityConfigureUnifiedMemoryCounter, cushim_row_cuptiActivityConfigureUnifiedMemoryCounter, (CUpti_ActivityUnifiedMemoryCounterConfig *config, uint32_t count), (config, count), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityConfigureUnifiedMemoryCounter, cuptiActivityConfigureUnifiedMemoryCounter, cushim_row_cuptiActivityConfigureUnifiedMemoryCounter, (CUpti_ActivityUnifiedMemoryCounterConfig *config, uint32_t count), (config, count), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityDisable, cuptiActivityDisable, cushim_row_cuptiActivityDisable, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityDisable, cuptiActivityDisable, cushim_row_cuptiActivityDisable, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityDisableContext, cuptiActivityDisableContext, cushim_row_cuptiActivityDisableContext, (CUcontext context, CUpti_ActivityKind kind), (context, kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityDisableContext, cuptiActivityDisableContext, cushim_row_cuptiActivityDisableContext, (CUcontext context, CUpti_ActivityKind kind), (context, kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityDisable_v2, cuptiActivityDisable_v2, cushim_row_cuptiActivityDisable_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *pActivityConfig), (subscriber, kind, pActivityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityDisable_v2, cuptiActivityDisable_v2, cushim_row_cuptiActivityDisable_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *pActivityConfig), (subscriber, kind, pActivityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnable, cuptiActivityEnable, cushim_row_cuptiActivityEnable, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnable, cuptiActivityEnable, cushim_row_cuptiActivityEnable, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableAllSyncRecords, cuptiActivityEnableAllSyncRecords, cushim_row_cuptiActivityEnableAllSyncRecords, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableAllSyncRecords, cuptiActivityEnableAllSyncRecords, cushim_row_cuptiActivityEnableAllSyncRecords, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableAllocationSource, cuptiActivityEnableAllocationSource, cushim_row_cuptiActivityEnableAllocationSource, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableAllocationSource, cuptiActivityEnableAllocationSource, cushim_row_cuptiActivityEnableAllocationSource, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableAndDump, cuptiActivityEnableAndDump, cushim_row_cuptiActivityEnableAndDump, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableAndDump, cuptiActivityEnableAndDump, cushim_row_cuptiActivityEnableAndDump, (CUpti_ActivityKind kind), (kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableAndDump_v2, cuptiActivityEnableAndDump_v2, cushim_row_cuptiActivityEnableAndDump_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *activityConfig), (subscriber, kind, activityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableAndDump_v2, cuptiActivityEnableAndDump_v2, cushim_row_cuptiActivityEnableAndDump_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *activityConfig), (subscriber, kind, activityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableContext, cuptiActivityEnableContext, cushim_row_cuptiActivityEnableContext, (CUcontext context, CUpti_ActivityKind kind), (context, kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableContext, cuptiActivityEnableContext, cushim_row_cuptiActivityEnableContext, (CUcontext context, CUpti_ActivityKind kind), (context, kind), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableCudaEventDeviceTimestamps, cuptiActivityEnableCudaEventDeviceTimestamps, cushim_row_cuptiActivityEnableCudaEventDeviceTimestamps, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableCudaEventDeviceTimestamps, cuptiActivityEnableCudaEventDeviceTimestamps, cushim_row_cuptiActivityEnableCudaEventDeviceTimestamps, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableDeviceGraph, cuptiActivityEnableDeviceGraph, cushim_row_cuptiActivityEnableDeviceGraph, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableDeviceGraph, cuptiActivityEnableDeviceGraph, cushim_row_cuptiActivityEnableDeviceGraph, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableDriverApi, cuptiActivityEnableDriverApi, cushim_row_cuptiActivityEnableDriverApi, (CUpti_CallbackId cbid, uint8_t enable), (cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableDriverApi, cuptiActivityEnableDriverApi, cushim_row_cuptiActivityEnableDriverApi, (CUpti_CallbackId cbid, uint8_t enable), (cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableDriverApi_v2, cuptiActivityEnableDriverApi_v2, cushim_row_cuptiActivityEnableDriverApi_v2, (CUpti_SubscriberHandle subscriber, CUpti_CallbackId cbid, uint8_t enable), (subscriber, cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableDriverApi_v2, cuptiActivityEnableDriverApi_v2, cushim_row_cuptiActivityEnableDriverApi_v2, (CUpti_SubscriberHandle subscriber, CUpti_CallbackId cbid, uint8_t enable), (subscriber, cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableHWTrace, cuptiActivityEnableHWTrace, cushim_row_cuptiActivityEnableHWTrace, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableHWTrace, cuptiActivityEnableHWTrace, cushim_row_cuptiActivityEnableHWTrace, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableLatencyTimestamps, cuptiActivityEnableLatencyTimestamps, cushim_row_cuptiActivityEnableLatencyTimestamps, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableLatencyTimestamps, cuptiActivityEnableLatencyTimestamps, cushim_row_cuptiActivityEnableLatencyTimestamps, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableLaunchAttributes, cuptiActivityEnableLaunchAttributes, cushim_row_cuptiActivityEnableLaunchAttributes, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableLaunchAttributes, cuptiActivityEnableLaunchAttributes, cushim_row_cuptiActivityEnableLaunchAttributes, (uint8_t enable), (enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableRuntimeApi, cuptiActivityEnableRuntimeApi, cushim_row_cuptiActivityEnableRuntimeApi, (CUpti_CallbackId cbid, uint8_t enable), (cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableRuntimeApi, cuptiActivityEnableRuntimeApi, cushim_row_cuptiActivityEnableRuntimeApi, (CUpti_CallbackId cbid, uint8_t enable), (cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnableRuntimeApi_v2, cuptiActivityEnableRuntimeApi_v2, cushim_row_cuptiActivityEnableRuntimeApi_v2, (CUpti_SubscriberHandle subscriber, CUpti_CallbackId cbid, uint8_t enable), (subscriber, cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnableRuntimeApi_v2, cuptiActivityEnableRuntimeApi_v2, cushim_row_cuptiActivityEnableRuntimeApi_v2, (CUpti_SubscriberHandle subscriber, CUpti_CallbackId cbid, uint8_t enable), (subscriber, cbid, enable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityEnable_v2, cuptiActivityEnable_v2, cushim_row_cuptiActivityEnable_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *pActivityConfig), (subscriber, kind, pActivityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityEnable_v2, cuptiActivityEnable_v2, cushim_row_cuptiActivityEnable_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind kind, CUpti_ActivityConfig *pActivityConfig), (subscriber, kind, pActivityConfig), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityFlush, cuptiActivityFlush, cushim_row_cuptiActivityFlush, (CUcontext context, uint32_t streamId, uint32_t flag), (context, streamId, flag), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityFlush, cuptiActivityFlush, cushim_row_cuptiActivityFlush, (CUcontext context, uint32_t streamId, uint32_t flag), (context, streamId, flag), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityFlushAll, cuptiActivityFlushAll, cushim_row_cuptiActivityFlushAll, (uint32_t flag), (flag), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityFlushAll, cuptiActivityFlushAll, cushim_row_cuptiActivityFlushAll, (uint32_t flag), (flag), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityFlushPeriod, cuptiActivityFlushPeriod, cushim_row_cuptiActivityFlushPeriod, (uint32_t time), (time), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityFlushPeriod, cuptiActivityFlushPeriod, cushim_row_cuptiActivityFlushPeriod, (uint32_t time), (time), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetAttribute, cuptiActivityGetAttribute, cushim_row_cuptiActivityGetAttribute, (CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetAttribute, cuptiActivityGetAttribute, cushim_row_cuptiActivityGetAttribute, (CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetAttribute_v2, cuptiActivityGetAttribute_v2, cushim_row_cuptiActivityGetAttribute_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (subscriber, attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetAttribute_v2, cuptiActivityGetAttribute_v2, cushim_row_cuptiActivityGetAttribute_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (subscriber, attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetEnabledKinds, cuptiActivityGetEnabledKinds, cushim_row_cuptiActivityGetEnabledKinds, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind *buffer, uint32_t *bufferSize, uint32_t *enabledKindsCount), (subscriber, buffer, bufferSize, enabledKindsCount), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetEnabledKinds, cuptiActivityGetEnabledKinds, cushim_row_cuptiActivityGetEnabledKinds, (CUpti_SubscriberHandle subscriber, CUpti_ActivityKind *buffer, uint32_t *bufferSize, uint32_t *enabledKindsCount), (subscriber, buffer, bufferSize, enabledKindsCount), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetNextRecord, cuptiActivityGetNextRecord, cushim_row_cuptiActivityGetNextRecord, (uint8_t *buffer, size_t validBufferSizeBytes, CUpti_Activity **record), (buffer, validBufferSizeBytes, record), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetNextRecord, cuptiActivityGetNextRecord, cushim_row_cuptiActivityGetNextRecord, (uint8_t *buffer, size_t validBufferSizeBytes, CUpti_Activity **record), (buffer, validBufferSizeBytes, record), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetNextRecord_v2, cuptiActivityGetNextRecord_v2, cushim_row_cuptiActivityGetNextRecord_v2, (CUpti_SubscriberHandle subscriber, uint8_t *buffer, size_t validBufferSizeBytes, CUpti_Activity **record), (subscriber, buffer, validBufferSizeBytes, record), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetNextRecord_v2, cuptiActivityGetNextRecord_v2, cushim_row_cuptiActivityGetNextRecord_v2, (CUpti_SubscriberHandle subscriber, uint8_t *buffer, size_t validBufferSizeBytes, CUpti_Activity **record), (subscriber, buffer, validBufferSizeBytes, record), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetNumDroppedRecords, cuptiActivityGetNumDroppedRecords, cushim_row_cuptiActivityGetNumDroppedRecords, (CUcontext context, uint32_t streamId, size_t *dropped), (context, streamId, dropped), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetNumDroppedRecords, cuptiActivityGetNumDroppedRecords, cushim_row_cuptiActivityGetNumDroppedRecords, (CUcontext context, uint32_t streamId, size_t *dropped), (context, streamId, dropped), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetNumDroppedRecords_v2, cuptiActivityGetNumDroppedRecords_v2, cushim_row_cuptiActivityGetNumDroppedRecords_v2, (CUpti_SubscriberHandle subscriber, CUcontext context, uint32_t streamId, size_t *dropped), (subscriber, context, streamId, dropped), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetNumDroppedRecords_v2, cuptiActivityGetNumDroppedRecords_v2, cushim_row_cuptiActivityGetNumDroppedRecords_v2, (CUpti_SubscriberHandle subscriber, CUcontext context, uint32_t streamId, size_t *dropped), (subscriber, context, streamId, dropped), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityGetStructSize, cuptiActivityGetStructSize, cushim_row_cuptiActivityGetStructSize, (CUpti_ActivityKind activityKind, uint32_t version, size_t *activityStructSize), (activityKind, version, activityStructSize), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityGetStructSize, cuptiActivityGetStructSize, cushim_row_cuptiActivityGetStructSize, (CUpti_ActivityKind activityKind, uint32_t version, size_t *activityStructSize), (activityKind, version, activityStructSize), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityPopExternalCorrelationId, cuptiActivityPopExternalCorrelationId, cushim_row_cuptiActivityPopExternalCorrelationId, (CUpti_ExternalCorrelationKind kind, uint64_t *lastId), (kind, lastId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityPopExternalCorrelationId, cuptiActivityPopExternalCorrelationId, cushim_row_cuptiActivityPopExternalCorrelationId, (CUpti_ExternalCorrelationKind kind, uint64_t *lastId), (kind, lastId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityPopExternalCorrelationId_v2, cuptiActivityPopExternalCorrelationId_v2, cushim_row_cuptiActivityPopExternalCorrelationId_v2, (CUpti_SubscriberHandle subscriber, CUpti_ExternalCorrelationKind kind, uint64_t *lastId), (subscriber, kind, lastId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityPopExternalCorrelationId_v2, cuptiActivityPopExternalCorrelationId_v2, cushim_row_cuptiActivityPopExternalCorrelationId_v2, (CUpti_SubscriberHandle subscriber, CUpti_ExternalCorrelationKind kind, uint64_t *lastId), (subscriber, kind, lastId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityPushExternalCorrelationId, cuptiActivityPushExternalCorrelationId, cushim_row_cuptiActivityPushExternalCorrelationId, (CUpti_ExternalCorrelationKind kind, uint64_t id), (kind, id), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityPushExternalCorrelationId, cuptiActivityPushExternalCorrelationId, cushim_row_cuptiActivityPushExternalCorrelationId, (CUpti_ExternalCorrelationKind kind, uint64_t id), (kind, id), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityPushExternalCorrelationId_v2, cuptiActivityPushExternalCorrelationId_v2, cushim_row_cuptiActivityPushExternalCorrelationId_v2, (CUpti_SubscriberHandle subscriber, CUpti_ExternalCorrelationKind kind, uint64_t id), (subscriber, kind, id), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityPushExternalCorrelationId_v2, cuptiActivityPushExternalCorrelationId_v2, cushim_row_cuptiActivityPushExternalCorrelationId_v2, (CUpti_SubscriberHandle subscriber, CUpti_ExternalCorrelationKind kind, uint64_t id), (subscriber, kind, id), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityRegisterCallbacks, cuptiActivityRegisterCallbacks, cushim_row_cuptiActivityRegisterCallbacks, (CUpti_BuffersCallbackRequestFunc funcBufferRequested, CUpti_BuffersCallbackCompleteFunc funcBufferCompleted), (funcBufferRequested, funcBufferCompleted), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityRegisterCallbacks, cuptiActivityRegisterCallbacks, cushim_row_cuptiActivityRegisterCallbacks, (CUpti_BuffersCallbackRequestFunc funcBufferRequested, CUpti_BuffersCallbackCompleteFunc funcBufferCompleted), (funcBufferRequested, funcBufferCompleted), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityRegisterCallbacks_v2, cuptiActivityRegisterCallbacks_v2, cushim_row_cuptiActivityRegisterCallbacks_v2, (CUpti_SubscriberHandle subscriber, CUpti_BuffersCallbackRequestFunc_v2 funcBufferRequested, CUpti_BuffersCallbackCompleteFunc_v2 funcBufferCompleted), (subscriber, funcBufferRequested, funcBufferCompleted), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityRegisterCallbacks_v2, cuptiActivityRegisterCallbacks_v2, cushim_row_cuptiActivityRegisterCallbacks_v2, (CUpti_SubscriberHandle subscriber, CUpti_BuffersCallbackRequestFunc_v2 funcBufferRequested, CUpti_BuffersCallbackCompleteFunc_v2 funcBufferCompleted), (subscriber, funcBufferRequested, funcBufferCompleted), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivityRegisterTimestampCallback, cuptiActivityRegisterTimestampCallback, cushim_row_cuptiActivityRegisterTimestampCallback, (CUpti_TimestampCallbackFunc funcTimestamp), (funcTimestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivityRegisterTimestampCallback, cuptiActivityRegisterTimestampCallback, cushim_row_cuptiActivityRegisterTimestampCallback, (CUpti_TimestampCallbackFunc funcTimestamp), (funcTimestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivitySetAttribute, cuptiActivitySetAttribute, cushim_row_cuptiActivitySetAttribute, (CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivitySetAttribute, cuptiActivitySetAttribute, cushim_row_cuptiActivitySetAttribute, (CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiActivitySetAttribute_v2, cuptiActivitySetAttribute_v2, cushim_row_cuptiActivitySetAttribute_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (subscriber, attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiActivitySetAttribute_v2, cuptiActivitySetAttribute_v2, cushim_row_cuptiActivitySetAttribute_v2, (CUpti_SubscriberHandle subscriber, CUpti_ActivityAttribute attr, size_t *valueSize, void *value), (subscriber, attr, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiComputeCapabilitySupported, cuptiComputeCapabilitySupported, cushim_row_cuptiComputeCapabilitySupported, (int major, int minor, int *support), (major, minor, support), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiComputeCapabilitySupported, cuptiComputeCapabilitySupported, cushim_row_cuptiComputeCapabilitySupported, (int major, int minor, int *support), (major, minor, support), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceEnumEventDomains, cuptiDeviceEnumEventDomains, cushim_row_cuptiDeviceEnumEventDomains, (CUdevice device, size_t *arraySizeBytes, CUpti_EventDomainID *domainArray), (device, arraySizeBytes, domainArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceEnumEventDomains, cuptiDeviceEnumEventDomains, cushim_row_cuptiDeviceEnumEventDomains, (CUdevice device, size_t *arraySizeBytes, CUpti_EventDomainID *domainArray), (device, arraySizeBytes, domainArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceEnumMetrics, cuptiDeviceEnumMetrics, cushim_row_cuptiDeviceEnumMetrics, (CUdevice device, size_t *arraySizeBytes, CUpti_MetricID *metricArray), (device, arraySizeBytes, metricArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceEnumMetrics, cuptiDeviceEnumMetrics, cushim_row_cuptiDeviceEnumMetrics, (CUdevice device, size_t *arraySizeBytes, CUpti_MetricID *metricArray), (device, arraySizeBytes, metricArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceGetAttribute, cuptiDeviceGetAttribute, cushim_row_cuptiDeviceGetAttribute, (CUdevice device, CUpti_DeviceAttribute attrib, size_t *valueSize, void *value), (device, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceGetAttribute, cuptiDeviceGetAttribute, cushim_row_cuptiDeviceGetAttribute, (CUdevice device, CUpti_DeviceAttribute attrib, size_t *valueSize, void *value), (device, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceGetEventDomainAttribute, cuptiDeviceGetEventDomainAttribute, cushim_row_cuptiDeviceGetEventDomainAttribute, (CUdevice device, CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t *valueSize, void *value), (device, eventDomain, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceGetEventDomainAttribute, cuptiDeviceGetEventDomainAttribute, cushim_row_cuptiDeviceGetEventDomainAttribute, (CUdevice device, CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t *valueSize, void *value), (device, eventDomain, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceGetNumEventDomains, cuptiDeviceGetNumEventDomains, cushim_row_cuptiDeviceGetNumEventDomains, (CUdevice device, uint32_t *numDomains), (device, numDomains), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceGetNumEventDomains, cuptiDeviceGetNumEventDomains, cushim_row_cuptiDeviceGetNumEventDomains, (CUdevice device, uint32_t *numDomains), (device, numDomains), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceGetNumMetrics, cuptiDeviceGetNumMetrics, cushim_row_cuptiDeviceGetNumMetrics, (CUdevice device, uint32_t *numMetrics), (device, numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceGetNumMetrics, cuptiDeviceGetNumMetrics, cushim_row_cuptiDeviceGetNumMetrics, (CUdevice device, uint32_t *numMetrics), (device, numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceSupported, cuptiDeviceSupported, cushim_row_cuptiDeviceSupported, (CUdevice dev, int *support), (dev, support), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceSupported, cuptiDeviceSupported, cushim_row_cuptiDeviceSupported, (CUdevice dev, int *support), (dev, support), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiDeviceVirtualizationMode, cuptiDeviceVirtualizationMode, cushim_row_cuptiDeviceVirtualizationMode, (CUdevice dev, CUpti_DeviceVirtualizationMode *mode), (dev, mode), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDeviceVirtualizationMode, cuptiDeviceVirtualizationMode, cushim_row_cuptiDeviceVirtualizationMode, (CUdevice dev, CUpti_DeviceVirtualizationMode *mode), (dev, mode), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiDisableKernelReplayMode, cuptiDisableKernelReplayMode, cushim_row_cuptiDisableKernelReplayMode, (CUcontext context), (context), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiDisableKernelReplayMode, cuptiDisableKernelReplayMode, cushim_row_cuptiDisableKernelReplayMode, (CUcontext context), (context), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiEnableAllDomains, cuptiEnableAllDomains, cushim_row_cuptiEnableAllDomains, (uint32_t enable, CUpti_SubscriberHandle subscriber), (enable, subscriber), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnableAllDomains, cuptiEnableAllDomains, cushim_row_cuptiEnableAllDomains, (uint32_t enable, CUpti_SubscriberHandle subscriber), (enable, subscriber), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiEnableCallback, cuptiEnableCallback, cushim_row_cuptiEnableCallback, (uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid), (enable, subscriber, domain, cbid), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnableCallback, cuptiEnableCallback, cushim_row_cuptiEnableCallback, (uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid), (enable, subscriber, domain, cbid), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiEnableDomain, cuptiEnableDomain, cushim_row_cuptiEnableDomain, (uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain), (enable, subscriber, domain), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnableDomain, cuptiEnableDomain, cushim_row_cuptiEnableDomain, (uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain), (enable, subscriber, domain), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEnableKernelReplayMode, cuptiEnableKernelReplayMode, cushim_row_cuptiEnableKernelReplayMode, (CUcontext context), (context), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnableKernelReplayMode, cuptiEnableKernelReplayMode, cushim_row_cuptiEnableKernelReplayMode, (CUcontext context), (context), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEnumEventDomains, cuptiEnumEventDomains, cushim_row_cuptiEnumEventDomains, (size_t *arraySizeBytes, CUpti_EventDomainID *domainArray), (arraySizeBytes, domainArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnumEventDomains, cuptiEnumEventDomains, cushim_row_cuptiEnumEventDomains, (size_t *arraySizeBytes, CUpti_EventDomainID *domainArray), (arraySizeBytes, domainArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiEnumMetrics, cuptiEnumMetrics, cushim_row_cuptiEnumMetrics, (size_t *arraySizeBytes, CUpti_MetricID *metricArray), (arraySizeBytes, metricArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEnumMetrics, cuptiEnumMetrics, cushim_row_cuptiEnumMetrics, (size_t *arraySizeBytes, CUpti_MetricID *metricArray), (arraySizeBytes, metricArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventDomainEnumEvents, cuptiEventDomainEnumEvents, cushim_row_cuptiEventDomainEnumEvents, (CUpti_EventDomainID eventDomain, size_t *arraySizeBytes, CUpti_EventID *eventArray), (eventDomain, arraySizeBytes, eventArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventDomainEnumEvents, cuptiEventDomainEnumEvents, cushim_row_cuptiEventDomainEnumEvents, (CUpti_EventDomainID eventDomain, size_t *arraySizeBytes, CUpti_EventID *eventArray), (eventDomain, arraySizeBytes, eventArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventDomainGetAttribute, cuptiEventDomainGetAttribute, cushim_row_cuptiEventDomainGetAttribute, (CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t *valueSize, void *value), (eventDomain, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventDomainGetAttribute, cuptiEventDomainGetAttribute, cushim_row_cuptiEventDomainGetAttribute, (CUpti_EventDomainID eventDomain, CUpti_EventDomainAttribute attrib, size_t *valueSize, void *value), (eventDomain, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventDomainGetNumEvents, cuptiEventDomainGetNumEvents, cushim_row_cuptiEventDomainGetNumEvents, (CUpti_EventDomainID eventDomain, uint32_t *numEvents), (eventDomain, numEvents), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventDomainGetNumEvents, cuptiEventDomainGetNumEvents, cushim_row_cuptiEventDomainGetNumEvents, (CUpti_EventDomainID eventDomain, uint32_t *numEvents), (eventDomain, numEvents), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGetAttribute, cuptiEventGetAttribute, cushim_row_cuptiEventGetAttribute, (CUpti_EventID event, CUpti_EventAttribute attrib, size_t *valueSize, void *value), (event, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGetAttribute, cuptiEventGetAttribute, cushim_row_cuptiEventGetAttribute, (CUpti_EventID event, CUpti_EventAttribute attrib, size_t *valueSize, void *value), (event, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGetIdFromName, cuptiEventGetIdFromName, cushim_row_cuptiEventGetIdFromName, (CUdevice device, const char *eventName, CUpti_EventID *event), (device, eventName, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGetIdFromName, cuptiEventGetIdFromName, cushim_row_cuptiEventGetIdFromName, (CUdevice device, const char *eventName, CUpti_EventID *event), (device, eventName, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupAddEvent, cuptiEventGroupAddEvent, cushim_row_cuptiEventGroupAddEvent, (CUpti_EventGroup eventGroup, CUpti_EventID event), (eventGroup, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupAddEvent, cuptiEventGroupAddEvent, cushim_row_cuptiEventGroupAddEvent, (CUpti_EventGroup eventGroup, CUpti_EventID event), (eventGroup, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupCreate, cuptiEventGroupCreate, cushim_row_cuptiEventGroupCreate, (CUcontext context, CUpti_EventGroup *eventGroup, uint32_t flags), (context, eventGroup, flags), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupCreate, cuptiEventGroupCreate, cushim_row_cuptiEventGroupCreate, (CUcontext context, CUpti_EventGroup *eventGroup, uint32_t flags), (context, eventGroup, flags), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupDestroy, cuptiEventGroupDestroy, cushim_row_cuptiEventGroupDestroy, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupDestroy, cuptiEventGroupDestroy, cushim_row_cuptiEventGroupDestroy, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupDisable, cuptiEventGroupDisable, cushim_row_cuptiEventGroupDisable, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupDisable, cuptiEventGroupDisable, cushim_row_cuptiEventGroupDisable, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupEnable, cuptiEventGroupEnable, cushim_row_cuptiEventGroupEnable, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupEnable, cuptiEventGroupEnable, cushim_row_cuptiEventGroupEnable, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupGetAttribute, cuptiEventGroupGetAttribute, cushim_row_cuptiEventGroupGetAttribute, (CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t *valueSize, void *value), (eventGroup, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupGetAttribute, cuptiEventGroupGetAttribute, cushim_row_cuptiEventGroupGetAttribute, (CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t *valueSize, void *value), (eventGroup, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupReadAllEvents, cuptiEventGroupReadAllEvents, cushim_row_cuptiEventGroupReadAllEvents, (CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, size_t *eventValueBufferSizeBytes, uint64_t *eventValueBuffer, size_t *eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t *numEventIdsRead), (eventGroup, flags, eventValueBufferSizeBytes, eventValueBuffer, eventIdArraySizeBytes, eventIdArray, numEventIdsRead), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupReadAllEvents, cuptiEventGroupReadAllEvents, cushim_row_cuptiEventGroupReadAllEvents, (CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, size_t *eventValueBufferSizeBytes, uint64_t *eventValueBuffer, size_t *eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t *numEventIdsRead), (eventGroup, flags, eventValueBufferSizeBytes, eventValueBuffer, eventIdArraySizeBytes, eventIdArray, numEventIdsRead), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupReadEvent, cuptiEventGroupReadEvent, cushim_row_cuptiEventGroupReadEvent, (CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, CUpti_EventID event, size_t *eventValueBufferSizeBytes, uint64_t *eventValueBuffer), (eventGroup, flags, event, eventValueBufferSizeBytes, eventValueBuffer), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupReadEvent, cuptiEventGroupReadEvent, cushim_row_cuptiEventGroupReadEvent, (CUpti_EventGroup eventGroup, CUpti_ReadEventFlags flags, CUpti_EventID event, size_t *eventValueBufferSizeBytes, uint64_t *eventValueBuffer), (eventGroup, flags, event, eventValueBufferSizeBytes, eventValueBuffer), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupRemoveAllEvents, cuptiEventGroupRemoveAllEvents, cushim_row_cuptiEventGroupRemoveAllEvents, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupRemoveAllEvents, cuptiEventGroupRemoveAllEvents, cushim_row_cuptiEventGroupRemoveAllEvents, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupRemoveEvent, cuptiEventGroupRemoveEvent, cushim_row_cuptiEventGroupRemoveEvent, (CUpti_EventGroup eventGroup, CUpti_EventID event), (eventGroup, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupRemoveEvent, cuptiEventGroupRemoveEvent, cushim_row_cuptiEventGroupRemoveEvent, (CUpti_EventGroup eventGroup, CUpti_EventID event), (eventGroup, event), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupResetAllEvents, cuptiEventGroupResetAllEvents, cushim_row_cuptiEventGroupResetAllEvents, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupResetAllEvents, cuptiEventGroupResetAllEvents, cushim_row_cuptiEventGroupResetAllEvents, (CUpti_EventGroup eventGroup), (eventGroup), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupSetAttribute, cuptiEventGroupSetAttribute, cushim_row_cuptiEventGroupSetAttribute, (CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t valueSize, void *value), (eventGroup, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupSetAttribute, cuptiEventGroupSetAttribute, cushim_row_cuptiEventGroupSetAttribute, (CUpti_EventGroup eventGroup, CUpti_EventGroupAttribute attrib, size_t valueSize, void *value), (eventGroup, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupSetDisable, cuptiEventGroupSetDisable, cushim_row_cuptiEventGroupSetDisable, (CUpti_EventGroupSet *eventGroupSet), (eventGroupSet), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupSetDisable, cuptiEventGroupSetDisable, cushim_row_cuptiEventGroupSetDisable, (CUpti_EventGroupSet *eventGroupSet), (eventGroupSet), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupSetEnable, cuptiEventGroupSetEnable, cushim_row_cuptiEventGroupSetEnable, (CUpti_EventGroupSet *eventGroupSet), (eventGroupSet), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupSetEnable, cuptiEventGroupSetEnable, cushim_row_cuptiEventGroupSetEnable, (CUpti_EventGroupSet *eventGroupSet), (eventGroupSet), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupSetsCreate, cuptiEventGroupSetsCreate, cushim_row_cuptiEventGroupSetsCreate, (CUcontext context, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, CUpti_EventGroupSets **eventGroupPasses), (context, eventIdArraySizeBytes, eventIdArray, eventGroupPasses), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupSetsCreate, cuptiEventGroupSetsCreate, cushim_row_cuptiEventGroupSetsCreate, (CUcontext context, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, CUpti_EventGroupSets **eventGroupPasses), (context, eventIdArraySizeBytes, eventIdArray, eventGroupPasses), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiEventGroupSetsDestroy, cuptiEventGroupSetsDestroy, cushim_row_cuptiEventGroupSetsDestroy, (CUpti_EventGroupSets *eventGroupSets), (eventGroupSets), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiEventGroupSetsDestroy, cuptiEventGroupSetsDestroy, cushim_row_cuptiEventGroupSetsDestroy, (CUpti_EventGroupSets *eventGroupSets), (eventGroupSets), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiFinalize, cuptiFinalize, cushim_row_cuptiFinalize, (), (), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiFinalize, cuptiFinalize, cushim_row_cuptiFinalize, (), (), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetAutoBoostState, cuptiGetAutoBoostState, cushim_row_cuptiGetAutoBoostState, (CUcontext context, CUpti_ActivityAutoBoostState *state), (context, state), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetAutoBoostState, cuptiGetAutoBoostState, cushim_row_cuptiGetAutoBoostState, (CUcontext context, CUpti_ActivityAutoBoostState *state), (context, state), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiGetCallbackName, cuptiGetCallbackName, cushim_row_cuptiGetCallbackName, (CUpti_CallbackDomain domain, uint32_t cbid, const char **name), (domain, cbid, name), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetCallbackName, cuptiGetCallbackName, cushim_row_cuptiGetCallbackName, (CUpti_CallbackDomain domain, uint32_t cbid, const char **name), (domain, cbid, name), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiGetCallbackState, cuptiGetCallbackState, cushim_row_cuptiGetCallbackState, (uint32_t *enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid), (enable, subscriber, domain, cbid), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetCallbackState, cuptiGetCallbackState, cushim_row_cuptiGetCallbackState, (uint32_t *enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId cbid), (enable, subscriber, domain, cbid), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetContextId, cuptiGetContextId, cushim_row_cuptiGetContextId, (CUcontext context, uint32_t *contextId), (context, contextId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetContextId, cuptiGetContextId, cushim_row_cuptiGetContextId, (CUcontext context, uint32_t *contextId), (context, contextId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetCudaEventId, cuptiGetCudaEventId, cushim_row_cuptiGetCudaEventId, (CUevent event, uint32_t *pEventId), (event, pEventId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetCudaEventId, cuptiGetCudaEventId, cushim_row_cuptiGetCudaEventId, (CUevent event, uint32_t *pEventId), (event, pEventId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetDeviceId, cuptiGetDeviceId, cushim_row_cuptiGetDeviceId, (CUcontext context, uint32_t *deviceId), (context, deviceId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetDeviceId, cuptiGetDeviceId, cushim_row_cuptiGetDeviceId, (CUcontext context, uint32_t *deviceId), (context, deviceId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiGetEnabledCallbacks, cuptiGetEnabledCallbacks, cushim_row_cuptiGetEnabledCallbacks, (CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId *buffer, uint32_t *bufferSize, uint32_t *enabledCallbacksCount), (subscriber, domain, buffer, bufferSize, enabledCallbacksCount), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetEnabledCallbacks, cuptiGetEnabledCallbacks, cushim_row_cuptiGetEnabledCallbacks, (CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId *buffer, uint32_t *bufferSize, uint32_t *enabledCallbacksCount), (subscriber, domain, buffer, bufferSize, enabledCallbacksCount), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
 CUSHIM_STUB(CUptiResult, cuptiGetErrorMessage, cuptiGetErrorMessage, cushim_row_cuptiGetErrorMessage, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 1) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetGraphExecId, cuptiGetGraphExecId, cushim_row_cuptiGetGraphExecId, (CUgraphExec graphExec, uint32_t *pId), (graphExec, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetGraphExecId, cuptiGetGraphExecId, cushim_row_cuptiGetGraphExecId, (CUgraphExec graphExec, uint32_t *pId), (graphExec, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetGraphId, cuptiGetGraphId, cushim_row_cuptiGetGraphId, (CUgraph graph, uint32_t *pId), (graph, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetGraphId, cuptiGetGraphId, cushim_row_cuptiGetGraphId, (CUgraph graph, uint32_t *pId), (graph, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetGraphNodeId, cuptiGetGraphNodeId, cushim_row_cuptiGetGraphNodeId, (CUgraphNode node, uint64_t *nodeId), (node, nodeId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetGraphNodeId, cuptiGetGraphNodeId, cushim_row_cuptiGetGraphNodeId, (CUgraphNode node, uint64_t *nodeId), (node, nodeId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetLastError, cuptiGetLastError, cushim_row_cuptiGetLastError, (), (), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetLastError, cuptiGetLastError, cushim_row_cuptiGetLastError, (), (), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiGetNumEventDomains, cuptiGetNumEventDomains, cushim_row_cuptiGetNumEventDomains, (uint32_t *numDomains), (numDomains), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumEventDomains, cuptiGetNumEventDomains, cushim_row_cuptiGetNumEventDomains, (uint32_t *numDomains), (numDomains), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiGetNumMetrics, cuptiGetNumMetrics, cushim_row_cuptiGetNumMetrics, (uint32_t *numMetrics), (numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumMetrics, cuptiGetNumMetrics, cushim_row_cuptiGetNumMetrics, (uint32_t *numMetrics), (numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
 CUSHIM_STUB(CUptiResult, cuptiGetResultString, cuptiGetResultString, cushim_row_cuptiGetResultString, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 0) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetStreamId, cuptiGetStreamId, cushim_row_cuptiGetStreamId, (CUcontext context, CUstream stream, uint32_t *streamId), (context, stream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetStreamId, cuptiGetStreamId, cushim_row_cuptiGetStreamId, (CUcontext context, CUstream stream, uint32_t *streamId), (context, stream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetStreamIdEx, cuptiGetStreamIdEx, cushim_row_cuptiGetStreamIdEx, (CUcontext context, CUstream stream, uint8_t perThreadStream, uint32_t *streamId), (context, stream, perThreadStream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetStreamIdEx, cuptiGetStreamIdEx, cushim_row_cuptiGetStreamIdEx, (CUcontext context, CUstream stream, uint8_t perThreadStream, uint32_t *streamId), (context, stream, perThreadStream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetThreadIdType, cuptiGetThreadIdType, cushim_row_cuptiGetThreadIdType, (CUpti_ActivityThreadIdType *type), (type), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetThreadIdType, cuptiGetThreadIdType, cushim_row_cuptiGetThreadIdType, (CUpti_ActivityThreadIdType *type), (type), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetTimestamp, cuptiGetTimestamp, cushim_row_cuptiGetTimestamp, (uint64_t *timestamp), (timestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetTimestamp, cuptiGetTimestamp, cushim_row_cuptiGetTimestamp, (uint64_t *timestamp), (timestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiGetTimestamp_v2, cuptiGetTimestamp_v2, cushim_row_cuptiGetTimestamp_v2, (CUpti_SubscriberHandle subscriber, uint64_t *timestamp), (subscriber, timestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetTimestamp_v2, cuptiGetTimestamp_v2, cushim_row_cuptiGetTimestamp_v2, (CUpti_SubscriberHandle subscriber, uint64_t *timestamp), (subscriber, timestamp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_VERSION_H
-CUSHIM_STUB(CUptiResult, cuptiGetVersion, cuptiGetVersion, cushim_row_cuptiGetVersion, (uint32_t *version), (version), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetVersion, cuptiGetVersion, cushim_row_cuptiGetVersion, (uint32_t *version), (version), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiIsTracingSessionRunning, cuptiIsTracingSessionRunning, cushim_row_cuptiIsTracingSessionRunning, (uint8_t *isRunning), (isRunning), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiIsTracingSessionRunning, cuptiIsTracingSessionRunning, cushim_row_cuptiIsTracingSessionRunning, (uint8_t *isRunning), (isRunning), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiKernelReplaySubscribeUpdate, cuptiKernelReplaySubscribeUpdate, cushim_row_cuptiKernelReplaySubscribeUpdate, (CUpti_KernelReplayUpdateFunc updateFunc, void *customData), (updateFunc, customData), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiKernelReplaySubscribeUpdate, cuptiKernelReplaySubscribeUpdate, cushim_row_cuptiKernelReplaySubscribeUpdate, (CUpti_KernelReplayUpdateFunc updateFunc, void *customData), (updateFunc, customData), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricCreateEventGroupSets, cuptiMetricCreateEventGroupSets, cushim_row_cuptiMetricCreateEventGroupSets, (CUcontext context, size_t metricIdArraySizeBytes, CUpti_MetricID *metricIdArray, CUpti_EventGroupSets **eventGroupPasses), (context, metricIdArraySizeBytes, metricIdArray, eventGroupPasses), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricCreateEventGroupSets, cuptiMetricCreateEventGroupSets, cushim_row_cuptiMetricCreateEventGroupSets, (CUcontext context, size_t metricIdArraySizeBytes, CUpti_MetricID *metricIdArray, CUpti_EventGroupSets **eventGroupPasses), (context, metricIdArraySizeBytes, metricIdArray, eventGroupPasses), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricEnumEvents, cuptiMetricEnumEvents, cushim_row_cuptiMetricEnumEvents, (CUpti_MetricID metric, size_t *eventIdArraySizeBytes, CUpti_EventID *eventIdArray), (metric, eventIdArraySizeBytes, eventIdArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricEnumEvents, cuptiMetricEnumEvents, cushim_row_cuptiMetricEnumEvents, (CUpti_MetricID metric, size_t *eventIdArraySizeBytes, CUpti_EventID *eventIdArray), (metric, eventIdArraySizeBytes, eventIdArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricEnumProperties, cuptiMetricEnumProperties, cushim_row_cuptiMetricEnumProperties, (CUpti_MetricID metric, size_t *propIdArraySizeBytes, CUpti_MetricPropertyID *propIdArray), (metric, propIdArraySizeBytes, propIdArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricEnumProperties, cuptiMetricEnumProperties, cushim_row_cuptiMetricEnumProperties, (CUpti_MetricID metric, size_t *propIdArraySizeBytes, CUpti_MetricPropertyID *propIdArray), (metric, propIdArraySizeBytes, propIdArray), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetAttribute, cuptiMetricGetAttribute, cushim_row_cuptiMetricGetAttribute, (CUpti_MetricID metric, CUpti_MetricAttribute attrib, size_t *valueSize, void *value), (metric, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetAttribute, cuptiMetricGetAttribute, cushim_row_cuptiMetricGetAttribute, (CUpti_MetricID metric, CUpti_MetricAttribute attrib, size_t *valueSize, void *value), (metric, attrib, valueSize, value), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetIdFromName, cuptiMetricGetIdFromName, cushim_row_cuptiMetricGetIdFromName, (CUdevice device, const char *metricName, CUpti_MetricID *metric), (device, metricName, metric), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetIdFromName, cuptiMetricGetIdFromName, cushim_row_cuptiMetricGetIdFromName, (CUdevice device, const char *metricName, CUpti_MetricID *metric), (device, metricName, metric), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetNumEvents, cuptiMetricGetNumEvents, cushim_row_cuptiMetricGetNumEvents, (CUpti_MetricID metric, uint32_t *numEvents), (metric, numEvents), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetNumEvents, cuptiMetricGetNumEvents, cushim_row_cuptiMetricGetNumEvents, (CUpti_MetricID metric, uint32_t *numEvents), (metric, numEvents), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetNumProperties, cuptiMetricGetNumProperties, cushim_row_cuptiMetricGetNumProperties, (CUpti_MetricID metric, uint32_t *numProp), (metric, numProp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetNumProperties, cuptiMetricGetNumProperties, cushim_row_cuptiMetricGetNumProperties, (CUpti_MetricID metric, uint32_t *numProp), (metric, numProp), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetRequiredEventGroupSets, cuptiMetricGetRequiredEventGroupSets, cushim_row_cuptiMetricGetRequiredEventGroupSets, (CUcontext context, CUpti_MetricID metric, CUpti_EventGroupSets **eventGroupSets), (context, metric, eventGroupSets), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetRequiredEventGroupSets, cuptiMetricGetRequiredEventGroupSets, cushim_row_cuptiMetricGetRequiredEventGroupSets, (CUcontext context, CUpti_MetricID metric, CUpti_EventGroupSets **eventGroupSets), (context, metric, eventGroupSets), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetValue, cuptiMetricGetValue, cushim_row_cuptiMetricGetValue, (CUdevice device, CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t eventValueArraySizeBytes, uint64_t *eventValueArray, uint64_t timeDuration, CUpti_MetricValue *metricValue), (device, metric, eventIdArraySizeBytes, eventIdArray, eventValueArraySizeBytes, eventValueArray, timeDuration, metricValue), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetValue, cuptiMetricGetValue, cushim_row_cuptiMetricGetValue, (CUdevice device, CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t eventValueArraySizeBytes, uint64_t *eventValueArray, uint64_t timeDuration, CUpti_MetricValue *metricValue), (device, metric, eventIdArraySizeBytes, eventIdArray, eventValueArraySizeBytes, eventValueArray, timeDuration, metricValue), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_METRICS_H
-CUSHIM_STUB(CUptiResult, cuptiMetricGetValue2, cuptiMetricGetValue2, cushim_row_cuptiMetricGetValue2, (CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t eventValueArraySizeBytes, uint64_t *eventValueArray, size_t propIdArraySizeBytes, CUpti_MetricPropertyID *propIdArray, size_t propValueArraySizeBytes, uint64_t *propValueArray, CUpti_MetricValue *metricValue), (metric, eventIdArraySizeBytes, eventIdArray, eventValueArraySizeBytes, eventValueArray, propIdArraySizeBytes, propIdArray, propValueArraySizeBytes, propValueArray, metricValue), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiMetricGetValue2, cuptiMetricGetValue2, cushim_row_cuptiMetricGetValue2, (CUpti_MetricID metric, size_t eventIdArraySizeBytes, CUpti_EventID *eventIdArray, size_t eventValueArraySizeBytes, uint64_t *eventValueArray, size_t propIdArraySizeBytes, CUpti_MetricPropertyID *propIdArray, size_t propValueArraySizeBytes, uint64_t *propValueArray, CUpti_MetricValue *metricValue), (metric, eventIdArraySizeBytes, eventIdArray, eventValueArraySizeBytes, eventValueArray, propIdArraySizeBytes, propIdArray, propValueArraySizeBytes, propValueArray, metricValue), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_EVENTS_H
-CUSHIM_STUB(CUptiResult, cuptiSetEventCollectionMode, cuptiSetEventCollectionMode, cushim_row_cuptiSetEventCollectionMode, (CUcontext context, CUpti_EventCollectionMode mode), (context, mode), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiSetEventCollectionMode, cuptiSetEventCollectionMode, cushim_row_cuptiSetEventCollectionMode, (CUcontext context, CUpti_EventCollectionMode mode), (context, mode), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
-CUSHIM_STUB(CUptiResult, cuptiSetThreadIdType, cuptiSetThreadIdType, cushim_row_cuptiSetThreadIdType, (CUpti_ActivityThreadIdType type), (type), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiSetThreadIdType, cuptiSetThreadIdType, cushim_row_cuptiSetThreadIdType, (CUpti_ActivityThreadIdType type), (type), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiSubscribe, cuptiSubscribe, cushim_row_cuptiSubscribe, (CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata), (subscriber, callback, userdata), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiSubscribe, cuptiSubscribe, cushim_row_cuptiSubscribe, (CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata), (subscriber, callback, userdata), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiSubscribe_v2, cuptiSubscribe_v2, cushim_row_cuptiSubscribe_v2, (CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata, CUpti_SubscriberParams *pParams), (subscriber, callback, userdata, pParams), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiSubscribe_v2, cuptiSubscribe_v2, cushim_row_cuptiSubscribe_v2, (CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata, CUpti_SubscriberParams *pParams), (subscriber, callback, userdata, pParams), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiSupportedDomains, cuptiSupportedDomains, cushim_row_cuptiSupportedDomains, (size_t *domainCount, CUpti_DomainTable *domainTable), (domainCount, domainTable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiSupportedDomains, cuptiSupportedDomains, cushim_row_cuptiSupportedDomains, (size_t *domainCount, CUpti_DomainTable *domainTable), (domainCount, domainTable), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_CALLBACKS_H
-CUSHIM_STUB(CUptiResult, cuptiUnsubscribe, cuptiUnsubscribe, cushim_row_cuptiUnsubscribe, (CUpti_SubscriberHandle subscriber), (subscriber), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, CUptiResult, cuptiUnsubscribe, cuptiUnsubscribe, cushim_row_cuptiUnsubscribe, (CUpti_SubscriberHandle subscriber), (subscriber), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 
 #if defined(__GNUC__)
@@ -829,6 +844,605 @@ CUSHIM_STUB(CUptiResult, cuptiUnsubscribe, cuptiUnsubscribe, cushim_row_cuptiUns
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cupti_slots\n"
+        ".hidden cushim_cupti_slots\n"
+        "cushim_cupti_slots:\n"
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityConfigurePCSampling, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityConfigurePCSampling)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityConfigureUnifiedMemoryCounter, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityConfigureUnifiedMemoryCounter)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityDisable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityDisable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityDisableContext, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityDisableContext)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityDisable_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityDisable_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableAllSyncRecords, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableAllSyncRecords)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableAllocationSource, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableAllocationSource)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableAndDump, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableAndDump)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableAndDump_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableAndDump_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableContext, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableContext)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableCudaEventDeviceTimestamps, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableCudaEventDeviceTimestamps)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableDeviceGraph, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableDeviceGraph)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableDriverApi, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableDriverApi)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableDriverApi_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableDriverApi_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableHWTrace, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableHWTrace)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableLatencyTimestamps, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableLatencyTimestamps)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableLaunchAttributes, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableLaunchAttributes)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableRuntimeApi, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableRuntimeApi)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnableRuntimeApi_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnableRuntimeApi_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityEnable_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityEnable_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityFlush, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityFlush)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityFlushAll, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityFlushAll)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityFlushPeriod, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityFlushPeriod)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetAttribute_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetAttribute_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetEnabledKinds, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetEnabledKinds)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetNextRecord, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetNextRecord)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetNextRecord_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetNextRecord_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetNumDroppedRecords, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetNumDroppedRecords)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetNumDroppedRecords_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetNumDroppedRecords_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityGetStructSize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityGetStructSize)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityPopExternalCorrelationId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityPopExternalCorrelationId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityPopExternalCorrelationId_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityPopExternalCorrelationId_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityPushExternalCorrelationId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityPushExternalCorrelationId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityPushExternalCorrelationId_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityPushExternalCorrelationId_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityRegisterCallbacks, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityRegisterCallbacks)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityRegisterCallbacks_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityRegisterCallbacks_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivityRegisterTimestampCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivityRegisterTimestampCallback)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivitySetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivitySetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiActivitySetAttribute_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiActivitySetAttribute_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiComputeCapabilitySupported, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiComputeCapabilitySupported)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceEnumEventDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceEnumEventDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceEnumMetrics, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceEnumMetrics)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceGetEventDomainAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceGetEventDomainAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceGetNumEventDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceGetNumEventDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiDeviceGetNumMetrics, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceGetNumMetrics)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiDeviceSupported, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceSupported)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiDeviceVirtualizationMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDeviceVirtualizationMode)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiDisableKernelReplayMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiDisableKernelReplayMode)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiEnableAllDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnableAllDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiEnableCallback, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnableCallback)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiEnableDomain, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnableDomain)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEnableKernelReplayMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnableKernelReplayMode)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEnumEventDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnumEventDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiEnumMetrics, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEnumMetrics)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventDomainEnumEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventDomainEnumEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventDomainGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventDomainGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventDomainGetNumEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventDomainGetNumEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGetIdFromName, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGetIdFromName)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupAddEvent, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupAddEvent)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupCreate, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupCreate)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupDestroy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupDestroy)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupDisable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupDisable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupEnable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupEnable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupReadAllEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupReadAllEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupReadEvent, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupReadEvent)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupRemoveAllEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupRemoveAllEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupRemoveEvent, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupRemoveEvent)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupResetAllEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupResetAllEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupSetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupSetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupSetDisable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupSetDisable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupSetEnable, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupSetEnable)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupSetsCreate, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupSetsCreate)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiEventGroupSetsDestroy, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiEventGroupSetsDestroy)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiFinalize, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiFinalize)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetAutoBoostState, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetAutoBoostState)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiGetCallbackName, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetCallbackName)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiGetCallbackState, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetCallbackState)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetContextId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetContextId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetCudaEventId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetCudaEventId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetDeviceId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetDeviceId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiGetEnabledCallbacks, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetEnabledCallbacks)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_RESULT_H)
+        CUSHIM_ASM_ROW(cuptiGetErrorMessage, cbind)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetErrorMessage)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetGraphExecId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetGraphExecId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetGraphId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetGraphId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetGraphNodeId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetGraphNodeId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetLastError, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetLastError)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiGetNumEventDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetNumEventDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiGetNumMetrics, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetNumMetrics)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_RESULT_H)
+        CUSHIM_ASM_ROW(cuptiGetResultString, cbind)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetResultString)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetStreamId, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetStreamId)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetStreamIdEx, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetStreamIdEx)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetThreadIdType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetThreadIdType)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetTimestamp, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetTimestamp)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiGetTimestamp_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetTimestamp_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_VERSION_H)
+        CUSHIM_ASM_ROW(cuptiGetVersion, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiGetVersion)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiIsTracingSessionRunning, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiIsTracingSessionRunning)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiKernelReplaySubscribeUpdate, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiKernelReplaySubscribeUpdate)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricCreateEventGroupSets, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricCreateEventGroupSets)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricEnumEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricEnumEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricEnumProperties, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricEnumProperties)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetAttribute, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetAttribute)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetIdFromName, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetIdFromName)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetNumEvents, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetNumEvents)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetNumProperties, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetNumProperties)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetRequiredEventGroupSets, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetRequiredEventGroupSets)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetValue, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetValue)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_METRICS_H)
+        CUSHIM_ASM_ROW(cuptiMetricGetValue2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiMetricGetValue2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_EVENTS_H)
+        CUSHIM_ASM_ROW(cuptiSetEventCollectionMode, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiSetEventCollectionMode)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
+        CUSHIM_ASM_ROW(cuptiSetThreadIdType, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiSetThreadIdType)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiSubscribe, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiSubscribe)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiSubscribe_v2, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiSubscribe_v2)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiSupportedDomains, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiSupportedDomains)
+#endif
+#if defined(CUSHIM_HAS_CUPTI_CALLBACKS_H)
+        CUSHIM_ASM_ROW(cuptiUnsubscribe, thunk)
+#else
+        CUSHIM_ASM_NO_ROW(cuptiUnsubscribe)
+#endif
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
     CUSHIM_BINDER(cuptiActivityConfigurePCSampling),
@@ -1421,6 +2035,7 @@ void *cushim_table::slots[cushim_count] = {
     nullptr,
 #endif
 };
+#endif
 #endif  // CUSHIM_CUPTI_LINKED
 
 extern "C" {

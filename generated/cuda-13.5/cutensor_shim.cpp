@@ -13,6 +13,8 @@
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API cushim_cutensor
 
 // With CUSHIM_CUTENSOR_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -172,11 +174,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef CUSHIM_CUTENSOR_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *cushim_cutensor_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS cushim_cutensor_slots
+#else
 // The stubs' slots, defined after the stubs (their first values).
 struct cushim_table {
     static void *slots[cushim_count];
 };
 #define CUSHIM_SLOTS cushim_table::slots
+#endif
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -224,6 +234,11 @@ const cushim::Library cushim_this = {
 
 }  // namespace
 
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUTENSOR_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cutensor_self = &cushim_this;
+#endif
+
 // The runtime's statuses are the values of cushim_cutensor_status.
 static_assert(static_cast<int>(CUSHIM_CUTENSOR_OK) == cushim::status_ok, "status");
 static_assert(static_cast<int>(CUSHIM_CUTENSOR_LIBRARY_NOT_FOUND) == cushim::status_library_not_found, "status");
@@ -245,51 +260,51 @@ static_assert(static_cast<int>(CUSHIM_CUTENSOR_WRONG_MAJOR) == cushim::status_wr
 #pragma warning(disable : 4996)
 #endif
 
-CUSHIM_STUB(cutensorStatus_t, cutensorBlockSparseContract, cutensorBlockSparseContract, cushim_row_cutensorBlockSparseContract, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *const *A, const void *const *B, const void *beta, const void *const *C, void *const *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorContract, cutensorContract, cushim_row_cutensorContract, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *B, const void *beta, const void *C, void *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorContractTrinary, cutensorContractTrinary, cushim_row_cutensorContractTrinary, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *B, const void *C, const void *beta, const void *D, void *E, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, C, beta, D, E, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreate, cutensorCreate, cushim_row_cutensorCreate, (cutensorHandle_t *handle), (handle), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateBlockSparseContraction, cutensorCreateBlockSparseContraction, cushim_row_cutensorCreateBlockSparseContraction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorBlockSparseTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorBlockSparseTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorBlockSparseTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorBlockSparseTensorDescriptor_t descD, const int32_t *modeD, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateBlockSparseTensorDescriptor, cutensorCreateBlockSparseTensorDescriptor, cushim_row_cutensorCreateBlockSparseTensorDescriptor, (cutensorHandle_t handle, cutensorBlockSparseTensorDescriptor_t *desc, uint32_t numModes, uint64_t numNonZeroBlocks, const uint32_t *numSectionsPerMode, const int64_t *extent, const int32_t *nonZeroCoordinates, const int64_t *stride, cudaDataType_t dataType), (handle, desc, numModes, numNonZeroBlocks, numSectionsPerMode, extent, nonZeroCoordinates, stride, dataType), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateContraction, cutensorCreateContraction, cushim_row_cutensorCreateContraction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateContractionTrinary, cutensorCreateContractionTrinary, cushim_row_cutensorCreateContractionTrinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opD, cutensorTensorDescriptor_t descE, const int32_t *modeE, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, opD, descE, modeE, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateElementwiseBinary, cutensorCreateElementwiseBinary, cushim_row_cutensorCreateElementwiseBinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opAC, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descC, modeC, opC, descD, modeD, opAC, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateElementwiseTrinary, cutensorCreateElementwiseTrinary, cushim_row_cutensorCreateElementwiseTrinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opAB, cutensorOperator_t opABC, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, opAB, opABC, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreatePermutation, cutensorCreatePermutation, cushim_row_cutensorCreatePermutation, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreatePlan, cutensorCreatePlan, cushim_row_cutensorCreatePlan, (cutensorHandle_t handle, cutensorPlan_t *plan, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t pref, uint64_t workspaceSizeLimit), (handle, plan, desc, pref, workspaceSizeLimit), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreatePlanPreference, cutensorCreatePlanPreference, cushim_row_cutensorCreatePlanPreference, (cutensorHandle_t handle, cutensorPlanPreference_t *pref, cutensorAlgo_t algo, cutensorJitMode_t jitMode), (handle, pref, algo, jitMode), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateReduction, cutensorCreateReduction, cushim_row_cutensorCreateReduction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opReduce, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descC, modeC, opC, descD, modeD, opReduce, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorCreateTensorDescriptor, cutensorCreateTensorDescriptor, cushim_row_cutensorCreateTensorDescriptor, (cutensorHandle_t handle, cutensorTensorDescriptor_t *desc, uint32_t numModes, const int64_t *extent, const int64_t *stride, cudaDataType_t dataType, uint32_t alignmentRequirement), (handle, desc, numModes, extent, stride, dataType, alignmentRequirement), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroy, cutensorDestroy, cushim_row_cutensorDestroy, (cutensorHandle_t handle), (handle), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroyBlockSparseTensorDescriptor, cutensorDestroyBlockSparseTensorDescriptor, cushim_row_cutensorDestroyBlockSparseTensorDescriptor, (cutensorBlockSparseTensorDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroyOperationDescriptor, cutensorDestroyOperationDescriptor, cushim_row_cutensorDestroyOperationDescriptor, (cutensorOperationDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroyPlan, cutensorDestroyPlan, cushim_row_cutensorDestroyPlan, (cutensorPlan_t plan), (plan), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroyPlanPreference, cutensorDestroyPlanPreference, cushim_row_cutensorDestroyPlanPreference, (cutensorPlanPreference_t pref), (pref), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorDestroyTensorDescriptor, cutensorDestroyTensorDescriptor, cushim_row_cutensorDestroyTensorDescriptor, (cutensorTensorDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorElementwiseBinaryExecute, cutensorElementwiseBinaryExecute, cushim_row_cutensorElementwiseBinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorElementwiseTrinaryExecute, cutensorElementwiseTrinaryExecute, cushim_row_cutensorElementwiseTrinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *B, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, beta, B, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorEstimateWorkspaceSize, cutensorEstimateWorkspaceSize, cushim_row_cutensorEstimateWorkspaceSize, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t planPref, cutensorWorksizePreference_t workspacePref, uint64_t *workspaceSizeEstimate), (handle, desc, planPref, workspacePref, workspaceSizeEstimate), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cutensorGetCudartVersion, cutensorGetCudartVersion, cushim_row_cutensorGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorBlockSparseContract, cutensorBlockSparseContract, cushim_row_cutensorBlockSparseContract, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *const *A, const void *const *B, const void *beta, const void *const *C, void *const *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorContract, cutensorContract, cushim_row_cutensorContract, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *B, const void *beta, const void *C, void *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorContractTrinary, cutensorContractTrinary, cushim_row_cutensorContractTrinary, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *B, const void *C, const void *beta, const void *D, void *E, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, B, C, beta, D, E, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreate, cutensorCreate, cushim_row_cutensorCreate, (cutensorHandle_t *handle), (handle), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateBlockSparseContraction, cutensorCreateBlockSparseContraction, cushim_row_cutensorCreateBlockSparseContraction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorBlockSparseTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorBlockSparseTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorBlockSparseTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorBlockSparseTensorDescriptor_t descD, const int32_t *modeD, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateBlockSparseTensorDescriptor, cutensorCreateBlockSparseTensorDescriptor, cushim_row_cutensorCreateBlockSparseTensorDescriptor, (cutensorHandle_t handle, cutensorBlockSparseTensorDescriptor_t *desc, uint32_t numModes, uint64_t numNonZeroBlocks, const uint32_t *numSectionsPerMode, const int64_t *extent, const int32_t *nonZeroCoordinates, const int64_t *stride, cudaDataType_t dataType), (handle, desc, numModes, numNonZeroBlocks, numSectionsPerMode, extent, nonZeroCoordinates, stride, dataType), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateContraction, cutensorCreateContraction, cushim_row_cutensorCreateContraction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateContractionTrinary, cutensorCreateContractionTrinary, cushim_row_cutensorCreateContractionTrinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opD, cutensorTensorDescriptor_t descE, const int32_t *modeE, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, opD, descE, modeE, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateElementwiseBinary, cutensorCreateElementwiseBinary, cushim_row_cutensorCreateElementwiseBinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opAC, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descC, modeC, opC, descD, modeD, opAC, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateElementwiseTrinary, cutensorCreateElementwiseTrinary, cushim_row_cutensorCreateElementwiseTrinary, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorOperator_t opB, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opAB, cutensorOperator_t opABC, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, opB, descC, modeC, opC, descD, modeD, opAB, opABC, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreatePermutation, cutensorCreatePermutation, cushim_row_cutensorCreatePermutation, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descB, const int32_t *modeB, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descB, modeB, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreatePlan, cutensorCreatePlan, cushim_row_cutensorCreatePlan, (cutensorHandle_t handle, cutensorPlan_t *plan, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t pref, uint64_t workspaceSizeLimit), (handle, plan, desc, pref, workspaceSizeLimit), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreatePlanPreference, cutensorCreatePlanPreference, cushim_row_cutensorCreatePlanPreference, (cutensorHandle_t handle, cutensorPlanPreference_t *pref, cutensorAlgo_t algo, cutensorJitMode_t jitMode), (handle, pref, algo, jitMode), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateReduction, cutensorCreateReduction, cushim_row_cutensorCreateReduction, (cutensorHandle_t handle, cutensorOperationDescriptor_t *desc, cutensorTensorDescriptor_t descA, const int32_t *modeA, cutensorOperator_t opA, cutensorTensorDescriptor_t descC, const int32_t *modeC, cutensorOperator_t opC, cutensorTensorDescriptor_t descD, const int32_t *modeD, cutensorOperator_t opReduce, cutensorComputeDescriptor_t descCompute), (handle, desc, descA, modeA, opA, descC, modeC, opC, descD, modeD, opReduce, descCompute), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorCreateTensorDescriptor, cutensorCreateTensorDescriptor, cushim_row_cutensorCreateTensorDescriptor, (cutensorHandle_t handle, cutensorTensorDescriptor_t *desc, uint32_t numModes, const int64_t *extent, const int64_t *stride, cudaDataType_t dataType, uint32_t alignmentRequirement), (handle, desc, numModes, extent, stride, dataType, alignmentRequirement), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroy, cutensorDestroy, cushim_row_cutensorDestroy, (cutensorHandle_t handle), (handle), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroyBlockSparseTensorDescriptor, cutensorDestroyBlockSparseTensorDescriptor, cushim_row_cutensorDestroyBlockSparseTensorDescriptor, (cutensorBlockSparseTensorDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroyOperationDescriptor, cutensorDestroyOperationDescriptor, cushim_row_cutensorDestroyOperationDescriptor, (cutensorOperationDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroyPlan, cutensorDestroyPlan, cushim_row_cutensorDestroyPlan, (cutensorPlan_t plan), (plan), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroyPlanPreference, cutensorDestroyPlanPreference, cushim_row_cutensorDestroyPlanPreference, (cutensorPlanPreference_t pref), (pref), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorDestroyTensorDescriptor, cutensorDestroyTensorDescriptor, cushim_row_cutensorDestroyTensorDescriptor, (cutensorTensorDescriptor_t desc), (desc), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseBinaryExecute, cutensorElementwiseBinaryExecute, cushim_row_cutensorElementwiseBinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseTrinaryExecute, cutensorElementwiseTrinaryExecute, cushim_row_cutensorElementwiseTrinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *B, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, beta, B, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorEstimateWorkspaceSize, cutensorEstimateWorkspaceSize, cushim_row_cutensorEstimateWorkspaceSize, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t planPref, cutensorWorksizePreference_t workspacePref, uint64_t *workspaceSizeEstimate), (handle, desc, planPref, workspacePref, workspaceSizeEstimate), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cutensorGetCudartVersion, cutensorGetCudartVersion, cushim_row_cutensorGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(const char *, cutensorGetErrorString, cutensorGetErrorString, cushim_row_cutensorGetErrorString, (cutensorStatus_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
-CUSHIM_STUB(size_t, cutensorGetVersion, cutensorGetVersion, cushim_row_cutensorGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorHandleReadPlanCacheFromFile, cutensorHandleReadPlanCacheFromFile, cushim_row_cutensorHandleReadPlanCacheFromFile, (cutensorHandle_t handle, const char *filename, uint32_t *numCachelinesRead), (handle, filename, numCachelinesRead), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorHandleResizePlanCache, cutensorHandleResizePlanCache, cushim_row_cutensorHandleResizePlanCache, (cutensorHandle_t handle, uint32_t numEntries), (handle, numEntries), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorHandleWritePlanCacheToFile, cutensorHandleWritePlanCacheToFile, cushim_row_cutensorHandleWritePlanCacheToFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerForceDisable, cutensorLoggerForceDisable, cushim_row_cutensorLoggerForceDisable, (), (), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerOpenFile, cutensorLoggerOpenFile, cushim_row_cutensorLoggerOpenFile, (const char *logFile), (logFile), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerSetCallback, cutensorLoggerSetCallback, cushim_row_cutensorLoggerSetCallback, (cutensorLoggerCallback_t callback), (callback), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerSetFile, cutensorLoggerSetFile, cushim_row_cutensorLoggerSetFile, (_IO_FILE *file), (file), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerSetLevel, cutensorLoggerSetLevel, cushim_row_cutensorLoggerSetLevel, (int32_t level), (level), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorLoggerSetMask, cutensorLoggerSetMask, cushim_row_cutensorLoggerSetMask, (int32_t mask), (mask), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorOperationDescriptorGetAttribute, cutensorOperationDescriptorGetAttribute, cushim_row_cutensorOperationDescriptorGetAttribute, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorOperationDescriptorAttribute_t attr, void *buf, size_t sizeInBytes), (handle, desc, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorOperationDescriptorSetAttribute, cutensorOperationDescriptorSetAttribute, cushim_row_cutensorOperationDescriptorSetAttribute, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes), (handle, desc, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorPermute, cutensorPermute, cushim_row_cutensorPermute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, void *B, cudaStream_t stream), (handle, plan, alpha, A, B, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorPlanGetAttribute, cutensorPlanGetAttribute, cushim_row_cutensorPlanGetAttribute, (cutensorHandle_t handle, cutensorPlan_t plan, cutensorPlanAttribute_t attr, void *buf, size_t sizeInBytes), (handle, plan, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorPlanPreferenceGetAttribute, cutensorPlanPreferenceGetAttribute, cushim_row_cutensorPlanPreferenceGetAttribute, (cutensorHandle_t handle, cutensorPlanPreference_t pref, cutensorPlanPreferenceAttribute_t attr, void *buf, size_t sizeInBytes), (handle, pref, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorPlanPreferenceSetAttribute, cutensorPlanPreferenceSetAttribute, cushim_row_cutensorPlanPreferenceSetAttribute, (cutensorHandle_t handle, cutensorPlanPreference_t pref, cutensorPlanPreferenceAttribute_t attr, const void *buf, size_t sizeInBytes), (handle, pref, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorReadKernelCacheFromFile, cutensorReadKernelCacheFromFile, cushim_row_cutensorReadKernelCacheFromFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorReduce, cutensorReduce, cushim_row_cutensorReduce, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *C, void *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(cutensorStatus_t, cutensorWriteKernelCacheToFile, cutensorWriteKernelCacheToFile, cushim_row_cutensorWriteKernelCacheToFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(zero, size_t, cutensorGetVersion, cutensorGetVersion, cushim_row_cutensorGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleReadPlanCacheFromFile, cutensorHandleReadPlanCacheFromFile, cushim_row_cutensorHandleReadPlanCacheFromFile, (cutensorHandle_t handle, const char *filename, uint32_t *numCachelinesRead), (handle, filename, numCachelinesRead), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleResizePlanCache, cutensorHandleResizePlanCache, cushim_row_cutensorHandleResizePlanCache, (cutensorHandle_t handle, uint32_t numEntries), (handle, numEntries), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleWritePlanCacheToFile, cutensorHandleWritePlanCacheToFile, cushim_row_cutensorHandleWritePlanCacheToFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerForceDisable, cutensorLoggerForceDisable, cushim_row_cutensorLoggerForceDisable, (), (), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerOpenFile, cutensorLoggerOpenFile, cushim_row_cutensorLoggerOpenFile, (const char *logFile), (logFile), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetCallback, cutensorLoggerSetCallback, cushim_row_cutensorLoggerSetCallback, (cutensorLoggerCallback_t callback), (callback), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetFile, cutensorLoggerSetFile, cushim_row_cutensorLoggerSetFile, (_IO_FILE *file), (file), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetLevel, cutensorLoggerSetLevel, cushim_row_cutensorLoggerSetLevel, (int32_t level), (level), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetMask, cutensorLoggerSetMask, cushim_row_cutensorLoggerSetMask, (int32_t mask), (mask), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorOperationDescriptorGetAttribute, cutensorOperationDescriptorGetAttribute, cushim_row_cutensorOperationDescriptorGetAttribute, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorOperationDescriptorAttribute_t attr, void *buf, size_t sizeInBytes), (handle, desc, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorOperationDescriptorSetAttribute, cutensorOperationDescriptorSetAttribute, cushim_row_cutensorOperationDescriptorSetAttribute, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorOperationDescriptorAttribute_t attr, const void *buf, size_t sizeInBytes), (handle, desc, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorPermute, cutensorPermute, cushim_row_cutensorPermute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, void *B, cudaStream_t stream), (handle, plan, alpha, A, B, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorPlanGetAttribute, cutensorPlanGetAttribute, cushim_row_cutensorPlanGetAttribute, (cutensorHandle_t handle, cutensorPlan_t plan, cutensorPlanAttribute_t attr, void *buf, size_t sizeInBytes), (handle, plan, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorPlanPreferenceGetAttribute, cutensorPlanPreferenceGetAttribute, cushim_row_cutensorPlanPreferenceGetAttribute, (cutensorHandle_t handle, cutensorPlanPreference_t pref, cutensorPlanPreferenceAttribute_t attr, void *buf, size_t sizeInBytes), (handle, pref, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorPlanPreferenceSetAttribute, cutensorPlanPreferenceSetAttribute, cushim_row_cutensorPlanPreferenceSetAttribute, (cutensorHandle_t handle, cutensorPlanPreference_t pref, cutensorPlanPreferenceAttribute_t attr, const void *buf, size_t sizeInBytes), (handle, pref, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorReadKernelCacheFromFile, cutensorReadKernelCacheFromFile, cushim_row_cutensorReadKernelCacheFromFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorReduce, cutensorReduce, cushim_row_cutensorReduce, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *C, void *D, void *workspace, uint64_t workspaceSize, cudaStream_t stream), (handle, plan, alpha, A, beta, C, D, workspace, workspaceSize, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorWriteKernelCacheToFile, cutensorWriteKernelCacheToFile, cushim_row_cutensorWriteKernelCacheToFile, (cutensorHandle_t handle, const char *filename), (handle, filename), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -297,6 +312,60 @@ CUSHIM_STUB(cutensorStatus_t, cutensorWriteKernelCacheToFile, cutensorWriteKerne
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl cushim_cutensor_slots\n"
+        ".hidden cushim_cutensor_slots\n"
+        "cushim_cutensor_slots:\n"
+        CUSHIM_ASM_ROW(cutensorBlockSparseContract, thunk)
+        CUSHIM_ASM_ROW(cutensorContract, thunk)
+        CUSHIM_ASM_ROW(cutensorContractTrinary, thunk)
+        CUSHIM_ASM_ROW(cutensorCreate, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateBlockSparseContraction, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateBlockSparseTensorDescriptor, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateContraction, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateContractionTrinary, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateElementwiseBinary, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateElementwiseTrinary, thunk)
+        CUSHIM_ASM_ROW(cutensorCreatePermutation, thunk)
+        CUSHIM_ASM_ROW(cutensorCreatePlan, thunk)
+        CUSHIM_ASM_ROW(cutensorCreatePlanPreference, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateReduction, thunk)
+        CUSHIM_ASM_ROW(cutensorCreateTensorDescriptor, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroy, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroyBlockSparseTensorDescriptor, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroyOperationDescriptor, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroyPlan, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroyPlanPreference, thunk)
+        CUSHIM_ASM_ROW(cutensorDestroyTensorDescriptor, thunk)
+        CUSHIM_ASM_ROW(cutensorElementwiseBinaryExecute, thunk)
+        CUSHIM_ASM_ROW(cutensorElementwiseTrinaryExecute, thunk)
+        CUSHIM_ASM_ROW(cutensorEstimateWorkspaceSize, thunk)
+        CUSHIM_ASM_ROW(cutensorGetCudartVersion, thunk)
+        CUSHIM_ASM_ROW(cutensorGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cutensorGetVersion, thunk)
+        CUSHIM_ASM_ROW(cutensorHandleReadPlanCacheFromFile, thunk)
+        CUSHIM_ASM_ROW(cutensorHandleResizePlanCache, thunk)
+        CUSHIM_ASM_ROW(cutensorHandleWritePlanCacheToFile, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerForceDisable, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerOpenFile, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerSetCallback, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerSetFile, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerSetLevel, thunk)
+        CUSHIM_ASM_ROW(cutensorLoggerSetMask, thunk)
+        CUSHIM_ASM_ROW(cutensorOperationDescriptorGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cutensorOperationDescriptorSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cutensorPermute, thunk)
+        CUSHIM_ASM_ROW(cutensorPlanGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cutensorPlanPreferenceGetAttribute, thunk)
+        CUSHIM_ASM_ROW(cutensorPlanPreferenceSetAttribute, thunk)
+        CUSHIM_ASM_ROW(cutensorReadKernelCacheFromFile, thunk)
+        CUSHIM_ASM_ROW(cutensorReduce, thunk)
+        CUSHIM_ASM_ROW(cutensorWriteKernelCacheToFile, thunk)
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cutensorBlockSparseContract),
     CUSHIM_BINDER(cutensorContract),
@@ -344,6 +413,7 @@ void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cutensorReduce),
     CUSHIM_BINDER(cutensorWriteKernelCacheToFile),
 };
+#endif
 #endif  // CUSHIM_CUTENSOR_LINKED
 
 extern "C" {

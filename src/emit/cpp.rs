@@ -509,6 +509,10 @@ struct Shim {
     only_if: Option<String>,
     /// The define of the only system that has it. Example: `_WIN32`.
     system: Option<String>,
+    /// What an assembly stub's binder answers without the library (`code`
+    /// or `zero`), for a function that returns its status, an integer, a
+    /// pointer or nothing, with no fallback; `None`: a C++ stub.
+    answer: Option<&'static str>,
 }
 
 /// One status code for the driver-less `cuGetErrorName`/`cuGetErrorString`.
@@ -617,6 +621,7 @@ pub fn emit(
                 params: params.clone(),
                 args: args.clone(),
                 absent: absent(f, api, &status_type),
+                answer: asm_answer(f, api, &status_type),
                 checked,
                 only_if: only_if.clone(),
                 system: system.clone(),
@@ -777,6 +782,26 @@ pub fn emit(
 /// The macro that says whether a row is of another system than one with `define`.
 fn elsewhere_macro(define: &str) -> String {
     format!("CUSHIM_ELSEWHERE_{}", identifier(define))
+}
+
+/// What an assembly stub answers without the library ([`Shim::answer`]).
+/// The binder returns the runtime's code, or zero, in the integer return
+/// register: right for a status enum, an integer, a pointer or `void`, not
+/// for a float, a struct or a fallback's answer, which keep C++ stubs.
+fn asm_answer(f: &Function, api: &Api, status_type: &str) -> Option<&'static str> {
+    use crate::c::{Builtin, Type};
+    if f.fallback.is_some() {
+        return None;
+    }
+    if f.returns_status(status_type) {
+        return api.library.parse.status_field.is_none().then_some("code");
+    }
+    match &f.ret {
+        Type::Pointer { .. } | Type::FnPointer { .. } => Some("zero"),
+        Type::Builtin(Builtin::Float | Builtin::Double) => None,
+        Type::Builtin(_) => Some("zero"),
+        Type::Named(_) => None,
+    }
 }
 
 /// What a shim returns when it cannot reach the library: its fallback's

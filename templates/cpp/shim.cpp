@@ -42,6 +42,8 @@
 
 // The calling convention of the library's functions{% if calling_convention.is_empty() %}: the platform's default{% endif %}.
 #define CUSHIM_CALL {{ calling_convention }}
+// The prefix of the pair's assembly symbols (CUSHIM_FAST_STUB).
+#define CUSHIM_API {{ api }}
 
 // With {{ api_upper }}_LINKED defined (`--link linked` defines it here), the
 // program links the library itself and calls its symbols directly: no stubs
@@ -150,6 +152,19 @@ thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
 
 #ifndef {{ api_upper }}_LINKED
+#ifdef CUSHIM_ASM_STUBS
+}  // namespace
+// The slot table, laid out in assembly after the stubs (their first values).
+extern "C" void *{{ api }}_slots[] CUSHIM_HIDDEN;
+namespace {
+#define CUSHIM_SLOTS {{ api }}_slots
+#else
+// The stubs' slots, defined after the stubs (their first values).
+struct cushim_table {
+    static void *slots[cushim_count];
+};
+#define CUSHIM_SLOTS cushim_table::slots
+#endif
 {%- if let Some((field, codes)) = status_struct %}
 // {{ status_type }} is a struct: a shim that cannot reach the library answers
 // one with the runtime's code in `{{ field }}` and every other field zero.
@@ -159,11 +174,6 @@ cushim::Thread *cushim_thread() { return &cushim_thread_state; }
     return status;
 }
 {%- endif %}
-// The stubs' slots, defined after the stubs (their first values).
-struct cushim_table {
-    static void *slots[cushim_count];
-};
-#define CUSHIM_SLOTS cushim_table::slots
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
@@ -171,6 +181,11 @@ struct cushim_table {
 {{ this_literal }}
 
 }  // namespace
+
+#if defined(CUSHIM_ASM_STUBS) && !defined({{ api_upper }}_LINKED)
+// The description, for the assembly binders.
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const {{ api }}_self = &cushim_this;
+#endif
 
 // The runtime's statuses are the values of {{ api }}_status.
 static_assert(static_cast<int>({{ api_upper }}_OK) == cushim::status_ok, "status");
@@ -212,7 +227,7 @@ static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wr
 {%- if let Some(define) = s.system %}
 #ifdef {{ define }}
 {%- endif %}
-CUSHIM_STUB({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
+{% if let Some(answer) = s.answer %}CUSHIM_FAST_STUB({{ answer }}, {% else %}CUSHIM_STUB({% endif %}{{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.params }}, {{ s.args }}, {{ s.absent }}, {% if s.checked %}CUSHIM_CHECKED{% else %}CUSHIM_UNCHECKED{% endif %})
 {%- if s.system.is_some() %}
 #endif
 {%- endif %}
@@ -227,6 +242,26 @@ CUSHIM_STUB({{ s.ret }}, {{ s.symbol }}, {{ s.export }}, {{ s.index }}, {{ s.par
 #pragma warning(pop)
 #endif
 
+#ifdef CUSHIM_ASM_STUBS
+CUSHIM_ASM_BINDERS
+__asm__(".pushsection .data\n"
+        ".p2align 3\n"
+        ".globl {{ api }}_slots\n"
+        ".hidden {{ api }}_slots\n"
+        "{{ api }}_slots:\n"
+{%- for s in shims %}
+{%- if s.only_if.is_some() || s.system.is_some() %}
+#if {% if let Some(flag) = s.only_if %}defined({{ flag }}){% endif %}{% if s.only_if.is_some() && s.system.is_some() %} && {% endif %}{% if let Some(define) = s.system %}defined({{ define }}){% endif %}
+        CUSHIM_ASM_ROW({{ s.symbol }}, {% if s.answer.is_some() %}thunk{% else %}cbind{% endif %})
+#else
+        CUSHIM_ASM_NO_ROW({{ s.symbol }})
+#endif
+{%- else %}
+        CUSHIM_ASM_ROW({{ s.symbol }}, {% if s.answer.is_some() %}thunk{% else %}cbind{% endif %})
+{%- endif %}
+{%- endfor %}
+        ".popsection\n");
+#else
 void *cushim_table::slots[cushim_count] = {
 {%- for s in shims %}
 {%- if s.only_if.is_some() || s.system.is_some() %}
@@ -240,6 +275,7 @@ void *cushim_table::slots[cushim_count] = {
 {%- endif %}
 {%- endfor %}
 };
+#endif
 #endif  // {{ api_upper }}_LINKED
 
 extern "C" {

@@ -1619,6 +1619,10 @@ void store_slot(void **slot, void *p) {
 
 extern "C" {
 
+// Kept whole under link-time optimization: assembly binders call it by name.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((used))
+#endif
 void *cushim_runtime_bind(const Library *L, std::size_t index, int *code) {
     void *p = resolve(*L, index, code);
     if (p && L->slots) store_slot(&L->slots[index], p);
