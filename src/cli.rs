@@ -127,6 +127,13 @@ fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
     let (a, _) = load(side(&args.from, &args.lib).checked_options()?)?;
     let (b, _) = load(side(&args.to, &args.lib).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
+    // Said where neither side has ABI versions (a library such as cuBLAS).
+    if let Some(note) = b
+        .unversioned_note()
+        .filter(|_| a.unversioned_note().is_some())
+    {
+        crate::diag::note!("note: {note}");
+    }
     out(&match args.format {
         DiffFormat::Text => d.text(),
         DiffFormat::Markdown => d.markdown(),
@@ -333,6 +340,9 @@ fn list(args: &List) -> Result<(), Error> {
     let (api, _) = load(&args.source.options()?)?;
     for d in &api.diagnostics {
         crate::diag::note!("{d}");
+    }
+    if let Some(note) = api.unversioned_note() {
+        crate::diag::note!("note: {note}");
     }
     out(&crate::ir::table(&api))
 }

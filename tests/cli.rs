@@ -375,14 +375,23 @@ fn a_malformed_version_is_an_error_not_a_panic() {
 }
 
 /// A library that versions none of its functions (cuBLAS) shows no `?`
-/// where the driver shows ABI versions.
+/// where the driver shows ABI versions, and `list` and `diff` say once what
+/// it has instead: one export per C name, bound by its name (with an example
+/// from the header, `cublasSgemm` binding `cublasSgemm_v2`). The driver,
+/// whose functions have ABI versions, gets no such note.
 #[test]
 fn a_library_without_abi_versions_lists_and_diffs_without_question_marks() {
+    let says_what_it_has = |stderr: &str| {
+        stderr.matches("has no ABI versions").count() == 1
+            && stderr.contains("cuBLAS has no ABI versions: each C name binds one export of the library by that export's name")
+            && stderr.contains("binds `cublas")
+    };
     let out = cushim(&["list", "--lib", "cublas", "--cuda", "13.5"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.lines().count() > 500, "{stdout}");
     assert!(!stdout.contains(" ? "), "{stdout}");
+    assert!(says_what_it_has(&stderr), "{stderr}");
     let out = cushim(&["diff", "--lib", "cublas", "12.9", "13.0"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -391,6 +400,13 @@ fn a_library_without_abi_versions_lists_and_diffs_without_question_marks() {
         !stdout.contains("ABI ?") && !stdout.contains("(ABI"),
         "{stdout}"
     );
+    assert!(says_what_it_has(&stderr), "{stderr}");
+    for args in [&["list", "--cuda", "13.5"][..], &["diff", "12.9", "13.0"]] {
+        let out = cushim(args);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("no ABI versions"), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
