@@ -868,3 +868,40 @@ fn a_full_stderr_never_panics() {
         assert_eq!(status.code(), Some(code), "{args:?}");
     }
 }
+
+/// `--docs` on a release whose headers are not cached needs pip, the
+/// network and libclang: on a machine with neither python3 nor libclang,
+/// the first error names both (and the network), before any fetch starts,
+/// so that a build learns it all at once; nothing is fetched or written.
+#[test]
+fn a_fetch_that_cannot_run_names_everything_it_lacks_at_once() {
+    let cache = scratch("lacking-cache");
+    let out_dir = scratch("lacking-out");
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args([
+            "generate", "--docs", "--cuda", "13.5", "--lib", "nvrtc", "--out",
+        ])
+        .arg(&out_dir)
+        .env("CUSHIM_CACHE_DIR", &cache)
+        .env("LIBCLANG_PATH", cache.join("no-libclang-here"))
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("cushim runs");
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    for needed in [
+        "NVRTC's CUDA 13.5 headers are not in the header cache",
+        "the network once",
+        "lacks libclang (",
+        "and Python 3 with pip (",
+        "hint: install what it lacks",
+    ] {
+        assert!(stderr.contains(needed), "{needed}: {stderr}");
+    }
+    assert!(!stderr.contains("cushim: fetching"), "a fetch started: {stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(files_under(&cache).is_empty());
+    assert!(files_under(&out_dir).is_empty());
+}
