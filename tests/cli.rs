@@ -900,7 +900,10 @@ fn a_fetch_that_cannot_run_names_everything_it_lacks_at_once() {
     ] {
         assert!(stderr.contains(needed), "{needed}: {stderr}");
     }
-    assert!(!stderr.contains("cushim: fetching"), "a fetch started: {stderr}");
+    assert!(
+        !stderr.contains("cushim: fetching"),
+        "a fetch started: {stderr}"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     assert!(files_under(&cache).is_empty());
     assert!(files_under(&out_dir).is_empty());
