@@ -7,6 +7,27 @@ use std::fs;
 
 use common::{cushim, files_under, fixture, root, scratch, text};
 
+/// The help speaks of every library, not of the driver alone: each
+/// library's override variable follows the one pattern it names.
+#[test]
+fn the_help_speaks_of_every_library() {
+    let (help, _) = text(&cushim(&["--help"]));
+    assert!(!help.contains("driver API"), "{help}");
+    assert!(help.contains("CUSHIM_<LIB>_LIBRARY"), "{help}");
+    for library in cushim::library::LIBRARIES {
+        let var = library.words.override_var;
+        assert!(
+            var.starts_with("CUSHIM_") && var.ends_with("_LIBRARY"),
+            "{var}"
+        );
+    }
+    let doctor = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("doctor "))
+        .expect("doctor is listed");
+    assert!(doctor.contains("a library"), "{doctor}");
+}
+
 #[test]
 fn every_subcommand_has_help() {
     for sub in [
