@@ -4,9 +4,10 @@
 # downloaded, offline) of a crate whose build.rs asks cushim (no optional
 # feature: every library from the data the crate ships) for one, three or six
 # libraries of CUDA 13.5, and of a crate that depends on cudarc 0.19 with the
-# same libraries (dynamic loading, one CUDA version; cudarc has no NVML or
-# nvJitLink, so its six-library row has its four). Each as a library crate
-# and as a binary, in the dev and the release profile; rounds interleaved.
+# same libraries (dynamic loading, one CUDA version): the driver; the driver,
+# NVRTC and cuBLAS; those with cuBLASLt, cuRAND and cuFFT (six that both
+# have). Each as a library crate and as a binary, in the dev and the release
+# profile; rounds interleaved.
 # Usage: scripts/build-cost.sh [ROUNDS]   (default 3)
 set -euo pipefail
 rounds=${1:-3}
@@ -17,12 +18,12 @@ trap 'rm -rf "$work"' EXIT
 declare -A cushim_libs=(
   [1]="driver"
   [3]="driver nvrtc cublas"
-  [6]="driver nvrtc nvml nvjitlink cublas cublaslt"
+  [6]="driver nvrtc cublas cublaslt curand cufft"
 )
 declare -A cudarc_features=(
   [1]='"driver"'
   [3]='"driver", "nvrtc", "cublas"'
-  [6]='"driver", "nvrtc", "cublas", "cublaslt"'
+  [6]='"driver", "nvrtc", "cublas", "cublaslt", "curand", "cufft"'
 )
 stem() { case $1 in driver) echo cuda ;; cublaslt) echo cublasLt ;; *) echo "$1" ;; esac; }
 
@@ -92,7 +93,8 @@ cushim-runtime = { path = \"$repo/cushim-runtime\" }" "$build" "$source"
 done
 
 for c in "${crates[@]}"; do
-  (cd "$work/$c" && cargo generate-lockfile -q && cargo fetch -q)
+  # The registry as cached here first; the network only when it lacks a crate.
+  (cd "$work/$c" && { cargo generate-lockfile -q --offline 2>/dev/null || cargo generate-lockfile -q; } && cargo fetch -q)
 done
 
 declare -A times

@@ -150,11 +150,15 @@ impl Builder {
         self
     }
 
-    /// The library, by the name `--lib` takes (`cushim::library::LIBRARIES`):
-    /// `driver` (the default), `nvrtc`, `nvml`, `nvjitlink`, `cublas` or
-    /// `cublaslt`. Its module is `<stem>.rs` (`cuda.rs`, `nvrtc.rs`,
-    /// `nvjitlink.rs`, `cublasLt.rs`) and its C++ pair `<stem>_shim.{h,cpp}`,
-    /// beside the C++ runtime (`cushim_runtime.{h,cpp}`).
+    /// The library, by the name `--lib` takes: `driver` (the default),
+    /// `nvrtc`, `cublas`, ..., the `name` of any entry of
+    /// [`crate::library::LIBRARIES`] (`cushim generate --help` lists them).
+    /// Its module is `<stem>.rs`, the library's
+    /// [`stem`](crate::library::Library::stem) (`cuda.rs`, `nvrtc.rs`,
+    /// `nvjitlink.rs`, `cublasLt.rs`), and its C++ pair `<stem>_shim.{h,cpp}`,
+    /// beside the C++ runtime (`cushim_runtime.{h,cpp}`). Every pinned
+    /// release of every library comes from the data cushim ships, with no
+    /// feature, network or libclang.
     pub fn library(mut self, name: impl Into<String>) -> Self {
         self.options.library = name.into();
         self

@@ -20,7 +20,8 @@ Environment:
   CUSHIM_CACHE_DIR       where fetched headers go (else $XDG_CACHE_HOME/cushim, else ~/.cache/cushim)
   CUDA_PATH, CUDA_HOME   toolkit roots searched by `--cuda-path ''` (then /usr/local/cuda)
   LIBCLANG_PATH          the directory of libclang, when it is not found on its own
-  CUSHIM_CUDA_LIBRARY    absolute path of the driver library, for `doctor` and generated code
+  CUSHIM_<LIB>_LIBRARY   absolute path of a library's file (CUSHIM_CUDA_LIBRARY for the driver,
+                         CUSHIM_NVRTC_LIBRARY, ...), for `doctor` and generated code
   CUSHIM_PER_THREAD_DEFAULT_STREAM
                          1/true/on: per-thread default stream, 0/false/off: legacy,
                          for `doctor` and generated code";
@@ -45,7 +46,7 @@ pub enum Command {
     List(List),
     /// Download and check pinned headers into the cache
     Fetch(Fetch),
-    /// Load this machine's driver and list the header's functions it lacks or is too old for
+    /// Load this machine's copy of a library (the driver unless --lib says another) as the generated code does, and list the functions it lacks or is too old for; offline, from the data cushim ships
     Doctor(Doctor),
     /// Regenerate the generated files under a directory in memory and report stale ones (exit 3)
     Check(Check),
@@ -127,6 +128,13 @@ fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
     let (a, _) = load(side(&args.from, &args.lib).checked_options()?)?;
     let (b, _) = load(side(&args.to, &args.lib).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
+    // Said where neither side has ABI versions (a library such as cuBLAS).
+    if let Some(note) = b
+        .unversioned_note()
+        .filter(|_| a.unversioned_note().is_some())
+    {
+        crate::diag::note!("note: {note}");
+    }
     out(&match args.format {
         DiffFormat::Text => d.text(),
         DiffFormat::Markdown => d.markdown(),
@@ -333,6 +341,9 @@ fn list(args: &List) -> Result<(), Error> {
     let (api, _) = load(&args.source.options()?)?;
     for d in &api.diagnostics {
         crate::diag::note!("{d}");
+    }
+    if let Some(note) = api.unversioned_note() {
+        crate::diag::note!("note: {note}");
     }
     out(&crate::ir::table(&api))
 }

@@ -1,4 +1,7 @@
-//! cushim generates lazy-loading Rust and C++ shims for the CUDA driver API.
+//! cushim generates lazy-loading Rust and C++ shims for the CUDA libraries:
+//! the driver, NVRTC, cuBLAS and every other library of
+//! [`library::LIBRARIES`], each from its headers or from the data cushim ships
+//! for every pinned release.
 //!
 //! The stages run one way: `parse → ir → emit → write`, driven by
 //! `pipeline` from one [`Options`] that both the `cushim` CLI and

@@ -7,6 +7,27 @@ use std::fs;
 
 use common::{cushim, files_under, fixture, root, scratch, text};
 
+/// The help speaks of every library, not of the driver alone: each
+/// library's override variable follows the one pattern it names.
+#[test]
+fn the_help_speaks_of_every_library() {
+    let (help, _) = text(&cushim(&["--help"]));
+    assert!(!help.contains("driver API"), "{help}");
+    assert!(help.contains("CUSHIM_<LIB>_LIBRARY"), "{help}");
+    for library in cushim::library::LIBRARIES {
+        let var = library.words.override_var;
+        assert!(
+            var.starts_with("CUSHIM_") && var.ends_with("_LIBRARY"),
+            "{var}"
+        );
+    }
+    let doctor = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("doctor "))
+        .expect("doctor is listed");
+    assert!(doctor.contains("a library"), "{doctor}");
+}
+
 #[test]
 fn every_subcommand_has_help() {
     for sub in [
@@ -375,14 +396,23 @@ fn a_malformed_version_is_an_error_not_a_panic() {
 }
 
 /// A library that versions none of its functions (cuBLAS) shows no `?`
-/// where the driver shows ABI versions.
+/// where the driver shows ABI versions, and `list` and `diff` say once what
+/// it has instead: one export per C name, bound by its name (with an example
+/// from the header, `cublasSgemm` binding `cublasSgemm_v2`). The driver,
+/// whose functions have ABI versions, gets no such note.
 #[test]
 fn a_library_without_abi_versions_lists_and_diffs_without_question_marks() {
+    let says_what_it_has = |stderr: &str| {
+        stderr.matches("has no ABI versions").count() == 1
+            && stderr.contains("cuBLAS has no ABI versions: each C name binds one export of the library by that export's name")
+            && stderr.contains("binds `cublas")
+    };
     let out = cushim(&["list", "--lib", "cublas", "--cuda", "13.5"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.lines().count() > 500, "{stdout}");
     assert!(!stdout.contains(" ? "), "{stdout}");
+    assert!(says_what_it_has(&stderr), "{stderr}");
     let out = cushim(&["diff", "--lib", "cublas", "12.9", "13.0"]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
@@ -391,6 +421,13 @@ fn a_library_without_abi_versions_lists_and_diffs_without_question_marks() {
         !stdout.contains("ABI ?") && !stdout.contains("(ABI"),
         "{stdout}"
     );
+    assert!(says_what_it_has(&stderr), "{stderr}");
+    for args in [&["list", "--cuda", "13.5"][..], &["diff", "12.9", "13.0"]] {
+        let out = cushim(args);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("no ABI versions"), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
@@ -851,4 +888,44 @@ fn a_full_stderr_never_panics() {
             .expect("cushim runs");
         assert_eq!(status.code(), Some(code), "{args:?}");
     }
+}
+
+/// `--docs` on a release whose headers are not cached needs pip, the
+/// network and libclang: on a machine with neither python3 nor libclang,
+/// the first error names both (and the network), before any fetch starts,
+/// so that a build learns it all at once; nothing is fetched or written.
+#[test]
+fn a_fetch_that_cannot_run_names_everything_it_lacks_at_once() {
+    let cache = scratch("lacking-cache");
+    let out_dir = scratch("lacking-out");
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cushim"))
+        .args([
+            "generate", "--docs", "--cuda", "13.5", "--lib", "nvrtc", "--out",
+        ])
+        .arg(&out_dir)
+        .env("CUSHIM_CACHE_DIR", &cache)
+        .env("LIBCLANG_PATH", cache.join("no-libclang-here"))
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("cushim runs");
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    for needed in [
+        "NVRTC's CUDA 13.5 headers are not in the header cache",
+        "the network once",
+        "lacks libclang (",
+        "and Python 3 with pip (",
+        "hint: install what it lacks",
+    ] {
+        assert!(stderr.contains(needed), "{needed}: {stderr}");
+    }
+    assert!(
+        !stderr.contains("cushim: fetching"),
+        "a fetch started: {stderr}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(files_under(&cache).is_empty());
+    assert!(files_under(&out_dir).is_empty());
 }

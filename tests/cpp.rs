@@ -122,6 +122,8 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
         return;
     }
     let dir = pair("cpp-windows", cushim::Builder::new().cuda_version("13.5"));
+    // Its wine prefix weighs 0.7 GB.
+    let _removed = common::RemovedAfter(dir.clone());
     let include = include_dir("13.5");
     let exe = dir.join("program.exe");
     run_ok(

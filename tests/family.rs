@@ -1287,6 +1287,8 @@ fn on_windows_the_dll_of_the_headers_major_is_found_in_wheels_and_toolkits_never
         return;
     }
     let dir = scratch("family-windows");
+    // Its wine prefix weighs 0.7 GB.
+    let _removed = common::RemovedAfter(dir.clone());
     cushim::Builder::new()
         .library("nvrtc")
         .cuda_version("13.5")

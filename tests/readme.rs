@@ -98,3 +98,187 @@ fn the_readme_s_table_names_every_library_of_the_registry() {
         .collect();
     assert_eq!(rows, registry, "the README's rows, against the registry");
 }
+
+/// The README's heading over the other libraries names each of them (by its
+/// label or its `--lib` name): a new library fails here until it does.
+#[test]
+fn the_readme_s_heading_of_the_other_libraries_names_every_one() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let heading = readme
+        .lines()
+        .find(|l| l.starts_with("## Beyond the driver"))
+        .expect("the README's heading over the other libraries");
+    let words: Vec<&str> = heading
+        .split(|c: char| c == ',' || c == ':' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    for library in cushim::library::LIBRARIES.iter().skip(1) {
+        assert!(
+            words.contains(&library.words.label) || words.contains(&library.name),
+            "{heading:?} does not name {}",
+            library.name
+        );
+    }
+}
+
+/// The cached include directory of a library's 13.5 headers.
+fn include_13_5(name: &str) -> std::path::PathBuf {
+    let library = cushim::library::by_name(name).unwrap();
+    let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+    cushim::fetch::library_include_dir(library, &pin).unwrap()
+}
+
+/// The README's C snippet as a whole program: its `#include` lines on top,
+/// the rest as the body of `main`.
+fn c_program(readme: &str) -> String {
+    let snippet = block(readme, "c", "");
+    let (includes, body): (Vec<&str>, Vec<&str>) =
+        snippet.lines().partition(|l| l.starts_with("#include"));
+    format!(
+        "#include <stdio.h>\n{}\nint main(void) {{\n{}\n    return 0;\n}}\n",
+        includes.join("\n"),
+        body.join("\n")
+    )
+}
+
+/// Whether `readelf -d` of `program` records `libstdc++`.
+fn needs_libstdcxx(program: &std::path::Path) -> bool {
+    let dynamic = common::run_ok(Command::new("readelf").arg("-d").arg(program));
+    dynamic.contains("libstdc++")
+}
+
+/// The README's plain-compiler commands for a C program, run as written
+/// (the toolkit's include directory is the cached 13.5 headers' and the
+/// paths are this checkout's) on the README's C snippet: the program links
+/// with the C compiler, records no `libstdc++`, and without a driver prints
+/// why.
+#[test]
+fn the_readme_s_c_commands_build_its_c_snippet_without_libstdcxx() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let dir = common::scratch("readme-c");
+    std::fs::write(dir.join("my_program.c"), c_program(&readme)).unwrap();
+    let commands = block(&readme, "sh", "g++ -std=c++17 -O2 -fno-exceptions")
+        .replace(
+            "/usr/local/cuda/include",
+            &include_13_5("driver").display().to_string(),
+        )
+        .replace(
+            "generated/cuda-13.5",
+            &root().join("generated/cuda-13.5").display().to_string(),
+        );
+    common::run_ok(
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("set -e\n{commands}"))
+            .current_dir(&dir),
+    );
+    let program = dir.join("my_program");
+    assert!(!needs_libstdcxx(&program));
+    let out = Command::new(&program)
+        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
+        .output()
+        .expect("the program runs");
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no CUDA: "), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's CMake snippet, configured and built as written (with this
+/// checkout's paths, and the cached 13.5 headers, with cushim's stand-in for
+/// `<nv/target>`, where it names a toolkit's include directory), on the
+/// README's C snippet: the C program links with `-Wl,--no-as-needed` and
+/// still records no `libstdc++`.
+#[test]
+fn the_readme_s_cmake_snippet_builds_a_c_program_without_libstdcxx() {
+    let have_cmake = Command::new("cmake")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_cmake {
+        assert!(
+            std::env::var_os("CUSHIM_SKIP_CMAKE").is_some(),
+            "install cmake (as .ci/run does), or set CUSHIM_SKIP_CMAKE=1"
+        );
+        return;
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let dir = common::scratch("readme-cmake");
+    let includes: Vec<String> = ["driver", "nvrtc", "cublas"]
+        .into_iter()
+        .map(include_13_5)
+        .chain([root().join("headers/foreign")])
+        .map(|d| format!("\"{}\"", d.display()))
+        .collect();
+    let project = block(&readme, "cmake", "")
+        .replace(
+            "path/to/generated/cuda-13.5",
+            &root().join("generated/cuda-13.5").display().to_string(),
+        )
+        .replace("path/to/cushim", &root().display().to_string())
+        .replace("/usr/local/cuda/include", &includes.join(" "));
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        format!(
+            "cmake_minimum_required(VERSION 3.16)\n{project}\ntarget_link_options(my_program PRIVATE \"-Wl,--no-as-needed\")\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("my_program.c"), c_program(&readme)).unwrap();
+    let build = dir.join("build");
+    common::run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&dir)
+            .arg("-B")
+            .arg(&build),
+    );
+    common::run_ok(
+        Command::new("cmake")
+            .arg("--build")
+            .arg(&build)
+            .args(["--parallel", "2"]),
+    );
+    let program = build.join("my_program");
+    assert!(!needs_libstdcxx(&program));
+    let out = Command::new(&program)
+        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
+        .output()
+        .expect("the program runs");
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no CUDA: "), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README says `cmake/cushim.cmake` is shipped in the crate too: the
+/// packaged file list holds it, with the data a build without features reads.
+#[test]
+fn the_packaged_crate_ships_cmake_and_the_shipped_data() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["package", "--list", "--offline", "--allow-dirty"])
+        .arg("--manifest-path")
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo runs");
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let files: Vec<&str> = stdout.lines().collect();
+    for shipped in [
+        "cmake/cushim.cmake",
+        "README.md",
+        "generated/merged/cuda.rs",
+    ] {
+        assert!(
+            files.contains(&shipped),
+            "{shipped} is not packaged: {stdout}"
+        );
+    }
+    assert!(
+        files
+            .iter()
+            .any(|f| f.starts_with("generated/data/") && f.ends_with(".weave.z")),
+        "{stdout}"
+    );
+}

@@ -60,6 +60,8 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
             .env_remove("RUSTFLAGS"),
     );
     let dir = scratch("rust-windows");
+    // Its wine prefix weighs 0.7 GB.
+    let _removed = common::RemovedAfter(dir.clone());
     let exe = dir.join("program.exe");
     std::fs::copy(
         target_dir

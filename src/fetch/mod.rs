@@ -72,6 +72,44 @@ pub fn library_include_dir(library: &Library, pin: &Pin) -> Result<PathBuf, Erro
     include_dir_of(&cache_dir()?, library, pin)
 }
 
+/// Whether `library`'s headers of a pinned release are in the cache and
+/// pass their check: then reading them needs no fetch.
+pub fn is_cached(library: &Library, pin: &Pin) -> bool {
+    cache_dir()
+        .is_ok_and(|cache| verify(library, pin, &cache.join(entry_name(library, pin))).is_ok())
+}
+
+/// Why a fetch could not start pip here, if it could not: `python3 -I -m
+/// pip --version`, run as a fetch runs it. Checked before a fetch, so that
+/// one error names everything the machine lacks.
+pub fn pip_unavailable() -> Option<String> {
+    // A cache that cannot be used is the fetch's own error to report.
+    let cache = cache_dir().ok()?;
+    private_dir(&cache).ok()?;
+    let mut python = match python::python3(&cache) {
+        Ok(python) => python,
+        Err(e) => return Some(format!("cannot prepare to run python3: {e}")),
+    };
+    let out = python
+        .command
+        .args(["-m", "pip", "--version"])
+        .stdin(std::process::Stdio::null())
+        .output();
+    match out {
+        Err(e) => Some(format!("cannot run `python3 -I -m pip`: {e}")),
+        Ok(out) if !out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stderr);
+            let last = text
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            Some(format!("`python3 -I -m pip` failed: {}", last.trim()))
+        }
+        Ok(_) => None,
+    }
+}
+
 /// Asks pip for the addresses of the wheels of `jobs` that the cache lacks,
 /// ahead of their fetches,
 /// once a release (the wheels that several libraries share, the runtime's

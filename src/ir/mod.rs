@@ -244,6 +244,36 @@ impl Function {
     }
 }
 
+impl Api {
+    /// What a library without ABI versions has instead, for `list` and
+    /// `diff` to say once; `None` when any function (or per-thread twin) has
+    /// an ABI version. Example: "cuBLAS has no ABI versions: each C name
+    /// binds one export of the library by that export's name, with no version
+    /// to ask for (`cublasCaxpy` binds `cublasCaxpy_v2`)".
+    pub fn unversioned_note(&self) -> Option<String> {
+        let versioned = self.functions.iter().any(|f| {
+            f.version.is_some() || f.per_thread.as_ref().is_some_and(|t| t.version.is_some())
+        });
+        if versioned || self.functions.is_empty() {
+            return None;
+        }
+        // An example where the C name and the export differ says the most.
+        let example = self
+            .functions
+            .iter()
+            .find_map(|f| {
+                f.c_names_besides_symbol()
+                    .first()
+                    .map(|n| format!(" (`{n}` binds `{}`)", f.symbol))
+            })
+            .unwrap_or_default();
+        Some(format!(
+            "{} has no ABI versions: each C name binds one export of the library by that export's name, with no version to ask for{example}",
+            self.library.words.label
+        ))
+    }
+}
+
 /// The `cushim list` table: one row per function.
 pub fn table(api: &Api) -> String {
     let mut rows = vec![[

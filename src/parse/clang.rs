@@ -25,6 +25,16 @@ fn ensure_loaded() -> Result<(), Error> {
     })
 }
 
+/// Whether libclang can be loaded here, and why not if not: the check a
+/// fetch makes before it starts, so that one error names all it lacks.
+#[cfg(feature = "fetch")]
+pub fn available() -> Result<(), String> {
+    if is_loaded() {
+        return Ok(());
+    }
+    load()
+}
+
 /// One parsed translation unit.
 pub struct Unit {
     index: CXIndex,

@@ -40,6 +40,8 @@ use crate::library::Library;
 use crate::version::CudaVersion;
 
 #[cfg(feature = "fetch")]
+pub use clang::available as libclang_available;
+#[cfg(feature = "fetch")]
 pub use files::hex;
 #[cfg(feature = "parse")]
 pub use files::{file_sha256, toolkit_include, toolkit_release};

@@ -195,9 +195,12 @@ fn from_headers(
         ),
         None => "reading headers needs libclang, which this build of cushim leaves out".into(),
     };
-    Err(Error::new(why).hint(
-        "turn on cushim's `fetch` feature (pinned releases) or `parse` feature (headers on disk) in [build-dependencies]",
-    ))
+    let needs = if pinned.is_some() {
+        super::FETCH_NEEDS
+    } else {
+        super::PARSE_NEEDS
+    };
+    Err(Error::new(why).hint(format!("turn on {needs}")))
 }
 
 /// Where a pinned release's headers are: fetched, with the `fetch` feature.
@@ -208,10 +211,38 @@ mod headers {
     #[cfg(feature = "fetch")]
     pub(super) fn pinned(cuda: CudaVersion, library: &Library) -> Result<parse::Input, Error> {
         let pin = crate::pins::find_for(library, cuda)?;
+        if !crate::fetch::is_cached(library, &pin) {
+            lacks_nothing_a_fetch_needs(cuda, library)?;
+        }
         Ok(parse::Input::in_dir(
             &crate::fetch::library_include_dir(library, &pin)?,
             library,
         ))
+    }
+
+    /// Before a fetch starts (pip, the network): everything it and the parse
+    /// after it need that this machine lacks, in one error, so that a build
+    /// does not learn of pip, then of libclang, one failure at a time.
+    #[cfg(feature = "fetch")]
+    fn lacks_nothing_a_fetch_needs(cuda: CudaVersion, library: &Library) -> Result<(), Error> {
+        let mut lacking = Vec::new();
+        if let Err(e) = parse::libclang_available() {
+            lacking.push(format!("libclang ({e})"));
+        }
+        if let Some(e) = crate::fetch::pip_unavailable() {
+            lacking.push(format!("Python 3 with pip ({e})"));
+        }
+        if lacking.is_empty() {
+            return Ok(());
+        }
+        Err(Error::new(format!(
+            "{}'s CUDA {cuda} headers are not in the header cache: fetching them needs Python 3 with pip and the network once, and reading them needs libclang; this machine lacks {}",
+            library.words.label,
+            lacking.join(", and ")
+        ))
+        .hint(format!(
+            "install what it lacks (`apt-get install -y libclang-dev python3-pip`, or set LIBCLANG_PATH), and let this build reach the package index once; or leave out `docs` and `clang_arg`: CUDA {cuda}'s output ships with cushim and needs none of this"
+        )))
     }
 
     #[cfg(not(feature = "fetch"))]
@@ -219,7 +250,7 @@ mod headers {
         Err(Error::new(format!(
             "docs and clang arguments need the headers of CUDA {cuda}, which this build of cushim cannot fetch"
         ))
-        .hint("turn on cushim's `fetch` feature in [build-dependencies], or point `cuda_path` at a toolkit"))
+        .hint(format!("turn on {}", super::super::FETCH_NEEDS)))
     }
 }
 

@@ -64,7 +64,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
             return Err(Error::new(
                 "reading headers needs libclang, which this build of cushim leaves out",
             )
-            .hint("turn on cushim's `parse` feature in [build-dependencies]"));
+            .hint(format!("turn on {}", super::PARSE_NEEDS)));
         }
     };
     let command = options.command(match release {

@@ -39,10 +39,43 @@ fn default_out_dir(release: Release) -> PathBuf {
     }
 }
 
+/// What a generation that reads a pinned release's headers (for `docs` or
+/// `clang_arg`) needs, said once: the feature and all the machine needs.
+const FETCH_NEEDS: &str = "cushim's `fetch` feature in [build-dependencies]; the build then needs libclang (`apt-get install -y libclang-dev`, or LIBCLANG_PATH), Python 3 with pip, and the network once (the headers are cached after)";
+
+/// What a generation from headers on disk needs, said once.
+const PARSE_NEEDS: &str = "cushim's `parse` feature in [build-dependencies]; the build then needs libclang (`apt-get install -y libclang-dev`, or LIBCLANG_PATH)";
+
+/// What this build of cushim cannot serve in `options` because it reads
+/// headers, as one error that names the feature and everything the machine
+/// then needs, so that one build, not three, says it. `None` when it can.
+fn beyond_this_build(options: &Options) -> Option<Error> {
+    let on_disk = matches!(options.source, Source::Toolkit(_) | Source::Files { .. });
+    if on_disk && !cfg!(feature = "parse") {
+        return Some(
+            Error::new("reading headers on disk (`cuda_path`, `header`) needs libclang, which this build of cushim leaves out")
+                .hint(format!("turn on {PARSE_NEEDS}; a pinned release (`cuda_version`) needs neither")),
+        );
+    }
+    let reads_headers = options.docs || !options.clang_args.is_empty();
+    if !on_disk && reads_headers && !cfg!(feature = "fetch") {
+        return Some(
+            Error::new("`docs` and `clang_arg` read a pinned release's headers, which this build of cushim cannot fetch")
+                .hint(format!(
+                    "turn on {FETCH_NEEDS}; or leave out `docs` and `clang_arg`: every pinned release's output ships with cushim and needs none of this"
+                )),
+        );
+    }
+    None
+}
+
 /// Runs the whole pipeline short of writing.
 pub fn generate(options: &Options) -> Result<Generated, Error> {
     options.check_recordable()?;
     check_resolve(options)?;
+    if let Some(e) = beyond_this_build(options) {
+        return Err(e);
+    }
     if matches!(options.source, Source::Merged { .. })
         && !options.languages.contains(&Language::Rust)
     {
@@ -92,6 +125,9 @@ fn check_resolve(options: &Options) -> Result<(), Error> {
 /// # Errors
 /// Without the `emit` feature, always: the IR is not shipped then.
 pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
+    if let Some(e) = beyond_this_build(options) {
+        return Err(e);
+    }
     #[cfg(feature = "emit")]
     return from_ir::load(options);
     #[cfg(not(feature = "emit"))]
@@ -112,4 +148,61 @@ pub fn ship(
     fresh: &[crate::version::CudaVersion],
 ) -> Result<Vec<emit::File>, Error> {
     from_ir::ship(library, fresh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build that lacks what `options` ask for says, in its first error,
+    /// the feature to turn on and everything the machine then needs; a
+    /// build that has the feature serves it (`beyond_this_build` is `None`).
+    #[test]
+    fn the_first_error_names_everything_that_reading_headers_needs() {
+        let docs = Options {
+            source: Source::Pinned("13.5".parse().unwrap()),
+            docs: true,
+            library: "nvrtc".into(),
+            ..Options::default()
+        };
+        let toolkit = Options {
+            source: Source::Toolkit(Some(PathBuf::from("/opt/cuda"))),
+            ..Options::default()
+        };
+        let text = |o: &Options| beyond_this_build(o).map(|e| e.to_string());
+        if cfg!(feature = "fetch") {
+            assert_eq!(text(&docs), None);
+        } else {
+            let e = text(&docs).expect("docs need the fetch feature");
+            for needed in [
+                "`fetch` feature",
+                "libclang",
+                "Python 3 with pip",
+                "the network once",
+            ] {
+                assert!(e.contains(needed), "{needed}: {e}");
+            }
+            // Not through the emitters first: the one error says it all.
+            assert!(!e.contains("`emit`"), "{e}");
+            let e = generate(&docs).unwrap_err().to_string();
+            assert!(e.contains("`fetch` feature"), "{e}");
+        }
+        if cfg!(feature = "parse") {
+            assert_eq!(text(&toolkit), None);
+        } else {
+            let e = text(&toolkit).expect("a toolkit needs the parse feature");
+            for needed in ["`parse` feature", "libclang"] {
+                assert!(e.contains(needed), "{needed}: {e}");
+            }
+            let e = generate(&toolkit).unwrap_err().to_string();
+            assert!(e.contains("`parse` feature"), "{e}");
+        }
+        // What the shipped data serves needs nothing.
+        let plain = Options {
+            source: Source::Pinned("13.5".parse().unwrap()),
+            library: "nvrtc".into(),
+            ..Options::default()
+        };
+        assert_eq!(text(&plain), None);
+    }
 }

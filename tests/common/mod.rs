@@ -56,6 +56,19 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Removes a scratch directory when dropped, unless the test is failing
+/// (then it stays, to be looked at): for the ones that weigh hundreds of MB,
+/// a wine prefix or a nested crate's target directory.
+pub struct RemovedAfter(pub PathBuf);
+
+impl Drop for RemovedAfter {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// Runs the `cushim` binary built for these tests.
 pub fn cushim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cushim"))
