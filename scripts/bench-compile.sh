@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the generated code costs to compile, per library, for the newest
 # release (13.5), side by side in one run with the anchors:
-#   - C++: each committed pair at -O0 and -O2 (user CPU, object size), the
+#   - C++: each committed pair at -O0 and -O2 (user CPU, object size; its
+#     stubs in assembly, as on x86-64 ELF, and at -O2 also as C++, as on
+#     other platforms or with CUSHIM_NO_ASM_STUBS), the
 #     runtime beside them (compiled once per program), and the floor: a file
 #     that only includes the library's header (what any user of the library
 #     pays to parse it);
@@ -48,22 +50,32 @@ echo "# Compile cost of the generated code, CUDA 13.5 ($reps runs each: median [
 echo
 echo "## C++ (g++ -std=c++17 -c; user CPU s)"
 echo
-echo "| library | stubs | pair -O0 | pair -O2 | object -O2 (bytes) | floor: the header alone -O2 |"
-echo "|---|---|---|---|---|---|"
+echo "| library | stubs (assembly) | pair -O0 | pair -O2 | object -O2 (bytes) | pair -O2, C++ stubs (CUSHIM_NO_ASM_STUBS) | floor: the header alone -O2 |"
+echo "|---|---|---|---|---|---|---|"
 for lib in "${libs[@]}"; do
     s=${stem[$lib]}
     inc=$(inc_of "$lib")
     flags=(-std=c++17 -I"$inc" -I"$root/headers/foreign" -I"$gen")
-    n=$(grep -c '^CUSHIM_STUB(' "$gen/${s}_shim.cpp" || true)
+    n=$(grep -c '^CUSHIM_\(FAST_\)\?STUB(' "$gen/${s}_shim.cpp" || true)
+    fast=$(grep -c '^CUSHIM_FAST_STUB(' "$gen/${s}_shim.cpp" || true)
     o0=$(repeat g++ "${flags[@]}" -O0 -c "$gen/${s}_shim.cpp" -o "$work/$s-O0.o")
     o2=$(repeat g++ "${flags[@]}" -O2 -c "$gen/${s}_shim.cpp" -o "$work/$s-O2.o")
     size=$(stat -c %s "$work/$s-O2.o")
+    cxx=$(repeat g++ "${flags[@]}" -O2 -DCUSHIM_NO_ASM_STUBS -c "$gen/${s}_shim.cpp" -o "$work/$s-cxx.o")
     printf '#include <%s>\nint cushim_floor;\n' "${header[$lib]}" >"$work/floor-$s.cpp"
     floor=$(repeat g++ "${flags[@]}" -O2 -c "$work/floor-$s.cpp" -o "$work/floor-$s.o")
-    echo "| $lib | $n | $o0 | $o2 | $size | $floor |"
+    echo "| $lib | $n ($fast) | $o0 | $o2 | $size | $cxx | $floor |"
 done
 rt=$(repeat g++ -std=c++17 -O2 -I"$gen" -c "$gen/cushim_runtime.cpp" -o "$work/runtime.o")
-echo "| the runtime (once per program) | | | $rt | $(stat -c %s "$work/runtime.o") | |"
+echo "| the runtime (once per program) | | | $rt | $(stat -c %s "$work/runtime.o") | | |"
+# The issue's bar: cuBLAS's pair against NVRTC's at -O2, two runs each, interleaved.
+for i in 1 2; do
+    for s in cublas nvrtc; do
+        lib=$s
+        printf '%s %s\n' "$s" "$(cpu g++ -std=c++17 -I"$(inc_of "$lib")" -I"$root/headers/foreign" -I"$gen" -O2 -c "$gen/${s}_shim.cpp" -o "$work/$s-bar.o")"
+    done
+done | awk '{t[$1]+=$2} END {printf "\ncuBLAS pair / NVRTC pair at -O2 (two runs each): %.2f / %.2f = %.1fx\n", t["cublas"]/2, t["nvrtc"]/2, t["cublas"]/t["nvrtc"]}'
+echo
 
 # A crate of one module, with its dependencies prebuilt.
 crate() {  # crate DIR DEPENDENCIES FEATURES LIB_RS
