@@ -203,15 +203,7 @@ fn library_include(name: &str) -> PathBuf {
 /// libstdc++. Both run without a driver and get the documented answers.
 #[test]
 fn cmake_builds_a_c_and_a_cpp_program_without_libcuda() {
-    let have_cmake = Command::new("cmake")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have_cmake {
-        assert!(
-            std::env::var_os("CUSHIM_SKIP_CMAKE").is_some(),
-            "install cmake (as .ci/run does), or set CUSHIM_SKIP_CMAKE=1"
-        );
+    if !common::have_cmake() {
         return;
     }
     let build = common::scratch("cmake-build");

@@ -173,14 +173,7 @@ fn the_readme_s_c_commands_build_its_c_snippet_without_libstdcxx() {
             .current_dir(&dir),
     );
     let program = dir.join("my_program");
-    assert!(!needs_libstdcxx(&program));
-    let out = Command::new(&program)
-        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
-        .output()
-        .expect("the program runs");
-    let (_, stderr) = text(&out);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("no CUDA: "), "{stderr}");
+    runs_without_libstdcxx_or_a_driver(&program);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -191,15 +184,7 @@ fn the_readme_s_c_commands_build_its_c_snippet_without_libstdcxx() {
 /// still records no `libstdc++`.
 #[test]
 fn the_readme_s_cmake_snippet_builds_a_c_program_without_libstdcxx() {
-    let have_cmake = Command::new("cmake")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have_cmake {
-        assert!(
-            std::env::var_os("CUSHIM_SKIP_CMAKE").is_some(),
-            "install cmake (as .ci/run does), or set CUSHIM_SKIP_CMAKE=1"
-        );
+    if !common::have_cmake() {
         return;
     }
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
@@ -240,14 +225,7 @@ fn the_readme_s_cmake_snippet_builds_a_c_program_without_libstdcxx() {
             .args(["--parallel", "2"]),
     );
     let program = build.join("my_program");
-    assert!(!needs_libstdcxx(&program));
-    let out = Command::new(&program)
-        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
-        .output()
-        .expect("the program runs");
-    let (_, stderr) = text(&out);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("no CUDA: "), "{stderr}");
+    runs_without_libstdcxx_or_a_driver(&program);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -281,4 +259,17 @@ fn the_packaged_crate_ships_cmake_and_the_shipped_data() {
             .any(|f| f.starts_with("generated/data/") && f.ends_with(".weave.z")),
         "{stdout}"
     );
+}
+
+/// The README's C program, built: it records no `libstdc++`, and without a
+/// driver it runs and says why, as the README's snippet does.
+fn runs_without_libstdcxx_or_a_driver(program: &std::path::Path) {
+    assert!(!needs_libstdcxx(program));
+    let out = Command::new(program)
+        .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
+        .output()
+        .expect("the program runs");
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no CUDA: "), "{stderr}");
 }

@@ -27,6 +27,21 @@ pub fn missing_library() -> PathBuf {
     target().join("test-scratch/no-such-dir/libcuda.so.1")
 }
 
+/// Whether cmake runs here; without it a test is skipped only where
+/// `CUSHIM_SKIP_CMAKE` says so (`.ci/run` installs cmake).
+#[allow(dead_code)]
+pub fn have_cmake() -> bool {
+    let have = Command::new("cmake")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        have || std::env::var_os("CUSHIM_SKIP_CMAKE").is_some(),
+        "install cmake (as .ci/run does), or set CUSHIM_SKIP_CMAKE=1"
+    );
+    have
+}
+
 /// The insta settings of every snapshot test: snapshots live in `snapshots/`,
 /// named without the test module and without the asserted expression.
 pub fn insta_settings() -> insta::Settings {
