@@ -1040,6 +1040,8 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
             "cutensor: version 20801".into(),
             // CUTENSOR_STATUS_NOT_SUPPORTED.
             "cutensor: cutensorLoggerSetLevel code 15".into(),
+            // The library's own compute descriptor, read from its export.
+            "cutensor: contraction with the library's 32F descriptor code 0".into(),
             format!("path={} version=9280", in_lib64("libcudnn.so.9")),
             format!("path={} version=2320", in_lib64("libnccl.so.2")),
             format!("path={} version=2080", in_lib64("libcutensor.so.2")),
@@ -1076,6 +1078,8 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
             "cudnn: cudnnGetVersion 0",
             "nccl: ncclGetVersion code 2",
             "cutensor: cutensorCreate code 1",
+            // No library, so no descriptor to read.
+            "cutensor: CUTENSOR_COMPUTE_DESC_32F None",
             // CUPTI_ERROR_NOT_INITIALIZED.
             "cupti: cuptiGetTimestamp code 15",
             // NVTX has no status: zero without the library.

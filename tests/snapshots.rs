@@ -223,6 +223,12 @@ fn every_library_s_fixture_parses_with_its_settings() {
                 f.per_thread.as_ref().map(|p| p.symbol.as_str()),
             ));
         }
+        if !api.variables.is_empty() {
+            text.push_str("\nobjects:\n");
+            for v in &api.variables {
+                text.push_str(&format!("{}: {}\n", v.name, v.ty));
+            }
+        }
         insta_settings().bind(|| {
             insta::assert_snapshot!(
                 format!("ir-fixture-library-{}", library.name),

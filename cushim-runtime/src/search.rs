@@ -109,6 +109,20 @@ pub struct Sibling {
 }
 
 impl Loaded {
+    /// The address of an object the library exports (not a function), by
+    /// its symbol, or `None` where the library has no such export. Example:
+    /// cuTENSOR's `CUTENSOR_COMPUTE_DESC_32F`.
+    #[must_use]
+    pub fn object(&self, name: &CStr) -> Option<*const c_void> {
+        // SAFETY: the address is only looked up, not called or read here.
+        let address = unsafe {
+            self.library
+                .get::<*const c_void>(name.to_bytes_with_nul())
+                .map(|s| *s)
+        };
+        address.ok().filter(|a| !a.is_null())
+    }
+
     /// The name or path it was opened by; for a copy that was already
     /// loaded in the process (cuBLASLt, which cuBLAS's loader loads from
     /// cuBLAS's directory), the absolute path of its file when the platform

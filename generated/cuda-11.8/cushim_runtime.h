@@ -162,6 +162,15 @@ struct State {
     char exe[path_size];
 };
 
+// An object the library exports (not a function), as the pair defines it
+// under its C name: the runtime copies the library's value into `storage`
+// when it loads the library.
+struct Variable {
+    const char *name;
+    void *storage;
+    std::size_t size;
+};
+
 // One library, as its pair describes it. Constant: the mutable parts are the
 // objects it points to.
 struct Library {
@@ -196,6 +205,8 @@ struct Library {
     FunctionState *states;
     void **slots;  // the stubs' slots, or null (the linked mode has no stubs)
     Thread *(*thread)();
+    const Variable *variables;  // the objects it exports that the pair defines, or null
+    std::size_t variable_count;
 };
 
 // What a function that returns a value, not a status, returns without the
@@ -209,7 +220,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_5
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_6
 
 extern "C" {
 

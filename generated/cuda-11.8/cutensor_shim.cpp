@@ -180,6 +180,37 @@ struct cushim_table {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
+}  // namespace
+
+// The objects the library exports (the header declares them `extern`),
+// defined here under their C names with GCC and Clang off Windows: the
+// runtime copies each one's value from the library when it loads it, so
+// read them after any call of the library (or cushim_cutensor_load()).
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CUSHIM_CUTENSOR_LINKED)
+extern "C" {
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_16F[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_16F");
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_16BF[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_16BF");
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_TF32[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_TF32");
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_3XTF32[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_3XTF32");
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_32F[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_32F");
+CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_64F[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_64F");
+}
+namespace {
+const cushim::Variable cushim_variables[] = {
+    {"CUTENSOR_COMPUTE_DESC_16F", cushim_object_CUTENSOR_COMPUTE_DESC_16F, sizeof(cutensorComputeDescriptor_t)},
+    {"CUTENSOR_COMPUTE_DESC_16BF", cushim_object_CUTENSOR_COMPUTE_DESC_16BF, sizeof(cutensorComputeDescriptor_t)},
+    {"CUTENSOR_COMPUTE_DESC_TF32", cushim_object_CUTENSOR_COMPUTE_DESC_TF32, sizeof(cutensorComputeDescriptor_t)},
+    {"CUTENSOR_COMPUTE_DESC_3XTF32", cushim_object_CUTENSOR_COMPUTE_DESC_3XTF32, sizeof(cutensorComputeDescriptor_t)},
+    {"CUTENSOR_COMPUTE_DESC_32F", cushim_object_CUTENSOR_COMPUTE_DESC_32F, sizeof(cutensorComputeDescriptor_t)},
+    {"CUTENSOR_COMPUTE_DESC_64F", cushim_object_CUTENSOR_COMPUTE_DESC_64F, sizeof(cutensorComputeDescriptor_t)},
+};
+}  // namespace
+#define CUSHIM_VARIABLES cushim_variables, sizeof cushim_variables / sizeof cushim_variables[0]
+#else
+#define CUSHIM_VARIABLES nullptr, 0
+#endif
+
+namespace {
 
 const cushim::Library cushim_this = {
     &CUSHIM_RUNTIME_ABI,
@@ -220,6 +251,7 @@ const cushim::Library cushim_this = {
     cushim_states,
     CUSHIM_SLOTS,
     cushim_thread,
+    CUSHIM_VARIABLES,  // the objects it exports, and how many
 };
 
 }  // namespace

@@ -1042,3 +1042,111 @@ cushim_shim! {
     statics (__cushim_fn_cutensorWriteKernelCacheToFile, __cushim_slot_cutensorWriteKernelCacheToFile);
     returns status, fallback [];
 }
+
+/// The object `CUTENSOR_COMPUTE_DESC_16F` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16F")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_16BF` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16BF")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_TF32` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_TF32")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_3XTF32` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_3XTF32")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_32F` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_32F")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_64F` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_64F")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_9X16BF` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_9X16BF() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_9X16BF")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_8XINT8` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_8XINT8() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_8XINT8")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}
+
+/// The object `CUTENSOR_COMPUTE_DESC_4X16F` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn CUTENSOR_COMPUTE_DESC_4X16F() -> Option<cutensorComputeDescriptor_t> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_4X16F")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<cutensorComputeDescriptor_t>()) })
+}

@@ -659,6 +659,7 @@ struct cushim_table {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
+#define CUSHIM_VARIABLES nullptr, 0
 
 const cushim::Library cushim_this = {
     &CUSHIM_RUNTIME_ABI,
@@ -699,6 +700,7 @@ const cushim::Library cushim_this = {
     cushim_states,
     CUSHIM_SLOTS,
     cushim_thread,
+    CUSHIM_VARIABLES,  // the objects it exports, and how many
 };
 
 }  // namespace

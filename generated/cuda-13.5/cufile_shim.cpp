@@ -245,6 +245,7 @@ CUfileError_t cushim_status(int code) {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
+#define CUSHIM_VARIABLES nullptr, 0
 
 const cushim::Library cushim_this = {
     &CUSHIM_RUNTIME_ABI,
@@ -285,6 +286,7 @@ const cushim::Library cushim_this = {
     cushim_states,
     CUSHIM_SLOTS,
     cushim_thread,
+    CUSHIM_VARIABLES,  // the objects it exports, and how many
 };
 
 }  // namespace

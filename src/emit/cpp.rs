@@ -68,6 +68,8 @@ struct Source<'a> {
     api: String,
     api_upper: String,
     status_type: &'a str,
+    /// The objects the library exports: `(name, C++ type)`.
+    variables: Vec<(String, String)>,
     /// The code field of a status struct and its enum. Example: `err`,
     /// `CUfileOpError` (cuFile's `CUfileError_t`).
     status_struct: Option<(&'static str, &'static str)>,
@@ -142,6 +144,8 @@ struct Tables<'a> {
     count: &'a str,
     states: &'a str,
     slots: &'a str,
+    /// The objects it exports and their count. Example: `nullptr, 0`.
+    variables: &'a str,
 }
 
 /// A header besides the main one: its functions are defined (and checked)
@@ -320,6 +324,7 @@ impl CppLibrary {
     {},
     {},
     {prefix}_thread,
+    {},  // the objects it exports, and how many
 }};",
             self.label,
             self.short,
@@ -337,6 +342,7 @@ impl CppLibrary {
             t.count,
             t.states,
             t.slots,
+            t.variables,
         )
     }
 }
@@ -409,6 +415,7 @@ fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
         count: "0",
         states: "nullptr",
         slots: "nullptr",
+        variables: "nullptr, 0",
     };
     Ok(CppRuntime {
         label: cudart.words.label,
@@ -681,6 +688,11 @@ pub fn emit(
         api: api_name,
         status_type: &status_type,
         status_struct: library.parse.status_field.map(|f| (f.field, f.codes)),
+        variables: api
+            .variables
+            .iter()
+            .map(|v| (v.name.clone(), v.ty.to_string()))
+            .collect(),
         label,
         link_name: library.link_name,
         defines: library.parse.defines,
@@ -712,6 +724,7 @@ pub fn emit(
                 count: "cushim_count",
                 states: "cushim_states",
                 slots: "CUSHIM_SLOTS",
+                variables: "CUSHIM_VARIABLES",
             },
         ),
         has_stub: library.has_stub,

@@ -62,6 +62,8 @@ struct Module<'a> {
     /// `#[cfg(windows)] &__cushim_fn_cuWGLGetDevice`.
     function_list: Vec<String>,
     functions: Vec<Shim>,
+    /// The objects the library exports, each read by a function of its name.
+    variables: Vec<ShimParam>,
 }
 
 /// The library that hands out a module's functions: the CUDA runtime, for
@@ -622,6 +624,14 @@ pub fn emit(
             .map(|f| match f.platform.as_deref() {
                 Some(system) => format!("#[cfg({system})] &{}", function_static(f)),
                 None => format!("&{}", function_static(f)),
+            })
+            .collect(),
+        variables: api
+            .variables
+            .iter()
+            .map(|v| ShimParam {
+                name: v.name.clone(),
+                ty: rust_type(&v.ty),
             })
             .collect(),
         functions: {

@@ -103,6 +103,7 @@ fn api() -> Api {
     Api {
         release: Release::One(CudaVersion::from_number(13050)),
         functions: vec![name, copy],
+        variables: Vec::new(),
         codes: Codes::resolve(&DRIVER, &status_codes),
         status_codes,
         types: Default::default(),

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Api, Codes, Fallback, Function, Param, PerThread, Type};
+use super::{Api, Codes, Fallback, Function, Param, PerThread, Type, Variable};
 use crate::diag::{Diagnostic, Error, Severity};
 use crate::library::{Library, Naming};
 use crate::parse::{Raw, RawFunction, RawTypedef};
@@ -29,6 +29,11 @@ impl Filter {
         let mut names = vec![f.name.as_str()];
         names.extend(f.aliases.iter().map(String::as_str));
         self.keeps(&names) || self.keeps(&[f.symbol.as_str()])
+    }
+
+    /// Whether the filter keeps an object of this name.
+    pub fn keeps_name(&self, name: &str) -> bool {
+        self.keeps(&[name])
     }
 
     fn keeps(&self, names: &[&str]) -> bool {
@@ -227,9 +232,27 @@ pub fn build(
         diags.sort_by(|a, b| a.origin.cmp(&b.origin));
         return Err(Error::from_diagnostics(diags));
     }
+    // The objects the headers declare `extern`; one whose type cushim cannot
+    // spell is left out, with a warning.
+    let mut variables = Vec::new();
+    for v in &raw.variables {
+        match &v.ty {
+            Ok(_) if !filter.keeps_name(&v.name) => {}
+            Ok(ty) if crate::c::is_identifier(&v.name) => variables.push(Variable {
+                name: v.name.clone(),
+                ty: ty.clone(),
+            }),
+            Ok(_) => {}
+            Err(why) => diags.push(Diagnostic::warning(
+                Some(v.origin.clone()),
+                format!("the object `{}` is left out: {why}", v.name),
+            )),
+        }
+    }
     Ok(Api {
         release,
         functions,
+        variables,
         status_codes: raw.status_codes.clone(),
         types: raw.types.clone(),
         enums: raw
@@ -571,6 +594,7 @@ mod tests {
     fn raw(functions: Vec<RawFunction>, pfn: &[(&str, &[&str])]) -> Raw {
         Raw {
             functions,
+            variables: Vec::new(),
             pfn: pfn
                 .iter()
                 .map(|(n, p)| {

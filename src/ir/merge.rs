@@ -88,6 +88,7 @@ pub fn merge(releases: &[Api]) -> Api {
             _ => Release::Unknown,
         },
         functions,
+        variables: newest.variables.clone(),
         status_codes: newest.status_codes.clone(),
         types: newest.types.clone(),
         enums: newest.enums.clone(),
@@ -133,6 +134,7 @@ mod tests {
         Api {
             release: Release::One(version.parse().unwrap()),
             functions,
+            variables: Vec::new(),
             declared: ["CUuuid_st", "CUuuid"].map(String::from).into(),
             status_codes: Vec::new(),
             types: Default::default(),

@@ -26,6 +26,9 @@ pub struct Api {
     pub release: Release,
     /// Sorted by `symbol`.
     pub functions: Vec<Function>,
+    /// The objects the library exports that its headers declare `extern`,
+    /// in header order. Example: cuTENSOR's `CUTENSOR_COMPUTE_DESC_32F`.
+    pub variables: Vec<Variable>,
     /// The constants of the status enum every function returns, in header order.
     pub status_codes: Vec<StatusCode>,
     /// Each named type the signatures mention, with its ABI.
@@ -122,6 +125,18 @@ impl Codes {
             not_initialized: code(c.not_initialized),
         }
     }
+}
+
+/// An object the library exports, which its header declares `extern`: not
+/// a function, so no shim calls it; the loaders read its value from the
+/// library they loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
+pub struct Variable {
+    /// Its C name, which is its symbol. Example: `CUTENSOR_COMPUTE_DESC_32F`.
+    pub name: String,
+    /// Its type, `const` dropped. Example: `cutensorComputeDescriptor_t`.
+    pub ty: Type,
 }
 
 /// One driver entry point (one ABI variant).

@@ -404,6 +404,7 @@ impl Unit {
 pub enum Kind {
     Function,
     Typedef,
+    Variable,
     Other,
 }
 
@@ -440,6 +441,7 @@ impl<'u> Cursor<'u> {
         match unsafe { clang_getCursorKind(self.raw) } {
             CXCursor_FunctionDecl => Kind::Function,
             CXCursor_TypedefDecl => Kind::Typedef,
+            CXCursor_VarDecl => Kind::Variable,
             _ => Kind::Other,
         }
     }
@@ -503,6 +505,23 @@ impl<'u> Cursor<'u> {
     pub fn is_static(&self) -> bool {
         // SAFETY: plain query on a live cursor.
         unsafe { clang_Cursor_getStorageClass(self.raw) == CX_SC_Static }
+    }
+
+    /// Whether a variable is declared `extern` without a definition here:
+    /// an object some library defines. Example: cuTENSOR's
+    /// `extern const cutensorComputeDescriptor_t CUTENSOR_COMPUTE_DESC_32F;`.
+    pub fn is_extern_declaration(&self) -> bool {
+        // SAFETY: plain queries on a live cursor.
+        unsafe {
+            clang_Cursor_getStorageClass(self.raw) == CX_SC_Extern
+                && clang_isCursorDefinition(self.raw) == 0
+        }
+    }
+
+    /// A variable's type.
+    pub fn variable_type(&self) -> Result<Type, String> {
+        // SAFETY: plain query on a live cursor.
+        unsafe { convert(clang_getCursorType(self.raw)) }
     }
 
     /// For a function whose body is `return f(...);` (an inline wrapper),

@@ -154,11 +154,24 @@ pub struct RawTypedef {
     pub origin: Origin,
 }
 
+/// An object a header declares `extern` (defined by the library).
+#[cfg(feature = "emit")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawVariable {
+    /// Example: `CUTENSOR_COMPUTE_DESC_32F`.
+    pub name: String,
+    /// Example: `const cutensorComputeDescriptor_t`.
+    pub ty: Result<Type, String>,
+    pub origin: Origin,
+}
+
 /// The parse stage's output.
 #[cfg(feature = "emit")]
 #[derive(Clone, Debug)]
 pub struct Raw {
     pub functions: Vec<RawFunction>,
+    /// The objects the headers that declare functions declare `extern`, in order.
+    pub variables: Vec<RawVariable>,
     /// Every `PFN_*` typedef seen in any configuration, by name.
     pub pfn: BTreeMap<String, RawTypedef>,
     /// Every file read (for `cargo:rerun-if-changed` and the provenance hash).

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::{clang, foreign, Input, Raw, RawFunction, RawTypedef};
+use super::{clang, foreign, Input, Raw, RawFunction, RawTypedef, RawVariable};
 use crate::c::{Shape, StatusCode, Type};
 use crate::diag::{Error, Origin};
 use crate::library::ParseSettings;
@@ -141,10 +141,13 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     } else {
         Vec::new()
     };
+    // Objects, like enums, from the library's own include directory.
+    let variables = plain.variables(|file| canonical(file).starts_with(&dir));
     Ok(Raw {
         alias_macros,
         inline_wrappers,
         functions,
+        variables,
         pfn,
         files,
         status_codes,
@@ -278,6 +281,29 @@ struct Parsed {
 
 impl Parsed {
     /// The function declarations written in `headers`, in source order.
+    /// The objects that files `ours` says are the library's declare `extern`.
+    fn variables(&self, ours: impl Fn(&Path) -> bool) -> Vec<RawVariable> {
+        let mut out = Vec::new();
+        for c in self.unit.root().children() {
+            if c.kind() != clang::Kind::Variable || !c.is_extern_declaration() {
+                continue;
+            }
+            let Some(loc) = c.location() else { continue };
+            if !ours(&loc.file) {
+                continue;
+            }
+            out.push(RawVariable {
+                name: c.spelling(),
+                ty: c.variable_type(),
+                origin: Origin {
+                    file: loc.file.display().to_string(),
+                    line: loc.line,
+                },
+            });
+        }
+        out
+    }
+
     fn functions(
         &self,
         headers: &[PathBuf],

@@ -8,7 +8,7 @@ use nanoserde::{DeJson, SerJson};
 use crate::c::{Enum, Shape, StatusCode};
 use crate::diag::Error;
 use crate::ir::build::Filter;
-use crate::ir::{Api, Codes, Function};
+use crate::ir::{Api, Codes, Function, Variable};
 use crate::library::Library;
 use crate::version::{CudaVersion, Release};
 
@@ -35,6 +35,9 @@ pub struct Record {
     pub enums: Vec<Enum>,
     /// [`Api::declared`], sorted.
     pub declared: Vec<String>,
+    /// [`Api::variables`]; written only where a library has some.
+    #[nserde(default)]
+    pub variables: Vec<Variable>,
 }
 
 /// One library's data, as compiled into the crate: a weave of every pinned
@@ -134,6 +137,11 @@ pub fn decode(
                 .into_iter()
                 .filter(|f| filter.keeps_function(f))
                 .collect(),
+            variables: record
+                .variables
+                .into_iter()
+                .filter(|v| filter.keeps_name(&v.name))
+                .collect(),
             status_codes: record.status_codes,
             types: record.types,
             enums: record.enums,
@@ -191,6 +199,7 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
         types: api.types.clone(),
         enums: api.enums.clone(),
         declared: api.declared.iter().cloned().collect(),
+        variables: api.variables.clone(),
     };
     let mut out = String::from("{\n");
     field(&mut out, "cuda", &record.cuda.serialize_json());
@@ -226,6 +235,13 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
         "declared",
         record.declared.iter().map(SerJson::serialize_json),
     );
+    if !record.variables.is_empty() {
+        list(
+            &mut out,
+            "variables",
+            record.variables.iter().map(SerJson::serialize_json),
+        );
+    }
     // The last field closes without a comma.
     out.truncate(out.trim_end_matches([',', '\n']).len());
     out.push_str("\n}\n");

@@ -418,7 +418,7 @@ fn build_cpp_runtime_program() -> PathBuf {
          struct cushim_table {{ static void *slots[1]; }};\n#define CUSHIM_SLOTS cushim_table::slots\n\
          const cushim::Library cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
          {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
-         none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread}};\n}}\n",
+         none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread, nullptr, 0}};\n}}\n",
         label = info.label,
         short = info.short,
         product = info.product,

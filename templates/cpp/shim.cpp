@@ -178,6 +178,36 @@ struct cushim_table {
 #define CUSHIM_SLOTS nullptr
 #endif
 
+{%- if variables.is_empty() %}
+#define CUSHIM_VARIABLES nullptr, 0
+{%- else %}
+}  // namespace
+
+// The objects the library exports (the header declares them `extern`),
+// defined here under their C names with GCC and Clang off Windows: the
+// runtime copies each one's value from the library when it loads it, so
+// read them after any call of the library (or {{ api }}_load()).
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined({{ api_upper }}_LINKED)
+extern "C" {
+{%- for (name, ty) in variables %}
+CUSHIM_EXPORT alignas({{ ty }}) unsigned char cushim_object_{{ name }}[sizeof({{ ty }})] __asm__("{{ name }}");
+{%- endfor %}
+}
+namespace {
+const cushim::Variable cushim_variables[] = {
+{%- for (name, ty) in variables %}
+    {"{{ name }}", cushim_object_{{ name }}, sizeof({{ ty }})},
+{%- endfor %}
+};
+}  // namespace
+#define CUSHIM_VARIABLES cushim_variables, sizeof cushim_variables / sizeof cushim_variables[0]
+#else
+#define CUSHIM_VARIABLES nullptr, 0
+#endif
+
+namespace {
+{%- endif %}
+
 {{ this_literal }}
 
 }  // namespace

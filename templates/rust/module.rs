@@ -287,3 +287,16 @@ macro_rules! cushim_linked {
 }
 {%- endif %}
 {% endfor %}
+{%- for v in variables %}
+/// The object `{{ v.name }}` the library exports (its header declares it `extern`; it is
+/// no function, so no shim): its value, read from the library, which this loads if it is
+/// not loaded yet. `None` without the library, or where it lacks the object.
+#[allow(non_snake_case, dead_code)]
+#[must_use]
+pub fn {{ v.name }}() -> Option<{{ v.ty }}> {
+    let address = CUSHIM_LIBRARY.get().ok()?.object(c"{{ v.name }}")?;
+    // SAFETY: the header declares the object with this type, and the library keeps it
+    // for as long as it stays loaded, which is the life of the process.
+    Some(unsafe { ::core::ptr::read(address.cast::<{{ v.ty }}>()) })
+}
+{% endfor %}

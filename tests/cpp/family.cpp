@@ -355,6 +355,13 @@ static void dnn() {
     cutensorHandle_t tensor = nullptr;
     CHECK(cutensorCreate(&tensor) == CUTENSOR_STATUS_SUCCESS);
     std::printf("cutensor: cutensorLoggerSetLevel code %d\n", static_cast<int>(cutensorLoggerSetLevel(1)));
+    // The compute descriptor is an object the library exports: the pair
+    // defines it, and the runtime copied the library's value when it loaded.
+    cutensorOperationDescriptor_t operation = nullptr;
+    cutensorStatus_t contraction = cutensorCreateContraction(
+        tensor, &operation, nullptr, nullptr, CUTENSOR_OP_IDENTITY, nullptr, nullptr, CUTENSOR_OP_IDENTITY, nullptr,
+        nullptr, CUTENSOR_OP_IDENTITY, nullptr, nullptr, CUTENSOR_COMPUTE_DESC_32F);
+    std::printf("cutensor: contraction with the library's 32F descriptor code %d\n", static_cast<int>(contraction));
     CHECK(cutensorDestroy(tensor) == CUTENSOR_STATUS_SUCCESS);
 
     uint64_t stamp = 0;
@@ -397,6 +404,7 @@ static void dnn_absent() {
     std::printf("nccl: ncclGetVersion code %d\n", static_cast<int>(ncclGetVersion(&version)));
     cutensorHandle_t tensor = nullptr;
     std::printf("cutensor: cutensorCreate code %d\n", static_cast<int>(cutensorCreate(&tensor)));
+    std::printf("cutensor: CUTENSOR_COMPUTE_DESC_32F %s\n", CUTENSOR_COMPUTE_DESC_32F ? "set" : "None");
     uint64_t stamp = 0;
     std::printf("cupti: cuptiGetTimestamp code %d\n", static_cast<int>(cuptiGetTimestamp(&stamp)));
     nvtx_ranges();

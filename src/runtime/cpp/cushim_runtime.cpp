@@ -37,7 +37,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 5;
+extern "C" const int CUSHIM_RUNTIME_ABI = 6;
 
 namespace {
 
@@ -886,6 +886,11 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
     if (L.driver && L.driver->proc_address_v1) s.proc_v1 = find(h, L.driver->proc_address_v1);
     s.status = status_ok;
     format(s.message, sizeof s.message, "loaded `%s`", name);
+    // The objects it exports, into the pair's definitions of them.
+    for (std::size_t i = 0; i < L.variable_count; ++i) {
+        if (void *object = find(h, L.variables[i].name))
+            std::memcpy(L.variables[i].storage, object, L.variables[i].size);
+    }
     // Its siblings, from its directory.
     char *slash = std::strrchr(file, separator);
     if (L.siblings[0] && known && slash) {

@@ -436,6 +436,18 @@ fn dnn() {
     let mut tensor: cutensor::cutensorHandle_t = ptr::null_mut();
     unsafe { cutensor::Api::cutensorCreate(&raw mut tensor) }.expect("cutensorCreate");
     println!("cutensor: cutensorLoggerSetLevel code {}", unsafe { cutensor::cutensorLoggerSetLevel(1) }.0);
+    // The compute descriptor is an object the library exports, read from it.
+    let compute = cutensor::CUTENSOR_COMPUTE_DESC_32F().expect("the library's CUTENSOR_COMPUTE_DESC_32F");
+    let mut operation: cutensor::cutensorOperationDescriptor_t = ptr::null_mut();
+    let none = ptr::null_mut();
+    let identity = cutensor::cutensorOperator_t::CUTENSOR_OP_IDENTITY;
+    let contraction = unsafe {
+        cutensor::cutensorCreateContraction(
+            tensor, &raw mut operation, none, ptr::null(), identity, none, ptr::null(), identity, none,
+            ptr::null(), identity, none, ptr::null(), compute,
+        )
+    };
+    println!("cutensor: contraction with the library's 32F descriptor code {}", contraction.0);
     unsafe { cutensor::Api::cutensorDestroy(tensor) }.expect("cutensorDestroy after a missing function");
 
     // CUPTI from the toolkit's extras/CUPTI/lib64, kept though its
@@ -490,6 +502,7 @@ fn dnn_absent() {
     println!("nccl: ncclGetVersion code {}", unsafe { nccl::ncclGetVersion(&raw mut version) }.0);
     let mut tensor: cutensor::cutensorHandle_t = ptr::null_mut();
     println!("cutensor: cutensorCreate code {}", unsafe { cutensor::cutensorCreate(&raw mut tensor) }.0);
+    println!("cutensor: CUTENSOR_COMPUTE_DESC_32F {:?}", cutensor::CUTENSOR_COMPUTE_DESC_32F());
     let mut stamp = 0u64;
     println!("cupti: cuptiGetTimestamp code {}", unsafe { cupti::cuptiGetTimestamp(&raw mut stamp) }.0);
     nvtx_ranges();
