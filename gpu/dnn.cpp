@@ -12,9 +12,16 @@
 // cuFile its version and opens its driver, and where that opens reads 1 MiB
 // of a file into device memory (GPUDirect Storage, or cuFile's
 // compatibility mode on a machine without nvidia-fs) and prints its hash.
+// `dnn tensor` runs a cuTENSOR contraction (C[m,n] = A[m,k] B[k,n], float,
+// with the library's CUTENSOR_COMPUTE_DESC_32F, an object it exports) and
+// prints its hash; a build linked directly without cuTENSOR defines
+// NO_CUTENSOR and has no such mode.
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 #include <cufile.h>
+#ifndef NO_CUTENSOR
+#include <cutensor.h>
+#endif
 #include <cupti.h>
 #include <nccl.h>
 // The stubs, and the program linked with libnvtx3interop, call NVTX's
@@ -230,7 +237,64 @@ static void file() {
     std::printf("cufile cuFileDriverClose err %d\n", static_cast<int>(closed.err));
 }
 
+#ifndef NO_CUTENSOR
+// cuTENSOR: C[m,n] = A[m,k] B[k,n] as a contraction.
+static void tensor() {
+    cutensorHandle_t handle = nullptr;
+    CHECK(cutensorCreate(&handle));
+    const int64_t m = 256, n = 128, k = 64;
+    const int32_t mode_a[] = {'m', 'k'}, mode_b[] = {'k', 'n'}, mode_c[] = {'m', 'n'};
+    const int64_t extent_a[] = {m, k}, extent_b[] = {k, n}, extent_c[] = {m, n};
+    cutensorTensorDescriptor_t da = nullptr, db = nullptr, dc = nullptr;
+    CHECK(cutensorCreateTensorDescriptor(handle, &da, 2, extent_a, nullptr, CUTENSOR_R_32F, 128));
+    CHECK(cutensorCreateTensorDescriptor(handle, &db, 2, extent_b, nullptr, CUTENSOR_R_32F, 128));
+    CHECK(cutensorCreateTensorDescriptor(handle, &dc, 2, extent_c, nullptr, CUTENSOR_R_32F, 128));
+    cutensorOperationDescriptor_t op = nullptr;
+    CHECK(cutensorCreateContraction(handle, &op, da, mode_a, CUTENSOR_OP_IDENTITY, db, mode_b, CUTENSOR_OP_IDENTITY, dc,
+                                    mode_c, CUTENSOR_OP_IDENTITY, dc, mode_c, CUTENSOR_COMPUTE_DESC_32F));
+    cutensorPlanPreference_t pref = nullptr;
+    CHECK(cutensorCreatePlanPreference(handle, &pref, CUTENSOR_ALGO_DEFAULT, CUTENSOR_JIT_MODE_NONE));
+    uint64_t workspace_size = 0;
+    CHECK(cutensorEstimateWorkspaceSize(handle, op, pref, CUTENSOR_WORKSPACE_DEFAULT, &workspace_size));
+    cutensorPlan_t plan = nullptr;
+    CHECK(cutensorCreatePlan(handle, &plan, op, pref, workspace_size));
+    std::vector<float> a = pattern(static_cast<size_t>(m * k), 3), b = pattern(static_cast<size_t>(k * n), 5);
+    float *da_ = nullptr, *db_ = nullptr, *dc_ = nullptr;
+    void *work = nullptr;
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&da_), a.size() * sizeof(float)));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&db_), b.size() * sizeof(float)));
+    CHECK(cudaMalloc(reinterpret_cast<void **>(&dc_), static_cast<size_t>(m * n) * sizeof(float)));
+    if (workspace_size) CHECK(cudaMalloc(&work, workspace_size));
+    CHECK(cudaMemcpy(da_, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db_, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dc_, 0, static_cast<size_t>(m * n) * sizeof(float)));
+    float alpha = 1.0f, beta = 0.0f;
+    CHECK(cutensorContract(handle, plan, &alpha, da_, db_, &beta, dc_, dc_, work, workspace_size, nullptr));
+    CHECK(cudaDeviceSynchronize());
+    std::printf("cutensor contraction %lldx%lld * %lldx%lld %016llx\n", static_cast<long long>(m),
+                static_cast<long long>(k), static_cast<long long>(k), static_cast<long long>(n),
+                static_cast<unsigned long long>(device_hash(dc_, static_cast<size_t>(m * n))));
+    CHECK(cudaFree(da_));
+    CHECK(cudaFree(db_));
+    CHECK(cudaFree(dc_));
+    if (work) CHECK(cudaFree(work));
+    CHECK(cutensorDestroyPlan(plan));
+    CHECK(cutensorDestroyPlanPreference(pref));
+    CHECK(cutensorDestroyOperationDescriptor(op));
+    CHECK(cutensorDestroyTensorDescriptor(da));
+    CHECK(cutensorDestroyTensorDescriptor(db));
+    CHECK(cutensorDestroyTensorDescriptor(dc));
+    CHECK(cutensorDestroy(handle));
+}
+#endif
+
 int main(int argc, char **argv) {
+#ifndef NO_CUTENSOR
+    if (argc == 2 && std::strcmp(argv[1], "tensor") == 0) {
+        tensor();
+        return 0;
+    }
+#endif
     if (argc == 2 && std::strcmp(argv[1], "file") == 0) {
         file();
         return 0;

@@ -9,12 +9,15 @@
 # wheels of the machine's Python environment (nvidia/cudnn/lib,
 # nvidia/nccl/lib), with no variable naming them. Then the first-call and
 # steady-call costs per library, three runs each.
+# cuTENSOR runs a contraction where the environment has it: the machine's
+# has none, so its wheel may be carried in parts (target/ct-1/part, ...,
+# in order), joined there and installed with pip, offline.
 #   bash scripts/gpu-dnn.sh prepare   # here: builds target/gpu-dnn
 #   bash scripts/gpu-dnn.sh           # there, with target/gpu-dnn carried
 set -uo pipefail
 cd "$(dirname "$0")/.."
 g=target/gpu-dnn
-libs="cudart cudnn nccl cupti nvtx cufile"
+libs="cudart cudnn nccl cupti nvtx cufile cutensor"
 
 if [ "${1:-}" = prepare ]; then
     set -e
@@ -47,6 +50,23 @@ cudnn="$site/nvidia/cudnn/lib"
 nccl="$site/nvidia/nccl/lib"
 ls "$cudnn" "$nccl" | tr '\n' ' '; echo
 
+status=0
+# cuTENSOR's wheel, carried in parts: joined, and installed offline.
+if ls target/ct-*/part >/dev/null 2>&1 && [ ! -f "$site/cutensor/lib/libcutensor.so.2" ]; then
+    wheel="$work/cutensor_cu13-2.8.1-py3-none-manylinux2014_x86_64.whl"
+    for part in $(ls -d target/ct-* | sort -t- -k2 -n); do cat "$part/part"; done > "$wheel"
+    want=$(awk '$2 == "cutensor-cu13" && $3 == "2.8.1" {print $4; exit}' headers/pins-cutensor.txt)
+    got=$(sha256sum "$wheel" | cut -d' ' -f1)
+    if [ "$got" = "$want" ]; then
+        echo "cuTENSOR wheel joined: sha256 $got, as pinned"
+        python3 -m pip install -q --no-deps --no-index "$wheel" 2>&1 | tail -2
+    else
+        echo "FAIL: the joined wheel's sha256 $got is not the pinned $want"; status=1
+    fi
+fi
+if [ -f "$site/cutensor/lib/libcutensor.so.2" ]; then have_tensor=1; else have_tensor=0; fi
+echo "cuTENSOR in the environment: $have_tensor"
+
 inc="-Iheaders/foreign"
 for lib in $libs; do inc="$inc -I$g/cache/$lib-13.0/include"; done
 echo "== C++ build through the stubs (no -lcudart, -lcudnn, -lnccl), with the pinned 13.0 headers"
@@ -55,10 +75,15 @@ g++ -std=c++17 -O2 -Wall -Wextra -Werror $inc -I"$g/gen" gpu/dnn.cpp "$g"/gen/*_
 readelf -d "$work/dnn-cpp" | grep NEEDED
 echo "== C++ linked directly, with the machine's own headers"
 direct_inc="-I$site/nvidia/cu13/include -I$site/nvidia/cudnn/include -I$site/nvidia/nccl/include -I/usr/local/cuda/include"
+if [ "$have_tensor" = 1 ]; then
+    tensor_direct="-I$site/cutensor/include -L$site/cutensor/lib -Wl,-rpath,$site/cutensor/lib -l:libcutensor.so.2"
+else
+    tensor_direct="-DNO_CUTENSOR"
+fi
 # shellcheck disable=SC2086
 g++ -std=c++17 -O2 -Wall -Wextra -Werror $direct_inc gpu/dnn.cpp \
     -L"$runtime" -L"$cudnn" -L"$nccl" -Wl,-rpath,"$runtime:$cudnn:$nccl" \
-    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -l:libnvtx3interop.so.1 -l:libcufile.so.0 -o "$work/dnn-direct" || exit 1
+    -l:libcudart.so.13 -l:libcudnn.so.9 -l:libnccl.so.2 -l:libcupti.so.13 -l:libnvtx3interop.so.1 -l:libcufile.so.0 $tensor_direct -o "$work/dnn-direct" || exit 1
 
 # The programs live in the Python environment's bin directory, as a tool
 # installed there does; the search walks up from the executable to its
@@ -79,7 +104,6 @@ if ! cp "${tools[@]}" "$bin/" 2>/dev/null; then
 fi
 echo "programs in $bin"
 
-status=0
 clean() { env -i PATH=/usr/bin:/bin HOME="$HOME" LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" CUSHIM_CACHE_DIR="$CUSHIM_CACHE_DIR" NCCL_NVLS_ENABLE=0 "$@"; }
 echo "== Rust through the stubs"
 clean "$bin/cushim-gpu-dnn" > "$work/rust.out" || status=1
@@ -128,6 +152,20 @@ if [ -s "$work/file-dnn-direct.out" ] && cmp -s "$work/file-cushim-gpu-dnn.out" 
     echo "ok: cuFile answers through the stubs (Rust, C++) as linked directly"
 else
     echo "FAIL: cuFile answers differ"; status=1
+fi
+echo "== cuTENSOR: a contraction, its compute descriptor the library's exported CUTENSOR_COMPUTE_DESC_32F"
+if [ "$have_tensor" = 1 ]; then
+    for build in "$bin/cushim-gpu-dnn" "$bin/dnn-cpp" "$work/dnn-direct"; do
+        clean "$build" tensor > "$work/tensor-$(basename "$build").out" || status=1
+        echo "$(basename "$build"): $(cat "$work/tensor-$(basename "$build").out")"
+    done
+    if [ -s "$work/tensor-dnn-direct.out" ] && cmp -s "$work/tensor-cushim-gpu-dnn.out" "$work/tensor-dnn-direct.out" && cmp -s "$work/tensor-dnn-cpp.out" "$work/tensor-dnn-direct.out"; then
+        echo "ok: the contraction through the stubs (Rust, C++) equals the program linked with -lcutensor, bit for bit"
+    else
+        echo "FAIL: the contractions differ"; status=1
+    fi
+else
+    echo "cuTENSOR is not in this environment (and no parts were carried): skipped"
 fi
 echo "== the system loader's trace (LD_DEBUG=files): cuDNN's graph library and sublibraries, loaded by path from its directory"
 clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudnn' | sed 's/^ *[0-9]*: *//' | head -12

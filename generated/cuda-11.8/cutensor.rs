@@ -998,6 +998,7 @@ cushim_shim! {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1010,6 +1011,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16BF")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1022,6 +1024,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_TF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1034,6 +1037,7 @@ pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_3XTF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1046,6 +1050,7 @@ pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_32F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1058,6 +1063,7 @@ pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_64F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it

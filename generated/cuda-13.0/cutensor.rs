@@ -1048,6 +1048,7 @@ cushim_shim! {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1060,6 +1061,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16BF")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1072,6 +1074,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_TF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1084,6 +1087,7 @@ pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_3XTF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1096,6 +1100,7 @@ pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_32F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1108,6 +1113,7 @@ pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_64F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1120,6 +1126,7 @@ pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_9X16BF() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_9X16BF")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1132,6 +1139,7 @@ pub fn CUTENSOR_COMPUTE_DESC_9X16BF() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_8XINT8() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_8XINT8")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1144,6 +1152,7 @@ pub fn CUTENSOR_COMPUTE_DESC_8XINT8() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_4X16F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_4X16F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it

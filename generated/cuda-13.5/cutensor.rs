@@ -1049,6 +1049,7 @@ cushim_shim! {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1061,6 +1062,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_16BF")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1073,6 +1075,7 @@ pub fn CUTENSOR_COMPUTE_DESC_16BF() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_TF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1085,6 +1088,7 @@ pub fn CUTENSOR_COMPUTE_DESC_TF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_3XTF32")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1097,6 +1101,7 @@ pub fn CUTENSOR_COMPUTE_DESC_3XTF32() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_32F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1109,6 +1114,7 @@ pub fn CUTENSOR_COMPUTE_DESC_32F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_64F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1121,6 +1127,7 @@ pub fn CUTENSOR_COMPUTE_DESC_64F() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_9X16BF() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_9X16BF")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1133,6 +1140,7 @@ pub fn CUTENSOR_COMPUTE_DESC_9X16BF() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_8XINT8() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_8XINT8")?;
     // SAFETY: the header declares the object with this type, and the library keeps it
@@ -1145,6 +1153,7 @@ pub fn CUTENSOR_COMPUTE_DESC_8XINT8() -> Option<cutensorComputeDescriptor_t> {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn CUTENSOR_COMPUTE_DESC_4X16F() -> Option<cutensorComputeDescriptor_t> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"CUTENSOR_COMPUTE_DESC_4X16F")?;
     // SAFETY: the header declares the object with this type, and the library keeps it

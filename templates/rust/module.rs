@@ -293,6 +293,7 @@ macro_rules! cushim_linked {
 /// not loaded yet. `None` without the library, or where it lacks the object.
 #[allow(non_snake_case, dead_code)]
 #[must_use]
+#[rustfmt::skip]
 pub fn {{ v.name }}() -> Option<{{ v.ty }}> {
     let address = CUSHIM_LIBRARY.get().ok()?.object(c"{{ v.name }}")?;
     // SAFETY: the header declares the object with this type, and the library keeps it

@@ -22,6 +22,10 @@ mod nvtx {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/nvtx.rs"));
 }
 #[allow(clippy::pedantic, missing_docs, dead_code)]
+mod cutensor {
+    include!(concat!(env!("CUSHIM_DNN_DIR"), "/cutensor.rs"));
+}
+#[allow(clippy::pedantic, missing_docs, dead_code)]
 mod cufile {
     include!(concat!(env!("CUSHIM_DNN_DIR"), "/cufile.rs"));
 }
@@ -248,7 +252,67 @@ fn file() {
     println!("cufile cuFileDriverClose err {}", closed.err.0);
 }
 
+/// gpu/dnn.cpp's `tensor`: C[m,n] = A[m,k] B[k,n] with cuTENSOR, its compute
+/// descriptor read from the library's export.
+fn tensor() {
+    use cutensor::*;
+    let mut handle: cutensorHandle_t = ptr::null_mut();
+    check!(cutensorCreate(&raw mut handle));
+    let (m, n, k) = (256i64, 128i64, 64i64);
+    let (mode_a, mode_b, mode_c) = ([b'm' as i32, b'k' as i32], [b'k' as i32, b'n' as i32], [b'm' as i32, b'n' as i32]);
+    let (extent_a, extent_b, extent_c) = ([m, k], [k, n], [m, n]);
+    let f32_type = cudaDataType_t::CUDA_R_32F;
+    let (mut da, mut db, mut dc): (cutensorTensorDescriptor_t, cutensorTensorDescriptor_t, cutensorTensorDescriptor_t) =
+        (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    check!(cutensorCreateTensorDescriptor(handle, &raw mut da, 2, extent_a.as_ptr(), ptr::null(), f32_type, 128));
+    check!(cutensorCreateTensorDescriptor(handle, &raw mut db, 2, extent_b.as_ptr(), ptr::null(), f32_type, 128));
+    check!(cutensorCreateTensorDescriptor(handle, &raw mut dc, 2, extent_c.as_ptr(), ptr::null(), f32_type, 128));
+    let compute = CUTENSOR_COMPUTE_DESC_32F().expect("the library's CUTENSOR_COMPUTE_DESC_32F");
+    let identity = cutensorOperator_t::CUTENSOR_OP_IDENTITY;
+    let mut op: cutensorOperationDescriptor_t = ptr::null_mut();
+    check!(cutensorCreateContraction(
+        handle, &raw mut op, da, mode_a.as_ptr(), identity, db, mode_b.as_ptr(), identity, dc, mode_c.as_ptr(), identity, dc,
+        mode_c.as_ptr(), compute
+    ));
+    let mut pref: cutensorPlanPreference_t = ptr::null_mut();
+    check!(cutensorCreatePlanPreference(handle, &raw mut pref, cutensorAlgo_t::CUTENSOR_ALGO_DEFAULT, cutensorJitMode_t::CUTENSOR_JIT_MODE_NONE));
+    let mut workspace_size = 0u64;
+    check!(cutensorEstimateWorkspaceSize(handle, op, pref, cutensorWorksizePreference_t::CUTENSOR_WORKSPACE_DEFAULT, &raw mut workspace_size));
+    let mut plan: cutensorPlan_t = ptr::null_mut();
+    check!(cutensorCreatePlan(handle, &raw mut plan, op, pref, workspace_size));
+    let a = upload(&pattern((m * k) as usize, 3));
+    let b = upload(&pattern((k * n) as usize, 5));
+    let c = upload(&vec![0.0f32; (m * n) as usize]);
+    let mut work: *mut c_void = ptr::null_mut();
+    if workspace_size > 0 {
+        check!(cudart::cudaMalloc(&raw mut work, workspace_size as usize));
+    }
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    check!(cutensorContract(
+        handle, plan, (&raw const alpha).cast(), a.cast(), b.cast(), (&raw const beta).cast(), c.cast(), c.cast(), work,
+        workspace_size, ptr::null_mut()
+    ));
+    check!(cudart::cudaDeviceSynchronize());
+    println!("cutensor contraction {m}x{k} * {k}x{n} {:016x}", device_hash(c, (m * n) as usize));
+    for p in [a.cast::<c_void>(), b.cast(), c.cast(), work] {
+        if !p.is_null() {
+            check!(cudart::cudaFree(p));
+        }
+    }
+    check!(cutensorDestroyPlan(plan));
+    check!(cutensorDestroyPlanPreference(pref));
+    check!(cutensorDestroyOperationDescriptor(op));
+    for d in [da, db, dc] {
+        check!(cutensorDestroyTensorDescriptor(d));
+    }
+    check!(cutensorDestroy(handle));
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("tensor") {
+        tensor();
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("file") {
         file();
         return;
