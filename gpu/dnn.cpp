@@ -305,6 +305,9 @@ int main(int argc, char **argv) {
         cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
         cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
         cost("cufile", [&] { CHECK(cuFileGetVersion(&value).err); });
+#ifndef NO_CUTENSOR
+        cost("cutensor", [&] { sink = sink + cutensorGetVersion(); });
+#endif
         return 0;
     }
     if (argc == 2 && std::strcmp(argv[1], "nvtx") == 0) {
@@ -326,6 +329,9 @@ int main(int argc, char **argv) {
         if (!std::strcmp(lib, "cudnn")) value = static_cast<int>(cudnnGetVersion());
         if (!std::strcmp(lib, "nccl")) CHECK(ncclGetVersion(&value));
         if (!std::strcmp(lib, "cufile")) CHECK(cuFileGetVersion(&value).err);
+#ifndef NO_CUTENSOR
+        if (!std::strcmp(lib, "cutensor")) value = static_cast<int>(cutensorGetVersion());
+#endif
         std::printf("%s %d\n", lib, value);
         return 0;
     }

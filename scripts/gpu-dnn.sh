@@ -172,7 +172,9 @@ clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudn
 
 echo "== first call in a fresh process, wall ms (5 runs each: the middle three)"
 printf '%-9s %-22s %-22s\n' library stubs direct
-for lib in cudnn nccl cufile; do
+first_libs="cudnn nccl cufile"
+[ "$have_tensor" = 1 ] && first_libs="$first_libs cutensor"
+for lib in $first_libs; do
     for build in "$bin/dnn-cpp" "$work/dnn-direct"; do
         for i in 1 2 3 4 5; do
             s=$(date +%s%N); clean "$build" first "$lib" >/dev/null || status=1; e=$(date +%s%N)
