@@ -305,6 +305,10 @@ int main(int argc, char **argv) {
         cost("cudnn", [&] { sink = sink + cudnnGetVersion(); });
         cost("nccl", [&] { CHECK(ncclGetVersion(&value)); });
         cost("cufile", [&] { CHECK(cuFileGetVersion(&value).err); });
+        uint64_t stamp = 0;
+        cost("cupti", [&] { CHECK(cuptiGetTimestamp(&stamp)); });
+        // A push and a pop: two calls, so the figure is of a pair.
+        cost("nvtx", [&] { sink = sink + static_cast<size_t>(nvtxRangePushA("r") + nvtxRangePop()); });
 #ifndef NO_CUTENSOR
         cost("cutensor", [&] { sink = sink + cutensorGetVersion(); });
 #endif
@@ -329,6 +333,12 @@ int main(int argc, char **argv) {
         if (!std::strcmp(lib, "cudnn")) value = static_cast<int>(cudnnGetVersion());
         if (!std::strcmp(lib, "nccl")) CHECK(ncclGetVersion(&value));
         if (!std::strcmp(lib, "cufile")) CHECK(cuFileGetVersion(&value).err);
+        if (!std::strcmp(lib, "cupti")) {
+            uint64_t stamp = 0;
+            CHECK(cuptiGetTimestamp(&stamp));
+            value = stamp != 0;
+        }
+        if (!std::strcmp(lib, "nvtx")) value = nvtxRangePushA("r") + nvtxRangePop();
 #ifndef NO_CUTENSOR
         if (!std::strcmp(lib, "cutensor")) value = static_cast<int>(cutensorGetVersion());
 #endif

@@ -172,7 +172,7 @@ clean env LD_DEBUG=files "$bin/dnn-cpp" first cudnn 2>&1 | grep -E 'file=/.*cudn
 
 echo "== first call in a fresh process, wall ms (5 runs each: the middle three)"
 printf '%-9s %-22s %-22s\n' library stubs direct
-first_libs="cudnn nccl cufile"
+first_libs="cudnn nccl cufile cupti nvtx"
 [ "$have_tensor" = 1 ] && first_libs="$first_libs cutensor"
 for lib in $first_libs; do
     for build in "$bin/dnn-cpp" "$work/dnn-direct"; do
