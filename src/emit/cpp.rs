@@ -516,6 +516,9 @@ struct Shim {
     only_if: Option<String>,
     /// The define of the only system that has it. Example: `_WIN32`.
     system: Option<String>,
+    /// What `only_if` and `system` ask of the preprocessor, for the slot
+    /// tables' rows. Example: `defined(CUSHIM_HAS_CUDAGL_H)`.
+    condition: Option<String>,
     /// What an assembly stub's binder answers without the library (`code`
     /// or `zero`), for a function that returns its status, an integer, a
     /// pointer or nothing, with no fallback; `None`: a C++ stub.
@@ -630,6 +633,16 @@ pub fn emit(
                 absent: absent(f, api, &status_type),
                 answer: asm_answer(f, api, &status_type),
                 checked,
+                condition: match (&only_if, &system) {
+                    (None, None) => None,
+                    (flag, define) => Some(
+                        flag.iter()
+                            .chain(define)
+                            .map(|d| format!("defined({d})"))
+                            .collect::<Vec<_>>()
+                            .join(" && "),
+                    ),
+                },
                 only_if: only_if.clone(),
                 system: system.clone(),
             });

@@ -280,8 +280,8 @@ __asm__(".pushsection .data\n"
         ".hidden {{ api }}_slots\n"
         "{{ api }}_slots:\n"
 {%- for s in shims %}
-{%- if s.only_if.is_some() || s.system.is_some() %}
-#if {% if let Some(flag) = s.only_if %}defined({{ flag }}){% endif %}{% if s.only_if.is_some() && s.system.is_some() %} && {% endif %}{% if let Some(define) = s.system %}defined({{ define }}){% endif %}
+{%- if let Some(condition) = s.condition %}
+#if {{ condition }}
         CUSHIM_ASM_ROW({{ s.symbol }}, {% if s.answer.is_some() %}thunk{% else %}cbind{% endif %})
 #else
         CUSHIM_ASM_NO_ROW({{ s.symbol }})
@@ -294,8 +294,8 @@ __asm__(".pushsection .data\n"
 #else
 void *cushim_table::slots[cushim_count] = {
 {%- for s in shims %}
-{%- if s.only_if.is_some() || s.system.is_some() %}
-#if {% if let Some(flag) = s.only_if %}defined({{ flag }}){% endif %}{% if s.only_if.is_some() && s.system.is_some() %} && {% endif %}{% if let Some(define) = s.system %}defined({{ define }}){% endif %}
+{%- if let Some(condition) = s.condition %}
+#if {{ condition }}
     CUSHIM_BINDER({{ s.symbol }}),
 #else
     nullptr,
