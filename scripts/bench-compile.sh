@@ -2,8 +2,10 @@
 # What the generated code costs to compile, per library, for the newest
 # release (13.5), side by side in one run with the anchors:
 #   - C++: each committed pair at -O0 and -O2 (user CPU, object size; its
-#     stubs in assembly, as on x86-64 ELF, and at -O2 also as C++, as on
-#     other platforms or with CUSHIM_NO_ASM_STUBS), the
+#     stubs in assembly, as on x86-64 ELF, which reads no header of a library
+#     whose stubs are all assembly; at -O2 also with the headers read to check
+#     the signatures, CUSHIM_CHECK_SIGNATURES, and as C++ stubs, as on other
+#     platforms or with CUSHIM_NO_ASM_STUBS), the
 #     runtime beside them (compiled once per program), and the floor: a file
 #     that only includes the library's header (what any user of the library
 #     pays to parse it);
@@ -14,10 +16,11 @@
 #     rebuild of that one crate (`cargo clean -p`, then `cargo build`, dev
 #     profile, no incremental compilation).
 # Each figure is the median of REPS runs, with [min, max].
-#   bash scripts/bench-compile.sh [REPS]     (default 3)
+#   bash scripts/bench-compile.sh [REPS] [cpp]     (default 3; `cpp`: the C++ table alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-3}
+only=${2:-}
 root=$PWD
 work=$root/target/bench-compile
 rm -rf "$work" && mkdir -p "$work"
@@ -50,8 +53,8 @@ echo "# Compile cost of the generated code, CUDA 13.5 ($reps runs each: median [
 echo
 echo "## C++ (g++ -std=c++17 -c; user CPU s)"
 echo
-echo "| library | stubs (assembly) | pair -O0 | pair -O2 | object -O2 (bytes) | pair -O2, C++ stubs (CUSHIM_NO_ASM_STUBS) | floor: the header alone -O2 |"
-echo "|---|---|---|---|---|---|---|"
+echo "| library | stubs (assembly) | pair -O0 | pair -O2 | object -O2 (bytes) | pair -O2, headers read (CUSHIM_CHECK_SIGNATURES) | pair -O2, C++ stubs (CUSHIM_NO_ASM_STUBS) | floor: the header alone -O2 |"
+echo "|---|---|---|---|---|---|---|---|"
 for lib in "${libs[@]}"; do
     s=${stem[$lib]}
     inc=$(inc_of "$lib")
@@ -61,13 +64,14 @@ for lib in "${libs[@]}"; do
     o0=$(repeat g++ "${flags[@]}" -O0 -c "$gen/${s}_shim.cpp" -o "$work/$s-O0.o")
     o2=$(repeat g++ "${flags[@]}" -O2 -c "$gen/${s}_shim.cpp" -o "$work/$s-O2.o")
     size=$(stat -c %s "$work/$s-O2.o")
+    checked=$(repeat g++ "${flags[@]}" -O2 -DCUSHIM_CHECK_SIGNATURES -c "$gen/${s}_shim.cpp" -o "$work/$s-checked.o")
     cxx=$(repeat g++ "${flags[@]}" -O2 -DCUSHIM_NO_ASM_STUBS -c "$gen/${s}_shim.cpp" -o "$work/$s-cxx.o")
     printf '#include <%s>\nint cushim_floor;\n' "${header[$lib]}" >"$work/floor-$s.cpp"
     floor=$(repeat g++ "${flags[@]}" -O2 -c "$work/floor-$s.cpp" -o "$work/floor-$s.o")
-    echo "| $lib | $n ($fast) | $o0 | $o2 | $size | $cxx | $floor |"
+    echo "| $lib | $n ($fast) | $o0 | $o2 | $size | $checked | $cxx | $floor |"
 done
 rt=$(repeat g++ -std=c++17 -O2 -I"$gen" -c "$gen/cushim_runtime.cpp" -o "$work/runtime.o")
-echo "| the runtime (once per program) | | | $rt | $(stat -c %s "$work/runtime.o") | | |"
+echo "| the runtime (once per program) | | | $rt | $(stat -c %s "$work/runtime.o") | | | |"
 # The issue's bar: cuBLAS's pair against NVRTC's at -O2, two runs each, interleaved.
 for i in 1 2; do
     for s in cublas nvrtc; do
@@ -76,6 +80,7 @@ for i in 1 2; do
     done
 done | awk '{t[$1]+=$2} END {printf "\ncuBLAS pair / NVRTC pair at -O2 (two runs each): %.2f / %.2f = %.1fx\n", t["cublas"]/2, t["nvrtc"]/2, t["cublas"]/t["nvrtc"]}'
 echo
+[ "$only" = cpp ] && exit 0
 
 # A crate of one module, with its dependencies prebuilt.
 crate() {  # crate DIR DEPENDENCIES FEATURES LIB_RS

@@ -34,8 +34,8 @@ pub const BUILDER_ENV: &[&str] = &[
 #[derive(Clone, Debug, Default)]
 pub struct Builder {
     options: Options,
-    /// A version that did not parse; reported by `generate`.
-    invalid: Option<String>,
+    /// A version or a library name that did not parse; reported by `generate`.
+    invalid: Option<Error>,
 }
 
 impl Builder {
@@ -56,7 +56,7 @@ impl Builder {
     fn version(&mut self, text: &str) -> CudaVersion {
         text.parse()
             .unwrap_or_else(|e: crate::version::InvalidVersion| {
-                self.invalid = Some(e.to_string());
+                self.invalid = Some(Error::new(e.to_string()));
                 CudaVersion::from_number(0)
             })
     }
@@ -159,8 +159,12 @@ impl Builder {
     /// beside the C++ runtime (`cushim_runtime.{h,cpp}`). Every pinned
     /// release of every library comes from the data cushim ships, with no
     /// feature, network or libclang.
-    pub fn library(mut self, name: impl Into<String>) -> Self {
-        self.options.library = name.into();
+    /// A [`Library`](crate::library::Library) value may stand for its name.
+    pub fn library(mut self, library: impl LibraryChoice) -> Self {
+        match library.library() {
+            Ok(library) => self.options.library = library,
+            Err(e) => self.invalid = Some(e),
+        }
         self
     }
 
@@ -286,7 +290,7 @@ impl Builder {
     /// The options, or the error a method could not report when it was called.
     pub fn checked_options(&self) -> Result<&Options, Error> {
         match &self.invalid {
-            Some(why) => Err(Error::new(why.clone())),
+            Some(why) => Err(why.clone()),
             None => Ok(&self.options),
         }
     }
@@ -325,5 +329,36 @@ impl Builder {
                 Outcome::Written(p) | Outcome::Unchanged(p) => p,
             })
             .collect())
+    }
+}
+
+/// What [`Builder::library`] takes: a library's name (`"nvrtc"`), or its
+/// description (`&cushim::library::NVRTC`).
+pub trait LibraryChoice {
+    /// The description, or the error that lists the names cushim knows.
+    fn library(self) -> Result<&'static crate::library::Library, Error>;
+}
+
+impl LibraryChoice for &'static crate::library::Library {
+    fn library(self) -> Result<&'static crate::library::Library, Error> {
+        Ok(self)
+    }
+}
+
+impl LibraryChoice for &str {
+    fn library(self) -> Result<&'static crate::library::Library, Error> {
+        crate::options::library_named(self)
+    }
+}
+
+impl LibraryChoice for String {
+    fn library(self) -> Result<&'static crate::library::Library, Error> {
+        crate::options::library_named(&self)
+    }
+}
+
+impl LibraryChoice for &String {
+    fn library(self) -> Result<&'static crate::library::Library, Error> {
+        crate::options::library_named(self)
     }
 }

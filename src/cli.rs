@@ -95,7 +95,7 @@ pub enum DiffFormat {
 /// A diff side: a pinned release, a header file alone (with its
 /// `cudaTypedefs.h` beside it when there is one), or a toolkit root or include
 /// directory (every header of the library found there).
-fn side(spec: &str, library: &str) -> Builder {
+fn side(spec: &str, library: &'static crate::library::Library) -> Builder {
     let path = PathBuf::from(spec);
     let builder = Builder::new().library(library);
     if path.is_file() {
@@ -125,8 +125,9 @@ fn out(text: &str) -> Result<(), Error> {
 }
 
 fn diff_cmd(args: &DiffArgs) -> Result<(), Error> {
-    let (a, _) = load(side(&args.from, &args.lib).checked_options()?)?;
-    let (b, _) = load(side(&args.to, &args.lib).checked_options()?)?;
+    let library = crate::options::library_named(&args.lib)?;
+    let (a, _) = load(side(&args.from, library).checked_options()?)?;
+    let (b, _) = load(side(&args.to, library).checked_options()?)?;
     let d = crate::diff::diff(&a, &b);
     // Said where neither side has ABI versions (a library such as cuBLAS).
     if let Some(note) = b
@@ -253,26 +254,9 @@ impl Releases {
 
 /// The libraries `--lib` names: one (`nvrtc`), several (`nvrtc,nvml`), or
 /// `all`, in the order given.
-fn libraries(arg: &str) -> Result<Vec<&'static crate::library::Library>, Error> {
-    if arg == "all" {
-        return Ok(crate::library::LIBRARIES.to_vec());
-    }
-    arg.split(',')
-        .map(|name| pins::library(name.trim()))
-        .collect()
-}
-
 fn generate(args: &GenerateArgs) -> Result<(), Error> {
-    let options = args.options()?;
-    for library in libraries(&options.library)? {
-        generate_library(
-            args.all,
-            &Options {
-                library: library.name.to_string(),
-                ..options.clone()
-            },
-            library,
-        )?;
+    for library in args.source.libraries()? {
+        generate_library(args.all, &args.options_for(library)?)?;
     }
     Ok(())
 }
@@ -280,11 +264,8 @@ fn generate(args: &GenerateArgs) -> Result<(), Error> {
 /// `generate` for one library: one release, or with `--all` each release of
 /// it that `generated/` commits (`pins::vendored_for`; and, for the driver,
 /// the merged module).
-fn generate_library(
-    all: bool,
-    options: &Options,
-    library: &crate::library::Library,
-) -> Result<(), Error> {
+fn generate_library(all: bool, options: &Options) -> Result<(), Error> {
+    let library = options.library;
     if !all {
         return generate_one(options);
     }
@@ -403,14 +384,13 @@ fn check_cmd(args: &Check) -> i32 {
 }
 
 fn doctor(args: &Doctor) -> Result<(), Error> {
-    let options = args.source.options()?;
     let mode = args
         .stream
         .or_else(cushim_runtime::stream_mode_from_environment)
         .unwrap_or(StreamMode::Legacy);
-    let libraries = libraries(&options.library)?;
-    if libraries.len() == 1 {
-        let (api, _) = load(&options)?;
+    let libraries = args.source.libraries()?;
+    if let [library] = libraries.as_slice() {
+        let (api, _) = load(&args.source.options_for(library)?)?;
         return out(&crate::doctor::report(&api, mode, args.resolve)?);
     }
     // Several: each library's report or error, and an error at the end if any failed.
@@ -421,20 +401,20 @@ fn doctor(args: &Doctor) -> Result<(), Error> {
             "{gap}== {} ({}) ==\n",
             library.words.label, library.name
         ))?;
-        let report = load(&Options {
-            library: library.name.to_string(),
-            ..options.clone()
-        })
-        .and_then(|(api, _)| {
-            // The runtime's entry point hands out the driver only; the others
-            // are searched as their modules search.
-            let resolve = if library.name == crate::library::DRIVER.name {
-                args.resolve
-            } else {
-                crate::options::Resolve::ProcAddress
-            };
-            crate::doctor::report(&api, mode, resolve)
-        });
+        let report = args
+            .source
+            .options_for(library)
+            .and_then(|options| load(&options))
+            .and_then(|(api, _)| {
+                // The runtime's entry point hands out the driver only; the others
+                // are searched as their modules search.
+                let resolve = if library.name == crate::library::DRIVER.name {
+                    args.resolve
+                } else {
+                    crate::options::Resolve::ProcAddress
+                };
+                crate::doctor::report(&api, mode, resolve)
+            });
         match report {
             Ok(text) => out(&text)?,
             Err(e) => {
@@ -459,7 +439,7 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
     // Every (library, release) asked for; libraries that share their pins
     // (cuBLAS, cuBLASLt) share one cache entry, fetched once.
     let mut jobs: Vec<(&crate::library::Library, pins::Pin)> = Vec::new();
-    for library in libraries(&args.lib)? {
+    for library in crate::options::select_libraries(&args.lib)? {
         for pin in args.releases.pins_of(library)? {
             let shared = jobs
                 .iter()
@@ -502,7 +482,7 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
 }
 
 fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
-    for library in libraries(&args.lib)? {
+    for library in crate::options::select_libraries(&args.lib)? {
         let fresh: Vec<CudaVersion> = if args.all {
             pins::all_for(library).iter().map(|p| p.cuda).collect()
         } else {

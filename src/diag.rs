@@ -93,7 +93,7 @@ impl fmt::Display for Diagnostic {
 }
 
 /// The one error type of the library: a failure that stops the command.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Error {
     diagnostics: Vec<Diagnostic>,
 }

@@ -47,7 +47,7 @@ pub mod version;
 mod weave;
 mod write;
 
-pub use builder::{Builder, BUILDER_ENV};
+pub use builder::{Builder, LibraryChoice, BUILDER_ENV};
 pub use diag::{Diagnostic, Error};
 pub use emit::File;
 pub use options::{

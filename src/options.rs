@@ -20,6 +20,27 @@ use crate::version::CudaVersion;
 /// the command line to the emitted code.
 pub use crate::runtime::StreamMode;
 
+/// The library named `name`, or an error that lists the names cushim knows.
+pub fn library_named(name: &str) -> Result<&'static crate::library::Library, Error> {
+    crate::library::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
+        Error::new(format!("unknown library `{}`", name.escape_debug()))
+            .hint(format!("cushim knows: {}", known.join(", ")))
+    })
+}
+
+/// The libraries that `--lib` names: one (`nvrtc`), several separated by
+/// commas (`nvrtc,nvml`), or `all`.
+pub fn select_libraries(names: &str) -> Result<Vec<&'static crate::library::Library>, Error> {
+    if names == "all" {
+        return Ok(crate::library::LIBRARIES.to_vec());
+    }
+    names
+        .split(',')
+        .map(|name| library_named(name.trim()))
+        .collect()
+}
+
 /// How generated shims find their functions (`--resolve`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Resolve {
@@ -389,8 +410,10 @@ pub struct Options {
     pub derives: Derives,
     /// Lazy loading (the default), direct linking, or a feature's choice.
     pub link: Link,
-    /// The library, by its description's name. Default: `driver`.
-    pub library: String,
+    /// The library's description. Default: the driver
+    /// ([`crate::library::DRIVER`]); [`crate::library::by_name`] finds one by
+    /// the name `--lib` takes.
+    pub library: &'static crate::library::Library,
 }
 
 impl Default for Options {
@@ -409,7 +432,7 @@ impl Default for Options {
             enums: EnumOptions::default(),
             derives: Derives::default(),
             link: Link::Lazy,
-            library: crate::library::DRIVER.name.to_string(),
+            library: &crate::library::DRIVER,
         }
     }
 }
@@ -607,14 +630,33 @@ impl SourceArgs {
         Ok(Source::Default)
     }
 
-    /// The options these flags describe, with every other option at its default.
+    /// The libraries `--lib` names: one, several (`nvrtc,nvml`) or `all`.
+    pub fn libraries(&self) -> Result<Vec<&'static crate::library::Library>, Error> {
+        select_libraries(&self.lib)
+    }
+
+    /// The options these flags describe, with every other option at its
+    /// default; `--lib` must name one library.
     pub fn options(&self) -> Result<Options, Error> {
+        match self.libraries()?.as_slice() {
+            [library] => self.options_for(library),
+            _ => Err(Error::new(format!(
+                "`--lib {}` names several libraries, where one is needed",
+                self.lib.escape_debug()
+            ))
+            .hint("only generate and doctor take several; name one library")),
+        }
+    }
+
+    /// The options these flags describe for `library`, one of
+    /// [`Self::libraries`].
+    pub fn options_for(&self, library: &'static crate::library::Library) -> Result<Options, Error> {
         Ok(Options {
             source: self.source()?,
             allow: self.allow.clone(),
             block: self.block.clone(),
             clang_args: self.clang_args.clone(),
-            library: self.lib.clone(),
+            library,
             ..Options::default()
         })
     }
@@ -739,9 +781,19 @@ fn enum_style_arg(text: &str) -> Result<EnumStyle, String> {
 
 #[cfg(feature = "cli")]
 impl GenerateArgs {
-    /// The options these flags describe. `--all` is the command line's own:
-    /// it runs these options once per release.
+    /// The options these flags describe; `--lib` must name one library.
+    /// `--all` is the command line's own: it runs these options once per
+    /// release.
     pub fn options(&self) -> Result<Options, Error> {
+        Ok(Options {
+            library: self.source.options()?.library,
+            ..self.options_for(&crate::library::DRIVER)?
+        })
+    }
+
+    /// The options these flags describe for `library`, one of the libraries
+    /// that `--lib` names ([`SourceArgs::libraries`]).
+    pub fn options_for(&self, library: &'static crate::library::Library) -> Result<Options, Error> {
         Ok(Options {
             out_dir: self.out.clone(),
             languages: self.lang.clone(),
@@ -758,7 +810,7 @@ impl GenerateArgs {
                 ord: self.with_derive_ord,
             },
             link: self.link.clone(),
-            ..self.source.options()?
+            ..self.source.options_for(library)?
         })
     }
 
@@ -939,8 +991,8 @@ impl Options {
         if self.link != Link::Lazy {
             a.push(("--link", text(self.link.name())));
         }
-        if self.library != crate::library::DRIVER.name {
-            a.push(("--lib", text(self.library.clone())));
+        if self.library.name != crate::library::DRIVER.name {
+            a.push(("--lib", text(self.library.name.into())));
         }
         if self.enums.default_style != EnumStyle::NewType {
             a.push((
@@ -1061,7 +1113,7 @@ mod tests {
                 ord: true,
             },
             link: Link::Feature("with-driver".into()),
-            library: "nvrtc".into(),
+            library: &crate::library::NVRTC,
         };
         let mut everything = everything;
         for (i, style) in EnumStyle::PRECEDENCE.into_iter().rev().enumerate() {

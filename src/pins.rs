@@ -130,16 +130,6 @@ pub fn find(cuda: CudaVersion) -> Result<Pin, Error> {
     find_for(&crate::library::DRIVER, cuda)
 }
 
-/// The library named `name` (`driver`, `nvrtc`), or an error listing those
-/// cushim knows.
-pub fn library(name: &str) -> Result<&'static crate::library::Library, Error> {
-    crate::library::by_name(name).ok_or_else(|| {
-        let known: Vec<&str> = crate::library::LIBRARIES.iter().map(|l| l.name).collect();
-        Error::new(format!("unknown library `{}`", name.escape_debug()))
-            .hint(format!("cushim knows: {}", known.join(", ")))
-    })
-}
-
 /// The pinned releases from `from` to `to`, oldest first.
 pub fn range(from: CudaVersion, to: CudaVersion) -> Result<Vec<Pin>, Error> {
     let (first, last) = (find(from)?, find(to)?);

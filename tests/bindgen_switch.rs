@@ -5,7 +5,7 @@
 //! `emit` feature only). Both run against the fake driver and must print the
 //! same. A third program runs the 13.5 and merged modules in every enum style.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! `cushim check` over our own `generated/`, over an edited copy, and over a
 //! downstream crate's vendored (renamed) copy.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

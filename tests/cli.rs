@@ -1,7 +1,7 @@
 //! The `cushim` command line as a user meets it: help, bad input, determinism,
 //! and the promise that the CLI and `cushim::Builder` write the same bytes.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,6 +1,6 @@
 //! `cushim diff` on real pairs of pinned releases, as snapshots.
 
-mod common;
+use crate::common;
 
 use common::{cushim, insta_settings, text};
 

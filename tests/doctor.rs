@@ -1,7 +1,7 @@
 //! `cushim doctor` against the fake drivers: what it prints, and that it fails
 //! clearly without a driver or with only the stub.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -14,7 +14,7 @@
 //! `libcuda` file mapped in the process, which must be the fake behind the
 //! runtime alone.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

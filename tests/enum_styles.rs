@@ -4,7 +4,7 @@
 //! adds on purpose: a `Debug` that prints C names for every newtype, and the
 //! bit operators for a flag enum as a newtype.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -10,7 +10,7 @@
 //! builtins it opens by name from its own directory. Every scenario runs in
 //! Rust and in C++.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

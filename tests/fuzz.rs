@@ -10,7 +10,7 @@
 //!
 //! The seed is fixed, so a failure names an input that reproduces.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! wheel, parsed with none of the driver's settings, and listed. Loaders are
 //! not generated for it yet, and asking for them is a clear error.
 
-mod common;
+use crate::common;
 
 use common::{cushim, text};
 

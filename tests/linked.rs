@@ -4,7 +4,7 @@
 //! `libcuda.so.1` from the dynamic linker (and cannot start without it);
 //! lazy, it does not, and answers a typed error instead.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

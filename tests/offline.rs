@@ -5,7 +5,7 @@
 //! python3 and pip shadowed by programs that leave a mark when run, and empty
 //! home and cache directories that must stay empty.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,7 +6,7 @@
 //! committed one byte for byte. A parser or emitter change that alters the
 //! data fails here until the data is rewritten.
 
-mod common;
+use crate::common;
 
 use common::{cushim, root, scratch, text};
 

@@ -4,7 +4,7 @@
 //! offline and run without a driver. An edit that breaks the example fails
 //! here, so the README cannot go stale.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

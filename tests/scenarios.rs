@@ -9,13 +9,13 @@
 //! They run against a fake `libcuda.so.1` (`tests/fake/libcuda.c`) built with
 //! the row's C defines by the system C compiler: one build per define set,
 //! shared by every row and both programs. Each row is one test per program it
-//! names, `ROW::rust` and `ROW::cpp` (`cargo test --test scenarios too_old`,
-//! `cargo test --test scenarios ::cpp`). A run must succeed within 60 s, in a
+//! names, `ROW::rust` and `ROW::cpp` (`cargo test scenarios::too_old`,
+//! `cargo test scenarios:: -- --skip ::rust`). A run must succeed within 60 s, in a
 //! clean loader environment plus the row's `env`, and print `ok: SCENARIO`
 //! and the row's `expect` texts for that program; the Rust loader must also
 //! print nothing to stderr.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

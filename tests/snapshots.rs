@@ -7,7 +7,7 @@
 //! one marker line, so a runtime edit changes no snapshot, and a snapshot diff
 //! is a change in per-header output.
 
-mod common;
+use crate::common;
 
 use common::{fixture, insta_settings, root, FIXTURES};
 

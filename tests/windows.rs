@@ -4,7 +4,7 @@
 //! in the working directory. It must report "library not found", never load
 //! the plant, and a control load through the default search must load it.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

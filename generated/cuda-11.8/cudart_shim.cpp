@@ -11,9 +11,10 @@
 // The stubs define the legacy and the per-thread symbols alike, so the header is
 // always read in legacy mode here.
 #undef CUDA_API_PER_THREAD_DEFAULT_STREAM
-#include "cuda_runtime_api.h"
 #include "cudart_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cuda_runtime_api.h"
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUDARTAPI
@@ -1073,8 +1074,8 @@ CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDeviceFlags, cudaGetDeviceFlags, cush
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDeviceProperties, cudaGetDeviceProperties, cushim_row_cudaGetDeviceProperties, (cudaDeviceProp *prop, int device), (prop, device), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPoint, cudaGetDriverEntryPoint, cushim_row_cudaGetDriverEntryPoint, (const char *symbol, void **funcPtr, unsigned long long flags), (symbol, funcPtr, flags), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPoint_ptsz, cudaGetDriverEntryPoint_ptsz, cushim_row_cudaGetDriverEntryPoint_ptsz, (const char *symbol, void **funcPtr, unsigned long long flags), (symbol, funcPtr, flags), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(const char *, cudaGetErrorName, cudaGetErrorName, cushim_row_cudaGetErrorName, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 0), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cudaGetErrorString, cudaGetErrorString, cushim_row_cudaGetErrorString, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cudaGetErrorName, cudaGetErrorName, cushim_row_cudaGetErrorName, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cudaGetErrorString, cudaGetErrorString, cushim_row_cudaGetErrorString, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetExportTable, cudaGetExportTable, cushim_row_cudaGetExportTable, (const void **ppExportTable, const cudaUUID_t *pExportTableId), (ppExportTable, pExportTableId), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetFuncBySymbol, cudaGetFuncBySymbol, cushim_row_cudaGetFuncBySymbol, (cudaFunction_t *functionPtr, const void *symbolPtr), (functionPtr, symbolPtr), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetLastError, cudaGetLastError, cushim_row_cudaGetLastError, (), (), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
@@ -1435,8 +1436,8 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cudaGetDeviceProperties, thunk)
         CUSHIM_ASM_ROW(cudaGetDriverEntryPoint, thunk)
         CUSHIM_ASM_ROW(cudaGetDriverEntryPoint_ptsz, thunk)
-        CUSHIM_ASM_ROW(cudaGetErrorName, cbind)
-        CUSHIM_ASM_ROW(cudaGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cudaGetErrorName, thunk)
+        CUSHIM_ASM_ROW(cudaGetErrorString, thunk)
         CUSHIM_ASM_ROW(cudaGetExportTable, thunk)
         CUSHIM_ASM_ROW(cudaGetFuncBySymbol, thunk)
         CUSHIM_ASM_ROW(cudaGetLastError, thunk)

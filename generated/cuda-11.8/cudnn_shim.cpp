@@ -6,7 +6,20 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcudnn (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cudnn.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuDNN's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
+#include "cudnn_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUDNN_GRAPH_H 1
+#define CUSHIM_HAS_CUDNN_OPS_H 1
+#define CUSHIM_HAS_CUDNN_CNN_H 1
+#define CUSHIM_HAS_CUDNN_ADV_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cudnn.h"
 // cudnn_graph.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -36,8 +49,7 @@
 #define CUSHIM_HAS_CUDNN_ADV_H 1
 #endif
 #endif
-#include "cudnn_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -1018,7 +1030,7 @@ CUSHIM_FAST_STUB(zero, size_t, cudnnGetCudartVersion, cudnnGetCudartVersion, cus
 CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetDropoutDescriptor, cudnnGetDropoutDescriptor, cushim_row_cudnnGetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float *dropout, void **states, unsigned long long *seed), (dropoutDesc, handle, dropout, states, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_STUB(const char *, cudnnGetErrorString, cudnnGetErrorString, cushim_row_cudnnGetErrorString, (cudnnStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cudnnGetErrorString, cudnnGetErrorString, cushim_row_cudnnGetErrorString, (cudnnStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_OPS_H
 CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetFilter4dDescriptor, cudnnGetFilter4dDescriptor, cushim_row_cudnnGetFilter4dDescriptor, (cudnnFilterDescriptor_t filterDesc, cudnnDataType_t *dataType, cudnnTensorFormat_t *format, int *k, int *c, int *h, int *w), (filterDesc, dataType, format, k, c, h, w), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -1918,7 +1930,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_NO_ROW(cudnnGetDropoutDescriptor)
 #endif
 #if defined(CUSHIM_HAS_CUDNN_GRAPH_H)
-        CUSHIM_ASM_ROW(cudnnGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cudnnGetErrorString, thunk)
 #else
         CUSHIM_ASM_NO_ROW(cudnnGetErrorString)
 #endif

@@ -6,7 +6,17 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcufft (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cufft.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuFFT's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
+#include "cufft_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUFFTXT_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cufft.h"
 // cufftXt.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -15,8 +25,7 @@
 #define CUSHIM_HAS_CUFFTXT_H 1
 #endif
 #endif
-#include "cufft_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 

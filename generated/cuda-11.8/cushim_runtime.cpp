@@ -14,6 +14,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 
 #ifdef _WIN32
@@ -1761,6 +1762,29 @@ const char *cushim_runtime_returned_text(const Library *L, int code, int which) 
     const char *out = nullptr;
     if (cushim_runtime_status_text(L, code, &out, which)) return out;
     return "unrecognized status";
+}
+
+unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int code,
+                                         const unsigned long long *args) {
+    // A status is a 32-bit enum: the register's upper half stays zero, as
+    // the C++ stubs' return of it leaves it.
+    auto status = [](int value) { return static_cast<unsigned long long>(static_cast<unsigned>(value)); };
+    const int argument = static_cast<int>(args[0]);
+    switch (answer) {
+    case 0:
+        return status(code);
+    case 2:
+    case 3:
+        return reinterpret_cast<std::uintptr_t>(cushim_runtime_returned_text(L, argument, static_cast<int>(answer) - 2));
+    case 4:
+    case 5: {
+        const char **out = reinterpret_cast<const char **>(static_cast<std::uintptr_t>(args[1]));
+        int known = cushim_runtime_status_text(L, argument, out, static_cast<int>(answer) - 4);
+        return status(known ? L->codes.success : L->codes.invalid_value);
+    }
+    default:
+        return 0;
+    }
 }
 
 int cushim_runtime_stream_value(const Library *L, const char *value) {

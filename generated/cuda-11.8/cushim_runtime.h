@@ -254,6 +254,12 @@ int cushim_runtime_status_text(const cushim::Library *library, int code, const c
                                int which) CUSHIM_HIDDEN;
 // The name or text of `code`, never null.
 const char *cushim_runtime_returned_text(const cushim::Library *library, int code, int which) CUSHIM_HIDDEN;
+// What an assembly stub returns when its binding failed, in the integer
+// return register: by `answer` (CUSHIM_ANSWER_*), the runtime's `code`, zero,
+// or a fallback's answer from the call's first two integer arguments
+// (`args[0]`, `args[1]`).
+unsigned long long cushim_runtime_answer(const cushim::Library *library, unsigned answer, int code,
+                                         const unsigned long long *args) CUSHIM_HIDDEN;
 
 // The rules of the variables, for tests: the stream mode a value asks for (0
 // none, 1 legacy, 2 per-thread) and what an override value asks for (0 search,
@@ -333,13 +339,32 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 // A C++ binder's name in the slot table.
 #define CUSHIM_BINDER_LABEL(SYMBOL) __asm__(CUSHIM_STR(CUSHIM_API) "_cbind_" #SYMBOL) __attribute__((used))
 
+// What an assembly stub answers without the library (its ANSWER), which its
+// thunk adds to the slot's address (aligned to 8) for the binder: the
+// runtime's code, zero, the returned name or text of the status in the first
+// argument (nvrtcGetErrorString), or that name or text stored through the
+// second argument with the success or invalid-value code
+// (cuGetErrorString). cushim_runtime_answer reads the same numbers.
+#define CUSHIM_ANSWER_code 0
+#define CUSHIM_ANSWER_zero 1
+#define CUSHIM_ANSWER_name 2
+#define CUSHIM_ANSWER_text 3
+#define CUSHIM_ANSWER_out_name 4
+#define CUSHIM_ANSWER_out_text 5
+
+// The check of an assembly stub's type against the header's prototype, in a
+// pair that reads the header (CUSHIM_SIGNATURES_CHECKED); a pair whose stubs
+// are all in assembly reads no header on such a platform, and checks nothing.
+#define CUSHIM_SIGNATURE_CHECKED(RET, SYMBOL, PARAMS, CHECK) \
+    typedef RET(CUSHIM_CALL *cushim_type_##SYMBOL) PARAMS;   \
+    CHECK##_ASM(SYMBOL, cushim_type_##SYMBOL)
+#define CUSHIM_SIGNATURE_UNCHECKED(RET, SYMBOL, PARAMS, CHECK)
+
 // One stub: the export jumps through its slot, which starts at the stub's
-// thunk; the thunk hands the slot's address to the pair's binder for
-// functions that answer a code (ANSWER `code`) or zero (`zero`) without the
-// library.
+// thunk; the thunk hands the slot's address, tagged with the stub's answer,
+// to the pair's binder.
 #define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)   \
-    typedef RET(CUSHIM_CALL *cushim_type_##SYMBOL) PARAMS;                                     \
-    CHECK##_ASM(SYMBOL, cushim_type_##SYMBOL)                                                  \
+    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                               \
     __asm__(".pushsection .text\n"                                                             \
             ".globl " CUSHIM_STR(EXPORT) "\n"                                                  \
             ".type " CUSHIM_STR(EXPORT) ", @function\n"                                        \
@@ -349,8 +374,8 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             ".size " CUSHIM_STR(EXPORT) ", .-" CUSHIM_STR(EXPORT) "\n"                          \
             CUSHIM_STR(CUSHIM_API) "_thunk_" #SYMBOL ":\n"                                     \
             CUSHIM_ASM_LANDING                                                                  \
-            "\tlea " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "(%rip), %r11\n"                  \
-            "\tjmp " CUSHIM_STR(CUSHIM_API) "_bind_" #ANSWER "\n"                              \
+            "\tlea " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "(%rip), %r11\n" \
+            "\tjmp " CUSHIM_STR(CUSHIM_API) "_bind\n"                                         \
             ".popsection\n");
 
 // A row of the slot table (in the pair's one `__asm__` that lays it out):
@@ -359,18 +384,16 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
     CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad " CUSHIM_STR(CUSHIM_API) "_" #FIRST "_" #SYMBOL "\n"
 #define CUSHIM_ASM_NO_ROW(SYMBOL) CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad 0\n"
 
-// The pair's two binders, `<api>_bind_code` and `<api>_bind_zero`, entered
-// from a thunk with the slot's address in r11, every argument register as
-// the caller left it and the stack as at the export's entry. They save the
-// argument registers, ask cushim_runtime_bind for the row's address (the
-// runtime stores it in the slot) and jump there with the registers restored;
-// without one, they return the runtime's code or zero. A failed binding
-// leaves the slot at the thunk, so that every failed call notes why.
+// The pair's binder, `<api>_bind`, entered from a thunk with the tagged
+// slot address in r11, every argument register as the caller left it and
+// the stack as at the export's entry. It saves the argument registers, asks
+// cushim_runtime_bind for the row's address (the runtime stores it in the
+// slot) and jumps there with the registers restored; without one, it returns
+// cushim_runtime_answer's value (and a zero float). A failed binding leaves
+// the slot at the thunk, so that every failed call notes why.
 #define CUSHIM_ASM_BINDERS                                                                      \
     __asm__(".pushsection .text\n"                                                             \
-            ".p2align 4\n" CUSHIM_STR(CUSHIM_API) "_bind_zero:\n"                              \
-            "\tor $1, %r11\n"                                                                   \
-            CUSHIM_STR(CUSHIM_API) "_bind_code:\n"                                              \
+            ".p2align 4\n" CUSHIM_STR(CUSHIM_API) "_bind:\n"                                  \
             "\t.cfi_startproc\n"                                                                \
             "\tpush %rbp\n"                                                                     \
             "\t.cfi_def_cfa_offset 16\n"                                                        \
@@ -388,7 +411,7 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             "\tmovl $0, 192(%rsp)\n"                                                            \
             "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                              \
             "\tmov %r11, %rsi\n"                                                                \
-            "\tand $-2, %rsi\n"                                                                 \
+            "\tand $-8, %rsi\n"                                                                 \
             "\tlea " CUSHIM_STR(CUSHIM_API) "_slots(%rip), %rax\n"                             \
             "\tsub %rax, %rsi\n"                                                                \
             "\tshr $3, %rsi\n"                                                                  \
@@ -410,11 +433,13 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             "\tjmp *%r11\n"                                                                     \
             "\t.cfi_restore_state\n"                                                            \
             "1:\n"                                                                              \
-            "\tmovl 192(%rsp), %eax\n"                                                          \
-            "\ttestq $1, 56(%rsp)\n"                                                            \
-            "\tjz 2f\n"                                                                         \
-            "\txor %eax, %eax\n"                                                                \
-            "2:\n"                                                                              \
+            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                              \
+            "\tmov 56(%rsp), %rsi\n"                                                            \
+            "\tand $7, %esi\n"                                                                  \
+            "\tmovl 192(%rsp), %edx\n"                                                          \
+            "\tmov %rsp, %rcx\n"                                                                \
+            "\tcall cushim_runtime_answer\n"                                                    \
+            "\tpxor %xmm0, %xmm0\n"                                                             \
             "\tleave\n"                                                                         \
             "\t.cfi_def_cfa %rsp, 8\n"                                                          \
             "\tret\n"                                                                           \

@@ -7,9 +7,10 @@
 // per program, and link both instead of -lcusparse (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cusparse.h
 // declares, so the compiler checks every signature.
-#include "cusparse.h"
 #include "cusparse_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cusparse.h"
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUSPARSEAPI
@@ -1440,8 +1441,8 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseDroti, cusparseDroti, cushim_ro
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseDsctr, cusparseDsctr, cushim_row_cusparseDsctr, (cusparseHandle_t handle, int nnz, const double *xVal, const int *xInd, double *y, cusparseIndexBase_t idxBase), (handle, nnz, xVal, xInd, y, idxBase), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseGather, cusparseGather, cushim_row_cusparseGather, (cusparseHandle_t handle, cusparseDnVecDescr_t vecY, cusparseSpVecDescr_t vecX), (handle, vecY, vecX), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseGetColorAlgs, cusparseGetColorAlgs, cushim_row_cusparseGetColorAlgs, (cusparseColorInfo_t info, cusparseColorAlg_t *alg), (info, alg), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cusparseGetErrorName, cusparseGetErrorName, cushim_row_cusparseGetErrorName, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cusparseGetErrorString, cusparseGetErrorString, cushim_row_cusparseGetErrorString, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cusparseGetErrorName, cusparseGetErrorName, cushim_row_cusparseGetErrorName, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cusparseGetErrorString, cusparseGetErrorString, cushim_row_cusparseGetErrorString, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseDiagType_t, cusparseGetMatDiagType, cusparseGetMatDiagType, cushim_row_cusparseGetMatDiagType, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseDiagType_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseFillMode_t, cusparseGetMatFillMode, cusparseGetMatFillMode, cushim_row_cusparseGetMatFillMode, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseFillMode_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseIndexBase_t, cusparseGetMatIndexBase, cusparseGetMatIndexBase, cushim_row_cusparseGetMatIndexBase, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseIndexBase_t>(), CUSHIM_CHECKED)
@@ -1967,8 +1968,8 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cusparseDsctr, thunk)
         CUSHIM_ASM_ROW(cusparseGather, thunk)
         CUSHIM_ASM_ROW(cusparseGetColorAlgs, thunk)
-        CUSHIM_ASM_ROW(cusparseGetErrorName, cbind)
-        CUSHIM_ASM_ROW(cusparseGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cusparseGetErrorName, thunk)
+        CUSHIM_ASM_ROW(cusparseGetErrorString, thunk)
         CUSHIM_ASM_ROW(cusparseGetMatDiagType, cbind)
         CUSHIM_ASM_ROW(cusparseGetMatFillMode, cbind)
         CUSHIM_ASM_ROW(cusparseGetMatIndexBase, cbind)

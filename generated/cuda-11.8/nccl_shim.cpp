@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lnccl (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nccl.h
-// declares, so the compiler checks every signature.
-#include "nccl.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of NCCL's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nccl_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nccl.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -245,7 +253,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankCon
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
@@ -290,7 +298,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(ncclCommRegister, thunk)
         CUSHIM_ASM_ROW(ncclCommSplit, thunk)
         CUSHIM_ASM_ROW(ncclCommUserRank, thunk)
-        CUSHIM_ASM_ROW(ncclGetErrorString, cbind)
+        CUSHIM_ASM_ROW(ncclGetErrorString, thunk)
         CUSHIM_ASM_ROW(ncclGetLastError, thunk)
         CUSHIM_ASM_ROW(ncclGetUniqueId, thunk)
         CUSHIM_ASM_ROW(ncclGetVersion, thunk)

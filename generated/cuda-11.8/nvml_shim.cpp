@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lnvidia-ml (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvml.h
-// declares, so the compiler checks every signature.
-#include "nvml.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of NVML's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvml_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nvml.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -945,7 +953,7 @@ CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceSetPowerMode, nvmlDeviceSetPowerM
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceSetTemperatureThreshold, nvmlDeviceSetTemperatureThreshold, cushim_row_nvmlDeviceSetTemperatureThreshold, (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, int *temp), (device, thresholdType, temp), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceSetVirtualizationMode, nvmlDeviceSetVirtualizationMode, cushim_row_nvmlDeviceSetVirtualizationMode, (nvmlDevice_t device, nvmlGpuVirtualizationMode_t virtualMode), (device, virtualMode), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceValidateInforom, nvmlDeviceValidateInforom, cushim_row_nvmlDeviceValidateInforom, (nvmlDevice_t device), (device), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, cushim_row_nvmlEventSetCreate, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, cushim_row_nvmlEventSetFree, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetWait_v2, nvmlEventSetWait_v2, cushim_row_nvmlEventSetWait_v2, (nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms), (set, data, timeoutms), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
@@ -1232,7 +1240,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvmlDeviceSetTemperatureThreshold, thunk)
         CUSHIM_ASM_ROW(nvmlDeviceSetVirtualizationMode, thunk)
         CUSHIM_ASM_ROW(nvmlDeviceValidateInforom, thunk)
-        CUSHIM_ASM_ROW(nvmlErrorString, cbind)
+        CUSHIM_ASM_ROW(nvmlErrorString, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetCreate, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetFree, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetWait_v2, thunk)

@@ -12,9 +12,10 @@
 #ifndef NVTX_NO_IMPL
 #define NVTX_NO_IMPL
 #endif
-#include "nvtx3/nvToolsExt.h"
 #include "nvtx_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nvtx3/nvToolsExt.h"
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 

@@ -6,7 +6,17 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcublas (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cublas_v2.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuBLAS's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
+#include "cublas_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUBLAS_API_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cublas_v2.h"
 // cublas_api.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -15,8 +25,7 @@
 #define CUSHIM_HAS_CUBLAS_API_H 1
 #endif
 #endif
-#include "cublas_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUBLASWINAPI
@@ -2244,10 +2253,10 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetProperty, cublasGetProperty, cus
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, cushim_row_cublasGetSmCountTarget, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_cublasGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_cublasGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_STUB(const char *, cublasGetStatusString, cublasGetStatusString, cushim_row_cublasGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cublasGetStatusString, cublasGetStatusString, cushim_row_cublasGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, cushim_row_cublasGetStream_v2, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -4273,12 +4282,12 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_NO_ROW(cublasGetSmCountTarget)
 #endif
 #if defined(CUSHIM_HAS_CUBLAS_API_H)
-        CUSHIM_ASM_ROW(cublasGetStatusName, cbind)
+        CUSHIM_ASM_ROW(cublasGetStatusName, thunk)
 #else
         CUSHIM_ASM_NO_ROW(cublasGetStatusName)
 #endif
 #if defined(CUSHIM_HAS_CUBLAS_API_H)
-        CUSHIM_ASM_ROW(cublasGetStatusString, cbind)
+        CUSHIM_ASM_ROW(cublasGetStatusString, thunk)
 #else
         CUSHIM_ASM_NO_ROW(cublasGetStatusString)
 #endif

@@ -12,9 +12,10 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
 #endif
-#include "cufile.h"
 #include "cufile_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cufile.h"
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 

@@ -6,7 +6,19 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcusolver (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cusolverDn.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuSOLVER's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
+#include "cusolver_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUSOLVERSP_H 1
+#define CUSHIM_HAS_CUSOLVERRF_H 1
+#define CUSHIM_HAS_CUSOLVER_COMMON_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cusolverDn.h"
 // cusolverSp.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -29,8 +41,7 @@
 #define CUSHIM_HAS_CUSOLVER_COMMON_H 1
 #endif
 #endif
-#include "cusolver_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUSOLVERAPI

@@ -7,9 +7,10 @@
 // per program, and link both instead of -lcutensor (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cutensor.h
 // declares, so the compiler checks every signature.
-#include "cutensor.h"
 #include "cutensor_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cutensor.h"
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -323,7 +324,7 @@ CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseBinaryExecute, cuten
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseTrinaryExecute, cutensorElementwiseTrinaryExecute, cushim_row_cutensorElementwiseTrinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *B, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, beta, B, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorEstimateWorkspaceSize, cutensorEstimateWorkspaceSize, cushim_row_cutensorEstimateWorkspaceSize, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t planPref, cutensorWorksizePreference_t workspacePref, uint64_t *workspaceSizeEstimate), (handle, desc, planPref, workspacePref, workspaceSizeEstimate), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cutensorGetCudartVersion, cutensorGetCudartVersion, cushim_row_cutensorGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cutensorGetErrorString, cutensorGetErrorString, cushim_row_cutensorGetErrorString, (cutensorStatus_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cutensorGetErrorString, cutensorGetErrorString, cushim_row_cutensorGetErrorString, (cutensorStatus_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cutensorGetVersion, cutensorGetVersion, cushim_row_cutensorGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleReadPlanCacheFromFile, cutensorHandleReadPlanCacheFromFile, cushim_row_cutensorHandleReadPlanCacheFromFile, (cutensorHandle_t handle, const char *filename, uint32_t *numCachelinesRead), (handle, filename, numCachelinesRead), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleResizePlanCache, cutensorHandleResizePlanCache, cushim_row_cutensorHandleResizePlanCache, (cutensorHandle_t handle, uint32_t numEntries), (handle, numEntries), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -382,7 +383,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cutensorElementwiseTrinaryExecute, thunk)
         CUSHIM_ASM_ROW(cutensorEstimateWorkspaceSize, thunk)
         CUSHIM_ASM_ROW(cutensorGetCudartVersion, thunk)
-        CUSHIM_ASM_ROW(cutensorGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cutensorGetErrorString, thunk)
         CUSHIM_ASM_ROW(cutensorGetVersion, thunk)
         CUSHIM_ASM_ROW(cutensorHandleReadPlanCacheFromFile, thunk)
         CUSHIM_ASM_ROW(cutensorHandleResizePlanCache, thunk)

@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lnccl (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nccl.h
-// declares, so the compiler checks every signature.
-#include "nccl.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of NCCL's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nccl_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nccl.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -345,7 +353,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowDeregister, ncclCommWindowDer
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowRegister, ncclCommWindowRegister, cushim_row_ncclCommWindowRegister, (ncclComm_t comm, void *buff, size_t size, ncclWindow_t *win, int winFlags), (comm, buff, size, win, winFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGather, ncclGather, cushim_row_ncclGather, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGatherConfig, ncclGatherConfig, cushim_row_ncclGatherConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
@@ -431,7 +439,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(ncclCommWindowRegister, thunk)
         CUSHIM_ASM_ROW(ncclGather, thunk)
         CUSHIM_ASM_ROW(ncclGatherConfig, thunk)
-        CUSHIM_ASM_ROW(ncclGetErrorString, cbind)
+        CUSHIM_ASM_ROW(ncclGetErrorString, thunk)
         CUSHIM_ASM_ROW(ncclGetLastError, thunk)
         CUSHIM_ASM_ROW(ncclGetUniqueId, thunk)
         CUSHIM_ASM_ROW(ncclGetVersion, thunk)

@@ -6,7 +6,22 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcupti (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cupti.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of CUPTI's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
+#include "cupti_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUPTI_RESULT_H 1
+#define CUSHIM_HAS_CUPTI_VERSION_H 1
+#define CUSHIM_HAS_CUPTI_ACTIVITY_H 1
+#define CUSHIM_HAS_CUPTI_CALLBACKS_H 1
+#define CUSHIM_HAS_CUPTI_EVENTS_H 1
+#define CUSHIM_HAS_CUPTI_METRICS_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cupti.h"
 // cupti_result.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -50,8 +65,7 @@
 #define CUSHIM_HAS_CUPTI_METRICS_H 1
 #endif
 #endif
-#include "cupti_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -659,7 +673,7 @@ CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetContextId, cuptiGetContextId, cushim
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetDeviceId, cuptiGetDeviceId, cushim_row_cuptiGetDeviceId, (CUcontext context, uint32_t *deviceId), (context, deviceId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
-CUSHIM_STUB(CUptiResult, cuptiGetErrorMessage, cuptiGetErrorMessage, cushim_row_cuptiGetErrorMessage, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 1) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_text, CUptiResult, cuptiGetErrorMessage, cuptiGetErrorMessage, cushim_row_cuptiGetErrorMessage, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 1) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetGraphExecId, cuptiGetGraphExecId, cushim_row_cuptiGetGraphExecId, (CUgraphExec graphExec, uint32_t *pId), (graphExec, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
@@ -680,7 +694,7 @@ CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumEventDomains, cuptiGetNumEventDom
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumMetrics, cuptiGetNumMetrics, cushim_row_cuptiGetNumMetrics, (uint32_t *numMetrics), (numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
-CUSHIM_STUB(CUptiResult, cuptiGetResultString, cuptiGetResultString, cushim_row_cuptiGetResultString, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 0) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_name, CUptiResult, cuptiGetResultString, cuptiGetResultString, cushim_row_cuptiGetResultString, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 0) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetStreamId, cuptiGetStreamId, cushim_row_cuptiGetStreamId, (CUcontext context, CUstream stream, uint32_t *streamId), (context, stream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
@@ -1113,7 +1127,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_NO_ROW(cuptiGetDeviceId)
 #endif
 #if defined(CUSHIM_HAS_CUPTI_RESULT_H)
-        CUSHIM_ASM_ROW(cuptiGetErrorMessage, cbind)
+        CUSHIM_ASM_ROW(cuptiGetErrorMessage, thunk)
 #else
         CUSHIM_ASM_NO_ROW(cuptiGetErrorMessage)
 #endif
@@ -1148,7 +1162,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_NO_ROW(cuptiGetNumMetrics)
 #endif
 #if defined(CUSHIM_HAS_CUPTI_RESULT_H)
-        CUSHIM_ASM_ROW(cuptiGetResultString, cbind)
+        CUSHIM_ASM_ROW(cuptiGetResultString, thunk)
 #else
         CUSHIM_ASM_NO_ROW(cuptiGetResultString)
 #endif

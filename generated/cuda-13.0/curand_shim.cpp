@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcurand (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that curand.h
-// declares, so the compiler checks every signature.
-#include "curand.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuRAND's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "curand_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "curand.h"
+#endif
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CURANDAPI

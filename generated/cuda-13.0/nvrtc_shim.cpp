@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lnvrtc (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvrtc.h
-// declares, so the compiler checks every signature.
-#include "nvrtc.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of NVRTC's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvrtc_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nvrtc.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -229,7 +237,7 @@ CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cush
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLTOIR, nvrtcGetLTOIR, cushim_row_nvrtcGetLTOIR, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLTOIRSize, nvrtcGetLTOIRSize, cushim_row_nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t *LTOIRSizeRet), (prog, LTOIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
@@ -267,7 +275,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvrtcDestroyProgram, thunk)
         CUSHIM_ASM_ROW(nvrtcGetCUBIN, thunk)
         CUSHIM_ASM_ROW(nvrtcGetCUBINSize, thunk)
-        CUSHIM_ASM_ROW(nvrtcGetErrorString, cbind)
+        CUSHIM_ASM_ROW(nvrtcGetErrorString, thunk)
         CUSHIM_ASM_ROW(nvrtcGetLTOIR, thunk)
         CUSHIM_ASM_ROW(nvrtcGetLTOIRSize, thunk)
         CUSHIM_ASM_ROW(nvrtcGetLoweredName, thunk)

@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcublasLt (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cublasLt.h
-// declares, so the compiler checks every signature.
-#include "cublasLt.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of cuBLASLt's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cublasLt_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cublasLt.h"
+#endif
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUBLASWINAPI
@@ -285,8 +293,8 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtEmulationDescInit_internal, cubla
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtEmulationDescSetAttribute, cublasLtEmulationDescSetAttribute, cushim_row_cublasLtEmulationDescSetAttribute, (cublasLtEmulationDesc_t emulationDesc, cublasLtEmulationDescAttributes_t attr, const void *buf, size_t sizeInBytes), (emulationDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, cushim_row_cublasLtGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, cushim_row_cublasLtGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cublasLtGetVersion, cublasLtGetVersion, cushim_row_cublasLtGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtGroupedMatrixLayoutCreate, cublasLtGroupedMatrixLayoutCreate, cushim_row_cublasLtGroupedMatrixLayoutCreate, (cublasLtMatrixLayout_t *matLayout, cudaDataType type, int groupCount, const void *rows_array, const void *cols_array, const void *ld_array), (matLayout, type, groupCount, rows_array, cols_array, ld_array), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtGroupedMatrixLayoutInit_internal, cublasLtGroupedMatrixLayoutInit_internal, cushim_row_cublasLtGroupedMatrixLayoutInit_internal, (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, int groupCount, const void *rows_array, const void *cols_array, const void *ld_array), (matLayout, size, type, groupCount, rows_array, cols_array, ld_array), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -353,8 +361,8 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cublasLtEmulationDescSetAttribute, thunk)
         CUSHIM_ASM_ROW(cublasLtGetCudartVersion, thunk)
         CUSHIM_ASM_ROW(cublasLtGetProperty, thunk)
-        CUSHIM_ASM_ROW(cublasLtGetStatusName, cbind)
-        CUSHIM_ASM_ROW(cublasLtGetStatusString, cbind)
+        CUSHIM_ASM_ROW(cublasLtGetStatusName, thunk)
+        CUSHIM_ASM_ROW(cublasLtGetStatusString, thunk)
         CUSHIM_ASM_ROW(cublasLtGetVersion, thunk)
         CUSHIM_ASM_ROW(cublasLtGroupedMatrixLayoutCreate, thunk)
         CUSHIM_ASM_ROW(cublasLtGroupedMatrixLayoutInit_internal, thunk)

@@ -6,11 +6,24 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lcuda (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cuda.h
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of CUDA driver's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 
 // The stubs define the legacy and the per-thread symbols alike, so the header is
 // always read in legacy mode here.
 #undef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#include "cuda_shim.h"
+#include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#define CUSHIM_HAS_CUDAPROFILER_H 1
+#define CUSHIM_HAS_CUDAGL_H 1
+#define CUSHIM_HAS_CUDAEGL_H 1
+#define CUSHIM_HAS_CUDAVDPAU_H 1
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "cuda.h"
 // cudaProfiler.h's functions are defined where it and what it needs are found.
 #if defined(__has_include)
@@ -44,8 +57,7 @@
 #define CUSHIM_HAS_CUDAVDPAU_H 1
 #endif
 #endif
-#include "cuda_shim.h"
-#include "cushim_runtime.h"
+#endif
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUDAAPI
@@ -1836,8 +1848,8 @@ CUSHIM_FAST_STUB(code, CUresult, cuGLUnmapBufferObjectAsync, cuGLUnmapBufferObje
 #ifdef CUSHIM_HAS_CUDAGL_H
 CUSHIM_FAST_STUB(code, CUresult, cuGLUnregisterBufferObject, cuGLUnregisterBufferObject, cushim_row_cuGLUnregisterBufferObject, (GLuint buffer), (buffer), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 #endif
-CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)
-CUSHIM_STUB(CUresult, cuGetErrorString, cuGetErrorString, cushim_row_cuGetErrorString, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 1) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_name, CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_text, CUresult, cuGetErrorString, cuGetErrorString, cushim_row_cuGetErrorString, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 1) ? 0 : 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, CUresult, cuGetExportTable, cuGetExportTable, cushim_row_cuGetExportTable, (const void **ppExportTable, const CUuuid *pExportTableId), (ppExportTable, pExportTableId), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, CUresult, cuGetProcAddress_v2, cuGetProcAddress_v2, cushim_row_cuGetProcAddress_v2, (const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, CUresult, cuGraphAddBatchMemOpNode, cuGraphAddBatchMemOpNode, cushim_row_cuGraphAddBatchMemOpNode, (CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams), static_cast<CUresult>(cushim_code), CUSHIM_CHECKED)
@@ -2583,8 +2595,8 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cuGLUnregisterBufferObject)
 #endif
-        CUSHIM_ASM_ROW(cuGetErrorName, cbind)
-        CUSHIM_ASM_ROW(cuGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cuGetErrorName, thunk)
+        CUSHIM_ASM_ROW(cuGetErrorString, thunk)
         CUSHIM_ASM_ROW(cuGetExportTable, thunk)
         CUSHIM_ASM_ROW(cuGetProcAddress_v2, thunk)
         CUSHIM_ASM_ROW(cuGraphAddBatchMemOpNode, thunk)

@@ -11,9 +11,10 @@
 // The stubs define the legacy and the per-thread symbols alike, so the header is
 // always read in legacy mode here.
 #undef CUDA_API_PER_THREAD_DEFAULT_STREAM
-#include "cuda_runtime_api.h"
 #include "cudart_shim.h"
 #include "cushim_runtime.h"
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "cuda_runtime_api.h"
 
 // The calling convention of the library's functions.
 #define CUSHIM_CALL CUDARTAPI
@@ -1227,8 +1228,8 @@ CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPoint, cudaGetDriverEntryP
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPoint_ptsz, cudaGetDriverEntryPoint_ptsz, cushim_row_cudaGetDriverEntryPoint_ptsz, (const char *symbol, void **funcPtr, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus), (symbol, funcPtr, flags, driverStatus), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion, cushim_row_cudaGetDriverEntryPointByVersion, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus), (symbol, funcPtr, cudaVersion, flags, driverStatus), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetDriverEntryPointByVersion_ptsz, cudaGetDriverEntryPointByVersion_ptsz, cushim_row_cudaGetDriverEntryPointByVersion_ptsz, (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus), (symbol, funcPtr, cudaVersion, flags, driverStatus), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-CUSHIM_STUB(const char *, cudaGetErrorName, cudaGetErrorName, cushim_row_cudaGetErrorName, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 0), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, cudaGetErrorString, cudaGetErrorString, cushim_row_cudaGetErrorString, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cudaGetErrorName, cudaGetErrorName, cushim_row_cudaGetErrorName, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, cudaGetErrorString, cudaGetErrorString, cushim_row_cudaGetErrorString, (cudaError_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetExportTable, cudaGetExportTable, cushim_row_cudaGetExportTable, (const void **ppExportTable, const cudaUUID_t *pExportTableId), (ppExportTable, pExportTableId), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetFuncBySymbol, cudaGetFuncBySymbol, cushim_row_cudaGetFuncBySymbol, (cudaFunction_t *functionPtr, const void *symbolPtr), (functionPtr, symbolPtr), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaGetKernel, cudaGetKernel, cushim_row_cudaGetKernel, (cudaKernel_t *kernelPtr, const void *entryFuncAddr), (kernelPtr, entryFuncAddr), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
@@ -1652,8 +1653,8 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cudaGetDriverEntryPoint_ptsz, thunk)
         CUSHIM_ASM_ROW(cudaGetDriverEntryPointByVersion, thunk)
         CUSHIM_ASM_ROW(cudaGetDriverEntryPointByVersion_ptsz, thunk)
-        CUSHIM_ASM_ROW(cudaGetErrorName, cbind)
-        CUSHIM_ASM_ROW(cudaGetErrorString, cbind)
+        CUSHIM_ASM_ROW(cudaGetErrorName, thunk)
+        CUSHIM_ASM_ROW(cudaGetErrorString, thunk)
         CUSHIM_ASM_ROW(cudaGetExportTable, thunk)
         CUSHIM_ASM_ROW(cudaGetFuncBySymbol, thunk)
         CUSHIM_ASM_ROW(cudaGetKernel, thunk)

@@ -6,10 +6,18 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -lnvidia-ml (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvml.h
-// declares, so the compiler checks every signature.
-#include "nvml.h"
+// declares, so the compiler checks every signature; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of NVML's, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvml_shim.h"
 #include "cushim_runtime.h"
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+#else
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
+#include "nvml.h"
+#endif
 
 // The calling convention of the library's functions: the platform's default.
 #define CUSHIM_CALL 
@@ -1326,7 +1334,7 @@ CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetCurrentPro
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, cushim_row_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, (nvmlDevice_t device, nvmlWorkloadPowerProfileProfilesInfo_t *profilesInfo), (device, profilesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, cushim_row_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, cushim_row_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, (nvmlDevice_t device, nvmlWorkloadPowerProfileUpdateProfiles_v1_t *updateProfiles), (device, updateProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_STUB(const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(text, const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, cushim_row_nvmlEventSetCreate, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, cushim_row_nvmlEventSetFree, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetGetContextCount_v1, nvmlEventSetGetContextCount_v1, cushim_row_nvmlEventSetGetContextCount_v1, (nvmlEventSet_t set, nvmlEventSetGetContextCount_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
@@ -1753,7 +1761,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvmlDeviceWorkloadPowerProfileGetProfilesInfo, thunk)
         CUSHIM_ASM_ROW(nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, thunk)
         CUSHIM_ASM_ROW(nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, thunk)
-        CUSHIM_ASM_ROW(nvmlErrorString, cbind)
+        CUSHIM_ASM_ROW(nvmlErrorString, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetCreate, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetFree, thunk)
         CUSHIM_ASM_ROW(nvmlEventSetGetContextCount_v1, thunk)

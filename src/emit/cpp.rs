@@ -70,6 +70,10 @@ struct Source<'a> {
     status_type: &'a str,
     /// The objects the library exports: `(name, C++ type)`.
     variables: Vec<(String, String)>,
+    /// Whether every stub can be assembly, so that the pair reads no header
+    /// of the library where it is (no C++ stub, exported object or status
+    /// struct needs the library's types).
+    untyped: bool,
     /// The code field of a status struct and its enum. Example: `err`,
     /// `CUfileOpError` (cuFile's `CUfileError_t`).
     status_struct: Option<(&'static str, &'static str)>,
@@ -519,9 +523,8 @@ struct Shim {
     /// What `only_if` and `system` ask of the preprocessor, for the slot
     /// tables' rows. Example: `defined(CUSHIM_HAS_CUDAGL_H)`.
     condition: Option<String>,
-    /// What an assembly stub's binder answers without the library (`code`
-    /// or `zero`), for a function that returns its status, an integer, a
-    /// pointer or nothing, with no fallback; `None`: a C++ stub.
+    /// What an assembly stub's binder answers without the library
+    /// ([`asm_answer`]); `None`: a C++ stub.
     answer: Option<&'static str>,
 }
 
@@ -693,7 +696,11 @@ pub fn emit(
         crate::runtime::library_info(library, major, false),
         crate::runtime::library_info(library, major, true),
     );
+    let untyped = shims.iter().all(|s| s.answer.is_some())
+        && api.variables.is_empty()
+        && library.parse.status_field.is_none();
     let source = Source {
+        untyped,
         provenance,
         api_header,
         shim_header: &shim_header,
@@ -810,12 +817,22 @@ fn elsewhere_macro(define: &str) -> String {
     format!("CUSHIM_ELSEWHERE_{}", identifier(define))
 }
 
-/// What an assembly stub answers without the library ([`Shim::answer`]).
-/// The binder returns the runtime's code, or zero, in the integer return
-/// register: right for a status enum, an integer, a pointer or `void`, not
-/// for a float, a struct or a fallback's answer, which keep C++ stubs.
+/// What an assembly stub answers without the library ([`Shim::answer`],
+/// one of the runtime's `CUSHIM_ANSWER_*`). The binder returns it in the
+/// integer return register: right for a status enum, an integer, a pointer,
+/// `void` and a fallback's text or status, not for a float or a struct,
+/// which keep C++ stubs.
 fn asm_answer(f: &Function, api: &Api, status_type: &str) -> Option<&'static str> {
     use crate::c::{Builtin, Type};
+    if let Some((kind, _, out)) = f.fallback_args() {
+        let status = f.returns_status(status_type) && api.library.parse.status_field.is_none();
+        return match (kind, out) {
+            (Fallback::ErrorName, None) => Some("name"),
+            (Fallback::ErrorString, None) => Some("text"),
+            (Fallback::ErrorName, Some(_)) => status.then_some("out_name"),
+            (Fallback::ErrorString, Some(_)) => status.then_some("out_text"),
+        };
+    }
     if f.fallback.is_some() {
         return None;
     }

@@ -246,7 +246,7 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
     assert!(source
         .contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#));
     assert!(source.contains(
-        "CUSHIM_STUB(CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
+        "CUSHIM_FAST_STUB(out_name, CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
     ));
     assert!(source.contains(
         "CUSHIM_FAST_STUB(code, CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, cushim_row_cuMemcpyHtoD_v2_ptds, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)"

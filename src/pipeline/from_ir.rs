@@ -297,7 +297,10 @@ fn load_all(options: &Options, library: &Library) -> Result<Loaded, Error> {
 /// data already shipped; then every release is rendered from that IR with
 /// default options.
 #[cfg(feature = "cli")]
-pub(super) fn ship(library: &Library, fresh: &[CudaVersion]) -> Result<Vec<emit::File>, Error> {
+pub(super) fn ship(
+    library: &'static Library,
+    fresh: &[CudaVersion],
+) -> Result<Vec<emit::File>, Error> {
     let (ir_name, types_name) = pinned::file_names(library);
     // Each file's text per release, in the order the files first appear.
     let mut woven: Vec<(String, Vec<(String, String)>)> = Vec::new();
@@ -335,7 +338,7 @@ pub(super) fn ship(library: &Library, fresh: &[CudaVersion]) -> Result<Vec<emit:
         let release = cuda.to_string();
         let options = Options {
             source: Source::Pinned(cuda),
-            library: library.name.to_string(),
+            library,
             ..Options::default()
         };
         let generated = render(&options, from_shipped(shipped, cuda, library))?;
@@ -360,10 +363,10 @@ pub(super) fn ship(library: &Library, fresh: &[CudaVersion]) -> Result<Vec<emit:
 
 /// One release's IR and Rust types, parsed from its fetched headers.
 #[cfg(feature = "cli")]
-fn parsed(cuda: CudaVersion, library: &Library) -> Result<(String, String), Error> {
+fn parsed(cuda: CudaVersion, library: &'static Library) -> Result<(String, String), Error> {
     let options = Options {
         source: Source::Pinned(cuda),
-        library: library.name.to_string(),
+        library,
         ..Options::default()
     };
     let mut loaded = from_headers(&options, library, &ir::build::Filter::default(), Some(cuda))?;
@@ -380,16 +383,13 @@ fn parsed(cuda: CudaVersion, library: &Library) -> Result<(String, String), Erro
 /// Parses the headers and builds the IR (what `cushim list` shows); also
 /// returns every header read.
 pub(super) fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
-    let loaded = load_all(options, pins::library(&options.library)?)?;
+    let loaded = load_all(options, options.library)?;
     Ok((loaded.api, loaded.inputs))
 }
 
 /// Runs the whole pipeline short of writing.
 pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
-    render(
-        options,
-        load_all(options, pins::library(&options.library)?)?,
-    )
+    render(options, load_all(options, options.library)?)
 }
 
 /// Renders what `options` asks of a loaded header set.

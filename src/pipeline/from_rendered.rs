@@ -23,7 +23,7 @@ pub(super) fn generate(options: &Options) -> Result<Generated, Error> {
             "turn on cushim's `emit` feature in [build-dependencies] for `{flag}`"
         )));
     }
-    let library = pins::library(&options.library)?;
+    let library = options.library;
     let all = pins::all();
     let (release, files) = match options.source {
         Source::Default | Source::Pinned(_) => {
@@ -164,7 +164,7 @@ mod tests {
             }
         }
         let nvjitlink = Options {
-            library: "nvjitlink".into(),
+            library: &crate::library::NVJITLINK,
             ..pinned("11.8")
         };
         let e = super::super::generate(&nvjitlink).unwrap_err().to_string();

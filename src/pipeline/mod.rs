@@ -98,11 +98,8 @@ fn check_resolve(options: &Options) -> Result<(), Error> {
         return Ok(());
     }
     let driver = crate::library::DRIVER.name;
-    if options.library != driver {
-        let label = crate::library::LIBRARIES
-            .iter()
-            .find(|l| l.name == options.library)
-            .map_or(options.library.as_str(), |l| l.words.label);
+    if options.library.name != driver {
+        let label = options.library.words.label;
         return Err(Error::new(format!(
             "`--resolve runtime-entry-point` is for the driver only: the CUDA runtime's entry point hands out driver functions, not {label}'s"
         ))
@@ -144,7 +141,7 @@ pub fn load(options: &Options) -> Result<(Api, Vec<PathBuf>), Error> {
 /// headers, the others come from the data already shipped.
 #[cfg(feature = "cli")]
 pub fn ship(
-    library: &crate::library::Library,
+    library: &'static crate::library::Library,
     fresh: &[crate::version::CudaVersion],
 ) -> Result<Vec<emit::File>, Error> {
     from_ir::ship(library, fresh)
@@ -162,7 +159,7 @@ mod tests {
         let docs = Options {
             source: Source::Pinned("13.5".parse().unwrap()),
             docs: true,
-            library: "nvrtc".into(),
+            library: &crate::library::NVRTC,
             ..Options::default()
         };
         let toolkit = Options {
@@ -200,7 +197,7 @@ mod tests {
         // What the shipped data serves needs nothing.
         let plain = Options {
             source: Source::Pinned("13.5".parse().unwrap()),
-            library: "nvrtc".into(),
+            library: &crate::library::NVRTC,
             ..Options::default()
         };
         assert_eq!(text(&plain), None);

@@ -6,7 +6,12 @@
 // headers on the include path, build cushim_runtime.cpp (written beside it) once
 // per program, and link both instead of -l{{ link_name }} (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that {{ api_header }}
-// declares, so the compiler checks every signature.
+// declares, so the compiler checks every signature
+{%- if untyped %}; but where every stub is a
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// a type of {{ label }}'s, and the headers are read only with
+// CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them
+{%- endif %}.
 {%- if let Some(define) = per_thread_define %}
 
 // The stubs define the legacy and the per-thread symbols alike, so the header is
@@ -20,6 +25,17 @@
 #define {{ d }}
 #endif
 {%- endfor %}
+#include "{{ shim_header }}"
+#include "cushim_runtime.h"
+{%- if untyped %}
+#if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CHECK_SIGNATURES)
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_UNCHECKED
+{%- for o in optional %}
+#define {{ o.flag }} 1
+{%- endfor %}
+#else
+{%- endif %}
+#define CUSHIM_SIGNATURE CUSHIM_SIGNATURE_CHECKED
 #include "{{ api_header }}"
 {%- for o in optional %}
 // {{ o.header }}'s functions are defined where it and what it needs are found.
@@ -33,8 +49,9 @@
 #endif
 #endif
 {%- endfor %}
-#include "{{ shim_header }}"
-#include "cushim_runtime.h"
+{%- if untyped %}
+#endif
+{%- endif %}
 {%- if prefix.is_some() %}
 
 #include <type_traits>

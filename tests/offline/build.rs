@@ -4,7 +4,7 @@
 //! cudart and cuFFT 12.9, cuRAND 12.6 (a release `generated/` does not
 //! commit), cuSPARSE 13.0, cuSOLVER 11.8, cuDNN 12.6, NCCL 13.0, cuTENSOR
 //! 12.9, CUPTI 12.4 and NVTX 12.8.
-//! With the `emit` feature, also an option beyond the defaults for each
+//! With the `emit` feature, instead, an option beyond the defaults for each
 //! library (an allow list), which the emitters serve from the shipped IR.
 
 use std::path::PathBuf;
@@ -12,6 +12,7 @@ use std::path::PathBuf;
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let rust = [cushim::Language::Rust];
+    let emit = std::env::var_os("CARGO_FEATURE_EMIT").is_some();
     let mut builds = vec![
         cushim::Builder::new().cuda_version("13.5"),
         cushim::Builder::new()
@@ -45,7 +46,10 @@ fn main() {
                 .out_dir(out.join(dir)),
         );
     }
-    if std::env::var_os("CARGO_FEATURE_EMIT").is_some() {
+    if emit {
+        // The defaults were built without the feature; only the allow lists
+        // are new.
+        builds.clear();
         // Each from 12.4, cuFile (which has no release before 12.6) from 12.6.
         for (library, allow) in [
             ("driver", "^cuInit$"),
