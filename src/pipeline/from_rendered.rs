@@ -138,7 +138,7 @@ mod tests {
         for library in crate::library::LIBRARIES {
             for pin in pins::all_for(library) {
                 let options = Options {
-                    library: library.name.to_string(),
+                    library,
                     ..pinned(&pin.cuda.to_string())
                 };
                 let generated = super::super::generate(&options).unwrap();
