@@ -252,8 +252,7 @@ impl Releases {
     }
 }
 
-/// The libraries `--lib` names: one (`nvrtc`), several (`nvrtc,nvml`), or
-/// `all`, in the order given.
+/// `generate` for each library that `--lib` names, in the order given.
 fn generate(args: &GenerateArgs) -> Result<(), Error> {
     for library in args.source.libraries()? {
         generate_library(args.all, &args.options_for(library)?)?;

@@ -411,8 +411,8 @@ pub struct Options {
     /// Lazy loading (the default), direct linking, or a feature's choice.
     pub link: Link,
     /// The library's description. Default: the driver
-    /// ([`crate::library::DRIVER`]); [`crate::library::by_name`] finds one by
-    /// the name `--lib` takes.
+    /// ([`crate::library::DRIVER`]); [`library_named`] finds one by the name
+    /// `--lib` takes.
     pub library: &'static crate::library::Library,
 }
 
@@ -785,10 +785,7 @@ impl GenerateArgs {
     /// `--all` is the command line's own: it runs these options once per
     /// release.
     pub fn options(&self) -> Result<Options, Error> {
-        Ok(Options {
-            library: self.source.options()?.library,
-            ..self.options_for(&crate::library::DRIVER)?
-        })
+        self.options_for(self.source.options()?.library)
     }
 
     /// The options these flags describe for `library`, one of the libraries
