@@ -13,43 +13,10 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let rust = [cushim::Language::Rust];
     let emit = std::env::var_os("CARGO_FEATURE_EMIT").is_some();
-    let mut builds = vec![
-        cushim::Builder::new().cuda_version("13.5"),
-        cushim::Builder::new()
-            .cuda_range("11.8", "13.5")
-            .languages(&rust)
-            .out_dir(out.join("merged")),
-    ];
-    for (library, cuda, dir) in [
-        ("nvrtc", "11.8", "nvrtc-11.8"),
-        ("cublas", "13.0", "cublas-13.0"),
-        ("nvml", "12.9", "nvml-12.9"),
-        ("driver", "13.5", "family-13.5"),
-        ("nvrtc", "13.5", "family-13.5"),
-        ("cublas", "13.5", "family-13.5"),
-        ("cudart", "12.9", "math-12.9"),
-        ("cufft", "12.9", "math-12.9"),
-        ("curand", "12.6", "curand-12.6"),
-        ("cusparse", "13.0", "cusparse-13.0"),
-        ("cusolver", "11.8", "cusolver-11.8"),
-        ("cudnn", "12.6", "dnn"),
-        ("nccl", "13.0", "dnn"),
-        ("cutensor", "12.9", "dnn"),
-        ("cupti", "12.4", "dnn"),
-        ("nvtx", "12.8", "dnn"),
-        ("cufile", "12.8", "dnn"),
-    ] {
-        builds.push(
-            cushim::Builder::new()
-                .library(library)
-                .cuda_version(cuda)
-                .out_dir(out.join(dir)),
-        );
-    }
+    // The defaults without the feature; with it only the allow lists, new
+    // beside the defaults that the build without it made already.
+    let mut builds = if emit { Vec::new() } else { defaults(&out) };
     if emit {
-        // The defaults were built without the feature; only the allow lists
-        // are new.
-        builds.clear();
         // Each from 12.4, cuFile (which has no release before 12.6) from 12.6.
         for (library, allow) in [
             ("driver", "^cuInit$"),
@@ -86,4 +53,44 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// Every library's pinned defaults: the driver's 13.5 and merged modules, and
+/// each other library's release, into their own directories under `out`.
+fn defaults(out: &std::path::Path) -> Vec<cushim::Builder> {
+    let rust = [cushim::Language::Rust];
+    let mut builds = vec![
+        cushim::Builder::new().cuda_version("13.5"),
+        cushim::Builder::new()
+            .cuda_range("11.8", "13.5")
+            .languages(&rust)
+            .out_dir(out.join("merged")),
+    ];
+    for (library, cuda, dir) in [
+        ("nvrtc", "11.8", "nvrtc-11.8"),
+        ("cublas", "13.0", "cublas-13.0"),
+        ("nvml", "12.9", "nvml-12.9"),
+        ("driver", "13.5", "family-13.5"),
+        ("nvrtc", "13.5", "family-13.5"),
+        ("cublas", "13.5", "family-13.5"),
+        ("cudart", "12.9", "math-12.9"),
+        ("cufft", "12.9", "math-12.9"),
+        ("curand", "12.6", "curand-12.6"),
+        ("cusparse", "13.0", "cusparse-13.0"),
+        ("cusolver", "11.8", "cusolver-11.8"),
+        ("cudnn", "12.6", "dnn"),
+        ("nccl", "13.0", "dnn"),
+        ("cutensor", "12.9", "dnn"),
+        ("cupti", "12.4", "dnn"),
+        ("nvtx", "12.8", "dnn"),
+        ("cufile", "12.8", "dnn"),
+    ] {
+        builds.push(
+            cushim::Builder::new()
+                .library(library)
+                .cuda_version(cuda)
+                .out_dir(out.join(dir)),
+        );
+    }
+    builds
 }
