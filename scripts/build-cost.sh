@@ -8,9 +8,12 @@
 # NVRTC and cuBLAS; those with cuBLASLt, cuRAND and cuFFT (six that both
 # have). Each as a library crate and as a binary, in the dev and the release
 # profile; rounds interleaved.
-# Usage: scripts/build-cost.sh [ROUNDS]   (default 3)
+# Usage: scripts/build-cost.sh [ROUNDS [PROFILES [COUNTS]]]
+#   defaults: 3 rounds, "dev release", "1 3 6" libraries; e.g. `3 dev 1`.
 set -euo pipefail
 rounds=${1:-3}
+profiles=${2:-dev release}
+counts=${3:-1 3 6}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/cushim-build-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -53,7 +56,7 @@ EOF
 }
 
 crates=()
-for n in 1 3 6; do
+for n in $counts; do
   build='fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap());'
   source=''
@@ -99,7 +102,7 @@ done
 
 declare -A times
 for r in $(seq 1 "$rounds"); do
-  for profile in dev release; do
+  for profile in $profiles; do
     for c in "${crates[@]}"; do
       rm -rf "$work/target-$c"
       start=$(date +%s.%N)
@@ -118,9 +121,9 @@ echo "clean cargo build, $rounds rounds interleaved, wall seconds: median [min-m
 echo
 echo "| profile | crate | libraries | cushim (no feature) | cudarc 0.19 | cushim / cudarc |"
 echo "|---|---|---|---|---|---|"
-for profile in dev release; do
+for profile in $profiles; do
   for kind in lib bin; do
-    for n in 1 3 6; do
+    for n in $counts; do
       a=${times[$profile/cushim-$n-$kind]}
       b=${times[$profile/cudarc-$n-$kind]}
       ma=$(echo "$a" | median)

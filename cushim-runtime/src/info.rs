@@ -185,6 +185,15 @@ impl StreamMode {
     }
 }
 
+/// Environment variable that picks the default-stream mode when the program
+/// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
+pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
+/// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
+/// after trimming ASCII whitespace. The C++ runtime gets the same list.
+pub const STREAM_ON: &[&str] = &["1", "true", "on"];
+/// Values of [`STREAM_VAR`] that choose the legacy default stream.
+pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
+
 /// `12050` → `12.5`.
 #[must_use]
 pub fn version_text(v: u32) -> String {

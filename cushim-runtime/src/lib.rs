@@ -24,28 +24,46 @@
 //!   version (`cuGetProcAddress`), used only by modules whose library has them.
 //!
 //! The generated code calls into this crate; a program seldom needs to.
+//!
+//! All of that is the default feature `load`. Without it the crate holds only
+//! the description of a library ([`LibraryInfo`] and the types it is made
+//! of), which cushim prints into the modules it generates: a build script
+//! that depends on cushim compiles no libloading.
 
+#[cfg(feature = "load")]
 mod api;
+#[cfg(feature = "load")]
 mod entry;
+#[cfg(feature = "load")]
 mod error;
+#[cfg(feature = "load")]
 mod file;
+#[cfg(feature = "load")]
 mod fmt;
+#[cfg(feature = "load")]
 mod function;
 mod info;
+#[cfg(feature = "load")]
 mod library;
+#[cfg(feature = "load")]
 mod search;
+#[cfg(feature = "load")]
 mod stream;
+#[cfg(feature = "load")]
 mod trust;
 
+#[cfg(feature = "load")]
 pub use api::{
     classify, function, is_available, is_success, preload_all, require, returned_fallback,
     status_fallback, status_name, Error, Fallback, Missing, Module, Status, StatusText,
 };
+#[cfg(feature = "load")]
 pub use error::{Attempt, LoadError};
 
 /// `text`, which ends in a NUL, as a C string, at compile time: a shim
 /// whose C name, export and lookup name are its own Rust name spells them
 /// once (`concat!(stringify!(f), "\0")`).
+#[cfg(feature = "load")]
 #[doc(hidden)]
 #[must_use]
 pub const fn c_name(text: &'static str) -> &'static std::ffi::CStr {
@@ -54,14 +72,22 @@ pub const fn c_name(text: &'static str) -> &'static std::ffi::CStr {
         Err(_) => panic!("a C name ends in one NUL and holds no other"),
     }
 }
+#[cfg(feature = "load")]
 pub use fmt::fmt_enum;
+#[cfg(feature = "load")]
 pub use function::{Facts, Function, Miss, Target};
-pub use info::{version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery};
+pub use info::{
+    version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery, STREAM_OFF, STREAM_ON,
+    STREAM_VAR,
+};
+#[cfg(feature = "load")]
 pub use library::Library;
+#[cfg(feature = "load")]
 pub use search::{
     candidates, library_override, search, steps, Candidate, Loaded, Search, Sibling, Through,
 };
+#[cfg(feature = "load")]
 pub use stream::{
     stream_mode_from_env, stream_mode_from_environment, stream_mode_warning, stream_warning_for,
-    StreamModeLocked, STREAM_OFF, STREAM_ON, STREAM_VAR,
+    StreamModeLocked,
 };

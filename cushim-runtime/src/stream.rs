@@ -5,17 +5,8 @@
 use std::fmt;
 use std::sync::atomic::Ordering;
 
-use crate::info::StreamMode;
+use crate::info::{StreamMode, STREAM_OFF, STREAM_ON, STREAM_VAR};
 use crate::library::Library;
-
-/// Environment variable that picks the default-stream mode when the program
-/// did not: `1` per-thread, `0` legacy. Read once, on the first binding.
-pub const STREAM_VAR: &str = "CUSHIM_PER_THREAD_DEFAULT_STREAM";
-/// Values of [`STREAM_VAR`] that choose the per-thread default stream, compared
-/// after trimming ASCII whitespace. The C++ runtime gets the same list.
-pub const STREAM_ON: &[&str] = &["1", "true", "on"];
-/// Values of [`STREAM_VAR`] that choose the legacy default stream.
-pub const STREAM_OFF: &[&str] = &["0", "false", "off"];
 
 /// `set_stream_mode` came after the first function was bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
