@@ -1,6 +1,7 @@
 //! A crate that uses bindgen's output for cuda.h can switch to cushim's module
 //! unchanged: `tests/bindgen-switch` builds one program against bindgen's
-//! rustified bindings of the pinned 13.5 header (linked with -lcuda) and
+//! rustified bindings of the pinned 13.5 header (made here, by the bindgen
+//! that cushim is built with; linked with -lcuda) and
 //! against cushim's module with `EnumStyle::Rust` (from the shipped data, the
 //! `emit` feature only). Both run against the fake driver and must print the
 //! same. A third program runs the 13.5 and merged modules in every enum style.
@@ -17,7 +18,23 @@ fn a_program_for_bindgens_rustified_bindings_runs_the_same_on_cushims_module() {
     let fake_dir = fake.parent().unwrap().to_path_buf();
     // What -lcuda looks for.
     std::os::unix::fs::symlink("libcuda.so.1", fake_dir.join("libcuda.so")).unwrap();
-    let target = common::target().join("bindgen-switch");
+    // What a bindgen user's build script does, here (the crate copies the
+    // file, so that it does not build bindgen itself).
+    let include = include_dir("13.5");
+    let bindings = bindgen::Builder::default()
+        .header(include.join("cuda.h").to_str().unwrap())
+        .clang_arg(format!("-I{}", include.display()))
+        .allowlist_file(format!("{}/.*", include.display()))
+        .default_enum_style(bindgen::EnumVariation::Rust {
+            non_exhaustive: false,
+        })
+        .derive_default(true)
+        .layout_tests(false)
+        .generate()
+        .expect("bindgen reads cuda.h");
+    let bindgen_rs = fake_dir.join("bindgen.rs");
+    bindings.write_to_file(&bindgen_rs).unwrap();
+    let target = common::nested_target();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .args(["build", "--quiet", "--offline", "--locked", "--bins"])
@@ -25,7 +42,7 @@ fn a_program_for_bindgens_rustified_bindings_runs_the_same_on_cushims_module() {
         .arg(root().join("tests/bindgen-switch/Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)
-        .env("CUSHIM_SWITCH_INCLUDE", include_dir("13.5"))
+        .env("CUSHIM_SWITCH_BINDGEN", &bindgen_rs)
         .env("CUSHIM_SWITCH_FAKE_DIR", &fake_dir)
         .env_remove("RUSTFLAGS")
         .output()

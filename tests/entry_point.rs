@@ -68,7 +68,7 @@ fn programs() -> &'static Programs {
             );
             cpp.push(program);
         }
-        let target = common::target().join("entry-point");
+        let target = common::nested_target();
         run_ok(
             Command::new(env!("CARGO"))
                 .args(["build", "--offline", "--locked", "--quiet"])

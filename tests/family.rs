@@ -65,7 +65,7 @@ fn programs() -> &'static Programs {
         // A host-only <nv/target> for the runtime's half-precision headers,
         // which the cuBLAS headers include (a toolkit has CCCL's own).
         includes.push(root().join("headers/foreign"));
-        let target = common::target().join("family-consumer");
+        let target = common::nested_target();
         run_ok(
             Command::new(env!("CARGO"))
                 .args([

@@ -11,9 +11,10 @@ use std::process::Command;
 
 use common::{root, run_ok, text};
 
-/// Builds `tests/linked` with `features` into its own target directory.
-fn build(fake_dir: &Path, features: &[&str], target: &str) -> PathBuf {
-    let target = common::target().join(target);
+/// Builds `tests/linked` with `features`; returns a copy of its binary in
+/// `fake_dir`, named `kept`.
+fn build(fake_dir: &Path, features: &[&str], kept: &str) -> PathBuf {
+    let target = common::nested_target();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .args(["build", "--quiet", "--offline", "--locked"])
@@ -32,7 +33,9 @@ fn build(fake_dir: &Path, features: &[&str], target: &str) -> PathBuf {
         !stderr.contains("warning"),
         "tests/linked must build without warnings:\n{stderr}"
     );
-    target.join("debug/cushim-linked")
+    let kept = fake_dir.join(kept);
+    common::keep_binary("cushim-linked", &kept);
+    kept
 }
 
 fn run(
@@ -72,7 +75,7 @@ fn both_link_modes_pass_pedantic_clippy() {
             .arg("--manifest-path")
             .arg(root().join("tests/linked/Cargo.toml"))
             .arg("--target-dir")
-            .arg(common::target().join("linked-clippy"))
+            .arg(common::nested_target())
             .args(["--", "-D", "warnings", "-W", "clippy::pedantic"])
             .env_remove("RUSTFLAGS")
             .output()

@@ -13,7 +13,7 @@ use common::{root, text};
 /// Lints and runs the strict consumer whose manifest is `manifest`.
 fn lint_and_run(manifest: &std::path::Path) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let target = common::target().join("lint-consumer");
+    let target = common::nested_target();
     let out = Command::new(&cargo)
         .args([
             "clippy",
@@ -129,7 +129,7 @@ fn safe_code_outside_the_module_cannot_repoint_a_shim() {
             .args(["build", "--quiet", "--offline", "--manifest-path"])
             .arg(dir.join("Cargo.toml"))
             .arg("--target-dir")
-            .arg(common::target().join("lint-consumer"))
+            .arg(common::nested_target())
             .env_remove("RUSTFLAGS")
             .output()
             .expect("cargo runs")

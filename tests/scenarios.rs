@@ -513,7 +513,7 @@ fn system_has_libcuda() -> bool {
 fn rust_program() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
-        let target = common::target().join("consumer");
+        let target = common::nested_target();
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let out = Command::new(cargo)
             .args(["build", "--quiet", "--manifest-path"])
@@ -657,7 +657,7 @@ fn the_rust_program_exports_its_own_cu_init_and_no_shim() {
 #[test]
 fn the_builder_tells_cargo_about_every_header_it_read() {
     rust_program();
-    let build = common::target().join("consumer/debug/build");
+    let build = common::nested_target().join("debug/build");
     // The build script's latest run (older runs' directories may remain).
     let output = std::fs::read_dir(&build)
         .expect("the consumer's build dir")

@@ -39,7 +39,7 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         return;
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let target_dir = common::target().join("windows-consumer");
+    let target_dir = common::nested_target();
     run_ok(
         Command::new(cargo)
             .args([

@@ -1,5 +1,6 @@
-//! bindgen's bindings of the pinned 13.5 `cuda.h` (the test passes the
-//! include directory) with rustified enums, functions included; cushim's
+//! bindgen's bindings of the pinned 13.5 `cuda.h` with rustified enums,
+//! functions included (made by the test, as a bindgen user's build script
+//! makes them, and passed as a file); cushim's
 //! module of the same release with the matching option; and the 13.5 and
 //! merged modules in every other enum style.
 
@@ -12,29 +13,19 @@ fn fail(e: impl std::fmt::Display) -> ! {
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    for var in ["CUSHIM_SWITCH_INCLUDE", "CUSHIM_SWITCH_FAKE_DIR"] {
+    for var in ["CUSHIM_SWITCH_BINDGEN", "CUSHIM_SWITCH_FAKE_DIR"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
-    let include = std::env::var("CUSHIM_SWITCH_INCLUDE")
-        .unwrap_or_else(|_| fail("set CUSHIM_SWITCH_INCLUDE to the CUDA 13.5 include directory"));
+    let bindgen = std::env::var("CUSHIM_SWITCH_BINDGEN").unwrap_or_else(|_| {
+        fail("set CUSHIM_SWITCH_BINDGEN to bindgen's bindings of the CUDA 13.5 cuda.h")
+    });
     let fake = std::env::var("CUSHIM_SWITCH_FAKE_DIR")
         .unwrap_or_else(|_| fail("set CUSHIM_SWITCH_FAKE_DIR to the fake driver's directory"));
 
-    // What a bindgen user's build script does.
-    let bindings = bindgen::Builder::default()
-        .header(format!("{include}/cuda.h"))
-        .clang_arg(format!("-I{include}"))
-        .allowlist_file(format!("{include}/.*"))
-        .default_enum_style(bindgen::EnumVariation::Rust {
-            non_exhaustive: false,
-        })
-        .derive_default(true)
-        .layout_tests(false)
-        .generate()
-        .unwrap_or_else(|e| fail(e));
-    bindings
-        .write_to_file(out.join("bindgen.rs"))
-        .unwrap_or_else(|e| fail(e));
+    // What a bindgen user's build script writes (the test runs bindgen with
+    // the same builder, so that this crate does not build bindgen again).
+    println!("cargo:rerun-if-changed={bindgen}");
+    std::fs::copy(&bindgen, out.join("bindgen.rs")).unwrap_or_else(|e| fail(e));
     // Linked the way bindgen's users link: -lcuda, here the fake driver.
     println!("cargo:rustc-link-search=native={fake}");
     println!("cargo:rustc-link-arg-bin=with_bindgen=-lcuda");

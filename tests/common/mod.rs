@@ -18,6 +18,22 @@ pub fn target() -> PathBuf {
     }
 }
 
+/// The target directory that the nested crates under `tests/` share: the
+/// same libloading, runtime and cushim build dependency (and its askama,
+/// syn and bindgen) are built once for all of them, not once per crate.
+/// Cargo locks it, so two tests building at once take turns. A binary that
+/// a test keeps across builds of one crate with other features is copied
+/// out ([`keep_binary`]).
+pub fn nested_target() -> PathBuf {
+    target().join("nested")
+}
+
+/// Copies the binary `name` of the last build in [`nested_target`] to
+/// `kept`, before another build of its crate replaces it.
+pub fn keep_binary(name: &str, kept: &Path) {
+    std::fs::copy(nested_target().join("debug").join(name), kept).unwrap();
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     root().join("headers/fixtures").join(format!("{name}.h"))
 }
