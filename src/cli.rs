@@ -481,6 +481,7 @@ fn fetch_cmd(args: &Fetch) -> Result<(), Error> {
 }
 
 fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
+    let mut jobs = Vec::new();
     for library in crate::options::select_libraries(&args.lib)? {
         let fresh: Vec<CudaVersion> = if args.all {
             pins::all_for(library).iter().map(|p| p.cuda).collect()
@@ -495,7 +496,15 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
                 releases.pins_of(library)?.iter().map(|p| p.cuda).collect()
             }
         };
-        let files = crate::pipeline::ship(library, &fresh)?;
+        jobs.push((library, fresh));
+    }
+    // Each library's releases are parsed and rendered on their own: one
+    // library a core at a time, written in order once all are done.
+    let shipped = each_on_its_own_core(&jobs, |(library, fresh)| {
+        crate::pipeline::ship(library, fresh)
+    });
+    for files in shipped {
+        let files = files?;
         let packed: Vec<(String, Vec<u8>)> = files
             .iter()
             .map(|f| (format!("{}.z", f.name), crate::pinned::pack(&f.contents)))
@@ -512,6 +521,43 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// `work` on every job, as many at once as the machine has cores; the
+/// results in the jobs' order. A job whose thread panics answers an error.
+fn each_on_its_own_core<J: Sync, T: Send>(
+    jobs: &[J],
+    work: impl Fn(&J) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<T, Error>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..cores.min(jobs.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(job) = jobs.get(at) else { break };
+                        done.push((at, work(job)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    done.sort_by_key(|(at, _)| *at);
+    let mut done = done.into_iter().peekable();
+    (0..jobs.len())
+        .map(|at| match done.next_if(|(i, _)| *i == at) {
+            Some((_, result)) => result,
+            None => Err(Error::new("a worker thread panicked")),
+        })
+        .collect()
 }
 
 fn completions(args: &Completions) -> Result<(), Error> {
