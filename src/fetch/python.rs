@@ -10,7 +10,8 @@
 //!   proxies, the certificates, pip's own `PIP_*` settings, the locale, where
 //!   home and the caches are);
 //! - `python3` found in the absolute entries of `PATH` only: an empty or
-//!   relative entry would name the caller's directory.
+//!   relative entry would name the caller's directory; asked once a process
+//!   for the interpreter it starts, which later runs start directly.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -107,15 +108,47 @@ pub(super) fn python3(beside: &Path) -> std::io::Result<Python> {
     let work = tempfile::Builder::new()
         .prefix(".python-cwd.")
         .tempdir_in(beside)?;
-    let mut command = Command::new(program());
+    let command = sealed(interpreter(beside), work.path());
+    Ok(Python { command, work })
+}
+
+/// `program -I`, run in `work` with the environment this module keeps.
+fn sealed(program: PathBuf, work: &Path) -> Command {
+    let mut command = Command::new(program);
     super::die_with_parent(&mut command);
-    command.arg("-I").current_dir(work.path()).env_clear();
+    command.arg("-I").current_dir(work).env_clear();
     for (name, value) in std::env::vars_os() {
         if kept(&name) {
             command.env(name, value);
         }
     }
-    Ok(Python { command, work })
+    command
+}
+
+/// The interpreter that `python3` starts, asked of it once a process (in a
+/// private directory made in `beside`): where `python3` is a launcher (pyenv's
+/// shims run hundreds of processes per start) a fetch of many wheels pays
+/// for it once, not once per Python run. `python3` itself when it does not
+/// answer with an absolute path to a file that can be run.
+fn interpreter(beside: &Path) -> PathBuf {
+    static RESOLVED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    RESOLVED
+        .get_or_init(|| {
+            let asked = || -> Option<PathBuf> {
+                let work = tempfile::Builder::new()
+                    .prefix(".python-cwd.")
+                    .tempdir_in(beside)
+                    .ok()?;
+                let out = sealed(program(), work.path())
+                    .args(["-c", "import sys; sys.stdout.write(sys.executable or '')"])
+                    .output()
+                    .ok()?;
+                let path = PathBuf::from(String::from_utf8(out.stdout).ok()?);
+                (out.status.success() && path.is_absolute() && executable(&path)).then_some(path)
+            };
+            asked().unwrap_or_else(program)
+        })
+        .clone()
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 import http.client
 import json
 import re
+import ssl
 import sys
 import time
 import urllib.error
@@ -144,7 +145,10 @@ def read_range(opener, url, spec, deadline):
 
 
 def serve(url, schemes, deadline):
-    opener = urllib.request.build_opener(Redirects(schemes))
+    # One TLS context for every read: the certificate store is loaded once
+    # per wheel, not once per range.
+    tls = urllib.request.HTTPSHandler(context=ssl.create_default_context())
+    opener = urllib.request.build_opener(Redirects(schemes), tls)
     out = sys.stdout.buffer
     size = None
     while True:
