@@ -25,6 +25,7 @@ pub mod check;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+#[cfg(feature = "emit")]
 mod columns;
 pub mod diag;
 #[cfg(feature = "cli")]

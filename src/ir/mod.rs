@@ -8,6 +8,9 @@
 
 #[cfg(feature = "emit")]
 pub mod build;
+// Without `emit` no `Api` is loaded (the shipped output is rendered), so
+// neither merging nor the `list` table is compiled into a build script's cushim.
+#[cfg(feature = "emit")]
 pub mod merge;
 
 pub use crate::c::{Builtin, Enum, Shape, StatusCode, Type};
@@ -289,7 +292,9 @@ impl Api {
     }
 }
 
-/// The `cushim list` table: one row per function.
+/// The `cushim list` table: one row per function. (Only with `emit`, as
+/// an [`Api`] is only loaded then.)
+#[cfg(feature = "emit")]
 pub fn table(api: &Api) -> String {
     let mut rows = vec![[
         "name".to_string(),
