@@ -345,20 +345,8 @@ impl LibraryChoice for &'static crate::library::Library {
     }
 }
 
-impl LibraryChoice for &str {
+impl<S: AsRef<str>> LibraryChoice for S {
     fn library(self) -> Result<&'static crate::library::Library, Error> {
-        crate::options::library_named(self)
-    }
-}
-
-impl LibraryChoice for String {
-    fn library(self) -> Result<&'static crate::library::Library, Error> {
-        crate::options::library_named(&self)
-    }
-}
-
-impl LibraryChoice for &String {
-    fn library(self) -> Result<&'static crate::library::Library, Error> {
-        crate::options::library_named(self)
+        crate::options::library_named(self.as_ref())
     }
 }

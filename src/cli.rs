@@ -531,32 +531,30 @@ fn each_on_its_own_core<J: Sync, T: Send>(
 ) -> Vec<Result<T, Error>> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<T, Error>)> = std::thread::scope(|scope| {
+    let mut results: Vec<Option<Result<T, Error>>> = jobs.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
         let workers: Vec<_> = (0..cores.min(jobs.len()))
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
                         let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(job) = jobs.get(at) else { break };
+                        let Some(job) = jobs.get(at) else { break done };
                         done.push((at, work(job)));
                     }
-                    done
                 })
             })
             .collect();
-        workers
+        for (at, result) in workers
             .into_iter()
             .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
+        {
+            results[at] = Some(result);
+        }
     });
-    done.sort_by_key(|(at, _)| *at);
-    let mut done = done.into_iter().peekable();
-    (0..jobs.len())
-        .map(|at| match done.next_if(|(i, _)| *i == at) {
-            Some((_, result)) => result,
-            None => Err(Error::new("a worker thread panicked")),
-        })
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(Error::new("a worker thread panicked"))))
         .collect()
 }
 

@@ -635,17 +635,22 @@ impl SourceArgs {
         select_libraries(&self.lib)
     }
 
-    /// The options these flags describe, with every other option at its
-    /// default; `--lib` must name one library.
-    pub fn options(&self) -> Result<Options, Error> {
+    /// The one library `--lib` names, where one is needed.
+    pub fn library(&self) -> Result<&'static crate::library::Library, Error> {
         match self.libraries()?.as_slice() {
-            [library] => self.options_for(library),
+            [library] => Ok(*library),
             _ => Err(Error::new(format!(
                 "`--lib {}` names several libraries, where one is needed",
                 self.lib.escape_debug()
             ))
             .hint("only generate and doctor take several; name one library")),
         }
+    }
+
+    /// The options these flags describe, with every other option at its
+    /// default; `--lib` must name one library.
+    pub fn options(&self) -> Result<Options, Error> {
+        self.options_for(self.library()?)
     }
 
     /// The options these flags describe for `library`, one of
@@ -785,7 +790,7 @@ impl GenerateArgs {
     /// `--all` is the command line's own: it runs these options once per
     /// release.
     pub fn options(&self) -> Result<Options, Error> {
-        self.options_for(self.source.options()?.library)
+        self.options_for(self.source.library()?)
     }
 
     /// The options these flags describe for `library`, one of the libraries

@@ -105,11 +105,16 @@ pub(super) struct Python {
 
 /// `python3 -I` (the arguments follow), ready to run as this module says.
 pub(super) fn python3(beside: &Path) -> std::io::Result<Python> {
-    let work = tempfile::Builder::new()
-        .prefix(".python-cwd.")
-        .tempdir_in(beside)?;
+    let work = private_dir(beside)?;
     let command = sealed(interpreter(beside), work.path());
     Ok(Python { command, work })
+}
+
+/// A private, empty working directory for one Python run, made in `beside`.
+fn private_dir(beside: &Path) -> std::io::Result<TempDir> {
+    tempfile::Builder::new()
+        .prefix(".python-cwd.")
+        .tempdir_in(beside)
 }
 
 /// `program -I`, run in `work` with the environment this module keeps.
@@ -135,10 +140,7 @@ fn interpreter(beside: &Path) -> PathBuf {
     RESOLVED
         .get_or_init(|| {
             let asked = || -> Option<PathBuf> {
-                let work = tempfile::Builder::new()
-                    .prefix(".python-cwd.")
-                    .tempdir_in(beside)
-                    .ok()?;
+                let work = private_dir(beside).ok()?;
                 let out = sealed(program(), work.path())
                     .args(["-c", "import sys; sys.stdout.write(sys.executable or '')"])
                     .output()

@@ -1770,19 +1770,21 @@ unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int 
     // the C++ stubs' return of it leaves it.
     auto status = [](int value) { return static_cast<unsigned long long>(static_cast<unsigned>(value)); };
     const int argument = static_cast<int>(args[0]);
+    // The name (0) or the text (1), as cushim_runtime_*_text take them.
+    const int which = (answer == CUSHIM_ANSWER_text || answer == CUSHIM_ANSWER_out_text) ? 1 : 0;
     switch (answer) {
-    case 0:
+    case CUSHIM_ANSWER_code:
         return status(code);
-    case 2:
-    case 3:
-        return reinterpret_cast<std::uintptr_t>(cushim_runtime_returned_text(L, argument, static_cast<int>(answer) - 2));
-    case 4:
-    case 5: {
+    case CUSHIM_ANSWER_name:
+    case CUSHIM_ANSWER_text:
+        return reinterpret_cast<std::uintptr_t>(cushim_runtime_returned_text(L, argument, which));
+    case CUSHIM_ANSWER_out_name:
+    case CUSHIM_ANSWER_out_text: {
         const char **out = reinterpret_cast<const char **>(static_cast<std::uintptr_t>(args[1]));
-        int known = cushim_runtime_status_text(L, argument, out, static_cast<int>(answer) - 4);
+        int known = cushim_runtime_status_text(L, argument, out, which);
         return status(known ? L->codes.success : L->codes.invalid_value);
     }
-    default:
+    default: // CUSHIM_ANSWER_zero
         return 0;
     }
 }

@@ -335,10 +335,6 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 #define CUSHIM_ASM_LANDING ""
 #endif
 
-#ifdef CUSHIM_ASM_STUBS
-// A C++ binder's name in the slot table.
-#define CUSHIM_BINDER_LABEL(SYMBOL) __asm__(CUSHIM_STR(CUSHIM_API) "_cbind_" #SYMBOL) __attribute__((used))
-
 // What an assembly stub answers without the library (its ANSWER), which its
 // thunk adds to the slot's address (aligned to 8) for the binder: the
 // runtime's code, zero, the returned name or text of the status in the first
@@ -351,6 +347,10 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 #define CUSHIM_ANSWER_text 3
 #define CUSHIM_ANSWER_out_name 4
 #define CUSHIM_ANSWER_out_text 5
+
+#ifdef CUSHIM_ASM_STUBS
+// A C++ binder's name in the slot table.
+#define CUSHIM_BINDER_LABEL(SYMBOL) __asm__(CUSHIM_STR(CUSHIM_API) "_cbind_" #SYMBOL) __attribute__((used))
 
 // The check of an assembly stub's type against the header's prototype, in a
 // pair that reads the header (CUSHIM_SIGNATURES_CHECKED); a pair whose stubs
